@@ -1,0 +1,192 @@
+"""Turning chosen elements into main text: plain text with paragraphs, sanitized HTML.
+
+Every algorithm that picks main-content elements hands them to :func:`render_main`, so the
+reader view, the CLI and the evaluation see the same text for the same choice.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Sequence
+
+from lxml import etree, html as lxml_html
+
+from .page import Page
+from .rawscan import STAMP_ATTR
+from .results import MainText
+
+#: Elements whose content is never text a reader sees.
+NON_TEXT_TAGS = frozenset({"script", "style", "noscript", "template", "head", "title", "meta",
+                           "link", "iframe", "object", "embed", "svg", "canvas", "select",
+                           "option", "button", "input", "textarea"})
+
+#: Elements that start a new paragraph in the plain-text rendering.
+BLOCK_TAGS = frozenset({
+    "address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details",
+    "dialog", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1",
+    "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "html", "li", "main", "menu",
+    "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th",
+    "thead", "tr", "ul",
+})
+
+_WS = re.compile(r"\s+")
+
+# Allowlist for the reader view: structure, text-level semantics, media, tables.
+SAFE_TAGS = {
+    "a", "abbr", "article", "b", "blockquote", "br", "caption", "cite", "code", "col",
+    "colgroup", "dd", "del", "details", "dfn", "div", "dl", "dt", "em", "figcaption", "figure",
+    "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "ins", "kbd", "li", "mark", "ol", "p",
+    "picture", "pre", "q", "s", "samp", "section", "small", "source", "span", "strong", "sub",
+    "summary", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "time", "tr", "u", "ul",
+    "var", "wbr",
+}
+SAFE_ATTRIBUTES = {
+    "a": {"href", "title"},
+    "img": {"src", "alt", "title", "width", "height", "srcset", "sizes"},
+    "source": {"srcset", "type", "media", "sizes"},
+    "td": {"colspan", "rowspan"},
+    "th": {"colspan", "rowspan", "scope"},
+    "col": {"span"},
+    "colgroup": {"span"},
+    "ol": {"start", "reversed", "type"},
+    "li": {"value"},
+    "time": {"datetime"},
+    "abbr": {"title"},
+    "q": {"cite"},
+    "blockquote": {"cite"},
+    "code": {"class"},
+    "pre": {"class"},
+}
+SAFE_URL_SCHEMES = {"http", "https", "mailto"}
+_LAZY_SRC_ATTRS = ("data-src", "data-lazy-src", "data-original", "data-url")
+
+
+def element_text(element: etree._Element) -> str:
+    """Visible text of ``element`` (no script/style), whitespace collapsed."""
+    return " ".join(_iter_text(element)).strip()
+
+
+def _iter_text(element: etree._Element) -> list[str]:
+    parts: list[str] = []
+
+    def walk(node: etree._Element) -> None:
+        if isinstance(node.tag, str) and node.tag not in NON_TEXT_TAGS:
+            if node.text:
+                parts.append(node.text)
+            for child in node:
+                walk(child)
+                if child.tail:
+                    parts.append(child.tail)
+        elif not isinstance(node.tag, str):
+            return
+
+    walk(element)
+    return [" ".join(part.split()) for part in parts if part and not part.isspace()]
+
+
+def paragraphs(elements: Sequence[etree._Element]) -> list[str]:
+    """Plain-text paragraphs of ``elements``: block-level boundaries split, ``<br>`` breaks."""
+    out: list[str] = []
+    current: list[str] = []
+
+    def flush() -> None:
+        text = _WS.sub(" ", "".join(current)).strip()
+        if text:
+            out.append(text)
+        current.clear()
+
+    def walk(node: etree._Element) -> None:
+        tag = node.tag if isinstance(node.tag, str) else None
+        if tag is None or tag in NON_TEXT_TAGS:
+            return
+        is_block = tag in BLOCK_TAGS
+        if is_block:
+            flush()
+        if tag == "br":
+            flush()
+        if tag == "pre":
+            text = node.text_content()
+            if text.strip():
+                out.append(text.strip("\n"))
+            return
+        if node.text:
+            current.append(node.text)
+        for child in node:
+            walk(child)
+            if child.tail:
+                current.append(child.tail)
+        if is_block:
+            flush()
+
+    for element in elements:
+        walk(element)
+        flush()
+    return out
+
+
+def plain_text(elements: Sequence[etree._Element]) -> str:
+    """Main text as plain text, paragraphs separated by a blank line."""
+    return "\n\n".join(paragraphs(elements))
+
+
+def sanitized_html(page: Page, elements: Sequence[etree._Element]) -> str:
+    """Allowlist-sanitized HTML of ``elements``, links made absolute, lazy images resolved.
+
+    nh3 (Rust ammonia) does the sanitizing: no script, no event handler, no style, only
+    http(s)/mailto URLs; the extension sanitizes again before display.
+    """
+    import nh3  # lazy: only main-text replies need it
+
+    pieces: list[str] = []
+    for element in elements:
+        clone = copy.deepcopy(element)
+        for node in clone.iter():
+            if not isinstance(node.tag, str):
+                continue
+            node.attrib.pop(STAMP_ATTR, None)
+            if node.tag == "img" and not node.get("src"):
+                for attr in _LAZY_SRC_ATTRS:
+                    if node.get(attr):
+                        node.set("src", node.get(attr))
+                        break
+        if page.url:
+            try:
+                clone.make_links_absolute(page.url, resolve_base_href=False)
+            except (ValueError, AttributeError):
+                pass
+        pieces.append(lxml_html.tostring(clone, encoding="unicode", with_tail=False))
+    return nh3.clean("".join(pieces), tags=SAFE_TAGS, attributes=SAFE_ATTRIBUTES,
+                     url_schemes=SAFE_URL_SCHEMES, link_rel="noopener noreferrer",
+                     strip_comments=True)
+
+
+def outermost(elements: Sequence[etree._Element]) -> list[etree._Element]:
+    """Drop elements nested inside another element of the list; keep document order."""
+    chosen = set(elements)
+    kept = []
+    for element in elements:
+        parent = element.getparent()
+        nested = False
+        while parent is not None:
+            if parent in chosen:
+                nested = True
+                break
+            parent = parent.getparent()
+        if not nested:
+            kept.append(element)
+    return kept
+
+
+def render_main(page: Page, elements: Sequence[etree._Element], *,
+                with_html: bool = True) -> MainText:
+    """The :class:`MainText` of ``elements`` (outermost ones, in document order)."""
+    chosen = outermost(list(elements))
+    has_ids = page.has_ids
+    return MainText(
+        title=page.title,
+        text=plain_text(chosen),
+        html=sanitized_html(page, chosen) if with_html and chosen else "",
+        element_ids=page.ids_within(chosen) if has_ids else [],
+        xpaths=[] if has_ids else [page.xpath(element) for element in chosen],
+    )

@@ -1,0 +1,1 @@
+"""Scoring extractors against labeled pages (the format of the shared dev datasets)."""

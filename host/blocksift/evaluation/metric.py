@@ -1,0 +1,92 @@
+"""The scoring metric of the dev datasets (scrapinghub article-extraction-benchmark style).
+
+* tokens: runs of word characters (``\\w+``), except that every CJK ideograph, kana or
+  hangul syllable is a token of its own;
+* shingles: token 4-grams compared as multisets (a text of 1 to 3 tokens is one shingle);
+  per page tp = shared shingles, fp = extra in the output, fn = missing from it;
+* page precision = tp / (tp + fp), page recall = tp / (tp + fn), both 1 when fp = fn = 0;
+* P = mean page precision over pages with output; R = mean page recall over pages with a
+  non-empty gold; F1 = 2PR / (P + R). Also reported: pages with empty output and the mean
+  per-page F1 with empty output scored 0.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+_CJK = (r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+        r"\U00020000-\U0002fa1f")
+TOKEN_RE = re.compile(rf"[{_CJK}]|(?:(?![{_CJK}])\w)+")
+SHINGLE = 4
+
+
+def tokens(text: str) -> list[str]:
+    """Word tokens of ``text``; each CJK character is one token."""
+    return TOKEN_RE.findall(text)
+
+
+def shingles(text: str, size: int = SHINGLE) -> Counter[tuple[str, ...]]:
+    """Multiset of token ``size``-grams (one short shingle for 1..size-1 tokens)."""
+    toks = tokens(text)
+    if not toks:
+        return Counter()
+    if len(toks) < size:
+        return Counter([tuple(toks)])
+    return Counter(tuple(toks[i:i + size]) for i in range(len(toks) - size + 1))
+
+
+@dataclass(frozen=True)
+class PageScore:
+    """Precision and recall of one page; ``None`` where undefined (empty output/gold)."""
+
+    precision: float | None
+    recall: float | None
+    empty_output: bool
+    empty_gold: bool
+
+    @property
+    def f1(self) -> float:
+        """Per-page F1, empty output scored 0 (1 when both output and gold are empty)."""
+        if self.empty_output and self.empty_gold:
+            return 1.0
+        p, r = self.precision or 0.0, self.recall or 0.0
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def score_page(output: str, gold: str) -> PageScore:
+    """Score one extraction against its gold text."""
+    out, ref = shingles(output), shingles(gold)
+    empty_output, empty_gold = not out, not ref
+    tp = sum((out & ref).values())
+    fp = sum(out.values()) - tp
+    fn = sum(ref.values()) - tp
+    precision = (tp / (tp + fp) if tp + fp else 1.0) if not empty_output else None
+    recall = (tp / (tp + fn) if tp + fn else 1.0) if not empty_gold else None
+    return PageScore(precision, recall, empty_output, empty_gold)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Dataset-level scores."""
+
+    precision: float
+    recall: float
+    f1: float
+    mean_page_f1: float
+    pages: int
+    empty_outputs: int
+
+
+def summarize(scores: Iterable[PageScore]) -> Summary:
+    """Aggregate page scores the way the dataset README prescribes."""
+    scores = list(scores)
+    precisions = [s.precision for s in scores if s.precision is not None]
+    recalls = [s.recall for s in scores if s.recall is not None]
+    p = sum(precisions) / len(precisions) if precisions else 0.0
+    r = sum(recalls) / len(recalls) if recalls else 0.0
+    f1 = 2 * p * r / (p + r) if p + r else 0.0
+    mean_f1 = sum(s.f1 for s in scores) / len(scores) if scores else 0.0
+    return Summary(p, r, f1, mean_f1, len(scores), sum(s.empty_output for s in scores))

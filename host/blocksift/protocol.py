@@ -1,0 +1,195 @@
+"""The wire protocol between the extension (or any client) and the host, version 1.
+
+Every message is a JSON object with a ``type``. Requests and replies are pydantic models
+decoded with one discriminated-union ``TypeAdapter`` each; field names are camelCase on the
+wire. The same messages travel over native messaging (length-prefixed frames) and over the
+loopback WebSocket server. ``blocksift schema`` prints the JSON Schema; PROTOCOL.md
+documents every message and error code.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import Field, TypeAdapter
+
+from . import __version__
+from .results import ExtractionResult, WireModel
+
+PROTOCOL_VERSION = 1
+#: Longest request id accepted; ids are echoed in every reply.
+MAX_ID_LENGTH = 128
+
+RequestId = Annotated[str, Field(min_length=1, max_length=MAX_ID_LENGTH)]
+
+
+class ErrorCode(IntEnum):
+    """Numbered error codes; stable across versions (PROTOCOL.md tabulates them)."""
+
+    # 1xxx: the frame or message itself is bad
+    FRAME_EMPTY = 1001
+    FRAME_TOO_LARGE = 1002
+    FRAME_TRUNCATED = 1003
+    INVALID_UTF8 = 1004
+    INVALID_JSON = 1005
+    LONE_SURROGATE = 1006
+    INVALID_MESSAGE = 1007
+    UNKNOWN_TYPE = 1008
+    UNSUPPORTED_PROTOCOL = 1009
+    DUPLICATE_ID = 1010
+    # 2xxx: the request is well formed but cannot be served as asked
+    UNKNOWN_ALGORITHM = 2001
+    INVALID_PARAMS = 2002
+    PAGE_ERROR = 2003
+    NOT_FOUND = 2004
+    # 3xxx: the host could not finish the work
+    TIMEOUT = 3001
+    CANCELLED = 3002
+    BUSY = 3003
+    INTERNAL = 3004
+    # 4xxx: transport-level refusals (WebSocket server)
+    UNAUTHORIZED = 4001
+    FORBIDDEN_ORIGIN = 4002
+
+
+# -- requests (client -> host) ------------------------------------------------------------
+
+
+class HelloRequest(WireModel):
+    """Opens a session: the host answers with its versions and algorithms."""
+
+    type: Literal["hello"]
+    id: RequestId
+    protocol: int = Field(PROTOCOL_VERSION, description="Protocol version the client speaks")
+    client: str = Field("", max_length=200, description="Client name and version, for logs")
+
+
+Want = Literal["blocks", "main"]
+
+
+class ExtractRequest(WireModel):
+    """Run one algorithm on one page snapshot."""
+
+    type: Literal["extract"]
+    id: RequestId
+    url: str | None = Field(None, max_length=8192)
+    html: str = Field(description="The page snapshot; elements may carry stamped ids")
+    algorithm: str = Field("linkblocks", max_length=64)
+    params: dict[str, Any] = Field(default_factory=dict)
+    want: list[Want] = Field(default_factory=lambda: ["blocks", "main"], min_length=1,
+                             description="Link blocks, main text, or both")
+    id_attr: str = Field("data-bsid", max_length=64,
+                         description="Attribute holding the extension's element ids")
+    private: bool = Field(False, description="Private window: nothing may be stored")
+
+
+class CancelRequest(WireModel):
+    """Stop a request the user no longer wants; its reply becomes a CANCELLED error."""
+
+    type: Literal["cancel"]
+    id: RequestId
+    target: RequestId = Field(description="Id of the request to cancel")
+
+
+class PingRequest(WireModel):
+    """Liveness check; answered at once, even when the pool is busy."""
+
+    type: Literal["ping"]
+    id: RequestId
+
+
+Request = Annotated[Union[HelloRequest, ExtractRequest, CancelRequest, PingRequest],
+                    Field(discriminator="type")]
+REQUEST_ADAPTER: TypeAdapter[Any] = TypeAdapter(Request)
+REQUEST_TYPES = frozenset({"hello", "extract", "cancel", "ping"})
+
+
+# -- replies (host -> client) -------------------------------------------------------------
+
+
+class AlgorithmDescription(WireModel):
+    """One algorithm as the hello reply describes it."""
+
+    name: str
+    summary: str
+    paper: str
+    params_schema: dict[str, Any]
+
+
+class HelloReply(WireModel):
+    type: Literal["hello"] = "hello"
+    id: str
+    protocol: int = PROTOCOL_VERSION
+    host_version: str = __version__
+    algorithms: list[AlgorithmDescription]
+    max_frame_bytes: int = Field(description="Largest request frame the host accepts")
+    max_reply_bytes: int = Field(description="Replies above this arrive as chunks")
+
+
+class Timing(WireModel):
+    queue_ms: float = 0.0
+    parse_ms: float = 0.0
+    algorithm_ms: float = 0.0
+    total_ms: float = 0.0
+
+
+class ResultReply(WireModel):
+    type: Literal["result"] = "result"
+    id: str
+    result: ExtractionResult
+    timing: Timing
+
+
+class ErrorReply(WireModel):
+    type: Literal["error"] = "error"
+    id: str | None = Field(None, description="Request id, when the request could be read")
+    code: int
+    name: str
+    message: str
+
+
+class PongReply(WireModel):
+    type: Literal["pong"] = "pong"
+    id: str
+
+
+class CancelledReply(WireModel):
+    """Acknowledges a cancel request (the cancelled request itself gets CANCELLED)."""
+
+    type: Literal["cancelled"] = "cancelled"
+    id: str
+    target: str
+    found: bool
+
+
+class ChunkReply(WireModel):
+    """One piece of a reply too large for one frame; join ``data`` in ``seq`` order."""
+
+    type: Literal["chunk"] = "chunk"
+    id: str
+    seq: int = Field(ge=0)
+    count: int = Field(ge=1)
+    data: str
+
+
+Reply = Annotated[Union[HelloReply, ResultReply, ErrorReply, PongReply, CancelledReply,
+                        ChunkReply], Field(discriminator="type")]
+REPLY_ADAPTER: TypeAdapter[Any] = TypeAdapter(Reply)
+
+
+def error(code: ErrorCode, message: str, request_id: str | None = None) -> ErrorReply:
+    """An error reply with the code's number and name."""
+    return ErrorReply(id=request_id, code=int(code), name=code.name.lower(), message=message)
+
+
+def json_schema() -> dict[str, Any]:
+    """JSON Schema of every request and reply (``blocksift schema``)."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"blocksift protocol v{PROTOCOL_VERSION}",
+        "protocolVersion": PROTOCOL_VERSION,
+        "request": REQUEST_ADAPTER.json_schema(by_alias=True),
+        "reply": REPLY_ADAPTER.json_schema(by_alias=True),
+        "errorCodes": {code.name.lower(): int(code) for code in ErrorCode},
+    }

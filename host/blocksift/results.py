@@ -1,0 +1,65 @@
+"""The one output model every algorithm returns, shared by transports, CLI and evaluation.
+
+Spans are ``[start, end)`` offsets in Unicode code points into the exact HTML string the
+host received. Element ids are the values of the id attribute the extension stamped
+(``data-bsid``); pages without ids (CLI, files) get XPaths instead. Serialized with
+camelCase aliases for the extension (see PROTOCOL.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+BlockKind = Literal["links", "main", "content", "ad", "nav", "other"]
+Status = Literal["ok", "not_suitable", "empty"]
+
+
+class WireModel(BaseModel):
+    """Base for wire models: camelCase on the wire, snake_case in Python, strict fields."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+
+
+class Block(WireModel):
+    """A region of the page an algorithm found: a link block, a main-text block, ..."""
+
+    kind: BlockKind = Field(description="What the block is: link block, main text, ...")
+    algorithm: str = Field(description="Name of the algorithm that found the block")
+    score: float = Field(description="Algorithm-specific strength; see each algorithm's docs")
+    start: int = Field(ge=0, description="Span start in the submitted HTML (code points)")
+    end: int = Field(ge=0, description="Span end, exclusive")
+    element_ids: list[str] = Field(default_factory=list,
+                                   description="Stamped ids of the elements the block covers")
+    xpaths: list[str] = Field(default_factory=list,
+                              description="XPaths of the covered elements (pages without ids)")
+    link_count: int | None = Field(default=None, description="Links inside the block")
+    features: dict[str, float] = Field(default_factory=dict,
+                                       description="Per-block measurements (for the overlay)")
+
+
+class MainText(WireModel):
+    """The main text chosen for the reader view."""
+
+    title: str = ""
+    text: str = Field("", description="Plain text, paragraphs separated by blank lines")
+    html: str = Field("", description="Sanitized HTML of the main content (allowlist)")
+    element_ids: list[str] = Field(default_factory=list)
+    xpaths: list[str] = Field(default_factory=list)
+
+
+class ExtractionResult(WireModel):
+    """What one algorithm says about one page."""
+
+    algorithm: str
+    status: Status = Field("ok", description="'not_suitable': the algorithm declines the page")
+    message: str = Field("", description="Why the status is what it is, for people")
+    blocks: list[Block] = Field(default_factory=list)
+    main: MainText | None = None
+    stats: dict[str, float] = Field(default_factory=dict,
+                                    description="Page-level measurements (LCR, CCR, ...)")
+    stage: str = Field("", description="Which stage of a fallback ladder produced the result")
+    extra: dict[str, Any] = Field(default_factory=dict, exclude=True,
+                                  description="Host-side data for observers, never sent")
