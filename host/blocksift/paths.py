@@ -1,0 +1,57 @@
+"""Where blocksift keeps its files: per-OS user dirs (platformdirs), one override for tests.
+
+``BLOCKSIFT_HOME`` puts every directory under one folder (tests, portable installs).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+APP_NAME = "blocksift"
+HOME_ENV = "BLOCKSIFT_HOME"
+
+
+def _base(kind: str) -> Path:
+    override = os.environ.get(HOME_ENV)
+    if override:
+        return Path(override) / kind
+    import platformdirs  # lazy: keeps host start-up small
+
+    getter = {
+        "config": platformdirs.user_config_dir,
+        "data": platformdirs.user_data_dir,
+        "state": platformdirs.user_state_dir,
+        "cache": platformdirs.user_cache_dir,
+    }[kind]
+    return Path(getter(APP_NAME, appauthor=False))
+
+
+def ensure_private_dir(path: Path) -> Path:
+    """Create ``path`` readable by the user only (0700) and return it."""
+    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.chmod(0o700)
+    except OSError:
+        pass
+    return path
+
+
+def config_dir() -> Path:
+    """Settings and the WebSocket token."""
+    return _base("config")
+
+
+def data_dir() -> Path:
+    """Stores (site templates, labeled examples) and trained models."""
+    return _base("data")
+
+
+def state_dir() -> Path:
+    """Logs."""
+    return _base("state")
+
+
+def model_path(algorithm: str) -> Path:
+    """Where the user's trained model of ``algorithm`` lives (used when it exists)."""
+    return data_dir() / "models" / f"{algorithm}.json"
