@@ -23,8 +23,8 @@ import sys
 import threading
 from typing import BinaryIO
 
-from ..wire import ErrorCode
 from ..service import NATIVE_MAX_REPLY_BYTES, Service, ServiceConfig, Session
+from ..wire import ErrorCode
 
 log = logging.getLogger("blocksift.native")
 HEADER = struct.Struct("=I")
