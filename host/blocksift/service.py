@@ -13,6 +13,7 @@ import asyncio
 import json
 import logging
 import re
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -55,6 +56,7 @@ class Service:
         self._site_store: Any = None
         self._site_store_failed = False
         self._example_store: Any = None
+        self._warmed = False
 
     async def start(self) -> None:
         await self.pool.start()
@@ -88,6 +90,20 @@ class Service:
                 log.exception("site store unavailable; clustering runs without learned rules")
                 self._site_store_failed = True
         return self._site_store
+
+    def warm_up(self) -> None:
+        """Import the message models once, on a background thread (first call only)."""
+        if self._warmed:
+            return
+        self._warmed = True
+
+        def work() -> None:
+            try:
+                from . import protocol  # noqa: F401
+            except Exception:
+                log.exception("warm-up failed")
+
+        threading.Thread(target=work, name="blocksift-warm-up", daemon=True).start()
 
     def example_store(self) -> Any:
         """The labeled-examples database, opened on first use."""
@@ -200,6 +216,12 @@ class Session:
             # Answered without loading the message models: the cheapest liveness check.
             await self.send_json({"type": "pong", "id": request_id})
             return
+        if kind == "hello" and request_id is not None and _plain_hello(message):
+            # The browser's first message: answered before the message models load, which
+            # then warm up in the background for the first extraction.
+            await self._hello(request_id, message.get("protocol", PROTOCOL_VERSION))
+            self.service.warm_up()
+            return
         from pydantic import ValidationError
 
         from .protocol import REQUEST_ADAPTER
@@ -213,13 +235,7 @@ class Session:
                                   request_id)
             return
         if request.type == "hello":
-            if request.protocol > PROTOCOL_VERSION:
-                await self.send_error(ErrorCode.UNSUPPORTED_PROTOCOL,
-                                      f"client speaks protocol {request.protocol}; this host "
-                                      f"({__version__}) speaks {PROTOCOL_VERSION}: update it",
-                                      request.id)
-                return
-            await self.send_json(self.service.hello_payload(request.id))
+            await self._hello(request.id, request.protocol)
         elif request.type == "ping":
             await self.send_json({"type": "pong", "id": request.id})
         elif request.type == "cancel":
@@ -242,6 +258,15 @@ class Session:
             task = asyncio.create_task(self._extract(request))
             self._tasks[request.id] = task
             task.add_done_callback(lambda _t, rid=request.id: self._tasks.pop(rid, None))
+
+    async def _hello(self, request_id: str, protocol: int) -> None:
+        if protocol > PROTOCOL_VERSION:
+            await self.send_error(ErrorCode.UNSUPPORTED_PROTOCOL,
+                                  f"client speaks protocol {protocol}; this host "
+                                  f"({__version__}) speaks {PROTOCOL_VERSION}: update it",
+                                  request_id)
+            return
+        await self.send_json(self.service.hello_payload(request_id))
 
     def _start(self, request_id: str, work: Any) -> None:
         """Run ``work`` as this session's task for ``request_id`` (cancellable)."""
@@ -414,6 +439,15 @@ class _RequestError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def _plain_hello(message: dict[str, Any]) -> bool:
+    """A hello whose fields are all of the expected types (else full validation reports)."""
+    allowed = {"type", "id", "protocol", "client"}
+    return (set(message) <= allowed and isinstance(message.get("protocol", 1), int)
+            and not isinstance(message.get("protocol", 1), bool)
+            and isinstance(message.get("client", ""), str)
+            and len(message.get("client", "")) <= 200)
 
 
 def _has_lone_surrogate(value: Any, depth: int = 0) -> bool:
