@@ -26,8 +26,10 @@ Decisions where the paper is silent (each documented on :class:`Params` too):
 * Path index: the position of a node among its parent's children *of the same tag*,
   1-based, as in XPath (``div3`` = third ``div`` child). Every node on the way from
   ``body`` down is in the path (Def. 3 walks parent links), so a ``div`` under a ``td``
-  reads ``body1/table1/tbody1/tr1/td2/div1``. Paths start at ``body1``, as the paper's example
-  does; nodes outside ``<body>`` are not blocks.
+  reads ``body1/table1/tr1/td2/div1``. Paths start at ``body1``, as the paper's example
+  does; nodes outside ``<body>`` are not blocks. Paths are those of the parsed tree: lxml
+  does not insert the ``tbody`` a browser's DOM has, so a model learned from files and one
+  learned from live snapshots of the same site differ there (each is consistent).
 * Text counts (T, T_n, lT_n) are non-whitespace characters of visible text (script, style
   and the other :data:`blocksift.content.NON_TEXT_TAGS` never count); link text is the text
   inside ``<a href>``; LN counts ``<a href>`` elements; size(b) counts descendant elements.
