@@ -315,3 +315,10 @@ def test_registry_contract():
     defaults = c.Params()
     assert (defaults.sim_threshold, defaults.min_class_size, defaults.alpha) == (0.82, 5, 0.3)
     assert defaults.block_tags == ("div", "table")
+
+
+def test_blocks_inside_noscript_and_template_hold_no_text():
+    page = Page("<body><noscript><div>Please turn on JavaScript</div></noscript>"
+                "<div><p>real words here</p></div></body>")
+    scores = dict(c.block_scores(page))
+    assert scores["body1/noscript1/div1"] == 0.0 and scores["body1/div1"] > 0

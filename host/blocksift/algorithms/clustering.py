@@ -283,12 +283,17 @@ def analyse(page: Page, params: Params) -> PageAnalysis:
     position = {el: i for i, el in enumerate(order)}
     paths: list[str] = [""] * len(order)
     paths[0] = f"{body.tag}1"
+    # Inside script, noscript, template, ...: never visible text, whatever the tags say.
+    hidden = [False] * len(order)
     for i, el in enumerate(order):  # pre-order: a parent's path is known before its children
         seen: dict[str, int] = {}
+        inner_hidden = hidden[i] or el.tag in NON_TEXT_TAGS
         for child in el:
             if isinstance(child.tag, str):
                 seen[child.tag] = seen.get(child.tag, 0) + 1
-                paths[position[child]] = f"{paths[i]}/{child.tag}{seen[child.tag]}"
+                j = position[child]
+                paths[j] = f"{paths[i]}/{child.tag}{seen[child.tag]}"
+                hidden[j] = inner_hidden
 
     count = len(order)
     text = [0] * count
@@ -298,8 +303,8 @@ def analyse(page: Page, params: Params) -> PageAnalysis:
     for i in range(count - 1, -1, -1):  # reverse pre-order: children before their parent
         el = order[i]
         tag = el.tag
-        if tag in NON_TEXT_TAGS:
-            size[i] = sum(1 for _ in el.iterdescendants())
+        if tag in NON_TEXT_TAGS or hidden[i]:
+            size[i] = sum(1 + size[position[child]] for child in el if child in position)
             continue
         own = _chars(el.text)
         sub_text = sub_link_text = sub_links = sub_size = 0
