@@ -322,3 +322,99 @@ def test_blocks_inside_noscript_and_template_hold_no_text():
                 "<div><p>real words here</p></div></body>")
     scores = dict(c.block_scores(page))
     assert scores["body1/noscript1/div1"] == 0.0 and scores["body1/div1"] > 0
+
+
+# -- CLI and site-split evaluation -------------------------------------------------------------
+
+
+def _cluster_args(argv: list[str]):
+    import argparse
+
+    from blocksift.cli import cmd_cluster
+
+    parser = argparse.ArgumentParser(prog="blocksift")
+    cmd_cluster.add_parser(parser.add_subparsers())
+    return cmd_cluster, parser.parse_args(["cluster", *argv])
+
+
+def test_cluster_command_prints_classes_and_rules(capsys):
+    module, args = _cluster_args([*map(str, sorted(SITE.glob("*.html"))), "--json"])
+    assert module.run(args) == 0
+    report = json.loads(capsys.readouterr().out)
+    [site] = report["sites"]
+    assert site["pages"] == 9 and site["unclassed"] == 1  # the table page is alone
+    [cls] = site["classes"]
+    assert cls["size"] == 8 and cls["rule"]["element_id"] == "story"
+    module, args = _cluster_args([str(SITE / "news0.html"), "--param", "min_class_size=0"])
+    assert module.run(args) == 0
+    assert "1 classes" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [[], ["--param", "alpha=-1", "x.html"], ["missing.html"],
+                                  ["--dataset", "no-such-dataset"]])
+def test_cluster_command_refuses_bad_input(argv, capsys):
+    module, args = _cluster_args(argv)
+    assert module.run(args) == 2
+    assert capsys.readouterr().err.startswith("blocksift cluster:")
+
+
+def _news_dataset(tmp_path: Path) -> Path:
+    import importlib.util
+
+    from blocksift.content import plain_text
+
+    spec = importlib.util.spec_from_file_location("make_site", SITE.parent / "make_site.py")
+    make_site = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_site)
+    rng = __import__("random").Random(7)
+    rows = []
+    for i in range(20):
+        short = i % 3 == 2  # every third page: short article, long comments
+        html = make_site.news_page(i, rng, 0 if short else 4, 12 if short else 2,
+                                   4 if short else 1)
+        gold = plain_text(Page(html).tree.xpath("//div[@id='story']"))
+        rows.append({"id": f"news-{i:02d}", "html": html, "gold": gold,
+                     "url": f"https://news.example/{i}", "site": "news.example"})
+    path = tmp_path / "news.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", "utf-8")
+    return path
+
+
+def _eval_args(dataset: str, **overrides):
+    from argparse import Namespace
+
+    values = dict(datasets=[dataset], algo="clustering", params={}, json=True, limit=None,
+                  out=None, sweep=False, cv="none", folds=10, phi_sweep=False,
+                  train_fraction=0.5, progress=False)
+    values.update(overrides)
+    return Namespace(**values)
+
+
+def test_sitesplit_shows_clustering_fixing_the_short_articles(tmp_path, capsys):
+    from blocksift.evaluation import sitesplit
+
+    dataset = _news_dataset(tmp_path)
+    assert sitesplit.run(_eval_args(str(dataset), out=tmp_path / "out")) == 0
+    report = json.loads(capsys.readouterr().out)
+    [site] = report["sites"]
+    assert (site["train"], site["test"], site["classes"]) == (10, 10, 1)
+    test_ids = sorted((f"news-{i:02d}" for i in range(20)), key=sitesplit.split_key)[10:]
+    assert any(int(page_id[-2:]) % 3 == 2 for page_id in test_ids)  # short pages are tested
+    without, with_ = site["without_clustering"], site["with_clustering"]
+    assert with_["f1"] == pytest.approx(1.0)
+    assert without["f1"] < with_["f1"] and without["accuracy"] < 1.0
+    assert with_["stages"] == {"class_rule:id": 10}
+    assert report["clustering_all_pages"]["purity"] == 1.0
+    assert (tmp_path / "out" / "clustering-sitesplit-news.jsonl.csv").exists()
+    assert sitesplit.run(_eval_args(str(dataset), json=False)) == 0
+    assert "with clustering (Table 2)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("overrides", [{"params": {"alpha": "x"}}, {"train_fraction": 1.0},
+                                       {"datasets": ["no-such-dataset"]}])
+def test_sitesplit_refuses_bad_input(tmp_path, overrides, capsys):
+    from blocksift.evaluation import sitesplit
+
+    args = _eval_args(str(_news_dataset(tmp_path)), **overrides)
+    assert sitesplit.run(args) == 2
+    assert capsys.readouterr().err.startswith("blocksift eval:")
