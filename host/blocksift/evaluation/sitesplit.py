@@ -48,8 +48,11 @@ def split_key(page_id: str) -> str:
 
 
 def site_of(page: LabeledPage) -> str:
-    """Site label of a labeled page: its ``site`` field, else its url's host."""
-    return page.site or site_key(page.url) or "(no site)"
+    """Site label of a labeled page: its ``site`` field, else its url's host.
+
+    A page with neither is a site of its own: pooling unknown pages would fake a site.
+    """
+    return page.site or site_key(page.url) or f"(no site: {page.id})"
 
 
 @dataclass
