@@ -418,3 +418,12 @@ def test_sitesplit_refuses_bad_input(tmp_path, overrides, capsys):
     args = _eval_args(str(_news_dataset(tmp_path)), **overrides)
     assert sitesplit.run(args) == 2
     assert capsys.readouterr().err.startswith("blocksift eval:")
+
+
+def test_benchmark_extract_with_a_class(benchmark):
+    """``pytest tests/algorithms --benchmark-enable -k benchmark``: ms per extraction."""
+    pages = site_pages()
+    model = c.fit([pages[f"news{i}"] for i in range(7)], c.Params())
+    html = (SITE / "news7.html").read_text("utf-8")
+    result = benchmark(lambda: c.extract(Page(html), c.Params(), model))  # parse included
+    assert result.stage == "class_rule:id"

@@ -278,3 +278,13 @@ def test_killed_writers_lose_no_committed_page(tmp_path, observations):
     assert not missing, f"{len(missing)} committed pages lost, e.g. {missing[:3]}"
     with SiteStore(path) as store:  # the store opens and serves after the crashes
         assert store.model_for("https://site0.example/") is not None
+
+
+def test_benchmark_record_returns_at_once(benchmark, tmp_path, observations):
+    """``pytest tests/storage --benchmark-enable -k benchmark`` prints the cost of record()."""
+    with SiteStore(tmp_path / "s.sqlite3") as store:
+        counter = iter(range(10**9))
+        queued = benchmark(lambda: store.record(f"https://news.example/{next(counter)}",
+                                                observations["news0"]))
+        assert queued is True
+        assert store.flush(120)
