@@ -427,3 +427,16 @@ def test_benchmark_extract_with_a_class(benchmark):
     html = (SITE / "news7.html").read_text("utf-8")
     result = benchmark(lambda: c.extract(Page(html), c.Params(), model))  # parse included
     assert result.stage == "class_rule:id"
+
+
+def test_purity_counts_each_class_by_its_majority_site():
+    from blocksift.evaluation.datasets import LabeledPage
+    from blocksift.evaluation.sitesplit import purity
+
+    news = [(SITE / f"news{i}.html").read_text("utf-8") for i in range(7)]
+    labeled = [LabeledPage(f"a{i}", html, "", site="a.example") for i, html in enumerate(news)]
+    labeled += [LabeledPage(f"b{i}", html, "", site="b.example") for i, html in enumerate(news)]
+    labeled.append(LabeledPage("x", news[0], ""))  # no site: left out
+    report = purity(labeled, c.Params())
+    assert (report["classes"], report["classed_pages"]) == (1, 14)
+    assert report["purity"] == 0.5 and report["unlabeled_pages_left_out"] == 1

@@ -157,7 +157,13 @@ def evaluate_site(site: str, pages: list[LabeledPage], params: clustering.Params
 
 
 def purity(pages: list[LabeledPage], params: clustering.Params) -> dict[str, Any]:
-    """Algorithm 1 over all pages of a dataset at once, against the site labels."""
+    """Algorithm 1 over all pages of a dataset at once, against the site labels.
+
+    Pages with no site label (no ``site`` field, no url) are left out: purity cannot judge
+    them. Purity = pages of each class's majority site / pages in classes.
+    """
+    unlabeled = sum(1 for p in pages if not (p.site or site_key(p.url)))
+    pages = [p for p in pages if p.site or site_key(p.url)]
     features = [clustering.structure_feature(Page(p.html, url=p.url), params) for p in pages]
     classes = clustering.get_classes(features, params)
     classed = sum(len(members) for members in classes)
@@ -166,7 +172,8 @@ def purity(pages: list[LabeledPage], params: clustering.Params) -> dict[str, Any
     per_class = [{"size": len(members),
                   "sites": dict(Counter(site_of(pages[i]) for i in members).most_common())}
                  for members in classes]
-    return {"pages": len(pages), "classes": len(classes), "classed_pages": classed,
+    return {"pages": len(pages), "unlabeled_pages_left_out": unlabeled,
+            "classes": len(classes), "classed_pages": classed,
             "purity": round(majority / classed, 4) if classed else 0.0,
             "per_class": per_class}
 
@@ -250,7 +257,9 @@ def format_report(report: dict[str, Any]) -> str:
     lines.append("with clustering, how blocks were found: "
                  + ", ".join(f"{k} {v}" for k, v in stages.items()))
     pooled = report["clustering_all_pages"]
-    lines.append(f"Algorithm 1 over all {pooled['pages']} pages: {pooled['classes']} classes "
+    lines.append(f"Algorithm 1 over all {pooled['pages']} pages with a site label "
+                 f"({pooled['unlabeled_pages_left_out']} without left out): "
+                 f"{pooled['classes']} classes "
                  f"holding {pooled['classed_pages']} pages, purity vs site labels "
                  f"{pooled['purity']:.3f}")
     for cls in pooled["per_class"]:
