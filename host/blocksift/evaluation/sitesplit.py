@@ -229,6 +229,9 @@ def run_dataset(name: str, params: clustering.Params, train_fraction: float,
 
 def _row(label: str, result: dict[str, Any], pages: int, train: int, classes: int) -> str:
     a, b = result["without_clustering"], result["with_clustering"]
+    if not a["pages"]:
+        return (f"{label[:28]:<28} {pages:>5} {train:>5} {0:>4} {classes:>3} | "
+                f"{'no test page':<28} | {'no test page'}")
     return (f"{label[:28]:<28} {pages:>5} {train:>5} {a['pages']:>4} {classes:>3} | "
             f"{a['precision']:>5.3f} {a['recall']:>5.3f} {a['f1']:>5.3f} {a['accuracy']:>5.1%} | "
             f"{b['precision']:>5.3f} {b['recall']:>5.3f} {b['f1']:>5.3f} {b['accuracy']:>5.1%}")
