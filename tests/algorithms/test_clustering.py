@@ -7,11 +7,10 @@ import os
 from pathlib import Path
 
 import pytest
-from lxml import etree
-from pydantic import ValidationError
-
 from blocksift.algorithms import clustering as c
 from blocksift.page import Page
+from lxml import etree
+from pydantic import ValidationError
 
 SITE = Path(__file__).resolve().parents[1] / "fixtures" / "clustering" / "site"
 GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "clustering" / "expected.json"
@@ -47,8 +46,8 @@ def test_sim_of_disjoint_and_empty_sets_is_zero():
 
 def test_threshold_is_strictly_greater_than_082():
     base = paths("body1", 50)
-    exactly = frozenset(list(sorted(base))[:41]) | paths("body1/table1", 9)  # 41/50 = 0.82
-    above = frozenset(list(sorted(base))[:42]) | paths("body1/table1", 8)  # 42/50 = 0.84
+    exactly = frozenset(sorted(base)[:41]) | paths("body1/table1", 9)  # 41/50 = 0.82
+    above = frozenset(sorted(base)[:42]) | paths("body1/table1", 8)  # 42/50 = 0.84
     assert c.sim(base, exactly) == pytest.approx(0.82)
     params = c.Params(min_class_size=1)
     assert c.get_classes([base, exactly], params) == []  # two singletons, none > 1
@@ -383,9 +382,9 @@ def _news_dataset(tmp_path: Path) -> Path:
 def _eval_args(dataset: str, **overrides):
     from argparse import Namespace
 
-    values = dict(datasets=[dataset], algo="clustering", params={}, json=True, limit=None,
-                  out=None, sweep=False, cv="none", folds=10, phi_sweep=False,
-                  train_fraction=0.5, progress=False)
+    values = {"datasets": [dataset], "algo": "clustering", "params": {}, "json": True,
+              "limit": None, "out": None, "sweep": False, "cv": "none", "folds": 10,
+              "phi_sweep": False, "train_fraction": 0.5, "progress": False}
     values.update(overrides)
     return Namespace(**values)
 

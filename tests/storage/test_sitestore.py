@@ -14,7 +14,6 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from blocksift.algorithms import clustering as c
 from blocksift.page import Page
 from blocksift.storage import SiteStore, site_key
@@ -195,7 +194,7 @@ def test_many_threads_read_while_the_writer_writes(tmp_path, observations):
                 for _ in range(300):
                     model = store.model_for("https://news.example/x")
                     assert model is None or model.classes
-            except BaseException as exc:  # collected for the main thread
+            except BaseException as exc:  # noqa: BLE001 -- collected for the main thread
                 errors.append(exc)
 
         threads = [threading.Thread(target=reader) for _ in range(4)]

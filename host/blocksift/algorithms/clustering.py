@@ -194,7 +194,8 @@ class PageObservation:
     def from_dict(cls, key: str, data: dict[str, Any]) -> PageObservation:
         """Rebuild from :meth:`as_dict`; raises ``ValueError`` on malformed data."""
         if not isinstance(data, dict):
-            raise ValueError("observation must be a dict")
+            # ValueError, not TypeError: callers catch one error type for bad stored data
+            raise ValueError("observation must be a dict")  # noqa: TRY004
         feature = data.get("feature")
         if not isinstance(feature, list) or not all(isinstance(p, str) for p in feature):
             raise ValueError("observation feature must be a list of paths")
@@ -534,7 +535,26 @@ def extract(page: Page, params: Params, model: SiteModel | None = None) -> Extra
                             stage=stage, message=f"block {chosen.path}", extra=extra)
 
 
-__all__ = ["NAME", "MODEL", "Params", "BlockRule", "SiteClass", "SiteModel", "PageObservation",
-           "BlockNode", "PageAnalysis", "analyse", "h_score", "structure_feature",
-           "block_scores", "sim", "get_classes", "observe", "learn_rules", "fit_observations",
-           "fit", "apply_rule", "extract"]
+__all__ = [
+    "MODEL",
+    "NAME",
+    "BlockNode",
+    "BlockRule",
+    "PageAnalysis",
+    "PageObservation",
+    "Params",
+    "SiteClass",
+    "SiteModel",
+    "analyse",
+    "apply_rule",
+    "block_scores",
+    "extract",
+    "fit",
+    "fit_observations",
+    "get_classes",
+    "h_score",
+    "learn_rules",
+    "observe",
+    "sim",
+    "structure_feature",
+]

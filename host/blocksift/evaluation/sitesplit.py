@@ -121,7 +121,7 @@ def _extract(page: Page, params: clustering.Params, model: clustering.SiteModel 
         result = clustering.extract(page, params, model)
         text = result.main.text if result.main is not None else ""
         stage = result.stage if result.status == "ok" else result.status
-    except Exception as exc:  # a failing page is scored empty and counted, never fatal
+    except Exception as exc:  # noqa: BLE001 -- a failing page is scored empty and counted, never fatal
         text, stage = "", f"failure:{type(exc).__name__}"
     into.ms.append((time.perf_counter() - start) * 1000)
     into.scores.append(score_page(text, gold))
@@ -239,13 +239,15 @@ def _row(label: str, result: dict[str, Any], pages: int, train: int, classes: in
 
 def format_report(report: dict[str, Any]) -> str:
     """The human table: per site, then totals, purity and timings."""
-    lines = [f"{report['dataset']}: learn from {report['train_fraction']:.0%} of each site's "
-             f"pages, test on the rest (accuracy = share of pages with F1 >= "
-             f"{report['correct_f1']})",
-             f"{'site':<28} {'pages':>5} {'train':>5} {'test':>4} {'cls':>3} | "
-             f"{'without clustering (Table 1)':<28} | with clustering (Table 2)",
-             f"{'':<28} {'':>5} {'':>5} {'':>4} {'':>3} | "
-             f"{'P':>5} {'R':>5} {'F1':>5} {'acc':>6} | {'P':>5} {'R':>5} {'F1':>5} {'acc':>6}"]
+    title = (f"{report['dataset']}: learn from {report['train_fraction']:.0%} of each "
+             f"site's pages, test on the rest (accuracy = share of pages with F1 >= "
+             f"{report['correct_f1']})")
+    header = (f"{'site':<28} {'pages':>5} {'train':>5} {'test':>4} {'cls':>3} | "
+              f"{'without clustering (Table 1)':<28} | with clustering (Table 2)")
+    columns = (f"{'':<28} {'':>5} {'':>5} {'':>4} {'':>3} | "
+               f"{'P':>5} {'R':>5} {'F1':>5} {'acc':>6} | {'P':>5} {'R':>5} {'F1':>5} "
+               f"{'acc':>6}")
+    lines = [title, header, columns]
     for site in report["sites"]:
         lines.append(_row(site["site"], site, site["pages"], site["train"], site["classes"]))
     sites = report["sites"]
@@ -324,4 +326,4 @@ def run(args: Namespace) -> int:
     return 0
 
 
-__all__ = ["run", "run_dataset", "evaluate_site", "purity", "format_report", "CORRECT_F1"]
+__all__ = ["CORRECT_F1", "evaluate_site", "format_report", "purity", "run", "run_dataset"]

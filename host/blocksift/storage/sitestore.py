@@ -38,7 +38,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 from urllib.parse import urlsplit, urlunsplit
 
 from ..algorithms import clustering
@@ -243,7 +243,7 @@ class SiteStore:
         with self._reader_lock:
             self._reader.close()
 
-    def __enter__(self) -> SiteStore:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -304,7 +304,7 @@ class SiteStore:
             try:
                 if work:
                     self._write_batch(conn, work)
-            except Exception as exc:  # the host must keep running; count and report
+            except Exception as exc:  # noqa: BLE001 -- the host must keep running; count and report
                 self.write_errors += 1
                 log.error("site store write failed (%d pages lost): %s", len(work), exc)
             with self._progress:
@@ -372,4 +372,4 @@ class SiteStore:
             self._models[site] = model if model.classes else None
 
 
-__all__ = ["SiteStore", "site_key", "DEFAULT_FILE_NAME"]
+__all__ = ["DEFAULT_FILE_NAME", "SiteStore", "site_key"]
