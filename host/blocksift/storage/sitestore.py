@@ -261,9 +261,9 @@ class SiteStore:
 
     def forget(self, site: str) -> None:
         """Delete a site's observations and model (the user's "forget this site")."""
-        self._queue.put(("forget", site))
         with self._progress:
             self._submitted += 1
+        self._queue.put(("forget", site))
 
     # -- reading -------------------------------------------------------------------------------
 
