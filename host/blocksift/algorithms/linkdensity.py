@@ -89,6 +89,13 @@ Comparison = Literal["<=", ">=", "ignore"]
 
 _PAPER = "seed 003 (Gunasundari & Karthikeyan)"
 
+#: The tags §3.2 step 2 names ("script, style, form, marquee, meta etc").
+PAPER_REMOVED_TAGS = ("script", "style", "form", "marquee", "meta")
+#: The paper's list completed ("etc") with the project's non-text tags; ``head`` and
+#: ``title`` stay, since the walk-through (§4.1) compares ``head`` with ``body``.
+DEFAULT_REMOVED_TAGS = PAPER_REMOVED_TAGS + tuple(
+    sorted(NON_TEXT_TAGS - {"head", "title"} - set(PAPER_REMOVED_TAGS)))
+
 
 class Params(BaseModel):
     """Thresholds and readings of the link-density search; defaults are the paper's."""
@@ -120,8 +127,9 @@ class Params(BaseModel):
     precise_lad_cmp: Comparison = Field("<=", description="Precise LAD direction (§3.1)")
     # -- readings of what the paper leaves open ------------------------------------------
     removed_tags: tuple[str, ...] = Field(
-        ("script", "style", "form", "marquee", "meta"),
-        description="Subtrees left out of the tree, §3.2 step 2 (the paper's list)")
+        DEFAULT_REMOVED_TAGS,
+        description="Subtrees left out of the tree, §3.2 step 2: the paper's list and, for "
+        "its 'etc', the other tags whose content is never visible text")
     count_text_nodes: bool = Field(True, description="LAD's child nodes include text nodes "
                                    "(DOM / HtmlParser node model, §3.1 and §4.2)")
     length_unit: Literal["chars", "tokens"] = Field(
@@ -134,6 +142,13 @@ class Params(BaseModel):
         "not_suitable", description="When a node meets the basic but not the precise "
         "conditions and no child meets the basic ones: extract nothing (§3.3 item 14, "
         "literal) or the node itself (departure)")
+    level_choice: Literal["all", "best"] = Field(
+        "all", description="Which nodes of a level meeting the basic conditions are followed: "
+        "all of them (§3.3 items 9-13) or only the one with the largest NTL (§3.2 step 3/5: "
+        "'only the node that most likely contains the content is selected')")
+    no_basic_node: Literal["not_suitable", "descend_largest"] = Field(
+        "not_suitable", description="When no node of a level meets the basic conditions: stop "
+        "(§3.3 item 14) or go on into the node with the most non-link text (departure)")
     # -- practical departures, off by default --------------------------------------------
     inline_links_as_text: bool = Field(
         False, description="Links inside running text count as text for LTD, LA, LAD "
@@ -293,6 +308,7 @@ class SearchOutcome:
     levels: dict[etree._Element, int] = field(default_factory=dict)
     examined: int = 0
     dead_ends: int = 0
+    descents: int = 0  # levels crossed by ``no_basic_node="descend_largest"``
     first_level_qualified: bool = False
 
 
@@ -301,46 +317,56 @@ def search(root: etree._Element, stats: dict[etree._Element, NodeStats],
     """The level-by-level search of §3.3 items 5-14 with the step 5 adjustment (§3.2).
 
     Levels are numbered as in the paper's walk-through (§4.1): the root is level 1, so the
-    first level traversed is level 2 (``head`` and ``body``).
+    first level traversed is level 2 (``head`` and ``body``). Each pending entry is one
+    level under one parent, with the nearest ancestor that met the basic conditions (the
+    node ``dead_end="parent"`` falls back to).
     """
     outcome = SearchOutcome()
     root_stats = stats.get(root)
     if root_stats is None:
         return outcome
-    # each entry: (the nodes of one level under one parent, the level number, that parent)
-    pending: list[tuple[list[etree._Element], int, etree._Element | None]] = [
-        (root_stats.children, 2, None)]
+    pending: list[tuple[list[etree._Element], int, etree._Element | None,
+                        etree._Element | None]] = [(root_stats.children, 2, None, None)]
     while pending:
-        level_nodes, level, parent = pending.pop(0)
+        level_nodes, level, parent, last_basic = pending.pop(0)
         qualifying = [n for n in level_nodes if meets_basic(stats[n], params)]  # item 7
         outcome.examined += len(level_nodes)
         if parent is None:
             outcome.first_level_qualified = bool(qualifying)
+        if qualifying and params.level_choice == "best":  # §3.2 step 3: the optimum node
+            qualifying = [max(qualifying, key=lambda n: stats[n].text)]
         if not qualifying:  # item 14 on this branch
+            if params.no_basic_node == "descend_largest":
+                inner = [n for n in level_nodes if stats[n].children]
+                if inner:
+                    largest = max(inner, key=lambda n: stats[n].text - stats[n].link_text)
+                    outcome.descents += 1
+                    pending.append((stats[largest].children, level + 1, largest, last_basic))
+                    continue
             if parent is not None:
                 outcome.dead_ends += 1
-                if params.dead_end == "parent":
-                    _choose(outcome, parent, "parent", level - 1)
+            if params.dead_end == "parent" and last_basic is not None:
+                _choose(outcome, last_basic, "parent")
             continue
         for node in qualifying:  # items 9-13
             if meets_precise(stats[node], params):  # item 11
-                _choose(outcome, node, "precise", level)
-                _adjust(outcome, node, level_nodes, stats, params, level)
+                _choose(outcome, node, "precise")
+                _adjust(outcome, node, level_nodes, stats, params)
             else:  # item 12: the node's children are the next level
-                pending.append((stats[node].children, level + 1, node))
+                pending.append((stats[node].children, level + 1, node, node))
     outcome.chosen.sort(key=_document_position(root))
     return outcome
 
 
-def _choose(outcome: SearchOutcome, node: etree._Element, reason: str, level: int) -> None:
+def _choose(outcome: SearchOutcome, node: etree._Element, reason: str) -> None:
     if node not in outcome.reasons:
         outcome.chosen.append(node)
         outcome.reasons[node] = reason
-        outcome.levels[node] = level
+        outcome.levels[node] = sum(1 for _ in node.iterancestors()) + 1  # root = level 1
 
 
 def _adjust(outcome: SearchOutcome, node: etree._Element, level_nodes: Sequence[etree._Element],
-            stats: dict[etree._Element, NodeStats], params: Params, level: int) -> None:
+            stats: dict[etree._Element, NodeStats], params: Params) -> None:
     """§3.2 step 5: add same-level siblings that meet the precise conditions."""
     if params.sibling_scope == "none":
         return
@@ -356,7 +382,7 @@ def _adjust(outcome: SearchOutcome, node: etree._Element, level_nodes: Sequence[
                 at += step
     for sibling in candidates:
         if sibling is not node and meets_precise(stats[sibling], params):
-            _choose(outcome, sibling, "sibling", level)
+            _choose(outcome, sibling, "sibling")
 
 
 def _document_position(root: etree._Element):  # type: ignore[no-untyped-def]
@@ -427,6 +453,7 @@ def extract(page: Page, params: Params | None = None, model: object = None) -> E
                                     message="The page has no text.")
     outcome = search(root, stats, params)
     page_stats.update(examined=float(outcome.examined), dead_ends=float(outcome.dead_ends),
+                      descents=float(outcome.descents),
                       chosen=float(len(outcome.chosen)))
     if not outcome.chosen:
         if not outcome.first_level_qualified:
@@ -454,7 +481,9 @@ def extract(page: Page, params: Params | None = None, model: object = None) -> E
                       "lad": round(node_stat.lad, 4), "ntl": float(node_stat.text),
                       "level": float(outcome.levels[node])}))
     reasons = set(outcome.reasons.values())
-    stage = "dead_end_parent" if "parent" in reasons else "paper"
+    departures = (["descend_largest"] if outcome.descents else []) + \
+        (["dead_end_parent"] if "parent" in reasons else [])
+    stage = "+".join(departures) or "paper"
     return ExtractionResult(algorithm=NAME, status="ok", blocks=blocks,
                             main=_render(page, outcome.chosen, params), stats=page_stats,
                             stage=stage, extra={"reasons": [outcome.reasons[n]
