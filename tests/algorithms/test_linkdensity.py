@@ -387,6 +387,16 @@ def test_level_choice_best_follows_only_the_largest_node():
     assert [b.xpaths[0] for b in best.blocks] == ["/html/body/div[1]"]
 
 
+def test_head_with_a_long_title_is_not_main_content():
+    title = "A very long page title that goes on and on | Section name | The Site Name " * 2
+    html = (f"<html><head><title>{title}</title></head><body><ul>"
+            + "".join(f'<li><a href="/{i}">Headline number {i}</a></li>' for i in range(30))
+            + "</ul></body></html>")
+    assert run(html).status == "not_suitable"
+    literal = run(html, skip_head=False)  # head qualifies, but holds no visible text
+    assert literal.status == "not_suitable" and "no visible text" in literal.message
+
+
 def test_min_punctuation_is_an_extra_basic_condition():
     html = body_page("<div>" + "word " * 40 + "</div>")
     assert run(html).status == "ok"

@@ -47,6 +47,9 @@ What the paper leaves open, and how it is read here (each a named :class:`Params
   the basic ones, the literal algorithm has nothing to extract on that branch
   (``dead_end="not_suitable"``); ``dead_end="parent"`` extracts that node instead.
   The page is "not suitable" when no branch extracts anything.
+* ``<head>`` is left out of the search (``skip_head``): it holds no page content, but a
+  ``<title>`` of 100 characters or more meets both sets of conditions; in the walk-through
+  (§4.1) head fails at level 2, so this changes nothing the paper shows.
 * Step 5 adds *all* qualifying siblings ("all text will be extracted from the qualified
   nodes on the same level"); ``sibling_scope="adjacent"`` stops at the first sibling on each
   side that does not qualify, ``"none"`` turns the step off.
@@ -149,6 +152,10 @@ class Params(BaseModel):
     no_basic_node: Literal["not_suitable", "descend_largest"] = Field(
         "not_suitable", description="When no node of a level meets the basic conditions: stop "
         "(§3.3 item 14) or go on into the node with the most non-link text (departure)")
+    skip_head: bool = Field(
+        True, description="Leave <head> out of the first level: it holds no page content, "
+        "but a <title> of 100+ characters meets the basic and precise conditions (§4.1 has "
+        "head fail at level 2); False = literal")
     # -- practical departures, off by default --------------------------------------------
     inline_links_as_text: bool = Field(
         False, description="Links inside running text count as text for LTD, LA, LAD "
@@ -325,8 +332,9 @@ def search(root: etree._Element, stats: dict[etree._Element, NodeStats],
     root_stats = stats.get(root)
     if root_stats is None:
         return outcome
+    first_level = [n for n in root_stats.children if not (params.skip_head and n.tag == "head")]
     pending: list[tuple[list[etree._Element], int, etree._Element | None,
-                        etree._Element | None]] = [(root_stats.children, 2, None, None)]
+                        etree._Element | None]] = [(first_level, 2, None, None)]
     while pending:
         level_nodes, level, parent, last_basic = pending.pop(0)
         qualifying = [n for n in level_nodes if meets_basic(stats[n], params)]  # item 7
@@ -526,11 +534,17 @@ def extract(page: Page, params: Params | None = None, model: object = None) -> E
             features={"ltd": round(node_stat.ltd, 4), "la": float(node_stat.links),
                       "lad": round(node_stat.lad, 4), "ntl": float(node_stat.text),
                       "level": float(outcome.levels[node])}))
+    main = _render(page, outcome.chosen, params)
+    if not main.text.strip():
+        return ExtractionResult(
+            algorithm=NAME, status="not_suitable", stats=page_stats, stage="paper",
+            message="This page is not suitable for link-density extraction: the nodes the "
+                    "search chose hold no visible text (seed 003 §3.3 item 14).")
     reasons = set(outcome.reasons.values())
     departures = (["descend_largest"] if outcome.descents else []) + \
         (["dead_end_parent"] if "parent" in reasons else [])
     stage = "+".join(departures) or "paper"
     return ExtractionResult(algorithm=NAME, status="ok", blocks=blocks,
-                            main=_render(page, outcome.chosen, params), stats=page_stats,
+                            main=main, stats=page_stats,
                             stage=stage, extra={"reasons": [outcome.reasons[n]
                                                             for n in outcome.chosen]})
