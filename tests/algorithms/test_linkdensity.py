@@ -393,8 +393,9 @@ def test_head_with_a_long_title_is_not_main_content():
             + "".join(f'<li><a href="/{i}">Headline number {i}</a></li>' for i in range(30))
             + "</ul></body></html>")
     assert run(html).status == "not_suitable"
-    literal = run(html, skip_head=False)  # head qualifies, but holds no visible text
-    assert literal.status == "not_suitable" and "no visible text" in literal.message
+    # with the title counted as text, head meets both condition sets but shows nothing
+    counted = run(html, removed_tags=list(ld.PAPER_REMOVED_TAGS))
+    assert counted.status == "not_suitable" and "no visible text" in counted.message
 
 
 def test_min_punctuation_is_an_extra_basic_condition():
@@ -459,6 +460,11 @@ def test_params_are_the_paper_values_and_frozen():
     assert set(ld.PAPER_REMOVED_TAGS) <= set(params.removed_tags)
     with pytest.raises(ValidationError):
         params.basic_ltd = 0.5  # type: ignore[misc]
+
+
+def test_practical_preset_validates_and_keeps_the_inline_links_article():
+    result = ld.extract(Page(inline_links_page()), ld.Params(**ld.PRACTICAL))
+    assert result.status == "ok" and "Paragraph 5 of the story" in result.main.text
 
 
 def test_registry_contract():
