@@ -319,6 +319,7 @@ class SearchOutcome:
     examined: int = 0
     dead_ends: int = 0
     descents: int = 0  # levels crossed by ``no_basic_node="descend_largest"``
+    adjusted: set[int] = field(default_factory=set)  # levels step 5 already added to
     first_level_qualified: bool = False
 
 
@@ -382,6 +383,9 @@ def _adjust(outcome: SearchOutcome, node: etree._Element, level_nodes: Sequence[
         return
     index = level_nodes.index(node)
     if params.sibling_scope == "all":
+        if id(level_nodes) in outcome.adjusted:  # every qualifying sibling is in already
+            return
+        outcome.adjusted.add(id(level_nodes))
         candidates: Iterable[etree._Element] = level_nodes
     else:
         candidates = []
