@@ -6,12 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
-from lxml import etree
-from pydantic import ValidationError
-
 from blocksift import algorithms
 from blocksift.algorithms import linkdensity as ld
 from blocksift.page import Page
+from lxml import etree
+from pydantic import ValidationError
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "linkdensity"
 
@@ -309,8 +308,8 @@ def test_link_list_page_is_not_suitable_with_a_message():
 
 
 @pytest.mark.parametrize("html", ["", "<html><body></body></html>",
-                                  "<html><body><script>var a = 1;</script><img src=x></body>"
-                                  "</html>", "   "])
+                                  ("<html><body><script>var a = 1;</script><img src=x>"
+                                   "</body></html>"), "   "])
 def test_page_without_text_is_empty_not_unsuitable(html):
     result = run(html)
     assert result.status == "empty" and result.main is None

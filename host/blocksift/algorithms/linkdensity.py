@@ -507,10 +507,10 @@ def extract(page: Page, params: Params | None = None, model: object = None) -> E
     root_stats = stats[root]
     page_stats = {"ntl": float(root_stats.text), "ltd": round(root_stats.ltd, 4),
                   "la": float(root_stats.links), "lad": round(root_stats.lad, 4)}
-    if not root_stats.text:
-        if not _flat_text([root], NON_TEXT_TAGS):  # visible text only in removed tags?
-            return ExtractionResult(algorithm=NAME, status="empty", stats=page_stats,
-                                    message="The page has no text.")
+    # no measured text: "empty" unless visible text sits in removed tags (a <form> page)
+    if not root_stats.text and not _flat_text([root], NON_TEXT_TAGS):
+        return ExtractionResult(algorithm=NAME, status="empty", stats=page_stats,
+                                message="The page has no text.")
     outcome = search(root, stats, params)
     page_stats.update(examined=float(outcome.examined), dead_ends=float(outcome.dead_ends),
                       descents=float(outcome.descents),
