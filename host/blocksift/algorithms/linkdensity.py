@@ -420,13 +420,8 @@ def _thresholds(params: Params, prefix: str) -> str:
 
 
 def _render(page: Page, chosen: list[etree._Element], params: Params) -> MainText:
-    """Main text of the chosen nodes; on trees too deep for the renderer, a flat text."""
-    try:
-        return _render_main(page, chosen, params)
-    except RecursionError:  # content.paragraphs recurses per level; pages can nest deeper
-        return MainText(title=page.title, text=_flat_text(chosen, set(params.removed_tags) | NON_TEXT_TAGS),
-                        element_ids=page.ids_within(chosen) if page.has_ids else [],
-                        xpaths=[] if page.has_ids else [page.xpath(el) for el in chosen])
+    """Main text of the chosen nodes (content.py walks iteratively: any depth is fine)."""
+    return _render_main(page, chosen, params)
 
 
 def _flat_text(chosen: list[etree._Element], skip: Iterable[str]) -> str:
