@@ -316,3 +316,28 @@ def apply_uninstall(data_dir: Path, *, platform: Platform, home: Path,
     if new_receipt is not None:
         _save_receipt(data_dir, new_receipt)
     return done
+
+
+def launcher_pythonpath(python: str) -> str | None:
+    """The directory to put on the launcher's PYTHONPATH, or None when ``python`` imports
+    this very blocksift by itself (installed package, virtualenv).
+
+    Asks the interpreter, without PYTHON* variables and from a neutral directory, which
+    blocksift it would import; a source checkout (pytest's ``pythonpath=host``) needs
+    its ``host`` directory added.
+    """
+    import blocksift
+
+    ours = Path(blocksift.__file__).resolve().parent
+    probe = "import blocksift, os; print(os.path.dirname(os.path.realpath(blocksift.__file__)))"
+    import subprocess
+
+    try:
+        with tempfile.TemporaryDirectory() as neutral:
+            done = subprocess.run([python, "-E", "-c", probe], capture_output=True, text=True,
+                                  cwd=neutral, timeout=30)
+        if done.returncode == 0 and Path(done.stdout.strip()).resolve() == ours:
+            return None
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return str(ours.parent)
