@@ -38,13 +38,13 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--dry-run", action="store_true", help="show what would be written")
     p.add_argument("--python", metavar="PATH", default=None,
                    help="interpreter the launcher runs (default: this one, %(default)s)")
-    p.set_defaults(install_command="install")
+    p.set_defaults(install_command="install", run=run)
     p = subparsers.add_parser("uninstall", help="remove what install wrote",
                               description="Remove the manifests, registry keys and launcher "
                                           "that install wrote, and nothing else.")
     _common(p)
     p.add_argument("--dry-run", action="store_true", help="show what would be removed")
-    p.set_defaults(install_command="uninstall")
+    p.set_defaults(install_command="uninstall", run=run)
     p = subparsers.add_parser("doctor", help="check every registration with a real round trip",
                               description="Check each browser's registration and talk to the "
                                           "host the way the browser would. Exit code 1 when "
@@ -54,7 +54,7 @@ def add_parser(subparsers: Any) -> None:
                    help="only check the files, do not start the host")
     p.add_argument("--timeout", type=float, default=20.0, metavar="S",
                    help="seconds to wait for the host's replies (default %(default)s)")
-    p.set_defaults(install_command="doctor")
+    p.set_defaults(install_command="doctor", run=run)
 
 
 def _context() -> dict[str, Any]:
