@@ -176,7 +176,10 @@ def round_trip(command: list[str], *, timeout: float = DEFAULT_TIMEOUT_S,
             except queue.Empty:
                 continue
             if tag == "eof":
-                code = proc.poll()
+                try:
+                    code: int | None = proc.wait(timeout=1)
+                except subprocess.TimeoutExpired:
+                    code = None
                 result.error = (f"the host closed stdout before answering {kind}"
                                 + (f" (exit code {code})" if code is not None else ""))
                 return None
