@@ -143,16 +143,21 @@ def pack(target: str, out_dir: Path, source: Path | None = None, *, store: bool 
     out = out_dir / name
     stamp = _timestamp()
     tmp = out.with_name(out.name + ".part")
-    with zipfile.ZipFile(tmp, "w") as archive:
-        for rel in collect(source):
-            info = zipfile.ZipInfo(rel.as_posix(), date_time=stamp)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.create_system = 3  # "unix", whatever OS packs it
-            info.external_attr = 0o100644 << 16
-            data = manifest_bytes if rel.as_posix() == "manifest.json" else \
-                (source / rel).read_bytes()
-            archive.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
-    os.replace(tmp, out)
+    try:
+        with zipfile.ZipFile(tmp, "w") as archive:
+            for rel in collect(source):
+                info = zipfile.ZipInfo(rel.as_posix(), date_time=stamp)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.create_system = 3  # "unix", whatever OS packs it
+                info.external_attr = 0o100644 << 16
+                data = manifest_bytes if rel.as_posix() == "manifest.json" else \
+                    (source / rel).read_bytes()
+                archive.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED,
+                                 compresslevel=9)
+        os.replace(tmp, out)
+    except BaseException:
+        tmp.unlink(missing_ok=True)  # never leave half an archive behind
+        raise
     return out
 
 
