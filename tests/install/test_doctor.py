@@ -219,3 +219,12 @@ def test_crash_stderr_reaches_the_report(home: Path, data_dir: Path, tmp_path: P
     problem = next(p for p in r.problems if p.check == "round trip")
     assert "No module named blocksift" in problem.message
     assert "by hand" in (problem.fix or "")
+
+
+def test_sandboxed_browsers_get_a_note(home: Path, data_dir: Path) -> None:
+    (home / "snap" / "chromium").mkdir(parents=True)
+    (home / ".var" / "app" / "org.mozilla.firefox").mkdir(parents=True)
+    report = doctor(home, data_dir, do_round_trip=False)
+    notes = " ".join(report.notes)
+    assert "Chromium (Snap)" in notes and "blocksift serve" in notes
+    assert "Firefox (Flatpak)" in notes and "xdg-native-messaging-proxy" in notes

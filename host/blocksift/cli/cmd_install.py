@@ -109,6 +109,10 @@ def _install(args: argparse.Namespace) -> int:
         return 0
     if note:
         print(note)
+    from blocksift.registration.browsers import sandboxed_browsers
+
+    for sandbox_note in sandboxed_browsers(ctx["platform"], ctx["home"]):
+        print(f"note: {sandbox_note}")
     _print_actions(actions, args.dry_run)
     if not args.dry_run:
         print(f"registered {HOST_NAME} for {', '.join(names)}; check with `blocksift doctor`")

@@ -183,3 +183,33 @@ def detect(platform: Platform, home: Path, env: Mapping[str, str] | None = None,
         if seen:
             found.append(b.name)
     return found
+
+
+#: Sandboxed Linux packages of the browsers: (directory under $HOME, label, what works).
+#: Sources are cited in docs/install.md, section "Flatpak and Snap browsers".
+SANDBOXED: tuple[tuple[str, str, str], ...] = (
+    ("snap/firefox", "Firefox (Snap)",
+     "native messaging goes through the WebExtensions portal, which reads the manifest "
+     "install writes in ~/.mozilla/native-messaging-hosts; approve the prompt on first use"),
+    ("snap/chromium", "Chromium (Snap)",
+     "cannot start native hosts; use the WebSocket transport (`blocksift serve`)"),
+    (".var/app/org.mozilla.firefox", "Firefox (Flatpak)",
+     "cannot start hosts outside its sandbox unless xdg-native-messaging-proxy runs "
+     "(Firefox 157+); otherwise use `blocksift serve`"),
+    (".var/app/org.chromium.Chromium", "Chromium (Flatpak)",
+     "cannot start hosts outside its sandbox; use `blocksift serve`"),
+    (".var/app/com.google.Chrome", "Google Chrome (Flatpak)",
+     "cannot start hosts outside its sandbox; use `blocksift serve`"),
+    (".var/app/com.microsoft.Edge", "Microsoft Edge (Flatpak)",
+     "cannot start hosts outside its sandbox; use `blocksift serve`"),
+    (".var/app/com.brave.Browser", "Brave (Flatpak)",
+     "cannot start hosts outside its sandbox; use `blocksift serve`"),
+)
+
+
+def sandboxed_browsers(platform: Platform, home: Path) -> list[str]:
+    """Notes on Snap/Flatpak browsers found under ``home`` (Linux only)."""
+    if platform != "linux":
+        return []
+    return [f"{label} found in ~/{where}: {what} (see docs/install.md)"
+            for where, label, what in SANDBOXED if (home / where).is_dir()]

@@ -39,6 +39,7 @@ from .browsers import (
     browser,
     detect,
     path_class,
+    sandboxed_browsers,
     registry_key,
 )
 from .plan import launcher_interpreter, manifest_location
@@ -384,6 +385,7 @@ def run_doctor(*, platform: Platform, home: Path, data_dir: Path,
     receipt, receipt_problem = load_receipt(data_dir)
     if receipt_problem:
         notes.append(receipt_problem)
+    notes.extend(sandboxed_browsers(platform, home))
     reports: list[BrowserReport] = []
     trips: dict[tuple[str, ...], RoundTrip] = {}
     for b, where, udd in _registrations_to_check(platform, home, data_dir, env, names,
