@@ -96,6 +96,14 @@ def test_uninstall_leaves_other_files_and_foreign_manifests(home: Path, data_dir
     assert any(a.verb == "keep" and a.target == str(firefox_manifest) for a in actions)
 
 
+def test_uninstall_removes_our_manifest_even_when_damaged(home: Path, data_dir: Path) -> None:
+    install(home, data_dir, ["chrome"])
+    manifest = home / ".config/google-chrome/NativeMessagingHosts" / f"{HOST_NAME}.json"
+    manifest.write_text('{"name": "org.blocksift.host",,')
+    apply_uninstall(data_dir, platform="linux", home=home, env={})
+    assert not manifest.exists() and not (home / ".config").exists()
+
+
 def test_uninstall_without_receipt_removes_manifests_pointing_at_our_launcher(
         home: Path, data_dir: Path) -> None:
     install(home, data_dir, ["edge"])

@@ -213,6 +213,18 @@ def _is_our_manifest(path: Path, launcher: str | None = None) -> bool:
     return launcher is None or doc.get("path") == launcher
 
 
+def _names_another_host(path: Path) -> str | None:
+    """The other host a manifest at our path now names, if someone replaced ours. A damaged
+    file (not JSON) at a path we recorded is still ours to remove."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if isinstance(doc, dict) and isinstance(doc.get("name"), str) and doc["name"] != HOST_NAME:
+        return str(doc["name"])
+    return None
+
+
 def plan_uninstall(data_dir: Path, *, platform: Platform, home: Path,
                    env: Mapping[str, str] | None = None, browsers: Iterable[str] | None = None,
                    user_data_dir: Path | None = None,
@@ -258,11 +270,13 @@ def plan_uninstall(data_dir: Path, *, platform: Platform, home: Path,
         if reg.manifest_path in still_used:
             continue
         if path.is_file():
-            if _is_our_manifest(path):
+            other = _names_another_host(path)
+            if other is None:
                 actions.append(Action(verb="remove", target=str(path)))
             else:
                 actions.append(Action(verb="keep", target=str(path),
-                                      detail=f"no longer names {HOST_NAME}; left alone"))
+                                      detail=f"now names {other!r}, not {HOST_NAME}; "
+                                             "left alone"))
         if reg.registry_key:
             if registry is None or registry.read_default(reg.registry_key) is not None:
                 actions.append(Action(verb="delete-registry",
@@ -283,7 +297,8 @@ def plan_uninstall(data_dir: Path, *, platform: Platform, home: Path,
         for d in sorted(receipt.launcher_created_dirs if receipt else [], key=len,
                         reverse=True):
             actions.append(Action(verb="rmdir", target=d, detail="if empty"))
-    return actions, new_receipt
+    unique = list(dict.fromkeys(actions))  # a directory may be recorded twice
+    return unique, new_receipt
 
 
 def apply_uninstall(data_dir: Path, *, platform: Platform, home: Path,
