@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "host"))
 
-from blocksift.registration.browsers import (  # noqa: E402  (path set just above)
+from blocksift.registration.browsers import (
     CHROMIUM_EXTENSION_ID,
     FIREFOX_EXTENSION_ID,
     extension_id_from_key,

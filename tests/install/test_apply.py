@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from blocksift.registration import (
     HOST_NAME,
     apply_install,
@@ -17,7 +16,6 @@ from blocksift.registration import (
     load_receipt,
     plan_install,
 )
-
 from install_support import posix_only
 
 

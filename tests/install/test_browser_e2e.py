@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from blocksift.registration import (
     CHROMIUM_EXTENSION_ID,
     FIREFOX_EXTENSION_ID,
@@ -32,7 +31,6 @@ from blocksift.registration import (
     plan_install,
 )
 from blocksift.registration.apply import launcher_pythonpath
-
 from install_support import PUBLIC_KEY_B64, posix_only
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -176,7 +174,7 @@ def report_server() -> Iterator[tuple[str, list[dict[str, Any]]]]:
     received: list[dict[str, Any]] = []
 
     class Handler(http.server.BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (http.server naming)
+        def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
             received.append(json.loads(body or b"{}"))
             self.send_response(204)

@@ -8,9 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from blocksift.registration import HOST_NAME
-
 from install_support import posix_only, subprocess_env
 
 pytestmark = posix_only
@@ -23,7 +21,7 @@ def blocksift(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     wired = "install" in getattr(cli_main, "COMMAND_MODULES", ())
     entry = ["-m", "blocksift"] if wired else ["-m", "blocksift.cli.cmd_install"]
     return subprocess.run([sys.executable, *entry, *args], capture_output=True, text=True,
-                          env=subprocess_env(home), timeout=120)
+                          env=subprocess_env(home), timeout=120, check=False)
 
 
 def snapshot(root: Path) -> set[str]:

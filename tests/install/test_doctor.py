@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from blocksift.registration import (
     CHROMIUM_ORIGIN,
     HOST_NAME,
@@ -17,7 +16,6 @@ from blocksift.registration import (
     run_doctor,
 )
 from blocksift.registration.doctor import format_report
-
 from install_support import TOY_HOST, posix_only, write_script
 
 pytestmark = posix_only
@@ -137,6 +135,8 @@ def test_user_data_dir_registrations_are_checked(home: Path, data_dir: Path,
                   do_round_trip=False)
     assert [r.location for r in only.browsers] == [
         str(profile / "NativeMessagingHosts" / f"{HOST_NAME}.json")]
+    every = doctor(home, data_dir, user_data_dir=profile, do_round_trip=False)
+    assert len(every.browsers) == 1 and every.ok  # one file, checked once
 
 
 def test_windows_registration_is_read_through_the_registry(tmp_path: Path) -> None:

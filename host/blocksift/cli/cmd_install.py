@@ -146,8 +146,9 @@ def _doctor(args: argparse.Namespace) -> int:
 
     ctx = _context()
     try:
+        browsers = args.browser or (["chromium"] if args.user_data_dir is not None else None)
         report = run_doctor(platform=ctx["platform"], home=ctx["home"], data_dir=ctx["data_dir"],
-                            env=ctx["env"], browsers=args.browser,
+                            env=ctx["env"], browsers=browsers,
                             user_data_dir=args.user_data_dir,
                             do_round_trip=not args.no_round_trip, timeout=args.timeout)
     except (ValueError, OSError) as exc:

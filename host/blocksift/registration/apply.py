@@ -277,10 +277,10 @@ def plan_uninstall(data_dir: Path, *, platform: Platform, home: Path,
                 actions.append(Action(verb="keep", target=str(path),
                                       detail=f"now names {other!r}, not {HOST_NAME}; "
                                              "left alone"))
-        if reg.registry_key:
-            if registry is None or registry.read_default(reg.registry_key) is not None:
-                actions.append(Action(verb="delete-registry",
-                                      target=rf"HKEY_CURRENT_USER\{reg.registry_key}"))
+        if reg.registry_key and (registry is None
+                                 or registry.read_default(reg.registry_key) is not None):
+            actions.append(Action(verb="delete-registry",
+                                  target=rf"HKEY_CURRENT_USER\{reg.registry_key}"))
         actions.extend(Action(verb="rmdir", target=d, detail="if empty")
                        for d in sorted(entry.created_dirs, key=len, reverse=True))
     new_receipt: Receipt | None = None
@@ -350,7 +350,7 @@ def launcher_pythonpath(python: str) -> str | None:
     try:
         with tempfile.TemporaryDirectory() as neutral:
             done = subprocess.run([python, "-E", "-c", probe], capture_output=True, text=True,
-                                  cwd=neutral, timeout=30)
+                                  cwd=neutral, timeout=30, check=False)
         if done.returncode == 0 and Path(done.stdout.strip()).resolve() == ours:
             return None
     except (OSError, subprocess.SubprocessError):

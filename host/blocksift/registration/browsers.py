@@ -189,13 +189,13 @@ def detect(platform: Platform, home: Path, env: Mapping[str, str] | None = None,
 #: Sources are cited in docs/install.md, section "Flatpak and Snap browsers".
 SANDBOXED: tuple[tuple[str, str, str], ...] = (
     ("snap/firefox", "Firefox (Snap)",
-     "native messaging goes through the WebExtensions portal, which reads the manifest "
-     "install writes in ~/.mozilla/native-messaging-hosts; approve the prompt on first use"),
+     ("native messaging goes through the WebExtensions portal, which reads the manifest "
+      "install writes in ~/.mozilla/native-messaging-hosts; approve the prompt on first use")),
     ("snap/chromium", "Chromium (Snap)",
      "cannot start native hosts; use the WebSocket transport (`blocksift serve`)"),
     (".var/app/org.mozilla.firefox", "Firefox (Flatpak)",
-     "cannot start hosts outside its sandbox unless xdg-native-messaging-proxy runs "
-     "(Firefox 157+); otherwise use `blocksift serve`"),
+     ("cannot start hosts outside its sandbox unless xdg-native-messaging-proxy runs "
+      "(Firefox 157+); otherwise use `blocksift serve`")),
     (".var/app/org.chromium.Chromium", "Chromium (Flatpak)",
      "cannot start hosts outside its sandbox; use `blocksift serve`"),
     (".var/app/com.google.Chrome", "Google Chrome (Flatpak)",

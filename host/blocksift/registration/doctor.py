@@ -39,8 +39,8 @@ from .browsers import (
     browser,
     detect,
     path_class,
-    sandboxed_browsers,
     registry_key,
+    sandboxed_browsers,
 )
 from .plan import launcher_interpreter, manifest_location
 
@@ -122,8 +122,8 @@ def _reader(stream: Any, out: queue.Queue[tuple[str, Any]]) -> None:
                 return
             (length,) = struct.unpack("=I", header)
             if length > MAX_HOST_MESSAGE:
-                out.put(("bad", f"the host sent a {length}-byte frame; browsers accept at "
-                                f"most {MAX_HOST_MESSAGE} (or it printed text on stdout)"))
+                out.put(("bad", (f"the host sent a {length}-byte frame; browsers accept at "
+                                 f"most {MAX_HOST_MESSAGE} (or it printed text on stdout)")))
                 return
             body = _read_exact(stream, length)
             if len(body) < length:
@@ -368,6 +368,18 @@ def _registrations_to_check(platform: Platform, home: Path, data_dir: Path,
     return places
 
 
+def _unique_places(places: list[tuple[Browser, str, str | None]]
+                   ) -> list[tuple[Browser, str, str | None]]:
+    """One check per manifest file (a profile dir serves any Chromium-family browser)."""
+    seen: set[str] = set()
+    out = []
+    for place in places:
+        if place[1] not in seen:
+            seen.add(place[1])
+            out.append(place)
+    return out
+
+
 def run_doctor(*, platform: Platform, home: Path, data_dir: Path,
                env: Mapping[str, str] | None = None, browsers: Iterable[str] | None = None,
                user_data_dir: Path | None = None, do_round_trip: bool = True,
@@ -382,14 +394,15 @@ def run_doctor(*, platform: Platform, home: Path, data_dir: Path,
         registry = default_registry()
     detected = set(detect(platform, home, env))
     notes: list[str] = []
-    receipt, receipt_problem = load_receipt(data_dir)
+    _receipt, receipt_problem = load_receipt(data_dir)
     if receipt_problem:
         notes.append(receipt_problem)
     notes.extend(sandboxed_browsers(platform, home))
     reports: list[BrowserReport] = []
     trips: dict[tuple[str, ...], RoundTrip] = {}
-    for b, where, udd in _registrations_to_check(platform, home, data_dir, env, names,
-                                                 user_data_dir):
+    places = _unique_places(_registrations_to_check(platform, home, data_dir, env, names,
+                                                    user_data_dir))
+    for b, where, udd in places:
         key = registry_key(b) if platform == "win32" else None
         report = BrowserReport(browser=b.name, label=b.label, detected=b.name in detected,
                                location=where, registry_key=key, user_data_dir=udd,
