@@ -194,7 +194,8 @@ def report_server() -> Iterator[tuple[str, list[dict[str, Any]]]]:
 
 
 def firefox_install_and_wait(home: Path, profile: Path, ext_dir: Path,
-                             received: list[dict[str, Any]], wait_s: float = 30.0) -> str:
+                             received: list[dict[str, Any]], wait_s: float = 30.0,
+                             data_type: str = "path") -> str:
     """Start Firefox with HOME=home, install the probe as a temporary add-on over BiDi, wait
     for its report; returns the add-on id Firefox gave."""
     from websockets.sync.client import connect
@@ -234,7 +235,7 @@ def firefox_install_and_wait(home: Path, profile: Path, ext_dir: Path,
 
             call("session.new", {"capabilities": {}})
             added = call("webExtension.install",
-                         {"extensionData": {"type": "path", "path": str(ext_dir)}})
+                         {"extensionData": {"type": data_type, "path": str(ext_dir)}})
             end = time.monotonic() + wait_s
             while not received and time.monotonic() < end:
                 time.sleep(0.2)
@@ -247,17 +248,26 @@ def firefox_install_and_wait(home: Path, profile: Path, ext_dir: Path,
         proc.wait(timeout=30)
 
 
+@pytest.mark.parametrize("packed", [False, True], ids=["unpacked", "packed-xpi"])
 def test_firefox_home_registration_reaches_the_host(home: Path, data_dir: Path,
-                                                    tmp_path: Path) -> None:
+                                                    tmp_path: Path, packed: bool) -> None:
+    """Firefox with HOME holding our manifest lets the add-on start the host; the packed
+    variant installs the .xpi that install/pack.py made from the same folder."""
     if not Path(FIREFOX).exists():
         pytest.skip("Firefox is not installed (apt-get install firefox-esr)")
     pytest.importorskip("websockets.sync.client")
     register(home, data_dir, "firefox")
     assert (home / ".mozilla/native-messaging-hosts" / f"{HOST_NAME}.json").is_file()
     with report_server() as (url, received):
-        gecko_id = firefox_install_and_wait(
-            home, tmp_path / "ff-profile",
-            write_extension(tmp_path / "ext", key=PUBLIC_KEY_B64, report_url=url), received)
+        ext = write_extension(tmp_path / "ext", key=PUBLIC_KEY_B64, report_url=url)
+        data_type = "path"
+        if packed:
+            from test_pack import pack_module
+
+            ext = pack_module.pack("firefox", tmp_path / "dist", ext)
+            data_type = "archivePath"
+        gecko_id = firefox_install_and_wait(home, tmp_path / "ff-profile", ext, received,
+                                            data_type=data_type)
     assert gecko_id == FIREFOX_EXTENSION_ID
     assert received, "the probe extension never reported"
     assert received[0].get("type") == "hello", received[0]
