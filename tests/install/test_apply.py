@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from install_support import posix_only
+
 from blocksift.registration import (
     HOST_NAME,
     apply_install,
@@ -16,7 +18,6 @@ from blocksift.registration import (
     load_receipt,
     plan_install,
 )
-from install_support import posix_only
 
 
 def tree(root: Path) -> dict[str, str]:

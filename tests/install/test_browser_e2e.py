@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from install_support import PUBLIC_KEY_B64, posix_only
+
 from blocksift.registration import (
     CHROMIUM_EXTENSION_ID,
     FIREFOX_EXTENSION_ID,
@@ -31,7 +33,6 @@ from blocksift.registration import (
     plan_install,
 )
 from blocksift.registration.apply import launcher_pythonpath
-from install_support import PUBLIC_KEY_B64, posix_only
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FIREFOX = shutil.which("firefox-esr") or shutil.which("firefox") or "/usr/bin/firefox-esr"

@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from blocksift.registration import HOST_NAME
 from install_support import posix_only, subprocess_env
+
+from blocksift.registration import HOST_NAME
 
 pytestmark = posix_only
 

@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from install_support import TOY_HOST, posix_only, write_script
+
 from blocksift.registration import (
     CHROMIUM_ORIGIN,
     HOST_NAME,
@@ -16,7 +18,6 @@ from blocksift.registration import (
     run_doctor,
 )
 from blocksift.registration.doctor import format_report
-from install_support import TOY_HOST, posix_only, write_script
 
 pytestmark = posix_only
 
@@ -228,3 +229,29 @@ def test_sandboxed_browsers_get_a_note(home: Path, data_dir: Path) -> None:
     notes = " ".join(report.notes)
     assert "Chromium (Snap)" in notes and "blocksift serve" in notes
     assert "Firefox (Flatpak)" in notes and "xdg-native-messaging-proxy" in notes
+
+
+def test_a_lingering_host_and_its_children_are_killed(tmp_path: Path) -> None:
+    """doctor leaves no process behind: the lingering host's child dies with it."""
+    import os
+    import signal
+
+    pid_file = tmp_path / "child.pid"
+    host = write_script(tmp_path / "host", f"""#!/bin/sh
+sleep 60 &
+echo $! > {pid_file}
+exec sleep 60
+""")
+    trip = round_trip([str(host)], timeout=1)
+    assert not trip.ok and trip.exited_on_eof is False
+    child = int(pid_file.read_text())
+    try:
+        os.kill(child, 0)
+    except ProcessLookupError:
+        return
+    # A zombie (dead, not yet reaped by init) also counts as gone.
+    state = Path(f"/proc/{child}/stat").read_text().split()[2] if \
+        Path(f"/proc/{child}/stat").exists() else "Z"
+    if state != "Z":
+        os.kill(child, signal.SIGKILL)
+        pytest.fail("the host's child survived doctor")

@@ -12,8 +12,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from blocksift.registration import CHROMIUM_EXTENSION_ID, FIREFOX_EXTENSION_ID
 from install_support import PUBLIC_KEY_B64, REPO
+
+from blocksift.registration import CHROMIUM_EXTENSION_ID, FIREFOX_EXTENSION_ID
 
 spec = importlib.util.spec_from_file_location("blocksift_pack", REPO / "install" / "pack.py")
 assert spec is not None and spec.loader is not None

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path, PureWindowsPath
 
 import pytest
+from install_support import PUBLIC_KEY_B64, REPO, posix_only, write_script
+
 from blocksift.registration import (
     BROWSER_NAMES,
     CHROMIUM_EXTENSION_ID,
@@ -17,7 +19,6 @@ from blocksift.registration import (
     plan_install,
 )
 from blocksift.registration.plan import launcher_interpreter, launcher_script
-from install_support import PUBLIC_KEY_B64, REPO, posix_only, write_script
 
 ORIGIN = f"chrome-extension://{CHROMIUM_EXTENSION_ID}/"
 

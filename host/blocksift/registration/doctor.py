@@ -18,6 +18,7 @@ import contextlib
 import json
 import os
 import queue
+import signal
 import struct
 import subprocess
 import threading
@@ -147,15 +148,26 @@ def browser_argv(b: Browser, launcher: str, manifest: str) -> list[str]:
     return [launcher, CHROMIUM_ORIGIN]
 
 
+def _kill_tree(proc: subprocess.Popen[bytes]) -> None:
+    if os.name == "posix":
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        proc.kill()
+    proc.wait()
+
+
 def round_trip(command: list[str], *, timeout: float = DEFAULT_TIMEOUT_S,
                env: Mapping[str, str] | None = None, cwd: str | None = None) -> RoundTrip:
     """Start the host, send hello + ping, check the replies, close stdin, see it exit."""
     result = RoundTrip(ok=False, command=command)
     started = time.perf_counter()
     try:
+        # Own process group (POSIX): a hung host is killed with any workers it started.
         proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, cwd=cwd or str(Path(command[0]).parent),
-                                env=dict(env) if env is not None else None)
+                                env=dict(env) if env is not None else None,
+                                start_new_session=os.name == "posix")
     except OSError as exc:
         result.error = f"cannot start {command[0]}: {exc}"
         return result
@@ -226,8 +238,7 @@ def round_trip(command: list[str], *, timeout: float = DEFAULT_TIMEOUT_S,
             result.exited_on_eof = True
         except subprocess.TimeoutExpired:
             result.exited_on_eof = False
-            proc.kill()
-            proc.wait()
+            _kill_tree(proc)
         err_thread.join(timeout=1)
         result.stderr = b"".join(errors).decode("utf-8", "replace")[-2000:]
     if result.ok and result.exited_on_eof is False:
