@@ -108,7 +108,8 @@ BROWSERS: tuple[Browser, ...] = (
             ("microsoft-edge", "microsoft-edge-stable"), "Microsoft Edge.app"),
     Browser("brave", "Brave", "chromium", "BraveSoftware/Brave-Browser",
             "BraveSoftware/Brave-Browser", r"Software\BraveSoftware\Brave-Browser",
-            r"BraveSoftware\Brave-Browser\User Data", ("brave-browser", "brave"), "Brave Browser.app"),
+            r"BraveSoftware\Brave-Browser\User Data", ("brave-browser", "brave"),
+            "Brave Browser.app"),
     Browser("firefox", "Firefox", "firefox", ".mozilla", "Mozilla",
             r"Software\Mozilla", r"Mozilla\Firefox", ("firefox", "firefox-esr"), "Firefox.app"),
 )
@@ -121,7 +122,8 @@ def browser(name: str) -> Browser:
     try:
         return _BY_NAME[name]
     except KeyError:
-        raise ValueError(f"unknown browser {name!r}; choose from {', '.join(BROWSER_NAMES)}") from None
+        choices = ", ".join(BROWSER_NAMES)
+        raise ValueError(f"unknown browser {name!r}; choose from {choices}") from None
 
 
 def _config_home(home: PurePath, env: Mapping[str, str]) -> PurePath:
