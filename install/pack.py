@@ -32,9 +32,10 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# The ids come from the host package (one source of truth); the script runs from a checkout.
 sys.path.insert(0, str(ROOT / "host"))
 
-from blocksift.registration.browsers import (
+from blocksift.registration.browsers import (  # noqa: E402
     CHROMIUM_EXTENSION_ID,
     FIREFOX_EXTENSION_ID,
     extension_id_from_key,
