@@ -58,7 +58,10 @@ def test_install_doctor_uninstall_with_the_real_host(home: Path, data_dir: Path)
     assert report.ok, text
     for r in report.browsers:
         assert r.status == "ok" and r.round_trip is not None and r.round_trip.ok
-        assert r.round_trip.protocol == 1 and r.round_trip.exited_on_eof
+        assert r.round_trip.protocol == 1
+        # It exits on end of input; under heavy load that can exceed the browsers' 2 s grace
+        # (then doctor warns), so only "it exits" is asserted here.
+        assert r.round_trip.exit_ms is not None
         assert r.round_trip.hello_ms is not None and r.round_trip.hello_ms > 0
     assert "verdict: OK" in text
 
@@ -194,12 +197,31 @@ def test_round_trip_with_a_well_behaved_host(toy_host: Path) -> None:
     ("prints", "printed text on stdout"),
     ("crash", "closed stdout before answering hello (exit code 3)"),
     ("bad-pong", "error internal: boom"),
-    ("linger", "did not exit"),
 ])
 def test_round_trip_explains_a_misbehaving_host(toy_host: Path, mode: str, words: str) -> None:
     trip = round_trip([str(toy_host), mode], timeout=10)
     assert not trip.ok
     assert words in (trip.error or "")
+
+
+def test_a_host_that_lingers_after_end_of_input_is_flagged(toy_host: Path) -> None:
+    trip = round_trip([str(toy_host), "linger"], timeout=10)
+    assert trip.ok  # it answered; the browser would kill it later
+    assert trip.exited_on_eof is False and trip.exit_ms is None
+
+
+def test_doctor_warns_but_passes_a_slow_exiting_host(home: Path, data_dir: Path,
+                                                    tmp_path: Path) -> None:
+    slow = write_script(tmp_path / "slow-python", TOY_HOST.replace(
+        "        sys.exit(0)", "        time.sleep(2.6); sys.exit(0)"))
+    install(home, data_dir, ["chrome"], python=str(slow))
+    # The launcher runs "<python> -m blocksift native ...": the toy host ignores those args.
+    report = doctor(home, data_dir, browsers=["chrome"])
+    (r,) = report.browsers
+    assert report.ok and r.status == "ok"
+    (warning,) = r.problems
+    assert warning.severity == "warning" and "to exit" in warning.message
+    assert r.round_trip is not None and 2600 <= (r.round_trip.exit_ms or 0) < 5000
 
 
 def test_round_trip_times_out_on_a_silent_host(toy_host: Path) -> None:
