@@ -289,13 +289,17 @@ _NON_TEXT_RE = re.compile(
     + r">?.*?(?:</(?i:(?P=raw))\s*>|\Z)"
     r"|/?[a-zA-Z]" + _ATTRS + r">?|[!?]" + _ATTRS + r">?)",
     re.S)
-#: A longer gap is first measured on this many raw characters when a threshold is known.
-_PREFIX_CHARS = 2048
+#: A longer gap is first measured on this many raw characters (then 4x, 16x, ...) when a
+#: threshold is known: body text decides within the first, markup-only gaps are rejected
+#: by :func:`_has_text_chars` before.
+_PREFIX_CHARS = 1024
 #: Units a cut at a prefix's end can add (a split entity or date): a prefix must exceed
 #: the threshold by this much to prove the whole gap does.
 _CUT_SLACK = 8
-#: Most whitespace-separated pieces one date spans ("2014 年 3 月 8 日" = 6).
+#: Most whitespace-separated pieces or CJK characters one date spans ("2014年3月8日" = 6).
 _DATE_PIECES = 6
+_CJK_CHAR_RE = re.compile(f"[{_CJK}]")
+_NUMBER_RUN_RE = re.compile(r"[\d〇零一二三四五六七八九十]+")
 
 
 _HIDDEN_START_RE = re.compile(
@@ -338,58 +342,56 @@ def _has_text_chars(count: int) -> re.Pattern[str]:
     (every unit holds a character). It stops at the ``count``-th character and builds no
     string: the cheapest test of a gap.
     """
+    skipped = "".join(rf"|<(?i:{name})(?=[\s/>]|\Z)[^>]*+>?.*?(?:</(?i:{name})\s*>|\Z)"
+                      for name in SKIPPED_ELEMENTS)
     return re.compile(
-        r"(?:(?:<!--.*?(?:-->|\Z)"
-        r"|<(?P<raw>(?i:" + "|".join(SKIPPED_ELEMENTS) + r"))(?=[\s/>]|\Z)[^>]*+>?"
-        r".*?(?:</(?i:(?P=raw))\s*>|\Z)"
-        r"|<[a-zA-Z/!?][^>]*+>|\s++)*+(?:[^<\s]|<(?![a-zA-Z/!?])))"
-        rf"{{{count}}}", re.S)
+        # tags whose first letter no skipped element has come first: the common case
+        r"(?:(?:<[a-hj-mo-ru-wyzA-HJ-MO-RU-WYZ/?][^>]*+>|\s++|<!--.*?(?:-->|\Z)" + skipped
+        + r"|<[a-zA-Z!][^>]*+>)*+(?:[^<\s]|<(?![a-zA-Z/!?])))" + rf"{{{count}}}", re.S)
 
 
-def text_distance(gap: str, limit: int | None = None) -> int:
+def text_distance(gap: str, limit: int | None = None, screened: bool = False) -> int:
     """Text distance of a raw-HTML ``gap`` (Definition 2): text units of its text.
 
     With ``limit`` only how the result compares to ``limit`` is exact (all formula 5-1
     needs; a value below ``limit`` may be an upper bound, one at or above it a lower
     bound), and the cheapest test that decides it is used: too few characters outside tags
-    to hold ``limit`` units; the gap's first characters already holding them; the count.
+    to hold ``limit`` units (skipped when the caller already ran it: ``screened``); the
+    gap's first characters already holding them; the count.
     """
     if limit is None:
         return text_units(gap_text(gap))
-    if _has_text_chars(limit).match(gap) is None:
+    if not screened and _has_text_chars(limit).match(gap) is None:
         return min(len(gap), limit - 1)
-    if len(gap) > _PREFIX_CHARS:
+    size = _PREFIX_CHARS
+    while size < len(gap):
         # cut before a "<" so that no tag is split (a split one would leak attribute text)
-        cut = gap.rfind("<", _PREFIX_CHARS // 2, _PREFIX_CHARS)
-        prefix = gap[:cut if cut > 0 else _PREFIX_CHARS]
-        units = _bounded_units(gap_text(prefix), limit + _CUT_SLACK)
+        cut = gap.rfind("<", size // 2, size)
+        units = _bounded_units(gap_text(gap[:cut if cut > 0 else size]), limit + _CUT_SLACK)
         if units >= limit + _CUT_SLACK:
             return units
+        size *= 4
     return _bounded_units(gap_text(gap), limit)
 
 
 def _bounded_units(text: str, limit: int) -> int:
     """``text_units(text)``, or a cheaper value that compares to ``limit`` the same way.
 
-    Fewer non-space characters than ``limit`` are fewer units (every unit holds one);
-    ``limit`` whitespace-separated pieces are at least ``limit`` units when no date merges
-    pieces (every piece holds a unit); else the first pieces are counted, which is enough
-    once they exceed ``limit`` by more than a date cut at their end can add.
+    Upper bound: the non-space characters (every unit holds one). Lower bound: the larger
+    of the whitespace-separated pieces and the CJK characters (every piece and every CJK
+    character is at least a unit), less what dates can merge: a date holds a number and
+    spans at most ``_DATE_PIECES`` pieces or CJK characters, so each number run can take
+    at most ``_DATE_PIECES - 1`` units away. Only when neither bound decides is it counted.
     """
     pieces = text.split()
-    if len(pieces) >= limit:
-        if not _DATE_HINT_RE.search(text) or not _DATE_RE.search(text):
-            return len(pieces)
-        take = 2 * (limit + _CUT_SLACK)
-        while take < len(pieces):
-            units = text_units(" ".join(pieces[:take]))
-            if units >= limit + _CUT_SLACK:
-                return units
-            take *= _DATE_PIECES
-        return text_units(text)
     nonspace = sum(map(len, pieces))
     if nonspace < limit:
         return nonspace
+    floor = max(len(pieces), len(_CJK_CHAR_RE.findall(text)))
+    if floor >= limit:
+        floor -= (_DATE_PIECES - 1) * len(_NUMBER_RUN_RE.findall(text))
+        if floor >= limit:
+            return floor
     return text_units(text)
 
 
@@ -405,14 +407,20 @@ def gap_distances(raw: str, links: Sequence[Link], distance: str, *,
     out: list[int] = []
     append = out.append
     measure_text = distance == "text"
+    # the cheapest text test runs on the page itself: a rejected gap is never sliced out
+    has_text = _has_text_chars(limit).match if limit is not None and measure_text else None
     for before, after in zip(links, links[1:]):
         lo, hi = before.end, after.start
-        if limit is not None and hi - lo < limit:
-            append(hi - lo)
-            continue
+        if limit is not None:
+            if hi - lo < limit:
+                append(hi - lo)
+                continue
+            if has_text is not None and has_text(raw, lo, hi) is None:
+                append(limit - 1)
+                continue
         gap = raw[lo:hi]
         if measure_text:
-            append(text_distance(gap, limit))
+            append(text_distance(gap, limit, screened=True))
         else:
             append(code_distance(gap, hidden_code, limit))
     return out
@@ -604,9 +612,11 @@ def extract(page: Page, params: Params, model: object = None) -> ExtractionResul
         count = last - first + 1
         block_links += count
         block_chars += end - start
-        blocks.append(Block(
+        # model_construct: the values are built here, validating them again costs more than
+        # the scan of a small page
+        blocks.append(Block.model_construct(
             kind="links", algorithm=NAME, score=float(count), start=start, end=end,
-            link_count=count,
+            xpaths=[], link_count=count,
             element_ids=ids_within(raw, start, end, id_attr) if has_ids else [],
             features={"chars": float(end - start),
                       "links_per_kchar": round(1000.0 * count / max(1, end - start), 3)}))
