@@ -60,6 +60,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..page import Page
 from ..rawscan import VOID_ELEMENTS, scan as tag_scan
+from ..content import BLOCK_TAGS
 from ..results import Block, ExtractionResult
 
 NAME = "linkblocks"
@@ -540,6 +541,29 @@ def main_stretch(raw: str, spans: Sequence[tuple[int, int]]) -> tuple[int, int, 
     return best if best[2] >= 0 else (0, 0, 0)
 
 
+_HIDDEN_CONTENT_RE = re.compile(
+    r"<(?:!--.*?(?:-->|\Z)"
+    r"|(?P<raw>(?i:" + "|".join(SKIPPED_ELEMENTS) + r"))(?=[\s/>]|\Z)" + _ATTRS
+    + r">?.*?(?:</(?i:(?P=raw))\s*>|\Z))",
+    re.S)
+_BREAK_TAG_RE = re.compile(r"</?(?i:" + "|".join(sorted(BLOCK_TAGS | {"br", "option"}))
+                           + r")(?=[\s/>]|\Z)" + _ATTRS + r">?")
+_ANY_TAG_RE = re.compile(r"<(?:/?[a-zA-Z]|[!?])" + _ATTRS + r">?")
+
+
+def stretch_text(piece: str) -> str:
+    """Plain text of a piece of raw HTML: paragraphs split at block-level tags and ``<br>``,
+    comments and script/style content dropped, entities decoded, one blank line between
+    paragraphs (the :class:`~blocksift.results.MainText` convention)."""
+    text = _HIDDEN_CONTENT_RE.sub(" ", piece)
+    text = _BREAK_TAG_RE.sub("\n", text)
+    text = _ANY_TAG_RE.sub("", text)
+    if "&" in text:
+        text = html_lib.unescape(text)
+    lines = (" ".join(line.split()) for line in text.split("\n"))
+    return "\n\n".join(line for line in lines if line)
+
+
 def _tag_span(tags, ordinal: int) -> tuple[int, int]:
     """Source span of element ``ordinal``; a void element ends with its start tag."""
     if tags.names[ordinal] in VOID_ELEMENTS:
@@ -647,12 +671,16 @@ def _add_main_text(page: Page, result: ExtractionResult,
         result.status = "empty"
         result.message += "; no text outside the link blocks"
         return
+    text = stretch_text(page.raw[start:end])
+    if not text:
+        result.status = "empty"
+        result.message += "; the stretch holding the most text has no visible text"
+        return
     elements = elements_within(page, start, end)
     main = render_main(page, elements)
-    if not main.text:
-        result.status = "empty"
-        result.message += "; the stretch holding the most text has no element of its own"
-        return
+    # The text comes from the stretch itself: text lying directly in an element that also
+    # holds a link block belongs to no element wholly inside the stretch, but is main text.
+    main.text = text
     result.main = main
     tags = page.tags
     spans = [_tag_span(tags, o) for o in map(page.ordinal, elements) if o is not None]
