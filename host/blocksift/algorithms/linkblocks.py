@@ -556,11 +556,11 @@ def stretch_text(piece: str) -> str:
     comments and script/style content dropped, entities decoded, one blank line between
     paragraphs (the :class:`~blocksift.results.MainText` convention)."""
     text = _HIDDEN_CONTENT_RE.sub(" ", piece)
-    text = _BREAK_TAG_RE.sub("\n", text)
+    text = _BREAK_TAG_RE.sub("\x00", text)  # a newline in the source is only a space
     text = _ANY_TAG_RE.sub("", text)
     if "&" in text:
         text = html_lib.unescape(text)
-    lines = (" ".join(line.split()) for line in text.split("\n"))
+    lines = (" ".join(line.split()) for line in text.split("\x00"))
     return "\n\n".join(line for line in lines if line)
 
 
@@ -682,14 +682,7 @@ def _add_main_text(page: Page, result: ExtractionResult,
     # holds a link block belongs to no element wholly inside the stretch, but is main text.
     main.text = text
     result.main = main
-    tags = page.tags
-    spans = [_tag_span(tags, o) for o in map(page.ordinal, elements) if o is not None]
-    starts = [lo for lo, _ in spans]
-    ends = [hi for _, hi in spans]
-    span_start = min(starts) if starts else start
-    span_end = min(max(ends), end) if ends else end
     result.blocks.append(Block(
-        kind="main", algorithm=NAME, score=float(units), start=span_start, end=span_end,
+        kind="main", algorithm=NAME, score=float(units), start=start, end=end,
         element_ids=main.element_ids, xpaths=main.xpaths,
-        features={"text_units": float(units), "stretch_start": float(start),
-                  "stretch_end": float(end)}))
+        features={"text_units": float(units)}))
