@@ -288,7 +288,9 @@ _NON_TEXT_RE = re.compile(
     r"<(?:!--.*?(?:-->|\Z)"
     r"|(?P<raw>(?i:" + "|".join(SKIPPED_ELEMENTS) + r"))(?=[\s/>]|\Z)" + _ATTRS
     + r">?.*?(?:</(?i:(?P=raw))\s*>|\Z)"
-    r"|/?[a-zA-Z]" + _ATTRS + r">?|[!?]" + _ATTRS + r">?)",
+    # "</" not followed by a letter, "<!" and "<?" are bogus comments up to ">" (HTML
+    # tokenizer, end tag open state): not text either
+    r"|[a-zA-Z/!?]" + _ATTRS + r">?)",
     re.S)
 #: A longer gap is first measured on this many raw characters (then 4x, 16x, ...) when a
 #: threshold is known: body text decides within the first, markup-only gaps are rejected
@@ -305,7 +307,7 @@ _NUMBER_RUN_RE = re.compile(r"[\d〇零一二三四五六七八九十]+")
 
 _HIDDEN_START_RE = re.compile(
     r"<(?:!--|(?i:" + "|".join(SKIPPED_ELEMENTS) + r")(?=[\s/>]|\Z))")
-_PLAIN_TAG_RE = re.compile(r"<(?:/?[a-zA-Z]|[!?])" + _ATTRS + r">?")  # no hidden content
+_PLAIN_TAG_RE = re.compile(r"<[a-zA-Z/!?]" + _ATTRS + r">?")  # no hidden content
 
 
 def gap_text(gap: str) -> str:
@@ -548,7 +550,7 @@ _HIDDEN_CONTENT_RE = re.compile(
     re.S)
 _BREAK_TAG_RE = re.compile(r"</?(?i:" + "|".join(sorted(BLOCK_TAGS | {"br", "option"}))
                            + r")(?=[\s/>]|\Z)" + _ATTRS + r">?")
-_ANY_TAG_RE = re.compile(r"<(?:/?[a-zA-Z]|[!?])" + _ATTRS + r">?")
+_ANY_TAG_RE = re.compile(r"<[a-zA-Z/!?]" + _ATTRS + r">?")
 
 
 def stretch_text(piece: str) -> str:
