@@ -343,3 +343,46 @@ if __name__ == "__main__" and "--regen" in sys.argv:
         out.write_text(json.dumps(summarize(html_file.read_text("utf-8")), ensure_ascii=False,
                                   indent=1) + "\n", "utf-8")
         print("wrote", out)
+
+
+# -- the sweep of seed 000 §4.2 (blocksift eval --algo linkblocks --sweep) ------------------
+
+def test_sweep_writes_csv_and_figures_for_both_groups_of_settings(tmp_path):
+    import argparse
+    import csv
+
+    from blocksift.evaluation import sweep
+
+    dataset = Path(__file__).resolve().parents[1] / "fixtures" / "dataset" / "pages.jsonl"
+    args = argparse.Namespace(datasets=[str(dataset)], algo="linkblocks", params={},
+                              json=False, limit=None, out=tmp_path, progress=False)
+    assert sweep.run(args) == 0
+    rows = list(csv.DictReader((tmp_path / "linkblocks_sweep.csv").open(encoding="utf-8")))
+    settings = {(r["experiment"], int(r["d_t"]), int(r["c_t"])) for r in rows}
+    assert {("dt_text", d, 3) for d in range(5, 61, 5)} <= settings
+    assert {("dt_code", d, 3) for d in range(10, 121, 10)} <= settings
+    assert {("ct_text", 40, c) for c in range(2, 13)} <= settings
+    assert {("ct_code", 80, c) for c in range(2, 13)} <= settings
+    # a larger d_t never makes LCR smaller (runs only merge)
+    text_rows = sorted((int(r["d_t"]), float(r["mean_lcr"])) for r in rows
+                       if r["experiment"] == "dt_text" and r["dataset"] == "all"
+                       and r["page_class"] == "content")
+    assert all(a[1] <= b[1] + 1e-9 for a, b in zip(text_rows, text_rows[1:]))
+    pytest.importorskip("matplotlib")
+    assert sorted(p.name for p in tmp_path.glob("*.png")) == [
+        "linkblocks_ct_code.png", "linkblocks_ct_text.png", "linkblocks_dt_code.png",
+        "linkblocks_dt_text.png"]
+
+
+def test_sweep_grouping_matches_extract():
+    from blocksift.evaluation import sweep
+
+    raw = (FIXTURES / "news-article.html").read_text("utf-8")
+    measured = sweep.measure(raw, "fixture", "news", lb.Params())
+    for kind, d_t, c_t in (("text", 40, 3), ("code", 80, 3), ("text", 5, 2), ("code", 30, 4)):
+        result = lb.extract(Page(raw), lb.Params(distance=kind, d_t=d_t, c_t=c_t,
+                                                 main_text=False))
+        blocks, lcr, ccr = sweep.group(measured, kind, d_t, c_t)
+        assert blocks == result.stats["blocks"]
+        assert lcr == pytest.approx(result.stats["lcr"])
+        assert ccr == pytest.approx(result.stats["ccr"])
