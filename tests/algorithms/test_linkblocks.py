@@ -386,3 +386,19 @@ def test_sweep_grouping_matches_extract():
         assert blocks == result.stats["blocks"]
         assert lcr == pytest.approx(result.stats["lcr"])
         assert ccr == pytest.approx(result.stats["ccr"])
+
+
+def test_main_link_cost_lets_the_main_text_cross_a_small_block():
+    article = (f"<p>{words(80)} Sponsored: <a href='/1'>one</a> | <a href='/2'>two</a> | "
+               f"<a href='/3'>three</a> {words(70)}</p>")
+    raw = f"<div>{links(6)}</div>{article}<div>{links(6)}</div>"
+    paper = lb.extract(Page(raw), lb.Params())
+    assert paper.stage == "between_link_blocks"
+    assert paper.main.text == words(80) + " Sponsored:"
+    crossing = lb.extract(Page(raw), lb.Params(main_link_cost=6))
+    assert crossing.stage == "across_link_blocks"
+    # the crossed block's own links stay out of the text
+    assert crossing.main.text == words(80) + " Sponsored:\n\n" + words(70)
+    assert crossing.stats["main_blocks_crossed"] == 1
+    expensive = lb.extract(Page(raw), lb.Params(main_link_cost=1000))
+    assert expensive.main.text == paper.main.text

@@ -96,6 +96,12 @@ class Params(BaseModel):
         True, description="Also return the main text: the stretch between link blocks "
         "holding the most text (seed 000 §4.3 (1), (4)); needs the lxml tree, so turn it "
         "off when only link blocks are wanted")
+    main_link_cost: float | None = Field(
+        None, ge=0, description="Main text across link blocks: a block may join the "
+        "stretches around it when they hold more text units than this cost per link of the "
+        "block (maximum-sum run of stretches, the block's own links left out). None: never "
+        "cross a block, the papers' single stretch. Not in the papers; 6 was best on the dev "
+        "sets (swept 1-12, docs/linkblocks.md)")
 
     @property
     def threshold(self) -> int:
@@ -529,18 +535,46 @@ def main_stretch(raw: str, spans: Sequence[tuple[int, int]]) -> tuple[int, int, 
     Stretches are the page before the first block, between adjacent blocks and after the
     last; text is counted with the text-distance rules. The first of equal stretches wins.
     """
+    pieces, first, last, units = main_stretches(raw, [(lo, hi, 0) for lo, hi in spans], None)
+    if not pieces:
+        return 0, 0, 0
+    return pieces[0][0], pieces[-1][1], units
+
+
+def main_stretches(raw: str, blocks: Sequence[tuple[int, int, int]],
+                   link_cost: float | None) -> tuple[list[tuple[int, int]], int, int, int]:
+    """The run of stretches holding the main text: ``(stretches, first, last, units)``.
+
+    ``blocks`` are ``(start, end, links)``. With ``link_cost`` None this is the single
+    stretch holding the most text units (the papers' bridge, seed 000 §4.3 (1)); otherwise
+    the run of consecutive stretches maximizing their text units minus ``link_cost`` per
+    link of the blocks between them (a maximum-sum subarray). ``first`` and ``last`` are
+    the indices of the first and last stretch; an empty list when the page has no text.
+    """
     bounds = [0]
-    for start, end in spans:
+    for start, end, _links in blocks:
         bounds.extend((start, end))
     bounds.append(len(raw))
-    best = (0, len(raw), -1)
-    for lo, hi in zip(bounds[0::2], bounds[1::2]):
-        if hi <= lo:
-            continue
-        units = text_units(gap_text(raw[lo:hi]))
-        if units > best[2]:
-            best = (lo, hi, units)
-    return best if best[2] >= 0 else (0, 0, 0)
+    stretches = list(zip(bounds[0::2], bounds[1::2]))
+    units = [text_units(gap_text(raw[lo:hi])) if hi > lo else 0 for lo, hi in stretches]
+    best, best_first, best_last = 0, 0, -1
+    current, current_first = 0, 0
+    for index, value in enumerate(units):
+        if index:
+            if link_cost is None:
+                current = 0  # never cross a block
+                current_first = index
+            else:
+                current -= link_cost * blocks[index - 1][2]
+                if current < 0:
+                    current, current_first = 0, index
+        current += value
+        if current > best:
+            best, best_first, best_last = current, current_first, index
+    if best_last < 0:
+        return [], 0, -1, 0
+    chosen = stretches[best_first:best_last + 1]
+    return chosen, best_first, best_last, sum(units[best_first:best_last + 1])
 
 
 _HIDDEN_CONTENT_RE = re.compile(
@@ -657,28 +691,34 @@ def extract(page: Page, params: Params, model: object = None) -> ExtractionResul
     result = ExtractionResult(algorithm=NAME, blocks=blocks, stats=stats, message=message,
                               stage="link_blocks")
     if params.main_text:
-        _add_main_text(page, result, [(b.start, b.end) for b in blocks])
+        _add_main_text(page, result, [(b.start, b.end, b.link_count or 0) for b in blocks],
+                       params.main_link_cost)
     return result
 
 
 def _add_main_text(page: Page, result: ExtractionResult,
-                   block_spans: Sequence[tuple[int, int]]) -> None:
-    """Fill ``result.main`` with the stretch between link blocks holding the most text."""
+                   blocks: Sequence[tuple[int, int, int]], link_cost: float | None) -> None:
+    """Fill ``result.main`` with the stretch(es) between link blocks holding the most text."""
     from ..content import render_main
 
-    start, end, units = main_stretch(page.raw, block_spans)
+    stretches, first, last, units = main_stretches(page.raw, blocks, link_cost)
     result.stats["main_units"] = units
-    result.stage = "between_link_blocks" if block_spans else "no_link_blocks"
-    if units == 0:
+    result.stage = "between_link_blocks" if blocks else "no_link_blocks"
+    if units == 0 or not stretches:
         result.status = "empty"
         result.message += "; no text outside the link blocks"
         return
-    text = stretch_text(page.raw[start:end])
+    if last > first:
+        result.stage = "across_link_blocks"
+        result.stats["main_blocks_crossed"] = last - first
+    start, end = stretches[0][0], stretches[-1][1]
+    # the crossed blocks' own links are left out of the text (they are link blocks)
+    text = "\n\n".join(filter(None, (stretch_text(page.raw[lo:hi]) for lo, hi in stretches)))
     if not text:
         result.status = "empty"
         result.message += "; the stretch holding the most text has no visible text"
         return
-    elements = elements_within(page, start, end)
+    elements = [el for lo, hi in stretches for el in elements_within(page, lo, hi)]
     main = render_main(page, elements)
     # The text comes from the stretch itself: text lying directly in an element that also
     # holds a link block belongs to no element wholly inside the stretch, but is main text.
