@@ -25,7 +25,7 @@ import itertools
 import json
 import os
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Self
 
 DEFAULT_URL = "ws://127.0.0.1:8787/"
 URL_ENV = "BLOCKSIFT_URL"
@@ -146,7 +146,7 @@ class Client:
         except (OSError, InvalidHandshake, TimeoutError) as exc:
             raise _refused_error(exc, self.url) from None
 
-    def __enter__(self) -> Client:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -236,7 +236,7 @@ class AsyncClient:
         self._reader = asyncio.create_task(self._read())
         return self
 
-    async def __aenter__(self) -> AsyncClient:
+    async def __aenter__(self) -> Self:
         return await self.connect()
 
     async def __aexit__(self, *exc_info: object) -> None:
@@ -265,7 +265,7 @@ class AsyncClient:
                 self._ws.protocol.close_rcvd, self._ws.protocol.close_sent))
         except ConnectionClosed as exc:
             self._closed_error = _closed_error(exc)
-        except Exception as exc:  # a reply that is not JSON: nothing more can be trusted
+        except (ValueError, AttributeError, KeyError, TypeError) as exc:  # not a reply: stop
             self._closed_error = HostClosed(1002, "protocol_error", str(exc))
         for waiter in self._waiting.values():
             if not waiter.done():
@@ -289,7 +289,7 @@ class AsyncClient:
             reply = await asyncio.wait_for(asyncio.shield(waiter), self.timeout)
         except ConnectionClosed as exc:
             raise _closed_error(exc) from None
-        except asyncio.TimeoutError:
+        except TimeoutError:
             await self.cancel(request_id)
             raise TimeoutError(f"no reply to {request_id} within {self.timeout:g} s; "
                                "cancelled") from None

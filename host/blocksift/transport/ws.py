@@ -225,7 +225,7 @@ class WebSocketServer:
                 try:
                     data = await asyncio.wait_for(connection.recv(),
                                                   self.config.idle_timeout_s)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     if _in_flight(session):
                         continue  # waiting for our own replies is not idleness
                     log.info("closing a connection idle for %g s", self.config.idle_timeout_s)
