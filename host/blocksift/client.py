@@ -138,9 +138,11 @@ class Client:
         self._ids = itertools.count(1)
         self._chunks = _Chunks()
         try:
-            self._ws = connect(self.url, additional_headers={"Authorization": f"Bearer {token}"},
-                               subprotocols=[SUBPROTOCOL], compression=None, max_size=None,
-                               open_timeout=open_timeout)
+            self._connecting = connect(self.url,
+                                       additional_headers={"Authorization": f"Bearer {token}"},
+                                       subprotocols=[SUBPROTOCOL], compression=None,
+                                       max_size=None, open_timeout=open_timeout)
+            self._ws = self._connecting.__enter__()
         except InvalidStatus as exc:
             raise _refused_error(exc, self.url) from None
         except (OSError, InvalidHandshake, TimeoutError) as exc:
@@ -153,7 +155,7 @@ class Client:
         self.close()
 
     def close(self) -> None:
-        self._ws.close()
+        self._connecting.__exit__(None, None, None)
 
     def _next_id(self) -> str:
         return f"py{next(self._ids)}"

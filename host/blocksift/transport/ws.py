@@ -192,11 +192,11 @@ class WebSocketServer:
                 if offered.startswith(TOKEN_SUBPROTOCOL_PREFIX):
                     presented = offered[len(TOKEN_SUBPROTOCOL_PREFIX):]
                     break
+        # Close reasons are capped at 123 bytes: short, and docs/websocket.md says more.
         if presented is None:
-            return ("missing token: offer the subprotocol 'blocksift.token.<token>' (with "
-                    "'blocksift.v1') or send 'Authorization: Bearer <token>'")
+            return "missing token"
         if not token_matches(presented, self.token):
-            return "wrong token: copy it again from `blocksift serve --print-token`"
+            return "wrong token (see `blocksift serve --print-token`)"
         return None
 
     # -- one connection ---------------------------------------------------------------------
