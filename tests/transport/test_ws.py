@@ -330,6 +330,23 @@ def test_a_web_page_in_chromium_cannot_talk_to_the_host(serve, tmp_path: Path):
     assert default.wait_for_log(f"refused a connection from origin '{page_origin}'")
 
 
+def test_the_token_never_appears_in_the_output(serve):
+    srv = serve("--log-level", "DEBUG")
+    with Client(srv.url, srv.token) as client:
+        client.ping()
+    offered = ["blocksift.v1", f"blocksift.token.{srv.token}"]
+    with connect(srv.url, subprotocols=offered) as ws:
+        ws.send(json.dumps({"type": "ping", "id": "p"}))
+        ws.recv(timeout=20)
+    wrong = srv.token[:-1] + ("A" if srv.token[-1] != "A" else "B")
+    with connect(srv.url, additional_headers=bearer(wrong)) as ws:
+        expect_close(ws, 4001)
+    srv.terminate()
+    output = srv.output()
+    assert "closing an unauthorized connection" in output  # the log was captured
+    assert srv.token not in output and srv.token[:-1] not in output
+
+
 # -- limits --------------------------------------------------------------------------------
 
 
