@@ -23,11 +23,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest_ws import HOST_DIR, ServeProcess, write_sleepy_module
-from websockets.asyncio.client import connect as async_connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
-from websockets.sync.client import connect
-
 from blocksift import algorithms
 from blocksift.auth import (
     CHROMIUM_EXTENSION_ORIGIN,
@@ -37,6 +32,10 @@ from blocksift.auth import (
     token_matches,
 )
 from blocksift.client import AsyncClient, Client, HostClosed, HostError
+from conftest_ws import HOST_DIR, ServeProcess, write_sleepy_module
+from websockets.asyncio.client import connect as async_connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect
 
 REPO = HOST_DIR.parent
 ARTICLE = REPO / "examples" / "article.html"
@@ -277,8 +276,8 @@ CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--no-first-run",
                   "--disable-quic", "--disable-gpu", "--no-default-browser-check",
-                  "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , "
-                  "EXCLUDE localhost"]
+                  ("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , "
+                   "EXCLUDE localhost")]
 PAGE_SCRIPT = """([url, token]) => new Promise((resolve) => {
   const events = [];
   const ws = new WebSocket(url, ["blocksift.v1", "blocksift.token." + token]);
@@ -553,24 +552,23 @@ def test_ipv6_failure_is_not_fatal(serve):
         blocker.close()
 
 
+def run_serve(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``blocksift serve ARGS`` to completion (for options that exit at once)."""
+    env = dict(os.environ, BLOCKSIFT_HOME=str(home), PYTHONPATH=str(HOST_DIR))
+    return subprocess.run([sys.executable, "-m", "blocksift", "serve", *args], env=env,
+                          capture_output=True, text=True, timeout=60, check=False)
+
+
 def test_port_in_use_is_a_clear_error(server: ServeProcess, tmp_path: Path):
-    env = dict(os.environ, BLOCKSIFT_HOME=str(tmp_path / "home"), PYTHONPATH=str(HOST_DIR))
-    done = subprocess.run([sys.executable, "-m", "blocksift", "serve", "--port",
-                           str(server.port)], env=env, capture_output=True, text=True,
-                          timeout=60)
+    done = run_serve(tmp_path, "--port", str(server.port))
     assert done.returncode == 1
     assert f"port {server.port}" in done.stderr and "--port" in done.stderr
 
 
 def test_print_token_and_new_token(tmp_path: Path):
-    env = dict(os.environ, BLOCKSIFT_HOME=str(tmp_path), PYTHONPATH=str(HOST_DIR))
-    run = [sys.executable, "-m", "blocksift", "serve"]
-    first = subprocess.run([*run, "--print-token"], env=env, capture_output=True, text=True,
-                           timeout=60)
-    again = subprocess.run([*run, "--print-token"], env=env, capture_output=True, text=True,
-                           timeout=60)
-    rotated = subprocess.run([*run, "--new-token", "--print-token"], env=env,
-                             capture_output=True, text=True, timeout=60)
+    first = run_serve(tmp_path, "--print-token")
+    again = run_serve(tmp_path, "--print-token")
+    rotated = run_serve(tmp_path, "--new-token", "--print-token")
     assert first.returncode == again.returncode == rotated.returncode == 0
     token = first.stdout.strip()
     assert len(token) >= 43 and token == again.stdout.strip()
@@ -581,9 +579,7 @@ def test_print_token_and_new_token(tmp_path: Path):
 @pytest.mark.parametrize("args", [["--port", "70000"], ["--max-connections", "0"],
                                   ["--idle-timeout", "0"], ["--allow-origin", "evil"]])
 def test_bad_options_are_refused(tmp_path: Path, args: list[str]):
-    env = dict(os.environ, BLOCKSIFT_HOME=str(tmp_path), PYTHONPATH=str(HOST_DIR))
-    done = subprocess.run([sys.executable, "-m", "blocksift", "serve", *args], env=env,
-                          capture_output=True, text=True, timeout=60)
+    done = run_serve(tmp_path, *args)
     assert done.returncode == 2 and "error" in done.stderr
 
 
