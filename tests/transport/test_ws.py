@@ -528,6 +528,40 @@ def test_sigterm_cancels_work_past_the_grace_period(serve):
     assert any("stopped" in line for line in srv.stdout_lines)
 
 
+EXAMPLE_PAGE = ('<html><head><title>Ledger</title></head><body data-bsid="1"><article '
+                'data-bsid="5"><p data-bsid="6">Kept paragraph.</p></article></body></html>')
+
+
+def test_sigterm_loses_no_labeled_example(serve, monkeypatch: pytest.MonkeyPatch):
+    """Every save is either confirmed and on disk after exit, or refused: never lost."""
+    srv = serve("--grace", "20")
+    count = 30
+    with connect(srv.url, additional_headers=bearer(srv.token)) as ws:
+        for index in range(count):
+            ws.send(json.dumps({"type": "examples.save", "id": f"s{index}",
+                                "url": f"https://ex.org/{index}", "html": EXAMPLE_PAGE,
+                                "mainIds": ["6"]}))
+        srv.proc.send_signal(__import__("signal").SIGTERM)
+        replies = []
+        with pytest.raises(ConnectionClosed):
+            while True:
+                replies.append(json.loads(ws.recv(timeout=30)))
+    assert srv.proc.wait(timeout=30) == 0
+    assert len(replies) == count, replies  # one answer per request
+    saved = [r for r in replies if r["type"] == "examples.saved"]
+    refused = [r for r in replies if r["type"] == "error"]
+    assert len(saved) + len(refused) == count
+    assert all(r["code"] == 3003 for r in refused), refused
+    from blocksift.storage.examples import ExampleStore
+
+    monkeypatch.setenv("BLOCKSIFT_HOME", str(srv.home))
+    with ExampleStore() as store:
+        assert store.count() == len(saved)
+        assert store.integrity() == "ok"
+        kept = {store.get(r["exampleId"]).url for r in saved}
+    assert kept == {f"https://ex.org/{r['id'][1:]}" for r in saved}
+
+
 def test_ipv6_failure_is_not_fatal(serve):
     if not socket.has_ipv6:
         pytest.skip("no IPv6 on this machine")
