@@ -23,6 +23,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest_ws import HOST_DIR, ServeProcess, write_sleepy_module
+from websockets.asyncio.client import connect as async_connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect
+
 from blocksift import algorithms
 from blocksift.auth import (
     CHROMIUM_EXTENSION_ORIGIN,
@@ -32,10 +37,6 @@ from blocksift.auth import (
     token_matches,
 )
 from blocksift.client import AsyncClient, Client, HostClosed, HostError
-from conftest_ws import HOST_DIR, ServeProcess, write_sleepy_module
-from websockets.asyncio.client import connect as async_connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
-from websockets.sync.client import connect
 
 REPO = HOST_DIR.parent
 ARTICLE = REPO / "examples" / "article.html"
