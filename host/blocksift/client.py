@@ -29,7 +29,7 @@ from typing import Any, Self
 
 DEFAULT_URL = "ws://127.0.0.1:8787/"
 URL_ENV = "BLOCKSIFT_URL"
-SUBPROTOCOL = "blocksift.v1"
+SUBPROTOCOL = "blocksift.v1"  # websockets.typing.Subprotocol is a NewType of str
 _CLOSE_NAMES = {1000: "closed", 1001: "going_away", 1006: "connection_lost",
                 1009: "message_too_big", 1011: "internal", 4000: "idle_timeout",
                 4001: "unauthorized"}
@@ -132,6 +132,7 @@ class Client:
                  timeout: float = 60.0, open_timeout: float = 10.0):
         from websockets.exceptions import InvalidHandshake, InvalidStatus
         from websockets.sync.client import connect
+        from websockets.typing import Subprotocol
 
         self.url, token = _settings(url, token)
         self.timeout = timeout
@@ -140,7 +141,7 @@ class Client:
         try:
             self._connecting = connect(self.url,
                                        additional_headers={"Authorization": f"Bearer {token}"},
-                                       subprotocols=[SUBPROTOCOL], compression=None,
+                                       subprotocols=[Subprotocol(SUBPROTOCOL)], compression=None,
                                        max_size=None, open_timeout=open_timeout)
             self._ws = self._connecting.__enter__()
         except InvalidStatus as exc:
@@ -223,12 +224,13 @@ class AsyncClient:
         self._reader: asyncio.Task[None] | None = None
         self._closed_error: HostClosed | None = None
 
-    async def connect(self) -> AsyncClient:
+    async def connect(self) -> Self:
         from websockets.asyncio.client import connect
         from websockets.exceptions import InvalidHandshake
+        from websockets.typing import Subprotocol
 
         try:
-            self._ws = await connect(self.url, subprotocols=[SUBPROTOCOL],
+            self._ws = await connect(self.url, subprotocols=[Subprotocol(SUBPROTOCOL)],
                                      additional_headers={"Authorization":
                                                          f"Bearer {self._token}"},
                                      compression=None, max_size=None,

@@ -40,6 +40,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
+from websockets.typing import Subprotocol
 
 from ..auth import OriginPolicy, token_matches
 from ..service import Service, ServiceConfig, Session
@@ -50,7 +51,7 @@ log = logging.getLogger("blocksift.ws")
 DEFAULT_PORT = 8787
 LOOPBACK_HOSTS = ("127.0.0.1", "::1")
 #: The subprotocol a client must offer (and the server selects) when it offers any.
-SUBPROTOCOL = "blocksift.v1"
+SUBPROTOCOL = Subprotocol("blocksift.v1")
 #: Prefix of the subprotocol carrying the token (browsers cannot set headers).
 TOKEN_SUBPROTOCOL_PREFIX = "blocksift.token."
 #: Close codes (4000-4999 is the application range; 4001 matches ErrorCode.UNAUTHORIZED).
@@ -171,8 +172,8 @@ class WebSocketServer:
                                "try again shortly")
         # Reserve a slot until the TCP connection is gone, whatever happens next.
         self._reserved.add(connection)
-        asyncio.ensure_future(connection.wait_closed()).add_done_callback(
-            lambda _f, c=connection: self._forget(c))
+        closed = asyncio.ensure_future(connection.wait_closed())
+        closed.add_done_callback(lambda _done: self._forget(connection))
         self._admitted[connection] = _Admission(problem=self._token_problem(request))
         return None
 
@@ -285,7 +286,8 @@ class WebSocketServer:
         await self.service.close()
 
 
-def _select_subprotocol(connection: ServerConnection, offered: Sequence[str]) -> str | None:
+def _select_subprotocol(connection: ServerConnection, offered: Sequence[Subprotocol]
+                        ) -> Subprotocol | None:
     """Select ``blocksift.v1`` when offered; never echo the token subprotocol back."""
     return SUBPROTOCOL if SUBPROTOCOL in offered else None
 
