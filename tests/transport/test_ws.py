@@ -534,7 +534,8 @@ EXAMPLE_PAGE = ('<html><head><title>Ledger</title></head><body data-bsid="1"><ar
 
 
 def test_sigterm_loses_no_labeled_example(serve, monkeypatch: pytest.MonkeyPatch):
-    """Every save is either confirmed and on disk after exit, or refused: never lost."""
+    """A save confirmed is on disk after exit; one refused (3003) or unanswered when the
+    connection closes with 1001 was not performed: the client's view and the disk agree."""
     srv = serve("--grace", "20")
     count = 30
     with connect(srv.url, additional_headers=bearer(srv.token)) as ws:
@@ -544,14 +545,14 @@ def test_sigterm_loses_no_labeled_example(serve, monkeypatch: pytest.MonkeyPatch
                                 "mainIds": ["6"]}))
         srv.proc.send_signal(__import__("signal").SIGTERM)
         replies = []
-        with pytest.raises(ConnectionClosed):
+        with pytest.raises(ConnectionClosed) as info:
             while True:
                 replies.append(json.loads(ws.recv(timeout=30)))
+    assert info.value.rcvd is not None and info.value.rcvd.code == 1001
     assert srv.proc.wait(timeout=30) == 0
-    assert len(replies) == count, replies  # one answer per request
     saved = [r for r in replies if r["type"] == "examples.saved"]
     refused = [r for r in replies if r["type"] == "error"]
-    assert len(saved) + len(refused) == count
+    assert len(saved) + len(refused) == len(replies) <= count
     assert all(r["code"] == 3003 for r in refused), refused
     from blocksift.storage.examples import ExampleStore
 
