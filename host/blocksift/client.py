@@ -24,12 +24,15 @@ import asyncio
 import itertools
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Self
 
 DEFAULT_URL = "ws://127.0.0.1:8787/"
 URL_ENV = "BLOCKSIFT_URL"
 SUBPROTOCOL = "blocksift.v1"  # websockets.typing.Subprotocol is a NewType of str
+#: Interim messages (``progress`` of a ``train``) that precede a request's final reply.
+_INTERIM_TYPES = frozenset({"progress"})
+Progress = Callable[[dict[str, Any]], None]
 _CLOSE_NAMES = {1000: "closed", 1001: "going_away", 1006: "connection_lost",
                 1009: "message_too_big", 1011: "internal", 4000: "idle_timeout",
                 4001: "unauthorized"}
@@ -161,8 +164,10 @@ class Client:
     def _next_id(self) -> str:
         return f"py{next(self._ids)}"
 
-    def request(self, message: dict[str, Any]) -> dict[str, Any]:
-        """Send one request and return its reply; error replies raise :class:`HostError`."""
+    def request(self, message: dict[str, Any], on_progress: Progress | None = None
+                ) -> dict[str, Any]:
+        """Send one request and return its final reply; error replies raise
+        :class:`HostError`. Interim ``progress`` messages go to ``on_progress``."""
         from websockets.exceptions import ConnectionClosed
 
         request_id = message.setdefault("id", self._next_id())
@@ -183,6 +188,10 @@ class Client:
                         continue
                 if reply.get("id") not in (request_id, None):
                     continue  # a late reply to a request that timed out
+                if reply.get("type") in _INTERIM_TYPES:
+                    if on_progress is not None:
+                        on_progress(reply)
+                    continue
                 if reply.get("type") == "error":
                     raise HostError.from_reply(reply)
                 return reply
@@ -219,6 +228,7 @@ class AsyncClient:
         self.open_timeout = open_timeout
         self._ids = itertools.count(1)
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._progress: dict[str, Progress] = {}
         self._chunks = _Chunks()
         self._ws: Any = None
         self._reader: asyncio.Task[None] | None = None
@@ -262,6 +272,11 @@ class AsyncClient:
                     reply = self._chunks.add(reply)
                     if reply is None:
                         continue
+                if reply.get("type") in _INTERIM_TYPES:
+                    callback = self._progress.get(reply.get("id"))
+                    if callback is not None:
+                        callback(reply)
+                    continue
                 waiter = self._waiting.pop(reply.get("id"), None)
                 if waiter is not None and not waiter.done():
                     waiter.set_result(reply)
@@ -279,8 +294,10 @@ class AsyncClient:
     def _next_id(self) -> str:
         return f"py{next(self._ids)}"
 
-    async def request(self, message: dict[str, Any]) -> dict[str, Any]:
-        """Send one request and await its reply; error replies raise :class:`HostError`."""
+    async def request(self, message: dict[str, Any], on_progress: Progress | None = None
+                      ) -> dict[str, Any]:
+        """Send one request and await its final reply; error replies raise
+        :class:`HostError`. Interim ``progress`` messages go to ``on_progress``."""
         from websockets.exceptions import ConnectionClosed
 
         if self._closed_error is not None:
@@ -288,6 +305,8 @@ class AsyncClient:
         request_id = message.setdefault("id", self._next_id())
         waiter: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[request_id] = waiter
+        if on_progress is not None:
+            self._progress[request_id] = on_progress
         try:
             await self._ws.send(json.dumps(message, ensure_ascii=False))
             reply = await asyncio.wait_for(asyncio.shield(waiter), self.timeout)
@@ -299,6 +318,7 @@ class AsyncClient:
                                "cancelled") from None
         finally:
             self._waiting.pop(request_id, None)
+            self._progress.pop(request_id, None)
         if reply.get("type") == "error":
             raise HostError.from_reply(reply)
         return reply

@@ -347,6 +347,41 @@ def test_the_token_never_appears_in_the_output(serve):
     assert srv.token not in output and srv.token[:-1] not in output
 
 
+@pytest.fixture()
+def scripted_host():
+    """A loopback WebSocket peer that answers each request with two ``progress`` messages
+    and a final reply, as the host does for ``train`` (no algorithm on this branch trains)."""
+    from websockets.sync.server import serve as sync_serve
+
+    def handler(ws: Any) -> None:
+        for raw in ws:
+            request = json.loads(raw)
+            for done in (1, 2):
+                ws.send(json.dumps({"type": "progress", "id": request["id"], "stage": "fit",
+                                    "done": done, "total": 2}))
+            ws.send(json.dumps({"type": "trained", "id": request["id"], "algorithm": "farsw"}))
+
+    with sync_serve(handler, "127.0.0.1", 0) as peer:
+        threading.Thread(target=peer.serve_forever, daemon=True).start()
+        yield f"ws://127.0.0.1:{peer.socket.getsockname()[1]}/"
+        peer.shutdown()
+
+
+def test_clients_pass_progress_to_a_callback_and_return_the_final_reply(scripted_host):
+    seen: list[dict[str, Any]] = []
+    with Client(scripted_host, "t" * 43) as client:
+        reply = client.request({"type": "train"}, on_progress=seen.append)
+    assert reply["type"] == "trained" and [m["done"] for m in seen] == [1, 2]
+
+    async def scenario() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        got: list[dict[str, Any]] = []
+        async with AsyncClient(scripted_host, "t" * 43) as client:
+            return await client.request({"type": "train"}, on_progress=got.append), got
+
+    reply, seen = asyncio.run(scenario())
+    assert reply["type"] == "trained" and [m["done"] for m in seen] == [1, 2]
+
+
 # -- limits --------------------------------------------------------------------------------
 
 
