@@ -95,10 +95,13 @@ def _settings(url: str | None, token: str | None) -> tuple[str, str]:
 
 def _extract_message(request_id: str, html: str, algorithm: str,
                      params: dict[str, Any] | None, url: str | None, want: Iterable[str],
-                     id_attr: str | None, private: bool) -> dict[str, Any]:
+                     id_attr: str | None, private: bool, learn_site: bool
+                     ) -> dict[str, Any]:
     message: dict[str, Any] = {"type": "extract", "id": request_id, "html": html,
                                "algorithm": algorithm, "params": params or {},
                                "want": list(want), "private": private}
+    if learn_site:
+        message["learnSite"] = True
     if url is not None:
         message["url"] = url
     if id_attr is not None:
@@ -209,10 +212,14 @@ class Client:
     def extract(self, html: str, algorithm: str = "linkblocks",
                 params: dict[str, Any] | None = None, url: str | None = None,
                 want: Iterable[str] = ("blocks", "main"), *, id_attr: str | None = None,
-                private: bool = False) -> dict[str, Any]:
-        """Run ``algorithm`` on ``html``; returns the ``result`` reply (result + timing)."""
+                private: bool = False, learn_site: bool = False) -> dict[str, Any]:
+        """Run ``algorithm`` on ``html``; returns the ``result`` reply (result + timing).
+
+        ``learn_site`` lets the host keep this page's structure for per-site learning
+        (``learnSite`` in PROTOCOL.md; off by default).
+        """
         return self.request(_extract_message(self._next_id(), html, algorithm, params, url,
-                                             want, id_attr, private))
+                                             want, id_attr, private, learn_site))
 
 
 class AsyncClient:
@@ -345,7 +352,7 @@ class AsyncClient:
     async def extract(self, html: str, algorithm: str = "linkblocks",
                       params: dict[str, Any] | None = None, url: str | None = None,
                       want: Iterable[str] = ("blocks", "main"), *, id_attr: str | None = None,
-                      private: bool = False) -> dict[str, Any]:
+                      private: bool = False, learn_site: bool = False) -> dict[str, Any]:
         """Run ``algorithm`` on ``html``; returns the ``result`` reply (result + timing)."""
         return await self.request(_extract_message(self._next_id(), html, algorithm, params,
-                                                   url, want, id_attr, private))
+                                                   url, want, id_attr, private, learn_site))

@@ -599,6 +599,30 @@ def test_sigterm_loses_no_labeled_example(serve, monkeypatch: pytest.MonkeyPatch
     assert kept == {f"https://ex.org/{r['id'][1:]}" for r in saved}
 
 
+@pytest.mark.skipif("clustering" not in algorithms.names(),
+                    reason="the clustering algorithm (per-site learning) is not on this branch")
+def test_sigterm_flushes_learned_site_observations(serve, monkeypatch: pytest.MonkeyPatch):
+    """Observations are queued for a writer thread after each reply; SIGTERM right after
+    the last reply must still find every one of them on disk."""
+    srv = serve()
+    html = ARTICLE.read_text(encoding="utf-8")
+    count = 6
+    with Client(srv.url, srv.token) as client:
+        for index in range(count):
+            reply = client.extract(html, algorithm="clustering", learn_site=True,
+                                   url=f"https://site.example/page{index}")
+            assert reply["type"] == "result"
+        client.extract(html, algorithm="clustering", private=True, learn_site=True,
+                       url="https://site.example/private")  # never stored
+        assert srv.terminate() == 0
+    from blocksift.storage.sitestore import SiteStore
+
+    monkeypatch.setenv("BLOCKSIFT_HOME", str(srv.home))
+    with SiteStore() as store:
+        stored = [(site["site"], site["pages"]) for site in store.sites()]
+    assert stored == [("site.example", count)]
+
+
 def test_ipv6_failure_is_not_fatal(serve):
     if not socket.has_ipv6:
         pytest.skip("no IPv6 on this machine")
