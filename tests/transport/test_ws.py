@@ -386,6 +386,72 @@ def test_clients_pass_progress_to_a_callback_and_return_the_final_reply(scripted
     assert reply["type"] == "trained" and [m["done"] for m in seen] == [1, 2]
 
 
+SW_SCRIPT = """async ([url, token]) => {
+  const attempt = (protocols) => new Promise((resolve) => {
+    const events = [];
+    const ws = new WebSocket(url, protocols);
+    ws.onopen = () => {
+      events.push("open " + ws.protocol);
+      ws.send(JSON.stringify({type: "ping", id: "p"}));
+    };
+    ws.onmessage = (e) => { events.push("message " + e.data); ws.close(1000); };
+    ws.onclose = (e) => resolve({events, code: e.code, reason: e.reason});
+  });
+  return {
+    right: await attempt(["blocksift.v1", "blocksift.token." + token]),
+    wrong: await attempt(["blocksift.v1", "blocksift.token." + "x".repeat(43)]),
+    none: await attempt(["blocksift.v1"]),
+  };
+}"""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Chromium (/usr/bin/chromium)")
+def test_the_extension_handshake_from_a_real_extension_service_worker(serve, tmp_path: Path):
+    """The handshake docs/websocket.md gives the extension, run in an MV3 service worker:
+    no host permission needed, the token refused with a close code and reason the
+    extension can show (4001), accepted with pong."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    extension = tmp_path / "extension"
+    extension.mkdir()
+    (extension / "manifest.json").write_text(json.dumps({
+        "manifest_version": 3, "name": "handshake probe", "version": "1",
+        "background": {"service_worker": "background.js"}}))
+    (extension / "background.js").write_text("self.addEventListener('install', () => {});\n")
+    with playwright.sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True,
+            args=[*CHROMIUM_FLAGS, f"--disable-extensions-except={extension}",
+                  f"--load-extension={extension}"])
+        try:
+            worker = next((w for w in context.service_workers
+                           if w.url.startswith("chrome-extension://")), None) \
+                or context.wait_for_event("serviceworker", timeout=30000)
+            origin = worker.url.split("/background.js")[0]
+            srv = serve("--allow-origin", origin)
+            outcome = worker.evaluate(SW_SCRIPT, [srv.url, srv.token])
+        finally:
+            context.close()
+    assert outcome["right"]["events"][0] == "open blocksift.v1", outcome
+    assert '"pong"' in outcome["right"]["events"][1]
+    for case, words in (("wrong", "wrong token"), ("none", "missing token")):
+        assert outcome[case]["code"] == 4001, outcome
+        assert words in outcome[case]["reason"]
+        assert not any(e.startswith("message") for e in outcome[case]["events"])
+
+
+def test_the_extension_manifest_key_gives_the_accepted_origin():
+    """The Chromium id accepted by default is the one the extension's manifest key gives."""
+    manifest = REPO / "extension" / "platform" / "chromium" / "manifest.json"
+    if not manifest.exists():
+        pytest.skip("extension/platform/chromium/manifest.json is not on this branch yet")
+    key = json.loads(manifest.read_text(encoding="utf-8"))["key"]
+    import hashlib
+
+    digest = hashlib.sha256(base64.b64decode(key)).hexdigest()[:32]
+    extension_id = "".join(chr(ord("a") + int(c, 16)) for c in digest)
+    assert f"chrome-extension://{extension_id}" == CHROMIUM_EXTENSION_ORIGIN
+
+
 # -- limits --------------------------------------------------------------------------------
 
 
