@@ -313,7 +313,7 @@ def _reason(text: str) -> str:
 
 def _tasks(session: Session) -> list[asyncio.Task[None]]:
     # Session keeps its extract tasks by request id (service.py).
-    return [t for t in getattr(session, "_tasks", {}).values() if not t.done()]
+    return session.in_flight()
 
 
 def _in_flight(session: Session) -> bool:
