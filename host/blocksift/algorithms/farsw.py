@@ -114,16 +114,26 @@ class Params(BaseModel):
         "auto", description="Lines: 'source' = newline lines as the paper (§3.2); 'blocks' = "
         "also break at block-level tags; 'auto' = re-split only lines longer than "
         "long_line_chars (departure for minified HTML)")
+    attach_tag_lines: bool = Field(False, description="Join lines holding only tags to the "
+                                   "next line with text, so `<p>`/`</p>` lines of pretty-"
+                                   "printed HTML do not dilute a block's Score (decision)")
     long_line_chars: int = Field(2000, ge=1, description="In line_mode 'auto', a cleaned line "
                                  "longer than this is re-split at block-level tags (decision)")
     index_normalization: bool = Field(True, description="Index as i/N, §3.2 (the paper's "
                                       "setting when training pages come from several sites)")
     score_normalization: Literal["rank", "max"] = Field(
         "rank", description="How T, O, L, I are brought into [0, 1] for Score, §3.5 "
-        "(unspecified): 'rank' = share of the page's lines with a smaller value; 'max' = "
-        "value / page maximum")
+        "(unspecified): 'rank' = T and O as the share of the page's lines with a smaller "
+        "value, L and I as value / page maximum; 'max' = every one as value / page maximum")
+    fallback_best_block: bool = Field(False, description="When no block scores above the "
+                                      "cutoff, keep the best-scoring block (stage "
+                                      "'fallback'; departure, off = the paper)")
     two_region_bce: bool = Field(False, description="Low'/High' regions for B, C, E as in "
                                  "§4.1 Fig. 7 (figure missing; our reading), off by default")
+    page_weighting: Literal["lines", "pages"] = Field(
+        "pages", description="Training on several pages (the paper's example is one page): "
+        "'pages' = every page weighs the same in Steps 2 and 5 (its topical lines share "
+        "weight 1), 'lines' = every topical line weighs 1 (decision; see docs/farsw.md)")
     label_overlap: float = Field(0.5, gt=0.0, le=1.0, description="Training: share of a "
                                  "line's 4-gram shingles found in the gold text for the line to "
                                  "count as topical (decision; the paper labels by hand)")
@@ -133,8 +143,10 @@ class Params(BaseModel):
     def feature_shaping(self) -> dict[str, Any]:
         """The fields that change a line's features or regions (recorded in a model)."""
         return {k: getattr(self, k) for k in (
-            "useless_tags", "line_mode", "long_line_chars", "index_normalization",
-            "two_region_bce", "label_overlap", "alpha", "support", "significance")}
+            "useless_tags", "line_mode", "long_line_chars", "attach_tag_lines",
+            "index_normalization",
+            "two_region_bce", "label_overlap", "alpha", "support", "significance",
+            "page_weighting")}
 
 
 # --------------------------------------------------------------------------------------------
@@ -435,8 +447,28 @@ def page_lines(page: Page, params: Params) -> PageLines:
                 groups.append(line)
         else:
             groups.append(line)
+    if params.attach_tag_lines:
+        groups = _attach_tag_lines(raw, groups)
     lines = [m for m in (_measure(raw, g) for g in groups if g) if m is not None]
     return PageLines(lines=lines, features=_feature_matrix(lines, params))
+
+
+def _attach_tag_lines(raw: str, groups: list[list[tuple[int, int, int, str]]]
+                      ) -> list[list[tuple[int, int, int, str]]]:
+    """Join every line without text to the next line that has text (the last ones backward)."""
+    out: list[list[tuple[int, int, int, str]]] = []
+    pending: list[tuple[int, int, int, str]] = []
+    for group in groups:
+        pending.extend(group)
+        if any(kind == TEXT and raw[start:end].strip() for kind, start, end, _ in group):
+            out.append(pending)
+            pending = []
+    if pending:
+        if out:
+            out[-1] = out[-1] + pending
+        else:
+            out.append(pending)
+    return out
 
 
 def _feature_matrix(lines: Sequence[Line], params: Params) -> np.ndarray:
@@ -532,9 +564,15 @@ def memberships(features: np.ndarray, stats: dict[str, FeatureStats],
     return out
 
 
-def scalar_cardinality(member: dict[str, np.ndarray]) -> dict[str, float]:
-    """Step 2: count_jl = sum of the memberships of region R_jl over the topical lines."""
-    return {item: float(values.sum()) for item, values in member.items()}
+def scalar_cardinality(member: dict[str, np.ndarray],
+                       weights: np.ndarray | None = None) -> dict[str, float]:
+    """Step 2: count_jl = sum of the memberships of region R_jl over the topical lines.
+
+    ``weights`` (one per line, default 1) let every training page weigh the same.
+    """
+    if weights is None:
+        return {item: float(values.sum()) for item, values in member.items()}
+    return {item: float(np.dot(values, weights)) for item, values in member.items()}
 
 
 def frequent_regions(counts: dict[str, float], params: Params) -> dict[str, float]:
@@ -562,8 +600,8 @@ def significant_transactions(member: dict[str, np.ndarray], frequent: Iterable[s
             for i in range(n)]
 
 
-def apriori(transactions: Sequence[frozenset[str]], min_support: float
-            ) -> list[dict[tuple[str, ...], float]]:
+def apriori(transactions: Sequence[frozenset[str]], min_support: float,
+            weights: np.ndarray | None = None) -> list[dict[tuple[str, ...], float]]:
     """Step 5: Apriori (Agrawal and Srikant 1994); levels L1, L2, ... item set -> support.
 
     Support is the share of transactions holding the item set (Table 8: "appears in all the
@@ -580,13 +618,15 @@ def apriori(transactions: Sequence[frozenset[str]], min_support: float
     for row, transaction in enumerate(transactions):
         for item in transaction:
             matrix[row, column[item]] = True
+    weight = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
+    total = float(weight.sum())
     levels: list[dict[tuple[str, ...], float]] = []
     candidates = [(item,) for item in items]
     while candidates:
         level: dict[tuple[str, ...], float] = {}
         for candidate in candidates:
             cols = [column[item] for item in candidate]
-            share = float(matrix[:, cols].all(axis=1).sum()) / n
+            share = float(weight[matrix[:, cols].all(axis=1)].sum()) / total
             if share >= min_support - 1e-12:
                 level[candidate] = share
         if not level:
@@ -610,16 +650,17 @@ def _item_order(item: str) -> tuple[int, str]:
 
 
 def learn_rules(topical_features: np.ndarray, stats: dict[str, FeatureStats],
-                params: Params) -> tuple[dict[str, float], list[list[str]], dict[str, float]]:
+                params: Params, weights: np.ndarray | None = None
+                ) -> tuple[dict[str, float], list[list[str]], dict[str, float]]:
     """Steps 1-5 on the topical lines: (frequent regions, adopted rules, rule supports).
 
     The adopted rules are the item sets of the highest Apriori level (§3.3, "the association
     rule(s) with the most items will be adopted").
     """
     member = memberships(topical_features, stats, params)
-    frequent = frequent_regions(scalar_cardinality(member), params)
+    frequent = frequent_regions(scalar_cardinality(member, weights), params)
     transactions = significant_transactions(member, frequent, params.significance)
-    levels = apriori(transactions, params.support)
+    levels = apriori(transactions, params.support, weights)
     if not levels:
         return frequent, [], {}
     top = levels[-1]
@@ -681,8 +722,10 @@ def line_scores(features: np.ndarray, normalization: str = "rank") -> np.ndarray
     """Equation (4): Score(p_i) = |T_i| + |O_i| + |D_i| - |L_i| - |I_i| (max 3).
 
     T = TextLength, O = OutputTextLength, D = Density, L = LinkNum, I = ImgNum, each in
-    [0, 1]: 'rank' = share of the page's lines with a strictly smaller value, 'max' =
-    value / page maximum.
+    [0, 1]. 'rank': T and O are the share of the page's lines with a strictly smaller value
+    (a length's heavy tail would crush a maximum), L and I are value / page maximum (most
+    lines have 0 links, so a rank would punish a single link as hard as a menu); 'max':
+    every one is value / page maximum.
     """
     n = len(features)
     if not n:
@@ -690,14 +733,17 @@ def line_scores(features: np.ndarray, normalization: str = "rank") -> np.ndarray
 
     def norm(column: np.ndarray) -> np.ndarray:
         if normalization == "max":
-            top = column.max()
-            return column / top if top > 0 else np.zeros_like(column)
+            return by_max(column)
         ordered = np.sort(column)
         return np.searchsorted(ordered, column, side="left") / max(n - 1, 1)
 
+    def by_max(column: np.ndarray) -> np.ndarray:
+        top = column.max()
+        return column / top if top > 0 else np.zeros_like(column)
+
     density = np.clip(features[:, 3], 0.0, 1.0)
     return (norm(features[:, 1]) + norm(features[:, 2]) + density
-            - norm(features[:, 4]) - norm(features[:, 5]))
+            - by_max(features[:, 4]) - by_max(features[:, 5]))
 
 
 def block_score(scores: np.ndarray, start: int, end: int) -> float:
@@ -778,7 +824,11 @@ def train_ruleset(samples: Sequence[TrainingSample], params: Params) -> RuleSet:
             max=_round(float(np.mean([s.max for s in values]))))
         for feature, values in per_page.items()}
     topical_features = np.concatenate([s.features[s.topical] for s in usable])
-    frequent, rules, support = learn_rules(topical_features, stats, params)
+    weights = None
+    if params.page_weighting == "pages" and len(usable) > 1:
+        weights = np.concatenate([np.full(int(s.topical.sum()), 1.0 / int(s.topical.sum()))
+                                  for s in usable])
+    frequent, rules, support = learn_rules(topical_features, stats, params, weights)
     if not rules:
         raise TrainingError("Apriori found no frequent item set at this support")
     return RuleSet(stats=stats, frequent_regions={k: _round(v) for k, v in frequent.items()},
@@ -946,6 +996,7 @@ class Analysis:
     block_scores: list[float]
     chosen: list[int]
     site: str = ""
+    fallback: bool = False
 
 
 def analyse(page: Page, params: Params, model: FarswModel,
@@ -959,7 +1010,11 @@ def analyse(page: Page, params: Params, model: FarswModel,
     blocks = sliding_window(flags, params.phi, params.include_bounds)
     bscores = [block_score(scores, a, b) for a, b in blocks]
     chosen = [k for k, s in enumerate(bscores) if s > params.score_cutoff]
-    return Analysis(lines, flags, scores, blocks, bscores, chosen, site)
+    fallback = False
+    if not chosen and bscores and params.fallback_best_block:
+        chosen = [int(np.argmax(bscores))]
+        fallback = True
+    return Analysis(lines, flags, scores, blocks, bscores, chosen, site, fallback)
 
 
 def extract(page: Page, params: Params | None = None, model: FarswModel | None = None
@@ -983,6 +1038,9 @@ def extract(page: Page, params: Params | None = None, model: FarswModel | None =
                   "chosen_blocks": float(len(result.chosen))})
     notes = _shape_mismatch(params, model)
     stage = f"site:{result.site}" if result.site else "inter-site"
+    if result.fallback:
+        stage += ",fallback"
+        notes.append(f"no block scores above {params.score_cutoff}; kept the best one")
     if not result.chosen:
         why = ("no line satisfies the rules" if not result.flags.any()
                else f"no block scores above {params.score_cutoff}")
