@@ -12,7 +12,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from blocksift.algorithms import farsw
 from blocksift.page import Page
 
@@ -294,9 +293,7 @@ def test_wrong_params_are_rejected():
 
 # -- training and models ------------------------------------------------------------------------
 
-WORDS = ("harbour tide museum council river bridge market school station pier storm "
-         "village farmers festival ferry coast road lighthouse volunteers winter summer "
-         "visitors families committee building history estuary quay boats nets").split()
+WORDS = ["harbour", "tide", "museum", "council", "river", "bridge", "market", "school", "station", "pier", "storm", "village", "farmers", "festival", "ferry", "coast", "road", "lighthouse", "volunteers", "winter", "summer", "visitors", "families", "committee", "building", "history", "estuary", "quay", "boats", "nets"]
 
 
 def synthetic_site(n: int, seed: int, site: str = "example.org") -> list[dict]:
@@ -455,9 +452,9 @@ def test_crossval_intra_inter_and_phi_sweep(tmp_path, capsys):
     rows = synthetic_site(10, seed=10, site="one.example") + \
         synthetic_site(10, seed=11, site="two.example")
     dataset = write_dataset(tmp_path / "ds", rows)
-    base = dict(datasets=[str(dataset)], algo="farsw", params={}, json=True, limit=None,
-                out=tmp_path / "out", sweep=False, folds=5, train_fraction=0.5,
-                progress=False)
+    base = {"datasets": [str(dataset)], "algo": "farsw", "params": {}, "json": True,
+            "limit": None, "out": tmp_path / "out", "sweep": False, "folds": 5,
+            "train_fraction": 0.5, "progress": False}
     for mode in ("intra", "inter"):
         args = argparse.Namespace(**base, cv=mode, phi_sweep=mode == "inter")
         assert crossval.run(args) == 0

@@ -247,9 +247,9 @@ class TrainingError(ValueError):
 
 
 def _host(url: str) -> str:
-    match = re.match(r"^[a-z][a-z0-9+.-]*://([^/:?#]+)", url.strip(), re.I)
+    match = re.match(r"^[a-z][a-z0-9+.-]*://([^/:?#]+)", url.strip(), re.IGNORECASE)
     host = match.group(1).lower() if match else ""
-    return host[4:] if host.startswith("www.") else host
+    return host.removeprefix("www.")
 
 
 # --------------------------------------------------------------------------------------------
@@ -258,9 +258,9 @@ def _host(url: str) -> str:
 
 # Text between start tags: comments/doctypes (dropped) and end tags (kept as tags).
 _GAP_RE = re.compile(r"<!--.*?(?:-->|\Z)|<!\[CDATA\[.*?(?:\]\]>|\Z)|<[!?][^>]*>?"
-                     r"|</([A-Za-z][^\s/>]*)[^>]*>?", re.S)
+                     r"|</([A-Za-z][^\s/>]*)[^>]*>?", re.DOTALL)
 _WS_RE = re.compile(r"\s+")
-_HREF_RE = re.compile(r"\shref\s*=", re.I)
+_HREF_RE = re.compile(r"\shref\s*=", re.IGNORECASE)
 _STRUCTURAL_END = frozenset({"body", "html", "head"})
 
 TEXT, START, END = 0, 1, 2
@@ -359,7 +359,7 @@ def _split_source(raw: str, tokens: list[tuple[int, int, int, str]]
     lines: list[list[tuple[int, int, int, str]]] = []
     current: list[tuple[int, int, int, str]] = []
     for token in tokens:
-        kind, start, end, name = token
+        kind, start, end, _ = token
         if kind != TEXT:
             current.append(token)
             continue
@@ -834,7 +834,7 @@ def train_ruleset(samples: Sequence[TrainingSample], params: Params) -> RuleSet:
     return RuleSet(stats=stats, frequent_regions={k: _round(v) for k, v in frequent.items()},
                    rules=rules, support=support, pages=len(usable),
                    lines=int(sum(len(s.features) for s in usable)),
-                   topical_lines=int(len(topical_features)))
+                   topical_lines=len(topical_features))
 
 
 def _round(value: float) -> float:
@@ -1113,7 +1113,28 @@ def _xpaths_within(page: Page, start: int, end: int) -> list[str]:
     return [page.xpath(e) for e in elements]
 
 
-__all__ = ["NAME", "MODEL", "Params", "FarswModel", "RuleSet", "FeatureStats", "ModelError",
-           "TrainingError", "train", "train_from_samples", "load_model", "save_model",
-           "extract", "analyse", "page_lines", "membership3", "membership2", "learn_rules",
-           "apriori", "sliding_window", "line_scores", "block_score", "format_rules"]
+__all__ = [
+    "MODEL",
+    "NAME",
+    "FarswModel",
+    "FeatureStats",
+    "ModelError",
+    "Params",
+    "RuleSet",
+    "TrainingError",
+    "analyse",
+    "apriori",
+    "block_score",
+    "extract",
+    "format_rules",
+    "learn_rules",
+    "line_scores",
+    "load_model",
+    "membership2",
+    "membership3",
+    "page_lines",
+    "save_model",
+    "sliding_window",
+    "train",
+    "train_from_samples",
+]

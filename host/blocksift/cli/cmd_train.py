@@ -61,9 +61,11 @@ def run(args: argparse.Namespace) -> int:
     from ..evaluation.datasets import iter_pages, resolve
 
     module = importlib.import_module(TRAINABLE[args.algorithm])
+    from pydantic import ValidationError
+
     try:
         params = module.Params.model_validate(dict(args.param or []))
-    except Exception as exc:  # pydantic ValidationError: show it, do not trace back
+    except ValidationError as exc:
         print(f"bad --param: {exc}", file=sys.stderr)
         return 2
     try:
