@@ -468,3 +468,17 @@ def test_crossval_intra_inter_and_phi_sweep(tmp_path, capsys):
     assert sweep[0]["blocks_per_page"] > sweep[5]["blocks_per_page"]
     if not document["phi_plot"].startswith("matplotlib missing"):
         assert Path(document["phi_plot"]).stat().st_size > 1000
+
+
+def test_line_weighting_bytes_lets_long_lines_decide():
+    # one page: three short topical lines and one long one, four non-topical lines
+    rows = [[1, 40, 36, 0.9, 0, 0], [2, 44, 40, 0.9, 0, 0], [3, 42, 38, 0.9, 0, 0],
+            [4, 2000, 1900, 0.95, 0, 0], [5, 300, 20, 0.07, 6, 1], [6, 10, 0, 0.0, 0, 0],
+            [7, 200, 30, 0.15, 3, 0], [8, 12, 0, 0.0, 0, 0]]
+    features = np.array(rows, dtype=float)
+    sample = farsw.TrainingSample(features=features,
+                                  topical=np.array([True] * 4 + [False] * 4))
+    by_count = farsw.train_ruleset([sample], farsw.Params())
+    by_bytes = farsw.train_ruleset([sample], farsw.Params(line_weighting="bytes"))
+    assert "B.Low" in by_count.frequent_regions
+    assert "B.High" in by_bytes.frequent_regions

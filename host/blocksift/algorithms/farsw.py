@@ -134,6 +134,9 @@ class Params(BaseModel):
         "pages", description="Training on several pages (the paper's example is one page): "
         "'pages' = every page weighs the same in Steps 2 and 5 (its topical lines share "
         "weight 1), 'lines' = every topical line weighs 1 (decision; see docs/farsw.md)")
+    line_weighting: Literal["count", "bytes"] = Field(
+        "count", description="Weight of a topical line in Steps 2 and 5: 'count' = 1 as in "
+        "the paper (support 13/13), 'bytes' = its output text bytes (departure)")
     label_overlap: float = Field(0.5, gt=0.0, le=1.0, description="Training: share of a "
                                  "line's 4-gram shingles found in the gold text for the line to "
                                  "count as topical (decision; the paper labels by hand)")
@@ -146,7 +149,7 @@ class Params(BaseModel):
             "useless_tags", "line_mode", "long_line_chars", "attach_tag_lines",
             "index_normalization",
             "two_region_bce", "label_overlap", "alpha", "support", "significance",
-            "page_weighting")}
+            "page_weighting", "line_weighting")}
 
 
 # --------------------------------------------------------------------------------------------
@@ -825,7 +828,13 @@ def train_ruleset(samples: Sequence[TrainingSample], params: Params) -> RuleSet:
         for feature, values in per_page.items()}
     topical_features = np.concatenate([s.features[s.topical] for s in usable])
     weights = None
-    if params.page_weighting == "pages" and len(usable) > 1:
+    if params.line_weighting == "bytes":
+        # a topical line weighs its output bytes (§3.6 measures text in bytes)
+        weights = np.maximum(topical_features[:, 2], 1.0)
+        if params.page_weighting == "pages" and len(usable) > 1:
+            parts = [np.maximum(s.features[s.topical][:, 2], 1.0) for s in usable]
+            weights = np.concatenate([w / w.sum() for w in parts])
+    elif params.page_weighting == "pages" and len(usable) > 1:
         weights = np.concatenate([np.full(int(s.topical.sum()), 1.0 / int(s.topical.sum()))
                                   for s in usable])
     frequent, rules, support = learn_rules(topical_features, stats, params, weights)
