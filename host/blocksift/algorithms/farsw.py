@@ -1071,15 +1071,19 @@ def extract(page: Page, params: Params | None = None, model: FarswModel | None =
                             start=start, end=end, element_ids=ids,
                             features={"first_line": float(a + 1), "last_line": float(b + 1),
                                       "topical_lines": float(result.flags[a:b + 1].sum())}))
-    for start, end in spans:
-        elements.extend(_elements_by_ordinal(page, _ordinals_within(page, start, end)))
-    from ..content import render_main
+    from ..content import outermost, render_main
 
+    per_block = [_ordinals_within(page, start, end) for start, end in spans]
+    by_ordinal = _elements_by_ordinal(page, {o for ordinals in per_block for o in ordinals})
+    for ordinals in per_block:
+        elements.extend(by_ordinal[o] for o in ordinals if o in by_ordinal)
     rendered = render_main(page, elements) if elements else MainText(title=page.title)
     main = rendered.model_copy(update={"text": "\n\n".join(texts)})
     if not page.has_ids:
-        blocks = [blk.model_copy(update={"xpaths": _xpaths_within(page, blk.start, blk.end)})
-                  for blk in blocks]
+        blocks = [blk.model_copy(update={"xpaths": [
+            page.xpath(e) for e in outermost([by_ordinal[o] for o in ordinals
+                                              if o in by_ordinal])]})
+            for blk, ordinals in zip(blocks, per_block, strict=True)]
     return ExtractionResult(algorithm=NAME, status="ok", blocks=blocks, main=main,
                             stats=stats, stage=stage, message="; ".join(notes),
                             extra={"analysis": result})
@@ -1102,24 +1106,17 @@ def _ordinals_within(page: Page, start: int, end: int) -> list[int]:
     return [o for o in range(first, last) if tags.close_ends[o] <= end]
 
 
-def _elements_by_ordinal(page: Page, ordinals: Sequence[int]) -> list[Any]:
-    wanted = set(ordinals)
+def _elements_by_ordinal(page: Page, wanted: set[int]) -> dict[int, Any]:
+    """Tree elements of the given source ordinals, in one walk of the tree."""
+    found: dict[int, Any] = {}
     if not wanted:
-        return []
-    found = []
+        return found
     for element in page.tree.iter():
         if isinstance(element.tag, str):
             value = element.get(STAMP_ATTR)
             if value is not None and int(value) in wanted:
-                found.append(element)
+                found[int(value)] = element
     return found
-
-
-def _xpaths_within(page: Page, start: int, end: int) -> list[str]:
-    from ..content import outermost
-
-    elements = outermost(_elements_by_ordinal(page, _ordinals_within(page, start, end)))
-    return [page.xpath(e) for e in elements]
 
 
 __all__ = [
