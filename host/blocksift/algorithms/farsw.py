@@ -37,6 +37,11 @@ Decisions where the paper is silent or garbled (each a named :class:`Params` fie
   page for its topical and non-topical lines and averaged over the training pages (a pooled
   minimum or maximum over hundreds of pages is an outlier, not a template property); on one
   page this is exactly the paper's computation.
+* ``page_weighting`` (default ``"pages"``): in Steps 2 and 5 every training page weighs 1,
+  shared by its topical lines, so pages with hundreds of hard-wrapped lines do not decide
+  the rules alone; ``line_weighting="bytes"`` (off) weighs a line by its output bytes.
+* ``fallback_best_block`` (off): keep the best block when none scores above the cutoff.
+* ``attach_tag_lines`` (off): join lines holding only tags to the next line with text.
 * Support (Step 5) counts the lines whose significant region set contains the item set
   (Table 8: "appears in all the 13 ... support 13/13 = 1"); a line is tested against a rule
   by requiring every item's membership >= ``significance`` (mirrors Step 4).
@@ -1069,6 +1074,7 @@ def extract(page: Page, params: Params | None = None, model: FarswModel | None =
         ids = [i for i in (page.tags.ids[o] for o in ordinals) if i is not None]
         blocks.append(Block(kind="main", algorithm=NAME, score=round(result.block_scores[k], 4),
                             start=start, end=end, element_ids=ids,
+                            link_count=sum(line.links for line in chosen_lines),
                             features={"first_line": float(a + 1), "last_line": float(b + 1),
                                       "topical_lines": float(result.flags[a:b + 1].sum())}))
     from ..content import outermost, render_main
