@@ -21,6 +21,12 @@ ARTICLE = (FIXTURES / "article.html").read_text("utf-8")
 ARTICLE_PARAGRAPHS = re.findall(r'<p data-bsid="(?:1[89]|2[0-3])">(.*?)</p>', ARTICLE)
 
 
+@pytest.fixture(autouse=True)
+def _isolated_home(tmp_path, monkeypatch):
+    """No user model from the machine running the tests: load_model() gives the packaged one."""
+    monkeypatch.setenv("BLOCKSIFT_HOME", str(tmp_path / "blocksift-home"))
+
+
 def table2_features() -> np.ndarray:
     """Table 2 as a feature matrix; D = C/B as §3.2 defines Density."""
     rows = np.array(TABLES["table2"], dtype=float)
@@ -232,6 +238,7 @@ def test_extract_article_with_default_model(minify):
         assert noise not in result.main.text
     block = result.blocks[0]
     assert block.kind == "main" and block.score > farsw.Params().score_cutoff
+    assert block.link_count == 0
     for bsid in ("18", "19", "20", "21", "22", "23"):
         assert bsid in block.element_ids
     assert "3" not in block.element_ids and "26" not in block.element_ids
