@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from blocksift.algorithms import farsw
 from blocksift.page import Page
 
