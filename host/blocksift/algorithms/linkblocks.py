@@ -126,23 +126,36 @@ HIDDEN_CODE_ELEMENTS = ("script", "style", "noscript", "template")
 _COMMENT = r"!--[^-]*+(?:-(?!->)[^-]*+)*+(?:-->)?"
 
 
+def _ci(word: str) -> str:
+    """Case-insensitive regex for ``word`` as character classes ([sS][cC]...): the regex
+    engine matches these faster than an ``(?i:...)`` group."""
+    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else re.escape(c) for c in word)
+
+
+_SKIPPED_NAMES = "|".join(_ci(name) for name in SKIPPED_ELEMENTS)
+
+
 def _raw_body(name: str) -> str:
     """Content and end tag of skipped element ``name`` (or a backreference ``(?P=...)``)."""
-    end = rf"</(?i:{name})\s*>"
+    end = rf"</(?i:{name})\s*>" if name.startswith("(?P=") else rf"</{_ci(name)}\s*>"
     return rf"[^<]*+(?:<(?!{end[1:]})[^<]*+)*+(?:{end})?"
 
 
 # Where the scan stops: a link's start or end tag, a comment, a skipped element. Everything
 # else (text, other tags) is passed over by the regex engine in C; Python sees only these.
 _STOP_RE = re.compile(
-    r"<(?:(?i:a)(?=[\s/>]|\Z)(?P<open>" + _ATTRS + r")>?"
-    r"|(?i:/a)(?=[\s/>]|\Z)(?P<close>" + _ATTRS + r")>?"
-    r"|(?P<skip>(?i:" + "|".join(SKIPPED_ELEMENTS) + r"))(?=[\s/>]|\Z)"
+    r"<(?:[aA](?=[\s/>]|\Z)(?P<open>" + _ATTRS + r")>?"
+    r"|/[aA](?=[\s/>]|\Z)(?P<close>" + _ATTRS + r")>?"
+    r"|(?P<skip>" + _SKIPPED_NAMES + r")(?=[\s/>]|\Z)"
     r"|(?P<comment>!--))")
 _TAG_REST_RE = re.compile(_ATTRS + r">?")
 # A case-sensitive "</" first lets the regex engine search for it fast.
-_SKIPPED_END_RE = {name: re.compile(rf"</(?i:{name})\s*>") for name in SKIPPED_ELEMENTS}
+_SKIPPED_END_RE = {name: re.compile(rf"</{_ci(name)}\s*>") for name in SKIPPED_ELEMENTS}
 _HREF_FIRST_RE = re.compile(r"\s+href\s*=", re.I)
+# Any attribute named href: other attributes (quoted values may hold "href") are skipped.
+_HAS_HREF_RE = re.compile(
+    r"""(?:[\s/]*+[^\s"'>/=]++(?:\s*=\s*(?:"[^"]*+"|'[^']*+'|[^\s"'>]*+))?)*?[\s/]*+"""
+    r"""[hH][rR][eE][fF](?![^\s/>=])""")
 
 
 class Link(NamedTuple):
@@ -183,7 +196,8 @@ def scan_links(raw: str) -> list[Link]:
                 append(Link(open_start, open_tag_end, open_tag_end, open_tag_end, False))
             attrs = match.group("open")
             open_is_link = _HREF_FIRST_RE.match(attrs) is not None or (
-                "href" in attrs.lower() and _href_of(attrs) is not None)
+                "href" in attrs.lower() and (_HAS_HREF_RE.match(attrs) is not None
+                                             or _href_of(attrs) is not None))
             open_start, open_tag_end = match.start(), pos
         elif kind == "close":
             if open_start >= 0:
@@ -226,7 +240,7 @@ def _href_of(attrs: str) -> str | None:
 # whole) with "rawattrs"; group "attrs": a tag's text after its name, what Definition 1 removes.
 _GAP_TAG_RE = re.compile(
     r"<(?:(?P<comment>" + _COMMENT + ")"
-    r"|(?P<raw>(?i:" + "|".join(SKIPPED_ELEMENTS) + r"))(?=[\s/>]|\Z)(?P<rawattrs>" + _ATTRS
+    r"|(?P<raw>" + _SKIPPED_NAMES + r")(?=[\s/>]|\Z)(?P<rawattrs>" + _ATTRS
     + r")>?" + _raw_body("(?P=raw)")
     + r"|/?[a-zA-Z][^\s/>]*+(?P<attrs>" + _ATTRS + r")>?"
     r"|[!?]" + _ATTRS + r">?)")
@@ -302,7 +316,7 @@ _DATE_HINT_RE = re.compile(r"[\d月]")  # every date holds a digit or 月
 # Everything in a gap that is not text: comments, skipped elements (whole), tags.
 _NON_TEXT_RE = re.compile(
     r"<(?:" + _COMMENT
-    + r"|(?P<raw>(?i:" + "|".join(SKIPPED_ELEMENTS) + r"))(?=[\s/>]|\Z)" + _ATTRS
+    + r"|(?P<raw>" + _SKIPPED_NAMES + r")(?=[\s/>]|\Z)" + _ATTRS
     + r">?" + _raw_body("(?P=raw)")
     # "</" not followed by a letter, "<!" and "<?" are bogus comments up to ">" (HTML
     # tokenizer, end tag open state): not text either
@@ -321,7 +335,7 @@ _NUMBER_RUN_RE = re.compile(r"[\d〇零一二三四五六七八九十]+")
 
 
 _HIDDEN_START_RE = re.compile(
-    r"<(?:!--|(?i:" + "|".join(SKIPPED_ELEMENTS) + r")(?=[\s/>]|\Z))")
+    r"<(?:!--|(?:" + _SKIPPED_NAMES + r")(?=[\s/>]|\Z))")
 _PLAIN_TAG_RE = re.compile(r"<[a-zA-Z/!?]" + _ATTRS + r">?")  # no hidden content
 
 
@@ -360,7 +374,7 @@ def _has_text_chars(count: int) -> re.Pattern[str]:
     (every unit holds a character). It stops at the ``count``-th character and builds no
     string: the cheapest test of a gap.
     """
-    skipped = "".join(rf"|<(?i:{name})(?=[\s/>]|\Z)[^>]*+>?" + _raw_body(name)
+    skipped = "".join(rf"|<{_ci(name)}(?=[\s/>]|\Z)[^>]*+>?" + _raw_body(name)
                       for name in SKIPPED_ELEMENTS)
     return re.compile(
         # tags whose first letter no skipped element has come first: the common case
@@ -405,7 +419,8 @@ def _bounded_units(text: str, limit: int) -> int:
     nonspace = sum(map(len, pieces))
     if nonspace < limit:
         return nonspace
-    floor = max(len(pieces), len(_CJK_CHAR_RE.findall(text)))
+    floor = len(pieces) if text.isascii() else max(len(pieces),
+                                                   len(_CJK_CHAR_RE.findall(text)))
     if floor >= limit:
         floor -= (_DATE_PIECES - 1) * len(_NUMBER_RUN_RE.findall(text))
         if floor >= limit:
@@ -588,7 +603,7 @@ def main_stretches(raw: str, blocks: Sequence[tuple[int, int, int]],
 
 _HIDDEN_CONTENT_RE = re.compile(
     r"<(?:" + _COMMENT
-    + r"|(?P<raw>(?i:" + "|".join(SKIPPED_ELEMENTS) + r"))(?=[\s/>]|\Z)" + _ATTRS
+    + r"|(?P<raw>" + _SKIPPED_NAMES + r")(?=[\s/>]|\Z)" + _ATTRS
     + r">?" + _raw_body("(?P=raw)") + ")")
 _BREAK_TAG_RE = re.compile(r"</?(?i:" + "|".join(sorted(BLOCK_TAGS | {"br", "option"}))
                            + r")(?=[\s/>]|\Z)" + _ATTRS + r">?")
@@ -680,9 +695,7 @@ def extract(page: Page, params: Params, model: object = None) -> ExtractionResul
         count = last - first + 1
         block_links += count
         block_chars += end - start
-        # model_construct: the values are built here, validating them again costs more than
-        # the scan of a small page
-        blocks.append(Block.model_construct(
+        blocks.append(Block(
             kind="links", algorithm=NAME, score=float(count), start=start, end=end,
             xpaths=[], link_count=count,
             element_ids=ids_within(raw, start, end, id_attr) if has_ids else [],
