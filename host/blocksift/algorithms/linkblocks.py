@@ -40,7 +40,25 @@ What the papers leave open and is decided here (each a named parameter or docume
 * ``main_text``: the bridge to text extraction the papers describe (seed 000 §4.3 (1) and
   (4); seed 001 §5.4.3 ②): at large d_t most content pages split into one block before and
   one after the body text, so the stretch between link blocks holding the most text (counted
-  with the text-distance rules) is taken as the main text.
+  with the text-distance rules) is taken as the main text. Its text is rendered from the raw
+  stretch (paragraphs at block-level tags), its HTML and ids from the elements lying wholly
+  inside it (the lxml tree is built for this mode only). ``main_link_cost`` (off by
+  default, not in the papers) lets the main text cross link blocks that cut an article.
+* Text counting details the rules leave open: a tag between two pieces of text separates
+  them (``a<br>b`` is two words); entities are decoded (``&nbsp;`` is a space); a word may
+  hold digits and inner ``'`` or ``-`` (``8th``, ``mp3``, ``don't``, ``well-known`` = 1); a
+  number keeps ``.``, ``,`` and ``:`` between digits (``3.14``, ``1,000``, ``12:30`` = 1);
+  CJK means Han ideographs (with 々 and 〇) and kana, while Hangul, written with spaces, is
+  counted by words; dates are English (``March 8th, 2014``, ``8 March 2014``, ``Mon, Mar. 8``,
+  ``March 2014``), numeric (``2014-03-08``, ``3/8/14``) and Chinese (``2014年3月8日``,
+  ``2014 年 3 月``, ``3月8日``, ``二〇一四年三月八日``).
+* ``</`` not followed by a letter, ``<!`` and ``<?`` are bogus comments up to ``>`` (the HTML
+  tokenizer's reading), never text.
+* Speed (seed 000 Conclusion: "with once scanning of the webpage"): the scan stops only at
+  link tags, comments and skipped elements; a gap is measured only as far as formula 5-1
+  needs (raw length below d_t, too few characters outside tags to hold d_t units, a prefix
+  already holding them), so ``gap_distances(..., limit=d_t)`` is exact in how each value
+  compares with d_t, not in the value. ``limit=None`` gives exact distances (the sweep).
 
 Block ``score`` is the block's link count (C_link of formula 5-1); ``features`` add the span
 length and the link density (links per 1000 characters of span).
