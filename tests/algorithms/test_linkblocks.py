@@ -148,7 +148,8 @@ def test_wrong_params_are_refused(bad):
 
 def test_short_gap_links_inside_a_paragraph_form_a_block_and_a_lone_link_does_not():
     lone = '<a href="/mayor">the mayor</a>'
-    ads = '(<a href="/p">价格</a> <a href="/d">动态</a> <a href="/h">户型图</a> <a href="/f">论坛</a>)'
+    ads = ('(<a href="/p">价格</a> <a href="/d">动态</a> <a href="/h">户型图</a> '
+           '<a href="/f">论坛</a>)')
     page = f"<p>{words(50)} {lone} {words(50)} {ads} {words(50)}</p>"
     result = lb.extract(Page(page), lb.Params(main_text=False))
     assert [b.link_count for b in result.blocks] == [4]
@@ -159,9 +160,10 @@ def test_short_gap_links_inside_a_paragraph_form_a_block_and_a_lone_link_does_no
 
 
 def test_the_chinese_figure_5_2_case():
-    page = ("<p>旧闻炒作。而部分城市出现的开发商打折售楼，并不是特别的新闻，前几年多个城市都已出现过，"
-            "它们大都(<a href='/1'>价格</a> <a href='/2'>动态</a> <a href='/3'>户型图</a> "
-            "<a href='/4'>论坛</a>)是在银根收紧的压力下，部分开发商资金链出现断裂后的无奈之举，但</p>")
+    page = ("<p>旧闻炒作。而部分城市出现的开发商打折售楼，并不是特别的新闻，"
+            "前几年多个城市都已出现过，它们大都(<a href='/1'>价格</a> <a href='/2'>动态</a> "
+            "<a href='/3'>户型图</a> <a href='/4'>论坛</a>)是在银根收紧的压力下，"
+            "部分开发商资金链出现断裂后的无奈之举，但</p>")
     result = lb.extract(Page(page), lb.Params(main_text=False))
     assert [b.link_count for b in result.blocks] == [4]
 

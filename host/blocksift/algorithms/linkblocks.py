@@ -76,9 +76,10 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..page import Page
-from ..rawscan import VOID_ELEMENTS, scan as tag_scan
 from ..content import BLOCK_TAGS
+from ..page import Page
+from ..rawscan import VOID_ELEMENTS
+from ..rawscan import scan as tag_scan
 from ..results import Block, ExtractionResult
 
 NAME = "linkblocks"
