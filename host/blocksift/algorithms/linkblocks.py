@@ -56,7 +56,7 @@ What the papers leave open and is decided here (each a named parameter or docume
   tokenizer's reading), never text.
 * Speed (seed 000 Conclusion: "with once scanning of the webpage"): the scan stops only at
   link tags, comments and skipped elements; a gap is measured only as far as formula 5-1
-  needs (raw length below d_t, too few characters outside tags to hold d_t units, a prefix
+  needs (raw length below d_t, too few tokens outside tags to hold d_t units, a prefix
   already holding them), so ``gap_distances(..., limit=d_t)`` is exact in how each value
   compares with d_t, not in the value. ``limit=None`` gives exact distances (the sweep).
 
@@ -385,20 +385,22 @@ def text_units(text: str) -> int:
 
 @lru_cache(maxsize=64)
 def _has_text_chars(count: int) -> re.Pattern[str]:
-    """Regex matching a gap that holds at least ``count`` non-space characters of text.
+    """Regex matching a gap that may hold ``count`` text units: it holds ``count`` tokens.
 
-    Comments and skipped elements are passed over as in :func:`gap_text`, other tags are
-    read loosely (up to the first ``>``, so text after a quoted ``>`` and entities stay in):
-    the count can only be too high, so a gap it rejects has fewer than ``count`` text units
-    (every unit holds a character). It stops at the ``count``-th character and builds no
-    string: the cheapest test of a gap.
+    A token is a run of letters and digits, a CJK character, or one other non-space
+    character; every unit holds at least one token (a word, number, CJK character, mark
+    run or date is one or more of them), so a gap with fewer tokens has fewer units.
+    Comments and skipped elements are passed over as in :func:`gap_text`; other tags are
+    read loosely (up to the first ``>``), which can only leave more tokens in. It stops at
+    the ``count``-th token and builds no string: the cheapest test of a gap.
     """
     skipped = "".join(rf"|<{_ci(name)}(?=[\s/>]|\Z)[^>]*+>?" + _raw_body(name)
                       for name in SKIPPED_ELEMENTS)
+    token = rf"[^\W_{_CJK}]++|[{_CJK}]|[^\w\s<]|_|<(?![a-zA-Z/!?])"
     return re.compile(
         # tags whose first letter no skipped element has come first: the common case
         r"(?:(?:<[a-hj-mo-ru-wyzA-HJ-MO-RU-WYZ/?][^>]*+>|\s++|<" + _COMMENT + skipped
-        + r"|<[a-zA-Z!][^>]*+>)*+(?:[^<\s]|<(?![a-zA-Z/!?])))" + rf"{{{count}}}")
+        + r"|<[a-zA-Z!][^>]*+>)*+(?:" + token + r"))" + rf"{{{count}}}")
 
 
 def text_distance(gap: str, limit: int | None = None, screened: bool = False) -> int:
@@ -406,9 +408,9 @@ def text_distance(gap: str, limit: int | None = None, screened: bool = False) ->
 
     With ``limit`` only how the result compares to ``limit`` is exact (all formula 5-1
     needs; a value below ``limit`` may be an upper bound, one at or above it a lower
-    bound), and the cheapest test that decides it is used: too few characters outside tags
-    to hold ``limit`` units (skipped when the caller already ran it: ``screened``); the
-    gap's first characters already holding them; the count.
+    bound), and the cheapest test that decides it is used: too few tokens outside tags to
+    hold ``limit`` units (skipped when the caller already ran it: ``screened``); the gap's
+    first characters already holding them; the count.
     """
     if limit is None:
         return text_units(gap_text(gap))
