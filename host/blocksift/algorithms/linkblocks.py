@@ -85,6 +85,8 @@ from ..results import Block, ExtractionResult
 NAME = "linkblocks"
 MODEL = None
 
+#: How much of the page start is searched for the extension's element ids.
+_ID_PROBE_CHARS = 8192
 #: Default d_t per distance kind (seed 000 §4.2, seed 001 §5.4.2: d_t^t = 40, d_t^c = 80).
 DEFAULT_D_T = {"text": 40, "code": 80}
 
@@ -162,14 +164,15 @@ def _raw_body(name: str) -> str:
 
 # Where the scan stops: a link's start or end tag, a comment, a skipped element. Everything
 # else (text, other tags) is passed over by the regex engine in C; Python sees only these.
-_STOP_RE = re.compile(
+# What the scan matches: a link's start or end tag, or a comment or skipped element whole
+# (so a link inside one is never seen). Everything else (text, other tags) is passed over
+# by the regex engine in C; Python sees only these.
+_SCAN_RE = re.compile(
     r"<(?:[aA](?=[\s/>]|\Z)(?P<open>" + _ATTRS + r")>?"
     r"|/[aA](?=[\s/>]|\Z)(?P<close>" + _ATTRS + r")>?"
-    r"|(?P<skip>" + _SKIPPED_NAMES + r")(?=[\s/>]|\Z)"
-    r"|(?P<comment>!--))")
-_TAG_REST_RE = re.compile(_ATTRS + r">?")
-# A case-sensitive "</" first lets the regex engine search for it fast.
-_SKIPPED_END_RE = {name: re.compile(rf"</{_ci(name)}\s*>") for name in SKIPPED_ELEMENTS}
+    r"|" + _COMMENT + "".join(
+        "|" + _ci(name) + r"(?=[\s/>]|\Z)" + _ATTRS + ">?" + _raw_body(name)
+        for name in SKIPPED_ELEMENTS) + ")")
 _HREF_FIRST_RE = re.compile(r"\s+href\s*=", re.I)
 # Any attribute named href: other attributes (quoted values may hold "href") are skipped.
 _HAS_HREF_RE = re.compile(
@@ -197,19 +200,11 @@ def scan_links(raw: str) -> list[Link]:
     """
     links: list[Link] = []
     append = links.append
-    search = _STOP_RE.search
-    rest = _TAG_REST_RE.match
     open_start = -1        # start of the open <a>, -1 when none is open
     open_tag_end = 0
     open_is_link = False   # the open <a> has an href
-    pos = 0
-    size = len(raw)
-    while True:
-        match = search(raw, pos)
-        if match is None:
-            break
+    for match in _SCAN_RE.finditer(raw):
         kind = match.lastgroup
-        pos = match.end()
         if kind == "open":
             if open_start >= 0 and open_is_link:
                 append(Link(open_start, open_tag_end, open_tag_end, open_tag_end, False))
@@ -217,19 +212,13 @@ def scan_links(raw: str) -> list[Link]:
             open_is_link = _HREF_FIRST_RE.match(attrs) is not None or (
                 "href" in attrs.lower() and (_HAS_HREF_RE.match(attrs) is not None
                                              or _href_of(attrs) is not None))
-            open_start, open_tag_end = match.start(), pos
+            open_start, open_tag_end = match.start(), match.end()
         elif kind == "close":
             if open_start >= 0:
                 if open_is_link:
-                    append(Link(open_start, open_tag_end, match.start(), pos, True))
+                    append(Link(open_start, open_tag_end, match.start(), match.end(), True))
                 open_start = -1
-        elif kind == "comment":
-            close = raw.find("-->", pos)
-            pos = size if close < 0 else close + 3
-        else:
-            after = rest(raw, pos).end()
-            close_match = _SKIPPED_END_RE[match.group("skip").lower()].search(raw, after)
-            pos = size if close_match is None else close_match.end()
+        # else: a comment or skipped element, passed over whole
     if open_start >= 0 and open_is_link:
         append(Link(open_start, open_tag_end, open_tag_end, open_tag_end, False))
     return links
@@ -331,7 +320,12 @@ _BASE_UNIT_RE = re.compile(
 # Rule 4: a whole date, starting and ending at unit boundaries.
 _DATE_RE = re.compile(rf"(?<!{_WORD_CHAR})(?=[A-Z\d〇零一二三四五六七八九十])(?:{_DATE})"
                       rf"(?!{_WORD_CHAR})")
-_DATE_HINT_RE = re.compile(r"[\d月]")  # every date holds a digit or 月
+# Every date holds 年 or 月, a digit followed by - / . and a digit, or a month name. Written
+# to start with a character class, which the regex engine uses to skip ahead fast.
+_DATE_HINT_RE = re.compile(
+    r"[JFMASOND\d年月](?:(?<=[年月])|(?<=\d)[-/.]\d|(?<=J)(?:an|un|ul|AN|UN|UL)"
+    r"|(?<=F)(?:eb|EB)|(?<=M)(?:ar|ay|AR|AY)|(?<=A)(?:pr|ug|PR|UG)|(?<=S)(?:ep|EP)"
+    r"|(?<=O)(?:ct|CT)|(?<=N)(?:ov|OV)|(?<=D)(?:ec|EC))")
 # Everything in a gap that is not text: comments, skipped elements (whole), tags.
 _NON_TEXT_RE = re.compile(
     r"<(?:" + _COMMENT
@@ -350,7 +344,6 @@ _CUT_SLACK = 8
 #: Most whitespace-separated pieces or CJK characters one date spans ("2014年3月8日" = 6).
 _DATE_PIECES = 6
 _CJK_CHAR_RE = re.compile(f"[{_CJK}]")
-_NUMBER_RUN_RE = re.compile(r"[\d〇零一二三四五六七八九十]+")
 
 
 _HIDDEN_START_RE = re.compile(
@@ -432,9 +425,8 @@ def _bounded_units(text: str, limit: int) -> int:
 
     Upper bound: the non-space characters (every unit holds one). Lower bound: the larger
     of the whitespace-separated pieces and the CJK characters (every piece and every CJK
-    character is at least a unit), less what dates can merge: a date holds a number and
-    spans at most ``_DATE_PIECES`` pieces or CJK characters, so each number run can take
-    at most ``_DATE_PIECES - 1`` units away. Only when neither bound decides is it counted.
+    character is at least a unit), less what dates merge: a date spans at most
+    ``_DATE_PIECES`` of them. Only when neither bound decides is the text counted.
     """
     pieces = text.split()
     nonspace = sum(map(len, pieces))
@@ -443,7 +435,8 @@ def _bounded_units(text: str, limit: int) -> int:
     floor = len(pieces) if text.isascii() else max(len(pieces),
                                                    len(_CJK_CHAR_RE.findall(text)))
     if floor >= limit:
-        floor -= (_DATE_PIECES - 1) * len(_NUMBER_RUN_RE.findall(text))
+        if _DATE_HINT_RE.search(text):
+            floor -= (_DATE_PIECES - 1) * len(_DATE_RE.findall(text))
         if floor >= limit:
             return floor
     return text_units(text)
@@ -707,7 +700,8 @@ def extract(page: Page, params: Params, model: object = None) -> ExtractionResul
                               limit=d_t)
     runs = group_links(distances, d_t, c_t) if links else []
     id_attr = page.id_attr
-    has_ids = (id_attr + "=") in raw
+    # the extension stamps every element, <html> and <head> included: the start tells
+    has_ids = (id_attr + "=") in raw[:_ID_PROBE_CHARS]
     blocks: list[Block] = []
     block_links = 0
     block_chars = 0
