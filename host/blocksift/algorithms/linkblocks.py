@@ -134,8 +134,10 @@ class Params(BaseModel):
 # The scan (seed 000 §3: "scanning webpage codes from front to back")
 # ---------------------------------------------------------------------------------------
 
-#: Attribute text of a tag: quoted values may hold ``>``.
-_ATTRS = r"""[^>"']*+(?:(?:"[^"]*+"|'[^']*+')[^>"']*+)*+"""  # "unrolled": fast in sre
+# Attribute text of a tag, read as the HTML tokenizer does: a quote opens a value only
+# right after "=", so a stray quote in a name does not swallow the rest of the page, and a
+# quoted value may hold ">". Possessive and "unrolled" for speed in the regex engine.
+_ATTRS = r"""[^>=]*+(?:=\s*+(?:"[^"]*+"|'[^']*+'|[^\s>]*+)[^>=]*+)*+"""
 #: Elements whose content is never markup a reader sees links in (raw text, inert, hidden
 #: when scripting is on). ``<a`` inside them is not a link.
 SKIPPED_ELEMENTS = ("script", "style", "noscript", "template", "textarea", "title", "xmp",
@@ -358,6 +360,9 @@ def gap_text(gap: str) -> str:
         # most gaps hold only plain tags: a simpler pattern strips them faster
         cleaner = _NON_TEXT_RE if _HIDDEN_START_RE.search(gap) else _PLAIN_TAG_RE
         gap = cleaner.sub(" ", gap)
+    if "&" not in gap:
+        return gap
+    gap = gap.replace("&nbsp;", "\xa0")  # the usual entity, without unescape's Python calls
     return html_lib.unescape(gap) if "&" in gap else gap
 
 
@@ -396,19 +401,47 @@ def _has_text_chars(count: int) -> re.Pattern[str]:
         + r"|<[a-zA-Z!][^>]*+>)*+(?:" + token + r"))" + rf"{{{count}}}")
 
 
+#: CJK characters that can be part of a date (numerals, 年 月 日 号): not counted by
+#: :func:`_holds_units`, since a date is one unit however many of them it holds.
+_DATE_CJK = "〇零一二三四五六七八九十年月日号號"
+
+
+@lru_cache(maxsize=64)
+def _holds_units(count: int) -> re.Pattern[str]:
+    """Regex matching a gap that surely holds at least ``count`` text units.
+
+    It counts whitespace-separated pieces that start with a lower-case Latin letter and CJK
+    characters other than numerals and 年月日号: each is, or starts, a unit of its own (a
+    word; a CJK character), and a date holds at most one of them (``8th of March``), so
+    they never outnumber the units. Tags, comments and skipped elements are passed over as
+    in :func:`_has_text_chars`; any other piece is passed over whole. Body text reaches
+    ``count`` within a few lines, so most gaps that split are decided without their text.
+    """
+    skipped = "".join(rf"|<{_ci(name)}(?=[\s/>]|\Z)[^>]*+>?" + _raw_body(name)
+                      for name in SKIPPED_ELEMENTS)
+    return re.compile(
+        r"(?:(?:<[a-hj-mo-ru-wyzA-HJ-MO-RU-WYZ/?][^>]*+>|\s++|<" + _COMMENT + skipped
+        + r"|<[a-zA-Z!][^>]*+>"
+        + rf"|[^\sa-z<{_CJK}][^\s<{_CJK}]*+|[{_DATE_CJK}]|<(?![a-zA-Z/!?]))*+"
+        + rf"(?:[a-z][^\s<]*+|(?![{_DATE_CJK}])[{_CJK}]))" + rf"{{{count}}}")
+
+
 def text_distance(gap: str, limit: int | None = None, screened: bool = False) -> int:
     """Text distance of a raw-HTML ``gap`` (Definition 2): text units of its text.
 
     With ``limit`` only how the result compares to ``limit`` is exact (all formula 5-1
     needs; a value below ``limit`` may be an upper bound, one at or above it a lower
     bound), and the cheapest test that decides it is used: too few tokens outside tags to
-    hold ``limit`` units (skipped when the caller already ran it: ``screened``); the gap's
-    first characters already holding them; the count.
+    hold ``limit`` units (skipped when the caller already ran it: ``screened``); enough
+    lower-case words and CJK characters to hold them; the gap's first characters already
+    holding them; the count.
     """
     if limit is None:
         return text_units(gap_text(gap))
     if not screened and _has_text_chars(limit).match(gap) is None:
         return min(len(gap), limit - 1)
+    if _holds_units(limit).match(gap) is not None:
+        return limit
     size = _PREFIX_CHARS
     while size < len(gap):
         # cut before a "<" so that no tag is split (a split one would leak attribute text)
