@@ -404,3 +404,11 @@ def test_main_link_cost_lets_the_main_text_cross_a_small_block():
     assert crossing.stats["main_blocks_crossed"] == 1
     expensive = lb.extract(Page(raw), lb.Params(main_link_cost=1000))
     assert expensive.main.text == paper.main.text
+
+
+def test_a_stray_quote_in_a_tag_does_not_swallow_the_text_after_it():
+    # a quote opens a value only right after "=" (HTML tokenizer): the <img> ends at its ">"
+    gap = '<img width="90 height="132" align=center> ' + words(45) + ' <b class="x">'
+    assert lb.text_distance(gap) == 45
+    assert lb.text_distance(gap, 40) >= 40
+    assert lb.code_distance('<img width="90 height="132" align=center>') == len("<img>")
