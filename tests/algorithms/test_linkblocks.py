@@ -412,3 +412,38 @@ def test_a_stray_quote_in_a_tag_does_not_swallow_the_text_after_it():
     assert lb.text_distance(gap) == 45
     assert lb.text_distance(gap, 40) >= 40
     assert lb.code_distance('<img width="90 height="132" align=center>') == len("<img>")
+
+
+# -- any input: no crash, valid spans, early exits agree with exact measures ---------------
+
+_PIECES = ["<a href='/x'>", "<A HREF=y>", "</a>", "<a name=n>", "<a", "href", "</a",
+           "<p>", "</p>", "<div class=\"c\">", "</div>", "<br/>", "<img alt='a>b'>", "<!--",
+           "-->", "<script>", "</script>", "<style>", "</style>", "<title>", "</title>",
+           "<", ">", "\"", "'", "=", " ", "\n", "word", "Words", "March 8th, 2014", "2014年3月8日",
+           "北京", "！！", "...", "&nbsp;", "&amp;", "12:30", "3.14", "</^x>", "<?php ?>"]
+
+
+def test_any_mix_of_markup_gives_valid_blocks_and_consistent_distances():
+    hypothesis = pytest.importorskip("hypothesis")
+    from hypothesis import strategies as st
+
+    @hypothesis.settings(max_examples=300, deadline=None, derandomize=True)
+    @hypothesis.given(st.lists(st.sampled_from(_PIECES), max_size=80),
+                      st.integers(min_value=1, max_value=12), st.integers(min_value=1, max_value=5))
+    def check(pieces, d_t, c_t):
+        raw = "".join(pieces)
+        found = lb.scan_links(raw)
+        assert all(a.end <= b.start for a, b in zip(found, found[1:]))
+        assert all(0 <= link.start < link.tag_end <= link.end <= len(raw) for link in found)
+        for kind in ("text", "code"):
+            exact = lb.gap_distances(raw, found, kind)
+            fast = lb.gap_distances(raw, found, kind, limit=d_t)
+            assert [d >= d_t for d in fast] == [d >= d_t for d in exact]
+            result = lb.extract(Page(raw), lb.Params(distance=kind, d_t=d_t, c_t=c_t))
+            assert result.status in ("ok", "empty")
+            spans = [(b.start, b.end) for b in result.blocks if b.kind == "links"]
+            assert spans == sorted(spans)
+            assert all(0 <= s <= e <= len(raw) for s, e in spans)
+            assert all(e1 <= s2 for (_, e1), (s2, _) in zip(spans, spans[1:]))
+
+    check()
