@@ -84,6 +84,10 @@ def run_job(job: Job) -> JobOutcome:
                              for e in exc.errors())
         return JobOutcome(False, error_code=ErrorCode.INVALID_PARAMS,
                           error_message=f"invalid params for {job.algorithm}: {problems}")
+    if ("main" not in job.want and "main_text" in type(params).model_fields
+            and "main_text" not in job.params):
+        # Blocks only (e.g. "hide link blocks"): skip main-text work such as a tree parse.
+        params = params.model_copy(update={"main_text": False})
     started = time.perf_counter()
     try:
         page = Page(job.html, url=job.url, id_attr=job.id_attr)
