@@ -117,8 +117,9 @@ def run_job(job: Job) -> JobOutcome:
         result.main = None
     # Only what the host acts on crosses the pipe (an algorithm's diagnostics stay here).
     extra = {k: result.extra[k] for k in ("site_observation",) if k in result.extra}
+    parse_ms = sum(page.timings.values())
     return JobOutcome(True, result_json=result.model_dump_json(by_alias=True),
-                      algorithm_ms=elapsed, extra=extra)
+                      parse_ms=parse_ms, algorithm_ms=elapsed - parse_ms, extra=extra)
 
 
 _MODEL_CACHE: dict[str, tuple[tuple[int, int] | None, Any]] = {}
