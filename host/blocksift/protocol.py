@@ -137,7 +137,14 @@ Request = Annotated[Union[HelloRequest, ExtractRequest, CancelRequest, PingReque
                           ExamplesSaveRequest, ExamplesListRequest, ExamplesGetRequest,
                           ExamplesDeleteRequest, ExamplesExportRequest, TrainRequest],
                     Field(discriminator="type")]
-REQUEST_ADAPTER: TypeAdapter[Any] = TypeAdapter(Request)
+REQUEST_ADAPTER: TypeAdapter[Any] = TypeAdapter(Request, config={"defer_build": True})
+#: Request model by ``type``: validating one message builds only its own model's validator.
+REQUEST_MODELS: dict[str, type[WireModel]] = {
+    model.model_fields["type"].annotation.__args__[0]: model  # type: ignore[union-attr]
+    for model in (HelloRequest, ExtractRequest, CancelRequest, PingRequest,
+                  ExamplesSaveRequest, ExamplesListRequest, ExamplesGetRequest,
+                  ExamplesDeleteRequest, ExamplesExportRequest, TrainRequest)
+}
 
 
 # -- replies (host -> client) -------------------------------------------------------------
@@ -282,7 +289,7 @@ Reply = Annotated[Union[HelloReply, ResultReply, ErrorReply, PongReply, Cancelle
                         ChunkReply, ExamplesSavedReply, ExamplesListReply, ExampleItemReply,
                         ExamplesDeletedReply, ExamplesExportedReply, ProgressReply,
                         TrainedReply], Field(discriminator="type")]
-REPLY_ADAPTER: TypeAdapter[Any] = TypeAdapter(Reply)
+REPLY_ADAPTER: TypeAdapter[Any] = TypeAdapter(Reply, config={"defer_build": True})
 
 
 def error(code: ErrorCode, message: str, request_id: str | None = None) -> ErrorReply:
