@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from lxml import etree, html as lxml_html
 
@@ -85,8 +85,12 @@ def _iter_text(element: etree._Element) -> list[str]:
     return [" ".join(part.split()) for part in parts if part and not part.isspace()]
 
 
-def paragraphs(elements: Sequence[etree._Element]) -> list[str]:
-    """Plain-text paragraphs of ``elements``: block-level boundaries split, ``<br>`` breaks."""
+def paragraphs(elements: Sequence[etree._Element],
+               exclude: Collection[etree._Element] = frozenset()) -> list[str]:
+    """Plain-text paragraphs of ``elements``: block-level boundaries split, ``<br>`` breaks.
+
+    Elements in ``exclude`` (and their subtrees) are skipped; their tails are kept.
+    """
     out: list[str] = []
     current: list[str] = []
 
@@ -98,7 +102,7 @@ def paragraphs(elements: Sequence[etree._Element]) -> list[str]:
 
     def walk(node: etree._Element) -> None:
         tag = node.tag if isinstance(node.tag, str) else None
-        if tag is None or tag in NON_TEXT_TAGS:
+        if tag is None or tag in NON_TEXT_TAGS or (exclude and node in exclude):
             return
         is_block = tag in BLOCK_TAGS
         if is_block:
@@ -125,12 +129,14 @@ def paragraphs(elements: Sequence[etree._Element]) -> list[str]:
     return out
 
 
-def plain_text(elements: Sequence[etree._Element]) -> str:
+def plain_text(elements: Sequence[etree._Element],
+               exclude: Collection[etree._Element] = frozenset()) -> str:
     """Main text as plain text, paragraphs separated by a blank line."""
-    return "\n\n".join(paragraphs(elements))
+    return "\n\n".join(paragraphs(elements, exclude))
 
 
-def sanitized_html(page: Page, elements: Sequence[etree._Element]) -> str:
+def sanitized_html(page: Page, elements: Sequence[etree._Element],
+                   exclude: Collection[etree._Element] = frozenset()) -> str:
     """Allowlist-sanitized HTML of ``elements``, links made absolute, lazy images resolved.
 
     nh3 (Rust ammonia) does the sanitizing: no script, no event handler, no style, only
@@ -141,6 +147,13 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element]) -> str:
     pieces: list[str] = []
     for element in elements:
         clone = copy.deepcopy(element)
+        if exclude:
+            # the clone iterates in the same order as the original: pair them to drop
+            # the excluded subtrees (drop_tree keeps their tails)
+            dropped = [copy_node for node, copy_node in zip(element.iter(), clone.iter())
+                       if node in exclude and copy_node is not clone]
+            for copy_node in dropped:
+                copy_node.drop_tree()
         for node in clone.iter():
             if not isinstance(node.tag, str):
                 continue
@@ -179,14 +192,20 @@ def outermost(elements: Sequence[etree._Element]) -> list[etree._Element]:
 
 
 def render_main(page: Page, elements: Sequence[etree._Element], *,
-                with_html: bool = True) -> MainText:
-    """The :class:`MainText` of ``elements`` (outermost ones, in document order)."""
+                with_html: bool = True,
+                exclude: Collection[etree._Element] = frozenset(),
+                title: str | None = None) -> MainText:
+    """The :class:`MainText` of ``elements`` (outermost ones, in document order).
+
+    ``exclude``: elements inside ``elements`` left out with their subtrees (boilerplate an
+    algorithm pruned within the chosen container); ``title`` overrides ``page.title``.
+    """
     chosen = outermost(list(elements))
     has_ids = page.has_ids
     return MainText(
-        title=page.title,
-        text=plain_text(chosen),
-        html=sanitized_html(page, chosen) if with_html and chosen else "",
-        element_ids=page.ids_within(chosen) if has_ids else [],
+        title=page.title if title is None else title,
+        text=plain_text(chosen, exclude),
+        html=sanitized_html(page, chosen, exclude) if with_html and chosen else "",
+        element_ids=page.ids_within(chosen, exclude) if has_ids else [],
         xpaths=[] if has_ids else [page.xpath(element) for element in chosen],
     )
