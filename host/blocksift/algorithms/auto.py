@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..content import NON_TEXT_TAGS, render_main
+from ..content import BLOCK_TAGS, NON_TEXT_TAGS, render_main
 from ..page import Page
 from ..results import Block, ExtractionResult
 
@@ -78,6 +78,13 @@ class Params(BaseModel):
     prepend_headline: bool = Field(
         True, description="Put the <h1> headline before the text when the chosen container "
                           "starts after it (blocksift; ablation in docs/auto.md)")
+    trim_edges: bool = Field(
+        True, description="Drop short unpunctuated or link-dense blocks at the end of the "
+                          "content (share bars, comment counts; blocksift, jusText-like)")
+    list_link_density: float = Field(
+        0.5, ge=0, le=1.01, description="Lists inside the content whose link text share "
+                                       "exceeds this are link blocks and dropped (1.01 = "
+                                       "readability.js, which exempts lists; blocksift)")
     with_html: bool = Field(True, description="Also render the sanitized reader-view HTML")
 
 
@@ -96,6 +103,7 @@ _NEGATIVE = re.compile(
     r"masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|"
     r"sponsor|shopping|tags|widget", re.I)
 _SHARE = re.compile(r"(\b|_)(share|sharedaddy)(\b|_)", re.I)
+_CALL_TO_ACTION = re.compile(r"^\s*(?:sign up|subscribe|download|get the latest)\b", re.I)
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _COMMA_CHARS = ",\u060c\ufe50\ufe10\ufe11\u2e41\u2e34\u2e32\uff0c"
 _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]( |$)")
@@ -112,7 +120,8 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _EMBEDS = frozenset({"object", "embed", "iframe"})
 _ALWAYS_DROP_IN_CONTENT = frozenset({"object", "embed", "footer", "link", "aside", "iframe",
                                      "input", "textarea", "select", "button", "nav", "form"})
-_CONDITIONAL = frozenset({"form", "fieldset", "table", "ul", "ol", "div", "section", "dl"})
+_CONDITIONAL = frozenset({"form", "fieldset", "table", "ul", "ol", "div", "section", "dl",
+                          "header"})
 _STRUCTURE_XPATH = (".//article | .//main | .//*[@itemprop='articleBody'] | "
                     ".//*[@role='main']")
 
@@ -438,6 +447,7 @@ def _content_pruner(params: Params, flags: _Flags):
     ``_prepArticle``: ``_clean`` of embeds and forms, share widgets, negative headers and
     ``_cleanConditionally``), as a decision made bottom-up on the kept subtree."""
     ld_limit_weak, ld_limit_strong = (0.1, 0.25) if params.favor_precision else (0.2, 0.5)
+    list_limit = params.list_link_density
 
     def always(el: etree._Element) -> bool:
         tag = el.tag
@@ -448,7 +458,7 @@ def _content_pruner(params: Params, flags: _Flags):
         ci = _class_id(el)
         if not params.include_comments and _COMMENTS.search(ci) and not _MAYBE.search(ci):
             return True
-        if tag in ("h1", "h2") and _class_weight(el, flags) < 0:
+        if tag in _HEADINGS and _class_weight(el, flags) < 0:
             return True
         return False
 
@@ -459,6 +469,9 @@ def _content_pruner(params: Params, flags: _Flags):
                 return not params.include_tables
         if in_data_table:
             return False
+        if tag == "p":
+            return _link_density(st) > 0.2 and bool(_CALL_TO_ACTION.match(
+                " ".join(el.text_content().split())))
         if _SHARE.search(_class_id(el)) and st.text < 500:
             return True
         if not flags.clean_conditionally or tag not in _CONDITIONAL:
@@ -480,7 +493,7 @@ def _content_pruner(params: Params, flags: _Flags):
             or (st.inputs > st.p // 3)
             or (not is_list and heading_density < 0.9 and st.text < 25
                 and (st.img == 0 or st.img > 2))
-            or (not is_list and weight < 25 and density > ld_limit_weak)
+            or (weight < 25 and density > (ld_limit_weak if not is_list else list_limit))
             or (weight >= 25 and density > ld_limit_strong)
             or (st.embeds == 1 and st.text < 75) or st.embeds > 1
         )
@@ -638,8 +651,68 @@ def _attempt(page: Page, params: Params, flags: _Flags, stage: str) -> _Attempt 
     exclude = _clean_content(page, elements, params, flags) | \
         {el for el in analysis.pruned if any(el is not e and e in _ancestors(el)
                                              for e in elements)}
+    if params.trim_edges:
+        exclude |= _trim_edges(elements, exclude, params)
     length = _kept_length(elements, exclude)
     return _Attempt(stage, elements, exclude, length, scores.get(top, 0.0))
+
+
+_BLOCK_LEAF_TAGS = BLOCK_TAGS - {"body", "html", "tbody", "thead", "tfoot", "tr"}
+_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+
+
+def _leaf_blocks(elements, exclude) -> list[etree._Element]:
+    """Block-level elements of the kept content holding no block-level element, in order."""
+    leaves: list[etree._Element] = []
+    for element in elements:
+        walker = etree.iterwalk(element, events=("start", "end"))
+        has_block: list[bool] = []
+        for event, el in walker:
+            if event == "start":
+                if not isinstance(el.tag, str) or el.tag in NON_TEXT_TAGS or el in exclude:
+                    walker.skip_subtree()
+                    has_block.append(True)  # placeholder popped on "end"
+                    continue
+                has_block.append(False)
+                continue
+            inner = has_block.pop()
+            if not isinstance(el.tag, str) or el.tag in NON_TEXT_TAGS or el in exclude:
+                continue
+            is_block = el.tag in _BLOCK_LEAF_TAGS
+            if is_block and not inner:
+                leaves.append(el)
+            if has_block and is_block:
+                has_block[-1] = True
+            elif has_block and inner:
+                has_block[-1] = True
+    return leaves
+
+
+def _is_edge_boilerplate(el: etree._Element, exclude) -> bool:
+    """A short block without a sentence end, or mostly link text: a share bar, a byline
+    widget, "334 comments", "Print | Email" (jusText's short/link-dense classes)."""
+    text = " ".join(el.text_content().split())
+    if not text:
+        return True
+    links = sum(len(" ".join(a.text_content().split())) for a in el.iter("a"))
+    if links / len(text) > 0.5:
+        return True
+    cjk = len(_CJK_RE.findall(text))
+    short = (cjk < 10) if cjk > len(text) / 3 else (len(text) < 50)
+    return short and not _SENTENCE_END.search(text)
+
+
+def _trim_edges(elements, exclude, params: Params) -> set[etree._Element]:
+    """Drop boilerplate blocks at the end of the content (blocksift; see docs/auto.md)."""
+    leaves = _leaf_blocks(elements, exclude)
+    dropped: set[etree._Element] = set()
+    kept = len(leaves)
+    while kept > 1 and _is_edge_boilerplate(leaves[kept - 1], exclude):
+        kept -= 1
+        dropped.add(leaves[kept])
+    if kept <= len(leaves) // 2:
+        return set()  # would cut most of the content: not an edge any more
+    return dropped
 
 
 def _kept_length(elements, exclude) -> int:
@@ -648,20 +721,30 @@ def _kept_length(elements, exclude) -> int:
     return sum(len(p) for p in paragraphs(elements, exclude))
 
 
-def _headline(page: Page, elements: list[etree._Element],
-              exclude: set[etree._Element]) -> etree._Element | None:
-    """The ``<h1>`` before the chosen content (gold texts and readers start with it)."""
-    first = elements[0]
-    for h1 in page.body.iter("h1"):
-        if any(h1 is e or e in _ancestors(h1) for e in elements):
-            return None
-        if page.ordinal(h1) is not None and page.ordinal(first) is not None and \
-                page.ordinal(h1) < page.ordinal(first):
-            text = " ".join(h1.text_content().split())
-            if len(text) >= 4:
-                return h1
-        break
-    return None
+def _headline(page: Page, elements: list[etree._Element], title: str) -> etree._Element | None:
+    """The headline before the chosen content: the last ``<h1>`` (else ``<h2>``) preceding
+    it whose text is the article title; gold texts and readers start with it. A heading
+    that is not the title (a site name in a banner) is left out."""
+    first_ordinal = page.ordinal(elements[0])
+    norm_title = _norm(title)
+    if first_ordinal is None or not norm_title:
+        return None
+    chosen = None
+    for tag in ("h1", "h2"):
+        for heading in page.body.iter(tag):
+            ordinal = page.ordinal(heading)
+            if ordinal is None:
+                continue
+            if ordinal >= first_ordinal:
+                break
+            text = _norm(heading.text_content())
+            if len(text) >= 4 and (text in norm_title or norm_title in text):
+                chosen = heading
+        if chosen is not None:
+            break
+    if chosen is not None and any(e in _ancestors(chosen) for e in elements):
+        return None
+    return chosen
 
 
 def extract(page: Page, params: Params, model: object = None) -> ExtractionResult:
@@ -700,12 +783,13 @@ def extract(page: Page, params: Params, model: object = None) -> ExtractionResul
                                     message="no visible text on the page",
                                     main=render_main(page, [], title=extract_title(page)))
     elements = list(best.elements)
+    title = extract_title(page)
     if params.prepend_headline:
-        headline = _headline(page, elements, best.exclude)
+        headline = _headline(page, elements, title)
         if headline is not None:
             elements.insert(0, headline)
     main = render_main(page, elements, with_html=params.with_html, exclude=best.exclude,
-                       title=extract_title(page))
+                       title=title)
     if params.with_html and not params.include_images and main.html:
         main = main.model_copy(update={"html": re.sub(r"<img\b[^>]*>", "", main.html)})
     blocks = []
