@@ -39,7 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..content import BLOCK_TAGS, NON_TEXT_TAGS, render_main
 from ..page import Page
-from ..results import Block, ExtractionResult
+from ..results import Block, ExtractionResult, MainText
 
 NAME = "auto"
 MODEL = None
@@ -321,6 +321,13 @@ def _ancestors(el: etree._Element) -> list[etree._Element]:
     return out
 
 
+def _content_root(page: Page) -> etree._Element:
+    """``<body>``, or the ``<html>`` root when the parser left content after ``</body>``
+    (pages with a stray ``</body>``: lxml appends what follows to the root)."""
+    body = page.body
+    return page.tree if body.getnext() is not None else body
+
+
 def _pick_top(page: Page, analysis: _Analysis, scores: dict[etree._Element, float],
               params: Params) -> etree._Element | None:
     """Top candidate with readability.js's ancestor promotions (+ structural hints)."""
@@ -328,8 +335,8 @@ def _pick_top(page: Page, analysis: _Analysis, scores: dict[etree._Element, floa
         return None
     ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
     top, top_score = ranked[0]
-    body = page.body
-    if top is body or top_score <= 0:
+    body = _content_root(page)
+    if top is body or top is page.body or top_score <= 0:
         return None
     # several near-equal candidates under one ancestor: that ancestor is the article
     alternatives = [_ancestors(el) for el, s in ranked[1:params.n_top_candidates]
@@ -377,7 +384,7 @@ def _structural_hint(page: Page, analysis: _Analysis, top: etree._Element) -> et
     top_stat = stats.get(top)
     if top_stat is None or not top_stat.text:
         return top
-    regions = [el for el in page.body.xpath(_STRUCTURE_XPATH) if el in stats]
+    regions = [el for el in _content_root(page).xpath(_STRUCTURE_XPATH) if el in stats]
     best = top
     for region in regions:
         st = stats[region]
@@ -594,7 +601,7 @@ def extract_title(page: Page) -> str:
     og = tree.xpath("//meta[@property='og:title' or @name='og:title' or "
                     "@name='twitter:title']/@content")
     og_title = " ".join(og[0].split()) if og else ""
-    h1s = [" ".join(h.text_content().split()) for h in page.body.iter("h1")][:3]
+    h1s = [" ".join(h.text_content().split()) for h in _content_root(page).iter("h1")][:3]
     norm_title = _norm(raw_title)
     for candidate in [*h1s, og_title]:
         if candidate and len(candidate) >= 4 and norm_title and _norm(candidate) in norm_title:
@@ -642,7 +649,7 @@ class _Attempt:
 
 
 def _attempt(page: Page, params: Params, flags: _Flags, stage: str) -> _Attempt | None:
-    analysis = _measure(page.body, _unlikely_pruner(params, flags))
+    analysis = _measure(_content_root(page), _unlikely_pruner(params, flags))
     scores = _score_candidates(analysis, flags)
     top = _pick_top(page, analysis, scores, params)
     if top is None:
@@ -731,7 +738,7 @@ def _headline(page: Page, elements: list[etree._Element], title: str) -> etree._
         return None
     chosen = None
     for tag in ("h1", "h2"):
-        for heading in page.body.iter(tag):
+        for heading in _content_root(page).iter(tag):
             ordinal = page.ordinal(heading)
             if ordinal is None:
                 continue
@@ -751,10 +758,10 @@ def extract(page: Page, params: Params, model: object = None) -> ExtractionResul
     """Main text of ``page`` (ladder in the module docstring). ``model`` is ignored."""
     if not isinstance(params, Params):
         raise TypeError("params must be auto.Params")
-    body = page.body
-    if not len(body) and not (body.text or "").strip():
+    root = _content_root(page)
+    if not len(root) and not (root.text or "").strip():
         return ExtractionResult(algorithm=NAME, status="empty", message="the page has no body",
-                                stage="empty")
+                                stage="empty", main=MainText(title=extract_title(page)))
     ladder = [
         ("strict", _Flags()),
         ("keep-unlikely", _Flags(strip_unlikely=False)),
@@ -775,8 +782,9 @@ def extract(page: Page, params: Params, model: object = None) -> ExtractionResul
     if best is None and attempts:
         best = max(attempts, key=lambda a: a.text_length)
     if best is None or best.text_length == 0:
-        analysis = _measure(body, _unlikely_pruner(params, _Flags(strip_unlikely=False)))
-        best = _Attempt("body", [body], analysis.pruned, 0, 0.0)
+        root = _content_root(page)
+        analysis = _measure(root, _unlikely_pruner(params, _Flags(strip_unlikely=False)))
+        best = _Attempt("body", [root], analysis.pruned, 0, 0.0)
         best.text_length = _kept_length(best.elements, best.exclude)
         if best.text_length == 0:
             return ExtractionResult(algorithm=NAME, status="empty", stage="body",
