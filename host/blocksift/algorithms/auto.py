@@ -20,7 +20,8 @@ sets (ablation in docs/auto.md):
   and ``<h1>`` (Readability's ``_getArticleTitle``).
 
 Fallback ladder (``ExtractionResult.stage``), in order, each tried only when the previous one
-gave less than ``Params.min_text_length`` characters; the longest attempt wins otherwise:
+gave less than ``Params.min_text_length`` characters; when none reaches it, the strictest
+stage that found any text wins (``Params.short_fallback``):
 
 1. ``strict``      -- unlikely candidates stripped, class weights, conditional cleaning;
 2. ``keep-unlikely`` -- unlikely candidates kept (readability's FLAG_STRIP_UNLIKELYS off);
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Literal
 
 from lxml import etree
 from pydantic import BaseModel, ConfigDict, Field
@@ -64,8 +66,13 @@ class Params(BaseModel):
         False, description="Looser pruning: conditional cleaning only removes link-heavy "
                            "blocks (trafilatura's favor_recall)")
     min_text_length: int = Field(
-        500, ge=0, description="Characters below which the next ladder stage is tried "
-                               "(readability.js DEFAULT_CHAR_THRESHOLD = 500)")
+        250, ge=0, description="Characters below which the next ladder stage is tried "
+                               "(readability-lxml retry_length = 250; readability.js uses "
+                               "500, which measured worse on dragnet, docs/auto.md)")
+    short_fallback: Literal["first", "longest"] = Field(
+        "first", description="When no ladder stage reaches min_text_length: keep the "
+                             "strictest stage with text ('first', as readability-lxml keeps "
+                             "its retry) or the longest attempt ('longest', readability.js)")
     n_top_candidates: int = Field(
         5, ge=1, le=50, description="Top candidates compared when looking for a common "
                                     "ancestor (readability.js DEFAULT_N_TOP_CANDIDATES = 5)")
@@ -780,7 +787,10 @@ def extract(page: Page, params: Params, model: object = None) -> ExtractionResul
             best = attempt
             break
     if best is None and attempts:
-        best = max(attempts, key=lambda a: a.text_length)
+        if params.short_fallback == "longest":
+            best = max(attempts, key=lambda a: a.text_length)
+        else:
+            best = next((a for a in attempts if a.text_length), attempts[0])
     if best is None or best.text_length == 0:
         root = _content_root(page)
         analysis = _measure(root, _unlikely_pruner(params, _Flags(strip_unlikely=False)))
