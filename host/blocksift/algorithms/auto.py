@@ -69,6 +69,10 @@ class Params(BaseModel):
         250, ge=0, description="Characters below which the next ladder stage is tried "
                                "(readability-lxml retry_length = 250; readability.js uses "
                                "500, which measured worse on dragnet, docs/auto.md)")
+    disjoint_votes: bool = Field(
+        True, description="Only candidates outside the top one's ancestors vote for a "
+                          "common ancestor (readability.js counts all top candidates; "
+                          "blocksift, docs/auto.md)")
     short_fallback: Literal["first", "longest"] = Field(
         "first", description="When no ladder stage reaches min_text_length: keep the "
                              "strictest stage with text ('first', as readability-lxml keeps "
@@ -340,14 +344,29 @@ def _pick_top(page: Page, analysis: _Analysis, scores: dict[etree._Element, floa
     """Top candidate with readability.js's ancestor promotions (+ structural hints)."""
     if not scores:
         return None
+    body = _content_root(page)
     ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
     top, top_score = ranked[0]
-    body = _content_root(page)
-    if top is body or top is page.body or top_score <= 0:
+    if top is body or top is page.body or top.tag == "html":
+        # the page itself won: an element below it that holds most of its prose stands for
+        # it (a class like "article" on <body> must not select the navigation too)
+        ranked = [(el, s) for el, s in ranked if el is not body and el is not page.body
+                  and el.tag != "html"]
+        if not ranked:
+            return None
+        stats = analysis.stats
+        prose = stats[top].text - stats[top].links
+        top, top_score = ranked[0]
+        if stats[top].text - stats[top].links < 0.5 * prose:
+            return None
+    if top_score <= 0:
         return None
-    # several near-equal candidates under one ancestor: that ancestor is the article
+    # several near-equal candidates under one ancestor: that ancestor is the article.
+    # Departure: candidates enclosing the top one do not vote (they would always pull the
+    # choice up to the page wrapper).
+    top_ancestors = set(_ancestors(top))
     alternatives = [_ancestors(el) for el, s in ranked[1:params.n_top_candidates]
-                    if s / top_score >= 0.75]
+                    if s / top_score >= 0.75 and (params.disjoint_votes is False or el not in top_ancestors)]
     if len(alternatives) >= 3:
         parent = top.getparent()
         while parent is not None and parent is not body:
