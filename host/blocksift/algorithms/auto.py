@@ -73,6 +73,11 @@ class Params(BaseModel):
         True, description="Only candidates outside the top one's ancestors vote for a "
                           "common ancestor (readability.js counts all top candidates; "
                           "blocksift, docs/auto.md)")
+    link_blocks: Literal["off", "prune", "content"] = Field(
+        "off", description="Use linkblocks' logical link blocks (seeds 000/001, paper "
+                           "defaults): 'prune' drops elements wholly inside one before "
+                           "scoring, 'content' only inside the chosen content, 'off' not at "
+                           "all (ablation in docs/auto.md)")
     short_fallback: Literal["first", "longest"] = Field(
         "first", description="When no ladder stage reaches min_text_length: keep the "
                              "strictest stage with text ('first', as readability-lxml keeps "
@@ -674,8 +679,26 @@ class _Attempt:
     score: float
 
 
-def _attempt(page: Page, params: Params, flags: _Flags, stage: str) -> _Attempt | None:
-    analysis = _measure(_content_root(page), _unlikely_pruner(params, flags))
+def _link_block_elements(page: Page) -> set[etree._Element]:
+    """Elements lying wholly inside a logical link block (linkblocks, seed 000 §3)."""
+    from . import linkblocks
+
+    result = linkblocks.extract(page, linkblocks.Params())
+    found: set[etree._Element] = set()
+    for block in result.blocks:
+        found.update(linkblocks.elements_within(page, block.start, block.end))
+    return found
+
+
+def _attempt(page: Page, params: Params, flags: _Flags, stage: str,
+             link_block_elements: set[etree._Element]) -> _Attempt | None:
+    prune = _unlikely_pruner(params, flags)
+    if params.link_blocks == "prune" and link_block_elements:
+        base = prune
+
+        def prune(el: etree._Element) -> bool:  # noqa: F811 - the link-block aware variant
+            return el in link_block_elements or base(el)
+    analysis = _measure(_content_root(page), prune)
     scores = _score_candidates(analysis, flags)
     top = _pick_top(page, analysis, scores, params)
     if top is None:
@@ -684,6 +707,10 @@ def _attempt(page: Page, params: Params, flags: _Flags, stage: str) -> _Attempt 
     exclude = _clean_content(page, elements, params, flags) | \
         {el for el in analysis.pruned if any(el is not e and e in _ancestors(el)
                                              for e in elements)}
+    if params.link_blocks == "content" and link_block_elements:
+        chosen = set(elements)
+        exclude |= {el for el in link_block_elements if el not in chosen and
+                    any(a in chosen for a in _ancestors(el))}
     if params.trim_edges:
         exclude |= _trim_edges(elements, exclude, params)
     length = _kept_length(elements, exclude)
@@ -797,8 +824,9 @@ def extract(page: Page, params: Params, model: object = None) -> ExtractionResul
     ]
     attempts: list[_Attempt] = []
     best: _Attempt | None = None
+    link_block_elements = _link_block_elements(page) if params.link_blocks != "off" else set()
     for stage, flags in ladder:
-        attempt = _attempt(page, params, flags, stage)
+        attempt = _attempt(page, params, flags, stage, link_block_elements)
         if attempt is None:
             continue
         attempts.append(attempt)
