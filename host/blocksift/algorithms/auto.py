@@ -136,7 +136,7 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _EMBEDS = frozenset({"object", "embed", "iframe"})
 _ALWAYS_DROP_IN_CONTENT = frozenset({"object", "embed", "footer", "link", "aside", "iframe",
                                      "input", "textarea", "select", "button", "nav", "form"})
-_CONDITIONAL = frozenset({"form", "fieldset", "table", "ul", "ol", "div", "section", "dl",
+_CONDITIONAL = frozenset({"form", "fieldset", "table", "ul", "ol", "div", "section", "dl", "td",
                           "header"})
 _STRUCTURE_XPATH = (".//article | .//main | .//*[@itemprop='articleBody'] | "
                     ".//*[@role='main']")
@@ -521,7 +521,8 @@ def _content_pruner(params: Params, flags: _Flags):
             return False
         is_list = tag in ("ul", "ol") or (st.text and st.li_text / st.text > 0.9)
         density = _link_density(st)
-        if params.favor_recall:
+        if params.favor_recall or tag == "td":
+            # a layout cell is judged by its links alone: a navigation column (blocksift)
             return density > 0.5 and weight < 25
         heading_density = st.heading_text / st.text if st.text else 0.0
         li = st.li - 100
