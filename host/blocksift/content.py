@@ -170,7 +170,9 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
             if not isinstance(node.tag, str):
                 continue
             node.attrib.pop(STAMP_ATTR, None)
-            if node.tag == "img" and not node.get("src"):
+            # lazy loaders put a data: placeholder in src and the real image elsewhere
+            if node.tag == "img" and (not node.get("src") or
+                                      node.get("src", "").startswith("data:")):
                 for attr in _LAZY_SRC_ATTRS:
                     if node.get(attr):
                         node.set("src", node.get(attr))
