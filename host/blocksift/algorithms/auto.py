@@ -618,7 +618,7 @@ def _norm(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
-def extract_title(page: Page) -> str:
+def extract_title(page: Page, content: list[etree._Element] | None = None) -> str:
     """The article title (readability.js ``_getArticleTitle``, with ``og:title``).
 
     ``<title>`` is cut at a site-name separator (``|``, `` - ``, ``»``...) when the kept part
@@ -648,6 +648,27 @@ def extract_title(page: Page) -> str:
         return raw_title
     if og_title:
         return og_title
+    # no <title>: the first heading of the chosen content, else the last heading before it
+    for element in content or []:
+        for heading in element.iter("h1", "h2", "h3"):
+            text = " ".join(heading.text_content().split())
+            if text:
+                return text
+    if content and page.ordinal(content[0]) is not None:
+        first = page.ordinal(content[0])
+        before = ""
+        # near the content only (its grandparent): a sidebar heading is no title
+        parent = content[0].getparent()
+        near = parent.getparent() if parent is not None and parent.getparent() is not None \
+            else parent
+        for heading in (near if near is not None else content[0]).iter("h1", "h2", "h3"):
+            ordinal = page.ordinal(heading)
+            if ordinal is None or ordinal >= first:
+                break
+            text = " ".join(heading.text_content().split())
+            before = text or before
+        if before:
+            return before
     return h1s[0] if h1s else ""
 
 
@@ -782,6 +803,24 @@ def _kept_length(elements, exclude) -> int:
     return sum(len(p) for p in paragraphs(elements, exclude))
 
 
+def _comment_sections(page: Page, elements: list[etree._Element]) -> list[etree._Element]:
+    """User-comment sections outside the chosen content (for ``include_comments``): the
+    outermost elements whose class/id names comments, after the content in the page."""
+    chosen = set(elements)
+    found: list[etree._Element] = []
+    walker = etree.iterwalk(_content_root(page), events=("start",))
+    for _event, el in walker:
+        if el in chosen or not isinstance(el.tag, str) or el.tag in NON_TEXT_TAGS:
+            walker.skip_subtree()
+            continue
+        ci = _class_id(el)
+        if _COMMENTS.search(ci) and not _MAYBE.search(ci) and \
+                len(" ".join(el.text_content().split())) >= 25:
+            found.append(el)
+            walker.skip_subtree()
+    return found
+
+
 def _headline(page: Page, elements: list[etree._Element], title: str) -> etree._Element | None:
     """The headline before the chosen content: the last ``<h1>`` (else ``<h2>``) preceding
     it whose text is the article title; gold texts and readers start with it. A heading
@@ -849,7 +888,9 @@ def extract(page: Page, params: Params, model: object = None) -> ExtractionResul
                                     message="no visible text on the page",
                                     main=render_main(page, [], title=extract_title(page)))
     elements = list(best.elements)
-    title = extract_title(page)
+    if params.include_comments:
+        elements += _comment_sections(page, elements)
+    title = extract_title(page, elements)
     if params.prepend_headline:
         headline = _headline(page, elements, title)
         if headline is not None:
