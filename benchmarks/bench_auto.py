@@ -10,6 +10,7 @@ the reader-view HTML too). Scores use blocksift's dataset metric (the datasets R
         [--tools auto,trafilatura,readability,resiliparse] [--param k=v ...] [--json FILE] \\
         [--memory]
 
+``--ablation`` prints instead the F1 of ``auto`` with each of its signals switched off.
 ``--memory`` also runs ``blocksift batch --algo auto --jobs 1`` over the largest dataset under
 ``/usr/bin/time -v`` and reports its peak resident memory. ``--cache DIR`` stores the
 competitors' texts (development only: cached tools are not timed). The competitors are the
@@ -151,6 +152,43 @@ def run_dataset(name: str, tools: dict[str, Callable], limit: int | None,
     return report
 
 
+#: Each signal of ``auto`` switched off (or swapped for the seed's/readability's choice).
+ABLATIONS: dict[str, dict] = {
+    "default": {},
+    "no landmark pruning": {"prune_landmarks": False},
+    "no structural hint": {"use_structure": False},
+    "no headline": {"prepend_headline": False},
+    "no edge trimming": {"trim_edges": False},
+    "lists exempt from link density (readability.js)": {"list_link_density": 1.01},
+    "all candidates vote (readability.js)": {"disjoint_votes": False},
+    "ladder 500 + longest (readability.js)": {"min_text_length": 500,
+                                              "short_fallback": "longest"},
+    "linkblocks: prune before scoring": {"link_blocks": "prune"},
+    "linkblocks: prune inside content": {"link_blocks": "content"},
+}
+
+
+def ablation(datasets: list[str], limit: int | None) -> dict[str, dict[str, float]]:
+    """F1 of ``auto`` per dataset with each signal switched off (quality only)."""
+    table: dict[str, dict[str, float]] = {}
+    pages = {name: list(iter_pages(resolve(name), limit)) for name in datasets}
+    for label, override in ABLATIONS.items():
+        params = auto.Params(with_html=False, **override)
+        row = {}
+        for name, labeled_pages in pages.items():
+            scores = []
+            for labeled in labeled_pages:
+                result = auto.extract(Page(labeled.html, url=labeled.url), params)
+                scores.append(score_page(result.main.text if result.main else "",
+                                         labeled.gold))
+            row[name] = summarize(scores).f1
+        row["mean"] = statistics.mean(row[name] for name in datasets)
+        table[label] = row
+        print(f"{label:50} " + " ".join(f"{row[name]:.4f}" for name in [*datasets, "mean"]))
+        sys.stdout.flush()
+    return table
+
+
 def peak_memory(dataset: str, params: dict) -> dict:
     """Peak RSS of ``blocksift batch --algo auto --jobs 1`` over ``dataset`` (time -v)."""
     path = resolve(dataset)
@@ -189,10 +227,19 @@ def main() -> int:
     parser.add_argument("--param", action="append", default=[], help="auto param k=v")
     parser.add_argument("--cache", type=Path, help="competitor text cache (dev only)")
     parser.add_argument("--json", type=Path, help="write the figures as JSON")
+    parser.add_argument("--ablation", action="store_true",
+                        help="only the ablation table of auto's signals (F1 per dataset)")
     parser.add_argument("--memory", action="store_true",
                         help="peak memory of blocksift batch over the largest dataset")
     args = parser.parse_args()
     params = parse_param(args.param)
+    if args.ablation:
+        datasets = args.datasets or DEFAULT_DATASETS
+        print(f"{'variant':50} " + " ".join(f"{d[:7]:>7}" for d in [*datasets, "mean"]))
+        table = ablation(datasets, args.limit)
+        if args.json:
+            args.json.write_text(json.dumps(table, indent=1))
+        return 0
     tools: dict[str, Callable] = {}
     for tool in args.tools.split(","):
         tools[tool] = make_auto(params) if tool == "auto" else FACTORIES[tool]()
