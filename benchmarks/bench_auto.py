@@ -156,7 +156,6 @@ def run_dataset(name: str, tools: dict[str, Callable], limit: int | None,
 ABLATIONS: dict[str, dict] = {
     "default": {},
     "no landmark pruning": {"prune_landmarks": False},
-    "no structural hint": {"use_structure": False},
     "no headline": {"prepend_headline": False},
     "no edge trimming": {"trim_edges": False},
     "lists exempt from link density (readability.js)": {"list_link_density": 1.01},

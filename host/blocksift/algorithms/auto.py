@@ -1,33 +1,50 @@
 """auto: the reader view's default main-text extractor (a combination; see docs/auto.md).
 
 The core is the content-scoring search of Mozilla Readability (readability.js
-``_grabArticle``/``_prepArticle``, the algorithm readability-lxml also ports), done without
-mutating the shared ``page.tree``: one bottom-up pass measures every element (text length,
-link text, commas, paragraphs, images, list items, inputs), paragraphs score their ancestors,
-the best-scored container times ``1 - link density`` wins, siblings join it, and a second
-bottom-up pass over the winner prunes boilerplate "conditionally" (readability's rules) into
-an *exclude set* that rendering skips. Around that core, what measurably helps on the dev
-sets (ablation in docs/auto.md):
+``_grabArticle`` / ``_prepArticle``; readability-lxml ports the same algorithm), done
+without mutating the shared ``page.tree``:
 
-* structural hints -- an ``<article>``, ``<main>``, ``[itemprop=articleBody]`` or
-  ``role=main`` region is preferred when it holds most of the scored text;
-* link blocks as boundaries -- navigation/aside/footer landmarks and comment sections are
-  pruned before scoring (the link-block idea of seeds 000/001: dense link regions are not
-  content);
-* the headline -- the page's ``<h1>`` (or title) is put in front of the text when the
-  chosen container starts after it;
-* the title -- ``<title>`` cut at its site-name separator, cross-checked with ``og:title``
-  and ``<h1>`` (Readability's ``_getArticleTitle``).
+1. one bottom-up pass (:func:`_measure`) measures every kept element: visible characters,
+   link characters, commas, paragraphs, images, list items, inputs, embeds, heading text;
+   "unlikely" elements (readability's class/id list, ``_isProbablyVisible``) are pruned;
+2. paragraphs (``p``, ``pre``, ``td``, ``section``, ``h2``-``h6`` and divs without block
+   children, readability's DEFAULT_TAGS_TO_SCORE and div-to-p rule) give
+   ``1 + commas + min(len / 100, 3)`` points to five levels of ancestors (divided by 1, 2,
+   then 3 x level); a candidate starts from its tag bonus and class weight (+-25);
+3. the best candidate x ``(1 - link density)`` wins, promoted to a common ancestor of
+   near-equal candidates, to a better-scored parent, and from an only child to its parent;
+4. siblings join it when they score 20 % of the top, or read as clean prose;
+5. a second bottom-up pass over the chosen elements (:func:`_clean_content`) decides
+   readability's "clean conditionally" rules into an *exclude set* that rendering skips
+   (readability mutates the DOM in reverse order to the same effect).
+
+Departures, each a named parameter measured by the ablation in docs/auto.md:
+
+* landmarks (``nav``, ``aside``, ``footer``, ``role=navigation|complementary``) and comment
+  sections are pruned before scoring (``prune_landmarks``, ``include_comments``);
+* lists whose text is mostly links are link blocks and leave the content
+  (``list_link_density``; readability.js exempts lists); layout cells (``td``) are judged
+  by their links alone, so a navigation column leaves a table layout;
+* the page itself never wins when one element below it holds most of its prose, and
+  candidates enclosing the top one do not vote for a common ancestor (``disjoint_votes``);
+* short blocks without a sentence end, or mostly links, are trimmed from the end of the
+  content (``trim_edges``; jusText's short / link-dense classes);
+* the headline (the ``<h1>`` before the content that is the title) leads the text
+  (``prepend_headline``); the title is ``<title>`` without the site name, checked against
+  ``og:title`` and ``<h1>`` (readability.js ``_getArticleTitle``, :func:`extract_title`);
+* linkblocks' logical link blocks (seeds 000/001) can prune elements (``link_blocks``); off
+  by default because they cut F1 by 0.4 (their spans cover article text).
 
 Fallback ladder (``ExtractionResult.stage``), in order, each tried only when the previous one
 gave less than ``Params.min_text_length`` characters; when none reaches it, the strictest
 stage that found any text wins (``Params.short_fallback``):
 
-1. ``strict``      -- unlikely candidates stripped, class weights, conditional cleaning;
+1. ``strict``        -- unlikely candidates stripped, class weights, conditional cleaning;
 2. ``keep-unlikely`` -- unlikely candidates kept (readability's FLAG_STRIP_UNLIKELYS off);
-3. ``no-weights``  -- class/id weights off as well (FLAG_WEIGHT_CLASSES off);
-4. ``no-cleaning`` -- conditional cleaning off as well (FLAG_CLEAN_CONDITIONALLY off);
-5. ``body``        -- nothing scored: the whole visible body, landmarks pruned.
+3. ``no-weights``    -- class/id weights off as well (FLAG_WEIGHT_CLASSES off);
+4. ``no-cleaning``   -- conditional cleaning off as well (FLAG_CLEAN_CONDITIONALLY off);
+5. ``body``          -- nothing scored: the whole visible body, landmarks pruned;
+6. ``empty``         -- the page has no visible text (status ``empty``).
 """
 
 from __future__ import annotations
@@ -85,9 +102,6 @@ class Params(BaseModel):
     n_top_candidates: int = Field(
         5, ge=1, le=50, description="Top candidates compared when looking for a common "
                                     "ancestor (readability.js DEFAULT_N_TOP_CANDIDATES = 5)")
-    use_structure: bool = Field(
-        True, description="Prefer <article>/<main>/articleBody regions holding most of the "
-                          "scored text (blocksift; ablation in docs/auto.md)")
     prune_landmarks: bool = Field(
         True, description="Drop <nav>, <aside>, <footer>, role=navigation/complementary and "
                           "hidden elements before scoring (blocksift; ablation in docs/auto.md)")
@@ -138,8 +152,6 @@ _ALWAYS_DROP_IN_CONTENT = frozenset({"object", "embed", "footer", "link", "aside
                                      "input", "textarea", "select", "button", "nav", "form"})
 _CONDITIONAL = frozenset({"form", "fieldset", "table", "ul", "ol", "div", "section", "dl", "td",
                           "header"})
-_STRUCTURE_XPATH = (".//article | .//main | .//*[@itemprop='articleBody'] | "
-                    ".//*[@role='main']")
 
 
 @dataclass(slots=True)
@@ -346,7 +358,7 @@ def _content_root(page: Page) -> etree._Element:
 
 def _pick_top(page: Page, analysis: _Analysis, scores: dict[etree._Element, float],
               params: Params) -> etree._Element | None:
-    """Top candidate with readability.js's ancestor promotions (+ structural hints)."""
+    """Top candidate with readability.js's ancestor promotions."""
     if not scores:
         return None
     body = _content_root(page)
@@ -399,34 +411,7 @@ def _pick_top(page: Page, analysis: _Analysis, scores: dict[etree._Element, floa
     while parent is not None and parent is not body and len(parent) == 1 and \
             parent in analysis.stats:
         top, parent = parent, parent.getparent()
-    if params.use_structure:
-        top = _structural_hint(page, analysis, top)
     return top
-
-
-def _structural_hint(page: Page, analysis: _Analysis, top: etree._Element) -> etree._Element:
-    """Prefer a semantic article region that holds the top candidate's text.
-
-    If exactly one of ``<article>``/``<main>``/``[itemprop=articleBody]``/``[role=main]``
-    (innermost first) contains the top candidate's text region or sits inside it holding
-    most of its text, take it. Departure from readability; ablation in docs/auto.md.
-    """
-    stats = analysis.stats
-    top_stat = stats.get(top)
-    if top_stat is None or not top_stat.text:
-        return top
-    regions = [el for el in _content_root(page).xpath(_STRUCTURE_XPATH) if el in stats]
-    best = top
-    for region in regions:
-        st = stats[region]
-        if region in _ancestors(top):
-            continue  # top already inside the region: keep the finer choice
-        if top in _ancestors(region):
-            # a region inside the candidate holding most of its non-link text
-            own = st.text - st.links
-            if own >= 0.8 * (top_stat.text - top_stat.links) and own > 200:
-                best = region
-    return best
 
 
 def _siblings(analysis: _Analysis, scores: dict[etree._Element, float],
