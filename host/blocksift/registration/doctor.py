@@ -29,6 +29,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from ..transport.native import read_exactly
 from .apply import RegistryAccess, default_registry, load_receipt
 from .browsers import (
     BROWSERS,
@@ -105,22 +106,11 @@ def encode_frame(message: Mapping[str, Any]) -> bytes:
     return struct.pack("=I", len(data)) + data
 
 
-def _read_exact(stream: Any, n: int) -> bytes:
-    chunks = []
-    while n:
-        chunk = stream.read(n)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        n -= len(chunk)
-    return b"".join(chunks)
-
-
 def _reader(stream: Any, out: queue.Queue[tuple[str, Any]]) -> None:
     """Frames from the host's stdout, as ("frame", dict) / ("bad", why) / ("eof", None)."""
     try:
         while True:
-            header = _read_exact(stream, 4)
+            header = read_exactly(stream, 4)
             if len(header) < 4:
                 out.put(("eof", None))
                 return
@@ -129,7 +119,7 @@ def _reader(stream: Any, out: queue.Queue[tuple[str, Any]]) -> None:
                 out.put(("bad", (f"the host sent a {length}-byte frame; browsers accept at "
                                  f"most {MAX_HOST_MESSAGE} (or it printed text on stdout)")))
                 return
-            body = _read_exact(stream, length)
+            body = read_exactly(stream, length)
             if len(body) < length:
                 out.put(("bad", f"frame cut short: {len(body)} of {length} bytes"))
                 return
