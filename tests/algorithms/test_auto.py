@@ -211,3 +211,11 @@ def test_short_post_under_the_threshold_is_not_replaced_by_nothing():
     result = auto.extract(Page(html), auto.Params())
     assert result.stage == "strict"
     assert "short post" in result.main.text
+
+
+def test_blocks_only_skips_the_main_text():
+    full = _golden("news-landmarks")
+    blocks_only = _golden("news-landmarks", main_text=False)
+    assert blocks_only.main is None and blocks_only.status == "ok"
+    assert [(b.start, b.end) for b in blocks_only.blocks] == \
+        [(b.start, b.end) for b in full.blocks]

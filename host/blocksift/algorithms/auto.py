@@ -116,6 +116,9 @@ class Params(BaseModel):
                                        "exceeds this are link blocks and dropped (1.01 = "
                                        "readability.js, which exempts lists; blocksift)")
     with_html: bool = Field(True, description="Also render the sanitized reader-view HTML")
+    main_text: bool = Field(
+        True, description="Render the main text; False returns the 'main' blocks only (the "
+                          "host sets it for blocks-only requests)")
 
 
 # -- readability.js regular expressions (REGEXPS) -------------------------------------------
@@ -880,9 +883,12 @@ def extract(page: Page, params: Params, model: object = None) -> ExtractionResul
         headline = _headline(page, elements, title)
         if headline is not None:
             elements.insert(0, headline)
-    main = render_main(page, elements, with_html=params.with_html, exclude=best.exclude,
-                       title=title)
-    if params.with_html and not params.include_images and main.html:
+    if params.main_text:
+        main = render_main(page, elements, with_html=params.with_html, exclude=best.exclude,
+                           title=title)
+    else:
+        main = None
+    if main is not None and params.with_html and not params.include_images and main.html:
         main = main.model_copy(update={"html": re.sub(r"<img\b[^>]*>", "", main.html)})
     blocks = []
     has_ids = page.has_ids
@@ -894,5 +900,5 @@ def extract(page: Page, params: Params, model: object = None) -> ExtractionResul
             xpaths=[] if has_ids else [page.xpath(el)]))
     return ExtractionResult(
         algorithm=NAME, status="ok", blocks=blocks, main=main, stage=best.stage,
-        stats={"text_length": float(len(main.text)), "attempts": float(len(attempts)),
+        stats={"text_length": float(best.text_length), "attempts": float(len(attempts)),
                "excluded": float(len(best.exclude))})
