@@ -219,3 +219,16 @@ def test_blocks_only_skips_the_main_text():
     assert blocks_only.main is None and blocks_only.status == "ok"
     assert [(b.start, b.end) for b in blocks_only.blocks] == \
         [(b.start, b.end) for b in full.blocks]
+
+
+def test_cells_of_a_marked_data_table_are_kept_even_when_they_are_links():
+    rows = "".join(f"<tr><td><a href='/p{i}'>Product {i}</a></td><td>{i}.50</td></tr>"
+                   for i in range(6))
+    html = ("<html><body><article><p>" + "Prices of the season, listed below for reference. "
+            * 6 + "</p><table><thead><tr><th>Item</th><th>Price</th></tr></thead><tbody>"
+            + rows + "</tbody></table><p>" + "More text after the table, with commas, too. "
+            * 6 + "</p></article></body></html>")
+    kept = auto.extract(Page(html), auto.Params()).main.text
+    assert "Product 5" in kept
+    judged = auto.extract(Page(html), auto.Params(protect_data_tables=False)).main.text
+    assert "Product 5" not in judged

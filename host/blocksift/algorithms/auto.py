@@ -115,6 +115,10 @@ class Params(BaseModel):
         0.5, ge=0, le=1.01, description="Lists inside the content whose link text share "
                                        "exceeds this are link blocks and dropped (1.01 = "
                                        "readability.js, which exempts lists; blocksift)")
+    protect_data_tables: bool = Field(
+        True, description="Never clean inside a table marked up as data (th, caption, "
+                          "summary, col; readability.js _cleanConditionally keeps data "
+                          "tables whole); False judges its cells like any element")
     with_html: bool = Field(True, description="Also render the sanitized reader-view HTML")
     main_text: bool = Field(
         True, description="Render the main text; False returns the 'main' blocks only (the "
@@ -450,6 +454,18 @@ def _siblings(analysis: _Analysis, scores: dict[etree._Element, float],
     return chosen
 
 
+def _is_marked_data_table(table: etree._Element) -> bool:
+    """A table whose markup says it holds data: header cells, caption, summary, col groups."""
+    if table.get("role") == "presentation" or table.get("datatable") == "0":
+        return False
+    if table.get("summary"):
+        return True
+    caption = table.find("caption")
+    if caption is not None and caption.text_content().strip():
+        return True
+    return bool(table.xpath(".//col|.//colgroup|.//tfoot|.//thead|.//th"))
+
+
 def _is_data_table(table: etree._Element, st: _Stat) -> bool:
     """readability.js ``_markDataTables``."""
     if table.get("role") == "presentation" or table.get("datatable") == "0":
@@ -532,12 +548,15 @@ def _content_pruner(params: Params, flags: _Flags):
 
 
 def _clean_content(page: Page, elements: list[etree._Element], params: Params,
-                   flags: _Flags) -> set[etree._Element]:
+                   flags: _Flags, pruned: set[etree._Element] = frozenset()
+                   ) -> tuple[set[etree._Element], int]:
     """The exclude set inside ``elements``, decided bottom-up so that an outer element is
     judged without the boilerplate already removed inside it (readability mutates the DOM in
-    reverse order to the same effect)."""
+    reverse order to the same effect). Also returns the characters kept. Cells of data
+    tables are kept whole (readability ``_cleanConditionally``: inside a data table)."""
     always, conditional = _content_pruner(params, flags)
     exclude: set[etree._Element] = set()
+    kept_chars = 0
     for element in elements:
         stack: list[_Stat] = []
         tables: list[bool] = []
@@ -548,7 +567,7 @@ def _clean_content(page: Page, elements: list[etree._Element], params: Params,
             tag = el.tag
             if event == "start":
                 if not isinstance(tag, str) or tag in NON_TEXT_TAGS or \
-                        (el is not element and always(el)):
+                        (el is not element and (el in pruned or always(el))):
                     walker.skip_subtree()
                     skipped.add(el)
                     if isinstance(tag, str) and tag not in NON_TEXT_TAGS:
@@ -558,7 +577,11 @@ def _clean_content(page: Page, elements: list[etree._Element], params: Params,
                 st.text, st.commas = _tlen(el.text)
                 stack.append(st)
                 if tag == "table":
-                    tables.append(False)
+                    # only tables marked up as data (th, caption, ...) are protected: the
+                    # size rule of _markDataTables also matches old layout tables
+                    is_data = _is_marked_data_table(el)
+                    tables.append(is_data)
+                    data_table_depth += is_data and params.protect_data_tables
                 continue
             if el in skipped:
                 parent_stat = stack[-1] if stack else None
@@ -580,10 +603,12 @@ def _clean_content(page: Page, elements: list[etree._Element], params: Params,
                 elif tag in _HEADINGS:
                     st.heading_text = st.text
                 if tag == "table":
-                    tables.pop()
+                    data_table_depth -= tables.pop() and params.protect_data_tables
                 inside_table = data_table_depth > 0
                 drop = el is not element and conditional(el, st, inside_table)
                 parent_stat = stack[-1] if stack else None
+                if el is element:
+                    kept_chars += st.text
                 if drop:
                     exclude.add(el)
                 elif parent_stat is not None:
@@ -596,7 +621,7 @@ def _clean_content(page: Page, elements: list[etree._Element], params: Params,
                 n, c = _tlen(el.tail)
                 parent_stat.text += n
                 parent_stat.commas += c
-    return exclude
+    return exclude, kept_chars
 
 
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-\u2013\u2014\\/>\u00bb:]\s+|\s*[|\u00bb]\s*|_|\s::\s")
@@ -714,16 +739,17 @@ def _attempt(page: Page, params: Params, flags: _Flags, stage: str,
     if top is None:
         return None
     elements = _siblings(analysis, scores, top, params)
-    exclude = _clean_content(page, elements, params, flags) | \
-        {el for el in analysis.pruned if any(el is not e and e in _ancestors(el)
-                                             for e in elements)}
+    chosen = set(elements)
+    inner_pruned = {el for el in analysis.pruned
+                    if el not in chosen and any(a in chosen for a in _ancestors(el))}
+    exclude, length = _clean_content(page, elements, params, flags, inner_pruned)
     if params.link_blocks == "content" and link_block_elements:
-        chosen = set(elements)
         exclude |= {el for el in link_block_elements if el not in chosen and
                     any(a in chosen for a in _ancestors(el))}
     if params.trim_edges:
-        exclude |= _trim_edges(elements, exclude, params)
-    length = _kept_length(elements, exclude)
+        trimmed = _trim_edges(elements, exclude, params)
+        exclude |= trimmed
+        length -= sum(len(" ".join(el.text_content().split())) for el in trimmed)
     return _Attempt(stage, elements, exclude, length, scores.get(top, 0.0))
 
 
