@@ -162,6 +162,7 @@ ABLATIONS: dict[str, dict] = {
     "all candidates vote (readability.js)": {"disjoint_votes": False},
     "ladder 500 + longest (readability.js)": {"min_text_length": 500,
                                               "short_fallback": "longest"},
+    "data-table cells judged like any element": {"protect_data_tables": False},
     "linkblocks: prune before scoring": {"link_blocks": "prune"},
     "linkblocks: prune inside content": {"link_blocks": "content"},
 }
