@@ -206,8 +206,8 @@ def peak_memory(dataset: str, params: dict) -> dict:
     started = time.perf_counter()
     try:
         with open(input_file, encoding="utf-8") as stdin:
-            done = subprocess.run(command, stdin=stdin, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, env=env, check=False)
+            done = subprocess.run(command, stdin=stdin, capture_output=True, text=True,
+                                  env=env, check=False)
     finally:
         os.unlink(input_file)
     seconds = time.perf_counter() - started

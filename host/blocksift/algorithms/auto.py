@@ -390,7 +390,8 @@ def _pick_top(page: Page, analysis: _Analysis, scores: dict[etree._Element, floa
     # choice up to the page wrapper).
     top_ancestors = set(_ancestors(top))
     alternatives = [_ancestors(el) for el, s in ranked[1:params.n_top_candidates]
-                    if s / top_score >= 0.75 and (params.disjoint_votes is False or el not in top_ancestors)]
+                    if s / top_score >= 0.75
+                    and (not params.disjoint_votes or el not in top_ancestors)]
     if len(alternatives) >= 3:
         parent = top.getparent()
         while parent is not None and parent is not body:
