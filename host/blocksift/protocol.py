@@ -42,7 +42,7 @@ class ExtractRequest(WireModel):
     id: RequestId
     url: str | None = Field(None, max_length=8192)
     html: str = Field(description="The page snapshot; elements may carry stamped ids")
-    algorithm: str = Field("linkblocks", max_length=64)
+    algorithm: str = Field("auto", max_length=64)
     params: dict[str, Any] = Field(default_factory=dict)
     want: list[Want] = Field(default_factory=lambda: ["blocks", "main"], min_length=1,
                              description="Link blocks, main text, or both")
