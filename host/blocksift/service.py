@@ -514,34 +514,39 @@ def _has_lone_surrogate(value: Any, depth: int = 0) -> bool:
 def chunk_messages(text: str, request_id: str, limit: int) -> list[str]:
     """Split a serialized reply into ``chunk`` messages each at most ``limit`` UTF-8 bytes.
 
-    The receiver joins the ``data`` strings in ``seq`` order and parses the result.
+    The receiver joins the ``data`` strings in ``seq`` order and parses the result. The text
+    is JSON-escaped once and cut between escape sequences, so each piece is itself a valid
+    JSON string body: linear work, whatever the size of the reply.
     """
-    overhead = len(json.dumps({"type": "chunk", "id": request_id, "seq": 10**9,
-                               "count": 10**9, "data": ""}, ensure_ascii=False).encode())
-    budget = limit - overhead - 16
+    escaped = json.dumps(text, ensure_ascii=False)[1:-1]
+    head = '{"type":"chunk","id":' + json.dumps(request_id, ensure_ascii=False) + ',"seq":'
+    budget = limit - len(head.encode("utf-8")) - 64  # seq, count and the closing quote
     pieces: list[str] = []
     position = 0
-    while position < len(text):
-        # Escaping can grow a character up to 6 bytes (\u0001); shrink until it fits.
-        size = max(1, budget // 2)
+    while position < len(escaped):
+        size = budget
         while True:
-            piece = text[position:position + size]
-            encoded = len(json.dumps(piece, ensure_ascii=False).encode("utf-8"))
-            if encoded <= budget or size == 1:
+            piece = _cut_outside_escape(escaped[position:position + size])
+            encoded = len(piece.encode("utf-8"))
+            if encoded <= budget:
                 break
-            size = max(1, size * budget // encoded - 8)
-        # Grow greedily while it still fits, to keep the chunk count low.
-        while position + size < len(text):
-            grow = min(len(text) - position - size, max(1, (budget - encoded) // 6))
-            if grow <= 0:
-                break
-            candidate = text[position:position + size + grow]
-            candidate_len = len(json.dumps(candidate, ensure_ascii=False).encode("utf-8"))
-            if candidate_len > budget:
-                break
-            piece, size, encoded = candidate, size + grow, candidate_len
+            size = max(8, size * budget // encoded - 8)
         pieces.append(piece)
-        position += size
+        position += len(piece)
     count = len(pieces)
-    return [json.dumps({"type": "chunk", "id": request_id, "seq": seq, "count": count,
-                        "data": piece}, ensure_ascii=False) for seq, piece in enumerate(pieces)]
+    return [f'{head}{seq},"count":{count},"data":"{piece}"}}'
+            for seq, piece in enumerate(pieces)]
+
+
+def _cut_outside_escape(piece: str) -> str:
+    """``piece`` shortened so it does not end inside a JSON escape sequence."""
+    tail = piece.rfind("\\", max(0, len(piece) - 6))
+    while tail >= 0:
+        run = len(piece[:tail + 1]) - len(piece[:tail + 1].rstrip("\\"))
+        if run % 2 == 1:  # an escape starts at ``tail``: is it complete?
+            needed = 6 if piece[tail + 1:tail + 2] == "u" else 2
+            if len(piece) - tail < needed:
+                return piece[:tail]
+            return piece
+        tail = piece.rfind("\\", max(0, len(piece) - 6), tail)
+    return piece
