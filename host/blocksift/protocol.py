@@ -9,7 +9,6 @@ documents every message and error code.
 
 from __future__ import annotations
 
-from enum import IntEnum
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import Field, TypeAdapter
@@ -17,40 +16,9 @@ from pydantic import Field, TypeAdapter
 from . import __version__
 from .results import ExtractionResult, WireModel
 
-PROTOCOL_VERSION = 1
-#: Longest request id accepted; ids are echoed in every reply.
-MAX_ID_LENGTH = 128
+from .wire import MAX_ID_LENGTH, PROTOCOL_VERSION, REQUEST_TYPES, ErrorCode
 
 RequestId = Annotated[str, Field(min_length=1, max_length=MAX_ID_LENGTH)]
-
-
-class ErrorCode(IntEnum):
-    """Numbered error codes; stable across versions (PROTOCOL.md tabulates them)."""
-
-    # 1xxx: the frame or message itself is bad
-    FRAME_EMPTY = 1001
-    FRAME_TOO_LARGE = 1002
-    FRAME_TRUNCATED = 1003
-    INVALID_UTF8 = 1004
-    INVALID_JSON = 1005
-    LONE_SURROGATE = 1006
-    INVALID_MESSAGE = 1007
-    UNKNOWN_TYPE = 1008
-    UNSUPPORTED_PROTOCOL = 1009
-    DUPLICATE_ID = 1010
-    # 2xxx: the request is well formed but cannot be served as asked
-    UNKNOWN_ALGORITHM = 2001
-    INVALID_PARAMS = 2002
-    PAGE_ERROR = 2003
-    NOT_FOUND = 2004
-    # 3xxx: the host could not finish the work
-    TIMEOUT = 3001
-    CANCELLED = 3002
-    BUSY = 3003
-    INTERNAL = 3004
-    # 4xxx: transport-level refusals (WebSocket server)
-    UNAUTHORIZED = 4001
-    FORBIDDEN_ORIGIN = 4002
 
 
 # -- requests (client -> host) ------------------------------------------------------------
@@ -102,7 +70,6 @@ class PingRequest(WireModel):
 Request = Annotated[Union[HelloRequest, ExtractRequest, CancelRequest, PingRequest],
                     Field(discriminator="type")]
 REQUEST_ADAPTER: TypeAdapter[Any] = TypeAdapter(Request)
-REQUEST_TYPES = frozenset({"hello", "extract", "cancel", "ping"})
 
 
 # -- replies (host -> client) -------------------------------------------------------------

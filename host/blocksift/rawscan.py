@@ -119,7 +119,7 @@ def scan(html: str, id_attr: str | None = "data-bsid") -> TagScan:
             # Pop to the nearest open element of that name; a stray end tag is ignored.
             for depth in range(len(open_names) - 1, -1, -1):
                 if open_names[depth] == name:
-                    close_to(depth + 1, match.end())
+                    close_to(depth + 1, start)  # implicitly closed before this end tag
                     close_ends[stack.pop()] = match.end()
                     open_names.pop()
                     break

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
 
 
 @dataclass(frozen=True)
@@ -78,7 +77,7 @@ def load(name: str) -> ModuleType:
     return info.load()
 
 
-def make_params(name: str, values: dict[str, Any] | None = None) -> BaseModel:
+def make_params(name: str, values: dict[str, Any] | None = None) -> Any:
     """Validate ``values`` against the algorithm's ``Params`` (raises ``ValidationError``)."""
     params_cls = load(name).Params
     return params_cls.model_validate(values or {})
@@ -90,4 +89,4 @@ def params_schema(name: str) -> dict[str, Any]:
 
 
 __all__ = ["ALGORITHMS", "AlgorithmInfo", "DEFAULT_ALGORITHM", "UnknownAlgorithm", "load",
-           "make_params", "names", "params_schema", "ValidationError"]
+           "make_params", "names", "params_schema"]

@@ -1,0 +1,116 @@
+"""``blocksift eval``: score an algorithm on labeled pages (see docs/evaluation.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .common import CommandError, add_algorithm_arguments, parse_params, run_guarded, \
+    want_progress
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "eval", help="score an algorithm on labeled pages (precision, recall, F1, ms)",
+        description="Token 4-gram shingle precision/recall/F1 over labeled pages in the "
+                    "shared-datasets format (docs/evaluation.md has the exact metric).")
+    parser.add_argument("--dataset", "-d", dest="datasets", action="append", required=True,
+                        metavar="PATH_OR_NAME",
+                        help="dataset folder/file, or a name under $BLOCKSIFT_DATASETS; "
+                             "repeatable")
+    add_algorithm_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--per-page", action="store_true", help="with --json: per-page scores")
+    parser.add_argument("--limit", type=int, default=None, help="first N pages of each set")
+    parser.add_argument("--out", type=Path, default=Path("out/eval"),
+                        help="folder for CSV/PNG output (default %(default)s)")
+    parser.add_argument("--sweep", action="store_true",
+                        help="linkblocks: the papers' parameter sweeps (CSV + plots)")
+    parser.add_argument("--cv", choices=("none", "intra", "inter"), default="none",
+                        help="trained algorithms: cross-validation within or across sites")
+    parser.add_argument("--folds", type=int, default=10, help="cross-validation folds")
+    parser.add_argument("--phi-sweep", action="store_true",
+                        help="farsw: sliding-window length 0..10 (plot like Fig. 8)")
+    parser.add_argument("--train-fraction", type=float, default=0.5,
+                        help="site-learned algorithms: share of each site's pages to learn on")
+    parser.add_argument("--progress", dest="progress", action="store_true", default=None)
+    parser.add_argument("--no-progress", dest="progress", action="store_false")
+    parser.set_defaults(run=run)
+
+
+@run_guarded
+def run(args: argparse.Namespace) -> int:
+    from .. import algorithms
+
+    args.params = parse_params(args.param)
+    args.progress = want_progress(args.progress)
+    try:
+        module = algorithms.load(args.algo)
+    except algorithms.UnknownAlgorithm:
+        raise CommandError(f"unknown algorithm {args.algo!r}; known: "
+                           f"{', '.join(algorithms.names())}") from None
+    kind = getattr(module, "MODEL", None)
+    if args.sweep:
+        from ..evaluation import sweep
+
+        return sweep.run(args)
+    if kind == "site":
+        from ..evaluation import sitesplit
+
+        return sitesplit.run(args)
+    if kind == "trained" and (args.cv != "none" or args.phi_sweep):
+        from ..evaluation import crossval
+
+        return crossval.run(args)
+    return run_plain(args, module)
+
+
+def run_plain(args: argparse.Namespace, module: object) -> int:
+    from pydantic import ValidationError
+
+    from ..evaluation.datasets import iter_pages, resolve
+    from ..evaluation.runner import algorithm_extractor, evaluate
+
+    model = module.load_model() if getattr(module, "MODEL", None) == "trained" else None
+    try:
+        extractor = algorithm_extractor(args.algo, args.params, model)
+    except ValidationError as exc:
+        raise CommandError(f"invalid params: {exc.errors()[0]['msg']}") from None
+    reports = []
+    for name in args.datasets:
+        try:
+            path = resolve(name)
+        except FileNotFoundError as exc:
+            raise CommandError(str(exc)) from None
+        label = path.parent.name if path.name.startswith("pages.") else path.stem
+        bar = None
+        if args.progress:
+            from tqdm import tqdm
+
+            bar = tqdm(desc=label, unit="page", file=sys.stderr)
+        report = evaluate(iter_pages(path, args.limit), extractor, dataset=label,
+                          algorithm=args.algo, progress=bar.update if bar else None)
+        if bar:
+            bar.close()
+        reports.append(report)
+    if args.json:
+        json.dump([r.as_dict(with_pages=args.per_page) for r in reports], sys.stdout, indent=2)
+        print()
+    else:
+        print_table(reports)
+    return 0
+
+
+def print_table(reports: list) -> None:
+    header = (f"{'dataset':<18} {'algorithm':<12} {'pages':>5} {'P':>6} {'R':>6} {'F1':>6} "
+              f"{'pageF1':>6} {'empty':>5} {'fail':>4} {'med ms':>7} {'p95 ms':>7}  statuses")
+    print(header)
+    print("-" * len(header))
+    for r in reports:
+        s = r.summary
+        statuses = ", ".join(f"{k}={v}" for k, v in sorted(r.statuses.items()))
+        print(f"{r.dataset:<18} {r.algorithm:<12} {s.pages:>5} {s.precision:>6.3f} "
+              f"{s.recall:>6.3f} {s.f1:>6.3f} {s.mean_page_f1:>6.3f} {s.empty_outputs:>5} "
+              f"{r.failures:>4} {r.median_ms:>7.1f} {r.p95_ms:>7.1f}  {statuses}")

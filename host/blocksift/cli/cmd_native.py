@@ -1,0 +1,44 @@
+"""``blocksift native``: the native-messaging host a browser starts (see PROTOCOL.md)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def _options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--workers", type=int, default=None,
+                        help="extraction processes (default: 2-4 by CPU count)")
+    parser.add_argument("--timeout", type=float, default=30.0,
+                        help="per-request time limit in seconds (default %(default)s)")
+    parser.add_argument("--max-frame", type=int, default=64 * 1024 * 1024,
+                        help="largest request frame in bytes (default 64 MiB, the browsers' cap)")
+    parser.add_argument("--log-level", default="INFO",
+                        choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "native", help="run as the browser's native-messaging host (stdin/stdout frames)")
+    _options(parser)
+    parser.set_defaults(run=lambda args: _run(args))
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..service import ServiceConfig
+    from ..transport.native import main
+
+    config = ServiceConfig(workers=args.workers, timeout_s=args.timeout,
+                           max_frame_bytes=args.max_frame)
+    return main(config, args.log_level)
+
+
+def run_native(argv: list[str]) -> int:
+    """Fast path used when the browser starts the host (skips building every subparser).
+
+    Browsers pass their own arguments (the caller's origin; Firefox also the manifest path),
+    which are ignored.
+    """
+    parser = argparse.ArgumentParser(prog="blocksift native")
+    _options(parser)
+    args, _unknown = parser.parse_known_args(argv)
+    return _run(args)

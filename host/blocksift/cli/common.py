@@ -1,0 +1,101 @@
+"""Helpers shared by the subcommands: params from ``--param k=v``, reading pages."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+
+class CommandError(Exception):
+    """A user-facing error: printed as ``blocksift: error: ...`` with exit code 2."""
+
+
+def parse_params(pairs: list[str] | None) -> dict[str, Any]:
+    """``["d_t=40", "distance=code"]`` -> ``{"d_t": 40, "distance": "code"}``.
+
+    Values that parse as JSON (numbers, true/false, null, lists) are decoded; others stay
+    strings.
+    """
+    params: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise argparse.ArgumentTypeError(f"--param needs key=value, got {pair!r}")
+        try:
+            params[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            params[key.strip()] = value
+    return params
+
+
+def add_algorithm_arguments(parser: argparse.ArgumentParser, default: str | None = None) -> None:
+    from ..algorithms import DEFAULT_ALGORITHM
+
+    parser.add_argument("--algo", "--algorithm", dest="algo", default=default or DEFAULT_ALGORITHM,
+                        help="algorithm name (see `blocksift algorithms`; default %(default)s)")
+    parser.add_argument("--param", "-p", action="append", default=[], metavar="KEY=VALUE",
+                        help="algorithm parameter, repeatable (values are JSON when they parse)")
+
+
+def load_algorithm(name: str, params: dict[str, Any]) -> tuple[Any, Any]:
+    """The algorithm module and its validated params, or a :class:`CommandError`."""
+    from pydantic import ValidationError
+
+    from .. import algorithms
+
+    try:
+        module = algorithms.load(name)
+    except algorithms.UnknownAlgorithm:
+        raise CommandError(f"unknown algorithm {name!r}; known: "
+                           f"{', '.join(algorithms.names())}") from None
+    try:
+        return module, module.Params.model_validate(params)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise CommandError(f"invalid params for {name}: {problems}") from None
+
+
+def read_source(source: str, timeout: float = 20.0) -> tuple[str, str | None]:
+    """Read a page from a file path, a URL or ``-`` (stdin); returns (html, url)."""
+    from ..page import decode_html
+
+    if source == "-":
+        return decode_html(sys.stdin.buffer.read()), None
+    if source.startswith(("http://", "https://")):
+        import urllib.request
+
+        request = urllib.request.Request(source, headers={"User-Agent": "blocksift"})
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                data = response.read()
+                charset = response.headers.get_content_charset()
+        except OSError as exc:
+            raise CommandError(f"cannot fetch {source}: {exc}") from None
+        return decode_html(data, charset), source
+    path = Path(source)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise CommandError(f"cannot read {source}: {exc.strerror or exc}") from None
+    return decode_html(data), None
+
+
+def run_guarded(func: Any) -> Any:
+    """Decorator: turn :class:`CommandError` into a message on stderr and exit code 2."""
+
+    def wrapper(args: argparse.Namespace) -> int:
+        try:
+            return int(func(args) or 0)
+        except CommandError as exc:
+            print(f"blocksift: error: {exc}", file=sys.stderr)
+            return 2
+
+    return wrapper
+
+
+def want_progress(flag: bool | None = None) -> bool:
+    """Progress bars only on an interactive stderr, unless forced."""
+    return sys.stderr.isatty() if flag is None else flag

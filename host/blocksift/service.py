@@ -1,0 +1,331 @@
+"""The host's request handling, shared by the native-messaging and WebSocket transports.
+
+A transport owns the framing (length-prefixed stdio frames, WebSocket messages) and hands
+each message's bytes to a :class:`Session`; the session decodes, validates, runs the work on
+the shared :class:`~blocksift.worker.WorkerPool` and sends replies through the transport's
+``send`` callable. Replies larger than the transport's limit are split into ``chunk``
+messages (Chrome drops native-messaging replies over 1 MiB).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from . import __version__
+from .wire import MAX_ID_LENGTH, PROTOCOL_VERSION, REQUEST_TYPES, ErrorCode, error_payload
+from .worker import Job, JobFailed, WorkerPool
+
+log = logging.getLogger("blocksift.service")
+
+#: Chrome and Firefox accept at most 1 MiB per host-to-browser message.
+NATIVE_MAX_REPLY_BYTES = 1024 * 1024
+#: Browsers refuse to send more than 64 MiB; the host refuses larger frames too.
+DEFAULT_MAX_FRAME_BYTES = 64 * 1024 * 1024
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+Send = Callable[[str], Awaitable[None]]
+
+
+@dataclass
+class ServiceConfig:
+    """Limits and options of a running host."""
+
+    workers: int | None = None
+    max_queue: int = 64
+    timeout_s: float = 30.0
+    max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES
+    site_store_path: str | None = None
+    learn_sites: bool = True
+
+
+class Service:
+    """State shared by all sessions of one host process: the worker pool and the stores."""
+
+    def __init__(self, config: ServiceConfig | None = None):
+        self.config = config or ServiceConfig()
+        self.pool = WorkerPool(self.config.workers, self.config.max_queue)
+        self._site_store: Any = None
+        self._site_store_failed = False
+
+    async def start(self) -> None:
+        await self.pool.start()
+
+    async def close(self) -> None:
+        await self.pool.close()
+        if self._site_store is not None:
+            try:
+                await asyncio.get_running_loop().run_in_executor(None, self._site_store.close)
+            except Exception:  # closing must not raise on the way out
+                log.exception("closing the site store failed")
+
+    def session(self, send: Send, max_reply_bytes: int | None = None) -> Session:
+        return Session(self, send, max_reply_bytes)
+
+    # -- per-site store (clustering) -------------------------------------------------------
+
+    def site_store(self) -> Any:
+        """The per-site template store, opened on first use; None when unavailable."""
+        if self._site_store is None and not self._site_store_failed:
+            try:
+                from pathlib import Path
+
+                from .storage.sitestore import SiteStore
+
+                path = Path(self.config.site_store_path) if self.config.site_store_path else None
+                self._site_store = SiteStore(path)
+            except Exception:
+                log.exception("site store unavailable; clustering runs without learned rules")
+                self._site_store_failed = True
+        return self._site_store
+
+    def hello_payload(self, request_id: str) -> dict[str, Any]:
+        from . import algorithms
+
+        described = []
+        for name in algorithms.names():
+            info = algorithms.ALGORITHMS[name]
+            try:
+                schema = algorithms.params_schema(name)
+            except Exception:  # a broken module must not break the handshake
+                log.exception("cannot describe %s", name)
+                continue
+            described.append({"name": name, "summary": info.summary, "paper": info.paper,
+                              "paramsSchema": schema})
+        return {"type": "hello", "id": request_id, "protocol": PROTOCOL_VERSION,
+                "hostVersion": __version__, "algorithms": described,
+                "defaultAlgorithm": algorithms.DEFAULT_ALGORITHM,
+                "maxFrameBytes": self.config.max_frame_bytes,
+                "maxReplyBytes": NATIVE_MAX_REPLY_BYTES}
+
+
+class Session:
+    """One client connection: its in-flight requests, cancel, replies and chunking."""
+
+    def __init__(self, service: Service, send: Send, max_reply_bytes: int | None):
+        self.service = service
+        self._send = send
+        self.max_reply_bytes = max_reply_bytes
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._send_lock = asyncio.Lock()
+
+    # -- sending ----------------------------------------------------------------------------
+
+    async def send_json(self, payload: dict[str, Any] | str, request_id: str | None = None
+                        ) -> None:
+        text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
+        async with self._send_lock:
+            limit = self.max_reply_bytes
+            if limit is None or len(text) * 4 <= limit or len(text.encode("utf-8")) <= limit:
+                await self._send(text)
+                return
+            for chunk in chunk_messages(text, request_id or "", limit):
+                await self._send(chunk)
+
+    async def send_error(self, code: ErrorCode, message: str, request_id: str | None = None
+                         ) -> None:
+        await self.send_json(error_payload(code, message, request_id))
+
+    # -- receiving --------------------------------------------------------------------------
+
+    @staticmethod
+    def decode(data: bytes | str) -> tuple[Any, tuple[ErrorCode, str] | None]:
+        """Decode one message body (UTF-8 JSON): the message, or the error to reply with.
+
+        Pure and thread-safe, so a transport can decode big frames off the event loop.
+        """
+        if isinstance(data, bytes):
+            try:
+                data = data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                return None, (ErrorCode.INVALID_UTF8,
+                              f"message is not valid UTF-8 (byte {exc.start}: {exc.reason})")
+        try:
+            return json.loads(data), None
+        except (json.JSONDecodeError, RecursionError) as exc:
+            detail = getattr(exc, "msg", "too deeply nested")
+            position = getattr(exc, "pos", None)
+            where = f" at character {position}" if position is not None else ""
+            return None, (ErrorCode.INVALID_JSON, f"message is not JSON: {detail}{where}")
+
+    async def handle_bytes(self, data: bytes | str) -> None:
+        """Decode one message body and handle it; bad input gets an error reply."""
+        message, problem = self.decode(data)
+        if problem is not None:
+            await self.send_error(*problem)
+            return
+        await self.handle_message(message)
+
+    async def handle_message(self, message: Any) -> None:
+        if not isinstance(message, dict):
+            await self.send_error(ErrorCode.INVALID_MESSAGE,
+                                  f"a message must be a JSON object, not {type(message).__name__}")
+            return
+        raw_id = message.get("id")
+        request_id = raw_id if isinstance(raw_id, str) and 0 < len(raw_id) <= MAX_ID_LENGTH \
+            else None
+        kind = message.get("type")
+        if kind not in REQUEST_TYPES:
+            known = ", ".join(sorted(REQUEST_TYPES))
+            await self.send_error(ErrorCode.UNKNOWN_TYPE,
+                                  f"unknown message type {kind!r}; known: {known}", request_id)
+            return
+        if _has_lone_surrogate(message):
+            await self.send_error(ErrorCode.LONE_SURROGATE,
+                                  "message holds a lone UTF-16 surrogate; send well-formed "
+                                  "strings (String.prototype.toWellFormed)", request_id)
+            return
+        if kind == "ping" and request_id is not None:
+            # Answered without loading the message models: the cheapest liveness check.
+            await self.send_json({"type": "pong", "id": request_id})
+            return
+        from pydantic import ValidationError
+
+        from .protocol import REQUEST_ADAPTER
+
+        try:
+            request = REQUEST_ADAPTER.validate_python(message)
+        except ValidationError as exc:
+            problems = "; ".join(f"{'.'.join(map(str, e['loc'][1:])) or 'message'}: {e['msg']}"
+                                 for e in exc.errors()[:5])
+            await self.send_error(ErrorCode.INVALID_MESSAGE, f"invalid {kind}: {problems}",
+                                  request_id)
+            return
+        if request.type == "hello":
+            if request.protocol > PROTOCOL_VERSION:
+                await self.send_error(ErrorCode.UNSUPPORTED_PROTOCOL,
+                                      f"client speaks protocol {request.protocol}; this host "
+                                      f"({__version__}) speaks {PROTOCOL_VERSION}: update it",
+                                      request.id)
+                return
+            await self.send_json(self.service.hello_payload(request.id))
+        elif request.type == "ping":
+            await self.send_json({"type": "pong", "id": request.id})
+        elif request.type == "cancel":
+            task = self._tasks.get(request.target)
+            found = task is not None and not task.done()
+            if found:
+                task.cancel()
+            await self.send_json({"type": "cancelled", "id": request.id,
+                                  "target": request.target, "found": found})
+        elif request.type == "extract":
+            if request.id in self._tasks:
+                await self.send_error(ErrorCode.DUPLICATE_ID,
+                                      f"request {request.id!r} is already in progress",
+                                      request.id)
+                return
+            task = asyncio.create_task(self._extract(request))
+            self._tasks[request.id] = task
+            task.add_done_callback(lambda _t, rid=request.id: self._tasks.pop(rid, None))
+
+    async def _extract(self, request: Any) -> None:
+        from . import algorithms
+
+        started = time.perf_counter()
+        try:
+            module = algorithms.load(request.algorithm)
+        except algorithms.UnknownAlgorithm:
+            await self.send_error(ErrorCode.UNKNOWN_ALGORITHM,
+                                  f"unknown algorithm {request.algorithm!r}; known: "
+                                  f"{', '.join(algorithms.names())}", request.id)
+            return
+        model = None
+        store = None
+        if getattr(module, "MODEL", None) == "site" and request.url:
+            store = self.service.site_store()
+            if store is not None:
+                try:
+                    model = store.model_for(request.url)
+                except Exception:
+                    log.exception("site store read failed")
+        job = Job(algorithm=request.algorithm, params=request.params, html=request.html,
+                  url=request.url, want=list(request.want), id_attr=request.id_attr,
+                  model=model)
+        try:
+            outcome, queue_ms = await self.service.pool.run(job, self.service.config.timeout_s)
+        except asyncio.CancelledError:
+            await self.send_error(ErrorCode.CANCELLED, "cancelled by the client", request.id)
+            return
+        except JobFailed as failure:
+            await self.send_error(ErrorCode(failure.code), failure.message, request.id)
+            return
+        if not outcome.ok:
+            await self.send_error(ErrorCode(outcome.error_code), outcome.error_message,
+                                  request.id)
+            return
+        total_ms = (time.perf_counter() - started) * 1000
+        timing = {"queueMs": round(queue_ms, 2), "parseMs": round(outcome.parse_ms, 2),
+                  "algorithmMs": round(outcome.algorithm_ms, 2), "totalMs": round(total_ms, 2)}
+        reply = ('{"type":"result","id":' + json.dumps(request.id) + ',"result":'
+                 + outcome.result_json + ',"timing":' + json.dumps(timing) + "}")
+        await self.send_json(reply, request.id)
+        observation = outcome.extra.get("site_observation")
+        if (store is not None and observation and request.url and not request.private
+                and self.service.config.learn_sites
+                and request.params.get("learn", True) is not False):
+            try:
+                store.record(request.url, observation)  # queued: never slows the reply
+            except Exception:
+                log.exception("site store write failed")
+
+    async def close(self) -> None:
+        """Cancel this session's work (the client went away)."""
+        for task in list(self._tasks.values()):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+
+
+def _has_lone_surrogate(value: Any, depth: int = 0) -> bool:
+    if isinstance(value, str):
+        return _SURROGATE.search(value) is not None
+    if depth > 32:
+        return False
+    if isinstance(value, dict):
+        return any(_has_lone_surrogate(k, depth + 1) or _has_lone_surrogate(v, depth + 1)
+                   for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_lone_surrogate(v, depth + 1) for v in value)
+    return False
+
+
+def chunk_messages(text: str, request_id: str, limit: int) -> list[str]:
+    """Split a serialized reply into ``chunk`` messages each at most ``limit`` UTF-8 bytes.
+
+    The receiver joins the ``data`` strings in ``seq`` order and parses the result.
+    """
+    overhead = len(json.dumps({"type": "chunk", "id": request_id, "seq": 10**9,
+                               "count": 10**9, "data": ""}, ensure_ascii=False).encode())
+    budget = limit - overhead - 16
+    pieces: list[str] = []
+    position = 0
+    while position < len(text):
+        # Escaping can grow a character up to 6 bytes (\u0001); shrink until it fits.
+        size = max(1, budget // 2)
+        while True:
+            piece = text[position:position + size]
+            encoded = len(json.dumps(piece, ensure_ascii=False).encode("utf-8"))
+            if encoded <= budget or size == 1:
+                break
+            size = max(1, size * budget // encoded - 8)
+        # Grow greedily while it still fits, to keep the chunk count low.
+        while position + size < len(text):
+            grow = min(len(text) - position - size, max(1, (budget - encoded) // 6))
+            if grow <= 0:
+                break
+            candidate = text[position:position + size + grow]
+            candidate_len = len(json.dumps(candidate, ensure_ascii=False).encode("utf-8"))
+            if candidate_len > budget:
+                break
+            piece, size, encoded = candidate, size + grow, candidate_len
+        pieces.append(piece)
+        position += size
+    count = len(pieces)
+    return [json.dumps({"type": "chunk", "id": request_id, "seq": seq, "count": count,
+                        "data": piece}, ensure_ascii=False) for seq, piece in enumerate(pieces)]

@@ -1,0 +1,51 @@
+"""Wire-protocol constants and error codes, importable without pydantic.
+
+The native host answers ``ping`` and frame errors before the message models are loaded,
+which keeps its cold start small; :mod:`blocksift.protocol` re-exports all of this.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Any
+
+PROTOCOL_VERSION = 1
+#: Longest request id accepted; ids are echoed in every reply.
+MAX_ID_LENGTH = 128
+REQUEST_TYPES = frozenset({"hello", "extract", "cancel", "ping"})
+
+
+class ErrorCode(IntEnum):
+    """Numbered error codes; stable across versions (PROTOCOL.md tabulates them)."""
+
+    # 1xxx: the frame or message itself is bad
+    FRAME_EMPTY = 1001
+    FRAME_TOO_LARGE = 1002
+    FRAME_TRUNCATED = 1003
+    INVALID_UTF8 = 1004
+    INVALID_JSON = 1005
+    LONE_SURROGATE = 1006
+    INVALID_MESSAGE = 1007
+    UNKNOWN_TYPE = 1008
+    UNSUPPORTED_PROTOCOL = 1009
+    DUPLICATE_ID = 1010
+    # 2xxx: the request is well formed but cannot be served as asked
+    UNKNOWN_ALGORITHM = 2001
+    INVALID_PARAMS = 2002
+    PAGE_ERROR = 2003
+    NOT_FOUND = 2004
+    # 3xxx: the host could not finish the work
+    TIMEOUT = 3001
+    CANCELLED = 3002
+    BUSY = 3003
+    INTERNAL = 3004
+    # 4xxx: transport-level refusals (WebSocket server)
+    UNAUTHORIZED = 4001
+    FORBIDDEN_ORIGIN = 4002
+
+
+def error_payload(code: ErrorCode, message: str, request_id: str | None = None
+                  ) -> dict[str, Any]:
+    """The ``error`` reply as a plain dict (same shape as ``protocol.ErrorReply``)."""
+    return {"type": "error", "id": request_id, "code": int(code), "name": code.name.lower(),
+            "message": message}

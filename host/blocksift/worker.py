@@ -1,0 +1,270 @@
+"""Extraction in worker processes: one page per job, killable on cancel or time-out.
+
+Running each job in a separate process keeps the host serving when a page is huge (a
+20 MB page does not hold up a small one on another worker), when the user cancels (the
+worker is killed and replaced), and even when a parser crashes on a hostile page.
+Workers are forked from a forkserver preloaded with the extraction modules, so replacing
+one costs milliseconds. Jobs wait in a queue ordered by page size, small pages first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import logging
+import multiprocessing
+import multiprocessing.connection
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+log = logging.getLogger("blocksift.worker")
+
+PRELOAD = ["blocksift.page", "blocksift.content", "blocksift.results", "lxml.html",
+           "blocksift.algorithms"]
+
+
+@dataclass
+class Job:
+    """One extraction, as sent to a worker."""
+
+    algorithm: str
+    params: dict[str, Any]
+    html: str
+    url: str | None
+    want: list[str]
+    id_attr: str
+    model: Any = None
+
+
+@dataclass
+class JobOutcome:
+    """A worker's answer: the result JSON (camelCase) or an error."""
+
+    ok: bool
+    result_json: str = ""
+    error_code: int = 0
+    error_message: str = ""
+    parse_ms: float = 0.0
+    algorithm_ms: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class JobFailed(Exception):
+    """The job ended without a result: cancelled, timed out, or the worker died."""
+
+    def __init__(self, code: int, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def run_job(job: Job) -> JobOutcome:
+    """Run one job in this process (the body of a worker; also used in-process by the CLI)."""
+    from pydantic import ValidationError
+
+    from . import algorithms
+    from .page import Page, PageError
+    from .wire import ErrorCode
+
+    try:
+        module = algorithms.load(job.algorithm)
+    except algorithms.UnknownAlgorithm:
+        return JobOutcome(False, error_code=ErrorCode.UNKNOWN_ALGORITHM,
+                          error_message=f"unknown algorithm {job.algorithm!r}; "
+                                        f"known: {', '.join(algorithms.names())}")
+    try:
+        params = module.Params.model_validate(job.params)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'params'}: {e['msg']}"
+                             for e in exc.errors())
+        return JobOutcome(False, error_code=ErrorCode.INVALID_PARAMS,
+                          error_message=f"invalid params for {job.algorithm}: {problems}")
+    started = time.perf_counter()
+    try:
+        page = Page(job.html, url=job.url, id_attr=job.id_attr)
+        model = job.model
+        if model is None and getattr(module, "MODEL", None) == "trained":
+            model = module.load_model()
+        result = module.extract(page, params, model=model)
+    except PageError as exc:
+        return JobOutcome(False, error_code=ErrorCode.PAGE_ERROR, error_message=str(exc))
+    except Exception as exc:  # an algorithm bug on one page must not take the host down
+        log.exception("extraction failed")
+        return JobOutcome(False, error_code=ErrorCode.INTERNAL,
+                          error_message=f"{job.algorithm} failed on this page: "
+                                        f"{type(exc).__name__}: {exc}")
+    elapsed = (time.perf_counter() - started) * 1000
+    if "blocks" not in job.want:
+        result.blocks = [b for b in result.blocks if b.kind == "main"]
+    if "main" not in job.want:
+        result.main = None
+    return JobOutcome(True, result_json=result.model_dump_json(by_alias=True),
+                      algorithm_ms=elapsed, extra=dict(result.extra))
+
+
+def _worker_main(conn: multiprocessing.connection.Connection) -> None:
+    """Worker loop: receive jobs, send outcomes, until the pipe closes."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when workers stop
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        outcome = run_job(job)
+        try:
+            conn.send(outcome)
+        except (BrokenPipeError, OSError):
+            return
+
+
+class _Worker:
+    """A worker process and the parent's end of its pipe."""
+
+    def __init__(self, context: multiprocessing.context.BaseContext):
+        parent_end, child_end = context.Pipe(duplex=True)
+        self.process = context.Process(target=_worker_main, args=(child_end,), daemon=True,
+                                       name="blocksift-worker")
+        self.process.start()
+        child_end.close()
+        self.conn = parent_end
+        self.busy = False
+
+    def kill(self) -> None:
+        try:
+            self.process.kill()
+        except (OSError, AttributeError):
+            pass
+        self.conn.close()
+        self.process.join(timeout=1)
+
+
+class WorkerPool:
+    """A bounded pool of worker processes with a size-ordered queue, cancel and time limits."""
+
+    def __init__(self, size: int | None = None, max_queue: int = 64):
+        self.size = size or max(2, min(4, os.cpu_count() or 2))
+        self.max_queue = max_queue
+        self._context = multiprocessing.get_context("forkserver")
+        self._context.set_forkserver_preload(PRELOAD)
+        self._idle: list[_Worker] = []
+        self._all: set[_Worker] = set()
+        self._queue: list[tuple[int, int, asyncio.Future[_Worker]]] = []
+        self._counter = itertools.count()
+        self._closed = False
+        self._starting: asyncio.Task[None] | None = None
+        # Each busy worker holds a thread blocked on its pipe; size the executor for that.
+        self._threads = ThreadPoolExecutor(max_workers=self.size * 2 + 4,
+                                           thread_name_prefix="blocksift-pipe")
+
+    async def start(self) -> None:
+        """Start the workers in the background; jobs wait for the first one to be ready."""
+        loop = asyncio.get_running_loop()
+
+        async def spawn_all() -> None:
+            for _ in range(self.size):
+                if self._closed:
+                    return
+                worker = await loop.run_in_executor(self._threads, _Worker, self._context)
+                self._all.add(worker)
+                self._release(worker)
+
+        self._starting = asyncio.create_task(spawn_all())
+
+    @property
+    def pending(self) -> int:
+        return len(self._queue)
+
+    def _release(self, worker: _Worker) -> None:
+        worker.busy = False
+        while self._queue:
+            _, _, waiter = heapq.heappop(self._queue)
+            if not waiter.done():
+                worker.busy = True
+                waiter.set_result(worker)
+                return
+        self._idle.append(worker)
+
+    async def _acquire(self, priority: int) -> _Worker:
+        if self._idle:
+            worker = self._idle.pop()
+            worker.busy = True
+            return worker
+        if len(self._queue) >= self.max_queue:
+            from .wire import ErrorCode
+
+            raise JobFailed(ErrorCode.BUSY, f"the host is busy: {len(self._queue)} requests "
+                                            "are waiting; try again shortly")
+        waiter: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._queue, (priority, next(self._counter), waiter))
+        try:
+            return await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                self._release(waiter.result())  # handed a worker just as we were cancelled
+            raise
+
+    async def _replace(self, worker: _Worker) -> None:
+        self._all.discard(worker)
+        worker.kill()
+        if self._closed:
+            return
+        loop = asyncio.get_running_loop()
+        fresh = await loop.run_in_executor(self._threads, _Worker, self._context)
+        if self._closed:
+            fresh.kill()
+            return
+        self._all.add(fresh)
+        self._release(fresh)
+
+    async def run(self, job: Job, timeout: float) -> tuple[JobOutcome, float]:
+        """Run ``job`` on a worker; returns the outcome and the ms it waited in the queue.
+
+        Raises :class:`JobFailed` on time-out or when the worker dies; cancelling the
+        awaiting task kills the worker running the job.
+        """
+        from .wire import ErrorCode
+
+        queued = time.perf_counter()
+        worker = await self._acquire(len(job.html))
+        queue_ms = (time.perf_counter() - queued) * 1000
+        loop = asyncio.get_running_loop()
+        finished = False
+        try:
+            await loop.run_in_executor(self._threads, worker.conn.send, job)
+            outcome = await asyncio.wait_for(loop.run_in_executor(self._threads, worker.conn.recv),
+                                             timeout=timeout)
+            finished = True
+            return outcome, queue_ms
+        except asyncio.TimeoutError:
+            raise JobFailed(ErrorCode.TIMEOUT,
+                            f"extraction took longer than the {timeout:g} s limit") from None
+        except (EOFError, OSError, BrokenPipeError):
+            raise JobFailed(ErrorCode.INTERNAL,
+                            "the worker process died on this page") from None
+        finally:
+            if finished:
+                self._release(worker)
+            else:
+                # The worker may still be busy with an abandoned job: replace it.
+                asyncio.ensure_future(self._replace(worker))
+
+    async def close(self) -> None:
+        """Stop every worker (jobs in flight are abandoned)."""
+        self._closed = True
+        if self._starting is not None:
+            self._starting.cancel()
+        for _, _, waiter in self._queue:
+            if not waiter.done():
+                waiter.cancel()
+        self._queue.clear()
+        for worker in list(self._all):
+            worker.kill()
+        self._all.clear()
+        self._idle.clear()
+        self._threads.shutdown(wait=False, cancel_futures=True)

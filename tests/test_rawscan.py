@@ -1,0 +1,51 @@
+"""The one-pass tag scan: offsets, skipped regions, implied ends, stamping."""
+
+from __future__ import annotations
+
+from blocksift.rawscan import scan, stamp
+
+
+def test_start_tags_with_exact_spans():
+    html = '<div id="a"><p>one</p><p>two</div>'
+    tags = scan(html)
+    assert tags.names == ["div", "p", "p"]
+    div_start, div_end = tags.starts[0], tags.close_ends[0]
+    assert html[div_start:div_end] == html
+    assert html[tags.starts[1]:tags.close_ends[1]] == "<p>one</p>"
+    # the second <p> is closed by </div> (implied end)
+    assert html[tags.starts[2]:tags.close_ends[2]] == "<p>two"
+
+
+def test_comments_scripts_and_quoted_gt_are_not_tags():
+    html = ('<!-- <a href="x">c</a> --><script>var s = "<a href=y>";</script>'
+            '<a title="1 > 0" href="z">ok</a><style>a>b{}</style>')
+    tags = scan(html)
+    assert tags.names == ["script", "a", "style"]
+    a = tags.names.index("a")
+    assert html[tags.starts[a]:tags.close_ends[a]] == '<a title="1 > 0" href="z">ok</a>'
+
+
+def test_implied_ends_of_list_items_and_paragraphs():
+    html = "<ul><li>a<li>b</ul><p>x<div>y</div>"
+    tags = scan(html)
+    spans = [html[s:e] for s, e in zip(tags.starts, tags.close_ends)]
+    assert spans[1] == "<li>a" and spans[2] == "<li>b"
+    assert spans[3] == "<p>x"
+
+
+def test_ids_are_read_from_stamped_attribute():
+    tags = scan("<div data-bsid='7'><span data-bsid=8>x</span><b>y</b></div>")
+    assert tags.ids == ["7", "8", None]
+
+
+def test_stamp_inserts_ordinals_after_tag_names():
+    html = "<div class=x><br/><a href=y>z</a></div>"
+    stamped = stamp(html, scan(html))
+    assert stamped == ('<div data-bso="0" class=x><br data-bso="1"/>'
+                       '<a data-bso="2" href=y>z</a></div>')
+
+
+def test_unclosed_and_truncated_input_never_raises():
+    for html in ["<a href='x", "<div><a href=x>unclosed", "<", "</", "<!--", "<script>", ""]:
+        tags = scan(html)
+        assert all(0 <= s <= e <= len(html) for s, e in zip(tags.starts, tags.close_ends))

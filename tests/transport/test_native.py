@@ -1,0 +1,187 @@
+"""The native-messaging host as a browser sees it: a real process, real frames."""
+
+from __future__ import annotations
+
+import json
+import struct
+import subprocess
+import sys
+import time
+
+import pytest
+
+HEADER = struct.Struct("=I")
+
+
+def test_hello_describes_protocol_and_algorithms(host):
+    host.send({"type": "hello", "id": "h1", "protocol": 1, "client": "pytest"})
+    reply = host.recv()
+    assert reply["type"] == "hello" and reply["id"] == "h1"
+    assert reply["protocol"] == 1 and reply["hostVersion"]
+    names = [a["name"] for a in reply["algorithms"]]
+    assert "linkblocks" in names
+    linkblocks = reply["algorithms"][names.index("linkblocks")]
+    assert linkblocks["paramsSchema"]["type"] == "object"
+    assert linkblocks["paramsSchema"]["properties"]  # every param with its default
+    assert reply["maxReplyBytes"] == 1024 * 1024
+
+
+def test_newer_protocol_is_refused_clearly(host):
+    host.send({"type": "hello", "id": "h2", "protocol": 99})
+    reply = host.recv()
+    assert reply["type"] == "error" and reply["code"] == 1009 and reply["id"] == "h2"
+
+
+def test_extract_round_trip_maps_blocks_to_stamped_ids(host):
+    links = "".join(f'<li data-bsid="{i}"><a data-bsid="{i + 100}" href="/n{i}">Nav {i}</a></li>'
+                    for i in range(1, 6))
+    article = ("<p data-bsid='50'>" + "Plain article text that runs long enough. " * 30
+               + "</p>")
+    html = (f'<html data-bsid="0"><body data-bsid="9"><ul data-bsid="10">{links}</ul>'
+            f'{article}</body></html>')
+    host.send({"type": "extract", "id": "e1", "url": "http://127.0.0.1/a", "html": html,
+               "algorithm": "linkblocks", "want": ["blocks", "main"]})
+    reply = host.recv_reply()
+    assert reply["type"] == "result" and reply["id"] == "e1", reply
+    blocks = [b for b in reply["result"]["blocks"] if b["kind"] == "links"]
+    assert len(blocks) == 1
+    block = blocks[0]
+    assert html[block["start"]:block["start"] + 2] == "<a"
+    assert html[:block["end"]].endswith("</a>")
+    assert {"101", "105"} <= set(block["elementIds"])
+    assert "50" not in block["elementIds"]
+    assert reply["timing"]["totalMs"] >= reply["timing"]["algorithmMs"] >= 0
+
+
+@pytest.mark.parametrize("frame, code", [
+    (b"", 1001),                                   # empty frame
+    (b"\xff\xfe{\"type\"", 1004),                   # invalid UTF-8
+    (b"\xed\xa0\x80", 1004),                        # a lone surrogate encoded as (CESU) UTF-8
+    (b"{\"type\": \"hello\", ", 1005),              # invalid JSON
+    (b"[1, 2]", 1007),                              # not an object
+    (b"{\"type\": \"teleport\", \"id\": \"x\"}", 1008),  # unknown message type
+    (json.dumps({"type": "extract", "id": "s", "html": "\ud800"}).encode(), 1006),
+    (b"{\"type\": \"extract\", \"id\": \"m\"}", 1007),   # missing html
+])
+def test_every_bad_frame_gets_an_error_and_the_host_keeps_serving(host, frame, code):
+    host.send_frame(frame)
+    reply = host.recv()
+    assert reply["type"] == "error" and reply["code"] == code, reply
+    assert reply["message"]
+    host.send({"type": "ping", "id": "after"})
+    assert host.recv() == {"type": "pong", "id": "after"}
+
+
+def test_invalid_params_and_unknown_algorithm_are_errors(host):
+    host.send({"type": "extract", "id": "p1", "html": "<p>x</p>", "algorithm": "linkblocks",
+               "params": {"no_such_param": 1}})
+    reply = host.recv()
+    assert reply["code"] == 2002 and reply["id"] == "p1" and "no_such_param" in reply["message"]
+    host.send({"type": "extract", "id": "p2", "html": "<p>x</p>", "algorithm": "nonesuch"})
+    reply = host.recv()
+    assert reply["code"] == 2001 and "linkblocks" in reply["message"]
+
+
+def test_absurd_length_is_drained_and_refused(host):
+    limit = 64 * 1024 * 1024
+    host.send_raw(HEADER.pack(limit + 1) + b"x" * (limit + 1))
+    reply = host.recv()
+    assert reply["code"] == 1002
+    host.send({"type": "ping", "id": "p"})
+    assert host.recv()["type"] == "pong"
+
+
+def test_truncated_frame_at_end_of_input_is_reported_then_clean_exit(host):
+    host.send_raw(HEADER.pack(100) + b'{"type": "ping"')
+    host.close_stdin()
+    reply = host.recv()
+    assert reply["code"] == 1003
+    assert host.proc.wait(timeout=10) == 0
+
+
+def test_end_of_input_ends_the_process_cleanly(host):
+    host.send({"type": "ping", "id": "1"})
+    assert host.recv()["type"] == "pong"
+    host.close_stdin()
+    assert host.proc.wait(timeout=10) == 0
+    with pytest.raises(EOFError):
+        host.recv(timeout=5)
+
+
+def _big_page(megabytes: float) -> str:
+    row = ('<p>' + 'Words of a very long article body, repeated to make it big. ' * 8
+           + '<a href="/x">one link</a></p>\n')
+    return "<html><body>" + row * int(megabytes * 1024 * 1024 / len(row)) + "</body></html>"
+
+
+def test_reply_over_one_mebibyte_arrives_in_chunks(host):
+    html = _big_page(3)
+    host.send({"type": "extract", "id": "big", "html": html, "algorithm": "linkblocks",
+               "want": ["main"]})
+    reply = host.recv_reply(timeout=120)
+    assert reply["type"] == "result" and reply["id"] == "big", reply.get("message")
+    assert len(reply["result"]["main"]["text"]) > 1024 * 1024
+    assert max(host.raw_sizes) <= 1024 * 1024
+    assert len(host.raw_sizes) > 1  # it came as several frames
+
+
+def test_small_request_is_answered_while_a_large_one_runs(host):
+    host.send({"type": "extract", "id": "large", "html": _big_page(20),
+               "algorithm": "linkblocks", "want": ["blocks"]})
+    host.send({"type": "extract", "id": "small", "html": "<p>tiny</p>",
+               "algorithm": "linkblocks"})
+    first = host.recv_reply(timeout=120)
+    assert first["id"] == "small", "the small page waited for the 20 MB one"
+    second = host.recv_reply(timeout=180)
+    assert second["id"] == "large"
+
+
+def test_cancel_stops_work_and_the_host_keeps_serving(host):
+    host.send({"type": "extract", "id": "slow", "html": _big_page(20),
+               "algorithm": "linkblocks", "want": ["blocks", "main"]})
+    time.sleep(0.3)  # let it reach a worker; the test then waits on replies only
+    host.send({"type": "cancel", "id": "c1", "target": "slow"})
+    replies = {r["type"]: r for r in (host.recv(timeout=60), host.recv(timeout=60))}
+    assert replies["cancelled"]["found"] is True
+    assert replies["error"]["code"] == 3002 and replies["error"]["id"] == "slow"
+    host.send({"type": "extract", "id": "next", "html": "<p>ok</p>", "algorithm": "linkblocks"})
+    assert host.recv_reply(timeout=60)["type"] == "result"
+
+
+def test_per_request_time_limit(host_factory):
+    host = host_factory("--timeout", "0.2")
+    host.send({"type": "extract", "id": "t", "html": _big_page(20), "algorithm": "linkblocks"})
+    reply = host.recv(timeout=60)
+    assert reply["code"] == 3001 and reply["id"] == "t"
+    host.send({"type": "extract", "id": "u", "html": "<p>ok</p>", "algorithm": "linkblocks"})
+    assert host.recv_reply(timeout=60)["type"] == "result"
+
+
+def test_a_five_megabyte_page_round_trips(host):
+    html = _big_page(5)
+    host.send({"type": "extract", "id": "five", "html": html, "algorithm": "linkblocks"})
+    reply = host.recv_reply(timeout=120)
+    assert reply["type"] == "result"
+    for block in reply["result"]["blocks"]:
+        assert 0 <= block["start"] < block["end"] <= len(html)
+
+
+def test_stray_output_cannot_corrupt_the_frame_stream(tmp_path):
+    script = (
+        "import sys\n"
+        f"sys.path.insert(0, {str(tmp_path)!r})\n"
+        "from blocksift.transport.native import FrameWriter, guard_stdout\n"
+        "out = guard_stdout()\n"
+        "print('stray print')\n"
+        "import os; os.write(1, b'stray C-level write')\n"
+        "FrameWriter(out).write('{\"type\": \"pong\", \"id\": \"1\"}')\n"
+    )
+    from pathlib import Path
+
+    host_dir = Path(__file__).resolve().parents[2] / "host"
+    done = subprocess.run([sys.executable, "-c", script.replace(str(tmp_path), str(host_dir))],
+                          capture_output=True, timeout=30)
+    (length,) = HEADER.unpack(done.stdout[:4])
+    assert json.loads(done.stdout[4:4 + length]) == {"type": "pong", "id": "1"}
+    assert len(done.stdout) == 4 + length
+    assert b"stray print" in done.stderr and b"stray C-level write" in done.stderr
