@@ -14,6 +14,7 @@ Usage::
 
 ``--host-permission`` grants a site up front, as the user's click (activeTab) would; the
 end-to-end tests use it for the pages they serve on 127.0.0.1, since no one clicks there.
+``--expose-pages`` (tests, Firefox) lets those pages open the popup, options and reader pages.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ def merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def manifest_for(browser: str, host_permissions: tuple[str, ...] = ()) -> dict[str, Any]:
+def manifest_for(browser: str, host_permissions: tuple[str, ...] = (),
+                 expose_pages: tuple[str, ...] = ()) -> dict[str, Any]:
     """The manifest of ``browser``: the shared base plus that browser's bits."""
     if browser not in BROWSERS:
         raise ValueError(f"unknown browser {browser!r}; choose from {', '.join(BROWSERS)}")
@@ -50,13 +52,19 @@ def manifest_for(browser: str, host_permissions: tuple[str, ...] = ()) -> dict[s
     manifest = merge(base, extra)
     if host_permissions:
         manifest["host_permissions"] = list(host_permissions)
+    if expose_pages:
+        # Tests only: WebDriver BiDi cannot navigate to moz-extension:// URLs itself, so the
+        # test pages open the extension's pages, which must be web-accessible to them.
+        manifest["web_accessible_resources"] = [
+            {"resources": ["popup.html", "options.html", "reader.html"], "matches": list(expose_pages)}]
     return manifest
 
 
-def build(browser: str, out: Path | None = None, host_permissions: tuple[str, ...] = ()) -> Path:
+def build(browser: str, out: Path | None = None, host_permissions: tuple[str, ...] = (),
+          expose_pages: tuple[str, ...] = ()) -> Path:
     """Write the unpacked extension for ``browser`` into ``out`` (default dist/<browser>)."""
     target = Path(out) if out else HERE / "dist" / browser
-    manifest = manifest_for(browser, host_permissions)
+    manifest = manifest_for(browser, host_permissions, expose_pages)
     if target.exists():
         shutil.rmtree(target)
     target.mkdir(parents=True)
@@ -74,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="output dir (only with one browser)")
     parser.add_argument("--host-permission", action="append", default=[],
                         help="grant this match pattern up front (tests)")
+    parser.add_argument("--expose-pages", action="append", default=[],
+                        help="make popup/options/reader web-accessible to this pattern (tests)")
     args = parser.parse_args(argv)
     browsers = args.browsers or list(BROWSERS)
     unknown = [name for name in browsers if name not in BROWSERS]
@@ -82,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.out and len(browsers) != 1:
         parser.error("--out needs exactly one browser")
     for browser in browsers:
-        path = build(browser, args.out, tuple(args.host_permission))
+        path = build(browser, args.out, tuple(args.host_permission), tuple(args.expose_pages))
         print(f"{browser}: {path}")
     return 0
 

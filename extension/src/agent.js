@@ -126,9 +126,10 @@
     style.textContent = `
       .box { position: absolute; box-sizing: border-box; pointer-events: none;
              border: 2px solid var(--c); background: color-mix(in srgb, var(--c) 8%, transparent); }
-      .label { position: absolute; top: -1px; left: -1px; font: 600 11px/1.3 system-ui, sans-serif;
-               color: #fff; background: var(--c); padding: 1px 5px; white-space: nowrap;
-               border-radius: 0 0 4px 0; }
+      .label { position: absolute; top: -2px; left: -2px; transform: translateY(-100%);
+               font: 600 11px/1.3 system-ui, sans-serif; color: #fff; background: var(--c);
+               padding: 1px 5px; white-space: nowrap; border-radius: 4px 4px 0 0; }
+      .box.inside .label { top: -1px; left: -1px; transform: none; border-radius: 0 0 4px 0; }
       .toast { position: fixed; right: 16px; bottom: 16px; max-width: 420px; padding: 12px 14px;
                font: 14px/1.45 system-ui, sans-serif; color: #1b1b1f; background: #fff;
                border-left: 4px solid #c62828; border-radius: 6px; box-shadow: 0 4px 18px rgba(0,0,0,.25); }
@@ -161,7 +162,8 @@
       }
       if (!Number.isFinite(top)) continue;
       const box = document.createElement("div");
-      box.className = "box";
+      // Labels sit above their box unless the box touches the top of the page.
+      box.className = top + scrollY < 18 ? "box inside" : "box";
       box.dataset.kind = block.kind;
       box.style.setProperty("--c", KIND_COLORS[block.kind] ?? KIND_COLORS.other);
       box.style.top = `${top + scrollY}px`;
