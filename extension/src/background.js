@@ -117,7 +117,7 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
     return outcome;
   }
 
-  await callAgent(tabId, "setStatus", "working", { action, error: null, "error-code": null });
+  await callAgent(tabId, "setStatus", "working", { action, stage: "snapshot", error: null, "error-code": null });
   await callAgent(tabId, "clearToast");
   try {
     const snap = await callAgent(tabId, "snapshot");
@@ -136,7 +136,10 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
     inflight.set(tabId, request.id);
     let reply;
     try {
-      reply = await host.request(request);
+      // "stage=host": the request is with the host (tests kill the host at this point).
+      reply = await host.request(request, {
+        onSent: () => callAgent(tabId, "setStatus", "working", { action, stage: "host" }).catch(() => {}),
+      });
     } finally {
       if (inflight.get(tabId) === request.id) inflight.delete(tabId);
     }
@@ -199,7 +202,8 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
 
 async function finish(tabId, outcome) {
   const details = {
-    action: outcome.action, count: outcome.count ?? null, ms: outcome.ms ?? null,
+    stage: null, action: outcome.action, count: outcome.count ?? null, ms: outcome.ms ?? null,
+    bytes: outcome.bytes ?? null, "host-ms": outcome.hostMs ?? null,
     error: outcome.error?.message ?? outcome.message ?? null, "error-code": outcome.error?.code ?? null,
   };
   await callAgent(tabId, "setStatus", outcome.status, details);

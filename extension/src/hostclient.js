@@ -69,9 +69,11 @@ export class HostClient {
   }
 
   /** Send a request after hello; resolves with its (reassembled) reply. */
-  async request(message, { timeoutMs = this.requestTimeoutMs } = {}) {
+  async request(message, { timeoutMs = this.requestTimeoutMs, onSent = null } = {}) {
     await this.connect();
-    const reply = await this.send(message, timeoutMs);
+    const replied = this.send(message, timeoutMs);
+    if (onSent && this.pending.has(message.id)) onSent();
+    const reply = await replied;
     if (reply.type === "error") throw hostError(reply);
     return reply;
   }
@@ -117,9 +119,13 @@ export class HostClient {
       try {
         this.port.postMessage(message);
       } catch (err) {
-        // Chromium throws synchronously at 64 MiB; the port stays open.
-        this.settle(message.id, null, new BlocksiftError(
-          `The page is too large to send to the host (${err?.message ?? err}).`, { code: LOCAL_ERRORS.TOO_LARGE }));
+        const text = String(err?.message ?? err);
+        // Chromium throws synchronously at 64 MiB (the port stays open), or when the port
+        // closed a moment ago and its disconnect event is still on its way.
+        const error = /exceeded maximum allowed size/i.test(text)
+          ? new BlocksiftError(`The page is too large to send to the host (${text}).`, { code: LOCAL_ERRORS.TOO_LARGE })
+          : portClosedError(text, { everConnected: true });
+        this.settle(message.id, null, error);
       }
     });
   }

@@ -145,6 +145,10 @@ class Site:
                     return
                 super().do_GET()
 
+            def guess_type(self, path: Any) -> str:
+                kind = super().guess_type(path)
+                return f"{kind}; charset=utf-8" if kind == "text/html" else kind
+
             def end_headers(self) -> None:
                 self.send_header("Cache-Control", "no-store")
                 super().end_headers()
