@@ -24,6 +24,8 @@ export class HostClient {
     this.ready = null;      // Promise of the hello reply for the current port
     this.info = null;       // last hello reply
     this.pending = new Map(); // id -> {resolve, reject, timer}
+    this.starting = new Set(); // ids of requests waiting for the connection
+    this.cancelledEarly = new Set(); // ... of which these were cancelled meanwhile
     this.assembler = new ChunkAssembler();
     this.generation = 0;
     this.everReceived = false;
@@ -70,7 +72,15 @@ export class HostClient {
 
   /** Send a request after hello; resolves with its (reassembled) reply. */
   async request(message, { timeoutMs = this.requestTimeoutMs, onSent = null } = {}) {
-    await this.connect();
+    this.starting.add(message.id);
+    try {
+      await this.connect();
+    } finally {
+      this.starting.delete(message.id);
+    }
+    if (this.cancelledEarly.delete(message.id)) {
+      throw new BlocksiftError("Cancelled.", { code: "cancelled" });
+    }
     const replied = this.send(message, timeoutMs);
     if (onSent && this.pending.has(message.id)) onSent();
     const reply = await replied;
@@ -81,7 +91,12 @@ export class HostClient {
   /** Ask the host to stop a request; its pending promise fails at once. */
   cancel(target, error = new BlocksiftError("Cancelled.", { code: "cancelled" })) {
     const entry = this.pending.get(target);
-    if (!entry) return false;
+    if (!entry) {
+      // Still waiting for the connection: it fails as soon as it would be sent.
+      if (!this.starting.has(target)) return false;
+      this.cancelledEarly.add(target);
+      return true;
+    }
     this.settle(target, null, error);
     this.assembler.drop(target);
     try {

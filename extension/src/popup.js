@@ -186,7 +186,9 @@ async function main() {
   $("site").textContent = siteOf(tab?.url) ?? "";
   renderRule();
   renderAlgorithms();
-  showToggles(tab ? await ask(MSG.TAB_STATE, { tabId: tab.id }).catch(() => null) : null);
+  const state = tab ? await ask(MSG.TAB_STATE, { tabId: tab.id }).catch(() => null) : null;
+  showToggles(state);
+  if (state?.status && state.status !== "reader") showResult(state);
   $("act-reader").addEventListener("click", () => act("reader"));
   $("act-hide").addEventListener("click", () => act("hide"));
   $("act-overlay").addEventListener("click", () => act("overlay"));
