@@ -138,12 +138,15 @@ async function onAlwaysChange() {
   if (!site) return;
   if ($("always").checked) {
     // The rule runs on page load, which needs the site's permission: ask now, in the click.
-    const origin = new URL(tab.url).origin;
-    let granted = true;
+    // Match patterns leave the port out (any port matches; Firefox refuses one).
+    const { protocol, hostname } = new URL(tab.url);
+    const wanted = { origins: [`${protocol}//${hostname}/*`] };
+    let granted = false;
     try {
-      granted = await api.permissions.request({ origins: [`${origin}/*`] });
+      granted = await api.permissions.request(wanted);
     } catch {
-      granted = false;
+      // Not in a user gesture (keyboard-less automation): fine if already granted.
+      granted = await api.permissions.contains(wanted).catch(() => false);
     }
     if (!granted) {
       $("always").checked = false;
@@ -154,6 +157,7 @@ async function onAlwaysChange() {
       site, action: $("always-action").value, algorithm: settings.algorithm,
       params: settings.params[settings.algorithm] ?? {},
     }));
+    $("result").textContent = `blocksift will ${$("always-action").value === "hide" ? "hide link blocks" : "open the reader view"} on ${site} by itself.`;
   } else {
     settings = await saveSettings(api.storage.local, removeRule(settings, site));
   }

@@ -298,3 +298,39 @@ def _wait(predicate, what: str, timeout: float = 30.0) -> None:
         if time.monotonic() > deadline:
             raise TimeoutError(f"timed out waiting for {what}")
         time.sleep(0.02)
+
+
+def test_site_rule_runs_on_load_and_reverts_from_options(browser: harness.Browser, site: harness.Site,
+                                                         artifacts: Path) -> None:
+    page = browser.new_tab(site.url("article.html"))
+    popup = browser.popup(page.url)
+    popup.evaluate("document.getElementById('always').click(), true")
+    popup.wait_for("document.getElementById('result').textContent.includes('by itself')")
+    popup.screenshot(artifacts / "popup-rule-set.png")
+    popup.close()
+
+    # The next load of a page of the site hides its link blocks without a click.
+    page.navigate(site.url("article.html"))
+    page.wait_for("document.documentElement.dataset.blocksiftStatus === 'hidden'")
+    assert page.evaluate("document.querySelectorAll('[data-blocksift-hide]').length") > 0
+
+    options = browser.new_tab(browser.ext_url("options.html"))
+    row = "document.querySelector('#rules tr[data-site=\"127.0.0.1\"]')"
+    options.wait_for(f"!!{row}")
+    # Editable: switch the rule to the reader view.
+    options.evaluate(f"(() => {{ const s = {row}.querySelector('select'); s.value = 'reader';"
+                     " s.dispatchEvent(new Event('change')); return true; })()")
+    options.wait_for(f"{row}?.querySelector('select').value === 'reader'")
+    _wait(lambda: browser.storage("local", "settings")["settings"]["rules"][0]["action"] == "reader",
+          "the edited rule to be saved")
+    options.screenshot(artifacts / "options.png")
+    # One-click revert.
+    options.evaluate(f"{row}.querySelector('.revert').click(), true")
+    options.wait_for("!document.querySelector('#rules tr[data-site]')")
+    assert browser.storage("local", "settings")["settings"]["rules"] == []
+    options.close()
+
+    page.navigate(site.url("article.html"))
+    status = browser.act(page, "overlay")
+    assert status["status"] == "overlay" and status["seq"] == "1"  # no rule ran before the click
+    assert page.evaluate("document.querySelectorAll('[data-blocksift-hide]').length") == 0
