@@ -41,7 +41,7 @@ def test_empty_and_garbage_pages_give_an_empty_body():
 
 
 def test_bytes_are_decoded_by_bom_meta_charset_or_detection():
-    assert decode_html("héllo".encode("utf-8")) == "héllo"
+    assert decode_html("héllo".encode()) == "héllo"
     gbk = '<meta charset="gbk"><p>北京</p>'.encode("gbk")
     assert "北京" in decode_html(gbk)
     assert decode_html(b"\xef\xbb\xbfabc") == "abc"

@@ -10,7 +10,8 @@ import copy
 import re
 from collections.abc import Sequence
 
-from lxml import etree, html as lxml_html
+from lxml import etree
+from lxml import html as lxml_html
 
 from .page import Page
 from .rawscan import STAMP_ATTR

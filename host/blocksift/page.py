@@ -14,7 +14,8 @@ import re
 from collections.abc import Iterable, Iterator
 from functools import cached_property
 
-from lxml import etree, html as lxml_html
+from lxml import etree
+from lxml import html as lxml_html
 
 from .rawscan import STAMP_ATTR, TagScan, scan, stamp
 

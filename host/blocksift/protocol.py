@@ -15,8 +15,7 @@ from pydantic import Field, TypeAdapter
 
 from . import __version__
 from .results import ExtractionResult, WireModel
-
-from .wire import MAX_ID_LENGTH, PROTOCOL_VERSION, REQUEST_TYPES, ErrorCode
+from .wire import MAX_ID_LENGTH, PROTOCOL_VERSION, ErrorCode
 
 RequestId = Annotated[str, Field(min_length=1, max_length=MAX_ID_LENGTH)]
 
@@ -67,7 +66,74 @@ class PingRequest(WireModel):
     id: RequestId
 
 
-Request = Annotated[Union[HelloRequest, ExtractRequest, CancelRequest, PingRequest],
+class MarkedBlock(WireModel):
+    """A block the user marked while labeling: its kind and the ids of its elements."""
+
+    kind: Literal["links", "ad"]
+    ids: list[str] = Field(default_factory=list, max_length=100_000)
+    text: str = Field("", max_length=100_000)
+
+
+class ExamplesSaveRequest(WireModel):
+    """Store a labeled example: the snapshot, the selected main content, marked blocks."""
+
+    type: Literal["examples.save"]
+    id: RequestId
+    url: str | None = Field(None, max_length=8192)
+    html: str
+    title: str = Field("", max_length=2000)
+    main_ids: list[str] = Field(default_factory=list, max_length=1_000_000,
+                                description="Ids of the elements the user kept as main text")
+    blocks: list[MarkedBlock] = Field(default_factory=list)
+    algorithm: str = Field("", max_length=64, description="The algorithm whose output was "
+                                                         "corrected")
+    algorithm_output: dict[str, Any] = Field(default_factory=dict)
+    id_attr: str = Field("data-bsid", max_length=64)
+    private: bool = Field(False, description="Private window: the host refuses to store")
+
+
+class ExamplesListRequest(WireModel):
+    type: Literal["examples.list"]
+    id: RequestId
+    limit: int = Field(100, ge=1, le=10_000)
+    offset: int = Field(0, ge=0)
+
+
+class ExamplesGetRequest(WireModel):
+    type: Literal["examples.get"]
+    id: RequestId
+    example_id: int
+
+
+class ExamplesDeleteRequest(WireModel):
+    type: Literal["examples.delete"]
+    id: RequestId
+    example_id: int
+
+
+class ExamplesExportRequest(WireModel):
+    """Export every example to a datasets-format file on this machine (never elsewhere)."""
+
+    type: Literal["examples.export"]
+    id: RequestId
+    path: str | None = Field(None, max_length=4096,
+                             description="Target file; default: exports/ in the data dir")
+    with_blocks: bool = False
+
+
+class TrainRequest(WireModel):
+    """Retrain a learned algorithm from the captured examples (and optional datasets)."""
+
+    type: Literal["train"]
+    id: RequestId
+    algorithm: Literal["farsw"] = "farsw"
+    use_examples: bool = True
+    datasets: list[str] = Field(default_factory=list, max_length=32)
+
+
+Request = Annotated[Union[HelloRequest, ExtractRequest, CancelRequest, PingRequest,
+                          ExamplesSaveRequest, ExamplesListRequest, ExamplesGetRequest,
+                          ExamplesDeleteRequest, ExamplesExportRequest, TrainRequest],
                     Field(discriminator="type")]
 REQUEST_ADAPTER: TypeAdapter[Any] = TypeAdapter(Request)
 
@@ -140,8 +206,75 @@ class ChunkReply(WireModel):
     data: str
 
 
+class ExampleSummary(WireModel):
+    example_id: int
+    url: str | None
+    title: str
+    created: float
+    site: str | None
+    main_chars: int
+    main_ids: int
+    blocks: int
+    algorithm: str
+
+
+class ExamplesSavedReply(WireModel):
+    type: Literal["examples.saved"] = "examples.saved"
+    id: str
+    example_id: int
+    main_chars: int
+
+
+class ExamplesListReply(WireModel):
+    type: Literal["examples.list"] = "examples.list"
+    id: str
+    items: list[ExampleSummary]
+    total: int
+
+
+class ExampleItemReply(WireModel):
+    type: Literal["examples.item"] = "examples.item"
+    id: str
+    example: dict[str, Any]
+
+
+class ExamplesDeletedReply(WireModel):
+    type: Literal["examples.deleted"] = "examples.deleted"
+    id: str
+    example_id: int
+    found: bool
+
+
+class ExamplesExportedReply(WireModel):
+    type: Literal["examples.exported"] = "examples.exported"
+    id: str
+    path: str
+    count: int
+
+
+class ProgressReply(WireModel):
+    """Progress of a long request (training); ``total`` 0 when unknown."""
+
+    type: Literal["progress"] = "progress"
+    id: str
+    stage: str
+    done: int = 0
+    total: int = 0
+
+
+class TrainedReply(WireModel):
+    type: Literal["trained"] = "trained"
+    id: str
+    algorithm: str
+    model_path: str
+    pages: int
+    rules: list[str]
+
+
 Reply = Annotated[Union[HelloReply, ResultReply, ErrorReply, PongReply, CancelledReply,
-                        ChunkReply], Field(discriminator="type")]
+                        ChunkReply, ExamplesSavedReply, ExamplesListReply, ExampleItemReply,
+                        ExamplesDeletedReply, ExamplesExportedReply, ProgressReply,
+                        TrainedReply], Field(discriminator="type")]
 REPLY_ADAPTER: TypeAdapter[Any] = TypeAdapter(Reply)
 
 

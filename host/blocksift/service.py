@@ -13,6 +13,7 @@ import asyncio
 import json
 import logging
 import re
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -43,6 +44,7 @@ class ServiceConfig:
     max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES
     site_store_path: str | None = None
     learn_sites: bool = True
+    examples_path: str | None = None
 
 
 class Service:
@@ -53,12 +55,16 @@ class Service:
         self.pool = WorkerPool(self.config.workers, self.config.max_queue)
         self._site_store: Any = None
         self._site_store_failed = False
+        self._example_store: Any = None
+        self._warmed = False
 
     async def start(self) -> None:
         await self.pool.start()
 
     async def close(self) -> None:
         await self.pool.close()
+        if self._example_store is not None:
+            self._example_store.close()
         if self._site_store is not None:
             try:
                 await asyncio.get_running_loop().run_in_executor(None, self._site_store.close)
@@ -84,6 +90,31 @@ class Service:
                 log.exception("site store unavailable; clustering runs without learned rules")
                 self._site_store_failed = True
         return self._site_store
+
+    def warm_up(self) -> None:
+        """Import the message models once, on a background thread (first call only)."""
+        if self._warmed:
+            return
+        self._warmed = True
+
+        def work() -> None:
+            try:
+                from . import protocol  # noqa: F401
+            except Exception:
+                log.exception("warm-up failed")
+
+        threading.Thread(target=work, name="blocksift-warm-up", daemon=True).start()
+
+    def example_store(self) -> Any:
+        """The labeled-examples database, opened on first use."""
+        if self._example_store is None:
+            from pathlib import Path
+
+            from .storage.examples import ExampleStore
+
+            path = Path(self.config.examples_path) if self.config.examples_path else None
+            self._example_store = ExampleStore(path)
+        return self._example_store
 
     def hello_payload(self, request_id: str) -> dict[str, Any]:
         from . import algorithms
@@ -185,6 +216,12 @@ class Session:
             # Answered without loading the message models: the cheapest liveness check.
             await self.send_json({"type": "pong", "id": request_id})
             return
+        if kind == "hello" and request_id is not None and _plain_hello(message):
+            # The browser's first message: answered before the message models load, which
+            # then warm up in the background for the first extraction.
+            await self._hello(request_id, message.get("protocol", PROTOCOL_VERSION))
+            self.service.warm_up()
+            return
         from pydantic import ValidationError
 
         from .protocol import REQUEST_ADAPTER
@@ -198,13 +235,7 @@ class Session:
                                   request_id)
             return
         if request.type == "hello":
-            if request.protocol > PROTOCOL_VERSION:
-                await self.send_error(ErrorCode.UNSUPPORTED_PROTOCOL,
-                                      f"client speaks protocol {request.protocol}; this host "
-                                      f"({__version__}) speaks {PROTOCOL_VERSION}: update it",
-                                      request.id)
-                return
-            await self.send_json(self.service.hello_payload(request.id))
+            await self._hello(request.id, request.protocol)
         elif request.type == "ping":
             await self.send_json({"type": "pong", "id": request.id})
         elif request.type == "cancel":
@@ -214,6 +245,10 @@ class Session:
                 task.cancel()
             await self.send_json({"type": "cancelled", "id": request.id,
                                   "target": request.target, "found": found})
+        elif request.type.startswith("examples."):
+            self._start(request.id, self._examples(request))
+        elif request.type == "train":
+            self._start(request.id, self._train(request))
         elif request.type == "extract":
             if request.id in self._tasks:
                 await self.send_error(ErrorCode.DUPLICATE_ID,
@@ -223,6 +258,121 @@ class Session:
             task = asyncio.create_task(self._extract(request))
             self._tasks[request.id] = task
             task.add_done_callback(lambda _t, rid=request.id: self._tasks.pop(rid, None))
+
+    async def _hello(self, request_id: str, protocol: int) -> None:
+        if protocol > PROTOCOL_VERSION:
+            await self.send_error(ErrorCode.UNSUPPORTED_PROTOCOL,
+                                  f"client speaks protocol {protocol}; this host "
+                                  f"({__version__}) speaks {PROTOCOL_VERSION}: update it",
+                                  request_id)
+            return
+        await self.send_json(self.service.hello_payload(request_id))
+
+    def _start(self, request_id: str, work: Any) -> None:
+        """Run ``work`` as this session's task for ``request_id`` (cancellable)."""
+        task = asyncio.create_task(work)
+        self._tasks[request_id] = task
+        task.add_done_callback(lambda _t, rid=request_id: self._tasks.pop(rid, None))
+
+    async def _examples(self, request: Any) -> None:
+        """The examples.* requests: storage work runs on a thread, off the event loop."""
+        loop = asyncio.get_running_loop()
+        try:
+            reply = await loop.run_in_executor(None, self._examples_sync, request)
+        except asyncio.CancelledError:
+            await self.send_error(ErrorCode.CANCELLED, "cancelled by the client", request.id)
+            return
+        except _RequestError as failure:
+            await self.send_error(failure.code, failure.message, request.id)
+            return
+        except Exception as exc:
+            log.exception("examples request failed")
+            await self.send_error(ErrorCode.INTERNAL, f"{type(exc).__name__}: {exc}",
+                                  request.id)
+            return
+        await self.send_json(reply, request.id)
+
+    def _examples_sync(self, request: Any) -> dict[str, Any]:
+        from .storage.examples import Example, gold_from_ids
+
+        store = self.service.example_store()
+        rid = request.id
+        if request.type == "examples.save":
+            if request.private:
+                raise _RequestError(ErrorCode.PRIVATE_WINDOW,
+                                    "examples are never captured in private windows")
+            if not request.main_ids:
+                raise _RequestError(ErrorCode.INVALID_MESSAGE,
+                                    "select at least one element of main text to save")
+            text, title = gold_from_ids(request.html, request.main_ids, request.url,
+                                        request.id_attr)
+            if not text.strip():
+                raise _RequestError(ErrorCode.INVALID_MESSAGE,
+                                    "none of the selected ids holds text in this snapshot")
+            example = Example(html=request.html, main_text=text, url=request.url,
+                              title=request.title or title, main_ids=list(request.main_ids),
+                              blocks=[b.model_dump() for b in request.blocks],
+                              algorithm=request.algorithm,
+                              algorithm_output=request.algorithm_output)
+            example_id = store.add(example)
+            return {"type": "examples.saved", "id": rid, "exampleId": example_id,
+                    "mainChars": len(text)}
+        if request.type == "examples.list":
+            items = [e.summary() for e in store.list(request.limit, request.offset)]
+            return {"type": "examples.list", "id": rid, "items": items,
+                    "total": store.count()}
+        if request.type == "examples.get":
+            example = store.get(request.example_id)
+            if example is None:
+                raise _RequestError(ErrorCode.NOT_FOUND, f"no example {request.example_id}")
+            data = example.summary()
+            data.update(mainText=example.main_text, blocks=example.blocks,
+                        mainIdList=example.main_ids, html=example.html,
+                        algorithmOutput=example.algorithm_output)
+            return {"type": "examples.item", "id": rid, "example": data}
+        if request.type == "examples.delete":
+            found = store.delete(request.example_id)
+            return {"type": "examples.deleted", "id": rid, "exampleId": request.example_id,
+                    "found": found}
+        if request.type == "examples.export":
+            from pathlib import Path
+
+            from .paths import data_dir
+
+            target = Path(request.path) if request.path else \
+                data_dir() / "exports" / "pages.jsonl.gz"
+            count = store.export(target, with_blocks=request.with_blocks)
+            return {"type": "examples.exported", "id": rid, "path": str(target),
+                    "count": count}
+        raise _RequestError(ErrorCode.UNKNOWN_TYPE, f"unknown request {request.type}")
+
+    async def _train(self, request: Any) -> None:
+        """Retrain in a separate process, forwarding its progress; the new model is used
+        by the next extraction (workers load the user model per request)."""
+        from .training import TrainingJob, run_training_process
+
+        job = TrainingJob(algorithm=request.algorithm, use_examples=request.use_examples,
+                          datasets=list(request.datasets),
+                          examples_path=self.service.config.examples_path)
+
+        async def progress(stage: str, done: int, total: int) -> None:
+            await self.send_json({"type": "progress", "id": request.id, "stage": stage,
+                                  "done": done, "total": total})
+
+        try:
+            outcome = await run_training_process(job, progress)
+        except asyncio.CancelledError:
+            await self.send_error(ErrorCode.CANCELLED, "training cancelled", request.id)
+            return
+        except _RequestError as failure:
+            await self.send_error(failure.code, failure.message, request.id)
+            return
+        if "error" in outcome:
+            await self.send_error(ErrorCode(outcome.get("code", ErrorCode.INTERNAL)),
+                                  outcome["error"], request.id)
+            return
+        await self.send_json({"type": "trained", "id": request.id,
+                              "algorithm": request.algorithm, **outcome})
 
     async def _extract(self, request: Any) -> None:
         from . import algorithms
@@ -280,6 +430,24 @@ class Session:
             task.cancel()
         if self._tasks:
             await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+
+
+class _RequestError(Exception):
+    """A request that cannot be served as asked; becomes an ``error`` reply."""
+
+    def __init__(self, code: ErrorCode, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _plain_hello(message: dict[str, Any]) -> bool:
+    """A hello whose fields are all of the expected types (else full validation reports)."""
+    allowed = {"type", "id", "protocol", "client"}
+    return (set(message) <= allowed and isinstance(message.get("protocol", 1), int)
+            and not isinstance(message.get("protocol", 1), bool)
+            and isinstance(message.get("client", ""), str)
+            and len(message.get("client", "")) <= 200)
 
 
 def _has_lone_surrogate(value: Any, depth: int = 0) -> bool:

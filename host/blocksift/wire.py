@@ -12,7 +12,9 @@ from typing import Any
 PROTOCOL_VERSION = 1
 #: Longest request id accepted; ids are echoed in every reply.
 MAX_ID_LENGTH = 128
-REQUEST_TYPES = frozenset({"hello", "extract", "cancel", "ping"})
+REQUEST_TYPES = frozenset({"hello", "extract", "cancel", "ping", "examples.save",
+                           "examples.list", "examples.get", "examples.delete",
+                           "examples.export", "train"})
 
 
 class ErrorCode(IntEnum):
@@ -39,6 +41,7 @@ class ErrorCode(IntEnum):
     CANCELLED = 3002
     BUSY = 3003
     INTERNAL = 3004
+    PRIVATE_WINDOW = 2005
     # 4xxx: transport-level refusals (WebSocket server)
     UNAUTHORIZED = 4001
     FORBIDDEN_ORIGIN = 4002

@@ -241,7 +241,7 @@ class WorkerPool:
                                              timeout=timeout)
             finished = True
             return outcome, queue_ms
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise JobFailed(ErrorCode.TIMEOUT,
                             f"extraction took longer than the {timeout:g} s limit") from None
         except (EOFError, OSError, BrokenPipeError):

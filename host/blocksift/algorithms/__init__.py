@@ -20,7 +20,6 @@ from types import ModuleType
 from typing import Any
 
 
-
 @dataclass(frozen=True)
 class AlgorithmInfo:
     """Where an algorithm lives and what it is, known before it is imported."""

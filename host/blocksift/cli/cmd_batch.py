@@ -18,8 +18,13 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
-from .common import add_algorithm_arguments, load_algorithm, parse_params, run_guarded, \
-    want_progress
+from .common import (
+    add_algorithm_arguments,
+    load_algorithm,
+    parse_params,
+    run_guarded,
+    want_progress,
+)
 
 _STATE: dict[str, Any] = {}
 

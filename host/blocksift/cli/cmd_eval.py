@@ -7,8 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from .common import CommandError, add_algorithm_arguments, parse_params, run_guarded, \
-    want_progress
+from .common import CommandError, add_algorithm_arguments, parse_params, run_guarded, want_progress
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

@@ -23,7 +23,7 @@ def parse_params(pairs: list[str] | None) -> dict[str, Any]:
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise argparse.ArgumentTypeError(f"--param needs key=value, got {pair!r}")
+            raise CommandError(f"--param needs key=value, got {pair!r}")
         try:
             params[key.strip()] = json.loads(value)
         except json.JSONDecodeError:

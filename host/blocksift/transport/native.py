@@ -23,8 +23,8 @@ import sys
 import threading
 from typing import BinaryIO
 
-from ..wire import ErrorCode
 from ..service import NATIVE_MAX_REPLY_BYTES, Service, ServiceConfig, Session
+from ..wire import ErrorCode
 
 log = logging.getLogger("blocksift.native")
 HEADER = struct.Struct("=I")
@@ -150,17 +150,6 @@ def reader_thread(stream: BinaryIO, loop: asyncio.AbstractEventLoop, session: Se
         loop.call_soon_threadsafe(done.set)
 
 
-def _warm_up() -> None:
-    """Import the message models and algorithm registry while the first frame is read."""
-    try:
-        from .. import algorithms, protocol  # noqa: F401
-
-        for name in algorithms.names():
-            algorithms.params_schema(name)
-    except Exception:
-        log.exception("warm-up failed")
-
-
 async def serve(stdin: BinaryIO, stdout: BinaryIO, config: ServiceConfig) -> None:
     """Serve one browser connection until end of input or SIGTERM."""
     loop = asyncio.get_running_loop()
@@ -178,7 +167,6 @@ async def serve(stdin: BinaryIO, stdout: BinaryIO, config: ServiceConfig) -> Non
         except (NotImplementedError, RuntimeError):
             pass  # Windows: the browser closes stdin instead
     await service.start()
-    threading.Thread(target=_warm_up, name="blocksift-warm-up", daemon=True).start()
     thread = threading.Thread(target=reader_thread, name="blocksift-stdin", daemon=True,
                               args=(stdin, loop, session, config.max_frame_bytes, done))
     thread.start()

@@ -1,0 +1,141 @@
+"""``blocksift cluster``: the template classes and extraction rules of sites (seed 002).
+
+Pages of a dataset are grouped by site (its ``site`` field, else the url's host) and each
+site is clustered on its own (Algorithm 1) with one rule per class (Algorithm 2); HTML files
+given on the command line form one group. ``--pooled`` clusters all pages together instead,
+and ``--store`` shows what the per-site store has learned from browsing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..algorithms import clustering
+from ..page import Page, PageError
+
+
+def _param(text: str) -> tuple[str, Any]:
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"--param wants k=v, got {text!r}")
+    key, value = text.split("=", 1)
+    try:
+        return key.strip(), json.loads(value)
+    except json.JSONDecodeError:
+        return key.strip(), value
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Register ``cluster``."""
+    parser = subparsers.add_parser(
+        "cluster", help="show the template classes and extraction rules of sites",
+        description=__doc__)
+    parser.add_argument("files", nargs="*", type=Path, help="HTML files (one group)")
+    parser.add_argument("--dataset", dest="datasets", action="append", default=[],
+                        metavar="PATH_OR_NAME", help="labeled dataset; repeatable")
+    parser.add_argument("--param", dest="params", action="append", default=[], type=_param,
+                        metavar="K=V", help="clustering parameter, e.g. sim_threshold=0.9")
+    parser.add_argument("--limit", type=int, default=None, help="first N pages of each dataset")
+    parser.add_argument("--pooled", action="store_true",
+                        help="cluster all pages together instead of site by site")
+    parser.add_argument("--store", nargs="?", const="", default=None, metavar="PATH",
+                        help="show the per-site store (default: the user's store)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    return parser
+
+
+def _groups(args: argparse.Namespace) -> dict[str, list[tuple[str, Page]]]:
+    from ..evaluation.datasets import load_pages, resolve
+    from ..evaluation.sitesplit import site_of
+
+    groups: dict[str, list[tuple[str, Page]]] = defaultdict(list)
+    for name in args.datasets:
+        for labeled in load_pages(resolve(name), args.limit):
+            site = "all pages" if args.pooled else site_of(labeled)
+            groups[site].append((labeled.id, Page(labeled.html, url=labeled.url)))
+    for path in args.files:
+        groups["all pages" if args.pooled else "files"].append(
+            (str(path), Page.from_bytes(path.read_bytes())))
+    return groups
+
+
+def _model_dict(site: str, model: clustering.SiteModel) -> dict[str, Any]:
+    return {"site": site, "pages": model.pages, "unclassed": model.unclassed,
+            "classes": [{"label": cls.label, "size": len(cls.members),
+                         "members": list(cls.members),
+                         "rule": cls.rule.model_dump() if cls.rule else None,
+                         "rule_score": round(cls.rule_score, 6),
+                         "feature_paths": len(cls.feature)} for cls in model.classes]}
+
+
+def _print_site(entry: dict[str, Any]) -> None:
+    print(f"{entry['site']}: {entry['pages']} pages, {len(entry['classes'])} classes, "
+          f"{entry['unclassed']} pages in no class")
+    for cls in entry["classes"]:
+        rule = cls["rule"]
+        if rule is None:
+            shown = "no rule (no page of the class has a text block)"
+        else:
+            shown = " ".join(f"{k}={rule[k]!r}" for k in ("element_id", "css_class", "path")
+                             if rule[k] is not None)
+        members = ", ".join(cls["members"][:6]) + (" ..." if cls["size"] > 6 else "")
+        print(f"  class {cls['label']}: {cls['size']} pages; rule {shown} "
+              f"(summed H {cls['rule_score']:.4f})")
+        if members:
+            print(f"    {members}")
+
+
+def _from_store(args: argparse.Namespace) -> list[dict[str, Any]]:
+    from ..storage.sitestore import SiteStore
+
+    store = SiteStore(Path(args.store) if args.store else None)
+    try:
+        entries = []
+        for row in store.sites():
+            model = store.model_for(f"http://{row['site']}/")
+            if model is None:
+                entries.append({"site": row["site"], "pages": row["pages"],
+                                "unclassed": row["pages"], "classes": []})
+            else:
+                entries.append(_model_dict(row["site"], model))
+        return entries
+    finally:
+        store.close()
+
+
+def run(args: argparse.Namespace) -> int:
+    """Cluster the given pages and print classes and rules."""
+    try:
+        params = clustering.Params.model_validate(dict(args.params))
+    except ValidationError as exc:
+        print(f"blocksift cluster: bad --param:\n{exc}", file=sys.stderr)
+        return 2
+    if args.store is not None:
+        entries = _from_store(args)
+    else:
+        if not args.datasets and not args.files:
+            print("blocksift cluster: give --dataset PATH, HTML files or --store",
+                  file=sys.stderr)
+            return 2
+        try:
+            groups = _groups(args)
+        except (FileNotFoundError, OSError, PageError, ValueError) as exc:
+            print(f"blocksift cluster: {exc}", file=sys.stderr)
+            return 2
+        entries = []
+        for site in sorted(groups):
+            keys = [key for key, _ in groups[site]]
+            model = clustering.fit([page for _, page in groups[site]], params, keys)
+            entries.append(_model_dict(site, model))
+    if args.json:
+        print(json.dumps({"params": params.model_dump(), "sites": entries}, indent=1))
+    else:
+        for entry in entries:
+            _print_site(entry)
+    return 0

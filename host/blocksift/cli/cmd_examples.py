@@ -1,0 +1,82 @@
+"""``blocksift examples``: list, show, delete, export and import captured labeled examples."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+
+from .common import CommandError, run_guarded
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("examples", help="captured labeled examples")
+    parser.add_argument("--store", type=Path, default=None,
+                        help="examples database (default: the user's data dir)")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    listing = actions.add_parser("list", help="newest first")
+    listing.add_argument("--limit", type=int, default=50)
+    listing.add_argument("--json", action="store_true")
+    show = actions.add_parser("show", help="one example's main text and marked blocks")
+    show.add_argument("example_id", type=int)
+    show.add_argument("--json", action="store_true")
+    delete = actions.add_parser("delete", help="delete examples by id")
+    delete.add_argument("example_ids", type=int, nargs="+")
+    export = actions.add_parser("export", help="write the shared datasets' JSONL format")
+    export.add_argument("path", type=Path, help="file (.jsonl or .jsonl.gz) or folder")
+    export.add_argument("--with-blocks", action="store_true",
+                        help="also write the marked link/ad blocks and selected ids")
+    importing = actions.add_parser("import", help="add the pages of a datasets-format file")
+    importing.add_argument("path", type=Path)
+    parser.set_defaults(run=run)
+
+
+@run_guarded
+def run(args: argparse.Namespace) -> int:
+    from ..storage.examples import ExampleStore
+
+    with ExampleStore(args.store) as store:
+        if args.action == "list":
+            items = store.list(limit=args.limit)
+            if args.json:
+                json.dump([e.summary() for e in items], sys.stdout, indent=2)
+                print()
+            elif not items:
+                print(f"no examples yet in {store.path}")
+            for example in items if not args.json else []:
+                when = datetime.fromtimestamp(example.created).strftime("%Y-%m-%d %H:%M")
+                print(f"{example.id:>5}  {when}  {len(example.main_text):>6} chars  "
+                      f"{example.title[:50]:<50}  {example.url or ''}")
+        elif args.action == "show":
+            example = store.get(args.example_id)
+            if example is None:
+                raise CommandError(f"no example {args.example_id} in {store.path}")
+            if args.json:
+                summary = example.summary()
+                summary.update(mainText=example.main_text, blocks=example.blocks,
+                               mainIdList=example.main_ids)
+                json.dump(summary, sys.stdout, indent=2, ensure_ascii=False)
+                print()
+            else:
+                print(f"# {example.title}\n{example.url or ''}\n")
+                print(example.main_text)
+                for block in example.blocks:
+                    print(f"\n[{block.get('kind')}] {len(block.get('ids', []))} elements: "
+                          f"{(block.get('text') or '')[:80]}")
+        elif args.action == "delete":
+            missing = [i for i in args.example_ids if not store.delete(i)]
+            if missing:
+                raise CommandError(f"no example(s) {', '.join(map(str, missing))}")
+            print(f"deleted {len(args.example_ids)} example(s)")
+        elif args.action == "export":
+            count = store.export(args.path, with_blocks=args.with_blocks)
+            print(f"exported {count} example(s) to {args.path}", file=sys.stderr)
+        elif args.action == "import":
+            try:
+                count = store.import_file(args.path)
+            except (FileNotFoundError, KeyError, ValueError) as exc:
+                raise CommandError(f"cannot import {args.path}: {exc}") from None
+            print(f"imported {count} example(s)", file=sys.stderr)
+    return 0

@@ -1,0 +1,268 @@
+"""Labeled examples the user captured while browsing, kept in SQLite in the user's data dir.
+
+An example is a page snapshot with what the user said is its main text and which blocks are
+link or ad blocks, plus the algorithm output they corrected. Examples export to the format of
+the shared dev datasets, so they feed ``blocksift eval`` and ``blocksift train farsw``.
+
+Durability: the database runs in WAL mode with ``synchronous=FULL``; every save is one
+transaction, so a crash (even SIGKILL mid-write) loses at most the save in progress and never
+a committed one. Privacy: the file and its folder are readable by the user only, nothing is
+stored for private windows, and nothing leaves the machine.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+SCHEMA_VERSION = 1
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS examples (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    url TEXT,
+    site TEXT,
+    created REAL NOT NULL,
+    title TEXT NOT NULL DEFAULT '',
+    lang TEXT,
+    html TEXT NOT NULL,
+    main_ids TEXT NOT NULL DEFAULT '[]',
+    main_text TEXT NOT NULL DEFAULT '',
+    blocks TEXT NOT NULL DEFAULT '[]',
+    algorithm TEXT NOT NULL DEFAULT '',
+    algorithm_output TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX IF NOT EXISTS examples_site ON examples(site);
+"""
+
+
+class ExampleError(ValueError):
+    """An example cannot be stored as given (private window, empty page, ...)."""
+
+
+@dataclass
+class Example:
+    """One labeled page."""
+
+    html: str
+    main_text: str
+    url: str | None = None
+    title: str = ""
+    lang: str | None = None
+    main_ids: list[str] = field(default_factory=list)
+    blocks: list[dict[str, Any]] = field(default_factory=list)  # {"kind", "ids", "text"}
+    algorithm: str = ""
+    algorithm_output: dict[str, Any] = field(default_factory=dict)
+    id: int | None = None
+    created: float = 0.0
+
+    @property
+    def site(self) -> str | None:
+        return site_of(self.url)
+
+    def summary(self) -> dict[str, Any]:
+        return {"exampleId": self.id, "url": self.url, "title": self.title,
+                "created": self.created, "site": self.site, "mainChars": len(self.main_text),
+                "mainIds": len(self.main_ids), "blocks": len(self.blocks),
+                "algorithm": self.algorithm}
+
+
+def site_of(url: str | None) -> str | None:
+    """The host name of ``url`` without ``www.`` (how examples are grouped by site)."""
+    if not url:
+        return None
+    host = urlsplit(url).hostname or ""
+    return host[4:] if host.startswith("www.") else host or None
+
+
+def default_path() -> Path:
+    from ..paths import data_dir
+
+    return data_dir() / "examples.sqlite3"
+
+
+class ExampleStore:
+    """The examples database. Safe to share between threads of one process."""
+
+    def __init__(self, path: Path | None = None):
+        from ..paths import ensure_private_dir
+
+        self.path = Path(path) if path else default_path()
+        ensure_private_dir(self.path.parent)
+        fresh = not self.path.exists()
+        self._lock = threading.Lock()
+        self._conn = sqlite3.connect(self.path, check_same_thread=False, timeout=30,
+                                     isolation_level=None)
+        if fresh:
+            os.chmod(self.path, 0o600)
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=FULL")
+        self._conn.executescript(_SCHEMA)
+        self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        for suffix in ("-wal", "-shm"):
+            sidecar = Path(str(self.path) + suffix)
+            if sidecar.exists():
+                os.chmod(sidecar, 0o600)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> ExampleStore:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    # -- writing --------------------------------------------------------------------------
+
+    def add(self, example: Example) -> int:
+        """Store ``example`` in one transaction and return its id."""
+        if not example.html.strip():
+            raise ExampleError("the page snapshot is empty")
+        created = example.created or time.time()
+        row = (example.url, example.site, created, example.title, example.lang, example.html,
+               json.dumps(example.main_ids), example.main_text, json.dumps(example.blocks),
+               example.algorithm, json.dumps(example.algorithm_output))
+        with self._lock:
+            cursor = self._conn.execute(
+                "INSERT INTO examples (url, site, created, title, lang, html, main_ids, "
+                "main_text, blocks, algorithm, algorithm_output) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+            return int(cursor.lastrowid or 0)
+
+    def delete(self, example_id: int) -> bool:
+        with self._lock:
+            cursor = self._conn.execute("DELETE FROM examples WHERE id = ?", (example_id,))
+            return cursor.rowcount > 0
+
+    # -- reading --------------------------------------------------------------------------
+
+    def count(self) -> int:
+        with self._lock:
+            return int(self._conn.execute("SELECT COUNT(*) FROM examples").fetchone()[0])
+
+    def get(self, example_id: int) -> Example | None:
+        with self._lock:
+            row = self._conn.execute("SELECT * FROM examples WHERE id = ?",
+                                     (example_id,)).fetchone()
+            columns = [d[0] for d in self._conn.execute("SELECT * FROM examples LIMIT 0")
+                       .description]
+        return _example(dict(zip(columns, row))) if row else None
+
+    def list(self, limit: int = 100, offset: int = 0) -> list[Example]:
+        """Newest first."""
+        return list(self._iter("ORDER BY id DESC LIMIT ? OFFSET ?", (limit, offset)))
+
+    def all(self) -> Iterator[Example]:
+        """Oldest first (export order)."""
+        return self._iter("ORDER BY id", ())
+
+    def _iter(self, clause: str, args: tuple[Any, ...]) -> Iterator[Example]:
+        with self._lock:
+            cursor = self._conn.execute(f"SELECT * FROM examples {clause}", args)
+            columns = [d[0] for d in cursor.description]
+            rows = cursor.fetchall()
+        for row in rows:
+            yield _example(dict(zip(columns, row)))
+
+    def integrity(self) -> str:
+        with self._lock:
+            return str(self._conn.execute("PRAGMA integrity_check").fetchone()[0])
+
+    # -- export / import ------------------------------------------------------------------
+
+    def export(self, path: Path, with_blocks: bool = False) -> int:
+        """Write every example as the shared datasets' JSONL (gzip when the name ends .gz).
+
+        Fields: ``id`` (``example-<n>``), ``url``, ``lang``, ``site``, ``host``,
+        ``site_source``, ``html``, ``gold`` (the main text, paragraphs on separate lines);
+        ``with_blocks`` adds ``marked_blocks`` (the link/ad blocks the user marked).
+        """
+        path = Path(path)
+        if path.is_dir() or not path.suffix:
+            path.mkdir(parents=True, exist_ok=True)
+            path = path / "pages.jsonl.gz"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(path.name + ".part")
+        opener = gzip.open if path.suffix == ".gz" else open
+        count = 0
+        with opener(temporary, "wt", encoding="utf-8") as handle:
+            for example in self.all():
+                handle.write(json.dumps(export_record(example, with_blocks),
+                                        ensure_ascii=False) + "\n")
+                count += 1
+        os.replace(temporary, path)  # a crash mid-export never leaves a half file
+        return count
+
+    def import_file(self, path: Path) -> int:
+        """Add every record of a datasets-format file (the inverse of :meth:`export`)."""
+        from ..evaluation.datasets import dataset_file
+
+        file = dataset_file(path)
+        opener = gzip.open if file.suffix == ".gz" else open
+        added = 0
+        with opener(file, "rt", encoding="utf-8") as handle:
+            for line in handle:
+                if not line.strip():
+                    continue
+                record = json.loads(line)
+                blocks = record.get("marked_blocks") or []
+                self.add(Example(html=record["html"], main_text=record.get("gold") or "",
+                                 url=record.get("url"), lang=record.get("lang"),
+                                 title=record.get("title") or "", blocks=blocks,
+                                 main_ids=record.get("main_ids") or []))
+                added += 1
+        return added
+
+
+def export_record(example: Example, with_blocks: bool = False) -> dict[str, Any]:
+    record: dict[str, Any] = {
+        "id": f"example-{example.id}", "url": example.url, "lang": example.lang,
+        "site": example.site, "host": example.site,
+        "site_source": "url" if example.url else None,
+        "html": example.html, "gold": example.main_text,
+    }
+    if with_blocks:
+        record["marked_blocks"] = example.blocks
+        record["main_ids"] = example.main_ids
+        record["title"] = example.title
+    return record
+
+
+def _example(row: dict[str, Any]) -> Example:
+    return Example(id=row["id"], url=row["url"], created=row["created"], title=row["title"],
+                   lang=row["lang"], html=row["html"], main_ids=json.loads(row["main_ids"]),
+                   main_text=row["main_text"], blocks=json.loads(row["blocks"]),
+                   algorithm=row["algorithm"],
+                   algorithm_output=json.loads(row["algorithm_output"]))
+
+
+def gold_from_ids(html: str, main_ids: list[str], url: str | None = None,
+                  id_attr: str = "data-bsid") -> tuple[str, str]:
+    """Main text and title of the elements the user selected, as the reader view renders it.
+
+    Returns ``("", title)`` when no selected id is on the page.
+    """
+    from ..content import outermost, plain_text
+    from ..page import Page
+
+    page = Page(html, url=url, id_attr=id_attr)
+    wanted = set(main_ids)
+    chosen = outermost([el for el in page.iter_elements() if page.element_id(el) in wanted])
+    # The datasets' gold has one paragraph per line.
+    return plain_text(chosen).replace("\n\n", "\n"), page.title
+
+
+def as_dict(example: Example) -> dict[str, Any]:
+    data = asdict(example)
+    data["site"] = example.site
+    return data

@@ -1,0 +1,115 @@
+"""The command line, run as a user runs it: a real process on bundled pages."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE = REPO / "examples" / "article.html"
+DATASET = REPO / "tests" / "fixtures" / "dataset"
+
+
+def blocksift(*args: str, stdin: str | None = None, home: Path | None = None
+              ) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(REPO / "host"))
+    if home is not None:
+        env["BLOCKSIFT_HOME"] = str(home)
+    return subprocess.run([sys.executable, "-m", "blocksift", *args], input=stdin,
+                          capture_output=True, text=True, timeout=300, env=env, cwd=REPO)
+
+
+def test_algorithms_lists_params_with_defaults():
+    done = blocksift("algorithms", "--json")
+    assert done.returncode == 0, done.stderr
+    listed = {entry["name"]: entry for entry in json.loads(done.stdout)}
+    assert "linkblocks" in listed
+    properties = listed["linkblocks"]["params"]["properties"]
+    assert properties and all("default" in spec for spec in properties.values())
+    text = blocksift("algorithms").stdout
+    assert "linkblocks" in text and "--param" in text
+
+
+def test_schema_covers_every_message_and_error_code():
+    schema = json.loads(blocksift("schema").stdout)
+    text = json.dumps(schema)
+    for name in ("HelloRequest", "ExtractRequest", "CancelRequest", "ResultReply",
+                 "ErrorReply", "ChunkReply"):
+        assert name in text
+    assert schema["errorCodes"]["frame_too_large"] == 1002
+
+
+def test_extract_text_json_and_markdown_on_the_bundled_page():
+    text = blocksift("extract", str(EXAMPLE))
+    assert text.returncode == 0, text.stderr
+    assert "Gull Point" in text.stdout
+    assert "Subscribe" not in text.stdout  # the navigation is not main text
+    data = json.loads(blocksift("extract", str(EXAMPLE), "--format", "json").stdout)
+    html = EXAMPLE.read_text(encoding="utf-8")
+    assert data["blocks"]
+    for block in data["blocks"]:
+        assert 0 <= block["start"] < block["end"] <= len(html)
+        assert block["xpaths"] or block["kind"] == "links"
+    markdown = blocksift("extract", str(EXAMPLE), "--format", "markdown").stdout
+    assert markdown.startswith("# ")
+
+
+def test_extract_reads_stdin():
+    done = blocksift("extract", "-", stdin=EXAMPLE.read_text(encoding="utf-8"))
+    assert done.returncode == 0 and "Gull Point" in done.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["extract", "no-such-file.html"], "cannot read"),
+    (["extract", str(EXAMPLE), "--algo", "nonesuch"], "unknown algorithm"),
+    (["extract", str(EXAMPLE), "--param", "bogus=1"], "invalid params"),
+    (["extract", str(EXAMPLE), "--param", "novalue"], "key=value"),
+])
+def test_usage_errors_are_clear(args, message):
+    done = blocksift(*args)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_batch_keeps_order_and_survives_bad_lines():
+    lines = [
+        json.dumps({"id": "a", "html": EXAMPLE.read_text(encoding="utf-8"),
+                    "url": "https://gazette.example/x"}),
+        "this is not json",
+        json.dumps({"id": "c", "html": "<p>short page</p>"}),
+        json.dumps({"id": "d"}),
+    ]
+    for jobs in ("1", "2"):
+        done = blocksift("batch", "--jobs", jobs, "--no-progress", stdin="\n".join(lines) + "\n")
+        assert done.returncode == 0, done.stderr
+        out = [json.loads(line) for line in done.stdout.splitlines()]
+        assert len(out) == 4
+        assert out[0]["id"] == "a" and "Gull Point" in out[0]["text"] and out[0]["ms"] >= 0
+        assert set(out[0]) >= {"id", "text", "title", "blocks", "ms"}
+        assert "error" in out[1] and "error" in out[3]
+        assert out[2]["id"] == "c"
+
+
+def test_eval_on_the_bundled_fixture_set():
+    done = blocksift("eval", "--dataset", str(DATASET), "--algo", "linkblocks", "--json",
+                     "--no-progress")
+    assert done.returncode == 0, done.stderr
+    (report,) = json.loads(done.stdout)
+    assert report["pages"] == 6 and report["failures"] == 0
+    for key in ("precision", "recall", "f1", "mean_page_f1"):
+        assert 0.0 <= report[key] <= 1.0
+    assert report["median_ms"] > 0 and report["p95_ms"] >= report["median_ms"]
+    table = blocksift("eval", "--dataset", str(DATASET), "--algo", "linkblocks",
+                      "--no-progress")
+    assert "F1" in table.stdout and "dataset" in table.stdout
+
+
+def test_eval_reports_a_missing_dataset_clearly():
+    done = blocksift("eval", "--dataset", "no/such/place", "--algo", "linkblocks")
+    assert done.returncode == 2 and "no such dataset" in done.stderr

@@ -1,0 +1,103 @@
+"""The labeled-examples store: a real SQLite file, real killed writers, real export files."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from blocksift.evaluation.datasets import load_pages
+from blocksift.storage.examples import Example, ExampleStore, gold_from_ids
+
+HOST = Path(__file__).resolve().parents[2] / "host"
+PAGE = ('<html><head><title>T</title></head><body data-bsid="1"><nav data-bsid="2">'
+        '<a data-bsid="3" href="/">Home</a></nav><article data-bsid="4"><p data-bsid="5">First '
+        'paragraph.</p><p data-bsid="6">Second paragraph.</p></article></body></html>')
+
+
+def test_add_get_list_delete(tmp_path):
+    with ExampleStore(tmp_path / "ex.sqlite3") as store:
+        first = store.add(Example(html=PAGE, main_text="a", url="https://www.ex.org/1"))
+        second = store.add(Example(html=PAGE, main_text="b", url="https://ex.org/2",
+                                   blocks=[{"kind": "ad", "ids": ["3"], "text": "Home"}]))
+        assert [e.id for e in store.list()] == [second, first]
+        got = store.get(second)
+        assert got is not None and got.blocks[0]["kind"] == "ad" and got.site == "ex.org"
+        assert store.delete(first) and not store.delete(first)
+        assert store.count() == 1 and store.get(first) is None
+
+
+def test_store_files_are_readable_by_the_user_only(tmp_path):
+    path = tmp_path / "private" / "ex.sqlite3"
+    with ExampleStore(path) as store:
+        store.add(Example(html=PAGE, main_text="x"))
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+
+
+def test_gold_is_the_text_of_the_selected_elements():
+    text, title = gold_from_ids(PAGE, ["4", "5"])
+    assert text == "First paragraph.\nSecond paragraph."
+    assert title == "T"
+    assert gold_from_ids(PAGE, ["99"])[0] == ""
+
+
+def test_export_writes_the_datasets_format_and_imports_back(tmp_path):
+    with ExampleStore(tmp_path / "a.sqlite3") as store:
+        store.add(Example(html=PAGE, main_text="First paragraph.\nSecond paragraph.",
+                          url="https://ex.org/p", lang="en"))
+        out = tmp_path / "export" / "pages.jsonl.gz"
+        assert store.export(out) == 1
+    with gzip.open(out, "rt", encoding="utf-8") as handle:
+        (record,) = [json.loads(line) for line in handle]
+    assert set(record) == {"id", "url", "lang", "site", "host", "site_source", "html", "gold"}
+    assert record["html"] == PAGE and record["gold"].startswith("First paragraph.")
+    (page,) = load_pages(out)  # what eval and train read
+    assert page.gold == record["gold"] and page.site == "ex.org"
+    with ExampleStore(tmp_path / "b.sqlite3") as again:
+        assert again.import_file(out) == 1
+        (back,) = list(again.all())
+        assert (back.html, back.main_text, back.url) == (PAGE, record["gold"], record["url"])
+
+
+WRITER = """
+import sys, time
+sys.path.insert(0, {host!r})
+from blocksift.storage.examples import Example, ExampleStore
+store = ExampleStore({path!r})
+n = 0
+while True:
+    n += 1
+    example_id = store.add(Example(html="<p>" + "x" * 20000 + "</p>", main_text="page %d" % n,
+                                   url="https://ex.org/%d" % n))
+    print(example_id, flush=True)  # only after the commit returned
+"""
+
+
+def test_killed_writers_never_corrupt_the_store_or_lose_a_committed_example(tmp_path):
+    path = tmp_path / "crash.sqlite3"
+    committed: set[int] = set()
+    for round_number in range(6):
+        writer = subprocess.Popen(
+            [sys.executable, "-c", WRITER.format(host=str(HOST), path=str(path))],
+            stdout=subprocess.PIPE, text=True)
+        assert writer.stdout is not None
+        deadline = time.monotonic() + 30
+        seen = 0
+        while seen < 5 + round_number * 3 and time.monotonic() < deadline:
+            line = writer.stdout.readline()
+            if line.strip():
+                committed.add(int(line))
+                seen += 1
+        os.kill(writer.pid, signal.SIGKILL)  # mid-write, most likely
+        writer.wait()
+    with ExampleStore(path) as store:
+        assert store.integrity() == "ok"
+        stored = {e.id for e in store.all()}
+    assert committed and committed <= stored
