@@ -162,6 +162,7 @@ async function main() {
   $("details").textContent = `${time.minutes} min read · ${time.words + time.cjk} words · ${data.algorithm}`;
   requestAnimationFrame(() => {
     root.dataset.blocksiftMs = String(Date.now() - data.startedAt);
+    if (data.hostMs != null) root.dataset.blocksiftHostMs = String(data.hostMs);
     root.dataset.blocksiftStatus = "ready";
   });
 }
