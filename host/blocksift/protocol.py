@@ -49,6 +49,8 @@ class ExtractRequest(WireModel):
     id_attr: str = Field("data-bsid", max_length=64,
                          description="Attribute holding the extension's element ids")
     private: bool = Field(False, description="Private window: nothing may be stored")
+    learn_site: bool = Field(False, description="The user allows this site's page structure "
+                                                "to be stored for per-site template learning")
 
 
 class CancelRequest(WireModel):

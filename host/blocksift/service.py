@@ -387,16 +387,19 @@ class Session:
             return
         model = None
         store = None
-        if getattr(module, "MODEL", None) == "site" and request.url:
+        learning = (request.learn_site and not request.private and bool(request.url)
+                    and self.service.config.learn_sites)
+        site_learned = getattr(module, "MODEL", None) == "site"
+        if (site_learned or learning) and request.url:
             store = self.service.site_store()
-            if store is not None:
+            if store is not None and site_learned:
                 try:
                     model = store.model_for(request.url)
                 except Exception:
                     log.exception("site store read failed")
         job = Job(algorithm=request.algorithm, params=request.params, html=request.html,
                   url=request.url, want=list(request.want), id_attr=request.id_attr,
-                  model=model)
+                  model=model, observe_site=learning)
         try:
             outcome, queue_ms = await self.service.pool.run(job, self.service.config.timeout_s)
         except asyncio.CancelledError:
@@ -416,11 +419,10 @@ class Session:
                  + outcome.result_json + ',"timing":' + json.dumps(timing) + "}")
         await self.send_json(reply, request.id)
         observation = outcome.extra.get("site_observation")
-        if (store is not None and observation and request.url and not request.private
-                and self.service.config.learn_sites
-                and request.params.get("learn", True) is not False):
+        if store is not None and observation and learning:
             try:
-                store.record(request.url, observation)  # queued: never slows the reply
+                # Queued for the store's writer thread: never slows the reply.
+                store.record(request.url, observation, private=request.private)
             except Exception:
                 log.exception("site store write failed")
 

@@ -38,6 +38,7 @@ class Job:
     want: list[str]
     id_attr: str
     model: Any = None
+    observe_site: bool = False  #: also return the page's structure feature (site learning)
 
 
 @dataclass
@@ -97,6 +98,14 @@ def run_job(job: Job) -> JobOutcome:
         return JobOutcome(False, error_code=ErrorCode.INTERNAL,
                           error_message=f"{job.algorithm} failed on this page: "
                                         f"{type(exc).__name__}: {exc}")
+    if job.observe_site and "site_observation" not in result.extra:
+        try:
+            from .algorithms import clustering
+
+            result.extra["site_observation"] = clustering.observe(
+                page, clustering.Params()).as_dict()
+        except Exception:  # learning is best effort; the reply must not suffer
+            log.exception("site observation failed")
     elapsed = (time.perf_counter() - started) * 1000
     if "blocks" not in job.want:
         result.blocks = [b for b in result.blocks if b.kind == "main"]
