@@ -129,6 +129,7 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
       params: params ?? choice.params,
       want: action === "reader" ? ["main"] : ["blocks"],
       isPrivate: isPrivateRequest(settings, tab.incognito),
+      learnSite: settings.privacy.learnSites,
     });
     const host = await hostClient(settings);
     const previous = inflight.get(tabId);

@@ -75,6 +75,7 @@ function renderPrivacy() {
   $("send-url").checked = settings.privacy.sendUrl;
   $("always-private").checked = settings.privacy.alwaysPrivate;
   $("run-in-private").checked = settings.privacy.runInPrivate;
+  $("learn-sites").checked = settings.privacy.learnSites;
 }
 
 async function renderStats() {
@@ -130,6 +131,7 @@ async function main() {
   $("send-url").addEventListener("change", () => save({ ...settings, privacy: { ...settings.privacy, sendUrl: $("send-url").checked } }));
   $("always-private").addEventListener("change", () => save({ ...settings, privacy: { ...settings.privacy, alwaysPrivate: $("always-private").checked } }));
   $("run-in-private").addEventListener("change", () => save({ ...settings, privacy: { ...settings.privacy, runInPrivate: $("run-in-private").checked } }));
+  $("learn-sites").addEventListener("change", () => save({ ...settings, privacy: { ...settings.privacy, learnSites: $("learn-sites").checked } }));
   $("check-host").addEventListener("click", checkHost);
   api.storage.onChanged.addListener((changes, area) => {
     if (area === "local" && changes.settings) {

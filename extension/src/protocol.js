@@ -63,10 +63,11 @@ export function cancelRequest(target, id = newRequestId("cancel")) {
 /**
  * An extract request for one page snapshot.
  * `url` is dropped when the user turned off "send page address"; `private` tells the host to
- * store nothing (private windows, or the user's privacy switch).
+ * store nothing (private windows, or the user's privacy switch); `learnSite` lets the host
+ * store the page's structure to learn the site's template (the user's opt-in switch).
  */
 export function extractRequest({ id = newRequestId("x"), url = null, html, algorithm = "linkblocks",
-  params = {}, want = ["blocks", "main"], isPrivate = false } = {}) {
+  params = {}, want = ["blocks", "main"], isPrivate = false, learnSite = false } = {}) {
   if (typeof html !== "string") throw new TypeError("html must be a string");
   if (typeof algorithm !== "string" || !algorithm || algorithm.length > 64) {
     throw new TypeError("algorithm must be a non-empty name");
@@ -81,6 +82,8 @@ export function extractRequest({ id = newRequestId("x"), url = null, html, algor
   return {
     type: "extract", id: checkId(id), url: url || null, html, algorithm, params: { ...params },
     want: wants, idAttr: ID_ATTR, private: Boolean(isPrivate),
+    // Private pages are never learned from, whatever the switch says.
+    learnSite: Boolean(learnSite) && !isPrivate,
   };
 }
 

@@ -17,6 +17,7 @@ export const DEFAULT_SETTINGS = Object.freeze({
     sendUrl: true,        // send the page address (resolves relative links in the reader view)
     alwaysPrivate: false, // ask the host to store nothing for every page, not only private windows
     runInPrivate: true,   // allow actions in private windows (always sent as private)
+    learnSites: false,    // let the host store page structure to learn each site's template
   },
   rules: [],  // [{site, action, algorithm, params, createdAt}]
 });
@@ -96,6 +97,7 @@ export function normalizeSettings(raw) {
       sendUrl: bool(privacy.sendUrl, d.privacy.sendUrl),
       alwaysPrivate: bool(privacy.alwaysPrivate, d.privacy.alwaysPrivate),
       runInPrivate: bool(privacy.runInPrivate, d.privacy.runInPrivate),
+      learnSites: bool(privacy.learnSites, d.privacy.learnSites),
     },
     rules,
   };

@@ -109,7 +109,8 @@ summary.unknownAlgorithm = await outcome(client.request(extractRequest({ html: "
 summary.events = events;
 summary.sent = sent;
 summary.built = [helloRequest("h"), pingRequest("p"), cancelRequest("t", "c"),
-  extractRequest({ id: "e", html: "<p>x</p>", url: null, params: { a: 1 }, want: ["blocks"], isPrivate: true })];
+  extractRequest({ id: "e", html: "<p>x</p>", url: null, params: { a: 1 }, want: ["blocks"], isPrivate: true }),
+  extractRequest({ id: "f", html: "<p>x</p>", url: "https://e.org/", learnSite: true })];
 client.close();
 for (const child of spawned) child.kill();
 process.stdout.write(JSON.stringify(summary));

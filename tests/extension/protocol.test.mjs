@@ -21,6 +21,8 @@ test("extract carries the snapshot, the id attribute and the privacy flag", () =
   assert.equal(request.private, true);
   assert.equal(request.algorithm, "linkblocks");
   assert.equal(extractRequest({ html: "", url: "" }).url, null);
+  assert.equal(extractRequest({ html: "", learnSite: true }).learnSite, true);
+  assert.equal(extractRequest({ html: "", learnSite: true, isPrivate: true }).learnSite, false);
 });
 
 test("bad extract input is refused before it reaches the host", () => {
