@@ -210,15 +210,17 @@ export function nativePortFactory(api, hostName, lastErrorMessage) {
 }
 
 /**
- * A port factory over the host's loopback WebSocket server: one JSON message per text
- * frame, the token sent as the `token` query parameter.
+ * A port factory over the host's loopback WebSocket server (`blocksift serve`, see
+ * docs/websocket.md): one JSON message per frame; the token travels as the subprotocol
+ * `blocksift.token.<token>` next to `blocksift.v1` (the browser WebSocket API cannot set
+ * headers, and a query parameter would end up in logs).
  */
 export function websocketPortFactory(url, token) {
   return () => {
     const target = new URL(url);
     if (!["ws:", "wss:"].includes(target.protocol)) throw new Error(`not a WebSocket URL: ${url}`);
-    if (token) target.searchParams.set("token", token);
-    const socket = new WebSocket(target.href);
+    const protocols = ["blocksift.v1", ...(token ? [`blocksift.token.${token}`] : [])];
+    const socket = new WebSocket(target.href, protocols);
     const queue = [];
     let onMessage = () => {};
     let onDisconnect = () => {};
@@ -240,8 +242,15 @@ export function websocketPortFactory(url, token) {
       closed = true;
       onDisconnect(reason);
     };
-    socket.addEventListener("close", (event) => fail(`WebSocket closed (${event.code}${event.reason ? `: ${event.reason}` : ""})`));
-    socket.addEventListener("error", () => fail(`cannot reach the blocksift host at ${url}`));
+    socket.addEventListener("close", (event) => {
+      if (event.code === 4001) {
+        fail(`the WebSocket server refused the token (${event.reason || "unauthorized"}); copy it from \`blocksift serve --print-token\` into the options`);
+      } else if (event.code === 1006) {
+        fail(`cannot reach the blocksift WebSocket server at ${url} (is \`blocksift serve\` running?)`);
+      } else {
+        fail(`WebSocket closed (${event.code}${event.reason ? `: ${event.reason}` : ""})`);
+      }
+    });
     return {
       postMessage: (message) => {
         const text = JSON.stringify(message);

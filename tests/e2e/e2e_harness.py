@@ -424,7 +424,9 @@ class Bidi:
     def __init__(self, url: str):
         from websockets.sync.client import connect
 
-        self.ws = connect(url, max_size=None, open_timeout=30)
+        # websockets 17 wants connect() as a context manager; enter it by hand for a long-lived client.
+        self._connection = connect(url, max_size=None, open_timeout=30)
+        self.ws = self._connection.__enter__()
         self.next_id = 0
         self.lock = threading.Lock()
 
@@ -443,7 +445,7 @@ class Bidi:
                 return message.get("result")
 
     def close(self) -> None:
-        self.ws.close()
+        self._connection.__exit__(None, None, None)
 
 
 class FirefoxTab(Tab):
@@ -504,12 +506,13 @@ class FirefoxBrowser(Browser):
             encoding="utf-8")
         port = _free_port()
         self.log = workdir / "firefox.log"
+        self._log_file = self.log.open("wb")
         env = {**os.environ, "HOME": str(self.home), "MOZ_REMOTE_SETTINGS_DEVTOOLS": "1",
                "MOZ_CRASHREPORTER_DISABLE": "1"}
         self.process = subprocess.Popen(
             [FIREFOX, "--headless", "--profile", str(self.profile), "--no-remote",
              f"--remote-debugging-port={port}", "--width=1100", "--height=800"],
-            stdout=self.log.open("wb"), stderr=subprocess.STDOUT, env=env, start_new_session=True)
+            stdout=self._log_file, stderr=subprocess.STDOUT, env=env, start_new_session=True)
         url = self._wait_for_bidi()
         self.bidi = Bidi(url + "/session")
         self.bidi("session.new", {"capabilities": {}})
@@ -560,6 +563,7 @@ class FirefoxBrowser(Browser):
         except subprocess.TimeoutExpired:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
+        self._log_file.close()
 
 
 def _free_port() -> int:
