@@ -368,15 +368,19 @@ class ChromiumBrowser(Browser):
             self.register_host()
         self._pw = sync_playwright().start()
         executable = "/usr/lib/chromium/chromium" if Path("/usr/lib/chromium/chromium").exists() else CHROMIUM
-        self.context = self._pw.chromium.launch_persistent_context(
-            str(self.profile), executable_path=executable, headless=True,
-            viewport={"width": 1100, "height": 800},
-            args=[*CHROMIUM_FLAGS, f"--disable-extensions-except={self.ext_dir}",
-                  f"--load-extension={self.ext_dir}"])
-        worker = next((w for w in self.context.service_workers
-                       if w.url.startswith("chrome-extension://")), None)
-        if worker is None:
-            worker = self.context.wait_for_event("serviceworker", timeout=30000)
+        try:
+            self.context = self._pw.chromium.launch_persistent_context(
+                str(self.profile), executable_path=executable, headless=True,
+                viewport={"width": 1100, "height": 800},
+                args=[*CHROMIUM_FLAGS, f"--disable-extensions-except={self.ext_dir}",
+                      f"--load-extension={self.ext_dir}"])
+            worker = next((w for w in self.context.service_workers
+                           if w.url.startswith("chrome-extension://")), None)
+            if worker is None:
+                worker = self.context.wait_for_event("serviceworker", timeout=30000)
+        except BaseException:
+            self._pw.stop()
+            raise
         self.extension_id = worker.url.split("/")[2]
         self.extension_origin = f"chrome-extension://{self.extension_id}"
         self._blank = self.context.pages[0] if self.context.pages else None
@@ -513,12 +517,18 @@ class FirefoxBrowser(Browser):
             [FIREFOX, "--headless", "--profile", str(self.profile), "--no-remote",
              f"--remote-debugging-port={port}", "--width=1100", "--height=800"],
             stdout=self._log_file, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-        url = self._wait_for_bidi()
-        self.bidi = Bidi(url + "/session")
-        self.bidi("session.new", {"capabilities": {}})
-        installed = self.bidi("webExtension.install",
-                              {"extensionData": {"type": "path", "path": str(self.ext_dir)}})
-        assert installed["extension"] == GECKO_ID, installed
+        try:
+            url = self._wait_for_bidi()
+            self.bidi = Bidi(url + "/session")
+            self.bidi("session.new", {"capabilities": {}})
+            installed = self.bidi("webExtension.install",
+                                  {"extensionData": {"type": "path", "path": str(self.ext_dir)}})
+            assert installed["extension"] == GECKO_ID, installed
+        except BaseException:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+            self._log_file.close()
+            raise
         self.extension_origin = f"moz-extension://{FIREFOX_UUID}"
 
     def _wait_for_bidi(self, timeout: float = 60.0) -> str:
