@@ -27,6 +27,8 @@ INSIDE_HIDDEN = ("[...document.body.getElementsByTagName('*')].filter(e => e.loc
 
 
 def test_hide_link_blocks_then_restore(browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    if isinstance(browser, harness.ChromiumBrowser):
+        assert browser.extension_id == harness.CHROMIUM_EXTENSION_ID  # fixed by the manifest key
     page = browser.new_tab(site.url("article.html"))
     count_before = page.evaluate("document.getElementsByTagName('*').length")
     visible_before = page.evaluate(VISIBILITY)
