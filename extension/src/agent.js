@@ -231,6 +231,20 @@
     }
   }
 
+  /**
+   * Start an action in one round trip: the current state, and unless the action only
+   * toggles something off, the "working" status and a fresh snapshot.
+   */
+  function begin(action) {
+    const current = state();
+    if ((action === "hide" && current.hidden) || (action === "overlay" && current.overlay)) {
+      return { state: current, snapshot: null };
+    }
+    setStatus("working", { action, stage: "snapshot", error: null, "error-code": null });
+    clearToast();
+    return { state: current, snapshot: snapshot() };
+  }
+
   function state() {
     return { hidden: hiddenElements.length > 0, overlay: overlayBlocks !== null, seq };
   }
@@ -240,6 +254,6 @@
   });
 
   globalThis.__blocksiftAgent = Object.freeze({
-    snapshot, markHidden, unmarkHidden, drawOverlay, clearOverlay, toast, clearToast, setStatus, state,
+    begin, snapshot, markHidden, unmarkHidden, drawOverlay, clearOverlay, toast, clearToast, setStatus, state,
   });
 })();

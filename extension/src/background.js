@@ -94,13 +94,14 @@ async function tabState(tabId) {
  */
 async function run({ action, tabId, algorithm, params, startedAt = Date.now() }) {
   if (!["hide", "overlay", "reader"].includes(action)) throw new BlocksiftError(`unknown action ${action}`);
-  const tab = await api.tabs.get(tabId);
-  const settings = await loadSettings(api.storage.local);
+  const [tab, settings] = await Promise.all([api.tabs.get(tabId), loadSettings(api.storage.local)]);
   if (tab.incognito && !settings.privacy.runInPrivate) {
     throw new BlocksiftError("blocksift is switched off for private windows (see its options).", { code: "disabled" });
   }
+  const host = await hostClient(settings);
+  host.connect().catch(() => {}); // a cold host starts while the page is being snapshotted
   await injectAgent(tabId);
-  const agentState = await callAgent(tabId, "state");
+  const { state: agentState, snapshot: snap } = await callAgent(tabId, "begin", action);
 
   // Toggles: pressing again restores the page.
   if (action === "hide" && agentState?.hidden) {
@@ -117,10 +118,7 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
     return outcome;
   }
 
-  await callAgent(tabId, "setStatus", "working", { action, stage: "snapshot", error: null, "error-code": null });
-  await callAgent(tabId, "clearToast");
   try {
-    const snap = await callAgent(tabId, "snapshot");
     const choice = choiceFor(settings, snap.url);
     const request = extractRequest({
       url: settings.privacy.sendUrl ? snap.url : null,
@@ -131,7 +129,6 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
       isPrivate: isPrivateRequest(settings, tab.incognito),
       learnSite: settings.privacy.learnSites,
     });
-    const host = await hostClient(settings);
     const previous = inflight.get(tabId);
     if (previous) host.cancel(previous);
     inflight.set(tabId, request.id);
@@ -179,9 +176,10 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
         html: main.html, text: main.text, startedAt, hostMs: base.hostMs,
       },
     });
-    const outcome = { ...base, status: "reader" };
-    await finish(tabId, { ...outcome, ms: Date.now() - startedAt });
     await api.tabs.update(tabId, { url: api.runtime.getURL(`reader.html#${encodeURIComponent(key)}`) });
+    // The page is being replaced: record the outcome, but do not write into the old page.
+    const outcome = { ...base, status: "reader", ms: Date.now() - startedAt };
+    await setTabState(tabId, outcome);
     return outcome;
   } catch (err) {
     const error = err instanceof BlocksiftError ? err : new BlocksiftError(String(err?.message ?? err));
