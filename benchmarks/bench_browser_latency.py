@@ -82,7 +82,8 @@ def measure(browser: harness.Browser, site: harness.Site, pages: list[tuple[str,
             record = {"page": name, "bytes": size, "action": action, "status": status.get("status"),
                       "ext_ms": float(status["ms"]) if status.get("ms") else None,
                       "wall_ms": round(wall, 1), "host_ms": float(status["host-ms"]) if status.get("host-ms") else None,
-                      "first": index == 0 and action == "reader"}
+                      "first": index == 0 and action == "reader",
+                      "phases": json.loads(status["phases"]) if status.get("phases") else None}
             records.append(record)
             if verbose:
                 print(json.dumps(record), file=sys.stderr)

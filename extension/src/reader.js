@@ -132,7 +132,9 @@ async function main() {
   applyPrefs(prefs);
   wirePrefs(prefs);
   const key = decodeURIComponent(location.hash.slice(1));
+  const scriptAt = Date.now();
   const data = key ? (await api.storage.session.get(key))[key] : null;
+  const dataAt = Date.now();
   $("back").addEventListener("click", () => goBack(data));
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape") goBack(data);
@@ -160,8 +162,17 @@ async function main() {
   $("content").replaceChildren(fragment);
   const time = readingTime(data.text || $("content").textContent);
   $("details").textContent = `${time.minutes} min read · ${time.words + time.cjk} words · ${data.algorithm}`;
+  const renderedAt = Date.now();
   requestAnimationFrame(() => {
-    root.dataset.blocksiftMs = String(Date.now() - data.startedAt);
+    const shownAt = Date.now();
+    root.dataset.blocksiftMs = String(shownAt - data.startedAt);
+    // Where the time went, from the click: until this page started loading, until its
+    // script ran, until the stored text was read, until it was rendered, until drawn.
+    root.dataset.blocksiftPhases = JSON.stringify({
+      navigation: Math.round(performance.timeOrigin - data.startedAt),
+      script: scriptAt - data.startedAt, data: dataAt - data.startedAt,
+      rendered: renderedAt - data.startedAt, shown: shownAt - data.startedAt,
+    });
     if (data.hostMs != null) root.dataset.blocksiftHostMs = String(data.hostMs);
     root.dataset.blocksiftStatus = "ready";
   });
