@@ -65,29 +65,39 @@ _LAZY_SRC_ATTRS = ("data-src", "data-lazy-src", "data-original", "data-url")
 
 def element_text(element: etree._Element) -> str:
     """Visible text of ``element`` (no script/style), whitespace collapsed."""
-    return " ".join(_iter_text(element)).strip()
+    return " ".join(" ".join(_iter_pieces(element)).split())
 
 
-def _iter_text(element: etree._Element) -> list[str]:
-    parts: list[str] = []
+def _iter_pieces(element: etree._Element) -> list[str]:
+    """Text pieces of ``element`` in document order, skipping non-text subtrees.
 
-    def walk(node: etree._Element) -> None:
-        if isinstance(node.tag, str) and node.tag not in NON_TEXT_TAGS:
-            if node.text:
-                parts.append(node.text)
-            for child in node:
-                walk(child)
-                if child.tail:
-                    parts.append(child.tail)
-        elif not isinstance(node.tag, str):
-            return
-
-    walk(element)
-    return [" ".join(part.split()) for part in parts if part and not part.isspace()]
+    Iterative (an explicit stack), so pages nested thousands of levels deep cannot exhaust
+    Python's recursion limit.
+    """
+    pieces: list[str] = []
+    stack: list[tuple[etree._Element, bool]] = [(element, False)]
+    while stack:
+        node, closing = stack.pop()
+        if closing:
+            if node is not element and node.tail:
+                pieces.append(node.tail)
+            continue
+        if not isinstance(node.tag, str) or node.tag in NON_TEXT_TAGS:
+            if node is not element and node.tail:
+                pieces.append(node.tail)
+            continue
+        if node.text:
+            pieces.append(node.text)
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(node))
+    return pieces
 
 
 def paragraphs(elements: Sequence[etree._Element]) -> list[str]:
-    """Plain-text paragraphs of ``elements``: block-level boundaries split, ``<br>`` breaks."""
+    """Plain-text paragraphs of ``elements``: block-level boundaries split, ``<br>`` breaks.
+
+    Iterative for the same reason as :func:`_iter_pieces`.
+    """
     out: list[str] = []
     current: list[str] = []
 
@@ -97,31 +107,34 @@ def paragraphs(elements: Sequence[etree._Element]) -> list[str]:
             out.append(text)
         current.clear()
 
-    def walk(node: etree._Element) -> None:
-        tag = node.tag if isinstance(node.tag, str) else None
-        if tag is None or tag in NON_TEXT_TAGS:
-            return
-        is_block = tag in BLOCK_TAGS
-        if is_block:
-            flush()
-        if tag == "br":
-            flush()
-        if tag == "pre":
-            text = node.text_content()
-            if text.strip():
-                out.append(text.strip("\n"))
-            return
-        if node.text:
-            current.append(node.text)
-        for child in node:
-            walk(child)
-            if child.tail:
-                current.append(child.tail)
-        if is_block:
-            flush()
-
-    for element in elements:
-        walk(element)
+    for root in elements:
+        stack: list[tuple[etree._Element, bool]] = [(root, False)]
+        while stack:
+            node, closing = stack.pop()
+            tag = node.tag if isinstance(node.tag, str) else None
+            if closing:
+                if tag in BLOCK_TAGS:
+                    flush()
+                if node is not root and node.tail:
+                    current.append(node.tail)
+                continue
+            if tag is None or tag in NON_TEXT_TAGS:
+                if node is not root and node.tail:
+                    current.append(node.tail)
+                continue
+            if tag in BLOCK_TAGS or tag == "br":
+                flush()
+            if tag == "pre":
+                text = node.text_content()
+                if text.strip():
+                    out.append(text.strip("\n"))
+                if node is not root and node.tail:
+                    current.append(node.tail)
+                continue
+            if node.text:
+                current.append(node.text)
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(node))
         flush()
     return out
 

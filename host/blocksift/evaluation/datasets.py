@@ -58,7 +58,7 @@ def resolve(name_or_path: str) -> Path:
 def default_roots() -> list[Path]:
     """Where the shared dev datasets are expected beside a checkout."""
     here = Path(__file__).resolve()
-    return [parent / "shared" / "datasets" for parent in here.parents[3:5]] + \
+    return [parent / "shared" / "datasets" for parent in here.parents[3:6]] + \
         [Path.cwd().parent / "shared" / "datasets"]
 
 
