@@ -146,38 +146,75 @@
 
   const KIND_COLORS = { links: "#d81b60", ad: "#f57c00", nav: "#6a1b9a", main: "#2e7d32", content: "#1565c0", other: "#546e7a" };
 
+  /** Elements of the list not inside another element of the list (document order kept). */
+  function outermost(elements) {
+    const set = new Set(elements);
+    return elements.filter((element) => {
+      for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+        if (set.has(parent)) return false;
+      }
+      return true;
+    });
+  }
+
+  /**
+   * The outermost elements, with every parent all of whose element children are covered
+   * taking their place (so a list whose items all belong to the block is one box).
+   */
+  function coverElements(elements) {
+    let current = outermost(elements);
+    for (let changed = true; changed;) {
+      changed = false;
+      const set = new Set(current);
+      const parents = new Set(current.map((e) => e.parentElement).filter((p) => p && p !== document.body && p !== document.documentElement));
+      for (const parent of parents) {
+        if ([...parent.children].every((child) => set.has(child))) {
+          for (const child of parent.children) set.delete(child);
+          set.add(parent);
+          changed = true;
+        }
+      }
+      if (changed) current = outermost([...set]);
+    }
+    return current;
+  }
+
+  /**
+   * One outline per covering element of each block (a block's elements need not be
+   * adjacent on screen); the first outline of a block carries its label.
+   */
   function drawOverlay(blocks) {
     clearOverlay();
     overlayBlocks = blocks;
     const root = ensureUi();
     let drawn = 0;
-    for (const block of blocks) {
-      const elements = elementsFor(block.elementIds ?? []);
-      let top = Infinity; let left = Infinity; let bottom = -Infinity; let right = -Infinity;
-      for (const element of elements) {
+    blocks.forEach((block, index) => {
+      let labelled = false;
+      for (const element of coverElements(elementsFor(block.elementIds ?? []))) {
         const rect = element.getBoundingClientRect();
-        if (!rect.width && !rect.height) continue;
-        top = Math.min(top, rect.top); left = Math.min(left, rect.left);
-        bottom = Math.max(bottom, rect.bottom); right = Math.max(right, rect.right);
+        if (rect.width < 1 || rect.height < 1) continue;
+        const box = document.createElement("div");
+        // Labels sit above their box unless the box touches the top of the page.
+        box.className = rect.top + scrollY < 18 ? "box inside" : "box";
+        box.dataset.kind = block.kind;
+        box.dataset.block = String(index);
+        box.style.setProperty("--c", KIND_COLORS[block.kind] ?? KIND_COLORS.other);
+        box.style.top = `${rect.top + scrollY}px`;
+        box.style.left = `${rect.left + scrollX}px`;
+        box.style.width = `${rect.width}px`;
+        box.style.height = `${rect.height}px`;
+        if (!labelled) {
+          const label = document.createElement("span");
+          label.className = "label";
+          const score = typeof block.score === "number" ? block.score.toFixed(2) : "?";
+          label.textContent = `${block.algorithm} · ${block.kind} · ${score}`;
+          box.append(label);
+          labelled = true;
+        }
+        root.append(box);
       }
-      if (!Number.isFinite(top)) continue;
-      const box = document.createElement("div");
-      // Labels sit above their box unless the box touches the top of the page.
-      box.className = top + scrollY < 18 ? "box inside" : "box";
-      box.dataset.kind = block.kind;
-      box.style.setProperty("--c", KIND_COLORS[block.kind] ?? KIND_COLORS.other);
-      box.style.top = `${top + scrollY}px`;
-      box.style.left = `${left + scrollX}px`;
-      box.style.width = `${right - left}px`;
-      box.style.height = `${bottom - top}px`;
-      const label = document.createElement("span");
-      label.className = "label";
-      const score = typeof block.score === "number" ? block.score.toFixed(2) : "?";
-      label.textContent = `${block.algorithm} · ${block.kind} · ${score}`;
-      box.append(label);
-      root.append(box);
-      drawn += 1;
-    }
+      if (labelled) drawn += 1;
+    });
     return drawn;
   }
 

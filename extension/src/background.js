@@ -120,11 +120,14 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
 
   try {
     const choice = choiceFor(settings, snap.url);
+    const hello = await host.connect();
+    const chosen = algorithmOffered(hello, algorithm || choice.algorithm);
     const request = extractRequest({
       url: settings.privacy.sendUrl ? snap.url : null,
       html: snap.html,
-      algorithm: algorithm || choice.algorithm,
-      params: params ?? choice.params,
+      algorithm: chosen,
+      // Params belong to one algorithm: a fallback runs with its own defaults.
+      params: chosen === (algorithm || choice.algorithm) ? (params ?? choice.params) : {},
       want: action === "reader" ? ["main"] : ["blocks"],
       isPrivate: isPrivateRequest(settings, tab.incognito),
       learnSite: settings.privacy.learnSites,
@@ -150,7 +153,14 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
       return outcome;
     }
     if (action === "hide") {
-      const count = await callAgent(tabId, "markHidden", elementIdsToHide(result));
+      const ids = elementIdsToHide(result);
+      if (!ids.length) {
+        const outcome = { ...base, status: "not-suitable", message: `${result.algorithm} found no link blocks on this page.` };
+        await callAgent(tabId, "toast", "Nothing to hide", { detail: outcome.message, kind: "info" });
+        await finish(tabId, { ...outcome, ms: Date.now() - startedAt });
+        return outcome;
+      }
+      const count = await callAgent(tabId, "markHidden", ids);
       await api.scripting.insertCSS({ target: { tabId }, css: HIDE_CSS, origin: "USER" });
       const outcome = { ...base, status: "hidden", count, ms: Date.now() - startedAt };
       await finish(tabId, outcome);
@@ -197,6 +207,13 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
     }
     return outcome;
   }
+}
+
+/** The wanted algorithm if the host offers it, else the host's default (an older host). */
+function algorithmOffered(hello, wanted) {
+  const names = (hello?.algorithms ?? []).map((a) => a.name);
+  if (!names.length || names.includes(wanted)) return wanted;
+  return names.includes(hello.defaultAlgorithm) ? hello.defaultAlgorithm : names[0];
 }
 
 async function finish(tabId, outcome) {

@@ -73,10 +73,15 @@ def test_overlay_outlines_blocks_with_labels(browser: harness.Browser, site: har
     assert status["status"] == "overlay", status
     boxes = page.evaluate(f"[...{UI}.querySelectorAll('.box')].map(b => {{"
                           " const r = b.getBoundingClientRect();"
-                          " return {label: b.textContent, w: r.width, h: r.height}; })")
-    assert len(boxes) == int(status["count"]) > 0
+                          " return {label: b.textContent, block: b.dataset.block, w: r.width, h: r.height}; })")
+    labels = [box["label"] for box in boxes if box["label"]]
+    # One label per block drawn, on the first of its outlines.
+    assert len(labels) == int(status["count"]) > 0
+    assert len({box["block"] for box in boxes}) == len(labels)
+    for label in labels:
+        assert re.fullmatch(r"[a-z]+ · [a-z]+ · -?\d+\.\d\d", label), label
+    assert any(" · links · " in label for label in labels)
     for box in boxes:
-        assert re.fullmatch(r"linkblocks · [a-z]+ · -?\d+\.\d\d", box["label"]), box
         assert box["w"] > 0 and box["h"] > 0
     page.screenshot(artifacts / "overlay.png")
     status = browser.act(page, "overlay")
@@ -92,7 +97,7 @@ def test_reader_view_of_article_keeps_structure(browser: harness.Browser, site: 
     content = "document.getElementById('content')"
     assert page.evaluate("document.getElementById('title').textContent") == "How tides work"
     assert page.evaluate("document.getElementById('site').textContent") == "127.0.0.1"
-    assert re.match(r"\d+ min read · \d+ words · linkblocks", page.evaluate("document.getElementById('details').textContent"))
+    assert re.match(r"\d+ min read · \d+ words · [a-z]+", page.evaluate("document.getElementById('details').textContent"))
     for selector in ("h2", "ul li", "pre code", "table th", "table td", "figure img", "figcaption", "caption"):
         assert page.evaluate(f"{content}.querySelectorAll({json.dumps(selector)}).length") > 0, selector
     # Links stay links, absolute and clickable; the paragraph the page's script added is in.
