@@ -15,8 +15,10 @@ Python start-up, imports) and is reported on its own. Run::
 
     nice -n 10 python benchmarks/bench_browser_latency.py --browser both --limit 40
 
-Needs ../shared/datasets (dragnet by default), Debian ``chromium``/``firefox-esr``,
-``playwright`` and ``websockets``.
+The pages are served with ``Content-Security-Policy: script-src 'none'``: their scripts are
+third-party and cannot load offline, and inline ones sometimes redirect away (frame busting).
+Needs ../shared/datasets (``BLOCKSIFT_DATASETS``; dragnet by default), Debian
+``chromium``/``firefox-esr``, ``playwright`` and ``websockets``.
 """
 
 from __future__ import annotations
@@ -72,22 +74,27 @@ def measure(browser: harness.Browser, site: harness.Site, pages: list[tuple[str,
     records = []
     for index, (name, size) in enumerate(pages):
         for action in ("reader", "hide"):
-            tab = browser.new_tab(site.url(name))
             started = time.perf_counter()
             try:
+                tab = browser.new_tab(site.url(name))
+                started = time.perf_counter()
                 status = browser.act(tab, action, timeout=120)
-            except TimeoutError as err:
-                status = {"status": "timeout", "error": str(err)}
+            except (TimeoutError, RuntimeError) as err:
+                status = {"status": "harness-error", "error": str(err)[:300]}
             wall = (time.perf_counter() - started) * 1000
             record = {"page": name, "bytes": size, "action": action, "status": status.get("status"),
                       "ext_ms": float(status["ms"]) if status.get("ms") else None,
                       "wall_ms": round(wall, 1), "host_ms": float(status["host-ms"]) if status.get("host-ms") else None,
                       "first": index == 0 and action == "reader",
-                      "phases": json.loads(status["phases"]) if status.get("phases") else None}
+                      "phases": json.loads(status["phases"]) if status.get("phases") else None,
+                      "error": status.get("error")}
             records.append(record)
             if verbose:
                 print(json.dumps(record), file=sys.stderr)
-            tab.close()
+            try:
+                tab.close()
+            except Exception:
+                pass
     shown = {"reader": "ready", "hide": "hidden"}
     result: dict[str, Any] = {"pages": len(pages), "records": records, "actions": {}}
     for action in ("reader", "hide"):
@@ -126,7 +133,9 @@ def main() -> int:
             print(f"{err} -- point BLOCKSIFT_DATASETS at the shared datasets folder", file=sys.stderr)
             return 2
         (folder / "blank.html").write_text("<!doctype html><title>blank</title>", encoding="utf-8")
-        site = harness.Site(folder)
+        # The dev pages' scripts are third-party and cannot load offline; some that are inline
+        # redirect (frame busting) away from the page. Serve the pages without scripts.
+        site = harness.Site(folder, headers={"Content-Security-Policy": "script-src 'none'"})
         try:
             for name in names:
                 workdir = Path(tmp) / name
