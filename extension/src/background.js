@@ -118,6 +118,7 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
     return outcome;
   }
 
+  let earlyReader = false;
   try {
     const choice = choiceFor(settings, snap.url);
     const hello = await host.connect();
@@ -135,6 +136,12 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
     const previous = inflight.get(tabId);
     if (previous) host.cancel(previous);
     inflight.set(tabId, request.id);
+    if (action === "reader" && host.info) {
+      // The host is up: the reader view loads while the host works; it waits for the text.
+      await api.storage.session.set({ [readerKey(tabId)]: { pending: true, url: snap.url, title: snap.title, lang: snap.lang, startedAt } });
+      await api.tabs.update(tabId, { url: readerUrl(tabId) });
+      earlyReader = true;
+    }
     let reply;
     try {
       // "stage=host": the request is with the host (tests kill the host at this point).
@@ -146,6 +153,15 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
     }
     const result = reply.result;
     const base = { action, algorithm: result.algorithm, hostMs: reply.timing?.totalMs ?? null, bytes: snap.html.length };
+    if (earlyReader && (result.status !== "ok" || !result.main || (!result.main.html && !result.main.text))) {
+      const message = result.status !== "ok"
+        ? result.message || `${result.algorithm} found nothing to work with on this page.`
+        : "No main text was found on this page.";
+      await api.storage.session.set({ [readerKey(tabId)]: { url: snap.url, title: snap.title, startedAt, notice: { title: "No reader view", message } } });
+      const outcome = { ...base, status: "not-suitable", message, ms: Date.now() - startedAt };
+      await setTabState(tabId, outcome);
+      return outcome;
+    }
     if (result.status !== "ok") {
       const outcome = { ...base, status: "not-suitable", message: result.message || `${result.algorithm} found nothing to work with on this page.` };
       await callAgent(tabId, "toast", "Nothing to do here", { detail: outcome.message, kind: "info" });
@@ -179,14 +195,13 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
       await finish(tabId, { ...outcome, ms: Date.now() - startedAt });
       return outcome;
     }
-    const key = `reader:${tabId}`;
     await api.storage.session.set({
-      [key]: {
+      [readerKey(tabId)]: {
         url: snap.url, title: main.title || snap.title, lang: snap.lang, algorithm: result.algorithm,
         html: main.html, text: main.text, startedAt, hostMs: base.hostMs,
       },
     });
-    await api.tabs.update(tabId, { url: api.runtime.getURL(`reader.html#${encodeURIComponent(key)}`) });
+    if (!earlyReader) await api.tabs.update(tabId, { url: readerUrl(tabId) });
     // The page is being replaced: record the outcome, but do not write into the old page.
     const outcome = { ...base, status: "reader", ms: Date.now() - startedAt };
     await setTabState(tabId, outcome);
@@ -194,6 +209,15 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
   } catch (err) {
     const error = err instanceof BlocksiftError ? err : new BlocksiftError(String(err?.message ?? err));
     const outcome = { status: "error", action, error: error.toJSON(), ms: Date.now() - startedAt };
+    if (earlyReader) {
+      // The page is already the reader view: the message goes there.
+      await api.storage.session.set({ [readerKey(tabId)]: { url: snap.url, title: snap.title, startedAt, notice: {
+        title: error.code === LOCAL_ERRORS.HOST_MISSING ? "blocksift host not installed" : "blocksift could not finish",
+        message: error.message, command: error.code === LOCAL_ERRORS.HOST_MISSING ? INSTALL_COMMAND : "", error: true,
+      } } }).catch(() => {});
+      await setTabState(tabId, outcome).catch(() => {});
+      return outcome;
+    }
     try {
       if (error.code === LOCAL_ERRORS.HOST_MISSING) {
         await callAgent(tabId, "toast", "blocksift host not installed",
@@ -207,6 +231,14 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
     }
     return outcome;
   }
+}
+
+function readerKey(tabId) {
+  return `reader:${tabId}`;
+}
+
+function readerUrl(tabId) {
+  return api.runtime.getURL(`reader.html#${encodeURIComponent(readerKey(tabId))}`);
 }
 
 /** The wanted algorithm if the host offers it, else the host's default (an older host). */

@@ -126,6 +126,59 @@ async function goBack(data) {
   else if (data?.url) location.replace(data.url);
 }
 
+/**
+ * The stored reader payload. The background may open this page while the host is still
+ * working (payload `pending`); then the text arrives as a storage change.
+ */
+function readerData(key) {
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (value) => {
+      if (settled) return;
+      settled = true;
+      api.storage.onChanged.removeListener(onChanged);
+      resolve(value ?? null);
+    };
+    const consider = (value) => {
+      if (value === undefined) return false;
+      if (value && value.pending) {
+        root.dataset.blocksiftStatus = "waiting";
+        return false;
+      }
+      done(value);
+      return true;
+    };
+    const onChanged = (changes, area) => {
+      if (area === "session" && changes[key]) consider(changes[key].newValue ?? null);
+    };
+    // Listen first, then read: a change between the two is not lost.
+    api.storage.onChanged.addListener(onChanged);
+    api.storage.session.get(key).then((stored) => {
+      if (!(key in stored)) done(null);
+      else consider(stored[key]);
+    });
+  });
+}
+
+function showNotice(data) {
+  const { notice } = data;
+  document.title = notice.title;
+  $("title").textContent = notice.title;
+  try {
+    $("site").textContent = new URL(data.url).hostname.replace(/^www\./, "");
+  } catch {
+    $("site").textContent = "";
+  }
+  const box = $("notice");
+  box.hidden = false;
+  box.querySelector(".message").textContent = notice.message;
+  const command = box.querySelector("code");
+  command.textContent = notice.command || "";
+  command.hidden = !notice.command;
+  root.dataset.blocksiftStatus = notice.error ? "error" : "not-suitable";
+  root.dataset.blocksiftError = notice.message;
+}
+
 async function main() {
   root.dataset.blocksiftStatus = "loading";
   const prefs = await loadPrefs();
@@ -133,7 +186,7 @@ async function main() {
   wirePrefs(prefs);
   const key = decodeURIComponent(location.hash.slice(1));
   const scriptAt = Date.now();
-  const data = key ? (await api.storage.session.get(key))[key] : null;
+  const data = key ? await readerData(key) : null;
   const dataAt = Date.now();
   $("back").addEventListener("click", () => goBack(data));
   document.addEventListener("keydown", (event) => {
@@ -142,6 +195,10 @@ async function main() {
   if (!data) {
     $("missing").hidden = false;
     root.dataset.blocksiftStatus = "missing";
+    return;
+  }
+  if (data.notice) {
+    showNotice(data);
     return;
   }
   let site = "";

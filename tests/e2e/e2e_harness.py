@@ -314,7 +314,7 @@ class Browser:
             if action == "reader":
                 # The tab becomes the reader view (or stays, with an error status).
                 page.wait_for(
-                    "(location.protocol.endsWith('extension:') && ['ready','error','missing']"
+                    "(location.protocol.endsWith('extension:') && ['ready','error','missing','not-suitable']"
                     ".includes(document.documentElement.dataset.blocksiftStatus))"
                     f" || (+(document.documentElement.dataset.blocksiftSeq || 0) > {before}"
                     " && ['error','not-suitable'].includes(document.documentElement.dataset.blocksiftStatus))",

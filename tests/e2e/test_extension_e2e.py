@@ -341,3 +341,22 @@ def test_site_rule_runs_on_load_and_reverts_from_options(browser: harness.Browse
     status = browser.act(page, "overlay")
     assert status["status"] == "overlay" and status["seq"] == "1"  # no rule ran before the click
     assert page.evaluate("document.querySelectorAll('[data-blocksift-hide]').length") == 0
+
+
+def test_reader_view_of_a_page_without_main_text_says_so(browser: harness.Browser, site: harness.Site,
+                                                         artifacts: Path) -> None:
+    warm = browser.new_tab(site.url("article.html"))
+    assert browser.act(warm, "overlay")["status"] == "overlay"  # the host is up: the reader opens at once
+    page = browser.new_tab(site.url("links-only.html"))
+    status = browser.act(page, "reader")
+    assert status["status"] == "not-suitable", status
+    on_reader = page.url.startswith(browser.extension_origin)
+    if on_reader:
+        assert page.evaluate("document.getElementById('notice').checkVisibility()")
+        assert page.evaluate("document.querySelector('#notice .message').textContent") == status["error"]
+        page.screenshot(artifacts / "reader-notice.png")
+        page.evaluate("document.getElementById('back').click(), true")
+        page.wait_for("location.href.startsWith('http://127.0.0.1') && document.readyState === 'complete'")
+    else:  # the host was not ready yet: the page itself says it
+        assert page.evaluate(f"{UI}.querySelector('.toast').checkVisibility()")
+    assert page.evaluate("document.title") == "Only links"
