@@ -159,7 +159,9 @@ class HelloReply(WireModel):
     host_version: str = __version__
     algorithms: list[AlgorithmDescription]
     max_frame_bytes: int = Field(description="Largest request frame the host accepts")
-    max_reply_bytes: int = Field(description="Replies above this arrive as chunks")
+    default_algorithm: str = Field(description="What the host extracts with by default")
+    max_reply_bytes: int | None = Field(description="Replies above this arrive as chunks; "
+                                                    "null: this transport never chunks")
 
 
 class Timing(WireModel):

@@ -132,8 +132,7 @@ class Service:
         return {"type": "hello", "id": request_id, "protocol": PROTOCOL_VERSION,
                 "hostVersion": __version__, "algorithms": described,
                 "defaultAlgorithm": algorithms.DEFAULT_ALGORITHM,
-                "maxFrameBytes": self.config.max_frame_bytes,
-                "maxReplyBytes": NATIVE_MAX_REPLY_BYTES}
+                "maxFrameBytes": self.config.max_frame_bytes}
 
 
 class Session:
@@ -266,7 +265,9 @@ class Session:
                                   f"({__version__}) speaks {PROTOCOL_VERSION}: update it",
                                   request_id)
             return
-        await self.send_json(self.service.hello_payload(request_id))
+        payload = self.service.hello_payload(request_id)
+        payload["maxReplyBytes"] = self.max_reply_bytes  # None: this transport never chunks
+        await self.send_json(payload)
 
     def _start(self, request_id: str, work: Any) -> None:
         """Run ``work`` as this session's task for ``request_id`` (cancellable)."""
@@ -425,6 +426,10 @@ class Session:
                 store.record(request.url, observation, private=request.private)
             except Exception:
                 log.exception("site store write failed")
+
+    def in_flight(self) -> list[asyncio.Task[None]]:
+        """This session's requests still running."""
+        return [task for task in self._tasks.values() if not task.done()]
 
     async def close(self) -> None:
         """Cancel this session's work (the client went away)."""

@@ -7,10 +7,11 @@ import os
 from pathlib import Path
 
 import pytest
-from blocksift.algorithms import clustering as c
-from blocksift.page import Page
 from lxml import etree
 from pydantic import ValidationError
+
+from blocksift.algorithms import clustering as c
+from blocksift.page import Page
 
 SITE = Path(__file__).resolve().parents[1] / "fixtures" / "clustering" / "site"
 GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "clustering" / "expected.json"

@@ -6,11 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from lxml import etree
+from pydantic import ValidationError
+
 from blocksift import algorithms
 from blocksift.algorithms import linkdensity as ld
 from blocksift.page import Page
-from lxml import etree
-from pydantic import ValidationError
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "linkdensity"
 

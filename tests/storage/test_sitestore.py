@@ -14,6 +14,7 @@ import threading
 from pathlib import Path
 
 import pytest
+
 from blocksift.algorithms import clustering as c
 from blocksift.page import Page
 from blocksift.storage import SiteStore, site_key

@@ -82,7 +82,13 @@ from typing import Literal
 from lxml import etree
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ..content import BLOCK_TAGS, NON_TEXT_TAGS, plain_text, render_main, sanitized_html
+from ..content import (
+    NON_TEXT_TAGS,
+    element_text,
+    plain_text,
+    render_main,
+    sanitized_html,
+)
 from ..page import Page
 from ..results import Block, ExtractionResult, MainText
 
@@ -424,42 +430,6 @@ def _render(page: Page, chosen: list[etree._Element], params: Params) -> MainTex
     return _render_main(page, chosen, params)
 
 
-def _flat_text(chosen: list[etree._Element], skip: Iterable[str]) -> str:
-    """Paragraph text without recursion: block-level elements and ``<br>`` break lines."""
-    skip = set(skip)
-    paragraphs: list[str] = []
-    current: list[str] = []
-
-    def flush() -> None:
-        text = " ".join(" ".join(current).split())
-        if text:
-            paragraphs.append(text)
-        current.clear()
-
-    for node in chosen:
-        stack: list[tuple[etree._Element, bool]] = [(node, False)]
-        while stack:
-            element, closing = stack.pop()
-            if closing:  # after the element's children: its block ends, its tail follows
-                if element.tag in BLOCK_TAGS:
-                    flush()
-                if element is not node and element.tail:
-                    current.append(element.tail)
-                continue
-            if not isinstance(element.tag, str) or element.tag in skip:
-                if element is not node and element.tail:
-                    current.append(element.tail)
-                continue
-            if element.tag in BLOCK_TAGS or element.tag == "br":
-                flush()
-            if element.text:
-                current.append(element.text)
-            stack.append((element, True))
-            stack.extend((child, False) for child in reversed(element))
-        flush()
-    return "\n\n".join(paragraphs)
-
-
 def _render_main(page: Page, chosen: list[etree._Element], params: Params) -> MainText:
     """Main text of the chosen nodes; subtrees step 2 removed stay out of it."""
     removed = set(params.removed_tags) - NON_TEXT_TAGS
@@ -503,7 +473,7 @@ def extract(page: Page, params: Params | None = None, model: object = None) -> E
     page_stats = {"ntl": float(root_stats.text), "ltd": round(root_stats.ltd, 4),
                   "la": float(root_stats.links), "lad": round(root_stats.lad, 4)}
     # no measured text: "empty" unless visible text sits in removed tags (a <form> page)
-    if not root_stats.text and not _flat_text([root], NON_TEXT_TAGS):
+    if not root_stats.text and not element_text(root):
         return ExtractionResult(algorithm=NAME, status="empty", stats=page_stats,
                                 message="The page has no text.")
     outcome = search(root, stats, params)

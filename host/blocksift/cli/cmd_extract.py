@@ -67,4 +67,6 @@ def to_markdown(title: str, html: str) -> str:
     body = markdownify(html, heading_style="ATX", bullets="-", strip=["span", "div"]).strip()
     while "\n\n\n" in body:
         body = body.replace("\n\n\n", "\n\n")
-    return f"# {title}\n\n{body}" if title else body
+    if not title or body.startswith("# "):  # the article brings its own heading
+        return body
+    return f"# {title}\n\n{body}"

@@ -1,0 +1,182 @@
+"""``blocksift install`` / ``uninstall`` / ``doctor``: register the native-messaging host.
+
+One module serves the three subcommands (they share options and the registration code);
+``add_parser`` adds all three and ``run`` dispatches on the one chosen. See docs/install.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+COMMANDS = ("install", "uninstall", "doctor")
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    from blocksift.registration import BROWSER_NAMES
+
+    parser.add_argument("--browser", action="append", choices=BROWSER_NAMES, metavar="NAME",
+                        help=f"one of {', '.join(BROWSER_NAMES)}; repeatable "
+                             "(default: every browser that looks installed)")
+    parser.add_argument("--user-data-dir", type=Path, metavar="DIR",
+                        help="a Chromium profile directory started with --user-data-dir: the "
+                             "manifest goes to DIR/NativeMessagingHosts (Linux, macOS)")
+    parser.add_argument("--json", action="store_true", help="print a JSON report")
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add ``install``, ``uninstall`` and ``doctor``."""
+    p = subparsers.add_parser("install", help="register the native host with browsers",
+                              description="Write a launcher and a host manifest for each "
+                                          "browser (Windows: plus a registry key) so the "
+                                          "extension can start blocksift.")
+    _common(p)
+    p.add_argument("--dry-run", action="store_true", help="show what would be written")
+    p.add_argument("--python", metavar="PATH", default=None,
+                   help="interpreter the launcher runs (default: this one, %(default)s)")
+    p.set_defaults(install_command="install", run=run)
+    p = subparsers.add_parser("uninstall", help="remove what install wrote",
+                              description="Remove the manifests, registry keys and launcher "
+                                          "that install wrote, and nothing else.")
+    _common(p)
+    p.add_argument("--dry-run", action="store_true", help="show what would be removed")
+    p.set_defaults(install_command="uninstall", run=run)
+    p = subparsers.add_parser("doctor", help="check every registration with a real round trip",
+                              description="Check each browser's registration and talk to the "
+                                          "host the way the browser would. Exit code 1 when "
+                                          "something is broken.")
+    _common(p)
+    p.add_argument("--no-round-trip", action="store_true",
+                   help="only check the files, do not start the host")
+    p.add_argument("--timeout", type=float, default=20.0, metavar="S",
+                   help="seconds to wait for the host's replies (default %(default)s)")
+    p.set_defaults(install_command="doctor", run=run)
+
+
+def _context() -> dict[str, Any]:
+    from blocksift import paths
+    from blocksift.registration import current_platform
+
+    return {"platform": current_platform(), "home": Path.home(), "env": dict(os.environ),
+            "data_dir": paths.data_dir()}
+
+
+def _browsers(args: argparse.Namespace, ctx: dict[str, Any]) -> tuple[list[str], str | None]:
+    """Browsers to act on and a note on how they were chosen."""
+    from blocksift.registration import BROWSER_NAMES, detect
+
+    if args.browser:
+        return list(dict.fromkeys(args.browser)), None
+    if args.user_data_dir is not None:
+        return ["chromium"], None
+    found = detect(ctx["platform"], ctx["home"], ctx["env"])
+    if found:
+        return found, f"detected: {', '.join(found)}"
+    return list(BROWSER_NAMES), "no browser detected; registering with all of them"
+
+
+def _print_actions(actions: list[Any], dry_run: bool) -> None:
+    prefix = "would " if dry_run else ""
+    for a in actions:
+        detail = f"  ({a.detail})" if a.detail else ""
+        print(f"{prefix}{a.verb:<15} {a.target}{detail}")
+
+
+def _install(args: argparse.Namespace) -> int:
+    from blocksift.registration import HOST_NAME, apply_install, plan_install
+    from blocksift.registration.apply import launcher_pythonpath
+
+    ctx = _context()
+    names, note = _browsers(args, ctx)
+    python = args.python or sys.executable
+    try:
+        plan = plan_install(names, platform=ctx["platform"], home=ctx["home"],
+                            data_dir=ctx["data_dir"], python=python,
+                            pythonpath=launcher_pythonpath(python), env=ctx["env"],
+                            user_data_dir=args.user_data_dir)
+        actions = apply_install(plan, ctx["data_dir"], dry_run=args.dry_run)
+    except (ValueError, RuntimeError, OSError) as exc:
+        print(f"blocksift install: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({"dryRun": args.dry_run, "note": note,
+                          "plan": plan.model_dump(mode="json"),
+                          "actions": [a.model_dump(mode="json") for a in actions]}, indent=2))
+        return 0
+    if note:
+        print(note)
+    from blocksift.registration.browsers import sandboxed_browsers
+
+    for sandbox_note in sandboxed_browsers(ctx["platform"], ctx["home"]):
+        print(f"note: {sandbox_note}")
+    _print_actions(actions, args.dry_run)
+    if not args.dry_run:
+        print(f"registered {HOST_NAME} for {', '.join(names)}; check with `blocksift doctor`")
+    return 0
+
+
+def _uninstall(args: argparse.Namespace) -> int:
+    from blocksift.registration import apply_uninstall
+
+    ctx = _context()
+    try:
+        actions = apply_uninstall(ctx["data_dir"], platform=ctx["platform"], home=ctx["home"],
+                                  env=ctx["env"], browsers=args.browser,
+                                  user_data_dir=args.user_data_dir, dry_run=args.dry_run)
+    except (ValueError, OSError) as exc:
+        print(f"blocksift uninstall: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({"dryRun": args.dry_run,
+                          "actions": [a.model_dump(mode="json") for a in actions]}, indent=2))
+        return 0
+    if not actions:
+        print("nothing to remove: blocksift is not registered here")
+        return 0
+    _print_actions(actions, args.dry_run)
+    return 0
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from blocksift.registration import format_report, run_doctor
+
+    ctx = _context()
+    try:
+        browsers = args.browser or (["chromium"] if args.user_data_dir is not None else None)
+        report = run_doctor(platform=ctx["platform"], home=ctx["home"], data_dir=ctx["data_dir"],
+                            env=ctx["env"], browsers=browsers,
+                            user_data_dir=args.user_data_dir,
+                            do_round_trip=not args.no_round_trip, timeout=args.timeout)
+    except (ValueError, OSError) as exc:
+        print(f"blocksift doctor: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(report.model_dump_json(indent=2))
+    else:
+        print(format_report(report))
+    return 0 if report.ok else 1
+
+
+def run(args: argparse.Namespace) -> int:
+    action = getattr(args, "install_command", None) or getattr(args, "command", None)
+    handler = {"install": _install, "uninstall": _uninstall, "doctor": _doctor}.get(action or "")
+    if handler is None:
+        print(f"blocksift: unknown command {action!r}", file=sys.stderr)
+        return 2
+    return handler(args)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Stand-alone entry (``python -m blocksift.cli.cmd_install doctor``) until the main CLI
+    lists these commands."""
+    parser = argparse.ArgumentParser(prog="blocksift")
+    add_parser(parser.add_subparsers(dest="command", required=True))
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,108 @@
+"""``blocksift serve``: the protocol over a loopback WebSocket server (docs/websocket.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "serve", help="serve the protocol over WebSockets on 127.0.0.1 and ::1",
+        description="Serve the extension protocol over a loopback WebSocket server, so "
+                    "several browsers, profiles and scripts share one warm host. Every "
+                    "connection needs the per-install token; web pages are refused.")
+    parser.add_argument("--port", type=int, default=8787,
+                        help="TCP port (default %(default)s; 0 picks a free one and prints it)")
+    parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                        help="also accept this Origin (repeatable), e.g. another extension "
+                             "id; the blocksift extension's origins are always accepted")
+    parser.add_argument("--max-connections", type=int, default=64,
+                        help="open connections at most; one more gets HTTP 503 "
+                             "(default %(default)s)")
+    parser.add_argument("--idle-timeout", type=float, default=300.0, metavar="SECONDS",
+                        help="close a connection with no request for this long "
+                             "(default %(default)s)")
+    parser.add_argument("--grace", type=float, default=10.0, metavar="SECONDS",
+                        help="on SIGTERM, let requests in flight finish for this long before "
+                             "cancelling them (default %(default)s)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="extraction processes (default: 2-4 by CPU count)")
+    parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+                        help="per-request time limit (default %(default)s)")
+    parser.add_argument("--max-frame", type=int, default=64 * 1024 * 1024, metavar="BYTES",
+                        help="largest message accepted; a bigger one closes the connection "
+                             "with 1009 (default 64 MiB)")
+    parser.add_argument("--print-token", action="store_true",
+                        help="print the token (creating it if needed) and exit")
+    parser.add_argument("--new-token", action="store_true",
+                        help="replace the token with a fresh one (clients must be updated)")
+    parser.add_argument("--log-level", default="INFO",
+                        choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+    parser.set_defaults(run=_run)
+
+
+def _check(args: argparse.Namespace) -> str | None:
+    if not 0 <= args.port <= 65535:
+        return f"--port must be 0..65535, got {args.port}"
+    if args.max_connections < 1:
+        return "--max-connections must be at least 1"
+    for name in ("idle_timeout", "grace", "timeout"):
+        if getattr(args, name) <= 0:
+            return f"--{name.replace('_', '-')} must be positive"
+    if args.max_frame < 1024:
+        return "--max-frame must be at least 1024 bytes"
+    if args.workers is not None and args.workers < 1:
+        return "--workers must be at least 1"
+    for origin in args.allow_origin:
+        if "://" not in origin or origin.rstrip("/") != origin.rstrip("/").strip():
+            return f"--allow-origin needs scheme://host[:port], got {origin!r}"
+    return None
+
+
+def _run(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+
+    from ..auth import TokenError, load_or_create_token, rotate_token, token_path
+    from ..service import ServiceConfig
+    from ..transport.ws import BindError, ServerConfig, WebSocketServer, run
+
+    problem = _check(args)
+    if problem:
+        print(f"blocksift: error: {problem}", file=sys.stderr)
+        return 2
+    try:
+        token = rotate_token() if args.new_token else load_or_create_token()
+    except TokenError as exc:
+        print(f"blocksift: error: {exc}", file=sys.stderr)
+        return 1
+    if args.print_token:
+        print(token)
+        return 0
+    logging.basicConfig(stream=sys.stderr, level=args.log_level,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    # websockets logs every refused handshake at INFO (ours already says why) and, at DEBUG,
+    # the request headers, which carry the token: keep it at WARNING.
+    logging.getLogger("websockets").setLevel(logging.WARNING)
+    service_config = ServiceConfig(workers=args.workers, timeout_s=args.timeout,
+                                   max_frame_bytes=args.max_frame)
+    config = ServerConfig(port=args.port, allow_origins=tuple(args.allow_origin),
+                          max_connections=args.max_connections,
+                          idle_timeout_s=args.idle_timeout, grace_s=args.grace)
+
+    def announce(server: WebSocketServer) -> None:
+        print(f"blocksift serve: listening on {' and '.join(server.urls)}", flush=True)
+        print(f"blocksift serve: token in {token_path()} (print it with "
+              "`blocksift serve --print-token`)", flush=True)
+
+    try:
+        asyncio.run(run(service_config, config, token, announce))
+    except BindError as exc:
+        print(f"blocksift: error: {exc} (is another `blocksift serve` running? try --port)",
+              file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    print("blocksift serve: stopped", flush=True)
+    return 0

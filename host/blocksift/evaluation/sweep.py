@@ -1,0 +1,287 @@
+"""``blocksift eval --algo linkblocks --sweep``: the papers' parameter experiments.
+
+Seed 000 §4.2 (seed 001 §5.4.2) runs two groups of settings over index and content pages and
+plots the number of logical link blocks, LCR and CCR (Figures 4-8):
+
+* group 1: C_t = 3 with d_t^t = 5, 10, ..., 60 (text distance) and d_t^c = 10, 20, ..., 120
+  (code distance);
+* group 2: C_t = 2, 3, ..., 12 with d_t^t = 40 and d_t^c = 80.
+
+Each page is scanned once and its exact link distances (both kinds) are kept, so every
+setting is only a regrouping (formula 5-1) of the same numbers.
+
+Index-like vs content-like pages. The dev sets are main-content benchmarks, not the papers'
+hand-picked portal front pages, so the split is made by a rule: a page is *index-like* when
+at least half of its text units (seed 001 §5.3 counting) are anchor text, i.e. when most of
+what a reader can read on it are links (the usual link-density reading of a navigation
+page); every other page is *content-like*. The rule looks at the page only, not at the gold.
+
+Output in ``args.out``: ``linkblocks_sweep.csv`` (one row per experiment, setting, dataset
+and page class, plus an ``all`` dataset) and four PNG figures in the manner of Figures 4-8.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import statistics
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..algorithms import linkblocks as lb
+from .datasets import iter_pages, resolve
+
+#: Anchor-text share of a page's text units from which it counts as index-like.
+INDEX_LINK_SHARE = 0.5
+
+TEXT_DT = tuple(range(5, 61, 5))       # seed 000 §4.2 group 1, text distance
+CODE_DT = tuple(range(10, 121, 10))    # group 1, code distance
+C_TS = tuple(range(2, 13))             # group 2
+GROUP2_DT = {"text": 40, "code": 80}   # group 2 thresholds
+GROUP1_CT = 3
+
+#: (experiment name, distance kind, varied parameter, values)
+EXPERIMENTS = (
+    ("dt_text", "text", "d_t", TEXT_DT),
+    ("dt_code", "code", "d_t", CODE_DT),
+    ("ct_text", "text", "c_t", C_TS),
+    ("ct_code", "code", "c_t", C_TS),
+)
+
+
+@dataclass
+class PageMeasures:
+    """What the sweep needs of one page: link spans, exact distances, class."""
+
+    dataset: str
+    page_id: str
+    length: int
+    starts: np.ndarray
+    ends: np.ndarray
+    distances: dict[str, np.ndarray]
+    link_share: float
+
+    @property
+    def page_class(self) -> str:
+        return "index" if self.link_share >= INDEX_LINK_SHARE else "content"
+
+
+def measure(raw: str, dataset: str, page_id: str, params: lb.Params,
+            url: str | None = None) -> PageMeasures:
+    """Scan ``raw`` once and measure every gap exactly with both distances (Definition 3)."""
+    links = lb.scan_links(raw)
+    if params.link_scope == "external":
+        links = lb.external_links(raw, links, url)
+    anchor = sum(lb.text_units(lb.gap_text(raw[link.tag_end:link.text_end])) for link in links)
+    total = lb.text_units(lb.gap_text(raw))
+    return PageMeasures(
+        dataset=dataset, page_id=page_id, length=len(raw),
+        starts=np.array([link.start for link in links], dtype=np.int64),
+        ends=np.array([link.end for link in links], dtype=np.int64),
+        distances={kind: np.array(lb.gap_distances(raw, links, kind,
+                                                   hidden_code=params.hidden_code),
+                                  dtype=np.int64)
+                   for kind in ("text", "code")},
+        link_share=anchor / total if total else 0.0)
+
+
+def group(page: PageMeasures, kind: str, d_t: int, c_t: int) -> tuple[int, float | None, float]:
+    """Blocks, LCR (None without links) and CCR of ``page`` under one setting (formula 5-1,
+    LCR/CCR of seed 000 §3), vectorized over the page's links."""
+    count = len(page.starts)
+    if count == 0:
+        return 0, None, 0.0
+    splits = np.flatnonzero(page.distances[kind] >= d_t)
+    firsts = np.concatenate(([0], splits + 1))
+    lasts = np.concatenate((splits, [count - 1]))
+    sizes = lasts - firsts + 1
+    kept = sizes >= c_t
+    block_links = int(sizes[kept].sum())
+    block_chars = int((page.ends[lasts[kept]] - page.starts[firsts[kept]]).sum())
+    return int(kept.sum()), block_links / count, block_chars / page.length if page.length else 0.0
+
+
+def settings() -> Iterable[tuple[str, str, int, int]]:
+    """(experiment, kind, d_t, c_t) of both groups of seed 000 §4.2."""
+    for name, kind, varied, values in EXPERIMENTS:
+        for value in values:
+            if varied == "d_t":
+                yield name, kind, value, GROUP1_CT
+            else:
+                yield name, kind, GROUP2_DT[kind], value
+
+
+def summarize(pages: Sequence[PageMeasures]) -> list[dict]:
+    """One row per experiment, setting, dataset (and ``all``) and page class."""
+    rows: list[dict] = []
+    datasets = sorted({p.dataset for p in pages}) + ["all"]
+    for name, kind, d_t, c_t in settings():
+        results = [(p, *group(p, kind, d_t, c_t)) for p in pages]
+        for dataset in datasets:
+            for page_class in ("index", "content"):
+                chosen = [r for r in results if r[0].page_class == page_class
+                          and (dataset == "all" or r[0].dataset == dataset)]
+                if not chosen:
+                    continue
+                blocks = [r[1] for r in chosen]
+                lcrs = [r[2] for r in chosen if r[2] is not None]
+                ccrs = [r[3] for r in chosen]
+                rows.append({
+                    "experiment": name, "distance": kind, "d_t": d_t, "c_t": c_t,
+                    "dataset": dataset, "page_class": page_class, "pages": len(chosen),
+                    "mean_blocks": round(statistics.fmean(blocks), 4),
+                    "median_blocks": statistics.median(blocks),
+                    "share_2_blocks": round(sum(b == 2 for b in blocks) / len(blocks), 4),
+                    "share_2_3_blocks": round(sum(b in (2, 3) for b in blocks) / len(blocks), 4),
+                    "mean_lcr": round(statistics.fmean(lcrs), 4) if lcrs else "",
+                    "mean_ccr": round(statistics.fmean(ccrs), 4),
+                })
+    return rows
+
+
+def write_csv(rows: Sequence[dict], path: Path) -> None:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def plot(rows: Sequence[dict], out: Path) -> list[Path]:
+    """Figures 4-8 style: per experiment, index and content pages side by side; left axis the
+    mean number of link blocks per page, right axis LCR and CCR (%), one line per dataset
+    (thin) and all datasets together (thick)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    written = []
+    titles = {"dt_text": "d_t^t (text distance), C_t = 3", "dt_code":
+              "d_t^c (code distance), C_t = 3", "ct_text": "C_t, text distance d_t^t = 40",
+              "ct_code": "C_t, code distance d_t^c = 80"}
+    for name, _kind, varied, _values in EXPERIMENTS:
+        fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharex=True)
+        for ax, page_class in zip(axes, ("index", "content")):
+            mine = [r for r in rows if r["experiment"] == name and r["page_class"] == page_class]
+            if not mine:
+                ax.set_title(f"{page_class}-like pages: none")
+                continue
+            right = ax.twinx()
+            for dataset in sorted({r["dataset"] for r in mine}):
+                series = [r for r in mine if r["dataset"] == dataset]
+                xs = [r[varied] for r in series]
+                width, alpha = (2.4, 1.0) if dataset == "all" else (0.8, 0.45)
+                label = f"{dataset} (n={series[0]['pages']})"
+                ax.plot(xs, [r["mean_blocks"] for r in series], "-o", color="tab:blue",
+                        lw=width, ms=3, alpha=alpha, label=f"blocks, {label}")
+                right.plot(xs, [100 * r["mean_lcr"] if r["mean_lcr"] != "" else np.nan
+                                for r in series], "--", color="tab:green", lw=width,
+                           alpha=alpha, label=f"LCR, {label}")
+                right.plot(xs, [100 * r["mean_ccr"] for r in series], ":", color="tab:red",
+                           lw=width, alpha=alpha, label=f"CCR, {label}")
+            ax.set_xlabel(varied)
+            ax.set_ylabel("mean link blocks per page", color="tab:blue")
+            right.set_ylabel("LCR (green --), CCR (red :) %")
+            right.set_ylim(0, 105)
+            ax.set_title(f"{page_class}-like pages")
+            ax.grid(alpha=0.3)
+        handles = [plt.Line2D([], [], color=c, ls=s, lw=2) for c, s in
+                   (("tab:blue", "-"), ("tab:green", "--"), ("tab:red", ":"))]
+        fig.legend(handles, ["link blocks", "LCR", "CCR"], loc="upper center", ncol=3)
+        fig.suptitle(f"Influence of {titles[name]} (thick: all datasets)", y=0.02, fontsize=10)
+        fig.tight_layout(rect=(0, 0.04, 1, 0.92))
+        path = out / f"linkblocks_{name}.png"
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
+def findings(rows: Sequence[dict]) -> dict[str, float | str]:
+    """The papers' claims, measured on the ``all`` rows (see docs/linkblocks.md)."""
+    def row(name: str, page_class: str, **setting: int) -> dict | None:
+        for r in rows:
+            if (r["experiment"] == name and r["page_class"] == page_class
+                    and r["dataset"] == "all" and all(r[k] == v for k, v in setting.items())):
+                return r
+        return None
+
+    out: dict[str, float | str] = {}
+    big = row("dt_text", "content", d_t=60)
+    if big:
+        out["content, d_t^t=60: median blocks"] = big["median_blocks"]
+        out["content, d_t^t=60: share with 2 blocks"] = big["share_2_blocks"]
+        out["content, d_t^t=60: share with 2-3 blocks"] = big["share_2_3_blocks"]
+    small = row("dt_text", "index", d_t=5)
+    if small:
+        out["index, d_t^t=5: mean LCR"] = small["mean_lcr"]
+    for page_class in ("index", "content"):
+        text, code = row("ct_text", page_class, c_t=3), row("ct_code", page_class, c_t=3)
+        if text and code:
+            out[f"{page_class}, C_t=3: blocks text/code"] = \
+                f"{text['mean_blocks']:.2f} / {code['mean_blocks']:.2f}"
+            out[f"{page_class}, C_t=3: CCR text/code"] = \
+                f"{text['mean_ccr']:.3f} / {code['mean_ccr']:.3f}"
+            out[f"{page_class}, C_t=3: LCR text/code"] = \
+                f"{text['mean_lcr']:.3f} / {code['mean_lcr']:.3f}"
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run both groups of settings over ``args.datasets`` and write CSV + PNG to ``args.out``."""
+    if args.algo != lb.NAME:
+        print(f"--sweep is the linkblocks experiment; got --algo {args.algo}", file=sys.stderr)
+        return 2
+    values = {k: v for k, v in (getattr(args, "params", None) or {}).items()
+              if k in ("hidden_code", "link_scope")}
+    params = lb.Params.model_validate(values)
+    pages: list[PageMeasures] = []
+    for name in args.datasets:
+        try:
+            path = resolve(name)
+        except FileNotFoundError as exc:
+            print(f"blocksift: {exc}", file=sys.stderr)
+            return 2
+        label = path.parent.name if path.name.startswith("pages.") else path.stem
+        labeled_pages = iter_pages(path, getattr(args, "limit", None))
+        if getattr(args, "progress", False):
+            from tqdm import tqdm
+
+            labeled_pages = tqdm(labeled_pages, desc=label, unit="page", file=sys.stderr)
+        for labeled in labeled_pages:
+            pages.append(measure(labeled.html, label, labeled.id, params, labeled.url))
+    if not pages:
+        print("blocksift: no pages to sweep", file=sys.stderr)
+        return 1
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    rows = summarize(pages)
+    csv_path = out / "linkblocks_sweep.csv"
+    write_csv(rows, csv_path)
+    try:
+        figures = plot(rows, out)
+    except ImportError:
+        figures = []
+        print("matplotlib is not installed (pip install 'blocksift[eval]'): CSV only",
+              file=sys.stderr)
+    found = findings(rows)
+    counts = {c: sum(p.page_class == c for p in pages) for c in ("index", "content")}
+    if getattr(args, "json", False):
+        json.dump({"pages": len(pages), "classes": counts, "findings": found,
+                   "csv": str(csv_path), "figures": [str(f) for f in figures]},
+                  sys.stdout, indent=2)
+        print()
+    else:
+        print(f"{len(pages)} pages: {counts['index']} index-like, {counts['content']} "
+              f"content-like (index-like = anchor text >= {INDEX_LINK_SHARE:.0%} of text)")
+        for key, value in found.items():
+            print(f"  {key:<42} {value}")
+        print(f"wrote {csv_path}")
+        for figure in figures:
+            print(f"wrote {figure}")
+    return 0

@@ -1,0 +1,221 @@
+"""What ``blocksift install`` writes, computed without touching anything (pure planning).
+
+A host manifest's ``path`` must be an absolute executable and cannot carry arguments
+(Chrome docs "Native messaging host"; MDN "Native manifests"), so the plan contains a small
+launcher that runs ``<python> -m blocksift native`` with the exact interpreter that ran
+``install`` (virtualenvs keep working), one manifest per registration and, on Windows, one
+``HKEY_CURRENT_USER`` key per browser whose default value is the manifest's path.
+
+The planner takes the platform, home and data directory as arguments so Linux CI can
+produce and check the macOS and Windows plans.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Iterable, Mapping
+from pathlib import PurePath
+
+from pydantic import BaseModel, ConfigDict
+
+from .browsers import (
+    CHROMIUM_ORIGIN,
+    FIREFOX_EXTENSION_ID,
+    HOST_DESCRIPTION,
+    HOST_NAME,
+    Browser,
+    Platform,
+    browser,
+    manifest_dir,
+    path_class,
+    registry_key,
+)
+
+#: Marks files written by ``blocksift install``; doctor and uninstall look for it.
+LAUNCHER_MARKER = "blocksift native-messaging launcher"
+#: Sub-directory of the data dir holding the launcher, Windows manifests and the receipt.
+NATIVE_DIR = "native-host"
+REGISTRY_ROOT = "HKEY_CURRENT_USER"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class FileWrite(_Frozen):
+    """One file the install writes, with its whole content and POSIX mode."""
+
+    path: str
+    content: str
+    mode: int
+
+
+class RegistryWrite(_Frozen):
+    """One registry key (under HKEY_CURRENT_USER) and its default (unnamed) value."""
+
+    root: str = REGISTRY_ROOT
+    key: str
+    value: str
+
+
+class Registration(_Frozen):
+    """One browser registration: where its manifest is and how the browser finds it."""
+
+    browser: str
+    manifest_path: str
+    registry_key: str | None = None
+    user_data_dir: str | None = None
+
+    def same_place(self, other: Registration) -> bool:
+        return (self.browser, self.manifest_path, self.registry_key) == (
+            other.browser, other.manifest_path, other.registry_key)
+
+
+class InstallPlan(_Frozen):
+    platform: str
+    python: str
+    launcher: FileWrite
+    manifests: list[FileWrite]
+    registry: list[RegistryWrite]
+    registrations: list[Registration]
+
+
+def launcher_path(platform: Platform, data_dir: PurePath | str) -> PurePath:
+    """Where the launcher lives: ``<data_dir>/native-host/blocksift-native-host[.bat]``."""
+    cls = path_class(platform)
+    name = "blocksift-native-host.bat" if platform == "win32" else "blocksift-native-host"
+    return cls(str(data_dir)) / NATIVE_DIR / name
+
+
+def receipt_path(data_dir: PurePath | str) -> PurePath:
+    """The record of what install wrote; uninstall removes exactly that."""
+    return PurePath(str(data_dir)) / NATIVE_DIR / "installed.json"
+
+
+def launcher_script(platform: Platform, python: str, pythonpath: str | None = None) -> str:
+    """Launcher text: a POSIX ``sh`` script, or a Windows batch file (CRLF lines).
+
+    ``pythonpath`` is prepended to PYTHONPATH when the interpreter cannot import blocksift
+    on its own (a source checkout run with ``pythonpath=host``). Browser arguments (Chromium:
+    the caller's origin; Firefox: manifest path and add-on id) are passed through.
+    """
+    if platform == "win32":
+        # cmd.exe expands %...% even inside quotes; a literal % is written %%.
+        def bat(text: str) -> str:
+            return text.replace("%", "%%")
+
+        lines = [
+            "@echo off",
+            f"rem {LAUNCHER_MARKER}, written by `blocksift install`.",
+            "rem Browsers start this file: a host manifest's path cannot carry arguments.",
+            f"rem interpreter: {python}",
+            "rem Re-run `blocksift install` instead of editing this file.",
+        ]
+        if pythonpath:
+            lines.append(f'set "PYTHONPATH={bat(pythonpath)};%PYTHONPATH%"')
+        lines.append(f'"{bat(python)}" -m blocksift native %*')
+        return "\r\n".join(lines) + "\r\n"
+    lines = [
+        "#!/bin/sh",
+        f"# {LAUNCHER_MARKER}, written by `blocksift install`.",
+        "# Browsers start this file: a host manifest's path cannot carry arguments.",
+        f"# interpreter: {python}",
+        "# Re-run `blocksift install` instead of editing this file.",
+    ]
+    if pythonpath:
+        lines.append(f'PYTHONPATH={shlex.quote(pythonpath)}${{PYTHONPATH:+:$PYTHONPATH}}')
+        lines.append("export PYTHONPATH")
+    lines.append(f'exec {shlex.quote(python)} -m blocksift native "$@"')
+    return "\n".join(lines) + "\n"
+
+
+def launcher_interpreter(text: str) -> str | None:
+    """The interpreter a launcher written by :func:`launcher_script` runs (None if not ours)."""
+    if LAUNCHER_MARKER not in text:
+        return None
+    for line in text.splitlines():
+        for prefix in ("# interpreter: ", "rem interpreter: "):
+            if line.startswith(prefix):
+                return line[len(prefix):]
+    return None
+
+
+def manifest_document(b: Browser, launcher: str) -> dict[str, object]:
+    """The host manifest for ``b``: only our extension may start the host."""
+    doc: dict[str, object] = {
+        "name": HOST_NAME,
+        "description": HOST_DESCRIPTION,
+        "path": launcher,
+        "type": "stdio",
+    }
+    if b.family == "firefox":
+        doc["allowed_extensions"] = [FIREFOX_EXTENSION_ID]
+    else:
+        doc["allowed_origins"] = [CHROMIUM_ORIGIN]
+    return doc
+
+
+def manifest_text(b: Browser, launcher: str) -> str:
+    return json.dumps(manifest_document(b, launcher), indent=2) + "\n"
+
+
+def manifest_location(b: Browser, platform: Platform, home: PurePath | str,
+                      data_dir: PurePath | str, env: Mapping[str, str] | None = None,
+                      user_data_dir: PurePath | str | None = None) -> PurePath:
+    """Where ``b``'s manifest goes. Windows has no fixed directory (the registry points at
+    the file), so it lives in our data dir, one per browser."""
+    cls = path_class(platform)
+    file_name = f"{HOST_NAME}.json"
+    if user_data_dir is not None:
+        return cls(str(user_data_dir)) / "NativeMessagingHosts" / file_name
+    directory = manifest_dir(b, platform, cls(str(home)), env)
+    if directory is None:
+        return cls(str(data_dir)) / NATIVE_DIR / b.name / file_name
+    return directory / file_name
+
+
+def plan_install(browsers: Iterable[str], *, platform: Platform, home: PurePath | str,
+                 data_dir: PurePath | str, python: str, pythonpath: str | None = None,
+                 env: Mapping[str, str] | None = None,
+                 user_data_dir: PurePath | str | None = None) -> InstallPlan:
+    """Everything install would write for ``browsers`` (names from BROWSER_NAMES).
+
+    ``user_data_dir`` (Linux/macOS, Chromium family only) registers with a browser started
+    with ``--user-data-dir``: it reads ``<dir>/NativeMessagingHosts`` and ignores the
+    default user-level directory.
+    """
+    chosen = [browser(name) for name in dict.fromkeys(browsers)]
+    if not chosen:
+        raise ValueError("no browser to register")
+    if user_data_dir is not None:
+        if platform == "win32":
+            raise ValueError("--user-data-dir is for Linux and macOS; Windows browsers find "
+                             "hosts through the registry only")
+        wrong = [b.name for b in chosen if not b.supports_user_data_dir]
+        if wrong:
+            raise ValueError(f"--user-data-dir is for Chromium-family browsers, not {wrong[0]}; "
+                             "Firefox reads $HOME/.mozilla/native-messaging-hosts (set HOME)")
+        if len(chosen) > 1:
+            raise ValueError("--user-data-dir takes one browser (one profile directory)")
+    cls = path_class(platform)
+    if not cls(python).is_absolute():
+        raise ValueError(f"the interpreter path must be absolute, got {python!r}")
+    launcher = launcher_path(platform, data_dir)
+    launcher_file = FileWrite(path=str(launcher),
+                              content=launcher_script(platform, python, pythonpath), mode=0o755)
+    manifests: list[FileWrite] = []
+    registry: list[RegistryWrite] = []
+    registrations: list[Registration] = []
+    for b in chosen:
+        where = manifest_location(b, platform, home, data_dir, env, user_data_dir)
+        manifests.append(FileWrite(path=str(where), content=manifest_text(b, str(launcher)),
+                                   mode=0o644))
+        key = registry_key(b) if platform == "win32" else None
+        if key is not None:
+            registry.append(RegistryWrite(key=key, value=str(where)))
+        registrations.append(Registration(
+            browser=b.name, manifest_path=str(where), registry_key=key,
+            user_data_dir=str(user_data_dir) if user_data_dir is not None else None))
+    return InstallPlan(platform=platform, python=python, launcher=launcher_file,
+                       manifests=manifests, registry=registry, registrations=registrations)

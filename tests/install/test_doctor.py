@@ -1,0 +1,279 @@
+"""doctor: static checks of each manifest, and real round trips with real host processes."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from install_support import TOY_HOST, posix_only, write_script
+
+from blocksift.registration import (
+    CHROMIUM_ORIGIN,
+    HOST_NAME,
+    apply_install,
+    plan_install,
+    round_trip,
+    run_doctor,
+)
+from blocksift.registration.doctor import format_report
+
+pytestmark = posix_only
+
+
+def install(home: Path, data_dir: Path, browsers: list[str], python: str = sys.executable,
+            **kwargs: object) -> None:
+    from blocksift.registration.apply import launcher_pythonpath
+
+    plan = plan_install(browsers, platform="linux", home=home, data_dir=data_dir, python=python,
+                        pythonpath=launcher_pythonpath(sys.executable), env={}, **kwargs)
+    apply_install(plan, data_dir)
+
+
+def doctor(home: Path, data_dir: Path, **kwargs: object):
+    kwargs.setdefault("env", {"PATH": "/nonexistent"})  # no browser detected via PATH
+    return run_doctor(platform="linux", home=home, data_dir=data_dir, **kwargs)
+
+
+def chrome_manifest(home: Path) -> Path:
+    return home / ".config/google-chrome/NativeMessagingHosts" / f"{HOST_NAME}.json"
+
+
+def edit(file: Path, **changes: object) -> None:
+    doc = json.loads(file.read_text())
+    doc.update(changes)
+    file.write_text(json.dumps(doc))
+
+
+# -- the real host --------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_install_doctor_uninstall_with_the_real_host(home: Path, data_dir: Path) -> None:
+    """The launcher install wrote starts the real ``blocksift native``; hello + ping work."""
+    install(home, data_dir, ["chrome", "firefox"])
+    report = doctor(home, data_dir, browsers=["chrome", "firefox"], env=None)
+    text = format_report(report)
+    assert report.ok, text
+    for r in report.browsers:
+        assert r.status == "ok" and r.round_trip is not None and r.round_trip.ok
+        assert r.round_trip.protocol == 1
+        # It exits on end of input; under heavy load that can exceed the browsers' 2 s grace
+        # (then doctor warns), so only "it exits" is asserted here.
+        assert r.round_trip.exit_ms is not None
+        assert r.round_trip.hello_ms is not None and r.round_trip.hello_ms > 0
+    assert "verdict: OK" in text
+
+
+# -- static checks ---------------------------------------------------------------------------
+
+
+def test_nothing_registered_is_not_ok(home: Path, data_dir: Path) -> None:
+    report = doctor(home, data_dir, do_round_trip=False)
+    assert not report.ok
+    assert all(r.status == "not_registered" for r in report.browsers)
+    assert any("blocksift install" in n for n in report.notes)
+
+
+@pytest.mark.parametrize(("damage", "check", "words"), [
+    (lambda p: p.write_text('{"name": "org.blocksift.host",'), "valid JSON", "line 1"),
+    (lambda p: p.write_text("[]"), "valid JSON", "not an object"),
+    (lambda p: edit(p, path="/nowhere/host"), "path", "does not exist"),
+    (lambda p: edit(p, path="relative/host"), "path", "relative"),
+    (lambda p: edit(p, allowed_origins=["chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"]),
+     "allowed_origins", "forbids our extension"),
+    (lambda p: edit(p, allowed_origins=[CHROMIUM_ORIGIN, "chrome-extension://evil/"]),
+     "allowed_origins", "other extensions"),
+    (lambda p: edit(p, name="org.other.host"), "name", "org.blocksift.host"),
+    (lambda p: edit(p, type="socket"), "type", "stdio"),
+])
+def test_doctor_names_each_broken_manifest_and_the_fix(home: Path, data_dir: Path, damage,
+                                                       check: str, words: str) -> None:
+    install(home, data_dir, ["chrome"])
+    damage(chrome_manifest(home))
+    report = doctor(home, data_dir, browsers=["chrome"])
+    assert not report.ok
+    (r,) = report.browsers
+    assert r.status == "broken" and r.round_trip is None  # no round trip on a broken file
+    problem = next(p for p in r.problems if p.check == check)
+    assert words in problem.message
+    assert problem.fix == "blocksift install --browser chrome"
+    assert "verdict: NOT OK" in format_report(report)
+
+
+def test_launcher_not_executable(home: Path, data_dir: Path) -> None:
+    install(home, data_dir, ["chrome"])
+    (data_dir / "native-host" / "blocksift-native-host").chmod(0o644)
+    (r,) = doctor(home, data_dir, browsers=["chrome"]).browsers
+    assert any(p.check == "path executable" and "chmod" in p.message for p in r.problems)
+
+
+def test_launcher_whose_interpreter_is_gone(home: Path, data_dir: Path, tmp_path: Path) -> None:
+    venv_python = write_script(tmp_path / "venv-python", "#!/bin/sh\nexit 1\n")
+    install(home, data_dir, ["firefox"], python=str(venv_python))
+    venv_python.unlink()
+    (r,) = doctor(home, data_dir, browsers=["firefox"]).browsers
+    problem = next(p for p in r.problems if p.check == "interpreter")
+    assert "no longer exists" in problem.message and str(venv_python) in problem.message
+    assert problem.fix == "blocksift install --browser firefox"
+
+
+def test_firefox_manifest_must_name_our_add_on(home: Path, data_dir: Path) -> None:
+    install(home, data_dir, ["firefox"])
+    manifest = home / ".mozilla/native-messaging-hosts" / f"{HOST_NAME}.json"
+    edit(manifest, allowed_extensions=["other@example.org"])
+    (r,) = doctor(home, data_dir, browsers=["firefox"]).browsers
+    assert [p.check for p in r.problems] == ["allowed_extensions"]
+
+
+def test_user_data_dir_registrations_are_checked(home: Path, data_dir: Path,
+                                                 tmp_path: Path) -> None:
+    profile = tmp_path / "profile"
+    install(home, data_dir, ["chromium"], user_data_dir=profile)
+    report = doctor(home, data_dir, browsers=["chromium"], do_round_trip=False)
+    assert [(r.user_data_dir, r.status) for r in report.browsers] == \
+        [(None, "not_registered"), (str(profile), "ok")]
+    assert report.ok
+    only = doctor(home, data_dir, browsers=["chromium"], user_data_dir=profile,
+                  do_round_trip=False)
+    assert [r.location for r in only.browsers] == [
+        str(profile / "NativeMessagingHosts" / f"{HOST_NAME}.json")]
+    every = doctor(home, data_dir, user_data_dir=profile, do_round_trip=False)
+    assert len(every.browsers) == 1 and every.ok  # one file, checked once
+
+
+def test_windows_registration_is_read_through_the_registry(tmp_path: Path) -> None:
+    """The Windows path of doctor (registry key -> manifest) with a dict standing in for
+    winreg, which cannot run here; the manifests are real files."""
+    data = tmp_path / "data"
+    plan = plan_install(["edge", "chrome"], platform="win32", home=str(tmp_path),
+                        data_dir=str(data), python="C:\\Python\\python.exe")
+
+    class DictRegistry:
+        def __init__(self) -> None:
+            self.values: dict[str, str] = {}
+
+        def set_default(self, key: str, value: str) -> None:
+            self.values[key] = value
+
+        def read_default(self, key: str) -> str | None:
+            return self.values.get(key)
+
+        def delete(self, key: str) -> bool:
+            return self.values.pop(key, None) is not None
+
+    registry = DictRegistry()
+    launcher = tmp_path / "host.bat"
+    launcher.write_text("@echo off\r\n")
+    # The Windows plan's paths are Windows paths; point its registry values at real files.
+    edge_manifest = tmp_path / "edge.json"
+    edge_manifest.write_text(plan.manifests[0].content.replace(
+        json.dumps(plan.launcher.path)[1:-1], str(launcher)))
+    registry.set_default(plan.registry[0].key, str(edge_manifest))
+    report = run_doctor(platform="win32", home=tmp_path, data_dir=data, env={},
+                        browsers=["edge", "chrome"], registry=registry, do_round_trip=False)
+    edge, chrome = report.browsers
+    assert edge.status == "ok" and "registry key" in edge.checks
+    assert chrome.status == "not_registered"
+    assert "HKEY_CURRENT_USER\\Software\\Google\\Chrome" in chrome.problems[0].message
+
+
+# -- round trips with stand-in hosts ----------------------------------------------------------
+
+
+@pytest.fixture
+def toy_host(tmp_path: Path) -> Path:
+    return write_script(tmp_path / "toy-host", TOY_HOST)
+
+
+def test_round_trip_with_a_well_behaved_host(toy_host: Path) -> None:
+    trip = round_trip([str(toy_host), CHROMIUM_ORIGIN])
+    assert trip.ok and trip.host_version == "toy" and trip.exited_on_eof
+    assert trip.ping_ms is not None and trip.total_ms is not None
+
+
+@pytest.mark.parametrize(("mode", "words"), [
+    ("prints", "printed text on stdout"),
+    ("crash", "closed stdout before answering hello (exit code 3)"),
+    ("bad-pong", "error internal: boom"),
+])
+def test_round_trip_explains_a_misbehaving_host(toy_host: Path, mode: str, words: str) -> None:
+    trip = round_trip([str(toy_host), mode], timeout=10)
+    assert not trip.ok
+    assert words in (trip.error or "")
+
+
+def test_a_host_that_lingers_after_end_of_input_is_flagged(toy_host: Path) -> None:
+    trip = round_trip([str(toy_host), "linger"], timeout=10)
+    assert trip.ok  # it answered; the browser would kill it later
+    assert trip.exited_on_eof is False and trip.exit_ms is None
+
+
+def test_doctor_warns_but_passes_a_slow_exiting_host(home: Path, data_dir: Path,
+                                                    tmp_path: Path) -> None:
+    slow = write_script(tmp_path / "slow-python", TOY_HOST.replace(
+        "        sys.exit(0)", "        time.sleep(2.6); sys.exit(0)"))
+    install(home, data_dir, ["chrome"], python=str(slow))
+    # The launcher runs "<python> -m blocksift native ...": the toy host ignores those args.
+    report = doctor(home, data_dir, browsers=["chrome"])
+    (r,) = report.browsers
+    assert report.ok and r.status == "ok"
+    (warning,) = r.problems
+    assert warning.severity == "warning" and "to exit" in warning.message
+    assert r.round_trip is not None and 2600 <= (r.round_trip.exit_ms or 0) < 5000
+
+
+def test_round_trip_times_out_on_a_silent_host(toy_host: Path) -> None:
+    trip = round_trip([str(toy_host), "silent"], timeout=1.5)
+    assert not trip.ok and "no hello reply within 2 s" in (trip.error or "")
+
+
+def test_round_trip_on_a_missing_program(tmp_path: Path) -> None:
+    trip = round_trip([str(tmp_path / "missing")])
+    assert not trip.ok and "cannot start" in (trip.error or "")
+
+
+def test_crash_stderr_reaches_the_report(home: Path, data_dir: Path, tmp_path: Path) -> None:
+    crashing = write_script(tmp_path / "py", "#!/bin/sh\necho 'No module named blocksift' >&2\n"
+                                             "exit 1\n")
+    install(home, data_dir, ["chrome"], python=str(crashing))
+    (r,) = doctor(home, data_dir, browsers=["chrome"]).browsers
+    problem = next(p for p in r.problems if p.check == "round trip")
+    assert "No module named blocksift" in problem.message
+    assert "by hand" in (problem.fix or "")
+
+
+def test_sandboxed_browsers_get_a_note(home: Path, data_dir: Path) -> None:
+    (home / "snap" / "chromium").mkdir(parents=True)
+    (home / ".var" / "app" / "org.mozilla.firefox").mkdir(parents=True)
+    report = doctor(home, data_dir, do_round_trip=False)
+    notes = " ".join(report.notes)
+    assert "Chromium (Snap)" in notes and "blocksift serve" in notes
+    assert "Firefox (Flatpak)" in notes and "xdg-native-messaging-proxy" in notes
+
+
+def test_a_lingering_host_and_its_children_are_killed(tmp_path: Path) -> None:
+    """doctor leaves no process behind: the lingering host's child dies with it."""
+    import os
+    import signal
+
+    pid_file = tmp_path / "child.pid"
+    host = write_script(tmp_path / "host", f"""#!/bin/sh
+sleep 60 &
+echo $! > {pid_file}
+exec sleep 60
+""")
+    trip = round_trip([str(host)], timeout=1)
+    assert not trip.ok and trip.exited_on_eof is False
+    child = int(pid_file.read_text())
+    try:
+        os.kill(child, 0)
+    except ProcessLookupError:
+        return
+    # A zombie (dead, not yet reaped by init) also counts as gone.
+    state = Path(f"/proc/{child}/stat").read_text().split()[2] if \
+        Path(f"/proc/{child}/stat").exists() else "Z"
+    if state != "Z":
+        os.kill(child, signal.SIGKILL)
+        pytest.fail("the host's child survived doctor")

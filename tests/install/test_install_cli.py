@@ -1,0 +1,77 @@
+"""``blocksift install`` / ``doctor`` / ``uninstall`` as a user runs them (real processes)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from install_support import posix_only, subprocess_env
+
+from blocksift.registration import HOST_NAME
+
+pytestmark = posix_only
+
+
+def blocksift(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    # Entry point of cmd_install directly when main's dispatcher does not list it yet.
+    from blocksift.cli import main as cli_main
+
+    wired = "install" in getattr(cli_main, "COMMAND_MODULES", ())
+    entry = ["-m", "blocksift"] if wired else ["-m", "blocksift.cli.cmd_install"]
+    return subprocess.run([sys.executable, *entry, *args], capture_output=True, text=True,
+                          env=subprocess_env(home), timeout=120, check=False)
+
+
+def snapshot(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*")}
+
+
+@pytest.mark.slow
+def test_install_doctor_uninstall_round_trip(home: Path, tmp_path: Path) -> None:
+    (home / ".config" / "google-chrome").mkdir(parents=True)  # Chrome "is installed"
+    before = snapshot(tmp_path)
+
+    dry = blocksift(home, "install", "--browser", "chrome", "--dry-run", "--json")
+    assert dry.returncode == 0, dry.stderr
+    assert json.loads(dry.stdout)["dryRun"] is True
+    assert snapshot(tmp_path) == before
+
+    done = blocksift(home, "install", "--browser", "chrome", "--browser", "firefox")
+    assert done.returncode == 0, done.stderr
+    assert (home / ".config/google-chrome/NativeMessagingHosts" / f"{HOST_NAME}.json").is_file()
+
+    doctor = blocksift(home, "doctor", "--browser", "chrome", "--browser", "firefox", "--json")
+    report = json.loads(doctor.stdout)
+    assert doctor.returncode == 0, doctor.stdout + doctor.stderr
+    assert [b["status"] for b in report["browsers"]] == ["ok", "ok"]
+    assert all(b["round_trip"]["ok"] for b in report["browsers"])
+
+    text = blocksift(home, "doctor")
+    assert text.returncode == 0 and "verdict: OK" in text.stdout
+
+    gone = blocksift(home, "uninstall")
+    assert gone.returncode == 0, gone.stderr
+    # The host's own log (state dir) is the only trace: doctor really ran the host.
+    left = {p for p in snapshot(tmp_path) - before if not p.startswith("bs/state")}
+    assert left <= {"bs"} and (left == set() or (tmp_path / "bs" / "state").is_dir())
+    again = blocksift(home, "uninstall")
+    assert "nothing to remove" in again.stdout
+
+
+def test_doctor_exit_code_and_fix_for_a_broken_manifest(home: Path) -> None:
+    assert blocksift(home, "install", "--browser", "edge").returncode == 0
+    manifest = home / ".config/microsoft-edge/NativeMessagingHosts" / f"{HOST_NAME}.json"
+    manifest.write_text(manifest.read_text().replace('"stdio"', '"stdio",,'))
+    result = blocksift(home, "doctor", "--browser", "edge", "--no-round-trip")
+    assert result.returncode == 1
+    assert "not valid JSON" in result.stdout
+    assert "fix: blocksift install --browser edge" in result.stdout
+    assert "verdict: NOT OK" in result.stdout
+
+
+def test_bad_option_combination_is_a_usage_error(home: Path) -> None:
+    result = blocksift(home, "install", "--browser", "firefox", "--user-data-dir", "/tmp/p")
+    assert result.returncode == 2 and "Chromium-family" in result.stderr
