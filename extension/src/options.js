@@ -10,10 +10,21 @@ const $ = (id) => document.getElementById(id);
 let settings;
 let algorithms = [];
 
-async function save(next, note = "Saved.") {
-  settings = await saveSettings(api.storage.local, next);
-  $("saved").textContent = note;
-  document.documentElement.dataset.blocksiftSaved = String(Date.now());
+let saving = Promise.resolve();
+
+/**
+ * Save a change. `change` maps the current settings to the new ones; changes run one after
+ * another, each on the result of the previous, so quick edits never overwrite each other.
+ */
+function save(change, note = "Saved.") {
+  saving = saving.then(async () => {
+    settings = await saveSettings(api.storage.local, change(settings));
+    $("saved").textContent = note;
+    document.documentElement.dataset.blocksiftSaved = String(Date.now());
+  }).catch((err) => {
+    $("saved").textContent = `Not saved: ${err.message ?? err}`;
+  });
+  return saving;
 }
 
 function algorithmNames() {
@@ -30,7 +41,7 @@ function renderAlgorithm() {
   $("algorithm-summary").textContent = info?.summary ?? "";
   $("algorithm-paper").textContent = info?.paper ? `Paper: ${info.paper}` : "";
   renderParams($("params"), info?.paramsSchema, settings.params[settings.algorithm] ?? {}, (values) =>
-    save({ ...settings, params: { ...settings.params, [settings.algorithm]: values } }));
+    save((s) => ({ ...s, params: { ...s.params, [s.algorithm]: values } })));
 }
 
 function renderRules() {
@@ -42,16 +53,16 @@ function renderRules() {
     const action = el("select", { "aria-label": `Action on ${rule.site}` },
       RULE_ACTIONS.map((name) => el("option", { value: name, text: name === "hide" ? "hide link blocks" : "reader view" })));
     action.value = rule.action;
-    action.addEventListener("change", () => save(upsertRule(settings, { ...rule, action: action.value })));
+    action.addEventListener("change", () => save((s) => upsertRule(s, { ...rule, action: action.value })));
     const algorithm = el("select", { "aria-label": `Algorithm on ${rule.site}` },
       [el("option", { value: "", text: `default (${settings.algorithm})` }),
         ...algorithmNames().map((name) => el("option", { value: name, text: name }))]);
     algorithm.value = rule.algorithm ?? "";
-    algorithm.addEventListener("change", () => save(upsertRule(settings, { ...rule, algorithm: algorithm.value || null, params: {} })));
+    algorithm.addEventListener("change", () => save((s) => upsertRule(s, { ...rule, algorithm: algorithm.value || null, params: {} })));
     const params = Object.entries(rule.params).map(([k, v]) => `${k}=${v}`).join(", ") || "defaults";
     const revert = el("button", { type: "button", class: "revert", text: "Revert", title: `Remove the rule for ${rule.site}` });
     revert.addEventListener("click", async () => {
-      await save(removeRule(settings, rule.site), `Rule for ${rule.site} removed.`);
+      await save((s) => removeRule(s, rule.site), `Rule for ${rule.site} removed.`);
       // The site permission was only asked for this rule; give it back.
       api.permissions.remove({ origins: [`*://${rule.site}/*`, `*://www.${rule.site}/*`] }).catch(() => {});
       renderRules();
@@ -112,26 +123,27 @@ async function main() {
   renderTransport();
   renderPrivacy();
   $("algorithm").addEventListener("change", async () => {
-    await save({ ...settings, algorithm: $("algorithm").value });
+    await save((s) => ({ ...s, algorithm: $("algorithm").value }));
     renderAlgorithm();
     renderRules();
   });
   $("reset-params").addEventListener("click", async () => {
-    await save({ ...settings, params: { ...settings.params, [settings.algorithm]: {} } }, "Parameters reset to the paper's values.");
+    await save((s) => ({ ...s, params: { ...s.params, [s.algorithm]: {} } }), "Parameters reset to the paper's values.");
     renderAlgorithm();
   });
   for (const radio of document.querySelectorAll("input[name=transport]")) {
     radio.addEventListener("change", async () => {
-      await save({ ...settings, transport: { ...settings.transport, kind: radio.value } });
+      await save((s) => ({ ...s, transport: { ...s.transport, kind: radio.value } }));
       renderTransport();
     });
   }
-  $("ws-url").addEventListener("change", () => save({ ...settings, transport: { ...settings.transport, wsUrl: $("ws-url").value } }));
-  $("ws-token").addEventListener("change", () => save({ ...settings, transport: { ...settings.transport, wsToken: $("ws-token").value } }));
-  $("send-url").addEventListener("change", () => save({ ...settings, privacy: { ...settings.privacy, sendUrl: $("send-url").checked } }));
-  $("always-private").addEventListener("change", () => save({ ...settings, privacy: { ...settings.privacy, alwaysPrivate: $("always-private").checked } }));
-  $("run-in-private").addEventListener("change", () => save({ ...settings, privacy: { ...settings.privacy, runInPrivate: $("run-in-private").checked } }));
-  $("learn-sites").addEventListener("change", () => save({ ...settings, privacy: { ...settings.privacy, learnSites: $("learn-sites").checked } }));
+  const privacy = (key, id) => save((s) => ({ ...s, privacy: { ...s.privacy, [key]: $(id).checked } }));
+  $("ws-url").addEventListener("change", () => save((s) => ({ ...s, transport: { ...s.transport, wsUrl: $("ws-url").value } })));
+  $("ws-token").addEventListener("change", () => save((s) => ({ ...s, transport: { ...s.transport, wsToken: $("ws-token").value } })));
+  $("send-url").addEventListener("change", () => privacy("sendUrl", "send-url"));
+  $("always-private").addEventListener("change", () => privacy("alwaysPrivate", "always-private"));
+  $("run-in-private").addEventListener("change", () => privacy("runInPrivate", "run-in-private"));
+  $("learn-sites").addEventListener("change", () => privacy("learnSites", "learn-sites"));
   $("check-host").addEventListener("click", checkHost);
   api.storage.onChanged.addListener((changes, area) => {
     if (area === "local" && changes.settings) {

@@ -12,7 +12,7 @@ export const DEFAULT_SETTINGS = Object.freeze({
   version: SETTINGS_VERSION,
   algorithm: "linkblocks",
   params: {},  // {algorithmName: {param: value}}; missing params take the host's (paper) defaults
-  transport: { kind: "native", wsUrl: "ws://127.0.0.1:8765", wsToken: "" },
+  transport: { kind: "native", wsUrl: "ws://127.0.0.1:8787/", wsToken: "" },
   privacy: {
     sendUrl: true,        // send the page address (resolves relative links in the reader view)
     alwaysPrivate: false, // ask the host to store nothing for every page, not only private windows

@@ -360,3 +360,47 @@ def test_reader_view_of_a_page_without_main_text_says_so(browser: harness.Browse
     else:  # the host was not ready yet: the page itself says it
         assert page.evaluate(f"{UI}.querySelector('.toast').checkVisibility()")
     assert page.evaluate("document.title") == "Only links"
+
+
+def _set_option(tab: harness.Tab, element_id: str, value: str) -> None:
+    tab.evaluate(f"(() => {{ const e = document.getElementById({json.dumps(element_id)});"
+                 f" e.value = {json.dumps(value)}; e.dispatchEvent(new Event('change')); return true; }})()")
+
+
+def test_websocket_transport(browser: harness.Browser, site: harness.Site, host: harness.HostInstall,
+                             tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": str(harness.REPO / "host"), "BLOCKSIFT_HOME": str(tmp_path / "ws-home")}
+    token = subprocess.run([sys.executable, "-m", "blocksift", "serve", "--print-token"], env=env,
+                           capture_output=True, text=True, check=True, timeout=60).stdout.strip()
+    server = subprocess.Popen([sys.executable, "-m", "blocksift", "serve", "--port", "0"], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        url = re.search(r"ws://127\.0\.0\.1:\d+/", server.stdout.readline()).group(0)
+        browser.unregister_host()  # only the WebSocket can answer now
+        options = browser.new_tab(browser.ext_url("options.html"))
+        options.wait_for("document.documentElement.dataset.blocksiftStatus === 'ready'")
+        options.evaluate("(() => { const r = document.querySelector('input[name=transport][value=websocket]');"
+                         " r.checked = true; r.dispatchEvent(new Event('change')); return true; })()")
+        _set_option(options, "ws-url", url)
+        _set_option(options, "ws-token", "not-the-token")
+        _wait(lambda: browser.storage("local", "settings")["settings"]["transport"]
+              == {"kind": "websocket", "wsUrl": url, "wsToken": "not-the-token"}, "the transport to be saved")
+
+        page = browser.new_tab(site.url("article.html"))
+        status = browser.act(page, "hide")
+        assert status["status"] == "error" and "refused the token" in status["error"], status
+
+        _set_option(options, "ws-token", token)
+        _wait(lambda: browser.storage("local", "settings")["settings"]["transport"]["wsToken"] == token,
+              "the token to be saved")
+        status = browser.act(page, "hide")
+        assert status["status"] == "hidden", status
+        assert int(status["count"]) > 0
+        assert host.pids() == []  # the native host was never started
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
