@@ -140,7 +140,7 @@ def main() -> int:
             for name in names:
                 workdir = Path(tmp) / name
                 host = harness.HostInstall(workdir / "host")
-                with harness.launch(name, workdir, host, launchpad=site.url("blank.html")) as browser:
+                with harness.launch(name, workdir, host, launchpad=site.url("blank.html", host="localhost")) as browser:
                     report[name] = measure(browser, site, pages, args.verbose)
         finally:
             site.close()

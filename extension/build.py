@@ -14,7 +14,7 @@ Usage::
 
 ``--host-permission`` grants a site up front, as the user's click (activeTab) would; the
 end-to-end tests use it for the pages they serve on 127.0.0.1, since no one clicks there.
-``--expose-pages`` (tests, Firefox) lets those pages open the popup, options and reader pages.
+``--expose-pages`` (tests, Firefox) lets a served page open the popup, options and reader pages.
 """
 
 from __future__ import annotations

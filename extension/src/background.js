@@ -4,6 +4,7 @@
 // the background, and keeps every bit of state that must survive its own restart in
 // storage (the browser may stop it at any time).
 
+import { agentCall } from "./agent.js";
 import { api, lastErrorMessage } from "./api.js";
 import { HostClient, nativePortFactory, websocketPortFactory } from "./hostclient.js";
 import {
@@ -58,24 +59,21 @@ async function hostClient(settings) {
 
 // -- the page agent ------------------------------------------------------------------------
 
-async function injectAgent(tabId) {
+async function callAgent(tabId, method, ...args) {
+  const [first] = await api.scripting.executeScript({ target: { tabId }, func: agentCall, args: [method, args] });
+  if (first?.error) throw new BlocksiftError(String(first.error?.message ?? first.error), { code: LOCAL_ERRORS.PAGE });
+  return first?.result;
+}
+
+/** The first call on a page: the browser refuses some pages (its own, the web stores). */
+async function beginOnPage(tabId, action) {
   try {
-    await api.scripting.executeScript({ target: { tabId }, files: ["agent.js"] });
+    return await callAgent(tabId, "begin", action);
   } catch (err) {
     throw new BlocksiftError(
       `blocksift cannot work on this page (${err?.message ?? err}). Browser pages, the web store and pages of other extensions are off limits.`,
       { code: LOCAL_ERRORS.PAGE });
   }
-}
-
-async function callAgent(tabId, method, ...args) {
-  const [first] = await api.scripting.executeScript({
-    target: { tabId },
-    func: (name, params) => globalThis.__blocksiftAgent[name](...params),
-    args: [method, args],
-  });
-  if (first?.error) throw new BlocksiftError(String(first.error?.message ?? first.error), { code: LOCAL_ERRORS.PAGE });
-  return first?.result;
 }
 
 async function setTabState(tabId, state) {
@@ -100,8 +98,7 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
   }
   const host = await hostClient(settings);
   host.connect().catch(() => {}); // a cold host starts while the page is being snapshotted
-  await injectAgent(tabId);
-  const { state: agentState, snapshot: snap } = await callAgent(tabId, "begin", action);
+  const { state: agentState, snapshot: snap } = await beginOnPage(tabId, action);
 
   // Toggles: pressing again restores the page.
   if (action === "hide" && agentState?.hidden) {
@@ -176,8 +173,11 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
         await finish(tabId, { ...outcome, ms: Date.now() - startedAt });
         return outcome;
       }
-      const count = await callAgent(tabId, "markHidden", ids);
-      await api.scripting.insertCSS({ target: { tabId }, css: HIDE_CSS, origin: "USER" });
+      // Marks and style sheet in parallel: the rule only matches marked elements.
+      const [count] = await Promise.all([
+        callAgent(tabId, "markHidden", ids),
+        api.scripting.insertCSS({ target: { tabId }, css: HIDE_CSS, origin: "USER" }),
+      ]);
       const outcome = { ...base, status: "hidden", count, ms: Date.now() - startedAt };
       await finish(tabId, outcome);
       return outcome;

@@ -80,7 +80,7 @@ def host(tmp_path: Path) -> harness.HostInstall:
 @pytest.fixture()
 def browser(browser_name: str, tmp_path: Path, host: harness.HostInstall,
             site: harness.Site) -> Iterator[harness.Browser]:
-    with harness.launch(browser_name, tmp_path, host, launchpad=site.url("blank.html")) as b:
+    with harness.launch(browser_name, tmp_path, host, launchpad=site.url("blank.html", host="localhost")) as b:
         yield b
 
 

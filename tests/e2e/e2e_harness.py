@@ -103,15 +103,17 @@ def browsers_available() -> dict[str, bool]:
 def build_extension(browser: str, out: Path) -> Path:
     """Build the unpacked extension with 127.0.0.1 granted (no user click in tests).
 
-    For Firefox the popup/options/reader pages are also web-accessible to 127.0.0.1: BiDi
-    refuses to navigate to moz-extension:// itself, so a served page opens them.
+    For Firefox the popup/options/reader pages are also web-accessible to localhost: BiDi
+    refuses to navigate to moz-extension:// itself, so a served page (the launchpad) opens them.
     """
     sys.path.insert(0, str(EXTENSION_DIR))
     try:
         import build as ext_build  # extension/build.py
     finally:
         sys.path.pop(0)
-    expose = ("http://127.0.0.1/*",) if browser == "firefox" else ()
+    # The launchpad that opens them is served as "localhost", another site than the pages
+    # under test, so that a site rule a test sets for 127.0.0.1 never fires on it.
+    expose = ("http://localhost/*",) if browser == "firefox" else ()
     return ext_build.build(browser, out, ("http://127.0.0.1/*",), expose)
 
 
@@ -165,8 +167,8 @@ class Site:
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
-    def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.port}/{path.lstrip('/')}"
+    def url(self, path: str, host: str = "127.0.0.1") -> str:
+        return f"http://{host}:{self.port}/{path.lstrip('/')}"
 
     def close(self) -> None:
         self.server.shutdown()

@@ -143,7 +143,7 @@ def test_reader_view_of_a_real_dev_page(browser: harness.Browser, site: harness.
 def test_host_missing_shows_install_command(browser_name: str, tmp_path: Path, host: harness.HostInstall,
                                             site: harness.Site, artifacts: Path) -> None:
     with harness.launch(browser_name, tmp_path, host, register_host=False,
-                        launchpad=site.url("blank.html")) as browser:
+                        launchpad=site.url("blank.html", host="localhost")) as browser:
         page = browser.new_tab(site.url("article.html"))
         status = browser.act(page, "hide")
         assert status["status"] == "error", status
