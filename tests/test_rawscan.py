@@ -49,3 +49,12 @@ def test_unclosed_and_truncated_input_never_raises():
     for html in ["<a href='x", "<div><a href=x>unclosed", "<", "</", "<!--", "<script>", ""]:
         tags = scan(html)
         assert all(0 <= s <= e <= len(html) for s, e in zip(tags.starts, tags.close_ends))
+
+
+def test_void_and_self_closed_elements_span_their_tag_only():
+    html = '<p>a<img src="x.png">b<br/>c<span/>d</p>'
+    tags = scan(html)
+    spans = {name: html[s:e] for name, s, e in zip(tags.names, tags.starts, tags.close_ends)}
+    assert spans["img"] == '<img src="x.png">'
+    assert spans["br"] == "<br/>"
+    assert spans["p"] == html

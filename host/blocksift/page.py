@@ -11,6 +11,7 @@ the parse.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterable, Iterator
 from functools import cached_property
 
@@ -68,6 +69,8 @@ class Page:
         self.raw = html
         self.url = url
         self.id_attr = id_attr
+        #: Milliseconds spent building the lazy views (``scan``, ``parse``), for timing replies.
+        self.timings: dict[str, float] = {}
 
     @classmethod
     def from_bytes(cls, data: bytes, url: str | None = None, encoding: str | None = None,
@@ -80,12 +83,17 @@ class Page:
     @cached_property
     def tags(self) -> TagScan:
         """Start tags with spans and stamped ids, from one regex pass over ``raw``."""
-        return scan(self.raw, self.id_attr)
+        started = time.perf_counter()
+        tags = scan(self.raw, self.id_attr)
+        self.timings["scan"] = (time.perf_counter() - started) * 1000
+        return tags
 
     @cached_property
     def tree(self) -> lxml_html.HtmlElement:
         """The lxml tree of the page; each element carries its source ordinal."""
-        stamped = stamp(self.raw, self.tags)
+        tags = self.tags
+        started = time.perf_counter()
+        stamped = stamp(self.raw, tags)
         parser = lxml_html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
                                       huge_tree=True, default_doctype=False)
         data = stamped.encode("utf-8", errors="replace")
@@ -93,6 +101,7 @@ class Page:
             root = lxml_html.document_fromstring(data, parser=parser)
         except (etree.ParserError, ValueError):
             root = lxml_html.document_fromstring(b"<html><body></body></html>", parser=parser)
+        self.timings["parse"] = (time.perf_counter() - started) * 1000
         return root
 
     @cached_property

@@ -165,6 +165,9 @@ class HelloReply(WireModel):
 
 
 class Timing(WireModel):
+    """Where a reply's time went: waiting for a worker, building the page's tag scan and
+    tree, the algorithm itself, and the whole request as the host saw it."""
+
     queue_ms: float = 0.0
     parse_ms: float = 0.0
     algorithm_ms: float = 0.0

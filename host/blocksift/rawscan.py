@@ -161,6 +161,8 @@ def scan(html: str, id_attr: str | None = "data-bsid") -> TagScan:
         elif name not in VOID_ELEMENTS and not attrs.rstrip().endswith("/"):
             stack.append(ordinal)
             open_names.append(name)
+        else:
+            close_ends[ordinal] = tag_ends[ordinal]  # void or self-closed: the tag is all
     close_to(0, doc_end)
     return result
 

@@ -84,12 +84,16 @@ def run_job(job: Job) -> JobOutcome:
                              for e in exc.errors())
         return JobOutcome(False, error_code=ErrorCode.INVALID_PARAMS,
                           error_message=f"invalid params for {job.algorithm}: {problems}")
+    if ("main" not in job.want and "main_text" in type(params).model_fields
+            and "main_text" not in job.params):
+        # Blocks only (e.g. "hide link blocks"): skip main-text work such as a tree parse.
+        params = params.model_copy(update={"main_text": False})
     started = time.perf_counter()
     try:
         page = Page(job.html, url=job.url, id_attr=job.id_attr)
         model = job.model
         if model is None and getattr(module, "MODEL", None) == "trained":
-            model = module.load_model()
+            model = trained_model(module)
         result = module.extract(page, params, model=model)
     except PageError as exc:
         return JobOutcome(False, error_code=ErrorCode.PAGE_ERROR, error_message=str(exc))
@@ -111,8 +115,36 @@ def run_job(job: Job) -> JobOutcome:
         result.blocks = [b for b in result.blocks if b.kind == "main"]
     if "main" not in job.want:
         result.main = None
+    # Only what the host acts on crosses the pipe (an algorithm's diagnostics stay here).
+    extra = {k: result.extra[k] for k in ("site_observation",) if k in result.extra}
+    parse_ms = sum(page.timings.values())
     return JobOutcome(True, result_json=result.model_dump_json(by_alias=True),
-                      algorithm_ms=elapsed, extra=dict(result.extra))
+                      parse_ms=parse_ms, algorithm_ms=elapsed - parse_ms, extra=extra)
+
+
+_MODEL_CACHE: dict[str, tuple[tuple[int, int] | None, Any]] = {}
+
+
+def trained_model(module: Any) -> Any:
+    """The module's model (user model if present, else packaged), cached per process.
+
+    Keyed on the user model file's mtime and size, so a model written by ``train`` is
+    picked up by the very next request without re-reading the file on every request.
+    """
+    from .paths import model_path
+
+    path = model_path(module.NAME)
+    try:
+        stat = path.stat()
+        key: tuple[int, int] | None = (stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        key = None
+    cached = _MODEL_CACHE.get(module.NAME)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    model = module.load_model()
+    _MODEL_CACHE[module.NAME] = (key, model)
+    return model
 
 
 def _worker_main(conn: multiprocessing.connection.Connection) -> None:

@@ -148,7 +148,8 @@ def test_wrong_params_are_refused(bad):
 
 def test_short_gap_links_inside_a_paragraph_form_a_block_and_a_lone_link_does_not():
     lone = '<a href="/mayor">the mayor</a>'
-    ads = '(<a href="/p">价格</a> <a href="/d">动态</a> <a href="/h">户型图</a> <a href="/f">论坛</a>)'
+    ads = ('(<a href="/p">价格</a> <a href="/d">动态</a> <a href="/h">户型图</a> '
+           '<a href="/f">论坛</a>)')
     page = f"<p>{words(50)} {lone} {words(50)} {ads} {words(50)}</p>"
     result = lb.extract(Page(page), lb.Params(main_text=False))
     assert [b.link_count for b in result.blocks] == [4]
@@ -159,9 +160,10 @@ def test_short_gap_links_inside_a_paragraph_form_a_block_and_a_lone_link_does_no
 
 
 def test_the_chinese_figure_5_2_case():
-    page = ("<p>旧闻炒作。而部分城市出现的开发商打折售楼，并不是特别的新闻，前几年多个城市都已出现过，"
-            "它们大都(<a href='/1'>价格</a> <a href='/2'>动态</a> <a href='/3'>户型图</a> "
-            "<a href='/4'>论坛</a>)是在银根收紧的压力下，部分开发商资金链出现断裂后的无奈之举，但</p>")
+    page = ("<p>旧闻炒作。而部分城市出现的开发商打折售楼，并不是特别的新闻，"
+            "前几年多个城市都已出现过，它们大都(<a href='/1'>价格</a> <a href='/2'>动态</a> "
+            "<a href='/3'>户型图</a> <a href='/4'>论坛</a>)是在银根收紧的压力下，"
+            "部分开发商资金链出现断裂后的无奈之举，但</p>")
     result = lb.extract(Page(page), lb.Params(main_text=False))
     assert [b.link_count for b in result.blocks] == [4]
 
@@ -402,3 +404,46 @@ def test_main_link_cost_lets_the_main_text_cross_a_small_block():
     assert crossing.stats["main_blocks_crossed"] == 1
     expensive = lb.extract(Page(raw), lb.Params(main_link_cost=1000))
     assert expensive.main.text == paper.main.text
+
+
+def test_a_stray_quote_in_a_tag_does_not_swallow_the_text_after_it():
+    # a quote opens a value only right after "=" (HTML tokenizer): the <img> ends at its ">"
+    gap = '<img width="90 height="132" align=center> ' + words(45) + ' <b class="x">'
+    assert lb.text_distance(gap) == 45
+    assert lb.text_distance(gap, 40) >= 40
+    assert lb.code_distance('<img width="90 height="132" align=center>') == len("<img>")
+
+
+# -- any input: no crash, valid spans, early exits agree with exact measures ---------------
+
+_PIECES = ["<a href='/x'>", "<A HREF=y>", "</a>", "<a name=n>", "<a", "href", "</a",
+           "<p>", "</p>", "<div class=\"c\">", "</div>", "<br/>", "<img alt='a>b'>", "<!--",
+           "-->", "<script>", "</script>", "<style>", "</style>", "<title>", "</title>",
+           "<", ">", "\"", "'", "=", " ", "\n", "word", "Words", "March 8th, 2014", "2014年3月8日",
+           "北京", "！！", "...", "&nbsp;", "&amp;", "12:30", "3.14", "</^x>", "<?php ?>"]
+
+
+def test_any_mix_of_markup_gives_valid_blocks_and_consistent_distances():
+    hypothesis = pytest.importorskip("hypothesis")
+    from hypothesis import strategies as st
+
+    @hypothesis.settings(max_examples=300, deadline=None, derandomize=True)
+    @hypothesis.given(st.lists(st.sampled_from(_PIECES), max_size=80),
+                      st.integers(min_value=1, max_value=12), st.integers(min_value=1, max_value=5))
+    def check(pieces, d_t, c_t):
+        raw = "".join(pieces)
+        found = lb.scan_links(raw)
+        assert all(a.end <= b.start for a, b in zip(found, found[1:]))
+        assert all(0 <= link.start < link.tag_end <= link.end <= len(raw) for link in found)
+        for kind in ("text", "code"):
+            exact = lb.gap_distances(raw, found, kind)
+            fast = lb.gap_distances(raw, found, kind, limit=d_t)
+            assert [d >= d_t for d in fast] == [d >= d_t for d in exact]
+            result = lb.extract(Page(raw), lb.Params(distance=kind, d_t=d_t, c_t=c_t))
+            assert result.status in ("ok", "empty")
+            spans = [(b.start, b.end) for b in result.blocks if b.kind == "links"]
+            assert spans == sorted(spans)
+            assert all(0 <= s <= e <= len(raw) for s, e in spans)
+            assert all(e1 <= s2 for (_, e1), (s2, _) in zip(spans, spans[1:]))
+
+    check()

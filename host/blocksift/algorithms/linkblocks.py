@@ -40,7 +40,25 @@ What the papers leave open and is decided here (each a named parameter or docume
 * ``main_text``: the bridge to text extraction the papers describe (seed 000 §4.3 (1) and
   (4); seed 001 §5.4.3 ②): at large d_t most content pages split into one block before and
   one after the body text, so the stretch between link blocks holding the most text (counted
-  with the text-distance rules) is taken as the main text.
+  with the text-distance rules) is taken as the main text. Its text is rendered from the raw
+  stretch (paragraphs at block-level tags), its HTML and ids from the elements lying wholly
+  inside it (the lxml tree is built for this mode only). ``main_link_cost`` (off by
+  default, not in the papers) lets the main text cross link blocks that cut an article.
+* Text counting details the rules leave open: a tag between two pieces of text separates
+  them (``a<br>b`` is two words); entities are decoded (``&nbsp;`` is a space); a word may
+  hold digits and inner ``'`` or ``-`` (``8th``, ``mp3``, ``don't``, ``well-known`` = 1); a
+  number keeps ``.``, ``,`` and ``:`` between digits (``3.14``, ``1,000``, ``12:30`` = 1);
+  CJK means Han ideographs (with 々 and 〇) and kana, while Hangul, written with spaces, is
+  counted by words; dates are English (``March 8th, 2014``, ``8 March 2014``, ``Mon, Mar. 8``,
+  ``March 2014``), numeric (``2014-03-08``, ``3/8/14``) and Chinese (``2014年3月8日``,
+  ``2014 年 3 月``, ``3月8日``, ``二〇一四年三月八日``).
+* ``</`` not followed by a letter, ``<!`` and ``<?`` are bogus comments up to ``>`` (the HTML
+  tokenizer's reading), never text.
+* Speed (seed 000 Conclusion: "with once scanning of the webpage"): the scan stops only at
+  link tags, comments and skipped elements; a gap is measured only as far as formula 5-1
+  needs (raw length below d_t, too few tokens outside tags to hold d_t units, a prefix
+  already holding them), so ``gap_distances(..., limit=d_t)`` is exact in how each value
+  compares with d_t, not in the value. ``limit=None`` gives exact distances (the sweep).
 
 Block ``score`` is the block's link count (C_link of formula 5-1); ``features`` add the span
 length and the link density (links per 1000 characters of span).
@@ -67,6 +85,8 @@ from ..results import Block, ExtractionResult
 NAME = "linkblocks"
 MODEL = None
 
+#: How much of the page start is searched for the extension's element ids.
+_ID_PROBE_CHARS = 8192
 #: Default d_t per distance kind (seed 000 §4.2, seed 001 §5.4.2: d_t^t = 40, d_t^c = 80).
 DEFAULT_D_T = {"text": 40, "code": 80}
 
@@ -114,25 +134,52 @@ class Params(BaseModel):
 # The scan (seed 000 §3: "scanning webpage codes from front to back")
 # ---------------------------------------------------------------------------------------
 
-#: Attribute text of a tag: quoted values may hold ``>``.
-_ATTRS = r"""[^>"']*+(?:(?:"[^"]*+"|'[^']*+')[^>"']*+)*+"""  # "unrolled": fast in sre
+# Attribute text of a tag, read as the HTML tokenizer does: a quote opens a value only
+# right after "=", so a stray quote in a name does not swallow the rest of the page, and a
+# quoted value may hold ">". Possessive and "unrolled" for speed in the regex engine.
+_ATTRS = r"""[^>=]*+(?:=\s*+(?:"[^"]*+"|'[^']*+'|[^\s>]*+)[^>=]*+)*+"""
 #: Elements whose content is never markup a reader sees links in (raw text, inert, hidden
 #: when scripting is on). ``<a`` inside them is not a link.
 SKIPPED_ELEMENTS = ("script", "style", "noscript", "template", "textarea", "title", "xmp",
                     "iframe", "noembed", "noframes")
 #: Of those, the ones whose content is code, not text (``hidden_code`` governs them).
 HIDDEN_CODE_ELEMENTS = ("script", "style", "noscript", "template")
+# Bodies written as "unrolled loops" ([^<]*+ runs between checks) rather than a lazy .*?,
+# which tests for the end at every character: several times faster in the regex engine.
+_COMMENT = r"!--[^-]*+(?:-(?!->)[^-]*+)*+(?:-->)?"
+
+
+def _ci(word: str) -> str:
+    """Case-insensitive regex for ``word`` as character classes ([sS][cC]...): the regex
+    engine matches these faster than an ``(?i:...)`` group."""
+    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else re.escape(c) for c in word)
+
+
+_SKIPPED_NAMES = "|".join(_ci(name) for name in SKIPPED_ELEMENTS)
+
+
+def _raw_body(name: str) -> str:
+    """Content and end tag of skipped element ``name`` (or a backreference ``(?P=...)``)."""
+    end = rf"</(?i:{name})\s*>" if name.startswith("(?P=") else rf"</{_ci(name)}\s*>"
+    return rf"[^<]*+(?:<(?!{end[1:]})[^<]*+)*+(?:{end})?"
+
+
 # Where the scan stops: a link's start or end tag, a comment, a skipped element. Everything
 # else (text, other tags) is passed over by the regex engine in C; Python sees only these.
-_STOP_RE = re.compile(
-    r"<(?:(?i:a)(?=[\s/>]|\Z)(?P<open>" + _ATTRS + r")>?"
-    r"|(?i:/a)(?=[\s/>]|\Z)(?P<close>" + _ATTRS + r")>?"
-    r"|(?P<skip>(?i:" + "|".join(SKIPPED_ELEMENTS) + r"))(?=[\s/>]|\Z)"
-    r"|(?P<comment>!--))")
-_TAG_REST_RE = re.compile(_ATTRS + r">?")
-# A case-sensitive "</" first lets the regex engine search for it fast.
-_SKIPPED_END_RE = {name: re.compile(rf"</(?i:{name})\s*>") for name in SKIPPED_ELEMENTS}
+# What the scan matches: a link's start or end tag, or a comment or skipped element whole
+# (so a link inside one is never seen). Everything else (text, other tags) is passed over
+# by the regex engine in C; Python sees only these.
+_SCAN_RE = re.compile(
+    r"<(?:[aA](?=[\s/>]|\Z)(?P<open>" + _ATTRS + r")>?"
+    r"|/[aA](?=[\s/>]|\Z)(?P<close>" + _ATTRS + r")>?"
+    r"|" + _COMMENT + "".join(
+        "|" + _ci(name) + r"(?=[\s/>]|\Z)" + _ATTRS + ">?" + _raw_body(name)
+        for name in SKIPPED_ELEMENTS) + ")")
 _HREF_FIRST_RE = re.compile(r"\s+href\s*=", re.I)
+# Any attribute named href: other attributes (quoted values may hold "href") are skipped.
+_HAS_HREF_RE = re.compile(
+    r"""(?:[\s/]*+[^\s"'>/=]++(?:\s*=\s*(?:"[^"]*+"|'[^']*+'|[^\s"'>]*+))?)*?[\s/]*+"""
+    r"""[hH][rR][eE][fF](?![^\s/>=])""")
 
 
 class Link(NamedTuple):
@@ -155,38 +202,25 @@ def scan_links(raw: str) -> list[Link]:
     """
     links: list[Link] = []
     append = links.append
-    search = _STOP_RE.search
-    rest = _TAG_REST_RE.match
     open_start = -1        # start of the open <a>, -1 when none is open
     open_tag_end = 0
     open_is_link = False   # the open <a> has an href
-    pos = 0
-    size = len(raw)
-    while True:
-        match = search(raw, pos)
-        if match is None:
-            break
+    for match in _SCAN_RE.finditer(raw):
         kind = match.lastgroup
-        pos = match.end()
         if kind == "open":
             if open_start >= 0 and open_is_link:
                 append(Link(open_start, open_tag_end, open_tag_end, open_tag_end, False))
             attrs = match.group("open")
             open_is_link = _HREF_FIRST_RE.match(attrs) is not None or (
-                "href" in attrs.lower() and _href_of(attrs) is not None)
-            open_start, open_tag_end = match.start(), pos
+                "href" in attrs.lower() and (_HAS_HREF_RE.match(attrs) is not None
+                                             or _href_of(attrs) is not None))
+            open_start, open_tag_end = match.start(), match.end()
         elif kind == "close":
             if open_start >= 0:
                 if open_is_link:
-                    append(Link(open_start, open_tag_end, match.start(), pos, True))
+                    append(Link(open_start, open_tag_end, match.start(), match.end(), True))
                 open_start = -1
-        elif kind == "comment":
-            close = raw.find("-->", pos)
-            pos = size if close < 0 else close + 3
-        else:
-            after = rest(raw, pos).end()
-            close_match = _SKIPPED_END_RE[match.group("skip").lower()].search(raw, after)
-            pos = size if close_match is None else close_match.end()
+        # else: a comment or skipped element, passed over whole
     if open_start >= 0 and open_is_link:
         append(Link(open_start, open_tag_end, open_tag_end, open_tag_end, False))
     return links
@@ -215,12 +249,11 @@ def _href_of(attrs: str) -> str | None:
 # Tags and hidden content inside a gap: group "comment"; group "raw" (a skipped element,
 # whole) with "rawattrs"; group "attrs": a tag's text after its name, what Definition 1 removes.
 _GAP_TAG_RE = re.compile(
-    r"<(?:(?P<comment>!--.*?(?:-->|\Z))"
-    r"|(?P<raw>(?i:" + "|".join(SKIPPED_ELEMENTS) + r"))(?=[\s/>]|\Z)(?P<rawattrs>" + _ATTRS
-    + r")>?.*?(?:</(?i:(?P=raw))\s*>|\Z)"
-    r"|/?[a-zA-Z][^\s/>]*+(?P<attrs>" + _ATTRS + r")>?"
-    r"|[!?]" + _ATTRS + r">?)",
-    re.S)
+    r"<(?:(?P<comment>" + _COMMENT + ")"
+    r"|(?P<raw>" + _SKIPPED_NAMES + r")(?=[\s/>]|\Z)(?P<rawattrs>" + _ATTRS
+    + r")>?" + _raw_body("(?P=raw)")
+    + r"|/?[a-zA-Z][^\s/>]*+(?P<attrs>" + _ATTRS + r")>?"
+    r"|[!?]" + _ATTRS + r">?)")
 
 
 def code_distance(gap: str, hidden_code: str = "count", limit: int | None = None) -> int:
@@ -289,16 +322,20 @@ _BASE_UNIT_RE = re.compile(
 # Rule 4: a whole date, starting and ending at unit boundaries.
 _DATE_RE = re.compile(rf"(?<!{_WORD_CHAR})(?=[A-Z\d〇零一二三四五六七八九十])(?:{_DATE})"
                       rf"(?!{_WORD_CHAR})")
-_DATE_HINT_RE = re.compile(r"[\d月]")  # every date holds a digit or 月
+# Every date holds 年 or 月, a digit followed by - / . and a digit, or a month name. Written
+# to start with a character class, which the regex engine uses to skip ahead fast.
+_DATE_HINT_RE = re.compile(
+    r"[JFMASOND\d年月](?:(?<=[年月])|(?<=\d)[-/.]\d|(?<=J)(?:an|un|ul|AN|UN|UL)"
+    r"|(?<=F)(?:eb|EB)|(?<=M)(?:ar|ay|AR|AY)|(?<=A)(?:pr|ug|PR|UG)|(?<=S)(?:ep|EP)"
+    r"|(?<=O)(?:ct|CT)|(?<=N)(?:ov|OV)|(?<=D)(?:ec|EC))")
 # Everything in a gap that is not text: comments, skipped elements (whole), tags.
 _NON_TEXT_RE = re.compile(
-    r"<(?:!--.*?(?:-->|\Z)"
-    r"|(?P<raw>(?i:" + "|".join(SKIPPED_ELEMENTS) + r"))(?=[\s/>]|\Z)" + _ATTRS
-    + r">?.*?(?:</(?i:(?P=raw))\s*>|\Z)"
+    r"<(?:" + _COMMENT
+    + r"|(?P<raw>" + _SKIPPED_NAMES + r")(?=[\s/>]|\Z)" + _ATTRS
+    + r">?" + _raw_body("(?P=raw)")
     # "</" not followed by a letter, "<!" and "<?" are bogus comments up to ">" (HTML
     # tokenizer, end tag open state): not text either
-    r"|[a-zA-Z/!?]" + _ATTRS + r">?)",
-    re.S)
+    + r"|[a-zA-Z/!?]" + _ATTRS + r">?)")
 #: A longer gap is first measured on this many raw characters (then 4x, 16x, ...) when a
 #: threshold is known: body text decides within the first, markup-only gaps are rejected
 #: by :func:`_has_text_chars` before.
@@ -309,11 +346,10 @@ _CUT_SLACK = 8
 #: Most whitespace-separated pieces or CJK characters one date spans ("2014年3月8日" = 6).
 _DATE_PIECES = 6
 _CJK_CHAR_RE = re.compile(f"[{_CJK}]")
-_NUMBER_RUN_RE = re.compile(r"[\d〇零一二三四五六七八九十]+")
 
 
 _HIDDEN_START_RE = re.compile(
-    r"<(?:!--|(?i:" + "|".join(SKIPPED_ELEMENTS) + r")(?=[\s/>]|\Z))")
+    r"<(?:!--|(?:" + _SKIPPED_NAMES + r")(?=[\s/>]|\Z))")
 _PLAIN_TAG_RE = re.compile(r"<[a-zA-Z/!?]" + _ATTRS + r">?")  # no hidden content
 
 
@@ -324,6 +360,9 @@ def gap_text(gap: str) -> str:
         # most gaps hold only plain tags: a simpler pattern strips them faster
         cleaner = _NON_TEXT_RE if _HIDDEN_START_RE.search(gap) else _PLAIN_TAG_RE
         gap = cleaner.sub(" ", gap)
+    if "&" not in gap:
+        return gap
+    gap = gap.replace("&nbsp;", "\xa0")  # the usual entity, without unescape's Python calls
     return html_lib.unescape(gap) if "&" in gap else gap
 
 
@@ -344,20 +383,47 @@ def text_units(text: str) -> int:
 
 @lru_cache(maxsize=64)
 def _has_text_chars(count: int) -> re.Pattern[str]:
-    """Regex matching a gap that holds at least ``count`` non-space characters of text.
+    """Regex matching a gap that may hold ``count`` text units: it holds ``count`` tokens.
 
-    Comments and skipped elements are passed over as in :func:`gap_text`, other tags are
-    read loosely (up to the first ``>``, so text after a quoted ``>`` and entities stay in):
-    the count can only be too high, so a gap it rejects has fewer than ``count`` text units
-    (every unit holds a character). It stops at the ``count``-th character and builds no
-    string: the cheapest test of a gap.
+    A token is a run of letters and digits, a CJK character, or one other non-space
+    character; every unit holds at least one token (a word, number, CJK character, mark
+    run or date is one or more of them), so a gap with fewer tokens has fewer units.
+    Comments and skipped elements are passed over as in :func:`gap_text`; other tags are
+    read loosely (up to the first ``>``), which can only leave more tokens in. It stops at
+    the ``count``-th token and builds no string: the cheapest test of a gap.
     """
-    skipped = "".join(rf"|<(?i:{name})(?=[\s/>]|\Z)[^>]*+>?.*?(?:</(?i:{name})\s*>|\Z)"
+    skipped = "".join(rf"|<{_ci(name)}(?=[\s/>]|\Z)[^>]*+>?" + _raw_body(name)
                       for name in SKIPPED_ELEMENTS)
+    token = rf"[^\W_{_CJK}]++|[{_CJK}]|[^\w\s<]|_|<(?![a-zA-Z/!?])"
     return re.compile(
         # tags whose first letter no skipped element has come first: the common case
-        r"(?:(?:<[a-hj-mo-ru-wyzA-HJ-MO-RU-WYZ/?][^>]*+>|\s++|<!--.*?(?:-->|\Z)" + skipped
-        + r"|<[a-zA-Z!][^>]*+>)*+(?:[^<\s]|<(?![a-zA-Z/!?])))" + rf"{{{count}}}", re.S)
+        r"(?:(?:<[a-hj-mo-ru-wyzA-HJ-MO-RU-WYZ/?][^>]*+>|\s++|<" + _COMMENT + skipped
+        + r"|<[a-zA-Z!][^>]*+>)*+(?:" + token + r"))" + rf"{{{count}}}")
+
+
+#: CJK characters that can be part of a date (numerals, 年 月 日 号): not counted by
+#: :func:`_holds_units`, since a date is one unit however many of them it holds.
+_DATE_CJK = "〇零一二三四五六七八九十年月日号號"
+
+
+@lru_cache(maxsize=64)
+def _holds_units(count: int) -> re.Pattern[str]:
+    """Regex matching a gap that surely holds at least ``count`` text units.
+
+    It counts whitespace-separated pieces that start with a lower-case Latin letter and CJK
+    characters other than numerals and 年月日号: each is, or starts, a unit of its own (a
+    word; a CJK character), and a date holds at most one of them (``8th of March``), so
+    they never outnumber the units. Tags, comments and skipped elements are passed over as
+    in :func:`_has_text_chars`; any other piece is passed over whole. Body text reaches
+    ``count`` within a few lines, so most gaps that split are decided without their text.
+    """
+    skipped = "".join(rf"|<{_ci(name)}(?=[\s/>]|\Z)[^>]*+>?" + _raw_body(name)
+                      for name in SKIPPED_ELEMENTS)
+    return re.compile(
+        r"(?:(?:<[a-hj-mo-ru-wyzA-HJ-MO-RU-WYZ/?][^>]*+>|\s++|<" + _COMMENT + skipped
+        + r"|<[a-zA-Z!][^>]*+>"
+        + rf"|[^\sa-z<{_CJK}][^\s<{_CJK}]*+|[{_DATE_CJK}]|<(?![a-zA-Z/!?]))*+"
+        + rf"(?:[a-z][^\s<]*+|(?![{_DATE_CJK}])[{_CJK}]))" + rf"{{{count}}}")
 
 
 def text_distance(gap: str, limit: int | None = None, screened: bool = False) -> int:
@@ -365,14 +431,17 @@ def text_distance(gap: str, limit: int | None = None, screened: bool = False) ->
 
     With ``limit`` only how the result compares to ``limit`` is exact (all formula 5-1
     needs; a value below ``limit`` may be an upper bound, one at or above it a lower
-    bound), and the cheapest test that decides it is used: too few characters outside tags
-    to hold ``limit`` units (skipped when the caller already ran it: ``screened``); the
-    gap's first characters already holding them; the count.
+    bound), and the cheapest test that decides it is used: too few tokens outside tags to
+    hold ``limit`` units (skipped when the caller already ran it: ``screened``); enough
+    lower-case words and CJK characters to hold them; the gap's first characters already
+    holding them; the count.
     """
     if limit is None:
         return text_units(gap_text(gap))
     if not screened and _has_text_chars(limit).match(gap) is None:
         return min(len(gap), limit - 1)
+    if _holds_units(limit).match(gap) is not None:
+        return limit
     size = _PREFIX_CHARS
     while size < len(gap):
         # cut before a "<" so that no tag is split (a split one would leak attribute text)
@@ -389,17 +458,18 @@ def _bounded_units(text: str, limit: int) -> int:
 
     Upper bound: the non-space characters (every unit holds one). Lower bound: the larger
     of the whitespace-separated pieces and the CJK characters (every piece and every CJK
-    character is at least a unit), less what dates can merge: a date holds a number and
-    spans at most ``_DATE_PIECES`` pieces or CJK characters, so each number run can take
-    at most ``_DATE_PIECES - 1`` units away. Only when neither bound decides is it counted.
+    character is at least a unit), less what dates merge: a date spans at most
+    ``_DATE_PIECES`` of them. Only when neither bound decides is the text counted.
     """
     pieces = text.split()
     nonspace = sum(map(len, pieces))
     if nonspace < limit:
         return nonspace
-    floor = max(len(pieces), len(_CJK_CHAR_RE.findall(text)))
+    floor = len(pieces) if text.isascii() else max(len(pieces),
+                                                   len(_CJK_CHAR_RE.findall(text)))
     if floor >= limit:
-        floor -= (_DATE_PIECES - 1) * len(_NUMBER_RUN_RE.findall(text))
+        if _DATE_HINT_RE.search(text):
+            floor -= (_DATE_PIECES - 1) * len(_DATE_RE.findall(text))
         if floor >= limit:
             return floor
     return text_units(text)
@@ -579,10 +649,9 @@ def main_stretches(raw: str, blocks: Sequence[tuple[int, int, int]],
 
 
 _HIDDEN_CONTENT_RE = re.compile(
-    r"<(?:!--.*?(?:-->|\Z)"
-    r"|(?P<raw>(?i:" + "|".join(SKIPPED_ELEMENTS) + r"))(?=[\s/>]|\Z)" + _ATTRS
-    + r">?.*?(?:</(?i:(?P=raw))\s*>|\Z))",
-    re.S)
+    r"<(?:" + _COMMENT
+    + r"|(?P<raw>" + _SKIPPED_NAMES + r")(?=[\s/>]|\Z)" + _ATTRS
+    + r">?" + _raw_body("(?P=raw)") + ")")
 _BREAK_TAG_RE = re.compile(r"</?(?i:" + "|".join(sorted(BLOCK_TAGS | {"br", "option"}))
                            + r")(?=[\s/>]|\Z)" + _ATTRS + r">?")
 _ANY_TAG_RE = re.compile(r"<[a-zA-Z/!?]" + _ATTRS + r">?")
@@ -664,7 +733,8 @@ def extract(page: Page, params: Params, model: object = None) -> ExtractionResul
                               limit=d_t)
     runs = group_links(distances, d_t, c_t) if links else []
     id_attr = page.id_attr
-    has_ids = (id_attr + "=") in raw
+    # the extension stamps every element, <html> and <head> included: the start tells
+    has_ids = (id_attr + "=") in raw[:_ID_PROBE_CHARS]
     blocks: list[Block] = []
     block_links = 0
     block_chars = 0
@@ -673,9 +743,7 @@ def extract(page: Page, params: Params, model: object = None) -> ExtractionResul
         count = last - first + 1
         block_links += count
         block_chars += end - start
-        # model_construct: the values are built here, validating them again costs more than
-        # the scan of a small page
-        blocks.append(Block.model_construct(
+        blocks.append(Block(
             kind="links", algorithm=NAME, score=float(count), start=start, end=end,
             xpaths=[], link_count=count,
             element_ids=ids_within(raw, start, end, id_attr) if has_ids else [],
