@@ -53,12 +53,18 @@ function renderRules() {
     const action = el("select", { "aria-label": `Action on ${rule.site}` },
       RULE_ACTIONS.map((name) => el("option", { value: name, text: name === "hide" ? "hide link blocks" : "reader view" })));
     action.value = rule.action;
-    action.addEventListener("change", () => save((s) => upsertRule(s, { ...rule, action: action.value })));
+    action.addEventListener("change", () => {
+      const value = action.value;
+      save((s) => upsertRule(s, { ...rule, action: value }));
+    });
     const algorithm = el("select", { "aria-label": `Algorithm on ${rule.site}` },
       [el("option", { value: "", text: `default (${settings.algorithm})` }),
         ...algorithmNames().map((name) => el("option", { value: name, text: name }))]);
     algorithm.value = rule.algorithm ?? "";
-    algorithm.addEventListener("change", () => save((s) => upsertRule(s, { ...rule, algorithm: algorithm.value || null, params: {} })));
+    algorithm.addEventListener("change", () => {
+      const value = algorithm.value || null;
+      save((s) => upsertRule(s, { ...rule, algorithm: value, params: {} }));
+    });
     const params = Object.entries(rule.params).map(([k, v]) => `${k}=${v}`).join(", ") || "defaults";
     const revert = el("button", { type: "button", class: "revert", text: "Revert", title: `Remove the rule for ${rule.site}` });
     revert.addEventListener("click", async () => {
@@ -123,7 +129,8 @@ async function main() {
   renderTransport();
   renderPrivacy();
   $("algorithm").addEventListener("change", async () => {
-    await save((s) => ({ ...s, algorithm: $("algorithm").value }));
+    const algorithm = $("algorithm").value;
+    await save((s) => ({ ...s, algorithm }));
     renderAlgorithm();
     renderRules();
   });
@@ -134,12 +141,21 @@ async function main() {
   for (const radio of document.querySelectorAll("input[name=transport]")) {
     radio.addEventListener("change", async () => {
       await save((s) => ({ ...s, transport: { ...s.transport, kind: radio.value } }));
-      renderTransport();
+      $("ws-fields").hidden = settings.transport.kind !== "websocket";
     });
   }
-  const privacy = (key, id) => save((s) => ({ ...s, privacy: { ...s.privacy, [key]: $(id).checked } }));
-  $("ws-url").addEventListener("change", () => save((s) => ({ ...s, transport: { ...s.transport, wsUrl: $("ws-url").value } })));
-  $("ws-token").addEventListener("change", () => save((s) => ({ ...s, transport: { ...s.transport, wsToken: $("ws-token").value } })));
+  // Values are read when the user changes them, not when the queued save runs (a re-render in
+  // between would otherwise hand the save the old value).
+  const privacy = (key, id) => {
+    const value = $(id).checked;
+    return save((s) => ({ ...s, privacy: { ...s.privacy, [key]: value } }));
+  };
+  const transport = (key, id) => {
+    const value = $(id).value;
+    return save((s) => ({ ...s, transport: { ...s.transport, [key]: value } }));
+  };
+  $("ws-url").addEventListener("change", () => transport("wsUrl", "ws-url"));
+  $("ws-token").addEventListener("change", () => transport("wsToken", "ws-token"));
   $("send-url").addEventListener("change", () => privacy("sendUrl", "send-url"));
   $("always-private").addEventListener("change", () => privacy("alwaysPrivate", "always-private"));
   $("run-in-private").addEventListener("change", () => privacy("runInPrivate", "run-in-private"));
