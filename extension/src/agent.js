@@ -1,0 +1,301 @@
+// The page agent: run by the background with scripting.executeScript only after the
+// user acts (popup, keyboard command or a site rule they set). It runs in the extension's
+// isolated world, so page scripts can neither see nor call it. It
+//  * snapshots the live DOM without disturbing it: ids are stamped on a clone, and the map
+//    from id back to live element stays here;
+//  * marks the live elements of link blocks so that CSS injected by the background hides
+//    them (no node is removed, so the page keeps working and the toggle restores it);
+//  * draws the block overlay and visible messages in a shadow root;
+//  * exposes its status on <html data-blocksift-status> for people's tools and tests.
+// The background runs `agentCall` with scripting.executeScript({func}): the function is
+// serialized, so everything it needs is inside it. The first call in a document installs
+// the agent; every call is one round trip.
+export function agentCall(method, args) {
+  if (!globalThis.__blocksiftAgent) installAgent();
+  return globalThis.__blocksiftAgent[method](...args);
+
+  function installAgent() {
+    const ID_ATTR = "data-bsid";
+    const HIDE_ATTR = "data-blocksift-hide";
+    const UI_TAG = "blocksift-ui";
+    const LAZY_SRC_ATTRS = ["data-src", "data-lazy-src", "data-original", "data-url", "data-srcset"];
+
+    /** id -> live element, from the last snapshot. */
+    let liveById = [];
+    let hiddenElements = [];
+    let overlayBlocks = null;
+    let uiHost = null;
+    let uiRoot = null;
+    let seq = 0;
+
+    function absolute(url) {
+      try {
+        return new URL(url, document.baseURI).href;
+      } catch {
+        return url;
+      }
+    }
+
+    /**
+     * Serialize the live DOM (after the page's scripts ran) with an id on every element.
+     * The ids go on a deep clone, matched to live elements by document order, so the page
+     * itself is not touched. On the clone: lazy images get their real source, links and
+     * images become absolute, inline script bodies are dropped (never needed, often large,
+     * and they may hold tokens).
+     */
+    function snapshot() {
+      const started = performance.now();
+      const root = document.documentElement;
+      const clone = root.cloneNode(true);
+      const live = root.getElementsByTagName("*");
+      const copy = clone.getElementsByTagName("*");
+      const count = Math.min(live.length, copy.length);
+      const map = new Array(count + 1);
+      // The root itself is id 0; descendants follow in document order.
+      clone.setAttribute(ID_ATTR, "0");
+      map[0] = root;
+      const ui = [];
+      for (let i = 0; i < count; i += 1) {
+        const element = copy[i];
+        const original = live[i];
+        const id = i + 1;
+        element.setAttribute(ID_ATTR, String(id));
+        map[id] = original;
+        const tag = element.localName;
+        if (tag === UI_TAG) {
+          ui.push(element);
+        } else if (tag === "img") {
+          const src = original.currentSrc || original.getAttribute("src") || "";
+          const lazy = LAZY_SRC_ATTRS.map((a) => original.getAttribute(a)).find(Boolean);
+          const chosen = (!src || src.startsWith("data:")) && lazy ? lazy.split(/\s+/)[0] : src;
+          if (chosen) element.setAttribute("src", absolute(chosen));
+          element.removeAttribute("srcset");
+        } else if (tag === "a" && original.hasAttribute("href")) {
+          element.setAttribute("href", original.href);
+        } else if (tag === "script" && !original.src) {
+          element.textContent = "";
+        }
+      }
+      // Our own UI (overlay, messages) is never part of the page sent to the host.
+      for (const element of ui) element.remove();
+      clone.removeAttribute("data-blocksift-status");
+      for (const name of [...clone.getAttributeNames()]) {
+        if (name.startsWith("data-blocksift-")) clone.removeAttribute(name);
+      }
+      const doctype = document.doctype ? `<!DOCTYPE ${document.doctype.name}>` : "";
+      const html = doctype + clone.outerHTML;
+      liveById = map;
+      return {
+        html,
+        url: location.href,
+        title: document.title,
+        lang: root.lang || "",
+        elements: count + 1,
+        ms: performance.now() - started,
+      };
+    }
+
+    function elementsFor(ids) {
+      const out = [];
+      for (const id of ids) {
+        const element = liveById[Number(id)];
+        if (element && element.isConnected) out.push(element);
+      }
+      return out;
+    }
+
+    /** Mark the elements of the link blocks; the background's CSS hides what is marked. */
+    function markHidden(ids) {
+      unmarkHidden();
+      hiddenElements = elementsFor(ids).filter((element) => element !== document.documentElement
+        && element !== document.body);
+      for (const element of hiddenElements) element.setAttribute(HIDE_ATTR, "");
+      return hiddenElements.length;
+    }
+
+    function unmarkHidden() {
+      for (const element of hiddenElements) element.removeAttribute(HIDE_ATTR);
+      const count = hiddenElements.length;
+      hiddenElements = [];
+      return count;
+    }
+
+    function ensureUi() {
+      if (uiHost && uiHost.isConnected) return uiRoot;
+      uiHost = document.createElement(UI_TAG);
+      // Fixed size 0 box at the document origin: the overlay and toasts position themselves.
+      uiHost.style.cssText = "all: initial; position: absolute; top: 0; left: 0; width: 0; height: 0; z-index: 2147483647;";
+      uiRoot = uiHost.attachShadow({ mode: "open" });
+      const style = document.createElement("style");
+      style.textContent = `
+        .box { position: absolute; box-sizing: border-box; pointer-events: none;
+               border: 2px solid var(--c); background: color-mix(in srgb, var(--c) 8%, transparent); }
+        .label { position: absolute; top: -2px; left: -2px; transform: translateY(-100%);
+                 font: 600 11px/1.3 system-ui, sans-serif; color: #fff; background: var(--c);
+                 padding: 1px 5px; white-space: nowrap; border-radius: 4px 4px 0 0; }
+        .box.inside .label { top: -1px; left: -1px; transform: none; border-radius: 0 0 4px 0; }
+        .toast { position: fixed; right: 16px; bottom: 16px; max-width: 420px; padding: 12px 14px;
+                 font: 14px/1.45 system-ui, sans-serif; color: #1b1b1f; background: #fff;
+                 border-left: 4px solid #c62828; border-radius: 6px; box-shadow: 0 4px 18px rgba(0,0,0,.25); }
+        .toast.info { border-left-color: #1565c0; }
+        .toast strong { display: block; margin-bottom: 4px; }
+        .toast code { display: block; margin-top: 6px; padding: 4px 6px; background: #f1f1f4;
+                      font: 12px ui-monospace, monospace; user-select: all; }
+        .toast button { position: absolute; top: 4px; right: 6px; border: 0; background: none;
+                        font-size: 16px; cursor: pointer; color: #555; }`;
+      uiRoot.append(style);
+      document.documentElement.append(uiHost);
+      return uiRoot;
+    }
+
+    const KIND_COLORS = { links: "#d81b60", ad: "#f57c00", nav: "#6a1b9a", main: "#2e7d32", content: "#1565c0", other: "#546e7a" };
+
+    /** Elements of the list not inside another element of the list (document order kept). */
+    function outermost(elements) {
+      const set = new Set(elements);
+      return elements.filter((element) => {
+        for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+          if (set.has(parent)) return false;
+        }
+        return true;
+      });
+    }
+
+    /**
+     * The outermost elements, with every parent all of whose element children are covered
+     * taking their place (so a list whose items all belong to the block is one box).
+     */
+    function coverElements(elements) {
+      let current = outermost(elements);
+      for (let changed = true; changed;) {
+        changed = false;
+        const set = new Set(current);
+        const parents = new Set(current.map((e) => e.parentElement).filter((p) => p && p !== document.body && p !== document.documentElement));
+        for (const parent of parents) {
+          if ([...parent.children].every((child) => set.has(child))) {
+            for (const child of parent.children) set.delete(child);
+            set.add(parent);
+            changed = true;
+          }
+        }
+        if (changed) current = outermost([...set]);
+      }
+      return current;
+    }
+
+    /**
+     * One outline per covering element of each block (a block's elements need not be
+     * adjacent on screen); the first outline of a block carries its label.
+     */
+    function drawOverlay(blocks) {
+      clearOverlay();
+      overlayBlocks = blocks;
+      const root = ensureUi();
+      let drawn = 0;
+      blocks.forEach((block, index) => {
+        let labelled = false;
+        for (const element of coverElements(elementsFor(block.elementIds ?? []))) {
+          const rect = element.getBoundingClientRect();
+          if (rect.width < 1 || rect.height < 1) continue;
+          const box = document.createElement("div");
+          // Labels sit above their box unless the box touches the top of the page.
+          box.className = rect.top + scrollY < 18 ? "box inside" : "box";
+          box.dataset.kind = block.kind;
+          box.dataset.block = String(index);
+          box.style.setProperty("--c", KIND_COLORS[block.kind] ?? KIND_COLORS.other);
+          box.style.top = `${rect.top + scrollY}px`;
+          box.style.left = `${rect.left + scrollX}px`;
+          box.style.width = `${rect.width}px`;
+          box.style.height = `${rect.height}px`;
+          if (!labelled) {
+            const label = document.createElement("span");
+            label.className = "label";
+            const score = typeof block.score === "number" ? block.score.toFixed(2) : "?";
+            label.textContent = `${block.algorithm} · ${block.kind} · ${score}`;
+            box.append(label);
+            labelled = true;
+          }
+          root.append(box);
+        }
+        if (labelled) drawn += 1;
+      });
+      return drawn;
+    }
+
+    function clearOverlay() {
+      overlayBlocks = null;
+      if (!uiRoot) return 0;
+      const boxes = uiRoot.querySelectorAll(".box");
+      for (const box of boxes) box.remove();
+      return boxes.length;
+    }
+
+    function toast(title, { detail = "", command = "", kind = "error" } = {}) {
+      const root = ensureUi();
+      for (const old of root.querySelectorAll(".toast")) old.remove();
+      const box = document.createElement("div");
+      box.className = `toast ${kind}`;
+      box.setAttribute("role", kind === "error" ? "alert" : "status");
+      const heading = document.createElement("strong");
+      heading.textContent = title;
+      box.append(heading);
+      if (detail) box.append(document.createTextNode(detail));
+      if (command) {
+        const code = document.createElement("code");
+        code.textContent = command;
+        box.append(code);
+      }
+      const close = document.createElement("button");
+      close.textContent = "×";
+      close.title = "Dismiss";
+      close.addEventListener("click", () => box.remove());
+      box.append(close);
+      root.append(box);
+    }
+
+    function clearToast() {
+      if (uiRoot) for (const old of uiRoot.querySelectorAll(".toast")) old.remove();
+    }
+
+    /** Status for tests and tools: attributes on <html>, bumped sequence per finished action. */
+    function setStatus(status, details = {}) {
+      const root = document.documentElement;
+      root.setAttribute("data-blocksift-status", status);
+      for (const [key, value] of Object.entries(details)) {
+        const name = `data-blocksift-${key}`;
+        if (value === null || value === undefined || value === "") root.removeAttribute(name);
+        else root.setAttribute(name, String(value));
+      }
+      if (status !== "working") {
+        seq += 1;
+        root.setAttribute("data-blocksift-seq", String(seq));
+      }
+    }
+
+    /**
+     * Start an action in one round trip: the current state, and unless the action only
+     * toggles something off, the "working" status and a fresh snapshot.
+     */
+    function begin(action) {
+      const current = state();
+      if ((action === "hide" && current.hidden) || (action === "overlay" && current.overlay)) {
+        return { state: current, snapshot: null };
+      }
+      setStatus("working", { action, stage: "snapshot", error: null, "error-code": null });
+      clearToast();
+      return { state: current, snapshot: snapshot() };
+    }
+
+    function state() {
+      return { hidden: hiddenElements.length > 0, overlay: overlayBlocks !== null, seq };
+    }
+
+    addEventListener("resize", () => {
+      if (overlayBlocks) drawOverlay(overlayBlocks);
+    });
+
+    globalThis.__blocksiftAgent = Object.freeze({
+      begin, snapshot, markHidden, unmarkHidden, drawOverlay, clearOverlay, toast, clearToast, setStatus, state,
+    });
+  }
+}

@@ -1,0 +1,348 @@
+// Background (service worker in Chromium, event page in Firefox): one async dispatcher for
+// the popup, options and reader pages, keyboard commands and per-site rules. It injects the
+// page agent only when the user acts, talks to the host through one HostClient per life of
+// the background, and keeps every bit of state that must survive its own restart in
+// storage (the browser may stop it at any time).
+
+import { agentCall } from "./agent.js";
+import { api, lastErrorMessage } from "./api.js";
+import { HostClient, nativePortFactory, websocketPortFactory } from "./hostclient.js";
+import {
+  BlocksiftError, HOST_NAME, INSTALL_COMMAND, LOCAL_ERRORS, MSG, elementIdsToHide, extractRequest,
+} from "./protocol.js";
+import {
+  SETTINGS_KEY, choiceFor, isPrivateRequest, loadSettings, normalizeSettings, ruleFor,
+} from "./settings.js";
+
+/** Hides what the agent marked; injected as a user stylesheet so pages cannot override it. */
+const HIDE_CSS = "[data-blocksift-hide] { display: none !important; }";
+const STATS_KEY = "stats";
+
+let client = null;
+let clientKey = "";
+/** tabId -> id of the extract request in flight for it (cancelled when superseded). */
+const inflight = new Map();
+
+// -- stats kept across restarts (tests read them; people see them in the options page) ---
+
+let statsQueue = Promise.resolve();
+function bumpStats(changes) {
+  statsQueue = statsQueue.then(async () => {
+    const stored = (await api.storage.local.get(STATS_KEY))[STATS_KEY] ?? {};
+    const next = { ...stored };
+    for (const [key, value] of Object.entries(changes)) {
+      next[key] = typeof value === "number" && key.endsWith("Count") ? (stored[key] ?? 0) + value : value;
+    }
+    await api.storage.local.set({ [STATS_KEY]: next });
+  }).catch(() => {});
+  return statsQueue;
+}
+bumpStats({ backgroundStartCount: 1, backgroundStartedAt: Date.now() });
+
+function recordHostEvent(event) {
+  if (event.type === "connect") bumpStats({ hostConnectCount: 1 });
+  else if (event.type === "hello") bumpStats({ hostVersion: event.hostVersion });
+  else if (event.type === "disconnect") {
+    bumpStats({ hostDisconnectCount: 1, lastDisconnect: { reason: event.reason, code: event.code, at: Date.now() } });
+  }
+}
+
+/** Identity of a transport setting (storage may hand keys back in another order). */
+function transportKey(transport) {
+  const t = normalizeSettings({ transport }).transport;
+  return JSON.stringify([t.kind, t.wsUrl, t.wsToken]);
+}
+
+async function hostClient(settings) {
+  const key = transportKey(settings.transport);
+  if (client && key === clientKey) return client;
+  client?.close("transport changed");
+  const openPort = settings.transport.kind === "websocket"
+    ? websocketPortFactory(settings.transport.wsUrl, settings.transport.wsToken)
+    : nativePortFactory(api, HOST_NAME, lastErrorMessage);
+  client = new HostClient({ openPort, onEvent: recordHostEvent });
+  clientKey = key;
+  return client;
+}
+
+// -- the page agent ------------------------------------------------------------------------
+
+async function callAgent(tabId, method, ...args) {
+  const [first] = await api.scripting.executeScript({ target: { tabId }, func: agentCall, args: [method, args] });
+  if (first?.error) throw new BlocksiftError(String(first.error?.message ?? first.error), { code: LOCAL_ERRORS.PAGE });
+  return first?.result;
+}
+
+/** The first call on a page: the browser refuses some pages (its own, the web stores). */
+async function beginOnPage(tabId, action) {
+  try {
+    return await callAgent(tabId, "begin", action);
+  } catch (err) {
+    throw new BlocksiftError(
+      `blocksift cannot work on this page (${err?.message ?? err}). Browser pages, the web store and pages of other extensions are off limits.`,
+      { code: LOCAL_ERRORS.PAGE });
+  }
+}
+
+async function setTabState(tabId, state) {
+  await api.storage.session.set({ [`tab:${tabId}`]: { ...state, at: Date.now() } });
+}
+
+async function tabState(tabId) {
+  return (await api.storage.session.get(`tab:${tabId}`))[`tab:${tabId}`] ?? null;
+}
+
+// -- actions ---------------------------------------------------------------------------------
+
+/**
+ * Run an action on a tab: "hide" (toggle), "overlay" (toggle) or "reader".
+ * Resolves with {status, count?, ms?, error?}; page status goes to <html data-blocksift-*>.
+ */
+async function run({ action, tabId, algorithm, params, startedAt = Date.now() }) {
+  if (!["hide", "overlay", "reader"].includes(action)) throw new BlocksiftError(`unknown action ${action}`);
+  const [tab, settings] = await Promise.all([api.tabs.get(tabId), loadSettings(api.storage.local)]);
+  if (tab.incognito && !settings.privacy.runInPrivate) {
+    throw new BlocksiftError("blocksift is switched off for private windows (see its options).", { code: "disabled" });
+  }
+  const host = await hostClient(settings);
+  host.connect().catch(() => {}); // a cold host starts while the page is being snapshotted
+  const { state: agentState, snapshot: snap } = await beginOnPage(tabId, action);
+
+  // Toggles: pressing again restores the page.
+  if (action === "hide" && agentState?.hidden) {
+    await api.scripting.removeCSS({ target: { tabId }, css: HIDE_CSS, origin: "USER" });
+    const count = await callAgent(tabId, "unmarkHidden");
+    const outcome = { status: "restored", action, count, ms: Date.now() - startedAt };
+    await finish(tabId, outcome);
+    return outcome;
+  }
+  if (action === "overlay" && agentState?.overlay) {
+    const count = await callAgent(tabId, "clearOverlay");
+    const outcome = { status: "overlay-cleared", action, count, ms: Date.now() - startedAt };
+    await finish(tabId, outcome);
+    return outcome;
+  }
+
+  let earlyReader = false;
+  try {
+    const choice = choiceFor(settings, snap.url);
+    const hello = await host.connect();
+    const chosen = algorithmOffered(hello, algorithm || choice.algorithm);
+    const request = extractRequest({
+      url: settings.privacy.sendUrl ? snap.url : null,
+      html: snap.html,
+      algorithm: chosen,
+      // Params belong to one algorithm: a fallback runs with its own defaults.
+      params: chosen === (algorithm || choice.algorithm) ? (params ?? choice.params) : {},
+      want: action === "reader" ? ["main"] : ["blocks"],
+      isPrivate: isPrivateRequest(settings, tab.incognito),
+      learnSite: settings.privacy.learnSites,
+    });
+    const previous = inflight.get(tabId);
+    if (previous) host.cancel(previous);
+    inflight.set(tabId, request.id);
+    if (action === "reader" && host.info) {
+      // The host is up: the reader view loads while the host works; it waits for the text.
+      await api.storage.session.set({ [readerKey(tabId)]: { pending: true, url: snap.url, title: snap.title, lang: snap.lang, startedAt } });
+      await api.tabs.update(tabId, { url: readerUrl(tabId) });
+      earlyReader = true;
+    }
+    let reply;
+    try {
+      // "stage=host": the request is with the host (tests kill the host at this point).
+      reply = await host.request(request, {
+        onSent: () => callAgent(tabId, "setStatus", "working", { action, stage: "host" }).catch(() => {}),
+      });
+    } finally {
+      if (inflight.get(tabId) === request.id) inflight.delete(tabId);
+    }
+    const result = reply.result;
+    const base = { action, algorithm: result.algorithm, hostMs: reply.timing?.totalMs ?? null, bytes: snap.html.length };
+    if (earlyReader && (result.status !== "ok" || !result.main || (!result.main.html && !result.main.text))) {
+      const message = result.status !== "ok"
+        ? result.message || `${result.algorithm} found nothing to work with on this page.`
+        : "No main text was found on this page.";
+      await api.storage.session.set({ [readerKey(tabId)]: { url: snap.url, title: snap.title, startedAt, notice: { title: "No reader view", message } } });
+      const outcome = { ...base, status: "not-suitable", message, ms: Date.now() - startedAt };
+      await setTabState(tabId, outcome);
+      return outcome;
+    }
+    if (result.status !== "ok") {
+      const outcome = { ...base, status: "not-suitable", message: result.message || `${result.algorithm} found nothing to work with on this page.` };
+      await callAgent(tabId, "toast", "Nothing to do here", { detail: outcome.message, kind: "info" });
+      await finish(tabId, { ...outcome, ms: Date.now() - startedAt });
+      return outcome;
+    }
+    if (action === "hide") {
+      const ids = elementIdsToHide(result);
+      if (!ids.length) {
+        const outcome = { ...base, status: "not-suitable", message: `${result.algorithm} found no link blocks on this page.` };
+        await callAgent(tabId, "toast", "Nothing to hide", { detail: outcome.message, kind: "info" });
+        await finish(tabId, { ...outcome, ms: Date.now() - startedAt });
+        return outcome;
+      }
+      // Marks and style sheet in parallel: the rule only matches marked elements.
+      const [count] = await Promise.all([
+        callAgent(tabId, "markHidden", ids),
+        api.scripting.insertCSS({ target: { tabId }, css: HIDE_CSS, origin: "USER" }),
+      ]);
+      const outcome = { ...base, status: "hidden", count, ms: Date.now() - startedAt };
+      await finish(tabId, outcome);
+      return outcome;
+    }
+    if (action === "overlay") {
+      const count = await callAgent(tabId, "drawOverlay", result.blocks);
+      const outcome = { ...base, status: "overlay", count, ms: Date.now() - startedAt };
+      await finish(tabId, outcome);
+      return outcome;
+    }
+    const main = result.main;
+    if (!main || (!main.html && !main.text)) {
+      const outcome = { ...base, status: "not-suitable", message: "No main text was found on this page." };
+      await callAgent(tabId, "toast", "No reader view", { detail: outcome.message, kind: "info" });
+      await finish(tabId, { ...outcome, ms: Date.now() - startedAt });
+      return outcome;
+    }
+    await api.storage.session.set({
+      [readerKey(tabId)]: {
+        url: snap.url, title: main.title || snap.title, lang: snap.lang, algorithm: result.algorithm,
+        html: main.html, text: main.text, startedAt, hostMs: base.hostMs,
+      },
+    });
+    if (!earlyReader) await api.tabs.update(tabId, { url: readerUrl(tabId) });
+    // The page is being replaced: record the outcome, but do not write into the old page.
+    const outcome = { ...base, status: "reader", ms: Date.now() - startedAt };
+    await setTabState(tabId, outcome);
+    return outcome;
+  } catch (err) {
+    const error = err instanceof BlocksiftError ? err : new BlocksiftError(String(err?.message ?? err));
+    const outcome = { status: "error", action, error: error.toJSON(), ms: Date.now() - startedAt };
+    if (earlyReader) {
+      // The page is already the reader view: the message goes there.
+      await api.storage.session.set({ [readerKey(tabId)]: { url: snap.url, title: snap.title, startedAt, notice: {
+        title: error.code === LOCAL_ERRORS.HOST_MISSING ? "blocksift host not installed" : "blocksift could not finish",
+        message: error.message, command: error.code === LOCAL_ERRORS.HOST_MISSING ? INSTALL_COMMAND : "", error: true,
+      } } }).catch(() => {});
+      await setTabState(tabId, outcome).catch(() => {});
+      return outcome;
+    }
+    try {
+      if (error.code === LOCAL_ERRORS.HOST_MISSING) {
+        await callAgent(tabId, "toast", "blocksift host not installed",
+          { detail: "The extension needs its host program. Install it, then try again:", command: INSTALL_COMMAND });
+      } else {
+        await callAgent(tabId, "toast", "blocksift could not finish", { detail: error.message });
+      }
+      await finish(tabId, outcome);
+    } catch {
+      // the page went away; the popup still shows the error
+    }
+    return outcome;
+  }
+}
+
+function readerKey(tabId) {
+  return `reader:${tabId}`;
+}
+
+function readerUrl(tabId) {
+  return api.runtime.getURL(`reader.html#${encodeURIComponent(readerKey(tabId))}`);
+}
+
+/** The wanted algorithm if the host offers it, else the host's default (an older host). */
+function algorithmOffered(hello, wanted) {
+  const names = (hello?.algorithms ?? []).map((a) => a.name);
+  if (!names.length || names.includes(wanted)) return wanted;
+  return names.includes(hello.defaultAlgorithm) ? hello.defaultAlgorithm : names[0];
+}
+
+async function finish(tabId, outcome) {
+  const details = {
+    stage: null, action: outcome.action, count: outcome.count ?? null, ms: outcome.ms ?? null,
+    bytes: outcome.bytes ?? null, "host-ms": outcome.hostMs ?? null,
+    error: outcome.error?.message ?? outcome.message ?? null, "error-code": outcome.error?.code ?? null,
+  };
+  await callAgent(tabId, "setStatus", outcome.status, details);
+  await setTabState(tabId, outcome);
+  await api.action.setBadgeText({ tabId, text: outcome.status === "error" ? "!" : "" }).catch(() => {});
+}
+
+async function activeTabId() {
+  const [tab] = await api.tabs.query({ active: true, currentWindow: true });
+  return tab?.id;
+}
+
+// -- wiring ------------------------------------------------------------------------------
+
+async function handle(message) {
+  switch (message?.type) {
+    case MSG.RUN:
+      return run(message);
+    case MSG.TAB_STATE:
+      return tabState(message.tabId);
+    case MSG.HOST_INFO: {
+      const settings = await loadSettings(api.storage.local);
+      const host = await hostClient(settings);
+      return { hello: await host.connect() };
+    }
+    case MSG.READER_BACK:
+      await api.storage.session.set({ [`skipRule:${message.tabId}`]: message.url });
+      return { ok: true };
+    default:
+      throw new BlocksiftError(`unknown message ${message?.type}`);
+  }
+}
+
+api.runtime.onMessage.addListener((message, sender, sendResponse) => {
+  handle(message, sender).then(
+    (value) => sendResponse({ ok: true, value }),
+    (err) => sendResponse({ ok: false, error: err instanceof BlocksiftError ? err.toJSON() : { message: String(err?.message ?? err), code: "internal" } }),
+  );
+  return true; // answer asynchronously
+});
+
+api.commands.onCommand.addListener(async (command, tab) => {
+  const action = { "reader-view": "reader", "hide-link-blocks": "hide", "show-blocks": "overlay" }[command];
+  if (!action) return;
+  const tabId = tab?.id ?? await activeTabId();
+  if (tabId !== undefined) await run({ action, tabId });
+});
+
+// Per-site rules ("always do this on this site"): they need the site's host permission,
+// which the popup requested when the user set the rule; without it tab.url is not visible.
+api.tabs.onUpdated.addListener(async (tabId, changeInfo, tab) => {
+  if (changeInfo.status === "loading") {
+    inflight.delete(tabId);
+    await api.storage.session.remove(`tab:${tabId}`);
+    return;
+  }
+  if (changeInfo.status !== "complete" || !tab.url || !/^https?:/.test(tab.url)) return;
+  const settings = await loadSettings(api.storage.local);
+  const rule = ruleFor(settings, tab.url);
+  if (!rule) return;
+  const skipKey = `skipRule:${tabId}`;
+  const skip = (await api.storage.session.get(skipKey))[skipKey];
+  if (skip) {
+    await api.storage.session.remove(skipKey);
+    if (skip === tab.url) return; // the user came back from the reader view on purpose
+  }
+  await run({ action: rule.action, tabId });
+});
+
+api.tabs.onRemoved.addListener((tabId) => {
+  const id = inflight.get(tabId);
+  if (id && client) client.cancel(id);
+  inflight.delete(tabId);
+  api.storage.session.remove([`tab:${tabId}`, `reader:${tabId}`, `skipRule:${tabId}`]).catch(() => {});
+});
+
+// A changed transport takes effect on the next request.
+api.storage.onChanged.addListener((changes, area) => {
+  if (area === "local" && changes[SETTINGS_KEY] && client) {
+    const next = transportKey(changes[SETTINGS_KEY].newValue?.transport);
+    if (next !== clientKey) {
+      client.close("transport changed");
+      client = null;
+    }
+  }
+});

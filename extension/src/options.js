@@ -1,0 +1,176 @@
+// Options page: default algorithm and params, per-site rules (listed, editable, one-click
+// revert), transport and privacy switches. Every change is saved at once.
+
+import { api } from "./api.js";
+import { MSG } from "./protocol.js";
+import { RULE_ACTIONS, loadSettings, removeRule, saveSettings, upsertRule } from "./settings.js";
+import { ask, el, renderError, renderParams } from "./ui.js";
+
+const $ = (id) => document.getElementById(id);
+let settings;
+let algorithms = [];
+
+let saving = Promise.resolve();
+
+/**
+ * Save a change. `change` maps the current settings to the new ones; changes run one after
+ * another, each on the result of the previous, so quick edits never overwrite each other.
+ */
+function save(change, note = "Saved.") {
+  saving = saving.then(async () => {
+    settings = await saveSettings(api.storage.local, change(settings));
+    $("saved").textContent = note;
+    document.documentElement.dataset.blocksiftSaved = String(Date.now());
+  }).catch((err) => {
+    $("saved").textContent = `Not saved: ${err.message ?? err}`;
+  });
+  return saving;
+}
+
+function algorithmNames() {
+  const names = algorithms.map((a) => a.name);
+  if (!names.includes(settings.algorithm)) names.unshift(settings.algorithm);
+  return names;
+}
+
+function renderAlgorithm() {
+  const select = $("algorithm");
+  select.replaceChildren(...algorithmNames().map((name) => el("option", { value: name, text: name })));
+  select.value = settings.algorithm;
+  const info = algorithms.find((a) => a.name === settings.algorithm);
+  $("algorithm-summary").textContent = info?.summary ?? "";
+  $("algorithm-paper").textContent = info?.paper ? `Paper: ${info.paper}` : "";
+  renderParams($("params"), info?.paramsSchema, settings.params[settings.algorithm] ?? {}, (values) =>
+    save((s) => ({ ...s, params: { ...s.params, [s.algorithm]: values } })));
+}
+
+function renderRules() {
+  const body = $("rules").querySelector("tbody");
+  body.replaceChildren();
+  $("no-rules").hidden = settings.rules.length > 0;
+  $("rules").hidden = settings.rules.length === 0;
+  for (const rule of settings.rules) {
+    const action = el("select", { "aria-label": `Action on ${rule.site}` },
+      RULE_ACTIONS.map((name) => el("option", { value: name, text: name === "hide" ? "hide link blocks" : "reader view" })));
+    action.value = rule.action;
+    action.addEventListener("change", () => {
+      const value = action.value;
+      save((s) => upsertRule(s, { ...rule, action: value }));
+    });
+    const algorithm = el("select", { "aria-label": `Algorithm on ${rule.site}` },
+      [el("option", { value: "", text: `default (${settings.algorithm})` }),
+        ...algorithmNames().map((name) => el("option", { value: name, text: name }))]);
+    algorithm.value = rule.algorithm ?? "";
+    algorithm.addEventListener("change", () => {
+      const value = algorithm.value || null;
+      save((s) => upsertRule(s, { ...rule, algorithm: value, params: {} }));
+    });
+    const params = Object.entries(rule.params).map(([k, v]) => `${k}=${v}`).join(", ") || "defaults";
+    const revert = el("button", { type: "button", class: "revert", text: "Revert", title: `Remove the rule for ${rule.site}` });
+    revert.addEventListener("click", async () => {
+      await save((s) => removeRule(s, rule.site), `Rule for ${rule.site} removed.`);
+      // The site permission was only asked for this rule; give it back.
+      api.permissions.remove({ origins: [`*://${rule.site}/*`, `*://www.${rule.site}/*`] }).catch(() => {});
+      renderRules();
+    });
+    body.append(el("tr", { "data-site": rule.site },
+      el("td", { text: rule.site }), el("td", {}, action), el("td", {}, algorithm),
+      el("td", {}, el("code", { text: params })), el("td", {}, revert)));
+  }
+}
+
+function renderTransport() {
+  for (const radio of document.querySelectorAll("input[name=transport]")) {
+    radio.checked = radio.value === settings.transport.kind;
+  }
+  $("ws-fields").hidden = settings.transport.kind !== "websocket";
+  $("ws-url").value = settings.transport.wsUrl;
+  $("ws-token").value = settings.transport.wsToken;
+}
+
+function renderPrivacy() {
+  $("send-url").checked = settings.privacy.sendUrl;
+  $("always-private").checked = settings.privacy.alwaysPrivate;
+  $("run-in-private").checked = settings.privacy.runInPrivate;
+  $("learn-sites").checked = settings.privacy.learnSites;
+}
+
+async function renderStats() {
+  const stats = (await api.storage.local.get("stats")).stats ?? {};
+  const rows = [
+    ["Host version", stats.hostVersion ?? "—"],
+    ["Host connections", stats.hostConnectCount ?? 0],
+    ["Last disconnect", stats.lastDisconnect ? `${stats.lastDisconnect.reason} (${new Date(stats.lastDisconnect.at).toLocaleString()})` : "—"],
+  ];
+  $("stats").replaceChildren(...rows.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: String(v) })]));
+}
+
+async function checkHost() {
+  const box = $("host-status");
+  box.textContent = "Checking…";
+  try {
+    const { hello } = await ask(MSG.HOST_INFO);
+    algorithms = hello.algorithms ?? [];
+    box.classList.remove("bad");
+    box.textContent = `Connected: host ${hello.hostVersion}, protocol ${hello.protocol}, algorithms: ${algorithms.map((a) => a.name).join(", ")}`;
+  } catch (err) {
+    box.classList.add("bad");
+    renderError(box, err);
+  }
+  renderAlgorithm();
+  renderRules();
+  await renderStats();
+}
+
+async function main() {
+  settings = await loadSettings(api.storage.local);
+  renderAlgorithm();
+  renderRules();
+  renderTransport();
+  renderPrivacy();
+  $("algorithm").addEventListener("change", async () => {
+    const algorithm = $("algorithm").value;
+    await save((s) => ({ ...s, algorithm }));
+    renderAlgorithm();
+    renderRules();
+  });
+  $("reset-params").addEventListener("click", async () => {
+    await save((s) => ({ ...s, params: { ...s.params, [s.algorithm]: {} } }), "Parameters reset to the paper's values.");
+    renderAlgorithm();
+  });
+  for (const radio of document.querySelectorAll("input[name=transport]")) {
+    radio.addEventListener("change", async () => {
+      await save((s) => ({ ...s, transport: { ...s.transport, kind: radio.value } }));
+      $("ws-fields").hidden = settings.transport.kind !== "websocket";
+    });
+  }
+  // Values are read when the user changes them, not when the queued save runs (a re-render in
+  // between would otherwise hand the save the old value).
+  const privacy = (key, id) => {
+    const value = $(id).checked;
+    return save((s) => ({ ...s, privacy: { ...s.privacy, [key]: value } }));
+  };
+  const transport = (key, id) => {
+    const value = $(id).value;
+    return save((s) => ({ ...s, transport: { ...s.transport, [key]: value } }));
+  };
+  $("ws-url").addEventListener("change", () => transport("wsUrl", "ws-url"));
+  $("ws-token").addEventListener("change", () => transport("wsToken", "ws-token"));
+  $("send-url").addEventListener("change", () => privacy("sendUrl", "send-url"));
+  $("always-private").addEventListener("change", () => privacy("alwaysPrivate", "always-private"));
+  $("run-in-private").addEventListener("change", () => privacy("runInPrivate", "run-in-private"));
+  $("learn-sites").addEventListener("change", () => privacy("learnSites", "learn-sites"));
+  $("check-host").addEventListener("click", checkHost);
+  api.storage.onChanged.addListener((changes, area) => {
+    if (area === "local" && changes.settings) {
+      loadSettings(api.storage.local).then((next) => {
+        settings = next;
+        renderRules();
+      });
+    }
+  });
+  document.documentElement.dataset.blocksiftStatus = "ready";
+  await checkHost();
+}
+
+main();

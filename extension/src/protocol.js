@@ -1,0 +1,228 @@
+// The one message module shared by background, popup, options and reader.
+//
+// Two kinds of messages live here:
+//  * wire messages to the native host (protocol version 1, host/blocksift/protocol.py):
+//    hello, extract, cancel, ping requests; chunked replies reassembled by ChunkAssembler;
+//  * internal messages between the extension's own pages and its background (MSG.*).
+// Nothing here touches the DOM or the browser API, so node tests import it as is.
+
+export const PROTOCOL_VERSION = 1;
+export const HOST_NAME = "org.blocksift.host";
+export const ID_ATTR = "data-bsid";
+export const EXTENSION_VERSION = "0.1.0";
+export const CLIENT_NAME = `blocksift-extension/${EXTENSION_VERSION}`;
+
+/** The command a user runs to install the host (shown when it is missing). */
+export const INSTALL_COMMAND = "pip install blocksift && blocksift install";
+
+/** Longest request id the host accepts (protocol.MAX_ID_LENGTH). */
+export const MAX_ID_LENGTH = 128;
+/** What the user can ask the host for. */
+export const WANTS = Object.freeze(["blocks", "main"]);
+/** Block kinds that "Hide link blocks" hides; main/content/other stay visible. */
+export const HIDDEN_KINDS = Object.freeze(["links", "ad", "nav"]);
+
+/** Internal message types (popup/options/reader -> background). Version with the wire. */
+export const MSG = Object.freeze({
+  RUN: "blocksift/run",            // {action, tabId, algorithm?, params?} -> RunOutcome
+  TAB_STATE: "blocksift/tab-state", // {tabId} -> {hidden, overlay, status}
+  HOST_INFO: "blocksift/host-info", // {} -> hello reply or {error}
+  READER_BACK: "blocksift/reader-back", // {tabId, url}: do not re-run the site rule on return
+});
+
+/** Actions a user can take on a page. Hide and overlay toggle. */
+export const ACTIONS = Object.freeze(["reader", "hide", "overlay"]);
+
+let counter = 0;
+
+/** A request id unique within this background's life (the host echoes it). */
+export function newRequestId(prefix = "r") {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter.toString(36)}`;
+}
+
+function checkId(id) {
+  if (typeof id !== "string" || id.length < 1 || id.length > MAX_ID_LENGTH) {
+    throw new TypeError(`request id must be a string of 1..${MAX_ID_LENGTH} characters`);
+  }
+  return id;
+}
+
+export function helloRequest(id = newRequestId("hello")) {
+  return { type: "hello", id: checkId(id), protocol: PROTOCOL_VERSION, client: CLIENT_NAME };
+}
+
+export function pingRequest(id = newRequestId("ping")) {
+  return { type: "ping", id: checkId(id) };
+}
+
+export function cancelRequest(target, id = newRequestId("cancel")) {
+  return { type: "cancel", id: checkId(id), target: checkId(target) };
+}
+
+/**
+ * An extract request for one page snapshot.
+ * `url` is dropped when the user turned off "send page address"; `private` tells the host to
+ * store nothing (private windows, or the user's privacy switch); `learnSite` lets the host
+ * store the page's structure to learn the site's template (the user's opt-in switch).
+ */
+export function extractRequest({ id = newRequestId("x"), url = null, html, algorithm = "linkblocks",
+  params = {}, want = ["blocks", "main"], isPrivate = false, learnSite = false } = {}) {
+  if (typeof html !== "string") throw new TypeError("html must be a string");
+  if (typeof algorithm !== "string" || !algorithm || algorithm.length > 64) {
+    throw new TypeError("algorithm must be a non-empty name");
+  }
+  if (params === null || typeof params !== "object" || Array.isArray(params)) {
+    throw new TypeError("params must be an object");
+  }
+  const wants = [...new Set(want)];
+  if (!wants.length || wants.some((w) => !WANTS.includes(w))) {
+    throw new TypeError(`want must be a non-empty subset of ${WANTS.join(", ")}`);
+  }
+  return {
+    type: "extract", id: checkId(id), url: url || null, html, algorithm, params: { ...params },
+    want: wants, idAttr: ID_ATTR, private: Boolean(isPrivate),
+    // Private pages are never learned from, whatever the switch says.
+    learnSite: Boolean(learnSite) && !isPrivate,
+  };
+}
+
+/** Error a request fails with; `code` is the host's number or one of the local names below. */
+export class BlocksiftError extends Error {
+  constructor(message, { code = "internal", name = code, hint = "" } = {}) {
+    super(message);
+    this.code = code;
+    this.errorName = name;
+    this.hint = hint;
+  }
+
+  toJSON() {
+    return { message: this.message, code: this.code, name: this.errorName, hint: this.hint };
+  }
+}
+
+/** Local error codes (not sent by the host). */
+export const LOCAL_ERRORS = Object.freeze({
+  HOST_MISSING: "host_missing",
+  HOST_CLOSED: "host_closed",
+  TOO_LARGE: "too_large",
+  TIMEOUT: "timeout",
+  BAD_REPLY: "bad_reply",
+  PAGE: "page_unavailable",
+});
+
+/**
+ * Reassembles chunked replies: each chunk {id, seq, count, data}; joining `data` in `seq`
+ * order and JSON-parsing it gives the full reply. Guards against inconsistent counts,
+ * duplicates and unbounded memory.
+ */
+export class ChunkAssembler {
+  constructor({ maxBytes = 256 * 1024 * 1024 } = {}) {
+    this.maxBytes = maxBytes;
+    this.partial = new Map(); // id -> {count, parts: Array, received, bytes}
+  }
+
+  /** Feed one chunk; returns the full reply once complete, else null. Throws BlocksiftError. */
+  add(chunk) {
+    const { id, seq, count, data } = chunk;
+    if (typeof id !== "string" || !Number.isInteger(seq) || !Number.isInteger(count)
+        || count < 1 || seq < 0 || seq >= count || typeof data !== "string") {
+      throw new BlocksiftError("The host sent a malformed chunk.", { code: LOCAL_ERRORS.BAD_REPLY });
+    }
+    let entry = this.partial.get(id);
+    if (!entry) {
+      entry = { count, parts: new Array(count), received: 0, bytes: 0 };
+      this.partial.set(id, entry);
+    }
+    if (entry.count !== count) {
+      this.partial.delete(id);
+      throw new BlocksiftError(`Chunk count changed for reply ${id}.`, { code: LOCAL_ERRORS.BAD_REPLY });
+    }
+    if (entry.parts[seq] === undefined) {
+      entry.parts[seq] = data;
+      entry.received += 1;
+      entry.bytes += data.length;
+    }
+    if (entry.bytes > this.maxBytes) {
+      this.partial.delete(id);
+      throw new BlocksiftError(`Reply ${id} exceeds ${this.maxBytes} characters.`,
+        { code: LOCAL_ERRORS.TOO_LARGE });
+    }
+    if (entry.received < entry.count) return null;
+    this.partial.delete(id);
+    let reply;
+    try {
+      reply = JSON.parse(entry.parts.join(""));
+    } catch (err) {
+      throw new BlocksiftError(`Reply ${id} did not reassemble into JSON: ${err.message}`,
+        { code: LOCAL_ERRORS.BAD_REPLY });
+    }
+    return reply;
+  }
+
+  /** Forget a reply's chunks (request failed or was cancelled). */
+  drop(id) {
+    this.partial.delete(id);
+  }
+
+  /** Forget everything (the port closed). */
+  clear() {
+    this.partial.clear();
+  }
+}
+
+/** Known wording of "host not installed or not allowed" (Chromium, Firefox). */
+const MISSING_PATTERNS = [
+  /specified native messaging host not found/i,
+  /no such native application/i,
+  /access to the specified native messaging host is forbidden/i,
+];
+
+/** Whether a port error message means the host is not installed or not allowed. */
+export function isHostMissingMessage(message) {
+  return MISSING_PATTERNS.some((re) => re.test(String(message || "")));
+}
+
+/** A BlocksiftError for a closed port, with the install hint when the host is missing. */
+export function portClosedError(message, { everConnected = false } = {}) {
+  const text = String(message || "no reason given");
+  if (!everConnected && isHostMissingMessage(text)) {
+    return new BlocksiftError(
+      "The blocksift host is not installed (or not registered for this browser).",
+      { code: LOCAL_ERRORS.HOST_MISSING, hint: `Install it with: ${INSTALL_COMMAND}` });
+  }
+  if (/exceeds the limit|error when communicating/i.test(text)) {
+    return new BlocksiftError(
+      `The connection to the blocksift host broke (${text}). It restarts on the next request.`,
+      { code: LOCAL_ERRORS.HOST_CLOSED });
+  }
+  return new BlocksiftError(
+    `The blocksift host closed the connection (${text}). It restarts on the next request.`,
+    { code: LOCAL_ERRORS.HOST_CLOSED });
+}
+
+/** Turn a host error reply into a BlocksiftError. */
+export function hostError(reply) {
+  return new BlocksiftError(reply.message || "The host reported an error.",
+    { code: reply.code ?? "internal", name: reply.name || "error" });
+}
+
+/** Ids of the elements to hide for a result: blocks of the hidden kinds, deduplicated. */
+export function elementIdsToHide(result, kinds = HIDDEN_KINDS) {
+  const ids = new Set();
+  for (const block of result?.blocks ?? []) {
+    if (!kinds.includes(block.kind)) continue;
+    for (const id of block.elementIds ?? []) ids.add(id);
+  }
+  return [...ids];
+}
+
+/** Words and minutes to read a text; CJK characters count as words at a slower pace. */
+export function readingTime(text, { wordsPerMinute = 230, cjkPerMinute = 500 } = {}) {
+  const source = String(text || "");
+  const cjk = (source.match(/[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/g) || []).length;
+  const words = (source.replace(/[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/g, " ")
+    .match(/[\p{L}\p{N}]+/gu) || []).length;
+  const minutes = words / wordsPerMinute + cjk / cjkPerMinute;
+  return { words, cjk, minutes: Math.max(1, Math.round(minutes)) };
+}

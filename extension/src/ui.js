@@ -1,0 +1,93 @@
+// Helpers shared by the popup and options pages (DOM, no page access).
+
+import { api } from "./api.js";
+import { BlocksiftError } from "./protocol.js";
+
+/** Send an internal message to the background; throws BlocksiftError on failure. */
+export async function ask(type, payload = {}) {
+  const reply = await api.runtime.sendMessage({ type, ...payload });
+  if (!reply) throw new BlocksiftError("The extension's background did not answer.", { code: "internal" });
+  if (!reply.ok) throw new BlocksiftError(reply.error?.message ?? "failed", reply.error ?? {});
+  return reply.value;
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "text") node.textContent = value;
+    else if (key === "class") node.className = value;
+    else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined) node.append(child);
+  }
+  return node;
+}
+
+/** The scalar parameter fields of a pydantic JSON schema: [{name, type, default, ...}]. */
+export function paramFields(schema) {
+  const props = schema?.properties ?? {};
+  const fields = [];
+  for (const [name, prop] of Object.entries(props)) {
+    const variants = prop.anyOf ?? [prop];
+    const typed = variants.find((v) => ["number", "integer", "boolean"].includes(v.type));
+    if (!typed) continue;
+    fields.push({
+      name,
+      type: typed.type,
+      title: prop.title ?? name,
+      description: prop.description ?? "",
+      default: prop.default,
+      minimum: typed.minimum ?? typed.exclusiveMinimum,
+      maximum: typed.maximum ?? typed.exclusiveMaximum,
+    });
+  }
+  return fields;
+}
+
+/**
+ * Render inputs for an algorithm's params into `container`. `values` holds the user's
+ * overrides; an empty field means "the paper's default". `onChange(newValues)` fires on edit.
+ */
+export function renderParams(container, schema, values, onChange, { limit = Infinity } = {}) {
+  container.replaceChildren();
+  const fields = paramFields(schema).slice(0, limit);
+  if (!fields.length) {
+    container.append(el("p", { class: "muted", text: "This algorithm has no numeric parameters." }));
+    return;
+  }
+  const current = { ...values };
+  for (const field of fields) {
+    const id = `param-${field.name}`;
+    let input;
+    if (field.type === "boolean") {
+      input = el("input", { type: "checkbox", id, name: field.name });
+      input.checked = typeof current[field.name] === "boolean" ? current[field.name] : Boolean(field.default);
+    } else {
+      input = el("input", {
+        type: "number", id, name: field.name, step: field.type === "integer" ? "1" : "any",
+        min: field.minimum, max: field.maximum, placeholder: field.default ?? "",
+      });
+      if (typeof current[field.name] === "number") input.value = String(current[field.name]);
+    }
+    input.addEventListener("change", () => {
+      if (field.type === "boolean") current[field.name] = input.checked;
+      else if (input.value === "" || !Number.isFinite(Number(input.value))) delete current[field.name];
+      else current[field.name] = field.type === "integer" ? Math.round(Number(input.value)) : Number(input.value);
+      onChange({ ...current });
+    });
+    container.append(el("label", { class: "param", for: id, title: field.description },
+      el("span", { text: field.title }), input));
+  }
+}
+
+/** A one-line rendering of an error with its hint (install command) when there is one. */
+export function renderError(container, error) {
+  container.replaceChildren(el("strong", { text: error?.message ?? String(error) }));
+  if (error?.hint) {
+    const command = error.hint.replace(/^Install it with:\s*/, "");
+    container.append(el("span", { text: " Install it with:" }), el("code", { class: "command", text: command }));
+  }
+}

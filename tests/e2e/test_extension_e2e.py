@@ -1,0 +1,411 @@
+"""The extension end to end, in Chromium and Firefox, with the real host, on served pages.
+
+Every test clicks the extension's own popup and waits on the status the extension writes
+(``<html data-blocksift-status>`` on the page or the reader view); none sleeps.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+from pathlib import Path
+
+import pytest
+
+import e2e_harness as harness
+
+PAGES = Path(__file__).resolve().parent / "pages"
+INSTALL_COMMAND = "pip install blocksift && blocksift install"
+UI = "document.querySelector('blocksift-ui')?.shadowRoot"
+
+# Visible elements as a list of booleans in document order (our own UI excluded).
+VISIBILITY = ("[...document.body.getElementsByTagName('*')].filter(e => e.localName !== 'blocksift-ui')"
+              ".map(e => e.checkVisibility())")
+INSIDE_HIDDEN = ("[...document.body.getElementsByTagName('*')].filter(e => e.localName !== 'blocksift-ui')"
+                 ".map(e => !!e.closest('[data-blocksift-hide]'))")
+
+
+def test_hide_link_blocks_then_restore(browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    if isinstance(browser, harness.ChromiumBrowser):
+        assert browser.extension_id == harness.CHROMIUM_EXTENSION_ID  # fixed by the manifest key
+    page = browser.new_tab(site.url("article.html"))
+    count_before = page.evaluate("document.getElementsByTagName('*').length")
+    visible_before = page.evaluate(VISIBILITY)
+
+    status = browser.act(page, "hide")
+    assert status["status"] == "hidden", status
+    assert int(status["count"]) > 0
+    page.screenshot(artifacts / "page-hidden.png")
+
+    # The link lists are gone from view, the article is not.
+    assert page.evaluate("[...document.querySelectorAll('#nav a, #related a')].every(a => !a.checkVisibility())")
+    assert page.evaluate("['p1', 'list', 'code', 'table', 'late'].every(id => document.getElementById(id).checkVisibility())")
+    # Exactly the marked elements (and what they contain) changed visibility; nothing else did.
+    marked = page.evaluate("document.querySelectorAll('[data-blocksift-hide]').length")
+    assert marked == int(status["count"])
+    inside = page.evaluate(INSIDE_HIDDEN)
+    visible_after = page.evaluate(VISIBILITY)
+    assert len(inside) == len(visible_before) == len(visible_after)
+    for was, now, hidden in zip(visible_before, visible_after, inside):
+        assert now == (was and not hidden)
+    # Hidden with CSS, not removed; the page's own script still works.
+    assert page.evaluate("document.getElementsByTagName('*').length") == count_before
+    page.evaluate("document.getElementById('counter').click(), true")
+    assert page.evaluate("document.getElementById('counter').textContent") == "Clicked 1 times"
+
+    popup = browser.popup(page.url)
+    popup.wait_for("document.documentElement.dataset.blocksiftHost")
+    assert popup.evaluate("document.getElementById('act-hide').getAttribute('aria-pressed')") == "true"
+    popup.screenshot(artifacts / "popup-after-hide.png")
+    popup.close()
+
+    status = browser.act(page, "hide")  # the toggle restores the page
+    assert status["status"] == "restored", status
+    assert page.evaluate("document.querySelectorAll('[data-blocksift-hide]').length") == 0
+    assert page.evaluate(VISIBILITY) == visible_before
+    assert page.evaluate("document.getElementById('counter').textContent") == "Clicked 1 times"
+
+
+def test_overlay_outlines_blocks_with_labels(browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    page = browser.new_tab(site.url("article.html"))
+    status = browser.act(page, "overlay")
+    assert status["status"] == "overlay", status
+    boxes = page.evaluate(f"[...{UI}.querySelectorAll('.box')].map(b => {{"
+                          " const r = b.getBoundingClientRect();"
+                          " return {label: b.textContent, block: b.dataset.block, w: r.width, h: r.height}; })")
+    labels = [box["label"] for box in boxes if box["label"]]
+    # One label per block drawn, on the first of its outlines.
+    assert len(labels) == int(status["count"]) > 0
+    assert len({box["block"] for box in boxes}) == len(labels)
+    for label in labels:
+        assert re.fullmatch(r"[a-z]+ · [a-z]+ · -?\d+\.\d\d", label), label
+    assert any(" · links · " in label for label in labels)
+    for box in boxes:
+        assert box["w"] > 0 and box["h"] > 0
+    page.screenshot(artifacts / "overlay.png")
+    status = browser.act(page, "overlay")
+    assert status["status"] == "overlay-cleared"
+    assert page.evaluate(f"{UI}.querySelectorAll('.box').length") == 0
+
+
+def test_reader_view_of_article_keeps_structure(browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    page = browser.new_tab(site.url("article.html"))
+    status = browser.act(page, "reader")
+    assert status["status"] == "ready", status
+    assert page.url.startswith(browser.extension_origin + "/reader.html")
+    content = "document.getElementById('content')"
+    assert page.evaluate("document.getElementById('title').textContent") == "How tides work"
+    assert page.evaluate("document.getElementById('site').textContent") == "127.0.0.1"
+    assert re.match(r"\d+ min read · \d+ words · [a-z]+", page.evaluate("document.getElementById('details').textContent"))
+    for selector in ("h2", "ul li", "pre code", "table th", "table td", "figure img", "figcaption", "caption"):
+        assert page.evaluate(f"{content}.querySelectorAll({json.dumps(selector)}).length") > 0, selector
+    # Links stay links, absolute and clickable; the paragraph the page's script added is in.
+    assert page.evaluate(f"{content}.querySelector('a[href=\"https://en.wikipedia.org/wiki/Tide\"]')?.rel") == "noopener noreferrer"
+    assert "added by the page's own script" in page.evaluate(f"{content}.textContent")
+    assert "Moon phases explained" not in page.evaluate(f"{content}.textContent")
+    assert page.evaluate(f"{content}.querySelector('img').src").startswith("http://127.0.0.1:")
+    page.screenshot(artifacts / "reader-light.png")
+
+    # Themes, font, size and width are applied and remembered.
+    page.evaluate("document.querySelector('[data-theme-choice=dark]').click(), true")
+    page.evaluate("document.querySelector('[data-font-choice=sans]').click(), true")
+    page.evaluate("document.getElementById('larger').click(), true")
+    page.evaluate("document.querySelector('[data-width-choice=wide]').click(), true")
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert page.evaluate("getComputedStyle(document.body).fontSize") == "22px"
+    assert page.evaluate("getComputedStyle(document.documentElement).backgroundColor") == "rgb(28, 28, 32)"
+    page.screenshot(artifacts / "reader-dark.png")
+    page.evaluate("document.querySelector('[data-theme-choice=sepia]').click(), true")
+    page.screenshot(artifacts / "reader-sepia.png")
+
+    # Back returns to the page.
+    page.evaluate("document.getElementById('back').click(), true")
+    page.wait_for("location.href.startsWith('http://127.0.0.1') && document.readyState === 'complete'"
+                  " && !!document.getElementById('counter')")
+    assert page.evaluate("document.title") == "How tides work"
+
+
+def test_reader_view_of_a_real_dev_page(browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    gold = (PAGES / "dev" / "zh-cwce-d02c66a2.gold.txt").read_text(encoding="utf-8")
+    paragraphs = [p.strip() for p in gold.split("\n") if len(p.strip()) >= 30]
+    page = browser.new_tab(site.url("dev/zh-cwce-d02c66a2.html"))
+    status = browser.act(page, "reader")
+    assert status["status"] == "ready", status
+    text = page.evaluate("document.getElementById('content').textContent")
+    text = re.sub(r"\s+", "", text)
+    found = [p for p in paragraphs if re.sub(r"\s+", "", p)[:15] in text]
+    assert len(found) >= 0.8 * len(paragraphs), (len(found), len(paragraphs))
+    assert len(text) < 2 * len(re.sub(r"\s+", "", gold))  # main text, not the whole page
+    page.screenshot(artifacts / "reader-dev-page.png")
+
+
+def test_host_missing_shows_install_command(browser_name: str, tmp_path: Path, host: harness.HostInstall,
+                                            site: harness.Site, artifacts: Path) -> None:
+    with harness.launch(browser_name, tmp_path, host, register_host=False,
+                        launchpad=site.url("blank.html", host="localhost")) as browser:
+        page = browser.new_tab(site.url("article.html"))
+        status = browser.act(page, "hide")
+        assert status["status"] == "error", status
+        assert status["error-code"] == "host_missing"
+        toast = page.evaluate(f"(() => {{ const t = {UI}.querySelector('.toast');"
+                              " return {text: t.textContent, visible: t.checkVisibility()}; })()")
+        assert toast["visible"] and INSTALL_COMMAND in toast["text"] and "not installed" in toast["text"]
+        page.screenshot(artifacts / "host-missing-page.png")
+        popup = browser.popup(page.url)
+        popup.wait_for("document.documentElement.dataset.blocksiftHost")
+        assert popup.evaluate("document.documentElement.dataset.blocksiftHost") == "host_missing"
+        assert INSTALL_COMMAND in popup.evaluate("document.getElementById('host-status').textContent")
+        popup.screenshot(artifacts / "host-missing-popup.png")
+        popup.close()
+        assert host.pids() == []
+
+        # Installing the host fixes it without restarting the browser.
+        browser.register_host()
+        status = browser.act(page, "hide")
+        assert status["status"] == "hidden", status
+        assert page.evaluate(f"{UI}.querySelectorAll('.toast').length") == 0
+
+
+def test_host_killed_mid_request_then_recovers(browser: harness.Browser, site: harness.Site,
+                                                host: harness.HostInstall) -> None:
+    page = browser.new_tab(site.url("article.html"))
+    assert browser.act(page, "hide")["status"] == "hidden"
+    assert browser.act(page, "hide")["status"] == "restored"
+    first = host.live_pids()
+    assert len(first) == 1
+
+    # Freeze the host, send a request, kill the host while the request is with it.
+    host.signal_all(signal.SIGSTOP)
+    before = int(page.evaluate("+document.documentElement.dataset.blocksiftSeq"))
+    browser.act(page, "hide", wait=False)
+    page.wait_for("document.documentElement.dataset.blocksiftStage === 'host'")
+    host.signal_all(signal.SIGKILL)
+    page.wait_for(f"+document.documentElement.dataset.blocksiftSeq > {before}")
+    status = page.status()
+    assert status["status"] == "error", status
+    assert status["error-code"] == "host_closed"
+    assert "restarts on the next request" in status["error"]
+
+    # The next request starts a new host.
+    status = browser.act(page, "hide")
+    assert status["status"] == "hidden", status
+    assert len(host.pids()) == 2 and host.live_pids() != first
+
+
+def test_service_worker_stopped_then_next_request_recovers(browser: harness.Browser, site: harness.Site,
+                                                           host: harness.HostInstall) -> None:
+    if not isinstance(browser, harness.ChromiumBrowser):
+        pytest.skip("only Chromium lets a test stop the extension's service worker (CDP); "
+                    "Firefox runs the background as an event page")
+    page = browser.new_tab(site.url("article.html"))
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    stats = browser.storage("local", "stats")["stats"]
+    browser.stop_service_worker()
+    # The host sees its stdin close when the worker's port goes away and exits.
+    _wait(lambda: host.live_pids() == [], "the host to exit after the worker stopped")
+    status = browser.act(page, "hide")
+    assert status["status"] == "hidden", status
+    after = browser.storage("local", "stats")["stats"]
+    assert after["backgroundStartCount"] > stats["backgroundStartCount"]
+    assert after["hostConnectCount"] > stats["hostConnectCount"]
+    assert len(host.pids()) == 2
+
+
+def test_reply_over_1mb_arrives_in_chunks(browser: harness.Browser, site: harness.Site) -> None:
+    page = browser.new_tab(site.url("long-article.html"))
+    status = browser.act(page, "reader", timeout=180)
+    assert status["status"] == "ready", status
+    size = page.evaluate("document.getElementById('content').textContent.length")
+    assert size > 1_048_576  # one reply frame is capped at 1 MiB: this came in chunks
+    assert "The end of the very long article." in page.evaluate(
+        "document.getElementById('content').lastElementChild.textContent")
+    stats = browser.storage("local", "stats")["stats"]
+    assert stats.get("hostDisconnectCount", 0) == 0  # the port was never closed for size
+
+
+def test_five_megabyte_page(browser: harness.Browser, site: harness.Site) -> None:
+    page = browser.new_tab(site.url("big.html"))
+    status = browser.act(page, "hide", timeout=180)
+    assert status["status"] == "hidden", status
+    assert int(status["bytes"]) >= 5 * 1024 * 1024
+    assert int(status["count"]) > 100
+    assert page.evaluate("document.querySelector('#s10 .related a').checkVisibility()") is False
+    assert page.evaluate("document.querySelector('#s10 p').checkVisibility()") is True
+
+
+FORBIDDEN = ("script, iframe, object, embed, svg, math, form, style, template, textarea, noscript,"
+             " base, meta, link, video, audio, source")
+DOM_CHECK = (
+    "(() => { const c = document.getElementById('content'); const bad = [];"
+    f" for (const e of c.querySelectorAll({json.dumps(FORBIDDEN)})) bad.push(e.localName);"
+    " for (const e of c.querySelectorAll('*')) for (const a of e.attributes) {"
+    "   if (a.name.startsWith('on') || a.name === 'style' || a.name === 'srcdoc') bad.push(e.localName + '@' + a.name);"
+    "   if (['href', 'src', 'action', 'data', 'formaction'].includes(a.name) && !/^(https?:|mailto:)/i.test(a.value)) bad.push(e.localName + '@' + a.name + '=' + a.value); }"
+    " return bad; })()")
+INTERACT = (
+    "(() => { const c = document.getElementById('content');"
+    " for (const e of c.querySelectorAll('p, div, span, img, details, summary')) e.click();"
+    " for (const e of c.querySelectorAll('*')) e.dispatchEvent(new MouseEvent('mouseover', {bubbles: true}));"
+    " return true; })()")
+
+
+def _extension_hits(site: harness.Site) -> list[dict[str, str]]:
+    return [h for h in site.hits if "extension" in h["query"]]
+
+
+def _flush_beacons(site: harness.Site, tab: harness.Tab, tag: str) -> None:
+    """A last beacon from the reader view; once it arrives, earlier ones would have too."""
+    tab.evaluate(f"(new Image().src = {json.dumps(site.url('__hit'))} + '?p=flush-{tag}', true)")
+    _wait(lambda: any(f"p=flush-{tag}" in h["query"] for h in site.hits), "the flush beacon")
+
+
+def test_reader_view_runs_nothing_from_an_xss_page(browser: harness.Browser, site: harness.Site,
+                                                   artifacts: Path) -> None:
+    page = browser.new_tab(site.url("xss.html"))
+    # The payloads are live: on the page itself, its own script runs (as it should).
+    _wait(lambda: any("p=1&ctx=http" in h["query"] for h in site.hits), "the page's own script")
+    status = browser.act(page, "reader")
+    assert status["status"] == "ready", status
+    assert "The last honest paragraph" in page.evaluate("document.getElementById('content').textContent")
+    assert page.evaluate(DOM_CHECK) == []
+    page.evaluate(INTERACT)
+    _flush_beacons(site, page, browser.name)
+    assert [h for h in _extension_hits(site) if "flush" not in h["query"]] == []
+    assert page.evaluate("document.documentElement.dataset.blocksiftCspViolations || '0'") == "0"
+    page.screenshot(artifacts / "reader-xss.png")
+
+
+def test_reader_view_sanitizes_raw_payloads_itself(browser: harness.Browser, site: harness.Site) -> None:
+    """Second layer: HTML that never went through the host's sanitizer (a host bug)."""
+    from e2e_pages import xss_page
+
+    raw = xss_page(site.url("__hit")).split("<article id='article'>", 1)[1].split("</article>")[0]
+    raw += "<p><a href='relative/page.html' id='rel'>relative</a></p>"
+    tab = browser.new_tab(browser.ext_url("options.html"))
+    tab.wait_for("document.documentElement.dataset.blocksiftStatus === 'ready'")
+    payload = {"url": site.url("xss.html"), "title": "Raw", "lang": "en", "algorithm": "test",
+               "html": raw, "text": "", "startedAt": 0}
+    tab.evaluate(f"(globalThis.browser ?? chrome).storage.session.set({{'reader:raw': {json.dumps(payload)}}})")
+    tab.navigate(browser.ext_url("reader.html#reader%3Araw"))
+    tab.wait_for("document.documentElement.dataset.blocksiftStatus === 'ready'")
+    assert tab.evaluate(DOM_CHECK) == []
+    assert tab.evaluate("document.querySelector('#content a[href$=\"relative/page.html\"]').href") == site.url("relative/page.html")
+    assert "The last honest paragraph" in tab.evaluate("document.getElementById('content').textContent")
+    tab.evaluate(INTERACT)
+    _flush_beacons(site, tab, browser.name + "-raw")
+    assert [h for h in _extension_hits(site) if "flush" not in h["query"]] == []
+
+
+def _wait(predicate, what: str, timeout: float = 30.0) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
+def test_site_rule_runs_on_load_and_reverts_from_options(browser: harness.Browser, site: harness.Site,
+                                                         host: harness.HostInstall, artifacts: Path) -> None:
+    page = browser.new_tab(site.url("article.html"))
+    popup = browser.popup(page.url)
+    popup.wait_for("document.documentElement.dataset.blocksiftHost")
+    popup.evaluate("document.getElementById('always').click(), true")
+    popup.wait_for("document.getElementById('result').textContent.includes('by itself')")
+    assert popup.evaluate("document.documentElement.dataset.blocksiftHost") == "ok"
+    popup.screenshot(artifacts / "popup-rule-set.png")
+    popup.close()
+
+    # The next load of a page of the site hides its link blocks without a click.
+    page.navigate(site.url("article.html"))
+    page.wait_for("document.documentElement.dataset.blocksiftStatus === 'hidden'")
+    assert page.evaluate("document.querySelectorAll('[data-blocksift-hide]').length") > 0
+    # Saving a rule is not a transport change: the same host process still serves.
+    assert len(host.pids()) == 1
+    assert browser.storage("local", "stats")["stats"].get("hostDisconnectCount", 0) == 0
+
+    options = browser.new_tab(browser.ext_url("options.html"))
+    row = "document.querySelector('#rules tr[data-site=\"127.0.0.1\"]')"
+    options.wait_for(f"!!{row}")
+    # Editable: switch the rule to the reader view.
+    options.evaluate(f"(() => {{ const s = {row}.querySelector('select'); s.value = 'reader';"
+                     " s.dispatchEvent(new Event('change')); return true; })()")
+    options.wait_for(f"{row}?.querySelector('select').value === 'reader'")
+    _wait(lambda: browser.storage("local", "settings")["settings"]["rules"][0]["action"] == "reader",
+          "the edited rule to be saved")
+    options.screenshot(artifacts / "options.png")
+    # One-click revert.
+    options.evaluate(f"{row}.querySelector('.revert').click(), true")
+    options.wait_for("!document.querySelector('#rules tr[data-site]')")
+    assert browser.storage("local", "settings")["settings"]["rules"] == []
+    options.close()
+
+    page.navigate(site.url("article.html"))
+    status = browser.act(page, "overlay")
+    assert status["status"] == "overlay" and status["seq"] == "1"  # no rule ran before the click
+    assert page.evaluate("document.querySelectorAll('[data-blocksift-hide]').length") == 0
+
+
+def test_reader_view_of_a_page_without_main_text_says_so(browser: harness.Browser, site: harness.Site,
+                                                         artifacts: Path) -> None:
+    warm = browser.new_tab(site.url("article.html"))
+    assert browser.act(warm, "overlay")["status"] == "overlay"  # the host is up: the reader opens at once
+    page = browser.new_tab(site.url("links-only.html"))
+    status = browser.act(page, "reader")
+    assert status["status"] == "not-suitable", status
+    on_reader = page.url.startswith(browser.extension_origin)
+    if on_reader:
+        assert page.evaluate("document.getElementById('notice').checkVisibility()")
+        assert page.evaluate("document.querySelector('#notice .message').textContent") == status["error"]
+        page.screenshot(artifacts / "reader-notice.png")
+        page.evaluate("document.getElementById('back').click(), true")
+        page.wait_for("location.href.startsWith('http://127.0.0.1') && document.readyState === 'complete'")
+    else:  # the host was not ready yet: the page itself says it
+        assert page.evaluate(f"{UI}.querySelector('.toast').checkVisibility()")
+    assert page.evaluate("document.title") == "Only links"
+
+
+def _set_option(tab: harness.Tab, element_id: str, value: str) -> None:
+    tab.evaluate(f"(() => {{ const e = document.getElementById({json.dumps(element_id)});"
+                 f" e.value = {json.dumps(value)}; e.dispatchEvent(new Event('change')); return true; }})()")
+
+
+def test_websocket_transport(browser: harness.Browser, site: harness.Site, host: harness.HostInstall,
+                             tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": str(harness.REPO / "host"), "BLOCKSIFT_HOME": str(tmp_path / "ws-home")}
+    token = subprocess.run([sys.executable, "-m", "blocksift", "serve", "--print-token"], env=env,
+                           capture_output=True, text=True, check=True, timeout=60).stdout.strip()
+    server = subprocess.Popen([sys.executable, "-m", "blocksift", "serve", "--port", "0"], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        url = re.search(r"ws://127\.0\.0\.1:\d+/", server.stdout.readline()).group(0)
+        browser.unregister_host()  # only the WebSocket can answer now
+        options = browser.new_tab(browser.ext_url("options.html"))
+        options.wait_for("document.documentElement.dataset.blocksiftStatus === 'ready'")
+        options.evaluate("(() => { const r = document.querySelector('input[name=transport][value=websocket]');"
+                         " r.checked = true; r.dispatchEvent(new Event('change')); return true; })()")
+        _set_option(options, "ws-url", url)
+        _set_option(options, "ws-token", "not-the-token")
+        _wait(lambda: browser.storage("local", "settings")["settings"]["transport"]
+              == {"kind": "websocket", "wsUrl": url, "wsToken": "not-the-token"}, "the transport to be saved")
+
+        page = browser.new_tab(site.url("article.html"))
+        status = browser.act(page, "hide")
+        assert status["status"] == "error" and "refused the token" in status["error"], status
+
+        _set_option(options, "ws-token", token)
+        _wait(lambda: browser.storage("local", "settings")["settings"]["transport"]["wsToken"] == token,
+              "the token to be saved")
+        status = browser.act(page, "hide")
+        assert status["status"] == "hidden", status
+        assert int(status["count"]) > 0
+        assert host.pids() == []  # the native host was never started
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

@@ -1,0 +1,88 @@
+// Unit tests of the DOM-independent extension modules (node --test).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  ChunkAssembler, ID_ATTR, PROTOCOL_VERSION, cancelRequest, elementIdsToHide, extractRequest,
+  helloRequest, isHostMissingMessage, newRequestId, portClosedError, readingTime,
+} from "../../extension/src/protocol.js";
+
+test("hello names the protocol version and the client", () => {
+  const hello = helloRequest("h1");
+  assert.deepEqual(Object.keys(hello).sort(), ["client", "id", "protocol", "type"]);
+  assert.equal(hello.protocol, PROTOCOL_VERSION);
+  assert.match(hello.client, /^blocksift-extension\/\d+\.\d+\.\d+$/);
+});
+
+test("extract carries the snapshot, the id attribute and the privacy flag", () => {
+  const request = extractRequest({ id: "x1", html: "<p data-bsid='1'>a</p>", url: "https://e.org/", want: ["main", "main"], isPrivate: 1 });
+  assert.equal(request.idAttr, ID_ATTR);
+  assert.deepEqual(request.want, ["main"]);
+  assert.equal(request.private, true);
+  assert.equal(request.algorithm, "linkblocks");
+  assert.equal(extractRequest({ html: "", url: "" }).url, null);
+  assert.equal(extractRequest({ html: "", learnSite: true }).learnSite, true);
+  assert.equal(extractRequest({ html: "", learnSite: true, isPrivate: true }).learnSite, false);
+});
+
+test("bad extract input is refused before it reaches the host", () => {
+  assert.throws(() => extractRequest({ html: 5 }), TypeError);
+  assert.throws(() => extractRequest({ html: "", want: [] }), TypeError);
+  assert.throws(() => extractRequest({ html: "", want: ["everything"] }), TypeError);
+  assert.throws(() => extractRequest({ html: "", params: [] }), TypeError);
+  assert.throws(() => extractRequest({ html: "", algorithm: "" }), TypeError);
+  assert.throws(() => cancelRequest("x".repeat(129)), TypeError);
+});
+
+test("request ids are unique and within the host's length limit", () => {
+  const ids = new Set(Array.from({ length: 1000 }, () => newRequestId("x")));
+  assert.equal(ids.size, 1000);
+  for (const id of ids) assert.ok(id.length <= 128);
+});
+
+test("chunks reassemble in seq order whatever order they arrive in", () => {
+  const reply = { type: "result", id: "r", result: { text: "é€😀".repeat(1000) } };
+  const text = JSON.stringify(reply);
+  const parts = [text.slice(0, 100), text.slice(100, 2000), text.slice(2000)];
+  const assembler = new ChunkAssembler();
+  assert.equal(assembler.add({ type: "chunk", id: "r", seq: 2, count: 3, data: parts[2] }), null);
+  assert.equal(assembler.add({ type: "chunk", id: "r", seq: 0, count: 3, data: parts[0] }), null);
+  assert.equal(assembler.add({ type: "chunk", id: "r", seq: 0, count: 3, data: parts[0] }), null); // duplicate ignored
+  assert.deepEqual(assembler.add({ type: "chunk", id: "r", seq: 1, count: 3, data: parts[1] }), reply);
+  assert.equal(assembler.partial.size, 0);
+});
+
+test("inconsistent or malformed chunks fail clearly", () => {
+  const assembler = new ChunkAssembler({ maxBytes: 10 });
+  assert.throws(() => assembler.add({ id: "a", seq: 3, count: 2, data: "" }), /malformed/);
+  assembler.add({ id: "b", seq: 0, count: 2, data: "{" });
+  assert.throws(() => assembler.add({ id: "b", seq: 1, count: 3, data: "}" }), /count changed/);
+  assert.throws(() => assembler.add({ id: "c", seq: 0, count: 2, data: "x".repeat(11) }), /exceeds/);
+  assert.throws(() => new ChunkAssembler().add({ id: "d", seq: 0, count: 1, data: "{not json" }), /did not reassemble/);
+});
+
+test("a missing host is told apart from a host that closed", () => {
+  assert.ok(isHostMissingMessage("Specified native messaging host not found."));
+  assert.ok(isHostMissingMessage("No such native application org.blocksift.host"));
+  assert.ok(!isHostMissingMessage("Native host has exited."));
+  assert.equal(portClosedError("Specified native messaging host not found.").code, "host_missing");
+  assert.match(portClosedError("Specified native messaging host not found.").hint, /blocksift install/);
+  // Once the host answered, the same browser wording cannot mean "not installed".
+  assert.equal(portClosedError("Native host has exited.", { everConnected: true }).code, "host_closed");
+  assert.match(portClosedError("Native host has exited.").message, /restarts on the next request/);
+});
+
+test("hide takes the elements of link, ad and nav blocks only", () => {
+  const result = { blocks: [
+    { kind: "links", elementIds: ["1", "2"] }, { kind: "main", elementIds: ["3"] },
+    { kind: "nav", elementIds: ["2", "4"] }, { kind: "ad" },
+  ] };
+  assert.deepEqual(elementIdsToHide(result), ["1", "2", "4"]);
+  assert.deepEqual(elementIdsToHide(null), []);
+});
+
+test("reading time counts words and CJK characters", () => {
+  assert.deepEqual(readingTime("word ".repeat(460)), { words: 460, cjk: 0, minutes: 2 });
+  assert.equal(readingTime("字".repeat(1500)).minutes, 3);
+  assert.equal(readingTime("").minutes, 1);
+});
