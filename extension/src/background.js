@@ -127,7 +127,8 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
   try {
     const choice = choiceFor(settings, snap.url);
     const hello = await host.connect();
-    const chosen = algorithmOffered(hello, algorithm || choice.algorithm);
+    const wanted = algorithmForAction(action, algorithm || choice.algorithm);
+    const chosen = algorithmOffered(hello, wanted);
     const request = extractRequest({
       url: settings.privacy.sendUrl ? snap.url : null,
       html: snap.html,
@@ -247,6 +248,14 @@ function readerKey(tabId) {
 
 function readerUrl(tabId) {
   return api.runtime.getURL(`reader.html#${encodeURIComponent(readerKey(tabId))}`);
+}
+
+/**
+ * "auto" is the reader view's extractor and finds only main text; link blocks (what "hide"
+ * hides and the overlay outlines) come from linkblocks, the engine of "hide link blocks".
+ */
+function algorithmForAction(action, algorithm) {
+  return algorithm === "auto" && action !== "reader" ? "linkblocks" : algorithm;
 }
 
 /** The wanted algorithm if the host offers it, else the host's default (an older host). */

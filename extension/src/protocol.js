@@ -66,7 +66,7 @@ export function cancelRequest(target, id = newRequestId("cancel")) {
  * store nothing (private windows, or the user's privacy switch); `learnSite` lets the host
  * store the page's structure to learn the site's template (the user's opt-in switch).
  */
-export function extractRequest({ id = newRequestId("x"), url = null, html, algorithm = "linkblocks",
+export function extractRequest({ id = newRequestId("x"), url = null, html, algorithm = "auto",
   params = {}, want = ["blocks", "main"], isPrivate = false, learnSite = false } = {}) {
   if (typeof html !== "string") throw new TypeError("html must be a string");
   if (typeof algorithm !== "string" || !algorithm || algorithm.length > 64) {

@@ -10,7 +10,7 @@ export const RULE_ACTIONS = Object.freeze(["reader", "hide"]);
 
 export const DEFAULT_SETTINGS = Object.freeze({
   version: SETTINGS_VERSION,
-  algorithm: "linkblocks",
+  algorithm: "auto",  // reader view: auto; hide and overlay then use linkblocks
   params: {},  // {algorithmName: {param: value}}; missing params take the host's (paper) defaults
   transport: { kind: "native", wsUrl: "ws://127.0.0.1:8787/", wsToken: "" },
   privacy: {

@@ -19,7 +19,7 @@ test("extract carries the snapshot, the id attribute and the privacy flag", () =
   assert.equal(request.idAttr, ID_ATTR);
   assert.deepEqual(request.want, ["main"]);
   assert.equal(request.private, true);
-  assert.equal(request.algorithm, "linkblocks");
+  assert.equal(request.algorithm, "auto");  // the host's default, the reader view's extractor
   assert.equal(extractRequest({ html: "", url: "" }).url, null);
   assert.equal(extractRequest({ html: "", learnSite: true }).learnSite, true);
   assert.equal(extractRequest({ html: "", learnSite: true, isPrivate: true }).learnSite, false);

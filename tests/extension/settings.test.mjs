@@ -18,7 +18,7 @@ test("garbage in storage falls back to the defaults", () => {
   const s = normalizeSettings({ algorithm: 7, transport: { kind: "carrier-pigeon", wsUrl: "http://x" },
     privacy: { sendUrl: "yes" }, params: { linkblocks: { a: 1, b: "x", c: {}, d: NaN } },
     rules: [{ site: "a.org", action: "explode" }, { site: "b.org", action: "hide" }, { site: "b.org", action: "reader" }] });
-  assert.equal(s.algorithm, "linkblocks");
+  assert.equal(s.algorithm, "auto");
   assert.equal(s.transport.kind, "native");
   assert.equal(s.transport.wsUrl, DEFAULT_SETTINGS.transport.wsUrl);
   assert.equal(s.privacy.sendUrl, true);
