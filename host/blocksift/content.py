@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from lxml import etree
 from lxml import html as lxml_html
@@ -93,9 +93,11 @@ def _iter_pieces(element: etree._Element) -> list[str]:
     return pieces
 
 
-def paragraphs(elements: Sequence[etree._Element]) -> list[str]:
+def paragraphs(elements: Sequence[etree._Element],
+               exclude: Collection[etree._Element] = frozenset()) -> list[str]:
     """Plain-text paragraphs of ``elements``: block-level boundaries split, ``<br>`` breaks.
 
+    Elements in ``exclude`` (and their subtrees) are skipped; their tails are kept.
     Iterative for the same reason as :func:`_iter_pieces`.
     """
     out: list[str] = []
@@ -118,7 +120,7 @@ def paragraphs(elements: Sequence[etree._Element]) -> list[str]:
                 if node is not root and node.tail:
                     current.append(node.tail)
                 continue
-            if tag is None or tag in NON_TEXT_TAGS:
+            if tag is None or tag in NON_TEXT_TAGS or (exclude and node in exclude):
                 if node is not root and node.tail:
                     current.append(node.tail)
                 continue
@@ -139,12 +141,14 @@ def paragraphs(elements: Sequence[etree._Element]) -> list[str]:
     return out
 
 
-def plain_text(elements: Sequence[etree._Element]) -> str:
+def plain_text(elements: Sequence[etree._Element],
+               exclude: Collection[etree._Element] = frozenset()) -> str:
     """Main text as plain text, paragraphs separated by a blank line."""
-    return "\n\n".join(paragraphs(elements))
+    return "\n\n".join(paragraphs(elements, exclude))
 
 
-def sanitized_html(page: Page, elements: Sequence[etree._Element]) -> str:
+def sanitized_html(page: Page, elements: Sequence[etree._Element],
+                   exclude: Collection[etree._Element] = frozenset()) -> str:
     """Allowlist-sanitized HTML of ``elements``, links made absolute, lazy images resolved.
 
     nh3 (Rust ammonia) does the sanitizing: no script, no event handler, no style, only
@@ -155,11 +159,20 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element]) -> str:
     pieces: list[str] = []
     for element in elements:
         clone = copy.deepcopy(element)
+        if exclude:
+            # the clone iterates in the same order as the original: pair them to drop
+            # the excluded subtrees (drop_tree keeps their tails)
+            dropped = [copy_node for node, copy_node in zip(element.iter(), clone.iter())
+                       if node in exclude and copy_node is not clone]
+            for copy_node in dropped:
+                copy_node.drop_tree()
         for node in clone.iter():
             if not isinstance(node.tag, str):
                 continue
             node.attrib.pop(STAMP_ATTR, None)
-            if node.tag == "img" and not node.get("src"):
+            # lazy loaders put a data: placeholder in src and the real image elsewhere
+            if node.tag == "img" and (not node.get("src") or
+                                      node.get("src", "").startswith("data:")):
                 for attr in _LAZY_SRC_ATTRS:
                     if node.get(attr):
                         node.set("src", node.get(attr))
@@ -193,14 +206,20 @@ def outermost(elements: Sequence[etree._Element]) -> list[etree._Element]:
 
 
 def render_main(page: Page, elements: Sequence[etree._Element], *,
-                with_html: bool = True) -> MainText:
-    """The :class:`MainText` of ``elements`` (outermost ones, in document order)."""
+                with_html: bool = True,
+                exclude: Collection[etree._Element] = frozenset(),
+                title: str | None = None) -> MainText:
+    """The :class:`MainText` of ``elements`` (outermost ones, in document order).
+
+    ``exclude``: elements inside ``elements`` left out with their subtrees (boilerplate an
+    algorithm pruned within the chosen container); ``title`` overrides ``page.title``.
+    """
     chosen = outermost(list(elements))
     has_ids = page.has_ids
     return MainText(
-        title=page.title,
-        text=plain_text(chosen),
-        html=sanitized_html(page, chosen) if with_html and chosen else "",
-        element_ids=page.ids_within(chosen) if has_ids else [],
+        title=page.title if title is None else title,
+        text=plain_text(chosen, exclude),
+        html=sanitized_html(page, chosen, exclude) if with_html and chosen else "",
+        element_ids=page.ids_within(chosen, exclude) if has_ids else [],
         xpaths=[] if has_ids else [page.xpath(element) for element in chosen],
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from functools import cached_property
 
 from lxml import etree
@@ -162,12 +162,20 @@ class Page:
             return None
         return element.get(self.id_attr)
 
-    def ids_within(self, elements: Iterable[etree._Element]) -> list[str]:
-        """Stamped ids of ``elements`` and all their descendants, in document order."""
+    def ids_within(self, elements: Iterable[etree._Element],
+                   exclude: Collection[etree._Element] = frozenset()) -> list[str]:
+        """Stamped ids of ``elements`` and all their descendants, in document order.
+
+        Subtrees rooted at an element of ``exclude`` are left out.
+        """
         seen: set[str] = set()
         found: list[str] = []
         for element in elements:
-            for node in element.iter():
+            iterator = etree.iterwalk(element, events=("start",))
+            for _event, node in iterator:
+                if exclude and node in exclude:
+                    iterator.skip_subtree()
+                    continue
                 value = self.element_id(node)
                 if value is not None and value not in seen:
                     seen.add(value)

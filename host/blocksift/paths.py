@@ -52,6 +52,11 @@ def state_dir() -> Path:
     return _base("state")
 
 
+def cache_dir() -> Path:
+    """Derived data that can be rebuilt at any time (the hello description cache)."""
+    return _base("cache")
+
+
 def model_path(algorithm: str) -> Path:
     """Where the user's trained model of ``algorithm`` lives (used when it exists)."""
     return data_dir() / "models" / f"{algorithm}.json"

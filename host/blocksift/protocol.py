@@ -42,7 +42,7 @@ class ExtractRequest(WireModel):
     id: RequestId
     url: str | None = Field(None, max_length=8192)
     html: str = Field(description="The page snapshot; elements may carry stamped ids")
-    algorithm: str = Field("linkblocks", max_length=64)
+    algorithm: str = Field("auto", max_length=64)
     params: dict[str, Any] = Field(default_factory=dict)
     want: list[Want] = Field(default_factory=lambda: ["blocks", "main"], min_length=1,
                              description="Link blocks, main text, or both")
@@ -137,7 +137,14 @@ Request = Annotated[Union[HelloRequest, ExtractRequest, CancelRequest, PingReque
                           ExamplesSaveRequest, ExamplesListRequest, ExamplesGetRequest,
                           ExamplesDeleteRequest, ExamplesExportRequest, TrainRequest],
                     Field(discriminator="type")]
-REQUEST_ADAPTER: TypeAdapter[Any] = TypeAdapter(Request)
+REQUEST_ADAPTER: TypeAdapter[Any] = TypeAdapter(Request, config={"defer_build": True})
+#: Request model by ``type``: validating one message builds only its own model's validator.
+REQUEST_MODELS: dict[str, type[WireModel]] = {
+    model.model_fields["type"].annotation.__args__[0]: model  # type: ignore[union-attr]
+    for model in (HelloRequest, ExtractRequest, CancelRequest, PingRequest,
+                  ExamplesSaveRequest, ExamplesListRequest, ExamplesGetRequest,
+                  ExamplesDeleteRequest, ExamplesExportRequest, TrainRequest)
+}
 
 
 # -- replies (host -> client) -------------------------------------------------------------
@@ -282,7 +289,7 @@ Reply = Annotated[Union[HelloReply, ResultReply, ErrorReply, PongReply, Cancelle
                         ChunkReply, ExamplesSavedReply, ExamplesListReply, ExampleItemReply,
                         ExamplesDeletedReply, ExamplesExportedReply, ProgressReply,
                         TrainedReply], Field(discriminator="type")]
-REPLY_ADAPTER: TypeAdapter[Any] = TypeAdapter(Reply)
+REPLY_ADAPTER: TypeAdapter[Any] = TypeAdapter(Reply, config={"defer_build": True})
 
 
 def error(code: ErrorCode, message: str, request_id: str | None = None) -> ErrorReply:

@@ -20,7 +20,10 @@ Status = Literal["ok", "not_suitable", "empty"]
 class WireModel(BaseModel):
     """Base for wire models: camelCase on the wire, snake_case in Python, strict fields."""
 
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+    # defer_build: a model's validator is built on first use, so importing the protocol
+    # (two dozen models) stays cheap on the host's cold start.
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid",
+                              defer_build=True)
 
 
 class Block(WireModel):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import re
 import threading
 import time
@@ -119,20 +120,60 @@ class Service:
     def hello_payload(self, request_id: str) -> dict[str, Any]:
         from . import algorithms
 
-        described = []
-        for name in algorithms.names():
-            info = algorithms.ALGORITHMS[name]
-            try:
-                schema = algorithms.params_schema(name)
-            except Exception:  # a broken module must not break the handshake
-                log.exception("cannot describe %s", name)
-                continue
-            described.append({"name": name, "summary": info.summary, "paper": info.paper,
-                              "paramsSchema": schema})
         return {"type": "hello", "id": request_id, "protocol": PROTOCOL_VERSION,
-                "hostVersion": __version__, "algorithms": described,
+                "hostVersion": __version__, "algorithms": describe_algorithms(),
                 "defaultAlgorithm": algorithms.DEFAULT_ALGORITHM,
                 "maxFrameBytes": self.config.max_frame_bytes}
+
+
+def describe_algorithms() -> list[dict[str, Any]]:
+    """Name, summary, paper and params JSON Schema of every algorithm, for ``hello``.
+
+    Building the schemas imports every algorithm (numpy and all), which would make the
+    browser's first reply slow; the descriptions are cached on disk, keyed on the host
+    version and each algorithm module's file size and mtime, so they are rebuilt exactly
+    when the code changes.
+    """
+    import importlib.util
+
+    from . import algorithms
+    from .paths import cache_dir
+
+    key: list[Any] = [__version__]
+    for name in algorithms.names():
+        spec = importlib.util.find_spec(algorithms.ALGORITHMS[name].module)
+        origin = spec.origin if spec is not None else None
+        try:
+            stat = os.stat(origin) if origin else None
+        except OSError:
+            stat = None
+        key.append([name, stat.st_mtime_ns if stat else 0, stat.st_size if stat else 0])
+    cache = cache_dir() / "hello-algorithms.json"
+    try:
+        cached = json.loads(cache.read_text(encoding="utf-8"))
+        if cached.get("key") == key:
+            return list(cached["algorithms"])
+    except (OSError, ValueError, AttributeError):
+        pass
+    described = []
+    for name in algorithms.names():
+        info = algorithms.ALGORITHMS[name]
+        try:
+            schema = algorithms.params_schema(name)
+        except Exception:  # a broken module must not break the handshake
+            log.exception("cannot describe %s", name)
+            continue
+        described.append({"name": name, "summary": info.summary, "paper": info.paper,
+                          "paramsSchema": schema})
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        temporary = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
+        temporary.write_text(json.dumps({"key": key, "algorithms": described}),
+                             encoding="utf-8")
+        os.replace(temporary, cache)
+    except OSError:
+        log.warning("cannot write %s; hello will rebuild descriptions next time", cache)
+    return described
 
 
 class Session:
@@ -223,12 +264,12 @@ class Session:
             return
         from pydantic import ValidationError
 
-        from .protocol import REQUEST_ADAPTER
+        from .protocol import REQUEST_MODELS
 
         try:
-            request = REQUEST_ADAPTER.validate_python(message)
+            request: Any = REQUEST_MODELS[kind].model_validate(message)
         except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(map(str, e['loc'][1:])) or 'message'}: {e['msg']}"
+            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'message'}: {e['msg']}"
                                  for e in exc.errors()[:5])
             await self.send_error(ErrorCode.INVALID_MESSAGE, f"invalid {kind}: {problems}",
                                   request_id)

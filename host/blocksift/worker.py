@@ -192,7 +192,10 @@ class WorkerPool:
         self.size = size or max(2, min(4, os.cpu_count() or 2))
         self.max_queue = max_queue
         self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload(PRELOAD)
+        from .algorithms import ALGORITHMS, DEFAULT_ALGORITHM
+
+        # The default algorithm is what the first request almost always asks for.
+        self._context.set_forkserver_preload(PRELOAD + [ALGORITHMS[DEFAULT_ALGORITHM].module])
         self._idle: list[_Worker] = []
         self._all: set[_Worker] = set()
         self._queue: list[tuple[int, int, asyncio.Future[_Worker]]] = []

@@ -185,3 +185,20 @@ def test_stray_output_cannot_corrupt_the_frame_stream(tmp_path):
     assert json.loads(done.stdout[4:4 + length]) == {"type": "pong", "id": "1"}
     assert len(done.stdout) == 4 + length
     assert b"stray print" in done.stderr and b"stray C-level write" in done.stderr
+
+
+def test_hello_descriptions_are_cached_and_rebuilt_when_code_changes(blocksift_home):
+    from blocksift.service import describe_algorithms
+
+    first = describe_algorithms()
+    cache = blocksift_home / "cache" / "hello-algorithms.json"
+    assert cache.exists()
+    data = json.loads(cache.read_text())
+    data["algorithms"] = [{"name": "stale"}]
+    cache.write_text(json.dumps(data))
+    assert describe_algorithms() == [{"name": "stale"}]  # a hit: served from the cache
+    data["key"][0] = "0.0.0-older-host"
+    cache.write_text(json.dumps(data))
+    assert describe_algorithms() == first  # another version: rebuilt
+    cache.write_text("{not json")
+    assert describe_algorithms() == first  # a damaged cache is rebuilt, never fatal

@@ -37,6 +37,10 @@ class AlgorithmInfo:
 ALGORITHMS: dict[str, AlgorithmInfo] = {
     info.name: info
     for info in (
+        AlgorithmInfo("auto", "blocksift.algorithms.auto",
+                      "Main text for the reader view: readability-style scoring, structural "
+                      "hints, landmark pruning, headline and title",
+                      "combination; see docs/auto.md"),
         AlgorithmInfo("linkblocks", "blocksift.algorithms.linkblocks",
                       "Logical link blocks from one scan of the raw HTML",
                       "seeds 000 and 001 (Wang et al., logical link blocks)"),
@@ -52,7 +56,7 @@ ALGORITHMS: dict[str, AlgorithmInfo] = {
     )
 }
 
-DEFAULT_ALGORITHM = "linkblocks"
+DEFAULT_ALGORITHM = "auto"
 
 
 class UnknownAlgorithm(KeyError):

@@ -1,0 +1,234 @@
+"""Tests of ``auto``: golden pages (page, expected text and title) and behaviour units.
+
+Golden cases live in tests/golden/<slug>/; re-recording them is a deliberate, reviewed step
+(``python tools/new_golden_case.py SLUG --update``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from lxml import etree
+from pydantic import ValidationError
+
+from blocksift.algorithms import auto
+from blocksift.page import Page
+
+GOLDEN = Path(__file__).resolve().parent.parent / "golden"
+CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "source.html").exists())
+
+
+def _first_difference(expected: str, actual: str) -> str:
+    exp = [p for p in expected.split("\n\n")]
+    act = [p for p in actual.split("\n\n")]
+    for index, (want, got) in enumerate(zip(exp, act)):
+        if want != got:
+            return (f"paragraph {index + 1} differs:\n  expected: {want[:300]!r}\n"
+                    f"  actual:   {got[:300]!r}")
+    if len(exp) != len(act):
+        longer, name = (exp, "expected") if len(exp) > len(act) else (act, "actual")
+        return (f"{name} has {abs(len(exp) - len(act))} more paragraph(s), first: "
+                f"{longer[min(len(exp), len(act))][:300]!r}")
+    return "texts differ in whitespace only"
+
+
+def test_there_are_enough_golden_cases():
+    assert 6 <= len(CASES) <= 10
+
+
+@pytest.mark.parametrize("slug", CASES)
+def test_golden_page(slug: str):
+    case = GOLDEN / slug
+    meta = json.loads((case / "meta.json").read_text(encoding="utf-8"))
+    html = (case / "source.html").read_text(encoding="utf-8")
+    expected = (case / "expected.txt").read_text(encoding="utf-8").rstrip("\n")
+    expected_title = (case / "expected-title.txt").read_text(encoding="utf-8").rstrip("\n")
+    result = auto.extract(Page(html, url=meta.get("url")), auto.Params())
+    assert result.main is not None
+    text = result.main.text
+    assert text == expected, f"{slug}: {_first_difference(expected, text)}"
+    assert result.main.title == expected_title
+
+
+def _golden(slug: str, **params) -> auto.ExtractionResult:
+    case = GOLDEN / slug
+    meta = json.loads((case / "meta.json").read_text(encoding="utf-8"))
+    html = (case / "source.html").read_text(encoding="utf-8")
+    return auto.extract(Page(html, url=meta.get("url")), auto.Params(**params))
+
+
+# -- what the golden pages are about, stated as properties (they hold for any recording) ---
+
+def test_landmarks_comments_and_related_links_are_left_out():
+    result = _golden("news-landmarks")
+    text = result.main.text
+    assert "suspender cable" in text and "inspection records" in text
+    for boilerplate in ("Most read", "Related stories", "All rights reserved", "About time!",
+                        "Sport"):
+        assert boilerplate not in text
+    assert result.main.title == "Harbour Bridge Reopens After Two-Year Repair"
+
+
+def test_comments_are_kept_when_asked():
+    assert "About time!" in _golden("news-landmarks", include_comments=True).main.text
+
+
+def test_code_block_is_verbatim_and_lazy_image_resolved():
+    result = _golden("blog-code-figure")
+    assert 'def parse_day(text):\n    return datetime.strptime' in result.main.text
+    assert 'src="https://blog.example/img/formats.png"' in result.main.html
+    assert "<figcaption>" in result.main.html
+    assert "Share on Facebook" not in result.main.text
+    assert "February 2024" not in result.main.text
+
+
+def test_images_can_be_left_out_of_the_html():
+    result = _golden("blog-code-figure", include_images=False)
+    assert "<img" not in result.main.html
+    assert "Formats we met" in result.main.text
+
+
+def test_data_table_kept_or_dropped_on_request():
+    assert "Wednesday" in _golden("docs-table").main.text
+    assert "<table>" in _golden("docs-table").main.html
+    without = _golden("docs-table", include_tables=False)
+    assert "Wednesday" not in without.main.text
+    assert "lock gates" in without.main.text
+
+
+def test_navigation_cell_of_a_table_layout_is_dropped():
+    text = _golden("table-layout-legacy").main.text
+    assert "Nutmeg Pippin" in text
+    assert "Visit us" not in text and "guestbook" not in text
+
+
+# -- contract and robustness --------------------------------------------------------------
+
+def test_params_are_frozen_strict_and_documented():
+    params = auto.Params()
+    with pytest.raises(ValidationError):
+        params.include_comments = True  # type: ignore[misc]
+    with pytest.raises(ValidationError):
+        auto.Params(no_such_field=1)
+    with pytest.raises(ValidationError):
+        auto.Params(min_text_length=-1)
+    for name, field in auto.Params.model_fields.items():
+        assert field.description, f"{name} has no description"
+    assert auto.NAME == "auto" and auto.MODEL is None
+
+
+def test_wrong_params_type_is_a_clear_error():
+    with pytest.raises(TypeError):
+        auto.extract(Page("<p>x</p>"), {"include_comments": True})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("html", ["", "   ", "<html></html>", "<<<>>>", "<p>hi",
+                                  "<html><body><div><div></div></div></body></html>",
+                                  "<table><tr><td>" * 300, "\x00\x01<b>bin</b>"])
+def test_bad_input_gives_a_status_not_a_crash(html: str):
+    result = auto.extract(Page(html), auto.Params())
+    assert result.status in ("ok", "empty")
+    if result.status == "empty":
+        assert not (result.main.text if result.main else "")
+    else:
+        assert result.main is not None and result.main.text
+
+
+def test_huge_page_is_extracted():
+    paragraph = "<p>" + "A sentence of the long article, with a comma. " * 20 + "</p>"
+    html = ("<html><body><nav>" + "<a href='/x'>link</a>" * 2000 + "</nav><article>"
+            + paragraph * 2000 + "</article></body></html>")
+    result = auto.extract(Page(html), auto.Params(with_html=False))
+    assert result.status == "ok"
+    assert result.main.text.count("A sentence of the long article") == 40000
+    assert "link" not in result.main.text
+
+
+def test_blocks_are_main_spans_into_the_raw_html():
+    result = _golden("news-landmarks")
+    page = Page((GOLDEN / "news-landmarks" / "source.html").read_text(encoding="utf-8"))
+    assert result.blocks and all(b.kind == "main" and b.algorithm == "auto"
+                                 for b in result.blocks)
+    for block in result.blocks:
+        assert 0 <= block.start < block.end <= len(page.raw)
+        assert page.raw[block.start] == "<"
+        assert block.xpaths
+
+
+def test_stamped_ids_leave_out_pruned_elements():
+    html = ('<html><body><article data-bsid="1">'
+            '<p data-bsid="2">' + "Real article text with enough words, commas, and more. " * 8
+            + '</p><div data-bsid="3" class="share">Share Tweet</div>'
+            '<p data-bsid="4">' + "Second paragraph of the article, also long enough. " * 8
+            + "</p></article></body></html>")
+    result = auto.extract(Page(html), auto.Params())
+    ids = result.main.element_ids
+    assert "2" in ids and "4" in ids and "3" not in ids
+    assert "Share Tweet" not in result.main.text
+
+
+def test_the_shared_tree_is_not_modified():
+    page = Page((GOLDEN / "news-landmarks" / "source.html").read_text(encoding="utf-8"))
+    before = etree.tostring(page.tree)
+    auto.extract(page, auto.Params())
+    assert etree.tostring(page.tree) == before
+
+
+def test_content_after_a_stray_body_end_is_found():
+    html = ("<html><body><table><tr><td><a href='/'>Home</a></td></tr></table></body>"
+            "<table><tr><td><p>" + "Text that follows the stray end of the body, sentence. "
+            * 10 + "</p></td></tr></table></html>")
+    result = auto.extract(Page(html), auto.Params())
+    assert "stray end of the body" in result.main.text
+
+
+def test_title_drops_the_site_name():
+    page = Page("<html><head><title>Quiet streets return to the old town | Daily Paper"
+                "</title></head><body><p>x</p></body></html>")
+    assert auto.extract_title(page) == "Quiet streets return to the old town"
+    page = Page("<html><head><title>Daily Paper - home</title>"
+                "<meta property='og:title' content='Daily Paper'></head><body>"
+                "<h1>Daily Paper</h1></body></html>")
+    assert auto.extract_title(page) == "Daily Paper"
+
+
+def test_ladder_retries_with_unlikely_candidates_kept():
+    # the only prose sits in a container whose class readability calls unlikely ("extra")
+    html = ("<html><body><div class='menu'><a href='/'>Home</a> <a href='/b'>Blog</a></div>"
+            "<div class='extra-wide'>" + "<p>The article is here, with commas, words and "
+            "sentences that go on for a while.</p>" * 10 + "</div></body></html>")
+    result = auto.extract(Page(html), auto.Params())
+    assert result.stage == "keep-unlikely"
+    assert "The article is here" in result.main.text
+    assert "Home" not in result.main.text
+
+
+def test_short_post_under_the_threshold_is_not_replaced_by_nothing():
+    html = ("<html><body><div class='post'><p>A short post of one sentence, with a comma, "
+            "that is the whole article.</p></div></body></html>")
+    result = auto.extract(Page(html), auto.Params())
+    assert result.stage == "strict"
+    assert "short post" in result.main.text
+
+
+def test_blocks_only_skips_the_main_text():
+    full = _golden("news-landmarks")
+    blocks_only = _golden("news-landmarks", main_text=False)
+    assert blocks_only.main is None and blocks_only.status == "ok"
+    assert [(b.start, b.end) for b in blocks_only.blocks] == \
+        [(b.start, b.end) for b in full.blocks]
+
+
+def test_cells_of_a_marked_data_table_are_kept_even_when_they_are_links():
+    rows = "".join(f"<tr><td><a href='/p{i}'>Product {i}</a></td><td>{i}.50</td></tr>"
+                   for i in range(6))
+    html = ("<html><body><article><p>" + "Prices of the season, listed below for reference. "
+            * 6 + "</p><table><thead><tr><th>Item</th><th>Price</th></tr></thead><tbody>"
+            + rows + "</tbody></table><p>" + "More text after the table, with commas, too. "
+            * 6 + "</p></article></body></html>")
+    kept = auto.extract(Page(html), auto.Params()).main.text
+    assert "Product 5" in kept
+    judged = auto.extract(Page(html), auto.Params(protect_data_tables=False)).main.text
+    assert "Product 5" not in judged
