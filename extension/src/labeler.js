@@ -132,8 +132,12 @@
       this.hoverBox = el("div", { class: "hover", hidden: true }, el("span", { class: "tag" }));
       const button = (name, text, title) => {
         const node = el("button", { type: "button", "data-action": name, title, text });
+        // A mouse click must not move the focus into the toolbar: the picker keys would
+        // then go to the button instead of the labeler.
+        node.addEventListener("mousedown", (event) => event.preventDefault());
         node.addEventListener("click", (event) => {
           event.stopPropagation();
+          node.blur();
           this.command(name);
         });
         return node;

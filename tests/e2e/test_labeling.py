@@ -1,0 +1,224 @@
+"""Labeling end to end in real Chromium with the real host: "Label this page" from the popup,
+real mouse clicks and keys in the labeler, Save, then export from the options page; the
+exported record must hold exactly what was selected. Also the excluded-sites refusal.
+
+Waits are on the status the extension writes (``<html data-blocksift-*>``), never sleeps.
+Chromium only: the picker is driven with Playwright's real input events (Firefox's BiDi
+harness has no input helpers yet). The host-side store (crash safety, export/import round
+trip, training changes the model) is tested in tests/storage and tests/transport.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import e2e_harness as harness
+
+UI = "document.querySelector('blocksift-ui[data-blocksift-labeler]')?.shadowRoot"
+HOVER_TAG = f"{UI}.querySelector('.hover .tag').textContent"
+
+
+@pytest.fixture(params=["chromium"])
+def browser_name(request: pytest.FixtureRequest) -> str:
+    reason = None
+    if not harness.browsers_available()["chromium"]:
+        reason = "chromium is not installed (apt-get install chromium)"
+    else:
+        try:
+            import playwright  # noqa: F401
+        except ImportError:
+            reason = "playwright is not installed (pip install playwright; never `playwright install`)"
+    if reason:
+        pytest.skip(reason)
+    return request.param
+
+
+def status(page: harness.Tab) -> dict:
+    return page.status()
+
+
+def start_labeling(browser: harness.Browser, page: harness.Tab) -> dict:
+    """Click "Label this page" in the popup; returns the popup's outcome text and status."""
+    control = browser.popup(page.url)
+    try:
+        control.evaluate("document.getElementById('act-label').click(), true")
+        control.wait_for("['done','error','refused'].includes(document.documentElement.dataset.blocksiftStatus)",
+                         timeout=60)
+        return {"status": control.evaluate("document.documentElement.dataset.blocksiftStatus"),
+                "text": control.evaluate("document.getElementById('result').textContent")}
+    finally:
+        page.activate()
+        control.close()
+
+
+def hover(page: harness.Tab, selector: str) -> str:
+    """Move the real mouse over an element; returns the labeler's hover label."""
+    page.page.hover(selector)
+    page.wait_for(f"{HOVER_TAG}.startsWith({json.dumps(describe(page, selector))})")
+    return page.evaluate(HOVER_TAG)
+
+
+def describe(page: harness.Tab, selector: str) -> str:
+    return page.evaluate(f"(e => e.localName + (e.id ? '#' + e.id : ''))(document.querySelector({json.dumps(selector)}))")
+
+
+def text_of(page: harness.Tab, selector: str) -> str:
+    return page.evaluate(f"document.querySelector({json.dumps(selector)}).textContent.replace(/\\s+/g, ' ').trim()")
+
+
+def wait_status(page: harness.Tab, *values: str, timeout: float = 60) -> dict:
+    page.wait_for(f"{json.dumps(list(values))}.includes(document.documentElement.dataset.blocksiftStatus)",
+                  timeout=timeout)
+    return status(page)
+
+
+def test_label_save_export_holds_exactly_the_selection(browser: harness.Browser, site: harness.Site,
+                                                       host: harness.HostInstall, artifacts: Path) -> None:
+    page = browser.new_tab(site.url("label.html"))
+    page.wait_for("!!document.getElementById('frame-cross').contentWindow && document.readyState === 'complete'")
+    outcome = start_labeling(browser, page)
+    assert outcome["status"] == "done", outcome
+    state = wait_status(page, "labeling")
+    assert int(state["label-main"]) > 0, state
+    # The toolbar says which frames cannot be labeled.
+    assert state["label-frames"] == "2"
+    frames_note = page.evaluate(f"{UI}.querySelector('.frames').textContent")
+    assert "2 frames not reachable (1 same-origin, 1 cross-origin)" in frames_note
+    assert "cannot be labeled" in frames_note
+    # Page CSS cannot reach the toolbar (the page sets 30px red on every button).
+    assert page.evaluate(f"getComputedStyle({UI}.querySelector('button[data-action=save]')).fontSize") == "12px"
+    page.screenshot(artifacts / "labeler-start.png")
+
+    # The extraction kept the advertisement paragraph and missed the correction note.
+    assert hover(page, "#p2").endswith("in main text")
+    assert hover(page, "#extra").endswith("not selected")
+    initial_chars = int(status(page)["label-chars"])
+
+    # Remove the advertisement with a click; add the note with a click.
+    hover(page, "#p2")
+    page.page.mouse.down()
+    page.page.mouse.up()
+    assert hover(page, "#p2").endswith("not selected")
+    page.page.click("#extra")
+    assert hover(page, "#extra").endswith("in main text")
+
+    # Undo (Ctrl+Z) restores the last change; the toolbar's Undo button works the same.
+    page.page.click("#p3")
+    assert hover(page, "#p3").endswith("not selected")
+    page.page.keyboard.press("Control+z")
+    assert hover(page, "#p3").endswith("in main text")
+    page.page.click("#p4")
+    page.page.click("button[data-action=undo]")  # Playwright's CSS pierces the open shadow root
+    assert hover(page, "#p4").endswith("in main text")
+
+    # Link-block mode (L); from a link, ArrowUp moves to its item, then to the list; click marks it.
+    page.page.keyboard.press("l")
+    assert status(page)["label-mode"] == "links"
+    hover(page, "#related a[href='/r2']")
+    page.page.keyboard.press("ArrowUp")
+    page.wait_for(f"{HOVER_TAG}.startsWith('li')")
+    page.page.keyboard.press("ArrowUp")
+    page.wait_for(f"{HOVER_TAG}.startsWith('ul#related')")
+    page.page.keyboard.press("ArrowDown")  # back down the way it came
+    page.wait_for(f"{HOVER_TAG}.startsWith('li')")
+    page.page.keyboard.press("[")  # the other key for "parent"
+    page.wait_for(f"{HOVER_TAG}.startsWith('ul#related')")
+    title_before = page.evaluate("document.title")
+    page.page.mouse.down()
+    page.page.mouse.up()
+    state = status(page)
+    assert state["label-links"] == "1", state
+    assert page.evaluate("document.title") == title_before  # the click never reached the page
+    assert page.evaluate("location.pathname") == "/label.html"  # nor followed the link
+    page.page.keyboard.press("m")
+    assert status(page)["label-mode"] == "main"
+    assert int(status(page)["label-chars"]) != initial_chars
+    page.page.mouse.move(5, 5)
+    page.screenshot(artifacts / "labeler-edited.png")
+
+    page.page.click("button[data-action=save]")
+    saved = wait_status(page, "label-saved", "label-error")
+    assert saved["status"] == "label-saved", saved
+    example_id = saved["label-example"]
+    assert page.evaluate(f"!{UI}")  # the toolbar is gone
+
+    # Export from the options page; it shows the path it wrote.
+    options = browser.new_tab(browser.ext_url("options.html"))
+    options.wait_for("document.documentElement.dataset.examplesStatus === 'ready'")
+    assert options.evaluate("document.documentElement.dataset.examplesCount") == "1"
+    options.page.click(f"tr[data-example-id='{example_id}'] button.link")
+    options.wait_for("!!document.querySelector('#example-view .main-text')")
+    options.page.click("#examples-export")
+    options.wait_for("document.documentElement.dataset.exportPath")
+    path = Path(options.evaluate("document.documentElement.dataset.exportPath"))
+    assert path.is_relative_to(host.home), path  # in the host's data dir, nowhere else
+    assert options.evaluate("document.getElementById('examples-export-result').textContent").find(str(path)) >= 0
+    options.page.set_viewport_size({"width": 1100, "height": 1400})
+    options.page.locator("#examples").scroll_into_view_if_needed()
+    options.screenshot(artifacts / "options-examples.png")
+
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        records = [json.loads(line) for line in handle if line.strip()]
+    assert len(records) == 1
+    record = records[0]
+    assert record["id"] == f"example-{example_id}"
+    assert record["url"] == site.url("label.html")
+
+    # Gold = the extraction's paragraphs, minus the removed one, plus the added one, in order.
+    from lxml import html as lxml_html
+
+    tree = lxml_html.fromstring(record["html"])
+    snapshot_text = {name: re.sub(r"\s+", " ", tree.get_element_by_id(name).text_content()).strip()
+                     for name in ("p1", "p2", "p3", "p4", "extra")}
+    for name, text in snapshot_text.items():
+        assert text == text_of(page, f"#{name}")  # the snapshot is the live page
+    gold_lines = record["gold"].split("\n")
+    assert snapshot_text["p2"] not in gold_lines
+    assert gold_lines[-1] == snapshot_text["extra"]
+    assert [snapshot_text[n] for n in ("p1", "p3", "p4")] == [line for line in gold_lines
+                                                              if line in snapshot_text.values()][:3]
+    # Nothing else changed: the stored algorithm output's paragraphs, edited the same way.
+    item = options.evaluate(f"(globalThis.browser ?? chrome).runtime.sendMessage("
+                            f"{{type: 'blocksift/examples', op: 'get', exampleId: {example_id}}})")
+    corrected = item["value"]["example"]["algorithmOutput"]
+    original = [p for p in corrected["main"]["text"].split("\n\n") if p.strip()]
+    assert snapshot_text["p2"] in original and snapshot_text["extra"] not in original
+    assert gold_lines == [p for p in original if p != snapshot_text["p2"]] + [snapshot_text["extra"]]
+    assert not any("Rock pooling" in line for line in gold_lines)
+
+    # The marked block is exactly the list: its element and everything inside it.
+    related = tree.get_element_by_id("related")
+    expected_ids = [e.get("data-bsid") for e in related.iter() if isinstance(e.tag, str)]
+    assert record["marked_blocks"] == [{"kind": "links", "ids": expected_ids,
+                                        "text": re.sub(r"\s+", " ", related.text_content()).strip()}]
+    # main_ids hold no element of the removed paragraph or of the marked list.
+    p2_ids = {e.get("data-bsid") for e in tree.get_element_by_id("p2").iter()}
+    assert not p2_ids & set(record["main_ids"]) and not set(expected_ids) & set(record["main_ids"])
+    assert tree.get_element_by_id("extra").get("data-bsid") in record["main_ids"]
+
+
+def test_excluded_site_is_refused_before_anything_is_sent(browser: harness.Browser, site: harness.Site,
+                                                          artifacts: Path) -> None:
+    options = browser.new_tab(browser.ext_url("options.html"))
+    options.wait_for("document.documentElement.dataset.examplesStatus === 'ready'")
+    options.page.fill("#excluded-sites", "https://127.0.0.1/anything\nbank.example")
+    options.page.click("#excluded-save")
+    options.wait_for("document.documentElement.dataset.excludedSaved")
+    assert options.evaluate("document.getElementById('excluded-sites').value") == "127.0.0.1\nbank.example"
+    assert browser.storage("local", "labeling")["labeling"] == {"excludedSites": ["127.0.0.1", "bank.example"]}
+
+    page = browser.new_tab(site.url("label.html"))
+    outcome = start_labeling(browser, page)
+    assert outcome["status"] == "refused", outcome
+    assert "127.0.0.1 is in your excluded sites" in outcome["text"]
+    # Nothing was injected: no status, no labeler, no snapshot taken.
+    assert page.evaluate("document.documentElement.getAttributeNames().filter(n => n.startsWith('data-blocksift'))") == []
+    assert page.evaluate("!document.querySelector('blocksift-ui')")
+    options.page.reload()
+    options.wait_for("document.documentElement.dataset.examplesStatus === 'ready'")
+    assert options.evaluate("document.documentElement.dataset.examplesCount") == "0"
