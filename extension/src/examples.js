@@ -2,7 +2,8 @@
 // delete, export), training farsw from them with the host's progress, and the sites where
 // labeling never runs. Everything goes through the background to the host on this computer.
 // Status for tests and tools: <html data-examples-status> (loading|ready|error),
-// data-examples-count, data-train-status (running|trained|error), data-export-path.
+// data-examples-count, data-train-status (running|trained|error), data-train-progress (progress
+// messages received), data-export-path.
 
 import { api } from "./api.js";
 import { MSG, TRAIN_PORT } from "./protocol.js";
@@ -123,9 +124,12 @@ function train() {
   button.disabled = true;
   $("train-rules").replaceChildren();
   showTraining({ state: "running", stage: "starting", done: 0, total: 0 });
+  let progressCount = 0;
   const port = api.runtime.connect({ name: TRAIN_PORT });
   port.onMessage.addListener((message) => {
     if (message.type === "progress") {
+      progressCount += 1;
+      root.dataset.trainProgress = String(progressCount);
       showTraining({ state: "running", stage: message.stage, done: message.done, total: message.total });
       return;
     }

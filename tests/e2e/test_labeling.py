@@ -162,6 +162,20 @@ def test_label_save_export_holds_exactly_the_selection(browser: harness.Browser,
     options.page.locator("#examples").scroll_into_view_if_needed()
     options.screenshot(artifacts / "options-examples.png")
 
+    # Train farsw from the example, from the options page; progress shows, then the rules.
+    options.page.click("#train")
+    options.wait_for("['trained', 'error'].includes(document.documentElement.dataset.trainStatus)", timeout=300)
+    train_text = options.evaluate("document.getElementById('train-status').textContent")
+    assert options.evaluate("document.documentElement.dataset.trainStatus") == "trained", train_text
+    assert "Trained farsw on 1 page" in train_text
+    assert int(options.evaluate("document.documentElement.dataset.trainProgress || 0")) >= 1
+    assert options.evaluate("document.querySelectorAll('#train-rules li').length") >= 1
+    assert options.evaluate("document.getElementById('train-progress').value") == 1
+    training = browser.storage("local", "training")["training"]
+    assert training["state"] == "trained" and training["pages"] == 1
+    assert Path(training["modelPath"]).exists() and Path(training["modelPath"]).is_relative_to(host.home)
+    options.screenshot(artifacts / "options-trained.png")
+
     with gzip.open(path, "rt", encoding="utf-8") as handle:
         records = [json.loads(line) for line in handle if line.strip()]
     assert len(records) == 1
