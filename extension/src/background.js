@@ -10,7 +10,9 @@ import { HostClient, nativePortFactory, websocketPortFactory } from "./hostclien
 import {
   BlocksiftError, HOST_NAME, INSTALL_COMMAND, LOCAL_ERRORS, MSG, elementIdsToHide, extractRequest,
 } from "./protocol.js";
-import { SETTINGS_KEY, choiceFor, isPrivateRequest, loadSettings, ruleFor } from "./settings.js";
+import {
+  SETTINGS_KEY, choiceFor, isPrivateRequest, loadSettings, normalizeSettings, ruleFor,
+} from "./settings.js";
 import { examplesCall, onTrainPort, saveExample, startLabeling } from "./labeling.js";
 
 /** Hides what the agent marked; injected as a user stylesheet so pages cannot override it. */
@@ -46,8 +48,14 @@ function recordHostEvent(event) {
   }
 }
 
+/** Identity of a transport setting (storage may hand keys back in another order). */
+function transportKey(transport) {
+  const t = normalizeSettings({ transport }).transport;
+  return JSON.stringify([t.kind, t.wsUrl, t.wsToken]);
+}
+
 async function hostClient(settings) {
-  const key = JSON.stringify(settings.transport);
+  const key = transportKey(settings.transport);
   if (client && key === clientKey) return client;
   client?.close("transport changed");
   const openPort = settings.transport.kind === "websocket"
@@ -353,7 +361,7 @@ api.tabs.onRemoved.addListener((tabId) => {
 // A changed transport takes effect on the next request.
 api.storage.onChanged.addListener((changes, area) => {
   if (area === "local" && changes[SETTINGS_KEY] && client) {
-    const next = JSON.stringify(changes[SETTINGS_KEY].newValue?.transport ?? {});
+    const next = transportKey(changes[SETTINGS_KEY].newValue?.transport);
     if (next !== clientKey) {
       client.close("transport changed");
       client = null;

@@ -308,11 +308,13 @@ def _wait(predicate, what: str, timeout: float = 30.0) -> None:
 
 
 def test_site_rule_runs_on_load_and_reverts_from_options(browser: harness.Browser, site: harness.Site,
-                                                         artifacts: Path) -> None:
+                                                         host: harness.HostInstall, artifacts: Path) -> None:
     page = browser.new_tab(site.url("article.html"))
     popup = browser.popup(page.url)
+    popup.wait_for("document.documentElement.dataset.blocksiftHost")
     popup.evaluate("document.getElementById('always').click(), true")
     popup.wait_for("document.getElementById('result').textContent.includes('by itself')")
+    assert popup.evaluate("document.documentElement.dataset.blocksiftHost") == "ok"
     popup.screenshot(artifacts / "popup-rule-set.png")
     popup.close()
 
@@ -320,6 +322,9 @@ def test_site_rule_runs_on_load_and_reverts_from_options(browser: harness.Browse
     page.navigate(site.url("article.html"))
     page.wait_for("document.documentElement.dataset.blocksiftStatus === 'hidden'")
     assert page.evaluate("document.querySelectorAll('[data-blocksift-hide]').length") > 0
+    # Saving a rule is not a transport change: the same host process still serves.
+    assert len(host.pids()) == 1
+    assert browser.storage("local", "stats")["stats"].get("hostDisconnectCount", 0) == 0
 
     options = browser.new_tab(browser.ext_url("options.html"))
     row = "document.querySelector('#rules tr[data-site=\"127.0.0.1\"]')"
