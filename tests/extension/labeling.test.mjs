@@ -1,0 +1,56 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { cleanSite, excludedEntry, normalizeLabeling, parseSiteList } from "../../extension/src/labelsettings.js";
+import {
+  MSG, correctedOutput, examplesRequest, examplesSaveRequest, initialMainIds, trainRequest,
+} from "../../extension/src/protocol.js";
+
+test("excluded sites are cleaned from what people type", () => {
+  assert.equal(cleanSite("https://www.Bank.example/login?x=1"), "bank.example");
+  assert.equal(cleanSite("  mail.example  "), "mail.example");
+  assert.equal(cleanSite("127.0.0.1:8080"), "127.0.0.1");
+  assert.equal(cleanSite("not a site!"), null);
+  assert.equal(cleanSite(""), null);
+  assert.deepEqual(parseSiteList("b.example\na.example, b.example  junk!!"), ["a.example", "b.example"]);
+  assert.deepEqual(normalizeLabeling({ excludedSites: "bank.example" }), { excludedSites: [] });
+  assert.deepEqual(normalizeLabeling(null), { excludedSites: [] });
+});
+
+test("an excluded site covers its subdomains, not look-alikes", () => {
+  const labeling = { excludedSites: ["bank.example"] };
+  assert.equal(excludedEntry(labeling, "https://bank.example/"), "bank.example");
+  assert.equal(excludedEntry(labeling, "https://online.bank.example/a"), "bank.example");
+  assert.equal(excludedEntry(labeling, "https://notbank.example/"), null);
+  assert.equal(excludedEntry(labeling, "chrome://settings"), null);
+});
+
+test("the labeler's save message name matches the background's", async () => {
+  const { readFile } = await import("node:fs/promises");
+  const source = await readFile(new URL("../../extension/src/labeler.js", import.meta.url), "utf8");
+  assert.match(source, new RegExp(`SAVE_MESSAGE = "${MSG.LABEL_SAVE}"`));
+});
+
+test("the labeler starts from the main text's ids, else from main/content blocks", () => {
+  assert.deepEqual(initialMainIds({ main: { elementIds: ["4", "5"] }, blocks: [] }), ["4", "5"]);
+  assert.deepEqual(initialMainIds({ main: { elementIds: [] }, blocks: [
+    { kind: "links", elementIds: ["1"] }, { kind: "main", elementIds: ["7", "8"] }, { kind: "content", elementIds: ["8", "9"] }] }),
+  ["7", "8", "9"]);
+  assert.deepEqual(initialMainIds(null), []);
+});
+
+test("the corrected output keeps ids, text and blocks, not the sanitized HTML", () => {
+  const out = correctedOutput({ algorithm: "auto", status: "ok", main: { elementIds: ["1"], text: "t", html: "<p>t</p>" },
+    blocks: [{ kind: "links", score: 0.5, elementIds: ["2"], start: 0, end: 9 }] });
+  assert.deepEqual(out, { algorithm: "auto", status: "ok", stage: "", main: { elementIds: ["1"], text: "t" },
+    blocks: [{ kind: "links", score: 0.5, elementIds: ["2"] }] });
+});
+
+test("request builders refuse bad input", () => {
+  assert.throws(() => examplesSaveRequest({ html: "" }), TypeError);
+  assert.throws(() => examplesSaveRequest({ html: "<p>", mainIds: [1] }), TypeError);
+  assert.throws(() => examplesSaveRequest({ html: "<p>", blocks: [{ kind: "nav" }] }), TypeError);
+  assert.throws(() => examplesRequest("drop"), TypeError);
+  assert.equal(examplesSaveRequest({ html: "<p>", blocks: [{ kind: "ad", ids: [3], text: "x".repeat(200000) }] }).blocks[0].text.length, 100000);
+  assert.deepEqual(trainRequest({ id: "t" }), { type: "train", id: "t", algorithm: "farsw", useExamples: true, datasets: [] });
+});
