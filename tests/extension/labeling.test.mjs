@@ -54,3 +54,41 @@ test("request builders refuse bad input", () => {
   assert.equal(examplesSaveRequest({ html: "<p>", blocks: [{ kind: "ad", ids: [3], text: "x".repeat(200000) }] }).blocks[0].text.length, 100000);
   assert.deepEqual(trainRequest({ id: "t" }), { type: "train", id: "t", algorithm: "farsw", useExamples: true, datasets: [] });
 });
+
+// -- the refusals, decided before anything is injected or sent (labeling.js) -----------------
+
+function memoryArea(data = {}) {
+  // A storage area with the browser's get/set shape, over a plain object.
+  return {
+    async get(key) {
+      return key in data ? { [key]: structuredClone(data[key]) } : {};
+    },
+    async set(values) {
+      Object.assign(data, structuredClone(values));
+    },
+  };
+}
+
+test("labeling is refused in private windows, on excluded sites, and when every page is private", async () => {
+  const { labelingRefusal } = await import("../../extension/src/labeling.js");
+  const api = { storage: { local: memoryArea({ labeling: { excludedSites: ["bank.example"] } }) } };
+  assert.equal((await labelingRefusal(api, { incognito: true, url: "https://news.example/" })).code, "private_window");
+  assert.equal((await labelingRefusal(api, { incognito: false, url: "https://online.bank.example/" })).code, "excluded_site");
+  assert.equal(await labelingRefusal(api, { incognito: false, url: "https://news.example/" }), null);
+  // The page's own address counts too (it may have navigated since the tab was read).
+  assert.equal((await labelingRefusal(api, { incognito: false, url: "https://news.example/" }, "https://bank.example/x")).code, "excluded_site");
+  const privateApi = { storage: { local: memoryArea({ settings: { privacy: { alwaysPrivate: true } } }) } };
+  assert.equal((await labelingRefusal(privateApi, { incognito: false, url: "https://news.example/" })).code, "always_private");
+});
+
+test("a save from a private window never reaches the host", async () => {
+  const { saveExample } = await import("../../extension/src/labeling.js");
+  const api = { storage: { local: memoryArea() } };
+  const hostClient = async () => { throw new Error("the host must not be asked"); };
+  await assert.rejects(
+    saveExample({ html: "<p data-bsid='1'>x</p>", mainIds: ["1"] }, { tab: { incognito: true, url: "https://a.example/" } }, { api, hostClient }),
+    (err) => err.code === "private_window");
+  await assert.rejects(
+    saveExample({ html: "<p>x</p>", mainIds: ["1"] }, {}, { api, hostClient }),
+    (err) => err.code === "no_tab");
+});
