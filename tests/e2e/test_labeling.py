@@ -3,8 +3,8 @@ real mouse clicks and keys in the labeler, Save, then export from the options pa
 exported record must hold exactly what was selected. Also the excluded-sites refusal.
 
 Waits are on the status the extension writes (``<html data-blocksift-*>``), never sleeps.
-Chromium only: the picker is driven with Playwright's real input events (Firefox's BiDi
-harness has no input helpers yet). The host-side store (crash safety, export/import round
+Both browsers: real input events come from Playwright's mouse and keyboard (Chromium) and
+from WebDriver BiDi ``input.performActions`` (Firefox). The host-side store (crash safety, export/import round
 trip, training changes the model) is tested in tests/storage and tests/transport.
 """
 
@@ -23,19 +23,60 @@ UI = "document.querySelector('blocksift-ui[data-blocksift-labeler]')?.shadowRoot
 HOVER_TAG = f"{UI}.querySelector('.hover .tag').textContent"
 
 
-@pytest.fixture(params=["chromium"])
-def browser_name(request: pytest.FixtureRequest) -> str:
-    reason = None
-    if not harness.browsers_available()["chromium"]:
-        reason = "chromium is not installed (apt-get install chromium)"
-    else:
-        try:
-            import playwright  # noqa: F401
-        except ImportError:
-            reason = "playwright is not installed (pip install playwright; never `playwright install`)"
-    if reason:
-        pytest.skip(reason)
-    return request.param
+#: WebDriver key codes for the keys the labeler uses (BiDi).
+BIDI_KEYS = {"ArrowUp": "\ue013", "ArrowDown": "\ue015", "Control": "\ue009", "Escape": "\ue00c",
+             "Enter": "\ue007"}
+
+
+class Input:
+    """Real mouse and keyboard events on a tab, the same way in both browsers."""
+
+    def __init__(self, tab: harness.Tab):
+        self.tab = tab
+        self.x = 5
+        self.y = 5
+
+    def point(self, selector: str, ui: bool = False) -> tuple[int, int]:
+        scope = UI if ui else "document"
+        rect = self.tab.evaluate(
+            f"(e => (e.scrollIntoView({{block: 'center'}}), (r => [r.left + r.width / 2, r.top + r.height / 2])"
+            f"(e.getBoundingClientRect())))({scope}.querySelector({json.dumps(selector)}))")
+        return int(rect[0]), int(rect[1])
+
+    def _pointer(self, actions: list[dict]) -> None:
+        if isinstance(self.tab, harness.ChromiumTab):
+            mouse = self.tab.page.mouse
+            for action in actions:
+                if action["type"] == "pointerMove":
+                    mouse.move(action["x"], action["y"])
+                elif action["type"] == "pointerDown":
+                    mouse.down()
+                else:
+                    mouse.up()
+            return
+        self.tab.browser.bidi("input.performActions", {"context": self.tab.context, "actions": [
+            {"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": actions}]})
+
+    def move(self, selector: str | None = None, ui: bool = False, at: tuple[int, int] | None = None) -> None:
+        self.x, self.y = at if at else self.point(selector, ui) if selector else (self.x, self.y)
+        self._pointer([{"type": "pointerMove", "x": self.x, "y": self.y}])
+
+    def click(self, selector: str | None = None, ui: bool = False) -> None:
+        """Click an element's centre, or (no selector) where the mouse is."""
+        if selector:
+            self.move(selector, ui)
+        self._pointer([{"type": "pointerMove", "x": self.x, "y": self.y},
+                       {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0}])
+
+    def press(self, key: str) -> None:
+        """A key or a chord like "Control+z"."""
+        if isinstance(self.tab, harness.ChromiumTab):
+            self.tab.page.keyboard.press(key)
+            return
+        keys = [BIDI_KEYS.get(k, k) for k in key.split("+")] if key != "+" else ["+"]
+        actions = [{"type": "keyDown", "value": k} for k in keys] + [{"type": "keyUp", "value": k} for k in reversed(keys)]
+        self.tab.browser.bidi("input.performActions", {"context": self.tab.context, "actions": [
+            {"type": "key", "id": "keyboard", "actions": actions}]})
 
 
 def status(page: harness.Tab) -> dict:
@@ -56,9 +97,9 @@ def start_labeling(browser: harness.Browser, page: harness.Tab) -> dict:
         control.close()
 
 
-def hover(page: harness.Tab, selector: str) -> str:
+def hover(page: harness.Tab, mouse: Input, selector: str) -> str:
     """Move the real mouse over an element; returns the labeler's hover label."""
-    page.page.hover(selector)
+    mouse.move(selector)
     page.wait_for(f"{HOVER_TAG}.startsWith({json.dumps(describe(page, selector))})")
     return page.evaluate(HOVER_TAG)
 
@@ -81,6 +122,7 @@ def test_label_save_export_holds_exactly_the_selection(browser: harness.Browser,
                                                        host: harness.HostInstall, artifacts: Path) -> None:
     page = browser.new_tab(site.url("label.html"))
     page.wait_for("!!document.getElementById('frame-cross').contentWindow && document.readyState === 'complete'")
+    mouse = Input(page)
     outcome = start_labeling(browser, page)
     assert outcome["status"] == "done", outcome
     state = wait_status(page, "labeling")
@@ -95,53 +137,51 @@ def test_label_save_export_holds_exactly_the_selection(browser: harness.Browser,
     page.screenshot(artifacts / "labeler-start.png")
 
     # The extraction kept the advertisement paragraph and missed the correction note.
-    assert hover(page, "#p2").endswith("in main text")
-    assert hover(page, "#extra").endswith("not selected")
+    assert hover(page, mouse, "#p2").endswith("in main text")
+    assert hover(page, mouse, "#extra").endswith("not selected")
     initial_chars = int(status(page)["label-chars"])
 
     # Remove the advertisement with a click; add the note with a click.
-    hover(page, "#p2")
-    page.page.mouse.down()
-    page.page.mouse.up()
-    assert hover(page, "#p2").endswith("not selected")
-    page.page.click("#extra")
-    assert hover(page, "#extra").endswith("in main text")
+    hover(page, mouse, "#p2")
+    mouse.click()
+    assert hover(page, mouse, "#p2").endswith("not selected")
+    mouse.click("#extra")
+    assert hover(page, mouse, "#extra").endswith("in main text")
 
     # Undo (Ctrl+Z) restores the last change; the toolbar's Undo button works the same.
-    page.page.click("#p3")
-    assert hover(page, "#p3").endswith("not selected")
-    page.page.keyboard.press("Control+z")
-    assert hover(page, "#p3").endswith("in main text")
-    page.page.click("#p4")
-    page.page.click("button[data-action=undo]")  # Playwright's CSS pierces the open shadow root
-    assert hover(page, "#p4").endswith("in main text")
+    mouse.click("#p3")
+    assert hover(page, mouse, "#p3").endswith("not selected")
+    mouse.press("Control+z")
+    assert hover(page, mouse, "#p3").endswith("in main text")
+    mouse.click("#p4")
+    mouse.click("button[data-action=undo]", ui=True)
+    assert hover(page, mouse, "#p4").endswith("in main text")
 
     # Link-block mode (L); from a link, ArrowUp moves to its item, then to the list; click marks it.
-    page.page.keyboard.press("l")
+    mouse.press("l")
     assert status(page)["label-mode"] == "links"
-    hover(page, "#related a[href='/r2']")
-    page.page.keyboard.press("ArrowUp")
+    hover(page, mouse, "#related a[href='/r2']")
+    mouse.press("ArrowUp")
     page.wait_for(f"{HOVER_TAG}.startsWith('li')")
-    page.page.keyboard.press("ArrowUp")
+    mouse.press("ArrowUp")
     page.wait_for(f"{HOVER_TAG}.startsWith('ul#related')")
-    page.page.keyboard.press("ArrowDown")  # back down the way it came
+    mouse.press("ArrowDown")  # back down the way it came
     page.wait_for(f"{HOVER_TAG}.startsWith('li')")
-    page.page.keyboard.press("[")  # the other key for "parent"
+    mouse.press("[")  # the other key for "parent"
     page.wait_for(f"{HOVER_TAG}.startsWith('ul#related')")
     title_before = page.evaluate("document.title")
-    page.page.mouse.down()
-    page.page.mouse.up()
+    mouse.click()
     state = status(page)
     assert state["label-links"] == "1", state
     assert page.evaluate("document.title") == title_before  # the click never reached the page
     assert page.evaluate("location.pathname") == "/label.html"  # nor followed the link
-    page.page.keyboard.press("m")
+    mouse.press("m")
     assert status(page)["label-mode"] == "main"
     assert int(status(page)["label-chars"]) != initial_chars
-    page.page.mouse.move(5, 5)
+    mouse.move(at=(5, 5))
     page.screenshot(artifacts / "labeler-edited.png")
 
-    page.page.click("button[data-action=save]")
+    mouse.click("button[data-action=save]", ui=True)
     saved = wait_status(page, "label-saved", "label-error")
     assert saved["status"] == "label-saved", saved
     example_id = saved["label-example"]
@@ -149,21 +189,22 @@ def test_label_save_export_holds_exactly_the_selection(browser: harness.Browser,
 
     # Export from the options page; it shows the path it wrote.
     options = browser.new_tab(browser.ext_url("options.html"))
+    options.activate()
+    clicks = Input(options)
     options.wait_for("document.documentElement.dataset.examplesStatus === 'ready'")
     assert options.evaluate("document.documentElement.dataset.examplesCount") == "1"
-    options.page.click(f"tr[data-example-id='{example_id}'] button.link")
+    clicks.click(f"tr[data-example-id='{example_id}'] button.link")
     options.wait_for("!!document.querySelector('#example-view .main-text')")
-    options.page.click("#examples-export")
+    clicks.click("#examples-export")
     options.wait_for("document.documentElement.dataset.exportPath")
     path = Path(options.evaluate("document.documentElement.dataset.exportPath"))
     assert path.is_relative_to(host.home), path  # in the host's data dir, nowhere else
     assert options.evaluate("document.getElementById('examples-export-result').textContent").find(str(path)) >= 0
-    options.page.set_viewport_size({"width": 1100, "height": 1400})
-    options.page.locator("#examples").scroll_into_view_if_needed()
+    options.evaluate("document.getElementById('examples').scrollIntoView(), true")
     options.screenshot(artifacts / "options-examples.png")
 
     # Train farsw from the example, from the options page; progress shows, then the rules.
-    options.page.click("#train")
+    clicks.click("#train")
     options.wait_for("['trained', 'error'].includes(document.documentElement.dataset.trainStatus)", timeout=300)
     train_text = options.evaluate("document.getElementById('train-status').textContent")
     assert options.evaluate("document.documentElement.dataset.trainStatus") == "trained", train_text
@@ -220,8 +261,9 @@ def test_excluded_site_is_refused_before_anything_is_sent(browser: harness.Brows
                                                           artifacts: Path) -> None:
     options = browser.new_tab(browser.ext_url("options.html"))
     options.wait_for("document.documentElement.dataset.examplesStatus === 'ready'")
-    options.page.fill("#excluded-sites", "https://127.0.0.1/anything\nbank.example")
-    options.page.click("#excluded-save")
+    options.activate()
+    options.evaluate("document.getElementById('excluded-sites').value = 'https://127.0.0.1/anything\\nbank.example', true")
+    Input(options).click("#excluded-save")
     options.wait_for("document.documentElement.dataset.excludedSaved")
     assert options.evaluate("document.getElementById('excluded-sites').value") == "127.0.0.1\nbank.example"
     assert browser.storage("local", "labeling")["labeling"] == {"excludedSites": ["127.0.0.1", "bank.example"]}
@@ -233,6 +275,6 @@ def test_excluded_site_is_refused_before_anything_is_sent(browser: harness.Brows
     # Nothing was injected: no status, no labeler, no snapshot taken.
     assert page.evaluate("document.documentElement.getAttributeNames().filter(n => n.startsWith('data-blocksift'))") == []
     assert page.evaluate("!document.querySelector('blocksift-ui')")
-    options.page.reload()
+    options.navigate(browser.ext_url("options.html"))
     options.wait_for("document.documentElement.dataset.examplesStatus === 'ready'")
     assert options.evaluate("document.documentElement.dataset.examplesCount") == "0"
