@@ -217,6 +217,11 @@
         return;
       }
       const rect = target.getBoundingClientRect();
+      // The toolbar moves to the other corner when it covers the highlighted element.
+      const bar = this.toolbar.getBoundingClientRect();
+      if (rect.left < bar.right && rect.right > bar.left && rect.top < bar.bottom && rect.bottom > bar.top) {
+        this.toolbar.classList.toggle("left");
+      }
       this.hoverBox.hidden = false;
       this.hoverBox.className = `hover ${this.mode}`;
       Object.assign(this.hoverBox.style, {
