@@ -112,6 +112,9 @@
       this.listen(window, "resize", () => this.schedule());
       this.listen(window, "scroll", () => this.schedule());
       this.render();
+      if (!this.selected.size) {
+        this.say(`${this.algorithm || "The algorithm"} found no main text here: click the elements that are.`, "warn");
+      }
     }
 
     listen(target, type, handler) {
