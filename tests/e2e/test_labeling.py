@@ -256,6 +256,13 @@ def test_label_save_export_holds_exactly_the_selection(browser: harness.Browser,
     assert not p2_ids & set(record["main_ids"]) and not set(expected_ids) & set(record["main_ids"])
     assert tree.get_element_by_id("extra").get("data-bsid") in record["main_ids"]
 
+    # Delete from the options page: the list and the host's store are empty again.
+    clicks.click(f"tr[data-example-id='{example_id}'] button.delete")
+    options.wait_for("document.documentElement.dataset.examplesCount === '0'"
+                     " && document.documentElement.dataset.examplesStatus === 'ready'")
+    assert options.evaluate("document.getElementById('example-view').hidden")
+    assert options.evaluate("!document.getElementById('examples-empty').hidden")
+
 
 def test_excluded_site_is_refused_before_anything_is_sent(browser: harness.Browser, site: harness.Site,
                                                           artifacts: Path) -> None:
