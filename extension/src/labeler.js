@@ -247,7 +247,7 @@
       this.undoButton.disabled = this.history.length === 0 || this.busy;
       this.saveButton.disabled = this.busy;
       agent().setStatus("labeling", {
-        action: "label", stage: null,
+        action: "label", stage: null, error: null, "error-code": null, "label-error": null,
         "label-main": main.length, "label-chars": chars, "label-links": links, "label-ad": ads,
         "label-mode": this.mode, "label-undo": this.history.length, "label-frames": this.frames.total,
       });
