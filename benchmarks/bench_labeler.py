@@ -53,31 +53,37 @@ def main() -> int:
         generate_pages(pages, hit_url=site.url("__hit"))
         host = harness.HostInstall(work / "host")
         start_ms, toggle_ms = [], []
-        with harness.launch("chromium", work, host, launchpad=site.url("blank.html", host="localhost")) as browser:
+        launchpad = site.url("blank.html", host="localhost")
+        with harness.launch("chromium", work, host, launchpad=launchpad) as browser:
             page = browser.new_tab(site.url("big.html"))
             elements = page.evaluate("document.getElementsByTagName('*').length")
             for _ in range(args.repeat):
                 control = browser.popup(page.url)
                 began = time.perf_counter()
                 control.evaluate("document.getElementById('act-label').click(), true")
-                page.wait_for("document.documentElement.dataset.blocksiftStatus === 'labeling'", timeout=120)
+                page.wait_for("document.documentElement.dataset.blocksiftStatus === 'labeling'",
+                              timeout=120)
                 start_ms.append((time.perf_counter() - began) * 1000)
                 control.close()
                 page.activate()
                 for selector in ("#s3 p", "#s5"):
-                    page.evaluate(f"document.querySelector('{selector}').scrollIntoView({{block: 'center'}}), true")
+                    page.evaluate(f"document.querySelector('{selector}')"
+                                  ".scrollIntoView({block: 'center'}), true")
                     box = page.page.locator(selector).first.bounding_box()
                     page.page.mouse.move(box["x"] + 5, box["y"] + 5)
                     page.evaluate(CLICK_CLOCK)
                     page.page.mouse.click(box["x"] + 5, box["y"] + 5)
                     toggle_ms.append(page.wait_for("window.__clickMs", timeout=60))
                 page.page.keyboard.press("Escape")
-                page.wait_for("document.documentElement.dataset.blocksiftStatus === 'label-cancelled'")
+                page.wait_for("document.documentElement.dataset.blocksiftStatus"
+                              " === 'label-cancelled'")
         site.close()
     print(f"big.html: {elements} elements")
-    print(f"start (popup click -> labeler drawn), ms: median {statistics.median(start_ms):.0f}, "
+    print("start (popup click -> labeler drawn), ms: "
+          f"median {statistics.median(start_ms):.0f}, "
           f"max {max(start_ms):.0f} (n={len(start_ms)}; includes the host's extraction)")
-    print(f"toggle (click sent -> handled, redraw laid out), ms: median {statistics.median(toggle_ms):.1f}, "
+    print("toggle (click sent -> handled, redraw laid out), ms: "
+          f"median {statistics.median(toggle_ms):.1f}, "
           f"max {max(toggle_ms):.1f} (n={len(toggle_ms)})")
     return 0
 

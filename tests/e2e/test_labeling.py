@@ -15,8 +15,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
-
 import e2e_harness as harness
 
 UI = "document.querySelector('blocksift-ui[data-blocksift-labeler]')?.shadowRoot"
