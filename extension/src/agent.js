@@ -296,6 +296,8 @@ export function agentCall(method, args) {
 
     globalThis.__blocksiftAgent = Object.freeze({
       begin, snapshot, markHidden, unmarkHidden, drawOverlay, clearOverlay, toast, clearToast, setStatus, state,
+      // The labeler (labeler.js, same isolated world) maps snapshot ids to live elements.
+      liveElements: () => liveById,
     });
   }
 }

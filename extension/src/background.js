@@ -13,6 +13,7 @@ import {
 import {
   SETTINGS_KEY, choiceFor, isPrivateRequest, loadSettings, normalizeSettings, ruleFor,
 } from "./settings.js";
+import { examplesCall, onTrainPort, saveExample, startLabeling } from "./labeling.js";
 
 /** Hides what the agent marked; injected as a user stylesheet so pages cannot override it. */
 const HIDE_CSS = "[data-blocksift-hide] { display: none !important; }";
@@ -283,7 +284,7 @@ async function activeTabId() {
 
 // -- wiring ------------------------------------------------------------------------------
 
-async function handle(message) {
+async function handle(message, sender) {
   switch (message?.type) {
     case MSG.RUN:
       return run(message);
@@ -297,6 +298,13 @@ async function handle(message) {
     case MSG.READER_BACK:
       await api.storage.session.set({ [`skipRule:${message.tabId}`]: message.url });
       return { ok: true };
+    // -- labeling (labeling.js) --
+    case MSG.LABEL:
+      return startLabeling(message, labelingDeps);
+    case MSG.LABEL_SAVE:
+      return saveExample(message, sender, labelingDeps);
+    case MSG.EXAMPLES:
+      return examplesCall(message, labelingDeps);
     default:
       throw new BlocksiftError(`unknown message ${message?.type}`);
   }
@@ -310,7 +318,21 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
   return true; // answer asynchronously
 });
 
+// -- labeling (labeling.js): what its functions need from here --
+const labelingDeps = { api, hostClient, callAgent, beginOnPage };
+api.runtime.onConnect.addListener((port) => onTrainPort(port, labelingDeps));
+
 api.commands.onCommand.addListener(async (command, tab) => {
+  if (command === "label-page") {
+    const tabId = tab?.id ?? await activeTabId();
+    if (tabId === undefined) return;
+    const outcome = await startLabeling({ tabId }, labelingDeps);
+    // A refusal is said on the page, except in private windows (nothing is injected there).
+    if (outcome.status === "refused" && outcome.code !== "private_window") {
+      await callAgent(tabId, "toast", "Not labeling this page", { detail: outcome.message, kind: "info" }).catch(() => {});
+    }
+    return;
+  }
   const action = { "reader-view": "reader", "hide-link-blocks": "hide", "show-blocks": "overlay" }[command];
   if (!action) return;
   const tabId = tab?.id ?? await activeTabId();

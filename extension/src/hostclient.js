@@ -71,7 +71,7 @@ export class HostClient {
   }
 
   /** Send a request after hello; resolves with its (reassembled) reply. */
-  async request(message, { timeoutMs = this.requestTimeoutMs, onSent = null } = {}) {
+  async request(message, { timeoutMs = this.requestTimeoutMs, onSent = null, onProgress = null } = {}) {
     this.starting.add(message.id);
     try {
       await this.connect();
@@ -82,6 +82,7 @@ export class HostClient {
       throw new BlocksiftError("Cancelled.", { code: "cancelled" });
     }
     const replied = this.send(message, timeoutMs);
+    if (onProgress && this.pending.has(message.id)) this.pending.get(message.id).onProgress = onProgress;
     if (onSent && this.pending.has(message.id)) onSent();
     const reply = await replied;
     if (reply.type === "error") throw hostError(reply);
@@ -164,6 +165,11 @@ export class HostClient {
 
   deliver(reply) {
     if (reply.type === "cancelled") return; // acknowledgement; the request already failed
+    if (reply.type === "progress") {
+      // Long requests (training) report progress before their one final reply.
+      this.pending.get(reply.id)?.onProgress?.(reply);
+      return;
+    }
     if (reply.id == null && reply.type === "error") {
       // An error the host could not attach to a request: fail everything, it is fatal for us.
       for (const id of [...this.pending.keys()]) this.settle(id, null, hostError(reply));

@@ -101,6 +101,36 @@ async function act(action) {
   if (outcome.status === "reader" && !asPage) window.close();
 }
 
+// -- "Label this page" (labeling.js in the background, labeler.js on the page) --
+async function label() {
+  if (busy || !tab) return;
+  busy = true;
+  status("working");
+  $("result").textContent = "Starting the labeler…";
+  let outcome;
+  try {
+    // The labeler starts from the algorithm selected here (the background falls back to "auto").
+    const chosen = $("algorithm").value;
+    outcome = await ask(MSG.LABEL, { tabId: tab.id, startedAt: Date.now(),
+      algorithm: chosen || undefined, params: settings.params[chosen] ?? {} });
+  } catch (err) {
+    outcome = { status: "error", error: { message: err.message, code: err.code, hint: err.hint } };
+  }
+  busy = false;
+  const box = $("result");
+  box.dataset.status = outcome.status;
+  box.classList.toggle("bad", outcome.status !== "labeling");
+  if (outcome.status === "labeling") {
+    box.textContent = `Labeling with ${outcome.main} element${outcome.main === 1 ? "" : "s"} of main text from ${outcome.algorithm}: use the toolbar on the page.`;
+  } else if (outcome.status === "refused") {
+    box.textContent = outcome.message;
+  } else {
+    renderError(box, outcome.error);
+  }
+  status(outcome.status === "labeling" ? "done" : outcome.status === "refused" ? "refused" : "error");
+  if (outcome.status === "labeling" && !asPage) window.close();
+}
+
 function renderAlgorithms() {
   const select = $("algorithm");
   const names = algorithms.length ? algorithms.map((a) => a.name) : [settings.algorithm];
@@ -196,6 +226,7 @@ async function main() {
   $("act-reader").addEventListener("click", () => act("reader"));
   $("act-hide").addEventListener("click", () => act("hide"));
   $("act-overlay").addEventListener("click", () => act("overlay"));
+  $("act-label").addEventListener("click", () => label());
   $("algorithm").addEventListener("change", async () => {
     settings = await saveSettings(api.storage.local, { ...settings, algorithm: $("algorithm").value });
     renderAlgorithms();

@@ -28,7 +28,13 @@ export const MSG = Object.freeze({
   TAB_STATE: "blocksift/tab-state", // {tabId} -> {hidden, overlay, status}
   HOST_INFO: "blocksift/host-info", // {} -> hello reply or {error}
   READER_BACK: "blocksift/reader-back", // {tabId, url}: do not re-run the site rule on return
+  // Labeling (labeling.js): start the labeler, save from it, examples for the options page.
+  LABEL: "blocksift/label",              // {tabId, algorithm?, params?} -> {status, ...}
+  LABEL_SAVE: "blocksift/label-save",    // from labeler.js: examples.save fields -> {exampleId, mainChars}
+  EXAMPLES: "blocksift/examples",        // {op: list|get|delete|export, ...} -> the host's reply
 });
+/** Port name the options page opens to train and receive progress (labeling.js). */
+export const TRAIN_PORT = "blocksift/train";
 
 /** Actions a user can take on a page. Hide and overlay toggle. */
 export const ACTIONS = Object.freeze(["reader", "hide", "overlay"]);
@@ -225,4 +231,71 @@ export function readingTime(text, { wordsPerMinute = 230, cjkPerMinute = 500 } =
     .match(/[\p{L}\p{N}]+/gu) || []).length;
   const minutes = words / wordsPerMinute + cjk / cjkPerMinute;
   return { words, cjk, minutes: Math.max(1, Math.round(minutes)) };
+}
+
+// -- labeled examples and training (labeling.js; host/blocksift/protocol.py) -----------------
+
+/** examples.save: the snapshot, the ids the user kept as main text, the marked blocks. */
+export function examplesSaveRequest({ id = newRequestId("save"), url = null, html, title = "",
+  mainIds = [], blocks = [], algorithm = "", algorithmOutput = {}, isPrivate = false } = {}) {
+  if (typeof html !== "string" || !html) throw new TypeError("html must be a non-empty string");
+  if (!Array.isArray(mainIds) || mainIds.some((x) => typeof x !== "string")) {
+    throw new TypeError("mainIds must be a list of id strings");
+  }
+  const cleanBlocks = (Array.isArray(blocks) ? blocks : []).map((block) => {
+    if (!["links", "ad"].includes(block?.kind)) throw new TypeError("a marked block is links or ad");
+    return { kind: block.kind, ids: (block.ids ?? []).map(String), text: String(block.text ?? "").slice(0, 100000) };
+  });
+  return {
+    type: "examples.save", id: checkId(id), url: url || null, html, title: String(title || "").slice(0, 2000),
+    mainIds: [...mainIds], blocks: cleanBlocks, algorithm: String(algorithm || "").slice(0, 64),
+    algorithmOutput: algorithmOutput && typeof algorithmOutput === "object" ? algorithmOutput : {},
+    idAttr: ID_ATTR, private: Boolean(isPrivate),
+  };
+}
+
+/** examples.list / get / delete / export requests, by operation name. */
+export function examplesRequest(op, args = {}, id = newRequestId("ex")) {
+  switch (op) {
+    case "list":
+      return { type: "examples.list", id: checkId(id), limit: args.limit ?? 100, offset: args.offset ?? 0 };
+    case "get":
+      return { type: "examples.get", id: checkId(id), exampleId: Number(args.exampleId) };
+    case "delete":
+      return { type: "examples.delete", id: checkId(id), exampleId: Number(args.exampleId) };
+    case "export":
+      return { type: "examples.export", id: checkId(id), withBlocks: Boolean(args.withBlocks),
+        ...(args.path ? { path: String(args.path) } : {}) };
+    default:
+      throw new TypeError(`unknown examples operation ${op}`);
+  }
+}
+
+/** train: retrain farsw from the captured examples (progress replies, then trained). */
+export function trainRequest({ id = newRequestId("train"), algorithm = "farsw", useExamples = true,
+  datasets = [] } = {}) {
+  return { type: "train", id: checkId(id), algorithm, useExamples: Boolean(useExamples), datasets: [...datasets] };
+}
+
+/**
+ * The part of an extraction result an example keeps as "the output that was corrected":
+ * status, main-text ids and text, and the blocks (no sanitized HTML, which the snapshot holds).
+ */
+export function correctedOutput(result) {
+  if (!result || typeof result !== "object") return {};
+  return {
+    algorithm: result.algorithm, status: result.status, stage: result.stage ?? "",
+    main: result.main ? { elementIds: result.main.elementIds ?? [], text: result.main.text ?? "" } : null,
+    blocks: (result.blocks ?? []).map((b) => ({ kind: b.kind, score: b.score, elementIds: b.elementIds ?? [] })),
+  };
+}
+
+/** Ids the labeler starts from: the main text's ids, else the ids of main/content blocks. */
+export function initialMainIds(result) {
+  if (result?.main?.elementIds?.length) return [...result.main.elementIds];
+  const ids = new Set();
+  for (const block of result?.blocks ?? []) {
+    if (block.kind === "main" || block.kind === "content") for (const id of block.elementIds ?? []) ids.add(id);
+  }
+  return [...ids];
 }

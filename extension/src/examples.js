@@ -1,0 +1,170 @@
+// Options page, "Examples" section: the labeled examples the host stores (list, view,
+// delete, export), training farsw from them with the host's progress, and the sites where
+// labeling never runs. Everything goes through the background to the host on this computer.
+// Status for tests and tools: <html data-examples-status> (loading|ready|error),
+// data-examples-count, data-train-status (running|trained|error), data-train-progress (progress
+// messages received), data-export-path.
+
+import { api } from "./api.js";
+import { MSG, TRAIN_PORT } from "./protocol.js";
+import { loadLabeling, parseSiteList, saveLabeling } from "./labelsettings.js";
+import { ask, el, renderError } from "./ui.js";
+
+const $ = (id) => document.getElementById(id);
+const root = document.documentElement;
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+async function renderList() {
+  root.dataset.examplesStatus = "loading";
+  const body = $("examples-table").querySelector("tbody");
+  try {
+    const reply = await ask(MSG.EXAMPLES, { op: "list", limit: 500 });
+    body.replaceChildren(...reply.items.map(row));
+    $("examples-empty").hidden = reply.total > 0;
+    $("examples-table").hidden = reply.total === 0;
+    root.dataset.examplesCount = String(reply.total);
+    root.dataset.examplesStatus = "ready";
+  } catch (err) {
+    $("examples-table").hidden = true;
+    $("examples-empty").hidden = false;
+    renderError($("examples-empty"), err);
+    root.dataset.examplesStatus = "error";
+  }
+}
+
+function row(item) {
+  const view = el("button", { type: "button", class: "link", text: item.title || item.url || `Example ${item.exampleId}`,
+    title: "View the main text and marked blocks" });
+  view.addEventListener("click", () => showExample(item.exampleId));
+  const remove = el("button", { type: "button", class: "delete", text: "Delete", title: "Delete this example" });
+  remove.addEventListener("click", async () => {
+    remove.disabled = true;
+    try {
+      await ask(MSG.EXAMPLES, { op: "delete", exampleId: item.exampleId });
+      if ($("example-view").dataset.exampleId === String(item.exampleId)) $("example-view").hidden = true;
+    } catch (err) {
+      renderError($("examples-export-result"), err);
+    }
+    await renderList();
+  });
+  return el("tr", { "data-example-id": item.exampleId },
+    el("td", {}, view), el("td", { text: item.site ?? "—" }),
+    el("td", { text: new Date(item.created * 1000).toLocaleString() }),
+    el("td", { text: String(item.mainChars) }), el("td", { text: String(item.blocks) }),
+    el("td", { class: "actions-cell" }, remove));
+}
+
+async function showExample(exampleId) {
+  const box = $("example-view");
+  box.hidden = false;
+  box.dataset.exampleId = String(exampleId);
+  box.replaceChildren(el("p", { class: "muted", text: "Loading…" }));
+  try {
+    const { example } = await ask(MSG.EXAMPLES, { op: "get", exampleId });
+    const blocks = example.blocks ?? [];
+    box.replaceChildren(
+      el("h4", { text: example.title || `Example ${exampleId}` }),
+      el("p", { class: "muted small" },
+        example.url ? el("span", { text: example.url }) : "(no address)",
+        ` · ${new Date(example.created * 1000).toLocaleString()} · corrected ${example.algorithm || "—"}`
+        + ` · ${plural(example.mainIdList?.length ?? 0, "element")}`),
+      el("div", { class: "main-text", text: example.mainText }),
+      el("p", { class: "small", text: blocks.length ? `${plural(blocks.length, "marked block")}:` : "No marked blocks." }),
+      ...blocks.map((block) => el("div", { class: "block" },
+        el("span", { class: `kind ${block.kind}`, text: block.kind }), " ",
+        el("span", { text: `${plural(block.ids?.length ?? 0, "element")} · ${(block.text ?? "").slice(0, 200)}` }))));
+  } catch (err) {
+    renderError(box, err);
+  }
+}
+
+async function exportExamples() {
+  const out = $("examples-export-result");
+  out.classList.remove("bad");
+  out.textContent = "Exporting…";
+  try {
+    const reply = await ask(MSG.EXAMPLES, { op: "export", withBlocks: $("examples-with-blocks").checked });
+    out.replaceChildren(`Wrote ${plural(reply.count, "example")} to `, el("code", { text: reply.path }),
+      " (the datasets' format: blocksift eval and blocksift train read it).");
+    root.dataset.exportPath = reply.path;
+    root.dataset.exportCount = String(reply.count);
+  } catch (err) {
+    out.classList.add("bad");
+    renderError(out, err);
+  }
+}
+
+function showTraining(state) {
+  const status = $("train-status");
+  const bar = $("train-progress");
+  status.classList.toggle("bad", state.state === "error");
+  if (state.state === "running") {
+    bar.hidden = false;
+    bar.max = Math.max(1, state.total || 1);
+    if (state.total) bar.value = state.done; else bar.removeAttribute("value"); // indeterminate
+    status.textContent = `Training: ${state.stage}${state.total ? ` (${state.done}/${state.total})` : ""}…`;
+  } else if (state.state === "trained") {
+    bar.hidden = false;
+    bar.max = 1;
+    bar.value = 1;
+    status.textContent = `Trained ${state.algorithm} on ${plural(state.pages, "page")}; the new model is in use.`;
+    $("train-rules").replaceChildren(...(state.rules ?? []).map((rule) => el("li", { text: rule })));
+  } else if (state.state === "error") {
+    bar.hidden = true;
+    renderError(status, state.error);
+  }
+  root.dataset.trainStatus = state.state;
+}
+
+function train() {
+  const button = $("train");
+  button.disabled = true;
+  $("train-rules").replaceChildren();
+  showTraining({ state: "running", stage: "starting", done: 0, total: 0 });
+  let progressCount = 0;
+  const port = api.runtime.connect({ name: TRAIN_PORT });
+  port.onMessage.addListener((message) => {
+    if (message.type === "progress") {
+      progressCount += 1;
+      root.dataset.trainProgress = String(progressCount);
+      showTraining({ state: "running", stage: message.stage, done: message.done, total: message.total });
+      return;
+    }
+    if (message.type === "trained") showTraining({ state: "trained", ...message });
+    else showTraining({ state: "error", error: message });
+    button.disabled = false;
+    port.disconnect();
+  });
+  port.onDisconnect.addListener(() => { button.disabled = false; });
+  port.postMessage({ train: { algorithm: "farsw", useExamples: true } });
+}
+
+async function renderExcluded() {
+  const labeling = await loadLabeling(api.storage.local);
+  $("excluded-sites").value = labeling.excludedSites.join("\n");
+}
+
+async function saveExcluded() {
+  const sites = parseSiteList($("excluded-sites").value);
+  const saved = await saveLabeling(api.storage.local, { excludedSites: sites });
+  $("excluded-sites").value = saved.excludedSites.join("\n");
+  $("excluded-status").textContent = saved.excludedSites.length
+    ? `Saved: labeling never runs on ${plural(saved.excludedSites.length, "site")}.` : "Saved: no excluded sites.";
+  root.dataset.excludedSaved = String(Date.now());
+}
+
+async function main() {
+  $("examples-refresh").addEventListener("click", renderList);
+  $("examples-export").addEventListener("click", exportExamples);
+  $("train").addEventListener("click", train);
+  $("excluded-save").addEventListener("click", saveExcluded);
+  await renderExcluded();
+  const last = (await api.storage.local.get("training")).training;
+  if (last?.state && last.state !== "running") showTraining(last);
+  await renderList();
+}
+
+main();

@@ -1,0 +1,501 @@
+// The page labeler ("Label this page"): injected with scripting.executeScript({files}) only
+// when the user asks for it, into the extension's isolated world next to the page agent
+// (agent.js), whose snapshot ids it reuses. It starts from an algorithm's extraction and lets
+// the user correct it with a picker:
+//   * hover highlights the element under the mouse; ArrowUp / "[" moves to its parent,
+//     ArrowDown / "]" back down (or to its first child);
+//   * click (or Enter / Space) toggles the highlighted element in or out of the main text;
+//   * mode L / A (or Shift+click / Alt+click) marks the element as a link block / ad block;
+//     M returns to main-text mode;
+//   * Ctrl+Z (or the Undo button) undoes; Save sends the example; Esc cancels.
+// Everything it draws lives in a shadow root, so page CSS cannot break it, and page scripts
+// never see the clicks and keys it consumes. Nothing is sent until the user presses Save.
+//
+// Selection model: a set of live elements. An element counts as main text when it and its
+// whole subtree are in the set ("fully selected"); removing a paragraph from a selected
+// container leaves the container partly selected, so the ids sent are exactly those of the
+// fully selected elements and the host's text of them is exactly what the user kept.
+
+(() => {
+  if (globalThis.__blocksiftLabeler) return;
+
+  // Internal message name, kept in step with MSG.LABEL_SAVE in protocol.js (a classic
+  // script cannot import the module).
+  const SAVE_MESSAGE = "blocksift/label-save";
+  const UI_TAG = "blocksift-ui";
+  const MAX_BLOCK_TEXT = 100000; // the host's limit on a marked block's text
+  const api = globalThis.browser ?? globalThis.chrome;
+
+  let session = null;
+
+  function agent() {
+    const value = globalThis.__blocksiftAgent;
+    if (!value) throw new Error("the page agent is not installed");
+    return value;
+  }
+
+  function el(tag, attrs = {}, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs)) {
+      if (value === undefined || value === null || value === false) continue;
+      if (key === "text") node.textContent = value;
+      else if (key === "class") node.className = value;
+      else node.setAttribute(key, String(value));
+    }
+    for (const child of children.flat()) if (child != null) node.append(child);
+    return node;
+  }
+
+  function normalizeText(text) {
+    return String(text || "").replace(/\s+/g, " ").trim();
+  }
+
+  function describe(element) {
+    if (!element) return "";
+    let name = element.localName;
+    if (element.id) name += `#${element.id}`;
+    const classes = [...element.classList].slice(0, 2);
+    if (classes.length) name += `.${classes.join(".")}`;
+    return name;
+  }
+
+  /** Frames on the page: their content is not in the snapshot and cannot be labeled. */
+  function framesOf(doc) {
+    const frames = [...doc.querySelectorAll("iframe, frame")];
+    let sameOrigin = 0;
+    for (const frame of frames) {
+      try {
+        if (frame.contentDocument) sameOrigin += 1;
+      } catch {
+        // cross-origin: reading it throws in some browsers, returns null in others
+      }
+    }
+    return { frames, total: frames.length, sameOrigin, crossOrigin: frames.length - sameOrigin };
+  }
+
+  class Session {
+    constructor({ css, html, url, title, algorithm, output, mainIds, tabIncognito }) {
+      this.html = html;
+      this.url = url;
+      this.title = title;
+      this.algorithm = algorithm;
+      this.output = output;
+      this.incognito = Boolean(tabIncognito);
+      this.mode = "main";
+      this.hover = null;
+      this.downStack = [];
+      this.history = [];
+      this.busy = false;
+      // id <-> live element, from the agent's snapshot (the ids the host saw).
+      const live = agent().liveElements();
+      this.idOf = new Map();
+      this.byId = live;
+      live.forEach((element, id) => {
+        if (element) this.idOf.set(element, String(id));
+      });
+      this.selected = new Set();
+      for (const id of mainIds) {
+        const element = live[Number(id)];
+        if (element && element.isConnected) this.selected.add(element);
+      }
+      this.initialIds = new Set(this.mainIds());
+      this.blocks = []; // [{kind, element}]
+      this.frames = framesOf(document);
+      this.buildUi(css);
+      this.listeners = [];
+      this.listen(window, "mouseover", (e) => this.onOver(e));
+      this.listen(window, "click", (e) => this.onClick(e));
+      for (const type of ["mousedown", "mouseup", "pointerdown", "pointerup", "auxclick", "dblclick", "submit"]) {
+        this.listen(window, type, (e) => this.swallow(e));
+      }
+      this.listen(window, "keydown", (e) => this.onKey(e));
+      this.listen(window, "resize", () => this.schedule());
+      this.listen(window, "scroll", () => this.schedule());
+      this.render();
+      if (!this.selected.size) {
+        this.say(`${this.algorithm || "The algorithm"} found no main text here: click the elements that are.`, "warn");
+      }
+    }
+
+    listen(target, type, handler) {
+      target.addEventListener(type, handler, true);
+      this.listeners.push([target, type, handler]);
+    }
+
+    // -- UI -------------------------------------------------------------------------------
+
+    buildUi(css) {
+      this.host = document.createElement(UI_TAG);
+      this.host.setAttribute("data-blocksift-labeler", "");
+      this.host.style.cssText = "all: initial; position: absolute; top: 0; left: 0; width: 0; height: 0; z-index: 2147483647;";
+      const root = this.host.attachShadow({ mode: "open" });
+      this.root = root;
+      root.append(el("style", { text: css }));
+      this.layer = el("div", { class: "layer" });
+      this.hoverBox = el("div", { class: "hover", hidden: true }, el("span", { class: "tag" }));
+      const button = (name, text, title) => {
+        const node = el("button", { type: "button", "data-action": name, title, text });
+        // A mouse click must not move the focus into the toolbar: the picker keys would
+        // then go to the button instead of the labeler.
+        node.addEventListener("mousedown", (event) => event.preventDefault());
+        node.addEventListener("click", (event) => {
+          event.stopPropagation();
+          node.blur();
+          this.command(name);
+        });
+        return node;
+      };
+      this.counts = el("div", { class: "counts", role: "status", "aria-live": "polite" });
+      this.message = el("div", { class: "message", role: "status" });
+      this.frameNote = el("div", { class: "frames", role: "note" });
+      this.modeButtons = {
+        main: button("mode-main", "Main text", "Click toggles main text (M)"),
+        links: button("mode-links", "Link block", "Click marks a link block (L, or Shift+click)"),
+        ad: button("mode-ad", "Ad block", "Click marks an ad block (A, or Alt+click)"),
+      };
+      this.undoButton = button("undo", "Undo", "Undo (Ctrl+Z)");
+      this.saveButton = button("save", "Save", "Save this example (Ctrl+S)");
+      this.toolbar = el("div", { class: "toolbar", role: "toolbar", "aria-label": "blocksift labeler" },
+        el("div", { class: "title" }, el("strong", { text: "Label this page" }),
+          el("span", { class: "algo", text: this.algorithm ? `from ${this.algorithm}` : "" })),
+        el("div", { class: "modes" }, Object.values(this.modeButtons)),
+        this.counts,
+        el("div", { class: "keys", text: "Click/Enter: toggle · ↑ [ parent · ↓ ] child · L/A/M: mode · Ctrl+Z: undo · Esc: cancel" }),
+        this.frameNote,
+        this.message,
+        el("div", { class: "buttons" }, this.undoButton, button("cancel", "Cancel", "Leave without saving (Esc)"), this.saveButton));
+      root.append(this.layer, this.hoverBox, this.toolbar);
+      document.documentElement.append(this.host);
+      if (this.frames.total) {
+        const { total, sameOrigin, crossOrigin } = this.frames;
+        this.frameNote.textContent = `${total} frame${total === 1 ? "" : "s"} not reachable`
+          + ` (${sameOrigin} same-origin, ${crossOrigin} cross-origin): content inside frames cannot be labeled.`;
+      } else {
+        this.frameNote.hidden = true;
+      }
+    }
+
+    schedule() {
+      if (this.frame) return;
+      this.frame = requestAnimationFrame(() => {
+        this.frame = 0;
+        this.draw();
+        this.drawHover();
+      });
+    }
+
+    box(element, cls, label) {
+      const rect = element.getBoundingClientRect();
+      if (rect.width < 1 && rect.height < 1) return null;
+      const node = el("div", { class: `box ${cls}` });
+      node.style.top = `${rect.top + scrollY}px`;
+      node.style.left = `${rect.left + scrollX}px`;
+      node.style.width = `${rect.width}px`;
+      node.style.height = `${rect.height}px`;
+      if (label) node.append(el("span", { class: "tag", text: label }));
+      return node;
+    }
+
+    draw() {
+      const boxes = [];
+      for (const element of this.outermostMain()) {
+        const node = this.box(element, "main");
+        if (node) boxes.push(node);
+      }
+      for (const block of this.blocks) {
+        const node = this.box(block.element, block.kind, block.kind === "links" ? "link block" : "ad block");
+        if (node) boxes.push(node);
+      }
+      for (const frame of this.frames.frames) {
+        const node = this.box(frame, "frame", "frame: not reachable");
+        if (node) boxes.push(node);
+      }
+      this.layer.replaceChildren(...boxes);
+    }
+
+    drawHover() {
+      const target = this.hover;
+      if (!target || !target.isConnected) {
+        this.hoverBox.hidden = true;
+        return;
+      }
+      const rect = target.getBoundingClientRect();
+      // The toolbar moves to the other corner when it covers the highlighted element.
+      const bar = this.toolbar.getBoundingClientRect();
+      if (rect.left < bar.right && rect.right > bar.left && rect.top < bar.bottom && rect.bottom > bar.top) {
+        this.toolbar.classList.toggle("left");
+      }
+      this.hoverBox.hidden = false;
+      this.hoverBox.className = `hover ${this.mode}`;
+      Object.assign(this.hoverBox.style, {
+        top: `${rect.top + scrollY}px`, left: `${rect.left + scrollX}px`,
+        width: `${rect.width}px`, height: `${rect.height}px`,
+      });
+      const state = this.isFullySelected(target) ? "in main text" : this.blockOf(target) ? `${this.blockOf(target).kind} block` : "not selected";
+      this.hoverBox.firstChild.textContent = `${describe(target)} · ${state}`;
+      document.documentElement.setAttribute("data-blocksift-label-hover", this.idOf.get(target) ?? "");
+    }
+
+    render() {
+      const main = this.outermostMain();
+      const chars = main.reduce((sum, element) => sum + normalizeText(element.textContent).length, 0);
+      const links = this.blocks.filter((b) => b.kind === "links").length;
+      const ads = this.blocks.filter((b) => b.kind === "ad").length;
+      this.counts.textContent = `Main text: ${main.length} element${main.length === 1 ? "" : "s"}, ${chars} characters · `
+        + `${links} link block${links === 1 ? "" : "s"} · ${ads} ad block${ads === 1 ? "" : "s"}`;
+      for (const [mode, node] of Object.entries(this.modeButtons)) node.setAttribute("aria-pressed", String(mode === this.mode));
+      this.undoButton.disabled = this.history.length === 0 || this.busy;
+      this.saveButton.disabled = this.busy;
+      agent().setStatus("labeling", {
+        action: "label", stage: null, error: null, "error-code": null, "label-error": null,
+        "label-main": main.length, "label-chars": chars, "label-links": links, "label-ad": ads,
+        "label-mode": this.mode, "label-undo": this.history.length, "label-frames": this.frames.total,
+      });
+      this.draw();
+      this.drawHover();
+    }
+
+    say(text, kind = "info") {
+      this.message.textContent = text;
+      this.message.className = `message ${kind}`;
+    }
+
+    // -- selection model -------------------------------------------------------------------
+
+    isFullySelected(element) {
+      if (!this.selected.has(element)) return false;
+      for (const child of element.getElementsByTagName("*")) if (!this.selected.has(child)) return false;
+      return true;
+    }
+
+    /** Fully selected elements: bottom-up over the selected set (reverse document order). */
+    fullySelected() {
+      // Document order in one pass (no pairwise position comparisons).
+      const ordered = [...document.documentElement.getElementsByTagName("*")].filter((e) => this.selected.has(e));
+      const full = new Set();
+      for (let i = ordered.length - 1; i >= 0; i -= 1) {
+        const element = ordered[i];
+        if ([...element.children].every((child) => full.has(child))) full.add(element);
+      }
+      return ordered.filter((e) => full.has(e));
+    }
+
+    outermostMain() {
+      const full = this.fullySelected();
+      const set = new Set(full);
+      return full.filter((element) => !set.has(element.parentElement));
+    }
+
+    mainIds() {
+      return this.fullySelected().map((e) => this.idOf.get(e)).filter((id) => id !== undefined);
+    }
+
+    blockOf(element) {
+      return this.blocks.find((b) => b.element === element || b.element.contains(element)) ?? null;
+    }
+
+    remember() {
+      this.history.push({ selected: new Set(this.selected), blocks: [...this.blocks] });
+      if (this.history.length > 500) this.history.shift();
+    }
+
+    subtree(element) {
+      return [element, ...element.getElementsByTagName("*")];
+    }
+
+    toggleMain(element) {
+      this.remember();
+      if (this.isFullySelected(element)) {
+        for (const node of this.subtree(element)) this.selected.delete(node);
+        this.say(`Removed ${describe(element)} from the main text.`);
+      } else {
+        for (const node of this.subtree(element)) this.selected.add(node);
+        // Main text and marked blocks exclude each other.
+        this.blocks = this.blocks.filter((b) => !b.element.contains(element) && !element.contains(b.element));
+        this.say(`Added ${describe(element)} to the main text.`);
+      }
+    }
+
+    toggleBlock(element, kind) {
+      this.remember();
+      const same = this.blocks.find((b) => b.element === element);
+      this.blocks = this.blocks.filter((b) => !b.element.contains(element) && !element.contains(b.element));
+      if (same && same.kind === kind) {
+        this.say(`Unmarked ${describe(element)}.`);
+        return;
+      }
+      this.blocks.push({ kind, element });
+      for (const node of this.subtree(element)) this.selected.delete(node);
+      this.say(`Marked ${describe(element)} as ${kind === "links" ? "a link block" : "an ad block"}.`);
+    }
+
+    undo() {
+      const last = this.history.pop();
+      if (!last) return;
+      this.selected = last.selected;
+      this.blocks = last.blocks;
+      this.say("Undone.");
+    }
+
+    // -- events ------------------------------------------------------------------------------
+
+    fromUi(event) {
+      return event.composedPath().includes(this.host);
+    }
+
+    swallow(event) {
+      if (this.fromUi(event)) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+
+    onOver(event) {
+      if (this.fromUi(event)) return;
+      const target = event.target;
+      if (!(target instanceof Element) || target === document.documentElement) return;
+      this.hover = target;
+      this.downStack = [];
+      this.drawHover();
+    }
+
+    pickable(element) {
+      return element && element !== document.documentElement && element !== document.body
+        && element !== this.host && this.idOf.has(element);
+    }
+
+    onClick(event) {
+      if (this.fromUi(event)) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      if (this.busy) return;
+      // The highlighted box is what a click acts on (after moving up with the keys).
+      let target = event.target instanceof Element ? event.target : null;
+      if (this.hover && this.hover.contains(target)) target = this.hover;
+      this.act(target, event.shiftKey ? "links" : event.altKey ? "ad" : this.mode);
+    }
+
+    act(target, mode) {
+      if (!this.pickable(target)) {
+        this.say(target ? `${describe(target)} cannot be labeled (not part of the snapshot or the whole page).` : "Nothing highlighted.", "warn");
+        return;
+      }
+      if (mode === "main") this.toggleMain(target);
+      else this.toggleBlock(target, mode);
+      this.render();
+    }
+
+    onKey(event) {
+      if (this.fromUi(event) && event.key !== "Escape") return;
+      const ctrl = event.ctrlKey || event.metaKey;
+      let handled = true;
+      if (ctrl && event.key.toLowerCase() === "z") this.command("undo");
+      else if (ctrl && event.key.toLowerCase() === "s") this.command("save");
+      else if (ctrl || event.altKey) handled = false;
+      else if (event.key === "Escape") this.command("cancel");
+      else if (event.key === "ArrowUp" || event.key === "[") this.moveUp();
+      else if (event.key === "ArrowDown" || event.key === "]") this.moveDown();
+      else if (event.key === "Enter" || event.key === " ") {
+        if (!this.busy) this.act(this.hover, this.mode);
+      } else if (event.key.toLowerCase() === "m") this.command("mode-main");
+      else if (event.key.toLowerCase() === "l") this.command("mode-links");
+      else if (event.key.toLowerCase() === "a") this.command("mode-ad");
+      else handled = false;
+      if (handled) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+      }
+    }
+
+    moveUp() {
+      const parent = this.hover?.parentElement;
+      if (!parent || parent === document.documentElement) return;
+      this.downStack.push(this.hover);
+      this.hover = parent;
+      this.drawHover();
+    }
+
+    moveDown() {
+      if (!this.hover) return;
+      const next = this.downStack.pop() ?? this.hover.firstElementChild;
+      if (!next) return;
+      this.hover = next;
+      this.drawHover();
+    }
+
+    command(name) {
+      if (name === "cancel") return this.close("label-cancelled");
+      if (this.busy) return undefined;
+      if (name.startsWith("mode-")) this.mode = name.slice(5);
+      else if (name === "undo") this.undo();
+      else if (name === "save") return this.save();
+      this.render();
+      return undefined;
+    }
+
+    payload() {
+      return {
+        url: this.url,
+        title: this.title,
+        html: this.html,
+        mainIds: this.mainIds(),
+        blocks: this.blocks.map(({ kind, element }) => ({
+          kind,
+          ids: this.subtree(element).map((e) => this.idOf.get(e)).filter((id) => id !== undefined),
+          text: normalizeText(element.textContent).slice(0, MAX_BLOCK_TEXT),
+        })),
+        algorithm: this.algorithm,
+        algorithmOutput: this.output,
+      };
+    }
+
+    async save() {
+      const payload = this.payload();
+      if (!payload.mainIds.length) {
+        this.say("Select some main text first: an example needs it.", "warn");
+        agent().setStatus("labeling", { "label-error": "empty selection" });
+        return;
+      }
+      this.busy = true;
+      this.render();
+      this.say("Saving…");
+      agent().setStatus("working", { stage: "label-save" });
+      let reply;
+      try {
+        reply = await api.runtime.sendMessage({ type: SAVE_MESSAGE, ...payload });
+      } catch (err) {
+        reply = { ok: false, error: { message: String(err?.message ?? err), code: "internal" } };
+      }
+      this.busy = false;
+      if (reply?.ok) {
+        const { exampleId, mainChars } = reply.value;
+        this.close("label-saved", { "label-example": exampleId, "label-chars": mainChars });
+        agent().toast("Example saved", { kind: "info", detail: `Example ${exampleId}: ${mainChars} characters of main text and ${payload.blocks.length} marked block${payload.blocks.length === 1 ? "" : "s"}. See them in the extension's options.` });
+        return;
+      }
+      const message = reply?.error?.message ?? "the background did not answer";
+      this.render();
+      this.say(`Not saved: ${message}`, "error");
+      agent().setStatus("label-error", { error: message, "error-code": reply?.error?.code ?? null });
+    }
+
+    close(status, details = {}) {
+      for (const [target, type, handler] of this.listeners) target.removeEventListener(type, handler, true);
+      if (this.frame) cancelAnimationFrame(this.frame);
+      this.host.remove();
+      document.documentElement.removeAttribute("data-blocksift-label-hover");
+      agent().setStatus(status, { action: "label", stage: null, ...details });
+      session = null;
+    }
+  }
+
+  globalThis.__blocksiftLabeler = Object.freeze({
+    /** Start (or restart) labeling; returns what the toolbar shows first. */
+    start(options) {
+      if (session) session.close("label-cancelled");
+      session = new Session(options);
+      return { main: session.outermostMain().length, frames: session.frames.total, ids: session.mainIds().length };
+    },
+    active: () => session !== null,
+    cancel: () => session?.close("label-cancelled"),
+  });
+})();

@@ -1,0 +1,172 @@
+// Background side of labeling ("Label this page") and of the options page's Examples
+// section. The background wires these in (background.js) and hands over what they need, so
+// this module holds no connection of its own:
+//  * startLabeling: refuses in private windows, on excluded sites and when every page is
+//    treated as private — before anything is injected or sent; otherwise snapshots the page
+//    (the agent), extracts it once, and injects the labeler (labeler.js) starting from that
+//    extraction;
+//  * saveExample: the labeler's Save; the same refusals are checked again, then examples.save;
+//  * examplesCall: list / get / delete / export for the options page;
+//  * onTrainPort: "Train farsw from my examples" with the host's progress forwarded.
+
+import {
+  BlocksiftError, LOCAL_ERRORS, TRAIN_PORT, correctedOutput, examplesRequest, examplesSaveRequest,
+  extractRequest, initialMainIds, trainRequest,
+} from "./protocol.js";
+import { excludedEntry, loadLabeling } from "./labelsettings.js";
+import { choiceFor, loadSettings } from "./settings.js";
+
+export const TRAINING_KEY = "training";
+const TRAIN_TIMEOUT_MS = 60 * 60 * 1000; // training a model on many pages takes minutes
+
+/** Why labeling may not run on this tab, or null. Checked before anything is injected or sent. */
+export async function labelingRefusal(api, tab, url) {
+  if (!tab) return { code: "no_tab", message: "No tab to label." };
+  if (tab.incognito) {
+    return { code: "private_window", message: "Labeling never runs in private windows: nothing from them is ever captured." };
+  }
+  const [settings, labeling] = await Promise.all([loadSettings(api.storage.local), loadLabeling(api.storage.local)]);
+  const entry = excludedEntry(labeling, url ?? tab.url);
+  if (entry) {
+    return { code: "excluded_site", message: `${entry} is in your excluded sites: blocksift never captures examples there (see its options).` };
+  }
+  if (settings.privacy.alwaysPrivate) {
+    return { code: "always_private", message: "\"Treat every page as private\" is on (options): no example can be stored." };
+  }
+  return null;
+}
+
+function algorithmOffered(hello, wanted) {
+  const names = (hello?.algorithms ?? []).map((a) => a.name);
+  if (!names.length || names.includes(wanted)) return wanted;
+  return names.includes(hello.defaultAlgorithm) ? hello.defaultAlgorithm : names[0];
+}
+
+let labelerCss = null;
+async function loadCss(api) {
+  if (labelerCss === null) labelerCss = await (await fetch(api.runtime.getURL("labeler.css"))).text();
+  return labelerCss;
+}
+
+/**
+ * "Label this page" on a tab. Resolves with {status: "labeling"|"refused"|"error", ...}.
+ * `algorithm` defaults to "auto" (the host's default extractor).
+ */
+export async function startLabeling({ tabId, algorithm, params, startedAt = Date.now() }, deps) {
+  const { api, hostClient, callAgent, beginOnPage } = deps;
+  const tab = await api.tabs.get(tabId);
+  const refusal = await labelingRefusal(api, tab);
+  if (refusal) return { status: "refused", action: "label", message: refusal.message, code: refusal.code };
+  const settings = await loadSettings(api.storage.local);
+  const host = await hostClient(settings);
+  host.connect().catch(() => {});
+  try {
+    const { snapshot: snap } = await beginOnPage(tabId, "label");
+    // The page may have navigated to an excluded site since the tab was read.
+    const late = await labelingRefusal(api, tab, snap.url);
+    if (late) {
+      await callAgent(tabId, "setStatus", "label-refused", { error: late.message });
+      return { status: "refused", action: "label", message: late.message, code: late.code };
+    }
+    const hello = await host.connect();
+    const wanted = algorithm || "auto";
+    const chosen = algorithmOffered(hello, wanted);
+    const choice = choiceFor(settings, snap.url);
+    const request = extractRequest({
+      url: settings.privacy.sendUrl ? snap.url : null, html: snap.html, algorithm: chosen,
+      params: chosen === wanted ? (params ?? (choice.algorithm === chosen ? choice.params : {})) : {},
+      want: ["main", "blocks"], isPrivate: false, learnSite: false,
+    });
+    const [reply, css] = await Promise.all([host.request(request), loadCss(api)]);
+    const result = reply.result;
+    const mainIds = result.status === "ok" ? initialMainIds(result) : [];
+    await api.scripting.executeScript({ target: { tabId }, files: ["labeler.js"] });
+    const [started] = await api.scripting.executeScript({
+      target: { tabId },
+      func: (options) => globalThis.__blocksiftLabeler.start(options),
+      args: [{
+        css, html: snap.html, url: snap.url, title: snap.title, algorithm: result.algorithm,
+        output: correctedOutput(result), mainIds,
+      }],
+    });
+    const info = started?.result ?? {};
+    return { status: "labeling", action: "label", algorithm: result.algorithm, main: info.main ?? 0,
+      frames: info.frames ?? 0, ms: Date.now() - startedAt };
+  } catch (err) {
+    const error = err instanceof BlocksiftError ? err : new BlocksiftError(String(err?.message ?? err));
+    try {
+      await callAgent(tabId, "toast", "blocksift could not start labeling", { detail: error.message });
+      await callAgent(tabId, "setStatus", "error", { action: "label", error: error.message, "error-code": error.code });
+    } catch {
+      // the page went away; the popup shows the error
+    }
+    return { status: "error", action: "label", error: error.toJSON() };
+  }
+}
+
+/** The labeler's Save: the refusals again (nothing leaves the page without them), then the host. */
+export async function saveExample(message, sender, { api, hostClient }) {
+  const tab = sender?.tab;
+  const refusal = await labelingRefusal(api, tab, tab?.url);
+  if (refusal) throw new BlocksiftError(refusal.message, { code: refusal.code });
+  const settings = await loadSettings(api.storage.local);
+  const host = await hostClient(settings);
+  const request = examplesSaveRequest({
+    url: settings.privacy.sendUrl ? message.url : null, html: message.html, title: message.title,
+    mainIds: message.mainIds, blocks: message.blocks, algorithm: message.algorithm,
+    algorithmOutput: message.algorithmOutput, isPrivate: Boolean(tab.incognito),
+  });
+  const reply = await host.request(request);
+  return { exampleId: reply.exampleId, mainChars: reply.mainChars };
+}
+
+/** examples.list / get / delete / export for the options page; resolves with the host's reply. */
+export async function examplesCall({ op, ...args }, { api, hostClient }) {
+  const settings = await loadSettings(api.storage.local);
+  const host = await hostClient(settings);
+  return host.request(examplesRequest(op, args));
+}
+
+/**
+ * The options page's training port: {train: {...}} starts training; the port receives
+ * {type: "progress"|"trained"|"error", ...}. The last state is kept in storage.local under
+ * TRAINING_KEY, so a reopened options page shows how the last training went.
+ */
+export function onTrainPort(port, { api, hostClient }) {
+  if (port.name !== TRAIN_PORT) return false;
+  let open = true;
+  port.onDisconnect.addListener(() => { open = false; });
+  const post = (message) => {
+    if (open) {
+      try {
+        port.postMessage(message);
+      } catch {
+        open = false;
+      }
+    }
+  };
+  const remember = (state) => api.storage.local.set({ [TRAINING_KEY]: { ...state, at: Date.now() } }).catch(() => {});
+  port.onMessage.addListener(async (message) => {
+    if (!message?.train) return;
+    const request = trainRequest(message.train);
+    await remember({ state: "running", stage: "starting", done: 0, total: 0 });
+    try {
+      const settings = await loadSettings(api.storage.local);
+      const host = await hostClient(settings);
+      const reply = await host.request(request, {
+        timeoutMs: TRAIN_TIMEOUT_MS,
+        onProgress: (progress) => {
+          post(progress);
+          remember({ state: "running", stage: progress.stage, done: progress.done, total: progress.total });
+        },
+      });
+      await remember({ state: "trained", algorithm: reply.algorithm, pages: reply.pages, rules: reply.rules, modelPath: reply.modelPath });
+      post(reply);
+    } catch (err) {
+      const error = err instanceof BlocksiftError ? err.toJSON() : { message: String(err?.message ?? err), code: LOCAL_ERRORS.BAD_REPLY };
+      await remember({ state: "error", error });
+      post({ type: "error", ...error });
+    }
+  });
+  return true;
+}

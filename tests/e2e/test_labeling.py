@@ -1,0 +1,285 @@
+"""Labeling end to end in real Chromium with the real host: "Label this page" from the popup,
+real mouse clicks and keys in the labeler, Save, then export from the options page; the
+exported record must hold exactly what was selected. Also the excluded-sites refusal.
+
+Waits are on the status the extension writes (``<html data-blocksift-*>``), never sleeps.
+Both browsers: real input events come from Playwright's mouse and keyboard (Chromium) and
+from WebDriver BiDi ``input.performActions`` (Firefox). The host-side store (crash safety, export/import round
+trip, training changes the model) is tested in tests/storage and tests/transport.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from pathlib import Path
+
+import e2e_harness as harness
+
+UI = "document.querySelector('blocksift-ui[data-blocksift-labeler]')?.shadowRoot"
+HOVER_TAG = f"{UI}.querySelector('.hover .tag').textContent"
+
+
+#: WebDriver key codes for the keys the labeler uses (BiDi).
+BIDI_KEYS = {"ArrowUp": "\ue013", "ArrowDown": "\ue015", "Control": "\ue009", "Escape": "\ue00c",
+             "Enter": "\ue007"}
+
+
+class Input:
+    """Real mouse and keyboard events on a tab, the same way in both browsers."""
+
+    def __init__(self, tab: harness.Tab):
+        self.tab = tab
+        self.x = 5
+        self.y = 5
+
+    def point(self, selector: str, ui: bool = False) -> tuple[int, int]:
+        scope = UI if ui else "document"
+        rect = self.tab.evaluate(
+            f"(e => (e.scrollIntoView({{block: 'center'}}), (r => [r.left + r.width / 2, r.top + r.height / 2])"
+            f"(e.getBoundingClientRect())))({scope}.querySelector({json.dumps(selector)}))")
+        return int(rect[0]), int(rect[1])
+
+    def _pointer(self, actions: list[dict]) -> None:
+        if isinstance(self.tab, harness.ChromiumTab):
+            mouse = self.tab.page.mouse
+            for action in actions:
+                if action["type"] == "pointerMove":
+                    mouse.move(action["x"], action["y"])
+                elif action["type"] == "pointerDown":
+                    mouse.down()
+                else:
+                    mouse.up()
+            return
+        self.tab.browser.bidi("input.performActions", {"context": self.tab.context, "actions": [
+            {"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": actions}]})
+
+    def move(self, selector: str | None = None, ui: bool = False, at: tuple[int, int] | None = None) -> None:
+        self.x, self.y = at if at else self.point(selector, ui) if selector else (self.x, self.y)
+        self._pointer([{"type": "pointerMove", "x": self.x, "y": self.y}])
+
+    def click(self, selector: str | None = None, ui: bool = False) -> None:
+        """Click an element's centre, or (no selector) where the mouse is."""
+        if selector:
+            self.move(selector, ui)
+        self._pointer([{"type": "pointerMove", "x": self.x, "y": self.y},
+                       {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0}])
+
+    def press(self, key: str) -> None:
+        """A key or a chord like "Control+z"."""
+        if isinstance(self.tab, harness.ChromiumTab):
+            self.tab.page.keyboard.press(key)
+            return
+        keys = [BIDI_KEYS.get(k, k) for k in key.split("+")] if key != "+" else ["+"]
+        actions = [{"type": "keyDown", "value": k} for k in keys] + [{"type": "keyUp", "value": k} for k in reversed(keys)]
+        self.tab.browser.bidi("input.performActions", {"context": self.tab.context, "actions": [
+            {"type": "key", "id": "keyboard", "actions": actions}]})
+
+
+def status(page: harness.Tab) -> dict:
+    return page.status()
+
+
+def start_labeling(browser: harness.Browser, page: harness.Tab) -> dict:
+    """Click "Label this page" in the popup; returns the popup's outcome text and status."""
+    control = browser.popup(page.url)
+    try:
+        control.evaluate("document.getElementById('act-label').click(), true")
+        control.wait_for("['done','error','refused'].includes(document.documentElement.dataset.blocksiftStatus)",
+                         timeout=60)
+        return {"status": control.evaluate("document.documentElement.dataset.blocksiftStatus"),
+                "text": control.evaluate("document.getElementById('result').textContent")}
+    finally:
+        page.activate()
+        control.close()
+
+
+def hover(page: harness.Tab, mouse: Input, selector: str) -> str:
+    """Move the real mouse over an element; returns the labeler's hover label."""
+    mouse.move(selector)
+    page.wait_for(f"{HOVER_TAG}.startsWith({json.dumps(describe(page, selector))})")
+    return page.evaluate(HOVER_TAG)
+
+
+def describe(page: harness.Tab, selector: str) -> str:
+    return page.evaluate(f"(e => e.localName + (e.id ? '#' + e.id : ''))(document.querySelector({json.dumps(selector)}))")
+
+
+def text_of(page: harness.Tab, selector: str) -> str:
+    return page.evaluate(f"document.querySelector({json.dumps(selector)}).textContent.replace(/\\s+/g, ' ').trim()")
+
+
+def wait_status(page: harness.Tab, *values: str, timeout: float = 60) -> dict:
+    page.wait_for(f"{json.dumps(list(values))}.includes(document.documentElement.dataset.blocksiftStatus)",
+                  timeout=timeout)
+    return status(page)
+
+
+def test_label_save_export_holds_exactly_the_selection(browser: harness.Browser, site: harness.Site,
+                                                       host: harness.HostInstall, artifacts: Path) -> None:
+    page = browser.new_tab(site.url("label.html"))
+    page.wait_for("!!document.getElementById('frame-cross').contentWindow && document.readyState === 'complete'")
+    mouse = Input(page)
+    outcome = start_labeling(browser, page)
+    assert outcome["status"] == "done", outcome
+    state = wait_status(page, "labeling")
+    assert int(state["label-main"]) > 0, state
+    # The toolbar says which frames cannot be labeled.
+    assert state["label-frames"] == "2"
+    frames_note = page.evaluate(f"{UI}.querySelector('.frames').textContent")
+    assert "2 frames not reachable (1 same-origin, 1 cross-origin)" in frames_note
+    assert "cannot be labeled" in frames_note
+    # Page CSS cannot reach the toolbar (the page sets 30px red on every button).
+    assert page.evaluate(f"getComputedStyle({UI}.querySelector('button[data-action=save]')).fontSize") == "12px"
+    page.screenshot(artifacts / "labeler-start.png")
+
+    # The extraction kept the advertisement paragraph and missed the correction note.
+    assert hover(page, mouse, "#p2").endswith("in main text")
+    assert hover(page, mouse, "#extra").endswith("not selected")
+    initial_chars = int(status(page)["label-chars"])
+
+    # Remove the advertisement with a click; add the note with a click.
+    hover(page, mouse, "#p2")
+    mouse.click()
+    assert hover(page, mouse, "#p2").endswith("not selected")
+    mouse.click("#extra")
+    assert hover(page, mouse, "#extra").endswith("in main text")
+
+    # Undo (Ctrl+Z) restores the last change; the toolbar's Undo button works the same.
+    mouse.click("#p3")
+    assert hover(page, mouse, "#p3").endswith("not selected")
+    mouse.press("Control+z")
+    assert hover(page, mouse, "#p3").endswith("in main text")
+    mouse.click("#p4")
+    mouse.click("button[data-action=undo]", ui=True)
+    assert hover(page, mouse, "#p4").endswith("in main text")
+
+    # Link-block mode (L); from a link, ArrowUp moves to its item, then to the list; click marks it.
+    mouse.press("l")
+    assert status(page)["label-mode"] == "links"
+    hover(page, mouse, "#related a[href='/r2']")
+    mouse.press("ArrowUp")
+    page.wait_for(f"{HOVER_TAG}.startsWith('li')")
+    mouse.press("ArrowUp")
+    page.wait_for(f"{HOVER_TAG}.startsWith('ul#related')")
+    mouse.press("ArrowDown")  # back down the way it came
+    page.wait_for(f"{HOVER_TAG}.startsWith('li')")
+    mouse.press("[")  # the other key for "parent"
+    page.wait_for(f"{HOVER_TAG}.startsWith('ul#related')")
+    title_before = page.evaluate("document.title")
+    mouse.click()
+    state = status(page)
+    assert state["label-links"] == "1", state
+    assert page.evaluate("document.title") == title_before  # the click never reached the page
+    assert page.evaluate("location.pathname") == "/label.html"  # nor followed the link
+    mouse.press("m")
+    assert status(page)["label-mode"] == "main"
+    assert int(status(page)["label-chars"]) != initial_chars
+    mouse.move(at=(5, 5))
+    page.screenshot(artifacts / "labeler-edited.png")
+
+    mouse.click("button[data-action=save]", ui=True)
+    saved = wait_status(page, "label-saved", "label-error")
+    assert saved["status"] == "label-saved", saved
+    example_id = saved["label-example"]
+    assert page.evaluate(f"!{UI}")  # the toolbar is gone
+
+    # Export from the options page; it shows the path it wrote.
+    options = browser.new_tab(browser.ext_url("options.html"))
+    options.activate()
+    clicks = Input(options)
+    options.wait_for("document.documentElement.dataset.examplesStatus === 'ready'")
+    assert options.evaluate("document.documentElement.dataset.examplesCount") == "1"
+    clicks.click(f"tr[data-example-id='{example_id}'] button.link")
+    options.wait_for("!!document.querySelector('#example-view .main-text')")
+    clicks.click("#examples-export")
+    options.wait_for("document.documentElement.dataset.exportPath")
+    path = Path(options.evaluate("document.documentElement.dataset.exportPath"))
+    assert path.is_relative_to(host.home), path  # in the host's data dir, nowhere else
+    assert options.evaluate("document.getElementById('examples-export-result').textContent").find(str(path)) >= 0
+    options.evaluate("document.getElementById('examples').scrollIntoView(), true")
+    options.screenshot(artifacts / "options-examples.png")
+
+    # Train farsw from the example, from the options page; progress shows, then the rules.
+    clicks.click("#train")
+    options.wait_for("['trained', 'error'].includes(document.documentElement.dataset.trainStatus)", timeout=300)
+    train_text = options.evaluate("document.getElementById('train-status').textContent")
+    assert options.evaluate("document.documentElement.dataset.trainStatus") == "trained", train_text
+    assert "Trained farsw on 1 page" in train_text
+    assert int(options.evaluate("document.documentElement.dataset.trainProgress || 0")) >= 1
+    assert options.evaluate("document.querySelectorAll('#train-rules li').length") >= 1
+    assert options.evaluate("document.getElementById('train-progress').value") == 1
+    training = browser.storage("local", "training")["training"]
+    assert training["state"] == "trained" and training["pages"] == 1
+    assert Path(training["modelPath"]).exists() and Path(training["modelPath"]).is_relative_to(host.home)
+    options.screenshot(artifacts / "options-trained.png")
+
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        records = [json.loads(line) for line in handle if line.strip()]
+    assert len(records) == 1
+    record = records[0]
+    assert record["id"] == f"example-{example_id}"
+    assert record["url"] == site.url("label.html")
+
+    # Gold = the extraction's paragraphs, minus the removed one, plus the added one, in order.
+    from lxml import html as lxml_html
+
+    tree = lxml_html.fromstring(record["html"])
+    snapshot_text = {name: re.sub(r"\s+", " ", tree.get_element_by_id(name).text_content()).strip()
+                     for name in ("p1", "p2", "p3", "p4", "extra")}
+    for name, text in snapshot_text.items():
+        assert text == text_of(page, f"#{name}")  # the snapshot is the live page
+    gold_lines = record["gold"].split("\n")
+    assert snapshot_text["p2"] not in gold_lines
+    assert gold_lines[-1] == snapshot_text["extra"]
+    assert [snapshot_text[n] for n in ("p1", "p3", "p4")] == [line for line in gold_lines
+                                                              if line in snapshot_text.values()][:3]
+    # Nothing else changed: the stored algorithm output's paragraphs, edited the same way.
+    item = options.evaluate(f"(globalThis.browser ?? chrome).runtime.sendMessage("
+                            f"{{type: 'blocksift/examples', op: 'get', exampleId: {example_id}}})")
+    corrected = item["value"]["example"]["algorithmOutput"]
+    original = [p for p in corrected["main"]["text"].split("\n\n") if p.strip()]
+    assert snapshot_text["p2"] in original and snapshot_text["extra"] not in original
+    assert gold_lines == [p for p in original if p != snapshot_text["p2"]] + [snapshot_text["extra"]]
+    assert not any("Rock pooling" in line for line in gold_lines)
+
+    # The marked block is exactly the list: its element and everything inside it.
+    related = tree.get_element_by_id("related")
+    expected_ids = [e.get("data-bsid") for e in related.iter() if isinstance(e.tag, str)]
+    assert record["marked_blocks"] == [{"kind": "links", "ids": expected_ids,
+                                        "text": re.sub(r"\s+", " ", related.text_content()).strip()}]
+    # main_ids hold no element of the removed paragraph or of the marked list.
+    p2_ids = {e.get("data-bsid") for e in tree.get_element_by_id("p2").iter()}
+    assert not p2_ids & set(record["main_ids"]) and not set(expected_ids) & set(record["main_ids"])
+    assert tree.get_element_by_id("extra").get("data-bsid") in record["main_ids"]
+
+    # Delete from the options page: the list and the host's store are empty again.
+    clicks.click(f"tr[data-example-id='{example_id}'] button.delete")
+    options.wait_for("document.documentElement.dataset.examplesCount === '0'"
+                     " && document.documentElement.dataset.examplesStatus === 'ready'")
+    assert options.evaluate("document.getElementById('example-view').hidden")
+    assert options.evaluate("!document.getElementById('examples-empty').hidden")
+
+
+def test_excluded_site_is_refused_before_anything_is_sent(browser: harness.Browser, site: harness.Site,
+                                                          artifacts: Path) -> None:
+    options = browser.new_tab(browser.ext_url("options.html"))
+    options.wait_for("document.documentElement.dataset.examplesStatus === 'ready'")
+    options.activate()
+    options.evaluate("document.getElementById('excluded-sites').value = 'https://127.0.0.1/anything\\nbank.example', true")
+    Input(options).click("#excluded-save")
+    options.wait_for("document.documentElement.dataset.excludedSaved")
+    assert options.evaluate("document.getElementById('excluded-sites').value") == "127.0.0.1\nbank.example"
+    assert browser.storage("local", "labeling")["labeling"] == {"excludedSites": ["127.0.0.1", "bank.example"]}
+
+    page = browser.new_tab(site.url("label.html"))
+    outcome = start_labeling(browser, page)
+    assert outcome["status"] == "refused", outcome
+    assert "127.0.0.1 is in your excluded sites" in outcome["text"]
+    # Nothing was injected: no status, no labeler, no snapshot taken.
+    assert page.evaluate("document.documentElement.getAttributeNames().filter(n => n.startsWith('data-blocksift'))") == []
+    assert page.evaluate("!document.querySelector('blocksift-ui')")
+    options.navigate(browser.ext_url("options.html"))
+    options.wait_for("document.documentElement.dataset.examplesStatus === 'ready'")
+    assert options.evaluate("document.documentElement.dataset.examplesCount") == "0"

@@ -1,0 +1,94 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { cleanSite, excludedEntry, normalizeLabeling, parseSiteList } from "../../extension/src/labelsettings.js";
+import {
+  MSG, correctedOutput, examplesRequest, examplesSaveRequest, initialMainIds, trainRequest,
+} from "../../extension/src/protocol.js";
+
+test("excluded sites are cleaned from what people type", () => {
+  assert.equal(cleanSite("https://www.Bank.example/login?x=1"), "bank.example");
+  assert.equal(cleanSite("  mail.example  "), "mail.example");
+  assert.equal(cleanSite("127.0.0.1:8080"), "127.0.0.1");
+  assert.equal(cleanSite("not a site!"), null);
+  assert.equal(cleanSite(""), null);
+  assert.deepEqual(parseSiteList("b.example\na.example, b.example  junk!!"), ["a.example", "b.example"]);
+  assert.deepEqual(normalizeLabeling({ excludedSites: "bank.example" }), { excludedSites: [] });
+  assert.deepEqual(normalizeLabeling(null), { excludedSites: [] });
+});
+
+test("an excluded site covers its subdomains, not look-alikes", () => {
+  const labeling = { excludedSites: ["bank.example"] };
+  assert.equal(excludedEntry(labeling, "https://bank.example/"), "bank.example");
+  assert.equal(excludedEntry(labeling, "https://online.bank.example/a"), "bank.example");
+  assert.equal(excludedEntry(labeling, "https://notbank.example/"), null);
+  assert.equal(excludedEntry(labeling, "chrome://settings"), null);
+});
+
+test("the labeler's save message name matches the background's", async () => {
+  const { readFile } = await import("node:fs/promises");
+  const source = await readFile(new URL("../../extension/src/labeler.js", import.meta.url), "utf8");
+  assert.match(source, new RegExp(`SAVE_MESSAGE = "${MSG.LABEL_SAVE}"`));
+});
+
+test("the labeler starts from the main text's ids, else from main/content blocks", () => {
+  assert.deepEqual(initialMainIds({ main: { elementIds: ["4", "5"] }, blocks: [] }), ["4", "5"]);
+  assert.deepEqual(initialMainIds({ main: { elementIds: [] }, blocks: [
+    { kind: "links", elementIds: ["1"] }, { kind: "main", elementIds: ["7", "8"] }, { kind: "content", elementIds: ["8", "9"] }] }),
+  ["7", "8", "9"]);
+  assert.deepEqual(initialMainIds(null), []);
+});
+
+test("the corrected output keeps ids, text and blocks, not the sanitized HTML", () => {
+  const out = correctedOutput({ algorithm: "auto", status: "ok", main: { elementIds: ["1"], text: "t", html: "<p>t</p>" },
+    blocks: [{ kind: "links", score: 0.5, elementIds: ["2"], start: 0, end: 9 }] });
+  assert.deepEqual(out, { algorithm: "auto", status: "ok", stage: "", main: { elementIds: ["1"], text: "t" },
+    blocks: [{ kind: "links", score: 0.5, elementIds: ["2"] }] });
+});
+
+test("request builders refuse bad input", () => {
+  assert.throws(() => examplesSaveRequest({ html: "" }), TypeError);
+  assert.throws(() => examplesSaveRequest({ html: "<p>", mainIds: [1] }), TypeError);
+  assert.throws(() => examplesSaveRequest({ html: "<p>", blocks: [{ kind: "nav" }] }), TypeError);
+  assert.throws(() => examplesRequest("drop"), TypeError);
+  assert.equal(examplesSaveRequest({ html: "<p>", blocks: [{ kind: "ad", ids: [3], text: "x".repeat(200000) }] }).blocks[0].text.length, 100000);
+  assert.deepEqual(trainRequest({ id: "t" }), { type: "train", id: "t", algorithm: "farsw", useExamples: true, datasets: [] });
+});
+
+// -- the refusals, decided before anything is injected or sent (labeling.js) -----------------
+
+function memoryArea(data = {}) {
+  // A storage area with the browser's get/set shape, over a plain object.
+  return {
+    async get(key) {
+      return key in data ? { [key]: structuredClone(data[key]) } : {};
+    },
+    async set(values) {
+      Object.assign(data, structuredClone(values));
+    },
+  };
+}
+
+test("labeling is refused in private windows, on excluded sites, and when every page is private", async () => {
+  const { labelingRefusal } = await import("../../extension/src/labeling.js");
+  const api = { storage: { local: memoryArea({ labeling: { excludedSites: ["bank.example"] } }) } };
+  assert.equal((await labelingRefusal(api, { incognito: true, url: "https://news.example/" })).code, "private_window");
+  assert.equal((await labelingRefusal(api, { incognito: false, url: "https://online.bank.example/" })).code, "excluded_site");
+  assert.equal(await labelingRefusal(api, { incognito: false, url: "https://news.example/" }), null);
+  // The page's own address counts too (it may have navigated since the tab was read).
+  assert.equal((await labelingRefusal(api, { incognito: false, url: "https://news.example/" }, "https://bank.example/x")).code, "excluded_site");
+  const privateApi = { storage: { local: memoryArea({ settings: { privacy: { alwaysPrivate: true } } }) } };
+  assert.equal((await labelingRefusal(privateApi, { incognito: false, url: "https://news.example/" })).code, "always_private");
+});
+
+test("a save from a private window never reaches the host", async () => {
+  const { saveExample } = await import("../../extension/src/labeling.js");
+  const api = { storage: { local: memoryArea() } };
+  const hostClient = async () => { throw new Error("the host must not be asked"); };
+  await assert.rejects(
+    saveExample({ html: "<p data-bsid='1'>x</p>", mainIds: ["1"] }, { tab: { incognito: true, url: "https://a.example/" } }, { api, hostClient }),
+    (err) => err.code === "private_window");
+  await assert.rejects(
+    saveExample({ html: "<p>x</p>", mainIds: ["1"] }, {}, { api, hostClient }),
+    (err) => err.code === "no_tab");
+});
