@@ -56,7 +56,8 @@ def manifest_for(browser: str, host_permissions: tuple[str, ...] = (),
         # Tests only: WebDriver BiDi cannot navigate to moz-extension:// URLs itself, so the
         # test pages open the extension's pages, which must be web-accessible to them.
         manifest["web_accessible_resources"] = [
-            {"resources": ["popup.html", "options.html", "reader.html"], "matches": list(expose_pages)}]
+            {"resources": ["popup.html", "options.html", "reader.html"],
+             "matches": list(expose_pages)}]
     return manifest
 
 

@@ -26,6 +26,7 @@ import argparse
 import hashlib
 import json
 import os
+import subprocess
 import sys
 import time
 import zipfile
@@ -53,10 +54,17 @@ class PackError(Exception):
 
 
 def find_source(target: str, root: Path = ROOT) -> Path:
-    """``extension/dist/<target>/`` if built, else ``extension/`` if it has a manifest."""
+    """``extension/dist/<target>/`` (built from the sources when missing), else ``extension/``."""
     built = root / "extension" / "dist" / target
     if (built / "manifest.json").is_file():
         return built
+    build_script = root / "extension" / "build.py"
+    if build_script.is_file():  # a fresh clone: assemble dist/<target> from the sources first
+        done = subprocess.run([sys.executable, str(build_script), target], capture_output=True,
+                              text=True, check=False)
+        if done.returncode == 0 and (built / "manifest.json").is_file():
+            return built
+        raise PackError(f"building the extension failed: {done.stderr.strip()[-500:]}")
     plain = root / "extension"
     if (plain / "manifest.json").is_file():
         return plain

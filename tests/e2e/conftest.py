@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
-
-import sys
 
 import pytest
 

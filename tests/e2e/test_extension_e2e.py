@@ -11,9 +11,8 @@ import re
 import signal
 from pathlib import Path
 
-import pytest
-
 import e2e_harness as harness
+import pytest
 
 PAGES = Path(__file__).resolve().parent / "pages"
 INSTALL_COMMAND = "pip install blocksift && blocksift install"
