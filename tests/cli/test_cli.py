@@ -113,3 +113,22 @@ def test_eval_on_the_bundled_fixture_set():
 def test_eval_reports_a_missing_dataset_clearly():
     done = blocksift("eval", "--dataset", "no/such/place", "--algo", "linkblocks")
     assert done.returncode == 2 and "no such dataset" in done.stderr
+
+
+def test_every_listed_command_runs_through_the_main_entry_point(tmp_path):
+    """Each subcommand is reachable as users type it (not only its module's run())."""
+    cluster = blocksift("cluster", "--dataset", str(DATASET), "--json", home=tmp_path)
+    assert cluster.returncode == 0, cluster.stderr
+    assert json.loads(cluster.stdout)
+    model = tmp_path / "farsw.json"
+    train = blocksift("train", "farsw", "--dataset", str(DATASET), "--out", str(model),
+                      "--no-progress", home=tmp_path)
+    assert train.returncode == 0, train.stderr
+    assert json.loads(model.read_text())["ruleset"]["rules"]
+    assert "rule:" in train.stdout
+    examples = blocksift("examples", "list", home=tmp_path)
+    assert examples.returncode == 0 and "no examples yet" in examples.stdout
+    token = blocksift("serve", "--print-token", home=tmp_path)
+    assert token.returncode == 0 and len(token.stdout.strip()) >= 40
+    bad = blocksift("cluster", "--dataset", str(DATASET), "--param", "oops", home=tmp_path)
+    assert bad.returncode == 2 and "key=value" in bad.stderr

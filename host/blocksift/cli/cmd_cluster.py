@@ -19,16 +19,7 @@ from pydantic import ValidationError
 
 from ..algorithms import clustering
 from ..page import Page, PageError
-
-
-def _param(text: str) -> tuple[str, Any]:
-    if "=" not in text:
-        raise argparse.ArgumentTypeError(f"--param wants k=v, got {text!r}")
-    key, value = text.split("=", 1)
-    try:
-        return key.strip(), json.loads(value)
-    except json.JSONDecodeError:
-        return key.strip(), value
+from .common import CommandError, parse_params
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -39,7 +30,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("files", nargs="*", type=Path, help="HTML files (one group)")
     parser.add_argument("--dataset", dest="datasets", action="append", default=[],
                         metavar="PATH_OR_NAME", help="labeled dataset; repeatable")
-    parser.add_argument("--param", dest="params", action="append", default=[], type=_param,
+    parser.add_argument("--param", dest="params", action="append", default=[],
                         metavar="K=V", help="clustering parameter, e.g. sim_threshold=0.9")
     parser.add_argument("--limit", type=int, default=None, help="first N pages of each dataset")
     parser.add_argument("--pooled", action="store_true",
@@ -112,8 +103,8 @@ def _from_store(args: argparse.Namespace) -> list[dict[str, Any]]:
 def run(args: argparse.Namespace) -> int:
     """Cluster the given pages and print classes and rules."""
     try:
-        params = clustering.Params.model_validate(dict(args.params))
-    except ValidationError as exc:
+        params = clustering.Params.model_validate(parse_params(args.params))
+    except (ValidationError, CommandError) as exc:
         print(f"blocksift cluster: bad --param:\n{exc}", file=sys.stderr)
         return 2
     if args.store is not None:

@@ -9,23 +9,14 @@ and prints the rules. The same pages and params always give the same file.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
+from .common import CommandError, parse_params
+
 #: Algorithms that can be trained, name -> module.
 TRAINABLE = {"farsw": "blocksift.algorithms.farsw"}
-
-
-def _param(text: str) -> tuple[str, Any]:
-    if "=" not in text:
-        raise argparse.ArgumentTypeError(f"--param wants k=v, got {text!r}")
-    key, value = text.split("=", 1)
-    try:
-        return key.strip(), json.loads(value)
-    except json.JSONDecodeError:
-        return key.strip(), value
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -43,7 +34,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help="pages a site needs for its own rules with --per-site (default 2)")
     parser.add_argument("--out", type=Path, default=None, metavar="PATH",
                         help="model file to write (default: the user's model path)")
-    parser.add_argument("--param", action="append", type=_param, default=[], metavar="K=V",
+    parser.add_argument("--param", action="append", default=[], metavar="K=V",
                         help="training param (alpha, support, significance, line_mode, ...)")
     parser.add_argument("--limit", type=int, default=None, metavar="N",
                         help="first N pages of each dataset")
@@ -64,8 +55,8 @@ def run(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
     try:
-        params = module.Params.model_validate(dict(args.param or []))
-    except ValidationError as exc:
+        params = module.Params.model_validate(parse_params(args.param))
+    except (ValidationError, CommandError) as exc:
         print(f"bad --param: {exc}", file=sys.stderr)
         return 2
     try:

@@ -24,7 +24,13 @@ def build_parser() -> argparse.ArgumentParser:
         module_name = f"blocksift.cli.cmd_{name}"
         if importlib.util.find_spec(module_name) is None:
             continue
-        importlib.import_module(module_name).add_parser(subparsers)
+        module = importlib.import_module(module_name)
+        before = set(subparsers.choices)
+        module.add_parser(subparsers)
+        for command in set(subparsers.choices) - before:
+            # A module's run() serves its commands unless a parser set its own ``run``.
+            if subparsers.choices[command].get_default("run") is None:
+                subparsers.choices[command].set_defaults(run=module.run)
     return parser
 
 
