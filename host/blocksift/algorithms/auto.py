@@ -181,6 +181,26 @@ class _Stat:
     children: int = 0
 
 
+def _closed(st: _Stat, tag: str) -> _Stat:
+    """Count what element ``tag`` itself adds to its subtree's measurements at its end."""
+    if tag == "a":
+        st.links = st.text
+    elif tag == "p":
+        st.p += 1
+    elif tag == "img":
+        st.img += 1
+    elif tag == "li":
+        st.li += 1
+        st.li_text += st.text
+    elif tag == "input":
+        st.inputs += 1
+    elif tag in _EMBEDS:
+        st.embeds += 1
+    elif tag in _HEADINGS:
+        st.heading_text = st.text
+    return st
+
+
 def _tlen(text: str | None) -> tuple[int, int]:
     if not text:
         return 0, 0
@@ -249,22 +269,7 @@ def _measure(root: etree._Element, prune) -> _Analysis:
         if el in skipped:
             parent_stat = stack[-1] if stack else None
         else:
-            st = stack.pop()
-            if tag == "a":
-                st.links = st.text
-            elif tag == "p":
-                st.p += 1
-            elif tag == "img":
-                st.img += 1
-            elif tag == "li":
-                st.li += 1
-                st.li_text += st.text
-            elif tag == "input":
-                st.inputs += 1
-            elif tag in _EMBEDS:
-                st.embeds += 1
-            elif tag in _HEADINGS:
-                st.heading_text = st.text
+            st = _closed(stack.pop(), tag)
             stats[el] = st
             parent_stat = stack[-1] if stack else None
             if parent_stat is not None:
@@ -587,22 +592,7 @@ def _clean_content(page: Page, elements: list[etree._Element], params: Params,
             if el in skipped:
                 parent_stat = stack[-1] if stack else None
             else:
-                st = stack.pop()
-                if tag == "a":
-                    st.links = st.text
-                elif tag == "p":
-                    st.p += 1
-                elif tag == "img":
-                    st.img += 1
-                elif tag == "li":
-                    st.li += 1
-                    st.li_text += st.text
-                elif tag == "input":
-                    st.inputs += 1
-                elif tag in _EMBEDS:
-                    st.embeds += 1
-                elif tag in _HEADINGS:
-                    st.heading_text = st.text
+                st = _closed(stack.pop(), tag)
                 if tag == "table":
                     data_table_depth -= tables.pop() and params.protect_data_tables
                 inside_table = data_table_depth > 0
