@@ -19,6 +19,9 @@ from .wire import ErrorCode
 
 Progress = Callable[[str, int, int], Awaitable[None]]
 
+#: Fewer captured pages than this keep the packaged inter-site rules (site rules are added).
+MIN_INTER_SITE_PAGES = 30
+
 
 @dataclass
 class TrainingJob:
@@ -77,6 +80,11 @@ def train_and_save(job: TrainingJob, report: Callable[[str, int, int], None]) ->
                              progress=tick)
     except ValueError as exc:  # TrainingError: nothing learnable in these pages
         return {"error": f"training failed: {exc}", "code": int(ErrorCode.INVALID_MESSAGE)}
+    if not job.datasets and len(pages) < MIN_INTER_SITE_PAGES:
+        # A handful of captured pages teach good per-site rules but poor rules for every
+        # other site: keep the packaged inter-site rules and add the learned site rules.
+        packaged = module.FarswModel.from_json(module.default_model_text())
+        model = model.model_copy(update={"ruleset": packaged.ruleset})
     path = module.save_model(model, model_path(job.algorithm))
     report("saved", len(pages), len(pages))
     rules = [line.strip()[len("rule: "):] for line in module.format_rules(model).splitlines()

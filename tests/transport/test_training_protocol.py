@@ -49,6 +49,12 @@ def test_train_from_examples_reports_progress_and_is_used_at_once(host, blocksif
     assert model_file == blocksift_home / "data" / "models" / "farsw.json"
     model = json.loads(model_file.read_text())
     assert "harbour.example" in model["sites"]
+    # Four pages of one site must not replace the rules every other site relies on.
+    from blocksift.algorithms import farsw
+
+    packaged = json.loads(farsw.default_model_text())
+    assert model["ruleset"] == packaged["ruleset"]
+    assert model["sites"]["harbour.example"] != packaged["ruleset"]
     stages = [p["stage"] for p in progress]
     assert "training" in stages and stages[-1] == "saved"
     done = [p["done"] for p in progress if p["stage"] == "training"]
