@@ -2,49 +2,22 @@
 // (the browser's native-messaging framing), without a browser. Run by test_host_client.py,
 // which passes the host command in BLOCKSIFT_HOST_CMD (JSON array) and checks the summary
 // this prints: replies, chunk counts, recovery after a kill, and every message sent.
-import { spawn } from "node:child_process";
-import { endianness } from "node:os";
 
 import { HostClient } from "../../extension/src/hostclient.js";
+import { stdioPort } from "./stdio_port.mjs";
 import { cancelRequest, extractRequest, helloRequest, pingRequest } from "../../extension/src/protocol.js";
 
 const [command, ...args] = JSON.parse(process.env.BLOCKSIFT_HOST_CMD);
-const little = endianness() === "LE";
 const sent = [];
 const spawned = [];
 let chunkCount = 0;
 
 function nodePort() {
-  const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
-  spawned.push(child);
-  let buffer = Buffer.alloc(0);
-  let onMessage = () => {};
-  let onDisconnect = () => {};
-  child.stdout.on("data", (data) => {
-    buffer = Buffer.concat([buffer, data]);
-    while (buffer.length >= 4) {
-      const size = little ? buffer.readUInt32LE(0) : buffer.readUInt32BE(0);
-      if (buffer.length < 4 + size) break;
-      const message = JSON.parse(buffer.subarray(4, 4 + size).toString("utf8"));
-      buffer = buffer.subarray(4 + size);
-      if (message.type === "chunk") chunkCount += 1;
-      onMessage(message);
-    }
+  return stdioPort(command, args, {
+    onSpawn: (child) => spawned.push(child),
+    onFrame: (message) => { if (message.type === "chunk") chunkCount += 1; },
+    onSend: (message) => sent.push({ ...message, ...(typeof message.html === "string" ? { html: message.html.slice(0, 200) } : {}) }),
   });
-  child.on("exit", (code, signal) => onDisconnect(`Native host has exited (${signal ?? code}).`));
-  child.stdin.on("error", () => {});
-  return {
-    postMessage: (message) => {
-      sent.push({ ...message, ...(typeof message.html === "string" ? { html: message.html.slice(0, 200) } : {}) });
-      const body = Buffer.from(JSON.stringify(message), "utf8");
-      const head = Buffer.alloc(4);
-      if (little) head.writeUInt32LE(body.length); else head.writeUInt32BE(body.length);
-      child.stdin.write(Buffer.concat([head, body]));
-    },
-    onMessage: (cb) => { onMessage = cb; },
-    onDisconnect: (cb) => { onDisconnect = cb; },
-    disconnect: () => child.kill(),
-  };
 }
 
 function longArticle(chars) {

@@ -2,44 +2,16 @@
 // (stdio frames, no browser): examples.save / list / get / export / delete and train with
 // its progress replies. Run by test_labeling_messages.py, which passes the host command in
 // BLOCKSIFT_HOST_CMD and the export path in EXPORT_PATH, and checks the summary printed.
-import { spawn } from "node:child_process";
-import { endianness } from "node:os";
 
 import { HostClient } from "../../extension/src/hostclient.js";
+import { stdioPort } from "./stdio_port.mjs";
 import { examplesRequest, examplesSaveRequest, trainRequest } from "../../extension/src/protocol.js";
 
 const [command, ...args] = JSON.parse(process.env.BLOCKSIFT_HOST_CMD);
-const little = endianness() === "LE";
 const sent = [];
 
 function nodePort() {
-  const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
-  let buffer = Buffer.alloc(0);
-  let onMessage = () => {};
-  let onDisconnect = () => {};
-  child.stdout.on("data", (data) => {
-    buffer = Buffer.concat([buffer, data]);
-    while (buffer.length >= 4) {
-      const size = little ? buffer.readUInt32LE(0) : buffer.readUInt32BE(0);
-      if (buffer.length < 4 + size) break;
-      onMessage(JSON.parse(buffer.subarray(4, 4 + size).toString("utf8")));
-      buffer = buffer.subarray(4 + size);
-    }
-  });
-  child.on("exit", (code, signal) => onDisconnect(`Native host has exited (${signal ?? code}).`));
-  child.stdin.on("error", () => {});
-  return {
-    postMessage: (message) => {
-      sent.push(message);
-      const body = Buffer.from(JSON.stringify(message), "utf8");
-      const head = Buffer.alloc(4);
-      if (little) head.writeUInt32LE(body.length); else head.writeUInt32BE(body.length);
-      child.stdin.write(Buffer.concat([head, body]));
-    },
-    onMessage: (cb) => { onMessage = cb; },
-    onDisconnect: (cb) => { onDisconnect = cb; },
-    disconnect: () => child.kill(),
-  };
+  return stdioPort(command, args, { onSend: (message) => sent.push(message) });
 }
 
 async function outcome(promise) {
