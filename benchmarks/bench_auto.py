@@ -160,6 +160,7 @@ ABLATIONS: dict[str, dict] = {
     "no edge trimming": {"trim_edges": False},
     "lists exempt from link density (readability.js)": {"list_link_density": 1.01},
     "all candidates vote (readability.js)": {"disjoint_votes": False},
+    "climb into link-dense parents (readability.js)": {"climb_link_density": 1.01},
     "ladder 500 + longest (readability.js)": {"min_text_length": 500,
                                               "short_fallback": "longest"},
     "data-table cells judged like any element": {"protect_data_tables": False},

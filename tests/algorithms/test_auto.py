@@ -98,6 +98,15 @@ def test_data_table_kept_or_dropped_on_request():
     assert "lock gates" in without.main.text
 
 
+def test_story_does_not_climb_into_the_teaser_column_beside_it():
+    text = _golden("news-teaser-column").main.text
+    assert "season passes will be extended" in text
+    assert "Market square" not in text and "read more" not in text
+    # readability.js climbs to the better-scored wrapper and takes the teasers along
+    climbed = _golden("news-teaser-column", climb_link_density=1.01).main.text
+    assert "season passes will be extended" in climbed and "Market square" in climbed
+
+
 def test_navigation_cell_of_a_table_layout_is_dropped():
     text = _golden("table-layout-legacy").main.text
     assert "Nutmeg Pippin" in text

@@ -27,6 +27,9 @@ Departures, each a named parameter measured by the ablation in docs/auto.md:
   by their links alone, so a navigation column leaves a table layout;
 * the page itself never wins when one element below it holds most of its prose, and
   candidates enclosing the top one do not vote for a common ancestor (``disjoint_votes``);
+* the top candidate climbs to a better-scored parent only when the text the parent adds is
+  not mostly links (``climb_link_density``): a story column must not pull in the teaser
+  column beside it;
 * short blocks without a sentence end, or mostly links, are trimmed from the end of the
   content (``trim_edges``; jusText's short / link-dense classes);
 * the headline (the ``<h1>`` before the content that is the title) leads the text
@@ -119,6 +122,11 @@ class Params(BaseModel):
         True, description="Never clean inside a table marked up as data (th, caption, "
                           "summary, col; readability.js _cleanConditionally keeps data "
                           "tables whole); False judges its cells like any element")
+    climb_link_density: float = Field(
+        0.5, ge=0, le=1.01, description="The top candidate climbs to a better-scored parent "
+                                       "only when the text the parent adds has a link share "
+                                       "at most this (1.01 = readability.js, which climbs "
+                                       "into navigation columns; blocksift)")
     with_html: bool = Field(True, description="Also render the sanitized reader-view HTML")
     main_text: bool = Field(
         True, description="Render the main text; False returns the 'main' blocks only (the "
@@ -352,6 +360,14 @@ def _score_candidates(analysis: _Analysis, flags: _Flags) -> dict[etree._Element
     return scores
 
 
+def _added_link_density(analysis: _Analysis, parent: etree._Element,
+                        child: etree._Element) -> float:
+    """Link share of the text ``parent`` holds beyond ``child`` (its descendant)."""
+    outer, inner = analysis.stats[parent], analysis.stats[child]
+    added = outer.text - inner.text
+    return (outer.links - inner.links) / added if added > 0 else 0.0
+
+
 def _ancestors(el: etree._Element) -> list[etree._Element]:
     out = []
     parent = el.getparent()
@@ -370,7 +386,8 @@ def _content_root(page: Page) -> etree._Element:
 
 def _pick_top(page: Page, analysis: _Analysis, scores: dict[etree._Element, float],
               params: Params) -> etree._Element | None:
-    """Top candidate with readability.js's ancestor promotions."""
+    """Top candidate with readability.js's ancestor promotions (``_grabArticle``), except
+    that a parent whose added text is mostly links is not climbed to."""
     if not scores:
         return None
     body = _content_root(page)
@@ -415,7 +432,8 @@ def _pick_top(page: Page, analysis: _Analysis, scores: dict[etree._Element, floa
         if scores[parent] < threshold:
             break
         if scores[parent] > last:
-            top = parent
+            if _added_link_density(analysis, parent, top) <= params.climb_link_density:
+                top = parent
             break
         last = scores[parent]
         parent = parent.getparent()
