@@ -84,7 +84,8 @@ def measure(browser: harness.Browser, site: harness.Site, pages: list[tuple[str,
             wall = (time.perf_counter() - started) * 1000
             record = {"page": name, "bytes": size, "action": action, "status": status.get("status"),
                       "ext_ms": float(status["ms"]) if status.get("ms") else None,
-                      "wall_ms": round(wall, 1), "host_ms": float(status["host-ms"]) if status.get("host-ms") else None,
+                      "wall_ms": round(wall, 1),
+                      "host_ms": float(status["host-ms"]) if status.get("host-ms") else None,
                       "first": index == 0 and action == "reader",
                       "phases": json.loads(status["phases"]) if status.get("phases") else None,
                       "error": status.get("error")}
@@ -101,13 +102,15 @@ def measure(browser: harness.Browser, site: harness.Site, pages: list[tuple[str,
         done = [r for r in records if r["action"] == action and not r["first"]]
         ok = [r for r in done if r["status"] == shown[action]]
         result["actions"][action] = {
-            "statuses": {s: sum(1 for r in done if r["status"] == s) for s in sorted({r["status"] for r in done})},
+            "statuses": {s: sum(1 for r in done if r["status"] == s)
+                         for s in sorted({r["status"] for r in done})},
             "ext_ms": summarize([r["ext_ms"] for r in ok if r["ext_ms"] is not None]),
             "wall_ms": summarize([r["wall_ms"] for r in ok]),
             "host_ms": summarize([r["host_ms"] for r in ok if r["host_ms"] is not None]),
         }
     first = next(r for r in records if r["first"])
-    result["first_action_cold"] = {k: first[k] for k in ("status", "ext_ms", "wall_ms", "host_ms", "bytes")}
+    result["first_action_cold"] = {k: first[k] for k in ("status", "ext_ms", "wall_ms",
+                                                          "host_ms", "bytes")}
     return result
 
 
@@ -122,7 +125,8 @@ def main() -> int:
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
 
-    report: dict[str, Any] = {"dataset": args.dataset, "limit": args.limit, "max_bytes": args.max_bytes}
+    report: dict[str, Any] = {"dataset": args.dataset, "limit": args.limit,
+                              "max_bytes": args.max_bytes}
     names = ["chromium", "firefox"] if args.browser == "both" else [args.browser]
     with tempfile.TemporaryDirectory(prefix="bench-latency-") as tmp:
         folder = Path(tmp) / "pages"
@@ -130,7 +134,8 @@ def main() -> int:
         try:
             pages = load_pages(args.dataset, args.limit, args.max_bytes, folder)
         except FileNotFoundError as err:
-            print(f"{err} -- point BLOCKSIFT_DATASETS at the shared datasets folder", file=sys.stderr)
+            print(f"{err} -- point BLOCKSIFT_DATASETS at the shared datasets folder",
+                  file=sys.stderr)
             return 2
         (folder / "blank.html").write_text("<!doctype html><title>blank</title>", encoding="utf-8")
         # The dev pages' scripts are third-party and cannot load offline; some that are inline
@@ -140,7 +145,8 @@ def main() -> int:
             for name in names:
                 workdir = Path(tmp) / name
                 host = harness.HostInstall(workdir / "host")
-                with harness.launch(name, workdir, host, launchpad=site.url("blank.html", host="localhost")) as browser:
+                launchpad = site.url("blank.html", host="localhost")
+                with harness.launch(name, workdir, host, launchpad=launchpad) as browser:
                     report[name] = measure(browser, site, pages, args.verbose)
         finally:
             site.close()
@@ -156,9 +162,11 @@ def main() -> int:
         for action, figures in data["actions"].items():
             ext, wall, host_ms = figures["ext_ms"], figures["wall_ms"], figures["host_ms"]
             print(f"  {action:6s} statuses {figures['statuses']}")
-            print(f"  {action:6s} ext  median {ext.get('median')} ms  p95 {ext.get('p95')} ms  max {ext.get('max')} ms  (n={ext['n']})")
+            print(f"  {action:6s} ext  median {ext.get('median')} ms  p95 {ext.get('p95')} ms"
+                  f"  max {ext.get('max')} ms  (n={ext['n']})")
             print(f"  {action:6s} wall median {wall.get('median')} ms  p95 {wall.get('p95')} ms")
-            print(f"  {action:6s} host median {host_ms.get('median')} ms  p95 {host_ms.get('p95')} ms")
+            print(f"  {action:6s} host median {host_ms.get('median')} ms"
+                  f"  p95 {host_ms.get('p95')} ms")
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))
     return 0
