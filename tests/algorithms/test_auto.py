@@ -203,6 +203,48 @@ def test_title_drops_the_site_name():
     assert auto.extract_title(page) == "Daily Paper"
 
 
+_BODY = ("<p>The river ferry between Millbrook and Eastholm will run every forty minutes "
+         "from Monday, instead of every half hour, the operator said on Thursday, citing "
+         "fewer passengers in the colder months and repairs to the older of its boats.</p>"
+         "<p>Commuters who cross before eight in the morning will see no change, because the "
+         "early sailings keep their current times, according to the new timetable.</p>")
+
+
+def _title_of(head: str, body: str) -> str:
+    page = Page(f"<html><head>{head}</head><body>{body}</body></html>")
+    return auto.extract(page, auto.Params()).main.title
+
+
+@pytest.mark.parametrize("head, body, expected", [
+    # <title> is only the site name: the post's heading above the content
+    ("<title>Ferry Blog</title>",
+     "<div id=top><h1>Ferry Blog</h1></div><div class=post><h3>Winter timetable for the "
+     "ferry</h3><div class=entry>" + _BODY + "</div></div>",
+     "Winter timetable for the ferry"),
+    # "Blog name: post title", the post title repeated by a heading
+    ("<title>Ferry Blog: Winter timetable for the ferry</title>",
+     "<h1>Ferry Blog</h1><div class=sidebar><h4>Winter timetable for the ferry</h4></div>"
+     "<div class=entry>" + _BODY + "</div>",
+     "Winter timetable for the ferry"),
+    # an <h1> headline above a story that opens with an <h2> dek
+    ("<title>Ferry runs less often in winter - Valley News</title>",
+     "<div><h1>Ferry runs less often in winter</h1><div class=story><h2>Operator cites "
+     "fewer passengers and boat repairs</h2>" + _BODY + "</div></div>",
+     "Ferry runs less often in winter"),
+    # a byline heading and a date header open the content but are no headline
+    ("<title>Winter timetable for the ferry | Valley News</title>",
+     "<div class=story><h2 class=date-header>Monday, 3 November 2025</h2>"
+     "<h3>By Ann Reporter</h3>" + _BODY + "</div>",
+     "Winter timetable for the ferry"),
+    # a section name in an <h1> that <title> contains is not the headline
+    ("<title>Ferry runs less often in winter - Local transport</title>",
+     "<h1>Local transport</h1><div class=story>" + _BODY + "</div>",
+     "Ferry runs less often in winter"),
+])
+def test_title_is_the_visible_headline(head: str, body: str, expected: str):
+    assert _title_of(head, body) == expected
+
+
 def test_ladder_retries_with_unlikely_candidates_kept():
     # the only prose sits in a container whose class readability calls unlikely ("extra")
     html = ("<html><body><div class='menu'><a href='/'>Home</a> <a href='/b'>Blog</a></div>"

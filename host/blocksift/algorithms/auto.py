@@ -33,8 +33,9 @@ Departures, each a named parameter measured by the ablation in docs/auto.md:
 * short blocks without a sentence end, or mostly links, are trimmed from the end of the
   content (``trim_edges``; jusText's short / link-dense classes);
 * the headline (the ``<h1>`` before the content that is the title) leads the text
-  (``prepend_headline``); the title is ``<title>`` without the site name, checked against
-  ``og:title`` and ``<h1>`` (readability.js ``_getArticleTitle``, :func:`extract_title`);
+  (``prepend_headline``); the title is the content's visible headline where there is one,
+  else ``<title>`` without the site name, checked against ``og:title`` and ``<h1>``
+  (readability.js ``_getArticleTitle``, :func:`extract_title`);
 * linkblocks' logical link blocks (seeds 000/001) can prune elements (``link_blocks``); off
   by default because they cut F1 by 0.4 (their spans cover article text).
 
@@ -633,19 +634,122 @@ def _clean_content(page: Page, elements: list[etree._Element], params: Params,
     return exclude, kept_chars
 
 
+#: ``<title>`` parts, a colon included ("Blog name: Post title"); a part counts only when a
+#: heading of the page confirms it.
+_TITLE_PARTS = re.compile(r"\s+[|\-\u2013\u2014\\/>\u00bb:]\s+|\s*[|\u00bb]\s*|:\s+|\s::\s")
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-\u2013\u2014\\/>\u00bb:]\s+|\s*[|\u00bb]\s*|_|\s::\s")
 
 
+_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"',
+                        "\u2013": "-", "\u2014": "-"})
+
+
 def _norm(text: str) -> str:
-    return " ".join(text.split()).lower()
+    """Whitespace collapsed, lower case, typographic quotes and dashes made plain."""
+    return " ".join(text.split()).lower().translate(_QUOTES)
 
 
-def extract_title(page: Page, content: list[etree._Element] | None = None) -> str:
-    """The article title (readability.js ``_getArticleTitle``, with ``og:title``).
+_WIDGET_LABEL = re.compile(r"(share|follow|subscribe|related|comments?|tags|advertisement)\b",
+                           re.I)
+_BYLINE = re.compile(r"(by|posted by|written by|von|par|por)\s", re.I)
 
-    ``<title>`` is cut at a site-name separator (``|``, `` - ``, ``»``...) when the kept part
-    still has at least three words (or four CJK characters); an ``<h1>`` or ``og:title``
-    the ``<title>`` contains wins, as it is the headline without the site name.
+
+def _heading_text(heading: etree._Element) -> str:
+    return " ".join(heading.text_content().split())
+
+
+def _is_headline_like(text: str) -> bool:
+    """Long enough to be an article headline: three words, or four CJK characters."""
+    return len(text.split()) >= 3 or len(_CJK_RE.findall(text)) >= 4
+
+
+def _is_headline_heading(heading: etree._Element) -> str:
+    """The heading's text when it can be a headline: not a byline ("By ..."), not a widget
+    label ("Share this", "Related"), not a date header (class/id ``date``, as blog
+    templates mark theirs), not in a sidebar/share/comment box (readability's classes)."""
+    text = _heading_text(heading)
+    if not text or _BYLINE.match(text) or _WIDGET_LABEL.match(text) or \
+            "date" in _class_id(heading).lower():
+        return ""
+    parent = heading.getparent()
+    for el in (heading, parent) if parent is not None else (heading,):
+        if _NEGATIVE.search(_class_id(el)) or _UNLIKELY.search(_class_id(el)):
+            return ""
+    return text
+
+
+def _content_headline(page: Page, content: list[etree._Element] | None,
+                      exclude: set[etree._Element] | frozenset = frozenset(),
+                      title: str = "") -> str:
+    """The visible headline of the chosen content: a kept heading that opens it (before 200
+    characters of its text), else the last ``h1``-``h3`` just before it that reads as a
+    headline (within its grandparent: a sidebar heading is none). The one before wins over
+    a lower-ranked opening heading when it shares more words with ``title``: an ``<h1>``
+    headline above a content that opens with an ``<h2>`` dek does, a logo ``<h1>`` not."""
+    if not content:
+        return ""
+    opening: tuple[str, str] | None = None
+    seen = 0
+    walker = etree.iterwalk(content[0], events=("start",))
+    for _event, node in walker:
+        if not isinstance(node.tag, str) or node in exclude or node.tag in NON_TEXT_TAGS:
+            walker.skip_subtree()
+            continue
+        if node.tag in ("h1", "h2", "h3"):
+            text = _is_headline_heading(node)
+            if text:
+                opening = (node.tag, text)
+                break
+            walker.skip_subtree()
+        seen += len((node.text or "").strip()) + len((node.tail or "").strip())
+        if seen > 200:
+            break
+    before: tuple[str, str] | None = None
+    first = page.ordinal(content[0])
+    if first is not None and (opening is None or opening[0] != "h1"):
+        parent = content[0].getparent()
+        near = parent.getparent() if parent is not None and parent.getparent() is not None \
+            else parent
+        for heading in (near if near is not None else content[0]).iter("h1", "h2", "h3"):
+            ordinal = page.ordinal(heading)
+            if ordinal is None or ordinal >= first:
+                break
+            text = _is_headline_heading(heading)
+            if text:
+                before = (heading.tag, text)
+    norm_title = _norm(title)
+    if before and not _is_headline_like(before[1]) and norm_title:
+        before = None  # a short heading above the content: a site or section name
+    if opening and before and before[0] < opening[0] and \
+            _title_overlap(before[1], title) > _title_overlap(opening[1], title):
+        return before[1]
+    return (opening or before or ("", ""))[1]
+
+
+def _title_overlap(text: str, title: str) -> float:
+    """Share of the words of ``text`` that ``title`` holds too."""
+    words = set(re.findall(r"\w+", _norm(text)))
+    return len(words & set(re.findall(r"\w+", _norm(title)))) / len(words) if words else 0.0
+
+
+def extract_title(page: Page, content: list[etree._Element] | None = None,
+                  exclude: set[etree._Element] | frozenset = frozenset()) -> str:
+    """The article title (readability.js ``_getArticleTitle``, with ``og:title`` and the
+    content's own headline).
+
+    1. the headline that opens (or just precedes) the chosen content, when ``<title>``
+       contains it (``<title>`` minus the site name) or when it reads as a headline (three
+       words / four CJK characters): readers and gold texts start with the visible
+       headline, and ``<title>`` is often the site name alone or a shorter SEO variant;
+    2. an ``<h1>`` or ``og:title`` that ``<title>`` contains and that is the longer part
+       of it (a section name in an ``<h1>`` is the shorter part);
+    3. the page's only ``<h1>``, when it reads as a headline and ``<title>`` does not
+       contain it (``<title>`` then holds an SEO variant of the headline); a part of
+       ``<title>`` (colons split too) that a heading of the page repeats; when ``<title>``
+       is only a site name (under three words), the last headline before the content;
+    4. ``<title>`` cut at a site-name separator (``|``, `` - ``, ``»``...) when the kept
+       part still reads as a headline; else ``<title>``, ``og:title``, the first ``<h1>``.
     """
     tree = page.tree
     raw_title = ""
@@ -655,42 +759,45 @@ def extract_title(page: Page, content: list[etree._Element] | None = None) -> st
     og = tree.xpath("//meta[@property='og:title' or @name='og:title' or "
                     "@name='twitter:title']/@content")
     og_title = " ".join(og[0].split()) if og else ""
-    h1s = [" ".join(h.text_content().split()) for h in _content_root(page).iter("h1")][:3]
     norm_title = _norm(raw_title)
+    headline = _content_headline(page, content, exclude, raw_title)
+    if headline and len(headline) >= 4 and (
+            (norm_title and _norm(headline) in norm_title) or _is_headline_like(headline)):
+        return headline
+    h1s = [_heading_text(h) for h in _content_root(page).iter("h1")][:3]
+    h1s = [h for h in h1s if h]
     for candidate in [*h1s, og_title]:
-        if candidate and len(candidate) >= 4 and norm_title and _norm(candidate) in norm_title:
+        norm_candidate = _norm(candidate)
+        if len(candidate) >= 4 and norm_title and norm_candidate in norm_title and \
+                norm_candidate != norm_title and 2 * len(norm_candidate) >= len(norm_title) - 3:
             return candidate
+    if len(h1s) == 1 and _is_headline_like(h1s[0]) and _norm(h1s[0]) not in norm_title:
+        return h1s[0]
+    headings = {_norm(_heading_text(h)): h for h in
+                _content_root(page).iter("h1", "h2", "h3", "h4")}
+    for part in sorted(_TITLE_PARTS.split(raw_title), key=len, reverse=True):
+        if _is_headline_like(part) and _norm(part) in headings:
+            return part.strip()
+    if not _is_headline_like(raw_title) and content and page.ordinal(content[0]) is not None:
+        # <title> is only the site name: the last headline-like heading before the content
+        first, before = page.ordinal(content[0]), ""
+        for heading in _content_root(page).iter("h1", "h2", "h3"):
+            ordinal = page.ordinal(heading)
+            if ordinal is None or ordinal >= first:
+                break
+            text = _is_headline_heading(heading)
+            before = text if text and _is_headline_like(text) else before
+        if before:
+            return before
     if raw_title:
         parts = [p for p in _TITLE_SEPARATORS.split(raw_title) if p and p.strip()]
         if len(parts) > 1:
             longest = max(parts, key=len).strip()
-            cjk = sum(1 for ch in longest if "\u3040" <= ch <= "\u9fff")
-            if len(longest.split()) >= 3 or cjk >= 4:
+            if _is_headline_like(longest):
                 return longest
         return raw_title
     if og_title:
         return og_title
-    # no <title>: the first heading of the chosen content, else the last heading before it
-    for element in content or []:
-        for heading in element.iter("h1", "h2", "h3"):
-            text = " ".join(heading.text_content().split())
-            if text:
-                return text
-    if content and page.ordinal(content[0]) is not None:
-        first = page.ordinal(content[0])
-        before = ""
-        # near the content only (its grandparent): a sidebar heading is no title
-        parent = content[0].getparent()
-        near = parent.getparent() if parent is not None and parent.getparent() is not None \
-            else parent
-        for heading in (near if near is not None else content[0]).iter("h1", "h2", "h3"):
-            ordinal = page.ordinal(heading)
-            if ordinal is None or ordinal >= first:
-                break
-            text = " ".join(heading.text_content().split())
-            before = text or before
-        if before:
-            return before
     return h1s[0] if h1s else ""
 
 
@@ -763,7 +870,6 @@ def _attempt(page: Page, params: Params, flags: _Flags, stage: str,
 
 
 _BLOCK_LEAF_TAGS = BLOCK_TAGS - {"body", "html", "tbody", "thead", "tfoot", "tr"}
-_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 
 def _leaf_blocks(elements, exclude) -> list[etree._Element]:
@@ -913,7 +1019,7 @@ def extract(page: Page, params: Params, model: object = None) -> ExtractionResul
     elements = list(best.elements)
     if params.include_comments:
         elements += _comment_sections(page, elements)
-    title = extract_title(page, elements)
+    title = extract_title(page, elements, best.exclude)
     if params.prepend_headline:
         headline = _headline(page, elements, title)
         if headline is not None:
