@@ -679,6 +679,20 @@ def _is_headline_heading(heading: etree._Element) -> str:
     return text
 
 
+def _headings_before(page: Page, scope: etree._Element, first: int) -> list[tuple[str, str]]:
+    """``(tag, text)`` of the ``h1``-``h3`` in ``scope`` before element ordinal ``first``
+    that can be headlines (:func:`_is_headline_heading`), in document order."""
+    found = []
+    for heading in scope.iter("h1", "h2", "h3"):
+        ordinal = page.ordinal(heading)
+        if ordinal is None or ordinal >= first:
+            break
+        text = _is_headline_heading(heading)
+        if text:
+            found.append((heading.tag, text))
+    return found
+
+
 def _content_headline(page: Page, content: list[etree._Element] | None,
                       exclude: set[etree._Element] | frozenset = frozenset(),
                       title: str = "") -> str:
@@ -711,15 +725,9 @@ def _content_headline(page: Page, content: list[etree._Element] | None,
         parent = content[0].getparent()
         near = parent.getparent() if parent is not None and parent.getparent() is not None \
             else parent
-        for heading in (near if near is not None else content[0]).iter("h1", "h2", "h3"):
-            ordinal = page.ordinal(heading)
-            if ordinal is None or ordinal >= first:
-                break
-            text = _is_headline_heading(heading)
-            if text:
-                before = (heading.tag, text)
-    norm_title = _norm(title)
-    if before and not _is_headline_like(before[1]) and norm_title:
+        found = _headings_before(page, near if near is not None else content[0], first)
+        before = found[-1] if found else None
+    if before and title and not _is_headline_like(before[1]):
         before = None  # a short heading above the content: a site or section name
     if opening and before and before[0] < opening[0] and \
             _title_overlap(before[1], title) > _title_overlap(opening[1], title):
@@ -780,15 +788,11 @@ def extract_title(page: Page, content: list[etree._Element] | None = None,
             return part.strip()
     if not _is_headline_like(raw_title) and content and page.ordinal(content[0]) is not None:
         # <title> is only the site name: the last headline-like heading before the content
-        first, before = page.ordinal(content[0]), ""
-        for heading in _content_root(page).iter("h1", "h2", "h3"):
-            ordinal = page.ordinal(heading)
-            if ordinal is None or ordinal >= first:
-                break
-            text = _is_headline_heading(heading)
-            before = text if text and _is_headline_like(text) else before
-        if before:
-            return before
+        headlines = [text for _tag, text in
+                     _headings_before(page, _content_root(page), page.ordinal(content[0]))
+                     if _is_headline_like(text)]
+        if headlines:
+            return headlines[-1]
     if raw_title:
         parts = [p for p in _TITLE_SEPARATORS.split(raw_title) if p and p.strip()]
         if len(parts) > 1:
