@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
-BlockKind = Literal["links", "main", "content", "ad", "nav", "other"]
+BlockKind = Literal["links", "main", "content", "ad", "nav", "comments", "other"]
 Status = Literal["ok", "not_suitable", "empty"]
 
 
@@ -41,6 +41,10 @@ class Block(WireModel):
     link_count: int | None = Field(default=None, description="Links inside the block")
     features: dict[str, float] = Field(default_factory=dict,
                                        description="Per-block measurements (for the overlay)")
+    confidence: float | None = Field(default=None, ge=0, le=1,
+                                     description="How sure a learned labeler is of ``kind``")
+    reasons: list[str] = Field(default_factory=list,
+                               description="Why the block is what it is, in words (top reasons)")
 
 
 class MainText(WireModel):
