@@ -2,7 +2,9 @@
 
 A dataset is a folder holding ``pages.jsonl.gz`` (or a ``.jsonl`` / ``.jsonl.gz`` file):
 one JSON object per line with at least ``id``, ``html`` and ``gold``; optional ``url``,
-``site``, ``host``, ``lang``. ``blocksift examples export`` writes the same format.
+``site``, ``host``, ``lang``, and (``wcxb-dev``) ``page_type``, ``title``, ``author``,
+``publish_date``, ``snippets_with``, ``snippets_without``. ``blocksift examples export``
+writes the same format.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import gzip
 import json
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 #: Environment variable naming the folder that holds the dev datasets.
@@ -28,6 +30,13 @@ class LabeledPage:
     url: str | None = None
     site: str | None = None
     lang: str | None = None
+    page_type: str | None = None
+    title: str | None = None
+    author: str | None = None
+    publish_date: str | None = None
+    #: short passages a correct extraction must include / must leave out (wcxb-dev)
+    snippets_with: tuple[str, ...] = field(default_factory=tuple)
+    snippets_without: tuple[str, ...] = field(default_factory=tuple)
 
 
 def dataset_file(path: str | os.PathLike[str]) -> Path:
@@ -73,8 +82,13 @@ def iter_pages(path: str | os.PathLike[str], limit: int | None = None) -> Iterat
             if not line.strip():
                 continue
             row = json.loads(line)
-            yield LabeledPage(id=str(row["id"]), html=row["html"], gold=row.get("gold") or "",
-                              url=row.get("url"), site=row.get("site"), lang=row.get("lang"))
+            yield LabeledPage(
+                id=str(row["id"]), html=row["html"], gold=row.get("gold") or "",
+                url=row.get("url"), site=row.get("site"), lang=row.get("lang"),
+                page_type=row.get("page_type"), title=row.get("title"),
+                author=row.get("author"), publish_date=row.get("publish_date"),
+                snippets_with=tuple(row.get("snippets_with") or ()),
+                snippets_without=tuple(row.get("snippets_without") or ()))
 
 
 def load_pages(path: str | os.PathLike[str], limit: int | None = None) -> list[LabeledPage]:
