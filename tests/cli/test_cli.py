@@ -110,6 +110,36 @@ def test_eval_on_the_bundled_fixture_set():
     assert "F1" in table.stdout and "dataset" in table.stdout
 
 
+def write_set(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+ARTICLE_HTML = ("<html><body><nav><a href='/'>Home</a> <a href='/b'>Blog</a></nav><article>"
+                "<h1>Tides</h1><p>" + "The tide comes in twice a day along this coast. " * 8
+                + "</p></article></body></html>")
+
+
+def test_eval_reports_word_f1_per_page_type(tmp_path):
+    rows = [{"id": f"p{n}", "html": ARTICLE_HTML, "gold": "Tides\n" + "The tide comes in "
+             "twice a day along this coast. " * 8, "page_type": kind,
+             "snippets_with": ["comes in twice a day"], "snippets_without": ["Home Blog"]}
+            for n, kind in enumerate(["article", "article", "forum"])]
+    dataset = write_set(tmp_path / "typed.jsonl", rows)
+    done = blocksift("eval", "--dataset", str(dataset), "--algo", "auto", "--json",
+                     "--per-page", "--no-progress")
+    assert done.returncode == 0, done.stderr
+    (report,) = json.loads(done.stdout)
+    per_page = [p["word_f1"] for p in report["per_page"]]
+    assert report["word_f1"] == pytest.approx(sum(per_page) / 3, abs=1e-3)
+    assert {k: v["pages"] for k, v in report["by_page_type"].items()} == {"article": 2,
+                                                                          "forum": 1}
+    assert report["snippets_with"] == 1.0 and report["snippets_without"] == 1.0
+    table = blocksift("eval", "--dataset", str(dataset), "--algo", "auto", "--no-progress")
+    assert "wordF1" in table.stdout and "by page type" in table.stdout
+    assert "forum" in table.stdout
+
+
 def test_eval_reports_a_missing_dataset_clearly():
     done = blocksift("eval", "--dataset", "no/such/place", "--algo", "linkblocks")
     assert done.returncode == 2 and "no such dataset" in done.stderr

@@ -13,8 +13,10 @@ from .common import CommandError, add_algorithm_arguments, parse_params, run_gua
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "eval", help="score an algorithm on labeled pages (precision, recall, F1, ms)",
-        description="Token 4-gram shingle precision/recall/F1 over labeled pages in the "
-                    "shared-datasets format (docs/evaluation.md has the exact metric).")
+        description="Token 4-gram shingle precision/recall/F1 and the wcxb word F1 over "
+                    "labeled pages in the shared-datasets format, per page type when the set "
+                    "has them, with its snippet check (docs/evaluation.md has the exact "
+                    "metrics).")
     parser.add_argument("--dataset", "-d", dest="datasets", action="append", required=True,
                         metavar="PATH_OR_NAME",
                         help="dataset folder/file, or a name under $BLOCKSIFT_DATASETS; "
@@ -104,12 +106,36 @@ def run_plain(args: argparse.Namespace, module: object) -> int:
 
 def print_table(reports: list) -> None:
     header = (f"{'dataset':<18} {'algorithm':<12} {'pages':>5} {'P':>6} {'R':>6} {'F1':>6} "
-              f"{'pageF1':>6} {'empty':>5} {'fail':>4} {'med ms':>7} {'p95 ms':>7}  statuses")
+              f"{'pageF1':>6} {'wordF1':>6} {'snip+':>6} {'snip-':>6} {'empty':>5} "
+              f"{'fail':>4} {'med ms':>7} {'p95 ms':>7}  statuses")
     print(header)
     print("-" * len(header))
     for r in reports:
-        s = r.summary
+        s, overall = r.summary, r.overall
         statuses = ", ".join(f"{k}={v}" for k, v in sorted(r.statuses.items()))
         print(f"{r.dataset:<18} {r.algorithm:<12} {s.pages:>5} {s.precision:>6.3f} "
-              f"{s.recall:>6.3f} {s.f1:>6.3f} {s.mean_page_f1:>6.3f} {s.empty_outputs:>5} "
+              f"{s.recall:>6.3f} {s.f1:>6.3f} {s.mean_page_f1:>6.3f} "
+              f"{overall.words.f1:>6.3f} {_share(overall.snippets_with)} "
+              f"{_share(overall.snippets_without)} {s.empty_outputs:>5} "
               f"{r.failures:>4} {r.median_ms:>7.1f} {r.p95_ms:>7.1f}  {statuses}")
+    for r in reports:
+        groups = r.by_page_type()
+        if groups:
+            print_page_types(r.dataset, {"all": r.overall, **groups})
+
+
+def print_page_types(dataset: str, groups: dict) -> None:
+    """Word F1 (the wcxb metric) beside shingle F1, per page type."""
+    header = (f"{dataset + ' by page type':<28} {'pages':>5} {'wordP':>6} {'wordR':>6} "
+              f"{'wordF1':>6} {'F1':>6} {'snip+':>6} {'snip-':>6} {'empty':>5}")
+    print()
+    print(header)
+    print("-" * len(header))
+    for name, g in groups.items():
+        print(f"{name:<28} {g.pages:>5} {g.words.precision:>6.3f} {g.words.recall:>6.3f} "
+              f"{g.words.f1:>6.3f} {g.shingle.f1:>6.3f} {_share(g.snippets_with)} "
+              f"{_share(g.snippets_without)} {g.words.empty_outputs:>5}")
+
+
+def _share(value: float | None) -> str:
+    return f"{value:>6.3f}" if value is not None else f"{'-':>6}"

@@ -11,7 +11,17 @@ from typing import Any
 
 from ..page import Page
 from .datasets import LabeledPage
-from .metric import PageScore, Summary, score_page, summarize
+from .metric import (
+    PageScore,
+    Summary,
+    WordSummary,
+    score_page,
+    snippet_hits,
+    summarize,
+    summarize_words,
+    word_prf,
+    words,
+)
 
 #: Turns a parsed page into main text; raising counts the page as a failure.
 Extractor = Callable[[Page], str]
@@ -26,6 +36,48 @@ class PageOutcome:
     score: PageScore | None
     status: str = "ok"
     error: str = ""
+    #: word (P, R, F1) of the wcxb metric; None when the page has no gold to score against
+    word: tuple[float, float, float] | None = None
+    #: (found, of snippets_with, absent, of snippets_without)
+    snippets: tuple[int, int, int, int] = (0, 0, 0, 0)
+    page_type: str | None = None
+    empty_output: bool = False
+
+
+@dataclass(frozen=True)
+class GroupFigures:
+    """Word F1, shingle F1 and the snippet check over a group of pages (a set, a page type)."""
+
+    pages: int
+    words: WordSummary
+    shingle: Summary
+    snippets_with: float | None  # share of must-include snippets found; None without any
+    snippets_without: float | None  # share of must-exclude snippets absent
+    snippets: tuple[int, int, int, int]
+
+    def as_dict(self) -> dict[str, Any]:
+        def r(value: float | None) -> float | None:
+            return None if value is None else round(value, 4)
+
+        return {"pages": self.pages, "word_precision": r(self.words.precision),
+                "word_recall": r(self.words.recall), "word_f1": r(self.words.f1),
+                "shingle_f1": r(self.shingle.f1), "empty_outputs": self.words.empty_outputs,
+                "snippets_with": r(self.snippets_with),
+                "snippets_without": r(self.snippets_without)}
+
+
+def group_figures(outcomes: Sequence[PageOutcome]) -> GroupFigures:
+    """Figures of ``outcomes``: word and shingle scores over the pages that have them."""
+    found, of_with, absent, of_without = (sum(o.snippets[i] for o in outcomes)
+                                          for i in range(4))
+    return GroupFigures(
+        pages=len(outcomes),
+        words=summarize_words([o.word for o in outcomes if o.word is not None],
+                              empty_outputs=sum(o.empty_output for o in outcomes)),
+        shingle=summarize(o.score for o in outcomes if o.score is not None),
+        snippets_with=found / of_with if of_with else None,
+        snippets_without=absent / of_without if of_without else None,
+        snippets=(found, of_with, absent, of_without))
 
 
 @dataclass
@@ -41,18 +93,39 @@ class Report:
     statuses: dict[str, int] = field(default_factory=dict)
     pages: list[PageOutcome] = field(default_factory=list)
 
+    @property
+    def overall(self) -> GroupFigures:
+        """Word F1, shingle F1 and snippets over every page."""
+        return group_figures(self.pages)
+
+    def by_page_type(self) -> dict[str, GroupFigures]:
+        """The same figures per ``page_type``, largest group first; empty without types."""
+        groups: dict[str, list[PageOutcome]] = {}
+        for outcome in self.pages:
+            if outcome.page_type:
+                groups.setdefault(outcome.page_type, []).append(outcome)
+        ordered = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
+        return {name: group_figures(members) for name, members in ordered}
+
     def as_dict(self, with_pages: bool = False) -> dict[str, Any]:
+        overall = self.overall
         data = {
             "dataset": self.dataset, "algorithm": self.algorithm,
             **{k: round(v, 4) if isinstance(v, float) else v
                for k, v in asdict(self.summary).items()},
+            **{k: v for k, v in overall.as_dict().items() if k != "pages"},
             "median_ms": round(self.median_ms, 2), "p95_ms": round(self.p95_ms, 2),
             "failures": self.failures, "statuses": self.statuses,
+            "by_page_type": {name: group.as_dict()
+                             for name, group in self.by_page_type().items()},
         }
         if with_pages:
             data["per_page"] = [
                 {"id": o.id, "ms": round(o.ms, 2), "status": o.status, "error": o.error,
-                 "f1": round(o.score.f1, 4) if o.score else None} for o in self.pages]
+                 "page_type": o.page_type,
+                 "f1": round(o.score.f1, 4) if o.score else None,
+                 "word_f1": round(o.word[2], 4) if o.word else None,
+                 "snippets": list(o.snippets)} for o in self.pages]
         return data
 
 
@@ -87,8 +160,11 @@ def evaluate(pages: Iterable[LabeledPage], extractor: Callable[[Page], tuple[str
             error += " | " + traceback.format_exc(limit=3).splitlines()[-1]
         ms = (time.perf_counter() - start) * 1000
         statuses[status] = statuses.get(status, 0) + 1
-        outcomes.append(PageOutcome(labeled.id, ms, score_page(text, labeled.gold), status,
-                                    error))
+        outcomes.append(PageOutcome(
+            labeled.id, ms, score_page(text, labeled.gold), status, error,
+            word=word_prf(text, labeled.gold),
+            snippets=snippet_hits(text, labeled.snippets_with, labeled.snippets_without),
+            page_type=labeled.page_type, empty_output=not words(text)))
         if progress:
             progress(1)
     times = [o.ms for o in outcomes]
