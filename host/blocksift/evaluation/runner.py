@@ -6,7 +6,7 @@ import statistics
 import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..page import Page
@@ -46,9 +46,14 @@ class PageOutcome:
 
 @dataclass(frozen=True)
 class GroupFigures:
-    """Word F1, shingle F1 and the snippet check over a group of pages (a set, a page type)."""
+    """Word F1, shingle F1 and the snippet check over a group of pages (a set, a page type).
+
+    Text scores (word, shingle) cover the ``gold_pages`` that have a gold text; with none,
+    they are not reported (``None`` in :meth:`as_dict`).
+    """
 
     pages: int
+    gold_pages: int
     words: WordSummary
     shingle: Summary
     snippets_with: float | None  # share of must-include snippets found; None without any
@@ -59,9 +64,13 @@ class GroupFigures:
         def r(value: float | None) -> float | None:
             return None if value is None else round(value, 4)
 
-        return {"pages": self.pages, "word_precision": r(self.words.precision),
-                "word_recall": r(self.words.recall), "word_f1": r(self.words.f1),
-                "shingle_f1": r(self.shingle.f1), "empty_outputs": self.words.empty_outputs,
+        scored = self.gold_pages > 0
+        return {"pages": self.pages, "gold_pages": self.gold_pages,
+                "word_precision": r(self.words.precision) if scored else None,
+                "word_recall": r(self.words.recall) if scored else None,
+                "word_f1": r(self.words.f1) if scored else None,
+                "shingle_f1": r(self.shingle.f1) if scored else None,
+                "empty_outputs": self.words.empty_outputs,
                 "snippets_with": r(self.snippets_with),
                 "snippets_without": r(self.snippets_without)}
 
@@ -71,7 +80,7 @@ def group_figures(outcomes: Sequence[PageOutcome]) -> GroupFigures:
     found, of_with, absent, of_without = (sum(o.snippets[i] for o in outcomes)
                                           for i in range(4))
     return GroupFigures(
-        pages=len(outcomes),
+        pages=len(outcomes), gold_pages=sum(o.word is not None for o in outcomes),
         words=summarize_words([o.word for o in outcomes if o.word is not None],
                               empty_outputs=sum(o.empty_output for o in outcomes)),
         shingle=summarize(o.score for o in outcomes if o.score is not None),
@@ -94,6 +103,21 @@ class Report:
     pages: list[PageOutcome] = field(default_factory=list)
 
     @property
+    def gold_pages(self) -> int:
+        """Pages with a gold text (the only ones the text metrics score)."""
+        return sum(o.word is not None for o in self.pages)
+
+    @property
+    def snippet_pages(self) -> int:
+        """Pages with at least one snippet to check."""
+        return sum(o.snippets[1] + o.snippets[3] > 0 for o in self.pages)
+
+    @property
+    def scorable(self) -> bool:
+        """Whether anything was scored: a page with a gold text or with snippets."""
+        return bool(self.gold_pages or self.snippet_pages)
+
+    @property
     def overall(self) -> GroupFigures:
         """Word F1, shingle F1 and snippets over every page."""
         return group_figures(self.pages)
@@ -109,10 +133,12 @@ class Report:
 
     def as_dict(self, with_pages: bool = False) -> dict[str, Any]:
         overall = self.overall
+        shingle = {k: round(v, 4) if isinstance(v, float) else v
+                   for k, v in asdict(self.summary).items()}
+        if not self.gold_pages:  # nothing had a gold text: no text score, not a score of 0
+            shingle.update(precision=None, recall=None, f1=None, mean_page_f1=None)
         data = {
-            "dataset": self.dataset, "algorithm": self.algorithm,
-            **{k: round(v, 4) if isinstance(v, float) else v
-               for k, v in asdict(self.summary).items()},
+            "dataset": self.dataset, "algorithm": self.algorithm, **shingle,
             **{k: v for k, v in overall.as_dict().items() if k != "pages"},
             "median_ms": round(self.median_ms, 2), "p95_ms": round(self.p95_ms, 2),
             "failures": self.failures, "statuses": self.statuses,
@@ -146,6 +172,7 @@ def evaluate(pages: Iterable[LabeledPage], extractor: Callable[[Page], tuple[str
     """Score ``extractor`` (page -> (text, status)) over ``pages``; time parse + extraction.
 
     A page whose extraction raises is a failure: scored as empty output, counted apart.
+    A page without a gold text (``has_gold`` false) is scored on its snippets only.
     """
     outcomes: list[PageOutcome] = []
     statuses: dict[str, int] = {}
@@ -161,8 +188,8 @@ def evaluate(pages: Iterable[LabeledPage], extractor: Callable[[Page], tuple[str
         ms = (time.perf_counter() - start) * 1000
         statuses[status] = statuses.get(status, 0) + 1
         outcomes.append(PageOutcome(
-            labeled.id, ms, score_page(text, labeled.gold), status, error,
-            word=word_prf(text, labeled.gold),
+            labeled.id, ms, score_page(text, labeled.gold) if labeled.has_gold else None,
+            status, error, word=word_prf(text, labeled.gold) if labeled.has_gold else None,
             snippets=snippet_hits(text, labeled.snippets_with, labeled.snippets_without),
             page_type=labeled.page_type, empty_output=not words(text)))
         if progress:
@@ -170,7 +197,8 @@ def evaluate(pages: Iterable[LabeledPage], extractor: Callable[[Page], tuple[str
     times = [o.ms for o in outcomes]
     return Report(
         dataset=dataset, algorithm=algorithm,
-        summary=summarize(o.score for o in outcomes if o.score is not None),
+        summary=replace(summarize(o.score for o in outcomes if o.score is not None),
+                        pages=len(outcomes), empty_outputs=sum(o.empty_output for o in outcomes)),
         median_ms=statistics.median(times) if times else 0.0, p95_ms=percentile(times, 0.95),
         failures=statuses.get("failure", 0), statuses=statuses, pages=outcomes)
 
