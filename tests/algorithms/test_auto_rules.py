@@ -1,4 +1,4 @@
-"""Tests of ``auto``: golden pages (page, expected text and title) and behaviour units.
+"""Tests of ``auto-rules`` (the earlier hand-tuned auto): golden pages and behaviour units.
 
 Golden cases live in tests/golden/<slug>/; re-recording them is a deliberate, reviewed step
 (``python tools/new_golden_case.py SLUG --update``).
@@ -13,7 +13,7 @@ import pytest
 from lxml import etree
 from pydantic import ValidationError
 
-from blocksift.algorithms import auto
+from blocksift.algorithms import auto_rules as auto
 from blocksift.page import Page
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
@@ -43,8 +43,8 @@ def test_golden_page(slug: str):
     case = GOLDEN / slug
     meta = json.loads((case / "meta.json").read_text(encoding="utf-8"))
     html = (case / "source.html").read_text(encoding="utf-8")
-    expected = (case / "expected.txt").read_text(encoding="utf-8").rstrip("\n")
-    expected_title = (case / "expected-title.txt").read_text(encoding="utf-8").rstrip("\n")
+    expected = (case / "expected-rules.txt").read_text(encoding="utf-8").rstrip("\n")
+    expected_title = (case / "expected-title-rules.txt").read_text(encoding="utf-8").rstrip("\n")
     result = auto.extract(Page(html, url=meta.get("url")), auto.Params())
     assert result.main is not None
     text = result.main.text
@@ -125,7 +125,7 @@ def test_params_are_frozen_strict_and_documented():
         auto.Params(min_text_length=-1)
     for name, field in auto.Params.model_fields.items():
         assert field.description, f"{name} has no description"
-    assert auto.NAME == "auto" and auto.MODEL is None
+    assert auto.NAME == "auto-rules" and auto.MODEL is None
 
 
 def test_wrong_params_type_is_a_clear_error():
@@ -158,7 +158,7 @@ def test_huge_page_is_extracted():
 def test_blocks_are_main_spans_into_the_raw_html():
     result = _golden("news-landmarks")
     page = Page((GOLDEN / "news-landmarks" / "source.html").read_text(encoding="utf-8"))
-    assert result.blocks and all(b.kind == "main" and b.algorithm == "auto"
+    assert result.blocks and all(b.kind == "main" and b.algorithm == "auto-rules"
                                  for b in result.blocks)
     for block in result.blocks:
         assert 0 <= block.start < block.end <= len(page.raw)
