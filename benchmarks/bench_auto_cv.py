@@ -147,6 +147,8 @@ def main() -> int:
     parser.add_argument("--ablation", action="store_true")
     parser.add_argument("--save-oof", type=Path)
     parser.add_argument("--fold", type=int, help="compute one fold only, save it to --save-oof")
+    parser.add_argument("--drop", default="", help="with --fold: a feature group left out "
+                        f"({', '.join(feats.PAPER_GROUPS)})")
     parser.add_argument("--combine", type=Path, nargs="+",
                         help="score the union of --fold outputs instead of training")
     args = parser.parse_args()
@@ -164,7 +166,8 @@ def main() -> int:
     if args.fold is not None:
         for sample in samples:  # one fold scores nothing: texts are not needed
             sample.texts, sample.gold = [], ""
-        prob = cross_validate(samples, args.folds, args.rounds, only=args.fold)
+        drop = tuple(feats.PAPER_GROUPS[args.drop]) if args.drop else ()
+        prob = cross_validate(samples, args.folds, args.rounds, drop, only=args.fold)
         args.save_oof.write_bytes(pickle.dumps({"prob": prob}))
         return 0
     print(f"{len(samples)} pages, {sum(len(s.texts) for s in samples)} blocks, "

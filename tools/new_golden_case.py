@@ -8,7 +8,8 @@ The expected files are written from the *current* code: recording or updating a 
 deliberate step, to be reviewed in the diff like any other change (the manner of Mozilla
 Readability's test pages). Only hand-made pages or pages of the MIT-licensed zh-cwce set may
 be committed. Each case is ``tests/golden/<slug>/{source.html, expected.txt,
-expected-title.txt, meta.json}``.
+expected-title.txt, meta.json}``; ``expected-rules.txt`` / ``expected-title-rules.txt`` hold
+``auto-rules``' output, recorded before ``auto`` became the learned segmenter.
 """
 
 from __future__ import annotations
