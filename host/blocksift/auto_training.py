@@ -29,7 +29,7 @@ PAGE_TYPES = ("article", "service", "product", "collection", "forum", "listing",
 MAIN_SHARE = 0.5
 #: Boosting rounds and decision threshold of the shipped model (chosen by domain-grouped CV).
 DEFAULT_ROUNDS = 200
-DEFAULT_THRESHOLD = 0.5
+DEFAULT_THRESHOLD = 0.3
 
 
 @dataclass
