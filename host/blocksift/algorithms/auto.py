@@ -43,6 +43,8 @@ from .segmenter import trees
 NAME = "auto"
 MODEL = None
 DEFAULT_MODEL_RESOURCE = "auto-segmenter.npz"
+#: Regions explained with reasons per page (the ones with the most text).
+MAX_EXPLAINED = 64
 PAGE_TYPES = ("article", "service", "product", "collection", "forum", "listing",
               "documentation")
 
@@ -349,7 +351,11 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
         members = [index[b] for b in ([el] + list(el.iterdescendants()))
                    if b in index and kinds[index[b]] == kind]
         reps.append(max(members, key=lambda i: len(blocks.texts[i])) if members else None)
-    rep_rows = [r for r in reps if r is not None]
+    # reasons for the regions with the most text (a page of thousands of regions would
+    # spend most of its time explaining them)
+    explained = sorted((r for r in reps if r is not None),
+                       key=lambda r: -len(blocks.texts[r]))[:MAX_EXPLAINED]
+    rep_rows = sorted(set(explained))
     contrib = (model.blocks.contributions(x[rep_rows]) if params.reasons and rep_rows
                else np.zeros((len(rep_rows), len(names))))
     contrib_of = dict(zip(rep_rows, contrib))
@@ -361,7 +367,7 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
         p_main = float(prob[rep]) if rep is not None else 0.0
         confidence = p_main if kind == "main" else 1.0 - p_main
         reasons = (_reasons(contrib_of[rep], x[rep], names, params.reasons)
-                   if rep is not None and params.reasons else [])
+                   if rep in contrib_of and params.reasons else [])
         start, end = page.span(el)
         out_blocks.append(Block(
             kind=kind, algorithm=NAME, score=round(p_main, 4), start=start, end=end,

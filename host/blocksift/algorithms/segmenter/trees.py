@@ -130,22 +130,27 @@ class TreeEnsemble:
         the row's raw score is the sum of the roots' values and its contributions.
         """
         x = np.asarray(x, dtype=np.float64)
-        out = np.zeros((len(x), len(self.feature_names) or int(self.feature.max()) + 1))
-        nodes = np.broadcast_to(self.roots, (len(x), len(self.roots))).copy()
-        rows = np.arange(len(x))[:, None]
-        for _ in range(self.depth):
-            feat = self.feature[nodes]
-            values = x[rows, np.maximum(feat, 0)]
-            go_left = values <= self.threshold[nodes]
-            nan = np.isnan(values)
-            if nan.any():
-                go_left = np.where(nan, self.default_left[nodes], go_left)
-            nxt = np.where(go_left, self.left[nodes], self.right[nodes])
-            delta = self.value[nxt] - self.value[nodes]
-            inner = feat >= 0
-            np.add.at(out, (np.broadcast_to(rows, feat.shape)[inner], feat[inner]),
-                      delta[inner])
-            nodes = nxt
+        width = len(self.feature_names) or int(self.feature.max()) + 1
+        out = np.zeros((len(x), width))
+        for start in range(0, len(x), CHUNK_ROWS):
+            part = x[start:start + CHUNK_ROWS]
+            nodes = np.broadcast_to(self.roots, (len(part), len(self.roots))).copy()
+            rows = np.arange(len(part))[:, None]
+            flat = np.zeros(len(part) * width)
+            for _ in range(self.depth):
+                feat = self.feature[nodes]
+                values = part[rows, np.maximum(feat, 0)]
+                go_left = values <= self.threshold[nodes]
+                nan = np.isnan(values)
+                if nan.any():
+                    go_left = np.where(nan, self.default_left[nodes], go_left)
+                nxt = np.where(go_left, self.left[nodes], self.right[nodes])
+                inner = feat >= 0  # leaves point to themselves: no delta, no feature
+                cells = (rows * width + feat)[inner]
+                flat += np.bincount(cells, weights=(self.value[nxt] - self.value[nodes])[inner],
+                                    minlength=len(flat))
+                nodes = nxt
+            out[start:start + len(part)] = flat.reshape(len(part), width)
         return out
 
     # -- saving --------------------------------------------------------------------------
