@@ -224,3 +224,11 @@ def test_golden_page(slug: str):
     assert result.main is not None
     assert result.main.text == expected, f"{slug}: auto's text differs from expected.txt"
     assert result.main.title == expected_title
+
+
+def test_region_xpaths_are_the_ones_lxml_writes():
+    page = Page(_article())
+    xpath_of = auto._XPaths()
+    for el in page.tree.iter():
+        if isinstance(el.tag, str):
+            assert xpath_of(el) == page.xpath(el)

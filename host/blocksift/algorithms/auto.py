@@ -300,6 +300,42 @@ def segment(page: Page, model: SegmenterModel, threshold: float | None = None,
     return blocks, prob, kinds, type_probs, stage
 
 
+class _XPaths:
+    """Absolute XPaths as lxml writes them, with each parent's child positions counted once
+    (``getpath`` counts siblings on every call: quadratic on a page of 100,000 paragraphs)."""
+
+    def __init__(self) -> None:
+        self._positions: dict[etree._Element, dict[etree._Element, str]] = {}
+
+    def _step(self, el: etree._Element) -> str:
+        parent = el.getparent()
+        if parent is None:  # the root: lxml may number it ("/html[1]"); ask it once
+            return str(el.getroottree().getpath(el))
+        steps = self._positions.get(parent)
+        if steps is None:
+            counts: dict[Any, int] = {}
+            for child in parent:
+                counts[child.tag] = counts.get(child.tag, 0) + 1
+            seen: dict[Any, int] = {}
+            steps = {}
+            for child in parent:
+                if not isinstance(child.tag, str):
+                    continue
+                seen[child.tag] = seen.get(child.tag, 0) + 1
+                steps[child] = (f"{child.tag}[{seen[child.tag]}]" if counts[child.tag] > 1
+                                else str(child.tag))
+            self._positions[parent] = steps
+        return "/" + steps[el]
+
+    def __call__(self, el: etree._Element) -> str:
+        parts = []
+        node = el
+        while node is not None:
+            parts.append(self._step(node))
+            node = node.getparent()
+        return "".join(reversed(parts))
+
+
 def _main_text(blocks: feats.Blocks, kinds: list[str]) -> str:
     """Main blocks' text, one paragraph each; cells of one table row share a line."""
     paragraphs: list[str] = []
@@ -360,6 +396,7 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
                else np.zeros((len(rep_rows), len(names))))
     contrib_of = dict(zip(rep_rows, contrib))
     has_ids = page.has_ids
+    xpath_of = _XPaths()
     out_blocks: list[Block] = []
     main_elements: list[etree._Element] = []
     main_exclude: set[etree._Element] = set()
@@ -372,7 +409,7 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
         out_blocks.append(Block(
             kind=kind, algorithm=NAME, score=round(p_main, 4), start=start, end=end,
             element_ids=page.ids_within([el], set(excluded)) if has_ids else [],
-            xpaths=[] if has_ids else [page.xpath(el)],
+            xpaths=[] if has_ids else [xpath_of(el)],
             confidence=round(min(max(confidence, 0.0), 1.0), 4), reasons=reasons,
             features={"p_main": round(p_main, 4)}))
         if kind == "main":
