@@ -83,7 +83,7 @@ class HideParams(BaseModel):
     banner_prose_chars: int = Field(800, ge=0, description="Same limit for cookie, newsletter "
                                     "and sticky banners, which are wordy")
     sweep: bool = Field(False, description="Also hide what lies beside the main content and "
-                        "holds no prose (article pages only; off: it costs gold text, docs/evaluation.md)")
+                        "holds no prose (article pages; off: it costs gold text)")
     sweep_prose_chars: int = Field(150, ge=0, description="Most text outside links such a "
                                    "neighbour may hold")
     sentence_chars: int = Field(80, ge=0, description="A run of text outside links longer "
@@ -575,3 +575,17 @@ def plan_hide(page: Page, result: ExtractionResult | None,
               ) -> HidePlan:
     """The list the extension receives (see :func:`decide`)."""
     return decide(page, result, linkblocks, params).plan
+
+
+def hide_for(page: Page, result: ExtractionResult | None,
+             params: HideParams | None = None) -> HidePlan:
+    """The hide plan of ``page`` given its main content: runs the paper's ``linkblocks`` (the
+    link-block signal, blocks only) on the same parsed page. What the CLI, ``batch`` and the
+    host's ``hide`` action all return."""
+    from ..algorithms import linkblocks
+
+    if result is not None and result.algorithm == linkblocks.NAME:
+        links = result
+    else:
+        links = linkblocks.extract(page, linkblocks.Params(main_text=False))
+    return plan_hide(page, result, links, params)

@@ -218,7 +218,8 @@ def cross_validate(prepared: Sequence[Prepared], folds: int = 5,
         report = HideReport("cv", "hide")
         report.pages = [r for r in results[best] if _fold(r.site, folds) == fold]
         held_out.extend(report.pages)
-        chosen.append({"fold": fold, "params": grid[best].model_dump(), "held_out": len(report.pages)})
+        chosen.append({"fold": fold, "params": grid[best].model_dump(),
+                       "held_out": len(report.pages)})
     total = HideReport("cv", "hide", held_out)
     return {"folds": chosen, "held_out": total.summary()}
 
