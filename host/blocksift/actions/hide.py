@@ -60,7 +60,7 @@ _BANNER_TOKENS = frozenset({"cookie", "cookies", "consent", "gdpr", "cmp", "news
 _SHARE_TOKENS = frozenset({"share", "sharing", "sharebar", "social", "socials"})
 _NAV_TOKENS = frozenset({"nav", "navbar", "navigation", "menu", "menubar", "breadcrumb",
                          "breadcrumbs", "footer", "masthead", "topbar", "toolbar",
-                         "pagination", "pager", "sitemap", "skiplink"})
+                         "pagination", "pager", "sitemap", "skiplink", "header"})
 _RELATED_TOKENS = frozenset({"sidebar", "related", "recommended", "recommendations",
                              "popular", "trending", "promo", "widget", "widgets", "more"})
 _COMMENT_TOKENS = frozenset({"comment", "comments", "disqus", "replies"})
@@ -424,7 +424,7 @@ def _structural_kind(element: etree._Element, tokens: set[str]) -> tuple[str, st
     if tag in ("header", "footer"):
         return "nav", f"page {tag}"
     if tokens & _NAV_TOKENS:
-        return "nav", f"{sorted(tokens & _NAV_TOKENS)[0]} bar"
+        return "nav", f"navigation bar (class {sorted(tokens & _NAV_TOKENS)[0]})"
     if tokens & _SHARE_TOKENS:
         return "other", "share buttons"
     if tag == "aside" or role == "complementary" or tokens & _RELATED_TOKENS:
