@@ -71,15 +71,17 @@ def test_overlay_outlines_blocks_with_labels(browser: harness.Browser, site: har
     status = browser.act(page, "overlay")
     assert status["status"] == "overlay", status
     boxes = page.evaluate(f"[...{UI}.querySelectorAll('.box')].map(b => {{"
-                          " const r = b.getBoundingClientRect();"
-                          " return {label: b.textContent, block: b.dataset.block, w: r.width, h: r.height}; })")
-    labels = [box["label"] for box in boxes if box["label"]]
-    # One label per block drawn, on the first of its outlines.
+                          " const r = b.getBoundingClientRect(); const l = b.querySelector('.label');"
+                          " return {label: l ? l.firstChild.textContent : '', why: l ? l.querySelector('.why').textContent : '',"
+                          " kind: b.dataset.kind, block: b.dataset.block, w: r.width, h: r.height}; })")
+    labels = [box for box in boxes if box["label"]]
+    # One label per block drawn, on the first of its outlines, with its reason in words.
     assert len(labels) == int(status["count"]) > 0
     assert len({box["block"] for box in boxes}) == len(labels)
     for label in labels:
-        assert re.fullmatch(r"[a-z]+ · [a-z]+ · -?\d+\.\d\d", label), label
-    assert any(" · links · " in label for label in labels)
+        assert label["why"], label
+    assert any(box["kind"] == "main" for box in labels)
+    assert any(re.fullmatch(r"link block · \d+ links", box["label"]) for box in labels), labels
     for box in boxes:
         assert box["w"] > 0 and box["h"] > 0
     page.screenshot(artifacts / "overlay.png")

@@ -356,10 +356,12 @@ def _protected(page: Page, main: Sequence[etree._Element], title: str
                 break
             neighbourhood.add(ancestor)
     headings = list(page.body.iter("h1"))
-    wanted = " ".join(title.split()).lower()
+    # a document title is often "Story | Site": the story is its longest part
+    wanted = max(re.split(r"\s+[|\-–—·:]\s+", " ".join(title.split()).lower()), key=len)
     matching = [h for h in headings if wanted and _similar(" ".join(
         h.text_content().split()).lower(), wanted)]
-    roots.update(matching or headings)
+    near = [h for h in headings if _inside(h, set(main)) or _near(h, neighbourhood)]
+    roots.update(matching + near or headings)
     for element in page.body.iter():
         if not isinstance(element.tag, str):
             continue
