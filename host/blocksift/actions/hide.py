@@ -140,7 +140,10 @@ class Decision:
 
 
 def _tokens(element: etree._Element) -> set[str]:
-    value = f"{element.get('class') or ''} {element.get('id') or ''}".lower()
+    klass, ident = element.get("class"), element.get("id")
+    if not klass and not ident:
+        return set()
+    value = f"{klass or ''} {ident or ''}".lower()
     return {t for t in _TOKEN_SPLIT.split(value) if t}
 
 
@@ -467,9 +470,15 @@ def decide(page: Page, result: ExtractionResult | None,
             stories.update(heading.iterancestors())
     chosen: dict[etree._Element, tuple[str, str]] = {}
 
+    # everything inside a protected root, computed once (membership tests are then O(1))
+    inside: set[etree._Element] = set()
+    for root in roots:
+        if root not in inside:
+            inside.update(root.iter())
+
     def allowed(element: etree._Element) -> bool:
         return (element is not body and element in stats and element not in holders
-                and not _inside(element, roots))
+                and element not in inside)
 
     def dense(element: etree._Element) -> bool:
         s = stats.get(element)
@@ -532,7 +541,7 @@ def decide(page: Page, result: ExtractionResult | None,
                  if isinstance(child.tag, str)]
         while queue:
             element = queue.pop()
-            if element in holders or _inside(element, roots) or element in chosen:
+            if element in holders or element in inside or element in chosen:
                 continue
             s = stats.get(element)
             if s is None or s.chars == 0 or element.tag in NON_TEXT_TAGS:
