@@ -214,7 +214,9 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
     }
     await api.storage.session.set({
       [readerKey(tabId)]: {
-        url: snap.url, title: main.title || snap.title, lang: snap.lang, algorithm: result.algorithm,
+        // An index page's title is its own, not its first story's headline.
+        url: snap.url, title: (plan?.pageKind === "index" ? snap.title : main.title) || snap.title,
+        lang: snap.lang, algorithm: result.algorithm,
         html: main.html, text: main.text, startedAt, hostMs: base.hostMs,
         pageKind: plan?.pageKind ?? "article", index: plan?.index ?? [],
       },

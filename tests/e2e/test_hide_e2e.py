@@ -102,3 +102,28 @@ def test_overlay_explains_each_block_without_moving_the_page(browser: harness.Br
     status = browser.act(page, "overlay")
     assert status["status"] == "overlay-cleared"
     assert page.evaluate(f"{UI}.querySelectorAll('.box, .legend').length") == 0
+
+
+def test_reader_view_of_a_portal_is_an_index(browser: harness.Browser, site: harness.Site,
+                                              artifacts: Path) -> None:
+    page = browser.new_tab(site.url("hide/portal.html"))
+    status = browser.act(page, "reader")
+    assert status["status"] == "ready", status
+    content = "document.getElementById('content')"
+    assert "is an index of 10 stories" in page.evaluate(f"{content}.querySelector('.index-note').textContent")
+    stories = page.evaluate(f"[...{content}.querySelectorAll('.index-list li')].map(li => "
+                            "({title: li.querySelector('h2').textContent, href: li.querySelector('a')?.href,"
+                            " teaser: li.querySelector('p')?.textContent}))")
+    assert len(stories) == 10
+    assert page.evaluate("document.getElementById('title').textContent").startswith("The Coastal Courier")
+    assert stories[0]["title"] == "Lifeboat crew rescues two kayakers off the point"
+    assert stories[0]["href"].endswith("/story/0") and stories[0]["teaser"].startswith("The volunteers")
+    page.screenshot(artifacts / "portal-reader-index.png")
+
+
+def test_reader_view_of_an_article_is_no_index(browser: harness.Browser, site: harness.Site) -> None:
+    page = browser.new_tab(site.url("hide/news.html"))
+    status = browser.act(page, "reader")
+    assert status["status"] == "ready", status
+    assert page.evaluate("document.querySelector('.index-note')") is None
+    assert "rebuild the town's crumbling sea wall" in page.evaluate("document.getElementById('content').textContent")
