@@ -45,7 +45,8 @@ PageKind = Literal["article", "index"]
 
 _CONTAINER_TAGS = (BLOCK_TAGS | {"iframe", "ins"}) - {"html", "body", "tr", "td", "th",
                                                        "tbody", "thead", "tfoot", "p",
-                                                       "h1", "h2", "h3", "h4", "h5", "h6"}
+                                                       "h1", "h2", "h3", "h4", "h5", "h6",
+                                                       "main", "article"}
 _TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
 _STYLE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _STYLE_FIXED = re.compile(r"position\s*:\s*(fixed|sticky)", re.I)
@@ -53,14 +54,14 @@ _STYLE_FIXED = re.compile(r"position\s*:\s*(fixed|sticky)", re.I)
 # Class / id tokens (split at non-alphanumerics) naming chrome, by kind.
 _AD_TOKENS = frozenset({"ad", "ads", "advert", "adverts", "advertisement", "advertising",
                         "adsbygoogle", "adslot", "adunit", "adbox", "adcontainer", "dfp",
-                        "sponsor", "sponsored", "taboola", "outbrain", "promoted"})
+                        "sponsor", "sponsored", "taboola", "outbrain"})
 _BANNER_TOKENS = frozenset({"cookie", "cookies", "consent", "gdpr", "cmp", "newsletter",
                             "subscribe", "subscription", "signup", "paywall", "modal",
                             "popup", "overlay", "interstitial"})
 _SHARE_TOKENS = frozenset({"share", "sharing", "sharebar", "social", "socials"})
 _NAV_TOKENS = frozenset({"nav", "navbar", "navigation", "menu", "menubar", "breadcrumb",
                          "breadcrumbs", "footer", "masthead", "topbar", "toolbar",
-                         "pagination", "pager", "sitemap", "skiplink", "header"})
+                         "pagination", "pager", "sitemap", "skiplink"})
 _RELATED_TOKENS = frozenset({"sidebar", "related", "recommended", "recommendations",
                              "popular", "trending", "promo", "widget", "widgets", "more"})
 _COMMENT_TOKENS = frozenset({"comment", "comments", "disqus", "replies"})
@@ -88,6 +89,11 @@ class HideParams(BaseModel):
                                    "neighbour may hold")
     sentence_chars: int = Field(80, ge=0, description="A run of text outside links longer "
                                 "than this is prose: its element is kept")
+    min_links: int = Field(3, ge=1, description="Least links a link-dense container holds "
+                           "(the papers' C_t: fewer links are no link block)")
+    chrome_link_density: float = Field(0.3, ge=0, le=1, description="Least link density of a "
+                                       "navigation or related box found by class or role "
+                                       "(below it, the box is content named oddly)")
     hide_comments: bool = Field(False, description="Also hide comment sections outside the "
                                 "main content (off: a thread's replies are often the content)")
 
@@ -283,7 +289,8 @@ def page_kind(page: Page, result: ExtractionResult | None,
     """``index`` for portal front pages and section indexes, else ``article``.
 
     A segmenter's prediction wins (``result.stats["page_type"]``: listing or collection is
-    an index). Otherwise by structure: at least 8 story headlines that are links, and the
+    an index). Otherwise by structure: half the page's visible text is link text and the main
+    content holds under 30 % of it; or at least 8 story headlines that are links, and the
     main content is either short (under 1500 characters) or itself link-dense (≥ 0.4), or
     holds at least 5 of those headlines.
     """
@@ -292,12 +299,16 @@ def page_kind(page: Page, result: ExtractionResult | None,
         return "index" if str(value) in {"listing", "collection", "index"} else "article"
     if stats is None:
         stats = measure(page.body)
-    headlines = _headline_links(page.body)
-    if len(headlines) < 8:
-        return "article"
     tops = main_elements(page, result)
     main_chars = sum(stats[t].chars for t in tops if t in stats)
     main_links = sum(stats[t].link_chars for t in tops if t in stats)
+    body = stats.get(page.body)
+    if body is not None and body.chars and body.link_chars >= 0.5 * body.chars \
+            and main_chars < 0.3 * body.chars:
+        return "index"  # mostly links, and the main content is a small part of the page
+    headlines = _headline_links(page.body)
+    if len(headlines) < 8:
+        return "article"
     inside = sum(1 for h in headlines if any(t in set(h.iterancestors()) or t is h
                                               for t in tops))
     if main_chars < 1500 or main_links >= 0.4 * max(1, main_chars) or inside >= 5:
@@ -484,11 +495,15 @@ def decide(page: Page, result: ExtractionResult | None,
         s = stats.get(element)
         if s is None or s.links == 0 or not s.chars:
             return False
+        if element.get("role") == "main":
+            return False
         return (s.link_chars >= params.link_density * s.chars
                 and s.chars - s.link_chars <= params.max_prose_chars)
 
-    # 1. containers of the paper's link blocks, chosen by structure
-    for anchor in _linkblock_links(page, linkblocks):
+    # 1. containers of the paper's link blocks, chosen by structure (an index page's link
+    #    lists are its content: there only the chrome of step 2 goes)
+    signal = _linkblock_links(page, linkblocks) if kind_of_page == "article" else []
+    for anchor in signal:
         if not allowed(anchor):
             continue
         container = anchor.getparent()
@@ -501,10 +516,13 @@ def decide(page: Page, result: ExtractionResult | None,
             continue
         while True:
             parent = container.getparent()
-            if parent is None or not allowed(parent) or not dense(parent):
+            if (parent is None or parent.tag in ("main", "article") or not allowed(parent)
+                    or not dense(parent)):
                 break
             container = parent
         if container in stories and kind_of_page == "index":
+            continue
+        if stats[container].links < params.min_links:
             continue
         _density, words = _describe(stats[container])
         found = _structural_kind(container, _tokens(container))
@@ -527,6 +545,11 @@ def decide(page: Page, result: ExtractionResult | None,
         if kind_of_page == "index" and element in stories and kind == "links":
             continue
         s = stats[element]
+        if element.get("role") == "main":
+            continue
+        if kind in ("nav", "links") and element.tag not in ("nav", "header", "footer") and (
+                not s.chars or s.link_chars < params.chrome_link_density * s.chars):
+            continue
         limit = params.banner_prose_chars if kind in ("other", "ad") else params.max_prose_chars
         if s.chars - s.link_chars > limit:
             continue
