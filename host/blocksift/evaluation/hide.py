@@ -184,8 +184,8 @@ def run_hider(prepared: Prepared, hider: str, params: HideParams | None = None) 
 
 # -- threshold choice by domain-grouped cross-validation -------------------------------------
 
-GRID = [HideParams(link_density=ld, max_prose_chars=prose, sweep=sweep)
-        for ld in (0.4, 0.5, 0.6) for prose in (200, 400) for sweep in (False, True)]
+GRID = [HideParams(link_density=ld, sweep=sweep)
+        for ld in (0.4, 0.5, 0.6) for sweep in (False, True)]
 
 
 def _fold(site: str, folds: int) -> int:
