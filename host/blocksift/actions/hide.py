@@ -94,6 +94,11 @@ class HideParams(BaseModel):
     chrome_link_density: float = Field(0.3, ge=0, le=1, description="Least link density of a "
                                        "navigation or related box found by class or role "
                                        "(below it, the box is content named oddly)")
+    max_hidden_share: float = Field(0.7, ge=0, le=1, description="A plan hiding more than "
+                                    "this share of the visible text keeps only banners and "
+                                    "ads (the main content was missed)")
+    min_main_chars: int = Field(200, ge=0, description="Below this many characters of main "
+                                "content, likewise")
     hide_comments: bool = Field(False, description="Also hide comment sections outside the "
                                 "main content (off: a thread's replies are often the content)")
 
@@ -580,6 +585,16 @@ def decide(page: Page, result: ExtractionResult | None,
                     chosen[element] = (kind, f"{words}, no prose, beside the main text")
                     continue
             queue.extend(child for child in element if isinstance(child.tag, str))
+
+    # 4. a plan that would hide most of what a reader sees, or a page whose main content is
+    #    next to nothing, means the main content was not found: only banners and ads go
+    total = stats[body].chars if body in stats else 0
+    main_chars = sum(stats[m].chars for m in main if m in stats)
+    hidden_total = sum(stats[e].chars for e in chosen
+                       if not any(a in chosen for a in e.iterancestors()))
+    if total and (hidden_total > params.max_hidden_share * total
+                  or main_chars < params.min_main_chars):
+        chosen = {e: v for e, v in chosen.items() if v[0] in ("ad", "other")}
 
     ordered = [el for el in body.iter() if el in chosen]
     keep: list[etree._Element] = []
