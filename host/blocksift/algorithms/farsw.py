@@ -28,9 +28,10 @@ Decisions where the paper is silent or garbled (each a named :class:`Params` fie
   tag is never split across lines (the paper's raw lines can be; counting tags needs them
   whole).
 * ``score_normalization`` (§3.5 says only "normalised to [0, 1]"): ``"rank"`` (default)
-  maps T, O, L, I to the fraction of the page's lines with a strictly smaller value, so one
-  giant line cannot crush every other line; ``"max"`` divides by the page maximum.
-  D is a ratio already in [0, 1].
+  maps the two lengths T and O to the fraction of the page's lines with a strictly smaller
+  value, so one giant line cannot crush every other line, and divides the two counts L and
+  I by the page maximum (most lines have none); ``"max"`` divides all four by the page
+  maximum. D is a ratio already in [0, 1].
 * ``index_normalization`` (§3.2): Index is i/N by default (the paper's setting for training
   on several sites); the other features stay in bytes and counts.
 * Training statistics (Equations (1)-(3)) over several pages: MIN/Mean/MAX are computed per
@@ -93,7 +94,15 @@ TWO_REGION_FEATURES = frozenset({"B", "C", "E"})
 
 
 class Params(BaseModel):
-    """FAR-SW settings; defaults are the paper's values (seed 004)."""
+    """FAR-SW settings (seed 004).
+
+    Where the paper gives a value (alpha, support, significance, phi, score_cutoff, the
+    block bounds, Index as i/N) the default is that value. Where it gives none, the default
+    is a documented decision (``useless_tags``, ``score_normalization``, ``page_weighting``,
+    ``label_overlap``, ``max_lines``). One default departs from the paper on purpose:
+    ``line_mode="auto"`` re-splits long lines where the paper reads newline lines
+    (``"source"``), because minified pages put the whole page on a few lines.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -118,7 +127,7 @@ class Params(BaseModel):
     line_mode: Literal["source", "blocks", "auto"] = Field(
         "auto", description="Lines: 'source' = newline lines as the paper (§3.2); 'blocks' = "
         "also break at block-level tags; 'auto' = re-split only lines longer than "
-        "long_line_chars (departure for minified HTML)")
+        "long_line_chars. The default 'auto' departs from the paper, for minified HTML")
     attach_tag_lines: bool = Field(False, description="Join lines holding only tags to the "
                                    "next line with text, so `<p>`/`</p>` lines of pretty-"
                                    "printed HTML do not dilute a block's Score (decision)")

@@ -26,6 +26,10 @@ What the papers leave open and is decided here (each a named parameter or docume
   counts toward text distance (it is not text).
 * Links inside comments and raw-text elements (``script``, ``style``, ``textarea``, ``title``,
   ``iframe``, ``noscript``, ``template``, ...) are not links: a browser never shows them.
+  The content of ``textarea``, ``title``, ``xmp``, ``iframe``, ``noembed`` and ``noframes``
+  is text to the HTML tokenizer, so it counts toward text distance (Definition 2 counts all
+  text), read as the tokenizer reads it: literally, entities decoded in ``textarea`` and
+  ``title`` only.
 * An ``<a href>`` left unclosed ends where the next ``<a`` starts (the HTML parser closes it
   there) and, for measuring, at the ``>`` of its own start tag: its anchor text then counts
   as gap text. A stray ``</a>`` is ignored; ``<a>`` without ``href`` is not a link.
@@ -51,7 +55,10 @@ What the papers leave open and is decided here (each a named parameter or docume
   CJK means Han ideographs (with 々 and 〇) and kana, while Hangul, written with spaces, is
   counted by words; dates are English (``March 8th, 2014``, ``8 March 2014``, ``Mon, Mar. 8``,
   ``March 2014``), numeric (``2014-03-08``, ``3/8/14``) and Chinese (``2014年3月8日``,
-  ``2014 年 3 月``, ``3月8日``, ``二〇一四年三月八日``).
+  ``2014 年 3 月``, ``3月8日``, ``二〇一四年三月八日``); a time right after a Chinese date is a
+  number of its own (``2003年11月12日16:36`` = 2, as with a space between them); combining
+  marks (Devanagari vowel signs, decomposed accents) belong to the word they modify
+  (``हिन्दी`` = 1, ``cafe\u0301`` = 1).
 * ``</`` not followed by a letter, ``<!`` and ``<?`` are bogus comments up to ``>`` (the HTML
   tokenizer's reading), never text.
 * Speed (seed 000 Conclusion: "with once scanning of the webpage"): the scan stops only at
@@ -68,6 +75,7 @@ from __future__ import annotations
 
 import html as html_lib
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
@@ -144,6 +152,11 @@ SKIPPED_ELEMENTS = ("script", "style", "noscript", "template", "textarea", "titl
                     "iframe", "noembed", "noframes")
 #: Of those, the ones whose content is code, not text (``hidden_code`` governs them).
 HIDDEN_CODE_ELEMENTS = ("script", "style", "noscript", "template")
+#: The others hold text (the HTML tokenizer's RCDATA and RAWTEXT): Definition 2 counts all
+#: text, so their content counts toward text distance, read as the tokenizer reads it.
+TEXT_CONTENT_ELEMENTS = ("textarea", "title", "xmp", "iframe", "noembed", "noframes")
+#: Of those, the ones whose content has its character references decoded (RCDATA).
+RCDATA_ELEMENTS = ("textarea", "title")
 # Bodies written as "unrolled loops" ([^<]*+ runs between checks) rather than a lazy .*?,
 # which tests for the end at every character: several times faster in the regex engine.
 _COMMENT = r"!--[^-]*+(?:-(?!->)[^-]*+)*+(?:-->)?"
@@ -158,10 +171,14 @@ def _ci(word: str) -> str:
 _SKIPPED_NAMES = "|".join(_ci(name) for name in SKIPPED_ELEMENTS)
 
 
-def _raw_body(name: str) -> str:
-    """Content and end tag of skipped element ``name`` (or a backreference ``(?P=...)``)."""
+def _raw_body(name: str, content_group: str = "") -> str:
+    """Content and end tag of skipped element ``name`` (or a backreference ``(?P=...)``);
+    ``content_group`` names a group holding the content alone."""
     end = rf"</(?i:{name})\s*>" if name.startswith("(?P=") else rf"</{_ci(name)}\s*>"
-    return rf"[^<]*+(?:<(?!{end[1:]})[^<]*+)*+(?:{end})?"
+    content = rf"[^<]*+(?:<(?!{end[1:]})[^<]*+)*+"
+    if content_group:
+        content = f"(?P<{content_group}>{content})"
+    return rf"{content}(?:{end})?"
 
 
 # Where the scan stops: a link's start or end tag, a comment, a skipped element. Everything
@@ -320,8 +337,10 @@ _BASE_UNIT_RE = re.compile(
     rf"|[{_CJK}]"
     r"|(?P<mark>[^\w\s]|_)(?P=mark)*")
 # Rule 4: a whole date, starting and ending at unit boundaries.
+# A date ending in 年 月 日 号 ends at a unit boundary whatever follows: "2003年11月12日16:36"
+# is a date and a time (a number, rule 3), as with a space between them.
 _DATE_RE = re.compile(rf"(?<!{_WORD_CHAR})(?=[A-Z\d〇零一二三四五六七八九十])(?:{_DATE})"
-                      rf"(?!{_WORD_CHAR})")
+                      rf"(?:(?<=[年月日号號])|(?!{_WORD_CHAR}))")
 # Every date holds 年 or 月, a digit followed by - / . and a digit, or a month name. Written
 # to start with a character class, which the regex engine uses to skip ahead fast.
 _DATE_HINT_RE = re.compile(
@@ -332,7 +351,7 @@ _DATE_HINT_RE = re.compile(
 _NON_TEXT_RE = re.compile(
     r"<(?:" + _COMMENT
     + r"|(?P<raw>" + _SKIPPED_NAMES + r")(?=[\s/>]|\Z)" + _ATTRS
-    + r">?" + _raw_body("(?P=raw)")
+    + r">?" + _raw_body("(?P=raw)", "content")
     # "</" not followed by a letter, "<!" and "<?" are bogus comments up to ">" (HTML
     # tokenizer, end tag open state): not text either
     + r"|[a-zA-Z/!?]" + _ATTRS + r">?)")
@@ -343,8 +362,9 @@ _PREFIX_CHARS = 1024
 #: Units a cut at a prefix's end can add (a split entity or date): a prefix must exceed
 #: the threshold by this much to prove the whole gap does.
 _CUT_SLACK = 8
-#: Most whitespace-separated pieces or CJK characters one date spans ("2014年3月8日" = 6).
-_DATE_PIECES = 6
+#: Most whitespace-separated pieces or CJK characters one date spans: 6 pieces
+#: ("2014 年 3 月 8 日"), 12 CJK characters (4 + 年 + 2 + 月 + 3 + 日, "二〇一四年三月八日" = 9).
+_DATE_PIECES = 12
 _CJK_CHAR_RE = re.compile(f"[{_CJK}]")
 
 
@@ -353,17 +373,65 @@ _HIDDEN_START_RE = re.compile(
 _PLAIN_TAG_RE = re.compile(r"<[a-zA-Z/!?]" + _ATTRS + r">?")  # no hidden content
 
 
+def _non_text_replacement(match: re.Match[str]) -> str:
+    """A space for markup; the content of a text-holding element (textarea, xmp, ...) as
+    text, between spaces (its start and end tags are tags). RAWTEXT content keeps its
+    ``&`` literally: it is escaped here so that decoding the gap restores it."""
+    name = match.group("raw")
+    if name is None:
+        return " "
+    name = name.lower()
+    if name not in TEXT_CONTENT_ELEMENTS:
+        return " "
+    content = match.group("content")
+    if name not in RCDATA_ELEMENTS:
+        content = content.replace("&", "&amp;")
+    return f" {content} "
+
+
 def gap_text(gap: str) -> str:
     """The text of a piece of raw HTML: tags, comments, script and style removed, entities
     decoded. A tag becomes a space, so block boundaries separate words."""
     if "<" in gap:
         # most gaps hold only plain tags: a simpler pattern strips them faster
-        cleaner = _NON_TEXT_RE if _HIDDEN_START_RE.search(gap) else _PLAIN_TAG_RE
-        gap = cleaner.sub(" ", gap)
+        if _HIDDEN_START_RE.search(gap):
+            gap = _NON_TEXT_RE.sub(_non_text_replacement, gap)
+        else:
+            gap = _PLAIN_TAG_RE.sub(" ", gap)
     if "&" not in gap:
         return gap
     gap = gap.replace("&nbsp;", "\xa0")  # the usual entity, without unescape's Python calls
     return html_lib.unescape(gap) if "&" in gap else gap
+
+
+@lru_cache(maxsize=1)
+def _marks_re() -> re.Pattern[str]:
+    """Regex matching runs of combining marks (Unicode categories Mn, Mc, Me).
+
+    Built on first use from :mod:`unicodedata` (marks lie in planes 0, 1 and 14 only;
+    about 50 ms), so that ASCII-only work never pays for it.
+    """
+    category = unicodedata.category
+    ranges: list[tuple[int, int]] = []
+    for code in (*range(0x20000), *range(0xE0000, 0xE0200)):
+        if category(chr(code))[0] == "M":
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1] = (ranges[-1][0], code)
+            else:
+                ranges.append((code, code))
+    members = "".join(re.escape(chr(lo)) + (f"-{re.escape(chr(hi))}" if hi > lo else "")
+                      for lo, hi in ranges)
+    return re.compile(f"[{members}]+")
+
+
+def join_marks(text: str) -> str:
+    r"""``text`` with combining marks dropped, so each stays part of the word it modifies.
+
+    A vowel sign or virama (``हिन्दी``) or a decomposed accent (``cafe\u0301``) belongs to
+    the letter before it; the regex engine's ``\w`` does not hold marks, so without this a
+    word would split into several units (rule 1: one word = 1).
+    """
+    return text if text.isascii() else _marks_re().sub("", text)
 
 
 def text_units(text: str) -> int:
@@ -373,7 +441,7 @@ def text_units(text: str) -> int:
     = 4, "!!!" = 1, "!?" = 2. Words, numbers, CJK characters and punctuation runs are
     counted first; each whole date then gives back all its units but one.
     """
-    text = " ".join(text.split())  # fewer positions for the regexes to try
+    text = " ".join(join_marks(text).split())  # fewer positions for the regexes to try
     count = len(_BASE_UNIT_RE.findall(text))
     if count and _DATE_HINT_RE.search(text):
         for date in _DATE_RE.findall(text):
@@ -393,12 +461,17 @@ def _has_text_chars(count: int) -> re.Pattern[str]:
     the ``count``-th token and builds no string: the cheapest test of a gap.
     """
     skipped = "".join(rf"|<{_ci(name)}(?=[\s/>]|\Z)[^>]*+>?" + _raw_body(name)
-                      for name in SKIPPED_ELEMENTS)
-    token = rf"[^\W_{_CJK}]++|[{_CJK}]|[^\w\s<]|_|<(?![a-zA-Z/!?])"
+                      for name in HIDDEN_CODE_ELEMENTS)
+    # an element holding text (textarea, xmp, ...) may hold any number of units: its
+    # start is a zero-width token, matched again by every remaining repetition
+    text_element = r"(?=<(?:" + "|".join(_ci(name) for name in TEXT_CONTENT_ELEMENTS) \
+        + r")(?=[\s/>]|\Z))"
+    token = rf"[^\W_{_CJK}]++|[{_CJK}]|[^\w\s<]|_|<(?![a-zA-Z/!?])|{text_element}"
     return re.compile(
         # tags whose first letter no skipped element has come first: the common case
         r"(?:(?:<[a-hj-mo-ru-wyzA-HJ-MO-RU-WYZ/?][^>]*+>|\s++|<" + _COMMENT + skipped
-        + r"|<[a-zA-Z!][^>]*+>)*+(?:" + token + r"))" + rf"{{{count}}}")
+        + r"|(?!" + text_element + r")<[a-zA-Z!][^>]*+>)*+(?:" + token + r"))"
+        + rf"{{{count}}}")
 
 
 #: CJK characters that can be part of a date (numerals, 年 月 日 号): not counted by
@@ -461,7 +534,7 @@ def _bounded_units(text: str, limit: int) -> int:
     character is at least a unit), less what dates merge: a date spans at most
     ``_DATE_PIECES`` of them. Only when neither bound decides is the text counted.
     """
-    pieces = text.split()
+    pieces = join_marks(text).split()
     nonspace = sum(map(len, pieces))
     if nonspace < limit:
         return nonspace
