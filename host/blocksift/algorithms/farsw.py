@@ -72,9 +72,11 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from .. import htmltokenizer as tokenizer
 from ..content import BLOCK_TAGS
+from ..htmltokenizer import RAW_TEXT_ELEMENTS
 from ..page import Page
-from ..rawscan import RAW_TEXT_ELEMENTS, STAMP_ATTR
+from ..rawscan import STAMP_ATTR
 from ..results import Block, ExtractionResult, MainText
 
 NAME = "farsw"
@@ -273,11 +275,11 @@ def _host(url: str) -> str:
 # §3.1 preprocessing and §3.2 lines and features
 # --------------------------------------------------------------------------------------------
 
-# Text between start tags: comments/doctypes (dropped) and end tags (kept as tags).
-_GAP_RE = re.compile(r"<!--.*?(?:-->|\Z)|<!\[CDATA\[.*?(?:\]\]>|\Z)|<[!?][^>]*>?"
-                     r"|</([A-Za-z][^\s/>]*)[^>]*>?", re.DOTALL)
+# Text between start tags: comments, doctypes and bogus comments (dropped) and end tags
+# (kept as tags, group 1 their name), read by the one raw-HTML grammar.
+_GAP_RE = re.compile("<(?:" + tokenizer.COMMENT + "|" + tokenizer.BOGUS_COMMENT
+                     + "|/(" + tokenizer.TAG_NAME + ")" + tokenizer.ATTRS + ">?)")
 _WS_RE = re.compile(r"\s+")
-_HREF_RE = re.compile(r"\shref\s*=", re.IGNORECASE)
 _STRUCTURAL_END = frozenset({"body", "html", "head"})
 
 TEXT, START, END = 0, 1, 2
@@ -427,7 +429,7 @@ def _measure(raw: str, tokens: list[tuple[int, int, int, str]]) -> Line | None:
             reading.append(piece)
         else:
             if kind == START:
-                if name == "a" and _HREF_RE.search(piece):
+                if name == "a" and tokenizer.attribute(piece[2:], "href") is not None:
                     links += 1
                 elif name == "img":
                     images += 1

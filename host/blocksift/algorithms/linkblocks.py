@@ -84,9 +84,10 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .. import htmltokenizer as tokenizer
 from ..content import BLOCK_TAGS
+from ..htmltokenizer import VOID_ELEMENTS
 from ..page import Page
-from ..rawscan import VOID_ELEMENTS
 from ..rawscan import scan as tag_scan
 from ..results import Block, ExtractionResult
 
@@ -142,61 +143,56 @@ class Params(BaseModel):
 # The scan (seed 000 §3: "scanning webpage codes from front to back")
 # ---------------------------------------------------------------------------------------
 
-# Attribute text of a tag, read as the HTML tokenizer does: a quote opens a value only
-# right after "=", so a stray quote in a name does not swallow the rest of the page, and a
-# quoted value may hold ">". Possessive and "unrolled" for speed in the regex engine.
-_ATTRS = r"""[^>=]*+(?:=\s*+(?:"[^"]*+"|'[^']*+'|[^\s>]*+)[^>=]*+)*+"""
 #: Elements whose content is never markup a reader sees links in (raw text, inert, hidden
 #: when scripting is on). ``<a`` inside them is not a link.
 SKIPPED_ELEMENTS = ("script", "style", "noscript", "template", "textarea", "title", "xmp",
-                    "iframe", "noembed", "noframes")
+                    "iframe", "noembed", "noframes", "plaintext")
 #: Of those, the ones whose content is code, not text (``hidden_code`` governs them).
 HIDDEN_CODE_ELEMENTS = ("script", "style", "noscript", "template")
 #: The others hold text (the HTML tokenizer's RCDATA and RAWTEXT): Definition 2 counts all
 #: text, so their content counts toward text distance, read as the tokenizer reads it.
-TEXT_CONTENT_ELEMENTS = ("textarea", "title", "xmp", "iframe", "noembed", "noframes")
+TEXT_CONTENT_ELEMENTS = ("textarea", "title", "xmp", "iframe", "noembed", "noframes",
+                         "plaintext")
 #: Of those, the ones whose content has its character references decoded (RCDATA).
-RCDATA_ELEMENTS = ("textarea", "title")
-# Bodies written as "unrolled loops" ([^<]*+ runs between checks) rather than a lazy .*?,
-# which tests for the end at every character: several times faster in the regex engine.
-_COMMENT = r"!--[^-]*+(?:-(?!->)[^-]*+)*+(?:-->)?"
+RCDATA_ELEMENTS = tokenizer.RCDATA_ELEMENTS
 
-
-def _ci(word: str) -> str:
-    """Case-insensitive regex for ``word`` as character classes ([sS][cC]...): the regex
-    engine matches these faster than an ``(?i:...)`` group."""
-    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else re.escape(c) for c in word)
-
-
+# The grammar (attribute quoting, comments, raw-text bodies) is the tokenizer module's.
+_ATTRS = tokenizer.ATTRS
+_COMMENT = tokenizer.COMMENT
+_BOGUS = tokenizer.BOGUS_COMMENT
+_TAG_NAME = tokenizer.TAG_NAME
+_ci = tokenizer.ci
 _SKIPPED_NAMES = "|".join(_ci(name) for name in SKIPPED_ELEMENTS)
+_NAME_END = r"(?=[\s/>]|\Z)"
+_LINK_START = r"[aA]" + _NAME_END
 
 
-def _raw_body(name: str, content_group: str = "") -> str:
-    """Content and end tag of skipped element ``name`` (or a backreference ``(?P=...)``);
-    ``content_group`` names a group holding the content alone."""
-    end = rf"</(?i:{name})\s*>" if name.startswith("(?P=") else rf"</{_ci(name)}\s*>"
-    content = rf"[^<]*+(?:<(?!{end[1:]})[^<]*+)*+"
-    if content_group:
-        content = f"(?P<{content_group}>{content})"
-    return rf"{content}(?:{end})?"
+def _skipped_elements(attrs_group: str = "", content_group: str = "") -> str:
+    """Regex alternatives (after ``<``) matching each skipped element whole; the optional
+    group name prefixes (``<prefix><name>``) capture its attribute text or its content."""
+    return "|".join(
+        _ci(name) + _NAME_END
+        + (f"(?P<{attrs_group}{name}>{_ATTRS})" if attrs_group else _ATTRS) + ">?"
+        + tokenizer.raw_text_body(name, f"{content_group}{name}" if content_group else "")
+        for name in SKIPPED_ELEMENTS)
 
 
-# Where the scan stops: a link's start or end tag, a comment, a skipped element. Everything
-# else (text, other tags) is passed over by the regex engine in C; Python sees only these.
-# What the scan matches: a link's start or end tag, or a comment or skipped element whole
-# (so a link inside one is never seen). Everything else (text, other tags) is passed over
-# by the regex engine in C; Python sees only these.
+# What the scan matches: everything up to and including the next link start or end tag
+# (group "open" or "close": the tag's attribute text), or up to the end of the page. Text,
+# comments, skipped elements and other tags (whole, so an "<a" in an attribute value or a
+# comment is never seen) are passed over by the regex engine in C; Python sees only links.
 _SCAN_RE = re.compile(
-    r"<(?:[aA](?=[\s/>]|\Z)(?P<open>" + _ATTRS + r")>?"
-    r"|/[aA](?=[\s/>]|\Z)(?P<close>" + _ATTRS + r")>?"
-    r"|" + _COMMENT + "".join(
-        "|" + _ci(name) + r"(?=[\s/>]|\Z)" + _ATTRS + ">?" + _raw_body(name)
-        for name in SKIPPED_ELEMENTS) + ")")
+    r"(?:[^<]++"
+    # most tags start with a letter no skipped element and no link starts with: first
+    r"|<[b-hj-mo-ru-wyzB-HJ-MO-RU-WYZ][^\s/>]*+" + _ATTRS + ">?"
+    r"|</(?!" + _LINK_START + ")" + _TAG_NAME + _ATTRS + ">?"
+    r"|<" + _COMMENT + "|<" + _BOGUS
+    + "|<(?:" + _skipped_elements() + ")"
+    + r"|<(?!" + _LINK_START + ")" + _TAG_NAME + _ATTRS + ">?"
+    r"|<(?![A-Za-z/!?]))*+"
+    r"(?:<(?:" + _LINK_START + "(?P<open>" + _ATTRS + ")>?"
+    r"|/" + _LINK_START + "(?P<close>" + _ATTRS + r")>?)|\Z)")
 _HREF_FIRST_RE = re.compile(r"\s+href\s*=", re.I)
-# Any attribute named href: other attributes (quoted values may hold "href") are skipped.
-_HAS_HREF_RE = re.compile(
-    r"""(?:[\s/]*+[^\s"'>/=]++(?:\s*=\s*(?:"[^"]*+"|'[^']*+'|[^\s"'>]*+))?)*?[\s/]*+"""
-    r"""[hH][rR][eE][fF](?![^\s/>=])""")
 
 
 class Link(NamedTuple):
@@ -225,19 +221,20 @@ def scan_links(raw: str) -> list[Link]:
     for match in _SCAN_RE.finditer(raw):
         kind = match.lastgroup
         if kind == "open":
+            start = match.start("open") - 2
             if open_start >= 0 and open_is_link:
                 append(Link(open_start, open_tag_end, open_tag_end, open_tag_end, False))
             attrs = match.group("open")
             open_is_link = _HREF_FIRST_RE.match(attrs) is not None or (
-                "href" in attrs.lower() and (_HAS_HREF_RE.match(attrs) is not None
-                                             or _href_of(attrs) is not None))
-            open_start, open_tag_end = match.start(), match.end()
+                tokenizer.attribute(attrs, "href") is not None)
+            open_start, open_tag_end = start, match.end()
         elif kind == "close":
             if open_start >= 0:
                 if open_is_link:
-                    append(Link(open_start, open_tag_end, match.start(), match.end(), True))
+                    append(Link(open_start, open_tag_end, match.start("close") - 3,
+                                match.end(), True))
                 open_start = -1
-        # else: a comment or skipped element, passed over whole
+        # else: the page's end
     if open_start >= 0 and open_is_link:
         append(Link(open_start, open_tag_end, open_tag_end, open_tag_end, False))
     return links
@@ -245,32 +242,22 @@ def scan_links(raw: str) -> list[Link]:
 
 def link_href(raw: str, link: Link) -> str:
     """The ``href`` value of ``link`` (read on demand: the scan only checks it is there)."""
-    return _href_of(raw[link.start + 2:link.tag_end]) or ""
-
-
-_ATTR_RE = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]*)))?""")
-
-
-def _href_of(attrs: str) -> str | None:
-    """The ``href`` value of a start tag's attribute text; None when it has no ``href``."""
-    for match in _ATTR_RE.finditer(attrs):
-        if match.group(1).lower() == "href":
-            return match.group(2) or match.group(3) or match.group(4) or ""
-    return None
+    return tokenizer.attribute(raw[link.start + 2:link.tag_end], "href") or ""
 
 
 # ---------------------------------------------------------------------------------------
 # Distances (Definitions 1-3)
 # ---------------------------------------------------------------------------------------
 
-# Tags and hidden content inside a gap: group "comment"; group "raw" (a skipped element,
-# whole) with "rawattrs"; group "attrs": a tag's text after its name, what Definition 1 removes.
+# Tags and hidden content inside a gap: group "comment"; groups "raw_<name>" (a skipped
+# element, whole: its attribute text); group "attrs": a tag's text after its name, what
+# Definition 1 removes; a bogus comment or doctype matches with no group.
 _GAP_TAG_RE = re.compile(
     r"<(?:(?P<comment>" + _COMMENT + ")"
-    r"|(?P<raw>" + _SKIPPED_NAMES + r")(?=[\s/>]|\Z)(?P<rawattrs>" + _ATTRS
-    + r")>?" + _raw_body("(?P=raw)")
-    + r"|/?[a-zA-Z][^\s/>]*+(?P<attrs>" + _ATTRS + r")>?"
-    r"|[!?]" + _ATTRS + r">?)")
+    r"|" + _skipped_elements(attrs_group="raw_")
+    + r"|/?" + _TAG_NAME + "(?P<attrs>" + _ATTRS + r")>?"
+    r"|" + _BOGUS + ")")
+_RAW_ATTRS_GROUPS = {f"raw_{name}": name for name in SKIPPED_ELEMENTS}
 
 
 def code_distance(gap: str, hidden_code: str = "count", limit: int | None = None) -> int:
@@ -288,16 +275,17 @@ def code_distance(gap: str, hidden_code: str = "count", limit: int | None = None
     for match in _GAP_TAG_RE.finditer(gap):
         if limit is not None and match.start() - removed >= limit:
             return match.start() - removed
-        if match.start("comment") >= 0:
+        group = match.lastgroup
+        if group == "attrs":
+            removed += match.end("attrs") - match.start("attrs")
+        elif group == "comment":
             if skip_hidden:
                 removed += match.end() - match.start()
-        elif match.start("raw") >= 0:
-            if skip_hidden and match.group("raw").lower() in HIDDEN_CODE_ELEMENTS:
+        elif group is not None:  # a skipped element
+            if skip_hidden and _RAW_ATTRS_GROUPS[group] in HIDDEN_CODE_ELEMENTS:
                 removed += match.end() - match.start()
             else:
-                removed += match.end("rawattrs") - match.start("rawattrs")
-        elif match.start("attrs") >= 0:
-            removed += match.end("attrs") - match.start("attrs")
+                removed += match.end(group) - match.start(group)
     return len(gap) - removed
 
 
@@ -347,14 +335,12 @@ _DATE_HINT_RE = re.compile(
     r"[JFMASOND\d年月](?:(?<=[年月])|(?<=\d)[-/.]\d|(?<=J)(?:an|un|ul|AN|UN|UL)"
     r"|(?<=F)(?:eb|EB)|(?<=M)(?:ar|ay|AR|AY)|(?<=A)(?:pr|ug|PR|UG)|(?<=S)(?:ep|EP)"
     r"|(?<=O)(?:ct|CT)|(?<=N)(?:ov|OV)|(?<=D)(?:ec|EC))")
-# Everything in a gap that is not text: comments, skipped elements (whole), tags.
+# Everything in a gap that is not text: comments, skipped elements (whole; groups
+# "content_<name>" hold their content), tags, bogus comments.
 _NON_TEXT_RE = re.compile(
-    r"<(?:" + _COMMENT
-    + r"|(?P<raw>" + _SKIPPED_NAMES + r")(?=[\s/>]|\Z)" + _ATTRS
-    + r">?" + _raw_body("(?P=raw)", "content")
-    # "</" not followed by a letter, "<!" and "<?" are bogus comments up to ">" (HTML
-    # tokenizer, end tag open state): not text either
-    + r"|[a-zA-Z/!?]" + _ATTRS + r">?)")
+    r"<(?:" + _COMMENT + "|" + _skipped_elements(content_group="content_")
+    + r"|/?" + _TAG_NAME + _ATTRS + ">?|" + _BOGUS + ")")
+_CONTENT_GROUPS = {f"content_{name}": name for name in SKIPPED_ELEMENTS}
 #: A longer gap is first measured on this many raw characters (then 4x, 16x, ...) when a
 #: threshold is known: body text decides within the first, markup-only gaps are rejected
 #: by :func:`_has_text_chars` before.
@@ -368,22 +354,20 @@ _DATE_PIECES = 12
 _CJK_CHAR_RE = re.compile(f"[{_CJK}]")
 
 
-_HIDDEN_START_RE = re.compile(
-    r"<(?:!--|(?:" + _SKIPPED_NAMES + r")(?=[\s/>]|\Z))")
-_PLAIN_TAG_RE = re.compile(r"<[a-zA-Z/!?]" + _ATTRS + r">?")  # no hidden content
+_HIDDEN_START_RE = re.compile(r"<(?:!--|(?:" + _SKIPPED_NAMES + ")" + _NAME_END + ")")
+# no hidden content
+_PLAIN_TAG_RE = re.compile(r"<(?:/?" + _TAG_NAME + _ATTRS + ">?|" + _BOGUS + ")")
 
 
 def _non_text_replacement(match: re.Match[str]) -> str:
     """A space for markup; the content of a text-holding element (textarea, xmp, ...) as
     text, between spaces (its start and end tags are tags). RAWTEXT content keeps its
     ``&`` literally: it is escaped here so that decoding the gap restores it."""
-    name = match.group("raw")
-    if name is None:
+    group = match.lastgroup
+    name = _CONTENT_GROUPS.get(group) if group else None
+    if name is None or name not in TEXT_CONTENT_ELEMENTS:
         return " "
-    name = name.lower()
-    if name not in TEXT_CONTENT_ELEMENTS:
-        return " "
-    content = match.group("content")
+    content = match.group(group)
     if name not in RCDATA_ELEMENTS:
         content = content.replace("&", "&amp;")
     return f" {content} "
@@ -460,7 +444,7 @@ def _has_text_chars(count: int) -> re.Pattern[str]:
     read loosely (up to the first ``>``), which can only leave more tokens in. It stops at
     the ``count``-th token and builds no string: the cheapest test of a gap.
     """
-    skipped = "".join(rf"|<{_ci(name)}(?=[\s/>]|\Z)[^>]*+>?" + _raw_body(name)
+    skipped = "".join(rf"|<{_ci(name)}(?=[\s/>]|\Z)[^>]*+>?" + tokenizer.raw_text_body(name)
                       for name in HIDDEN_CODE_ELEMENTS)
     # an element holding text (textarea, xmp, ...) may hold any number of units: its
     # start is a zero-width token, matched again by every remaining repetition
@@ -469,7 +453,8 @@ def _has_text_chars(count: int) -> re.Pattern[str]:
     token = rf"[^\W_{_CJK}]++|[{_CJK}]|[^\w\s<]|_|<(?![a-zA-Z/!?])|{text_element}"
     return re.compile(
         # tags whose first letter no skipped element has come first: the common case
-        r"(?:(?:<[a-hj-mo-ru-wyzA-HJ-MO-RU-WYZ/?][^>]*+>|\s++|<" + _COMMENT + skipped
+        r"(?:(?:<[a-hj-moq-ru-wyzA-HJ-MOQ-RU-WYZ/?][^>]*+>|<[pP](?![lL])[^>]*+>|\s++"
+        r"|<" + _COMMENT + skipped
         + r"|(?!" + text_element + r")<[a-zA-Z!][^>]*+>)*+(?:" + token + r"))"
         + rf"{{{count}}}")
 
@@ -490,11 +475,11 @@ def _holds_units(count: int) -> re.Pattern[str]:
     in :func:`_has_text_chars`; any other piece is passed over whole. Body text reaches
     ``count`` within a few lines, so most gaps that split are decided without their text.
     """
-    skipped = "".join(rf"|<{_ci(name)}(?=[\s/>]|\Z)[^>]*+>?" + _raw_body(name)
-                      for name in SKIPPED_ELEMENTS)
+    # tags are read whole (a quoted ">" does not end them): attribute text never counts
     return re.compile(
-        r"(?:(?:<[a-hj-mo-ru-wyzA-HJ-MO-RU-WYZ/?][^>]*+>|\s++|<" + _COMMENT + skipped
-        + r"|<[a-zA-Z!][^>]*+>"
+        r"(?:(?:<[a-hj-mo-ru-wyzA-HJ-MO-RU-WYZ][^\s/>]*+" + _ATTRS + r">?|\s++"
+        + r"|</" + _TAG_NAME + _ATTRS + ">?|<" + _COMMENT + "|<" + _BOGUS
+        + "|<(?:" + _skipped_elements() + ")|<" + _TAG_NAME + _ATTRS + ">?"
         + rf"|[^\sa-z<{_CJK}][^\s<{_CJK}]*+|[{_DATE_CJK}]|<(?![a-zA-Z/!?]))*+"
         + rf"(?:[a-z][^\s<]*+|(?![{_DATE_CJK}])[{_CJK}]))" + rf"{{{count}}}")
 
@@ -721,13 +706,10 @@ def main_stretches(raw: str, blocks: Sequence[tuple[int, int, int]],
     return chosen, best_first, best_last, sum(units[best_first:best_last + 1])
 
 
-_HIDDEN_CONTENT_RE = re.compile(
-    r"<(?:" + _COMMENT
-    + r"|(?P<raw>" + _SKIPPED_NAMES + r")(?=[\s/>]|\Z)" + _ATTRS
-    + r">?" + _raw_body("(?P=raw)") + ")")
+_HIDDEN_CONTENT_RE = re.compile(r"<(?:" + _COMMENT + "|" + _skipped_elements() + ")")
 _BREAK_TAG_RE = re.compile(r"</?(?i:" + "|".join(sorted(BLOCK_TAGS | {"br", "option"}))
                            + r")(?=[\s/>]|\Z)" + _ATTRS + r">?")
-_ANY_TAG_RE = re.compile(r"<[a-zA-Z/!?]" + _ATTRS + r">?")
+_ANY_TAG_RE = _PLAIN_TAG_RE
 
 
 def stretch_text(piece: str) -> str:
