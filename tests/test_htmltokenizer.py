@@ -12,9 +12,9 @@ elements holding markup), on the bundled fixture pages and on the dev sets when 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from conftest import FIXTURES, needs_shared, shared_datasets
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
@@ -23,8 +23,6 @@ from lxml import html as lxml_html
 from blocksift import htmltokenizer as tokenizer
 from blocksift.algorithms import linkblocks
 from blocksift.rawscan import STAMP_ATTR, scan, stamp
-
-from conftest import FIXTURES, needs_shared, shared_datasets
 
 #: Elements the parser makes without a source tag, or drops when repeated.
 IMPLIED = frozenset({"html", "head", "body"})
