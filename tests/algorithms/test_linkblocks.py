@@ -502,3 +502,17 @@ def test_any_mix_of_markup_gives_valid_blocks_and_consistent_distances():
             assert all(e1 <= s2 for (_, e1), (s2, _) in zip(spans, spans[1:]))
 
     check()
+
+
+def test_main_text_counts_the_text_it_shows_not_a_textarea():
+    # Definition 2 counts the textarea's text between links; the main text shows none of it,
+    # so the stretch holding the shown article wins
+    raw = ("<html><body>" + links(5) + f"<form><textarea>{words(120)}</textarea></form>"
+           + links(5) + f"<p>{words(50)}</p>" + links(5) + "</body></html>")
+    result = lb.extract(Page(raw), lb.Params())
+    assert result.stats["blocks"] == 3  # the textarea's text splits two blocks
+    assert result.main is not None
+    assert result.main.text == words(50)
+    assert result.stats["main_units"] == 50
+    gap = raw[raw.index("<form>"):raw.index("</form>") + 7]
+    assert lb.text_distance(gap) == 120

@@ -373,13 +373,15 @@ def _non_text_replacement(match: re.Match[str]) -> str:
     return f" {content} "
 
 
-def gap_text(gap: str) -> str:
+def gap_text(gap: str, element_text: bool = True) -> str:
     """The text of a piece of raw HTML: tags, comments, script and style removed, entities
-    decoded. A tag becomes a space, so block boundaries separate words."""
+    decoded. A tag becomes a space, so block boundaries separate words. ``element_text``:
+    keep the content of textarea, title, xmp, ... (Definition 2's "all text"); off, it is
+    dropped like the rendered main text drops it (:func:`stretch_text`)."""
     if "<" in gap:
         # most gaps hold only plain tags: a simpler pattern strips them faster
         if _HIDDEN_START_RE.search(gap):
-            gap = _NON_TEXT_RE.sub(_non_text_replacement, gap)
+            gap = _NON_TEXT_RE.sub(_non_text_replacement if element_text else " ", gap)
         else:
             gap = _PLAIN_TAG_RE.sub(" ", gap)
     if "&" not in gap:
@@ -662,7 +664,9 @@ def main_stretch(raw: str, spans: Sequence[tuple[int, int]]) -> tuple[int, int, 
     """The stretch between link blocks holding the most text: ``(start, end, units)``.
 
     Stretches are the page before the first block, between adjacent blocks and after the
-    last; text is counted with the text-distance rules. The first of equal stretches wins.
+    last; text is counted with the text-distance rules, over the text the main text shows
+    (the content of textarea, title, xmp, ... left out, as :func:`stretch_text` leaves it).
+    The first of equal stretches wins.
     """
     pieces, first, last, units = main_stretches(raw, [(lo, hi, 0) for lo, hi in spans], None)
     if not pieces:
@@ -685,7 +689,9 @@ def main_stretches(raw: str, blocks: Sequence[tuple[int, int, int]],
         bounds.extend((start, end))
     bounds.append(len(raw))
     stretches = list(zip(bounds[0::2], bounds[1::2]))
-    units = [text_units(gap_text(raw[lo:hi])) if hi > lo else 0 for lo, hi in stretches]
+    # the text the main text shows decides (stretch_text drops raw-text element content)
+    units = [text_units(gap_text(raw[lo:hi], element_text=False)) if hi > lo else 0
+             for lo, hi in stretches]
     best, best_first, best_last = 0, 0, -1
     current, current_first = 0, 0
     for index, value in enumerate(units):
