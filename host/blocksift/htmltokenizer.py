@@ -43,7 +43,9 @@ RAW_TEXT_ELEMENTS = RAWTEXT_ELEMENTS + RCDATA_ELEMENTS
 #: Attribute text after a tag name, up to (not including) the tag's ``>``: separators
 #: (white space, ``/``), and attributes, each a name (``=`` allowed as its first character)
 #: and an optional ``= value`` (quoted, possibly unterminated, or unquoted).
-ATTRS = (r"""(?:[\s/]++|(?:=[^\s/>=]*+|[^\s/>=]++)"""
+#: The common ``name="value"`` attributes first (the same reading, fewer regex steps).
+ATTRS = (r"""(?:\s++[^\s/>="']++=(?:"[^"]*+"|'[^']*+'))*+"""
+         r"""(?:[\s/]++|(?:=[^\s/>=]*+|[^\s/>=]++)"""
          r"""(?:\s*+=\s*+(?:"[^"]*+"?|'[^']*+'?|[^\s>]*+))?)*+""")
 #: A tag name (after ``<`` or ``</``).
 TAG_NAME = r"[A-Za-z][^\s/>]*+"

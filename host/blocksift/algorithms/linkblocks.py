@@ -182,14 +182,14 @@ def _skipped_elements(attrs_group: str = "", content_group: str = "") -> str:
 # comments, skipped elements and other tags (whole, so an "<a" in an attribute value or a
 # comment is never seen) are passed over by the regex engine in C; Python sees only links.
 _SCAN_RE = re.compile(
-    r"(?:[^<]++"
-    # most tags start with a letter no skipped element and no link starts with: first
-    r"|<[b-hj-mo-ru-wyzB-HJ-MO-RU-WYZ][^\s/>]*+" + _ATTRS + ">?"
-    r"|</(?!" + _LINK_START + ")" + _TAG_NAME + _ATTRS + ">?"
-    r"|<" + _COMMENT + "|<" + _BOGUS
-    + "|<(?:" + _skipped_elements() + ")"
-    + r"|<(?!" + _LINK_START + ")" + _TAG_NAME + _ATTRS + ">?"
-    r"|<(?![A-Za-z/!?]))*+"
+    # each loop step passes over one tag (or comment, skipped element) and the text after
+    # it; end tags (mostly without attributes) and tags that start with a letter no skipped
+    # element and no link starts with come first: the common cases
+    r"[^<]*+(?:(?:</(?!" + _LINK_START + ")" + _TAG_NAME + "(?:>|" + _ATTRS + ">?)"
+    r"|<[b-hj-mo-ru-wyzB-HJ-MO-RU-WYZ][^\s/>]*+(?:>|" + _ATTRS + ">?)"
+    r"|<" + _COMMENT + "|<" + _BOGUS + "|<(?:" + _skipped_elements() + ")"
+    r"|<(?!" + _LINK_START + ")" + _TAG_NAME + _ATTRS + ">?"
+    r"|<(?![A-Za-z/!?]))[^<]*+)*+"
     r"(?:<(?:" + _LINK_START + "(?P<open>" + _ATTRS + ")>?"
     r"|/" + _LINK_START + "(?P<close>" + _ATTRS + r")>?)|\Z)")
 _HREF_FIRST_RE = re.compile(r"\s+href\s*=", re.I)
