@@ -78,6 +78,7 @@ from ..htmltokenizer import RAW_TEXT_ELEMENTS
 from ..page import Page
 from ..rawscan import STAMP_ATTR
 from ..results import Block, ExtractionResult, MainText
+from ..sites import site_key
 
 NAME = "farsw"
 MODEL = "trained"
@@ -252,7 +253,9 @@ class FarswModel(BaseModel):
             host = _host(url)
             if host:
                 for site in sorted(self.sites, key=len, reverse=True):
-                    if host == site or host.endswith("." + site):
+                    # a site recorded by hand or by an older version: read it as a key
+                    key = site_key(f"//{site}") or site
+                    if host == key or host.endswith("." + key):
                         return self.sites[site], site
         return self.ruleset, ""
 
@@ -266,9 +269,8 @@ class TrainingError(ValueError):
 
 
 def _host(url: str) -> str:
-    match = re.match(r"^[a-z][a-z0-9+.-]*://([^/:?#]+)", url.strip(), re.IGNORECASE)
-    host = match.group(1).lower() if match else ""
-    return host.removeprefix("www.")
+    """The site of ``url`` (:func:`blocksift.sites.site_key`), "" when it has none."""
+    return site_key(url) or ""
 
 
 # --------------------------------------------------------------------------------------------

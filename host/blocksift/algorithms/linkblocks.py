@@ -80,7 +80,6 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Literal, NamedTuple
-from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -90,6 +89,7 @@ from ..htmltokenizer import VOID_ELEMENTS
 from ..page import Page
 from ..rawscan import scan as tag_scan
 from ..results import Block, ExtractionResult
+from ..sites import host_of, registered_domain
 
 NAME = "linkblocks"
 MODEL = None
@@ -592,21 +592,7 @@ def group_links(distances: Sequence[int], d_t: int, c_t: int) -> list[tuple[int,
 
 def _host(url: str) -> str:
     """Host name of ``url``; empty for relative or malformed URLs."""
-    try:
-        return urlsplit(url).hostname or ""
-    except ValueError:
-        return ""
-
-
-def _site_key(host: str) -> str:
-    """Registered-domain guess: the last two labels, three under two-letter country codes
-    with a short second level (``bbc.co.uk``, ``sina.com.cn``)."""
-    labels = [part for part in host.lower().split(".") if part]
-    if labels and labels[0] == "www":
-        labels = labels[1:]
-    if len(labels) >= 3 and len(labels[-1]) == 2 and len(labels[-2]) <= 3:
-        return ".".join(labels[-3:])
-    return ".".join(labels[-2:])
+    return host_of(url)
 
 
 _REDIRECT_RE = re.compile(r"[?&](?:url|u|q|target|dest|destination|redirect|to|goto|link)="
@@ -622,13 +608,13 @@ def external_links(raw: str, links: Sequence[Link], page_url: str | None) -> lis
     """
     hrefs = [link_href(raw, link).strip() for link in links]
     hosts = [_host(href) for href in hrefs]
-    site = _site_key(_host(page_url)) if page_url else ""
+    site = registered_domain(_host(page_url)) if page_url else ""
     if not site:
-        counted = Counter(_site_key(host) for host in hosts if host)
+        counted = Counter(registered_domain(host) for host in hosts if host)
         site = counted.most_common(1)[0][0] if counted else ""
     kept = []
     for link, href, host in zip(links, hrefs, hosts):
-        if _REDIRECT_RE.search(href) or (host and _site_key(host) != site):
+        if _REDIRECT_RE.search(href) or (host and registered_domain(host) != site):
             kept.append(link)
     return kept
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..page import Page
+from ..sites import site_key
 from .datasets import LabeledPage, load_pages, resolve
 from .metric import PageScore, score_page, summarize
 
@@ -72,12 +73,9 @@ class SiteResult:
 def _site_of(page: LabeledPage, dataset: str) -> str:
     if page.site:
         return page.site
-    if page.url:
-        from ..algorithms.farsw import _host
-
-        host = _host(page.url)
-        if host:
-            return host
+    host = site_key(page.url)
+    if host:
+        return host
     return f"{dataset}:?"
 
 
