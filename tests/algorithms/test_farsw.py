@@ -523,3 +523,20 @@ def test_rank_normalization_ranks_the_two_lengths_and_scales_the_two_counts():
     expected = ranks + ranks + 0.5 - features[:, 4] / 90 - features[:, 5] / 90
     assert scores == pytest.approx(expected)
     assert "the two lengths T and O" in farsw.__doc__
+
+
+def test_extract_reads_no_model_file(tmp_path, monkeypatch):
+    # a user model on disk (trained to accept nothing useful) must not change extract: the
+    # caller loads models and passes them; None means the packaged model
+    from blocksift.paths import model_path
+
+    monkeypatch.setenv("BLOCKSIFT_HOME", str(tmp_path / "home"))
+    user = farsw.train(labeled(synthetic_site(6, seed=11)), farsw.Params(significance=0.9))
+    farsw.save_model(user, model_path(farsw.NAME))
+    assert farsw.load_model().to_json() == user.to_json()  # the CLI's loader sees it
+    page = Page(ARTICLE)
+    without = farsw.extract(page, farsw.Params())
+    packaged = farsw.extract(page, farsw.Params(), farsw.default_model())
+    assert without.model_dump() == packaged.model_dump()
+    # and the user's rules would have given another result: the check can fail
+    assert farsw.extract(page, farsw.Params(), user).model_dump() != packaged.model_dump()

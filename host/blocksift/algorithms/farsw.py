@@ -65,6 +65,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -797,7 +798,7 @@ def label_lines(lines: Sequence[Line], gold: str, overlap: float) -> np.ndarray:
     equals a whole gold paragraph (a subheading), since "29" or "Share" would otherwise match
     any gold text containing the word.
     """
-    from ..evaluation.metric import SHINGLE, tokens
+    from ..shingles import SHINGLE, tokens
 
     gold_tokens = tokens(gold)
     gold_shingles = {tuple(gold_tokens[i:i + SHINGLE])
@@ -982,6 +983,12 @@ def default_model_text() -> str:
     return (resources.files("blocksift") / "data" / DEFAULT_MODEL_RESOURCE).read_text("utf-8")
 
 
+@lru_cache(maxsize=1)
+def default_model() -> FarswModel:
+    """The packaged default model, parsed once per process."""
+    return FarswModel.from_json(default_model_text())
+
+
 def load_model(path: Path | str | None = None) -> FarswModel:
     """A model from ``path``; None: the user's model if it exists, else the packaged one."""
     if path is None:
@@ -1046,10 +1053,14 @@ def analyse(page: Page, params: Params, model: FarswModel,
 
 def extract(page: Page, params: Params | None = None, model: FarswModel | None = None
             ) -> ExtractionResult:
-    """FAR-SW main-text extraction (§3, Stage 2); ``model`` None loads :func:`load_model`."""
+    """FAR-SW main-text extraction (§3, Stage 2) with the rules of ``model``.
+
+    ``model`` None: the packaged default model. Extraction reads no file: the caller loads
+    the user's model (:func:`load_model`) and passes it.
+    """
     params = params or Params()
     if model is None:
-        model = load_model()
+        model = default_model()
     lines = page_lines(page, params)
     n = len(lines.lines)
     stats: dict[str, float] = {"lines": float(n)}

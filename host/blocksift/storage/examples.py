@@ -203,7 +203,7 @@ class ExampleStore:
 
     def import_file(self, path: Path) -> int:
         """Add every record of a datasets-format file (the inverse of :meth:`export`)."""
-        from ..evaluation.datasets import dataset_file
+        from ..labeled import dataset_file
 
         file = dataset_file(path)
         opener = gzip.open if file.suffix == ".gz" else open
