@@ -111,6 +111,7 @@ def disagreements(raw: str) -> list[tuple]:
     "<script>a</script x><a href=/yes>y</a><style>p{}</style/><a href=/2>z</a>",
     "<textarea><a href=/no>n</a></textareax></textarea><a href=/yes>y</a>",
     "<a href>empty href</a><a HREF=1 href=2>two</a><a>none</a>",
+    "<p><a href=/yes>y</a></p><plaintext><a href=/no>n</a></plaintext><p>",
 ])
 def test_known_cases_agree_with_lxml(markup):
     assert disagreements(f"<html><body>{markup}</body></html>") == []

@@ -186,7 +186,8 @@ _SCAN_RE = re.compile(
     # it; end tags (mostly without attributes) and tags that start with a letter no skipped
     # element and no link starts with come first: the common cases
     r"[^<]*+(?:(?:</(?!" + _LINK_START + ")" + _TAG_NAME + "(?:>|" + _ATTRS + ">?)"
-    r"|<[b-hj-mo-ru-wyzB-HJ-MO-RU-WYZ][^\s/>]*+(?:>|" + _ATTRS + ">?)"
+    r"|<(?:[b-hj-moq-ru-wyzB-HJ-MOQ-RU-WYZ]|[pP](?![lL][aA][iI][nN]))[^\s/>]*+"
+    r"(?:>|" + _ATTRS + ">?)"
     r"|<" + _COMMENT + "|<" + _BOGUS + "|<(?:" + _skipped_elements() + ")"
     r"|<(?!" + _LINK_START + ")" + _TAG_NAME + _ATTRS + ">?"
     r"|<(?![A-Za-z/!?]))[^<]*+)*+"
