@@ -167,14 +167,52 @@ _NAME_END = r"(?=[\s/>]|\Z)"
 _LINK_START = r"[aA]" + _NAME_END
 
 
-def _skipped_elements(attrs_group: str = "", content_group: str = "") -> str:
-    """Regex alternatives (after ``<``) matching each skipped element whole; the optional
-    group name prefixes (``<prefix><name>``) capture its attribute text or its content."""
-    return "|".join(
-        _ci(name) + _NAME_END
-        + (f"(?P<{attrs_group}{name}>{_ATTRS})" if attrs_group else _ATTRS) + ">?"
-        + tokenizer.raw_text_body(name, f"{content_group}{name}" if content_group else "")
-        for name in SKIPPED_ELEMENTS)
+#: Skipped elements read by one regex alternative whose end tag is a backreference to the
+#: start tag's name; script (its escapes) and plaintext (no end) have their own.
+_GENERIC_SKIPPED = tuple(n for n in SKIPPED_ELEMENTS if n not in ("script", "plaintext"))
+#: With groups: content group (the last group an alternative closes) -> its attribute group
+#: and the element's name (None: read the name from group "raw").
+_SKIPPED_GROUPS = {"g_content": ("g_attrs", None), "s_content": ("s_attrs", "script"),
+                   "p_content": ("p_attrs", "plaintext")}
+
+
+def _skipped_elements(groups: bool = False) -> str:
+    """Regex alternatives (after ``<``) matching a skipped element whole.
+
+    ``groups``: one backreferenced alternative for the generic elements (group ``raw``
+    holds the name) instead of one per name, which keeps the pattern small (compiling it is
+    part of the host's start-up), with groups naming attribute text and content (see
+    :data:`_SKIPPED_GROUPS`). Without: one alternative per name and no group, for use
+    inside a repeated group (Python's engine mis-tracks a backreferenced group there).
+    """
+    if not groups:
+        return "|".join(_ci(name) + _NAME_END + _ATTRS + ">?" + tokenizer.raw_text_body(name)
+                        for name in SKIPPED_ELEMENTS)
+
+    def group(name: str, body: str) -> str:
+        return f"(?P<{name}>{body})"
+
+    end = r"/(?i:(?P=raw))(?=[\s/>]|\Z)"
+    generic = ("(?P<raw>" + "|".join(_ci(n) for n in _GENERIC_SKIPPED) + ")" + _NAME_END
+               + group("g_attrs", _ATTRS) + ">?"
+               + group("g_content", rf"[^<]*+(?:<(?!{end})[^<]*+)*+")
+               + f"(?:<{end}{_ATTRS}>?)?")
+    script = (_ci("script") + _NAME_END + group("s_attrs", _ATTRS) + ">?"
+              + tokenizer.raw_text_body("script", "s_content" if groups else ""))
+    plaintext = (_ci("plaintext") + _NAME_END + group("p_attrs", _ATTRS) + ">?"
+                 + group("p_content", r"[\s\S]*+"))
+    return "|".join((script, generic, plaintext))
+
+
+def _skipped_name(match: re.Match[str]) -> tuple[str, str, str] | None:
+    """``(element name, attribute group, content group)`` of a skipped element matched by
+    :func:`_skipped_elements` with groups; None when the match is something else."""
+    content = match.lastgroup
+    found = _SKIPPED_GROUPS.get(content) if content else None
+    if found is None:
+        return None
+    attrs, name = found
+    return (name or match.group("raw").lower()), attrs, content
 
 
 # What the scan matches: everything up to and including the next link start or end tag
@@ -255,10 +293,9 @@ def link_href(raw: str, link: Link) -> str:
 # Definition 1 removes; a bogus comment or doctype matches with no group.
 _GAP_TAG_RE = re.compile(
     r"<(?:(?P<comment>" + _COMMENT + ")"
-    r"|" + _skipped_elements(attrs_group="raw_")
+    r"|" + _skipped_elements(groups=True)
     + r"|/?" + _TAG_NAME + "(?P<attrs>" + _ATTRS + r")>?"
     r"|" + _BOGUS + ")")
-_RAW_ATTRS_GROUPS = {f"raw_{name}": name for name in SKIPPED_ELEMENTS}
 
 
 def code_distance(gap: str, hidden_code: str = "count", limit: int | None = None) -> int:
@@ -283,10 +320,11 @@ def code_distance(gap: str, hidden_code: str = "count", limit: int | None = None
             if skip_hidden:
                 removed += match.end() - match.start()
         elif group is not None:  # a skipped element
-            if skip_hidden and _RAW_ATTRS_GROUPS[group] in HIDDEN_CODE_ELEMENTS:
+            name, attrs, _ = _skipped_name(match)
+            if skip_hidden and name in HIDDEN_CODE_ELEMENTS:
                 removed += match.end() - match.start()
             else:
-                removed += match.end(group) - match.start(group)
+                removed += match.end(attrs) - match.start(attrs)
     return len(gap) - removed
 
 
@@ -339,9 +377,8 @@ _DATE_HINT_RE = re.compile(
 # Everything in a gap that is not text: comments, skipped elements (whole; groups
 # "content_<name>" hold their content), tags, bogus comments.
 _NON_TEXT_RE = re.compile(
-    r"<(?:" + _COMMENT + "|" + _skipped_elements(content_group="content_")
+    r"<(?:" + _COMMENT + "|" + _skipped_elements(groups=True)
     + r"|/?" + _TAG_NAME + _ATTRS + ">?|" + _BOGUS + ")")
-_CONTENT_GROUPS = {f"content_{name}": name for name in SKIPPED_ELEMENTS}
 #: A longer gap is first measured on this many raw characters (then 4x, 16x, ...) when a
 #: threshold is known: body text decides within the first, markup-only gaps are rejected
 #: by :func:`_has_text_chars` before.
@@ -364,10 +401,10 @@ def _non_text_replacement(match: re.Match[str]) -> str:
     """A space for markup; the content of a text-holding element (textarea, xmp, ...) as
     text, between spaces (its start and end tags are tags). RAWTEXT content keeps its
     ``&`` literally: it is escaped here so that decoding the gap restores it."""
-    group = match.lastgroup
-    name = _CONTENT_GROUPS.get(group) if group else None
-    if name is None or name not in TEXT_CONTENT_ELEMENTS:
+    skipped = _skipped_name(match)
+    if skipped is None or skipped[0] not in TEXT_CONTENT_ELEMENTS:
         return " "
+    name, _, group = skipped
     content = match.group(group)
     if name not in RCDATA_ELEMENTS:
         content = content.replace("&", "&amp;")
@@ -699,7 +736,7 @@ def main_stretches(raw: str, blocks: Sequence[tuple[int, int, int]],
     return chosen, best_first, best_last, sum(units[best_first:best_last + 1])
 
 
-_HIDDEN_CONTENT_RE = re.compile(r"<(?:" + _COMMENT + "|" + _skipped_elements() + ")")
+_HIDDEN_CONTENT_RE = re.compile(r"<(?:" + _COMMENT + "|" + _skipped_elements(groups=True) + ")")
 _BREAK_TAG_RE = re.compile(r"</?(?i:" + "|".join(sorted(BLOCK_TAGS | {"br", "option"}))
                            + r")(?=[\s/>]|\Z)" + _ATTRS + r">?")
 _ANY_TAG_RE = _PLAIN_TAG_RE
