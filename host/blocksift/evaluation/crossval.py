@@ -324,7 +324,8 @@ def run(args: Any) -> int:
               f"{row['recall']:>6.3f} {row['f1']:>6.3f} {row['empty_outputs']:>5} "
               f"{row['median_ms']:>7.1f}")
     print(f"mean of per-site F1: {overall['mean_site_f1']:.3f} (the paper averages sites: "
-          f"{'92.7%' if mode == 'intra' else '90.3%'} on its 16 news sites)")
+          f"{'92.7%' if mode == 'intra' else '90.3%'} on its 16 news sites, by a byte-overlap "
+          "metric on other pages: not comparable)")
     if phis:
         print("\nPhi sweep (Fig. 8)")
         print(f"{'phi':>3} {'blocks/page':>11} {'P':>6} {'R':>6} {'F1':>6} {'empty':>5}")
