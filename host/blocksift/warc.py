@@ -8,7 +8,8 @@ A damaged gzip member does not end a file: reading resumes at the next member.
 
 Skip reasons (:data:`SKIP_REASONS`): ``not-response`` (warcinfo, request, metadata,
 revisit, ... records), ``http-status`` (not 2xx), ``not-html``, ``truncated``
-(``WARC-Truncated`` set), ``oversized`` (payload above ``max_bytes``), ``unreadable`` (the
+(``WARC-Truncated`` set), ``oversized`` (payload above ``max_bytes``), ``empty`` (no
+payload), ``unreadable`` (the
 record's payload could not be read or decoded), ``damaged`` (a damaged region of the file:
 one or more records lost, counted once), ``extract-error`` (the extractor raised).
 """
@@ -23,11 +24,14 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, Callable
 
 from .page import decode_html
 
-SKIP_REASONS = ("not-response", "http-status", "not-html", "truncated", "oversized",
+#: ``opener(path, "rb")`` -> a seekable binary file (``open``, an fsspec filesystem's ``open``).
+Opener = Callable[[str, str], IO[bytes]]
+
+SKIP_REASONS = ("not-response", "http-status", "not-html", "truncated", "oversized", "empty",
                 "unreadable", "damaged", "extract-error")
 
 #: Default payload cap: Common Crawl itself truncates payloads at 1 MiB; 5 MiB leaves room.
@@ -144,6 +148,8 @@ def _classify(record: Any, warc: Any, max_bytes: int, source: str) -> WarcPage |
         data = record.reader.read()
     except (OSError, ValueError) as exc:
         return Skip("unreadable", record_id, url, str(exc))
+    if not data.strip():
+        return Skip("empty", record_id, url)
     if not _is_html(content_type, headers.get("WARC-Identified-Payload-Type"), data):
         return Skip("not-html", record_id, url, content_type or "")
     charset = record.http_charset
@@ -158,9 +164,9 @@ def _classify(record: Any, warc: Any, max_bytes: int, source: str) -> WarcPage |
     })
 
 
-def _next_member(path: str, start: int, magic: bytes) -> int | None:
+def _next_member(path: str, start: int, magic: bytes, opener: Opener) -> int | None:
     """Offset of the next gzip member (or uncompressed record) at or after ``start``."""
-    with open(path, "rb") as handle:
+    with opener(path, "rb") as handle:
         handle.seek(start)
         offset, tail = start, b""
         while True:
@@ -175,22 +181,23 @@ def _next_member(path: str, start: int, magic: bytes) -> int | None:
             offset += len(chunk)
 
 
-def iter_warc(path: str, max_bytes: int = DEFAULT_MAX_BYTES,
-              counts: WarcCounts | None = None) -> Iterator[WarcPage | Skip]:
+def iter_warc(path: str, max_bytes: int = DEFAULT_MAX_BYTES, counts: WarcCounts | None = None,
+              opener: Opener = open) -> Iterator[WarcPage | Skip]:
     """Every record of one WARC file as a page or a skip; resumes after damaged members.
 
     ``counts.records`` is incremented for every record and damaged region (the caller
-    adds ``written`` and ``skipped`` as it consumes what this yields).
+    adds ``written`` and ``skipped`` as it consumes what this yields). ``opener(path, "rb")``
+    must return a seekable binary file (``open``, or an fsspec filesystem's ``open``).
     """
     warc = _fastwarc()
-    with open(path, "rb") as handle:
+    with opener(path, "rb") as handle:
         magic = _GZIP_MAGIC if handle.read(2) == _GZIP_MAGIC[:2] else _WARC_MAGIC
     source = os.path.basename(path)
     start, first = 0, True
     while True:
         last = None  # absolute offset of the last record read since ``start``
         try:
-            with open(path, "rb") as handle:
+            with opener(path, "rb") as handle:
                 handle.seek(start)
                 records = warc.ArchiveIterator(handle, auto_decode="all", fsspec_args=False)
                 for record in records:
@@ -208,7 +215,8 @@ def iter_warc(path: str, max_bytes: int = DEFAULT_MAX_BYTES,
                     counts.records += 1
                 yield Skip("damaged", detail=f"{source} after offset {last or start}: {exc}")
             first = False
-            resume = _next_member(path, (last if last is not None else start) + 1, magic)
+            resume = _next_member(path, (last if last is not None else start) + 1, magic,
+                                  opener)
             if resume is None:
                 return
             start = resume
