@@ -97,19 +97,29 @@ class WarcCounts:
 
 
 def expand_paths(patterns: Iterable[str]) -> list[str]:
-    """Files named or matched by glob patterns, in order, each once; a pattern matching
-    nothing raises :class:`FileNotFoundError`."""
+    """Files named or matched by glob patterns, in order, each once.
+
+    Raises :class:`FileNotFoundError` (a one-line message) for a pattern that matches no
+    readable file, before anything is read.
+    """
     paths: list[str] = []
     for pattern in patterns:
-        matches = sorted(glob.glob(pattern, recursive=True)) if glob.has_magic(pattern) else (
-            [pattern] if os.path.exists(pattern) else [])
+        if any(char in pattern for char in "*?["):
+            matches = [m for m in sorted(glob.glob(pattern, recursive=True)) if os.path.isfile(m)]
+        else:
+            matches = [pattern] if os.path.isfile(pattern) else []
         if not matches:
             raise FileNotFoundError(f"no WARC file matches {pattern!r}")
-        paths.extend(m for m in matches if m not in paths)
+        for match in matches:
+            if not os.access(match, os.R_OK):
+                raise FileNotFoundError(f"cannot read {match!r}")
+            if match not in paths:
+                paths.append(match)
     return paths
 
 
-def _fastwarc() -> Any:
+def require_fastwarc() -> Any:
+    """The ``fastwarc.warc`` module, or :class:`WarcUnavailable` with the install hint."""
     try:
         from fastwarc import warc
     except ImportError:
@@ -189,7 +199,7 @@ def iter_warc(path: str, max_bytes: int = DEFAULT_MAX_BYTES, counts: WarcCounts 
     adds ``written`` and ``skipped`` as it consumes what this yields). ``opener(path, "rb")``
     must return a seekable binary file (``open``, or an fsspec filesystem's ``open``).
     """
-    warc = _fastwarc()
+    warc = require_fastwarc()
     with opener(path, "rb") as handle:
         magic = _GZIP_MAGIC if handle.read(2) == _GZIP_MAGIC[:2] else _WARC_MAGIC
     source = os.path.basename(path)

@@ -26,10 +26,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, params: dict[str, Any]) -> int:
     from ..crawl import ExtractorConfigError, PageExtractor, run_warc_batch
-    from ..warc import WarcUnavailable, _fastwarc, expand_paths
+    from ..warc import WarcUnavailable, expand_paths, require_fastwarc
 
     try:
-        _fastwarc()
+        require_fastwarc()
         paths = expand_paths(args.warc)
         extractor = PageExtractor(args.algo, params)
     except (WarcUnavailable, FileNotFoundError, ExtractorConfigError) as exc:

@@ -50,7 +50,6 @@ class BlocksiftExtractor(BaseExtractor):
     """
 
     name = "🧹 blocksift"
-    _requires_dependencies = ["lxml"]
 
     def __init__(self, algorithm: str = "auto", params: dict[str, Any] | None = None,
                  model_path: str | None = None, timeout: float = 5.0):
