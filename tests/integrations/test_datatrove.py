@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+pytest.importorskip("fastwarc", reason="WARC input needs FastWARC: pip install '.[warc]'")
 pytest.importorskip("datatrove", reason="needs the datatrove extra: pip install '.[datatrove]'")
 
 from conftest import EXPECTED_SKIPS, MAX_BYTES  # noqa: E402

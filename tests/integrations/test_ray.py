@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+pytest.importorskip("fastwarc", reason="WARC input needs FastWARC: pip install '.[warc]'")
 ray = pytest.importorskip("ray", reason="needs the ray extra: pip install '.[ray]'")
 pq = pytest.importorskip("pyarrow.parquet", reason="ray[data] brings pyarrow")
 

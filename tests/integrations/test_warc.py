@@ -5,9 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import EXPECTED_SKIPS, MAX_BYTES, PAGES, run_batch, write_small_warc
+import pytest
 
-from blocksift.warc import Skip, WarcCounts, WarcPage, expand_paths, iter_warc
+pytest.importorskip("fastwarc", reason="WARC input needs FastWARC: pip install '.[warc]'")
+
+from conftest import EXPECTED_SKIPS, MAX_BYTES, PAGES, run_batch, write_small_warc  # noqa: E402
+
+from blocksift.warc import Skip, WarcCounts, WarcPage, expand_paths, iter_warc  # noqa: E402
 
 
 def _read(path: Path, max_bytes: int = MAX_BYTES) -> tuple[list[WarcPage], WarcCounts]:
