@@ -18,6 +18,10 @@ repeated), each run in a fresh process whose whole process tree is sampled from 
     nice -n 10 python benchmarks/bench_scale.py [--warc-dir /tmp/blocksift-bench-warc] \\
         [--limit N] [--files 4] [--workers 1,2] [--extractors auto,trafilatura] \\
         [--repeat 1] [--timeout 30] [--json FILE]
+
+``--extractors null`` runs the same pipeline with a step that extracts nothing (the same
+sandbox round trip): its CPU time is the pipeline's own cost (reading, decoding, pipes,
+writing, start-up), to subtract when comparing extractors alone.
 """
 
 from __future__ import annotations
@@ -125,6 +129,21 @@ def run_pipeline(extractor: str, workers: int, warc_dir: str, work: str, timeout
         from datatrove.pipeline.extractors import Trafilatura
 
         step = Trafilatura(timeout=timeout)  # datatrove's defaults, as in its FineWeb recipe
+    elif extractor == "null":
+        from datatrove.pipeline.extractors.base import BaseExtractor
+
+        class PassThrough(BaseExtractor):
+            """The pipeline's own cost: the same sandbox round trip, no extraction."""
+
+            name = "null"
+
+            def __init__(self, timeout: float):
+                super().__init__(timeout)
+
+            def extract(self, text: str) -> str:
+                return text[:200]
+
+        step = PassThrough(timeout)
     else:
         step = BlocksiftExtractor(algorithm=extractor, timeout=timeout)
     files = len(list(Path(warc_dir).glob("*.warc.gz")))
@@ -274,13 +293,22 @@ def main() -> None:
                   f"{median(extractor, workers, 'peak_rss_mb_largest_process'):>10.1f} "
                   f"{median(extractor, workers, 'timeouts'):>8.0f}")
     summary: dict = {"manifest": manifest, "runs": runs, "ratios": {}}
-    if len(extractors) > 1:
+    if len([e for e in extractors if e != "null"]) > 1:
         base = extractors[1]
         for workers in worker_counts:
             ratio = median(extractors[0], workers, "pages_per_cpu_s") / \
                 median(base, workers, "pages_per_cpu_s")
             summary["ratios"][f"{extractors[0]}/{base} per core, {workers} workers"] = round(
                 ratio, 2)
+    if "null" in extractors:  # extraction alone: the run's CPU minus the pipeline's own
+        for workers in worker_counts:
+            floor = median("null", workers, "cpu_s")
+            for extractor in extractors:
+                if extractor != "null":
+                    ms = (median(extractor, workers, "cpu_s") - floor) * 1000 / \
+                        median(extractor, workers, "pages")
+                    summary["ratios"][f"{extractor} extraction ms/page, {workers} workers"] = \
+                        round(ms, 2)
     if len(worker_counts) > 1:
         low, high = worker_counts[0], worker_counts[-1]
         for extractor in extractors:
@@ -288,7 +316,7 @@ def main() -> None:
             summary["ratios"][f"{extractor} wall scaling {low}->{high} workers"] = round(ratio, 2)
     print()
     for name, value in summary["ratios"].items():
-        print(f"{name}: {value:.2f}x")
+        print(f"{name}: {value:.2f}" + ("" if "ms/page" in name else "x"))
     print(f"skipped by reason (reader, last run): {runs[-1]['skipped']}; records "
           f"{runs[-1]['records']} = documents {runs[-1]['documents']} + skipped "
           f"{sum(runs[-1]['skipped'].values())}")
