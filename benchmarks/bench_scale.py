@@ -1,6 +1,7 @@
 """Crawl-scale throughput: blocksift vs trafilatura in the same datatrove pipeline.
 
-Builds WARC files from the dev sets (outside the repo; reused while they match the options),
+Builds WARC files from the dev sets (outside the repo; reused while they match the options;
+a ``--warc-dir`` holding other ``*.warc.gz`` files is used as it is, e.g. a crawl sample),
 then runs ``BlocksiftWarcReader -> extractor -> JsonlWriter`` with ``LocalPipelineExecutor``
 for each extractor and worker count, interleaved (auto 1, trafilatura 1, auto 2, ...,
 repeated), each run in a fresh process whose whole process tree is sampled from /proc:
@@ -60,8 +61,13 @@ def build_warcs(out: Path, limit: int | None, files: int) -> dict:
         manifest = json.loads(manifest_path.read_text())
         if manifest.get("options") == wanted:
             return manifest
-    shutil.rmtree(out, ignore_errors=True)
-    out.mkdir(parents=True)
+    elif out.exists() and any(out.glob("*.warc.gz")):  # the user's own WARC files: use them
+        return {"options": "existing files", "pages": "?", "records": "?",
+                "bytes": sum(p.stat().st_size for p in out.glob("*.warc.gz"))}
+    if out.exists():  # only a folder this script wrote (it has the manifest) is replaced
+        for old in out.glob("dev-*.warc.gz"):
+            old.unlink()
+    out.mkdir(parents=True, exist_ok=True)
     streams = [open(out / f"dev-{i:03d}.warc.gz", "wb") for i in range(files)]
     planted: Counter[str] = Counter()
     records = 0

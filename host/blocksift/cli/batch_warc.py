@@ -43,7 +43,7 @@ def run(args: argparse.Namespace, params: dict[str, Any]) -> int:
         counts = run_warc_batch(paths, extractor, sys.stdout, jobs=args.jobs,
                                 max_bytes=args.max_bytes, progress=progress)
     finally:
-        if progress:
+        if progress is not None:
             progress.close()
     sys.stdout.flush()
     print(f"blocksift: warc: {counts.summary()}", file=sys.stderr)
