@@ -273,9 +273,9 @@ def run(args: argparse.Namespace) -> int:
             after.pages.append(run_hider(item, "hide"))
             if args.cv != "none":
                 prepared.append(item)
-            if bar:
+            if bar is not None:
                 bar.update()
-        if bar:
+        if bar is not None:
             bar.close()
         rows += [before.summary(), after.summary()]
     cv: dict[str, Any] = {}
