@@ -2,7 +2,8 @@
 
 For each page (served on 127.0.0.1, under ``--max-bytes``): open it, click "Reader view" in
 the extension's popup and wait for the reader view to be drawn; open it again, click
-"Hide link blocks" and wait until the link blocks are hidden. Two clocks:
+"Hide link blocks" and wait until the host's hide plan is applied; open it again, click "Show
+blocks" and wait until the overlay is drawn (``--actions``). Two clocks:
 
 * ``ext`` -- what the extension itself measured: ``Date.now()`` at the click in the popup to
   the reader view's first frame after rendering (``requestAnimationFrame``), or to the
@@ -70,10 +71,10 @@ def load_pages(dataset: str, limit: int, max_bytes: int, folder: Path) -> list[t
 
 
 def measure(browser: harness.Browser, site: harness.Site, pages: list[tuple[str, int]],
-            verbose: bool) -> dict[str, Any]:
+            verbose: bool, actions: tuple[str, ...] = ("reader", "hide")) -> dict[str, Any]:
     records = []
     for index, (name, size) in enumerate(pages):
-        for action in ("reader", "hide"):
+        for action in actions:
             started = time.perf_counter()
             try:
                 tab = browser.new_tab(site.url(name))
@@ -86,7 +87,7 @@ def measure(browser: harness.Browser, site: harness.Site, pages: list[tuple[str,
                       "ext_ms": float(status["ms"]) if status.get("ms") else None,
                       "wall_ms": round(wall, 1),
                       "host_ms": float(status["host-ms"]) if status.get("host-ms") else None,
-                      "first": index == 0 and action == "reader",
+                      "first": index == 0 and action == actions[0],
                       "phases": json.loads(status["phases"]) if status.get("phases") else None,
                       "error": status.get("error")}
             records.append(record)
@@ -96,9 +97,9 @@ def measure(browser: harness.Browser, site: harness.Site, pages: list[tuple[str,
                 tab.close()
             except Exception:
                 pass
-    shown = {"reader": "ready", "hide": "hidden"}
+    shown = {"reader": "ready", "hide": "hidden", "overlay": "overlay"}
     result: dict[str, Any] = {"pages": len(pages), "records": records, "actions": {}}
-    for action in ("reader", "hide"):
+    for action in actions:
         done = [r for r in records if r["action"] == action and not r["first"]]
         ok = [r for r in done if r["status"] == shown[action]]
         result["actions"][action] = {
@@ -122,6 +123,9 @@ def main() -> int:
     parser.add_argument("--max-bytes", type=int, default=1024 * 1024,
                         help="only pages under this size (default 1 MiB)")
     parser.add_argument("--json", type=Path, help="also write all figures here")
+    parser.add_argument("--actions", default="reader,hide,overlay",
+                        help="comma-separated actions to time, in order (default %(default)s); "
+                             "hide and overlay ask the host's hide plan")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
 
@@ -147,7 +151,8 @@ def main() -> int:
                 host = harness.HostInstall(workdir / "host")
                 launchpad = site.url("blank.html", host="localhost")
                 with harness.launch(name, workdir, host, launchpad=launchpad) as browser:
-                    report[name] = measure(browser, site, pages, args.verbose)
+                    report[name] = measure(browser, site, pages, args.verbose,
+                                           tuple(args.actions.split(",")))
         finally:
             site.close()
 
@@ -157,7 +162,8 @@ def main() -> int:
     for name in names:
         data = report[name]
         cold = data["first_action_cold"]
-        print(f"\n{name}: first action after browser start (reader, host cold start): "
+        print(f"\n{name}: first action after browser start ({args.actions.split(',')[0]}, "
+              "host cold start): "
               f"ext {cold['ext_ms']} ms, wall {cold['wall_ms']} ms, status {cold['status']}")
         for action, figures in data["actions"].items():
             ext, wall, host_ms = figures["ext_ms"], figures["wall_ms"], figures["host_ms"]

@@ -129,11 +129,25 @@ export function agentCall(method, args) {
       const style = document.createElement("style");
       style.textContent = `
         .box { position: absolute; box-sizing: border-box; pointer-events: none;
-               border: 2px solid var(--c); background: color-mix(in srgb, var(--c) 8%, transparent); }
-        .label { position: absolute; top: -2px; left: -2px; transform: translateY(-100%);
+               border: 2px solid var(--c); background: color-mix(in srgb, var(--c) 7%, transparent); }
+        .box.main { border-style: dashed; background: none; }
+        .label { position: absolute; top: 0; left: 0; pointer-events: auto; cursor: help;
                  font: 600 11px/1.3 system-ui, sans-serif; color: #fff; background: var(--c);
-                 padding: 1px 5px; white-space: nowrap; border-radius: 4px 4px 0 0; }
-        .box.inside .label { top: -1px; left: -1px; transform: none; border-radius: 0 0 4px 0; }
+                 padding: 1px 6px; white-space: nowrap; border-radius: 0 0 4px 0; outline-offset: 1px; }
+        .label .why { display: none; position: absolute; top: 100%; left: 0; margin-top: 2px; z-index: 1;
+                      width: max-content; max-width: 360px; white-space: normal; font-weight: 400;
+                      color: #1b1b1f; background: #fff; border: 1px solid var(--c); border-radius: 4px;
+                      padding: 4px 6px; box-shadow: 0 2px 8px rgba(0,0,0,.2); }
+        .label:hover .why, .label:focus .why { display: block; }
+        .label:focus { outline: 2px solid #000; z-index: 2; }
+        .legend { position: fixed; left: 12px; bottom: 12px; pointer-events: auto; padding: 8px 10px;
+                  font: 12px/1.5 system-ui, sans-serif; color: #1b1b1f; background: #fff;
+                  border-radius: 6px; box-shadow: 0 2px 12px rgba(0,0,0,.3); max-width: 260px; }
+        .legend strong { display: block; margin-bottom: 2px; }
+        .key::before { content: ""; display: inline-block; width: 10px; height: 10px; margin-right: 6px;
+                       vertical-align: -1px; background: var(--c); border-radius: 2px; }
+        .legend .buttons { display: flex; gap: 6px; margin-top: 6px; }
+        .legend button { font: 12px system-ui, sans-serif; padding: 2px 6px; cursor: pointer; }
         .toast { position: fixed; right: 16px; bottom: 16px; max-width: 420px; padding: 12px 14px;
                  font: 14px/1.45 system-ui, sans-serif; color: #1b1b1f; background: #fff;
                  border-left: 4px solid #c62828; border-radius: 6px; box-shadow: 0 4px 18px rgba(0,0,0,.25); }
@@ -148,7 +162,10 @@ export function agentCall(method, args) {
       return uiRoot;
     }
 
-    const KIND_COLORS = { links: "#d81b60", ad: "#f57c00", nav: "#6a1b9a", main: "#2e7d32", content: "#1565c0", other: "#546e7a" };
+    // One colour per kind (the legend names them); text on them stays readable (WCAG AA).
+    const KIND_COLORS = { main: "#2e7d32", links: "#c2185b", nav: "#6a1b9a", ad: "#e65100", comments: "#1565c0", other: "#546e7a" };
+    const KIND_NAMES = { main: "main text", links: "link block", nav: "navigation", ad: "ad", comments: "comments", other: "other" };
+    let overlayMode = "explained";
 
     /** Elements of the list not inside another element of the list (document order kept). */
     function outermost(elements) {
@@ -184,25 +201,29 @@ export function agentCall(method, args) {
     }
 
     /**
-     * One outline per covering element of each block (a block's elements need not be
-     * adjacent on screen); the first outline of a block carries its label.
+     * Draw overlay items {kind, elementIds, label, reason}: one outline per covering element,
+     * one label per item inside its first box (never on a border), the reason in words on
+     * hover or keyboard focus, and a legend with one colour per kind. Everything lives in a
+     * zero-size shadow-root layer with pointer-events off except labels and the legend, so
+     * the page's layout never moves and its clicks still work.
      */
-    function drawOverlay(blocks) {
+    function drawOverlay(items, mode = "explained") {
       clearOverlay();
-      overlayBlocks = blocks;
+      overlayBlocks = items;
+      overlayMode = mode;
       const root = ensureUi();
+      const counts = {};
       let drawn = 0;
-      blocks.forEach((block, index) => {
+      items.forEach((item, index) => {
         let labelled = false;
-        for (const element of coverElements(elementsFor(block.elementIds ?? []))) {
+        for (const element of coverElements(elementsFor(item.elementIds ?? []))) {
           const rect = element.getBoundingClientRect();
           if (rect.width < 1 || rect.height < 1) continue;
           const box = document.createElement("div");
-          // Labels sit above their box unless the box touches the top of the page.
-          box.className = rect.top + scrollY < 18 ? "box inside" : "box";
-          box.dataset.kind = block.kind;
+          box.className = `box ${item.kind === "main" ? "main" : ""}`;
+          box.dataset.kind = item.kind;
           box.dataset.block = String(index);
-          box.style.setProperty("--c", KIND_COLORS[block.kind] ?? KIND_COLORS.other);
+          box.style.setProperty("--c", KIND_COLORS[item.kind] ?? KIND_COLORS.other);
           box.style.top = `${rect.top + scrollY}px`;
           box.style.left = `${rect.left + scrollX}px`;
           box.style.width = `${rect.width}px`;
@@ -210,16 +231,65 @@ export function agentCall(method, args) {
           if (!labelled) {
             const label = document.createElement("span");
             label.className = "label";
-            const score = typeof block.score === "number" ? block.score.toFixed(2) : "?";
-            label.textContent = `${block.algorithm} · ${block.kind} · ${score}`;
+            label.tabIndex = 0;
+            label.setAttribute("role", "note");
+            label.textContent = item.label ?? KIND_NAMES[item.kind] ?? item.kind;
+            const why = document.createElement("span");
+            why.className = "why";
+            why.textContent = item.reason ?? "";
+            label.setAttribute("aria-label", `${label.textContent}: ${why.textContent}`);
+            label.append(why);
             box.append(label);
             labelled = true;
           }
           root.append(box);
         }
-        if (labelled) drawn += 1;
+        if (labelled) {
+          drawn += 1;
+          counts[item.kind] = (counts[item.kind] ?? 0) + 1;
+        }
       });
+      drawLegend(root, counts, mode);
       return drawn;
+    }
+
+    function drawLegend(root, counts, mode) {
+      const legend = document.createElement("div");
+      legend.className = "legend";
+      legend.setAttribute("role", "region");
+      legend.setAttribute("aria-label", "blocksift overlay legend");
+      const title = document.createElement("strong");
+      title.textContent = mode === "paper" ? "Link blocks as the paper finds them" : "What hide would hide";
+      legend.append(title);
+      for (const kind of Object.keys(KIND_COLORS)) {
+        const row = document.createElement("div");
+        row.className = "key";
+        row.dataset.kind = kind;
+        row.style.setProperty("--c", KIND_COLORS[kind]);
+        row.textContent = `${KIND_NAMES[kind]} (${counts[kind] ?? 0})`;
+        legend.append(row);
+      }
+      const buttons = document.createElement("div");
+      buttons.className = "buttons";
+      const other = document.createElement("button");
+      other.className = "mode";
+      other.textContent = mode === "paper" ? "Explained view" : "As the paper finds them";
+      other.addEventListener("click", () => {
+        const runtime = globalThis.browser?.runtime ?? globalThis.chrome?.runtime;
+        runtime?.sendMessage({ type: "blocksift/run", action: "overlay", mode: mode === "paper" ? "explained" : "paper" });
+      });
+      const close = document.createElement("button");
+      close.className = "close";
+      close.textContent = "Close (Esc)";
+      close.addEventListener("click", () => closeOverlay());
+      buttons.append(other, close);
+      legend.append(buttons);
+      root.append(legend);
+    }
+
+    function closeOverlay() {
+      const count = clearOverlay();
+      setStatus("overlay-cleared", { action: "overlay", count });
     }
 
     function clearOverlay() {
@@ -227,6 +297,7 @@ export function agentCall(method, args) {
       if (!uiRoot) return 0;
       const boxes = uiRoot.querySelectorAll(".box");
       for (const box of boxes) box.remove();
+      for (const legend of uiRoot.querySelectorAll(".legend")) legend.remove();
       return boxes.length;
     }
 
@@ -276,9 +347,9 @@ export function agentCall(method, args) {
      * Start an action in one round trip: the current state, and unless the action only
      * toggles something off, the "working" status and a fresh snapshot.
      */
-    function begin(action) {
+    function begin(action, redraw = false) {
       const current = state();
-      if ((action === "hide" && current.hidden) || (action === "overlay" && current.overlay)) {
+      if (!redraw && ((action === "hide" && current.hidden) || (action === "overlay" && current.overlay))) {
         return { state: current, snapshot: null };
       }
       setStatus("working", { action, stage: "snapshot", error: null, "error-code": null });
@@ -291,11 +362,15 @@ export function agentCall(method, args) {
     }
 
     addEventListener("resize", () => {
-      if (overlayBlocks) drawOverlay(overlayBlocks);
+      if (overlayBlocks) drawOverlay(overlayBlocks, overlayMode);
     });
+    // Keyboard: Esc closes the overlay (the "show blocks" command toggles it).
+    addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && overlayBlocks) closeOverlay();
+    }, true);
 
     globalThis.__blocksiftAgent = Object.freeze({
-      begin, snapshot, markHidden, unmarkHidden, drawOverlay, clearOverlay, toast, clearToast, setStatus, state,
+      begin, snapshot, markHidden, unmarkHidden, drawOverlay, clearOverlay, closeOverlay, toast, clearToast, setStatus, state,
       // The labeler (labeler.js, same isolated world) maps snapshot ids to live elements.
       liveElements: () => liveById,
     });

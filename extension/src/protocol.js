@@ -19,6 +19,9 @@ export const INSTALL_COMMAND = "pip install blocksift && blocksift install";
 export const MAX_ID_LENGTH = 128;
 /** What the user can ask the host for. */
 export const WANTS = Object.freeze(["blocks", "main"]);
+/** Request actions: "hide" adds the host's hide plan (reply field `hide`, version 1). */
+export const REQUEST_ACTIONS = Object.freeze(["extract", "hide"]);
+export const HIDE_PLAN_VERSION = 1;
 /** Block kinds that "Hide link blocks" hides; main/content/other stay visible. */
 export const HIDDEN_KINDS = Object.freeze(["links", "ad", "nav"]);
 
@@ -73,8 +76,9 @@ export function cancelRequest(target, id = newRequestId("cancel")) {
  * store the page's structure to learn the site's template (the user's opt-in switch).
  */
 export function extractRequest({ id = newRequestId("x"), url = null, html, algorithm = "auto",
-  params = {}, want = ["blocks", "main"], isPrivate = false, learnSite = false } = {}) {
+  params = {}, want = ["blocks", "main"], isPrivate = false, learnSite = false, action = "extract" } = {}) {
   if (typeof html !== "string") throw new TypeError("html must be a string");
+  if (!REQUEST_ACTIONS.includes(action)) throw new TypeError(`action must be one of ${REQUEST_ACTIONS.join(", ")}`);
   if (typeof algorithm !== "string" || !algorithm || algorithm.length > 64) {
     throw new TypeError("algorithm must be a non-empty name");
   }
@@ -90,6 +94,8 @@ export function extractRequest({ id = newRequestId("x"), url = null, html, algor
     want: wants, idAttr: ID_ATTR, private: Boolean(isPrivate),
     // Private pages are never learned from, whatever the switch says.
     learnSite: Boolean(learnSite) && !isPrivate,
+    // Only sent when asked for, so an older host keeps accepting plain extractions.
+    ...(action === "extract" ? {} : { action }),
   };
 }
 
@@ -222,6 +228,42 @@ export function elementIdsToHide(result, kinds = HIDDEN_KINDS) {
   }
   return [...ids];
 }
+
+/**
+ * Ids of the elements the host's hide plan says to hide (reply.hide, version 1). The host
+ * decides; the extension only applies the list.
+ */
+export function hidePlanIds(plan) {
+  if (!plan || typeof plan !== "object" || !Array.isArray(plan.targets)) return [];
+  return [...new Set(plan.targets.map((t) => t?.elementId).filter((id) => typeof id === "string"))];
+}
+
+/** Overlay items of a hide plan: the main content, then each target with its reason. */
+export function planOverlayItems(plan) {
+  const items = [];
+  if (plan?.mainIds?.length) {
+    items.push({ kind: "main", elementIds: plan.mainIds, label: "main text", reason: "the main content: never hidden" });
+  }
+  for (const target of plan?.targets ?? []) {
+    if (typeof target?.elementId !== "string") continue;
+    const links = target.links ? ` · ${target.links} link${target.links === 1 ? "" : "s"}` : "";
+    items.push({ kind: target.kind, elementIds: [target.elementId], label: `${KIND_NAMES[target.kind] ?? target.kind}${links}`, reason: target.reason });
+  }
+  return items;
+}
+
+/** Overlay items of the paper's link blocks, unchanged ("as the paper finds them"). */
+export function paperOverlayItems(result) {
+  return (result?.blocks ?? []).filter((b) => b.kind === "links").map((block, index) => ({
+    kind: "links", elementIds: block.elementIds ?? [], label: `link block ${index + 1} · ${block.linkCount ?? "?"} links`,
+    reason: `${block.algorithm}: a run of ${block.linkCount ?? "?"} links spanning ${block.end - block.start} characters of HTML (as the paper finds them)`,
+  }));
+}
+
+/** Names of block kinds, for labels and the legend. */
+export const KIND_NAMES = Object.freeze({
+  main: "main text", links: "link block", nav: "navigation", ad: "ad", comments: "comments", other: "other",
+});
 
 /** Words and minutes to read a text; CJK characters count as words at a slower pace. */
 export function readingTime(text, { wordsPerMinute = 230, cjkPerMinute = 500 } = {}) {

@@ -6,6 +6,7 @@
 import DOMPurify from "./vendor/dompurify/purify.es.mjs";
 import { api } from "./api.js";
 import { MSG, readingTime } from "./protocol.js";
+import { indexViewFragment } from "./indexview.js";
 
 const PREFS_KEY = "readerPrefs";
 const DEFAULT_PREFS = { theme: "light", font: "serif", size: 20, width: "medium" };
@@ -212,7 +213,8 @@ async function main() {
   if (data.lang) $("reader").lang = data.lang;
   $("site").textContent = site;
   $("title").textContent = title;
-  const fragment = data.html ? sanitize(data.html, data.url) : textFragment(data.text);
+  const fragment = indexViewFragment(data)
+    ?? (data.html ? sanitize(data.html, data.url) : textFragment(data.text));
   // The page's own <h1> usually repeats the title shown above.
   const firstHeading = fragment.querySelector("h1");
   if (firstHeading && firstHeading.textContent.trim() === title) firstHeading.remove();

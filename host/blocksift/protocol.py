@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import Field, TypeAdapter
 
 from . import __version__
+from .actions.hide import HidePlan
 from .results import ExtractionResult, WireModel
 from .wire import MAX_ID_LENGTH, PROTOCOL_VERSION, ErrorCode
 
@@ -51,6 +52,10 @@ class ExtractRequest(WireModel):
     private: bool = Field(False, description="Private window: nothing may be stored")
     learn_site: bool = Field(False, description="The user allows this site's page structure "
                                                 "to be stored for per-site template learning")
+    action: Literal["extract", "hide"] = Field(
+        "extract", description="'hide': also return the hide plan (reply field 'hide'): the "
+                               "containers to hide, each with kind and reason; 'algorithm' "
+                               "then names the main-content algorithm")
 
 
 class CancelRequest(WireModel):
@@ -185,6 +190,7 @@ class ResultReply(WireModel):
     type: Literal["result"] = "result"
     id: str
     result: ExtractionResult
+    hide: HidePlan | None = Field(None, description="With action 'hide': what to hide")
     timing: Timing
 
 

@@ -447,7 +447,7 @@ class Session:
                     log.exception("site store read failed")
         job = Job(algorithm=request.algorithm, params=request.params, html=request.html,
                   url=request.url, want=list(request.want), id_attr=request.id_attr,
-                  model=model, observe_site=learning)
+                  model=model, observe_site=learning, action=request.action)
         try:
             outcome, queue_ms = await self.service.pool.run(job, self.service.config.timeout_s)
         except asyncio.CancelledError:
@@ -463,8 +463,9 @@ class Session:
         total_ms = (time.perf_counter() - started) * 1000
         timing = {"queueMs": round(queue_ms, 2), "parseMs": round(outcome.parse_ms, 2),
                   "algorithmMs": round(outcome.algorithm_ms, 2), "totalMs": round(total_ms, 2)}
+        hide = ',"hide":' + outcome.hide_json if outcome.hide_json else ""
         reply = ('{"type":"result","id":' + json.dumps(request.id) + ',"result":'
-                 + outcome.result_json + ',"timing":' + json.dumps(timing) + "}")
+                 + outcome.result_json + hide + ',"timing":' + json.dumps(timing) + "}")
         await self.send_json(reply, request.id)
         observation = outcome.extra.get("site_observation")
         if store is not None and observation and learning:

@@ -201,31 +201,6 @@ def test_five_labeled_pages_adapt_the_model_to_their_site(tmp_path: Path):
     assert adapt.site_prior_for("https://other.example/a", tmp_path) is None
 
 
-# -- golden pages ---------------------------------------------------------------------------
-
-GOLDEN = ROOT / "tests" / "golden"
-CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "expected.txt").exists())
-
-
-def test_every_golden_page_has_an_auto_expectation():
-    assert len(CASES) == len([p for p in GOLDEN.iterdir() if (p / "source.html").exists()])
-
-
-@pytest.mark.parametrize("slug", CASES)
-def test_golden_page(slug: str):
-    import json
-
-    case = GOLDEN / slug
-    meta = json.loads((case / "meta.json").read_text(encoding="utf-8"))
-    html = (case / "source.html").read_text(encoding="utf-8")
-    expected = (case / "expected.txt").read_text(encoding="utf-8").rstrip("\n")
-    expected_title = (case / "expected-title.txt").read_text(encoding="utf-8").rstrip("\n")
-    result = auto.extract(Page(html, url=meta.get("url")), auto.Params())
-    assert result.main is not None
-    assert result.main.text == expected, f"{slug}: auto's text differs from expected.txt"
-    assert result.main.title == expected_title
-
-
 def test_region_xpaths_are_the_ones_lxml_writes():
     page = Page(_article())
     xpath_of = auto._XPaths()

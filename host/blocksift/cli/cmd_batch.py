@@ -34,14 +34,21 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     add_algorithm_arguments(parser)
     parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
                         help="worker processes (default: CPU count; 1 runs in-process)")
+    parser.add_argument("--action", choices=("extract", "hide"), default="extract",
+                        help='hide: each output line also holds "hide", the plan the '
+                             "extension receives")
     parser.add_argument("--progress", dest="progress", action="store_true", default=None,
                         help="force a progress bar on stderr")
     parser.add_argument("--no-progress", dest="progress", action="store_false")
+    from . import batch_warc
+
+    batch_warc.add_arguments(parser)
     parser.set_defaults(run=run)
 
 
-def _init(algo: str, params: dict[str, Any]) -> None:
+def _init(algo: str, params: dict[str, Any], action: str = "extract") -> None:
     module, validated = load_algorithm(algo, params)
+    _STATE["action"] = action
     _STATE["module"], _STATE["params"] = module, validated
     _STATE["model"] = module.load_model() if getattr(module, "MODEL", None) == "trained" else None
 
@@ -63,8 +70,17 @@ def _process(line: str) -> str:
     except Exception as exc:  # one bad page must not stop the batch
         return json.dumps({"id": record_id, "error": f"{type(exc).__name__}: {exc}"})
     main = result.main
+    extra: dict[str, Any] = {}
+    if _STATE.get("action") == "hide":
+        from ..actions.hide import hide_for
+
+        try:
+            extra["hide"] = hide_for(page, result).model_dump(mode="json", by_alias=True)
+        except Exception as exc:  # one bad page must not stop the batch
+            return json.dumps({"id": record_id, "error": f"{type(exc).__name__}: {exc}"})
     return json.dumps({
         "id": record_id,
+        **extra,
         "text": main.text if main else "",
         "title": main.title if main else "",
         "blocks": [b.model_dump(mode="json", by_alias=True) for b in result.blocks],
@@ -82,7 +98,11 @@ def _lines() -> Iterator[str]:
 @run_guarded
 def run(args: argparse.Namespace) -> int:
     params = parse_params(args.param)
-    _init(args.algo, params)  # validates algo and params before reading input
+    _init(args.algo, params, args.action)  # validates algo and params before reading input
+    if getattr(args, "warc", None):
+        from . import batch_warc
+
+        return batch_warc.run(args, params)
     progress = None
     if want_progress(args.progress):
         from tqdm import tqdm
@@ -98,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             window: deque[Future[str]] = deque()
             with ProcessPoolExecutor(args.jobs, initializer=_init,
-                                     initargs=(args.algo, params)) as pool:
+                                     initargs=(args.algo, params, args.action)) as pool:
                 for line in _lines():
                     window.append(pool.submit(_process, line))
                     if len(window) >= args.jobs * 4:
