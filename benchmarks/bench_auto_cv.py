@@ -92,9 +92,12 @@ def cross_validate(samples: list[at.PageSample], folds: int, rounds: int,
     return prob
 
 
-def score(samples: list[at.PageSample], prob: np.ndarray, threshold: float
+def score(samples: list[at.PageSample], prob: np.ndarray, threshold: float | np.ndarray
           ) -> dict[str, dict[str, float]]:
-    """Word F1 per page type (wcxb) and per set, shingle F1 per older set, empties."""
+    """Word F1 per page type (wcxb) and per set, shingle F1 per older set, empties.
+
+    ``threshold``: one for all pages, or one per page."""
+    per_page = np.broadcast_to(np.asarray(threshold, dtype=float), (len(samples),))
     _x, _y, idx = at.stack(samples)
     starts = np.searchsorted(idx, np.arange(len(samples)))
     ends = np.searchsorted(idx, np.arange(len(samples)), side="right")
@@ -104,7 +107,7 @@ def score(samples: list[at.PageSample], prob: np.ndarray, threshold: float
     empty: Counter[str] = Counter()
     for i, sample in enumerate(samples):
         p = prob[starts[i]:ends[i]]
-        chosen = p >= threshold
+        chosen = p >= per_page[i]
         if not chosen.any() and len(p):
             chosen = sample.features[:, rules] > 0  # the extractor's rules fallback
         text = "\n\n".join(t for t, c in zip(sample.texts, chosen) if c)
@@ -124,6 +127,42 @@ def score(samples: list[at.PageSample], prob: np.ndarray, threshold: float
     for key, count in empty.items():
         out[key]["empty"] = count
     return out
+
+
+def type_thresholds(samples: list[at.PageSample], prob: np.ndarray,
+                    grid: list[float]) -> dict[str, float]:
+    """Per predicted page type (out-of-fold), the threshold of the best mean per-page word
+    F1 on the pages predicted of that type; then the table with those thresholds."""
+    type_probs, _model = at.page_type_features(samples)
+    predicted = type_probs.argmax(axis=1)
+    _x, _y, idx = at.stack(samples)
+    starts = np.searchsorted(idx, np.arange(len(samples)))
+    ends = np.searchsorted(idx, np.arange(len(samples)), side="right")
+    rules = feats.FEATURE_INDEX["rules_main"]
+
+    def page_f1(i: int, threshold: float) -> float:
+        p = prob[starts[i]:ends[i]]
+        chosen = p >= threshold
+        if not chosen.any() and len(p):
+            chosen = samples[i].features[:, rules] > 0
+        text = "\n".join(t for t, c in zip(samples[i].texts, chosen) if c)
+        return word_prf(text, samples[i].gold)[2]
+
+    chosen: dict[str, float] = {}
+    for t, name in enumerate(at.PAGE_TYPES):
+        pages = np.nonzero(predicted == t)[0]
+        if not len(pages):
+            chosen[name] = 0.3
+            continue
+        means = {th: float(np.mean([page_f1(i, th) for i in pages])) for th in grid}
+        chosen[name] = max(means, key=means.get)
+        print(f"  predicted {name:14} pages {len(pages):5d}  best threshold {chosen[name]}  "
+              + " ".join(f"{th}:{v:.4f}" for th, v in means.items()))
+    per_page = np.asarray([chosen[at.PAGE_TYPES[t]] for t in predicted])
+    print_table("all features, threshold per predicted page type", score(samples, prob,
+                                                                          per_page))
+    print("type thresholds:", chosen)
+    return chosen
 
 
 def print_table(label: str, table: dict[str, dict[str, float]]) -> None:
@@ -146,6 +185,9 @@ def main() -> int:
     parser.add_argument("--thresholds", default="0.35,0.4,0.45,0.5,0.55")
     parser.add_argument("--ablation", action="store_true")
     parser.add_argument("--save-oof", type=Path)
+    parser.add_argument("--type-thresholds", action="store_true",
+                        help="with --combine: one threshold per predicted page type, each "
+                             "chosen on the pages predicted of that type")
     parser.add_argument("--fold", type=int, help="compute one fold only, save it to --save-oof")
     parser.add_argument("--drop", default="", help="with --fold: a feature group left out "
                         f"({', '.join(feats.PAPER_GROUPS)})")
@@ -162,6 +204,8 @@ def main() -> int:
         print(f"combined {len(args.combine)} fold files; rows without a prediction: {missing}")
         for threshold in (float(t) for t in args.thresholds.split(",")):
             print_table(f"all features, threshold {threshold}", score(samples, prob, threshold))
+        if args.type_thresholds:
+            type_thresholds(samples, prob, [float(t) for t in args.thresholds.split(",")])
         return 0
     if args.fold is not None:
         for sample in samples:  # one fold scores nothing: texts are not needed
