@@ -207,3 +207,20 @@ def test_region_xpaths_are_the_ones_lxml_writes():
     for el in page.tree.iter():
         if isinstance(el.tag, str):
             assert xpath_of(el) == page.xpath(el)
+
+
+@pytest.mark.skipif(not HAS_LIGHTGBM, reason="lightgbm not installed (the 'train' extra)")
+def test_training_is_deterministic_for_a_seed(tmp_path: Path):
+    from blocksift import auto_training
+
+    records = [{"id": str(n), "html": _site_page(n)[0], "gold": _site_page(n)[1],
+                "url": f"https://mill.example/report/{n}"} for n in range(6)]
+    samples = [auto_training.make_sample(r, "made-up") for r in records]
+    files = []
+    for name in ("a.npz", "b.npz"):
+        ensembles, meta = auto_training.train_model(samples, seed=3, rounds=15)
+        files.append(trees.save(tmp_path / name, ensembles, meta).read_bytes())
+    assert files[0] == files[1]
+    model = auto.SegmenterModel(*trees.load(tmp_path / "a.npz"))
+    blocks = features.compute(Page(records[0]["html"], url=records[0]["url"]))
+    assert model.blocks.predict(model.block_matrix(blocks, np.zeros(0))).shape == (len(blocks),)
