@@ -78,7 +78,7 @@ def test_reading_time_counts_words_and_cjk_characters():
     result = auto.extract(page("<h1>T</h1><article>" + ARTICLE + "</article>"), auto.Params())
     metadata.attach(page("<h1>T</h1>" + ARTICLE), result)
     meta = result.main.metadata
-    assert meta.words == sum(metadata.count_words(result.main.text)) > 400
+    assert meta.words == sum(metadata.count_words(result.main.text)) >= 300
     assert meta.reading_minutes == max(1, round(meta.words / metadata.WORDS_PER_MINUTE))
     assert metadata.count_words("中文字 and words") == (2, 3)
 
