@@ -8,7 +8,8 @@ import { agentCall } from "./agent.js";
 import { api, lastErrorMessage } from "./api.js";
 import { HostClient, nativePortFactory, websocketPortFactory } from "./hostclient.js";
 import {
-  BlocksiftError, HOST_NAME, INSTALL_COMMAND, LOCAL_ERRORS, MSG, elementIdsToHide, extractRequest,
+  BlocksiftError, HOST_NAME, INSTALL_COMMAND, LOCAL_ERRORS, MSG, algorithmForAction,
+  elementIdsToHide, extractRequest,
 } from "./protocol.js";
 import {
   SETTINGS_KEY, choiceFor, isPrivateRequest, loadSettings, normalizeSettings, ruleFor,
@@ -249,14 +250,6 @@ function readerKey(tabId) {
 
 function readerUrl(tabId) {
   return api.runtime.getURL(`reader.html#${encodeURIComponent(readerKey(tabId))}`);
-}
-
-/**
- * "auto" is the reader view's extractor and finds only main text; link blocks (what "hide"
- * hides and the overlay outlines) come from linkblocks, the engine of "hide link blocks".
- */
-function algorithmForAction(action, algorithm) {
-  return algorithm === "auto" && action !== "reader" ? "linkblocks" : algorithm;
 }
 
 /** The wanted algorithm if the host offers it, else the host's default (an older host). */

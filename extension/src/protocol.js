@@ -39,6 +39,15 @@ export const TRAIN_PORT = "blocksift/train";
 /** Actions a user can take on a page. Hide and overlay toggle. */
 export const ACTIONS = Object.freeze(["reader", "hide", "overlay"]);
 
+/**
+ * The algorithm an action runs: "auto" is the reader view's extractor and finds only main
+ * text; link blocks (what "hide" hides and the overlay outlines) come from linkblocks.
+ * The popup shows this next to each action, so the choice is never silent.
+ */
+export function algorithmForAction(action, algorithm) {
+  return algorithm === "auto" && action !== "reader" ? "linkblocks" : algorithm;
+}
+
 let counter = 0;
 
 /** A request id unique within this background's life (the host echoes it). */
