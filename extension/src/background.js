@@ -9,7 +9,7 @@ import { api, lastErrorMessage } from "./api.js";
 import { HostClient, nativePortFactory, websocketPortFactory } from "./hostclient.js";
 import {
   BlocksiftError, HOST_NAME, INSTALL_COMMAND, LOCAL_ERRORS, MSG, algorithmForAction,
-  elementIdsToHide, extractRequest,
+  elementIdsToHide, exportRequest, extractRequest,
 } from "./protocol.js";
 import {
   SETTINGS_KEY, choiceFor, isPrivateRequest, loadSettings, normalizeSettings, ruleFor,
@@ -127,6 +127,13 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
 
   let earlyReader = false;
   try {
+    if (action === "reader") {
+      // The reader view opens at once with the page's title and a loading state; the text
+      // replaces it when the host answers (a cold host takes a second to start).
+      await api.storage.session.set({ [readerKey(tabId)]: { pending: true, url: snap.url, title: snap.title, lang: snap.lang, startedAt } });
+      await api.tabs.update(tabId, { url: readerUrl(tabId) });
+      earlyReader = true;
+    }
     const choice = choiceFor(settings, snap.url);
     const hello = await host.connect();
     const wanted = algorithmForAction(action, algorithm || choice.algorithm);
@@ -144,12 +151,6 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
     const previous = inflight.get(tabId);
     if (previous) host.cancel(previous);
     inflight.set(tabId, request.id);
-    if (action === "reader" && host.info) {
-      // The host is up: the reader view loads while the host works; it waits for the text.
-      await api.storage.session.set({ [readerKey(tabId)]: { pending: true, url: snap.url, title: snap.title, lang: snap.lang, startedAt } });
-      await api.tabs.update(tabId, { url: readerUrl(tabId) });
-      earlyReader = true;
-    }
     let reply;
     try {
       // "stage=host": the request is with the host (tests kill the host at this point).
@@ -208,8 +209,10 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
     }
     await api.storage.session.set({
       [readerKey(tabId)]: {
-        url: snap.url, title: main.title || snap.title, lang: snap.lang, algorithm: result.algorithm,
+        url: snap.url, title: main.metadata?.title || main.title || snap.title,
+        lang: main.metadata?.language || snap.lang, algorithm: result.algorithm,
         html: main.html, text: main.text, startedAt, hostMs: base.hostMs,
+        metadata: main.metadata ?? null, unreachable: snap.unreachable ?? null,
       },
     });
     if (!earlyReader) await api.tabs.update(tabId, { url: readerUrl(tabId) });
@@ -298,6 +301,11 @@ async function handle(message, sender) {
       return saveExample(message, sender, labelingDeps);
     case MSG.EXAMPLES:
       return examplesCall(message, labelingDeps);
+    case MSG.EXPORT: {
+      // reader "Save as ..." / options "export folder": the host writes the file
+      const host = await hostClient(await loadSettings(api.storage.local));
+      return host.request(exportRequest(message));
+    }
     default:
       throw new BlocksiftError(`unknown message ${message?.type}`);
   }

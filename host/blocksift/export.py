@@ -91,7 +91,7 @@ def save(article: Article, fmt: str, folder: Path | None = None) -> Path:
         raise ExportError("no export folder chosen yet: choose one in blocksift's options")
     if not folder.is_dir():
         raise ExportError(f"the export folder {folder} no longer exists; choose it again")
-    article.html = _sanitize(article.html)
+    article.html = sanitize(article.html)
     data = render(article, fmt)
     name = file_name(article, fmt)
     stem, suffix = name[: -len(SUFFIX[fmt])], SUFFIX[fmt]
@@ -114,7 +114,7 @@ def render(article: Article, fmt: str) -> bytes:
     return epub(article)
 
 
-def _sanitize(fragment: str) -> str:
+def sanitize(fragment: str) -> str:
     import nh3
 
     from .content import SAFE_ATTRIBUTES, SAFE_TAGS, SAFE_URL_SCHEMES

@@ -158,10 +158,18 @@ class ExportSaveRequest(WireModel):
     language: str = Field("", max_length=35)
 
 
+class ExportRenderRequest(ExportSaveRequest):
+    """The text export.save would write (Markdown or HTML), returned instead of written:
+    the reader's "Copy as Markdown"."""
+
+    type: Literal["export.render"]  # type: ignore[assignment]
+    format: Literal["markdown", "html"]  # type: ignore[assignment]
+
+
 Request = Annotated[Union[HelloRequest, ExtractRequest, CancelRequest, PingRequest,
                           ExamplesSaveRequest, ExamplesListRequest, ExamplesGetRequest,
                           ExamplesDeleteRequest, ExamplesExportRequest, TrainRequest,
-                          ExportFolderRequest, ExportSaveRequest],
+                          ExportFolderRequest, ExportSaveRequest, ExportRenderRequest],
                     Field(discriminator="type")]
 REQUEST_ADAPTER: TypeAdapter[Any] = TypeAdapter(Request, config={"defer_build": True})
 #: Request model by ``type``: validating one message builds only its own model's validator.
@@ -170,7 +178,7 @@ REQUEST_MODELS: dict[str, type[WireModel]] = {
     for model in (HelloRequest, ExtractRequest, CancelRequest, PingRequest,
                   ExamplesSaveRequest, ExamplesListRequest, ExamplesGetRequest,
                   ExamplesDeleteRequest, ExamplesExportRequest, TrainRequest,
-                  ExportFolderRequest, ExportSaveRequest)
+                  ExportFolderRequest, ExportSaveRequest, ExportRenderRequest)
 }
 
 

@@ -404,6 +404,11 @@ class Session:
                 title=request.title, html=request.html, url=request.url,
                 authors=list(request.authors), published=request.published,
                 site_name=request.site_name, language=request.language)
+            if request.type == "export.render":
+                article.html = export.sanitize(article.html)
+                text = export.render(article, request.format).decode("utf-8")
+                return {"type": "export.rendered", "id": request.id, "format": request.format,
+                        "text": text}
             path = export.save(article, request.format)
             return {"type": "export.saved", "id": request.id, "path": str(path),
                     "bytes": path.stat().st_size}

@@ -75,3 +75,14 @@ def test_path_within_refuses_escapes(tmp_path):
     (tmp_path / "link").symlink_to("/tmp")
     with pytest.raises(PathOutsideFolder):
         path_within(tmp_path, "link/x.md")
+
+
+def test_render_returns_the_markdown_without_writing(host, tmp_path):
+    host.send({"type": "export.render", "id": "r1", "format": "markdown", "title": "T",
+               "html": ARTICLE, "authors": ["A B"]})
+    reply = host.recv()
+    assert reply["type"] == "export.rendered" and reply["format"] == "markdown"
+    assert reply["text"].startswith('---\ntitle: "T"\nauthor:\n  - "A B"\n---\n')
+    assert "First paragraph." in reply["text"] and "alert" not in reply["text"]
+    host.send({"type": "export.render", "id": "r2", "format": "epub", "title": "T", "html": ""})
+    assert host.recv()["code"] == 1007
