@@ -88,3 +88,9 @@ def test_lazy_images_resolved_from_data_src_picture_and_noscript():
     for path in ("/lazy.jpg", "/p.webp", "/ns.jpg"):
         assert f'src="https://ex.com{path}"' in main.html
     assert "data:image" not in main.html
+
+
+def test_a_credit_caption_goes_but_its_picture_stays():
+    main = _render("<figure><img src='/g.jpg' alt='Gauge'><figcaption><span>Image copyright</span>"
+                   " <span>Reuters</span></figcaption></figure><p>Text.</p>")
+    assert 'src="https://ex.com/g.jpg"' in main.html and "Reuters" not in main.html

@@ -441,6 +441,15 @@ async function main() {
   // The page's own <h1> usually repeats the title shown above.
   const firstHeading = fragment.querySelector("h1");
   if (firstHeading && firstHeading.textContent.trim() === title) firstHeading.remove();
+  // ... and its byline repeats the one in the header
+  const names = meta.authors ?? [];
+  for (const node of names.length ? [...fragment.querySelectorAll("p, div, address")].slice(0, 8) : []) {
+    const text = node.textContent.trim();
+    if (text.length < 120 && /^by\s/i.test(text) && names.some((name) => text.includes(name))) {
+      node.remove();
+      break;
+    }
+  }
   $("content").replaceChildren(fragment);
   decorate($("content"));
   showMeta(data, meta);

@@ -222,7 +222,8 @@ def notices(elements: Sequence[etree._Element]) -> list[etree._Element]:
             if not isinstance(node.tag, str) or node.tag in NON_TEXT_TAGS:
                 continue
             text = element_text(node)
-            if text and len(text) <= 80 and NOTICE_TEXT.match(text):
+            if text and len(text) <= 80 and NOTICE_TEXT.match(text) and \
+                    next(node.iter("img", "picture", "video", "table", "pre", "math"), None) is None:
                 found.append(node)
     return found
 

@@ -96,7 +96,8 @@ def test_reader_view_of_article_keeps_structure(browser: harness.Browser, site: 
     content = "document.getElementById('content')"
     assert page.evaluate("document.getElementById('title').textContent") == "How tides work"
     assert page.evaluate("document.getElementById('site').textContent") == "127.0.0.1"
-    assert re.match(r"\d+ min read · \d+ words · [a-z]+", page.evaluate("document.getElementById('details').textContent"))
+    assert re.fullmatch(r"\d+ min read · [\d,]+ words", page.evaluate("document.getElementById('details').textContent"))
+    assert "found by blocksift (auto)" in page.evaluate("document.getElementById('provenance').textContent")
     for selector in ("h2", "ul li", "pre code", "table th", "table td", "figure img", "figcaption", "caption"):
         assert page.evaluate(f"{content}.querySelectorAll({json.dumps(selector)}).length") > 0, selector
     # Links stay links, absolute and clickable; the paragraph the page's script added is in.
