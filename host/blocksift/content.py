@@ -90,6 +90,7 @@ NOTICE_TEXT = re.compile(
 _CODE_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang|highlight-source|brush:?|sourcecode)[-:\s]?"
                             r"([a-z][\w+#-]{0,20})", re.I)
 _NOT_A_LANGUAGE = {"none", "plain", "plaintext", "text", "nohighlight", "default", "code"}
+_MEDIA = ("img", "picture", "video", "table", "pre", "math")
 _GUTTER = re.compile(r"^[\d\s]*$")
 
 
@@ -223,7 +224,7 @@ def notices(elements: Sequence[etree._Element]) -> list[etree._Element]:
                 continue
             text = element_text(node)
             if text and len(text) <= 80 and NOTICE_TEXT.match(text) and \
-                    next(node.iter("img", "picture", "video", "table", "pre", "math"), None) is None:
+                    next(node.iter(*_MEDIA), None) is None:
                 found.append(node)
     return found
 
@@ -334,19 +335,12 @@ def _resolve_images(clone: etree._Element) -> None:
     """Lazy images get a real source: ``data-src``-style attributes, ``srcset`` candidates
     of the image or its ``<picture>``, or the ``<noscript>`` copy a lazy loader left."""
     for noscript in list(clone.iter("noscript")):
-        inner = list(noscript.iter("img"))
-        if not inner and noscript.text and "<img" in noscript.text:
-            try:
-                inner = list(lxml_html.fragment_fromstring(noscript.text, create_parent="div")
-                             .iter("img"))
-            except (etree.ParserError, ValueError):
-                inner = []
-        if not inner:
+        image = _lone_image(noscript)
+        if image is None:
             continue
         previous = noscript.getprevious()
         if previous is not None and previous.tag == "img" and _needs_source(previous):
             _drop(previous)
-        image = inner[0]
         image.tail = noscript.tail
         noscript.getparent().replace(noscript, image)
     for image in list(clone.iter("img")):
@@ -368,6 +362,22 @@ def _resolve_images(clone: etree._Element) -> None:
                 if first and not first[0].startswith("data:"):
                     image.set("src", first[0])
                     break
+
+
+def _lone_image(noscript: etree._Element) -> etree._Element | None:
+    """The ``<img>`` a lazy loader's ``<noscript>`` holds, if that is all it holds (parsed
+    as elements or kept as raw text); anything else in it stays out of the reader."""
+    holder: etree._Element = noscript
+    if len(noscript) == 0 and noscript.text and "<img" in noscript.text:
+        try:
+            holder = lxml_html.fragment_fromstring(noscript.text.strip(), create_parent="div")
+        except (etree.ParserError, ValueError):
+            return None
+    elements = list(holder.iter())[1:]
+    rest = (holder.text or "") + "".join(node.tail or "" for node in elements)
+    if len(elements) != 1 or elements[0].tag != "img" or rest.strip():
+        return None
+    return elements[0]
 
 
 def _drop(node: etree._Element) -> None:

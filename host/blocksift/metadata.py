@@ -45,6 +45,7 @@ _ARTICLE_TYPES = {
 #: Elements whose bylines are not the article's (comments, related posts, page furniture).
 _FURNITURE = re.compile(r"comment|related|sidebar|footer|widget|recommend|popular|"
                         r"newsletter|promo|teaser|trending|reply", re.I)
+_DATE_FURNITURE = re.compile(r"comment|related|recommend|footer|reply|trending|popular", re.I)
 _BYLINE_CLASS = re.compile(r"byline|author|writer|contributor|posted-?by|article-?meta", re.I)
 _BY_PREFIX = re.compile(r"^\s*(?:(?:written\s+|posted\s+|reviewed\s+|story\s+)?(?:by|von|par|"
                         r"por|door|di|av)|authors?|written)\s*[:\-]?\s+", re.I)
@@ -72,12 +73,13 @@ _ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
 _SLASH_DATE = re.compile(r"\b(\d{4})/(\d{1,2})/(\d{1,2})\b")
 _NUMERIC_DATE = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4})\b")
 _TEXT_DATE_MDY = re.compile(r"\b([A-Za-zéû]{3,10})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b")
+_TEXT_DATE_YMD = re.compile(r"\b(\d{4})\s+([A-Za-zéû]{3,10})\.?\s+(\d{1,2})\b")
 _TEXT_DATE_DMY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\.?\s+(?:of\s+)?([A-Za-zéû]{3,10})\.?,?"
                             r"\s+(\d{4})\b")
 _URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:/|-|$)")
 
 _PUBLISHED_META = (
-    "article:published_time", "og:article:published_time", "datepublished",
+    "article:published_time", "published", "og:article:published_time", "datepublished",
     "date", "dc.date", "dc.date.issued", "dcterms.date", "dcterms.created", "dc.date.created",
     "pubdate", "publishdate", "publish-date", "publish_date", "sailthru.date", "parsely-pub-date",
     "article.published", "published_time", "citation_publication_date", "citation_date",
@@ -113,7 +115,8 @@ def extract(page: Page, main: MainText | None = None) -> PageMetadata:
         _meta_authors(metas) or _visible_authors(tree)
     published = _visible_date(tree) or _url_date(page.url) or \
         _meta_date(metas, _PUBLISHED_META) or _microdata_date(tree) or \
-        _json_ld_date(article) or _meta_date(metas, _MODIFIED_META)
+        _json_ld_date(article) or _visible_date(tree, window=100_000) or \
+        _script_date(page.raw) or _meta_date(metas, _MODIFIED_META)
     words, cjk = count_words(main.text if main else "")
     title = _title(tree, metas, page.title, main.title if main else "")
     return PageMetadata(
@@ -179,16 +182,19 @@ def _text(element: etree._Element) -> str:
     return element_text(element)
 
 
-def _in_furniture(element: etree._Element) -> bool:
-    """Inside comments, related-posts lists, footers, sidebars or navigation."""
+def _in_furniture(element: etree._Element, loose: bool = False) -> bool:
+    """Inside comments, related-posts lists, footers, sidebars or navigation. ``loose``: only
+    comments, related lists, footers and navigation (a post's date often sits in a sidebar)."""
     node = element
     depth = 0
+    pattern = _DATE_FURNITURE if loose else _FURNITURE
+    tags = ("footer", "nav") if loose else ("footer", "nav", "aside")
     while node is not None and depth < 12:
         tag = node.tag if isinstance(node.tag, str) else ""
-        if tag in ("footer", "nav", "aside"):
+        if tag in tags:
             return True
         marker = f"{node.get('class', '')} {node.get('id', '')}"
-        if marker.strip() and _FURNITURE.search(marker):
+        if marker.strip() and pattern.search(marker):
             return True
         node = node.getparent()
         depth += 1
@@ -347,7 +353,7 @@ def _visible_authors(tree: etree._Element) -> list[str]:
     return []
 
 
-def _visible_date(tree: etree._Element) -> date | None:
+def _visible_date(tree: etree._Element, window: int = 300) -> date | None:
     """The date shown closest to the headline: a ``<time>``, or a short dated line in a
     date/byline element ("Updated March 5, 2025"). The date a reader sees is the one the
     page stands by, so an "updated" date counts as much as a "published" one.
@@ -357,8 +363,8 @@ def _visible_date(tree: etree._Element) -> date | None:
         " or contains(@class,'time') or contains(@class,'posted') or contains(@class,'publish')"
         " or contains(@class,'byline') or contains(@class,'meta') or contains(@class,'updated')"
         " or contains(@id,'date') or contains(@id,'publish')]")
-        if isinstance(node.tag, str) and not _in_furniture(node)]
-    for node in _near_headline(tree, candidates, window=300):
+        if isinstance(node.tag, str) and not _in_furniture(node, loose=True)]
+    for node in _near_headline(tree, candidates, window=window):
         if node.tag == "time":
             parsed = parse_date(node.get("datetime")) or parse_date(_text(node))
         else:
@@ -366,10 +372,12 @@ def _visible_date(tree: etree._Element) -> date | None:
             parsed = parse_date(text) if 0 < len(text) <= 160 else None
         if parsed:
             return parsed
+    if window > 300:
+        return None
     # no dated element: a short line right by the headline that is a date ("Mar 27, 2024")
     lines = [node for node in tree.xpath("//body//*[self::span or self::p or self::div or "
                                          "self::li or self::small or self::strong or self::em]")
-             if 0 < len(_own_text(node)) <= 80 and not _in_furniture(node)]
+             if 0 < len(_own_text(node)) <= 80 and not _in_furniture(node, loose=True)]
     for node in _near_headline(tree, lines, window=60):
         parsed = parse_date(_own_text(node))
         if parsed:
@@ -404,6 +412,18 @@ def _meta_date(metas: dict[str, str], keys: Iterable[str]) -> date | None:
         if parsed:
             return parsed
     return None
+
+
+#: A publication date in a page's own script data (frameworks' JSON state, not JSON-LD).
+_SCRIPT_DATE = re.compile(
+    r"""["']?(?:datePublished|publishedDate|publishDate|published_at|publishedAt|"""
+    r"""first_publication_date|date_published|publication_date|dateCreated|createdAt)"""
+    r"""["']?\s*:\s*["'](\d{4}-\d{2}-\d{2})""")
+
+
+def _script_date(raw: str) -> date | None:
+    match = _SCRIPT_DATE.search(raw)
+    return parse_date(match.group(1)) if match else None
 
 
 def _url_date(url: str | None) -> date | None:
@@ -494,4 +514,7 @@ def parse_date(value: str | None) -> date | None:
     match = _TEXT_DATE_DMY.search(value)
     if match and match.group(2).lower() in _MONTHS:
         return _make_date(match.group(3), _MONTHS[match.group(2).lower()], match.group(1))
+    match = _TEXT_DATE_YMD.search(value)
+    if match and match.group(2).lower() in _MONTHS:
+        return _make_date(match.group(1), _MONTHS[match.group(2).lower()], match.group(3))
     return None
