@@ -450,6 +450,13 @@ async function main() {
       break;
     }
   }
+  // ... and so does a date line that only repeats the date shown in the header
+  const stamp = meta.published ? fragment.querySelector("time") : null;
+  if (stamp && (stamp.getAttribute("datetime") || "").startsWith(meta.published.slice(0, 10))) {
+    const line = stamp.parentElement;
+    const lone = line && line.textContent.trim() === stamp.textContent.trim();
+    (lone ? line : stamp).remove();
+  }
   $("content").replaceChildren(fragment);
   decorate($("content"));
   showMeta(data, meta);
