@@ -72,6 +72,9 @@ export function sanitize(html, baseUrl) {
   });
   return purifier.sanitize(html, {
     ALLOWED_TAGS, ALLOWED_ATTR, ALLOWED_URI_REGEXP: SAFE_URL, ALLOW_DATA_ATTR: false,
+    // DOMPurify checks every attribute not marked URI-safe against ALLOWED_URI_REGEXP, which
+    // would strip datetime="2024-03-14", colspan="2", display="block": they are not URLs
+    ADD_URI_SAFE_ATTR: ALLOWED_ATTR.filter((name) => !URL_ATTRS.has(name)),
     ALLOW_ARIA_ATTR: false, ALLOW_UNKNOWN_PROTOCOLS: false, KEEP_CONTENT: true,
     FORBID_TAGS: ["style", "script", "svg", "form", "template", "iframe", "object", "embed", "noscript"],
     ADD_ATTR: ["rel", "referrerpolicy", "loading", "decoding"],

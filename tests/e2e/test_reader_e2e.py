@@ -41,6 +41,8 @@ def test_reader_reads_an_article_in_an_open_shadow_root(browser: harness.Browser
     assert page.evaluate("document.getElementById('byline').textContent") == "By Ada Lindqvist"
     assert page.evaluate("document.querySelector('#details time').dateTime") == "2024-02-11"
     assert "Privacy" not in text and "Weather" not in text
+    # the date line repeating the header's date is gone; attributes that are not URLs survive
+    assert "11 February 2024" not in text
     page.screenshot(artifacts / "reader-shadow.png")
 
 
@@ -123,6 +125,7 @@ def test_reader_keeps_a_data_table_code_from_a_layout_table_and_math_then_export
     assert page.evaluate(f"{CONTENT}.querySelector('math')?.namespaceURI") == "http://www.w3.org/1998/Math/MathML"
     assert page.evaluate(f"{CONTENT}.querySelectorAll('math msub mi, math msub mn').length") == 2
     assert page.evaluate(f"{CONTENT}.querySelector('math').getBoundingClientRect().width") > 0
+    assert page.evaluate(f"{CONTENT}.querySelector('math').getAttribute('display')") == "block"
     page.screenshot(artifacts / "reader-table-code-math.png")
     page.evaluate(f"{CONTENT}.querySelector('pre').scrollIntoView({{block: 'start'}}), scrollBy(0, -60), true")
     page.screenshot(artifacts / "reader-code-math.png")
