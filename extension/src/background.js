@@ -131,7 +131,7 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
       // The reader view opens at once with the page's title and a loading state; the text
       // replaces it when the host answers (a cold host takes a second to start).
       await api.storage.session.set({ [readerKey(tabId)]: { pending: true, url: snap.url, title: snap.title, lang: snap.lang, startedAt } });
-      await api.tabs.update(tabId, { url: readerUrl(tabId) });
+      await api.tabs.update(tabId, { url: readerUrl(tabId, { title: snap.title, url: snap.url, startedAt }) });
       earlyReader = true;
     }
     const choice = choiceFor(settings, snap.url);
@@ -251,8 +251,15 @@ function readerKey(tabId) {
   return `reader:${tabId}`;
 }
 
-function readerUrl(tabId) {
-  return api.runtime.getURL(`reader.html#${encodeURIComponent(readerKey(tabId))}`);
+function readerUrl(tabId, loading = null) {
+  // The title, site and click time ride in the address, so the reader's first script shows
+  // the title and a loading state before its modules or storage are read (readerboot.js).
+  const query = loading ? `?${new URLSearchParams({
+    title: String(loading.title || "").slice(0, 300),
+    site: (() => { try { return new URL(loading.url).hostname.replace(/^www\./, ""); } catch { return ""; } })(),
+    at: String(loading.startedAt ?? ""),
+  })}` : "";
+  return api.runtime.getURL(`reader.html${query}#${encodeURIComponent(readerKey(tabId))}`);
 }
 
 /** The wanted algorithm if the host offers it, else the host's default (an older host). */

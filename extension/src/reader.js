@@ -205,7 +205,7 @@ function siteOf(url) {
 
 /** The page's own title and a loading state, at once (before the host has answered). */
 function showLoading(data) {
-  if (root.dataset.blocksiftLoadingMs) return;
+  if (!$("loading").hidden || root.dataset.blocksiftLoadingMs) return; // readerboot.js did it
   const title = (data.title || "").trim() || siteOf(data.url) || "Reader view";
   document.title = title;
   $("site").textContent = siteOf(data.url);
