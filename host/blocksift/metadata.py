@@ -45,6 +45,8 @@ _ARTICLE_TYPES = {
 #: Elements whose bylines are not the article's (comments, related posts, page furniture).
 _FURNITURE = re.compile(r"comment|related|sidebar|footer|widget|recommend|popular|"
                         r"newsletter|promo|teaser|trending|reply", re.I)
+_DATE_CLASS = re.compile(r"[dD]ate|time|posted|publish|byline|meta|updated")
+_DATE_ID = re.compile(r"date|publish")
 _DATE_FURNITURE = re.compile(r"comment|related|recommend|footer|reply|trending|popular", re.I)
 _BYLINE_CLASS = re.compile(r"byline|author|writer|contributor|posted-?by|article-?meta", re.I)
 _BY_PREFIX = re.compile(r"^\s*(?:(?:written\s+|posted\s+|reviewed\s+|story\s+)?(?:by|von|par|"
@@ -111,11 +113,12 @@ def extract(page: Page, main: MainText | None = None) -> PageMetadata:
     # Order measured on wcxb-dev (benchmarks/bench_metadata.py): a byline named in structured
     # data is the article's; visible "author" classes also mark bios and comment authors.
     # The date is the one shown by the headline (often "Updated ..."), then tags.
+    layout = _Layout(tree)
     authors = _json_ld_authors(article) or _microdata_authors(tree) or \
-        _meta_authors(metas) or _visible_authors(tree)
-    published = _visible_date(tree) or _url_date(page.url) or \
+        _meta_authors(metas) or _visible_authors(tree, layout)
+    published = _visible_date(tree, layout) or _url_date(page.url) or \
         _meta_date(metas, _PUBLISHED_META) or _microdata_date(tree) or \
-        _json_ld_date(article) or _visible_date(tree, window=100_000) or \
+        _json_ld_date(article) or _visible_date(tree, layout, window=100_000) or \
         _script_date(page.raw) or _meta_date(metas, _MODIFIED_META)
     words, cjk = count_words(main.text if main else "")
     title = _title(tree, metas, page.title, main.title if main else "")
@@ -306,28 +309,35 @@ def _microdata_date(tree: etree._Element) -> date | None:
 
 # -- visible byline and <time> ---------------------------------------------------------------
 
-def _headline(tree: etree._Element) -> etree._Element | None:
-    for node in tree.iter("h1"):
-        if _text(node) and not _in_furniture(node):
-            return node
-    return None
+class _Layout:
+    """Document order and the headline of one tree, computed once per page."""
+
+    def __init__(self, tree: etree._Element):
+        self.elements = [node for node in tree.iter() if isinstance(node.tag, str)]
+        self.order = {element: index for index, element in enumerate(self.elements)}
+        self.headline = next((node for node in tree.iter("h1")
+                              if _text(node) and not _in_furniture(node)), None)
+        self.anchor = self.order.get(self.headline, 0) if self.headline is not None else None
+
+    def near_headline(self, candidates: list[etree._Element],
+                      window: int = 400) -> list[etree._Element]:
+        """``candidates`` by distance (in elements) from the headline, far ones dropped."""
+        if self.anchor is None:
+            return candidates
+        anchor, order = self.anchor, self.order
+        ranked = sorted(((abs(order.get(node, 0) - anchor), order.get(node, 0), node)
+                         for node in candidates if abs(order.get(node, 0) - anchor) <= window),
+                        key=lambda item: item[:2])
+        return [node for _, _, node in ranked]
+
+    def around_headline(self, window: int) -> list[etree._Element]:
+        """The elements within ``window`` of the headline (the start of the page without)."""
+        if self.anchor is None:
+            return self.elements[:window * 4]
+        return self.elements[max(0, self.anchor - window):self.anchor + window + 1]
 
 
-def _near_headline(tree: etree._Element, candidates: list[etree._Element],
-                   window: int = 400) -> list[etree._Element]:
-    """``candidates`` ordered by distance (in elements) from the headline, far ones dropped."""
-    headline = _headline(tree)
-    if headline is None:
-        return candidates
-    order = {element: index for index, element in enumerate(tree.iter())}
-    anchor = order.get(headline, 0)
-    ranked = sorted(((abs(order.get(node, 0) - anchor), order.get(node, 0), node)
-                     for node in candidates if abs(order.get(node, 0) - anchor) <= window),
-                    key=lambda item: item[:2])
-    return [node for _, _, node in ranked]
-
-
-def _visible_authors(tree: etree._Element) -> list[str]:
+def _visible_authors(tree: etree._Element, layout: _Layout) -> list[str]:
     candidates = [node for node in tree.xpath(
         "//body//*[@rel='author' or contains(@class,'byline') or contains(@class,'author')"
         " or contains(@class,'Byline') or contains(@class,'Author') or @itemprop='author'"
@@ -338,7 +348,7 @@ def _visible_authors(tree: etree._Element) -> list[str]:
         and _BYLINE_CLASS.search(f"{node.get('class', '')} {node.get('id', '')} "
                                  f"{node.get('rel', '')} {node.get('itemprop', '')}")
         and not _in_furniture(node)]
-    for node in _near_headline(tree, candidates):
+    for node in layout.near_headline(candidates):
         text = _text(node)
         if not text or len(text) > 120:
             continue
@@ -353,18 +363,19 @@ def _visible_authors(tree: etree._Element) -> list[str]:
     return []
 
 
-def _visible_date(tree: etree._Element, window: int = 300) -> date | None:
+def _visible_date(tree: etree._Element, layout: _Layout, window: int = 300) -> date | None:
     """The date shown closest to the headline: a ``<time>``, or a short dated line in a
     date/byline element ("Updated March 5, 2025"). The date a reader sees is the one the
     page stands by, so an "updated" date counts as much as a "published" one.
     """
-    candidates = [node for node in tree.xpath(
-        "//body//time | //body//*[contains(@class,'date') or contains(@class,'Date')"
-        " or contains(@class,'time') or contains(@class,'posted') or contains(@class,'publish')"
-        " or contains(@class,'byline') or contains(@class,'meta') or contains(@class,'updated')"
-        " or contains(@id,'date') or contains(@id,'publish')]")
-        if isinstance(node.tag, str) and not _in_furniture(node, loose=True)]
-    for node in _near_headline(tree, candidates, window=window):
+    scope = layout.around_headline(window) if window <= 300 and layout.anchor is not None \
+        else layout.elements
+    candidates = [node for node in scope
+                  if (node.tag == "time" or _DATE_CLASS.search(node.get("class", ""))
+                      or _DATE_ID.search(node.get("id", "")))
+                  and node.tag not in ("html", "body", "head", "meta", "script", "style")
+                  and not _in_furniture(node, loose=True)]
+    for node in layout.near_headline(candidates, window=window):
         if node.tag == "time":
             parsed = parse_date(node.get("datetime")) or parse_date(_text(node))
         else:
@@ -375,14 +386,16 @@ def _visible_date(tree: etree._Element, window: int = 300) -> date | None:
     if window > 300:
         return None
     # no dated element: a short line right by the headline that is a date ("Mar 27, 2024")
-    lines = [node for node in tree.xpath("//body//*[self::span or self::p or self::div or "
-                                         "self::li or self::small or self::strong or self::em]")
-             if 0 < len(_own_text(node)) <= 80 and not _in_furniture(node, loose=True)]
-    for node in _near_headline(tree, lines, window=60):
+    lines = [node for node in layout.around_headline(60) if node.tag in _LINE_TAGS
+             and 0 < len(_own_text(node)) <= 80 and not _in_furniture(node, loose=True)]
+    for node in layout.near_headline(lines, window=60):
         parsed = parse_date(_own_text(node))
         if parsed:
             return parsed
     return None
+
+
+_LINE_TAGS = frozenset({"span", "p", "div", "li", "small", "strong", "em"})
 
 
 def _own_text(element: etree._Element) -> str:
@@ -416,7 +429,7 @@ def _meta_date(metas: dict[str, str], keys: Iterable[str]) -> date | None:
 
 #: A publication date in a page's own script data (frameworks' JSON state, not JSON-LD).
 _SCRIPT_DATE = re.compile(
-    r"""["']?(?:datePublished|publishedDate|publishDate|published_at|publishedAt|"""
+    r"""(?:datePublished|publishedDate|publishDate|published_at|publishedAt|"""
     r"""first_publication_date|date_published|publication_date|dateCreated|createdAt)"""
     r"""["']?\s*:\s*["'](\d{4}-\d{2}-\d{2})""")
 
