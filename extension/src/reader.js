@@ -363,9 +363,10 @@ function wireSpeech(lang) {
   const rate = $("speech-rate");
   const speaker = createSpeaker($("content"), {
     lang,
-    onChange: ({ state, index, total, rate: current, error }) => {
+    onChange: ({ state, index, total, rate: current, error, sentence }) => {
       root.dataset.blocksiftSpeech = state;
       root.dataset.blocksiftSpeechIndex = String(index);
+      if (sentence) root.dataset.blocksiftSpeechSentence = sentence;
       listen.setAttribute("aria-pressed", String(state === "playing"));
       listen.textContent = state === "playing" ? "Pause" : state === "paused" ? "Resume" : "Listen";
       listen.disabled = state === "unavailable";

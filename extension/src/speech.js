@@ -42,7 +42,8 @@ export function sentences(container, lang) {
 }
 
 /**
- * A speaker over `container`. onChange({state, index, total, rate, error}) after every change;
+ * A speaker over `container`. onChange({state, index, total, rate, error, sentence}) after
+ * every change;
  * state is "idle", "playing", "paused" or "unavailable".
  */
 export function createSpeaker(container, { lang = "", onChange = () => {} } = {}) {
@@ -54,7 +55,8 @@ export function createSpeaker(container, { lang = "", onChange = () => {} } = {}
   let current = null;
   let error = synth ? "" : "This browser cannot read aloud (no speech synthesis).";
 
-  const report = () => onChange({ state, index, total: queue.length, rate, error });
+  const report = () => onChange({ state, index, total: queue.length, rate, error,
+    sentence: state === "idle" ? "" : queue[index]?.text ?? "" });
 
   function highlight(item) {
     for (const old of container.querySelectorAll(".speaking")) old.classList.remove("speaking");
@@ -85,8 +87,11 @@ export function createSpeaker(container, { lang = "", onChange = () => {} } = {}
     };
     utterance.onerror = (event) => {
       if (current !== utterance || ["interrupted", "canceled"].includes(event.error)) return;
-      error = `Reading aloud stopped: ${event.error || "the browser's speech failed"}.`;
+      const why = event.error || "speech failed";
+      stop();
+      error = `This browser could not read aloud (${why}); it may have no voice installed.`;
       report();
+      error = "";
     };
     current = utterance;
     highlight(item);
