@@ -126,6 +126,13 @@ def _close_swallowing(repair: Repair, tags: TagScan) -> bool:
 def _close_open_quote(repair: Repair, tags: TagScan) -> bool:
     """A start tag whose quote never closes ends at that quote; its value is blanked."""
     text = repair.text
+    if len(tags) and tags.tag_ends[-1] == len(text):
+        # The HTML5 tokenizer runs an unterminated value to the end of the text, so the
+        # broken tag is the last one and its first value without a closing quote is the cause.
+        at = _unterminated_value_quote(text, tags.name_ends[-1])
+        if at > 0:
+            _end_tag_at(repair, at, tags.names[-1])
+            return True
     for quote in "\"'":
         # The scan stops a tag at a quote only when no later quote of that kind exists,
         # so the quote is the last of its kind: one lookup instead of a walk over all tags.
@@ -134,13 +141,33 @@ def _close_open_quote(repair: Repair, tags: TagScan) -> bool:
         if at <= 0 or ordinal >= len(tags) or tags.tag_ends[ordinal] != at or \
                 text[at - 1] == ">":
             continue
-        following = _TAG_LIKE.search(text, at + 1)
-        stop = following.start() if following else len(text)
-        blank = "".join(c if c in "\r\n" else " " for c in text[at + 1:stop])
-        repair.text = text[:at] + ">" + blank + text[stop:]
-        repair.notes.append(f"closed <{tags.names[ordinal]}> at an unmatched quote")
+        _end_tag_at(repair, at, tags.names[ordinal])
         return True
     return False
+
+
+_VALUE_OPEN = re.compile(r"=\s*([\"'])")
+
+
+def _unterminated_value_quote(text: str, start: int) -> int:
+    """Offset of the first quoted attribute value after ``start`` that never closes, or -1."""
+    pos = start
+    while (found := _VALUE_OPEN.search(text, pos)) is not None:
+        close = text.find(found.group(1), found.end())
+        if close < 0:
+            return found.start(1)
+        pos = close + 1
+    return -1
+
+
+def _end_tag_at(repair: Repair, at: int, name: str) -> None:
+    """End the tag at the quote ``at``; what it swallowed up to the next tag is blanked."""
+    text = repair.text
+    following = _TAG_LIKE.search(text, at + 1)
+    stop = following.start() if following else len(text)
+    blank = "".join(c if c in "\r\n" else " " for c in text[at + 1:stop])
+    repair.text = text[:at] + ">" + blank + text[stop:]
+    repair.notes.append(f"closed <{name}> at an unmatched quote")
 
 
 def _close_markup_in_root_attributes(repair: Repair, tags: TagScan) -> bool:

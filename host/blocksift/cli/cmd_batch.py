@@ -37,6 +37,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--progress", dest="progress", action="store_true", default=None,
                         help="force a progress bar on stderr")
     parser.add_argument("--no-progress", dest="progress", action="store_false")
+    from . import batch_warc
+
+    batch_warc.add_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -87,6 +90,10 @@ def _lines() -> Iterator[str]:
 def run(args: argparse.Namespace) -> int:
     params = parse_params(args.param)
     _init(args.algo, params)  # validates algo and params before reading input
+    if getattr(args, "warc", None):
+        from . import batch_warc
+
+        return batch_warc.run(args, params)
     progress = None
     if want_progress(args.progress):
         from tqdm import tqdm
