@@ -36,46 +36,121 @@ export function agentCall(method, args) {
       }
     }
 
+    /** The real source of a lazy or responsive image: what it shows, else where a lazy
+     * loader keeps it (data-src, data-srcset, a <picture>'s <source srcset>). */
+    function imageSource(original) {
+      const src = original.currentSrc || original.getAttribute("src") || "";
+      if (src && !src.startsWith("data:")) return src;
+      const lazy = LAZY_SRC_ATTRS.map((a) => original.getAttribute(a)).find(Boolean);
+      if (lazy) return lazy.split(",")[0].trim().split(/\s+/)[0];
+      const sources = original.parentElement?.localName === "picture"
+        ? [...original.parentElement.querySelectorAll("source")] : [];
+      for (const source of [original, ...sources]) {
+        const set = source.getAttribute("srcset") || source.getAttribute("data-srcset") || "";
+        const first = set.split(",")[0].trim().split(/\s+/)[0];
+        if (first && !first.startsWith("data:")) return first;
+      }
+      return src;
+    }
+
     /**
      * Serialize the live DOM (after the page's scripts ran) with an id on every element.
      * The ids go on a deep clone, matched to live elements by document order, so the page
      * itself is not touched. On the clone: lazy images get their real source, links and
      * images become absolute, inline script bodies are dropped (never needed, often large,
-     * and they may hold tokens).
+     * and they may hold tokens). Open shadow roots and same-origin frames are flattened into
+     * the clone (their ids follow the document's); frames of other sites cannot be read and
+     * are counted, so the reader can say what it could not see.
      */
     function snapshot() {
       const started = performance.now();
       const root = document.documentElement;
       const clone = root.cloneNode(true);
-      const live = root.getElementsByTagName("*");
-      const copy = clone.getElementsByTagName("*");
-      const count = Math.min(live.length, copy.length);
-      const map = new Array(count + 1);
+      const map = [root];
       // The root itself is id 0; descendants follow in document order.
       clone.setAttribute(ID_ATTR, "0");
-      map[0] = root;
       const ui = [];
-      for (let i = 0; i < count; i += 1) {
-        const element = copy[i];
-        const original = live[i];
-        const id = i + 1;
-        element.setAttribute(ID_ATTR, String(id));
-        map[id] = original;
-        const tag = element.localName;
-        if (tag === UI_TAG) {
-          ui.push(element);
-        } else if (tag === "img") {
-          const src = original.currentSrc || original.getAttribute("src") || "";
-          const lazy = LAZY_SRC_ATTRS.map((a) => original.getAttribute(a)).find(Boolean);
-          const chosen = (!src || src.startsWith("data:")) && lazy ? lazy.split(/\s+/)[0] : src;
-          if (chosen) element.setAttribute("src", absolute(chosen));
-          element.removeAttribute("srcset");
-        } else if (tag === "a" && original.hasAttribute("href")) {
-          element.setAttribute("href", original.href);
-        } else if (tag === "script" && !original.src) {
-          element.textContent = "";
+      const unreachable = { frames: 0, frameUrls: [] };
+      const reached = { shadowRoots: 0, frames: 0 };
+
+      function stamp(liveElements, copyElements) {
+        const count = Math.min(liveElements.length, copyElements.length);
+        const nested = [];
+        for (let i = 0; i < count; i += 1) {
+          const element = copyElements[i];
+          const original = liveElements[i];
+          const id = map.length;
+          element.setAttribute(ID_ATTR, String(id));
+          map.push(original);
+          const tag = element.localName;
+          if (tag === UI_TAG) {
+            ui.push(element);
+            continue;
+          } else if (tag === "img") {
+            const chosen = imageSource(original);
+            if (chosen) element.setAttribute("src", absolute(chosen));
+            element.removeAttribute("srcset");
+          } else if (tag === "a" && original.hasAttribute("href")) {
+            element.setAttribute("href", original.href);
+          } else if (tag === "script" && !original.src) {
+            element.textContent = "";
+          }
+          if (original.shadowRoot) nested.push([element, original, "shadow"]);
+          else if (tag === "iframe" || tag === "frame") nested.push([element, original, "frame"]);
+        }
+        // After the whole list: flattening adds elements the live list does not have.
+        for (const [element, original, kind] of nested) {
+          if (kind === "shadow") flattenShadow(element, original.shadowRoot);
+          else flattenFrame(element, original);
         }
       }
+
+      function flattenShadow(host, shadowRoot) {
+        reached.shadowRoots += 1;
+        const holder = document.createElement("div");
+        const live = [];
+        for (const child of shadowRoot.childNodes) {
+          if (child.nodeType === 1 && ["style", "link"].includes(child.localName)) continue;
+          holder.append(child.cloneNode(true));
+          if (child.nodeType === 1) live.push(child, ...child.getElementsByTagName("*"));
+        }
+        stamp(live, holder.getElementsByTagName("*"));
+        // The shadow tree renders in place of the host's light children; slots show them.
+        for (const slot of [...holder.querySelectorAll("slot")]) {
+          const name = slot.getAttribute("name");
+          const assigned = [...host.children].filter((child) => (child.getAttribute("slot") || "") === (name || ""));
+          if (assigned.length) slot.replaceWith(...assigned);
+        }
+        host.prepend(...holder.childNodes);
+      }
+
+      function flattenFrame(element, original) {
+        let frameDocument = null;
+        try {
+          frameDocument = original.contentDocument;
+        } catch {
+          frameDocument = null;
+        }
+        const src = original.getAttribute("src") || "";
+        if (!frameDocument || !frameDocument.body) {
+          const rect = original.getBoundingClientRect();
+          // tracking pixels and empty frames are not content anyone misses
+          if (src && !src.startsWith("about:") && rect.width >= 50 && rect.height >= 50) {
+            unreachable.frames += 1;
+            if (unreachable.frameUrls.length < 5) unreachable.frameUrls.push(absolute(src));
+          }
+          return;
+        }
+        reached.frames += 1;
+        const body = frameDocument.body;
+        const holder = document.createElement("div");
+        holder.setAttribute("data-blocksift-frame", src ? absolute(src) : "");
+        for (const child of body.childNodes) holder.append(child.cloneNode(true));
+        stamp([...body.getElementsByTagName("*")], holder.getElementsByTagName("*"));
+        element.replaceWith(holder);
+      }
+
+      stamp(root.getElementsByTagName("*"), clone.getElementsByTagName("*"));
       // Our own UI (overlay, messages) is never part of the page sent to the host.
       for (const element of ui) element.remove();
       clone.removeAttribute("data-blocksift-status");
@@ -90,7 +165,9 @@ export function agentCall(method, args) {
         url: location.href,
         title: document.title,
         lang: root.lang || "",
-        elements: count + 1,
+        elements: map.length,
+        unreachable,
+        reached,
         ms: performance.now() - started,
       };
     }

@@ -8,8 +8,8 @@ import { agentCall } from "./agent.js";
 import { api, lastErrorMessage } from "./api.js";
 import { HostClient, nativePortFactory, websocketPortFactory } from "./hostclient.js";
 import {
-  BlocksiftError, HOST_NAME, INSTALL_COMMAND, LOCAL_ERRORS, MSG, extractRequest, hidePlanIds,
-  paperOverlayItems, planOverlayItems,
+  BlocksiftError, HOST_NAME, INSTALL_COMMAND, LOCAL_ERRORS, MSG, algorithmForAction,
+  exportRequest, extractRequest, hidePlanIds, paperOverlayItems, planOverlayItems,
 } from "./protocol.js";
 import {
   SETTINGS_KEY, choiceFor, isPrivateRequest, loadSettings, normalizeSettings, ruleFor,
@@ -128,6 +128,13 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
 
   let earlyReader = false;
   try {
+    if (action === "reader") {
+      // The reader view opens at once with the page's title and a loading state; the text
+      // replaces it when the host answers (a cold host takes a second to start).
+      await api.storage.session.set({ [readerKey(tabId)]: { pending: true, url: snap.url, title: snap.title, lang: snap.lang, startedAt } });
+      await api.tabs.update(tabId, { url: readerUrl(tabId, { title: snap.title, url: snap.url, startedAt }) });
+      earlyReader = true;
+    }
     const choice = choiceFor(settings, snap.url);
     const hello = await host.connect();
     const paper = action === "overlay" && mode === "paper";
@@ -148,12 +155,6 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
     const previous = inflight.get(tabId);
     if (previous) host.cancel(previous);
     inflight.set(tabId, request.id);
-    if (action === "reader" && host.info) {
-      // The host is up: the reader view loads while the host works; it waits for the text.
-      await api.storage.session.set({ [readerKey(tabId)]: { pending: true, url: snap.url, title: snap.title, lang: snap.lang, startedAt } });
-      await api.tabs.update(tabId, { url: readerUrl(tabId) });
-      earlyReader = true;
-    }
     let reply;
     try {
       // "stage=host": the request is with the host (tests kill the host at this point).
@@ -215,10 +216,13 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
     await api.storage.session.set({
       [readerKey(tabId)]: {
         // An index page's title is its own, not its first story's headline.
-        url: snap.url, title: (plan?.pageKind === "index" ? snap.title : main.title) || snap.title,
-        lang: snap.lang, algorithm: result.algorithm,
+        url: snap.url,
+        title: (plan?.pageKind === "index" ? snap.title
+          : main.metadata?.title || main.title) || snap.title,
+        lang: main.metadata?.language || snap.lang, algorithm: result.algorithm,
         html: main.html, text: main.text, startedAt, hostMs: base.hostMs,
         pageKind: plan?.pageKind ?? "article", index: plan?.index ?? [],
+        metadata: main.metadata ?? null, unreachable: snap.unreachable ?? null,
       },
     });
     if (!earlyReader) await api.tabs.update(tabId, { url: readerUrl(tabId) });
@@ -257,18 +261,15 @@ function readerKey(tabId) {
   return `reader:${tabId}`;
 }
 
-function readerUrl(tabId) {
-  return api.runtime.getURL(`reader.html#${encodeURIComponent(readerKey(tabId))}`);
-}
-
-/**
- * The main-content algorithm of a request: hide and the overlay ask the host's hide plan,
- * which needs main content (linkblocks' own stretch is no safe main: auto stands in); the
- * overlay's "as the paper finds them" asks linkblocks itself.
- */
-function algorithmForAction(action, algorithm, paper = false) {
-  if (paper) return "linkblocks";
-  return algorithm === "linkblocks" ? "auto" : algorithm;
+function readerUrl(tabId, loading = null) {
+  // The title, site and click time ride in the address, so the reader's first script shows
+  // the title and a loading state before its modules or storage are read (readerboot.js).
+  const query = loading ? `?${new URLSearchParams({
+    title: String(loading.title || "").slice(0, 300),
+    site: (() => { try { return new URL(loading.url).hostname.replace(/^www\./, ""); } catch { return ""; } })(),
+    at: String(loading.startedAt ?? ""),
+  })}` : "";
+  return api.runtime.getURL(`reader.html${query}#${encodeURIComponent(readerKey(tabId))}`);
 }
 
 /** The wanted algorithm if the host offers it, else the host's default (an older host). */
@@ -318,6 +319,11 @@ async function handle(message, sender) {
       return saveExample(message, sender, labelingDeps);
     case MSG.EXAMPLES:
       return examplesCall(message, labelingDeps);
+    case MSG.EXPORT: {
+      // reader "Save as ..." / options "export folder": the host writes the file
+      const host = await hostClient(await loadSettings(api.storage.local));
+      return host.request(exportRequest(message));
+    }
     default:
       throw new BlocksiftError(`unknown message ${message?.type}`);
   }

@@ -35,12 +35,25 @@ export const MSG = Object.freeze({
   LABEL: "blocksift/label",              // {tabId, algorithm?, params?} -> {status, ...}
   LABEL_SAVE: "blocksift/label-save",    // from labeler.js: examples.save fields -> {exampleId, mainChars}
   EXAMPLES: "blocksift/examples",        // {op: list|get|delete|export, ...} -> the host's reply
+  EXPORT: "blocksift/export",            // {kind: folder|save|render, ...} -> the host's reply
 });
 /** Port name the options page opens to train and receive progress (labeling.js). */
 export const TRAIN_PORT = "blocksift/train";
 
 /** Actions a user can take on a page. Hide and overlay toggle. */
 export const ACTIONS = Object.freeze(["reader", "hide", "overlay"]);
+
+/**
+ * The main-content algorithm an action runs. The reader view uses the chosen algorithm
+ * itself. Hide and the overlay ask the host's hide plan, which needs main content: the paper
+ * algorithm linkblocks finds link blocks, not a safe main text, so auto stands in for it;
+ * the overlay's "as the paper finds them" (paper = true) asks linkblocks itself.
+ * The popup shows this next to each action, so the choice is never silent.
+ */
+export function algorithmForAction(action, algorithm, paper = false) {
+  if (paper) return "linkblocks";
+  return action !== "reader" && algorithm === "linkblocks" ? "auto" : algorithm;
+}
 
 let counter = 0;
 
@@ -273,6 +286,29 @@ export function readingTime(text, { wordsPerMinute = 230, cjkPerMinute = 500 } =
     .match(/[\p{L}\p{N}]+/gu) || []).length;
   const minutes = words / wordsPerMinute + cjk / cjkPerMinute;
   return { words, cjk, minutes: Math.max(1, Math.round(minutes)) };
+}
+
+// -- export (reader view; host/blocksift/export.py) ----------------------------------------
+
+const EXPORT_FORMATS = ["markdown", "html", "epub"];
+const ARTICLE_FIELDS = ["title", "html", "url", "authors", "published", "siteName", "language"];
+
+/**
+ * export.folder ({kind: "folder", folder?}: ask for or set the folder the user chose),
+ * export.save ({kind: "save", format, ...article}: write a new file there) and
+ * export.render ({kind: "render", format, ...article}: the file's text, for "Copy as Markdown").
+ */
+export function exportRequest({ kind, id = newRequestId("export"), folder, format, ...article } = {}) {
+  if (kind === "folder") {
+    return folder ? { type: "export.folder", id, folder: String(folder) } : { type: "export.folder", id };
+  }
+  if (!["save", "render"].includes(kind)) throw new TypeError(`unknown export kind ${kind}`);
+  if (!EXPORT_FORMATS.includes(format)) throw new TypeError(`unknown export format ${format}`);
+  const request = { type: `export.${kind}`, id, format };
+  for (const name of ARTICLE_FIELDS) {
+    if (article[name] !== undefined && article[name] !== null) request[name] = article[name];
+  }
+  return request;
 }
 
 // -- labeled examples and training (labeling.js; host/blocksift/protocol.py) -----------------

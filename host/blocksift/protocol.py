@@ -138,9 +138,43 @@ class TrainRequest(WireModel):
     datasets: list[str] = Field(default_factory=list, max_length=32)
 
 
+class ExportFolderRequest(WireModel):
+    """Ask for the export folder, or set it (``folder``): the one place exports are written."""
+
+    type: Literal["export.folder"]
+    id: RequestId
+    folder: str | None = Field(None, max_length=4096,
+                               description="Absolute path of an existing folder; omit to ask")
+
+
+class ExportSaveRequest(WireModel):
+    """Save the reader's article as a new file in the export folder."""
+
+    type: Literal["export.save"]
+    id: RequestId
+    format: Literal["markdown", "html", "epub"]
+    title: str = Field("", max_length=2000)
+    html: str = Field(max_length=32 * 1024 * 1024,
+                      description="The article's HTML; the host sanitizes it again")
+    url: str = Field("", max_length=8192)
+    authors: list[str] = Field(default_factory=list, max_length=50)
+    published: str = Field("", max_length=40)
+    site_name: str = Field("", max_length=500)
+    language: str = Field("", max_length=35)
+
+
+class ExportRenderRequest(ExportSaveRequest):
+    """The text export.save would write (Markdown or HTML), returned instead of written:
+    the reader's "Copy as Markdown"."""
+
+    type: Literal["export.render"]  # type: ignore[assignment]
+    format: Literal["markdown", "html"]  # type: ignore[assignment]
+
+
 Request = Annotated[Union[HelloRequest, ExtractRequest, CancelRequest, PingRequest,
                           ExamplesSaveRequest, ExamplesListRequest, ExamplesGetRequest,
-                          ExamplesDeleteRequest, ExamplesExportRequest, TrainRequest],
+                          ExamplesDeleteRequest, ExamplesExportRequest, TrainRequest,
+                          ExportFolderRequest, ExportSaveRequest, ExportRenderRequest],
                     Field(discriminator="type")]
 REQUEST_ADAPTER: TypeAdapter[Any] = TypeAdapter(Request, config={"defer_build": True})
 #: Request model by ``type``: validating one message builds only its own model's validator.
@@ -148,7 +182,8 @@ REQUEST_MODELS: dict[str, type[WireModel]] = {
     model.model_fields["type"].annotation.__args__[0]: model  # type: ignore[union-attr]
     for model in (HelloRequest, ExtractRequest, CancelRequest, PingRequest,
                   ExamplesSaveRequest, ExamplesListRequest, ExamplesGetRequest,
-                  ExamplesDeleteRequest, ExamplesExportRequest, TrainRequest)
+                  ExamplesDeleteRequest, ExamplesExportRequest, TrainRequest,
+                  ExportFolderRequest, ExportSaveRequest, ExportRenderRequest)
 }
 
 

@@ -122,6 +122,10 @@ def run_job(job: Job) -> JobOutcome:
         result.blocks = [b for b in result.blocks if b.kind == "main"]
     if "main" not in job.want:
         result.main = None
+    else:
+        from .metadata import attach
+
+        attach(page, result)
     # Only what the host acts on crosses the pipe (an algorithm's diagnostics stay here).
     extra = {k: result.extra[k] for k in ("site_observation",) if k in result.extra}
     parse_ms = sum(page.timings.values())

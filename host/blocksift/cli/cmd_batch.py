@@ -63,10 +63,12 @@ def _process(line: str) -> str:
         return json.dumps({"id": None, "error": f"bad input line: {exc}"})
     record_id = record.get("id")
     try:
+        from ..metadata import attach
         from ..page import Page
 
         page = Page(record["html"], url=record.get("url"))
         result = _STATE["module"].extract(page, _STATE["params"], model=_STATE["model"])
+        attach(page, result)
     except Exception as exc:  # one bad page must not stop the batch
         return json.dumps({"id": record_id, "error": f"{type(exc).__name__}: {exc}"})
     main = result.main
@@ -83,6 +85,8 @@ def _process(line: str) -> str:
         **extra,
         "text": main.text if main else "",
         "title": main.title if main else "",
+        "metadata": main.metadata.model_dump(mode="json", by_alias=True)
+        if main and main.metadata else None,
         "blocks": [b.model_dump(mode="json", by_alias=True) for b in result.blocks],
         "status": result.status,
         "ms": round((time.perf_counter() - started) * 1000, 2),

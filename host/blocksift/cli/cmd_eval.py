@@ -54,7 +54,10 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "hide":
         from ..evaluation import hide
 
-        return hide.run(args)
+        try:
+            return hide.run(args)
+        except hide.HideEvalError as exc:
+            raise CommandError(str(exc)) from None
     try:
         module = algorithms.load(args.algo)
     except algorithms.UnknownAlgorithm:

@@ -29,6 +29,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 @run_guarded
 def run(args: argparse.Namespace) -> int:
+    from ..metadata import attach
     from ..page import Page
 
     module, params = load_algorithm(args.algo, parse_params(args.param))
@@ -37,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
     page = Page(html, url=args.url or fetched_url)
     model = module.load_model() if getattr(module, "MODEL", None) == "trained" else None
     result = module.extract(page, params, model=model)
+    attach(page, result)
     if args.action == "hide":
         from ..actions.hide import hide_for
 

@@ -239,21 +239,24 @@ COLUMNS = (("gold_kept_mean", "kept"), ("gold_kept_p10", "p10"),
            ("nongold_link_removed", "link rm"))
 
 
+class HideEvalError(ValueError):
+    """A request the hide evaluation cannot run (unknown algorithm, missing dataset)."""
+
+
 def run(args: argparse.Namespace) -> int:
     """``blocksift eval --action hide``: before (linkblocks) and after (hide) per dataset."""
     from .. import algorithms
-    from ..cli.common import CommandError
 
     main_algorithm = args.algo if args.algo and args.algo != "linkblocks" else "auto"
     if main_algorithm not in algorithms.names():
-        raise CommandError(f"unknown algorithm {main_algorithm!r}")
+        raise HideEvalError(f"unknown algorithm {main_algorithm!r}")
     rows: list[dict[str, Any]] = []
     prepared: list[Prepared] = []
     for name in args.datasets:
         try:
             path = resolve(name)
         except FileNotFoundError as exc:
-            raise CommandError(str(exc)) from None
+            raise HideEvalError(str(exc)) from None
         label = path.parent.name if path.name.startswith("pages.") else path.stem
         bar = None
         if args.progress:
