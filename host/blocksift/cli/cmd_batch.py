@@ -35,8 +35,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
                         help="worker processes (default: CPU count; 1 runs in-process)")
     parser.add_argument("--progress", dest="progress", action="store_true", default=None,
-                        help="force a progress bar on stderr")
-    parser.add_argument("--no-progress", dest="progress", action="store_false")
+                        help="show a progress bar on stderr even when it is not a terminal")
+    parser.add_argument("--no-progress", dest="progress", action="store_false",
+                        help="no progress bar (default when stderr is not a terminal)")
     parser.set_defaults(run=run)
 
 
@@ -50,11 +51,13 @@ def _process(line: str) -> str:
     started = time.perf_counter()
     try:
         record = json.loads(line)
-        if not isinstance(record, dict) or not isinstance(record.get("html"), str):
-            raise ValueError('each line must be a JSON object with an "html" string')
     except ValueError as exc:
-        return json.dumps({"id": None, "error": f"bad input line: {exc}"})
-    record_id = record.get("id")
+        return json.dumps({"id": None, "error": f"bad input line: not JSON: {exc}"})
+    # the id is kept whenever the line has one, so the caller can match the error to its page
+    record_id = record.get("id") if isinstance(record, dict) else None
+    if not isinstance(record, dict) or not isinstance(record.get("html"), str):
+        return json.dumps({"id": record_id, "error": 'bad input line: each line must be a '
+                           'JSON object with an "html" string'}, ensure_ascii=False)
     try:
         from ..page import Page
 
@@ -83,6 +86,7 @@ def _lines() -> Iterator[str]:
 def run(args: argparse.Namespace) -> int:
     params = parse_params(args.param)
     _init(args.algo, params)  # validates algo and params before reading input
+    # tqdm without a total has no truth value (bool() raises): compare with None
     progress = None
     if want_progress(args.progress):
         from tqdm import tqdm
@@ -93,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         if args.jobs <= 1:
             for line in _lines():
                 out.write(_process(line) + "\n")
-                if progress:
+                if progress is not None:
                     progress.update()
         else:
             window: deque[Future[str]] = deque()
@@ -103,14 +107,14 @@ def run(args: argparse.Namespace) -> int:
                     window.append(pool.submit(_process, line))
                     if len(window) >= args.jobs * 4:
                         out.write(window.popleft().result() + "\n")
-                        if progress:
+                        if progress is not None:
                             progress.update()
                 while window:
                     out.write(window.popleft().result() + "\n")
-                    if progress:
+                    if progress is not None:
                         progress.update()
     finally:
-        if progress:
+        if progress is not None:
             progress.close()
     out.flush()
     return 0

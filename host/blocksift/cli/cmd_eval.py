@@ -34,8 +34,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="farsw: sliding-window length 0..10 (plot like Fig. 8)")
     parser.add_argument("--train-fraction", type=float, default=0.5,
                         help="site-learned algorithms: share of each site's pages to learn on")
-    parser.add_argument("--progress", dest="progress", action="store_true", default=None)
-    parser.add_argument("--no-progress", dest="progress", action="store_false")
+    parser.add_argument("--progress", dest="progress", action="store_true", default=None,
+                        help="show a progress bar on stderr even when it is not a terminal")
+    parser.add_argument("--no-progress", dest="progress", action="store_false",
+                        help="no progress bar (default when stderr is not a terminal)")
     parser.set_defaults(run=run)
 
 
@@ -90,8 +92,8 @@ def run_plain(args: argparse.Namespace, module: object) -> int:
 
             bar = tqdm(desc=label, unit="page", file=sys.stderr)
         report = evaluate(iter_pages(path, args.limit), extractor, dataset=label,
-                          algorithm=args.algo, progress=bar.update if bar else None)
-        if bar:
+                          algorithm=args.algo, progress=None if bar is None else bar.update)
+        if bar is not None:  # a tqdm without a total has no truth value
             bar.close()
         reports.append(report)
     if args.json:
