@@ -19,10 +19,13 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 from .common import (
+    CommandError,
     add_algorithm_arguments,
+    binary_kind,
     load_algorithm,
     parse_params,
     run_guarded,
+    stdin_stream,
     want_progress,
 )
 
@@ -76,8 +79,15 @@ def _process(line: str) -> str:
     }, ensure_ascii=False)
 
 
-def _lines() -> Iterator[str]:
-    for line in sys.stdin:
+def _lines(stream: Any) -> Iterator[str]:
+    """Non-blank lines of stdin, read as bytes: an undecodable line becomes that line's
+    error instead of ending the batch."""
+    buffer = stream.buffer
+    kind = binary_kind(buffer.peek(8192)[:8192]) if hasattr(buffer, "peek") else None
+    if kind is not None:
+        raise CommandError(f"standard input is {kind}, not JSONL pages")
+    for raw in buffer:
+        line = raw.decode("utf-8", errors="replace")
         if line.strip():
             yield line
 
@@ -86,6 +96,10 @@ def _lines() -> Iterator[str]:
 def run(args: argparse.Namespace) -> int:
     params = parse_params(args.param)
     _init(args.algo, params)  # validates algo and params before reading input
+    stream = stdin_stream()
+    if stream.isatty():
+        raise CommandError("batch reads JSONL pages on standard input: "
+                           "blocksift batch < pages.jsonl > out.jsonl")
     # tqdm without a total has no truth value (bool() raises): compare with None
     progress = None
     if want_progress(args.progress):
@@ -95,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     out = sys.stdout
     try:
         if args.jobs <= 1:
-            for line in _lines():
+            for line in _lines(stream):
                 out.write(_process(line) + "\n")
                 if progress is not None:
                     progress.update()
@@ -103,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
             window: deque[Future[str]] = deque()
             with ProcessPoolExecutor(args.jobs, initializer=_init,
                                      initargs=(args.algo, params)) as pool:
-                for line in _lines():
+                for line in _lines(stream):
                     window.append(pool.submit(_process, line))
                     if len(window) >= args.jobs * 4:
                         out.write(window.popleft().result() + "\n")
