@@ -85,7 +85,7 @@ def binary_kind(data: bytes) -> str | None:
 def stdin_stream() -> Any:
     """``sys.stdin`` for reading, or a :class:`CommandError` when the shell closed it."""
     if sys.stdin is None or sys.stdin.closed:
-        raise CommandError("standard input is closed; give a file or pipe a page in")
+        raise CommandError("standard input is closed; redirect a file to it or pipe input in")
     return sys.stdin
 
 

@@ -65,11 +65,12 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"blocksift {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     chosen = _chosen(argv) if argv is not None else None
+    chosen_module = next((m for name, m, _help in COMMANDS if name == chosen), None)
     loaded: set[str] = set()
     for name, module_name, help_text in COMMANDS:
         if module_name in loaded:
             continue
-        if argv is not None and name != chosen:
+        if argv is not None and module_name != chosen_module:
             # a stand-in that only carries the help line; the real parser is built on use
             subparsers.add_parser(name, help=help_text)
             continue
@@ -118,12 +119,26 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         _quiet_broken_pipe()
         return EXIT_OK
+    except UnicodeDecodeError as exc:  # a dataset or JSONL file that is not UTF-8 text
+        print(f"blocksift: error: input is not UTF-8 text ({exc.reason} at byte {exc.start})",
+              file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:
+        if exc.filename is None:
+            return _internal(exc)
+        # a path given on the command line that cannot be read or written
+        print(f"blocksift: error: {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
     except Exception as exc:  # a bug: one line for the user, the traceback on request
-        if os.environ.get("BLOCKSIFT_DEBUG"):
-            raise
-        print(f"blocksift: internal error: {type(exc).__name__}: {exc} "
-              "(BLOCKSIFT_DEBUG=1 shows the traceback; please report it)", file=sys.stderr)
-        return EXIT_INTERNAL
+        return _internal(exc)
+
+
+def _internal(exc: BaseException) -> int:
+    if os.environ.get("BLOCKSIFT_DEBUG"):
+        raise exc
+    print(f"blocksift: internal error: {type(exc).__name__}: {exc} "
+          "(BLOCKSIFT_DEBUG=1 shows the traceback; please report it)", file=sys.stderr)
+    return EXIT_INTERNAL
 
 
 if __name__ == "__main__":
