@@ -287,3 +287,33 @@ def test_batch_in_a_terminal_with_stdin_closed(home):
     assert_clean(done.returncode, done.screen, 2)
     assert done.lines == ["blocksift: error: standard input is closed; redirect a file to it "
                           "or pipe input in"]
+
+
+def test_install_doctor_uninstall_as_a_person_does(home):
+    """Two Chromium-family browsers share one host command: doctor measures it once and says
+    so on the second row; uninstall then removes the host's logs and cache as well."""
+    browsers = ["--browser", "chrome", "--browser", "chromium"]
+    installed = run("install", *browsers, home=home)
+    assert_clean(installed.returncode, installed.stderr.decode(), 0)
+    done = in_terminal(command("doctor", *browsers), environment(home), timeout=120)
+    assert_clean(done.returncode, done.screen, 0)
+    assert len(re.findall(r"round trip: hello", done.screen)) == 1, done.screen
+    assert "round trip: the same host command as Google Chrome" in done.screen, done.screen
+    report = json.loads(run("doctor", *browsers, "--json", home=home).stdout)
+    assert [r["round_trip_measured_for"] for r in report["browsers"]] == [None, "Google Chrome"]
+    logs, cache = home / "state" / "logs", home / "cache"
+    assert logs.is_dir() and cache.is_dir(), "the host's round trip wrote its log and cache"
+    imported = run("examples", "import", str(DATASET / "pages.jsonl"), home=home)
+    assert imported.returncode == 0, imported.stderr
+    removed = run("uninstall", home=home)
+    assert_clean(removed.returncode, removed.stderr.decode(), 0)
+    assert not logs.exists() and not cache.exists()
+    assert b"kept your data" in removed.stdout
+    assert run("examples", "list", home=home).stdout.count(b"\n") >= 6, "the user's data stays"
+
+
+@pytest.mark.parametrize("command_name", ["batch", "eval"])
+def test_progress_options_have_help(command_name):
+    done = run(command_name, "--help", home=Path("/nonexistent-home"))
+    text = " ".join(done.stdout.decode().split())
+    assert "--progress show a progress bar" in text and "--no-progress no progress bar" in text
