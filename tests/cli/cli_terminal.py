@@ -10,6 +10,7 @@ from __future__ import annotations
 import fcntl
 import os
 import pty
+import re
 import select
 import signal
 import struct
@@ -57,8 +58,8 @@ def in_terminal(argv: list[str], env: dict[str, str], *, stdin: str | Path | Non
 
     ``stdin``: None (the terminal), a file path (``< file``) or :data:`CLOSED` (``<&-``);
     ``stdout``: a file (``> file``) or None (the terminal). ``typed`` is typed at the
-    keyboard once the process starts (``\\x04`` is Ctrl-D); with ``interrupt_after``, Ctrl-C
-    is pressed once that text has appeared on the screen.
+    keyboard once the process starts (``\\x04`` is Ctrl-D); with ``interrupt_after`` (a regular
+    expression), Ctrl-C is pressed once the screen matches it.
     """
     pid, master = pty.fork()
     if pid == 0:  # the child: set up redirections the way a shell does, then exec
@@ -93,7 +94,7 @@ def in_terminal(argv: list[str], env: dict[str, str], *, stdin: str | Path | Non
                     break
                 chunks.append(data)
             if interrupt_after and not interrupted and \
-                    interrupt_after.encode() in b"".join(chunks):
+                    re.search(interrupt_after.encode(), b"".join(chunks)):
                 os.write(master, b"\x03")  # Ctrl-C, as typed
                 interrupted = True
             waited, code = os.waitpid(pid, os.WNOHANG)
@@ -104,11 +105,12 @@ def in_terminal(argv: list[str], env: dict[str, str], *, stdin: str | Path | Non
             os.kill(pid, signal.SIGKILL)
             raise TimeoutError(f"{argv} did not finish in {timeout} s: "
                                f"{b''.join(chunks)[-500:]!r}")
-        # drain what is left on the terminal
-        while True:
+        # drain the terminal until every process holding it is gone (EIO), e.g. the
+        # children of a shell that exited first
+        while time.monotonic() < deadline:
             ready, _, _ = select.select([master], [], [], 0.2)
             if not ready:
-                break
+                continue
             try:
                 data = os.read(master, 65536)
             except OSError:

@@ -76,7 +76,7 @@ def test_batch_in_a_terminal_draws_progress_and_writes_every_line(home, pages, t
     done = in_terminal(command("batch", "--jobs", jobs), environment(home), stdin=pages,
                        stdout=out)
     assert_clean(done.returncode, done.screen, 0)
-    assert re.search(r"\b31page", done.screen.replace(" ", "")), done.screen
+    assert "100%" in done.screen and "31/31" in done.screen, done.screen  # a file: a total
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(records) == 31
     assert records[-1]["id"] == "nohtml" and "error" in records[-1]
@@ -317,3 +317,15 @@ def test_progress_options_have_help(command_name):
     done = run(command_name, "--help", home=Path("/nonexistent-home"))
     text = " ".join(done.stdout.decode().split())
     assert "--progress show a progress bar" in text and "--no-progress no progress bar" in text
+
+
+def test_ctrl_c_stops_batch_with_workers_quietly(home, pages):
+    """Ctrl-C reaches every process of the terminal's group: the workers stay quiet, the
+    parent drops the queued pages and exits 130 with one line."""
+    argv = " ".join(f"'{a}'" for a in command("batch", "--jobs", "2"))
+    shell = f"(cat '{pages}'; sleep 60) | {argv} > /dev/null; echo \"exit=$?\""
+    done = in_terminal(["bash", "-c", shell], environment(home), interrupt_after=r"[1-9][0-9]*page \[",
+                       timeout=120)
+    assert "Traceback" not in done.screen and "KeyboardInterrupt" not in done.screen, \
+        done.screen
+    assert "blocksift: interrupted" in done.screen

@@ -50,6 +50,15 @@ def _init(algo: str, params: dict[str, Any]) -> None:
     _STATE["model"] = module.load_model() if getattr(module, "MODEL", None) == "trained" else None
 
 
+def _worker_init(algo: str, params: dict[str, Any]) -> None:
+    """Worker set-up: Ctrl-C reaches the whole process group, but only the parent answers
+    it (workers printing their own KeyboardInterrupt tracebacks is noise)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _init(algo, params)
+
+
 def _process(line: str) -> str:
     started = time.perf_counter()
     try:
@@ -79,6 +88,25 @@ def _process(line: str) -> str:
     }, ensure_ascii=False)
 
 
+def _line_count(stream: Any) -> int | None:
+    """Lines in stdin when it is a regular file (``< pages.jsonl``), so the progress bar can
+    show a percentage and time left; None for a pipe. The read position is restored."""
+    import stat
+
+    try:
+        fd = stream.fileno()
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        start = os.lseek(fd, 0, os.SEEK_CUR)
+        count = 0
+        while chunk := os.read(fd, 1 << 20):
+            count += chunk.count(b"\n")
+        os.lseek(fd, start, os.SEEK_SET)
+        return count
+    except (OSError, ValueError):
+        return None
+
+
 def _lines(stream: Any) -> Iterator[str]:
     """Non-blank lines of stdin, read as bytes: an undecodable line becomes that line's
     error instead of ending the batch."""
@@ -105,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
     if want_progress(args.progress):
         from tqdm import tqdm
 
-        progress = tqdm(unit="page", file=sys.stderr)
+        progress = tqdm(unit="page", file=sys.stderr, total=_line_count(stream))
     out = sys.stdout
     try:
         if args.jobs <= 1:
@@ -115,8 +143,9 @@ def run(args: argparse.Namespace) -> int:
                     progress.update()
         else:
             window: deque[Future[str]] = deque()
-            with ProcessPoolExecutor(args.jobs, initializer=_init,
-                                     initargs=(args.algo, params)) as pool:
+            pool = ProcessPoolExecutor(args.jobs, initializer=_worker_init,
+                                       initargs=(args.algo, params))
+            try:
                 for line in _lines(stream):
                     window.append(pool.submit(_process, line))
                     if len(window) >= args.jobs * 4:
@@ -127,8 +156,16 @@ def run(args: argparse.Namespace) -> int:
                     out.write(window.popleft().result() + "\n")
                     if progress is not None:
                         progress.update()
+            except BaseException:
+                # Ctrl-C, a closed pipe: drop the queued pages instead of finishing them
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+            pool.shutdown()
     finally:
         if progress is not None:
+            if progress.total and progress.n < progress.total:  # blank lines were counted
+                progress.total = progress.n
+                progress.refresh()
             progress.close()
     out.flush()
     return 0
