@@ -13,7 +13,7 @@ the extension's popup and wait for the reader view to be drawn; open it again, c
 The first action after the browser starts pays the host's cold start (process spawn,
 Python start-up, imports) and is reported on its own. Run::
 
-    nice -n 10 python benchmarks/bench_browser_latency.py --browser both --limit 40
+    nice -n 10 python3 benchmarks/bench_browser_latency.py --browser both --limit 40
 
 The pages are served with ``Content-Security-Policy: script-src 'none'``: their scripts are
 third-party and cannot load offline, and inline ones sometimes redirect away (frame busting).

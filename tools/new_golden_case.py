@@ -1,8 +1,8 @@
 """Write (or rewrite) a golden case for ``auto``: a page, its expected main text and title.
 
-    python tools/new_golden_case.py SLUG --html FILE [--url URL] [--note TEXT]
-    python tools/new_golden_case.py SLUG --dataset zh-cwce --id PAGE_ID
-    python tools/new_golden_case.py SLUG --update      # re-record an existing case
+    python3 tools/new_golden_case.py SLUG --html FILE [--url URL] [--note TEXT]
+    python3 tools/new_golden_case.py SLUG --dataset zh-cwce --id PAGE_ID
+    python3 tools/new_golden_case.py SLUG --update      # re-record an existing case
 
 The expected files are written from the *current* code: recording or updating a case is a
 deliberate step, to be reviewed in the diff like any other change (the manner of Mozilla

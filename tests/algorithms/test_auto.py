@@ -1,7 +1,7 @@
 """Tests of ``auto``: golden pages (page, expected text and title) and behaviour units.
 
 Golden cases live in tests/golden/<slug>/; re-recording them is a deliberate, reviewed step
-(``python tools/new_golden_case.py SLUG --update``).
+(``python3 tools/new_golden_case.py SLUG --update``).
 """
 
 from __future__ import annotations

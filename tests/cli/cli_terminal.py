@@ -26,7 +26,7 @@ CLOSED = "closed"
 
 def command(*args: str) -> list[str]:
     """``blocksift ARGS``: the console script beside this Python when installed, else
-    ``python -m blocksift`` on this checkout."""
+    ``python3 -m blocksift`` on this checkout."""
     script = Path(sys.executable).with_name("blocksift")
     if script.is_file() and os.access(script, os.X_OK):
         return [str(script), *args]

@@ -198,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Stand-alone entry (``python -m blocksift.cli.cmd_install doctor``) until the main CLI
+    """Stand-alone entry (``python3 -m blocksift.cli.cmd_install doctor``) until the main CLI
     lists these commands."""
     parser = argparse.ArgumentParser(prog="blocksift")
     add_parser(parser.add_subparsers(dest="command", required=True))
