@@ -49,6 +49,10 @@ def main() -> int:
     args = parser.parse_args()
     env = dict(os.environ, BLOCKSIFT_HOME=tempfile.mkdtemp(prefix="bench-startup-"),
                PYTHONPATH=str(REPO / "host"))
+    # as in a user's shell: .pyc files are written and reused (without them every start
+    # compiles every module), output buffered
+    for name in ("PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED"):
+        env.pop(name, None)
     commands = {
         "python3 -c pass": [sys.executable, "-c", "pass"],
         "blocksift --version": [*blocksift(), "--version"],

@@ -36,7 +36,10 @@ def command(*args: str) -> list[str]:
 def environment(home: Path, **extra: str) -> dict[str, str]:
     env = dict(os.environ, PYTHONPATH=str(REPO / "host"), BLOCKSIFT_HOME=str(home),
                HOME=str(home), TERM="xterm-256color", COLUMNS="100", LINES="30")
-    env.pop("BLOCKSIFT_DEBUG", None)
+    # as in a user's shell: output block-buffered when piped (so a reader that quits early
+    # is met at the final flush too), no debugging switches
+    for name in ("BLOCKSIFT_DEBUG", "PYTHONUNBUFFERED"):
+        env.pop(name, None)
     env.update(extra)
     return env
 

@@ -112,7 +112,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
-        return int(args.run(args) or 0)
+        code = int(args.run(args) or 0)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a reader gone early (`| head`) shows up here, not at exit
+        return code
     except KeyboardInterrupt:
         print("blocksift: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
