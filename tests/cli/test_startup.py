@@ -56,3 +56,7 @@ def test_doctor_help_does_not_load_the_doctor():
     loaded = modules_after("doctor", "--help")
     registration = {m for m in loaded if m.startswith("blocksift.registration")}
     assert registration == {"blocksift.registration", "blocksift.registration.browsers"}
+
+
+def test_version_does_not_even_build_a_parser():
+    assert "argparse" not in modules_after("--version")

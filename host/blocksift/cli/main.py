@@ -106,6 +106,11 @@ def main(argv: list[str] | None = None) -> int:
         from .cmd_native import run_native
 
         return run_native(argv[1:] if argv[0] == "native" else [])
+    if argv == ["--version"]:  # the most common probe: answer without importing argparse
+        from .. import __version__
+
+        print(f"blocksift {__version__}")
+        return EXIT_OK
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
