@@ -8,9 +8,12 @@ error (a bug; ``BLOCKSIFT_DEBUG=1`` shows the traceback); 130 interrupted.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -34,11 +37,16 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
 )
 
 
-class OneLineErrorParser(argparse.ArgumentParser):
-    """An argparse parser whose usage errors are one line, pointing at ``--help``."""
+def _parser_class() -> type[argparse.ArgumentParser]:
+    """An argparse parser whose usage errors are one line, pointing at ``--help`` (built
+    on demand: ``--version`` answers without importing argparse)."""
+    import argparse
 
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+    class OneLineErrorParser(argparse.ArgumentParser):
+        def error(self, message: str) -> None:  # type: ignore[override]
+            self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+    return OneLineErrorParser
 
 
 def _chosen(argv: list[str]) -> str | None:
@@ -57,7 +65,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
     from .. import __version__
 
-    parser = OneLineErrorParser(
+    parser = _parser_class()(
         prog="blocksift",
         description="See through a web page's clutter: link blocks and main text.",
         epilog="Exit codes: 0 done, 1 negative answer (page declined, doctor found a problem), "
