@@ -69,6 +69,9 @@ def in_terminal(argv: list[str], env: dict[str, str], *, stdin: str | Path | Non
         try:
             # a real terminal has a size (a new pty has 0x0, and bars would draw nothing)
             fcntl.ioctl(2, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+            # a shell at a prompt has Ctrl-C at its default, even if this test run was
+            # started in the background (`cmd &` ignores SIGINT, and children inherit that)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
             os.chdir(cwd)
             if stdin == CLOSED:
                 os.close(0)
