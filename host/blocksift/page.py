@@ -26,6 +26,24 @@ DEFAULT_ID_ATTR = "data-bsid"
 _META_CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
 
 
+#: Longest title kept; longer ones are cut at a word boundary (real titles stay well below).
+MAX_TITLE_CHARS = 300
+_MARKUP_START = re.compile(r"<(?:[A-Za-z][\w:-]*[\s/>]|/[A-Za-z]|!--)")
+
+
+def plain_title(text: str) -> str:
+    """``text`` as a title: whitespace collapsed, cut before any markup that a broken page
+    left in it, and at most :data:`MAX_TITLE_CHARS` characters (cut at a word, with "…")."""
+    markup = _MARKUP_START.search(text)
+    if markup:
+        text = text[:markup.start()]
+    text = " ".join(text.split())
+    if len(text) > MAX_TITLE_CHARS:
+        cut = text.rfind(" ", 0, MAX_TITLE_CHARS)
+        text = text[:cut if cut > MAX_TITLE_CHARS // 2 else MAX_TITLE_CHARS].rstrip(" ,;:-") + "…"
+    return text
+
+
 class PageError(ValueError):
     """The input cannot be turned into a page (not text, undecodable)."""
 
@@ -60,6 +78,20 @@ def decode_html(data: bytes, declared: str | None = None) -> str:
     return data.decode("cp1252", errors="replace")
 
 
+_PARSER_OPTIONS = dict(encoding="utf-8", remove_comments=True, remove_pis=True,
+                       huge_tree=True, default_doctype=False)
+
+
+def _parse_stamped(stamped: str) -> lxml_html.HtmlElement | None:
+    """lxml's tree of a stamped page, or None when it finds no document at all."""
+    parser = lxml_html.HTMLParser(**_PARSER_OPTIONS)
+    try:
+        return lxml_html.document_fromstring(stamped.encode("utf-8", errors="replace"),
+                                             parser=parser)
+    except (etree.ParserError, ValueError):
+        return None
+
+
 class Page:
     """A web page as received: raw string, tag scan and lxml tree (both lazy)."""
 
@@ -71,6 +103,8 @@ class Page:
         self.id_attr = id_attr
         #: Milliseconds spent building the lazy views (``scan``, ``parse``), for timing replies.
         self.timings: dict[str, float] = {}
+        #: What the parse repaired in broken markup (empty for a well-formed page).
+        self.repairs: list[str] = []
 
     @classmethod
     def from_bytes(cls, data: bytes, url: str | None = None, encoding: str | None = None,
@@ -90,18 +124,42 @@ class Page:
 
     @cached_property
     def tree(self) -> lxml_html.HtmlElement:
-        """The lxml tree of the page; each element carries its source ordinal."""
+        """The lxml tree of the page; each element carries its source ordinal.
+
+        Broken markup that would hide the content from the parser is repaired first
+        (:mod:`blocksift.repair`; what was done is in :attr:`repairs`).
+        """
         tags = self.tags
         started = time.perf_counter()
-        stamped = stamp(self.raw, tags)
-        parser = lxml_html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
-                                      huge_tree=True, default_doctype=False)
-        data = stamped.encode("utf-8", errors="replace")
-        try:
-            root = lxml_html.document_fromstring(data, parser=parser)
-        except (etree.ParserError, ValueError):
-            root = lxml_html.document_fromstring(b"<html><body></body></html>", parser=parser)
+        root = self._parse_recovering(tags)
         self.timings["parse"] = (time.perf_counter() - started) * 1000
+        return root
+
+    def _parse_recovering(self, tags: TagScan) -> lxml_html.HtmlElement:
+        """Parse the stamped page; use a repaired copy's parse when it shows more.
+
+        A repaired parse replaces :attr:`tags` with the copy's scan mapped back into
+        ``raw`` (same ordinals for every tag before the broken spot, spans into ``raw``).
+        """
+        from . import repair
+
+        root = _parse_stamped(stamp(self.raw, tags))
+        planned = repair.plan(self.raw, tags, self.id_attr)
+        moved = repair.move_stray_content(root) if root is not None else 0
+        if planned is not None:
+            fixed, fixed_tags = planned
+            candidate = _parse_stamped(stamp(fixed.text, fixed_tags))
+            if candidate is not None:
+                candidate_moved = repair.move_stray_content(candidate)
+                if root is None or repair.better(candidate, len(fixed_tags), root, len(tags)):
+                    self.__dict__["tags"] = fixed.scan_to_raw(fixed_tags)
+                    self.repairs = list(fixed.notes)
+                    root, moved = candidate, candidate_moved
+        if moved:
+            self.repairs.append(f"moved {moved} element(s) from <head> or beside <body> "
+                                "into <body>")
+        if root is None:
+            root = _parse_stamped(b"<html><body></body></html>".decode())
         return root
 
     @cached_property
@@ -115,18 +173,21 @@ class Page:
 
     @cached_property
     def title(self) -> str:
-        """The document title: ``<title>``, else ``og:title``, else the first ``<h1>``."""
+        """The document title: ``<title>``, else ``og:title``, else the first ``<h1>``.
+
+        Plain text of sane length (:func:`plain_title`).
+        """
         for xpath in ("//head/title", "//title"):
             found = self.tree.xpath(xpath)
             if found:
-                text = " ".join(found[0].text_content().split())
+                text = plain_title(found[0].text_content())
                 if text:
                     return text
         og = self.tree.xpath('//meta[@property="og:title"]/@content')
         if og and og[0].strip():
-            return " ".join(og[0].split())
+            return plain_title(og[0])
         h1 = self.tree.xpath("//h1")
-        return " ".join(h1[0].text_content().split()) if h1 else ""
+        return plain_title(h1[0].text_content()) if h1 else ""
 
     # -- element <-> source mapping -------------------------------------------------------
 

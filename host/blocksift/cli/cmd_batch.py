@@ -41,6 +41,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="show a progress bar on stderr even when it is not a terminal")
     parser.add_argument("--no-progress", dest="progress", action="store_false",
                         help="no progress bar (default when stderr is not a terminal)")
+    from . import batch_warc
+
+    batch_warc.add_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -124,6 +127,10 @@ def _lines(stream: Any) -> Iterator[str]:
 def run(args: argparse.Namespace) -> int:
     params = parse_params(args.param)
     _init(args.algo, params)  # validates algo and params before reading input
+    if getattr(args, "warc", None):
+        from . import batch_warc
+
+        return batch_warc.run(args, params)
     stream = stdin_stream()
     if stream.isatty():
         raise CommandError("batch reads JSONL pages on standard input: "
