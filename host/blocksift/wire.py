@@ -14,7 +14,8 @@ PROTOCOL_VERSION = 1
 MAX_ID_LENGTH = 128
 REQUEST_TYPES = frozenset({"hello", "extract", "cancel", "ping", "examples.save",
                            "examples.list", "examples.get", "examples.delete",
-                           "examples.export", "train"})
+                           "examples.export", "train", "export.folder", "export.save",
+                           "export.render"})
 
 
 class ErrorCode(IntEnum):

@@ -37,6 +37,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     add_algorithm_arguments(parser)
     parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
                         help="worker processes (default: CPU count; 1 runs in-process)")
+    parser.add_argument("--action", choices=("extract", "hide"), default="extract",
+                        help='hide: each output line also holds "hide", the plan the '
+                             "extension receives")
     parser.add_argument("--progress", dest="progress", action="store_true", default=None,
                         help="show a progress bar on stderr even when it is not a terminal")
     parser.add_argument("--no-progress", dest="progress", action="store_false",
@@ -47,19 +50,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def _init(algo: str, params: dict[str, Any]) -> None:
+def _init(algo: str, params: dict[str, Any], action: str = "extract") -> None:
     module, validated = load_algorithm(algo, params)
+    _STATE["action"] = action
     _STATE["module"], _STATE["params"] = module, validated
     _STATE["model"] = module.load_model() if getattr(module, "MODEL", None) == "trained" else None
 
 
-def _worker_init(algo: str, params: dict[str, Any]) -> None:
+def _worker_init(algo: str, params: dict[str, Any], action: str = "extract") -> None:
     """Worker set-up: Ctrl-C reaches the whole process group, but only the parent answers
     it (workers printing their own KeyboardInterrupt tracebacks is noise)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _init(algo, params)
+    _init(algo, params, action)
 
 
 def _process(line: str) -> str:
@@ -74,17 +78,30 @@ def _process(line: str) -> str:
         return json.dumps({"id": record_id, "error": 'bad input line: each line must be a '
                            'JSON object with an "html" string'}, ensure_ascii=False)
     try:
+        from ..metadata import attach
         from ..page import Page
 
         page = Page(record["html"], url=record.get("url"))
         result = _STATE["module"].extract(page, _STATE["params"], model=_STATE["model"])
+        attach(page, result)
     except Exception as exc:  # one bad page must not stop the batch
         return json.dumps({"id": record_id, "error": f"{type(exc).__name__}: {exc}"})
     main = result.main
+    extra: dict[str, Any] = {}
+    if _STATE.get("action") == "hide":
+        from ..actions.hide import hide_for
+
+        try:
+            extra["hide"] = hide_for(page, result).model_dump(mode="json", by_alias=True)
+        except Exception as exc:  # one bad page must not stop the batch
+            return json.dumps({"id": record_id, "error": f"{type(exc).__name__}: {exc}"})
     return json.dumps({
         "id": record_id,
+        **extra,
         "text": main.text if main else "",
         "title": main.title if main else "",
+        "metadata": main.metadata.model_dump(mode="json", by_alias=True)
+        if main and main.metadata else None,
         "blocks": [b.model_dump(mode="json", by_alias=True) for b in result.blocks],
         "status": result.status,
         "ms": round((time.perf_counter() - started) * 1000, 2),
@@ -126,7 +143,7 @@ def _lines(stream: Any) -> Iterator[str]:
 @run_guarded
 def run(args: argparse.Namespace) -> int:
     params = parse_params(args.param)
-    _init(args.algo, params)  # validates algo and params before reading input
+    _init(args.algo, params, args.action)  # validates algo and params before reading input
     if getattr(args, "warc", None):
         from . import batch_warc
 
@@ -151,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             window: deque[Future[str]] = deque()
             pool = ProcessPoolExecutor(args.jobs, initializer=_worker_init,
-                                       initargs=(args.algo, params))
+                                       initargs=(args.algo, params, args.action))
             try:
                 for line in _lines(stream):
                     window.append(pool.submit(_process, line))
