@@ -19,10 +19,13 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 from .common import (
+    CommandError,
     add_algorithm_arguments,
+    binary_kind,
     load_algorithm,
     parse_params,
     run_guarded,
+    stdin_stream,
     want_progress,
 )
 
@@ -38,8 +41,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help='hide: each output line also holds "hide", the plan the '
                              "extension receives")
     parser.add_argument("--progress", dest="progress", action="store_true", default=None,
-                        help="force a progress bar on stderr")
-    parser.add_argument("--no-progress", dest="progress", action="store_false")
+                        help="show a progress bar on stderr even when it is not a terminal")
+    parser.add_argument("--no-progress", dest="progress", action="store_false",
+                        help="no progress bar (default when stderr is not a terminal)")
     from . import batch_warc
 
     batch_warc.add_arguments(parser)
@@ -53,15 +57,26 @@ def _init(algo: str, params: dict[str, Any], action: str = "extract") -> None:
     _STATE["model"] = module.load_model() if getattr(module, "MODEL", None) == "trained" else None
 
 
+def _worker_init(algo: str, params: dict[str, Any], action: str = "extract") -> None:
+    """Worker set-up: Ctrl-C reaches the whole process group, but only the parent answers
+    it (workers printing their own KeyboardInterrupt tracebacks is noise)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _init(algo, params, action)
+
+
 def _process(line: str) -> str:
     started = time.perf_counter()
     try:
         record = json.loads(line)
-        if not isinstance(record, dict) or not isinstance(record.get("html"), str):
-            raise ValueError('each line must be a JSON object with an "html" string')
     except ValueError as exc:
-        return json.dumps({"id": None, "error": f"bad input line: {exc}"})
-    record_id = record.get("id")
+        return json.dumps({"id": None, "error": f"bad input line: not JSON: {exc}"})
+    # the id is kept whenever the line has one, so the caller can match the error to its page
+    record_id = record.get("id") if isinstance(record, dict) else None
+    if not isinstance(record, dict) or not isinstance(record.get("html"), str):
+        return json.dumps({"id": record_id, "error": 'bad input line: each line must be a '
+                           'JSON object with an "html" string'}, ensure_ascii=False)
     try:
         from ..metadata import attach
         from ..page import Page
@@ -93,8 +108,34 @@ def _process(line: str) -> str:
     }, ensure_ascii=False)
 
 
-def _lines() -> Iterator[str]:
-    for line in sys.stdin:
+def _line_count(stream: Any) -> int | None:
+    """Lines in stdin when it is a regular file (``< pages.jsonl``), so the progress bar can
+    show a percentage and time left; None for a pipe. The read position is restored."""
+    import stat
+
+    try:
+        fd = stream.fileno()
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        start = os.lseek(fd, 0, os.SEEK_CUR)
+        count = 0
+        while chunk := os.read(fd, 1 << 20):
+            count += chunk.count(b"\n")
+        os.lseek(fd, start, os.SEEK_SET)
+        return count
+    except (OSError, ValueError):
+        return None
+
+
+def _lines(stream: Any) -> Iterator[str]:
+    """Non-blank lines of stdin, read as bytes: an undecodable line becomes that line's
+    error instead of ending the batch."""
+    buffer = stream.buffer
+    kind = binary_kind(buffer.peek(8192)[:8192]) if hasattr(buffer, "peek") else None
+    if kind is not None:
+        raise CommandError(f"standard input is {kind}, not JSONL pages")
+    for raw in buffer:
+        line = raw.decode("utf-8", errors="replace")
         if line.strip():
             yield line
 
@@ -107,34 +148,48 @@ def run(args: argparse.Namespace) -> int:
         from . import batch_warc
 
         return batch_warc.run(args, params)
+    stream = stdin_stream()
+    if stream.isatty():
+        raise CommandError("batch reads JSONL pages on standard input: "
+                           "blocksift batch < pages.jsonl > out.jsonl")
+    # tqdm without a total has no truth value (bool() raises): compare with None
     progress = None
     if want_progress(args.progress):
         from tqdm import tqdm
 
-        progress = tqdm(unit="page", file=sys.stderr)
+        progress = tqdm(unit="page", file=sys.stderr, total=_line_count(stream))
     out = sys.stdout
     try:
         if args.jobs <= 1:
-            for line in _lines():
+            for line in _lines(stream):
                 out.write(_process(line) + "\n")
-                if progress:
+                if progress is not None:
                     progress.update()
         else:
             window: deque[Future[str]] = deque()
-            with ProcessPoolExecutor(args.jobs, initializer=_init,
-                                     initargs=(args.algo, params, args.action)) as pool:
-                for line in _lines():
+            pool = ProcessPoolExecutor(args.jobs, initializer=_worker_init,
+                                       initargs=(args.algo, params, args.action))
+            try:
+                for line in _lines(stream):
                     window.append(pool.submit(_process, line))
                     if len(window) >= args.jobs * 4:
                         out.write(window.popleft().result() + "\n")
-                        if progress:
+                        if progress is not None:
                             progress.update()
                 while window:
                     out.write(window.popleft().result() + "\n")
-                    if progress:
+                    if progress is not None:
                         progress.update()
+            except BaseException:
+                # Ctrl-C, a closed pipe: drop the queued pages instead of finishing them
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+            pool.shutdown()
     finally:
-        if progress:
+        if progress is not None:
+            if progress.total and progress.n < progress.total:  # blank lines were counted
+                progress.total = progress.n
+                progress.refresh()
             progress.close()
     out.flush()
     return 0

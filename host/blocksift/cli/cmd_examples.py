@@ -35,9 +35,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 @run_guarded
 def run(args: argparse.Namespace) -> int:
-    from ..storage.examples import ExampleStore
+    from ..storage.examples import ExampleStore, default_path
 
-    with ExampleStore(args.store) as store:
+    path = args.store or default_path()
+    if args.action != "import" and not path.exists():
+        # reading must not create an empty database (and its folder) as a side effect
+        return _no_store(args, path)
+    with ExampleStore(path) as store:
         if args.action == "list":
             items = store.list(limit=args.limit)
             if args.json:
@@ -80,3 +84,17 @@ def run(args: argparse.Namespace) -> int:
                 raise CommandError(f"cannot import {args.path}: {exc}") from None
             print(f"imported {count} example(s)", file=sys.stderr)
     return 0
+
+
+def _no_store(args: argparse.Namespace, path: Path) -> int:
+    """What each action says before any example was captured (nothing is created)."""
+    if args.action == "list":
+        if args.json:
+            print("[]")
+        else:
+            print(f"no examples yet in {path}")
+        return 0
+    if args.action == "export":
+        raise CommandError(f"no examples to export: {path} does not exist yet")
+    ids = [args.example_id] if args.action == "show" else args.example_ids
+    raise CommandError(f"no example(s) {', '.join(map(str, ids))}: {path} does not exist yet")
