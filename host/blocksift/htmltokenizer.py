@@ -20,7 +20,15 @@ follows too; ``tests/test_htmltokenizer.py`` checks the agreement on random and 
   ``plaintext`` holds the rest of the page.
 
 Regex fragments are possessive and "unrolled" (runs of ordinary characters between checks),
-several times faster in the regex engine than lazy ``.*?`` bodies.
+several times faster in the regex engine than lazy ``.*?`` bodies. Possessive loops keep a
+2 MB start tag or an attribute bomb linear in time and memory; an atomic group or a greedy
+loop of a group instead keeps backtracking state per repetition (over 1 GB for a 2 MB tag).
+
+Every possessive loop of a group ends in an empty alternative, ``(?:...|)*+``: CPython
+before 3.11.5 (Debian 12 has 3.11.2) ends ``(?:X)*+`` where its last, failed try of ``X``
+stopped, not where that try began (CPython gh-106052, gh-100061), which misreads tags and
+can backtrack without end. With the empty alternative the loop's body never fails, so every
+3.11 matches the same (``tests/test_htmltokenizer.py`` guards the form).
 """
 
 from __future__ import annotations
@@ -44,13 +52,13 @@ RAW_TEXT_ELEMENTS = RAWTEXT_ELEMENTS + RCDATA_ELEMENTS
 #: (white space, ``/``), and attributes, each a name (``=`` allowed as its first character)
 #: and an optional ``= value`` (quoted, possibly unterminated, or unquoted).
 #: The common ``name="value"`` attributes first (the same reading, fewer regex steps).
-ATTRS = (r"""(?:\s++[^\s/>="']++=(?:"[^"]*+"|'[^']*+'))*+"""
+ATTRS = (r"""(?:\s++[^\s/>="']++=(?:"[^"]*+"|'[^']*+')|)*+"""
          r"""(?:[\s/]++|(?:=[^\s/>=]*+|[^\s/>=]++)"""
-         r"""(?:\s*+=\s*+(?:"[^"]*+"?|'[^']*+'?|[^\s>]*+))?)*+""")
+         r"""(?:\s*+=\s*+(?:"[^"]*+"?|'[^']*+'?|[^\s>]*+))?|)*+""")
 #: A tag name (after ``<`` or ``</``).
 TAG_NAME = r"[A-Za-z][^\s/>]*+"
 #: A comment, after its ``<``: ``!--`` up to ``-->`` or ``--!>`` (or the end of input).
-COMMENT = r"!--(?:-?>|[^-]*+(?:-(?!-!?>)[^-]*+)*+(?:--!?>)?)"
+COMMENT = r"!--(?:-?>|[^-]*+(?:-(?!-!?>)[^-]*+|)*+(?:--!?>)?)"
 #: A bogus comment or doctype, after its ``<``: ``!...``, ``?...``, ``/`` + a non-letter,
 #: up to the first ``>``.
 BOGUS_COMMENT = r"(?:[!?]|/(?![A-Za-z]))[^>]*+>?"
@@ -78,7 +86,7 @@ def raw_text_body(name: str, content_group: str = "") -> str:
         end = f"(?:<{end_tag(name)})?"
     else:
         stop = rf"/{ci(name)}(?=[\s/>]|\Z)"
-        content = rf"[^<]*+(?:<(?!{stop})[^<]*+)*+"
+        content = rf"[^<]*+(?:<(?!{stop})[^<]*+|)*+"
         end = f"(?:<{end_tag(name)})?"
     if content_group:
         content = f"(?P<{content_group}>{content})"
@@ -91,9 +99,9 @@ def _script_data() -> str:
     escaped) and ``-->`` closes."""
     end = rf"/{ci('script')}(?=[\s/>]|\Z)"
     start = rf"{ci('script')}(?=[\s/>]|\Z)"
-    double = rf"(?:[^<-]++|-(?!->)|<(?!{end}))*+(?:<{end}|(?=-->))?"
-    escaped = (rf"(?:[^<-]++|-(?!->)|<(?!{end}|{start})|<{start}{double})*+(?:-->)?")
-    return rf"(?:[^<]++|<(?!{end}|!--)|<!--(?:-?>|{escaped}))*+"
+    double = rf"(?:[^<-]++|-(?!->)|<(?!{end})|)*+(?:<{end}|(?=-->))?"
+    escaped = (rf"(?:[^<-]++|-(?!->)|<(?!{end}|{start})|<{start}{double}|)*+(?:-->)?")
+    return rf"(?:[^<]++|<(?!{end}|!--)|<!--(?:-?>|{escaped})|)*+"
 
 
 _SCRIPT_DATA = _script_data()

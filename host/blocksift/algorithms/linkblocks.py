@@ -195,7 +195,7 @@ def _skipped_elements(groups: bool = False) -> str:
     end = r"/(?i:(?P=raw))(?=[\s/>]|\Z)"
     generic = ("(?P<raw>" + "|".join(_ci(n) for n in _GENERIC_SKIPPED) + ")" + _NAME_END
                + group("g_attrs", _ATTRS) + ">?"
-               + group("g_content", rf"[^<]*+(?:<(?!{end})[^<]*+)*+")
+               + group("g_content", rf"[^<]*+(?:<(?!{end})[^<]*+|)*+")
                + f"(?:<{end}{_ATTRS}>?)?")
     script = (_ci("script") + _NAME_END + group("s_attrs", _ATTRS) + ">?"
               + tokenizer.raw_text_body("script", "s_content" if groups else ""))
@@ -228,7 +228,7 @@ _SCAN_RE = re.compile(
     r"(?:>|" + _ATTRS + ">?)"
     r"|<" + _COMMENT + "|<" + _BOGUS + "|<(?:" + _skipped_elements() + ")"
     r"|<(?!" + _LINK_START + ")" + _TAG_NAME + _ATTRS + ">?"
-    r"|<(?![A-Za-z/!?]))[^<]*+)*+"
+    r"|<(?![A-Za-z/!?]))[^<]*+|)*+"
     r"(?:<(?:" + _LINK_START + "(?P<open>" + _ATTRS + ")>?"
     r"|/" + _LINK_START + "(?P<close>" + _ATTRS + r")>?)|\Z)")
 _HREF_FIRST_RE = re.compile(r"\s+href\s*=", re.I)
@@ -495,7 +495,7 @@ def _has_text_chars(count: int) -> re.Pattern[str]:
         # tags whose first letter no skipped element has come first: the common case
         r"(?:(?:<[a-hj-moq-ru-wyzA-HJ-MOQ-RU-WYZ/?][^>]*+>|<[pP](?![lL])[^>]*+>|\s++"
         r"|<" + _COMMENT + skipped
-        + r"|(?!" + text_element + r")<[a-zA-Z!][^>]*+>)*+(?:" + token + r"))"
+        + r"|(?!" + text_element + r")<[a-zA-Z!][^>]*+>|)*+(?:" + token + r"))"
         + rf"{{{count}}}")
 
 
@@ -520,7 +520,7 @@ def _holds_units(count: int) -> re.Pattern[str]:
         r"(?:(?:<[a-hj-mo-ru-wyzA-HJ-MO-RU-WYZ][^\s/>]*+" + _ATTRS + r">?|\s++"
         + r"|</" + _TAG_NAME + _ATTRS + ">?|<" + _COMMENT + "|<" + _BOGUS
         + "|<(?:" + _skipped_elements() + ")|<" + _TAG_NAME + _ATTRS + ">?"
-        + rf"|[^\sa-z<{_CJK}][^\s<{_CJK}]*+|[{_DATE_CJK}]|<(?![a-zA-Z/!?]))*+"
+        + rf"|[^\sa-z<{_CJK}][^\s<{_CJK}]*+|[{_DATE_CJK}]|<(?![a-zA-Z/!?])|)*+"
         + rf"(?:[a-z][^\s<]*+|(?![{_DATE_CJK}])[{_CJK}]))" + rf"{{{count}}}")
 
 
