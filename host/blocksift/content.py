@@ -60,6 +60,12 @@ SAFE_ATTRIBUTES = {
     "pre": {"class"},
 }
 SAFE_URL_SCHEMES = {"http", "https", "mailto"}
+#: Attributes whose value is a URL (or, for srcset, a list of URLs) that ammonia itself does
+#: not check; each is filtered by :func:`safe_url_attribute`.
+_URL_ATTRIBUTES = frozenset({"href", "src", "srcset", "cite"})
+_SCHEME_RE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
+# Browsers drop ASCII tab/newline anywhere in a URL and trim controls/spaces at its ends.
+_URL_IGNORED_RE = re.compile(r"[\t\n\r]")
 _LAZY_SRC_ATTRS = ("data-src", "data-lazy-src", "data-original", "data-url")
 
 
@@ -184,8 +190,63 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
                 pass
         pieces.append(lxml_html.tostring(clone, encoding="unicode", with_tail=False))
     return nh3.clean("".join(pieces), tags=SAFE_TAGS, attributes=SAFE_ATTRIBUTES,
-                     url_schemes=SAFE_URL_SCHEMES, link_rel="noopener noreferrer",
-                     strip_comments=True)
+                     attribute_filter=safe_url_attribute, url_schemes=SAFE_URL_SCHEMES,
+                     link_rel="noopener noreferrer", strip_comments=True)
+
+
+def safe_url(url: str, *, image: bool = False) -> bool:
+    """True for an http(s) or relative URL (``mailto:`` for links, ``data:image/`` for images).
+
+    Read as a browser reads it: tabs and newlines removed, control characters and spaces
+    trimmed, the scheme case-insensitive, so ``java\tscript:`` and `` JAVASCRIPT:`` are caught.
+    """
+    cleaned = _URL_IGNORED_RE.sub("", url).strip("\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0b"
+                                                 "\x0c\x0e\x0f\x10\x11\x12\x13\x14\x15\x16"
+                                                 "\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f ")
+    found = _SCHEME_RE.match(cleaned)
+    if found is None:
+        return not cleaned.startswith("\\")  # relative; "\\host" is read as "//host"
+    scheme = found.group(1).lower()
+    if scheme in ("http", "https"):
+        return True
+    if image:
+        return scheme == "data" and cleaned[5:].lstrip().lower().startswith("image/")
+    return scheme == "mailto"
+
+
+def srcset_urls(value: str) -> list[str]:
+    """The candidate URLs of a ``srcset`` (HTML Living Standard, "parse a srcset attribute")."""
+    urls: list[str] = []
+    position, length = 0, len(value)
+    while position < length:
+        while position < length and (value[position].isspace() or value[position] == ","):
+            position += 1
+        start = position
+        while position < length and not value[position].isspace():
+            position += 1
+        url = value[start:position]
+        if not url:
+            break
+        if url.endswith(","):
+            urls.append(url.rstrip(","))
+            continue
+        urls.append(url)
+        depth = 0  # skip the descriptors, up to a comma outside parentheses
+        while position < length and (value[position] != "," or depth):
+            depth += {"(": 1, ")": -1}.get(value[position], 0)
+            position += 1
+    return urls
+
+
+def safe_url_attribute(tag: str, attribute: str, value: str) -> str | None:
+    """nh3 attribute filter: drop a URL-bearing attribute holding any unsafe URL."""
+    if attribute not in _URL_ATTRIBUTES:
+        return value
+    image = tag in ("img", "source")
+    if attribute == "srcset":
+        urls = srcset_urls(value)
+        return value if all(safe_url(url, image=True) for url in urls) else None
+    return value if safe_url(value, image=image and attribute == "src") else None
 
 
 def outermost(elements: Sequence[etree._Element]) -> list[etree._Element]:

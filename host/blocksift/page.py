@@ -25,6 +25,14 @@ DEFAULT_ID_ATTR = "data-bsid"
 
 _META_CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
 
+#: Most attributes one start tag keeps for the parser: libxml2's duplicate-attribute check
+#: is quadratic in attributes per tag (40,000 on one tag take seconds), browsers' is not.
+MAX_ATTRIBUTES_PER_TAG = 1000
+# A start tag shorter than this cannot hold MAX_ATTRIBUTES_PER_TAG attributes (each >= 2
+# characters with its separator), so only longer tags are counted.
+_LONG_TAG_CHARS = 2 * MAX_ATTRIBUTES_PER_TAG
+_ATTRIBUTE_RE = re.compile(r"""[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?""")
+
 
 class PageError(ValueError):
     """The input cannot be turned into a page (not text, undecodable)."""
@@ -60,6 +68,38 @@ def decode_html(data: bytes, declared: str | None = None) -> str:
     return data.decode("cp1252", errors="replace")
 
 
+def cap_attributes(html: str, tags: TagScan, limit: int = MAX_ATTRIBUTES_PER_TAG) -> str:
+    """``html`` with every start tag cut to its first ``limit`` attributes (an attribute bomb
+    guard run before lxml parses); ``html`` itself, unchanged, when no tag has more.
+    """
+    pieces: list[str] = []
+    last = 0
+    name_ends, tag_ends = tags.name_ends, tags.tag_ends
+    for ordinal in range(len(name_ends)):
+        name_end, tag_end = name_ends[ordinal], tag_ends[ordinal]
+        if tag_end - name_end <= _LONG_TAG_CHARS:
+            continue
+        attributes = html[name_end:tag_end]
+        cut = None
+        for count, found in enumerate(_ATTRIBUTE_RE.finditer(attributes), 1):
+            if count == limit:
+                cut = found.end()
+            elif count > limit:
+                break
+        else:
+            continue  # at most ``limit`` attributes
+        assert cut is not None
+        closing = "/>" if attributes.rstrip().endswith("/>") else \
+            (">" if attributes.endswith(">") else "")
+        pieces.append(html[last:name_end])
+        pieces.append(attributes[:cut] + closing)
+        last = tag_end
+    if not pieces:
+        return html
+    pieces.append(html[last:])
+    return "".join(pieces)
+
+
 class Page:
     """A web page as received: raw string, tag scan and lxml tree (both lazy)."""
 
@@ -93,7 +133,11 @@ class Page:
         """The lxml tree of the page; each element carries its source ordinal."""
         tags = self.tags
         started = time.perf_counter()
-        stamped = stamp(self.raw, tags)
+        guarded = cap_attributes(self.raw, tags)
+        if guarded is not self.raw:
+            # Same start tags in the same order (only attribute lists were cut): ordinals hold.
+            tags = scan(guarded, self.id_attr)
+        stamped = stamp(guarded, tags)
         parser = lxml_html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
                                       huge_tree=True, default_doctype=False)
         data = stamped.encode("utf-8", errors="replace")

@@ -240,7 +240,7 @@ class Session:
             return
         raw_id = message.get("id")
         request_id = raw_id if isinstance(raw_id, str) and 0 < len(raw_id) <= MAX_ID_LENGTH \
-            else None
+            and _SURROGATE.search(raw_id) is None else None  # never echo an ill-formed id
         kind = message.get("type")
         if kind not in REQUEST_TYPES:
             known = ", ".join(sorted(REQUEST_TYPES))

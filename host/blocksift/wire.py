@@ -6,6 +6,7 @@ which keeps its cold start small; :mod:`blocksift.protocol` re-exports all of th
 
 from __future__ import annotations
 
+import re
 from enum import IntEnum
 from typing import Any
 
@@ -52,3 +53,23 @@ def error_payload(code: ErrorCode, message: str, request_id: str | None = None
     """The ``error`` reply as a plain dict (same shape as ``protocol.ErrorReply``)."""
     return {"type": "error", "id": request_id, "code": int(code), "name": code.name.lower(),
             "message": message}
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def encode_reply(text: str) -> bytes:
+    """UTF-8 bytes of a serialized reply, always valid UTF-8.
+
+    Replies are serialized with ``ensure_ascii=False``; a lone surrogate that reached one (an
+    echoed string) is written as its JSON escape, which stands for the same string.
+    """
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return well_formed_reply(text).encode("utf-8")
+
+
+def well_formed_reply(text: str) -> str:
+    """``text`` (serialized JSON) with each lone surrogate replaced by its ``\\uXXXX`` escape."""
+    return _LONE_SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)

@@ -91,6 +91,42 @@ def test_absurd_length_is_drained_and_refused(host):
     assert host.recv()["type"] == "pong"
 
 
+@pytest.mark.parametrize("message, code", [
+    ({"type": "ping", "id": "\ud800"}, 1006),
+    ({"type": "teleport", "id": "\udfff"}, 1008),
+    ({"type": "extract", "id": "x\ud800", "html": "<p>x</p>"}, 1006),
+    ({"type": "hello", "id": "\ud83d", "protocol": 1}, 1006),
+    ({"type": "\ud800", "id": "\ud800"}, 1008),
+])
+def test_a_lone_surrogate_in_the_id_is_answered_and_the_host_keeps_serving(host, message, code):
+    # json.dumps writes the surrogate as its \ud800 escape, as a page's script could.
+    host.send(message)
+    reply = host.recv()
+    assert reply["type"] == "error" and reply["code"] == code, reply
+    assert reply["id"] is None  # an ill-formed id is never echoed back
+    host.send({"type": "ping", "id": "after"})
+    assert host.recv() == {"type": "pong", "id": "after"}
+
+
+def test_oversized_length_headers_keep_the_stream_in_sync(host_factory):
+    host = host_factory("--max-frame", "1000")
+    # The body of the refused frame holds what looks like a frame: it must be skipped.
+    inner = json.dumps({"type": "ping", "id": "smuggled"}).encode()
+    body = HEADER.pack(len(inner)) + inner
+    body += b" " * (5000 - len(body))
+    host.send_raw(HEADER.pack(len(body)) + body)
+    for size in (1001, 4096, 1 << 20):
+        host.send_raw(HEADER.pack(size) + b"y" * size)
+    codes = [host.recv()["code"] for _ in range(4)]
+    assert codes == [1002] * 4
+    host.send({"type": "ping", "id": "in-sync"})
+    assert host.recv() == {"type": "pong", "id": "in-sync"}
+    host.send_raw(HEADER.pack(0xFFFFFFFF) + b"z" * 10)  # longer than the rest of the input
+    assert host.recv()["code"] == 1002
+    host.close_stdin()
+    assert host.proc.wait(timeout=30) == 0
+
+
 def test_truncated_frame_at_end_of_input_is_reported_then_clean_exit(host):
     host.send_raw(HEADER.pack(100) + b'{"type": "ping"')
     host.close_stdin()

@@ -599,6 +599,18 @@ def test_bad_messages_get_error_replies_and_the_connection_stays(server: ServePr
         assert json.loads(ws.recv(timeout=20)) == {"type": "pong", "id": "after"}
 
 
+def test_a_lone_surrogate_in_the_id_gets_an_error_and_the_connection_stays(
+        server: ServeProcess):
+    with connect(server.url, additional_headers=bearer(server.token)) as ws:
+        for payload, code in [('{"type": "ping", "id": "\\ud800"}', 1006),
+                              ('{"type": "teleport", "id": "\\udfff"}', 1008)]:
+            ws.send(payload)
+            reply = json.loads(ws.recv(timeout=20))
+            assert reply["code"] == code and reply["id"] is None, reply
+        ws.send(json.dumps({"type": "ping", "id": "after"}))
+        assert json.loads(ws.recv(timeout=20)) == {"type": "pong", "id": "after"}
+
+
 # -- shutdown and start-up -----------------------------------------------------------------
 
 
