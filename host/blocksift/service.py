@@ -22,7 +22,7 @@ from typing import Any
 
 from . import __version__
 from .wire import MAX_ID_LENGTH, PROTOCOL_VERSION, REQUEST_TYPES, ErrorCode, error_payload
-from .worker import Job, JobFailed, WorkerPool
+from .worker import DEFAULT_MEMORY_LIMIT_MB, Job, JobFailed, WorkerPool
 
 log = logging.getLogger("blocksift.service")
 
@@ -46,6 +46,7 @@ class ServiceConfig:
     site_store_path: str | None = None
     learn_sites: bool = True
     examples_path: str | None = None
+    memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB  #: per worker; None: unlimited
 
 
 class Service:
@@ -53,7 +54,8 @@ class Service:
 
     def __init__(self, config: ServiceConfig | None = None):
         self.config = config or ServiceConfig()
-        self.pool = WorkerPool(self.config.workers, self.config.max_queue)
+        self.pool = WorkerPool(self.config.workers, self.config.max_queue,
+                               self.config.memory_limit_mb)
         self._site_store: Any = None
         self._site_store_failed = False
         self._example_store: Any = None

@@ -42,6 +42,7 @@ class ErrorCode(IntEnum):
     CANCELLED = 3002
     BUSY = 3003
     INTERNAL = 3004
+    MEMORY_LIMIT = 3005
     PRIVATE_WINDOW = 2005
     # 4xxx: transport-level refusals (WebSocket server)
     UNAUTHORIZED = 4001

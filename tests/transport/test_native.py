@@ -193,6 +193,19 @@ def test_per_request_time_limit(host_factory):
     assert host.recv_reply(timeout=60)["type"] == "result"
 
 
+def test_a_page_over_the_memory_limit_is_an_error_and_the_worker_is_replaced(host_factory):
+    host = host_factory("--memory-limit", "64", "--workers", "1")
+    links = "".join(f"<div><a href='/p{i}'>link number {i}</a></div>" for i in range(60_000))
+    host.send({"type": "extract", "id": "hog", "algorithm": "auto",
+               "html": f"<html><body>{links}</body></html>"})
+    reply = host.recv(timeout=120)
+    assert reply["code"] == 3005 and reply["name"] == "memory_limit", reply
+    assert reply["id"] == "hog" and "64 MiB" in reply["message"]
+    # the only worker retired; its replacement serves the next page
+    host.send({"type": "extract", "id": "next", "html": "<p>ok</p>", "algorithm": "auto"})
+    assert host.recv_reply(timeout=60)["type"] == "result"
+
+
 def test_a_five_megabyte_page_round_trips(host):
     html = _big_page(5)
     host.send({"type": "extract", "id": "five", "html": html, "algorithm": "linkblocks"})

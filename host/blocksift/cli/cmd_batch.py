@@ -3,21 +3,18 @@
 Input lines: ``{"id", "html", "url"?}``. Output lines, in input order:
 ``{"id", "text", "title", "blocks", "status", "ms"}``, or ``{"id", "error"}`` for a line
 that could not be processed (the batch goes on). Pages are processed by ``--jobs`` worker
-processes with a bounded window, so memory stays flat however long the input is.
+processes with a bounded window, so memory stays flat however long the input is, each page
+under the native host's time and memory limits (:mod:`.batch_run`).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import asyncio
 import os
 import sys
-import time
-from collections import deque
-from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any
 
+from .batch_run import BatchLimits, run_pages
 from .common import (
     add_algorithm_arguments,
     load_algorithm,
@@ -26,91 +23,42 @@ from .common import (
     want_progress,
 )
 
-_STATE: dict[str, Any] = {}
-
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("batch", help="extract many pages: JSONL in, JSONL out")
     add_algorithm_arguments(parser)
     parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
-                        help="worker processes (default: CPU count; 1 runs in-process)")
+                        help="worker processes (default: CPU count)")
+    parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+                        help="per-page time limit; a page over it is an error line "
+                             "(default %(default)s)")
+    parser.add_argument("--memory-limit", type=int, default=2048, metavar="MIB",
+                        help="memory each worker may add, in MiB; a page over it is an error "
+                             "line (default %(default)s; 0: none)")
     parser.add_argument("--progress", dest="progress", action="store_true", default=None,
                         help="force a progress bar on stderr")
     parser.add_argument("--no-progress", dest="progress", action="store_false")
     parser.set_defaults(run=run)
 
 
-def _init(algo: str, params: dict[str, Any]) -> None:
-    module, validated = load_algorithm(algo, params)
-    _STATE["module"], _STATE["params"] = module, validated
-    _STATE["model"] = module.load_model() if getattr(module, "MODEL", None) == "trained" else None
-
-
-def _process(line: str) -> str:
-    started = time.perf_counter()
-    try:
-        record = json.loads(line)
-        if not isinstance(record, dict) or not isinstance(record.get("html"), str):
-            raise ValueError('each line must be a JSON object with an "html" string')
-    except ValueError as exc:
-        return json.dumps({"id": None, "error": f"bad input line: {exc}"})
-    record_id = record.get("id")
-    try:
-        from ..page import Page
-
-        page = Page(record["html"], url=record.get("url"))
-        result = _STATE["module"].extract(page, _STATE["params"], model=_STATE["model"])
-    except Exception as exc:  # one bad page must not stop the batch
-        return json.dumps({"id": record_id, "error": f"{type(exc).__name__}: {exc}"})
-    main = result.main
-    return json.dumps({
-        "id": record_id,
-        "text": main.text if main else "",
-        "title": main.title if main else "",
-        "blocks": [b.model_dump(mode="json", by_alias=True) for b in result.blocks],
-        "status": result.status,
-        "ms": round((time.perf_counter() - started) * 1000, 2),
-    }, ensure_ascii=False)
-
-
-def _lines() -> Iterator[str]:
-    for line in sys.stdin:
-        if line.strip():
-            yield line
-
-
 @run_guarded
 def run(args: argparse.Namespace) -> int:
     params = parse_params(args.param)
-    _init(args.algo, params)  # validates algo and params before reading input
+    load_algorithm(args.algo, params)  # validates algo and params before reading input
+    if args.timeout <= 0 or args.memory_limit < 0 or args.jobs < 1:
+        print("blocksift: error: --timeout and --jobs must be positive, --memory-limit >= 0",
+              file=sys.stderr)
+        return 2
     progress = None
     if want_progress(args.progress):
         from tqdm import tqdm
 
         progress = tqdm(unit="page", file=sys.stderr)
-    out = sys.stdout
+    limits = BatchLimits(timeout_s=args.timeout, memory_limit_mb=args.memory_limit or None)
     try:
-        if args.jobs <= 1:
-            for line in _lines():
-                out.write(_process(line) + "\n")
-                if progress:
-                    progress.update()
-        else:
-            window: deque[Future[str]] = deque()
-            with ProcessPoolExecutor(args.jobs, initializer=_init,
-                                     initargs=(args.algo, params)) as pool:
-                for line in _lines():
-                    window.append(pool.submit(_process, line))
-                    if len(window) >= args.jobs * 4:
-                        out.write(window.popleft().result() + "\n")
-                        if progress:
-                            progress.update()
-                while window:
-                    out.write(window.popleft().result() + "\n")
-                    if progress:
-                        progress.update()
+        asyncio.run(run_pages(iter(sys.stdin.buffer), sys.stdout.buffer, args.algo, params,
+                              args.jobs, limits, progress.update if progress else None))
     finally:
         if progress:
             progress.close()
-    out.flush()
     return 0
