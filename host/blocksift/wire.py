@@ -15,7 +15,7 @@ PROTOCOL_VERSION = 1
 MAX_ID_LENGTH = 128
 REQUEST_TYPES = frozenset({"hello", "extract", "cancel", "ping", "examples.save",
                            "examples.list", "examples.get", "examples.delete",
-                           "examples.export", "train"})
+                           "examples.export", "examples.repair", "train"})
 
 
 class ErrorCode(IntEnum):
@@ -43,6 +43,7 @@ class ErrorCode(IntEnum):
     BUSY = 3003
     INTERNAL = 3004
     MEMORY_LIMIT = 3005
+    STORE_DAMAGED = 3006
     PRIVATE_WINDOW = 2005
     # 4xxx: transport-level refusals (WebSocket server)
     UNAUTHORIZED = 4001
