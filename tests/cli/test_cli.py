@@ -110,6 +110,60 @@ def test_eval_on_the_bundled_fixture_set():
     assert "F1" in table.stdout and "dataset" in table.stdout
 
 
+def write_set(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+ARTICLE_HTML = ("<html><body><nav><a href='/'>Home</a> <a href='/b'>Blog</a></nav><article>"
+                "<h1>Tides</h1><p>" + "The tide comes in twice a day along this coast. " * 8
+                + "</p></article></body></html>")
+
+
+def test_eval_reports_word_f1_per_page_type(tmp_path):
+    rows = [{"id": f"p{n}", "html": ARTICLE_HTML, "gold": "Tides\n" + "The tide comes in "
+             "twice a day along this coast. " * 8, "page_type": kind,
+             "snippets_with": ["comes in twice a day"], "snippets_without": ["Home Blog"]}
+            for n, kind in enumerate(["article", "article", "forum"])]
+    dataset = write_set(tmp_path / "typed.jsonl", rows)
+    done = blocksift("eval", "--dataset", str(dataset), "--algo", "auto", "--json",
+                     "--per-page", "--no-progress")
+    assert done.returncode == 0, done.stderr
+    (report,) = json.loads(done.stdout)
+    per_page = [p["word_f1"] for p in report["per_page"]]
+    assert report["word_f1"] == pytest.approx(sum(per_page) / 3, abs=1e-3)
+    assert {k: v["pages"] for k, v in report["by_page_type"].items()} == {"article": 2,
+                                                                          "forum": 1}
+    assert report["snippets_with"] == 1.0 and report["snippets_without"] == 1.0
+    table = blocksift("eval", "--dataset", str(dataset), "--algo", "auto", "--no-progress")
+    assert "wordF1" in table.stdout and "by page type" in table.stdout
+    assert "forum" in table.stdout
+
+
+def test_eval_without_gold_scores_snippets_and_says_so(tmp_path):
+    """A set with snippets and no gold: snippets scored, text metrics not faked as 0."""
+    dataset = write_set(tmp_path / "snips.jsonl", [
+        {"id": "a", "html": ARTICLE_HTML, "with": ["comes in twice a day", "no such words"],
+         "without": ["Home Blog"]}])
+    done = blocksift("eval", "--dataset", str(dataset), "--algo", "auto", "--json",
+                     "--no-progress")
+    assert done.returncode == 0, done.stderr
+    (report,) = json.loads(done.stdout)
+    assert report["f1"] is None and report["word_f1"] is None and report["gold_pages"] == 0
+    assert report["snippets_with"] == 0.5 and report["snippets_without"] == 1.0
+    assert "warning" in done.stderr and "no page has a `gold` text" in done.stderr
+    table = blocksift("eval", "--dataset", str(dataset), "--algo", "auto", "--no-progress")
+    assert table.returncode == 0 and "0.000" not in table.stdout
+
+
+def test_eval_with_nothing_to_score_fails_clearly(tmp_path):
+    dataset = write_set(tmp_path / "bare.jsonl", [{"id": "a", "html": ARTICLE_HTML}])
+    done = blocksift("eval", "--dataset", str(dataset), "--algo", "auto", "--no-progress")
+    assert done.returncode == 2 and done.stdout == ""
+    assert "nothing to score" in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
 def test_eval_reports_a_missing_dataset_clearly():
     done = blocksift("eval", "--dataset", "no/such/place", "--algo", "linkblocks")
     assert done.returncode == 2 and "no such dataset" in done.stderr

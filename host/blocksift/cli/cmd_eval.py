@@ -13,8 +13,10 @@ from .common import CommandError, add_algorithm_arguments, parse_params, run_gua
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "eval", help="score an algorithm on labeled pages (precision, recall, F1, ms)",
-        description="Token 4-gram shingle precision/recall/F1 over labeled pages in the "
-                    "shared-datasets format (docs/evaluation.md has the exact metric).")
+        description="Token 4-gram shingle precision/recall/F1 and the wcxb word F1 over "
+                    "labeled pages in the shared-datasets format, per page type when the set "
+                    "has them, with its snippet check (docs/evaluation.md has the exact "
+                    "metrics).")
     parser.add_argument("--dataset", "-d", dest="datasets", action="append", required=True,
                         metavar="PATH_OR_NAME",
                         help="dataset folder/file, or a name under $BLOCKSIFT_DATASETS; "
@@ -94,22 +96,74 @@ def run_plain(args: argparse.Namespace, module: object) -> int:
         if bar:
             bar.close()
         reports.append(report)
-    if args.json:
-        json.dump([r.as_dict(with_pages=args.per_page) for r in reports], sys.stdout, indent=2)
+    for report in reports:
+        warn_about_gold(report)
+    scored = [r for r in reports if r.scorable]
+    if scored and args.json:
+        json.dump([r.as_dict(with_pages=args.per_page) for r in scored], sys.stdout, indent=2)
         print()
+    elif scored:
+        print_table(scored)
+    for report in reports:
+        if not report.scorable:
+            print(f"blocksift: error: {report.dataset}: nothing to score: "
+                  + ("no pages" if not report.pages else
+                     f"none of its {len(report.pages)} pages has a `gold` text or snippets "
+                     "(`snippets_with` / `snippets_without`)"), file=sys.stderr)
+    return 0 if len(scored) == len(reports) else 2
+
+
+def warn_about_gold(report) -> None:
+    """Say on stderr when text metrics cover only part of a set, or none of it."""
+    missing = len(report.pages) - report.gold_pages
+    if not missing or not report.scorable:
+        return
+    if not report.gold_pages:
+        print(f"blocksift: warning: {report.dataset}: no page has a `gold` text; P, R, F1 and "
+              f"word F1 are not scored, only the snippets of {report.snippet_pages} page(s)",
+              file=sys.stderr)
     else:
-        print_table(reports)
-    return 0
+        print(f"blocksift: warning: {report.dataset}: {missing} of {len(report.pages)} pages "
+              "have no `gold` text; P, R, F1 and word F1 cover the other "
+              f"{report.gold_pages}", file=sys.stderr)
 
 
 def print_table(reports: list) -> None:
     header = (f"{'dataset':<18} {'algorithm':<12} {'pages':>5} {'P':>6} {'R':>6} {'F1':>6} "
-              f"{'pageF1':>6} {'empty':>5} {'fail':>4} {'med ms':>7} {'p95 ms':>7}  statuses")
+              f"{'pageF1':>6} {'wordF1':>6} {'snip+':>6} {'snip-':>6} {'empty':>5} "
+              f"{'fail':>4} {'med ms':>7} {'p95 ms':>7}  statuses")
     print(header)
     print("-" * len(header))
     for r in reports:
-        s = r.summary
+        s, overall = r.summary, r.overall
+        text = r.gold_pages > 0  # without any gold, text scores are "-", not 0
         statuses = ", ".join(f"{k}={v}" for k, v in sorted(r.statuses.items()))
-        print(f"{r.dataset:<18} {r.algorithm:<12} {s.pages:>5} {s.precision:>6.3f} "
-              f"{s.recall:>6.3f} {s.f1:>6.3f} {s.mean_page_f1:>6.3f} {s.empty_outputs:>5} "
+        print(f"{r.dataset:<18} {r.algorithm:<12} {s.pages:>5} {_share(s.precision, text)} "
+              f"{_share(s.recall, text)} {_share(s.f1, text)} "
+              f"{_share(s.mean_page_f1, text)} {_share(overall.words.f1, text)} "
+              f"{_share(overall.snippets_with)} "
+              f"{_share(overall.snippets_without)} {s.empty_outputs:>5} "
               f"{r.failures:>4} {r.median_ms:>7.1f} {r.p95_ms:>7.1f}  {statuses}")
+    for r in reports:
+        groups = r.by_page_type()
+        if groups:
+            print_page_types(r.dataset, {"all": r.overall, **groups})
+
+
+def print_page_types(dataset: str, groups: dict) -> None:
+    """Word F1 (the wcxb metric) beside shingle F1, per page type."""
+    header = (f"{dataset + ' by page type':<28} {'pages':>5} {'wordP':>6} {'wordR':>6} "
+              f"{'wordF1':>6} {'F1':>6} {'snip+':>6} {'snip-':>6} {'empty':>5}")
+    print()
+    print(header)
+    print("-" * len(header))
+    for name, g in groups.items():
+        text = g.gold_pages > 0
+        print(f"{name:<28} {g.pages:>5} {_share(g.words.precision, text)} "
+              f"{_share(g.words.recall, text)} {_share(g.words.f1, text)} "
+              f"{_share(g.shingle.f1, text)} {_share(g.snippets_with)} "
+              f"{_share(g.snippets_without)} {g.words.empty_outputs:>5}")
+
+
+def _share(value: float | None, known: bool = True) -> str:
+    return f"{value:>6.3f}" if value is not None and known else f"{'-':>6}"

@@ -2,7 +2,11 @@
 
 A dataset is a folder holding ``pages.jsonl.gz`` (or a ``.jsonl`` / ``.jsonl.gz`` file):
 one JSON object per line with at least ``id``, ``html`` and ``gold``; optional ``url``,
-``site``, ``host``, ``lang``. ``blocksift examples export`` writes the same format.
+``site``, ``host``, ``lang``, and (``wcxb-dev``) ``page_type``, ``title``, ``author``,
+``publish_date``, ``snippets_with``, ``snippets_without`` (also read as ``with`` /
+``without``, the benchmark's own names). A page without ``gold`` can still be scored on its
+snippets; an empty ``gold`` means the page has no main content. ``blocksift examples export``
+writes the same format.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ import gzip
 import json
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 #: Environment variable naming the folder that holds the dev datasets.
@@ -28,6 +32,15 @@ class LabeledPage:
     url: str | None = None
     site: str | None = None
     lang: str | None = None
+    page_type: str | None = None
+    title: str | None = None
+    author: str | None = None
+    publish_date: str | None = None
+    #: short passages a correct extraction must include / must leave out (wcxb-dev)
+    snippets_with: tuple[str, ...] = field(default_factory=tuple)
+    snippets_without: tuple[str, ...] = field(default_factory=tuple)
+    #: False when the record has no ``gold`` field (``gold`` is then "" but means "unknown")
+    has_gold: bool = True
 
 
 def dataset_file(path: str | os.PathLike[str]) -> Path:
@@ -73,8 +86,23 @@ def iter_pages(path: str | os.PathLike[str], limit: int | None = None) -> Iterat
             if not line.strip():
                 continue
             row = json.loads(line)
-            yield LabeledPage(id=str(row["id"]), html=row["html"], gold=row.get("gold") or "",
-                              url=row.get("url"), site=row.get("site"), lang=row.get("lang"))
+            yield LabeledPage(
+                id=str(row["id"]), html=row["html"], gold=row.get("gold") or "",
+                url=row.get("url"), site=row.get("site"), lang=row.get("lang"),
+                page_type=row.get("page_type"), title=row.get("title"),
+                author=row.get("author"), publish_date=row.get("publish_date"),
+                snippets_with=_strings(row, "snippets_with", "with"),
+                snippets_without=_strings(row, "snippets_without", "without"),
+                has_gold=row.get("gold") is not None)
+
+
+def _strings(row: dict, *keys: str) -> tuple[str, ...]:
+    """The list of strings under the first of ``keys`` present (a lone string is one item)."""
+    for key in keys:
+        value = row.get(key)
+        if value:
+            return (value,) if isinstance(value, str) else tuple(str(v) for v in value)
+    return ()
 
 
 def load_pages(path: str | os.PathLike[str], limit: int | None = None) -> list[LabeledPage]:

@@ -8,6 +8,11 @@
 * P = mean page precision over pages with output; R = mean page recall over pages with a
   non-empty gold; F1 = 2PR / (P + R). Also reported: pages with empty output and the mean
   per-page F1 with empty output scored 0.
+
+The ``wcxb-dev`` set has its own **word F1** (:func:`word_prf`): per page, bags of lowercased
+words, P = overlap / output words, R = overlap / gold words, F1 harmonic; the set's P, R and F1
+are plain means over all pages (:func:`summarize_words`). Its snippet check
+(:func:`snippet_hits`) is reported beside it.
 """
 
 from __future__ import annotations
@@ -90,3 +95,75 @@ def summarize(scores: Iterable[PageScore]) -> Summary:
     f1 = 2 * p * r / (p + r) if p + r else 0.0
     mean_f1 = sum(s.f1 for s in scores) / len(scores) if scores else 0.0
     return Summary(p, r, f1, mean_f1, len(scores), sum(s.empty_output for s in scores))
+
+
+# --- wcxb word F1 -------------------------------------------------------------------------
+
+
+def words(text: str) -> Counter[str]:
+    """Bag of lowercased ``\\w+`` words; a CJK character is a word of its own.
+
+    On text without CJK characters this is exactly the benchmark's ``\\w+`` bag; splitting
+    CJK keeps the score meaningful on Chinese pages, where ``\\w+`` spans whole sentences.
+    """
+    return Counter(TOKEN_RE.findall(text.lower()))
+
+
+def word_prf(output: str, gold: str) -> tuple[float, float, float]:
+    """Word precision, recall and F1 of one page (the WCXB benchmark's metric).
+
+    P = overlap / output words, R = overlap / gold words (overlap of the two bags, counted
+    with multiplicity). An empty gold scores (1, 1, 1) for an empty output and (0, 0, 0)
+    otherwise; an empty output scores (0, 0, 0) against a non-empty gold.
+    """
+    out, ref = words(output), words(gold)
+    if not ref:
+        return (1.0, 1.0, 1.0) if not out else (0.0, 0.0, 0.0)
+    if not out:
+        return 0.0, 0.0, 0.0
+    overlap = sum((out & ref).values())
+    p = overlap / sum(out.values())
+    r = overlap / sum(ref.values())
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+
+
+@dataclass(frozen=True)
+class WordSummary:
+    """Set-level word scores: plain means over all pages (empty outputs included)."""
+
+    precision: float
+    recall: float
+    f1: float
+    pages: int
+    empty_outputs: int
+
+
+def summarize_words(scores: Iterable[tuple[float, float, float]],
+                    empty_outputs: int = 0) -> WordSummary:
+    """Plain means of per-page (P, R, F1) triples; 0 for no pages."""
+    scores = list(scores)
+    n = len(scores)
+    if not n:
+        return WordSummary(0.0, 0.0, 0.0, 0, empty_outputs)
+    return WordSummary(sum(s[0] for s in scores) / n, sum(s[1] for s in scores) / n,
+                       sum(s[2] for s in scores) / n, n, empty_outputs)
+
+
+def _normalized(text: str) -> str:
+    """Lowercased words joined by single spaces, padded, for whole-word substring tests."""
+    return " " + " ".join(TOKEN_RE.findall(text.lower())) + " "
+
+
+def snippet_hits(output: str, snippets_with: Iterable[str],
+                 snippets_without: Iterable[str]) -> tuple[int, int, int, int]:
+    """(found, of_with, absent, of_without): snippets a correct extraction includes / excludes.
+
+    A snippet is found when its lowercased words occur in the output as a contiguous run of
+    whole words (punctuation and whitespace ignored); snippets without any word are skipped.
+    """
+    text = _normalized(output)
+    with_norm = [n for n in map(_normalized, snippets_with) if n.strip()]
+    without_norm = [n for n in map(_normalized, snippets_without) if n.strip()]
+    found = sum(n in text for n in with_norm)
+    absent = sum(n not in text for n in without_norm)
+    return found, len(with_norm), absent, len(without_norm)
