@@ -10,6 +10,7 @@ the parse.
 
 from __future__ import annotations
 
+import operator
 import re
 import time
 from collections.abc import Collection, Iterable, Iterator
@@ -75,10 +76,11 @@ def cap_attributes(html: str, tags: TagScan, limit: int = MAX_ATTRIBUTES_PER_TAG
     pieces: list[str] = []
     last = 0
     name_ends, tag_ends = tags.name_ends, tags.tag_ends
-    for ordinal in range(len(name_ends)):
+    # One C-level pass finds the few long tags; only those are looked at in Python.
+    lengths = map(operator.sub, tag_ends, name_ends)
+    long_tags = [i for i, length in enumerate(lengths) if length > _LONG_TAG_CHARS]
+    for ordinal in long_tags:
         name_end, tag_end = name_ends[ordinal], tag_ends[ordinal]
-        if tag_end - name_end <= _LONG_TAG_CHARS:
-            continue
         attributes = html[name_end:tag_end]
         cut = None
         for count, found in enumerate(_ATTRIBUTE_RE.finditer(attributes), 1):
