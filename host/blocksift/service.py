@@ -375,9 +375,11 @@ class Session:
         except Exception as exc:
             import sqlite3
 
-            from .storage.examples import DamagedStore
+            from .storage.examples import DamagedStore, is_transient
 
-            if isinstance(exc, (DamagedStore, sqlite3.DatabaseError)):
+            damaged = isinstance(exc, DamagedStore) or (
+                isinstance(exc, sqlite3.DatabaseError) and not is_transient(exc))
+            if damaged:
                 await self.send_error(ErrorCode.STORE_DAMAGED, self._damaged(exc), request.id)
                 return
             log.exception("examples request failed")

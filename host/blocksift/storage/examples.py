@@ -131,7 +131,7 @@ class ExampleStore:
                 raise sqlite3.DatabaseError(str(check[0] if check else "quick_check failed"))
         except sqlite3.DatabaseError as exc:
             self._conn.close()
-            if _transient(exc):
+            if is_transient(exc):
                 raise
             from . import health
 
@@ -278,7 +278,7 @@ def repair(path: Path | None = None) -> dict[str, Any]:
             else:
                 problem = str(check[0] if check else "quick_check failed")
     except sqlite3.DatabaseError as exc:
-        if _transient(exc):
+        if is_transient(exc):
             raise
         problem = str(exc)
     if not problem:
@@ -301,7 +301,7 @@ def repair(path: Path | None = None) -> dict[str, Any]:
             "damaged": True, "problem": problem}
 
 
-def _transient(exc: sqlite3.DatabaseError) -> bool:
+def is_transient(exc: sqlite3.DatabaseError) -> bool:
     """A lock held by another process, not damage."""
     return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc)
                                                           or "busy" in str(exc))
