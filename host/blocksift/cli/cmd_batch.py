@@ -57,8 +57,9 @@ def run(args: argparse.Namespace) -> int:
     limits = BatchLimits(timeout_s=args.timeout, memory_limit_mb=args.memory_limit or None)
     try:
         asyncio.run(run_pages(iter(sys.stdin.buffer), sys.stdout.buffer, args.algo, params,
-                              args.jobs, limits, progress.update if progress else None))
+                              args.jobs, limits,
+                              progress.update if progress is not None else None))
     finally:
-        if progress:
+        if progress is not None:  # bool(tqdm) raises without a total
             progress.close()
     return 0
