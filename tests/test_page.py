@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from blocksift.page import Page, decode_html
+from pathlib import Path
+
+import pytest
+
+from blocksift.algorithms import auto
+from blocksift.page import MAX_TITLE_CHARS, Page, decode_html, plain_title
+from blocksift.repair import Repair
 
 
 def test_elements_map_back_to_their_source_spans():
@@ -47,3 +53,78 @@ def test_bytes_are_decoded_by_bom_meta_charset_or_detection():
     assert decode_html(b"\xef\xbb\xbfabc") == "abc"
     latin = "<p>café crème brûlée à la française, déjà vu</p>".encode("cp1252")
     assert "caf" in decode_html(latin)
+
+
+# --- no page lost to the parser: broken markup repaired -----------------------------------
+
+BROKEN = Path(__file__).resolve().parent / "fixtures" / "broken"
+ARTICLE_LINES = [
+    "The Last Keeper of Gull Point",
+    "For forty years the keeper climbed the iron stairs each night",
+    "When the light was automated, the keeper stayed on in the cottage",
+    "records storms, wrecks and rescues in a careful hand across eleven volumes",
+]
+
+
+def assert_spans_point_into_raw(page: Page) -> None:
+    """Every stamped element's span starts with its own start tag in the exact input."""
+    checked = 0
+    for element in page.iter_elements():
+        if page.ordinal(element) is None:
+            continue
+        start, end = page.span(element)
+        assert page.raw[start:start + 1 + len(element.tag)].lower() == f"<{element.tag}"
+        assert start < end <= len(page.raw)
+        checked += 1
+    assert checked >= 8
+
+
+@pytest.mark.parametrize("name", ["unclosed-title", "unclosed-textarea", "unclosed-xmp",
+                                  "content-in-head", "truncated-html-tag",
+                                  "content-after-html"])
+def test_broken_markup_does_not_lose_the_article(name):
+    html = (BROKEN / f"{name}.html").read_text(encoding="utf-8")
+    page = Page(html)
+    body_text = " ".join(page.body.text_content().split())
+    for line in ARTICLE_LINES:
+        assert line in body_text, (name, page.repairs)
+    assert page.repairs  # says what it did
+    assert page.title.startswith("The Last Keeper of Gull Point")
+    assert_spans_point_into_raw(page)
+    paragraph = page.tree.xpath("//article/p")[0]
+    start, end = page.span(paragraph)
+    assert html[start:end].startswith("<p>For forty years") and html[start:end].endswith("</p>")
+    result = auto.extract(page, auto.Params())
+    assert result.main is not None
+    assert "careful hand across eleven volumes" in result.main.text
+
+
+def test_a_well_formed_page_is_not_repaired():
+    page = Page((BROKEN / "unclosed-title.html").read_text(encoding="utf-8").replace(
+        "| Harbour Gazette", "| Harbour Gazette</title>"))
+    assert page.tree is not None and page.repairs == []
+
+
+def test_an_unclosed_title_gives_a_plain_short_title():
+    page = Page((BROKEN / "unclosed-title.html").read_text(encoding="utf-8"))
+    assert page.title == "The Last Keeper of Gull Point | Harbour Gazette"
+    result = auto.extract(page, auto.Params())
+    assert "<" not in result.main.title and len(result.main.title) < 80
+
+
+def test_titles_are_plain_text_of_sane_length():
+    assert plain_title("  A  <b>title</b>") == "A"
+    assert plain_title("Cats & dogs: a < b, 3 > 2") == "Cats & dogs: a < b, 3 > 2"
+    long = plain_title("word " * 200)
+    assert len(long) <= MAX_TITLE_CHARS + 1 and long.endswith("…")
+    page = Page(f"<title>{'Headline words ' * 100}</title><p>x</p>")
+    assert len(page.title) <= MAX_TITLE_CHARS + 1
+
+
+def test_inserted_end_tags_map_offsets_back_to_the_input():
+    raw = "<title>T<p>a</p><textarea>x<b>y</b>"
+    fixed = Repair(raw, "<title>T</title><p>a</p><textarea>x</textarea><b>y</b>",
+                   insertions=[(8, 8), (27, 11)])
+    assert fixed.to_raw(8) == 8 and fixed.to_raw(15) == 8  # inside the insertion
+    assert fixed.to_raw(16) == 8  # the <p> after </title>
+    assert fixed.to_raw(len(fixed.text)) == len(raw)

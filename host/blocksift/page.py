@@ -35,6 +35,24 @@ _LONG_TAG_CHARS = 2 * MAX_ATTRIBUTES_PER_TAG
 _ATTRIBUTE_RE = re.compile(r"""[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?""")
 
 
+#: Longest title kept; longer ones are cut at a word boundary (real titles stay well below).
+MAX_TITLE_CHARS = 300
+_MARKUP_START = re.compile(r"<(?:[A-Za-z][\w:-]*[\s/>]|/[A-Za-z]|!--)")
+
+
+def plain_title(text: str) -> str:
+    """``text`` as a title: whitespace collapsed, cut before any markup that a broken page
+    left in it, and at most :data:`MAX_TITLE_CHARS` characters (cut at a word, with "…")."""
+    markup = _MARKUP_START.search(text)
+    if markup:
+        text = text[:markup.start()]
+    text = " ".join(text.split())
+    if len(text) > MAX_TITLE_CHARS:
+        cut = text.rfind(" ", 0, MAX_TITLE_CHARS)
+        text = text[:cut if cut > MAX_TITLE_CHARS // 2 else MAX_TITLE_CHARS].rstrip(" ,;:-") + "…"
+    return text
+
+
 class PageError(ValueError):
     """The input cannot be turned into a page (not text, undecodable)."""
 
@@ -102,6 +120,29 @@ def cap_attributes(html: str, tags: TagScan, limit: int = MAX_ATTRIBUTES_PER_TAG
     return "".join(pieces)
 
 
+_PARSER_OPTIONS = dict(encoding="utf-8", remove_comments=True, remove_pis=True,
+                       huge_tree=True, default_doctype=False)
+
+
+def _stamp_guarded(html: str, tags: TagScan, id_attr: str) -> str:
+    """``html`` stamped with tag ordinals, attribute bombs cut first (:func:`cap_attributes`)."""
+    guarded = cap_attributes(html, tags)
+    if guarded is not html:
+        # Same start tags in the same order (only attribute lists were cut): ordinals hold.
+        tags = scan(guarded, id_attr)
+    return stamp(guarded, tags)
+
+
+def _parse_stamped(stamped: str) -> lxml_html.HtmlElement | None:
+    """lxml's tree of a stamped page, or None when it finds no document at all."""
+    parser = lxml_html.HTMLParser(**_PARSER_OPTIONS)
+    try:
+        return lxml_html.document_fromstring(stamped.encode("utf-8", errors="replace"),
+                                             parser=parser)
+    except (etree.ParserError, ValueError):
+        return None
+
+
 class Page:
     """A web page as received: raw string, tag scan and lxml tree (both lazy)."""
 
@@ -113,6 +154,8 @@ class Page:
         self.id_attr = id_attr
         #: Milliseconds spent building the lazy views (``scan``, ``parse``), for timing replies.
         self.timings: dict[str, float] = {}
+        #: What the parse repaired in broken markup (empty for a well-formed page).
+        self.repairs: list[str] = []
 
     @classmethod
     def from_bytes(cls, data: bytes, url: str | None = None, encoding: str | None = None,
@@ -132,22 +175,42 @@ class Page:
 
     @cached_property
     def tree(self) -> lxml_html.HtmlElement:
-        """The lxml tree of the page; each element carries its source ordinal."""
+        """The lxml tree of the page; each element carries its source ordinal.
+
+        Broken markup that would hide the content from the parser is repaired first
+        (:mod:`blocksift.repair`; what was done is in :attr:`repairs`).
+        """
         tags = self.tags
         started = time.perf_counter()
-        guarded = cap_attributes(self.raw, tags)
-        if guarded is not self.raw:
-            # Same start tags in the same order (only attribute lists were cut): ordinals hold.
-            tags = scan(guarded, self.id_attr)
-        stamped = stamp(guarded, tags)
-        parser = lxml_html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
-                                      huge_tree=True, default_doctype=False)
-        data = stamped.encode("utf-8", errors="replace")
-        try:
-            root = lxml_html.document_fromstring(data, parser=parser)
-        except (etree.ParserError, ValueError):
-            root = lxml_html.document_fromstring(b"<html><body></body></html>", parser=parser)
+        root = self._parse_recovering(tags)
         self.timings["parse"] = (time.perf_counter() - started) * 1000
+        return root
+
+    def _parse_recovering(self, tags: TagScan) -> lxml_html.HtmlElement:
+        """Parse the stamped page; use a repaired copy's parse when it shows more.
+
+        A repaired parse replaces :attr:`tags` with the copy's scan mapped back into
+        ``raw`` (same ordinals for every tag before the broken spot, spans into ``raw``).
+        """
+        from . import repair
+
+        root = _parse_stamped(_stamp_guarded(self.raw, tags, self.id_attr))
+        planned = repair.plan(self.raw, tags, self.id_attr)
+        moved = repair.move_stray_content(root) if root is not None else 0
+        if planned is not None:
+            fixed, fixed_tags = planned
+            candidate = _parse_stamped(_stamp_guarded(fixed.text, fixed_tags, self.id_attr))
+            if candidate is not None:
+                candidate_moved = repair.move_stray_content(candidate)
+                if root is None or repair.better(candidate, len(fixed_tags), root, len(tags)):
+                    self.__dict__["tags"] = fixed.scan_to_raw(fixed_tags)
+                    self.repairs = list(fixed.notes)
+                    root, moved = candidate, candidate_moved
+        if moved:
+            self.repairs.append(f"moved {moved} element(s) from <head> or beside <body> "
+                                "into <body>")
+        if root is None:
+            root = _parse_stamped(b"<html><body></body></html>".decode())
         return root
 
     @cached_property
@@ -161,18 +224,21 @@ class Page:
 
     @cached_property
     def title(self) -> str:
-        """The document title: ``<title>``, else ``og:title``, else the first ``<h1>``."""
+        """The document title: ``<title>``, else ``og:title``, else the first ``<h1>``.
+
+        Plain text of sane length (:func:`plain_title`).
+        """
         for xpath in ("//head/title", "//title"):
             found = self.tree.xpath(xpath)
             if found:
-                text = " ".join(found[0].text_content().split())
+                text = plain_title(found[0].text_content())
                 if text:
                     return text
         og = self.tree.xpath('//meta[@property="og:title"]/@content')
         if og and og[0].strip():
-            return " ".join(og[0].split())
+            return plain_title(og[0])
         h1 = self.tree.xpath("//h1")
-        return " ".join(h1[0].text_content().split()) if h1 else ""
+        return plain_title(h1[0].text_content()) if h1 else ""
 
     # -- element <-> source mapping -------------------------------------------------------
 

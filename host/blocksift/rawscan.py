@@ -8,9 +8,10 @@ The scan serves two needs without building a tree:
   names and the ids the extension stamped.
 
 Offsets are indices into the Python ``str`` (Unicode code points), end-exclusive.
-Comments, doctypes, CDATA and the bodies of raw-text elements (script, style, textarea,
-title, ...) are skipped as units, so a ``<a>`` inside a comment or a script is never a tag.
-Attribute values in quotes may contain ``>``.
+The grammar (tags, attribute quoting, comments, raw-text elements) is
+:mod:`blocksift.htmltokenizer`'s: comments, doctypes and the bodies of raw-text elements
+(script, style, textarea, title, ...) are skipped as units, so a ``<a>`` inside a comment or
+a script is never a tag; attribute values in quotes may contain ``>``.
 """
 
 from __future__ import annotations
@@ -18,15 +19,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-#: Elements whose content the HTML tokenizer reads as raw text up to the matching end tag.
-RAW_TEXT_ELEMENTS = ("script", "style", "textarea", "title", "xmp", "iframe", "noembed",
-                     "noframes")
+from .htmltokenizer import RAW_GROUPS, RAW_TEXT_ELEMENTS, TOKEN_RE, VOID_ELEMENTS, attribute
 
-#: Void elements never have an end tag (HTML Living Standard §13.1.2).
-VOID_ELEMENTS = frozenset({
-    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
-    "source", "track", "wbr", "keygen", "basefont", "bgsound", "frame", "command",
-})
+__all__ = ["RAW_TEXT_ELEMENTS", "STAMP_ATTR", "TOKEN_RE", "VOID_ELEMENTS", "TagScan",
+           "id_attr_pattern", "scan", "stamp"]
 
 # Start tags that close an open <p> (HTML Living Standard §13.2.6.4.7, "in body").
 _CLOSES_P = frozenset({
@@ -49,19 +45,6 @@ _IMPLIED_CLOSE = {
     "tfoot": frozenset({"tbody", "tfoot", "thead", "tr", "td", "th"}),
 }
 
-# Possessive (*+): the scan never needs to backtrack into a tag's attributes, and a plain *
-# keeps one backtrack entry per character (350 MB for a 2 MB start tag).
-_ATTRS = r"""(?:[^>"']|"[^"]*"|'[^']*')*+"""
-TOKEN_RE = re.compile(
-    r"<!--.*?(?:-->|\Z)"                                     # comment
-    r"|<!\[CDATA\[.*?(?:\]\]>|\Z)"                           # CDATA section
-    r"|<[!?][^>]*>?"                                         # doctype, processing instruction
-    r"|</(?P<end>[A-Za-z][^\s/>]*)[^>]*>?"                   # end tag
-    r"|<(?P<raw>" + "|".join(RAW_TEXT_ELEMENTS) + r")(?=[\s/>])"  # raw-text element, whole
-    + "(?P<rawattrs>" + _ATTRS + r")>?.*?(?:</(?P=raw)\s*>|\Z)"
-    r"|<(?P<start>[A-Za-z][^\s/>]*)(?P<attrs>" + _ATTRS + r")>?",  # start tag
-    re.S | re.I,
-)
 _ID_ATTR_CACHE: dict[str, re.Pattern[str]] = {}
 
 
@@ -100,7 +83,6 @@ def scan(html: str, id_attr: str | None = "data-bsid") -> TagScan:
     result = TagScan(length=len(html))
     names, starts, name_ends = result.names, result.starts, result.name_ends
     tag_ends, close_ends, ids = result.tag_ends, result.close_ends, result.ids
-    id_re = id_attr_pattern(id_attr) if id_attr else None
     id_needle = id_attr.lower() if id_attr else ""
     stack: list[int] = []      # ordinals of open elements
     open_names: list[str] = []  # their names, kept in step with ``stack``
@@ -126,11 +108,12 @@ def scan(html: str, id_attr: str | None = "data-bsid") -> TagScan:
                     open_names.pop()
                     break
             continue
-        if group == "rawattrs":
-            name = match.group("raw").lower()
-            attrs = match.group("rawattrs")
+        raw_name = RAW_GROUPS.get(group)
+        if raw_name is not None:
+            name = raw_name
+            attrs = match.group(group)
             name_end = start + 1 + len(name)
-            tag_end = match.end("rawattrs") + 1
+            tag_end = match.end(group) + 1
             whole_end = match.end()
         else:
             name = match.group("start").lower()
@@ -153,10 +136,8 @@ def scan(html: str, id_attr: str | None = "data-bsid") -> TagScan:
         tag_ends.append(min(tag_end, doc_end))
         close_ends.append(doc_end)
         element_id = None
-        if id_re is not None and id_needle in attrs.lower():
-            found = id_re.search(attrs)
-            if found:
-                element_id = found.group(1) or found.group(2) or found.group(3)
+        if id_needle and id_needle in attrs.lower():
+            element_id = attribute(attrs, id_needle) or None
         ids.append(element_id)
         if whole_end >= 0:
             close_ends[ordinal] = whole_end

@@ -38,7 +38,7 @@ def collect_pages(job: TrainingJob) -> list[Any]:
     """The labeled pages of ``job`` (examples first, then datasets)."""
     from pathlib import Path
 
-    from .evaluation.datasets import LabeledPage, load_pages, resolve
+    from .labeled import LabeledPage, load_pages, resolve
     from .storage.examples import ExampleStore
 
     pages: list[Any] = []

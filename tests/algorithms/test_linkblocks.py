@@ -63,6 +63,61 @@ def test_text_units_follow_the_five_counting_rules(text, units):
     assert lb.text_units(text) == units
 
 
+@pytest.mark.parametrize("text, units", [
+    # rule 4 then rule 3: a Chinese date is whole however the time after it is written
+    ("2003年11月12日16:36", 2),
+    ("2003年11月12日 16:36", 2),
+    ("发表于2003年11月12日16:36 作者", 7),  # 3 characters, date, time, 2 characters
+    ("3月8日10时", 3),                       # date, then 10 and 时
+    # rule 1: a word with combining marks is one word
+    ("हिन्दी भाषा", 2),                       # vowel signs and a virama inside each word
+    ("नमस्ते दुनिया", 2),
+    ("cafe\u0301 noir", 2),                  # a decomposed accent
+    ("cafe\u0301", 1),
+    ("café", 1),                              # the same word precomposed
+])
+def test_dates_with_times_and_words_with_combining_marks(text, units):
+    assert lb.text_units(text) == units
+
+
+@pytest.mark.parametrize("limit", [1, 2, 3, 5])
+@pytest.mark.parametrize("text", ["二〇一四年三月八日", "2003年11月12日16:36", "हिन्दी भाषा",
+                                  "cafe\u0301 noir"])
+def test_bounded_count_compares_with_the_threshold_like_the_exact_count(text, limit):
+    exact = lb.text_units(text)
+    assert (lb.text_distance(text, limit) >= limit) == (exact >= limit)
+    assert (lb._bounded_units(text, limit) >= limit) == (exact >= limit)
+
+
+@pytest.mark.parametrize("gap, units", [
+    # Definition 2 counts all text: RCDATA content (entities decoded) ...
+    ("<textarea>one two &amp; three</textarea>", 4),
+    ("<title>Bei Jing 2008</title>", 3),
+    # ... and RAWTEXT content, read literally: "<b>" is three marks, "&amp;" three units
+    ("<xmp>a <b>b</b></xmp>", 1 + 3 + 1 + 4),    # a < b > b < / b >: "</" is two marks
+    ("<xmp>a &amp; b</xmp>", 5),
+    ("<iframe src=x>no frames here</iframe>", 3),
+    ("<noembed>one two</noembed><noframes>three</noframes>", 3),
+    # code is never text
+    ("<script>var a = b</script><style>p { }</style><noscript>x</noscript>", 0),
+    ("<template>one two</template>", 0),
+])
+def test_text_of_rcdata_and_rawtext_elements_counts_toward_text_distance(gap, units):
+    assert lb.text_distance(gap) == units
+    for limit in range(1, units + 2):  # the screens agree with the count
+        assert (lb.text_distance(gap, limit) >= limit) == (units >= limit)
+    raw = f'<a href="/1">x</a>{gap}<a href="/2">y</a>'
+    assert lb.gap_distances(raw, lb.scan_links(raw), "text") == [units]
+    for limit in range(1, units + 2):
+        bounded = lb.gap_distances(raw, lb.scan_links(raw), "text", limit=limit)
+        assert (bounded[0] >= limit) == (units >= limit)
+
+
+def test_a_link_inside_a_text_holding_element_is_still_no_link():
+    raw = '<a href="/1">x</a><textarea><a href="/in">in</a></textarea><a href="/2">y</a>'
+    assert len(lb.scan_links(raw)) == 2
+
+
 def test_text_distance_ignores_tags_comments_scripts_and_decodes_entities():
     gap = ('</a></li><!-- a comment with words --><li class="x"><script>var a = "b c d";'
            '</script><style>p { color: red }</style>Bei&nbsp;Jing <b>2008</b></li><li>')
@@ -447,3 +502,17 @@ def test_any_mix_of_markup_gives_valid_blocks_and_consistent_distances():
             assert all(e1 <= s2 for (_, e1), (s2, _) in zip(spans, spans[1:]))
 
     check()
+
+
+def test_main_text_counts_the_text_it_shows_not_a_textarea():
+    # Definition 2 counts the textarea's text between links; the main text shows none of it,
+    # so the stretch holding the shown article wins
+    raw = ("<html><body>" + links(5) + f"<form><textarea>{words(120)}</textarea></form>"
+           + links(5) + f"<p>{words(50)}</p>" + links(5) + "</body></html>")
+    result = lb.extract(Page(raw), lb.Params())
+    assert result.stats["blocks"] == 3  # the textarea's text splits two blocks
+    assert result.main is not None
+    assert result.main.text == words(50)
+    assert result.stats["main_units"] == 50
+    gap = raw[raw.index("<form>"):raw.index("</form>") + 7]
+    assert lb.text_distance(gap) == 120

@@ -26,6 +26,10 @@ What the papers leave open and is decided here (each a named parameter or docume
   counts toward text distance (it is not text).
 * Links inside comments and raw-text elements (``script``, ``style``, ``textarea``, ``title``,
   ``iframe``, ``noscript``, ``template``, ...) are not links: a browser never shows them.
+  The content of ``textarea``, ``title``, ``xmp``, ``iframe``, ``noembed`` and ``noframes``
+  is text to the HTML tokenizer, so it counts toward text distance (Definition 2 counts all
+  text), read as the tokenizer reads it: literally, entities decoded in ``textarea`` and
+  ``title`` only.
 * An ``<a href>`` left unclosed ends where the next ``<a`` starts (the HTML parser closes it
   there) and, for measuring, at the ``>`` of its own start tag: its anchor text then counts
   as gap text. A stray ``</a>`` is ignored; ``<a>`` without ``href`` is not a link.
@@ -51,7 +55,10 @@ What the papers leave open and is decided here (each a named parameter or docume
   CJK means Han ideographs (with 々 and 〇) and kana, while Hangul, written with spaces, is
   counted by words; dates are English (``March 8th, 2014``, ``8 March 2014``, ``Mon, Mar. 8``,
   ``March 2014``), numeric (``2014-03-08``, ``3/8/14``) and Chinese (``2014年3月8日``,
-  ``2014 年 3 月``, ``3月8日``, ``二〇一四年三月八日``).
+  ``2014 年 3 月``, ``3月8日``, ``二〇一四年三月八日``); a time right after a Chinese date is a
+  number of its own (``2003年11月12日16:36`` = 2, as with a space between them); combining
+  marks (Devanagari vowel signs, decomposed accents) belong to the word they modify
+  (``हिन्दी`` = 1, ``cafe\u0301`` = 1).
 * ``</`` not followed by a letter, ``<!`` and ``<?`` are bogus comments up to ``>`` (the HTML
   tokenizer's reading), never text.
 * Speed (seed 000 Conclusion: "with once scanning of the webpage"): the scan stops only at
@@ -68,19 +75,21 @@ from __future__ import annotations
 
 import html as html_lib
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Literal, NamedTuple
-from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .. import htmltokenizer as tokenizer
 from ..content import BLOCK_TAGS
+from ..htmltokenizer import VOID_ELEMENTS
 from ..page import Page
-from ..rawscan import VOID_ELEMENTS
 from ..rawscan import scan as tag_scan
 from ..results import Block, ExtractionResult
+from ..sites import host_of, registered_domain
 
 NAME = "linkblocks"
 MODEL = None
@@ -134,52 +143,95 @@ class Params(BaseModel):
 # The scan (seed 000 §3: "scanning webpage codes from front to back")
 # ---------------------------------------------------------------------------------------
 
-# Attribute text of a tag, read as the HTML tokenizer does: a quote opens a value only
-# right after "=", so a stray quote in a name does not swallow the rest of the page, and a
-# quoted value may hold ">". Possessive and "unrolled" for speed in the regex engine.
-_ATTRS = r"""[^>=]*+(?:=\s*+(?:"[^"]*+"|'[^']*+'|[^\s>]*+)[^>=]*+)*+"""
 #: Elements whose content is never markup a reader sees links in (raw text, inert, hidden
 #: when scripting is on). ``<a`` inside them is not a link.
 SKIPPED_ELEMENTS = ("script", "style", "noscript", "template", "textarea", "title", "xmp",
-                    "iframe", "noembed", "noframes")
+                    "iframe", "noembed", "noframes", "plaintext")
 #: Of those, the ones whose content is code, not text (``hidden_code`` governs them).
 HIDDEN_CODE_ELEMENTS = ("script", "style", "noscript", "template")
-# Bodies written as "unrolled loops" ([^<]*+ runs between checks) rather than a lazy .*?,
-# which tests for the end at every character: several times faster in the regex engine.
-_COMMENT = r"!--[^-]*+(?:-(?!->)[^-]*+)*+(?:-->)?"
+#: The others hold text (the HTML tokenizer's RCDATA and RAWTEXT): Definition 2 counts all
+#: text, so their content counts toward text distance, read as the tokenizer reads it.
+TEXT_CONTENT_ELEMENTS = ("textarea", "title", "xmp", "iframe", "noembed", "noframes",
+                         "plaintext")
+#: Of those, the ones whose content has its character references decoded (RCDATA).
+RCDATA_ELEMENTS = tokenizer.RCDATA_ELEMENTS
 
-
-def _ci(word: str) -> str:
-    """Case-insensitive regex for ``word`` as character classes ([sS][cC]...): the regex
-    engine matches these faster than an ``(?i:...)`` group."""
-    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else re.escape(c) for c in word)
-
-
+# The grammar (attribute quoting, comments, raw-text bodies) is the tokenizer module's.
+_ATTRS = tokenizer.ATTRS
+_COMMENT = tokenizer.COMMENT
+_BOGUS = tokenizer.BOGUS_COMMENT
+_TAG_NAME = tokenizer.TAG_NAME
+_ci = tokenizer.ci
 _SKIPPED_NAMES = "|".join(_ci(name) for name in SKIPPED_ELEMENTS)
+_NAME_END = r"(?=[\s/>]|\Z)"
+_LINK_START = r"[aA]" + _NAME_END
 
 
-def _raw_body(name: str) -> str:
-    """Content and end tag of skipped element ``name`` (or a backreference ``(?P=...)``)."""
-    end = rf"</(?i:{name})\s*>" if name.startswith("(?P=") else rf"</{_ci(name)}\s*>"
-    return rf"[^<]*+(?:<(?!{end[1:]})[^<]*+)*+(?:{end})?"
+#: Skipped elements read by one regex alternative whose end tag is a backreference to the
+#: start tag's name; script (its escapes) and plaintext (no end) have their own.
+_GENERIC_SKIPPED = tuple(n for n in SKIPPED_ELEMENTS if n not in ("script", "plaintext"))
+#: With groups: content group (the last group an alternative closes) -> its attribute group
+#: and the element's name (None: read the name from group "raw").
+_SKIPPED_GROUPS = {"g_content": ("g_attrs", None), "s_content": ("s_attrs", "script"),
+                   "p_content": ("p_attrs", "plaintext")}
 
 
-# Where the scan stops: a link's start or end tag, a comment, a skipped element. Everything
-# else (text, other tags) is passed over by the regex engine in C; Python sees only these.
-# What the scan matches: a link's start or end tag, or a comment or skipped element whole
-# (so a link inside one is never seen). Everything else (text, other tags) is passed over
-# by the regex engine in C; Python sees only these.
+def _skipped_elements(groups: bool = False) -> str:
+    """Regex alternatives (after ``<``) matching a skipped element whole.
+
+    ``groups``: one backreferenced alternative for the generic elements (group ``raw``
+    holds the name) instead of one per name, which keeps the pattern small (compiling it is
+    part of the host's start-up), with groups naming attribute text and content (see
+    :data:`_SKIPPED_GROUPS`). Without: one alternative per name and no group, for use
+    inside a repeated group (Python's engine mis-tracks a backreferenced group there).
+    """
+    if not groups:
+        return "|".join(_ci(name) + _NAME_END + _ATTRS + ">?" + tokenizer.raw_text_body(name)
+                        for name in SKIPPED_ELEMENTS)
+
+    def group(name: str, body: str) -> str:
+        return f"(?P<{name}>{body})"
+
+    end = r"/(?i:(?P=raw))(?=[\s/>]|\Z)"
+    generic = ("(?P<raw>" + "|".join(_ci(n) for n in _GENERIC_SKIPPED) + ")" + _NAME_END
+               + group("g_attrs", _ATTRS) + ">?"
+               + group("g_content", rf"[^<]*+(?:<(?!{end})[^<]*+)*+")
+               + f"(?:<{end}{_ATTRS}>?)?")
+    script = (_ci("script") + _NAME_END + group("s_attrs", _ATTRS) + ">?"
+              + tokenizer.raw_text_body("script", "s_content" if groups else ""))
+    plaintext = (_ci("plaintext") + _NAME_END + group("p_attrs", _ATTRS) + ">?"
+                 + group("p_content", r"[\s\S]*+"))
+    return "|".join((script, generic, plaintext))
+
+
+def _skipped_name(match: re.Match[str]) -> tuple[str, str, str] | None:
+    """``(element name, attribute group, content group)`` of a skipped element matched by
+    :func:`_skipped_elements` with groups; None when the match is something else."""
+    content = match.lastgroup
+    found = _SKIPPED_GROUPS.get(content) if content else None
+    if found is None:
+        return None
+    attrs, name = found
+    return (name or match.group("raw").lower()), attrs, content
+
+
+# What the scan matches: everything up to and including the next link start or end tag
+# (group "open" or "close": the tag's attribute text), or up to the end of the page. Text,
+# comments, skipped elements and other tags (whole, so an "<a" in an attribute value or a
+# comment is never seen) are passed over by the regex engine in C; Python sees only links.
 _SCAN_RE = re.compile(
-    r"<(?:[aA](?=[\s/>]|\Z)(?P<open>" + _ATTRS + r")>?"
-    r"|/[aA](?=[\s/>]|\Z)(?P<close>" + _ATTRS + r")>?"
-    r"|" + _COMMENT + "".join(
-        "|" + _ci(name) + r"(?=[\s/>]|\Z)" + _ATTRS + ">?" + _raw_body(name)
-        for name in SKIPPED_ELEMENTS) + ")")
+    # each loop step passes over one tag (or comment, skipped element) and the text after
+    # it; end tags (mostly without attributes) and tags that start with a letter no skipped
+    # element and no link starts with come first: the common cases
+    r"[^<]*+(?:(?:</(?!" + _LINK_START + ")" + _TAG_NAME + "(?:>|" + _ATTRS + ">?)"
+    r"|<(?:[b-hj-moq-ru-wyzB-HJ-MOQ-RU-WYZ]|[pP](?![lL][aA][iI][nN]))[^\s/>]*+"
+    r"(?:>|" + _ATTRS + ">?)"
+    r"|<" + _COMMENT + "|<" + _BOGUS + "|<(?:" + _skipped_elements() + ")"
+    r"|<(?!" + _LINK_START + ")" + _TAG_NAME + _ATTRS + ">?"
+    r"|<(?![A-Za-z/!?]))[^<]*+)*+"
+    r"(?:<(?:" + _LINK_START + "(?P<open>" + _ATTRS + ")>?"
+    r"|/" + _LINK_START + "(?P<close>" + _ATTRS + r")>?)|\Z)")
 _HREF_FIRST_RE = re.compile(r"\s+href\s*=", re.I)
-# Any attribute named href: other attributes (quoted values may hold "href") are skipped.
-_HAS_HREF_RE = re.compile(
-    r"""(?:[\s/]*+[^\s"'>/=]++(?:\s*=\s*(?:"[^"]*+"|'[^']*+'|[^\s"'>]*+))?)*?[\s/]*+"""
-    r"""[hH][rR][eE][fF](?![^\s/>=])""")
 
 
 class Link(NamedTuple):
@@ -208,19 +260,20 @@ def scan_links(raw: str) -> list[Link]:
     for match in _SCAN_RE.finditer(raw):
         kind = match.lastgroup
         if kind == "open":
+            start = match.start("open") - 2
             if open_start >= 0 and open_is_link:
                 append(Link(open_start, open_tag_end, open_tag_end, open_tag_end, False))
             attrs = match.group("open")
             open_is_link = _HREF_FIRST_RE.match(attrs) is not None or (
-                "href" in attrs.lower() and (_HAS_HREF_RE.match(attrs) is not None
-                                             or _href_of(attrs) is not None))
-            open_start, open_tag_end = match.start(), match.end()
+                tokenizer.attribute(attrs, "href") is not None)
+            open_start, open_tag_end = start, match.end()
         elif kind == "close":
             if open_start >= 0:
                 if open_is_link:
-                    append(Link(open_start, open_tag_end, match.start(), match.end(), True))
+                    append(Link(open_start, open_tag_end, match.start("close") - 3,
+                                match.end(), True))
                 open_start = -1
-        # else: a comment or skipped element, passed over whole
+        # else: the page's end
     if open_start >= 0 and open_is_link:
         append(Link(open_start, open_tag_end, open_tag_end, open_tag_end, False))
     return links
@@ -228,32 +281,21 @@ def scan_links(raw: str) -> list[Link]:
 
 def link_href(raw: str, link: Link) -> str:
     """The ``href`` value of ``link`` (read on demand: the scan only checks it is there)."""
-    return _href_of(raw[link.start + 2:link.tag_end]) or ""
-
-
-_ATTR_RE = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]*)))?""")
-
-
-def _href_of(attrs: str) -> str | None:
-    """The ``href`` value of a start tag's attribute text; None when it has no ``href``."""
-    for match in _ATTR_RE.finditer(attrs):
-        if match.group(1).lower() == "href":
-            return match.group(2) or match.group(3) or match.group(4) or ""
-    return None
+    return tokenizer.attribute(raw[link.start + 2:link.tag_end], "href") or ""
 
 
 # ---------------------------------------------------------------------------------------
 # Distances (Definitions 1-3)
 # ---------------------------------------------------------------------------------------
 
-# Tags and hidden content inside a gap: group "comment"; group "raw" (a skipped element,
-# whole) with "rawattrs"; group "attrs": a tag's text after its name, what Definition 1 removes.
+# Tags and hidden content inside a gap: group "comment"; groups "raw_<name>" (a skipped
+# element, whole: its attribute text); group "attrs": a tag's text after its name, what
+# Definition 1 removes; a bogus comment or doctype matches with no group.
 _GAP_TAG_RE = re.compile(
     r"<(?:(?P<comment>" + _COMMENT + ")"
-    r"|(?P<raw>" + _SKIPPED_NAMES + r")(?=[\s/>]|\Z)(?P<rawattrs>" + _ATTRS
-    + r")>?" + _raw_body("(?P=raw)")
-    + r"|/?[a-zA-Z][^\s/>]*+(?P<attrs>" + _ATTRS + r")>?"
-    r"|[!?]" + _ATTRS + r">?)")
+    r"|" + _skipped_elements(groups=True)
+    + r"|/?" + _TAG_NAME + "(?P<attrs>" + _ATTRS + r")>?"
+    r"|" + _BOGUS + ")")
 
 
 def code_distance(gap: str, hidden_code: str = "count", limit: int | None = None) -> int:
@@ -271,16 +313,18 @@ def code_distance(gap: str, hidden_code: str = "count", limit: int | None = None
     for match in _GAP_TAG_RE.finditer(gap):
         if limit is not None and match.start() - removed >= limit:
             return match.start() - removed
-        if match.start("comment") >= 0:
+        group = match.lastgroup
+        if group == "attrs":
+            removed += match.end("attrs") - match.start("attrs")
+        elif group == "comment":
             if skip_hidden:
                 removed += match.end() - match.start()
-        elif match.start("raw") >= 0:
-            if skip_hidden and match.group("raw").lower() in HIDDEN_CODE_ELEMENTS:
+        elif group is not None:  # a skipped element
+            name, attrs, _ = _skipped_name(match)
+            if skip_hidden and name in HIDDEN_CODE_ELEMENTS:
                 removed += match.end() - match.start()
             else:
-                removed += match.end("rawattrs") - match.start("rawattrs")
-        elif match.start("attrs") >= 0:
-            removed += match.end("attrs") - match.start("attrs")
+                removed += match.end(attrs) - match.start(attrs)
     return len(gap) - removed
 
 
@@ -320,22 +364,21 @@ _BASE_UNIT_RE = re.compile(
     rf"|[{_CJK}]"
     r"|(?P<mark>[^\w\s]|_)(?P=mark)*")
 # Rule 4: a whole date, starting and ending at unit boundaries.
+# A date ending in 年 月 日 号 ends at a unit boundary whatever follows: "2003年11月12日16:36"
+# is a date and a time (a number, rule 3), as with a space between them.
 _DATE_RE = re.compile(rf"(?<!{_WORD_CHAR})(?=[A-Z\d〇零一二三四五六七八九十])(?:{_DATE})"
-                      rf"(?!{_WORD_CHAR})")
+                      rf"(?:(?<=[年月日号號])|(?!{_WORD_CHAR}))")
 # Every date holds 年 or 月, a digit followed by - / . and a digit, or a month name. Written
 # to start with a character class, which the regex engine uses to skip ahead fast.
 _DATE_HINT_RE = re.compile(
     r"[JFMASOND\d年月](?:(?<=[年月])|(?<=\d)[-/.]\d|(?<=J)(?:an|un|ul|AN|UN|UL)"
     r"|(?<=F)(?:eb|EB)|(?<=M)(?:ar|ay|AR|AY)|(?<=A)(?:pr|ug|PR|UG)|(?<=S)(?:ep|EP)"
     r"|(?<=O)(?:ct|CT)|(?<=N)(?:ov|OV)|(?<=D)(?:ec|EC))")
-# Everything in a gap that is not text: comments, skipped elements (whole), tags.
+# Everything in a gap that is not text: comments, skipped elements (whole; groups
+# "content_<name>" hold their content), tags, bogus comments.
 _NON_TEXT_RE = re.compile(
-    r"<(?:" + _COMMENT
-    + r"|(?P<raw>" + _SKIPPED_NAMES + r")(?=[\s/>]|\Z)" + _ATTRS
-    + r">?" + _raw_body("(?P=raw)")
-    # "</" not followed by a letter, "<!" and "<?" are bogus comments up to ">" (HTML
-    # tokenizer, end tag open state): not text either
-    + r"|[a-zA-Z/!?]" + _ATTRS + r">?)")
+    r"<(?:" + _COMMENT + "|" + _skipped_elements(groups=True)
+    + r"|/?" + _TAG_NAME + _ATTRS + ">?|" + _BOGUS + ")")
 #: A longer gap is first measured on this many raw characters (then 4x, 16x, ...) when a
 #: threshold is known: body text decides within the first, markup-only gaps are rejected
 #: by :func:`_has_text_chars` before.
@@ -343,27 +386,76 @@ _PREFIX_CHARS = 1024
 #: Units a cut at a prefix's end can add (a split entity or date): a prefix must exceed
 #: the threshold by this much to prove the whole gap does.
 _CUT_SLACK = 8
-#: Most whitespace-separated pieces or CJK characters one date spans ("2014年3月8日" = 6).
-_DATE_PIECES = 6
+#: Most whitespace-separated pieces or CJK characters one date spans: 6 pieces
+#: ("2014 年 3 月 8 日"), 12 CJK characters (4 + 年 + 2 + 月 + 3 + 日, "二〇一四年三月八日" = 9).
+_DATE_PIECES = 12
 _CJK_CHAR_RE = re.compile(f"[{_CJK}]")
 
 
-_HIDDEN_START_RE = re.compile(
-    r"<(?:!--|(?:" + _SKIPPED_NAMES + r")(?=[\s/>]|\Z))")
-_PLAIN_TAG_RE = re.compile(r"<[a-zA-Z/!?]" + _ATTRS + r">?")  # no hidden content
+_HIDDEN_START_RE = re.compile(r"<(?:!--|(?:" + _SKIPPED_NAMES + ")" + _NAME_END + ")")
+# no hidden content
+_PLAIN_TAG_RE = re.compile(r"<(?:/?" + _TAG_NAME + _ATTRS + ">?|" + _BOGUS + ")")
 
 
-def gap_text(gap: str) -> str:
+def _non_text_replacement(match: re.Match[str]) -> str:
+    """A space for markup; the content of a text-holding element (textarea, xmp, ...) as
+    text, between spaces (its start and end tags are tags). RAWTEXT content keeps its
+    ``&`` literally: it is escaped here so that decoding the gap restores it."""
+    skipped = _skipped_name(match)
+    if skipped is None or skipped[0] not in TEXT_CONTENT_ELEMENTS:
+        return " "
+    name, _, group = skipped
+    content = match.group(group)
+    if name not in RCDATA_ELEMENTS:
+        content = content.replace("&", "&amp;")
+    return f" {content} "
+
+
+def gap_text(gap: str, element_text: bool = True) -> str:
     """The text of a piece of raw HTML: tags, comments, script and style removed, entities
-    decoded. A tag becomes a space, so block boundaries separate words."""
+    decoded. A tag becomes a space, so block boundaries separate words. ``element_text``:
+    keep the content of textarea, title, xmp, ... (Definition 2's "all text"); off, it is
+    dropped like the rendered main text drops it (:func:`stretch_text`)."""
     if "<" in gap:
         # most gaps hold only plain tags: a simpler pattern strips them faster
-        cleaner = _NON_TEXT_RE if _HIDDEN_START_RE.search(gap) else _PLAIN_TAG_RE
-        gap = cleaner.sub(" ", gap)
+        if _HIDDEN_START_RE.search(gap):
+            gap = _NON_TEXT_RE.sub(_non_text_replacement if element_text else " ", gap)
+        else:
+            gap = _PLAIN_TAG_RE.sub(" ", gap)
     if "&" not in gap:
         return gap
     gap = gap.replace("&nbsp;", "\xa0")  # the usual entity, without unescape's Python calls
     return html_lib.unescape(gap) if "&" in gap else gap
+
+
+@lru_cache(maxsize=1)
+def _marks_re() -> re.Pattern[str]:
+    """Regex matching runs of combining marks (Unicode categories Mn, Mc, Me).
+
+    Built on first use from :mod:`unicodedata` (marks lie in planes 0, 1 and 14 only;
+    about 50 ms), so that ASCII-only work never pays for it.
+    """
+    category = unicodedata.category
+    ranges: list[tuple[int, int]] = []
+    for code in (*range(0x20000), *range(0xE0000, 0xE0200)):
+        if category(chr(code))[0] == "M":
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1] = (ranges[-1][0], code)
+            else:
+                ranges.append((code, code))
+    members = "".join(re.escape(chr(lo)) + (f"-{re.escape(chr(hi))}" if hi > lo else "")
+                      for lo, hi in ranges)
+    return re.compile(f"[{members}]+")
+
+
+def join_marks(text: str) -> str:
+    r"""``text`` with combining marks dropped, so each stays part of the word it modifies.
+
+    A vowel sign or virama (``हिन्दी``) or a decomposed accent (``cafe\u0301``) belongs to
+    the letter before it; the regex engine's ``\w`` does not hold marks, so without this a
+    word would split into several units (rule 1: one word = 1).
+    """
+    return text if text.isascii() else _marks_re().sub("", text)
 
 
 def text_units(text: str) -> int:
@@ -373,7 +465,7 @@ def text_units(text: str) -> int:
     = 4, "!!!" = 1, "!?" = 2. Words, numbers, CJK characters and punctuation runs are
     counted first; each whole date then gives back all its units but one.
     """
-    text = " ".join(text.split())  # fewer positions for the regexes to try
+    text = " ".join(join_marks(text).split())  # fewer positions for the regexes to try
     count = len(_BASE_UNIT_RE.findall(text))
     if count and _DATE_HINT_RE.search(text):
         for date in _DATE_RE.findall(text):
@@ -392,13 +484,19 @@ def _has_text_chars(count: int) -> re.Pattern[str]:
     read loosely (up to the first ``>``), which can only leave more tokens in. It stops at
     the ``count``-th token and builds no string: the cheapest test of a gap.
     """
-    skipped = "".join(rf"|<{_ci(name)}(?=[\s/>]|\Z)[^>]*+>?" + _raw_body(name)
-                      for name in SKIPPED_ELEMENTS)
-    token = rf"[^\W_{_CJK}]++|[{_CJK}]|[^\w\s<]|_|<(?![a-zA-Z/!?])"
+    skipped = "".join(rf"|<{_ci(name)}(?=[\s/>]|\Z)[^>]*+>?" + tokenizer.raw_text_body(name)
+                      for name in HIDDEN_CODE_ELEMENTS)
+    # an element holding text (textarea, xmp, ...) may hold any number of units: its
+    # start is a zero-width token, matched again by every remaining repetition
+    text_element = r"(?=<(?:" + "|".join(_ci(name) for name in TEXT_CONTENT_ELEMENTS) \
+        + r")(?=[\s/>]|\Z))"
+    token = rf"[^\W_{_CJK}]++|[{_CJK}]|[^\w\s<]|_|<(?![a-zA-Z/!?])|{text_element}"
     return re.compile(
         # tags whose first letter no skipped element has come first: the common case
-        r"(?:(?:<[a-hj-mo-ru-wyzA-HJ-MO-RU-WYZ/?][^>]*+>|\s++|<" + _COMMENT + skipped
-        + r"|<[a-zA-Z!][^>]*+>)*+(?:" + token + r"))" + rf"{{{count}}}")
+        r"(?:(?:<[a-hj-moq-ru-wyzA-HJ-MOQ-RU-WYZ/?][^>]*+>|<[pP](?![lL])[^>]*+>|\s++"
+        r"|<" + _COMMENT + skipped
+        + r"|(?!" + text_element + r")<[a-zA-Z!][^>]*+>)*+(?:" + token + r"))"
+        + rf"{{{count}}}")
 
 
 #: CJK characters that can be part of a date (numerals, 年 月 日 号): not counted by
@@ -417,11 +515,11 @@ def _holds_units(count: int) -> re.Pattern[str]:
     in :func:`_has_text_chars`; any other piece is passed over whole. Body text reaches
     ``count`` within a few lines, so most gaps that split are decided without their text.
     """
-    skipped = "".join(rf"|<{_ci(name)}(?=[\s/>]|\Z)[^>]*+>?" + _raw_body(name)
-                      for name in SKIPPED_ELEMENTS)
+    # tags are read whole (a quoted ">" does not end them): attribute text never counts
     return re.compile(
-        r"(?:(?:<[a-hj-mo-ru-wyzA-HJ-MO-RU-WYZ/?][^>]*+>|\s++|<" + _COMMENT + skipped
-        + r"|<[a-zA-Z!][^>]*+>"
+        r"(?:(?:<[a-hj-mo-ru-wyzA-HJ-MO-RU-WYZ][^\s/>]*+" + _ATTRS + r">?|\s++"
+        + r"|</" + _TAG_NAME + _ATTRS + ">?|<" + _COMMENT + "|<" + _BOGUS
+        + "|<(?:" + _skipped_elements() + ")|<" + _TAG_NAME + _ATTRS + ">?"
         + rf"|[^\sa-z<{_CJK}][^\s<{_CJK}]*+|[{_DATE_CJK}]|<(?![a-zA-Z/!?]))*+"
         + rf"(?:[a-z][^\s<]*+|(?![{_DATE_CJK}])[{_CJK}]))" + rf"{{{count}}}")
 
@@ -461,7 +559,7 @@ def _bounded_units(text: str, limit: int) -> int:
     character is at least a unit), less what dates merge: a date spans at most
     ``_DATE_PIECES`` of them. Only when neither bound decides is the text counted.
     """
-    pieces = text.split()
+    pieces = join_marks(text).split()
     nonspace = sum(map(len, pieces))
     if nonspace < limit:
         return nonspace
@@ -532,21 +630,7 @@ def group_links(distances: Sequence[int], d_t: int, c_t: int) -> list[tuple[int,
 
 def _host(url: str) -> str:
     """Host name of ``url``; empty for relative or malformed URLs."""
-    try:
-        return urlsplit(url).hostname or ""
-    except ValueError:
-        return ""
-
-
-def _site_key(host: str) -> str:
-    """Registered-domain guess: the last two labels, three under two-letter country codes
-    with a short second level (``bbc.co.uk``, ``sina.com.cn``)."""
-    labels = [part for part in host.lower().split(".") if part]
-    if labels and labels[0] == "www":
-        labels = labels[1:]
-    if len(labels) >= 3 and len(labels[-1]) == 2 and len(labels[-2]) <= 3:
-        return ".".join(labels[-3:])
-    return ".".join(labels[-2:])
+    return host_of(url)
 
 
 _REDIRECT_RE = re.compile(r"[?&](?:url|u|q|target|dest|destination|redirect|to|goto|link)="
@@ -562,13 +646,13 @@ def external_links(raw: str, links: Sequence[Link], page_url: str | None) -> lis
     """
     hrefs = [link_href(raw, link).strip() for link in links]
     hosts = [_host(href) for href in hrefs]
-    site = _site_key(_host(page_url)) if page_url else ""
+    site = registered_domain(_host(page_url)) if page_url else ""
     if not site:
-        counted = Counter(_site_key(host) for host in hosts if host)
+        counted = Counter(registered_domain(host) for host in hosts if host)
         site = counted.most_common(1)[0][0] if counted else ""
     kept = []
     for link, href, host in zip(links, hrefs, hosts):
-        if _REDIRECT_RE.search(href) or (host and _site_key(host) != site):
+        if _REDIRECT_RE.search(href) or (host and registered_domain(host) != site):
             kept.append(link)
     return kept
 
@@ -604,7 +688,9 @@ def main_stretch(raw: str, spans: Sequence[tuple[int, int]]) -> tuple[int, int, 
     """The stretch between link blocks holding the most text: ``(start, end, units)``.
 
     Stretches are the page before the first block, between adjacent blocks and after the
-    last; text is counted with the text-distance rules. The first of equal stretches wins.
+    last; text is counted with the text-distance rules, over the text the main text shows
+    (the content of textarea, title, xmp, ... left out, as :func:`stretch_text` leaves it).
+    The first of equal stretches wins.
     """
     pieces, first, last, units = main_stretches(raw, [(lo, hi, 0) for lo, hi in spans], None)
     if not pieces:
@@ -627,7 +713,9 @@ def main_stretches(raw: str, blocks: Sequence[tuple[int, int, int]],
         bounds.extend((start, end))
     bounds.append(len(raw))
     stretches = list(zip(bounds[0::2], bounds[1::2]))
-    units = [text_units(gap_text(raw[lo:hi])) if hi > lo else 0 for lo, hi in stretches]
+    # the text the main text shows decides (stretch_text drops raw-text element content)
+    units = [text_units(gap_text(raw[lo:hi], element_text=False)) if hi > lo else 0
+             for lo, hi in stretches]
     best, best_first, best_last = 0, 0, -1
     current, current_first = 0, 0
     for index, value in enumerate(units):
@@ -648,13 +736,10 @@ def main_stretches(raw: str, blocks: Sequence[tuple[int, int, int]],
     return chosen, best_first, best_last, sum(units[best_first:best_last + 1])
 
 
-_HIDDEN_CONTENT_RE = re.compile(
-    r"<(?:" + _COMMENT
-    + r"|(?P<raw>" + _SKIPPED_NAMES + r")(?=[\s/>]|\Z)" + _ATTRS
-    + r">?" + _raw_body("(?P=raw)") + ")")
+_HIDDEN_CONTENT_RE = re.compile(r"<(?:" + _COMMENT + "|" + _skipped_elements(groups=True) + ")")
 _BREAK_TAG_RE = re.compile(r"</?(?i:" + "|".join(sorted(BLOCK_TAGS | {"br", "option"}))
                            + r")(?=[\s/>]|\Z)" + _ATTRS + r">?")
-_ANY_TAG_RE = re.compile(r"<[a-zA-Z/!?]" + _ATTRS + r">?")
+_ANY_TAG_RE = _PLAIN_TAG_RE
 
 
 def stretch_text(piece: str) -> str:

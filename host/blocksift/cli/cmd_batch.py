@@ -38,6 +38,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--progress", dest="progress", action="store_true", default=None,
                         help="force a progress bar on stderr")
     parser.add_argument("--no-progress", dest="progress", action="store_false")
+    from . import batch_warc
+
+    batch_warc.add_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -49,6 +52,10 @@ def run(args: argparse.Namespace) -> int:
         print("blocksift: error: --timeout and --jobs must be positive, --memory-limit >= 0",
               file=sys.stderr)
         return 2
+    if getattr(args, "warc", None):
+        from . import batch_warc
+
+        return batch_warc.run(args, params)
     progress = None
     if want_progress(args.progress):
         from tqdm import tqdm

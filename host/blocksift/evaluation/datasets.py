@@ -1,110 +1,18 @@
-"""Reading labeled pages in the format of the shared dev datasets.
-
-A dataset is a folder holding ``pages.jsonl.gz`` (or a ``.jsonl`` / ``.jsonl.gz`` file):
-one JSON object per line with at least ``id``, ``html`` and ``gold``; optional ``url``,
-``site``, ``host``, ``lang``, and (``wcxb-dev``) ``page_type``, ``title``, ``author``,
-``publish_date``, ``snippets_with``, ``snippets_without`` (also read as ``with`` /
-``without``, the benchmark's own names). A page without ``gold`` can still be scored on its
-snippets; an empty ``gold`` means the page has no main content. ``blocksift examples export``
-writes the same format.
-"""
+"""Labeled pages of the shared dev datasets: moved to :mod:`blocksift.labeled` (a shared
+type below the algorithms and storage); the names stay importable from here."""
 
 from __future__ import annotations
 
-import gzip
-import json
-import os
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
+from ..labeled import (  # noqa: F401 (re-exported)
+    DATASETS_ENV,
+    LabeledPage,
+    _strings,
+    dataset_file,
+    default_roots,
+    iter_pages,
+    load_pages,
+    resolve,
+)
 
-#: Environment variable naming the folder that holds the dev datasets.
-DATASETS_ENV = "BLOCKSIFT_DATASETS"
-
-
-@dataclass(frozen=True)
-class LabeledPage:
-    """One page with its expected main text."""
-
-    id: str
-    html: str
-    gold: str
-    url: str | None = None
-    site: str | None = None
-    lang: str | None = None
-    page_type: str | None = None
-    title: str | None = None
-    author: str | None = None
-    publish_date: str | None = None
-    #: short passages a correct extraction must include / must leave out (wcxb-dev)
-    snippets_with: tuple[str, ...] = field(default_factory=tuple)
-    snippets_without: tuple[str, ...] = field(default_factory=tuple)
-    #: False when the record has no ``gold`` field (``gold`` is then "" but means "unknown")
-    has_gold: bool = True
-
-
-def dataset_file(path: str | os.PathLike[str]) -> Path:
-    """The JSONL file of a dataset given as a folder or a file."""
-    path = Path(path)
-    if path.is_dir():
-        for name in ("pages.jsonl.gz", "pages.jsonl"):
-            if (path / name).exists():
-                return path / name
-        raise FileNotFoundError(f"{path}: no pages.jsonl.gz or pages.jsonl in this folder")
-    if not path.exists():
-        raise FileNotFoundError(f"{path}: no such dataset")
-    return path
-
-
-def resolve(name_or_path: str) -> Path:
-    """A dataset path, or a name looked up under ``$BLOCKSIFT_DATASETS`` / ``../shared``."""
-    candidate = Path(name_or_path)
-    if candidate.exists():
-        return dataset_file(candidate)
-    roots = [os.environ.get(DATASETS_ENV)] + [str(p) for p in default_roots()]
-    for root in roots:
-        if root and (Path(root) / name_or_path).exists():
-            return dataset_file(Path(root) / name_or_path)
-    raise FileNotFoundError(f"{name_or_path}: no such dataset (set ${DATASETS_ENV})")
-
-
-def default_roots() -> list[Path]:
-    """Where the shared dev datasets are expected beside a checkout."""
-    here = Path(__file__).resolve()
-    return [parent / "shared" / "datasets" for parent in here.parents[3:6]] + \
-        [Path.cwd().parent / "shared" / "datasets"]
-
-
-def iter_pages(path: str | os.PathLike[str], limit: int | None = None) -> Iterator[LabeledPage]:
-    """Labeled pages of a dataset, in file order."""
-    file = dataset_file(path)
-    opener = gzip.open if file.suffix == ".gz" else open
-    with opener(file, "rt", encoding="utf-8") as handle:
-        for count, line in enumerate(handle):
-            if limit is not None and count >= limit:
-                return
-            if not line.strip():
-                continue
-            row = json.loads(line)
-            yield LabeledPage(
-                id=str(row["id"]), html=row["html"], gold=row.get("gold") or "",
-                url=row.get("url"), site=row.get("site"), lang=row.get("lang"),
-                page_type=row.get("page_type"), title=row.get("title"),
-                author=row.get("author"), publish_date=row.get("publish_date"),
-                snippets_with=_strings(row, "snippets_with", "with"),
-                snippets_without=_strings(row, "snippets_without", "without"),
-                has_gold=row.get("gold") is not None)
-
-
-def _strings(row: dict, *keys: str) -> tuple[str, ...]:
-    """The list of strings under the first of ``keys`` present (a lone string is one item)."""
-    for key in keys:
-        value = row.get(key)
-        if value:
-            return (value,) if isinstance(value, str) else tuple(str(v) for v in value)
-    return ()
-
-
-def load_pages(path: str | os.PathLike[str], limit: int | None = None) -> list[LabeledPage]:
-    """All labeled pages of a dataset."""
-    return list(iter_pages(path, limit))
+__all__ = ["DATASETS_ENV", "LabeledPage", "dataset_file", "default_roots", "iter_pages",
+           "load_pages", "resolve"]

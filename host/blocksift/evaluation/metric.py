@@ -17,30 +17,12 @@ are plain means over all pages (:func:`summarize_words`). Its snippet check
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-_CJK = (r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-        r"\U00020000-\U0002fa1f")
-TOKEN_RE = re.compile(rf"[{_CJK}]|(?:(?![{_CJK}])\w)+")
-SHINGLE = 4
-
-
-def tokens(text: str) -> list[str]:
-    """Word tokens of ``text``; each CJK character is one token."""
-    return TOKEN_RE.findall(text)
-
-
-def shingles(text: str, size: int = SHINGLE) -> Counter[tuple[str, ...]]:
-    """Multiset of token ``size``-grams (one short shingle for 1..size-1 tokens)."""
-    toks = tokens(text)
-    if not toks:
-        return Counter()
-    if len(toks) < size:
-        return Counter([tuple(toks)])
-    return Counter(tuple(toks[i:i + size]) for i in range(len(toks) - size + 1))
+# Tokens and shingles live below the algorithms (FAR-SW labels lines with them).
+from ..shingles import _CJK, SHINGLE, TOKEN_RE, shingles, tokens  # noqa: F401 (re-exported)
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from pydantic import ValidationError
 
 from ..algorithms import clustering
 from ..page import Page
-from ..storage.sitestore import site_key
+from ..sites import site_key
 from .datasets import LabeledPage, load_pages, resolve
 from .metric import PageScore, score_page, summarize
 

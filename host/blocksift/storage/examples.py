@@ -23,7 +23,8 @@ from contextlib import closing
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+
+from ..sites import site_key
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -94,11 +95,8 @@ class Example:
 
 
 def site_of(url: str | None) -> str | None:
-    """The host name of ``url`` without ``www.`` (how examples are grouped by site)."""
-    if not url:
-        return None
-    host = urlsplit(url).hostname or ""
-    return host[4:] if host.startswith("www.") else host or None
+    """The site of ``url`` (:func:`blocksift.sites.site_key`): how examples are grouped."""
+    return site_key(url)
 
 
 def default_path() -> Path:
@@ -239,7 +237,7 @@ class ExampleStore:
 
     def import_file(self, path: Path) -> int:
         """Add every record of a datasets-format file (the inverse of :meth:`export`)."""
-        from ..evaluation.datasets import dataset_file
+        from ..labeled import dataset_file
 
         file = dataset_file(path)
         opener = gzip.open if file.suffix == ".gz" else open

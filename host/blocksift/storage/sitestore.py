@@ -44,6 +44,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ..algorithms import clustering
 from ..paths import data_dir, ensure_private_dir
+from ..sites import site_key
 
 log = logging.getLogger(__name__)
 
@@ -70,20 +71,6 @@ CREATE TABLE IF NOT EXISTS models (
     built REAL NOT NULL
 );
 """
-
-
-def site_key(url: str | None) -> str | None:
-    """The site of ``url``: its host, lower-case, without ``www.`` (None if it has none)."""
-    if not url or not isinstance(url, str):
-        return None
-    try:
-        host = urlsplit(url.strip()).hostname
-    except ValueError:
-        return None
-    if not host:
-        return None
-    host = host.lower().rstrip(".")
-    return host[4:] if host.startswith("www.") and len(host) > 4 else host
 
 
 def _storable_url(url: str) -> str:

@@ -1,0 +1,251 @@
+"""FAR-SW §3.1 preprocessing and §3.2 lines: one feature vector per HTML line."""
+
+from __future__ import annotations
+
+import bisect
+import html as html_lib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ... import htmltokenizer as tokenizer
+from ...content import BLOCK_TAGS
+from ...htmltokenizer import RAW_TEXT_ELEMENTS
+from ...page import Page
+from .params import Params
+
+# --------------------------------------------------------------------------------------------
+# §3.1 preprocessing and §3.2 lines and features
+# --------------------------------------------------------------------------------------------
+
+# Text between start tags: comments, doctypes and bogus comments (dropped) and end tags
+# (kept as tags, group 1 their name), read by the one raw-HTML grammar.
+_GAP_RE = re.compile("<(?:" + tokenizer.COMMENT + "|" + tokenizer.BOGUS_COMMENT
+                     + "|/(" + tokenizer.TAG_NAME + ")" + tokenizer.ATTRS + ">?)")
+_WS_RE = re.compile(r"\s+")
+_STRUCTURAL_END = frozenset({"body", "html", "head"})
+
+TEXT, START, END = 0, 1, 2
+
+
+@dataclass
+class Line:
+    """One preprocessed line of the body source (§3.2) with its raw span."""
+
+    start: int
+    end: int
+    text_length: int
+    output_length: int
+    links: int
+    images: int
+    text: str
+
+
+@dataclass
+class PageLines:
+    """The lines of one page and their feature matrix (rows = lines, columns = A-F)."""
+
+    lines: list[Line] = field(default_factory=list)
+    features: np.ndarray = field(default_factory=lambda: np.zeros((0, 6)))
+
+
+def _body_range(page: Page) -> tuple[int, int, int]:
+    """Span of the text between the ``<body>`` tags (§3.1 step 1) and the first ordinal."""
+    tags = page.tags
+    names = tags.names
+    for ordinal, name in enumerate(names):
+        if name == "body":
+            return tags.tag_ends[ordinal], tags.close_ends[ordinal], ordinal + 1
+    start = 0
+    for ordinal, name in enumerate(names):
+        if name == "head":
+            start = tags.close_ends[ordinal]
+            break
+    return start, len(page.raw), bisect.bisect_left(tags.starts, start)
+
+
+def _tokens(page: Page, params: Params) -> list[tuple[int, int, int, str]]:
+    """Body tokens (kind, start, end, tag name) without useless elements and comments."""
+    raw = page.raw
+    tags = page.tags
+    begin, stop, ordinal = _body_range(page)
+    useless = frozenset(t.lower() for t in params.useless_tags)
+    out: list[tuple[int, int, int, str]] = []
+    cursor = begin
+    count = len(tags)
+
+    def gap(upto: int) -> None:
+        pos = cursor
+        for match in _GAP_RE.finditer(raw, cursor, upto):
+            if match.start() > pos:
+                out.append((TEXT, pos, match.start(), ""))
+            end_name = match.group(1)
+            if end_name is not None:
+                name = end_name.lower()
+                if name not in useless and name not in _STRUCTURAL_END:
+                    out.append((END, match.start(), match.end(), name))
+            pos = match.end()
+        if upto > pos:
+            out.append((TEXT, pos, upto, ""))
+
+    while ordinal < count and tags.starts[ordinal] < stop:
+        tag_start = tags.starts[ordinal]
+        if tag_start < cursor:  # nested inside a removed element
+            ordinal += 1
+            continue
+        gap(tag_start)
+        name = tags.names[ordinal]
+        if name in useless:
+            cursor = max(tags.close_ends[ordinal], tags.tag_ends[ordinal])
+        else:
+            tag_end = tags.tag_ends[ordinal]
+            out.append((START, tag_start, tag_end, name))
+            cursor = tag_end
+            # raw-text elements (textarea, title, xmp, ...) kept whole as one tag token
+            if tags.close_ends[ordinal] > tag_end and _is_raw_text(name):
+                out[-1] = (START, tag_start, tags.close_ends[ordinal], name)
+                cursor = tags.close_ends[ordinal]
+        ordinal += 1
+    if stop > cursor:
+        gap(stop)
+    return out
+
+
+def _is_raw_text(name: str) -> bool:
+    return name in RAW_TEXT_ELEMENTS
+
+
+def _split_source(raw: str, tokens: list[tuple[int, int, int, str]]
+                  ) -> list[list[tuple[int, int, int, str]]]:
+    """Newline lines (§3.2); a text token is cut at newlines, a tag never is."""
+    lines: list[list[tuple[int, int, int, str]]] = []
+    current: list[tuple[int, int, int, str]] = []
+    for token in tokens:
+        kind, start, end, _ = token
+        if kind != TEXT:
+            current.append(token)
+            continue
+        pos = start
+        newline = raw.find("\n", pos, end)
+        while newline != -1:
+            if newline > pos:
+                current.append((TEXT, pos, newline, ""))
+            lines.append(current)
+            current = []
+            pos = newline + 1
+            newline = raw.find("\n", pos, end)
+        if end > pos:
+            current.append((TEXT, pos, end, ""))
+    lines.append(current)
+    return lines
+
+
+def _split_blocks(line: list[tuple[int, int, int, str]]) -> list[list[tuple[int, int, int, str]]]:
+    """Re-split a line before block-level start tags and after block-level end tags."""
+    pieces: list[list[tuple[int, int, int, str]]] = []
+    current: list[tuple[int, int, int, str]] = []
+    for token in line:
+        kind, _, _, name = token
+        if kind == START and name in BLOCK_TAGS and current:
+            pieces.append(current)
+            current = []
+        current.append(token)
+        if kind == END and name in BLOCK_TAGS:
+            pieces.append(current)
+            current = []
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def _measure(raw: str, tokens: list[tuple[int, int, int, str]]) -> Line | None:
+    """Features B, C, E, F and the output text of one line; None for a blank line (§3.1)."""
+    whole: list[str] = []
+    text_parts: list[str] = []
+    reading: list[str] = []
+    links = images = 0
+    for kind, start, end, name in tokens:
+        piece = raw[start:end]
+        whole.append(piece)
+        if kind == TEXT:
+            text_parts.append(piece)
+            reading.append(piece)
+        else:
+            if kind == START:
+                if name == "a" and tokenizer.attribute(piece[2:], "href") is not None:
+                    links += 1
+                elif name == "img":
+                    images += 1
+            if name in BLOCK_TAGS or name == "br":
+                reading.append(" ")
+    cleaned = _WS_RE.sub(" ", "".join(whole)).strip()
+    if not cleaned:
+        return None
+    output = _WS_RE.sub(" ", "".join(text_parts)).strip()
+    text = _WS_RE.sub(" ", html_lib.unescape("".join(reading))).strip()
+    return Line(start=tokens[0][1], end=tokens[-1][2],
+                text_length=len(cleaned.encode("utf-8", "surrogatepass")),
+                output_length=len(output.encode("utf-8", "surrogatepass")),
+                links=links, images=images, text=text)
+
+
+def page_lines(page: Page, params: Params) -> PageLines:
+    """Preprocess the page (§3.1) and measure the six features of every line (§3.2)."""
+    raw = page.raw
+    tokens = _tokens(page, params)
+    source = _split_source(raw, tokens)
+    groups: list[list[tuple[int, int, int, str]]] = []
+    for line in source:
+        if not line:
+            continue
+        if params.line_mode == "blocks":
+            groups.extend(_split_blocks(line))
+        elif params.line_mode == "auto" and (line[-1][2] - line[0][1]) > params.long_line_chars:
+            # measure cleaned length only when the raw span is long enough to matter
+            measured = _measure(raw, line)
+            if measured is not None and measured.text_length > params.long_line_chars:
+                groups.extend(_split_blocks(line))
+            else:
+                groups.append(line)
+        else:
+            groups.append(line)
+    if params.attach_tag_lines:
+        groups = _attach_tag_lines(raw, groups)
+    lines = [m for m in (_measure(raw, g) for g in groups if g) if m is not None]
+    return PageLines(lines=lines, features=_feature_matrix(lines, params))
+
+
+def _attach_tag_lines(raw: str, groups: list[list[tuple[int, int, int, str]]]
+                      ) -> list[list[tuple[int, int, int, str]]]:
+    """Join every line without text to the next line that has text (the last ones backward)."""
+    out: list[list[tuple[int, int, int, str]]] = []
+    pending: list[tuple[int, int, int, str]] = []
+    for group in groups:
+        pending.extend(group)
+        if any(kind == TEXT and raw[start:end].strip() for kind, start, end, _ in group):
+            out.append(pending)
+            pending = []
+    if pending:
+        if out:
+            out[-1] = out[-1] + pending
+        else:
+            out.append(pending)
+    return out
+
+
+def _feature_matrix(lines: Sequence[Line], params: Params) -> np.ndarray:
+    """Rows of (Index, TextLength, OutputTextLength, Density, LinkNum, ImgNum), §3.2."""
+    n = len(lines)
+    matrix = np.zeros((n, 6), dtype=float)
+    if not n:
+        return matrix
+    index = np.arange(1, n + 1, dtype=float)
+    matrix[:, 0] = index / n if params.index_normalization else index
+    matrix[:, 1] = [line.text_length for line in lines]
+    matrix[:, 2] = [line.output_length for line in lines]
+    matrix[:, 3] = matrix[:, 2] / np.maximum(matrix[:, 1], 1.0)
+    matrix[:, 4] = [line.links for line in lines]
+    matrix[:, 5] = [line.images for line in lines]
+    return matrix

@@ -1,0 +1,267 @@
+"""Broken markup that would hide a page's content from the parser, found and repaired.
+
+Browsers and lxml (libxml2) follow the HTML tokenizer: some slips in real pages make them
+drop or misplace most of a page, while the page's text is plainly there. Patterns handled:
+
+* a raw-text element left open (``<title>``, ``<textarea>``, ``<xmp>``, ``<iframe>``,
+  ``<noembed>``, ``<noframes>``) swallows the rest of the document as its text: it is
+  closed before its first tag-like ``<`` (an end tag is *inserted*);
+* a start tag with a quote that never closes (``<html lang="en`` ...) swallows the rest
+  of the document into an attribute value, leaving an empty tree: the quote becomes the
+  tag's ``>`` and the orphaned value is blanked (same length);
+* body content held in ``<head>`` by an element the parser does not know (libxml2 keeps
+  ``<foo-bar>`` and what follows it in ``<head>``; browsers start the body there), content
+  after ``</body>`` left beside the body, and content after ``</html>`` (libxml2 puts it
+  in a second ``<html>`` beside the document's root, out of reach of ``root.iter()``):
+  all moved into ``<body>``, where browsers put them (:func:`move_stray_content`, a tree
+  edit: ordinals and spans are untouched).
+
+Raw repairs work on a copy of the page (:class:`Repair`). Blanking keeps every offset; an
+inserted end tag shifts later offsets of the copy, and :meth:`Repair.to_raw` maps the copy's
+tag scan back, so ``Page.tags`` spans keep pointing into the exact string received. A repair
+only ever reveals start tags the plain scan missed after the broken spot; the tags before it
+keep their ordinals. The repaired parse is kept only when it shows more (:func:`better`).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from .rawscan import TagScan, scan
+
+#: Raw-text elements whose unclosed start tag is closed before the first tag inside it.
+#: ``script`` and ``style`` are left alone: their text holds ``<`` as code.
+SWALLOWING_ELEMENTS = frozenset({"title", "textarea", "xmp", "iframe", "noembed", "noframes"})
+
+#: Elements that belong in ``<head>``; anything else there with text is body content.
+HEAD_ELEMENTS = frozenset({"title", "meta", "link", "style", "script", "base", "noscript",
+                           "template", "object", "basefont", "bgsound"})
+
+_NOT_TEXT = SWALLOWING_ELEMENTS | {"script", "style", "template"}
+_NOT_IN = " or ".join(f"self::{name}" for name in sorted(HEAD_ELEMENTS))
+_STRAY_IN_HEAD = etree.XPath(f"*[not({_NOT_IN})][normalize-space()]")
+_TEXT_BESIDE_BODY = etree.XPath(
+    "boolean(following-sibling::*[not(self::script or self::style or self::template)]"
+    "[normalize-space()] or following-sibling::text()[normalize-space()])")
+_TAG_LIKE = re.compile(r"<[A-Za-z!/]")
+_MARKUP_VALUE = re.compile(r"""=\s*(?:"(?P<double>[^"]*<[A-Za-z][^"]*)"|"""
+                           r"""'(?P<single>[^']*<[A-Za-z][^']*)')""")
+#: Rounds of "repair, rescan" for pages with several broken spots.
+MAX_ROUNDS = 4
+
+
+@dataclass
+class Repair:
+    """A repaired copy of ``raw``: same-length overwrites plus inserted end tags."""
+
+    raw: str
+    text: str
+    #: (offset in ``raw``, length inserted there), in order
+    insertions: list[tuple[int, int]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def to_raw(self, offset: int) -> int:
+        """Offset in the repaired copy -> offset in ``raw`` (inside an insertion: its spot)."""
+        shift = 0
+        for at, length in self.insertions:
+            start = at + shift
+            if offset < start:
+                break
+            if offset < start + length:
+                return at
+            shift += length
+        return offset - shift
+
+    def scan_to_raw(self, tags: TagScan) -> TagScan:
+        """The copy's tag scan with every offset mapped into ``raw``."""
+        def mapped(values: list[int]) -> list[int]:
+            return [self.to_raw(v) for v in values] if self.insertions else list(values)
+
+        return TagScan(tags.names, mapped(tags.starts), mapped(tags.name_ends),
+                       mapped(tags.tag_ends), mapped(tags.close_ends), tags.ids,
+                       len(self.raw))
+
+
+def plan(raw: str, tags: TagScan, id_attr: str | None) -> tuple[Repair, TagScan] | None:
+    """A repaired copy of ``raw`` and its tag scan, or None when nothing looks broken."""
+    repair = Repair(raw, raw)
+    current = tags
+    for _round in range(MAX_ROUNDS):
+        changed = (_close_swallowing(repair, current) or _close_open_quote(repair, current)
+                   or _close_markup_in_root_attributes(repair, current))
+        if not changed:
+            break
+        current = scan(repair.text, id_attr)
+    if repair.text == raw:
+        return None
+    return repair, current
+
+
+def _close_swallowing(repair: Repair, tags: TagScan) -> bool:
+    """Insert ``</name>`` where an unclosed raw-text element meets its first tag."""
+    if not len(tags) or tags.names[-1] not in SWALLOWING_ELEMENTS:
+        return False  # a swallowing element eats every later tag, so it is the last one
+    name, text = tags.names[-1], repair.text
+    body_start = tags.tag_ends[-1]
+    if tags.close_ends[-1] != len(text) or \
+            re.search(rf"</{name}\s*>\Z", text[-len(name) - 40:], re.I):
+        return False
+    found = _TAG_LIKE.search(text, body_start)
+    if found is None:
+        return False
+    insert = f"</{name}>"
+    at = found.start()
+    repair.text = text[:at] + insert + text[at:]
+    raw_at = repair.to_raw(at)
+    repair.insertions.append((raw_at, len(insert)))
+    repair.insertions.sort()
+    repair.notes.append(f"closed <{name}> left open at {repair.to_raw(tags.starts[-1])}")
+    return True
+
+
+def _close_open_quote(repair: Repair, tags: TagScan) -> bool:
+    """A start tag whose quote never closes ends at that quote; its value is blanked."""
+    text = repair.text
+    if len(tags) and tags.tag_ends[-1] == len(text):
+        # The HTML5 tokenizer runs an unterminated value to the end of the text, so the
+        # broken tag is the last one and its first value without a closing quote is the cause.
+        at = _unterminated_value_quote(text, tags.name_ends[-1])
+        if at > 0:
+            _end_tag_at(repair, at, tags.names[-1])
+            return True
+    for quote in "\"'":
+        # The scan stops a tag at a quote only when no later quote of that kind exists,
+        # so the quote is the last of its kind: one lookup instead of a walk over all tags.
+        at = text.rfind(quote)
+        ordinal = bisect_left(tags.tag_ends, at)
+        if at <= 0 or ordinal >= len(tags) or tags.tag_ends[ordinal] != at or \
+                text[at - 1] == ">":
+            continue
+        _end_tag_at(repair, at, tags.names[ordinal])
+        return True
+    return False
+
+
+_VALUE_OPEN = re.compile(r"=\s*([\"'])")
+
+
+def _unterminated_value_quote(text: str, start: int) -> int:
+    """Offset of the first quoted attribute value after ``start`` that never closes, or -1."""
+    pos = start
+    while (found := _VALUE_OPEN.search(text, pos)) is not None:
+        close = text.find(found.group(1), found.end())
+        if close < 0:
+            return found.start(1)
+        pos = close + 1
+    return -1
+
+
+def _end_tag_at(repair: Repair, at: int, name: str) -> None:
+    """End the tag at the quote ``at``; what it swallowed up to the next tag is blanked."""
+    text = repair.text
+    following = _TAG_LIKE.search(text, at + 1)
+    stop = following.start() if following else len(text)
+    blank = "".join(c if c in "\r\n" else " " for c in text[at + 1:stop])
+    repair.text = text[:at] + ">" + blank + text[stop:]
+    repair.notes.append(f"closed <{name}> at an unmatched quote")
+
+
+def _close_markup_in_root_attributes(repair: Repair, tags: TagScan) -> bool:
+    """An ``<html>``/``<head>``/``<body>`` attribute value holding tags lost its closing quote.
+
+    The value ran on to a later quote of the same kind (often an apostrophe in the text),
+    taking the markup between into the attribute: the opening quote becomes the tag's ``>``.
+    """
+    text = repair.text
+    for ordinal in range(min(len(tags), 8)):
+        if tags.names[ordinal] not in ("html", "head", "body"):
+            continue
+        attrs = text[tags.name_ends[ordinal]:tags.tag_ends[ordinal]]
+        found = _MARKUP_VALUE.search(attrs)
+        if found is None:
+            continue
+        group = "double" if found.group("double") is not None else "single"
+        quote = tags.name_ends[ordinal] + found.start(group) - 1
+        following = _TAG_LIKE.search(text, quote + 1)
+        stop = following.start() if following else len(text)
+        blank = "".join(c if c in "\r\n" else " " for c in text[quote + 1:stop])
+        repair.text = text[:quote] + ">" + blank + text[stop:]
+        repair.notes.append(f"closed <{tags.names[ordinal]}> before markup in an attribute")
+        return True
+    return False
+
+
+def move_stray_content(root: etree._Element) -> int:
+    """Move body content the parser left in ``<head>``, beside ``<body>`` or after the root
+    element into the body. Returns the number of elements moved; they keep their stamps."""
+    head, body = root.find("head"), root.find("body")
+    moved_before: list[etree._Element] = []
+    if head is not None:
+        strays = _STRAY_IN_HEAD(head)  # in C: a head holds hundreds of <meta>/<link>
+        if strays:
+            moved_before = [strays[0], *strays[0].itersiblings()]
+    after: list[etree._Element | str] = []
+    if body is not None and _TEXT_BESIDE_BODY(body):
+        after = list(body.itersiblings())
+    for shell in root.itersiblings():  # content after </html>: a second root element
+        if isinstance(shell.tag, str):
+            for part in shell:
+                if part.tag in ("head", "body"):
+                    after.extend([part.text or "", *part])
+                else:
+                    after.append(part)
+    if not (body is not None and (body.tail or "").strip()) and not any(
+            (node.strip() if isinstance(node, str) else isinstance(node.tag, str)
+             and node.tag not in _NOT_TEXT and "".join(node.itertext()).strip())
+            for node in after):
+        after = []  # only scripts and empty leftovers after </body>: leave them be
+    if not moved_before and not after:
+        return 0
+    if body is None:
+        body = etree.SubElement(root, "body")
+    for position, node in enumerate(moved_before):
+        body.insert(position, node)  # document order: head content comes first
+    if body.tail and body.tail.strip():
+        _append_text(body, body.tail)
+    body.tail = None
+    for node in after:
+        if isinstance(node, str):
+            _append_text(body, node)
+        else:
+            body.append(node)
+    return len(moved_before) + sum(not isinstance(node, str) for node in after)
+
+
+def _append_text(parent: etree._Element, text: str) -> None:
+    if len(parent):
+        last = parent[-1]
+        last.tail = (last.tail or "") + text
+    else:
+        parent.text = (parent.text or "") + text
+
+
+def body_text_length(root: etree._Element) -> int:
+    """Characters of markup-free text under ``<body>``: scripts, styles and raw-text
+    elements (whose text may be swallowed markup) left out."""
+    body = root.find("body")
+    if body is None:
+        return 0
+    total = 0
+    for node in body.iter():
+        if isinstance(node.tag, str) and node.tag not in _NOT_TEXT:
+            total += len((node.text or "").strip())
+        if node is not body:
+            total += len((node.tail or "").strip())
+    return total
+
+
+def better(repaired: etree._Element, repaired_tags: int, original: etree._Element,
+           original_tags: int) -> bool:
+    """Whether the repaired parse shows more: more body text, or as much text and tags the
+    plain scan could not see (their elements then map back to their spans)."""
+    gained = body_text_length(repaired) - body_text_length(original)
+    return gained > 0 or (gained == 0 and repaired_tags > original_tags)
