@@ -2,13 +2,17 @@
 
 For each page (served on 127.0.0.1, under ``--max-bytes``): open it, click "Reader view" in
 the extension's popup and wait for the reader view to be drawn; open it again, click
-"Hide link blocks" and wait until the link blocks are hidden. Two clocks:
+"Hide link blocks" and wait until the host's hide plan is applied; open it again, click "Show
+blocks" and wait until the overlay is drawn (``--actions``). Two clocks:
 
 * ``ext`` -- what the extension itself measured: ``Date.now()`` at the click in the popup to
   the reader view's first frame after rendering (``requestAnimationFrame``), or to the
   injected CSS being in place (hide). This is the user-visible latency.
 * ``wall`` -- the harness's clock from sending the click to seeing the status (includes the
   automation's own round trips and polling, so it is an upper bound).
+* ``loading`` (reader) -- the extension's clock from the click to the reader view showing
+  the page's title and its loading state, before the text arrives (shown at once, even
+  while a cold host starts).
 
 The first action after the browser starts pays the host's cold start (process spawn,
 Python start-up, imports) and is reported on its own. Run::
@@ -70,10 +74,10 @@ def load_pages(dataset: str, limit: int, max_bytes: int, folder: Path) -> list[t
 
 
 def measure(browser: harness.Browser, site: harness.Site, pages: list[tuple[str, int]],
-            verbose: bool) -> dict[str, Any]:
+            verbose: bool, actions: tuple[str, ...] = ("reader", "hide")) -> dict[str, Any]:
     records = []
     for index, (name, size) in enumerate(pages):
-        for action in ("reader", "hide"):
+        for action in actions:
             started = time.perf_counter()
             try:
                 tab = browser.new_tab(site.url(name))
@@ -86,7 +90,9 @@ def measure(browser: harness.Browser, site: harness.Site, pages: list[tuple[str,
                       "ext_ms": float(status["ms"]) if status.get("ms") else None,
                       "wall_ms": round(wall, 1),
                       "host_ms": float(status["host-ms"]) if status.get("host-ms") else None,
-                      "first": index == 0 and action == "reader",
+                      "loading_ms": float(status["loading-ms"]) if status.get("loading-ms")
+                      else None,
+                      "first": index == 0 and action == actions[0],
                       "phases": json.loads(status["phases"]) if status.get("phases") else None,
                       "error": status.get("error")}
             records.append(record)
@@ -96,9 +102,9 @@ def measure(browser: harness.Browser, site: harness.Site, pages: list[tuple[str,
                 tab.close()
             except Exception:
                 pass
-    shown = {"reader": "ready", "hide": "hidden"}
+    shown = {"reader": "ready", "hide": "hidden", "overlay": "overlay"}
     result: dict[str, Any] = {"pages": len(pages), "records": records, "actions": {}}
-    for action in ("reader", "hide"):
+    for action in actions:
         done = [r for r in records if r["action"] == action and not r["first"]]
         ok = [r for r in done if r["status"] == shown[action]]
         result["actions"][action] = {
@@ -107,10 +113,11 @@ def measure(browser: harness.Browser, site: harness.Site, pages: list[tuple[str,
             "ext_ms": summarize([r["ext_ms"] for r in ok if r["ext_ms"] is not None]),
             "wall_ms": summarize([r["wall_ms"] for r in ok]),
             "host_ms": summarize([r["host_ms"] for r in ok if r["host_ms"] is not None]),
+            "loading_ms": summarize([r["loading_ms"] for r in ok if r["loading_ms"] is not None]),
         }
     first = next(r for r in records if r["first"])
     result["first_action_cold"] = {k: first[k] for k in ("status", "ext_ms", "wall_ms",
-                                                          "host_ms", "bytes")}
+                                                          "host_ms", "bytes", "loading_ms")}
     return result
 
 
@@ -122,6 +129,9 @@ def main() -> int:
     parser.add_argument("--max-bytes", type=int, default=1024 * 1024,
                         help="only pages under this size (default 1 MiB)")
     parser.add_argument("--json", type=Path, help="also write all figures here")
+    parser.add_argument("--actions", default="reader,hide,overlay",
+                        help="comma-separated actions to time, in order (default %(default)s); "
+                             "hide and overlay ask the host's hide plan")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
 
@@ -147,7 +157,8 @@ def main() -> int:
                 host = harness.HostInstall(workdir / "host")
                 launchpad = site.url("blank.html", host="localhost")
                 with harness.launch(name, workdir, host, launchpad=launchpad) as browser:
-                    report[name] = measure(browser, site, pages, args.verbose)
+                    report[name] = measure(browser, site, pages, args.verbose,
+                                           tuple(args.actions.split(",")))
         finally:
             site.close()
 
@@ -157,7 +168,9 @@ def main() -> int:
     for name in names:
         data = report[name]
         cold = data["first_action_cold"]
-        print(f"\n{name}: first action after browser start (reader, host cold start): "
+        print(f"\n{name}: first action after browser start ({args.actions.split(',')[0]}, "
+              "host cold start): "
+              f"title and loading shown {cold.get('loading_ms')} ms, "
               f"ext {cold['ext_ms']} ms, wall {cold['wall_ms']} ms, status {cold['status']}")
         for action, figures in data["actions"].items():
             ext, wall, host_ms = figures["ext_ms"], figures["wall_ms"], figures["host_ms"]
@@ -167,6 +180,10 @@ def main() -> int:
             print(f"  {action:6s} wall median {wall.get('median')} ms  p95 {wall.get('p95')} ms")
             print(f"  {action:6s} host median {host_ms.get('median')} ms"
                   f"  p95 {host_ms.get('p95')} ms")
+            loading = figures["loading_ms"]
+            if loading["n"]:
+                print(f"  {action:6s} loading state median {loading.get('median')} ms"
+                      f"  p95 {loading.get('p95')} ms  (n={loading['n']})")
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))
     return 0

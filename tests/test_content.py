@@ -36,3 +36,61 @@ def test_nested_choices_are_rendered_once():
     page = Page("<div><p>once</p></div>")
     main = render_main(page, page.tree.xpath("//div") + page.tree.xpath("//p"))
     assert main.text == "once"
+
+
+# -- structure kept for the reader (figures, code, tables, math, lazy images) --------------
+
+def _render(body: str, url: str = "https://ex.com/a"):
+    from blocksift.content import render_main
+    from blocksift.page import Page
+
+    page = Page(f"<html><body><article>{body}</article></body></html>", url=url)
+    return render_main(page, page.tree.xpath("//article"))
+
+
+def test_notices_and_picture_credits_are_dropped_captions_kept():
+    main = _render("<figure><img src='/a.jpg' alt='Harbour'><figcaption><span>Media caption"
+                   "</span>The harbour at dusk</figcaption></figure>"
+                   "<p>Media playback is unsupported on your device</p>"
+                   "<p><span>Image copyright Reuters</span></p><p>Real text.</p>")
+    assert "Media" not in main.text and "Reuters" not in main.text
+    assert "The harbour at dusk" in main.text and "Real text." in main.text
+    assert "<figcaption>The harbour at dusk</figcaption>" in main.html
+    assert 'src="https://ex.com/a.jpg"' in main.html
+
+
+def test_code_in_a_layout_table_is_one_box_with_its_language_and_no_gutter():
+    main = _render("<table class='highlight'><tr><td class='gutter'><pre>1\n2</pre></td>"
+                   "<td class='code'><div class='highlight-source-python'><pre>"
+                   "<div class='line'>def f(x):</div><div class='line'>    return x</div>"
+                   "</pre></div></td></tr></table>")
+    assert "<table" not in main.html
+    assert main.html.count("<pre>") == 1
+    assert '<code class="language-python">def f(x):\n    return x</code>' in main.html
+
+
+def test_data_tables_stay_tables_and_mathml_is_kept():
+    main = _render("<table><caption>Prices</caption><tr><th>Item</th><th>Price</th></tr>"
+                   "<tr><td>Tea</td><td>2</td></tr></table>"
+                   "<p>So <math><mi>x</mi><mo>=</mo><mfrac><mn>1</mn><mn>2</mn></mfrac></math></p>"
+                   "<span class='katex'><span class='katex-mathml'><math><mi>y</mi></math></span>"
+                   "<span class='katex-html' aria-hidden='true'>y</span></span>")
+    assert "<th>Item</th>" in main.html and "<td>Tea</td>" in main.html
+    assert "<mfrac><mn>1</mn><mn>2</mn></mfrac>" in main.html
+    assert "katex-html" not in main.html and main.html.count("<mi>y</mi>") == 1
+
+
+def test_lazy_images_resolved_from_data_src_picture_and_noscript():
+    main = _render("<img src='data:image/gif;base64,R0' data-src='/lazy.jpg' alt='a'>"
+                   "<picture><source srcset='/p.webp 1x, /p2.webp 2x'><img alt='b'></picture>"
+                   "<img class='lazy' src='data:image/png;base64,x'>"
+                   "<noscript><img src='/ns.jpg' alt='c'></noscript>")
+    for path in ("/lazy.jpg", "/p.webp", "/ns.jpg"):
+        assert f'src="https://ex.com{path}"' in main.html
+    assert "data:image" not in main.html
+
+
+def test_a_credit_caption_goes_but_its_picture_stays():
+    main = _render("<figure><img src='/g.jpg' alt='Gauge'><figcaption><span>Image copyright</span>"
+                   " <span>Reuters</span></figcaption></figure><p>Text.</p>")
+    assert 'src="https://ex.com/g.jpg"' in main.html and "Reuters" not in main.html

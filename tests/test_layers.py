@@ -1,10 +1,11 @@
 """The layer rules of the host package, checked on its imports (every import, lazy ones too).
 
 Layers, bottom up: shared types and parsing (page, tokenizer, results, sites, shingles,
-...), algorithms, storage and evaluation, transports (the service, its worker, the wire
+...), algorithms, actions (hide plans built on their results), storage and evaluation, transports (the service, its worker, the wire
 format, the WebSocket client and auth), the CLI. An arrow may only point down:
 
-* algorithms import nothing from storage, transports, the CLI or evaluation;
+* algorithms import nothing from actions, storage, transports, the CLI or evaluation;
+* actions import nothing from storage, transports, the CLI or evaluation;
 * storage and evaluation import nothing from transports or the CLI;
 * the shared modules import nothing from any layer above them.
 """
@@ -19,6 +20,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "host" / "blocksift"
 
 ALGORITHMS = ("blocksift.algorithms",)
+ACTIONS = ("blocksift.actions",)
 STORAGE = ("blocksift.storage",)
 EVALUATION = ("blocksift.evaluation",)
 TRANSPORTS = ("blocksift.transport", "blocksift.service", "blocksift.worker",
@@ -31,10 +33,11 @@ SHARED = ("blocksift.page", "blocksift.rawscan", "blocksift.htmltokenizer",
 
 #: (layer, the layers it must not import)
 RULES = [
-    (ALGORITHMS, STORAGE + TRANSPORTS + CLI + EVALUATION),
+    (ALGORITHMS, ACTIONS + STORAGE + TRANSPORTS + CLI + EVALUATION),
+    (ACTIONS, STORAGE + TRANSPORTS + CLI + EVALUATION),
     (STORAGE, TRANSPORTS + CLI),
     (EVALUATION, TRANSPORTS + CLI),
-    (SHARED, ALGORITHMS + STORAGE + EVALUATION + TRANSPORTS + CLI),
+    (SHARED, ALGORITHMS + ACTIONS + STORAGE + EVALUATION + TRANSPORTS + CLI),
 ]
 
 

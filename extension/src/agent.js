@@ -36,46 +36,121 @@ export function agentCall(method, args) {
       }
     }
 
+    /** The real source of a lazy or responsive image: what it shows, else where a lazy
+     * loader keeps it (data-src, data-srcset, a <picture>'s <source srcset>). */
+    function imageSource(original) {
+      const src = original.currentSrc || original.getAttribute("src") || "";
+      if (src && !src.startsWith("data:")) return src;
+      const lazy = LAZY_SRC_ATTRS.map((a) => original.getAttribute(a)).find(Boolean);
+      if (lazy) return lazy.split(",")[0].trim().split(/\s+/)[0];
+      const sources = original.parentElement?.localName === "picture"
+        ? [...original.parentElement.querySelectorAll("source")] : [];
+      for (const source of [original, ...sources]) {
+        const set = source.getAttribute("srcset") || source.getAttribute("data-srcset") || "";
+        const first = set.split(",")[0].trim().split(/\s+/)[0];
+        if (first && !first.startsWith("data:")) return first;
+      }
+      return src;
+    }
+
     /**
      * Serialize the live DOM (after the page's scripts ran) with an id on every element.
      * The ids go on a deep clone, matched to live elements by document order, so the page
      * itself is not touched. On the clone: lazy images get their real source, links and
      * images become absolute, inline script bodies are dropped (never needed, often large,
-     * and they may hold tokens).
+     * and they may hold tokens). Open shadow roots and same-origin frames are flattened into
+     * the clone (their ids follow the document's); frames of other sites cannot be read and
+     * are counted, so the reader can say what it could not see.
      */
     function snapshot() {
       const started = performance.now();
       const root = document.documentElement;
       const clone = root.cloneNode(true);
-      const live = root.getElementsByTagName("*");
-      const copy = clone.getElementsByTagName("*");
-      const count = Math.min(live.length, copy.length);
-      const map = new Array(count + 1);
+      const map = [root];
       // The root itself is id 0; descendants follow in document order.
       clone.setAttribute(ID_ATTR, "0");
-      map[0] = root;
       const ui = [];
-      for (let i = 0; i < count; i += 1) {
-        const element = copy[i];
-        const original = live[i];
-        const id = i + 1;
-        element.setAttribute(ID_ATTR, String(id));
-        map[id] = original;
-        const tag = element.localName;
-        if (tag === UI_TAG) {
-          ui.push(element);
-        } else if (tag === "img") {
-          const src = original.currentSrc || original.getAttribute("src") || "";
-          const lazy = LAZY_SRC_ATTRS.map((a) => original.getAttribute(a)).find(Boolean);
-          const chosen = (!src || src.startsWith("data:")) && lazy ? lazy.split(/\s+/)[0] : src;
-          if (chosen) element.setAttribute("src", absolute(chosen));
-          element.removeAttribute("srcset");
-        } else if (tag === "a" && original.hasAttribute("href")) {
-          element.setAttribute("href", original.href);
-        } else if (tag === "script" && !original.src) {
-          element.textContent = "";
+      const unreachable = { frames: 0, frameUrls: [] };
+      const reached = { shadowRoots: 0, frames: 0 };
+
+      function stamp(liveElements, copyElements) {
+        const count = Math.min(liveElements.length, copyElements.length);
+        const nested = [];
+        for (let i = 0; i < count; i += 1) {
+          const element = copyElements[i];
+          const original = liveElements[i];
+          const id = map.length;
+          element.setAttribute(ID_ATTR, String(id));
+          map.push(original);
+          const tag = element.localName;
+          if (tag === UI_TAG) {
+            ui.push(element);
+            continue;
+          } else if (tag === "img") {
+            const chosen = imageSource(original);
+            if (chosen) element.setAttribute("src", absolute(chosen));
+            element.removeAttribute("srcset");
+          } else if (tag === "a" && original.hasAttribute("href")) {
+            element.setAttribute("href", original.href);
+          } else if (tag === "script" && !original.src) {
+            element.textContent = "";
+          }
+          if (original.shadowRoot) nested.push([element, original, "shadow"]);
+          else if (tag === "iframe" || tag === "frame") nested.push([element, original, "frame"]);
+        }
+        // After the whole list: flattening adds elements the live list does not have.
+        for (const [element, original, kind] of nested) {
+          if (kind === "shadow") flattenShadow(element, original.shadowRoot);
+          else flattenFrame(element, original);
         }
       }
+
+      function flattenShadow(host, shadowRoot) {
+        reached.shadowRoots += 1;
+        const holder = document.createElement("div");
+        const live = [];
+        for (const child of shadowRoot.childNodes) {
+          if (child.nodeType === 1 && ["style", "link"].includes(child.localName)) continue;
+          holder.append(child.cloneNode(true));
+          if (child.nodeType === 1) live.push(child, ...child.getElementsByTagName("*"));
+        }
+        stamp(live, holder.getElementsByTagName("*"));
+        // The shadow tree renders in place of the host's light children; slots show them.
+        for (const slot of [...holder.querySelectorAll("slot")]) {
+          const name = slot.getAttribute("name");
+          const assigned = [...host.children].filter((child) => (child.getAttribute("slot") || "") === (name || ""));
+          if (assigned.length) slot.replaceWith(...assigned);
+        }
+        host.prepend(...holder.childNodes);
+      }
+
+      function flattenFrame(element, original) {
+        let frameDocument = null;
+        try {
+          frameDocument = original.contentDocument;
+        } catch {
+          frameDocument = null;
+        }
+        const src = original.getAttribute("src") || "";
+        if (!frameDocument || !frameDocument.body) {
+          const rect = original.getBoundingClientRect();
+          // tracking pixels and empty frames are not content anyone misses
+          if (src && !src.startsWith("about:") && rect.width >= 50 && rect.height >= 50) {
+            unreachable.frames += 1;
+            if (unreachable.frameUrls.length < 5) unreachable.frameUrls.push(absolute(src));
+          }
+          return;
+        }
+        reached.frames += 1;
+        const body = frameDocument.body;
+        const holder = document.createElement("div");
+        holder.setAttribute("data-blocksift-frame", src ? absolute(src) : "");
+        for (const child of body.childNodes) holder.append(child.cloneNode(true));
+        stamp([...body.getElementsByTagName("*")], holder.getElementsByTagName("*"));
+        element.replaceWith(holder);
+      }
+
+      stamp(root.getElementsByTagName("*"), clone.getElementsByTagName("*"));
       // Our own UI (overlay, messages) is never part of the page sent to the host.
       for (const element of ui) element.remove();
       clone.removeAttribute("data-blocksift-status");
@@ -90,7 +165,9 @@ export function agentCall(method, args) {
         url: location.href,
         title: document.title,
         lang: root.lang || "",
-        elements: count + 1,
+        elements: map.length,
+        unreachable,
+        reached,
         ms: performance.now() - started,
       };
     }
@@ -129,11 +206,25 @@ export function agentCall(method, args) {
       const style = document.createElement("style");
       style.textContent = `
         .box { position: absolute; box-sizing: border-box; pointer-events: none;
-               border: 2px solid var(--c); background: color-mix(in srgb, var(--c) 8%, transparent); }
-        .label { position: absolute; top: -2px; left: -2px; transform: translateY(-100%);
+               border: 2px solid var(--c); background: color-mix(in srgb, var(--c) 7%, transparent); }
+        .box.main { border-style: dashed; background: none; }
+        .label { position: absolute; top: 0; left: 0; pointer-events: auto; cursor: help;
                  font: 600 11px/1.3 system-ui, sans-serif; color: #fff; background: var(--c);
-                 padding: 1px 5px; white-space: nowrap; border-radius: 4px 4px 0 0; }
-        .box.inside .label { top: -1px; left: -1px; transform: none; border-radius: 0 0 4px 0; }
+                 padding: 1px 6px; white-space: nowrap; border-radius: 0 0 4px 0; outline-offset: 1px; }
+        .label .why { display: none; position: absolute; top: 100%; left: 0; margin-top: 2px; z-index: 1;
+                      width: max-content; max-width: 360px; white-space: normal; font-weight: 400;
+                      color: #1b1b1f; background: #fff; border: 1px solid var(--c); border-radius: 4px;
+                      padding: 4px 6px; box-shadow: 0 2px 8px rgba(0,0,0,.2); }
+        .label:hover .why, .label:focus .why { display: block; }
+        .label:focus { outline: 2px solid #000; z-index: 2; }
+        .legend { position: fixed; left: 12px; bottom: 12px; pointer-events: auto; padding: 8px 10px;
+                  font: 12px/1.5 system-ui, sans-serif; color: #1b1b1f; background: #fff;
+                  border-radius: 6px; box-shadow: 0 2px 12px rgba(0,0,0,.3); max-width: 260px; }
+        .legend strong { display: block; margin-bottom: 2px; }
+        .key::before { content: ""; display: inline-block; width: 10px; height: 10px; margin-right: 6px;
+                       vertical-align: -1px; background: var(--c); border-radius: 2px; }
+        .legend .buttons { display: flex; gap: 6px; margin-top: 6px; }
+        .legend button { font: 12px system-ui, sans-serif; padding: 2px 6px; cursor: pointer; }
         .toast { position: fixed; right: 16px; bottom: 16px; max-width: 420px; padding: 12px 14px;
                  font: 14px/1.45 system-ui, sans-serif; color: #1b1b1f; background: #fff;
                  border-left: 4px solid #c62828; border-radius: 6px; box-shadow: 0 4px 18px rgba(0,0,0,.25); }
@@ -148,7 +239,10 @@ export function agentCall(method, args) {
       return uiRoot;
     }
 
-    const KIND_COLORS = { links: "#d81b60", ad: "#f57c00", nav: "#6a1b9a", main: "#2e7d32", content: "#1565c0", other: "#546e7a" };
+    // One colour per kind (the legend names them); text on them stays readable (WCAG AA).
+    const KIND_COLORS = { main: "#2e7d32", links: "#c2185b", nav: "#6a1b9a", ad: "#e65100", comments: "#1565c0", other: "#546e7a" };
+    const KIND_NAMES = { main: "main text", links: "link block", nav: "navigation", ad: "ad", comments: "comments", other: "other" };
+    let overlayMode = "explained";
 
     /** Elements of the list not inside another element of the list (document order kept). */
     function outermost(elements) {
@@ -184,25 +278,29 @@ export function agentCall(method, args) {
     }
 
     /**
-     * One outline per covering element of each block (a block's elements need not be
-     * adjacent on screen); the first outline of a block carries its label.
+     * Draw overlay items {kind, elementIds, label, reason}: one outline per covering element,
+     * one label per item inside its first box (never on a border), the reason in words on
+     * hover or keyboard focus, and a legend with one colour per kind. Everything lives in a
+     * zero-size shadow-root layer with pointer-events off except labels and the legend, so
+     * the page's layout never moves and its clicks still work.
      */
-    function drawOverlay(blocks) {
+    function drawOverlay(items, mode = "explained") {
       clearOverlay();
-      overlayBlocks = blocks;
+      overlayBlocks = items;
+      overlayMode = mode;
       const root = ensureUi();
+      const counts = {};
       let drawn = 0;
-      blocks.forEach((block, index) => {
+      items.forEach((item, index) => {
         let labelled = false;
-        for (const element of coverElements(elementsFor(block.elementIds ?? []))) {
+        for (const element of coverElements(elementsFor(item.elementIds ?? []))) {
           const rect = element.getBoundingClientRect();
           if (rect.width < 1 || rect.height < 1) continue;
           const box = document.createElement("div");
-          // Labels sit above their box unless the box touches the top of the page.
-          box.className = rect.top + scrollY < 18 ? "box inside" : "box";
-          box.dataset.kind = block.kind;
+          box.className = `box ${item.kind === "main" ? "main" : ""}`;
+          box.dataset.kind = item.kind;
           box.dataset.block = String(index);
-          box.style.setProperty("--c", KIND_COLORS[block.kind] ?? KIND_COLORS.other);
+          box.style.setProperty("--c", KIND_COLORS[item.kind] ?? KIND_COLORS.other);
           box.style.top = `${rect.top + scrollY}px`;
           box.style.left = `${rect.left + scrollX}px`;
           box.style.width = `${rect.width}px`;
@@ -210,16 +308,65 @@ export function agentCall(method, args) {
           if (!labelled) {
             const label = document.createElement("span");
             label.className = "label";
-            const score = typeof block.score === "number" ? block.score.toFixed(2) : "?";
-            label.textContent = `${block.algorithm} · ${block.kind} · ${score}`;
+            label.tabIndex = 0;
+            label.setAttribute("role", "note");
+            label.textContent = item.label ?? KIND_NAMES[item.kind] ?? item.kind;
+            const why = document.createElement("span");
+            why.className = "why";
+            why.textContent = item.reason ?? "";
+            label.setAttribute("aria-label", `${label.textContent}: ${why.textContent}`);
+            label.append(why);
             box.append(label);
             labelled = true;
           }
           root.append(box);
         }
-        if (labelled) drawn += 1;
+        if (labelled) {
+          drawn += 1;
+          counts[item.kind] = (counts[item.kind] ?? 0) + 1;
+        }
       });
+      drawLegend(root, counts, mode);
       return drawn;
+    }
+
+    function drawLegend(root, counts, mode) {
+      const legend = document.createElement("div");
+      legend.className = "legend";
+      legend.setAttribute("role", "region");
+      legend.setAttribute("aria-label", "blocksift overlay legend");
+      const title = document.createElement("strong");
+      title.textContent = mode === "paper" ? "Link blocks as the paper finds them" : "What hide would hide";
+      legend.append(title);
+      for (const kind of Object.keys(KIND_COLORS)) {
+        const row = document.createElement("div");
+        row.className = "key";
+        row.dataset.kind = kind;
+        row.style.setProperty("--c", KIND_COLORS[kind]);
+        row.textContent = `${KIND_NAMES[kind]} (${counts[kind] ?? 0})`;
+        legend.append(row);
+      }
+      const buttons = document.createElement("div");
+      buttons.className = "buttons";
+      const other = document.createElement("button");
+      other.className = "mode";
+      other.textContent = mode === "paper" ? "Explained view" : "As the paper finds them";
+      other.addEventListener("click", () => {
+        const runtime = globalThis.browser?.runtime ?? globalThis.chrome?.runtime;
+        runtime?.sendMessage({ type: "blocksift/run", action: "overlay", mode: mode === "paper" ? "explained" : "paper" });
+      });
+      const close = document.createElement("button");
+      close.className = "close";
+      close.textContent = "Close (Esc)";
+      close.addEventListener("click", () => closeOverlay());
+      buttons.append(other, close);
+      legend.append(buttons);
+      root.append(legend);
+    }
+
+    function closeOverlay() {
+      const count = clearOverlay();
+      setStatus("overlay-cleared", { action: "overlay", count });
     }
 
     function clearOverlay() {
@@ -227,6 +374,7 @@ export function agentCall(method, args) {
       if (!uiRoot) return 0;
       const boxes = uiRoot.querySelectorAll(".box");
       for (const box of boxes) box.remove();
+      for (const legend of uiRoot.querySelectorAll(".legend")) legend.remove();
       return boxes.length;
     }
 
@@ -276,9 +424,9 @@ export function agentCall(method, args) {
      * Start an action in one round trip: the current state, and unless the action only
      * toggles something off, the "working" status and a fresh snapshot.
      */
-    function begin(action) {
+    function begin(action, redraw = false) {
       const current = state();
-      if ((action === "hide" && current.hidden) || (action === "overlay" && current.overlay)) {
+      if (!redraw && ((action === "hide" && current.hidden) || (action === "overlay" && current.overlay))) {
         return { state: current, snapshot: null };
       }
       setStatus("working", { action, stage: "snapshot", error: null, "error-code": null });
@@ -291,11 +439,15 @@ export function agentCall(method, args) {
     }
 
     addEventListener("resize", () => {
-      if (overlayBlocks) drawOverlay(overlayBlocks);
+      if (overlayBlocks) drawOverlay(overlayBlocks, overlayMode);
     });
+    // Keyboard: Esc closes the overlay (the "show blocks" command toggles it).
+    addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && overlayBlocks) closeOverlay();
+    }, true);
 
     globalThis.__blocksiftAgent = Object.freeze({
-      begin, snapshot, markHidden, unmarkHidden, drawOverlay, clearOverlay, toast, clearToast, setStatus, state,
+      begin, snapshot, markHidden, unmarkHidden, drawOverlay, clearOverlay, closeOverlay, toast, clearToast, setStatus, state,
       // The labeler (labeler.js, same isolated world) maps snapshot ids to live elements.
       liveElements: () => liveById,
     });

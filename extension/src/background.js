@@ -8,8 +8,8 @@ import { agentCall } from "./agent.js";
 import { api, lastErrorMessage } from "./api.js";
 import { HostClient, nativePortFactory, websocketPortFactory } from "./hostclient.js";
 import {
-  BlocksiftError, HOST_NAME, INSTALL_COMMAND, LOCAL_ERRORS, MSG, elementIdsToHide, extractRequest,
-  helloRequest,
+  BlocksiftError, HOST_NAME, INSTALL_COMMAND, LOCAL_ERRORS, MSG, algorithmForAction,
+  exportRequest, extractRequest, helloRequest, hidePlanIds, paperOverlayItems, planOverlayItems,
 } from "./protocol.js";
 import {
   SETTINGS_KEY, choiceFor, isPrivateRequest, loadSettings, normalizeSettings, ruleFor,
@@ -77,9 +77,9 @@ async function callAgent(tabId, method, ...args) {
 }
 
 /** The first call on a page: the browser refuses some pages (its own, the web stores). */
-async function beginOnPage(tabId, action) {
+async function beginOnPage(tabId, action, redraw = false) {
   try {
-    return await callAgent(tabId, "begin", action);
+    return await callAgent(tabId, "begin", action, redraw);
   } catch (err) {
     throw new BlocksiftError(
       `blocksift cannot work on this page (${err?.message ?? err}). Browser pages, the web store and pages of other extensions are off limits.`,
@@ -101,7 +101,7 @@ async function tabState(tabId) {
  * Run an action on a tab: "hide" (toggle), "overlay" (toggle) or "reader".
  * Resolves with {status, count?, ms?, error?}; page status goes to <html data-blocksift-*>.
  */
-async function run({ action, tabId, algorithm, params, startedAt = Date.now() }) {
+async function run({ action, tabId, algorithm, params, mode, startedAt = Date.now() }) {
   if (!["hide", "overlay", "reader"].includes(action)) throw new BlocksiftError(`unknown action ${action}`);
   const [tab, settings] = await Promise.all([api.tabs.get(tabId), loadSettings(api.storage.local)]);
   if (tab.incognito && !settings.privacy.runInPrivate) {
@@ -109,7 +109,8 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
   }
   const host = await hostClient(settings);
   host.connect().catch(() => {}); // a cold host starts while the page is being snapshotted
-  const { state: agentState, snapshot: snap } = await beginOnPage(tabId, action);
+  // An overlay mode switch (from the overlay's legend) redraws instead of toggling off.
+  const { state: agentState, snapshot: snap } = await beginOnPage(tabId, action, action === "overlay" && Boolean(mode));
 
   // Toggles: pressing again restores the page.
   if (action === "hide" && agentState?.hidden) {
@@ -119,7 +120,7 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
     await finish(tabId, outcome);
     return outcome;
   }
-  if (action === "overlay" && agentState?.overlay) {
+  if (action === "overlay" && agentState?.overlay && !mode) {
     const count = await callAgent(tabId, "clearOverlay");
     const outcome = { status: "overlay-cleared", action, count, ms: Date.now() - startedAt };
     await finish(tabId, outcome);
@@ -128,11 +129,21 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
 
   let earlyReader = false;
   try {
+    if (action === "reader") {
+      // The reader view opens at once with the page's title and a loading state; the text
+      // replaces it when the host answers (a cold host takes a second to start).
+      await api.storage.session.set({ [readerKey(tabId)]: { pending: true, url: snap.url, title: snap.title, lang: snap.lang, startedAt } });
+      await api.tabs.update(tabId, { url: readerUrl(tabId, { title: snap.title, url: snap.url, startedAt }) });
+      earlyReader = true;
+    }
     const choice = choiceFor(settings, snap.url);
     const hello = await host.connect();
-    const wanted = algorithmForAction(action, algorithm || choice.algorithm);
+    const paper = action === "overlay" && mode === "paper";
+    const wanted = algorithmForAction(action, algorithm || choice.algorithm, paper);
     const chosen = algorithmOffered(hello, wanted);
     const request = extractRequest({
+      // The host decides what to hide (its hide plan); the paper's blocks only on request.
+      action: paper ? "extract" : "hide",
       url: settings.privacy.sendUrl ? snap.url : null,
       html: snap.html,
       algorithm: chosen,
@@ -145,12 +156,6 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
     const previous = inflight.get(tabId);
     if (previous) host.cancel(previous);
     inflight.set(tabId, request.id);
-    if (action === "reader" && host.info) {
-      // The host is up: the reader view loads while the host works; it waits for the text.
-      await api.storage.session.set({ [readerKey(tabId)]: { pending: true, url: snap.url, title: snap.title, lang: snap.lang, startedAt } });
-      await api.tabs.update(tabId, { url: readerUrl(tabId) });
-      earlyReader = true;
-    }
     let reply;
     try {
       // "stage=host": the request is with the host (tests kill the host at this point).
@@ -161,6 +166,7 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
       if (inflight.get(tabId) === request.id) inflight.delete(tabId);
     }
     const result = reply.result;
+    const plan = reply.hide ?? null;
     const base = { action, algorithm: result.algorithm, hostMs: reply.timing?.totalMs ?? null, bytes: snap.html.length };
     if (earlyReader && (result.status !== "ok" || !result.main || (!result.main.html && !result.main.text))) {
       const message = result.status !== "ok"
@@ -178,9 +184,9 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
       return outcome;
     }
     if (action === "hide") {
-      const ids = elementIdsToHide(result);
+      const ids = hidePlanIds(plan);
       if (!ids.length) {
-        const outcome = { ...base, status: "not-suitable", message: `${result.algorithm} found no link blocks on this page.` };
+        const outcome = { ...base, status: "not-suitable", message: "Nothing outside the main text looks like a link block, ad or banner here." };
         await callAgent(tabId, "toast", "Nothing to hide", { detail: outcome.message, kind: "info" });
         await finish(tabId, { ...outcome, ms: Date.now() - startedAt });
         return outcome;
@@ -195,7 +201,8 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
       return outcome;
     }
     if (action === "overlay") {
-      const count = await callAgent(tabId, "drawOverlay", result.blocks);
+      const items = paper ? paperOverlayItems(result) : planOverlayItems(plan);
+      const count = await callAgent(tabId, "drawOverlay", items, paper ? "paper" : "explained");
       const outcome = { ...base, status: "overlay", count, ms: Date.now() - startedAt };
       await finish(tabId, outcome);
       return outcome;
@@ -209,8 +216,14 @@ async function run({ action, tabId, algorithm, params, startedAt = Date.now() })
     }
     await api.storage.session.set({
       [readerKey(tabId)]: {
-        url: snap.url, title: main.title || snap.title, lang: snap.lang, algorithm: result.algorithm,
+        // An index page's title is its own, not its first story's headline.
+        url: snap.url,
+        title: (plan?.pageKind === "index" ? snap.title
+          : main.metadata?.title || main.title) || snap.title,
+        lang: main.metadata?.language || snap.lang, algorithm: result.algorithm,
         html: main.html, text: main.text, startedAt, hostMs: base.hostMs,
+        pageKind: plan?.pageKind ?? "article", index: plan?.index ?? [],
+        metadata: main.metadata ?? null, unreachable: snap.unreachable ?? null,
       },
     });
     if (!earlyReader) await api.tabs.update(tabId, { url: readerUrl(tabId) });
@@ -249,16 +262,15 @@ function readerKey(tabId) {
   return `reader:${tabId}`;
 }
 
-function readerUrl(tabId) {
-  return api.runtime.getURL(`reader.html#${encodeURIComponent(readerKey(tabId))}`);
-}
-
-/**
- * "auto" is the reader view's extractor and finds only main text; link blocks (what "hide"
- * hides and the overlay outlines) come from linkblocks, the engine of "hide link blocks".
- */
-function algorithmForAction(action, algorithm) {
-  return algorithm === "auto" && action !== "reader" ? "linkblocks" : algorithm;
+function readerUrl(tabId, loading = null) {
+  // The title, site and click time ride in the address, so the reader's first script shows
+  // the title and a loading state before its modules or storage are read (readerboot.js).
+  const query = loading ? `?${new URLSearchParams({
+    title: String(loading.title || "").slice(0, 300),
+    site: (() => { try { return new URL(loading.url).hostname.replace(/^www\./, ""); } catch { return ""; } })(),
+    at: String(loading.startedAt ?? ""),
+  })}` : "";
+  return api.runtime.getURL(`reader.html${query}#${encodeURIComponent(readerKey(tabId))}`);
 }
 
 /** The wanted algorithm if the host offers it, else the host's default (an older host). */
@@ -289,17 +301,18 @@ async function activeTabId() {
 /** The extension's own pages (popup, options, reader, examples) start with this URL. */
 const EXTENSION_URL = api.runtime.getURL("");
 
-function refuseUntrusted(type, sender) {
-  if (mayHandle(type, sender, api.runtime.id, EXTENSION_URL)) return;
-  throw new BlocksiftError(`${type ?? "this message"} is accepted only from the extension's own pages`,
+function refuseUntrusted(message, sender) {
+  if (mayHandle(message, sender, api.runtime.id, EXTENSION_URL)) return;
+  throw new BlocksiftError(`${message?.type ?? "this message"} is accepted only from the extension's own pages`,
     { code: "forbidden", hint: "a web page or a content script cannot ask for it" });
 }
 
 async function handle(message, sender) {
-  refuseUntrusted(message?.type, sender);
+  refuseUntrusted(message, sender);
   switch (message?.type) {
     case MSG.RUN:
-      return run(message);
+      // The overlay's own buttons send from the page: the tab is the sender's.
+      return run({ ...message, tabId: message.tabId ?? sender?.tab?.id });
     case MSG.TAB_STATE:
       return tabState(message.tabId);
     case MSG.HOST_INFO: {
@@ -319,6 +332,11 @@ async function handle(message, sender) {
       return saveExample(message, sender, labelingDeps);
     case MSG.EXAMPLES:
       return examplesCall(message, labelingDeps);
+    case MSG.EXPORT: {
+      // reader "Save as ..." / options "export folder": the host writes the file
+      const host = await hostClient(await loadSettings(api.storage.local));
+      return host.request(exportRequest(message));
+    }
     default:
       throw new BlocksiftError(`unknown message ${message?.type}`);
   }

@@ -3,6 +3,7 @@
 
 import { api } from "./api.js";
 import { MSG } from "./protocol.js";
+import { READER_KEYS } from "./readerkeys.js";
 import { RULE_ACTIONS, loadSettings, removeRule, saveSettings, upsertRule } from "./settings.js";
 import { ask, el, renderError, renderParams } from "./ui.js";
 
@@ -165,8 +166,54 @@ async function checkHost() {
   await renderStats();
 }
 
+async function renderKeys() {
+  const row = (list, key, description) => list.append(el("dt", {}, el("kbd", { text: key })), el("dd", { text: description }));
+  const browserKeys = $("browser-keys");
+  browserKeys.replaceChildren();
+  try {
+    for (const command of await api.commands.getAll()) {
+      const description = command.name === "_execute_action" ? "Open the blocksift popup" : command.description;
+      row(browserKeys, command.shortcut || "not set", description);
+    }
+  } catch {
+    row(browserKeys, "—", "This browser does not list extension shortcuts.");
+  }
+  const readerKeys = $("reader-keys");
+  readerKeys.replaceChildren();
+  for (const entry of READER_KEYS.filter((item) => !item.hidden)) row(readerKeys, entry.label, entry.description);
+}
+
+async function exportFolder(folder) {
+  const reply = await api.runtime.sendMessage({ type: MSG.EXPORT, kind: "folder", folder });
+  if (!reply?.ok) throw new Error(reply?.error?.message ?? "The extension's background did not answer.");
+  return reply.value.folder;
+}
+
+async function renderExportFolder() {
+  const status = $("export-folder-status");
+  try {
+    const folder = await exportFolder();
+    if (folder) $("export-folder").value = folder;
+    status.textContent = folder ? "Articles are saved here." : "No folder chosen yet.";
+  } catch (err) {
+    status.textContent = `The host could not be asked: ${err.message ?? err}`;
+  }
+}
+
 async function main() {
   settings = await loadSettings(api.storage.local);
+  renderKeys();
+  $("export-folder-save").addEventListener("click", async () => {
+    const status = $("export-folder-status");
+    try {
+      const folder = await exportFolder($("export-folder").value.trim());
+      $("export-folder").value = folder;
+      status.textContent = `Articles will be saved in ${folder}.`;
+      document.documentElement.dataset.blocksiftExportFolder = folder;
+    } catch (err) {
+      status.textContent = `Not changed: ${err.message ?? err}`;
+    }
+  });
   renderAlgorithm();
   renderRules();
   renderTransport();
@@ -178,7 +225,7 @@ async function main() {
     renderRules();
   });
   $("reset-params").addEventListener("click", async () => {
-    await save((s) => ({ ...s, params: { ...s.params, [s.algorithm]: {} } }), "Parameters reset to the paper's values.");
+    await save((s) => ({ ...s, params: { ...s.params, [s.algorithm]: {} } }), "Settings reset to this method's defaults.");
     renderAlgorithm();
   });
   for (const radio of document.querySelectorAll("input[name=transport]")) {
@@ -214,6 +261,7 @@ async function main() {
   });
   document.documentElement.dataset.blocksiftStatus = "ready";
   await checkHost();
+  await renderExportFolder();
 }
 
 main();

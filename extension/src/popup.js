@@ -3,7 +3,7 @@
 // active one; tests and the latency benchmark drive it that way.
 
 import { api } from "./api.js";
-import { MSG } from "./protocol.js";
+import { MSG, algorithmForAction } from "./protocol.js";
 import {
   loadSettings, removeRule, ruleFor, saveSettings, siteOf, upsertRule,
 } from "./settings.js";
@@ -43,13 +43,13 @@ function showResult(outcome) {
   const ms = typeof outcome.ms === "number" ? ` in ${Math.round(outcome.ms)} ms` : "";
   switch (outcome.status) {
     case "hidden":
-      box.textContent = `Hid ${outcome.count} element${outcome.count === 1 ? "" : "s"} of link blocks${ms}. Press again to restore.`;
+      box.textContent = `Hid ${outcome.count} piece${outcome.count === 1 ? "" : "s"} of clutter${ms}. Press again to undo.`;
       break;
     case "restored":
       box.textContent = "Page restored.";
       break;
     case "overlay":
-      box.textContent = `Outlined ${outcome.count} block${outcome.count === 1 ? "" : "s"}${ms}.`;
+      box.textContent = `Outlined ${outcome.count} part${outcome.count === 1 ? "" : "s"} of the page${ms}.`;
       break;
     case "overlay-cleared":
       box.textContent = "Outlines removed.";
@@ -72,9 +72,9 @@ function showToggles(state) {
   const hidden = state?.status === "hidden";
   const overlay = state?.status === "overlay";
   $("act-hide").setAttribute("aria-pressed", String(hidden));
-  $("act-hide").textContent = hidden ? "Restore page" : "Hide link blocks";
+  $("act-hide").querySelector(".label").textContent = hidden ? "Show the page as it was" : "Hide clutter";
   $("act-overlay").setAttribute("aria-pressed", String(overlay));
-  $("act-overlay").textContent = overlay ? "Hide blocks" : "Show blocks";
+  $("act-overlay").querySelector(".label").textContent = overlay ? "Remove the outlines" : "Show what was found";
 }
 
 async function act(action) {
@@ -138,10 +138,19 @@ function renderAlgorithms() {
   select.value = names.includes(settings.algorithm) ? settings.algorithm : names[0];
   const info = algorithms.find((a) => a.name === select.value);
   $("algorithm-summary").textContent = info ? `${info.summary}` : "";
+  showMethods(select.value);
   renderParams($("params"), info?.paramsSchema, settings.params[select.value] ?? {}, async (values) => {
     settings = await saveSettings(api.storage.local, { ...settings, params: { ...settings.params, [select.value]: values } });
     await refreshRule();
   });
+}
+
+/** Each action says which method it runs: "auto" finds main text only, so hiding and
+ * outlining use linkblocks (the background applies the same rule). */
+function showMethods(chosen) {
+  for (const action of ["reader", "hide", "overlay"]) {
+    $(`uses-${action}`).textContent = `uses ${algorithmForAction(action, chosen)}`;
+  }
 }
 
 async function refreshRule() {
@@ -187,7 +196,7 @@ async function onAlwaysChange() {
       site, action: $("always-action").value, algorithm: settings.algorithm,
       params: settings.params[settings.algorithm] ?? {},
     }));
-    $("result").textContent = `blocksift will ${$("always-action").value === "hide" ? "hide link blocks" : "open the reader view"} on ${site} by itself.`;
+    $("result").textContent = `blocksift will ${$("always-action").value === "hide" ? "hide clutter" : "open the reader view"} on ${site} by itself.`;
   } else {
     settings = await saveSettings(api.storage.local, removeRule(settings, site));
   }

@@ -19,6 +19,9 @@ export const INSTALL_COMMAND = "pip install blocksift && blocksift install";
 export const MAX_ID_LENGTH = 128;
 /** What the user can ask the host for. */
 export const WANTS = Object.freeze(["blocks", "main"]);
+/** Request actions: "hide" adds the host's hide plan (reply field `hide`, version 1). */
+export const REQUEST_ACTIONS = Object.freeze(["extract", "hide"]);
+export const HIDE_PLAN_VERSION = 1;
 /** Block kinds that "Hide link blocks" hides; main/content/other stay visible. */
 export const HIDDEN_KINDS = Object.freeze(["links", "ad", "nav"]);
 
@@ -32,12 +35,25 @@ export const MSG = Object.freeze({
   LABEL: "blocksift/label",              // {tabId, algorithm?, params?} -> {status, ...}
   LABEL_SAVE: "blocksift/label-save",    // from labeler.js: examples.save fields -> {exampleId, mainChars}
   EXAMPLES: "blocksift/examples",        // {op: list|get|delete|export|repair, ...} -> the host's reply
+  EXPORT: "blocksift/export",            // {kind: folder|save|render, ...} -> the host's reply
 });
 /** Port name the options page opens to train and receive progress (labeling.js). */
 export const TRAIN_PORT = "blocksift/train";
 
 /** Actions a user can take on a page. Hide and overlay toggle. */
 export const ACTIONS = Object.freeze(["reader", "hide", "overlay"]);
+
+/**
+ * The main-content algorithm an action runs. The reader view uses the chosen algorithm
+ * itself. Hide and the overlay ask the host's hide plan, which needs main content: the paper
+ * algorithm linkblocks finds link blocks, not a safe main text, so auto stands in for it;
+ * the overlay's "as the paper finds them" (paper = true) asks linkblocks itself.
+ * The popup shows this next to each action, so the choice is never silent.
+ */
+export function algorithmForAction(action, algorithm, paper = false) {
+  if (paper) return "linkblocks";
+  return action !== "reader" && algorithm === "linkblocks" ? "auto" : algorithm;
+}
 
 let counter = 0;
 
@@ -73,8 +89,9 @@ export function cancelRequest(target, id = newRequestId("cancel")) {
  * store the page's structure to learn the site's template (the user's opt-in switch).
  */
 export function extractRequest({ id = newRequestId("x"), url = null, html, algorithm = "auto",
-  params = {}, want = ["blocks", "main"], isPrivate = false, learnSite = false } = {}) {
+  params = {}, want = ["blocks", "main"], isPrivate = false, learnSite = false, action = "extract" } = {}) {
   if (typeof html !== "string") throw new TypeError("html must be a string");
+  if (!REQUEST_ACTIONS.includes(action)) throw new TypeError(`action must be one of ${REQUEST_ACTIONS.join(", ")}`);
   if (typeof algorithm !== "string" || !algorithm || algorithm.length > 64) {
     throw new TypeError("algorithm must be a non-empty name");
   }
@@ -90,6 +107,8 @@ export function extractRequest({ id = newRequestId("x"), url = null, html, algor
     want: wants, idAttr: ID_ATTR, private: Boolean(isPrivate),
     // Private pages are never learned from, whatever the switch says.
     learnSite: Boolean(learnSite) && !isPrivate,
+    // Only sent when asked for, so an older host keeps accepting plain extractions.
+    ...(action === "extract" ? {} : { action }),
   };
 }
 
@@ -223,6 +242,42 @@ export function elementIdsToHide(result, kinds = HIDDEN_KINDS) {
   return [...ids];
 }
 
+/**
+ * Ids of the elements the host's hide plan says to hide (reply.hide, version 1). The host
+ * decides; the extension only applies the list.
+ */
+export function hidePlanIds(plan) {
+  if (!plan || typeof plan !== "object" || !Array.isArray(plan.targets)) return [];
+  return [...new Set(plan.targets.map((t) => t?.elementId).filter((id) => typeof id === "string"))];
+}
+
+/** Overlay items of a hide plan: the main content, then each target with its reason. */
+export function planOverlayItems(plan) {
+  const items = [];
+  if (plan?.mainIds?.length) {
+    items.push({ kind: "main", elementIds: plan.mainIds, label: "main text", reason: "the main content: never hidden" });
+  }
+  for (const target of plan?.targets ?? []) {
+    if (typeof target?.elementId !== "string") continue;
+    const links = target.links ? ` · ${target.links} link${target.links === 1 ? "" : "s"}` : "";
+    items.push({ kind: target.kind, elementIds: [target.elementId], label: `${KIND_NAMES[target.kind] ?? target.kind}${links}`, reason: target.reason });
+  }
+  return items;
+}
+
+/** Overlay items of the paper's link blocks, unchanged ("as the paper finds them"). */
+export function paperOverlayItems(result) {
+  return (result?.blocks ?? []).filter((b) => b.kind === "links").map((block, index) => ({
+    kind: "links", elementIds: block.elementIds ?? [], label: `link block ${index + 1} · ${block.linkCount ?? "?"} links`,
+    reason: `${block.algorithm}: a run of ${block.linkCount ?? "?"} links spanning ${block.end - block.start} characters of HTML (as the paper finds them)`,
+  }));
+}
+
+/** Names of block kinds, for labels and the legend. */
+export const KIND_NAMES = Object.freeze({
+  main: "main text", links: "link block", nav: "navigation", ad: "ad", comments: "comments", other: "other",
+});
+
 /** Words and minutes to read a text; CJK characters count as words at a slower pace. */
 export function readingTime(text, { wordsPerMinute = 230, cjkPerMinute = 500 } = {}) {
   const source = String(text || "");
@@ -231,6 +286,29 @@ export function readingTime(text, { wordsPerMinute = 230, cjkPerMinute = 500 } =
     .match(/[\p{L}\p{N}]+/gu) || []).length;
   const minutes = words / wordsPerMinute + cjk / cjkPerMinute;
   return { words, cjk, minutes: Math.max(1, Math.round(minutes)) };
+}
+
+// -- export (reader view; host/blocksift/export.py) ----------------------------------------
+
+const EXPORT_FORMATS = ["markdown", "html", "epub"];
+const ARTICLE_FIELDS = ["title", "html", "url", "authors", "published", "siteName", "language"];
+
+/**
+ * export.folder ({kind: "folder", folder?}: ask for or set the folder the user chose),
+ * export.save ({kind: "save", format, ...article}: write a new file there) and
+ * export.render ({kind: "render", format, ...article}: the file's text, for "Copy as Markdown").
+ */
+export function exportRequest({ kind, id = newRequestId("export"), folder, format, ...article } = {}) {
+  if (kind === "folder") {
+    return folder ? { type: "export.folder", id, folder: String(folder) } : { type: "export.folder", id };
+  }
+  if (!["save", "render"].includes(kind)) throw new TypeError(`unknown export kind ${kind}`);
+  if (!EXPORT_FORMATS.includes(format)) throw new TypeError(`unknown export format ${format}`);
+  const request = { type: `export.${kind}`, id, format };
+  for (const name of ARTICLE_FIELDS) {
+    if (article[name] !== undefined && article[name] !== null) request[name] = article[name];
+  }
+  return request;
 }
 
 // -- labeled examples and training (labeling.js; host/blocksift/protocol.py) -----------------

@@ -6,6 +6,10 @@
 import DOMPurify from "./vendor/dompurify/purify.es.mjs";
 import { api } from "./api.js";
 import { MSG, readingTime } from "./protocol.js";
+import { indexViewFragment } from "./indexview.js";
+
+import { READER_KEYS, readerAction } from "./readerkeys.js";
+import { createSpeaker } from "./speech.js";
 
 const PREFS_KEY = "readerPrefs";
 const DEFAULT_PREFS = { theme: "light", font: "serif", size: 20, width: "medium" };
@@ -19,9 +23,15 @@ const ALLOWED_TAGS = [
   "h3", "h4", "h5", "h6", "hr", "i", "img", "ins", "kbd", "li", "mark", "ol", "p", "picture",
   "pre", "q", "s", "samp", "section", "small", "span", "strong", "sub", "summary", "sup",
   "table", "tbody", "td", "tfoot", "th", "thead", "time", "tr", "u", "ul", "var", "wbr",
+  // MathML, as the host keeps it (content.py SAFE_TAGS)
+  "math", "semantics", "annotation", "mrow", "mi", "mo", "mn", "ms", "mtext", "mspace", "msup",
+  "msub", "msubsup", "mfrac", "msqrt", "mroot", "munder", "mover", "munderover", "mtable", "mtr",
+  "mtd", "mstyle", "mpadded", "mphantom", "menclose", "mfenced", "mmultiscripts", "mprescripts", "none",
 ];
 const ALLOWED_ATTR = ["href", "title", "src", "alt", "width", "height", "colspan", "rowspan", "scope",
-  "span", "start", "reversed", "type", "value", "datetime", "cite", "class"];
+  "span", "start", "reversed", "type", "value", "datetime", "cite", "class",
+  "display", "encoding", "mathvariant", "stretchy", "fence", "separator", "lspace", "rspace",
+  "displaystyle", "scriptlevel", "columnspan", "linethickness", "notation"];
 const URL_ATTRS = new Set(["href", "src", "cite"]);
 const SAFE_URL = /^(?:https?:|mailto:)/i;
 
@@ -53,7 +63,8 @@ export function sanitize(html, baseUrl) {
     event.attrValue = resolved;
   });
   purifier.addHook("afterSanitizeAttributes", (node) => {
-    if (node.hasAttribute("class") && !["CODE", "PRE"].includes(node.nodeName)) node.removeAttribute("class");
+    // classes only say a code block's language ("language-python"); nothing else styles the page
+    if (node.hasAttribute("class") && (node.nodeName !== "CODE" || !/^language-[\w+#-]+$/.test(node.getAttribute("class")))) node.removeAttribute("class");
     if (node.nodeName === "A" && node.hasAttribute("href")) node.setAttribute("rel", "noopener noreferrer");
     if (node.nodeName === "IMG") {
       node.setAttribute("referrerpolicy", "no-referrer");
@@ -63,8 +74,11 @@ export function sanitize(html, baseUrl) {
   });
   return purifier.sanitize(html, {
     ALLOWED_TAGS, ALLOWED_ATTR, ALLOWED_URI_REGEXP: SAFE_URL, ALLOW_DATA_ATTR: false,
+    // DOMPurify checks every attribute not marked URI-safe against ALLOWED_URI_REGEXP, which
+    // would strip datetime="2024-03-14", colspan="2", display="block": they are not URLs
+    ADD_URI_SAFE_ATTR: ALLOWED_ATTR.filter((name) => !URL_ATTRS.has(name)),
     ALLOW_ARIA_ATTR: false, ALLOW_UNKNOWN_PROTOCOLS: false, KEEP_CONTENT: true,
-    FORBID_TAGS: ["style", "script", "svg", "math", "form", "template", "iframe", "object", "embed", "noscript"],
+    FORBID_TAGS: ["style", "script", "svg", "form", "template", "iframe", "object", "embed", "noscript"],
     ADD_ATTR: ["rel", "referrerpolicy", "loading", "decoding"],
     RETURN_DOM_FRAGMENT: true,
   });
@@ -113,6 +127,12 @@ function wirePrefs(prefs) {
   $("smaller").addEventListener("click", () => step(-1));
   $("larger").addEventListener("click", () => step(1));
   $("print").addEventListener("click", () => window.print());
+  const themes = ["light", "sepia", "dark"];
+  return {
+    smaller: () => step(-1),
+    larger: () => step(1),
+    theme: () => update({ theme: themes[(themes.indexOf(prefs.theme) + 1) % themes.length] }),
+  };
 }
 
 async function goBack(data) {
@@ -130,7 +150,7 @@ async function goBack(data) {
  * The stored reader payload. The background may open this page while the host is still
  * working (payload `pending`); then the text arrives as a storage change.
  */
-function readerData(key) {
+function readerData(key, onPending = () => {}) {
   return new Promise((resolve) => {
     let settled = false;
     const done = (value) => {
@@ -143,6 +163,7 @@ function readerData(key) {
       if (value === undefined) return false;
       if (value && value.pending) {
         root.dataset.blocksiftStatus = "waiting";
+        onPending(value);
         return false;
       }
       done(value);
@@ -162,13 +183,10 @@ function readerData(key) {
 
 function showNotice(data) {
   const { notice } = data;
+  $("loading").hidden = true;
   document.title = notice.title;
   $("title").textContent = notice.title;
-  try {
-    $("site").textContent = new URL(data.url).hostname.replace(/^www\./, "");
-  } catch {
-    $("site").textContent = "";
-  }
+  $("site").textContent = siteOf(data.url);
   const box = $("notice");
   box.hidden = false;
   box.querySelector(".message").textContent = notice.message;
@@ -179,18 +197,236 @@ function showNotice(data) {
   root.dataset.blocksiftError = notice.message;
 }
 
+function siteOf(url) {
+  try {
+    return new URL(url).hostname.replace(/^www\./, "");
+  } catch {
+    return "";
+  }
+}
+
+/** The page's own title and a loading state, at once (before the host has answered). */
+function showLoading(data) {
+  if (!$("loading").hidden || root.dataset.blocksiftLoadingMs) return; // readerboot.js did it
+  const title = (data.title || "").trim() || siteOf(data.url) || "Reader view";
+  document.title = title;
+  $("site").textContent = siteOf(data.url);
+  $("title").textContent = title;
+  $("loading").hidden = false;
+  root.dataset.blocksiftLoadingMs = String(Date.now() - (data.startedAt ?? Date.now()));
+  // a cold host takes a moment to start: say so rather than look stuck
+  setTimeout(() => {
+    if (!$("loading").hidden) $("loading-text").textContent = "Starting blocksift's helper program and reading the page…";
+  }, 1200);
+}
+
+function formatDay(iso, lang) {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso || "");
+  if (!match) return "";
+  const day = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+  try {
+    return day.toLocaleDateString(lang || undefined, { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+  } catch {
+    return iso.slice(0, 10);
+  }
+}
+
+function joinNames(names) {
+  if (names.length <= 1) return names[0] ?? "";
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/** Header: site, title, byline, date and reading time; the algorithm goes to the footer. */
+function showMeta(data, meta) {
+  const site = meta.siteName || siteOf(data.url);
+  $("site").textContent = site;
+  const authors = meta.authors ?? [];
+  $("byline").hidden = !authors.length;
+  $("byline").textContent = authors.length ? `By ${joinNames(authors)}` : "";
+  const time = readingTime(data.text || $("content").textContent);
+  const parts = [];
+  const day = formatDay(meta.published, meta.language || data.lang);
+  if (day) {
+    const stamp = document.createElement("time");
+    stamp.dateTime = meta.published.slice(0, 10);
+    stamp.textContent = day;
+    parts.push(stamp);
+  }
+  parts.push(`${time.minutes} min read`, `${(time.words + time.cjk).toLocaleString()} words`);
+  const details = $("details");
+  details.replaceChildren();
+  parts.forEach((part, i) => {
+    if (i) details.append(" · ");
+    details.append(part);
+  });
+  const footer = $("provenance");
+  footer.hidden = false;
+  footer.replaceChildren(`Main text found by blocksift (${data.algorithm}). `);
+  if (data.url) {
+    const link = document.createElement("a");
+    link.href = data.url;
+    link.rel = "noopener noreferrer";
+    link.textContent = "Open the original page";
+    footer.append(link);
+  }
+}
+
+/** What the snapshot could not reach (frames of other sites): said, not silently lost. */
+function showUnreachable(unreachable) {
+  const frames = unreachable?.frames ?? 0;
+  const box = $("unreachable");
+  box.hidden = !frames;
+  if (!frames) return;
+  box.textContent = `${frames} embedded frame${frames === 1 ? "" : "s"} from other sites could not be read and ${frames === 1 ? "is" : "are"} not shown here`
+    + (unreachable.frameUrls?.length ? ` (${unreachable.frameUrls.map(siteOf).filter(Boolean).join(", ")}).` : ".");
+}
+
+/** Code blocks show their language; math gets a readable block layout. */
+function decorate(content) {
+  for (const code of content.querySelectorAll("pre > code[class^='language-']")) {
+    code.parentElement.dataset.language = code.className.slice("language-".length);
+  }
+}
+
+function say(message, { bad = false, action = null } = {}) {
+  const box = $("action-status");
+  box.replaceChildren(message);
+  box.classList.toggle("bad", bad);
+  if (action) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = action.label;
+    button.addEventListener("click", action.run);
+    box.append(" ", button);
+  }
+  root.dataset.blocksiftAction = message;
+}
+
+function article(data, meta) {
+  return {
+    title: $("title").textContent, html: data.html || "", url: data.url || "",
+    authors: meta.authors ?? [], published: meta.published || "", siteName: meta.siteName || "",
+    language: meta.language || data.lang || "",
+  };
+}
+
+async function exportCall(payload) {
+  const reply = await api.runtime.sendMessage({ type: MSG.EXPORT, ...payload });
+  if (!reply?.ok) throw new Error(reply?.error?.message ?? "The extension's background did not answer.");
+  return reply.value;
+}
+
+function wireExport(data, meta) {
+  const openOptions = { label: "Open options", run: () => api.runtime.openOptionsPage() };
+  const save = async (format) => {
+    say(`Saving as ${format === "markdown" ? "Markdown" : format.toUpperCase()}…`);
+    try {
+      const saved = await exportCall({ kind: "save", format, ...article(data, meta) });
+      say(`Saved to ${saved.path}`);
+      root.dataset.blocksiftSaved = saved.path;
+    } catch (err) {
+      const message = String(err.message ?? err);
+      say(message.includes("folder") ? `${message}.` : `Could not save: ${message}`,
+        { bad: true, action: message.includes("options") || message.includes("folder") ? openOptions : null });
+    }
+  };
+  const copy = async () => {
+    say("Copying as Markdown…");
+    try {
+      const { text } = await exportCall({ kind: "render", format: "markdown", ...article(data, meta) });
+      root.dataset.blocksiftMarkdownChars = String(text.length);
+      try {
+        await navigator.clipboard.writeText(text);
+        say("Copied as Markdown.");
+      } catch {
+        // no clipboard access (not focused): show it selected, ready for Ctrl+C
+        const area = document.createElement("textarea");
+        area.className = "markdown-copy";
+        area.value = text;
+        area.setAttribute("aria-label", "The article as Markdown");
+        $("action-status").replaceChildren("Press Ctrl+C to copy:", area);
+        area.focus();
+        area.select();
+      }
+    } catch (err) {
+      say(`Could not make Markdown: ${err.message ?? err}`, { bad: true });
+    }
+  };
+  $("copy-markdown").addEventListener("click", copy);
+  $("save-markdown").addEventListener("click", () => save("markdown"));
+  $("save-html").addEventListener("click", () => save("html"));
+  $("save-epub").addEventListener("click", () => save("epub"));
+  return { copy, save: () => save("markdown") };
+}
+
+function wireSpeech(lang) {
+  const listen = $("listen");
+  const stopButton = $("stop-listening");
+  const rate = $("speech-rate");
+  const speaker = createSpeaker($("content"), {
+    lang,
+    onChange: ({ state, index, total, rate: current, error, sentence }) => {
+      root.dataset.blocksiftSpeech = state;
+      root.dataset.blocksiftSpeechIndex = String(index);
+      if (sentence) root.dataset.blocksiftSpeechSentence = sentence;
+      listen.setAttribute("aria-pressed", String(state === "playing"));
+      listen.textContent = state === "playing" ? "Pause" : state === "paused" ? "Resume" : "Listen";
+      listen.disabled = state === "unavailable";
+      stopButton.disabled = state === "idle" || state === "unavailable";
+      rate.value = String(current);
+      if (error) say(error, { bad: true });
+      else if (state === "playing") say(`Reading aloud: sentence ${index + 1} of ${total}.`);
+    },
+  });
+  listen.addEventListener("click", () => speaker.play());
+  stopButton.addEventListener("click", () => speaker.stop());
+  rate.addEventListener("change", () => speaker.setRate(Number(rate.value)));
+  return {
+    listen: () => speaker.play(), stop: () => speaker.stop(),
+    faster: () => speaker.faster(1), slower: () => speaker.faster(-1),
+    next: () => speaker.step(1), previous: () => speaker.step(-1),
+  };
+}
+
+function wireKeysHelp() {
+  const list = $("keys-list");
+  for (const entry of READER_KEYS.filter((item) => !item.hidden)) {
+    const term = document.createElement("dt");
+    const key = document.createElement("kbd");
+    key.textContent = entry.label;
+    term.append(key);
+    const definition = document.createElement("dd");
+    definition.textContent = entry.description;
+    list.append(term, definition);
+  }
+  const toggle = () => {
+    const help = $("keys-help");
+    help.hidden = !help.hidden;
+    $("keys").setAttribute("aria-expanded", String(!help.hidden));
+  };
+  $("keys").addEventListener("click", toggle);
+  return toggle;
+}
+
 async function main() {
   root.dataset.blocksiftStatus = "loading";
-  const prefs = await loadPrefs();
-  applyPrefs(prefs);
-  wirePrefs(prefs);
   const key = decodeURIComponent(location.hash.slice(1));
   const scriptAt = Date.now();
-  const data = key ? await readerData(key) : null;
+  const dataPromise = key ? readerData(key, showLoading) : Promise.resolve(null);
+  const prefs = await loadPrefs();
+  applyPrefs(prefs);
+  const view = wirePrefs(prefs);
+  const toggleHelp = wireKeysHelp();
+  const data = await dataPromise;
   const dataAt = Date.now();
+  $("loading").hidden = true;
   $("back").addEventListener("click", () => goBack(data));
+  const handlers = { back: () => goBack(data), help: toggleHelp, ...view };
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape") goBack(data);
+    const action = readerAction(event);
+    if (!action || !handlers[action]) return;
+    event.preventDefault();
+    handlers[action]();
   });
   if (!data) {
     $("missing").hidden = false;
@@ -201,24 +437,38 @@ async function main() {
     showNotice(data);
     return;
   }
-  let site = "";
-  try {
-    site = new URL(data.url).hostname.replace(/^www\./, "");
-  } catch {
-    site = "";
-  }
+  const meta = data.metadata ?? {};
+  const site = siteOf(data.url);
   const title = (data.title || "").trim() || site || "Untitled";
   document.title = title;
   if (data.lang) $("reader").lang = data.lang;
-  $("site").textContent = site;
   $("title").textContent = title;
-  const fragment = data.html ? sanitize(data.html, data.url) : textFragment(data.text);
+  const fragment = indexViewFragment(data)
+    ?? (data.html ? sanitize(data.html, data.url) : textFragment(data.text));
   // The page's own <h1> usually repeats the title shown above.
   const firstHeading = fragment.querySelector("h1");
   if (firstHeading && firstHeading.textContent.trim() === title) firstHeading.remove();
+  // ... and its byline repeats the one in the header
+  const names = meta.authors ?? [];
+  for (const node of names.length ? [...fragment.querySelectorAll("p, div, address")].slice(0, 8) : []) {
+    const text = node.textContent.trim();
+    if (text.length < 120 && /^by\s/i.test(text) && names.some((name) => text.includes(name))) {
+      node.remove();
+      break;
+    }
+  }
+  // ... and so does a date line that only repeats the date shown in the header
+  const stamp = meta.published ? fragment.querySelector("time") : null;
+  if (stamp && (stamp.getAttribute("datetime") || "").startsWith(meta.published.slice(0, 10))) {
+    const line = stamp.parentElement;
+    const lone = line && line.textContent.trim() === stamp.textContent.trim();
+    (lone ? line : stamp).remove();
+  }
   $("content").replaceChildren(fragment);
-  const time = readingTime(data.text || $("content").textContent);
-  $("details").textContent = `${time.minutes} min read · ${time.words + time.cjk} words · ${data.algorithm}`;
+  decorate($("content"));
+  showMeta(data, meta);
+  showUnreachable(data.unreachable);
+  Object.assign(handlers, wireExport(data, meta), wireSpeech(meta.language || data.lang));
   const renderedAt = Date.now();
   requestAnimationFrame(() => {
     const shownAt = Date.now();

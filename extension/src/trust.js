@@ -6,8 +6,15 @@
 
 import { MSG } from "./protocol.js";
 
-/** What a content script may send: the labeler only saves the example it shows. */
-export const CONTENT_SCRIPT_MESSAGES = Object.freeze(new Set([MSG.LABEL_SAVE]));
+/**
+ * What a content script may send: the labeler saves the example it shows; the overlay's
+ * button switches the overlay of its own tab (no tabId: the background uses the sender's).
+ */
+const CONTENT_SCRIPT_RULES = Object.freeze({
+  [MSG.LABEL_SAVE]: () => true,
+  [MSG.RUN]: (message) => message?.action === "overlay" && message?.tabId === undefined,
+});
+export const CONTENT_SCRIPT_MESSAGES = Object.freeze(new Set(Object.keys(CONTENT_SCRIPT_RULES)));
 
 /** "extension" (one of our pages), "content" (our script in a web page) or "foreign". */
 export function senderKind(sender, extensionId, extensionUrl) {
@@ -20,8 +27,10 @@ export function senderKind(sender, extensionId, extensionUrl) {
   return sender.tab ? "content" : "foreign";
 }
 
-/** Whether a message of ``type`` from ``sender`` may be handled. */
-export function mayHandle(type, sender, extensionId, extensionUrl) {
+/** Whether ``message`` from ``sender`` may be handled. */
+export function mayHandle(message, sender, extensionId, extensionUrl) {
   const kind = senderKind(sender, extensionId, extensionUrl);
-  return kind === "extension" || (kind === "content" && CONTENT_SCRIPT_MESSAGES.has(type));
+  if (kind === "extension") return true;
+  const rule = Object.hasOwn(CONTENT_SCRIPT_RULES, message?.type) ? CONTENT_SCRIPT_RULES[message.type] : null;
+  return kind === "content" && rule !== null && rule(message);
 }

@@ -79,8 +79,15 @@ export function renderParams(container, schema, values, onChange, { limit = Infi
       onChange({ ...current });
     });
     container.append(el("label", { class: "param", for: id, title: field.description },
-      el("span", { text: field.title }), input));
+      el("span", { text: field.title }), input,
+      field.description ? el("span", { class: "explain", text: oneLine(field.description) }) : null));
   }
+}
+
+/** The first clause of a parameter's description, for a one-line explanation under it. */
+export function oneLine(description) {
+  const text = String(description || "").split(/\s\(|;\s/)[0].trim();
+  return text.length > 110 ? `${text.slice(0, 107)}…` : text;
 }
 
 /** A one-line rendering of an error with its hint (install command) when there is one. */

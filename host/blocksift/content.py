@@ -41,6 +41,12 @@ SAFE_TAGS = {
     "picture", "pre", "q", "s", "samp", "section", "small", "source", "span", "strong", "sub",
     "summary", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "time", "tr", "u", "ul",
     "var", "wbr",
+} | {
+    # MathML (math kept readable: the browser renders it; KaTeX/MathJax carry it too)
+    "math", "semantics", "annotation", "mrow", "mi", "mo", "mn", "ms", "mtext", "mspace",
+    "msup", "msub", "msubsup", "mfrac", "msqrt", "mroot", "munder", "mover", "munderover",
+    "mtable", "mtr", "mtd", "mstyle", "mpadded", "mphantom", "menclose", "mfenced",
+    "mmultiscripts", "mprescripts", "none",
 }
 SAFE_ATTRIBUTES = {
     "a": {"href", "title"},
@@ -58,6 +64,15 @@ SAFE_ATTRIBUTES = {
     "blockquote": {"cite"},
     "code": {"class"},
     "pre": {"class"},
+    "math": {"display"},
+    "annotation": {"encoding"},
+    "mo": {"stretchy", "fence", "separator", "lspace", "rspace"},
+    "mstyle": {"mathvariant", "displaystyle", "scriptlevel"},
+    "mi": {"mathvariant"},
+    "mtd": {"columnspan", "rowspan"},
+    "mfrac": {"linethickness"},
+    "menclose": {"notation"},
+    "mspace": {"width"},
 }
 SAFE_URL_SCHEMES = {"http", "https", "mailto"}
 #: Attributes whose value is a URL (or, for srcset, a list of URLs) that ammonia itself does
@@ -66,7 +81,23 @@ _URL_ATTRIBUTES = frozenset({"href", "src", "srcset", "cite"})
 _SCHEME_RE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
 # Browsers drop ASCII tab/newline anywhere in a URL and trim controls/spaces at its ends.
 _URL_IGNORED_RE = re.compile(r"[\t\n\r]")
-_LAZY_SRC_ATTRS = ("data-src", "data-lazy-src", "data-original", "data-url")
+_LAZY_SRC_ATTRS = ("data-src", "data-lazy-src", "data-original", "data-url", "data-srcset",
+                   "data-lazy-srcset")
+
+#: Whole-element texts that are media-player furniture or picture credits, not article text
+#: (BBC-style "Media playback is unsupported on your device", "Image copyright Reuters").
+NOTICE_TEXT = re.compile(
+    r"^(?:media playback is (?:unsupported|not supported) on your device|media caption|"
+    r"image caption|video caption|(?:image|photo|picture|video) (?:copyright|source|credit)\b.*|"
+    r"(?:copyright\s*)?©.{0,60}|getty images|advertisement|skip (?:to )?advert(?:isement)?)$",
+    re.I)
+#: Class names that give a code block's language ("language-py", "lang-js", "brush: ruby",
+#: "highlight-source-go", "sourceCode python").
+_CODE_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang|highlight-source|brush:?|sourcecode)[-:\s]?"
+                            r"([a-z][\w+#-]{0,20})", re.I)
+_NOT_A_LANGUAGE = {"none", "plain", "plaintext", "text", "nohighlight", "default", "code"}
+_MEDIA = ("img", "picture", "video", "table", "pre", "math")
+_GUTTER = re.compile(r"^[\d\s]*$")
 
 
 def element_text(element: etree._Element) -> str:
@@ -173,16 +204,12 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
             for copy_node in dropped:
                 copy_node.drop_tree()
         for node in clone.iter():
-            if not isinstance(node.tag, str):
-                continue
-            node.attrib.pop(STAMP_ATTR, None)
-            # lazy loaders put a data: placeholder in src and the real image elsewhere
-            if node.tag == "img" and (not node.get("src") or
-                                      node.get("src", "").startswith("data:")):
-                for attr in _LAZY_SRC_ATTRS:
-                    if node.get(attr):
-                        node.set("src", node.get(attr))
-                        break
+            if isinstance(node.tag, str):
+                node.attrib.pop(STAMP_ATTR, None)
+        holder = lxml_html.Element("div")
+        holder.append(clone)
+        restructure(holder)
+        clone = holder[0] if len(holder) else holder
         if page.url:
             try:
                 clone.make_links_absolute(page.url, resolve_base_href=False)
@@ -249,6 +276,205 @@ def safe_url_attribute(tag: str, attribute: str, value: str) -> str | None:
     return value if safe_url(value, image=image and attribute == "src") else None
 
 
+def notices(elements: Sequence[etree._Element]) -> list[etree._Element]:
+    """Media-player notices and picture credits inside ``elements`` (left out of the text)."""
+    found = []
+    for root in elements:
+        for node in root.iter():
+            if not isinstance(node.tag, str) or node.tag in NON_TEXT_TAGS:
+                continue
+            text = element_text(node)
+            if text and len(text) <= 80 and NOTICE_TEXT.match(text) and \
+                    next(node.iter(*_MEDIA), None) is None:
+                found.append(node)
+    return found
+
+
+def code_language(element: etree._Element) -> str:
+    """The programming language a code block's classes name (its own, a child's or a
+    wrapper's), '' if none."""
+    nodes = [element, *element.iter("code")]
+    parent = element.getparent()
+    for _ in range(3):
+        if parent is None:
+            break
+        nodes.append(parent)
+        parent = parent.getparent()
+    for node in nodes:
+        named = (node.get("data-lang") or node.get("data-language") or "").strip().lower()
+        match = _CODE_LANGUAGE.search(node.get("class") or "")
+        for candidate in (named, match.group(1).lower() if match else ""):
+            if candidate and candidate not in _NOT_A_LANGUAGE:
+                return candidate
+    return ""
+
+
+def _is_layout_table(table: etree._Element) -> bool:
+    """A table used for layout, not data: no header cells or caption, and either one
+    column, a role of presentation, or cells holding blocks (code, paragraphs, tables)."""
+    if (table.get("role") or "").lower() in ("presentation", "none"):
+        return True
+    if table.find(".//th") is not None or table.find(".//caption") is not None or \
+            table.find(".//thead") is not None:
+        return False
+    rows = table.findall(".//tr")
+    widths = {len([c for c in row if c.tag in ("td", "th")]) for row in rows}
+    if widths <= {0, 1}:
+        return True
+    return any(cell.find(".//pre") is not None or cell.find(".//table") is not None or
+               len(cell.findall("./p")) + len(cell.findall("./div")) >= 2
+               for cell in table.iter("td"))
+
+
+def _flatten_layout_table(table: etree._Element) -> None:
+    """Replace a layout table by its cells' content; a line-number gutter beside code goes."""
+    cells = list(table.iter("td", "th"))
+    has_code = any(cell.find(".//pre") is not None for cell in cells)
+    replacement = lxml_html.Element("div")
+    for cell in cells:
+        if has_code and cell.find(".//pre") is None and _GUTTER.match(element_text(cell)):
+            continue  # line numbers of a code listing
+        if has_code and cell.find(".//pre") is not None and \
+                _GUTTER.match("".join(cell.find(".//pre").itertext()) or "x"):
+            continue  # the gutter as a <pre> of numbers
+        holder = etree.SubElement(replacement, "div")
+        holder.text = cell.text
+        for child in list(cell):
+            holder.append(child)
+    replacement.tail = table.tail
+    parent = table.getparent()
+    if parent is not None:
+        parent.replace(table, replacement)
+
+
+def _single_code_box(pre: etree._Element) -> None:
+    """One ``<pre><code class="language-x">`` per listing: nested boxes (``pre`` in ``pre``,
+    per-line ``div``s) become plain text lines; the language comes from the classes."""
+    language = code_language(pre)
+    text = "".join(pre.itertext())
+    if pre.find(".//pre") is not None or pre.find(".//div") is not None or \
+            pre.find(".//table") is not None:
+        lines = ["".join(line.itertext()).rstrip("\n")
+                 for line in pre.iter("div", "pre") if line is not pre and
+                 line.find("div") is None and line.find("pre") is None]
+        text = "\n".join(lines) if lines else text
+    for child in list(pre):
+        pre.remove(child)
+    pre.text = None
+    code = etree.SubElement(pre, "code")
+    code.text = text.strip("\n")
+    pre.attrib.clear()
+    if language:
+        code.set("class", f"language-{language}")
+
+
+def _math_sources(clone: etree._Element) -> None:
+    """Keep one readable form of each formula: KaTeX's MathML (not its visual spans),
+    MathJax's assistive MathML, MathJax 2 TeX scripts as code."""
+    for node in list(clone.iter()):
+        if not isinstance(node.tag, str):
+            continue
+        classes = f" {node.get('class', '')} "
+        if " katex-html " in classes or node.tag in ("mjx-container",) and \
+                node.find(".//math") is not None:
+            if node.tag == "mjx-container":
+                math = node.find(".//math")
+                node.getparent().replace(node, math) if node.getparent() is not None else None
+                continue
+            _drop(node)
+        elif node.tag == "script" and (node.get("type") or "").startswith("math/tex"):
+            code = lxml_html.Element("code")
+            code.set("class", "language-tex")
+            code.text = node.text or ""
+            code.tail = node.tail
+            node.getparent().replace(node, code)
+        elif node.tag in ("span", "div") and " MathJax_Preview " in classes:
+            _drop(node)
+
+
+def _resolve_images(clone: etree._Element) -> None:
+    """Lazy images get a real source: ``data-src``-style attributes, ``srcset`` candidates
+    of the image or its ``<picture>``, or the ``<noscript>`` copy a lazy loader left."""
+    for noscript in list(clone.iter("noscript")):
+        image = _lone_image(noscript)
+        if image is None:
+            continue
+        previous = noscript.getprevious()
+        if previous is not None and previous.tag == "img" and _needs_source(previous):
+            _drop(previous)
+        image.tail = noscript.tail
+        noscript.getparent().replace(noscript, image)
+    for image in list(clone.iter("img")):
+        if not _needs_source(image):
+            continue
+        for attr in _LAZY_SRC_ATTRS:
+            if image.get(attr):
+                image.set("src", image.get(attr).split(",")[0].split()[0])
+                break
+        else:
+            sets = [image.get("srcset") or ""]
+            # lxml's parser may nest the <img> inside a <source> (it does not know <picture>)
+            picture = next(image.iterancestors("picture"), None)
+            if picture is not None:
+                sets += [source.get("srcset") or source.get("data-srcset") or ""
+                         for source in picture.iter("source")]
+            for srcset in sets:
+                first = srcset.split(",")[0].split()
+                if first and not first[0].startswith("data:"):
+                    image.set("src", first[0])
+                    break
+
+
+def _lone_image(noscript: etree._Element) -> etree._Element | None:
+    """The ``<img>`` a lazy loader's ``<noscript>`` holds, if that is all it holds (parsed
+    as elements or kept as raw text); anything else in it stays out of the reader."""
+    holder: etree._Element = noscript
+    if len(noscript) == 0 and noscript.text and "<img" in noscript.text:
+        try:
+            holder = lxml_html.fragment_fromstring(noscript.text.strip(), create_parent="div")
+        except (etree.ParserError, ValueError):
+            return None
+    elements = list(holder.iter())[1:]
+    rest = (holder.text or "") + "".join(node.tail or "" for node in elements)
+    if len(elements) != 1 or elements[0].tag != "img" or rest.strip():
+        return None
+    return elements[0]
+
+
+def _drop(node: etree._Element) -> None:
+    """Remove ``node`` and its subtree, keeping its tail text (lxml.html's drop_tree for any
+    element)."""
+    parent = node.getparent()
+    if parent is None:
+        return
+    if node.tail:
+        previous = node.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + node.tail
+        else:
+            parent.text = (parent.text or "") + node.tail
+    parent.remove(node)
+
+
+def _needs_source(image: etree._Element) -> bool:
+    src = image.get("src") or ""
+    return not src or src.startswith("data:")
+
+
+def restructure(clone: etree._Element) -> None:
+    """Structure a reader renders well, in place: lazy images resolved, math kept in one
+    form, layout tables flattened (data tables stay), one box per code listing."""
+    _resolve_images(clone)
+    _math_sources(clone)
+    for table in reversed(list(clone.iter("table"))):  # inner tables first
+        if _is_layout_table(table):
+            _flatten_layout_table(table)
+    for pre in list(clone.iter("pre")):
+        if pre.getparent() is not None and any(a.tag == "pre" for a in pre.iterancestors()):
+            continue
+        _single_code_box(pre)
+
+
 def outermost(elements: Sequence[etree._Element]) -> list[etree._Element]:
     """Drop elements nested inside another element of the list; keep document order."""
     chosen = set(elements)
@@ -276,6 +502,9 @@ def render_main(page: Page, elements: Sequence[etree._Element], *,
     algorithm pruned within the chosen container); ``title`` overrides ``page.title``.
     """
     chosen = outermost(list(elements))
+    # a listing is kept whole: boilerplate rules must not cut lines out of a <pre>
+    exclude = {node for node in exclude
+               if next(node.iterancestors("pre"), None) is None} | set(notices(chosen))
     has_ids = page.has_ids
     return MainText(
         title=page.title if title is None else title,

@@ -60,3 +60,18 @@ def cache_dir() -> Path:
 def model_path(algorithm: str) -> Path:
     """Where the user's trained model of ``algorithm`` lives (used when it exists)."""
     return data_dir() / "models" / f"{algorithm}.json"
+
+
+class PathOutsideFolder(ValueError):
+    """A file name that would land outside the folder it must stay in."""
+
+
+def path_within(folder: Path, name: str | Path) -> Path:
+    """``folder / name``, refused unless it stays inside ``folder`` once ``..``, absolute
+    parts and symbolic links are resolved. The one rule for any file the host writes where a
+    client asked (exports)."""
+    base = Path(folder).resolve()
+    target = (base / name).resolve()
+    if target == base or base not in target.parents:
+        raise PathOutsideFolder(f"{name} is outside {base}")
+    return target

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import Field, TypeAdapter
 
 from . import __version__
+from .actions.hide import HidePlan
 from .results import ExtractionResult, WireModel
 from .wire import MAX_ID_LENGTH, PROTOCOL_VERSION, ErrorCode
 
@@ -51,6 +52,10 @@ class ExtractRequest(WireModel):
     private: bool = Field(False, description="Private window: nothing may be stored")
     learn_site: bool = Field(False, description="The user allows this site's page structure "
                                                 "to be stored for per-site template learning")
+    action: Literal["extract", "hide"] = Field(
+        "extract", description="'hide': also return the hide plan (reply field 'hide'): the "
+                               "containers to hide, each with kind and reason; 'algorithm' "
+                               "then names the main-content algorithm")
 
 
 class CancelRequest(WireModel):
@@ -140,10 +145,44 @@ class TrainRequest(WireModel):
     datasets: list[str] = Field(default_factory=list, max_length=32)
 
 
+class ExportFolderRequest(WireModel):
+    """Ask for the export folder, or set it (``folder``): the one place exports are written."""
+
+    type: Literal["export.folder"]
+    id: RequestId
+    folder: str | None = Field(None, max_length=4096,
+                               description="Absolute path of an existing folder; omit to ask")
+
+
+class ExportSaveRequest(WireModel):
+    """Save the reader's article as a new file in the export folder."""
+
+    type: Literal["export.save"]
+    id: RequestId
+    format: Literal["markdown", "html", "epub"]
+    title: str = Field("", max_length=2000)
+    html: str = Field(max_length=32 * 1024 * 1024,
+                      description="The article's HTML; the host sanitizes it again")
+    url: str = Field("", max_length=8192)
+    authors: list[str] = Field(default_factory=list, max_length=50)
+    published: str = Field("", max_length=40)
+    site_name: str = Field("", max_length=500)
+    language: str = Field("", max_length=35)
+
+
+class ExportRenderRequest(ExportSaveRequest):
+    """The text export.save would write (Markdown or HTML), returned instead of written:
+    the reader's "Copy as Markdown"."""
+
+    type: Literal["export.render"]  # type: ignore[assignment]
+    format: Literal["markdown", "html"]  # type: ignore[assignment]
+
+
 Request = Annotated[Union[HelloRequest, ExtractRequest, CancelRequest, PingRequest,
                           ExamplesSaveRequest, ExamplesListRequest, ExamplesGetRequest,
                           ExamplesDeleteRequest, ExamplesExportRequest, ExamplesRepairRequest,
-                          TrainRequest],
+                          TrainRequest, ExportFolderRequest, ExportSaveRequest,
+                          ExportRenderRequest],
                     Field(discriminator="type")]
 REQUEST_ADAPTER: TypeAdapter[Any] = TypeAdapter(Request, config={"defer_build": True})
 #: Request model by ``type``: validating one message builds only its own model's validator.
@@ -152,7 +191,7 @@ REQUEST_MODELS: dict[str, type[WireModel]] = {
     for model in (HelloRequest, ExtractRequest, CancelRequest, PingRequest,
                   ExamplesSaveRequest, ExamplesListRequest, ExamplesGetRequest,
                   ExamplesDeleteRequest, ExamplesExportRequest, ExamplesRepairRequest,
-                  TrainRequest)
+                  TrainRequest, ExportFolderRequest, ExportSaveRequest, ExportRenderRequest)
 }
 
 
@@ -208,6 +247,7 @@ class ResultReply(WireModel):
     type: Literal["result"] = "result"
     id: str
     result: ExtractionResult
+    hide: HidePlan | None = Field(None, description="With action 'hide': what to hide")
     timing: Timing
 
 

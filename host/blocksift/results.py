@@ -47,6 +47,18 @@ class Block(WireModel):
                                description="Why the block is what it is, in words (top reasons)")
 
 
+class PageMetadata(WireModel):
+    """Who wrote the main text, when and where (blocksift.metadata fills it in)."""
+
+    title: str = Field("", description="The article's title as a reader sees it")
+    authors: list[str] = Field(default_factory=list, description="Author names, byline order")
+    published: str = Field("", description="Publication date, ISO YYYY-MM-DD; '' if unknown")
+    site_name: str = Field("", description="The publication's name (og:site_name, host name)")
+    language: str = Field("", description="BCP 47 language tag of the page, '' if unknown")
+    words: int = Field(0, ge=0, description="Words of the main text (CJK characters count one)")
+    reading_minutes: int = Field(0, ge=0, description="Reading time at 230 words a minute")
+
+
 class MainText(WireModel):
     """The main text chosen for the reader view."""
 
@@ -55,6 +67,7 @@ class MainText(WireModel):
     html: str = Field("", description="Sanitized HTML of the main content (allowlist)")
     element_ids: list[str] = Field(default_factory=list)
     xpaths: list[str] = Field(default_factory=list)
+    metadata: PageMetadata | None = Field(None, description="Byline, date, site, language")
 
 
 class ExtractionResult(WireModel):

@@ -332,6 +332,8 @@ class Session:
             self._start(request.id, self._examples(request))
         elif request.type == "train":
             self._start(request.id, self._train(request))
+        elif request.type.startswith("export."):
+            self._start(request.id, self._export(request))
         elif request.type == "extract":
             if request.id in self._tasks:
                 await self.send_error(ErrorCode.DUPLICATE_ID,
@@ -469,6 +471,40 @@ class Session:
                     "count": count}
         raise _RequestError(ErrorCode.UNKNOWN_TYPE, f"unknown request {request.type}")
 
+    async def _export(self, request: Any) -> None:
+        """export.folder / export.save (blocksift.export): file work on a thread."""
+        from . import export
+
+        def work() -> dict[str, Any]:
+            if request.type == "export.folder":
+                folder = export.choose_folder(request.folder) if request.folder \
+                    else export.chosen_folder()
+                return {"type": "export.folder", "id": request.id,
+                        "folder": str(folder) if folder else None}
+            article = export.Article(
+                title=request.title, html=request.html, url=request.url,
+                authors=list(request.authors), published=request.published,
+                site_name=request.site_name, language=request.language)
+            if request.type == "export.render":
+                article.html = export.sanitize(article.html)
+                text = export.render(article, request.format).decode("utf-8")
+                return {"type": "export.rendered", "id": request.id, "format": request.format,
+                        "text": text}
+            path = export.save(article, request.format)
+            return {"type": "export.saved", "id": request.id, "path": str(path),
+                    "bytes": path.stat().st_size}
+
+        try:
+            reply = await asyncio.get_running_loop().run_in_executor(None, work)
+        except export.ExportError as failure:
+            await self.send_error(ErrorCode.INVALID_MESSAGE, str(failure), request.id)
+            return
+        except Exception as exc:
+            log.exception("export failed")
+            await self.send_error(ErrorCode.INTERNAL, f"{type(exc).__name__}: {exc}", request.id)
+            return
+        await self.send_json(reply, request.id)
+
     async def _train(self, request: Any) -> None:
         """Retrain in a separate process, forwarding its progress; the new model is used
         by the next extraction (workers load the user model per request)."""
@@ -522,7 +558,7 @@ class Session:
                     log.exception("site store read failed")
         job = Job(algorithm=request.algorithm, params=request.params, html=request.html,
                   url=request.url, want=list(request.want), id_attr=request.id_attr,
-                  model=model, observe_site=learning)
+                  model=model, observe_site=learning, action=request.action)
         try:
             outcome, queue_ms = await self.service.pool.run(job, self.service.config.timeout_s)
         except asyncio.CancelledError:
@@ -538,8 +574,9 @@ class Session:
         total_ms = (time.perf_counter() - started) * 1000
         timing = {"queueMs": round(queue_ms, 2), "parseMs": round(outcome.parse_ms, 2),
                   "algorithmMs": round(outcome.algorithm_ms, 2), "totalMs": round(total_ms, 2)}
+        hide = ',"hide":' + outcome.hide_json if outcome.hide_json else ""
         reply = ('{"type":"result","id":' + json.dumps(request.id) + ',"result":'
-                 + outcome.result_json + ',"timing":' + json.dumps(timing) + "}")
+                 + outcome.result_json + hide + ',"timing":' + json.dumps(timing) + "}")
         await self.send_json(reply, request.id)
         observation = outcome.extra.get("site_observation")
         if store is not None and observation and learning:

@@ -15,7 +15,8 @@ PROTOCOL_VERSION = 1
 MAX_ID_LENGTH = 128
 REQUEST_TYPES = frozenset({"hello", "extract", "cancel", "ping", "examples.save",
                            "examples.list", "examples.get", "examples.delete",
-                           "examples.export", "examples.repair", "train"})
+                           "examples.export", "examples.repair", "train", "export.folder",
+                           "export.save", "export.render"})
 
 
 class ErrorCode(IntEnum):

@@ -45,6 +45,7 @@ class Job:
     model: Any = None
     observe_site: bool = False  #: also return the page's structure feature (site learning)
     memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB  #: the worker's limit, for the error text
+    action: str = "extract"  #: "hide": also return the hide plan (blocksift.actions.hide)
 
 
 @dataclass
@@ -58,6 +59,7 @@ class JobOutcome:
     parse_ms: float = 0.0
     algorithm_ms: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
+    hide_json: str = ""  #: the hide plan (action "hide"), camelCase JSON
     #: The worker should not take another job (it ran out of memory): the pool replaces it.
     retire: bool = False
 
@@ -173,6 +175,11 @@ def run_job(job: Job) -> JobOutcome:
         if model is None and getattr(module, "MODEL", None) == "trained":
             model = trained_model(module)
         result = module.extract(page, params, model=model)
+        hide_json = ""
+        if job.action == "hide":
+            from .actions.hide import hide_for
+
+            hide_json = hide_for(page, result).model_dump_json(by_alias=True)
     except PageError as exc:
         return JobOutcome(False, error_code=ErrorCode.PAGE_ERROR, error_message=str(exc))
     except Exception as exc:  # an algorithm bug on one page must not take the host down
@@ -198,11 +205,16 @@ def run_job(job: Job) -> JobOutcome:
         result.blocks = [b for b in result.blocks if b.kind == "main"]
     if "main" not in job.want:
         result.main = None
+    else:
+        from .metadata import attach
+
+        attach(page, result)
     # Only what the host acts on crosses the pipe (an algorithm's diagnostics stay here).
     extra = {k: result.extra[k] for k in ("site_observation",) if k in result.extra}
     parse_ms = sum(page.timings.values())
     return JobOutcome(True, result_json=result.model_dump_json(by_alias=True),
-                      parse_ms=parse_ms, algorithm_ms=elapsed - parse_ms, extra=extra)
+                      parse_ms=parse_ms, algorithm_ms=elapsed - parse_ms, extra=extra,
+                      hide_json=hide_json)
 
 
 _MODEL_CACHE: dict[str, tuple[tuple[int, int] | None, Any]] = {}

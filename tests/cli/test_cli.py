@@ -186,3 +186,29 @@ def test_every_listed_command_runs_through_the_main_entry_point(tmp_path):
     assert token.returncode == 0 and len(token.stdout.strip()) >= 40
     bad = blocksift("cluster", "--dataset", str(DATASET), "--param", "oops", home=tmp_path)
     assert bad.returncode == 2 and "key=value" in bad.stderr
+
+
+def test_extract_and_batch_action_hide_give_the_plan_the_extension_receives():
+    done = blocksift("extract", str(EXAMPLE), "--action", "hide", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    plan = json.loads(done.stdout)
+    assert plan["version"] == 1 and plan["pageKind"] == "article"
+    assert plan["targets"] and all(t["xpath"] and t["reason"] and t["kind"] for t in plan["targets"])
+    assert plan["mainXpaths"] == ["/html/body/main"]
+    assert not any(t["xpath"].startswith("/html/body/main") for t in plan["targets"])
+    text = blocksift("extract", str(EXAMPLE), "--action", "hide").stdout
+    assert "outside the main text" in text
+    line = json.dumps({"id": "a", "html": EXAMPLE.read_text(encoding="utf-8")})
+    batch = blocksift("batch", "--action", "hide", "-j", "1", stdin=line + "\n")
+    assert batch.returncode == 0, batch.stderr
+    assert json.loads(batch.stdout)["hide"] == plan
+
+
+def test_eval_action_hide_reports_kept_and_removed():
+    done = blocksift("eval", "--action", "hide", "-d", str(DATASET), "--json", "--no-progress")
+    assert done.returncode == 0, done.stderr
+    rows = {row["hider"]: row for row in json.loads(done.stdout)["hide"]}
+    assert set(rows) == {"linkblocks", "hide"}
+    for row in rows.values():
+        assert 0 <= row["gold_kept_mean"] <= 1 and 0 <= row["nongold_removed"] <= 1
+        assert row["pages"] > 0

@@ -17,7 +17,7 @@ from test_labeling import UI, start_labeling, status, wait_status
 PROTOCOL = {"RUN": "blocksift/run", "TAB_STATE": "blocksift/tab-state",
             "HOST_INFO": "blocksift/host-info", "READER_BACK": "blocksift/reader-back",
             "LABEL": "blocksift/label", "LABEL_SAVE": "blocksift/label-save",
-            "EXAMPLES": "blocksift/examples"}
+            "EXAMPLES": "blocksift/examples", "EXPORT": "blocksift/export"}
 
 
 def privileged_messages(tab_id: int, export_to: Path) -> dict[str, dict]:
@@ -32,6 +32,11 @@ def privileged_messages(tab_id: int, export_to: Path) -> dict[str, dict]:
         "examples-delete": {"type": PROTOCOL["EXAMPLES"], "op": "delete", "exampleId": 1},
         "examples-export": {"type": PROTOCOL["EXAMPLES"], "op": "export",
                             "path": str(export_to)},
+        "export-folder": {"type": PROTOCOL["EXPORT"], "kind": "folder",
+                          "folder": str(export_to.parent)},
+        "export-save": {"type": PROTOCOL["EXPORT"], "kind": "save", "format": "html",
+                        "title": "stolen", "html": "<p>x</p>"},
+        "overlay-other-tab": {"type": PROTOCOL["RUN"], "action": "overlay", "tabId": tab_id},
     }
 
 

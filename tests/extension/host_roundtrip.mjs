@@ -5,7 +5,7 @@
 
 import { HostClient } from "../../extension/src/hostclient.js";
 import { stdioPort } from "./stdio_port.mjs";
-import { cancelRequest, extractRequest, helloRequest, pingRequest } from "../../extension/src/protocol.js";
+import { cancelRequest, extractRequest, helloRequest, hidePlanIds, pingRequest, planOverlayItems } from "../../extension/src/protocol.js";
 
 const [command, ...args] = JSON.parse(process.env.BLOCKSIFT_HOST_CMD);
 const sent = [];
@@ -77,13 +77,22 @@ summary.cancelledInFlight = await outcome(inFlight);
 summary.afterCancel = (await client.request(pingRequest())).type;
 
 // A host error reply becomes a rejected promise with the host's code.
+// The hide plan: the host decides, the extension applies exactly its ids.
+const hidePage = "<html data-bsid='0'><body data-bsid='1'><nav data-bsid='2'><a data-bsid='3' href='/a'>Home</a>"
+  + "<a data-bsid='4' href='/b'>News</a><a data-bsid='5' href='/c'>Sport</a></nav><article data-bsid='6'>"
+  + "<h1 data-bsid='7'>A story</h1><p data-bsid='8'>" + "Words of the story, with a <a data-bsid='9' href='/x'>link</a> inside. ".repeat(20)
+  + "</p></article></body></html>";
+const hidden = await client.request(extractRequest({ html: hidePage, want: ["blocks"], action: "hide" }));
+summary.hide = { plan: hidden.hide, ids: hidePlanIds(hidden.hide), items: planOverlayItems(hidden.hide) };
+
 summary.unknownAlgorithm = await outcome(client.request(extractRequest({ html: "<p>x</p>", algorithm: "nope" })));
 
 summary.events = events;
 summary.sent = sent;
 summary.built = [helloRequest("h"), pingRequest("p"), cancelRequest("t", "c"),
   extractRequest({ id: "e", html: "<p>x</p>", url: null, params: { a: 1 }, want: ["blocks"], isPrivate: true }),
-  extractRequest({ id: "f", html: "<p>x</p>", url: "https://e.org/", learnSite: true })];
+  extractRequest({ id: "f", html: "<p>x</p>", url: "https://e.org/", learnSite: true }),
+  extractRequest({ id: "g", html: "<p>x</p>", want: ["blocks"], action: "hide" })];
 client.close();
 for (const child of spawned) child.kill();
 process.stdout.write(JSON.stringify(summary));

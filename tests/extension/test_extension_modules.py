@@ -97,3 +97,15 @@ def test_every_message_the_extension_sends_matches_the_host_schema(roundtrip: di
         REQUEST_ADAPTER.validate_python(message)
     # A message the schema must refuse, so the check above can fail.
     assert list(validator.iter_errors({"type": "extract", "id": "", "html": 1}))
+
+
+def test_hide_plan_from_the_real_host_is_applied_as_is(roundtrip: dict) -> None:
+    hide = roundtrip["hide"]
+    assert hide["plan"]["version"] == 1 and hide["plan"]["pageKind"] == "article"
+    # the nav goes; the article, its headline and the link inside its text stay
+    assert hide["ids"] == ["2"]
+    assert hide["plan"]["targets"][0]["kind"] == "nav"
+    assert "outside the main text" in hide["plan"]["targets"][0]["reason"]
+    kinds = [item["kind"] for item in hide["items"]]
+    assert kinds[0] == "main" and "nav" in kinds
+    assert all(item["reason"] for item in hide["items"])

@@ -66,10 +66,13 @@ def result_line(record_id: Any, outcome: JobOutcome, started: float) -> dict[str
         return {"id": record_id, "error": outcome.error_message, "code": outcome.error_code}
     result = json.loads(outcome.result_json)
     main = result.get("main") or {}
+    extra = {"hide": json.loads(outcome.hide_json)} if outcome.hide_json else {}
     return {
         "id": record_id,
+        **extra,
         "text": main.get("text", ""),
         "title": main.get("title", ""),
+        "metadata": main.get("metadata"),
         "blocks": result.get("blocks", []),
         "status": result.get("status"),
         "ms": round((time.perf_counter() - started) * 1000, 2),
@@ -81,13 +84,13 @@ def encode_line(record: dict[str, Any]) -> bytes:
 
 
 async def _run_one(pool: WorkerPool, algorithm: str, params: dict[str, Any], raw: bytes,
-                   limits: BatchLimits) -> bytes:
+                   limits: BatchLimits, action: str) -> bytes:
     started = time.perf_counter()
     record_id, fields = decode_line(raw)
     if fields is None or "error" in fields:
         return encode_line(fields or {"id": record_id, "error": "bad input line"})
     job = Job(algorithm=algorithm, params=params, html=fields["html"], url=fields["url"],
-              want=["main", "blocks"], id_attr=DEFAULT_ID_ATTR)
+              want=["main", "blocks"], id_attr=DEFAULT_ID_ATTR, action=action)
     del fields
     try:
         outcome, _queue_ms = await pool.run(job, limits.timeout_s)
@@ -98,7 +101,7 @@ async def _run_one(pool: WorkerPool, algorithm: str, params: dict[str, Any], raw
 
 async def run_pages(lines: Iterator[bytes], out: BinaryIO, algorithm: str,
                     params: dict[str, Any], jobs: int, limits: BatchLimits,
-                    on_line: Callable[[], None] | None = None) -> None:
+                    action: str = "extract", on_line: Callable[[], None] | None = None) -> None:
     """Run every page of ``lines`` on ``jobs`` limited workers; write results in input order.
 
     At most ``jobs * 4`` pages are in flight, so memory stays flat however long the input is.
@@ -120,7 +123,8 @@ async def run_pages(lines: Iterator[bytes], out: BinaryIO, algorithm: str,
             raw = await loop.run_in_executor(None, next_line)
             if raw is None:
                 break
-            window.append(asyncio.create_task(_run_one(pool, algorithm, params, raw, limits)))
+            job = _run_one(pool, algorithm, params, raw, limits, action)
+            window.append(asyncio.create_task(job))
             del raw
             if len(window) >= max(1, jobs) * 4:
                 out.write(await window.popleft())

@@ -35,6 +35,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--memory-limit", type=int, default=2048, metavar="MIB",
                         help="memory each worker may add, in MiB; a page over it is an error "
                              "line (default %(default)s; 0: none)")
+    parser.add_argument("--action", choices=("extract", "hide"), default="extract",
+                        help='hide: each output line also holds "hide", the plan the '
+                             "extension receives")
     parser.add_argument("--progress", dest="progress", action="store_true", default=None,
                         help="force a progress bar on stderr")
     parser.add_argument("--no-progress", dest="progress", action="store_false")
@@ -64,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     limits = BatchLimits(timeout_s=args.timeout, memory_limit_mb=args.memory_limit or None)
     try:
         asyncio.run(run_pages(iter(sys.stdin.buffer), sys.stdout.buffer, args.algo, params,
-                              args.jobs, limits,
+                              args.jobs, limits, args.action,
                               progress.update if progress is not None else None))
     finally:
         if progress is not None:  # bool(tqdm) raises without a total

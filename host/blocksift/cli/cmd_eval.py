@@ -36,6 +36,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="farsw: sliding-window length 0..10 (plot like Fig. 8)")
     parser.add_argument("--train-fraction", type=float, default=0.5,
                         help="site-learned algorithms: share of each site's pages to learn on")
+    parser.add_argument("--action", choices=("extract", "hide"), default="extract",
+                        help="hide: gold main text kept and clutter removed by hiding, "
+                             "before (linkblocks) and after (the hide plan); --cv inter "
+                             "cross-validates its thresholds across sites")
     parser.add_argument("--progress", dest="progress", action="store_true", default=None)
     parser.add_argument("--no-progress", dest="progress", action="store_false")
     parser.set_defaults(run=run)
@@ -47,6 +51,13 @@ def run(args: argparse.Namespace) -> int:
 
     args.params = parse_params(args.param)
     args.progress = want_progress(args.progress)
+    if args.action == "hide":
+        from ..evaluation import hide
+
+        try:
+            return hide.run(args)
+        except hide.HideEvalError as exc:
+            raise CommandError(str(exc)) from None
     try:
         module = algorithms.load(args.algo)
     except algorithms.UnknownAlgorithm:

@@ -20,11 +20,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--format", "-f", choices=("text", "json", "html", "markdown"),
                         default="text", help="output format (default %(default)s)")
     parser.add_argument("--url", help="the page's URL (resolves relative links; site rules)")
+    parser.add_argument("--action", choices=("extract", "hide"), default="extract",
+                        help="hide: print the hide plan the extension receives (the elements "
+                             "to hide with kind and reason; --algo names the main-content "
+                             "algorithm)")
     parser.set_defaults(run=run)
 
 
 @run_guarded
 def run(args: argparse.Namespace) -> int:
+    from ..metadata import attach
     from ..page import Page
 
     module, params = load_algorithm(args.algo, parse_params(args.param))
@@ -33,6 +38,21 @@ def run(args: argparse.Namespace) -> int:
     page = Page(html, url=args.url or fetched_url)
     model = module.load_model() if getattr(module, "MODEL", None) == "trained" else None
     result = module.extract(page, params, model=model)
+    attach(page, result)
+    if args.action == "hide":
+        from ..actions.hide import hide_for
+
+        plan = hide_for(page, result)
+        if args.format == "json":
+            json.dump(plan.model_dump(mode="json", by_alias=True), sys.stdout,
+                      ensure_ascii=False, indent=2)
+            print()
+        else:
+            print(f"{plan.page_kind} page: {len(plan.targets)} elements to hide")
+            for target in plan.targets:
+                where = target.element_id or target.xpath
+                print(f"{target.kind:<8} {where}  {target.reason}")
+        return 0
     elapsed = (time.perf_counter() - started) * 1000
     if result.status != "ok" and args.format != "json":
         print(f"blocksift: {args.algo}: {result.status}: {result.message}", file=sys.stderr)

@@ -1,11 +1,13 @@
 """Where the host may write an export a client asked for: the one path policy.
 
-A request over native messaging or WebSocket may name the file to write (``examples.export``
-and any later save-to-folder export). The host writes it only inside the default exports
-folder (``<data dir>/exports``) or a folder the user chose (``blocksift examples
-export-folders --add DIR``, kept in ``<config dir>/export-folders.json``), and only as a
-``.jsonl`` or ``.jsonl.gz`` file, never through a symlink out of the folder. The CLI's own
-``examples export PATH`` is the user typing a path and is not limited.
+A request over native messaging or WebSocket may name the file to write (``examples.export``).
+The host writes it only inside the default exports folder (``<data dir>/exports``), the
+reader's export folder the user chose on the options page (:func:`blocksift.export.chosen_folder`)
+or a folder allowed with ``blocksift examples export-folders --add DIR`` (kept in
+``<config dir>/export-folders.json``), and only as a ``.jsonl`` or ``.jsonl.gz`` file; the
+containment rule is :func:`blocksift.paths.path_within` (``..`` and symlinks resolved), the
+same one the reader's ``export.save`` uses. The CLI's own ``examples export PATH`` is the user
+typing a path and is not limited.
 """
 
 from __future__ import annotations
@@ -56,7 +58,10 @@ def set_chosen_folders(folders: list[Path]) -> None:
 
 
 def allowed_folders() -> list[Path]:
-    return [default_folder(), *chosen_folders()]
+    from ..export import chosen_folder
+
+    reader_folder = chosen_folder()
+    return [default_folder(), *([reader_folder] if reader_folder else []), *chosen_folders()]
 
 
 def export_target(requested: str | None, file_name: str = DEFAULT_FILE_NAME) -> Path:
@@ -76,11 +81,13 @@ def export_target(requested: str | None, file_name: str = DEFAULT_FILE_NAME) -> 
     if not candidate.name.endswith(_SUFFIXES):
         candidate = candidate / file_name
     # Resolve symlinks and "..", then require the result inside an allowed folder.
-    resolved = candidate.resolve()
+    from ..paths import PathOutsideFolder, path_within
+
     for folder in allowed_folders():
-        root = folder.expanduser().resolve()
-        if resolved.parent == root or root in resolved.parents:
-            return resolved
+        try:
+            return path_within(folder.expanduser(), candidate)
+        except PathOutsideFolder:
+            continue
     allowed = ", ".join(str(f) for f in allowed_folders())
     raise ExportPathRefused(
         f"exports are written only inside {allowed}; allow another folder with "

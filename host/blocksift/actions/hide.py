@@ -1,0 +1,640 @@
+"""What "hide" hides: whole containers outside the main content, each with a kind and a reason.
+
+The paper's link blocks (``linkblocks``) find runs of links in the raw HTML; a span from the
+first ``<a`` to the last ``</a>`` is not a safe thing to hide (it crosses prose and holds
+inline links). Here the decision is made on the tree, by structure:
+
+* the **main content** (``ExtractionResult.main`` ids or XPaths, and blocks of kind ``main``,
+  from ``auto`` or any segmenter returning that shape), the page's ``<h1>`` headlines and its
+  byline / date elements are *protected*: nothing hidden is, holds or lies inside them;
+* for each link of a paper link block, the container is the nearest block-level ancestor
+  that is itself link-dense (``link_density`` of its visible text is link text, at most
+  ``max_prose_chars`` of text outside links), grown to the largest such ancestor; a link whose
+  block-level ancestor is not link-dense is a link in running text and is left alone;
+* structural chrome outside the main content is hidden too: ``nav``/``header``/``footer``/
+  ``aside`` and their ARIA roles, ad slots, cookie and newsletter banners, share bars and
+  fixed/sticky bars, each recognized from its tag, role, class or id, and kept when it holds
+  more than ``max_prose_chars`` of text outside links (unless it is a banner);
+* on an index page (:func:`page_kind`), containers holding the page's own story teasers
+  (headline links) are kept: only the chrome around them goes.
+
+The result is a :class:`HidePlan`: the list the extension receives (element ids it stamped, or
+XPaths for pages without ids), each target with its kind and its reason in words.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from lxml import etree
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..content import BLOCK_TAGS, NON_TEXT_TAGS
+from ..page import Page
+from ..results import ExtractionResult, WireModel
+
+#: Version of the hide plan's shape (PROTOCOL.md); raised when a field changes meaning.
+HIDE_PLAN_VERSION = 1
+
+TargetKind = Literal["links", "nav", "ad", "comments", "other"]
+PageKind = Literal["article", "index"]
+
+_CONTAINER_TAGS = (BLOCK_TAGS | {"iframe", "ins"}) - {"html", "body", "tr", "td", "th",
+                                                       "tbody", "thead", "tfoot", "p",
+                                                       "h1", "h2", "h3", "h4", "h5", "h6",
+                                                       "main", "article"}
+_TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
+_STYLE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+_STYLE_FIXED = re.compile(r"position\s*:\s*(fixed|sticky)", re.I)
+
+# Class / id tokens (split at non-alphanumerics) naming chrome, by kind.
+_AD_TOKENS = frozenset({"ad", "ads", "advert", "adverts", "advertisement", "advertising",
+                        "adsbygoogle", "adslot", "adunit", "adbox", "adcontainer", "dfp",
+                        "sponsor", "sponsored", "taboola", "outbrain"})
+_BANNER_TOKENS = frozenset({"cookie", "cookies", "consent", "gdpr", "cmp", "newsletter",
+                            "subscribe", "subscription", "signup", "paywall", "modal",
+                            "popup", "overlay", "interstitial"})
+_SHARE_TOKENS = frozenset({"share", "sharing", "sharebar", "social", "socials"})
+_NAV_TOKENS = frozenset({"nav", "navbar", "navigation", "menu", "menubar", "breadcrumb",
+                         "breadcrumbs", "footer", "masthead", "topbar", "toolbar",
+                         "pagination", "pager", "sitemap", "skiplink"})
+_RELATED_TOKENS = frozenset({"sidebar", "related", "recommended", "recommendations",
+                             "popular", "trending", "promo", "widget", "widgets", "more"})
+_COMMENT_TOKENS = frozenset({"comment", "comments", "disqus", "replies"})
+_BYLINE_TOKENS = frozenset({"byline", "author", "dateline", "published", "pubdate",
+                            "timestamp", "posted"})
+_ROLE_KINDS = {"navigation": "nav", "banner": "nav", "contentinfo": "nav",
+               "complementary": "links", "search": "nav"}
+
+
+class HideParams(BaseModel):
+    """Thresholds of the hide decision (chosen by domain-grouped cross-validation, see
+    docs/evaluation.md; the defaults are the chosen values)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    link_density: float = Field(0.5, ge=0, le=1, description="Least share of a container's "
+                                "visible text that is link text for it to be link-dense")
+    max_prose_chars: int = Field(200, ge=0, description="Most visible text outside links a "
+                                 "hidden container may hold (more is prose: kept)")
+    banner_prose_chars: int = Field(800, ge=0, description="Same limit for cookie, newsletter "
+                                    "and sticky banners, which are wordy")
+    sweep: bool = Field(False, description="Also hide what lies beside the main content and "
+                        "holds no prose (article pages; off: it costs gold text)")
+    sweep_prose_chars: int = Field(150, ge=0, description="Most text outside links such a "
+                                   "neighbour may hold")
+    sentence_chars: int = Field(80, ge=0, description="A run of text outside links longer "
+                                "than this is prose: its element is kept")
+    min_links: int = Field(3, ge=1, description="Least links a link-dense container holds "
+                           "(the papers' C_t: fewer links are no link block)")
+    chrome_link_density: float = Field(0.3, ge=0, le=1, description="Least link density of a "
+                                       "navigation or related box found by class or role "
+                                       "(below it, the box is content named oddly)")
+    max_hidden_share: float = Field(0.7, ge=0, le=1, description="A plan hiding more than "
+                                    "this share of the visible text keeps only banners and "
+                                    "ads (the main content was missed)")
+    min_main_chars: int = Field(200, ge=0, description="Below this many characters of main "
+                                "content, likewise")
+    hide_comments: bool = Field(False, description="Also hide comment sections outside the "
+                                "main content (off: a thread's replies are often the content)")
+
+
+class HideTarget(WireModel):
+    """One element the extension hides (its whole subtree), with why."""
+
+    kind: TargetKind
+    element_id: str | None = Field(None, description="Stamped id (pages from the extension)")
+    xpath: str | None = Field(None, description="XPath in the parsed tree (pages without ids)")
+    reason: str = Field(description="Why it is hidden, in words")
+    links: int = Field(0, ge=0, description="Links inside")
+    link_density: float = Field(0.0, ge=0, le=1, description="Share of its text in links")
+    chars: int = Field(0, ge=0, description="Visible characters inside")
+
+
+class IndexItem(WireModel):
+    """One story of an index page: headline, link and teaser."""
+
+    title: str
+    href: str = ""
+    teaser: str = ""
+
+
+class HidePlan(WireModel):
+    """What the extension hides and draws (PROTOCOL.md, ``hide`` in a result reply)."""
+
+    version: int = HIDE_PLAN_VERSION
+    page_kind: PageKind = "article"
+    targets: list[HideTarget] = Field(default_factory=list)
+    main_ids: list[str] = Field(default_factory=list, description="Outermost main elements")
+    main_xpaths: list[str] = Field(default_factory=list)
+    index: list[IndexItem] = Field(default_factory=list,
+                                   description="Index pages: the page's stories")
+
+
+@dataclass
+class _Stats:
+    chars: int = 0
+    link_chars: int = 0
+    links: int = 0
+
+
+@dataclass
+class Decision:
+    """A hide plan with its tree elements (for host-side evaluation)."""
+
+    plan: HidePlan
+    elements: list[etree._Element] = field(default_factory=list)
+
+
+def _tokens(element: etree._Element) -> set[str]:
+    klass, ident = element.get("class"), element.get("id")
+    if not klass and not ident:
+        return set()
+    value = f"{klass or ''} {ident or ''}".lower()
+    return {t for t in _TOKEN_SPLIT.split(value) if t}
+
+
+def _invisible(element: etree._Element) -> bool:
+    """Hidden in the page itself: ``hidden`` attribute or an inline display:none style."""
+    if element.get("hidden") is not None:
+        return True
+    style = element.get("style")
+    return bool(style and _STYLE_HIDDEN.search(style))
+
+
+def measure(root: etree._Element) -> dict[etree._Element, _Stats]:
+    """Visible characters, link characters and links of every element under ``root``.
+
+    One iterative post-order pass; text inside ``a[href]`` counts as link text.
+    """
+    stats: dict[etree._Element, _Stats] = {}
+    stack: list[tuple[etree._Element, bool, bool]] = [(root, False, False)]
+    while stack:
+        node, closing, in_link = stack.pop()
+        if closing:
+            own = stats[node]
+            parent = node.getparent()
+            if parent is not None and parent in stats:
+                up = stats[parent]
+                up.chars += own.chars
+                up.link_chars += own.link_chars
+                up.links += own.links
+            continue
+        if not isinstance(node.tag, str) or node.tag in NON_TEXT_TAGS or _invisible(node):
+            continue
+        is_link = node.tag == "a" and node.get("href") is not None
+        linked = in_link or is_link
+        own = _Stats(links=1 if is_link else 0)
+        text = len((node.text or "").strip())
+        own.chars += text
+        if linked:
+            own.link_chars += text
+        for child in node:
+            tail = len((child.tail or "").strip())
+            own.chars += tail
+            if linked:
+                own.link_chars += tail
+        stats[node] = own
+        stack.append((node, True, in_link))
+        stack.extend((child, False, linked) for child in reversed(node))
+    return stats
+
+
+def _elements_by_id(page: Page) -> dict[str, etree._Element]:
+    attr = page.id_attr
+    return {el.get(attr): el for el in page.iter_elements() if el.get(attr) is not None}
+
+
+def _resolve(page: Page, ids: Iterable[str], xpaths: Iterable[str],
+             by_id: dict[str, etree._Element] | None) -> list[etree._Element]:
+    found: list[etree._Element] = []
+    for value in ids:
+        element = by_id.get(value) if by_id is not None else None
+        if element is not None:
+            found.append(element)
+    for path in xpaths:
+        try:
+            hits = page.tree.xpath(path)
+        except etree.XPathError:
+            continue
+        found.extend(h for h in hits if isinstance(h, etree._Element))
+    return found
+
+
+def main_elements(page: Page, result: ExtractionResult | None,
+                  by_id: dict[str, etree._Element] | None = None) -> list[etree._Element]:
+    """Outermost elements of the main content: ``result.main`` plus blocks of kind main."""
+    if result is None:
+        return []
+    ids: list[str] = []
+    xpaths: list[str] = []
+    if result.main is not None:
+        ids += result.main.element_ids
+        xpaths += result.main.xpaths
+    for block in result.blocks:
+        if block.kind == "main":
+            ids += block.element_ids
+            xpaths += block.xpaths
+    if ids and by_id is None:
+        by_id = _elements_by_id(page)
+    elements = _resolve(page, dict.fromkeys(ids), dict.fromkeys(xpaths), by_id)
+    chosen = set(elements)
+    tops = []
+    for element in dict.fromkeys(elements):
+        if not any(a in chosen for a in element.iterancestors()):
+            tops.append(element)
+    body = page.body
+    # the whole body is no "main content" a page can be cleaned around
+    return [t for t in tops if t is not body and t is not page.tree]
+
+
+def _linkblock_links(page: Page, linkblocks: ExtractionResult | None) -> list[etree._Element]:
+    """The ``a[href]`` elements whose start lies inside a paper link block's span."""
+    if linkblocks is None:
+        return []
+    spans = sorted((b.start, b.end) for b in linkblocks.blocks if b.kind == "links")
+    if not spans:
+        return []
+    starts = [s for s, _ in spans]
+    found = []
+    for anchor in page.body.iter("a"):
+        if anchor.get("href") is None:
+            continue
+        start, _end = page.span(anchor)
+        index = bisect.bisect_right(starts, start) - 1
+        if index >= 0 and start < spans[index][1]:
+            found.append(anchor)
+    return found
+
+
+def _headline_links(element: etree._Element) -> list[etree._Element]:
+    """Headings (h2-h4) whose text is mostly one link: an index page's story titles."""
+    found = []
+    for heading in element.iter("h2", "h3", "h4"):
+        text = " ".join(heading.text_content().split())
+        anchors = [a for a in heading.iter("a") if a.get("href")]
+        if not text or not anchors:
+            continue
+        link_text = sum(len(" ".join(a.text_content().split())) for a in anchors)
+        if link_text >= 0.6 * len(text):
+            found.append(heading)
+    # a story title may also be a link holding a heading
+    for anchor in element.iter("a"):
+        if anchor.get("href") and any(True for _ in anchor.iter("h2", "h3", "h4")):
+            found.append(anchor)
+    return found
+
+
+def page_kind(page: Page, result: ExtractionResult | None,
+              stats: dict[etree._Element, _Stats] | None = None) -> PageKind:
+    """``index`` for portal front pages and section indexes, else ``article``.
+
+    A segmenter's prediction wins (``result.stats["page_type"]``: listing or collection is
+    an index). Otherwise by structure: half the page's visible text is link text and the main
+    content holds under 30 % of it; or at least 8 story headlines that are links, and the
+    main content is either short (under 1500 characters) or itself link-dense (≥ 0.4), or
+    holds at least 5 of those headlines.
+    """
+    if result is not None and "page_type" in result.stats:
+        value = result.stats["page_type"]
+        return "index" if str(value) in {"listing", "collection", "index"} else "article"
+    if stats is None:
+        stats = measure(page.body)
+    tops = main_elements(page, result)
+    main_chars = sum(stats[t].chars for t in tops if t in stats)
+    main_links = sum(stats[t].link_chars for t in tops if t in stats)
+    body = stats.get(page.body)
+    if body is not None and body.chars and body.link_chars >= 0.5 * body.chars \
+            and main_chars < 0.3 * body.chars:
+        return "index"  # mostly links, and the main content is a small part of the page
+    headlines = _headline_links(page.body)
+    if len(headlines) < 8:
+        return "article"
+    inside = sum(1 for h in headlines if any(t in set(h.iterancestors()) or t is h
+                                              for t in tops))
+    if main_chars < 1500 or main_links >= 0.4 * max(1, main_chars) or inside >= 5:
+        return "index"
+    return "article"
+
+
+def index_items(page: Page, limit: int = 200) -> list[IndexItem]:
+    """The stories of an index page: headline link, its address and the teaser after it."""
+    items: list[IndexItem] = []
+    seen: set[str] = set()
+    for heading in _headline_links(page.body):
+        anchor = heading if heading.tag == "a" else next(
+            (a for a in heading.iter("a") if a.get("href")), None)
+        if anchor is None:
+            continue
+        title = " ".join(heading.text_content().split())
+        href = anchor.get("href") or ""
+        if not title or href in seen:
+            continue
+        seen.add(href)
+        teaser = ""
+        sibling = heading.getnext()
+        for _ in range(3):
+            if sibling is None:
+                break
+            if isinstance(sibling.tag, str) and sibling.tag in ("p", "div", "span"):
+                words = " ".join(sibling.text_content().split())
+                if len(words) > 40:
+                    teaser = words[:300]
+                    break
+            sibling = sibling.getnext()
+        items.append(IndexItem(title=title[:300], href=href, teaser=teaser))
+        if len(items) >= limit:
+            break
+    return items
+
+
+def _near(element: etree._Element, neighbourhood: set[etree._Element], levels: int = 4
+          ) -> bool:
+    for depth, ancestor in enumerate(element.iterancestors()):
+        if depth >= levels:
+            return False
+        if ancestor in neighbourhood:
+            return True
+    return False
+
+
+def _protected(page: Page, main: Sequence[etree._Element], title: str
+               ) -> tuple[set[etree._Element], set[etree._Element]]:
+    """(roots whose subtrees are protected, their ancestors): the main content, the headline
+    (the ``<h1>`` matching the title, else every ``<h1>``) and the byline / date elements
+    near the main content (anywhere when there is none)."""
+    roots: set[etree._Element] = set(main)
+    neighbourhood: set[etree._Element] = set()
+    for top in main:
+        for depth, ancestor in enumerate(top.iterancestors()):
+            if depth >= 3 or ancestor is page.body:
+                break
+            neighbourhood.add(ancestor)
+    headings = list(page.body.iter("h1"))
+    # a document title is often "Story | Site": the story is its longest part
+    wanted = max(re.split(r"\s+[|\-–—·:]\s+", " ".join(title.split()).lower()), key=len)
+    matching = [h for h in headings if wanted and _similar(" ".join(
+        h.text_content().split()).lower(), wanted)]
+    near = [h for h in headings if _inside(h, set(main)) or _near(h, neighbourhood)]
+    roots.update(matching + near or headings)
+    for element in page.body.iter():
+        if not isinstance(element.tag, str):
+            continue
+        byline = (element.tag in ("time", "address")
+                  or element.get("itemprop") in ("author", "datePublished", "headline")
+                  or element.get("rel") == "author"
+                  or bool(_tokens(element) & _BYLINE_TOKENS and len(element) < 8))
+        if byline and (not main or _near(element, neighbourhood)):
+            roots.add(element)
+    ancestors: set[etree._Element] = set()
+    for root in roots:
+        for ancestor in root.iterancestors():
+            if ancestor in ancestors:
+                break
+            ancestors.add(ancestor)
+    return roots, ancestors
+
+
+def _similar(heading: str, title: str) -> bool:
+    """A heading and a title name the same story (one holds most of the other)."""
+    if not heading:
+        return False
+    return heading in title or title in heading or len(
+        set(heading.split()) & set(title.split())) >= 0.6 * len(set(heading.split()))
+
+
+def _prose(element: etree._Element, longest: int) -> bool:
+    """Whether ``element`` holds a run of text outside links longer than ``longest``."""
+    for node in element.iter():
+        if not isinstance(node.tag, str) or node.tag in NON_TEXT_TAGS:
+            continue
+        in_link = node.tag == "a" or any(a.tag == "a" for a in node.iterancestors("a"))
+        if not in_link and node.text and len(node.text.strip()) > longest:
+            return True
+        if node is not element and node.tail and len(node.tail.strip()) > longest:
+            parent = node.getparent()
+            if parent is not None and parent.tag != "a" and not any(
+                    True for _ in parent.iterancestors("a")):
+                return True
+    return False
+
+
+def _inside(element: etree._Element, roots: set[etree._Element]) -> bool:
+    if element in roots:
+        return True
+    return any(a in roots for a in element.iterancestors())
+
+
+def _structural_kind(element: etree._Element, tokens: set[str]) -> tuple[str, str] | None:
+    """(kind, reason) when the element's tag, role, class or id names chrome."""
+    tag = element.tag
+    role = (element.get("role") or "").lower()
+    if tokens & _AD_TOKENS or tag == "ins":
+        name = sorted(tokens & _AD_TOKENS)
+        return "ad", f"ad slot ({name[0]})" if name else "ad slot"
+    if tokens & _BANNER_TOKENS or role in ("dialog", "alertdialog"):
+        name = sorted(tokens & _BANNER_TOKENS)
+        what = name[0] if name else role
+        return "other", f"{what} banner"
+    if tag == "nav" or role in _ROLE_KINDS and _ROLE_KINDS[role] == "nav":
+        return "nav", "navigation" if tag == "nav" or role == "navigation" else f"page {role}"
+    if tag in ("header", "footer"):
+        return "nav", f"page {tag}"
+    if tokens & _NAV_TOKENS:
+        return "nav", f"navigation bar (class {sorted(tokens & _NAV_TOKENS)[0]})"
+    if tokens & _SHARE_TOKENS:
+        return "other", "share buttons"
+    if tag == "aside" or role == "complementary" or tokens & _RELATED_TOKENS:
+        name = sorted(tokens & _RELATED_TOKENS)
+        return "links", f"{name[0]} box" if name else "aside"
+    if tokens & _COMMENT_TOKENS:
+        return "comments", "comment section"
+    style = element.get("style")
+    if style and _STYLE_FIXED.search(style):
+        return "other", "fixed bar"
+    return None
+
+
+def _describe(stats: _Stats) -> tuple[float, str]:
+    density = stats.link_chars / stats.chars if stats.chars else 0.0
+    links = f"{stats.links} link" + ("" if stats.links == 1 else "s")
+    return density, f"{links}, link density {density:.2f}"
+
+
+def decide(page: Page, result: ExtractionResult | None,
+           linkblocks: ExtractionResult | None, params: HideParams | None = None
+           ) -> Decision:
+    """The hide plan of ``page`` from its main content (``result``) and the paper's link
+    blocks (``linkblocks``); pure: the page is not changed."""
+    params = params or HideParams()
+    body = page.body
+    stats = measure(body)
+    has_ids = page.has_ids
+    by_id = _elements_by_id(page) if has_ids else None
+    main = main_elements(page, result, by_id)
+    title = result.main.title if result is not None and result.main is not None else ""
+    roots, holders = _protected(page, main, title or page.title)
+    kind_of_page = page_kind(page, result, stats)
+    stories: set[etree._Element] = set()
+    if kind_of_page == "index":
+        for heading in _headline_links(body):
+            stories.add(heading)
+            stories.update(heading.iterancestors())
+    chosen: dict[etree._Element, tuple[str, str]] = {}
+
+    # everything inside a protected root, computed once (membership tests are then O(1))
+    inside: set[etree._Element] = set()
+    for root in roots:
+        if root not in inside:
+            inside.update(root.iter())
+
+    def allowed(element: etree._Element) -> bool:
+        return (element is not body and element in stats and element not in holders
+                and element not in inside)
+
+    def dense(element: etree._Element) -> bool:
+        s = stats.get(element)
+        if s is None or s.links == 0 or not s.chars:
+            return False
+        if element.get("role") == "main":
+            return False
+        return (s.link_chars >= params.link_density * s.chars
+                and s.chars - s.link_chars <= params.max_prose_chars)
+
+    # 1. containers of the paper's link blocks, chosen by structure (an index page's link
+    #    lists are its content: there only the chrome of step 2 goes)
+    signal = _linkblock_links(page, linkblocks) if kind_of_page == "article" else []
+    for anchor in signal:
+        if not allowed(anchor):
+            continue
+        container = anchor.getparent()
+        while container is not None and container.tag not in _CONTAINER_TAGS:
+            if container is body or container.tag == "p":
+                container = None  # a link in running text: left alone
+                break
+            container = container.getparent()
+        if container is None or not allowed(container) or not dense(container):
+            continue
+        while True:
+            parent = container.getparent()
+            if (parent is None or parent.tag in ("main", "article") or not allowed(parent)
+                    or not dense(parent)):
+                break
+            container = parent
+        if container in stories and kind_of_page == "index":
+            continue
+        if stats[container].links < params.min_links:
+            continue
+        _density, words = _describe(stats[container])
+        found = _structural_kind(container, _tokens(container))
+        kind, what = found if found and found[0] != "comments" else ("links", "")
+        prefix = f"{what}: " if what else ""
+        chosen.setdefault(container, (kind, f"{prefix}{words}, outside the main text"))
+
+    # 2. structural chrome
+    for element in body.iter():
+        if not isinstance(element.tag, str) or element.tag not in _CONTAINER_TAGS:
+            continue
+        if not allowed(element):
+            continue
+        found = _structural_kind(element, _tokens(element))
+        if found is None:
+            continue
+        kind, what = found
+        if kind == "comments" and not params.hide_comments:
+            continue
+        if kind_of_page == "index" and element in stories and kind == "links":
+            continue
+        s = stats[element]
+        if element.get("role") == "main":
+            continue
+        if kind in ("nav", "links") and element.tag not in ("nav", "header", "footer") and (
+                not s.chars or s.link_chars < params.chrome_link_density * s.chars):
+            continue
+        limit = params.banner_prose_chars if kind in ("other", "ad") else params.max_prose_chars
+        if s.chars - s.link_chars > limit:
+            continue
+        if s.chars == 0 and element.tag not in ("iframe", "ins") and kind != "ad":
+            continue  # nothing a reader sees
+        _density, words = _describe(s)
+        chosen.setdefault(element, (kind, f"{what}: {words}, outside the main text"))
+
+    # 3. what lies beside the main content, holding no prose (article pages)
+    if main and kind_of_page == "article" and params.sweep:
+        queue = [child for holder in holders for child in holder
+                 if isinstance(child.tag, str)]
+        while queue:
+            element = queue.pop()
+            if element in holders or element in inside or element in chosen:
+                continue
+            s = stats.get(element)
+            if s is None or s.chars == 0 or element.tag in NON_TEXT_TAGS:
+                continue
+            if (s.chars - s.link_chars <= params.sweep_prose_chars
+                    and not _prose(element, params.sentence_chars)):
+                if element.tag in _CONTAINER_TAGS or element.tag in ("table", "p", "h2", "h3",
+                                                                     "h4", "h5", "h6"):
+                    _density, words = _describe(s)
+                    found = _structural_kind(element, _tokens(element))
+                    kind = found[0] if found and found[0] != "comments" else (
+                        "links" if _density >= params.link_density else "other")
+                    chosen[element] = (kind, f"{words}, no prose, beside the main text")
+                    continue
+            queue.extend(child for child in element if isinstance(child.tag, str))
+
+    # 4. a plan that would hide most of what a reader sees, or a page whose main content is
+    #    next to nothing, means the main content was not found: only banners and ads go
+    total = stats[body].chars if body in stats else 0
+    main_chars = sum(stats[m].chars for m in main if m in stats)
+    hidden_total = sum(stats[e].chars for e in chosen
+                       if not any(a in chosen for a in e.iterancestors()))
+    if total and (hidden_total > params.max_hidden_share * total
+                  or main_chars < params.min_main_chars):
+        chosen = {e: v for e, v in chosen.items() if v[0] in ("ad", "other")}
+
+    ordered = [el for el in body.iter() if el in chosen]
+    keep: list[etree._Element] = []
+    picked = set(ordered)
+    for element in ordered:
+        if not any(a in picked for a in element.iterancestors()):
+            keep.append(element)
+    targets = []
+    for element in keep:
+        kind, reason = chosen[element]
+        s = stats[element]
+        density = s.link_chars / s.chars if s.chars else 0.0
+        targets.append(HideTarget(
+            kind=kind, element_id=page.element_id(element) if has_ids else None,
+            xpath=None if has_ids else page.xpath(element), reason=reason, links=s.links,
+            link_density=round(density, 3), chars=s.chars))
+    plan = HidePlan(
+        page_kind=kind_of_page, targets=targets,
+        main_ids=[i for i in (page.element_id(m) for m in main) if i] if has_ids else [],
+        main_xpaths=[] if has_ids else [page.xpath(m) for m in main],
+        index=index_items(page) if kind_of_page == "index" else [])
+    return Decision(plan=plan, elements=keep)
+
+
+def plan_hide(page: Page, result: ExtractionResult | None,
+              linkblocks: ExtractionResult | None, params: HideParams | None = None
+              ) -> HidePlan:
+    """The list the extension receives (see :func:`decide`)."""
+    return decide(page, result, linkblocks, params).plan
+
+
+def hide_for(page: Page, result: ExtractionResult | None,
+             params: HideParams | None = None) -> HidePlan:
+    """The hide plan of ``page`` given its main content: runs the paper's ``linkblocks`` (the
+    link-block signal, blocks only) on the same parsed page. What the CLI, ``batch`` and the
+    host's ``hide`` action all return."""
+    from ..algorithms import linkblocks
+
+    if result is not None and result.algorithm == linkblocks.NAME:
+        links = result
+    else:
+        links = linkblocks.extract(page, linkblocks.Params(main_text=False))
+    return plan_hide(page, result, links, params)

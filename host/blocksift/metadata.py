@@ -1,0 +1,533 @@
+"""A page's metadata for the reader: title, author(s), publication date, site, language, length.
+
+Algorithms choose the main text; this module says who wrote it, when, and where, from the page
+the algorithm read. It runs after any algorithm (the host's worker, ``extract`` and ``batch``
+call :func:`attach`), so it depends on the parsed :class:`~blocksift.page.Page` and the
+:class:`~blocksift.results.MainText` only, never on an algorithm's internals.
+
+Sources, most trusted first, as a reader would look: the visible byline and ``<time>`` near
+the headline, then schema.org data (JSON-LD, microdata), then Open Graph / ``<meta>`` tags.
+Structured data is read first where it names the article's author explicitly, because a
+visible "author" class is also used for comment authors and bio boxes; a visible byline is
+used when structured data is silent.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Iterable, Iterator
+from datetime import date, datetime
+from urllib.parse import urlsplit
+
+from lxml import etree
+
+from .page import Page
+from .results import ExtractionResult, MainText, PageMetadata
+
+#: Reading speed used for ``reading_minutes`` (the extension's readingTime uses the same).
+WORDS_PER_MINUTE = 230
+CJK_PER_MINUTE = 500
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_WORD = re.compile(r"[^\W_]+")
+_WS = re.compile(r"\s+")
+
+#: Article-like schema.org types whose author and dates describe the page's main text.
+_ARTICLE_TYPES = {
+    "article", "newsarticle", "blogposting", "reportagenewsarticle", "techarticle",
+    "scholarlyarticle", "analysisnewsarticle", "opinionnewsarticle", "reviewnewsarticle",
+    "backgroundnewsarticle", "socialmediaposting", "liveblogposting", "webpage", "review",
+    "howto", "recipe", "posting", "discussionforumposting", "medicalwebpage", "aboutpage",
+    "itempage", "creativework", "podcastepisode", "videoobject", "qapage", "faqpage",
+}
+#: Elements whose bylines are not the article's (comments, related posts, page furniture).
+_FURNITURE = re.compile(r"comment|related|sidebar|footer|widget|recommend|popular|"
+                        r"newsletter|promo|teaser|trending|reply", re.I)
+_DATE_CLASS = re.compile(r"[dD]ate|time|posted|publish|byline|meta|updated")
+_DATE_ID = re.compile(r"date|publish")
+_DATE_FURNITURE = re.compile(r"comment|related|recommend|footer|reply|trending|popular", re.I)
+_BYLINE_CLASS = re.compile(r"byline|author|writer|contributor|posted-?by|article-?meta", re.I)
+_BY_PREFIX = re.compile(r"^\s*(?:(?:written\s+|posted\s+|reviewed\s+|story\s+)?(?:by|von|par|"
+                        r"por|door|di|av)|authors?|written)\s*[:\-]?\s+", re.I)
+_NAME_SPLIT = re.compile(r"\s*(?:,|;|\band\b|&|\||\bund\b|\bet\b|\by\b)\s*", re.I)
+#: Words that end a byline: what follows is a date, a role or a call to action.
+_BYLINE_END = re.compile(
+    r"\s+(?:on|updated|published|posted|last|for|at|in|·|•|—|\|)\s+.*$|\s*[|·•]\s*.*$"
+    r"|\s+\d{1,2}\s+\w+\s+\d{4}.*$|\s+\w+\s+\d{1,2},\s+\d{4}.*$", re.I)
+_NOT_A_NAME = re.compile(r"https?://|@|\d{3,}|^(?:admin|administrator|staff|editor|editorial|"
+                         r"team|guest|anonymous|unknown|author)$", re.I)
+
+#: Headings of page furniture that an algorithm may take for the title.
+_NOT_A_TITLE = re.compile(r"^(?:table of contents|on this page|in this article|contents)\b|"
+                          r"\b(?:cookies?|privacy)\b|[{};]", re.I)
+
+_MONTHS = {name: index for index, names in enumerate([
+    ("jan", "january", "janvier", "januar", "enero"), ("feb", "february", "février", "februar"),
+    ("mar", "march", "mars", "märz"), ("apr", "april", "avril"), ("may", "mai", "mayo"),
+    ("jun", "june", "juin", "juni"), ("jul", "july", "juillet", "juli"),
+    ("aug", "august", "août"), ("sep", "sept", "september", "septembre"),
+    ("oct", "october", "octobre", "oktober"), ("nov", "november", "novembre"),
+    ("dec", "december", "décembre", "dezember"),
+], start=1) for name in names}
+_ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
+_SLASH_DATE = re.compile(r"\b(\d{4})/(\d{1,2})/(\d{1,2})\b")
+_NUMERIC_DATE = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4})\b")
+_TEXT_DATE_MDY = re.compile(r"\b([A-Za-zéû]{3,10})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b")
+_TEXT_DATE_YMD = re.compile(r"\b(\d{4})\s+([A-Za-zéû]{3,10})\.?\s+(\d{1,2})\b")
+_TEXT_DATE_DMY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\.?\s+(?:of\s+)?([A-Za-zéû]{3,10})\.?,?"
+                            r"\s+(\d{4})\b")
+_URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:/|-|$)")
+
+_PUBLISHED_META = (
+    "article:published_time", "published", "og:article:published_time", "datepublished",
+    "date", "dc.date", "dc.date.issued", "dcterms.date", "dcterms.created", "dc.date.created",
+    "pubdate", "publishdate", "publish-date", "publish_date", "sailthru.date", "parsely-pub-date",
+    "article.published", "published_time", "citation_publication_date", "citation_date",
+    "original-publish-date", "date.release", "created",
+)
+_MODIFIED_META = ("article:modified_time", "og:updated_time", "datemodified", "last-modified",
+                  "dcterms.modified", "dc.date.modified")
+_AUTHOR_META = ("author", "article:author", "dc.creator", "dcterms.creator", "parsely-author",
+                "sailthru.author", "citation_author", "byl", "cxenseparse:author")
+
+
+def attach(page: Page, result: ExtractionResult) -> ExtractionResult:
+    """Fill ``result.main.metadata`` from ``page`` (no-op without main text); never raises."""
+    if result.main is None:
+        return result
+    try:
+        result.main.metadata = extract(page, result.main)
+    except Exception:  # metadata is a bonus: a strange page must not cost the main text
+        result.main.metadata = PageMetadata()
+    return result
+
+
+def extract(page: Page, main: MainText | None = None) -> PageMetadata:
+    """The metadata of ``page``; ``main`` (the chosen text) gives title and reading time."""
+    tree = page.tree
+    metas = _meta_tags(tree)
+    ld_nodes = list(_json_ld_nodes(tree))
+    article = _article_node(ld_nodes)
+    # Order measured on wcxb-dev (benchmarks/bench_metadata.py): a byline named in structured
+    # data is the article's; visible "author" classes also mark bios and comment authors.
+    # The date is the one shown by the headline (often "Updated ..."), then tags.
+    layout = _Layout(tree)
+    authors = _json_ld_authors(article) or _microdata_authors(tree) or \
+        _meta_authors(metas) or _visible_authors(tree, layout)
+    published = _visible_date(tree, layout) or _url_date(page.url) or \
+        _meta_date(metas, _PUBLISHED_META) or _microdata_date(tree) or \
+        _json_ld_date(article) or _visible_date(tree, layout, window=100_000) or \
+        _script_date(page.raw) or _meta_date(metas, _MODIFIED_META)
+    words, cjk = count_words(main.text if main else "")
+    title = _title(tree, metas, page.title, main.title if main else "")
+    return PageMetadata(
+        title=title,
+        authors=authors,
+        published=published.isoformat() if published else "",
+        site_name=_site_name(metas, ld_nodes, page.url),
+        language=_language(tree, metas),
+        words=words + cjk,
+        reading_minutes=max(1, round(words / WORDS_PER_MINUTE + cjk / CJK_PER_MINUTE))
+        if words + cjk else 0,
+    )
+
+
+def count_words(text: str) -> tuple[int, int]:
+    """Words (letter/digit runs) and CJK characters of ``text``, as the extension counts."""
+    cjk = len(_CJK.findall(text))
+    return len(_WORD.findall(_CJK.sub(" ", text))), cjk
+
+
+def _title(tree: etree._Element, metas: dict[str, str], page_title: str, chosen: str) -> str:
+    """The headline: an ``<h1>`` that ``<title>`` or ``og:title`` repeats (the page and its
+    metadata agree), else the algorithm's title unless it is page furniture, else ``<title>``.
+    """
+    titles = {_tokens(page_title), _tokens(metas.get("og:title", ""))} - {""}
+    for heading in [node for node in tree.iter("h1") if not _in_furniture(node)][:3]:
+        text = _text(heading)
+        words = _tokens(text)
+        if words and len(text) <= 200 and any(f" {words} " in f" {title} " for title in titles):
+            return text
+    if chosen and len(chosen) <= 200 and not _NOT_A_TITLE.search(chosen):
+        return chosen
+    return page_title or chosen
+
+
+def _tokens(text: str) -> str:
+    return " ".join(_WORD.findall(text.casefold()))
+
+
+# -- tags ------------------------------------------------------------------------------------
+
+def _meta_tags(tree: etree._Element) -> dict[str, str]:
+    """``<meta>`` name/property/itemprop (lower case) -> first non-empty content."""
+    out: dict[str, str] = {}
+    for meta in tree.iter("meta"):
+        content = " ".join((meta.get("content") or "").split())
+        if not content:
+            continue
+        for attr in ("property", "name", "itemprop", "http-equiv"):
+            key = (meta.get(attr) or "").strip().lower()
+            if key and key not in out:
+                out[key] = content
+    return out
+
+
+def _clean(text: str | None) -> str:
+    return _WS.sub(" ", text or "").strip()
+
+
+def _text(element: etree._Element) -> str:
+    from .content import element_text
+
+    return element_text(element)
+
+
+def _in_furniture(element: etree._Element, loose: bool = False) -> bool:
+    """Inside comments, related-posts lists, footers, sidebars or navigation. ``loose``: only
+    comments, related lists, footers and navigation (a post's date often sits in a sidebar)."""
+    node = element
+    depth = 0
+    pattern = _DATE_FURNITURE if loose else _FURNITURE
+    tags = ("footer", "nav") if loose else ("footer", "nav", "aside")
+    while node is not None and depth < 12:
+        tag = node.tag if isinstance(node.tag, str) else ""
+        if tag in tags:
+            return True
+        marker = f"{node.get('class', '')} {node.get('id', '')}"
+        if marker.strip() and pattern.search(marker):
+            return True
+        node = node.getparent()
+        depth += 1
+    return False
+
+
+# -- JSON-LD and microdata -------------------------------------------------------------------
+
+def _json_ld_nodes(tree: etree._Element) -> Iterator[dict]:
+    for script in tree.iter("script"):
+        if (script.get("type") or "").strip().lower() != "application/ld+json":
+            continue
+        try:
+            data = json.loads(script.text or "", strict=False)
+        except ValueError:
+            continue
+        yield from _walk_ld(data, 0)
+
+
+def _walk_ld(data: object, depth: int) -> Iterator[dict]:
+    if depth > 6:
+        return
+    if isinstance(data, list):
+        for item in data:
+            yield from _walk_ld(item, depth + 1)
+    elif isinstance(data, dict):
+        yield data
+        for key in ("@graph", "mainEntity", "mainEntityOfPage", "itemListElement"):
+            if key in data:
+                yield from _walk_ld(data[key], depth + 1)
+
+
+def _ld_types(node: dict) -> set[str]:
+    kinds = node.get("@type", [])
+    kinds = kinds if isinstance(kinds, list) else [kinds]
+    return {str(kind).lower() for kind in kinds}
+
+
+def _article_node(nodes: list[dict]) -> dict | None:
+    """The schema.org node describing the page's article; an Article beats a WebPage."""
+    best = None
+    best_rank = 99
+    for node in nodes:
+        kinds = _ld_types(node) & _ARTICLE_TYPES
+        if not kinds:
+            continue
+        rank = 1 if kinds <= {"webpage", "creativework", "itempage", "aboutpage",
+                              "medicalwebpage", "qapage", "faqpage"} else 0
+        if rank < best_rank:
+            best, best_rank = node, rank
+    return best
+
+
+def _ld_names(value: object) -> list[str]:
+    if isinstance(value, str):
+        return _split_names(value)
+    if isinstance(value, list):
+        return [name for item in value for name in _ld_names(item)]
+    if isinstance(value, dict):
+        if _ld_types(value) & {"organization", "newsmediaorganization"} and "name" in value:
+            return []  # an organization is a publisher, not the byline a reader sees
+        name = value.get("name")
+        if isinstance(name, list):
+            name = name[0] if name else ""
+        if isinstance(name, str):
+            return _split_names(name)
+    return []
+
+
+def _json_ld_authors(article: dict | None) -> list[str]:
+    if article is None:
+        return []
+    return _dedupe(_ld_names(article.get("author")) or _ld_names(article.get("creator")))
+
+
+def _json_ld_date(article: dict | None) -> date | None:
+    if article is None:
+        return None
+    for key in ("datePublished", "dateCreated", "uploadDate", "dateModified"):
+        value = article.get(key)
+        if isinstance(value, list):
+            value = value[0] if value else None
+        parsed = parse_date(value) if isinstance(value, str) else None
+        if parsed:
+            return parsed
+    return None
+
+
+def _microdata_authors(tree: etree._Element) -> list[str]:
+    for node in tree.xpath("//*[@itemprop='author' or @itemprop='creator']"):
+        if _in_furniture(node):
+            continue
+        named = node.xpath(".//*[@itemprop='name']")
+        value = (named[0].get("content") or _text(named[0])) if named else \
+            (node.get("content") or _text(node))
+        names = _split_names(value)
+        if names:
+            return names
+    return []
+
+
+def _microdata_date(tree: etree._Element) -> date | None:
+    for node in tree.xpath("//*[@itemprop='datePublished' or @itemprop='dateCreated']"):
+        parsed = parse_date(node.get("datetime") or node.get("content") or _text(node))
+        if parsed:
+            return parsed
+    return None
+
+
+# -- visible byline and <time> ---------------------------------------------------------------
+
+class _Layout:
+    """Document order and the headline of one tree, computed once per page."""
+
+    def __init__(self, tree: etree._Element):
+        self.elements = [node for node in tree.iter() if isinstance(node.tag, str)]
+        self.order = {element: index for index, element in enumerate(self.elements)}
+        self.headline = next((node for node in tree.iter("h1")
+                              if _text(node) and not _in_furniture(node)), None)
+        self.anchor = self.order.get(self.headline, 0) if self.headline is not None else None
+
+    def near_headline(self, candidates: list[etree._Element],
+                      window: int = 400) -> list[etree._Element]:
+        """``candidates`` by distance (in elements) from the headline, far ones dropped."""
+        if self.anchor is None:
+            return candidates
+        anchor, order = self.anchor, self.order
+        ranked = sorted(((abs(order.get(node, 0) - anchor), order.get(node, 0), node)
+                         for node in candidates if abs(order.get(node, 0) - anchor) <= window),
+                        key=lambda item: item[:2])
+        return [node for _, _, node in ranked]
+
+    def around_headline(self, window: int) -> list[etree._Element]:
+        """The elements within ``window`` of the headline (the start of the page without)."""
+        if self.anchor is None:
+            return self.elements[:window * 4]
+        return self.elements[max(0, self.anchor - window):self.anchor + window + 1]
+
+
+def _visible_authors(tree: etree._Element, layout: _Layout) -> list[str]:
+    candidates = [node for node in tree.xpath(
+        "//body//*[@rel='author' or contains(@class,'byline') or contains(@class,'author')"
+        " or contains(@class,'Byline') or contains(@class,'Author') or @itemprop='author'"
+        " or contains(@id,'byline') or contains(@id,'author')]")
+        if isinstance(node.tag, str) and node.tag not in ("img", "meta", "link", "script",
+                                                          "style", "body", "html", "article",
+                                                          "main", "section")
+        and _BYLINE_CLASS.search(f"{node.get('class', '')} {node.get('id', '')} "
+                                 f"{node.get('rel', '')} {node.get('itemprop', '')}")
+        and not _in_furniture(node)]
+    for node in layout.near_headline(candidates):
+        text = _text(node)
+        if not text or len(text) > 120:
+            continue
+        # a byline container: prefer the author link inside it
+        links = [a for a in node.iter("a") if _text(a)]
+        if links and len(links) <= 4 and all(_plausible_name(_text(a)) for a in links):
+            names = _dedupe(name for a in links for name in _split_names(_text(a)))
+        else:
+            names = _split_names(text)
+        if names:
+            return names
+    return []
+
+
+def _visible_date(tree: etree._Element, layout: _Layout, window: int = 300) -> date | None:
+    """The date shown closest to the headline: a ``<time>``, or a short dated line in a
+    date/byline element ("Updated March 5, 2025"). The date a reader sees is the one the
+    page stands by, so an "updated" date counts as much as a "published" one.
+    """
+    scope = layout.around_headline(window) if window <= 300 and layout.anchor is not None \
+        else layout.elements
+    candidates = [node for node in scope
+                  if (node.tag == "time" or _DATE_CLASS.search(node.get("class", ""))
+                      or _DATE_ID.search(node.get("id", "")))
+                  and node.tag not in ("html", "body", "head", "meta", "script", "style")
+                  and not _in_furniture(node, loose=True)]
+    for node in layout.near_headline(candidates, window=window):
+        if node.tag == "time":
+            parsed = parse_date(node.get("datetime")) or parse_date(_text(node))
+        else:
+            text = _text(node)
+            parsed = parse_date(text) if 0 < len(text) <= 160 else None
+        if parsed:
+            return parsed
+    if window > 300:
+        return None
+    # no dated element: a short line right by the headline that is a date ("Mar 27, 2024")
+    lines = [node for node in layout.around_headline(60) if node.tag in _LINE_TAGS
+             and 0 < len(_own_text(node)) <= 80 and not _in_furniture(node, loose=True)]
+    for node in layout.near_headline(lines, window=60):
+        parsed = parse_date(_own_text(node))
+        if parsed:
+            return parsed
+    return None
+
+
+_LINE_TAGS = frozenset({"span", "p", "div", "li", "small", "strong", "em"})
+
+
+def _own_text(element: etree._Element) -> str:
+    """Text directly inside ``element`` and its inline children (no block descendants)."""
+    if any(isinstance(child.tag, str) and child.tag in ("div", "p", "ul", "ol", "section",
+                                                        "article", "table")
+           for child in element):
+        return ""
+    return _text(element)
+
+
+# -- meta tags -------------------------------------------------------------------------------
+
+def _meta_authors(metas: dict[str, str]) -> list[str]:
+    for key in _AUTHOR_META:
+        value = metas.get(key)
+        if value and not value.startswith(("http://", "https://")):
+            names = _split_names(value)
+            if names:
+                return names
+    return []
+
+
+def _meta_date(metas: dict[str, str], keys: Iterable[str]) -> date | None:
+    for key in keys:
+        parsed = parse_date(metas.get(key))
+        if parsed:
+            return parsed
+    return None
+
+
+#: A publication date in a page's own script data (frameworks' JSON state, not JSON-LD).
+_SCRIPT_DATE = re.compile(
+    r"""(?:datePublished|publishedDate|publishDate|published_at|publishedAt|"""
+    r"""first_publication_date|date_published|publication_date|dateCreated|createdAt)"""
+    r"""["']?\s*:\s*["'](\d{4}-\d{2}-\d{2})""")
+
+
+def _script_date(raw: str) -> date | None:
+    match = _SCRIPT_DATE.search(raw)
+    return parse_date(match.group(1)) if match else None
+
+
+def _url_date(url: str | None) -> date | None:
+    match = _URL_DATE.search(urlsplit(url).path) if url else None
+    return _make_date(*match.groups()) if match else None
+
+
+def _site_name(metas: dict[str, str], ld_nodes: list[dict], url: str | None) -> str:
+    for key in ("og:site_name", "application-name", "twitter:site", "al:ios:app_name"):
+        value = metas.get(key, "").lstrip("@")
+        if value:
+            return value
+    for node in ld_nodes:
+        if _ld_types(node) & {"website", "newsmediaorganization", "organization"}:
+            name = node.get("name")
+            if isinstance(name, str) and name.strip():
+                return _clean(name)
+    host = urlsplit(url).hostname if url else None
+    return host.removeprefix("www.") if host else ""
+
+
+def _language(tree: etree._Element, metas: dict[str, str]) -> str:
+    value = tree.get("lang") or tree.get("xml:lang") or metas.get("content-language") or \
+        metas.get("og:locale", "").replace("_", "-") or metas.get("language", "")
+    return value.strip().split(",")[0].strip()[:35]
+
+
+# -- names and dates -------------------------------------------------------------------------
+
+def _plausible_name(text: str) -> bool:
+    words = text.split()
+    return 1 <= len(words) <= 6 and not _NOT_A_NAME.search(text) and \
+        any(ch.isalpha() for ch in text)
+
+
+def _split_names(text: str | None) -> list[str]:
+    """Author names in a byline ("By A, B and C · 3 min read" -> [A, B, C])."""
+    text = _clean(html.unescape(html.unescape(text or "")))
+    if not text:
+        return []
+    text = _BY_PREFIX.sub("", text)
+    text = _BYLINE_END.sub("", text)
+    names = []
+    for part in _NAME_SPLIT.split(text):
+        part = _BY_PREFIX.sub("", part).strip(" .:-–—")
+        if part and _plausible_name(part):
+            names.append(part)
+    return _dedupe(names)
+
+
+def _dedupe(names: Iterable[str]) -> list[str]:
+    seen: set[str] = set()
+    out = []
+    for name in names:
+        key = name.casefold()
+        if key not in seen:
+            seen.add(key)
+            out.append(name)
+    return out
+
+
+def _make_date(year: str | int, month: str | int, day: str | int) -> date | None:
+    try:
+        value = date(int(year), int(month), int(day))
+    except (TypeError, ValueError):
+        return None
+    return value if 1990 <= value.year <= datetime.now().year + 1 else None
+
+
+def parse_date(value: str | None) -> date | None:
+    """The calendar day in ``value``: ISO 8601, ``YYYY/MM/DD`` or "March 5, 2024" forms."""
+    if not value:
+        return None
+    value = value.strip()
+    for pattern in (_ISO_DATE, _SLASH_DATE):
+        match = pattern.search(value)
+        if match:
+            return _make_date(*match.groups())
+    match = _NUMERIC_DATE.search(value)
+    if match:
+        first, second, year = (int(part) for part in match.groups())
+        # month first where that reads as a date (US order), else day first
+        return _make_date(year, first, second) if first <= 12 else \
+            _make_date(year, second, first)
+    match = _TEXT_DATE_MDY.search(value)
+    if match and match.group(1).lower().rstrip(".") in _MONTHS:
+        return _make_date(match.group(3), _MONTHS[match.group(1).lower()], match.group(2))
+    match = _TEXT_DATE_DMY.search(value)
+    if match and match.group(2).lower() in _MONTHS:
+        return _make_date(match.group(3), _MONTHS[match.group(2).lower()], match.group(1))
+    match = _TEXT_DATE_YMD.search(value)
+    if match and match.group(2).lower() in _MONTHS:
+        return _make_date(match.group(1), _MONTHS[match.group(2).lower()], match.group(3))
+    return None

@@ -1,0 +1,123 @@
+"""The hide plan: whole containers outside the main content, never main text (issue 15)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from blocksift.actions.hide import HideParams, decide, hide_for, page_kind, plan_hide
+from blocksift.algorithms import load
+from blocksift.evaluation.hide import linkblocks_hidden, visible_words
+from blocksift.page import Page
+
+PAGES = Path(__file__).resolve().parents[1] / "e2e" / "pages" / "hide"
+
+
+def _plan(html: str, params: HideParams | None = None):
+    page = Page(html)
+    auto, linkblocks = load("auto"), load("linkblocks")
+    result = auto.extract(page, auto.Params())
+    links = linkblocks.extract(page, linkblocks.Params(main_text=False))
+    return page, result, decide(page, result, links, params)
+
+
+def _gold_words(page: Page) -> list[str]:
+    words: list[str] = []
+    for element in page.body.iter():
+        if isinstance(element.tag, str) and element.get("data-gold") is not None:
+            words += re.findall(r"\w+", " ".join(element.itertext()).lower())
+    return words
+
+
+@pytest.mark.parametrize("name", ["news", "blog", "forum", "portal"])
+def test_bundled_pages_keep_every_gold_word_and_lose_their_chrome(name: str) -> None:
+    page, _result, decision = _plan((PAGES / f"{name}.html").read_text(encoding="utf-8"))
+    before, links_before = visible_words(page)
+    after, links_after = visible_words(page, decision.elements)
+    gold = _gold_words(page)
+    assert gold
+    for word in set(gold):
+        assert after[word] >= gold.count(word), word
+    # most link words outside the gold went away
+    gold_bag = Counter(gold)
+    assert sum((links_after - gold_bag).values()) < 0.5 * sum((links_before - gold_bag).values())
+    assert decision.plan.targets and all(t.reason for t in decision.plan.targets)
+
+
+def test_news_hides_the_containers_by_kind_with_reasons() -> None:
+    _page, _result, decision = _plan((PAGES / "news.html").read_text(encoding="utf-8"))
+    by_path = {t.xpath: t for t in decision.plan.targets}
+    assert by_path["/html/body/header"].kind == "nav"
+    cookie = next(t for t in decision.plan.targets if "cookie" in t.reason)
+    assert cookie.kind == "other"
+    related = by_path["/html/body/section"]
+    assert related.kind == "links" and related.links == 4
+    assert re.search(r"4 links, link density 0\.\d\d, outside the main text", related.reason)
+
+
+def test_links_in_running_text_and_paragraphs_between_links_stay() -> None:
+    prose = " ".join(f"word{i}" for i in range(60))
+    html = ("<html><body><nav><a href=/1>One</a><a href=/2>Two</a><a href=/3>Three</a></nav>"
+            "<article><h1>Title of the story</h1>"
+            f"<p>Intro <a href=/x>x</a> and <a href=/y>y</a> and <a href=/z>z</a>. {prose}</p>"
+            f"<p>{prose}</p><p>Closing <a href=/a>a</a>, <a href=/b>b</a>, <a href=/c>c</a>.</p>"
+            f"<p>{prose}</p></article></body></html>")
+    page, _result, decision = _plan(html)
+    hidden = decision.elements
+    assert [e.tag for e in hidden] == ["nav"]
+    before, _ = visible_words(page)
+    baseline = linkblocks_hidden(page, load("linkblocks").extract(
+        page, load("linkblocks").Params(main_text=False)))
+    # the paper's spans hide links in running text (what this module exists to avoid)
+    assert any(e.tag == "a" and e.getparent().tag == "p" for e in baseline)
+
+
+def test_headline_and_byline_outside_the_main_container_are_never_hidden() -> None:
+    prose = " ".join(f"word{i}" for i in range(80))
+    html = ("<html><head><title>Big news today</title></head><body>"
+            "<div class='header'><h1><a href=/s>Big news today</a></h1>"
+            "<p class='byline'><a href=/a>Ann</a> <a href=/b>Bob</a> <a href=/c>Cy</a></p></div>"
+            f"<div class='story'><p>{prose}</p><p>{prose}</p></div></body></html>")
+    page, _result, decision = _plan(html)
+    after, _ = visible_words(page, decision.elements)
+    for word in ("big", "news", "today", "ann", "bob", "cy"):
+        assert after[word] >= 1, word
+
+
+def test_index_pages_keep_their_story_lists() -> None:
+    html = (PAGES / "portal.html").read_text(encoding="utf-8")
+    page, result, decision = _plan(html)
+    assert page_kind(page, result) == "index"
+    assert decision.plan.page_kind == "index"
+    assert len(decision.plan.index) == 10
+    first = decision.plan.index[0]
+    assert first.href == "/story/0" and first.title.startswith("Lifeboat") and first.teaser
+
+
+def test_a_segmenter_page_type_wins() -> None:
+    page = Page("<html><body><p>Just one paragraph of text.</p></body></html>")
+    result = load("auto").extract(page, load("auto").Params())
+    result.stats["page_type"] = "listing"
+    assert page_kind(page, result) == "index"
+
+
+def test_plan_names_stamped_ids_when_the_page_has_them() -> None:
+    html = ('<html data-bsid="0"><body data-bsid="1"><nav data-bsid="2"><a data-bsid="3" href=/a>a'
+            '</a><a data-bsid="4" href=/b>b</a><a data-bsid="5" href=/c>c</a></nav>'
+            '<article data-bsid="6"><p data-bsid="7">' + "text " * 100 + "</p></article>"
+            '<p data-bsid="8">More text here.</p></body></html>')
+    page = Page(html)
+    plan = hide_for(page, load("auto").extract(page, load("auto").Params()))
+    assert [(t.element_id, t.xpath, t.kind) for t in plan.targets] == [("2", None, "nav")]
+    assert "6" in plan.main_ids and "2" not in plan.main_ids
+
+
+def test_plan_without_main_content_still_protects_headings() -> None:
+    page = Page("<html><body><h1><a href=/>Home</a></h1><ul><li><a href=/1>1</a></li>"
+                "<li><a href=/2>2</a></li><li><a href=/3>3</a></li></ul></body></html>")
+    links = load("linkblocks").extract(page, load("linkblocks").Params(main_text=False))
+    plan = plan_hide(page, None, links)
+    assert all(t.xpath != "/html/body/h1" for t in plan.targets)

@@ -1,0 +1,208 @@
+"""The reader view end to end, in Chromium and Firefox, with the real host: content hidden in
+shadow DOM and frames, lazy images, a data table, code in a layout table, MathML, the byline
+and date header, export to Markdown on disk, read aloud and the keys.
+
+Every check is on the reader view's own DOM (what a person sees), after a click in the popup.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import e2e_harness as harness
+
+CONTENT = "document.getElementById('content')"
+
+
+def text_of(page: harness.Tab, expression: str = CONTENT) -> str:
+    return page.evaluate(f"{expression}.textContent")
+
+
+def open_reader(browser: harness.Browser, site: harness.Site, name: str) -> harness.Tab:
+    page = browser.new_tab(site.url(name))
+    status = browser.act(page, "reader")
+    assert status["status"] == "ready", status
+    assert page.url.startswith(browser.extension_origin + "/reader.html")
+    return page
+
+
+def test_reader_reads_an_article_in_an_open_shadow_root(browser: harness.Browser, site: harness.Site,
+                                                       artifacts: Path) -> None:
+    page = open_reader(browser, site, "reader-shadow.html")
+    text = text_of(page)
+    for sentence in ("Every winter the fishing villages of the north shore hang paper lanterns",
+                     "The custom began after the storm of 1911",
+                     "Children fold the paper in the school hall"):
+        assert sentence in text, sentence
+    assert page.evaluate(f"{CONTENT}.querySelectorAll('h2').length") == 1
+    assert page.evaluate("document.getElementById('title').textContent") == "Lanterns of the north shore"
+    assert page.evaluate("document.getElementById('site').textContent") == "Shoreline Weekly"
+    assert page.evaluate("document.getElementById('byline').textContent") == "By Ada Lindqvist"
+    assert page.evaluate("document.querySelector('#details time').dateTime") == "2024-02-11"
+    assert "Privacy" not in text and "Weather" not in text
+    # the date line repeating the header's date is gone; attributes that are not URLs survive
+    assert "11 February 2024" not in text
+    page.screenshot(artifacts / "reader-shadow.png")
+
+
+def test_reader_reads_a_same_origin_frame_and_says_what_it_could_not(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    page = open_reader(browser, site, "reader-iframe.html")
+    text = text_of(page)
+    for sentence in ("the new telescope arrived on Tuesday in eleven crates",
+                     "On the first clear night we turned it to the Moon",
+                     "Tell your brother that the star charts he lent us"):
+        assert sentence in text, sentence
+    note = page.evaluate("document.getElementById('unreachable')")
+    assert note is not None
+    assert not page.evaluate("document.getElementById('unreachable').hidden")
+    said = page.evaluate("document.getElementById('unreachable').textContent")
+    assert said.startswith("1 embedded frame from other sites could not be read") and "localhost" in said
+    page.screenshot(artifacts / "reader-iframe.png")
+
+
+def test_reader_resolves_lazy_images(browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    page = open_reader(browser, site, "reader-lazy.html")
+    images = page.evaluate(f"[...{CONTENT}.querySelectorAll('img')].map(i => ({{src: i.src, alt: i.alt}}))")
+    by_alt = {image["alt"]: image["src"] for image in images}
+    base = site.url("")
+    assert by_alt["The palm house from the lake"] == base + "harbour.svg"  # data-src
+    assert by_alt["Tree ferns in the temperate house"] == base + "wave.svg"  # <picture> srcset
+    assert by_alt["Giant water lily leaves"] == base + "harbour.svg"  # loading=lazy
+    assert by_alt["Cacti flowering in May"] == base + "wave.svg"  # <noscript> fallback
+    assert not any(image["src"].startswith("data:") for image in images)
+    assert page.evaluate(f"{CONTENT}.querySelector('figcaption').textContent") == "The palm house from the lake."
+    # every image really loads in the reader
+    page.wait_for(f"[...{CONTENT}.querySelectorAll('img')].every(i => i.complete && i.naturalWidth > 0)")
+    page.screenshot(artifacts / "reader-lazy.png")
+
+
+def test_reader_keeps_a_data_table_code_from_a_layout_table_and_math_then_exports_markdown(
+        browser: harness.Browser, site: harness.Site, host: harness.HostInstall, tmp_path: Path,
+        artifacts: Path) -> None:
+    # The user chooses the folder for saved articles once, in the options page.
+    vault = tmp_path / "Notes vault"
+    vault.mkdir()
+    options = browser.new_tab(browser.ext_url("options.html"))
+    options.wait_for("document.documentElement.dataset.blocksiftStatus === 'ready'")
+    options.evaluate(f"document.getElementById('export-folder').value = {json.dumps(str(vault))}, true")
+    options.evaluate("document.getElementById('export-folder-save').click(), true")
+    options.wait_for("document.documentElement.dataset.blocksiftExportFolder")
+    assert "Keyboard shortcuts" in options.evaluate("document.body.textContent")
+    assert options.evaluate("document.getElementById('reader-keys').textContent").count("Listen") == 1
+    options.screenshot(artifacts / "options.png")
+    options.close()
+
+    page = open_reader(browser, site, "reader-structure.html")
+    # header: the visible headline (not "(from The Herald)"), byline, date, site name
+    assert page.evaluate("document.getElementById('title').textContent") == "Measuring the tide with Python"
+    assert page.evaluate("document.getElementById('byline').textContent") == "By Nikhil Marathe"
+    assert page.evaluate("document.querySelector('#details time').dateTime") == "2023-11-02"
+    assert page.evaluate("document.getElementById('site').textContent") == "The Herald"
+    text = text_of(page)
+    # player notices and picture credits are gone, the captions and pictures stay
+    for clutter in ("Media playback", "Media caption", "Image copyright", "Reuters"):
+        assert clutter not in text, clutter
+    assert "The harbour at low water" in text
+    assert page.evaluate(f"{CONTENT}.querySelectorAll('figure img').length") == 2
+    # the data table is a table with its header and every row
+    table = page.evaluate(f"[...{CONTENT}.querySelectorAll('table tr')].map(r => [...r.cells].map(c => c.textContent))")
+    assert table == [["Time", "Height (m)"], ["06:00", "1.21"], ["07:00", "2.48"], ["08:00", "3.95"],
+                     ["09:00", "4.62"], ["10:00", "4.10"]]
+    assert page.evaluate(f"{CONTENT}.querySelector('table caption').textContent") == "Readings of 2 November"
+    # the code: one box, its language, every line, no line numbers, no table around it
+    code = page.evaluate(f"[...{CONTENT}.querySelectorAll('pre')].map(p => ({{lang: p.dataset.language,"
+                         " text: p.textContent, nested: p.querySelectorAll('pre, div, table').length,"
+                         " inTable: !!p.closest('table'), cls: p.querySelector('code')?.className}))")
+    assert len(code) == 1, code
+    assert code[0]["lang"] == "python" and code[0]["cls"] == "language-python"
+    assert code[0]["nested"] == 0 and not code[0]["inTable"]
+    lines = code[0]["text"].split("\n")
+    assert lines[0] == "def turning_points(heights):" and lines[-1] == "    return found" and len(lines) == 8
+    assert page.evaluate(f"getComputedStyle({CONTENT}.querySelector('pre')).whiteSpace") == "pre"
+    # the formula is MathML, rendered by the browser
+    assert page.evaluate(f"{CONTENT}.querySelector('math')?.namespaceURI") == "http://www.w3.org/1998/Math/MathML"
+    assert page.evaluate(f"{CONTENT}.querySelectorAll('math msub mi, math msub mn').length") == 2
+    assert page.evaluate(f"{CONTENT}.querySelector('math').getBoundingClientRect().width") > 0
+    assert page.evaluate(f"{CONTENT}.querySelector('math').getAttribute('display')") == "block"
+    page.screenshot(artifacts / "reader-table-code-math.png")
+    page.evaluate(f"{CONTENT}.querySelector('pre').scrollIntoView({{block: 'start'}}), scrollBy(0, -60), true")
+    page.screenshot(artifacts / "reader-code-math.png")
+
+    # Save as Markdown: the host writes the file into the chosen folder
+    page.evaluate("document.getElementById('save-markdown').click(), true")
+    saved = page.wait_for("document.documentElement.dataset.blocksiftSaved")
+    path = Path(saved)
+    assert path.parent == vault.resolve() and path.name == "2023-11-02 measuring-the-tide-with-python.md"
+    markdown = path.read_text(encoding="utf-8")
+    assert markdown.startswith('---\ntitle: "Measuring the tide with Python"\nauthor:\n  - "Nikhil Marathe"\n'
+                               "date: 2023-11-02\n")
+    assert f'url: "{site.url("reader-structure.html")}"' in markdown
+    assert "```" in markdown and "def turning_points(heights):" in markdown
+    assert "| 09:00 | 4.62 |" in markdown.replace("  ", " ")
+    assert "Reuters" not in markdown
+
+    # Copy as Markdown renders the same text (the clipboard may be closed to automation)
+    page.evaluate("document.getElementById('copy-markdown').click(), true")
+    chars = page.wait_for("document.documentElement.dataset.blocksiftMarkdownChars")
+    assert int(chars) == len(markdown)
+
+
+def test_reader_keys_and_read_aloud_controls(browser: harness.Browser, site: harness.Site,
+                                             artifacts: Path) -> None:
+    page = open_reader(browser, site, "reader-structure.html")
+    # keyboard: text size and theme from keys, the shortcut list from "?"
+    size = page.evaluate("getComputedStyle(document.body).fontSize")
+    page.evaluate("document.dispatchEvent(new KeyboardEvent('keydown', {key: '=', bubbles: true})), true")
+    assert page.evaluate("getComputedStyle(document.body).fontSize") != size
+    page.evaluate("document.dispatchEvent(new KeyboardEvent('keydown', {key: 't', bubbles: true})), true")
+    assert page.evaluate("document.documentElement.dataset.theme") == "sepia"
+    page.evaluate("document.dispatchEvent(new KeyboardEvent('keydown', {key: '?', bubbles: true})), true")
+    assert not page.evaluate("document.getElementById('keys-help').hidden")
+    # every control is a real, focusable control
+    assert page.evaluate("[...document.querySelectorAll('.toolbar button, .toolbar select')]"
+                         ".every(c => c.tabIndex === 0)")
+    # read aloud: the first sentence is highlighted at once, pause and stop work
+    speech = page.evaluate("document.documentElement.dataset.blocksiftSpeech")
+    if speech == "unavailable":
+        return  # a browser without speech synthesis says so and disables Listen
+    page.evaluate("document.getElementById('listen').click(), true")
+    # the first sentence is the one read (and highlighted) first
+    sentence = page.wait_for("document.documentElement.dataset.blocksiftSpeechSentence")
+    assert sentence.startswith("Tide gauges record the height of the sea")
+    state = page.wait_for("['playing', 'idle'].includes(document.documentElement.dataset.blocksiftSpeech)"
+                          " && document.documentElement.dataset.blocksiftSpeech")
+    if state == "idle" or page.evaluate("document.getElementById('action-status').classList.contains('bad')"):
+        # a headless browser without a voice: the reader says so and goes back to Listen
+        page.wait_for("document.documentElement.dataset.blocksiftSpeech === 'idle'")
+        assert "could not read aloud" in page.evaluate("document.getElementById('action-status').textContent")
+        assert page.evaluate("document.getElementById('listen').textContent") == "Listen"
+        page.screenshot(artifacts / "reader-listening.png")
+        return
+    assert page.evaluate(f"{CONTENT}.querySelector('.speaking')?.textContent.startsWith('Tide gauges record')")
+    page.screenshot(artifacts / "reader-listening.png")
+    page.evaluate("document.getElementById('listen').click(), true")
+    page.wait_for("document.documentElement.dataset.blocksiftSpeech === 'paused'")
+    assert page.evaluate("document.getElementById('listen').textContent") == "Resume"
+    page.evaluate("document.getElementById('stop-listening').click(), true")
+    page.wait_for("document.documentElement.dataset.blocksiftSpeech === 'idle'")
+    assert page.evaluate(f"{CONTENT}.querySelectorAll('.speaking').length") == 0
+
+
+def test_popup_speaks_in_actions_and_names_the_method(browser: harness.Browser, site: harness.Site,
+                                                      artifacts: Path) -> None:
+    page = browser.new_tab(site.url("article.html"))
+    popup = browser.popup(page.url)
+    popup.wait_for("document.documentElement.dataset.blocksiftHost")
+    labels = popup.evaluate("[...document.querySelectorAll('.actions .label')].map(l => l.textContent)")
+    assert labels[:3] == ["Reader view", "Hide clutter", "Show what was found"]
+    uses = popup.evaluate("['reader', 'hide', 'overlay'].map(a => document.getElementById('uses-' + a).textContent)")
+    assert uses == ["uses auto", "uses linkblocks", "uses linkblocks"]
+    assert not popup.evaluate("document.getElementById('advanced').open")
+    popup.evaluate("document.getElementById('advanced').open = true, document.getElementById('params-box').open = true, true")
+    explained = popup.evaluate("[...document.querySelectorAll('#params .param .explain')].map(e => e.textContent)")
+    assert explained and all(0 < len(line) <= 111 for line in explained)
+    assert "paper default" not in popup.evaluate("document.body.textContent")
+    popup.screenshot(artifacts / "popup.png")
+    popup.close()

@@ -1,0 +1,37 @@
+// Reader-view helpers without a DOM: export requests, keyboard shortcuts, method per action.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { algorithmForAction, exportRequest } from "../../extension/src/protocol.js";
+import { READER_KEYS, readerAction } from "../../extension/src/readerkeys.js";
+
+test("export requests carry the article fields and refuse unknown kinds and formats", () => {
+  const save = exportRequest({ kind: "save", id: "s", format: "markdown", title: "T", html: "<p>x</p>",
+    authors: ["A"], published: "2024-03-14", url: "https://e.x/", siteName: "S", language: "en", extra: 1 });
+  assert.deepEqual(save, { type: "export.save", id: "s", format: "markdown", title: "T", html: "<p>x</p>",
+    url: "https://e.x/", authors: ["A"], published: "2024-03-14", siteName: "S", language: "en" });
+  assert.equal(exportRequest({ kind: "render", id: "r", format: "html", html: "" }).type, "export.render");
+  assert.deepEqual(exportRequest({ kind: "folder", id: "f" }), { type: "export.folder", id: "f" });
+  assert.deepEqual(exportRequest({ kind: "folder", id: "f", folder: "/n" }), { type: "export.folder", id: "f", folder: "/n" });
+  assert.throws(() => exportRequest({ kind: "delete" }), TypeError);
+  assert.throws(() => exportRequest({ kind: "save", format: "pdf" }), TypeError);
+});
+
+test("reader keys: one action per key, ignored while typing or with a modifier", () => {
+  const keys = READER_KEYS.map((entry) => entry.key);
+  assert.equal(new Set(keys).size, keys.length);
+  assert.equal(readerAction({ key: "l", target: { tagName: "BODY" } }), "listen");
+  assert.equal(readerAction({ key: "Escape", target: { tagName: "BODY" } }), "back");
+  assert.equal(readerAction({ key: "l", target: { tagName: "INPUT" } }), null);
+  assert.equal(readerAction({ key: "c", ctrlKey: true, target: { tagName: "BODY" } }), null);
+  assert.equal(readerAction({ key: "q", target: { tagName: "BODY" } }), null);
+});
+
+test("hide and the overlay need a main text: linkblocks means auto there, except the paper view", () => {
+  assert.equal(algorithmForAction("reader", "auto"), "auto");
+  assert.equal(algorithmForAction("reader", "linkblocks"), "linkblocks");
+  assert.equal(algorithmForAction("hide", "auto"), "auto");
+  assert.equal(algorithmForAction("overlay", "linkblocks"), "auto");
+  assert.equal(algorithmForAction("hide", "farsw"), "farsw");
+  assert.equal(algorithmForAction("overlay", "auto", true), "linkblocks");
+});

@@ -1,0 +1,89 @@
+"""Metadata from the visible page, schema.org data and meta tags (blocksift.metadata)."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+import pytest
+
+from blocksift import metadata
+from blocksift.algorithms import auto
+from blocksift.page import Page
+
+
+def page(body: str, head: str = "", url: str | None = "https://news.example/a") -> Page:
+    return Page(f"<html lang='en-GB'><head>{head}</head><body>{body}</body></html>", url=url)
+
+
+ARTICLE = "<p>" + "Words of the article that a reader reads. " * 40 + "</p>"
+
+
+def test_visible_byline_and_time_near_the_headline():
+    found = metadata.extract(page(
+        "<nav><span class='author'>Site Team</span></nav>"
+        "<article><h1>Harbour lights return</h1>"
+        "<p class='byline'>By Erin Cunningham and Ali Noor · 3 min read</p>"
+        "<time datetime='2024-03-14T08:00:00Z'>March 14</time>" + ARTICLE +
+        "<div class='comments'><span class='author'>Troll</span></div></article>",
+        "<title>Harbour lights return | The Herald</title>"
+        "<meta property='og:site_name' content='The Herald'>"))
+    assert found.title == "Harbour lights return"
+    assert found.authors == ["Erin Cunningham", "Ali Noor"]
+    assert found.published == "2024-03-14"
+    assert found.site_name == "The Herald"
+    assert found.language == "en-GB"
+
+
+def test_json_ld_article_author_beats_an_organization_and_a_bio_box():
+    ld = {"@context": "https://schema.org", "@graph": [
+        {"@type": "WebSite", "name": "Example News"},
+        {"@type": "NewsArticle", "headline": "Dams and rivers",
+         "author": [{"@type": "Person", "name": "Nikhil Marathe"},
+                    {"@type": "Organization", "name": "Example News"}],
+         "datePublished": "2023-11-02T22:10:00-05:00"}]}
+    found = metadata.extract(page(
+        "<h1>Dams and rivers</h1><div class='author-bio'>About the author: a bio.</div>" + ARTICLE,
+        f"<script type='application/ld+json'>{json.dumps(ld)}</script>"))
+    assert found.authors == ["Nikhil Marathe"]
+    assert found.published == "2023-11-02"
+    assert found.site_name == "Example News"
+
+
+def test_meta_tags_and_url_date_when_nothing_is_visible():
+    found = metadata.extract(page(
+        "<h1>Plain page</h1>" + ARTICLE,
+        "<meta name='author' content='Jane Roe'>"
+        "<meta property='article:published_time' content='2022-05-26T10:00:00Z'>",
+        url="https://blog.example/2021/07/22/plain-page/"))
+    assert found.authors == ["Jane Roe"]
+    assert found.published == "2021-07-22"  # the date in the address comes before meta tags
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("2024-03-14T08:00:00Z", date(2024, 3, 14)),
+    ("Updated March 5, 2024 at 10:00", date(2024, 3, 5)),
+    ("5th March 2024", date(2024, 3, 5)),
+    ("09/25/2025", date(2025, 9, 25)),
+    ("25.09.2025", date(2025, 9, 25)),
+    ("Posted 2019/08/16", date(2019, 8, 16)),
+    ("no date here 123", None),
+    ("Flight 2024-13-45", None),
+])
+def test_parse_date(text, expected):
+    assert metadata.parse_date(text) == expected
+
+
+def test_reading_time_counts_words_and_cjk_characters():
+    result = auto.extract(page("<h1>T</h1><article>" + ARTICLE + "</article>"), auto.Params())
+    metadata.attach(page("<h1>T</h1>" + ARTICLE), result)
+    meta = result.main.metadata
+    assert meta.words == sum(metadata.count_words(result.main.text)) >= 300
+    assert meta.reading_minutes == max(1, round(meta.words / metadata.WORDS_PER_MINUTE))
+    assert metadata.count_words("中文字 and words") == (2, 3)
+
+
+def test_attach_never_raises_and_skips_results_without_main_text():
+    result = auto.extract(page("<p>x</p>"), auto.Params())
+    result.main = None
+    assert metadata.attach(page("<p>x</p>"), result).main is None
