@@ -408,8 +408,8 @@ def _resolve_images(clone: etree._Element) -> None:
         if not _needs_source(image):
             continue
         for attr in _LAZY_SRC_ATTRS:
-            if image.get(attr):
-                image.set("src", image.get(attr).split(",")[0].split()[0])
+            candidate = (image.get(attr) or "").split(",")[0].split()
+            if candidate and _set_source(image, candidate[0]):
                 break
         else:
             sets = [image.get("srcset") or ""]
@@ -420,9 +420,17 @@ def _resolve_images(clone: etree._Element) -> None:
                          for source in picture.iter("source")]
             for srcset in sets:
                 first = srcset.split(",")[0].split()
-                if first and not first[0].startswith("data:"):
-                    image.set("src", first[0])
+                if first and not first[0].startswith("data:") and _set_source(image, first[0]):
                     break
+
+
+def _set_source(image: etree._Element, url: str) -> bool:
+    """Set ``image``'s src to ``url``; False for a value lxml refuses (control characters)."""
+    try:
+        image.set("src", url)
+    except ValueError:
+        return False
+    return True
 
 
 def _lone_image(noscript: etree._Element) -> etree._Element | None:

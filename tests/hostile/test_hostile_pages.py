@@ -131,3 +131,14 @@ def test_pages_below_the_attribute_limit_are_parsed_untouched():
     html = _attribute_bomb(MAX_ATTRIBUTES_PER_TAG - 1)
     page = Page(html)
     assert len(page.tree.xpath("//body/div")[0].attrib) == MAX_ATTRIBUTES_PER_TAG + 1
+
+
+@pytest.mark.parametrize("image", ['<img data-src=" , ">', '<img data-src="">',
+                                   '<img data-src="\x01x.png">', '<img srcset=" , ">',
+                                   '<picture><source srcset="\x01a.png 1x"><img></picture>'])
+def test_hostile_lazy_image_attributes_never_fail_the_extraction(image):
+    html = ("<html><body><article><h1>Title</h1><p>" + "Words of the article. " * 40
+            + image + "</p></article></body></html>")
+    module = algorithms.load("auto")
+    result = module.extract(Page(html), module.Params())
+    assert result.status == "ok" and "Words of the article" in result.main.text
