@@ -10,7 +10,10 @@ the reader-view HTML too). Scores use blocksift's dataset metric (the datasets R
         [--tools auto,trafilatura,readability,resiliparse] [--param k=v ...] [--json FILE] \\
         [--memory]
 
-``--ablation`` prints instead the F1 of ``auto`` with each of its signals switched off.
+``--ablation`` prints instead the F1 of ``auto-rules`` (the earlier hand-tuned auto) with each
+of its signals switched off; the learned auto's ablation is ``bench_auto_cv.py --ablation``.
+Tools: auto, auto-rules, trafilatura, trafilatura-comments, readability, resiliparse; on
+``wcxb-dev`` the benchmark's word F1 is printed per page type as well.
 ``--memory`` also runs ``blocksift batch --algo auto --jobs 1`` over the largest dataset under
 ``/usr/bin/time -v`` and reports its peak resident memory. ``--cache DIR`` stores the
 competitors' texts (development only: cached tools are not timed). The competitors are the
@@ -35,20 +38,20 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "host"))
 
-from blocksift.algorithms import auto  # noqa: E402
+from blocksift.algorithms import auto, auto_rules  # noqa: E402
 from blocksift.evaluation.datasets import iter_pages, resolve  # noqa: E402
-from blocksift.evaluation.metric import score_page, summarize  # noqa: E402
+from blocksift.evaluation.metric import score_page, summarize, word_prf  # noqa: E402
 from blocksift.evaluation.runner import percentile  # noqa: E402
 from blocksift.page import Page  # noqa: E402
 
 DEFAULT_DATASETS = ["dragnet", "cleaneval-dev", "cleanportaleval", "zh-cwce"]
 
 
-def make_auto(params: dict) -> Callable[[str, str | None], str]:
-    validated = auto.Params.model_validate(params)
+def make_auto(params: dict, module=auto) -> Callable[[str, str | None], str]:
+    validated = module.Params.model_validate(params)
 
     def run(html: str, url: str | None) -> str:
-        result = auto.extract(Page(html, url=url), validated)
+        result = module.extract(Page(html, url=url), validated)
         return result.main.text if result.main else ""
 
     return run
@@ -59,6 +62,15 @@ def make_trafilatura() -> Callable[[str, str | None], str]:
 
     def run(html: str, url: str | None) -> str:
         return trafilatura.extract(html, url=url, include_comments=False) or ""
+
+    return run
+
+
+def make_trafilatura_comments() -> Callable[[str, str | None], str]:
+    import trafilatura
+
+    def run(html: str, url: str | None) -> str:
+        return trafilatura.extract(html, url=url, include_comments=True) or ""
 
     return run
 
@@ -93,8 +105,9 @@ def make_resiliparse() -> Callable[[str, str | None], str]:
     return run
 
 
-FACTORIES = {"auto": None, "trafilatura": make_trafilatura, "readability": make_readability,
-             "resiliparse": make_resiliparse}
+FACTORIES = {"auto": None, "auto-rules": None, "trafilatura": make_trafilatura,
+             "trafilatura-comments": make_trafilatura_comments,
+             "readability": make_readability, "resiliparse": make_resiliparse}
 
 
 def parse_param(values: list[str]) -> dict:
@@ -116,13 +129,13 @@ def run_dataset(name: str, tools: dict[str, Callable], limit: int | None,
     if cache_file and cache_file.exists():
         with gzip.open(cache_file, "rt", encoding="utf-8") as handle:
             cached = json.load(handle)
-    results = {tool: {"scores": [], "ms": [], "failures": 0} for tool in tools}
+    results = {tool: {"scores": [], "ms": [], "failures": 0, "words": {}} for tool in tools}
     order = list(tools)
     for index, labeled in enumerate(iter_pages(path, limit)):
         rotation = order[index % len(order):] + order[:index % len(order)]
         for tool in rotation:
             key = labeled.id
-            if tool != "auto" and key in cached.get(tool, {}):
+            if not tool.startswith("auto") and key in cached.get(tool, {}):
                 text = cached[tool][key]
             else:
                 started = time.perf_counter()
@@ -132,9 +145,13 @@ def run_dataset(name: str, tools: dict[str, Callable], limit: int | None,
                     text = ""
                     results[tool]["failures"] += 1
                 results[tool]["ms"].append((time.perf_counter() - started) * 1000)
-                if tool != "auto" and cache_file:
+                if not tool.startswith("auto") and cache_file:
                     cached.setdefault(tool, {})[key] = text
             results[tool]["scores"].append(score_page(text, labeled.gold))
+            page_type = labeled.page_type or "all"
+            words = results[tool]["words"]
+            for group in {"all", page_type}:
+                words.setdefault(group, []).append(word_prf(text, labeled.gold)[2])
     if cache_file:
         cache.mkdir(parents=True, exist_ok=True)
         with gzip.open(cache_file, "wt", encoding="utf-8") as handle:
@@ -148,11 +165,12 @@ def run_dataset(name: str, tools: dict[str, Callable], limit: int | None,
             "empty": summary.empty_outputs, "failures": data["failures"],
             "median_ms": statistics.median(data["ms"]) if data["ms"] else None,
             "p95_ms": percentile(data["ms"], 0.95) if data["ms"] else None,
+            "word_f1": {group: statistics.mean(v) for group, v in sorted(data["words"].items())},
         }
     return report
 
 
-#: Each signal of ``auto`` switched off (or swapped for the seed's/readability's choice).
+#: Each signal of ``auto-rules`` switched off (or swapped for the seed's/readability's choice).
 ABLATIONS: dict[str, dict] = {
     "default": {},
     "no landmark pruning": {"prune_landmarks": False},
@@ -174,12 +192,12 @@ def ablation(datasets: list[str], limit: int | None) -> dict[str, dict[str, floa
     table: dict[str, dict[str, float]] = {}
     pages = {name: list(iter_pages(resolve(name), limit)) for name in datasets}
     for label, override in ABLATIONS.items():
-        params = auto.Params(with_html=False, **override)
+        params = auto_rules.Params(with_html=False, **override)
         row = {}
         for name, labeled_pages in pages.items():
             scores = []
             for labeled in labeled_pages:
-                result = auto.extract(Page(labeled.html, url=labeled.url), params)
+                result = auto_rules.extract(Page(labeled.html, url=labeled.url), params)
                 scores.append(score_page(result.main.text if result.main else "",
                                          labeled.gold))
             row[name] = summarize(scores).f1
@@ -243,7 +261,12 @@ def main() -> int:
         return 0
     tools: dict[str, Callable] = {}
     for tool in args.tools.split(","):
-        tools[tool] = make_auto(params) if tool == "auto" else FACTORIES[tool]()
+        if tool == "auto":
+            tools[tool] = make_auto(params)
+        elif tool == "auto-rules":
+            tools[tool] = make_auto({}, auto_rules)
+        else:
+            tools[tool] = FACTORIES[tool]()
     datasets = args.datasets or DEFAULT_DATASETS
     figures: dict[str, dict] = {}
     header = (f"{'dataset':16} {'tool':12} {'F1':>6} {'P':>6} {'R':>6} {'pageF1':>6} "
@@ -259,6 +282,9 @@ def main() -> int:
             print(f"{name:16} {tool:12} {row['f1']:6.3f} {row['precision']:6.3f} "
                   f"{row['recall']:6.3f} {row['mean_page_f1']:6.3f} {row['empty']:5d} "
                   f"{row['failures']:4d} {med} {p95}")
+            if len(row["word_f1"]) > 1 or name.startswith("wcxb"):
+                print(" " * 17 + "word F1: " + " ".join(
+                    f"{group} {value:.3f}" for group, value in row["word_f1"].items()))
         sys.stdout.flush()
     if "auto" in tools:
         print()

@@ -439,6 +439,12 @@ class Session:
                               algorithm=request.algorithm,
                               algorithm_output=request.algorithm_output)
             example_id = store.add(example)
+            try:  # the reader view's auto adapts to the site on its next page (docs/auto.md)
+                from .algorithms.segmenter import adapt
+
+                adapt.add_example(request.html, text, request.url)
+            except Exception:  # adaptation is best effort; the saved example is what counts
+                log.exception("auto site adaptation failed")
             return {"type": "examples.saved", "id": rid, "exampleId": example_id,
                     "mainChars": len(text)}
         if request.type == "examples.list":

@@ -38,7 +38,11 @@ ALGORITHMS: dict[str, AlgorithmInfo] = {
     info.name: info
     for info in (
         AlgorithmInfo("auto", "blocksift.algorithms.auto",
-                      "Main text for the reader view: readability-style scoring, structural "
+                      "Main text for the reader view: a learned block segmenter (main, links, "
+                      "comments, ad, other) over the four papers' signals and page structure",
+                      "combination; see docs/auto.md"),
+        AlgorithmInfo("auto-rules", "blocksift.algorithms.auto_rules",
+                      "The earlier hand-tuned auto: readability-style scoring, structural "
                       "hints, landmark pruning, headline and title",
                       "combination; see docs/auto.md"),
         AlgorithmInfo("linkblocks", "blocksift.algorithms.linkblocks",

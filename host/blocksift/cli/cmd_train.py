@@ -16,7 +16,7 @@ from typing import Any
 from .common import CommandError, parse_params
 
 #: Algorithms that can be trained, name -> module.
-TRAINABLE = {"farsw": "blocksift.algorithms.farsw"}
+TRAINABLE = {"farsw": "blocksift.algorithms.farsw", "auto": "blocksift.algorithms.auto"}
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -29,7 +29,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         metavar="PATH", help="labeled pages: a dataset name, folder or .jsonl"
                         "(.gz) file; repeat to combine")
     parser.add_argument("--per-site", action="store_true",
-                        help="also learn one rule set per site (used for pages of that site)")
+                        help="farsw: also learn one rule set per site; auto: only adapt auto "
+                             "to each site of the pages (files in the user's data dir)")
     parser.add_argument("--min-site-pages", type=int, default=2, metavar="N",
                         help="pages a site needs for its own rules with --per-site (default 2)")
     parser.add_argument("--out", type=Path, default=None, metavar="PATH",
@@ -38,6 +39,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help="training param (alpha, support, significance, line_mode, ...)")
     parser.add_argument("--limit", type=int, default=None, metavar="N",
                         help="first N pages of each dataset")
+    parser.add_argument("--seed", type=int, default=0, metavar="N",
+                        help="auto: random seed (the same pages and seed give the same model)")
+    parser.add_argument("--rounds", type=int, default=None, metavar="N",
+                        help="auto: boosting rounds (default: the shipped model's)")
     parser.add_argument("--json", action="store_true", help="print the model JSON instead")
     parser.add_argument("--no-progress", dest="progress", action="store_false",
                         help="no progress bar on stderr")
@@ -48,6 +53,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Train, write the model, print the rules; 0 on success, 2 on bad input."""
     import importlib
+
+    if args.algorithm == "auto":
+        return run_auto(args)
 
     from ..evaluation.datasets import iter_pages, resolve
 
@@ -104,4 +112,96 @@ def run(args: argparse.Namespace) -> int:
         print(module.format_rules(model))
         print(f"model: {written} ({model.training.pages} pages, sha256 "
               f"{model.training.sha256[:12]})")
+    return 0
+
+
+def run_auto(args: argparse.Namespace) -> int:
+    """``train auto``: the segmenter's trees from labeled pages (needs the ``train`` extra)."""
+    from ..evaluation.datasets import resolve
+
+    try:
+        from .. import auto_training
+    except ImportError as exc:  # lightgbm / scikit-learn missing
+        print(f"train auto needs the 'train' extra (pip install 'blocksift[train]'): {exc}",
+              file=sys.stderr)
+        return 2
+    try:
+        import lightgbm  # noqa: F401
+        import sklearn  # noqa: F401
+    except ImportError as exc:
+        print(f"train auto needs the 'train' extra (pip install 'blocksift[train]'): {exc}",
+              file=sys.stderr)
+        return 2
+    if args.param:
+        print("train auto takes no --param (use --seed, --rounds)", file=sys.stderr)
+        return 2
+    try:
+        paths = [resolve(name) for name in args.datasets]
+    except FileNotFoundError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    if args.per_site:
+        return _auto_sites(args, paths)
+    from ..algorithms.segmenter import trees
+
+    samples = []
+    try:
+        for path in paths:
+            dataset = path.parent.name if path.name.startswith("pages.") else path.stem
+            for record in auto_training.iter_records(path, limit=args.limit):
+                if record.get("gold") is None or not record.get("html"):
+                    continue
+                samples.append(auto_training.make_sample(record, dataset))
+                if args.progress:
+                    print(f"\rfeatures: {len(samples)} pages", end="", file=sys.stderr)
+    except (ValueError, KeyError, OSError) as exc:
+        print(f"cannot read the training pages: {exc}", file=sys.stderr)
+        return 2
+    if args.progress:
+        print(file=sys.stderr)
+    if len(samples) < 2:
+        print("training failed: need at least 2 labeled pages", file=sys.stderr)
+        return 1
+    rounds = args.rounds or auto_training.DEFAULT_ROUNDS
+    ensembles, meta = auto_training.train_model(
+        samples, seed=args.seed, rounds=rounds, threshold=auto_training.DEFAULT_THRESHOLD)
+    out = args.out
+    if out is None:
+        from ..paths import data_dir
+
+        out = data_dir() / "models" / "auto-segmenter.npz"
+    written = trees.save(out, ensembles, meta)
+    print(f"model: {written} ({meta['pages']} pages, {meta['blocks']} blocks, "
+          f"{written.stat().st_size / 1e6:.2f} MB)")
+    return 0
+
+
+def _auto_sites(args: argparse.Namespace, paths: list[Path]) -> int:
+    """``train auto --per-site``: each site's labeled pages adapt auto on that site."""
+    from ..algorithms.segmenter import adapt
+    from ..auto_training import iter_records
+    from ..page import Page
+
+    by_site: dict[str, list[tuple[Any, str]]] = {}
+    try:
+        for path in paths:
+            for record in iter_records(path, limit=args.limit):
+                site = adapt.site_key(record.get("url"))
+                if site and record.get("html") and record.get("gold"):
+                    by_site.setdefault(site, []).append(
+                        (Page(record["html"], url=record["url"]), record["gold"]))
+    except (ValueError, KeyError, OSError) as exc:
+        print(f"cannot read the training pages: {exc}", file=sys.stderr)
+        return 2
+    directory = args.out or adapt.sites_dir()
+    written = 0
+    for site, pages in sorted(by_site.items()):
+        if len(pages) < args.min_site_pages:
+            continue
+        path = adapt.save(adapt.learn(site, pages), directory)
+        print(f"{site}: {len(pages)} pages -> {path}")
+        written += 1
+    if not written:
+        print(f"no site has {args.min_site_pages} labeled pages with a URL", file=sys.stderr)
+        return 1
     return 0

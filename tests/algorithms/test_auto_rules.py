@@ -1,4 +1,4 @@
-"""Tests of ``auto``: golden pages (page, expected text and title) and behaviour units.
+"""Tests of ``auto-rules`` (the earlier hand-tuned auto): golden-page properties and units.
 
 Golden cases live in tests/golden/<slug>/ and are checked by tests/test_golden.py;
 re-recording them is a deliberate, reviewed step (``python tools/new_golden_case.py SLUG
@@ -14,7 +14,7 @@ import pytest
 from lxml import etree
 from pydantic import ValidationError
 
-from blocksift.algorithms import auto
+from blocksift.algorithms import auto_rules as auto
 from blocksift.page import Page
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
@@ -112,7 +112,7 @@ def test_params_are_frozen_strict_and_documented():
         auto.Params(min_text_length=-1)
     for name, field in auto.Params.model_fields.items():
         assert field.description, f"{name} has no description"
-    assert auto.NAME == "auto" and auto.MODEL is None
+    assert auto.NAME == "auto-rules" and auto.MODEL is None
 
 
 def test_wrong_params_type_is_a_clear_error():
@@ -145,7 +145,7 @@ def test_huge_page_is_extracted():
 def test_blocks_are_main_spans_into_the_raw_html():
     result = _golden("news-landmarks")
     page = Page((GOLDEN / "news-landmarks" / "source.html").read_text(encoding="utf-8"))
-    assert result.blocks and all(b.kind == "main" and b.algorithm == "auto"
+    assert result.blocks and all(b.kind == "main" and b.algorithm == "auto-rules"
                                  for b in result.blocks)
     for block in result.blocks:
         assert 0 <= block.start < block.end <= len(page.raw)

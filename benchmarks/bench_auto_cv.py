@@ -1,0 +1,234 @@
+"""Domain-grouped cross-validation of the learned ``auto`` over the development sets.
+
+Pages are grouped by registered domain (GroupKFold): no domain is in both a training and a
+validation fold, across all sets at once. Each fold trains the page-type classifier and
+the block trees (``blocksift.auto_training``) on the other folds, with page-type
+probabilities of the training pages themselves predicted out-of-fold (inner GroupKFold), as
+they are when the shipped model is trained. Word F1 (the wcxb metric) per page type and
+per set, shingle F1 on the older sets, empty outputs, for several thresholds.
+
+    BLOCKSIFT_DATASETS=/path/to/shared/datasets \\
+    nice -n 10 python benchmarks/bench_auto_cv.py --cache DIR [--folds 5] [--rounds 200] \\
+        [--ablation] [--save-oof FILE]
+    # or one process per fold, then combined:
+    python benchmarks/bench_auto_cv.py --cache DIR --fold K --save-oof foldK.pkl   # K=0..4
+    python benchmarks/bench_auto_cv.py --cache DIR --combine fold0.pkl ... fold4.pkl
+
+``--cache DIR`` keeps each set's block features and labels (``DIR/<set>.pkl``; building
+them takes a few minutes per thousand pages). ``--ablation`` repeats the CV with each
+paper's features removed in turn (and the rule-based extractor's). Needs the ``train``
+extra (lightgbm, scikit-learn).
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "host"))
+
+from blocksift import auto_training as at  # noqa: E402
+from blocksift.algorithms.segmenter import features as feats  # noqa: E402
+from blocksift.evaluation.datasets import resolve  # noqa: E402
+from blocksift.evaluation.metric import score_page, summarize, word_prf  # noqa: E402
+
+SETS = ["wcxb-dev", "dragnet", "cleaneval-dev", "cleanportaleval", "zh-cwce"]
+
+
+def load_samples(cache: Path, sets: list[str]) -> list[at.PageSample]:
+    samples: list[at.PageSample] = []
+    for name in sets:
+        file = cache / f"{name}.pkl"
+        if not file.exists():
+            print(f"building features of {name} ...", file=sys.stderr)
+            built = []
+            for record in at.iter_records(resolve(name)):
+                built.append(at.make_sample(record, name))
+            cache.mkdir(parents=True, exist_ok=True)
+            file.write_bytes(pickle.dumps(built))
+        samples += pickle.loads(file.read_bytes())
+    return samples
+
+
+def cross_validate(samples: list[at.PageSample], folds: int, rounds: int,
+                   drop: tuple[str, ...] = (), seed: int = 0,
+                   only: int | None = None) -> np.ndarray:
+    """Out-of-fold main probability of every block row (rows as ``at.stack``).
+
+    ``only``: compute fold ``only`` alone (rows of other folds stay NaN), so that folds can
+    run as separate processes and be combined with ``--combine``.
+    """
+    from sklearn.model_selection import GroupKFold
+
+    x, y, idx = at.stack(samples)
+    if drop:
+        x = x.copy()
+        x[:, [feats.FEATURE_INDEX[n] for n in drop]] = -1
+    groups = np.asarray([s.group for s in samples])
+    prob = np.full(len(y), np.nan)
+    for k, (train, test) in enumerate(GroupKFold(n_splits=folds).split(
+            np.arange(len(samples)), groups=groups)):
+        if only is not None and k != only:
+            continue
+        started = time.time()
+        train_samples = [samples[i] for i in train]
+        type_train, type_model = at.page_type_features(train_samples, seed=seed)
+        type_probs = np.zeros((len(samples), len(at.PAGE_TYPES)))
+        type_probs[train] = type_train
+        test_page_x = np.vstack([samples[i].page_features for i in test])
+        type_probs[test] = type_model.predict(test_page_x)
+        xf = np.hstack([x, type_probs[idx]])
+        train_rows, test_rows = np.isin(idx, train), np.isin(idx, test)
+        booster = at.fit(xf[train_rows], y[train_rows], seed=seed, rounds=rounds)
+        prob[test_rows] = booster.predict(xf[test_rows])
+        print(f"  fold {k + 1}/{folds}: {time.time() - started:.0f} s", file=sys.stderr)
+    return prob
+
+
+def score(samples: list[at.PageSample], prob: np.ndarray, threshold: float | np.ndarray
+          ) -> dict[str, dict[str, float]]:
+    """Word F1 per page type (wcxb) and per set, shingle F1 per older set, empties.
+
+    ``threshold``: one for all pages, or one per page."""
+    per_page = np.broadcast_to(np.asarray(threshold, dtype=float), (len(samples),))
+    _x, _y, idx = at.stack(samples)
+    starts = np.searchsorted(idx, np.arange(len(samples)))
+    ends = np.searchsorted(idx, np.arange(len(samples)), side="right")
+    rules = feats.FEATURE_INDEX["rules_main"]
+    word: dict[str, list[float]] = defaultdict(list)
+    shingle: dict[str, list] = defaultdict(list)
+    empty: Counter[str] = Counter()
+    for i, sample in enumerate(samples):
+        p = prob[starts[i]:ends[i]]
+        chosen = p >= per_page[i]
+        if not chosen.any() and len(p):
+            chosen = sample.features[:, rules] > 0  # the extractor's rules fallback
+        text = "\n\n".join(t for t, c in zip(sample.texts, chosen) if c)
+        f1 = word_prf(text, sample.gold)[2]
+        word[sample.dataset].append(f1)
+        if sample.dataset == "wcxb-dev":
+            word[f"wcxb-dev:{sample.page_type}"].append(f1)
+        else:
+            shingle[sample.dataset].append(score_page(text, sample.gold))
+        if not text.strip():
+            empty[sample.dataset] += 1
+    out: dict[str, dict[str, float]] = {}
+    for key, values in word.items():
+        out[key] = {"word_f1": float(np.mean(values)), "pages": len(values)}
+    for key, scores in shingle.items():
+        out[key]["shingle_f1"] = summarize(scores).f1
+    for key, count in empty.items():
+        out[key]["empty"] = count
+    return out
+
+
+def type_thresholds(samples: list[at.PageSample], prob: np.ndarray,
+                    grid: list[float]) -> dict[str, float]:
+    """Per predicted page type (out-of-fold), the threshold of the best mean per-page word
+    F1 on the pages predicted of that type; then the table with those thresholds."""
+    type_probs, _model = at.page_type_features(samples)
+    predicted = type_probs.argmax(axis=1)
+    _x, _y, idx = at.stack(samples)
+    starts = np.searchsorted(idx, np.arange(len(samples)))
+    ends = np.searchsorted(idx, np.arange(len(samples)), side="right")
+    rules = feats.FEATURE_INDEX["rules_main"]
+
+    def page_f1(i: int, threshold: float) -> float:
+        p = prob[starts[i]:ends[i]]
+        chosen = p >= threshold
+        if not chosen.any() and len(p):
+            chosen = samples[i].features[:, rules] > 0
+        text = "\n".join(t for t, c in zip(samples[i].texts, chosen) if c)
+        return word_prf(text, samples[i].gold)[2]
+
+    chosen: dict[str, float] = {}
+    for t, name in enumerate(at.PAGE_TYPES):
+        pages = np.nonzero(predicted == t)[0]
+        if not len(pages):
+            chosen[name] = 0.3
+            continue
+        means = {th: float(np.mean([page_f1(i, th) for i in pages])) for th in grid}
+        chosen[name] = max(means, key=means.get)
+        print(f"  predicted {name:14} pages {len(pages):5d}  best threshold {chosen[name]}  "
+              + " ".join(f"{th}:{v:.4f}" for th, v in means.items()))
+    per_page = np.asarray([chosen[at.PAGE_TYPES[t]] for t in predicted])
+    print_table("all features, threshold per predicted page type", score(samples, prob,
+                                                                          per_page))
+    print("type thresholds:", chosen)
+    return chosen
+
+
+def print_table(label: str, table: dict[str, dict[str, float]]) -> None:
+    keys = sorted(table, key=lambda k: (not k.startswith("wcxb-dev"), k))
+    print(label)
+    for key in keys:
+        row = table[key]
+        extra = f"  shingle F1 {row['shingle_f1']:.4f}" if "shingle_f1" in row else ""
+        print(f"  {key:28} pages {row['pages']:5d}  word F1 {row['word_f1']:.4f}"
+              f"  empty {row.get('empty', 0):3d}{extra}")
+    sys.stdout.flush()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cache", type=Path, required=True)
+    parser.add_argument("--sets", default=",".join(SETS))
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=at.DEFAULT_ROUNDS)
+    parser.add_argument("--thresholds", default="0.35,0.4,0.45,0.5,0.55")
+    parser.add_argument("--ablation", action="store_true")
+    parser.add_argument("--save-oof", type=Path)
+    parser.add_argument("--type-thresholds", action="store_true",
+                        help="with --combine: one threshold per predicted page type, each "
+                             "chosen on the pages predicted of that type")
+    parser.add_argument("--fold", type=int, help="compute one fold only, save it to --save-oof")
+    parser.add_argument("--drop", default="", help="with --fold: a feature group left out "
+                        f"({', '.join(feats.PAPER_GROUPS)})")
+    parser.add_argument("--combine", type=Path, nargs="+",
+                        help="score the union of --fold outputs instead of training")
+    args = parser.parse_args()
+    samples = load_samples(args.cache, args.sets.split(","))
+    if args.combine:
+        prob = None
+        for file in args.combine:
+            part = pickle.loads(file.read_bytes())["prob"]
+            prob = part if prob is None else np.where(np.isnan(prob), part, prob)
+        missing = int(np.isnan(prob).sum())
+        print(f"combined {len(args.combine)} fold files; rows without a prediction: {missing}")
+        for threshold in (float(t) for t in args.thresholds.split(",")):
+            print_table(f"all features, threshold {threshold}", score(samples, prob, threshold))
+        if args.type_thresholds:
+            type_thresholds(samples, prob, [float(t) for t in args.thresholds.split(",")])
+        return 0
+    if args.fold is not None:
+        for sample in samples:  # one fold scores nothing: texts are not needed
+            sample.texts, sample.gold = [], ""
+        drop = tuple(feats.PAPER_GROUPS[args.drop]) if args.drop else ()
+        prob = cross_validate(samples, args.folds, args.rounds, drop, only=args.fold)
+        args.save_oof.write_bytes(pickle.dumps({"prob": prob}))
+        return 0
+    print(f"{len(samples)} pages, {sum(len(s.texts) for s in samples)} blocks, "
+          f"{len({s.group for s in samples})} domains")
+    variants = {"all features": ()}
+    if args.ablation:
+        for name, group in feats.PAPER_GROUPS.items():
+            variants[f"without {name}"] = tuple(group)
+    for label, drop in variants.items():
+        prob = cross_validate(samples, args.folds, args.rounds, drop)
+        if args.save_oof and not drop:
+            args.save_oof.write_bytes(pickle.dumps(
+                {"prob": prob, "ids": [(s.dataset, s.page_id) for s in samples]}))
+        for threshold in (float(t) for t in args.thresholds.split(",")):
+            print_table(f"{label}, threshold {threshold}", score(samples, prob, threshold))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,77 @@
+"""Cost of ``auto`` on large synthetic pages: microseconds per element and peak memory.
+
+Each size runs in a fresh process: it builds a page of N paragraphs (with a menu, a sidebar
+and a footer around them), then times ``auto.extract`` (parse included) and reads the
+process's peak resident memory before and after. The goal (issue 19, applied to auto):
+at most 10 µs per element (a 300,000-paragraph page in at most 3 s) and a peak at most
+30 times the page's size.
+
+    nice -n 10 python benchmarks/bench_auto_scale.py [--sizes 1000,10000,100000,300000]
+        [--algo auto]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+CHILD = r"""
+import json, resource, sys, time
+sys.path.insert(0, sys.argv[3])
+from blocksift import algorithms
+from blocksift.page import Page
+n = int(sys.argv[1]); name = sys.argv[2]
+module = algorithms.load(name)
+params = module.Params()
+if name == "auto":
+    module.load_model()
+menu = "".join(f"<li><a href='/s/{i}'>Section {i}</a></li>" for i in range(30))
+paras = "".join(f"<p>Paragraph {i} says something, with a comma and an end.</p>"
+                for i in range(n))
+html = (f"<html><head><title>Big</title></head><body><nav><ul>{menu}</ul></nav>"
+        f"<article><h1>Big page</h1>{paras}</article><aside><ul>{menu}</ul></aside>"
+        f"<footer>Footer text</footer></body></html>")
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+started = time.perf_counter()
+page = Page(html)
+result = module.extract(page, params)
+seconds = time.perf_counter() - started
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+elements = sum(1 for _ in page.tree.iter())
+print(json.dumps({"paragraphs": n, "elements": elements, "bytes": len(html.encode()),
+                  "seconds": seconds, "us_per_element": seconds / elements * 1e6,
+                  "peak_mb": after / 1024, "added_mb": (after - before) / 1024,
+                  "chars_out": len(result.main.text) if result.main else 0}))
+"""
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="1000,10000,100000,300000")
+    parser.add_argument("--algo", default="auto")
+    args = parser.parse_args()
+    print(f"{'paragraphs':>10} {'elements':>9} {'MB':>6} {'seconds':>8} {'us/elem':>8} "
+          f"{'peak MB':>8} {'added MB':>8} {'added/size':>10}")
+    for size in (int(s) for s in args.sizes.split(",")):
+        done = subprocess.run([sys.executable, "-c", CHILD, str(size), args.algo,
+                               str(HERE.parent / "host")], capture_output=True, text=True,
+                              check=False)
+        if done.returncode:
+            print(f"{size:>10} failed: {done.stderr.strip().splitlines()[-1:]}")
+            continue
+        row = json.loads(done.stdout.strip().splitlines()[-1])
+        mb = row["bytes"] / 1e6
+        print(f"{row['paragraphs']:>10} {row['elements']:>9} {mb:6.1f} {row['seconds']:8.2f} "
+              f"{row['us_per_element']:8.1f} {row['peak_mb']:8.0f} {row['added_mb']:8.0f} "
+              f"{row['added_mb'] / mb:10.1f}")
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,201 @@
+"""Per-site adaptation: a site's labeled pages adjust the shipped model on that site's pages.
+
+Pages of one site share a template: the same structural path (tags and classes from the
+body down) holds the article on every page, and the same menu text recurs. From a few
+labeled pages of a site (examples captured in the browser, or any dataset-format pages),
+:func:`learn` counts, per block path and per repeated block text, how often the block was
+main content. On the next page of that site, :meth:`SitePrior.adjust` adds the log-odds of
+those counts (smoothed, so a path seen once moves the model less than one seen on five
+pages) to the shipped model's log-odds. Nothing is learned about other sites, no training
+library is needed, and the file is small JSON.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from lxml import etree
+
+from . import features as feats
+from . import labels
+
+FORMAT = "blocksift-auto-site"
+VERSION = 1
+#: Pseudo-counts of the smoothing (a Beta(1, 1) prior on a path's main share).
+PRIOR = 1.0
+#: Weight of the site's log-odds against the shipped model's.
+WEIGHT = 1.0
+
+
+def path_signature(el: etree._Element) -> str:
+    """Tags and class names from ``<body>`` down to ``el`` (no positions: pages differ)."""
+    parts = []
+    node = el
+    while node is not None and node.tag not in ("body", "html"):
+        cls = " ".join(sorted((node.get("class") or "").split()))
+        parts.append(f"{node.tag}.{cls}" if cls else str(node.tag))
+        node = node.getparent()
+    return "/".join(reversed(parts))
+
+
+def text_key(text: str) -> str:
+    """A short hash of a block's words (repeated boilerplate text across a site's pages)."""
+    words = " ".join(labels.words(text))
+    return hashlib.blake2b(words.encode(), digest_size=8).hexdigest()
+
+
+@dataclass
+class SitePrior:
+    """Counts from a site's labeled pages: path -> [main, total], text -> [main, total]."""
+
+    site: str
+    pages: int = 0
+    paths: dict[str, list[int]] = field(default_factory=dict)
+    texts: dict[str, list[int]] = field(default_factory=dict)
+
+    def add_page(self, blocks: feats.Blocks, main: np.ndarray) -> None:
+        """Count one labeled page (``main``: per block, is it main content)."""
+        self.pages += 1
+        seen_texts: set[str] = set()
+        for el, text, is_main in zip(blocks.elements, blocks.texts, main):
+            entry = self.paths.setdefault(path_signature(el), [0, 0])
+            entry[0] += int(is_main)
+            entry[1] += 1
+            key = text_key(text)
+            if key not in seen_texts:  # a text counts once per page
+                seen_texts.add(key)
+                entry = self.texts.setdefault(key, [0, 0])
+                entry[0] += int(is_main)
+                entry[1] += 1
+
+    def adjust(self, page: Any, blocks: feats.Blocks, prob: np.ndarray) -> np.ndarray | None:
+        """The model's probabilities moved by the site's counts (None: nothing known)."""
+        if not self.pages or not len(blocks):
+            return None
+        clipped = np.clip(prob, 1e-6, 1 - 1e-6)
+        logit = np.log(clipped / (1 - clipped))
+        moved = False
+        for i, (el, text) in enumerate(zip(blocks.elements, blocks.texts)):
+            delta = 0.0
+            for entry in (self.paths.get(path_signature(el)), self.texts.get(text_key(text))):
+                if entry and entry[1]:
+                    share = (entry[0] + PRIOR) / (entry[1] + 2 * PRIOR)
+                    delta += math.log(share / (1 - share))
+            if delta:
+                logit[i] += WEIGHT * delta
+                moved = True
+        if not moved:
+            return None
+        return 1.0 / (1.0 + np.exp(-logit))
+
+    def to_json(self) -> str:
+        return json.dumps({"format": FORMAT, "version": VERSION, "site": self.site,
+                           "pages": self.pages, "paths": self.paths, "texts": self.texts},
+                          sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> SitePrior:
+        data = json.loads(text)
+        if data.get("format") != FORMAT or data.get("version") != VERSION:
+            raise ValueError("not a blocksift auto site file of this version")
+        return cls(data["site"], int(data["pages"]), data["paths"], data["texts"])
+
+
+def learn(site: str, pages: Iterable[tuple[Any, str]], main_share: float = 0.5) -> SitePrior:
+    """A site's prior from labeled pages: (parsed Page, gold main text) pairs."""
+    prior = SitePrior(site)
+    for page, gold in pages:
+        blocks = feats.compute(page, papers=False, rules=False)
+        if len(blocks):
+            prior.add_page(blocks, labels.aligned_share(blocks.texts, gold) >= main_share)
+    return prior
+
+
+_SECOND_LEVEL = {"co", "com", "org", "net", "ac", "gov", "edu", "ne", "or", "go"}
+
+
+def registered_domain(host_or_url: str | None) -> str:
+    """A page's registered domain (``news.bbc.co.uk`` -> ``bbc.co.uk``)."""
+    if not host_or_url:
+        return ""
+    host = re.sub(r"^[a-z]+://", "", host_or_url.lower()).split("/")[0].split(":")[0]
+    parts = [p for p in host.split(".") if p]
+    if len(parts) >= 3 and parts[-2] in _SECOND_LEVEL and len(parts[-1]) == 2:
+        return ".".join(parts[-3:])
+    return ".".join(parts[-2:])
+
+
+def site_key(url: str | None) -> str:
+    """The registered domain of ``url`` (the key of a site's file)."""
+    return registered_domain(url) if url else ""
+
+
+def sites_dir() -> Path:
+    """Where the user's per-site adaptations live."""
+    from ...paths import data_dir
+
+    return data_dir() / "models" / "auto-sites"
+
+
+def save(prior: SitePrior, directory: Path | None = None) -> Path:
+    directory = directory or sites_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{prior.site}.json"
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(prior.to_json(), encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+_CACHE: dict[str, tuple[float, SitePrior | None]] = {}
+
+
+def site_prior_for(url: str, directory: Path | None = None) -> SitePrior | None:
+    """The adaptation stored for ``url``'s site, or None (cached on the file's mtime)."""
+    site = site_key(url)
+    if not site:
+        return None
+    path = (directory or sites_dir()) / f"{site}.json"
+    try:
+        mtime = path.stat().st_mtime_ns
+    except OSError:
+        return None
+    cached = _CACHE.get(str(path))
+    if cached is not None and cached[0] == mtime:
+        return cached[1]
+    try:
+        prior: SitePrior | None = SitePrior.from_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, KeyError):
+        prior = None  # a damaged site file must not break extraction
+    _CACHE[str(path)] = (mtime, prior)
+    return prior
+
+
+def add_example(html: str, gold: str, url: str | None,
+                directory: Path | None = None) -> Path | None:
+    """Count one labeled page into its site's adaptation file (None: the page has no URL).
+
+    Called when an example is saved in the browser, so the next page of that site already
+    reads with it.
+    """
+    from ...page import Page
+
+    site = site_key(url)
+    if not site:
+        return None
+    directory = directory or sites_dir()
+    current = site_prior_for(url or "", directory) or SitePrior(site)
+    page = Page(html, url=url)
+    blocks = feats.compute(page, papers=False, rules=False)
+    if not len(blocks):
+        return None
+    current.add_page(blocks, labels.aligned_share(blocks.texts, gold) >= 0.5)
+    return save(current, directory)

@@ -1,0 +1,186 @@
+"""Training the ``auto`` segmenter: labeled pages -> block features and labels -> trees.
+
+Labels come from aligning each page's words in order with its gold text
+(:mod:`blocksift.algorithms.segmenter.labels`); features from one walk of the page
+(:mod:`blocksift.algorithms.segmenter.features`). Trees are learned with LightGBM (the
+optional ``train`` extra) and exported to the numpy runtime's format
+(:mod:`blocksift.algorithms.segmenter.trees`). Cross-validation groups pages by registered
+domain, so no domain is in both a training and a validation fold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .algorithms.segmenter import features as feats
+from .algorithms.segmenter import labels
+from .algorithms.segmenter.adapt import registered_domain
+from .algorithms.segmenter.trees import TreeEnsemble
+from .page import Page
+
+#: Page types of the modern development set (the older sets' pages count as articles).
+PAGE_TYPES = ("article", "service", "product", "collection", "forum", "listing",
+              "documentation")
+#: Aligned share at or above which a block is main content.
+MAIN_SHARE = 0.5
+#: Boosting rounds and decision threshold of the shipped model (chosen by domain-grouped CV).
+DEFAULT_ROUNDS = 200
+DEFAULT_THRESHOLD = 0.3
+
+
+@dataclass
+class PageSample:
+    """One labeled page as the trainer sees it."""
+
+    dataset: str
+    page_id: str
+    group: str
+    page_type: str
+    features: np.ndarray
+    page_features: np.ndarray
+    share: np.ndarray
+    texts: list[str]
+    gold: str
+
+
+def page_group(record: Any, dataset: str) -> str:
+    """The CV group of a labeled page: its registered domain, else its site, else itself."""
+    url = getattr(record, "url", None) or (record.get("url") if isinstance(record, dict)
+                                             else None)
+    site = (record.get("site") if isinstance(record, dict) else getattr(record, "site", None))
+    domain = registered_domain(url) or registered_domain(site)
+    if domain:
+        return domain
+    page_id = record.get("id") if isinstance(record, dict) else getattr(record, "id", "")
+    return f"{dataset}:{page_id}"
+
+
+def make_sample(record: dict, dataset: str) -> PageSample:
+    """Features and aligned labels of one labeled page (dataset-format record)."""
+    page = Page(record["html"], url=record.get("url"))
+    blocks = feats.compute(page)
+    share = labels.aligned_share(blocks.texts, record.get("gold") or "")
+    return PageSample(dataset, str(record.get("id")), page_group(record, dataset),
+                      record.get("page_type") or "article", blocks.features,
+                      blocks.page_features, share, blocks.texts, record.get("gold") or "")
+
+
+def stack(samples: Iterable[PageSample]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows of all samples: features, binary labels and the page index of each row."""
+    xs, ys, idx = [], [], []
+    for i, s in enumerate(samples):
+        if len(s.features):
+            xs.append(s.features)
+            ys.append(s.share >= MAIN_SHARE)
+            idx.append(np.full(len(s.features), i))
+    if not xs:
+        return np.zeros((0, len(feats.FEATURE_NAMES))), np.zeros(0), np.zeros(0, dtype=int)
+    return np.vstack(xs), np.concatenate(ys).astype(np.float64), np.concatenate(idx)
+
+
+DEFAULT_LGB = {
+    "objective": "binary", "learning_rate": 0.1, "num_leaves": 63, "min_data_in_leaf": 40,
+    "feature_fraction": 0.5, "bagging_fraction": 0.5, "bagging_freq": 1, "lambda_l2": 1.0,
+    "max_bin": 63, "verbose": -1, "num_threads": 1, "deterministic": True,
+    "force_row_wise": True,
+}
+
+
+def fit(x: np.ndarray, y: np.ndarray, *, seed: int = 0, rounds: int = 300,
+        params: dict | None = None, weight: np.ndarray | None = None,
+        init_model: Any = None) -> Any:
+    """A LightGBM booster on rows ``x`` (lightgbm imported here: the ``train`` extra)."""
+    import lightgbm as lgb
+
+    config = dict(DEFAULT_LGB, **(params or {}))
+    config["seed"] = seed
+    data = lgb.Dataset(x, label=y, weight=weight, free_raw_data=True,
+                       init_score=None if init_model is None else init_model)
+    return lgb.train(config, data, num_boost_round=rounds)
+
+
+def export(booster: Any, feature_names: Iterable[str] = feats.FEATURE_NAMES) -> TreeEnsemble:
+    """The booster's trees in the numpy runtime's arrays."""
+    return TreeEnsemble.from_lightgbm_dump(booster.dump_model(), list(feature_names))
+
+
+def iter_records(path: Any, limit: int | None = None) -> Iterator[dict]:
+    """Raw records (dicts) of a dataset file, for training."""
+    import gzip
+    import json
+
+    opener = gzip.open if str(path).endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        for n, line in enumerate(handle):
+            if limit is not None and n >= limit:
+                break
+            if line.strip():
+                yield json.loads(line)
+
+
+PAGE_TYPE_LGB = {"objective": "multiclass", "num_class": len(PAGE_TYPES),
+                 "learning_rate": 0.05, "num_leaves": 15, "min_data_in_leaf": 10,
+                 "feature_fraction": 0.8, "verbose": -1, "num_threads": 1,
+                 "deterministic": True, "force_row_wise": True}
+
+
+def _fit_page_type(x: np.ndarray, y: np.ndarray, seed: int, rounds: int = 100) -> Any:
+    import lightgbm as lgb
+
+    return lgb.train(dict(PAGE_TYPE_LGB, seed=seed), lgb.Dataset(x, label=y), rounds)
+
+
+def page_type_features(samples: list[PageSample], seed: int = 0, folds: int = 5
+                       ) -> tuple[np.ndarray, Any]:
+    """Out-of-fold page-type probabilities of every sample, and the model fit on all.
+
+    Pages with a page type (the modern set) are predicted by a model that never saw their
+    domain (GroupKFold), so the block model learns from probabilities as noisy as at run
+    time; the other pages are predicted by the model fit on all typed pages.
+    """
+    from sklearn.model_selection import GroupKFold
+
+    x = np.vstack([s.page_features for s in samples])
+    typed = np.asarray([s.dataset == "wcxb-dev" or s.page_type != "article" and
+                        s.page_type in PAGE_TYPES for s in samples])
+    y = np.asarray([PAGE_TYPES.index(s.page_type) if s.page_type in PAGE_TYPES else 0
+                    for s in samples])
+    groups = np.asarray([s.group for s in samples])
+    probs = np.zeros((len(samples), len(PAGE_TYPES)))
+    rows = np.nonzero(typed)[0]
+    if len(rows) < 2 * folds or len(set(y[rows])) < 2:
+        probs[:, 0] = 1.0
+        return probs, None
+    full = _fit_page_type(x[rows], y[rows], seed)
+    for train_idx, test_idx in GroupKFold(n_splits=folds).split(rows, groups=groups[rows]):
+        fold = _fit_page_type(x[rows[train_idx]], y[rows[train_idx]], seed)
+        probs[rows[test_idx]] = fold.predict(x[rows[test_idx]])
+    others = np.nonzero(~typed)[0]
+    if len(others):
+        probs[others] = full.predict(x[others])
+    return probs, full
+
+
+def train_model(samples: list[PageSample], *, seed: int = 0, rounds: int = 300,
+                threshold: float = 0.5, meta: dict | None = None) -> tuple[dict, dict]:
+    """Train the shipped model's ensembles (``blocks``, ``page_type``) on ``samples``."""
+    x, y, idx = stack(samples)
+    type_probs, type_model = page_type_features(samples, seed=seed)
+    names = list(feats.FEATURE_NAMES)
+    ensembles: dict[str, TreeEnsemble] = {}
+    if type_model is not None:
+        x = np.hstack([x, type_probs[idx]])
+        names += [f"pt_{t}" for t in PAGE_TYPES]
+        ensembles["page_type"] = TreeEnsemble.from_lightgbm_dump(
+            type_model.dump_model(), list(feats.PAGE_FEATURE_NAMES))
+    booster = fit(x, y, seed=seed, rounds=rounds)
+    ensembles["blocks"] = export(booster, names)
+    info = {"threshold": threshold, "seed": seed, "rounds": rounds,
+            "pages": len(samples), "blocks": int(len(y)), "main_share": float(y.mean()),
+            "datasets": sorted({s.dataset for s in samples})}
+    info.update(meta or {})
+    return ensembles, info

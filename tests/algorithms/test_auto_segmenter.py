@@ -1,0 +1,226 @@
+"""Units of the learned ``auto``: blocks and features, aligned labels, the numpy tree runtime,
+the shipped model, data tables, explanations and per-site adaptation."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from blocksift.algorithms import auto, auto_rules
+from blocksift.algorithms.segmenter import adapt, features, labels, trees
+from blocksift.page import Page
+
+ROOT = Path(__file__).resolve().parents[2]
+HAS_LIGHTGBM = importlib.util.find_spec("lightgbm") is not None
+
+
+# -- blocks and features --------------------------------------------------------------------
+
+def test_blocks_own_their_inline_text_in_document_order():
+    page = Page("<html><body><div>Intro <b>bold</b> words<p>A <a href='/x'>link</a>"
+                " here.</p>tail text</div><ul><li><a href='/1'>One</a></li></ul></body></html>")
+    blocks = features.compute(page, papers=False, rules=False)
+    assert blocks.texts == ["Intro bold wordstail text", "A link here.", "One"]
+    col = features.FEATURE_INDEX
+    link_share = blocks.features[:, col["own_link_share"]]
+    assert link_share[0] == 0 and 0 < link_share[1] < 1 and link_share[2] == 1
+    assert blocks.features[2, col["in_li"]] == 1 and blocks.features[0, col["in_li"]] == 0
+
+
+def test_noscript_and_hidden_text_are_kept_as_flagged_blocks():
+    page = Page("<body><noscript><div>Crawler-readable post text.</div></noscript>"
+                "<div style='display:none'>Hidden menu</div><p>Visible.</p></body>")
+    blocks = features.compute(page, papers=False, rules=False)
+    col = features.FEATURE_INDEX
+    by_text = dict(zip(blocks.texts, blocks.features))
+    assert by_text["Crawler-readable post text."][col["in_noscript"]] == 1
+    assert by_text["Hidden menu"][col["hidden"]] == 1
+    assert by_text["Visible."][col["hidden"]] == 0
+
+
+def test_paper_and_rule_signals_are_filled():
+    html = (ROOT / "examples" / "article.html").read_text(encoding="utf-8")
+    blocks = features.compute(Page(html))
+    col = features.FEATURE_INDEX
+    assert blocks.features.shape == (len(blocks), len(features.FEATURE_NAMES))
+    assert (blocks.features[:, col["rules_main"]] == 1).any()
+    assert (blocks.features[:, col["ld_ltd"]] >= 0).all()
+    assert (blocks.features[:, col["farsw_score"]] != -1).any()
+    # no site model given: the clustering signal is absent, not guessed
+    assert (blocks.features[:, col["cl_recurrence"]] == -1).all()
+
+
+# -- labels --------------------------------------------------------------------------------
+
+def test_labels_follow_the_gold_order_not_its_bag_of_words():
+    menu = "Home news sport weather the story of the river"
+    body = "The story of the river begins in the hills above the town"
+    gold = body
+    share = labels.aligned_share([menu, body], gold)
+    # every menu word but "home news sport weather" occurs in the gold; in order they don't
+    assert share[1] == 1.0
+    assert share[0] < 0.5
+
+
+# -- tree runtime --------------------------------------------------------------------------
+
+@pytest.mark.skipif(not HAS_LIGHTGBM, reason="lightgbm not installed (the 'train' extra)")
+def test_numpy_trees_equal_lightgbm_predictions(tmp_path: Path):
+    import lightgbm as lgb
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(600, 6))
+    x[rng.random(x.shape) < 0.05] = np.nan
+    y = ((x[:, 0] > 0.2) ^ (np.nan_to_num(x[:, 3]) < -0.5)).astype(float)
+    booster = lgb.train({"objective": "binary", "num_leaves": 15, "verbose": -1, "seed": 1,
+                         "min_data_in_leaf": 5}, lgb.Dataset(x, label=y), 40)
+    ensemble = trees.TreeEnsemble.from_lightgbm_dump(booster.dump_model(),
+                                                     [f"f{i}" for i in range(6)])
+    expected = booster.predict(x)
+    assert np.allclose(ensemble.predict(x), expected, atol=1e-9)
+    # Saabas: roots' values plus contributions give the raw score
+    raw = booster.predict(x, raw_score=True)
+    base = ensemble.value[ensemble.roots].sum()
+    assert np.allclose(base + ensemble.contributions(x).sum(axis=1), raw, atol=1e-9)
+    path = trees.save(tmp_path / "m.npz", {"blocks": ensemble}, {"threshold": 0.4})
+    loaded, meta = trees.load(path)
+    assert meta["threshold"] == 0.4
+    assert np.allclose(loaded["blocks"].predict(x), expected, atol=1e-9)
+
+
+@pytest.mark.skipif(not HAS_LIGHTGBM, reason="lightgbm not installed (the 'train' extra)")
+def test_multiclass_trees_equal_lightgbm():
+    import lightgbm as lgb
+
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(300, 4))
+    y = (x[:, 0] > 0).astype(int) + (x[:, 1] > 0.5).astype(int)
+    booster = lgb.train({"objective": "multiclass", "num_class": 3, "verbose": -1,
+                         "num_leaves": 7, "min_data_in_leaf": 5}, lgb.Dataset(x, label=y), 20)
+    ensemble = trees.TreeEnsemble.from_lightgbm_dump(booster.dump_model(), list("abcd"))
+    assert np.allclose(ensemble.predict(x), booster.predict(x), atol=1e-9)
+
+
+def test_a_damaged_model_file_is_a_clear_error(tmp_path: Path):
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(trees.ModelError):
+        trees.load(bad)
+
+
+# -- the shipped model ---------------------------------------------------------------------
+
+def test_shipped_model_loads_and_is_small():
+    path = ROOT / "host" / "blocksift" / "data" / auto.DEFAULT_MODEL_RESOURCE
+    assert path.stat().st_size <= 5_000_000
+    model = auto.load_model()
+    assert model.feature_names[:len(features.FEATURE_NAMES)] == list(features.FEATURE_NAMES)
+    assert 0 < model.threshold < 1
+    assert model.page_type is not None
+
+
+# -- extraction ----------------------------------------------------------------------------
+
+def _article() -> str:
+    return (ROOT / "examples" / "article.html").read_text(encoding="utf-8")
+
+
+def test_data_tables_come_out_whole():
+    # the README's example: its data table (caption and three rows) must survive
+    result = auto.extract(Page(_article()), auto.Params())
+    text = result.main.text
+    for row in ("Lights reviewed in 2015", "Status | Count", "Kept | 41", "Heritage | 12",
+                "Discontinued | 19"):
+        assert row in text.split("\n\n"), f"{row!r} missing from the table"
+    assert "<caption>Lights reviewed in 2015</caption>" in result.main.html
+
+
+def test_blocks_carry_kind_confidence_and_reasons():
+    result = auto.extract(Page(_article()), auto.Params())
+    assert result.status == "ok" and result.stage in ("model", "rules", "site")
+    kinds = {b.kind for b in result.blocks}
+    assert "main" in kinds and kinds & {"links", "other", "comments", "ad"}
+    for block in result.blocks:
+        assert block.algorithm == "auto"
+        assert 0 <= block.confidence <= 1
+        assert block.reasons and all(isinstance(r, str) for r in block.reasons)
+    main_starts = [b.start for b in result.blocks if b.kind == "main"]
+    assert main_starts == sorted(main_starts)
+    assert result.extra["page_type"] in auto.PAGE_TYPES
+    assert abs(sum(v for k, v in result.stats.items() if k.startswith("page_type.")) - 1) < 1e-3
+    assert "Related stories" not in result.main.text
+
+
+def test_a_page_without_text_is_empty_not_an_error():
+    result = auto.extract(Page("<html><body><div></div></body></html>"), auto.Params())
+    assert result.status == "empty"
+
+
+def test_rules_extractor_stays_available_by_name():
+    result = auto_rules.extract(Page(_article()), auto_rules.Params())
+    assert result.algorithm == "auto-rules" and result.main.text
+
+
+# -- per-site adaptation -------------------------------------------------------------------
+
+def _site_page(n: int) -> tuple[str, str]:
+    """A page of a made-up site whose template hides the story in an unusual place."""
+    story = [f"Item {n} report paragraph {k} tells what happened on day {n} at the mill."
+             for k in range(4)]
+    links = "".join(f"<li><a href='/t/{k}'>Topic {k}</a></li>" for k in range(8))
+    html = (
+        "<html><body><div class='top'><ul>" + links + "</ul></div>"
+        "<div class='grid'><div class='cell-x'>"
+        + "".join(f"<span class='ln'>{s}</span><br>" for s in story)
+        + "</div><div class='cell-y'><div class='promo'>Subscribe today for the full archive "
+        "of reports and more, with our weekly letter.</div></div></div>"
+        f"<div class='foot'>Mill Times {n} · contact · privacy</div></body></html>")
+    return html, " ".join(story)
+
+
+def test_five_labeled_pages_adapt_the_model_to_their_site(tmp_path: Path):
+    url = "https://mill.example/report/{}"
+    prior = adapt.learn("mill.example", [(Page(_site_page(n)[0], url=url.format(n)),
+                                          _site_page(n)[1]) for n in range(5)])
+    assert prior.pages == 5
+    adapt.save(prior, tmp_path)
+    html, gold = _site_page(9)
+    page = Page(html, url=url.format(9))
+    loaded = adapt.site_prior_for(page.url, tmp_path)
+    assert loaded is not None and loaded.paths == prior.paths
+    model = auto.load_model()
+    _blocks, _prob, kinds, _types, stage = auto.segment(page, model, site_prior=loaded)
+    assert stage == "site"
+    blocks = _blocks
+    main_text = " ".join(t for t, k in zip(blocks.texts, kinds) if k == "main")
+    assert labels.words(main_text) == labels.words(gold)
+    # another site is untouched
+    assert adapt.site_prior_for("https://other.example/a", tmp_path) is None
+
+
+def test_region_xpaths_are_the_ones_lxml_writes():
+    page = Page(_article())
+    xpath_of = auto._XPaths()
+    for el in page.tree.iter():
+        if isinstance(el.tag, str):
+            assert xpath_of(el) == page.xpath(el)
+
+
+@pytest.mark.skipif(not HAS_LIGHTGBM, reason="lightgbm not installed (the 'train' extra)")
+def test_training_is_deterministic_for_a_seed(tmp_path: Path):
+    from blocksift import auto_training
+
+    records = [{"id": str(n), "html": _site_page(n)[0], "gold": _site_page(n)[1],
+                "url": f"https://mill.example/report/{n}"} for n in range(6)]
+    samples = [auto_training.make_sample(r, "made-up") for r in records]
+    files = []
+    for name in ("a.npz", "b.npz"):
+        ensembles, meta = auto_training.train_model(samples, seed=3, rounds=15)
+        files.append(trees.save(tmp_path / name, ensembles, meta).read_bytes())
+    assert files[0] == files[1]
+    model = auto.SegmenterModel(*trees.load(tmp_path / "a.npz"))
+    blocks = features.compute(Page(records[0]["html"], url=records[0]["url"]))
+    assert model.blocks.predict(model.block_matrix(blocks, np.zeros(0))).shape == (len(blocks),)
