@@ -39,7 +39,7 @@ def test_lone_surrogates_and_invalid_bytes_are_handled_at_the_boundary(tmp_path,
                          home=tmp_path))
     assert [record["id"] for record in out] == ["first", "s\ufffd", "b", "last"]
     assert all("error" not in record for record in out), out
-    assert "\ufffd" in out[1]["text"] or out[1]["text"] == ""
+    assert "\ud800" not in out[1]["text"]  # what an algorithm keeps of it is well formed
 
 
 def test_a_page_over_the_time_limit_is_an_error_line_and_the_run_goes_on(tmp_path):
