@@ -6,7 +6,7 @@ string to its plain text (its own parse included; ``auto`` builds the ``Page`` a
 the reader-view HTML too). Scores use blocksift's dataset metric (the datasets README).
 
     BLOCKSIFT_DATASETS=/path/to/shared/datasets \\
-    nice -n 10 python benchmarks/bench_auto.py [--dataset NAME ...] [--limit N] \\
+    nice -n 10 python3 benchmarks/bench_auto.py [--dataset NAME ...] [--limit N] \\
         [--tools auto,trafilatura,readability,resiliparse] [--param k=v ...] [--json FILE] \\
         [--memory]
 

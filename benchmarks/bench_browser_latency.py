@@ -17,7 +17,7 @@ blocks" and wait until the overlay is drawn (``--actions``). Two clocks:
 The first action after the browser starts pays the host's cold start (process spawn,
 Python start-up, imports) and is reported on its own. Run::
 
-    nice -n 10 python benchmarks/bench_browser_latency.py --browser both --limit 40
+    nice -n 10 python3 benchmarks/bench_browser_latency.py --browser both --limit 40
 
 The pages are served with ``Content-Security-Policy: script-src 'none'``: their scripts are
 third-party and cannot load offline, and inline ones sometimes redirect away (frame busting).

@@ -3,7 +3,7 @@
 Prints medians over N runs, measured side by side in one run with a bare interpreter's
 start-up (the floor no host can beat on this machine):
 
-    python benchmarks/bench_cold_start.py [--runs 7]
+    python3 benchmarks/bench_cold_start.py [--runs 7]
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ first drawing), then the time from a real mouse click on a paragraph to the upda
 (the selection model and the redraw), and from a click on a section back. Figures come from
 the page's own clock (``performance.now`` around the event and the status change).
 
-    nice -n 10 python benchmarks/bench_labeler.py [--repeat 5]
+    nice -n 10 python3 benchmarks/bench_labeler.py [--repeat 5]
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ bare link scan, and ``lxml.html.document_fromstring`` of the same string. Each p
 (``time.process_time``), so other load on a shared machine does not count. MB are UTF-8
 megabytes (10^6 bytes).
 
-    python benchmarks/bench_linkblocks.py [--dataset NAME ...] [--limit N] [--repeat R]
+    python3 benchmarks/bench_linkblocks.py [--dataset NAME ...] [--limit N] [--repeat R]
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ value matches it:
 counts pages without a gold value where the tool returned one anyway.
 
     BLOCKSIFT_DATASETS=/path/to/shared/datasets \\
-    nice -n 10 python benchmarks/bench_metadata.py [--limit N] [--algo auto]
+    nice -n 10 python3 benchmarks/bench_metadata.py [--limit N] [--algo auto]
 
 blocksift's figures come from ``blocksift.metadata.extract`` over the algorithm's main text
 (the title is the algorithm's title); trafilatura's from ``trafilatura.extract_metadata``

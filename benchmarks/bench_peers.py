@@ -7,7 +7,7 @@ and the snippet check, overall and per ``page_type``. A correct metric reproduce
 README's 0.823 for trafilatura without comments.
 
     BLOCKSIFT_DATASETS=/path/to/shared/datasets \\
-    nice -n 10 python benchmarks/bench_peers.py [--dataset wcxb-dev] [--limit N] \\
+    nice -n 10 python3 benchmarks/bench_peers.py [--dataset wcxb-dev] [--limit N] \\
         [--tools trafilatura-nc,trafilatura,readability,resiliparse,auto] [--json FILE] \\
         [--cache DIR]
 

@@ -16,7 +16,7 @@ repeated), each run in a fresh process whose whole process tree is sampled from 
 
     pip install '.[datatrove]' trafilatura==2.3.1
     BLOCKSIFT_DATASETS=/path/to/shared/datasets \\
-    nice -n 10 python benchmarks/bench_scale.py [--warc-dir /tmp/blocksift-bench-warc] \\
+    nice -n 10 python3 benchmarks/bench_scale.py [--warc-dir /tmp/blocksift-bench-warc] \\
         [--limit N] [--files 4] [--workers 1,2] [--extractors auto,trafilatura] \\
         [--repeat 1] [--timeout 30] [--json FILE]
 

@@ -8,7 +8,7 @@ dek, or an SEO variant of the headline counts as wrong. cleaneval-dev golds ofte
 page furniture instead, and zh-cwce golds rarely hold the headline, so their figures say less.
 
     BLOCKSIFT_DATASETS=/path/to/shared/datasets \\
-    nice -n 10 python benchmarks/bench_titles.py [--dataset NAME ...] [--limit N]
+    nice -n 10 python3 benchmarks/bench_titles.py [--dataset NAME ...] [--limit N]
 
 trafilatura's title is ``extract_metadata(html).title``; readability-lxml's is
 ``Document(html).short_title()`` (what its reader shows).

@@ -8,7 +8,7 @@ same string. With ``--baseline-host DIR`` the same functions of another source t
 against its base under the same load. Each page is timed ``--repeat`` times and its best CPU
 time (``time.process_time``) kept. MB are UTF-8 megabytes (10^6 bytes).
 
-    python benchmarks/bench_tokenizer.py [--dataset NAME ...] [--limit N] [--repeat R]
+    python3 benchmarks/bench_tokenizer.py [--dataset NAME ...] [--limit N] [--repeat R]
                                          [--baseline-host DIR]
 """
 

@@ -1,7 +1,7 @@
 """WARC → blocksift → Parquet with Ray Data, on a local Ray instance or a cluster.
 
     pip install 'blocksift[ray]'
-    python examples/ray_warc_to_parquet.py 'crawl/*.warc.gz' --out pages/ --num-cpus 2
+    python3 examples/ray_warc_to_parquet.py 'crawl/*.warc.gz' --out pages/ --num-cpus 2
 
 Writes the extracted pages (id, url, title, text, status, ms, WARC metadata) as Parquet
 files under ``--out`` and prints the record accounting: records = written + skipped.

@@ -8,9 +8,9 @@ way uBlock Origin Lite builds ``dist/<browser>`` from ``platform/mv3/<browser>``
 
 Usage::
 
-    python extension/build.py                  # both browsers into extension/dist/<browser>/
-    python extension/build.py firefox --out /tmp/ext
-    python extension/build.py chromium --host-permission 'http://127.0.0.1/*'
+    python3 extension/build.py                  # both browsers into extension/dist/<browser>/
+    python3 extension/build.py firefox --out /tmp/ext
+    python3 extension/build.py chromium --host-permission 'http://127.0.0.1/*'
 
 ``--host-permission`` grants a site up front, as the user's click (activeTab) would; the
 end-to-end tests use it for the pages they serve on 127.0.0.1, since no one clicks there.

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Pack the built extension: a .zip for Chromium-family browsers, an .xpi for Firefox.
 
-    python install/pack.py --browser chromium --out dist/
-    python install/pack.py --browser firefox --out dist/
+    python3 install/pack.py --browser chromium --out dist/
+    python3 install/pack.py --browser firefox --out dist/
 
 Source: ``--source DIR``, else ``extension/dist/<browser>/`` (the extension's build output),
 else ``extension/`` when it holds a manifest.json. ``manifest.json`` must sit at the archive

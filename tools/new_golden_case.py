@@ -1,9 +1,9 @@
 """Write (or rewrite) a golden case: a page and the reader text every algorithm gives for it.
 
-    python tools/new_golden_case.py SLUG --html FILE [--url URL] [--note TEXT]
-    python tools/new_golden_case.py SLUG --dataset zh-cwce --id PAGE_ID
-    python tools/new_golden_case.py SLUG --update                # re-record an existing case
-    python tools/new_golden_case.py --all --update [--algorithm NAME ...]  # every case
+    python3 tools/new_golden_case.py SLUG --html FILE [--url URL] [--note TEXT]
+    python3 tools/new_golden_case.py SLUG --dataset zh-cwce --id PAGE_ID
+    python3 tools/new_golden_case.py SLUG --update                # re-record an existing case
+    python3 tools/new_golden_case.py --all --update [--algorithm NAME ...]  # every case
 
 The expected files are written from the *current* code: recording or updating a case is a
 deliberate step, to be reviewed in the diff like any other change (the manner of Mozilla

@@ -1,6 +1,6 @@
 """Draw the toolbar icons (no image library needed): lines of text with one link block struck out.
 
-Run once after changing the design: ``python extension/tools/make_icons.py``.
+Run once after changing the design: ``python3 extension/tools/make_icons.py``.
 """
 
 import struct

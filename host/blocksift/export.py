@@ -147,10 +147,8 @@ def markdown(article: Article) -> str:
 
 def _markdown_function():
     """The project's one HTML-to-Markdown function, wherever it lives."""
-    try:
-        from .content import to_markdown  # type: ignore[attr-defined]
-    except ImportError:
-        from .cli.cmd_extract import to_markdown
+    from .render_markdown import to_markdown
+
     return to_markdown
 
 

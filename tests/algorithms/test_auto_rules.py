@@ -1,7 +1,7 @@
 """Tests of ``auto-rules`` (the earlier hand-tuned auto): golden-page properties and units.
 
 Golden cases live in tests/golden/<slug>/ and are checked by tests/test_golden.py;
-re-recording them is a deliberate, reviewed step (``python tools/new_golden_case.py SLUG
+re-recording them is a deliberate, reviewed step (``python3 tools/new_golden_case.py SLUG
 --update``). The tests here state what the golden pages are about as properties.
 """
 

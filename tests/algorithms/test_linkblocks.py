@@ -2,7 +2,7 @@
 
 Every worked example of the papers and SPEC-NOTES is a test here; the golden pages under
 tests/fixtures/linkblocks/ pin whole-page results. Regenerate their expected JSON after an
-intended change with ``python tests/algorithms/test_linkblocks.py --regen`` and review the diff.
+intended change with ``python3 tests/algorithms/test_linkblocks.py --regen`` and review the diff.
 """
 
 from __future__ import annotations

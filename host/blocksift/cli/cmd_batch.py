@@ -13,13 +13,17 @@ import argparse
 import asyncio
 import os
 import sys
+from typing import Any
 
 from .batch_run import BatchLimits, run_pages
 from .common import (
+    CommandError,
     add_algorithm_arguments,
+    binary_kind,
     load_algorithm,
     parse_params,
     run_guarded,
+    stdin_stream,
     want_progress,
 )
 
@@ -39,12 +43,40 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help='hide: each output line also holds "hide", the plan the '
                              "extension receives")
     parser.add_argument("--progress", dest="progress", action="store_true", default=None,
-                        help="force a progress bar on stderr")
-    parser.add_argument("--no-progress", dest="progress", action="store_false")
+                        help="show a progress bar on stderr even when it is not a terminal")
+    parser.add_argument("--no-progress", dest="progress", action="store_false",
+                        help="no progress bar (default when stderr is not a terminal)")
     from . import batch_warc
 
     batch_warc.add_arguments(parser)
     parser.set_defaults(run=run)
+
+
+def _line_count(stream: Any) -> int | None:
+    """Lines in stdin when it is a regular file (``< pages.jsonl``), so the progress bar can
+    show a percentage and time left; None for a pipe. The read position is restored."""
+    import stat
+
+    try:
+        fd = stream.fileno()
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        start = os.lseek(fd, 0, os.SEEK_CUR)
+        count = 0
+        while chunk := os.read(fd, 1 << 20):
+            count += chunk.count(b"\n")
+        os.lseek(fd, start, os.SEEK_SET)
+        return count
+    except (OSError, ValueError):
+        return None
+
+
+def _refuse_binary(stream: Any) -> None:
+    """A binary stdin (an archive, an image) is a usage error, not a page per line."""
+    buffer = stream.buffer
+    kind = binary_kind(buffer.peek(8192)[:8192]) if hasattr(buffer, "peek") else None
+    if kind is not None:
+        raise CommandError(f"standard input is {kind}, not JSONL pages")
 
 
 @run_guarded
@@ -59,17 +91,26 @@ def run(args: argparse.Namespace) -> int:
         from . import batch_warc
 
         return batch_warc.run(args, params)
+    stream = stdin_stream()
+    if stream.isatty():
+        raise CommandError("batch reads JSONL pages on standard input: "
+                           "blocksift batch < pages.jsonl > out.jsonl")
+    _refuse_binary(stream)
+    # tqdm without a total has no truth value (bool() raises): compare with None
     progress = None
     if want_progress(args.progress):
         from tqdm import tqdm
 
-        progress = tqdm(unit="page", file=sys.stderr)
+        progress = tqdm(unit="page", file=sys.stderr, total=_line_count(stream))
     limits = BatchLimits(timeout_s=args.timeout, memory_limit_mb=args.memory_limit or None)
     try:
-        asyncio.run(run_pages(iter(sys.stdin.buffer), sys.stdout.buffer, args.algo, params,
+        asyncio.run(run_pages(iter(stream.buffer), sys.stdout.buffer, args.algo, params,
                               args.jobs, limits, args.action,
                               progress.update if progress is not None else None))
     finally:
         if progress is not None:  # bool(tqdm) raises without a total
+            if progress.total and progress.n < progress.total:  # blank lines were counted
+                progress.total = progress.n
+                progress.refresh()
             progress.close()
     return 0

@@ -40,8 +40,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="hide: gold main text kept and clutter removed by hiding, "
                              "before (linkblocks) and after (the hide plan); --cv inter "
                              "cross-validates its thresholds across sites")
-    parser.add_argument("--progress", dest="progress", action="store_true", default=None)
-    parser.add_argument("--no-progress", dest="progress", action="store_false")
+    parser.add_argument("--progress", dest="progress", action="store_true", default=None,
+                        help="show a progress bar on stderr even when it is not a terminal")
+    parser.add_argument("--no-progress", dest="progress", action="store_false",
+                        help="no progress bar (default when stderr is not a terminal)")
     parser.set_defaults(run=run)
 
 
@@ -103,8 +105,8 @@ def run_plain(args: argparse.Namespace, module: object) -> int:
 
             bar = tqdm(desc=label, unit="page", file=sys.stderr)
         report = evaluate(iter_pages(path, args.limit), extractor, dataset=label,
-                          algorithm=args.algo, progress=bar.update if bar else None)
-        if bar:
+                          algorithm=args.algo, progress=None if bar is None else bar.update)
+        if bar is not None:  # a tqdm without a total has no truth value
             bar.close()
         reports.append(report)
     for report in reports:

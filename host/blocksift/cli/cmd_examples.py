@@ -91,14 +91,9 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "export-folders":
         return _export_folders(args)
     path = _store_path(args)
-    if args.action in ("list", "show", "delete", "export") and not path.exists():
-        # Reading never creates the database.
-        if args.action == "list":
-            print("[]" if args.json else f"no examples yet ({path} does not exist)")
-            return 0
-        if args.action == "export":
-            raise CommandError(f"no examples to export ({path} does not exist)")
-        raise CommandError(f"no examples yet ({path} does not exist)")
+    if args.action != "import" and not path.exists():
+        # reading must not create an empty database (and its folder) as a side effect
+        return _no_store(args, path)
     try:
         return _run(args)
     except DamagedStore as exc:
@@ -111,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from ..storage.examples import ExampleStore
 
-    with ExampleStore(args.store) as store:
+    with ExampleStore(_store_path(args)) as store:
         if args.action == "list":
             items = store.list(limit=args.limit)
             if args.json:
@@ -154,3 +149,17 @@ def _run(args: argparse.Namespace) -> int:
                 raise CommandError(f"cannot import {args.path}: {exc}") from None
             print(f"imported {count} example(s)", file=sys.stderr)
     return 0
+
+
+def _no_store(args: argparse.Namespace, path: Path) -> int:
+    """What each action says before any example was captured (nothing is created)."""
+    if args.action == "list":
+        if args.json:
+            print("[]")
+        else:
+            print(f"no examples yet in {path}")
+        return 0
+    if args.action == "export":
+        raise CommandError(f"no examples to export: {path} does not exist yet")
+    ids = [args.example_id] if args.action == "show" else args.example_ids
+    raise CommandError(f"no example(s) {', '.join(map(str, ids))}: {path} does not exist yet")

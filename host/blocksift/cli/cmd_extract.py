@@ -64,29 +64,15 @@ def run(args: argparse.Namespace) -> int:
         print()
     elif args.format == "html":
         if main is not None:
-            print(f"<h1>{_escape(main.title)}</h1>\n{main.html}" if main.title else main.html)
+            from ..render_markdown import html_document
+
+            print(html_document(main.title, main.html))
     elif args.format == "markdown":
         if main is not None:
+            from ..render_markdown import to_markdown
+
             print(to_markdown(main.title, main.html))
     else:
         if main is not None and main.text:
             print(main.text)
     return 0 if result.status == "ok" else 1
-
-
-def _escape(text: str) -> str:
-    from html import escape
-
-    return escape(text)
-
-
-def to_markdown(title: str, html: str) -> str:
-    """Markdown of the sanitized main-text HTML (markdownify, ATX headings)."""
-    from markdownify import markdownify
-
-    body = markdownify(html, heading_style="ATX", bullets="-", strip=["span", "div"]).strip()
-    while "\n\n\n" in body:
-        body = body.replace("\n\n\n", "\n\n")
-    if not title or body.startswith("# "):  # the article brings its own heading
-        return body
-    return f"# {title}\n\n{body}"

@@ -130,15 +130,42 @@ def _uninstall(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as exc:
         print(f"blocksift uninstall: {exc}", file=sys.stderr)
         return 2
+    # the host's logs and cache go with the last registration; the user's own data stays
+    whole = not args.browser and args.user_data_dir is None
+    cleared = _clear_host_files(args.dry_run) if whole else []
     if args.json:
         print(json.dumps({"dryRun": args.dry_run,
-                          "actions": [a.model_dump(mode="json") for a in actions]}, indent=2))
+                          "actions": [a.model_dump(mode="json") for a in actions],
+                          "removedDirs": [str(p) for p in cleared]}, indent=2))
         return 0
-    if not actions:
+    if not actions and not cleared:
         print("nothing to remove: blocksift is not registered here")
-        return 0
     _print_actions(actions, args.dry_run)
+    for path in cleared:
+        print(f"{'would ' if args.dry_run else ''}{'remove-dir':<15} {path}")
+    if whole:
+        from blocksift import paths
+
+        kept = [p for p in (paths.data_dir(), paths.config_dir()) if p.exists()]
+        if kept:
+            print(f"kept your data (labeled examples, models, token): "
+                  f"{', '.join(map(str, kept))}; delete by hand to remove everything")
     return 0
+
+
+def _clear_host_files(dry_run: bool) -> list[Path]:
+    """Remove the host's log and cache folders (rebuilt on demand); returns those removed."""
+    import shutil
+
+    from blocksift import paths
+
+    removed = []
+    for folder in (paths.state_dir() / "logs", paths.cache_dir()):
+        if folder.is_dir():
+            if not dry_run:
+                shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
 
 
 def _doctor(args: argparse.Namespace) -> int:
@@ -171,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Stand-alone entry (``python -m blocksift.cli.cmd_install doctor``) until the main CLI
+    """Stand-alone entry (``python3 -m blocksift.cli.cmd_install doctor``) until the main CLI
     lists these commands."""
     parser = argparse.ArgumentParser(prog="blocksift")
     add_parser(parser.add_subparsers(dest="command", required=True))

@@ -27,6 +27,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    import sys
+
+    if sys.stdin is None or sys.stdout is None:
+        print("blocksift: error: the native host needs stdin and stdout (the browser's pipes)",
+              file=sys.stderr)
+        return 2
+    if sys.stdin.isatty():
+        # a person typed it: frames are binary, nothing useful can be typed here
+        print("blocksift: error: `blocksift native` is started by the browser and speaks "
+              "binary frames on stdin; register it with `blocksift install`, or try the "
+              "protocol with `blocksift serve`", file=sys.stderr)
+        return 2
     from ..service import ServiceConfig
     from ..transport.native import main
 

@@ -12,8 +12,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description="Serve the extension protocol over a loopback WebSocket server, so "
                     "several browsers, profiles and scripts share one warm host. Every "
                     "connection needs the per-install token; web pages are refused.")
-    parser.add_argument("--port", type=int, default=8787,
-                        help="TCP port (default %(default)s; 0 picks a free one and prints it)")
+    parser.add_argument("--port", type=int, default=None,
+                        help="TCP port (default 8787; 0 picks a free one and prints it)")
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                         help="also accept this Origin (repeatable), e.g. another extension "
                              "id; the blocksift extension's origins are always accepted")
@@ -37,7 +37,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="memory each extraction worker may add, in MiB; a page over it is "
                              "an error and the worker is replaced (default %(default)s; 0: none)")
     parser.add_argument("--print-token", action="store_true",
-                        help="print the token (creating it if needed) and exit")
+                        help="only print the token (creating it if needed) and exit; "
+                             "serves nothing, so it takes no --port")
     parser.add_argument("--new-token", action="store_true",
                         help="replace the token with a fresh one (clients must be updated)")
     parser.add_argument("--log-level", default="INFO",
@@ -46,6 +47,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _check(args: argparse.Namespace) -> str | None:
+    if args.print_token and args.port is not None:
+        return ("--print-token prints the token and exits; start the server without it "
+                "(`blocksift serve --port N` prints where the token is)")
+    if args.port is None:
+        args.port = 8787
     if not 0 <= args.port <= 65535:
         return f"--port must be 0..65535, got {args.port}"
     if args.max_connections < 1:

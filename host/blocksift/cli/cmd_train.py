@@ -64,13 +64,18 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         params = module.Params.model_validate(parse_params(args.param))
-    except (ValidationError, CommandError) as exc:
-        print(f"bad --param: {exc}", file=sys.stderr)
+    except CommandError as exc:
+        print(f"blocksift: error: {exc}", file=sys.stderr)
+        return 2
+    except ValidationError as exc:  # one line, as every usage error
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}"
+                             for e in exc.errors())
+        print(f"blocksift: error: invalid params for {args.algorithm}: {problems}", file=sys.stderr)
         return 2
     try:
         paths = [resolve(name) for name in args.datasets]
     except FileNotFoundError as exc:
-        print(str(exc), file=sys.stderr)
+        print(f"blocksift: error: {exc}", file=sys.stderr)
         return 2
     show_progress = args.progress if args.progress is not None else sys.stderr.isatty()
     bar = None
@@ -92,10 +97,10 @@ def run(args: argparse.Namespace) -> int:
         model = module.train(pages(), params, per_site=args.per_site, description=description,
                              min_site_pages=args.min_site_pages, progress=tick)
     except module.TrainingError as exc:
-        print(f"training failed: {exc}", file=sys.stderr)
+        print(f"blocksift: error: training failed: {exc}", file=sys.stderr)
         return 1
     except (ValueError, KeyError, OSError) as exc:  # unreadable or malformed dataset rows
-        print(f"cannot read the training pages: {exc}", file=sys.stderr)
+        print(f"blocksift: error: cannot read the training pages: {exc}", file=sys.stderr)
         return 2
     finally:
         if bar is not None:

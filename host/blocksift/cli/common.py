@@ -58,12 +58,62 @@ def load_algorithm(name: str, params: dict[str, Any]) -> tuple[Any, Any]:
         raise CommandError(f"invalid params for {name}: {problems}") from None
 
 
+#: Leading bytes of common non-text files, named in the error a user sees.
+_MAGIC = ((b"\x7fELF", "an ELF executable"), (b"%PDF", "a PDF document"),
+          (b"\x89PNG", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"),
+          (b"GIF8", "a GIF image"), (b"PK\x03\x04", "a ZIP archive"),
+          (b"\x1f\x8b", "gzip data"), (b"MZ", "a Windows executable"))
+_CONTROL_BYTES = bytes(set(range(32)) - {9, 10, 12, 13} | {127})
+
+
+def binary_kind(data: bytes) -> str | None:
+    """What ``data`` is when it is clearly not a text page (magic bytes, NULs, control
+    bytes), else None. UTF-16 pages (BOM) count as text."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None
+    for magic, kind in _MAGIC:
+        if data.startswith(magic):
+            return kind
+    sample = data[:8192]
+    if b"\x00" in sample:
+        return "binary data"
+    if sample and len(sample) - len(sample.translate(None, _CONTROL_BYTES)) > len(sample) // 10:
+        return "binary data"
+    return None
+
+
+def stdin_stream() -> Any:
+    """``sys.stdin`` for reading, or a :class:`CommandError` when the shell closed it."""
+    if sys.stdin is None or sys.stdin.closed:
+        raise CommandError("standard input is closed; redirect a file to it or pipe input in")
+    return sys.stdin
+
+
+def _checked(data: bytes, source: str) -> bytes:
+    kind = binary_kind(data)
+    if kind is not None:
+        raise CommandError(f"{source} is {kind}, not an HTML page")
+    return data
+
+
 def read_source(source: str, timeout: float = 20.0) -> tuple[str, str | None]:
-    """Read a page from a file path, a URL or ``-`` (stdin); returns (html, url)."""
+    """Read a page from a file path, a URL or ``-`` (stdin); returns (html, url).
+
+    Binary input (an executable, an image, a NUL-filled file) is a :class:`CommandError`:
+    decoded as text it would come out as pages of garbage "main text".
+    """
     from ..page import decode_html
 
     if source == "-":
-        return decode_html(sys.stdin.buffer.read()), None
+        stream = stdin_stream()
+        if stream.isatty():
+            print("blocksift: reading HTML from the terminal; end it with Ctrl-D",
+                  file=sys.stderr)
+        try:
+            data = stream.buffer.read()
+        except OSError as exc:
+            raise CommandError(f"cannot read standard input: {exc.strerror or exc}") from None
+        return decode_html(_checked(data, "standard input")), None
     if source.startswith(("http://", "https://")):
         import urllib.request
 
@@ -74,13 +124,13 @@ def read_source(source: str, timeout: float = 20.0) -> tuple[str, str | None]:
                 charset = response.headers.get_content_charset()
         except OSError as exc:
             raise CommandError(f"cannot fetch {source}: {exc}") from None
-        return decode_html(data, charset), source
+        return decode_html(_checked(data, source), charset), source
     path = Path(source)
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise CommandError(f"cannot read {source}: {exc.strerror or exc}") from None
-    return decode_html(data), None
+    return decode_html(_checked(data, source)), None
 
 
 def run_guarded(func: Any) -> Any:

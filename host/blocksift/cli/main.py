@@ -1,37 +1,108 @@
-"""``blocksift`` entry point: parses the command line, imports only the command being run."""
+"""``blocksift`` entry point: parses the command line, imports only the command being run.
+
+Exit codes (README "Exit codes"): 0 done; 1 the command ran but the answer is negative (the
+algorithm declined the page, doctor found a problem, the server could not start); 2 usage
+error or unusable input (bad option, missing or binary file, closed stdin); 3 internal
+error (a bug; ``BLOCKSIFT_DEBUG=1`` shows the traceback); 130 interrupted.
+"""
 
 from __future__ import annotations
 
-import argparse
-import importlib
-import importlib.util
+import os
 import sys
+from typing import TYPE_CHECKING
 
-#: Subcommand modules (``blocksift.cli.cmd_<name>``); absent modules are skipped.
-COMMAND_MODULES = ("extract", "batch", "algorithms", "schema", "eval", "native", "serve",
-                   "install", "cluster", "train", "examples")
+if TYPE_CHECKING:
+    import argparse
+
+EXIT_OK, EXIT_NEGATIVE, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+#: Every command: (name, module ``blocksift.cli.cmd_<module>``, one-line help). The help is
+#: here so ``blocksift --help`` lists the commands without importing a single one of them
+#: (tests/cli check it matches what each module declares).
+COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("extract", "extract", "extract main text and blocks from a file, URL or stdin"),
+    ("batch", "batch", "extract many pages: JSONL in, JSONL out"),
+    ("algorithms", "algorithms", "list algorithms, params and defaults"),
+    ("schema", "schema", "print the protocol's JSON Schema"),
+    ("eval", "eval", "score an algorithm on labeled pages (precision, recall, F1, ms)"),
+    ("native", "native", "run as the browser's native-messaging host (stdin/stdout frames)"),
+    ("serve", "serve", "serve the protocol over WebSockets on 127.0.0.1 and ::1"),
+    ("install", "install", "register the native host with browsers"),
+    ("uninstall", "install", "remove what install wrote"),
+    ("doctor", "install", "check every registration with a real round trip"),
+    ("cluster", "cluster", "show the template classes and extraction rules of sites"),
+    ("train", "train", "learn a trained algorithm's model from labeled pages"),
+    ("examples", "examples", "captured labeled examples"),
+)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _parser_class() -> type[argparse.ArgumentParser]:
+    """An argparse parser whose usage errors are one line, pointing at ``--help`` (built
+    on demand: ``--version`` answers without importing argparse)."""
+    import argparse
+
+    class OneLineErrorParser(argparse.ArgumentParser):
+        def error(self, message: str) -> None:  # type: ignore[override]
+            self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+    return OneLineErrorParser
+
+
+def _chosen(argv: list[str]) -> str | None:
+    """The command named on the command line (the first word that is not an option)."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word
+        if word == "--":
+            return None
+    return None
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; only the module of the command in ``argv`` is imported (all when None)."""
+    import importlib
+
     from .. import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _parser_class()(
         prog="blocksift",
-        description="See through a web page's clutter: link blocks and main text.")
+        description="See through a web page's clutter: link blocks and main text.",
+        epilog="Exit codes: 0 done, 1 negative answer (page declined, doctor found a problem), "
+               "2 usage error or unusable input, 3 internal error, 130 interrupted.")
     parser.add_argument("--version", action="version", version=f"blocksift {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        module_name = f"blocksift.cli.cmd_{name}"
-        if importlib.util.find_spec(module_name) is None:
+    chosen = _chosen(argv) if argv is not None else None
+    chosen_module = next((m for name, m, _help in COMMANDS if name == chosen), None)
+    loaded: set[str] = set()
+    for name, module_name, help_text in COMMANDS:
+        if module_name in loaded:
             continue
-        module = importlib.import_module(module_name)
+        if argv is not None and module_name != chosen_module:
+            # a stand-in that only carries the help line; the real parser is built on use
+            subparsers.add_parser(name, help=help_text)
+            continue
+        module = importlib.import_module(f"blocksift.cli.cmd_{module_name}")
+        loaded.add(module_name)
         before = set(subparsers.choices)
         module.add_parser(subparsers)
         for command in set(subparsers.choices) - before:
             # A module's run() serves its commands unless a parser set its own ``run``.
             if subparsers.choices[command].get_default("run") is None:
                 subparsers.choices[command].set_defaults(run=module.run)
+    if argv is not None and chosen is not None and chosen not in subparsers.choices:
+        # argparse would list every command in one long line; say it shorter
+        parser.error(f"unknown command {chosen!r}")
     return parser
+
+
+def _quiet_broken_pipe() -> None:
+    """After ``blocksift ... | head``: no 'Exception ignored' noise when Python exits."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,17 +114,47 @@ def main(argv: list[str] | None = None) -> int:
         from .cmd_native import run_native
 
         return run_native(argv[1:] if argv[0] == "native" else [])
-    parser = build_parser()
+    if argv == ["--version"]:  # the most common probe: answer without importing argparse
+        from .. import __version__
+
+        print(f"blocksift {__version__}")
+        return EXIT_OK
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()
-        return 2
+        return EXIT_USAGE
     try:
-        return int(args.run(args) or 0)
+        code = int(args.run(args) or 0)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a reader gone early (`| head`) shows up here, not at exit
+        return code
     except KeyboardInterrupt:
-        return 130
+        print("blocksift: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
-        return 0
+        _quiet_broken_pipe()
+        return EXIT_OK
+    except UnicodeDecodeError as exc:  # a dataset or JSONL file that is not UTF-8 text
+        print(f"blocksift: error: input is not UTF-8 text ({exc.reason} at byte {exc.start})",
+              file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:
+        if exc.filename is None:
+            return _internal(exc)
+        # a path given on the command line that cannot be read or written
+        print(f"blocksift: error: {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except Exception as exc:  # a bug: one line for the user, the traceback on request
+        return _internal(exc)
+
+
+def _internal(exc: BaseException) -> int:
+    if os.environ.get("BLOCKSIFT_DEBUG"):
+        raise exc
+    print(f"blocksift: internal error: {type(exc).__name__}: {exc} "
+          "(BLOCKSIFT_DEBUG=1 shows the traceback; please report it)", file=sys.stderr)
+    return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

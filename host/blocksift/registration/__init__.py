@@ -8,21 +8,37 @@
 docs/install.md is the user guide.
 """
 
-from .apply import Action, Receipt, apply_install, apply_uninstall, load_receipt, plan_uninstall
-from .browsers import (
-    BROWSER_NAMES,
-    BROWSERS,
-    CHROMIUM_EXTENSION_ID,
-    CHROMIUM_ORIGIN,
-    FIREFOX_EXTENSION_ID,
-    HOST_NAME,
-    Platform,
-    current_platform,
-    detect,
-    extension_id_from_key,
-)
-from .doctor import DoctorReport, format_report, round_trip, run_doctor
-from .plan import InstallPlan, launcher_path, launcher_script, plan_install
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# Names resolve on first use (PEP 562): `blocksift install --help` needs only .browsers, and
+# the doctor's and planner's imports must not slow down every command that lists these names.
+_SUBMODULE_OF = {
+    **dict.fromkeys(("Action", "Receipt", "apply_install", "apply_uninstall", "load_receipt",
+                     "plan_uninstall"), "apply"),
+    **dict.fromkeys(("BROWSER_NAMES", "BROWSERS", "CHROMIUM_EXTENSION_ID", "CHROMIUM_ORIGIN",
+                     "FIREFOX_EXTENSION_ID", "HOST_NAME", "Platform", "current_platform",
+                     "detect", "extension_id_from_key"), "browsers"),
+    **dict.fromkeys(("DoctorReport", "format_report", "round_trip", "run_doctor"), "doctor"),
+    **dict.fromkeys(("InstallPlan", "launcher_path", "launcher_script", "plan_install"),
+                    "plan"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    submodule = _SUBMODULE_OF.get(name)
+    if submodule is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{submodule}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_SUBMODULE_OF))
+
 
 __all__ = [
     "BROWSERS", "BROWSER_NAMES", "CHROMIUM_EXTENSION_ID", "CHROMIUM_ORIGIN",

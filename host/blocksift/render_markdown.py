@@ -1,0 +1,384 @@
+"""Markdown (and the one-headline HTML document) of an extraction's sanitized main HTML.
+
+Input is :attr:`MainText.html`, already reduced by ``content.sanitized_html`` to a small
+allowlist of tags, so this renderer handles exactly that set:
+
+* one headline: the title becomes ``# title`` unless the body already has an ``<h1>`` that
+  says the same; other ``<h1>`` are demoted, so a note gets a single top heading;
+* data tables become Markdown (GFM) tables, their caption a ``Table: ...`` line before them
+  (pandoc's caption syntax); layout tables (nested tables, one row or column, paragraphs
+  or long prose in cells) are flattened to paragraphs in reading order;
+* ``<pre>`` becomes a fenced block carrying the language the page names
+  (``class="language-xyz"``, ``lang-xyz``, ``highlight-source-xyz``, ``brush: xyz``);
+* images keep their alt text and title; links, emphasis, code spans, lists (nested),
+  blockquotes, definition lists and rules map to their Markdown forms.
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+
+from lxml import etree
+from lxml import html as lxml_html
+
+HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+#: Tags rendered as blocks (everything else in the allowlist is inline).
+BLOCK_TAGS = frozenset({
+    "article", "section", "div", "p", "blockquote", "pre", "ul", "ol", "li", "dl", "dt", "dd",
+    "figure", "figcaption", "table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption",
+    "hr", "details", "summary", "picture", *HEADINGS,
+})
+#: Block content that makes a table cell a layout cell rather than a data cell.
+_LAYOUT_CELL_CONTENT = ("p", "div", "ul", "ol", "dl", "blockquote", "pre", "figure", "section",
+                        "article", "table", *HEADINGS)
+#: A data cell holds a value or a short phrase; a cell longer than this is prose.
+LAYOUT_CELL_CHARS = 200
+
+_LANGUAGE_PATTERNS = (
+    re.compile(r"(?:^|\s)(?:language|lang)-([\w+#.-]+)"),
+    re.compile(r"(?:^|\s)highlight-(?:source-)?([\w+#-]+)"),
+    re.compile(r"(?:^|\s)brush:\s*([\w+#-]+)"),
+    re.compile(r"(?:^|\s)hljs\s+([\w+#-]+)"),
+)
+_WS = re.compile(r"\s+")
+HARD_BREAK = "\\\n"  # backslash-newline: CommonMark's hard line break, no trailing spaces
+_PARAGRAPH_BREAK = re.compile(r"(?:[ \t]*\\\n[ \t]*){2,}")
+_INLINE_SPECIAL = re.compile(r"([\\`*_\[\]])")
+_LINE_START_SPECIAL = re.compile(r"^(#{1,6}\s|>|[-+]\s)")
+_LINE_START_NUMBER = re.compile(r"^(\d+)([.)]\s)")
+_LIST_BLOCK = re.compile(r"^(?:- |\d+\. )")
+
+
+def _norm(text: str) -> str:
+    return _WS.sub(" ", text).strip().casefold()
+
+
+def _tag(node: etree._Element) -> str | None:
+    return node.tag if isinstance(node.tag, str) else None
+
+
+def parse_fragment(html: str) -> etree._Element:
+    """The sanitized HTML as children of one ``<div>``."""
+    return lxml_html.fragment_fromstring(html or "", create_parent="div")
+
+
+def same_headline(title: str, heading_text: str) -> bool:
+    """True when a heading says the title: equal, or one contains the other
+    (``"Story | Site"`` vs ``"Story"``)."""
+    title_n, heading_n = _norm(title), _norm(heading_text)
+    if not title_n or not heading_n:
+        return False
+    return title_n == heading_n or heading_n in title_n or title_n in heading_n
+
+
+def _headline_plan(title: str, root: etree._Element) -> tuple[bool, etree._Element | None]:
+    """(prefix the title?, the body ``<h1>`` kept as the headline)."""
+    h1s = [h for h in root.iter("h1")]
+    matching = [h for h in root.iter(*HEADINGS) if same_headline(title, h.text_content())]
+    if matching:
+        return False, matching[0]
+    if not title.strip() and h1s:
+        return False, h1s[0]
+    return bool(title.strip()), None
+
+
+def html_document(title: str, html: str) -> str:
+    """``--format html``: the main HTML under exactly one headline."""
+    if not title.strip():
+        return html
+    root = parse_fragment(html)
+    if any(same_headline(title, h.text_content()) for h in root.iter(*HEADINGS)):
+        return html  # the article already says its headline
+    return f"<h1>{escape(title)}</h1>\n{html}"
+
+
+def to_markdown(title: str, html: str) -> str:
+    """Markdown of a main text (see the module docstring)."""
+    root = parse_fragment(html)
+    prefix, kept = _headline_plan(title or "", root)
+    for heading in list(root.iter(*HEADINGS)):
+        if heading is kept:
+            heading.tag = "h1"
+        elif same_headline(title or "", heading.text_content()):
+            heading.drop_tree()  # the headline said again (a title repeated in the body)
+        elif heading.tag == "h1":
+            heading.tag = "h2"
+    try:
+        blocks = _blocks(root, depth=0)
+    except RecursionError:
+        # pathologically deep markup: plain paragraphs beat no output
+        blocks = [_escape_text(p) for p in _plain_paragraphs(root)]
+    if prefix:
+        blocks.insert(0, f"# {_escape_text(_WS.sub(' ', title).strip())}")
+    return "\n\n".join(block for block in blocks if block.strip()).strip()
+
+
+def _plain_paragraphs(root: etree._Element) -> list[str]:
+    from .content import paragraphs
+
+    return paragraphs([root])
+
+
+# --- blocks ---------------------------------------------------------------------------------
+
+
+def _blocks(node: etree._Element, depth: int) -> list[str]:
+    """Markdown blocks of ``node``'s content (its text, children and their tails)."""
+    out: list[str] = []
+    inline: list[str] = [_text(node.text)]
+
+    def flush() -> None:
+        # two or more <br> in a row are how old pages separate paragraphs
+        for piece in _PARAGRAPH_BREAK.split("".join(inline)):
+            paragraph = _clean_inline(piece)
+            if paragraph:
+                out.append(_escape_line_start(paragraph))
+        inline.clear()
+
+    for child in node:
+        tag = _tag(child)
+        if tag is None:
+            inline.append(_text(child.tail))
+            continue
+        if tag in BLOCK_TAGS:
+            flush()
+            out.extend(_block(child, tag, depth + 1))
+        else:
+            inline.append(_inline(child, depth + 1))
+        inline.append(_text(child.tail))
+    flush()
+    return out
+
+
+def _block(node: etree._Element, tag: str, depth: int) -> list[str]:
+    if tag in HEADINGS:
+        text = _clean_inline(_inline_content(node, depth))
+        return [f"{'#' * int(tag[1])} {text}"] if text else []
+    if tag == "hr":
+        return ["---"]
+    if tag == "pre":
+        return [_fence(node)]
+    if tag in ("ul", "ol"):
+        return [_list(node, tag, depth)]
+    if tag == "blockquote":
+        inner = "\n\n".join(_blocks(node, depth))
+        return ["\n".join(f"> {line}" if line else ">" for line in inner.split("\n"))] \
+            if inner else []
+    if tag == "table":
+        return _table(node, depth)
+    if tag == "dt":
+        text = _clean_inline(_inline_content(node, depth))
+        return [f"**{text}**"] if text else []
+    return _blocks(node, depth)
+
+
+def _list(node: etree._Element, tag: str, depth: int) -> str:
+    start = node.get("start", "1")
+    number = int(start) if start.isdigit() else 1
+    items: list[str] = []
+    for child in node:
+        if _tag(child) != "li":
+            continue
+        marker = f"{number}. " if tag == "ol" else "- "
+        number += 1
+        body = ""
+        for block in _blocks(child, depth):
+            # a nested list follows its item's text directly, keeping the list tight
+            joiner = "\n" if _LIST_BLOCK.match(block) else "\n\n"
+            body = f"{body}{joiner}{block}" if body else block
+        lines = body.split("\n")
+        indent = " " * len(marker)
+        rendered = marker + lines[0] + "".join(
+            f"\n{indent}{line}" if line else "\n" for line in lines[1:])
+        items.append(rendered)
+    return "\n".join(items)
+
+
+def code_language(node: etree._Element) -> str:
+    """The language a ``<pre>`` (or its ``<code>``) names in its class, else ''."""
+    candidates = [node, *node.iter("code")]
+    for element in candidates:
+        classes = element.get("class") or ""
+        for pattern in _LANGUAGE_PATTERNS:
+            match = pattern.search(classes)
+            if match:
+                return match.group(1).lower()
+    return ""
+
+
+def _fence(node: etree._Element) -> str:
+    code = node.text_content().strip("\n")
+    longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{code_language(node)}\n{code}\n{fence}"
+
+
+# --- tables ---------------------------------------------------------------------------------
+
+
+def _rows(table: etree._Element) -> list[etree._Element]:
+    """The table's own rows (not those of nested tables), head first, foot last."""
+    head, body, foot = [], [], []
+    for child in table:
+        tag = _tag(child)
+        if tag == "tr":
+            body.append(child)
+        elif tag in ("thead", "tbody", "tfoot"):
+            rows = [row for row in child if _tag(row) == "tr"]
+            {"thead": head, "tbody": body, "tfoot": foot}[tag].extend(rows)
+    return head + body + foot
+
+
+def _cells(row: etree._Element) -> list[etree._Element]:
+    return [cell for cell in row if _tag(cell) in ("td", "th")]
+
+
+def is_data_table(table: etree._Element) -> bool:
+    """A table of data (rows and columns of values), not one that lays out a page."""
+    if any(True for _ in table.iterdescendants("table")):
+        return False  # nested tables are page layout
+    rows = _rows(table)
+    if not rows:
+        return False
+    width = max(len(_cells(row)) for row in rows)
+    if width < 2 and not (len(rows) >= 2 and _has_header(table, rows)):
+        return False
+    if len(rows) < 2 and not _has_header(table, rows):
+        return False
+    for row in rows:
+        for cell in _cells(row):
+            if any(True for _ in cell.iterdescendants(*_LAYOUT_CELL_CONTENT)):
+                return False
+            if len(_WS.sub(" ", cell.text_content()).strip()) > LAYOUT_CELL_CHARS:
+                return False
+    return True
+
+
+def _has_header(table: etree._Element, rows: list[etree._Element]) -> bool:
+    return (any(_tag(child) in ("thead", "caption") for child in table)
+            or any(_tag(cell) == "th" for cell in _cells(rows[0])))
+
+
+def _table(table: etree._Element, depth: int) -> list[str]:
+    if not is_data_table(table):
+        return _blocks(table, depth)  # layout: the cells' content as paragraphs
+    rows = _rows(table)
+    if not _WS.sub("", table.text_content()) and next(table.iter("img"), None) is None:
+        return []  # a table with no content left would print as bare pipes
+    grid: list[list[str]] = []
+    for row in rows:
+        cells: list[str] = []
+        for cell in _cells(row):
+            text = _clean_inline(_inline_content(cell, depth)).replace("|", "\\|")
+            cells.append(text)
+            span = cell.get("colspan", "1")
+            cells.extend([""] * (min(int(span), 50) - 1 if span.isdigit() and int(span) > 1
+                                 else 0))
+        grid.append(cells)
+    width = max(len(cells) for cells in grid)
+    grid = [cells + [""] * (width - len(cells)) for cells in grid]
+    lines = [_row_line(grid[0]), _row_line(["---"] * width)]
+    lines.extend(_row_line(cells) for cells in grid[1:])
+    out = []
+    caption = next((child for child in table if _tag(child) == "caption"), None)
+    if caption is not None:
+        text = _clean_inline(_inline_content(caption, depth))
+        if text:
+            out.append(f"Table: {text}")
+    out.append("\n".join(lines))
+    return out
+
+
+def _row_line(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+# --- inline ---------------------------------------------------------------------------------
+
+
+def _text(text: str | None) -> str:
+    return _escape_text(_WS.sub(" ", text)) if text else ""
+
+
+def _escape_text(text: str) -> str:
+    return _INLINE_SPECIAL.sub(r"\\\1", text)
+
+
+def _escape_line_start(paragraph: str) -> str:
+    """A paragraph that would read as a heading, quote or list item is escaped."""
+    paragraph = _LINE_START_SPECIAL.sub(lambda m: "\\" + m.group(1), paragraph)
+    return _LINE_START_NUMBER.sub(lambda m: m.group(1) + "\\" + m.group(2), paragraph)
+
+
+def _clean_inline(text: str) -> str:
+    """Collapse the spaces of rendered inline text; hard breaks only between lines."""
+    lines = [" ".join(line.split()) for line in text.split(HARD_BREAK)]
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    return HARD_BREAK.join(lines)
+
+
+def _inline_content(node: etree._Element, depth: int) -> str:
+    pieces = [_text(node.text)]
+    for child in node:
+        if _tag(child) is not None:
+            rendered = _inline(child, depth + 1)
+            if _tag(child) in BLOCK_TAGS:
+                rendered = f" {rendered} "  # a block inside a cell or heading: a space apart
+            pieces.append(rendered)
+        pieces.append(_text(child.tail))
+    return "".join(pieces)
+
+
+def _wrap(marker: str, inner: str) -> str:
+    core = inner.strip()
+    if not core:
+        return inner
+    lead = " " if inner[:1].isspace() else ""
+    trail = " " if inner[-1:].isspace() else ""
+    return f"{lead}{marker}{core}{marker}{trail}"
+
+
+def _inline(node: etree._Element, depth: int) -> str:
+    tag = _tag(node)
+    if tag == "br":
+        return HARD_BREAK
+    if tag == "img":
+        alt = _escape_text(_WS.sub(" ", node.get("alt") or "").strip())
+        src = (node.get("src") or "").replace(" ", "%20").replace(")", "%29")
+        if not src:
+            return alt
+        title = node.get("title")
+        title_part = f' "{title.replace(chr(34), chr(92) + chr(34))}"' if title else ""
+        return f"![{alt}]({src}{title_part})"
+    if tag in ("code", "kbd", "samp") and node.getparent() is not None:
+        code = _WS.sub(" ", node.text_content())
+        if not code.strip():
+            return code
+        longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
+        ticks = "`" * (longest + 1)
+        pad = " " if code.startswith("`") or code.endswith("`") else ""
+        return f"{ticks}{pad}{code}{pad}{ticks}"
+    inner = _inline_content(node, depth)
+    if tag in ("strong", "b"):
+        return _wrap("**", inner)
+    if tag in ("em", "i", "cite", "dfn"):
+        return _wrap("*", inner)
+    if tag in ("del", "s"):
+        return _wrap("~~", inner)
+    if tag == "q":
+        return f"“{inner.strip()}”"
+    if tag == "a":
+        href = (node.get("href") or "").replace(" ", "%20").replace(")", "%29")
+        text = inner.strip()
+        if not href:
+            return inner
+        if not text:
+            return ""
+        if text == _escape_text(href):
+            return f"<{href}>"
+        return f"[{text}]({href})"
+    return inner

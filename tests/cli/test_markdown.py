@@ -1,0 +1,94 @@
+"""Markdown worth pasting into a note: golden files for the renderer, then the real command.
+
+Golden cases live in tests/cli/markdown/<case>/: ``input.html`` (main HTML as the sanitizer
+leaves it), ``title.txt`` and ``expected.md``. Re-record deliberately with
+``BLOCKSIFT_UPDATE_GOLDEN=1 python3 -m pytest tests/cli/test_markdown.py`` and review the diff.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from blocksift.render_markdown import code_language, html_document, parse_fragment, to_markdown
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+CASES = sorted(p.name for p in (HERE / "markdown").iterdir() if p.is_dir())
+ALGORITHMS = ("auto", "linkblocks", "linkdensity", "clustering", "farsw")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_markdown_golden(case):
+    folder = HERE / "markdown" / case
+    title = (folder / "title.txt").read_text(encoding="utf-8").strip()
+    rendered = to_markdown(title, (folder / "input.html").read_text(encoding="utf-8")) + "\n"
+    expected = folder / "expected.md"
+    if os.environ.get("BLOCKSIFT_UPDATE_GOLDEN"):
+        expected.write_text(rendered, encoding="utf-8")
+    assert rendered == expected.read_text(encoding="utf-8")
+    assert len(re.findall(r"^# ", rendered, flags=re.M)) == 1, "exactly one headline"
+
+
+def test_data_table_is_a_markdown_table_with_its_caption():
+    folder = HERE / "markdown" / "data-table-caption"
+    md = to_markdown("t", (folder / "input.html").read_text(encoding="utf-8"))
+    table = [line for line in md.splitlines() if line.startswith("|")]
+    assert table[1] == "| --- | --- | --- |"
+    assert len({line.count(" | ") for line in table}) == 1, "every row has the same width"
+    assert "Table: Lights switched off" in md
+
+
+def test_layout_tables_are_flattened_to_paragraphs():
+    folder = HERE / "markdown" / "layout-table"
+    md = to_markdown("t", (folder / "input.html").read_text(encoding="utf-8"))
+    assert "|" not in md
+    assert "\n\nWe grow eleven varieties" in md
+
+
+@pytest.mark.parametrize("markup, language", [
+    ('<pre><code class="language-python">x</code></pre>', "python"),
+    ('<pre class="lang-js">x</pre>', "js"),
+    ('<pre><code class="highlight-source-c++">x</code></pre>', "c++"),
+    ('<pre class="brush: sql">x</pre>', "sql"),
+    ('<pre><code class="hljs go">x</code></pre>', "go"),
+    ("<pre>x</pre>", ""),
+])
+def test_code_language_from_the_page(markup, language):
+    assert code_language(parse_fragment(markup)[0]) == language
+
+
+def test_html_document_has_one_headline():
+    assert html_document("Story | Site", "<h1>Story</h1><p>x</p>") == "<h1>Story</h1><p>x</p>"
+    assert html_document("A & B", "<p>x</p>") == "<h1>A &amp; B</h1>\n<p>x</p>"
+
+
+def _extract(*args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(REPO / "host"))
+    return subprocess.run([sys.executable, "-m", "blocksift", "extract", *args],
+                          capture_output=True, text=True, timeout=120, env=env, cwd=REPO)
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_every_algorithm_prints_one_headline(algorithm):
+    page = str(REPO / "examples" / "article.html")
+    markdown = _extract(page, "--algo", algorithm, "--format", "markdown")
+    html = _extract(page, "--algo", algorithm, "--format", "html")
+    assert markdown.returncode in (0, 1) and html.returncode in (0, 1), markdown.stderr
+    if markdown.stdout.strip():
+        assert len(re.findall(r"^# ", markdown.stdout, flags=re.M)) == 1, markdown.stdout
+    if html.stdout.strip():
+        assert html.stdout.count("<h1") == 1, html.stdout[:400]
+
+
+def test_a_table_laid_out_page_reads_as_paragraphs():
+    page = REPO / "tests" / "golden" / "table-layout-legacy" / "source.html"
+    done = _extract(str(page), "--format", "markdown")
+    assert done.returncode == 0, done.stderr
+    assert "|" not in done.stdout
+    assert "\n\nWe grow eleven varieties of apple" in done.stdout

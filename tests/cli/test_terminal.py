@@ -1,0 +1,333 @@
+"""Every listed command, run the way people run it: in a terminal, piped, with stdin closed,
+on a missing file and on binary input. Each ends with a documented exit code (README "Exit
+codes") and, on error, one line on stderr; never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from cli_terminal import CLOSED, REPO, command, environment, in_terminal
+
+pytestmark = pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="POSIX pty")
+
+EXAMPLE = REPO / "examples" / "article.html"
+DATASET = REPO / "tests" / "fixtures" / "dataset"
+BINARY = Path(shutil.which("ls") or "/bin/ls")
+DOCUMENTED_CODES = {0, 1, 2, 3, 130}
+#: How every error line starts (argparse's own errors name the command).
+ERROR_LINE = re.compile(r"^blocksift( [a-z]+)?: (error: )?\S")
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "home"
+
+
+@pytest.fixture
+def pages(tmp_path: Path) -> Path:
+    """A JSONL batch of 30 pages and one line that is not a page."""
+    html = EXAMPLE.read_text(encoding="utf-8")
+    path = tmp_path / "pages.jsonl"
+    lines = [json.dumps({"id": f"p{i}", "html": html}) for i in range(30)]
+    lines.append(json.dumps({"id": "nohtml"}))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def run(*args: str, home: Path, stdin: bytes | None = None, closed_stdin: bool = False,
+        ) -> subprocess.CompletedProcess[bytes]:
+    """Not a terminal: stdout and stderr piped, stdin piped, /dev/null or closed."""
+    argv = command(*args)
+    if closed_stdin:
+        argv = ["sh", "-c", 'exec "$@" <&-', "sh", *argv]
+    return subprocess.run(argv, input=stdin, stdin=None if stdin is not None or closed_stdin
+                          else subprocess.DEVNULL, capture_output=True, timeout=300,
+                          env=environment(home), cwd=REPO)
+
+
+def assert_clean(code: int, text: str, expected: set[int] | int) -> None:
+    expected = {expected} if isinstance(expected, int) else expected
+    assert code in expected, f"exit {code}, expected {expected}: {text[-800:]}"
+    assert code in DOCUMENTED_CODES
+    assert "Traceback" not in text and "Exception ignored" not in text, text[-2000:]
+
+
+def assert_one_line_error(code: int, stderr: str, expected: int = 2) -> str:
+    assert_clean(code, stderr, expected)
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, stderr
+    assert ERROR_LINE.match(lines[0]), lines[0]
+    return lines[0]
+
+
+# -- in a terminal ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_batch_in_a_terminal_draws_progress_and_writes_every_line(home, pages, tmp_path, jobs):
+    """`blocksift batch < pages.jsonl > out.jsonl` typed in a terminal (stderr is the tty)."""
+    out = tmp_path / "out.jsonl"
+    done = in_terminal(command("batch", "--jobs", jobs), environment(home), stdin=pages,
+                       stdout=out)
+    assert_clean(done.returncode, done.screen, 0)
+    assert "100%" in done.screen and "31/31" in done.screen, done.screen  # a file: a total
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 31
+    assert records[-1]["id"] == "nohtml" and "error" in records[-1]
+
+
+def test_eval_in_a_terminal_draws_progress_and_prints_the_table(home):
+    done = in_terminal(command("eval", "--dataset", str(DATASET), "--algo", "linkblocks"),
+                       environment(home))
+    assert_clean(done.returncode, done.screen, 0)
+    assert "6page" in done.screen.replace(" ", "")  # the bar reached every page
+    assert re.search(r"^dataset\s+linkblocks\s+6\s", done.screen, flags=re.M), done.screen
+
+
+def test_extract_in_a_terminal_and_from_typed_input(home):
+    done = in_terminal(command("extract", str(EXAMPLE), "--format", "markdown"),
+                       environment(home))
+    assert_clean(done.returncode, done.screen, 0)
+    assert done.lines[0] == "# Why Lighthouses Went Dark"
+    typed = in_terminal(command("extract", "-"), environment(home),
+                        typed=b"<html><body><article><p>" + b"Typed by hand into the terminal. "
+                        * 20 + b"</p></article></body></html>\n\x04")
+    assert_clean(typed.returncode, typed.screen, {0, 1})
+    assert "end it with Ctrl-D" in typed.screen
+
+
+@pytest.mark.parametrize("args, code", [
+    (["--version"], 0),
+    (["--help"], 0),
+    (["algorithms"], 0),
+    (["schema"], 0),
+    (["examples", "list"], 0),
+    (["install", "--dry-run", "--browser", "chromium"], 0),
+    (["uninstall", "--dry-run"], 0),
+    (["doctor", "--no-round-trip"], 1),  # nothing registered in a fresh home
+    (["cluster", "--dataset", str(DATASET)], 0),
+    (["serve", "--print-token"], 0),
+    (["batch"], 2),  # stdin is the terminal: batch wants a file
+    (["native"], 2),  # browsers start it; a terminal gets a one-line explanation
+    (["nonesuch"], 2),
+    (["extract"], 2),
+])
+def test_every_command_in_a_terminal(home, args, code):
+    done = in_terminal(command(*args), environment(home))
+    assert_clean(done.returncode, done.screen, code)
+    if code == 2:
+        assert len(done.lines) == 1 and ERROR_LINE.match(done.lines[0]), done.screen
+
+
+def test_train_in_a_terminal(home, tmp_path):
+    model = tmp_path / "farsw.json"
+    done = in_terminal(command("train", "farsw", "--dataset", str(DATASET), "--out",
+                               str(model)), environment(home))
+    assert_clean(done.returncode, done.screen, 0)
+    assert "training" in done.screen and model.is_file()
+
+
+def test_serve_in_a_terminal_stops_on_ctrl_c(home):
+    done = in_terminal(command("serve", "--port", "0"), environment(home),
+                       interrupt_after="listening on", timeout=60)
+    assert_clean(done.returncode, done.screen, 0)
+    assert "blocksift serve: stopped" in done.screen
+
+
+# -- stdin closed ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args, code", [
+    (["extract", "-"], 2),
+    (["batch"], 2),
+    (["native"], 2),
+    (["extract", str(EXAMPLE)], 0),
+    (["algorithms"], 0),
+    (["schema"], 0),
+    (["examples", "list"], 0),
+    (["eval", "--dataset", str(DATASET), "--algo", "linkblocks"], 0),
+])
+def test_stdin_closed(home, args, code):
+    done = run(*args, home=home, closed_stdin=True)
+    stderr = done.stderr.decode()
+    if code == 2:
+        assert_one_line_error(done.returncode, stderr)
+    else:
+        assert_clean(done.returncode, stderr, code)
+
+
+# -- a missing file --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [
+    ["extract", "no/such/page.html"],
+    ["eval", "--dataset", "no/such/set", "--algo", "auto"],
+    ["cluster", "--dataset", "no/such/set"],
+    ["train", "farsw", "--dataset", "no/such/set"],
+    ["examples", "import", "no/such/file.jsonl"],
+    ["schema", "--output", "no/such/dir/schema.json"],
+])
+def test_a_missing_file(home, args):
+    done = run(*args, home=home)
+    line = assert_one_line_error(done.returncode, done.stderr.decode())
+    assert "no/such" in line
+
+
+# -- binary input ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [
+    ["extract", str(BINARY)],
+    ["eval", "--dataset", str(BINARY), "--algo", "auto"],
+    ["cluster", "--dataset", str(BINARY)],
+    ["train", "farsw", "--dataset", str(BINARY)],
+    ["examples", "import", str(BINARY)],
+])
+def test_binary_input_files(home, args):
+    done = run(*args, home=home)
+    assert_one_line_error(done.returncode, done.stderr.decode())
+    assert not done.stdout.strip(), "no garbage on stdout"
+
+
+@pytest.mark.parametrize("args", [["extract", "-"], ["batch", "--jobs", "1"]])
+def test_binary_input_on_stdin(home, args):
+    done = run(*args, home=home, stdin=BINARY.read_bytes())
+    line = assert_one_line_error(done.returncode, done.stderr.decode())
+    assert "not" in line and not done.stdout.strip()
+
+
+def test_nul_filled_html_is_binary(home, tmp_path):
+    page = tmp_path / "page.html"
+    page.write_bytes(b"<html><body>" + b"\x00" * 4096 + b"</body></html>")
+    done = run("extract", str(page), home=home)
+    assert "binary data" in assert_one_line_error(done.returncode, done.stderr.decode())
+
+
+# -- piped -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [
+    ["extract", str(EXAMPLE)],
+    ["extract", str(EXAMPLE), "--format", "json"],
+    ["algorithms"],
+    ["schema"],
+    ["batch", "--jobs", "2"],
+])
+@pytest.mark.parametrize("reader", ["head -c 10 >/dev/null", "true"])
+def test_piped_into_a_reader_that_stops_early(home, pages, args, reader):
+    """`blocksift ... | head -1`: the reader closes the pipe (after a little, or before the
+    first byte); no noise, exit 0."""
+    argv = " ".join(f"'{a}'" for a in command(*args))
+    shell = f"{argv} < '{pages}' | {reader}; echo \"exit=${{PIPESTATUS[0]}}\" >&2"
+    done = subprocess.run(["bash", "-c", shell], capture_output=True, timeout=300,
+                          env=environment(home), cwd=REPO)
+    stderr = done.stderr.decode()
+    assert "exit=0" in stderr, stderr
+    assert "Traceback" not in stderr and "Exception ignored" not in stderr, stderr
+
+
+def test_piped_output_has_no_progress_bar_and_no_colour(home, pages):
+    done = run("batch", "--jobs", "1", home=home, stdin=pages.read_bytes())
+    assert done.returncode == 0
+    assert done.stderr == b"" and b"\x1b[" not in done.stdout
+    assert len(done.stdout.splitlines()) == 31
+
+
+# -- specific items --------------------------------------------------------------------------
+
+
+def test_a_bad_batch_line_keeps_its_id(home):
+    done = run("batch", "--jobs", "1", home=home,
+               stdin=b'{"id":"nohtml"}\n[1,2]\nnot json\n{"id":7,"html":3}\n')
+    out = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [o["id"] for o in out] == ["nohtml", None, None, 7]
+    assert all("error" in o for o in out)
+
+
+def test_serve_print_token_does_not_take_a_port(home):
+    done = run("serve", "--print-token", "--port", "0", home=home)
+    assert "--print-token" in assert_one_line_error(done.returncode, done.stderr.decode())
+
+
+def test_examples_list_creates_nothing(home):
+    done = run("examples", "list", home=home)
+    assert done.returncode == 0 and b"no examples yet" in done.stdout
+    assert not home.exists() or not any(home.rglob("*.sqlite3"))
+
+
+def test_exit_1_when_the_page_has_no_main_text(home, tmp_path):
+    empty = tmp_path / "empty.html"
+    empty.write_text("<html><body></body></html>")
+    done = run("extract", str(empty), home=home)
+    assert done.returncode == 1
+    line = assert_one_line_error(done.returncode, done.stderr.decode(), expected=1)
+    assert re.search(r"(empty|not_suitable)", line)
+
+
+def test_every_command_module_declares_the_help_main_lists():
+    """`blocksift --help` lists commands from main.COMMANDS without importing them; the
+    help there must say what each module's own parser says."""
+    import argparse
+
+    from blocksift.cli.main import COMMANDS, build_parser
+
+    full = build_parser()  # imports every module
+    actions = next(a for a in full._actions if isinstance(a, argparse._SubParsersAction))
+    declared = {choice.dest: choice.help for choice in actions._choices_actions}
+    assert declared == {name: help_text for name, _module, help_text in COMMANDS}
+
+
+def test_batch_in_a_terminal_with_stdin_closed(home):
+    """`blocksift batch <&-` at a prompt: one line on the terminal, exit 2."""
+    done = in_terminal(command("batch"), environment(home), stdin=CLOSED)
+    assert_clean(done.returncode, done.screen, 2)
+    assert done.lines == ["blocksift: error: standard input is closed; redirect a file to it "
+                          "or pipe input in"]
+
+
+def test_install_doctor_uninstall_as_a_person_does(home):
+    """Two Chromium-family browsers share one host command: doctor measures it once and says
+    so on the second row; uninstall then removes the host's logs and cache as well."""
+    browsers = ["--browser", "chrome", "--browser", "chromium"]
+    installed = run("install", *browsers, home=home)
+    assert_clean(installed.returncode, installed.stderr.decode(), 0)
+    done = in_terminal(command("doctor", *browsers), environment(home), timeout=120)
+    assert_clean(done.returncode, done.screen, 0)
+    assert len(re.findall(r"round trip: hello", done.screen)) == 1, done.screen
+    assert "round trip: the same host command as Google Chrome" in done.screen, done.screen
+    report = json.loads(run("doctor", *browsers, "--json", home=home).stdout)
+    assert [r["round_trip_measured_for"] for r in report["browsers"]] == [None, "Google Chrome"]
+    logs, cache = home / "state" / "logs", home / "cache"
+    assert logs.is_dir() and cache.is_dir(), "the host's round trip wrote its log and cache"
+    imported = run("examples", "import", str(DATASET / "pages.jsonl"), home=home)
+    assert imported.returncode == 0, imported.stderr
+    removed = run("uninstall", home=home)
+    assert_clean(removed.returncode, removed.stderr.decode(), 0)
+    assert not logs.exists() and not cache.exists()
+    assert b"kept your data" in removed.stdout
+    assert run("examples", "list", home=home).stdout.count(b"\n") >= 6, "the user's data stays"
+
+
+@pytest.mark.parametrize("command_name", ["batch", "eval"])
+def test_progress_options_have_help(command_name):
+    done = run(command_name, "--help", home=Path("/nonexistent-home"))
+    text = " ".join(done.stdout.decode().split())
+    assert "--progress show a progress bar" in text and "--no-progress no progress bar" in text
+
+
+def test_ctrl_c_stops_batch_with_workers_quietly(home, pages):
+    """Ctrl-C reaches every process of the terminal's group: the workers stay quiet, the
+    parent drops the queued pages and exits 130 with one line."""
+    argv = " ".join(f"'{a}'" for a in command("batch", "--jobs", "2"))
+    shell = f"(cat '{pages}'; sleep 60) | {argv} > /dev/null; echo \"exit=$?\""
+    done = in_terminal(["bash", "-c", shell], environment(home), interrupt_after=r"[1-9][0-9]*page \[",
+                       timeout=120)
+    assert "Traceback" not in done.screen and "KeyboardInterrupt" not in done.screen, \
+        done.screen
+    assert "blocksift: interrupted" in done.screen
