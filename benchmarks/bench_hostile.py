@@ -7,7 +7,7 @@ the HTML string to the result (the page's scan and parse included), divided by t
 element count for microseconds per element. resiliparse (main-content text) runs beside as a
 reference when it is installed. Prints a table; nothing is asserted (speed goes in figures).
 
-    nice -n 10 python benchmarks/bench_hostile.py [--scale 1.0] [--algos auto,linkblocks]
+    nice -n 10 python3 benchmarks/bench_hostile.py [--scale 1.0] [--algos auto,linkblocks]
         [--pages paragraphs,links,attributes] [--timeout 300] [--json out.json]
 """
 

@@ -15,7 +15,7 @@ Each page goes, with the algorithms taken in turn, through:
 A crash is a dead process or a traceback, a hang a process past ``--hang-after`` seconds, a
 missing answer a page without its line/reply. Prints the counts (and writes ``--json``).
 
-    nice -n 10 python benchmarks/fuzz_pages.py --pages 20000 --modes batch,native,extract
+    nice -n 10 python3 benchmarks/fuzz_pages.py --pages 20000 --modes batch,native,extract
 """
 
 from __future__ import annotations
