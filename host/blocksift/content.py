@@ -513,6 +513,8 @@ def render_main(page: Page, elements: Sequence[etree._Element], *,
     # a listing is kept whole: boilerplate rules must not cut lines out of a <pre>
     exclude = {node for node in exclude
                if next(node.iterancestors("pre"), None) is None} | set(notices(chosen))
+    # an algorithm may choose a notice (or a pruned subtree) itself as a main element
+    chosen = [element for element in chosen if element not in exclude]
     has_ids = page.has_ids
     return MainText(
         title=page.title if title is None else title,
