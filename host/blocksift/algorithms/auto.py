@@ -457,12 +457,36 @@ class _XPaths:
         return "".join(reversed(parts))
 
 
-def _main_text(blocks: feats.Blocks, kinds: list[str]) -> str:
-    """Main blocks' text, one paragraph each; cells of one table row share a line."""
+def _text_order(blocks: feats.Blocks, kinds: list[str]) -> list[int]:
+    """Main blocks in reading order: a formula its container owns is read where it stands
+    (between the container's paragraphs), not before them at the container's start."""
+    order = list(range(len(blocks)))
+    anchors = {}
+    for i, (el, kind) in enumerate(zip(blocks.elements, kinds)):
+        if kind == "main" and len(el) and el.tag != "math" and next(el.iter("math"), None) \
+                is not None and _own_text_outside_math(el) == ("", True):
+            anchors[i] = next(el.iter("math"))
+    if not anchors:
+        return order
+    root = blocks.elements[0].getroottree().getroot()
+    position = {el: n for n, el in enumerate(root.iter())}
+    keys = [position.get(anchors.get(i, el), 0) for i, el in enumerate(blocks.elements)]
+    return sorted(order, key=lambda i: keys[i])
+
+
+def _main_text(blocks: feats.Blocks, kinds: list[str],
+               left_out: set[etree._Element] = frozenset()) -> str:
+    """Main blocks' text, one paragraph each; cells of one table row share a line.
+
+    ``left_out``: media notices and picture credits (:func:`content.notices`) the reader
+    leaves out; a block that is one, or lies in one, is left out of the text too.
+    """
     paragraphs: list[str] = []
     last_row = None
-    for el, text, kind in zip(blocks.elements, blocks.texts, kinds):
-        if kind != "main":
+    for i in _text_order(blocks, kinds):
+        el, text, kind = blocks.elements[i], blocks.texts[i], kinds[i]
+        if kind != "main" or (left_out and (el in left_out or any(
+                a in left_out for a in el.iterancestors()))):
             last_row = None
             continue
         row = el.getparent() if el.tag in ("td", "th") else None
@@ -536,7 +560,7 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
         if kind == "main":
             main_elements.append(el)
             main_exclude.update(excluded)
-    text = _main_text(blocks, kinds)
+    text = _main_text(blocks, kinds, set(notices(main_elements)) if main_elements else set())
     title = extract_title(page, main_elements or None, main_exclude)
     main = None
     if params.main_text:
