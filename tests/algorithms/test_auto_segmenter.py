@@ -184,6 +184,19 @@ def test_the_trailing_paragraphs_of_an_article_stay_but_not_links_or_comments():
     assert chosen == set(_PARAS) | set(tail)
 
 
+def test_textless_pictures_beside_a_main_region_join_it_but_not_past_other_text():
+    html = ("<body><div><img src='far.png'><p>Share</p><img src='lead.png'>"
+            f"<p>{_PARAS[0]}</p><img src='a.png'><noscript><img src='b.png'></noscript>"
+            f"<p>{_PARAS[1]}</p><picture><img src='c.png'></picture></div></body>")
+    page = Page(html)
+    blocks = features.compute(page, papers=False, rules=False)
+    main = [el for el, t in zip(blocks.elements, blocks.texts) if t in _PARAS]
+    beside = auto._media_beside(main, auto._holds_blocks(blocks))
+    sources = sorted(img.get("src") for el in beside for img in el.iter("img"))
+    # far.png stands beyond the text "Share", which is not main
+    assert sources == ["a.png", "b.png", "c.png", "lead.png"]
+
+
 def test_the_reader_keeps_figures_and_drops_notices_with_the_learned_model():
     html = (ROOT / "tests" / "e2e" / "pages" / "reader-structure.html").read_text(encoding="utf-8")
     main = auto.extract(Page(html), auto.Params()).main

@@ -500,6 +500,36 @@ def _main_text(blocks: feats.Blocks, kinds: list[str],
     return "\n\n".join(paragraphs)
 
 
+
+_MEDIA_TAGS = ("img", "picture", "video", "audio", "figure", "math", "svg")
+
+
+def _media_beside(main_elements: list[etree._Element], with_text: set[etree._Element]
+                  ) -> list[etree._Element]:
+    """Text-less pictures, figures and formulas standing right next to a main region.
+
+    They own no text, so no block (and no region) holds them; between or after the
+    paragraphs of the article they are part of it.
+    """
+    chosen = set(main_elements)
+    found: list[etree._Element] = []
+    for el in main_elements:
+        for preceding in (False, True):
+            for sibling in el.itersiblings(preceding=preceding):
+                if sibling in with_text or sibling in chosen:
+                    break
+                if not isinstance(sibling.tag, str):
+                    continue
+                media = sibling.tag in _MEDIA_TAGS or next(
+                    sibling.iter(*_MEDIA_TAGS), None) is not None
+                if sibling.tag == "noscript":
+                    media = "<img" in (sibling.text or "") or sibling.find(".//img") is not None
+                if media:
+                    chosen.add(sibling)
+                    found.append(sibling)
+    return found
+
+
 def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> ExtractionResult:
     """Label the page's blocks and return the main ones (module docstring)."""
     if not isinstance(params, Params):
@@ -565,6 +595,10 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
     main = None
     if params.main_text:
         if params.with_html and main_elements:
+            beside = _media_beside(main_elements, _holds_blocks(blocks))
+            if beside:
+                position = {el: n for n, el in enumerate(page.tree.iter())}
+                main_elements = sorted(main_elements + beside, key=lambda e: position.get(e, 0))
             rendered = render_main(page, main_elements, with_html=True, exclude=main_exclude,
                                    title=title)
             html = rendered.html
