@@ -6,7 +6,7 @@ host does when examples are saved; the site's other pages are scored (word F1) w
 out-of-fold probabilities of ``bench_auto_cv.py`` (the base model never saw the site), before
 and after the adjustment.
 
-    python benchmarks/bench_auto_adapt.py --cache DIR --threshold 0.3 fold0.pkl ... fold4.pkl
+    python3 benchmarks/bench_auto_adapt.py --cache DIR --threshold 0.3 fold0.pkl ... fold4.pkl
 """
 
 from __future__ import annotations

@@ -8,11 +8,11 @@ they are when the shipped model is trained. Word F1 (the wcxb metric) per page t
 per set, shingle F1 on the older sets, empty outputs, for several thresholds.
 
     BLOCKSIFT_DATASETS=/path/to/shared/datasets \\
-    nice -n 10 python benchmarks/bench_auto_cv.py --cache DIR [--folds 5] [--rounds 200] \\
+    nice -n 10 python3 benchmarks/bench_auto_cv.py --cache DIR [--folds 5] [--rounds 200] \\
         [--ablation] [--save-oof FILE]
     # or one process per fold, then combined:
-    python benchmarks/bench_auto_cv.py --cache DIR --fold K --save-oof foldK.pkl   # K=0..4
-    python benchmarks/bench_auto_cv.py --cache DIR --combine fold0.pkl ... fold4.pkl
+    python3 benchmarks/bench_auto_cv.py --cache DIR --fold K --save-oof foldK.pkl   # K=0..4
+    python3 benchmarks/bench_auto_cv.py --cache DIR --combine fold0.pkl ... fold4.pkl
 
 ``--cache DIR`` keeps each set's block features and labels (``DIR/<set>.pkl``; building
 them takes a few minutes per thousand pages). ``--ablation`` repeats the CV with each

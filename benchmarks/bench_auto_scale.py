@@ -6,7 +6,7 @@ process's peak resident memory before and after. The goal (issue 19, applied to 
 at most 10 µs per element (a 300,000-paragraph page in at most 3 s) and a peak at most
 30 times the page's size.
 
-    nice -n 10 python benchmarks/bench_auto_scale.py [--sizes 1000,10000,100000,300000]
+    nice -n 10 python3 benchmarks/bench_auto_scale.py [--sizes 1000,10000,100000,300000]
         [--algo auto]
 """
 

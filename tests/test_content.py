@@ -94,3 +94,11 @@ def test_a_credit_caption_goes_but_its_picture_stays():
     main = _render("<figure><img src='/g.jpg' alt='Gauge'><figcaption><span>Image copyright</span>"
                    " <span>Reuters</span></figcaption></figure><p>Text.</p>")
     assert 'src="https://ex.com/g.jpg"' in main.html and "Reuters" not in main.html
+
+
+def test_a_notice_chosen_as_a_main_element_of_its_own_is_dropped():
+    page = Page("<html><body><p>Media playback is unsupported on your device</p>"
+                "<p>Real text.</p></body></html>")
+    main = render_main(page, page.tree.xpath("//p"))
+    assert "Media" not in main.html and "Media" not in main.text
+    assert "Real text." in main.html

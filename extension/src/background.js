@@ -9,12 +9,13 @@ import { api, lastErrorMessage } from "./api.js";
 import { HostClient, nativePortFactory, websocketPortFactory } from "./hostclient.js";
 import {
   BlocksiftError, HOST_NAME, INSTALL_COMMAND, LOCAL_ERRORS, MSG, algorithmForAction,
-  exportRequest, extractRequest, hidePlanIds, paperOverlayItems, planOverlayItems,
+  exportRequest, extractRequest, helloRequest, hidePlanIds, paperOverlayItems, planOverlayItems,
 } from "./protocol.js";
 import {
   SETTINGS_KEY, choiceFor, isPrivateRequest, loadSettings, normalizeSettings, ruleFor,
 } from "./settings.js";
 import { examplesCall, onTrainPort, saveExample, startLabeling } from "./labeling.js";
+import { mayHandle, senderKind } from "./trust.js";
 
 /** Hides what the agent marked; injected as a user stylesheet so pages cannot override it. */
 const HIDE_CSS = "[data-blocksift-hide] { display: none !important; }";
@@ -297,7 +298,17 @@ async function activeTabId() {
 
 // -- wiring ------------------------------------------------------------------------------
 
+/** The extension's own pages (popup, options, reader, examples) start with this URL. */
+const EXTENSION_URL = api.runtime.getURL("");
+
+function refuseUntrusted(message, sender) {
+  if (mayHandle(message, sender, api.runtime.id, EXTENSION_URL)) return;
+  throw new BlocksiftError(`${message?.type ?? "this message"} is accepted only from the extension's own pages`,
+    { code: "forbidden", hint: "a web page or a content script cannot ask for it" });
+}
+
 async function handle(message, sender) {
+  refuseUntrusted(message, sender);
   switch (message?.type) {
     case MSG.RUN:
       // The overlay's own buttons send from the page: the tab is the sender's.
@@ -307,7 +318,9 @@ async function handle(message, sender) {
     case MSG.HOST_INFO: {
       const settings = await loadSettings(api.storage.local);
       const host = await hostClient(settings);
-      return { hello: await host.connect() };
+      await host.connect();
+      // A fresh hello, not the connection's first: store problems may have appeared since.
+      return { hello: await host.request(helloRequest()) };
     }
     case MSG.READER_BACK:
       await api.storage.session.set({ [`skipRule:${message.tabId}`]: message.url });
@@ -339,7 +352,14 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
 
 // -- labeling (labeling.js): what its functions need from here --
 const labelingDeps = { api, hostClient, callAgent, beginOnPage };
-api.runtime.onConnect.addListener((port) => onTrainPort(port, labelingDeps));
+api.runtime.onConnect.addListener((port) => {
+  // Training is privileged: only the options page may open the port.
+  if (senderKind(port.sender, api.runtime.id, EXTENSION_URL) !== "extension") {
+    port.disconnect();
+    return;
+  }
+  onTrainPort(port, labelingDeps);
+});
 
 api.commands.onCommand.addListener(async (command, tab) => {
   if (command === "label-page") {

@@ -140,6 +140,7 @@
         node.addEventListener("mousedown", (event) => event.preventDefault());
         node.addEventListener("click", (event) => {
           event.stopPropagation();
+          if (!event.isTrusted) return; // the page's script cannot press Save for the user
           node.blur();
           this.command(name);
         });
@@ -350,7 +351,7 @@
     }
 
     onOver(event) {
-      if (this.fromUi(event)) return;
+      if (!event.isTrusted || this.fromUi(event)) return;
       const target = event.target;
       if (!(target instanceof Element) || target === document.documentElement) return;
       this.hover = target;
@@ -367,7 +368,8 @@
       if (this.fromUi(event)) return;
       event.preventDefault();
       event.stopImmediatePropagation();
-      if (this.busy) return;
+      // Only the user's own clicks label; a page's script cannot drive the picker.
+      if (this.busy || !event.isTrusted) return;
       // The highlighted box is what a click acts on (after moving up with the keys).
       let target = event.target instanceof Element ? event.target : null;
       if (this.hover && this.hover.contains(target)) target = this.hover;
@@ -385,6 +387,7 @@
     }
 
     onKey(event) {
+      if (!event.isTrusted) return; // keys synthesized by the page are not the user's
       if (this.fromUi(event) && event.key !== "Escape") return;
       const ctrl = event.ctrlKey || event.metaKey;
       let handled = true;

@@ -106,6 +106,48 @@ async function renderStats() {
   $("stats").replaceChildren(...rows.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: String(v) })]));
 }
 
+const STORE_NAMES = { sites: "The learned site layouts", examples: "The examples database" };
+const STORE_STATES = {
+  replaced: "could not be read and was replaced by a fresh one",
+  refused: "cannot be read; it is not used until it is repaired",
+  repaired: "could not be read and was repaired",
+};
+
+/** Stores the host could not read: what was kept aside and how to restore it (never silent). */
+function renderStoreProblems(problems) {
+  const box = $("store-problems");
+  box.hidden = problems.length === 0;
+  document.documentElement.dataset.storeProblems = String(problems.length);
+  box.replaceChildren(...problems.map((problem) => {
+    const kept = problem.keptAside?.length ? ` Kept aside: ${problem.keptAside.join(", ")}.` : "";
+    const item = el("div", { class: "store-problem" },
+      el("strong", { text: `${STORE_NAMES[problem.store] ?? problem.store} ${STORE_STATES[problem.state] ?? ""}` }),
+      el("p", { class: "small", text: `${problem.path}: ${problem.problem}.${kept}` }),
+      el("p", { class: "small", text: problem.restore }));
+    if (problem.store === "examples" && problem.state === "refused") {
+      const button = el("button", { type: "button", id: "repair-examples", text: "Repair the examples database" });
+      const result = el("p", { class: "small", role: "status", id: "repair-result" });
+      button.addEventListener("click", async () => {
+        button.disabled = true;
+        result.textContent = "Repairing…";
+        try {
+          const value = await ask(MSG.EXAMPLES, { op: "repair" });
+          result.textContent = value.damaged
+            ? `Recovered ${value.recovered} example(s); the damaged file is kept at ${value.keptAside[0]}.`
+            : "The database was readable; nothing to repair.";
+          document.documentElement.dataset.repairStatus = "done";
+        } catch (err) {
+          renderError(result, err);
+          document.documentElement.dataset.repairStatus = "error";
+        }
+        button.disabled = false;
+      });
+      item.append(button, result);
+    }
+    return item;
+  }));
+}
+
 async function checkHost() {
   const box = $("host-status");
   box.textContent = "Checking…";
@@ -114,6 +156,7 @@ async function checkHost() {
     algorithms = hello.algorithms ?? [];
     box.classList.remove("bad");
     box.textContent = `Connected: host ${hello.hostVersion}, protocol ${hello.protocol}, algorithms: ${algorithms.map((a) => a.name).join(", ")}`;
+    renderStoreProblems(hello.storeProblems ?? []);
   } catch (err) {
     box.classList.add("bad");
     renderError(box, err);

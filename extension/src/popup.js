@@ -145,11 +145,14 @@ function renderAlgorithms() {
   });
 }
 
-/** Each action says which method it runs: "auto" finds main text only, so hiding and
- * outlining use linkblocks (the background applies the same rule). */
+/** Each action says which methods it runs: the reader the chosen one; hiding and outlining
+ * the host's hide plan, which protects the chosen main text and takes linkblocks' link blocks
+ * as one signal (the background applies the same rule, algorithmForAction). */
 function showMethods(chosen) {
   for (const action of ["reader", "hide", "overlay"]) {
-    $(`uses-${action}`).textContent = `uses ${algorithmForAction(action, chosen)}`;
+    const main = algorithmForAction(action, chosen);
+    $(`uses-${action}`).textContent = action === "reader" ? `uses ${main}`
+      : `uses ${main} (main text) + linkblocks`;
   }
 }
 

@@ -34,7 +34,7 @@ export const MSG = Object.freeze({
   // Labeling (labeling.js): start the labeler, save from it, examples for the options page.
   LABEL: "blocksift/label",              // {tabId, algorithm?, params?} -> {status, ...}
   LABEL_SAVE: "blocksift/label-save",    // from labeler.js: examples.save fields -> {exampleId, mainChars}
-  EXAMPLES: "blocksift/examples",        // {op: list|get|delete|export, ...} -> the host's reply
+  EXAMPLES: "blocksift/examples",        // {op: list|get|delete|export|repair, ...} -> the host's reply
   EXPORT: "blocksift/export",            // {kind: folder|save|render, ...} -> the host's reply
 });
 /** Port name the options page opens to train and receive progress (labeling.js). */
@@ -344,6 +344,8 @@ export function examplesRequest(op, args = {}, id = newRequestId("ex")) {
     case "export":
       return { type: "examples.export", id: checkId(id), withBlocks: Boolean(args.withBlocks),
         ...(args.path ? { path: String(args.path) } : {}) };
+    case "repair":
+      return { type: "examples.repair", id: checkId(id) };
     default:
       throw new TypeError(`unknown examples operation ${op}`);
   }

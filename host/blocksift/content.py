@@ -75,6 +75,12 @@ SAFE_ATTRIBUTES = {
     "mspace": {"width"},
 }
 SAFE_URL_SCHEMES = {"http", "https", "mailto"}
+#: Attributes whose value is a URL (or, for srcset, a list of URLs) that ammonia itself does
+#: not check; each is filtered by :func:`safe_url_attribute`.
+_URL_ATTRIBUTES = frozenset({"href", "src", "srcset", "cite"})
+_SCHEME_RE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
+# Browsers drop ASCII tab/newline anywhere in a URL and trim controls/spaces at its ends.
+_URL_IGNORED_RE = re.compile(r"[\t\n\r]")
 _LAZY_SRC_ATTRS = ("data-src", "data-lazy-src", "data-original", "data-url", "data-srcset",
                    "data-lazy-srcset")
 
@@ -211,8 +217,63 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
                 pass
         pieces.append(lxml_html.tostring(clone, encoding="unicode", with_tail=False))
     return nh3.clean("".join(pieces), tags=SAFE_TAGS, attributes=SAFE_ATTRIBUTES,
-                     url_schemes=SAFE_URL_SCHEMES, link_rel="noopener noreferrer",
-                     strip_comments=True)
+                     attribute_filter=safe_url_attribute, url_schemes=SAFE_URL_SCHEMES,
+                     link_rel="noopener noreferrer", strip_comments=True)
+
+
+def safe_url(url: str, *, image: bool = False) -> bool:
+    """True for an http(s) or relative URL (``mailto:`` for links, ``data:image/`` for images).
+
+    Read as a browser reads it: tabs and newlines removed, control characters and spaces
+    trimmed, the scheme case-insensitive, so ``java\tscript:`` and `` JAVASCRIPT:`` are caught.
+    """
+    cleaned = _URL_IGNORED_RE.sub("", url).strip("\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0b"
+                                                 "\x0c\x0e\x0f\x10\x11\x12\x13\x14\x15\x16"
+                                                 "\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f ")
+    found = _SCHEME_RE.match(cleaned)
+    if found is None:
+        return not cleaned.startswith("\\")  # relative; "\\host" is read as "//host"
+    scheme = found.group(1).lower()
+    if scheme in ("http", "https"):
+        return True
+    if image:
+        return scheme == "data" and cleaned[5:].lstrip().lower().startswith("image/")
+    return scheme == "mailto"
+
+
+def srcset_urls(value: str) -> list[str]:
+    """The candidate URLs of a ``srcset`` (HTML Living Standard, "parse a srcset attribute")."""
+    urls: list[str] = []
+    position, length = 0, len(value)
+    while position < length:
+        while position < length and (value[position].isspace() or value[position] == ","):
+            position += 1
+        start = position
+        while position < length and not value[position].isspace():
+            position += 1
+        url = value[start:position]
+        if not url:
+            break
+        if url.endswith(","):
+            urls.append(url.rstrip(","))
+            continue
+        urls.append(url)
+        depth = 0  # skip the descriptors, up to a comma outside parentheses
+        while position < length and (value[position] != "," or depth):
+            depth += {"(": 1, ")": -1}.get(value[position], 0)
+            position += 1
+    return urls
+
+
+def safe_url_attribute(tag: str, attribute: str, value: str) -> str | None:
+    """nh3 attribute filter: drop a URL-bearing attribute holding any unsafe URL."""
+    if attribute not in _URL_ATTRIBUTES:
+        return value
+    image = tag in ("img", "source")
+    if attribute == "srcset":
+        urls = srcset_urls(value)
+        return value if all(safe_url(url, image=True) for url in urls) else None
+    return value if safe_url(value, image=image and attribute == "src") else None
 
 
 def notices(elements: Sequence[etree._Element]) -> list[etree._Element]:
@@ -347,8 +408,8 @@ def _resolve_images(clone: etree._Element) -> None:
         if not _needs_source(image):
             continue
         for attr in _LAZY_SRC_ATTRS:
-            if image.get(attr):
-                image.set("src", image.get(attr).split(",")[0].split()[0])
+            candidate = (image.get(attr) or "").split(",")[0].split()
+            if candidate and _set_source(image, candidate[0]):
                 break
         else:
             sets = [image.get("srcset") or ""]
@@ -359,9 +420,17 @@ def _resolve_images(clone: etree._Element) -> None:
                          for source in picture.iter("source")]
             for srcset in sets:
                 first = srcset.split(",")[0].split()
-                if first and not first[0].startswith("data:"):
-                    image.set("src", first[0])
+                if first and not first[0].startswith("data:") and _set_source(image, first[0]):
                     break
+
+
+def _set_source(image: etree._Element, url: str) -> bool:
+    """Set ``image``'s src to ``url``; False for a value lxml refuses (control characters)."""
+    try:
+        image.set("src", url)
+    except ValueError:
+        return False
+    return True
 
 
 def _lone_image(noscript: etree._Element) -> etree._Element | None:
@@ -444,6 +513,8 @@ def render_main(page: Page, elements: Sequence[etree._Element], *,
     # a listing is kept whole: boilerplate rules must not cut lines out of a <pre>
     exclude = {node for node in exclude
                if next(node.iterancestors("pre"), None) is None} | set(notices(chosen))
+    # an algorithm may choose a notice (or a pruned subtree) itself as a main element
+    chosen = [element for element in chosen if element not in exclude]
     has_ids = page.has_ids
     return MainText(
         title=page.title if title is None else title,

@@ -10,6 +10,7 @@ the parse.
 
 from __future__ import annotations
 
+import operator
 import re
 import time
 from collections.abc import Collection, Iterable, Iterator
@@ -24,6 +25,14 @@ from .rawscan import STAMP_ATTR, TagScan, scan, stamp
 DEFAULT_ID_ATTR = "data-bsid"
 
 _META_CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
+
+#: Most attributes one start tag keeps for the parser: libxml2's duplicate-attribute check
+#: is quadratic in attributes per tag (40,000 on one tag take seconds), browsers' is not.
+MAX_ATTRIBUTES_PER_TAG = 1000
+# A start tag shorter than this cannot hold MAX_ATTRIBUTES_PER_TAG attributes (each >= 2
+# characters with its separator), so only longer tags are counted.
+_LONG_TAG_CHARS = 2 * MAX_ATTRIBUTES_PER_TAG
+_ATTRIBUTE_RE = re.compile(r"""[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?""")
 
 
 #: Longest title kept; longer ones are cut at a word boundary (real titles stay well below).
@@ -78,8 +87,50 @@ def decode_html(data: bytes, declared: str | None = None) -> str:
     return data.decode("cp1252", errors="replace")
 
 
+def cap_attributes(html: str, tags: TagScan, limit: int = MAX_ATTRIBUTES_PER_TAG) -> str:
+    """``html`` with every start tag cut to its first ``limit`` attributes (an attribute bomb
+    guard run before lxml parses); ``html`` itself, unchanged, when no tag has more.
+    """
+    pieces: list[str] = []
+    last = 0
+    name_ends, tag_ends = tags.name_ends, tags.tag_ends
+    # One C-level pass finds the few long tags; only those are looked at in Python.
+    lengths = map(operator.sub, tag_ends, name_ends)
+    long_tags = [i for i, length in enumerate(lengths) if length > _LONG_TAG_CHARS]
+    for ordinal in long_tags:
+        name_end, tag_end = name_ends[ordinal], tag_ends[ordinal]
+        attributes = html[name_end:tag_end]
+        cut = None
+        for count, found in enumerate(_ATTRIBUTE_RE.finditer(attributes), 1):
+            if count == limit:
+                cut = found.end()
+            elif count > limit:
+                break
+        else:
+            continue  # at most ``limit`` attributes
+        assert cut is not None
+        closing = "/>" if attributes.rstrip().endswith("/>") else \
+            (">" if attributes.endswith(">") else "")
+        pieces.append(html[last:name_end])
+        pieces.append(attributes[:cut] + closing)
+        last = tag_end
+    if not pieces:
+        return html
+    pieces.append(html[last:])
+    return "".join(pieces)
+
+
 _PARSER_OPTIONS = dict(encoding="utf-8", remove_comments=True, remove_pis=True,
                        huge_tree=True, default_doctype=False)
+
+
+def _stamp_guarded(html: str, tags: TagScan, id_attr: str) -> str:
+    """``html`` stamped with tag ordinals, attribute bombs cut first (:func:`cap_attributes`)."""
+    guarded = cap_attributes(html, tags)
+    if guarded is not html:
+        # Same start tags in the same order (only attribute lists were cut): ordinals hold.
+        tags = scan(guarded, id_attr)
+    return stamp(guarded, tags)
 
 
 def _parse_stamped(stamped: str) -> lxml_html.HtmlElement | None:
@@ -143,12 +194,12 @@ class Page:
         """
         from . import repair
 
-        root = _parse_stamped(stamp(self.raw, tags))
+        root = _parse_stamped(_stamp_guarded(self.raw, tags, self.id_attr))
         planned = repair.plan(self.raw, tags, self.id_attr)
         moved = repair.move_stray_content(root) if root is not None else 0
         if planned is not None:
             fixed, fixed_tags = planned
-            candidate = _parse_stamped(stamp(fixed.text, fixed_tags))
+            candidate = _parse_stamped(_stamp_guarded(fixed.text, fixed_tags, self.id_attr))
             if candidate is not None:
                 candidate_moved = repair.move_stray_content(candidate)
                 if root is None or repair.better(candidate, len(fixed_tags), root, len(tags)):

@@ -128,6 +128,13 @@ class ExamplesExportRequest(WireModel):
     with_blocks: bool = False
 
 
+class ExamplesRepairRequest(WireModel):
+    """Keep a damaged examples database aside and rebuild it from what SQLite can read."""
+
+    type: Literal["examples.repair"]
+    id: RequestId
+
+
 class TrainRequest(WireModel):
     """Retrain a learned algorithm from the captured examples (and optional datasets)."""
 
@@ -173,8 +180,9 @@ class ExportRenderRequest(ExportSaveRequest):
 
 Request = Annotated[Union[HelloRequest, ExtractRequest, CancelRequest, PingRequest,
                           ExamplesSaveRequest, ExamplesListRequest, ExamplesGetRequest,
-                          ExamplesDeleteRequest, ExamplesExportRequest, TrainRequest,
-                          ExportFolderRequest, ExportSaveRequest, ExportRenderRequest],
+                          ExamplesDeleteRequest, ExamplesExportRequest, ExamplesRepairRequest,
+                          TrainRequest, ExportFolderRequest, ExportSaveRequest,
+                          ExportRenderRequest],
                     Field(discriminator="type")]
 REQUEST_ADAPTER: TypeAdapter[Any] = TypeAdapter(Request, config={"defer_build": True})
 #: Request model by ``type``: validating one message builds only its own model's validator.
@@ -182,8 +190,8 @@ REQUEST_MODELS: dict[str, type[WireModel]] = {
     model.model_fields["type"].annotation.__args__[0]: model  # type: ignore[union-attr]
     for model in (HelloRequest, ExtractRequest, CancelRequest, PingRequest,
                   ExamplesSaveRequest, ExamplesListRequest, ExamplesGetRequest,
-                  ExamplesDeleteRequest, ExamplesExportRequest, TrainRequest,
-                  ExportFolderRequest, ExportSaveRequest, ExportRenderRequest)
+                  ExamplesDeleteRequest, ExamplesExportRequest, ExamplesRepairRequest,
+                  TrainRequest, ExportFolderRequest, ExportSaveRequest, ExportRenderRequest)
 }
 
 
@@ -199,6 +207,18 @@ class AlgorithmDescription(WireModel):
     params_schema: dict[str, Any]
 
 
+class StoreProblem(WireModel):
+    """A store SQLite could not read: what was kept aside and how to restore it."""
+
+    store: Literal["sites", "examples"]
+    path: str
+    problem: str
+    state: Literal["replaced", "refused", "repaired"]
+    kept_aside: list[str]
+    restore: str
+    when: str
+
+
 class HelloReply(WireModel):
     type: Literal["hello"] = "hello"
     id: str
@@ -209,6 +229,8 @@ class HelloReply(WireModel):
     default_algorithm: str = Field(description="What the host extracts with by default")
     max_reply_bytes: int | None = Field(description="Replies above this arrive as chunks; "
                                                     "null: this transport never chunks")
+    store_problems: list[StoreProblem] = Field(
+        default_factory=list, description="stores SQLite could not read (tell the user)")
 
 
 class Timing(WireModel):
@@ -307,6 +329,14 @@ class ExamplesExportedReply(WireModel):
     count: int
 
 
+class ExamplesRepairedReply(WireModel):
+    type: Literal["examples.repaired"] = "examples.repaired"
+    id: str
+    damaged: bool = Field(description="false: the database was readable, nothing was done")
+    recovered: int = Field(description="examples copied into the fresh database")
+    kept_aside: list[str] = Field(description="the damaged file(s), renamed, never deleted")
+
+
 class ProgressReply(WireModel):
     """Progress of a long request (training); ``total`` 0 when unknown."""
 
@@ -328,8 +358,8 @@ class TrainedReply(WireModel):
 
 Reply = Annotated[Union[HelloReply, ResultReply, ErrorReply, PongReply, CancelledReply,
                         ChunkReply, ExamplesSavedReply, ExamplesListReply, ExampleItemReply,
-                        ExamplesDeletedReply, ExamplesExportedReply, ProgressReply,
-                        TrainedReply], Field(discriminator="type")]
+                        ExamplesDeletedReply, ExamplesExportedReply, ExamplesRepairedReply,
+                        ProgressReply, TrainedReply], Field(discriminator="type")]
 REPLY_ADAPTER: TypeAdapter[Any] = TypeAdapter(Reply, config={"defer_build": True})
 
 

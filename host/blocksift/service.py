@@ -18,11 +18,12 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from . import __version__
 from .wire import MAX_ID_LENGTH, PROTOCOL_VERSION, REQUEST_TYPES, ErrorCode, error_payload
-from .worker import Job, JobFailed, WorkerPool
+from .worker import DEFAULT_MEMORY_LIMIT_MB, Job, JobFailed, WorkerPool
 
 log = logging.getLogger("blocksift.service")
 
@@ -46,6 +47,7 @@ class ServiceConfig:
     site_store_path: str | None = None
     learn_sites: bool = True
     examples_path: str | None = None
+    memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB  #: per worker; None: unlimited
 
 
 class Service:
@@ -53,10 +55,12 @@ class Service:
 
     def __init__(self, config: ServiceConfig | None = None):
         self.config = config or ServiceConfig()
-        self.pool = WorkerPool(self.config.workers, self.config.max_queue)
+        self.pool = WorkerPool(self.config.workers, self.config.max_queue,
+                               self.config.memory_limit_mb)
         self._site_store: Any = None
         self._site_store_failed = False
         self._example_store: Any = None
+        self._example_lock = threading.Lock()
         self._warmed = False
 
     async def start(self) -> None:
@@ -107,23 +111,61 @@ class Service:
         threading.Thread(target=work, name="blocksift-warm-up", daemon=True).start()
 
     def example_store(self) -> Any:
-        """The labeled-examples database, opened on first use."""
-        if self._example_store is None:
-            from pathlib import Path
+        """The labeled-examples database: one per process, opened on first use under a lock
+        (requests run on several threads). A damaged database raises ``DamagedStore`` and is
+        tried again on the next request (after a repair it opens)."""
+        with self._example_lock:
+            if self._example_store is None:
+                from pathlib import Path
 
-            from .storage.examples import ExampleStore
+                from .storage.examples import ExampleStore
 
+                path = Path(self.config.examples_path) if self.config.examples_path else None
+                self._example_store = ExampleStore(path)
+            return self._example_store
+
+    def repair_examples(self) -> dict[str, Any]:
+        """Close the examples database, keep it aside if damaged and rebuild it."""
+        from pathlib import Path
+
+        from .storage.examples import repair
+
+        with self._example_lock:
+            if self._example_store is not None:
+                self._example_store.close()
+                self._example_store = None
             path = Path(self.config.examples_path) if self.config.examples_path else None
-            self._example_store = ExampleStore(path)
-        return self._example_store
+            return repair(path)
+
+    def forget_example_store(self) -> None:
+        """Drop the open store after SQLite found damage in it (the next request reopens)."""
+        with self._example_lock:
+            if self._example_store is not None:
+                try:
+                    self._example_store.close()
+                except Exception:  # closing a damaged store must not mask the first error
+                    log.exception("closing the examples store failed")
+                self._example_store = None
 
     def hello_payload(self, request_id: str) -> dict[str, Any]:
         from . import algorithms
+        from .storage import health
 
         return {"type": "hello", "id": request_id, "protocol": PROTOCOL_VERSION,
                 "hostVersion": __version__, "algorithms": describe_algorithms(),
                 "defaultAlgorithm": algorithms.DEFAULT_ALGORITHM,
-                "maxFrameBytes": self.config.max_frame_bytes}
+                "maxFrameBytes": self.config.max_frame_bytes,
+                "storeProblems": health.problems(self._store_folders())}
+
+    def _store_folders(self) -> list[Path | None]:
+        """Folders of this host's stores (None: the data dir), for their problem notes."""
+        from pathlib import Path
+
+        folders: list[Path | None] = [None]
+        for configured in (self.config.examples_path, self.config.site_store_path):
+            if configured:
+                folders.append(Path(configured).parent)
+        return folders
 
 
 def describe_algorithms() -> list[dict[str, Any]]:
@@ -185,6 +227,7 @@ class Session:
         self.max_reply_bytes = max_reply_bytes
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._send_lock = asyncio.Lock()
+        self._examples_order = asyncio.Lock()
 
     # -- sending ----------------------------------------------------------------------------
 
@@ -240,7 +283,7 @@ class Session:
             return
         raw_id = message.get("id")
         request_id = raw_id if isinstance(raw_id, str) and 0 < len(raw_id) <= MAX_ID_LENGTH \
-            else None
+            and _SURROGATE.search(raw_id) is None else None  # never echo an ill-formed id
         kind = message.get("type")
         if kind not in REQUEST_TYPES:
             known = ", ".join(sorted(REQUEST_TYPES))
@@ -322,7 +365,9 @@ class Session:
         """The examples.* requests: storage work runs on a thread, off the event loop."""
         loop = asyncio.get_running_loop()
         try:
-            reply = await loop.run_in_executor(None, self._examples_sync, request)
+            # In arrival order: a list sent right after a save sees the saved example.
+            async with self._examples_order:
+                reply = await loop.run_in_executor(None, self._examples_sync, request)
         except asyncio.CancelledError:
             await self.send_error(ErrorCode.CANCELLED, "cancelled by the client", request.id)
             return
@@ -330,17 +375,52 @@ class Session:
             await self.send_error(failure.code, failure.message, request.id)
             return
         except Exception as exc:
+            import sqlite3
+
+            from .storage.examples import DamagedStore, is_transient
+
+            damaged = isinstance(exc, DamagedStore) or (
+                isinstance(exc, sqlite3.DatabaseError) and not is_transient(exc))
+            if damaged:
+                await self.send_error(ErrorCode.STORE_DAMAGED, self._damaged(exc), request.id)
+                return
             log.exception("examples request failed")
             await self.send_error(ErrorCode.INTERNAL, f"{type(exc).__name__}: {exc}",
                                   request.id)
             return
         await self.send_json(reply, request.id)
 
+    def _damaged(self, exc: Exception) -> str:
+        """The error text for damage SQLite found; the store is reported and reopened later."""
+        from .storage.examples import DamagedStore
+
+        if isinstance(exc, DamagedStore):
+            return str(exc)
+        self.service.forget_example_store()
+        try:
+            from pathlib import Path
+
+            from .storage.examples import ExampleStore
+
+            # Reopening runs the check that records the problem for doctor and hello.
+            path = self.service.config.examples_path
+            ExampleStore(Path(path) if path else None).close()
+        except DamagedStore as damaged:
+            return str(damaged)
+        except Exception:
+            log.exception("reopening the examples store failed")
+        return (f"the examples database could not be read ({exc}); repair it with "
+                "`blocksift examples repair` or from the options page")
+
     def _examples_sync(self, request: Any) -> dict[str, Any]:
         from .storage.examples import Example, gold_from_ids
 
-        store = self.service.example_store()
         rid = request.id
+        if request.type == "examples.repair":
+            report = self.service.repair_examples()
+            return {"type": "examples.repaired", "id": rid, "damaged": report["damaged"],
+                    "recovered": report["recovered"], "keptAside": report["keptAside"]}
+        store = self.service.example_store()
         if request.type == "examples.save":
             if request.private:
                 raise _RequestError(ErrorCode.PRIVATE_WINDOW,
@@ -385,12 +465,13 @@ class Session:
             return {"type": "examples.deleted", "id": rid, "exampleId": request.example_id,
                     "found": found}
         if request.type == "examples.export":
-            from pathlib import Path
+            from .storage.exports import ExportPathRefused, export_target
 
-            from .paths import data_dir
-
-            target = Path(request.path) if request.path else \
-                data_dir() / "exports" / "pages.jsonl.gz"
+            try:
+                target = export_target(request.path)
+            except ExportPathRefused as refused:
+                raise _RequestError(ErrorCode.INVALID_PARAMS, str(refused)) from None
+            target.parent.mkdir(parents=True, exist_ok=True)
             count = store.export(target, with_blocks=request.with_blocks)
             return {"type": "examples.exported", "id": rid, "path": str(target),
                     "count": count}

@@ -6,6 +6,7 @@ which keeps its cold start small; :mod:`blocksift.protocol` re-exports all of th
 
 from __future__ import annotations
 
+import re
 from enum import IntEnum
 from typing import Any
 
@@ -14,8 +15,8 @@ PROTOCOL_VERSION = 1
 MAX_ID_LENGTH = 128
 REQUEST_TYPES = frozenset({"hello", "extract", "cancel", "ping", "examples.save",
                            "examples.list", "examples.get", "examples.delete",
-                           "examples.export", "train", "export.folder", "export.save",
-                           "export.render"})
+                           "examples.export", "examples.repair", "train", "export.folder",
+                           "export.save", "export.render"})
 
 
 class ErrorCode(IntEnum):
@@ -42,6 +43,8 @@ class ErrorCode(IntEnum):
     CANCELLED = 3002
     BUSY = 3003
     INTERNAL = 3004
+    MEMORY_LIMIT = 3005
+    STORE_DAMAGED = 3006
     PRIVATE_WINDOW = 2005
     # 4xxx: transport-level refusals (WebSocket server)
     UNAUTHORIZED = 4001
@@ -53,3 +56,23 @@ def error_payload(code: ErrorCode, message: str, request_id: str | None = None
     """The ``error`` reply as a plain dict (same shape as ``protocol.ErrorReply``)."""
     return {"type": "error", "id": request_id, "code": int(code), "name": code.name.lower(),
             "message": message}
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def encode_reply(text: str) -> bytes:
+    """UTF-8 bytes of a serialized reply, always valid UTF-8.
+
+    Replies are serialized with ``ensure_ascii=False``; a lone surrogate that reached one (an
+    echoed string) is written as its JSON escape, which stands for the same string.
+    """
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return well_formed_reply(text).encode("utf-8")
+
+
+def well_formed_reply(text: str) -> str:
+    """``text`` (serialized JSON) with each lone surrogate replaced by its ``\\uXXXX`` escape."""
+    return _LONE_SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)

@@ -23,6 +23,11 @@ from typing import Any
 
 log = logging.getLogger("blocksift.worker")
 
+#: Default per-worker memory limit: address space a worker may add to what it had when it
+#: started (the preloaded modules), in MiB. 64 MiB frames at the goal of 30 x the page size.
+DEFAULT_MEMORY_LIMIT_MB = 2048
+
+
 PRELOAD = ["blocksift.page", "blocksift.content", "blocksift.results", "lxml.html",
            "blocksift.algorithms"]
 
@@ -39,6 +44,7 @@ class Job:
     id_attr: str
     model: Any = None
     observe_site: bool = False  #: also return the page's structure feature (site learning)
+    memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB  #: the worker's limit, for the error text
     action: str = "extract"  #: "hide": also return the hide plan (blocksift.actions.hide)
 
 
@@ -54,6 +60,78 @@ class JobOutcome:
     algorithm_ms: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
     hide_json: str = ""  #: the hide plan (action "hide"), camelCase JSON
+    #: The worker should not take another job (it ran out of memory): the pool replaces it.
+    retire: bool = False
+
+
+def memory_limit_error(limit_mb: int) -> str:
+    return (f"the page needed more memory than the {limit_mb} MiB per-worker limit "
+            "(--memory-limit); the worker was replaced")
+
+
+def address_space_bytes() -> int | None:
+    """This process's current virtual memory size (Linux), None where unknown."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
+def limit_memory(limit_mb: int | None) -> bool:
+    """Cap this process's address space at its current size plus ``limit_mb`` MiB.
+
+    An allocation past the cap fails with MemoryError (Python and lxml alike) instead of
+    the machine swapping; True when the cap is in place.
+    """
+    if not limit_mb or limit_mb <= 0:
+        return False
+    try:
+        import resource
+    except ImportError:  # Windows: no rlimits
+        return False
+    current = address_space_bytes()
+    if current is None:
+        return False
+    cap = current + limit_mb * 1024 * 1024
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        cap = min(cap, hard)
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    except (ValueError, OSError):
+        return False
+    _LIMIT.update(base=current, cap=cap)
+    return True
+
+
+_LIMIT: dict[str, int] = {}
+
+
+def _peak_address_space() -> int | None:
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmPeak:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def hit_memory_limit(exc: BaseException) -> bool:
+    """Whether ``exc`` came from the memory limit, not from a bug.
+
+    Python raises MemoryError, but libxml2 reports a failed allocation as a parse error
+    ("unknown error"); so an error in a worker that came within half its limit of the cap
+    is put down to memory too.
+    """
+    if isinstance(exc, MemoryError):
+        return True
+    if "cap" not in _LIMIT:
+        return False
+    peak = _peak_address_space()
+    return peak is not None and peak - _LIMIT["base"] >= (_LIMIT["cap"] - _LIMIT["base"]) // 2
 
 
 class JobFailed(Exception):
@@ -105,6 +183,11 @@ def run_job(job: Job) -> JobOutcome:
     except PageError as exc:
         return JobOutcome(False, error_code=ErrorCode.PAGE_ERROR, error_message=str(exc))
     except Exception as exc:  # an algorithm bug on one page must not take the host down
+        if hit_memory_limit(exc):
+            page = model = None  # free what we can before building the reply
+            return JobOutcome(False, error_code=ErrorCode.MEMORY_LIMIT,
+                              error_message=memory_limit_error(job.memory_limit_mb),
+                              retire=True)
         log.exception("extraction failed")
         return JobOutcome(False, error_code=ErrorCode.INTERNAL,
                           error_message=f"{job.algorithm} failed on this page: "
@@ -159,30 +242,50 @@ def trained_model(module: Any) -> Any:
     return model
 
 
-def _worker_main(conn: multiprocessing.connection.Connection) -> None:
+def _worker_main(conn: multiprocessing.connection.Connection,
+                 memory_limit_mb: int | None = None) -> None:
     """Worker loop: receive jobs, send outcomes, until the pipe closes."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when workers stop
+    limit_memory(memory_limit_mb)
     while True:
         try:
             job = conn.recv()
+        except MemoryError:  # the job itself does not fit: answer, then be replaced
+            from .wire import ErrorCode
+
+            outcome = JobOutcome(False, error_code=ErrorCode.MEMORY_LIMIT,
+                                 error_message=memory_limit_error(memory_limit_mb or 0),
+                                 retire=True)
         except (EOFError, OSError):
             return
-        outcome = run_job(job)
+        else:
+            try:
+                outcome = run_job(job)
+            except MemoryError:
+                from .wire import ErrorCode
+
+                outcome = JobOutcome(False, error_code=ErrorCode.MEMORY_LIMIT,
+                                     error_message=memory_limit_error(memory_limit_mb or 0),
+                                     retire=True)
+            del job
         try:
             conn.send(outcome)
-        except (BrokenPipeError, OSError):
+        except (BrokenPipeError, OSError, MemoryError):
+            return
+        if outcome.retire:
             return
 
 
 class _Worker:
     """A worker process and the parent's end of its pipe."""
 
-    def __init__(self, context: multiprocessing.context.BaseContext):
+    def __init__(self, context: multiprocessing.context.BaseContext,
+                 memory_limit_mb: int | None = None):
         parent_end, child_end = context.Pipe(duplex=True)
-        self.process = context.Process(target=_worker_main, args=(child_end,), daemon=True,
-                                       name="blocksift-worker")
+        self.process = context.Process(target=_worker_main, args=(child_end, memory_limit_mb),
+                                       daemon=True, name="blocksift-worker")
         self.process.start()
         child_end.close()
         self.conn = parent_end
@@ -200,9 +303,11 @@ class _Worker:
 class WorkerPool:
     """A bounded pool of worker processes with a size-ordered queue, cancel and time limits."""
 
-    def __init__(self, size: int | None = None, max_queue: int = 64):
+    def __init__(self, size: int | None = None, max_queue: int = 64,
+                 memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB):
         self.size = size or max(2, min(4, os.cpu_count() or 2))
         self.max_queue = max_queue
+        self.memory_limit_mb = memory_limit_mb
         self._context = multiprocessing.get_context("forkserver")
         from .algorithms import ALGORITHMS, DEFAULT_ALGORITHM
 
@@ -226,7 +331,8 @@ class WorkerPool:
             for _ in range(self.size):
                 if self._closed:
                     return
-                worker = await loop.run_in_executor(self._threads, _Worker, self._context)
+                worker = await loop.run_in_executor(self._threads, _Worker, self._context,
+                                                    self.memory_limit_mb)
                 self._all.add(worker)
                 self._release(worker)
 
@@ -271,7 +377,8 @@ class WorkerPool:
         if self._closed:
             return
         loop = asyncio.get_running_loop()
-        fresh = await loop.run_in_executor(self._threads, _Worker, self._context)
+        fresh = await loop.run_in_executor(self._threads, _Worker, self._context,
+                                           self.memory_limit_mb)
         if self._closed:
             fresh.kill()
             return
@@ -287,6 +394,7 @@ class WorkerPool:
         from .wire import ErrorCode
 
         queued = time.perf_counter()
+        job.memory_limit_mb = self.memory_limit_mb or 0
         worker = await self._acquire(len(job.html))
         queue_ms = (time.perf_counter() - queued) * 1000
         loop = asyncio.get_running_loop()
@@ -295,7 +403,7 @@ class WorkerPool:
             await loop.run_in_executor(self._threads, worker.conn.send, job)
             outcome = await asyncio.wait_for(loop.run_in_executor(self._threads, worker.conn.recv),
                                              timeout=timeout)
-            finished = True
+            finished = not outcome.retire
             return outcome, queue_ms
         except TimeoutError:
             raise JobFailed(ErrorCode.TIMEOUT,
@@ -303,6 +411,9 @@ class WorkerPool:
         except (EOFError, OSError, BrokenPipeError):
             raise JobFailed(ErrorCode.INTERNAL,
                             "the worker process died on this page") from None
+        except MemoryError:  # the job could not even be sent (the parent is short of memory)
+            raise JobFailed(ErrorCode.MEMORY_LIMIT, "the host is short of memory for this "
+                                                    "page") from None
         finally:
             if finished:
                 self._release(worker)

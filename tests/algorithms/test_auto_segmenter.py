@@ -138,6 +138,79 @@ def test_data_tables_come_out_whole():
     assert "<caption>Lights reviewed in 2015</caption>" in result.main.html
 
 
+def _labels(html: str, main: set[str]) -> tuple[features.Blocks, np.ndarray]:
+    blocks = features.compute(Page(html), papers=False, rules=False)
+    return blocks, np.array([text in main for text in blocks.texts])
+
+
+_PARAS = ["The first paragraph of the article, long enough to read as prose.",
+          "The second paragraph of the article goes on with the same story."]
+
+
+def test_a_figure_beside_main_paragraphs_joins_them_and_one_alone_does_not():
+    html = (f"<body><article><p>{_PARAS[0]}</p><figure><img src='a.png' alt='A'>"
+            f"<figcaption>The lake.</figcaption></figure><p>{_PARAS[1]}</p></article>"
+            "<aside><figure><img src='b.png'><figcaption>An advert.</figcaption></figure>"
+            "<p>Sponsored words here.</p></aside></body>")
+    blocks, is_main = _labels(html, set(_PARAS))
+    auto._figures_beside_main(blocks, is_main)
+    chosen = {t for t, m in zip(blocks.texts, is_main) if m}
+    assert chosen == set(_PARAS) | {"The lake."}
+
+
+def test_a_formula_owned_by_the_article_goes_with_its_paragraphs():
+    html = (f"<body><nav><a href='/'>Home</a></nav><article><p>{_PARAS[0]}</p>"
+            "<math display='block'><mi>h</mi><mo>=</mo><mn>2</mn></math>"
+            f"<p>{_PARAS[1]}</p></article></body>")
+    blocks, is_main = _labels(html, set(_PARAS))
+    assert "h=2" in blocks.texts
+    auto._formulas_with_main(blocks, is_main)
+    assert is_main[blocks.texts.index("h=2")] and not is_main[blocks.texts.index("Home")]
+    # loose text that is not a formula stays as the model labeled it
+    blocks, is_main = _labels(html.replace("<math display='block'><mi>h</mi><mo>=</mo>"
+                                           "<mn>2</mn></math>", "Share this"), set(_PARAS))
+    auto._formulas_with_main(blocks, is_main)
+    assert not is_main[blocks.texts.index("Share this")]
+
+
+def test_the_trailing_paragraphs_of_an_article_stay_but_not_links_or_comments():
+    tail = ["More of the story.", "The end of the article."]
+    html = (f"<body><article><p>{_PARAS[0]}</p><p>{_PARAS[1]}</p><p>{tail[0]}</p>"
+            f"<p><a href='/next'>Next story</a></p><p class='comment'>Nice post!</p>"
+            f"<p>{tail[1]}</p></article><div><p>Footer words of the site.</p></div></body>")
+    blocks, is_main = _labels(html, set(_PARAS))
+    auto._trailing_paragraphs(blocks, is_main)
+    chosen = {t for t, m in zip(blocks.texts, is_main) if m}
+    assert chosen == set(_PARAS) | set(tail)
+
+
+def test_textless_pictures_beside_a_main_region_join_it_but_not_past_other_text():
+    html = ("<body><div><img src='far.png'><p>Share</p><img src='lead.png'>"
+            f"<p>{_PARAS[0]}</p><img src='a.png'><noscript><img src='b.png'></noscript>"
+            f"<p>{_PARAS[1]}</p><picture><img src='c.png'></picture></div></body>")
+    page = Page(html)
+    blocks = features.compute(page, papers=False, rules=False)
+    main = [el for el, t in zip(blocks.elements, blocks.texts) if t in _PARAS]
+    beside = auto._media_beside(main, auto._holds_blocks(blocks))
+    sources = sorted(img.get("src") for el in beside for img in el.iter("img"))
+    # far.png stands beyond the text "Share", which is not main
+    assert sources == ["a.png", "b.png", "c.png", "lead.png"]
+
+
+def test_the_reader_keeps_figures_and_drops_notices_with_the_learned_model():
+    html = (ROOT / "tests" / "e2e" / "pages" / "reader-structure.html").read_text(encoding="utf-8")
+    main = auto.extract(Page(html), auto.Params()).main
+    assert "Media playback" not in main.html and "Reuters" not in main.html
+    assert main.html.count("<figure>") == 2 and "<math" in main.html
+    assert "The harbour at low water" in main.html
+    # the text leaves the notice out and reads the formula between its paragraphs
+    paragraphs = main.text.split("\n\n")
+    assert paragraphs[0] == "Measuring the tide with Python"
+    assert "Media playback is unsupported on your device" not in paragraphs
+    formula = next(i for i, p in enumerate(paragraphs) if p.startswith("h(t)="))
+    assert paragraphs[formula - 1].startswith("The height of the tide follows a sum of cosines")
+
+
 def test_blocks_carry_kind_confidence_and_reasons():
     result = auto.extract(Page(_article()), auto.Params())
     assert result.status == "ok" and result.stage in ("model", "rules", "site")

@@ -198,7 +198,8 @@ def test_popup_speaks_in_actions_and_names_the_method(browser: harness.Browser, 
     labels = popup.evaluate("[...document.querySelectorAll('.actions .label')].map(l => l.textContent)")
     assert labels[:3] == ["Reader view", "Hide clutter", "Show what was found"]
     uses = popup.evaluate("['reader', 'hide', 'overlay'].map(a => document.getElementById('uses-' + a).textContent)")
-    assert uses == ["uses auto", "uses linkblocks", "uses linkblocks"]
+    assert uses == ["uses auto", "uses auto (main text) + linkblocks",
+                    "uses auto (main text) + linkblocks"]
     assert not popup.evaluate("document.getElementById('advanced').open")
     popup.evaluate("document.getElementById('advanced').open = true, document.getElementById('params-box').open = true, true")
     explained = popup.evaluate("[...document.querySelectorAll('#params .param .explain')].map(e => e.textContent)")

@@ -25,7 +25,8 @@ def summary(tmp_path_factory: pytest.TempPathFactory) -> dict:
         pytest.skip("node is not installed (apt-get install nodejs)")
     home = tmp_path_factory.mktemp("blocksift-home")
     env = {**os.environ, "PYTHONPATH": str(REPO / "host"), "BLOCKSIFT_HOME": str(home),
-           "EXPORT_PATH": str(home / "out" / "pages.jsonl.gz"),
+           # inside the default exports folder: the host writes nowhere else by default
+           "EXPORT_PATH": str(home / "data" / "exports" / "out" / "pages.jsonl.gz"),
            "BLOCKSIFT_HOST_CMD": json.dumps([sys.executable, "-m", "blocksift", "native"])}
     run = subprocess.run([NODE, str(HERE / "labeling_roundtrip.mjs")], capture_output=True,
                          text=True, env=env, timeout=600)

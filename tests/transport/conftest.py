@@ -22,10 +22,16 @@ HEADER = struct.Struct("=I")
 class HostProcess:
     """``python -m blocksift native`` with a reader thread collecting reply frames."""
 
-    def __init__(self, home: Path, *args: str):
+    def __init__(self, home: Path, *args: str, extra_path: Path | None = None):
+        from conftest_ws import LAUNCHER
+
+        paths = [str(HOST_DIR)] + ([str(extra_path)] if extra_path is not None else [])
         env = dict(os.environ, BLOCKSIFT_HOME=str(home),
-                   PYTHONPATH=str(HOST_DIR) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        self.proc = subprocess.Popen([sys.executable, "-m", "blocksift", "native", *args],
+                   PYTHONPATH=os.pathsep.join([*paths, os.environ.get("PYTHONPATH", "")]))
+        # With extra_path, the test-only "sleepy" algorithm found there is loaded too.
+        command = ([sys.executable, "-c", LAUNCHER] if extra_path is not None
+                   else [sys.executable, "-m", "blocksift"])
+        self.proc = subprocess.Popen([*command, "native", *args],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=env)
         self.replies: queue.Queue[dict[str, Any] | None] = queue.Queue()
@@ -103,8 +109,8 @@ def host(blocksift_home: Path):
 def host_factory(blocksift_home: Path):
     started: list[HostProcess] = []
 
-    def start(*args: str) -> HostProcess:
-        process = HostProcess(blocksift_home, *args)
+    def start(*args: str, extra_path: Path | None = None) -> HostProcess:
+        process = HostProcess(blocksift_home, *args, extra_path=extra_path)
         started.append(process)
         return process
 

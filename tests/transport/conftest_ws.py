@@ -25,6 +25,7 @@ SLEEPY_MODULE = "ws_sleepy_algorithm"
 SLEEPY_SOURCE = '''
 """Test-only algorithm: sleeps, then returns an empty ok result."""
 import time
+from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -38,9 +39,12 @@ MODEL = None
 class Params(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     seconds: float = Field(0.0, ge=0, description="test only: how long to hold the worker")
+    started_file: str = Field("", description="test only: created when the job starts")
 
 
 def extract(page, params, model=None):
+    if params.started_file:
+        Path(params.started_file).write_text("started", encoding="utf-8")
     time.sleep(params.seconds)
     return ExtractionResult(algorithm=NAME, message=f"slept {params.seconds:g} s")
 
@@ -56,6 +60,15 @@ LAUNCHER = (
     "from blocksift.cli.main import main\n"
     "sys.exit(main(sys.argv[1:]))\n"
 )
+
+
+def wait_for_file(path: Path, timeout: float = 60.0) -> None:
+    """Wait until ``path`` exists: the sleepy job announcing it reached a worker."""
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{path} did not appear within {timeout:g} s")
+        time.sleep(0.02)
 
 
 def write_sleepy_module(directory: Path) -> Path:

@@ -12,7 +12,7 @@ PAGE = ('<html><head><title>Ledger</title></head><body data-bsid="1"><div data-b
         '</html>')
 
 
-def test_save_list_get_export_delete(host, tmp_path):
+def test_save_list_get_export_delete(host, blocksift_home):
     host.send({"type": "examples.save", "id": "s0", "url": "https://ex.org/x", "html": PAGE,
                "mainIds": ["6", "8"], "private": True})
     refused = host.recv()
@@ -35,7 +35,7 @@ def test_save_list_get_export_delete(host, tmp_path):
     assert item["mainText"] == "Kept paragraph one.\nKept paragraph two."
     assert item["blocks"][0]["ids"] == ["2", "3", "4"] and item["html"] == PAGE
 
-    target = tmp_path / "out" / "pages.jsonl.gz"
+    target = blocksift_home / "data" / "exports" / "out" / "pages.jsonl.gz"
     host.send({"type": "examples.export", "id": "x1", "path": str(target)})
     exported = host.recv()
     assert exported["count"] == 1 and exported["path"] == str(target)
@@ -56,3 +56,66 @@ def test_saving_nothing_selected_is_refused_clearly(host):
     assert reply["code"] == 1007 and "select" in reply["message"]
     host.send({"type": "examples.save", "id": "e2", "html": PAGE, "mainIds": ["404"]})
     assert host.recv()["code"] == 1007
+
+
+def test_export_writes_only_inside_the_allowed_folders(host, blocksift_home, tmp_path):
+    host.send({"type": "examples.save", "id": "s1", "url": "https://ex.org/x", "html": PAGE,
+               "mainIds": ["6"]})
+    assert host.recv()["type"] == "examples.saved"
+    exports = blocksift_home / "data" / "exports"
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    exports.mkdir(parents=True, exist_ok=True)
+    (exports / "escape").symlink_to(outside)
+    for number, path in enumerate([
+            str(outside / "pages.jsonl"),                    # an arbitrary folder
+            str(blocksift_home / "config" / "x.jsonl"),       # the host's own config
+            str(exports / ".." / ".." / "config" / "a.jsonl"),  # climbing out with ..
+            str(exports / "escape" / "pages.jsonl"),          # a symlink out of the folder
+            "../../config/b.jsonl",                           # relative, climbing out
+    ]):
+        host.send({"type": "examples.export", "id": f"bad{number}", "path": path})
+        reply = host.recv()
+        assert reply["type"] == "error" and reply["code"] == 2002, (path, reply)
+        assert "export-folders" in reply["message"]
+    assert list(outside.iterdir()) == []
+    assert not (blocksift_home / "config" / "x.jsonl").exists()
+    # the default folder, a relative name in it, and a folder the user chose are fine
+    host.send({"type": "examples.export", "id": "ok1"})
+    assert host.recv()["path"] == str((exports / "pages.jsonl.gz").resolve())
+    host.send({"type": "examples.export", "id": "ok2", "path": "mine.jsonl"})
+    assert host.recv()["path"] == str((exports / "mine.jsonl").resolve())
+    chosen = tmp_path / "chosen"
+    (blocksift_home / "config").mkdir(parents=True, exist_ok=True)
+    (blocksift_home / "config" / "export-folders.json").write_text(json.dumps([str(chosen)]))
+    host.send({"type": "examples.export", "id": "ok3", "path": str(chosen)})
+    reply = host.recv()
+    assert reply["path"] == str(chosen.resolve() / "pages.jsonl.gz") and reply["count"] == 1
+
+
+def test_a_damaged_examples_database_is_reported_and_repaired_over_the_protocol(
+        host_factory, blocksift_home):
+    path = blocksift_home / "data" / "examples.sqlite3"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"this is not a database" * 400)
+    host = host_factory()
+    host.send({"type": "examples.list", "id": "l1"})
+    refused = host.recv()
+    assert refused["code"] == 3006 and refused["name"] == "store_damaged", refused
+    assert "examples repair" in refused["message"]
+    host.send({"type": "hello", "id": "h1", "protocol": 1})
+    problems = host.recv()["storeProblems"]
+    assert [(p["store"], p["state"]) for p in problems] == [("examples", "refused")]
+    host.send({"type": "examples.repair", "id": "r1"})
+    repaired = host.recv()
+    assert repaired["type"] == "examples.repaired" and repaired["damaged"] is True
+    assert repaired["recovered"] == 0 and repaired["keptAside"]
+    # right after the repair: a save, then at once a list, answered in that order
+    host.send({"type": "examples.save", "id": "s1", "html": PAGE, "mainIds": ["6"]})
+    host.send({"type": "examples.list", "id": "l2"})
+    replies = {r["id"]: r for r in (host.recv(), host.recv())}
+    assert replies["s1"]["type"] == "examples.saved"
+    assert replies["l2"]["total"] == 1
+    host.send({"type": "hello", "id": "h2", "protocol": 1})
+    (problem,) = host.recv()["storeProblems"]
+    assert problem["state"] == "repaired" and problem["keptAside"] == repaired["keptAside"]

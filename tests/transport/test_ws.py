@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest_ws import HOST_DIR, ServeProcess, write_sleepy_module
+from conftest_ws import HOST_DIR, ServeProcess, wait_for_file, write_sleepy_module
 from websockets.asyncio.client import connect as async_connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
@@ -548,14 +548,16 @@ def test_oversized_message_closes_that_connection_with_1009_only(serve):
         assert client.ping()["type"] == "pong"
 
 
-def test_a_client_disconnecting_mid_request_has_its_work_cancelled(serve):
+def test_a_client_disconnecting_mid_request_has_its_work_cancelled(serve, tmp_path: Path):
     srv = serve("--workers", "1")
+    started = tmp_path / "started"
 
     async def scenario() -> dict[str, Any]:
         quitter = await async_connect(srv.url, additional_headers=bearer(srv.token))
         await quitter.send(json.dumps({"type": "extract", "id": "long", "html": "<p>x</p>",
-                                       "algorithm": "sleepy", "params": {"seconds": 60}}))
-        await asyncio.sleep(0.5)  # let it reach the only worker
+                                       "algorithm": "sleepy",
+                                       "params": {"seconds": 60, "started_file": str(started)}}))
+        await asyncio.to_thread(wait_for_file, started)  # it reached the only worker
         quitter.transport.abort()  # vanish without a closing handshake, like a killed tab
         # With one worker, this waits for the abandoned job unless it was cancelled.
         async with AsyncClient(srv.url, srv.token, timeout=30) as client:
@@ -599,16 +601,30 @@ def test_bad_messages_get_error_replies_and_the_connection_stays(server: ServePr
         assert json.loads(ws.recv(timeout=20)) == {"type": "pong", "id": "after"}
 
 
+def test_a_lone_surrogate_in_the_id_gets_an_error_and_the_connection_stays(
+        server: ServeProcess):
+    with connect(server.url, additional_headers=bearer(server.token)) as ws:
+        for payload, code in [('{"type": "ping", "id": "\\ud800"}', 1006),
+                              ('{"type": "teleport", "id": "\\udfff"}', 1008)]:
+            ws.send(payload)
+            reply = json.loads(ws.recv(timeout=20))
+            assert reply["code"] == code and reply["id"] is None, reply
+        ws.send(json.dumps({"type": "ping", "id": "after"}))
+        assert json.loads(ws.recv(timeout=20)) == {"type": "pong", "id": "after"}
+
+
 # -- shutdown and start-up -----------------------------------------------------------------
 
 
-def test_sigterm_lets_work_in_flight_finish_and_refuses_new_work(serve):
+def test_sigterm_lets_work_in_flight_finish_and_refuses_new_work(serve, tmp_path: Path):
     srv = serve("--grace", "20")
+    started = tmp_path / "started"
     with connect(srv.url, additional_headers=bearer(srv.token)) as worker, \
             connect(srv.url, additional_headers=bearer(srv.token)) as late:
         worker.send(json.dumps({"type": "extract", "id": "inflight", "html": "<p>x</p>",
-                                "algorithm": "sleepy", "params": {"seconds": 3}}))
-        time.sleep(0.5)
+                                "algorithm": "sleepy",
+                                "params": {"seconds": 3, "started_file": str(started)}}))
+        wait_for_file(started)
         srv.proc.send_signal(__import__("signal").SIGTERM)
         assert srv.wait_for_log("waiting up to 20 s for 1 requests in flight")
         late.send(json.dumps({"type": "extract", "id": "new", "html": "<p>x</p>",
@@ -623,12 +639,14 @@ def test_sigterm_lets_work_in_flight_finish_and_refuses_new_work(serve):
     assert srv.proc.wait(timeout=30) == 0
 
 
-def test_sigterm_cancels_work_past_the_grace_period(serve):
+def test_sigterm_cancels_work_past_the_grace_period(serve, tmp_path: Path):
     srv = serve("--grace", "0.5")
+    started = tmp_path / "started"
     with connect(srv.url, additional_headers=bearer(srv.token)) as ws:
         ws.send(json.dumps({"type": "extract", "id": "endless", "html": "<p>x</p>",
-                            "algorithm": "sleepy", "params": {"seconds": 120}}))
-        time.sleep(0.5)
+                            "algorithm": "sleepy",
+                            "params": {"seconds": 120, "started_file": str(started)}}))
+        wait_for_file(started)
         srv.proc.send_signal(__import__("signal").SIGTERM)
         reply = json.loads(ws.recv(timeout=30))
         assert reply["code"] == 3002 and reply["id"] == "endless"

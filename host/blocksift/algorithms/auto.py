@@ -33,7 +33,7 @@ import numpy as np
 from lxml import etree
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..content import render_main
+from ..content import BLOCK_TAGS, NON_TEXT_TAGS, notices, render_main
 from ..page import Page
 from ..results import Block, ExtractionResult, MainText
 from .auto_rules import extract_title
@@ -276,6 +276,124 @@ def _whole_data_tables(blocks: feats.Blocks, is_main: np.ndarray) -> None:
         is_main[rows] = True
 
 
+def _main_below(blocks: feats.Blocks, is_main: np.ndarray) -> set[etree._Element]:
+    """Every element that holds (or is) a main block."""
+    holders: set[etree._Element] = set()
+    for el, main in zip(blocks.elements, is_main):
+        node = el
+        while main and node is not None and node not in holders:
+            holders.add(node)
+            node = node.getparent()
+    return holders
+
+
+def _holds_blocks(blocks: feats.Blocks) -> set[etree._Element]:
+    holders: set[etree._Element] = set()
+    for el in blocks.elements:
+        node = el
+        while node is not None and node not in holders:
+            holders.add(node)
+            node = node.getparent()
+    return holders
+
+
+def _figures_beside_main(blocks: feats.Blocks, is_main: np.ndarray) -> None:
+    """A figure's caption is main when the figure stands next to main content.
+
+    Captions are short and read like boilerplate one by one, but a figure between two
+    paragraphs of the article belongs to it; left out, it also splits the article into
+    pieces and its picture is lost.
+    """
+    figures: dict[etree._Element, list[int]] = {}
+    for i, el in enumerate(blocks.elements):
+        figure = el if el.tag == "figure" else next(el.iterancestors("figure"), None)
+        if figure is not None:
+            figures.setdefault(figure, []).append(i)
+    if not figures:
+        return
+    with_main = _main_below(blocks, is_main)
+    with_text = _holds_blocks(blocks)
+    for figure, members in figures.items():
+        if is_main[members].all():
+            continue
+        neighbours = (next((s for s in figure.itersiblings(preceding=preceding)
+                            if s in with_text), None) for preceding in (True, False))
+        if any(n is not None and n in with_main for n in neighbours):
+            is_main[members] = True
+
+
+def _own_text_outside_math(el: etree._Element) -> tuple[str, bool]:
+    """The text ``el`` owns (not in nested blocks) outside <math>, and whether it owns math."""
+    pieces = [el.text or ""]
+    has_math = False
+    stack = list(reversed([c for c in el if isinstance(c.tag, str)]))
+    while stack:
+        node = stack.pop()
+        if node.tag == "math":
+            has_math = True
+        elif node.tag not in BLOCK_TAGS and node.tag not in NON_TEXT_TAGS:
+            pieces.append(node.text or "")
+            stack.extend(reversed([c for c in node if isinstance(c.tag, str)]))
+        pieces.append(node.tail or "")
+    return "".join(pieces).strip(), has_math
+
+
+def _formulas_with_main(blocks: feats.Blocks, is_main: np.ndarray) -> None:
+    """A block whose own text is only a formula (<math>) goes with the content around it.
+
+    A display formula between two paragraphs is often loose in the article's container, so
+    the container itself owns its text: labeled apart, it splits the article in pieces and
+    the formula is lost. It is main when most of the text below it is main, or (a formula
+    in a paragraph of its own) when the blocks before and after it are main.
+    """
+    index = {el: i for i, el in enumerate(blocks.elements)}
+    lengths = np.array([len(t) for t in blocks.texts])
+    for i, el in enumerate(blocks.elements):
+        if is_main[i] or next(el.iter("math"), None) is None:
+            continue
+        rest, has_math = _own_text_outside_math(el)
+        if rest or not has_math:
+            continue
+        below = [index[d] for d in el.iterdescendants() if d in index]
+        if below:
+            total = lengths[below].sum()
+            keep = bool(total) and lengths[below][is_main[below]].sum() / total >= 0.5
+        else:
+            keep = 0 < i < len(blocks) - 1 and is_main[i - 1] and is_main[i + 1]
+        if keep:
+            is_main[i] = True
+
+
+def _trailing_paragraphs(blocks: feats.Blocks, is_main: np.ndarray) -> None:
+    """Plain paragraphs that continue the main paragraphs of their container are main.
+
+    Position on the page pulls the last paragraphs of a very long article towards
+    boilerplate; a paragraph after main paragraphs of the same container, of the same tag,
+    without links and without comment/ad hints, is the same article going on.
+    """
+    col = feats.FEATURE_INDEX
+    lengths = [len(t) for t in blocks.texts]
+    children: dict[etree._Element, list[int]] = {}
+    for i, el in enumerate(blocks.elements):
+        parent = el.getparent()
+        if parent is not None:
+            children.setdefault(parent, []).append(i)
+    for members in children.values():
+        main_chars = sum(lengths[i] for i in members if is_main[i])
+        if not main_chars or main_chars * 2 < sum(lengths[i] for i in members):
+            continue
+        seen_main = False
+        for i in members:
+            if is_main[i]:
+                seen_main = True
+                continue
+            row = blocks.features[i]
+            if seen_main and blocks.elements[i].tag == "p" and \
+                    row[col["own_link_share"]] == 0 and row[col["hint_comment_near"]] == 0 \
+                    and row[col["hint_comment_any"]] == 0 and row[col["hint_ad_near"]] == 0:
+                is_main[i] = True
+
+
 def segment(page: Page, model: SegmenterModel, threshold: float | None = None,
             include_comments: bool = False, site_prior: Any = None
             ) -> tuple[feats.Blocks, np.ndarray, list[str], np.ndarray, str]:
@@ -294,6 +412,9 @@ def segment(page: Page, model: SegmenterModel, threshold: float | None = None,
     limit = model.threshold if threshold is None else threshold
     is_main = prob >= limit
     _whole_data_tables(blocks, is_main)
+    _trailing_paragraphs(blocks, is_main)
+    _figures_beside_main(blocks, is_main)
+    _formulas_with_main(blocks, is_main)
     kinds = ["main" if m else _other_kind(row) for m, row in zip(is_main, blocks.features)]
     if include_comments:
         kinds = ["main" if k == "comments" else k for k in kinds]
@@ -336,12 +457,36 @@ class _XPaths:
         return "".join(reversed(parts))
 
 
-def _main_text(blocks: feats.Blocks, kinds: list[str]) -> str:
-    """Main blocks' text, one paragraph each; cells of one table row share a line."""
+def _text_order(blocks: feats.Blocks, kinds: list[str]) -> list[int]:
+    """Main blocks in reading order: a formula its container owns is read where it stands
+    (between the container's paragraphs), not before them at the container's start."""
+    order = list(range(len(blocks)))
+    anchors = {}
+    for i, (el, kind) in enumerate(zip(blocks.elements, kinds)):
+        if kind == "main" and len(el) and el.tag != "math" and next(el.iter("math"), None) \
+                is not None and _own_text_outside_math(el) == ("", True):
+            anchors[i] = next(el.iter("math"))
+    if not anchors:
+        return order
+    root = blocks.elements[0].getroottree().getroot()
+    position = {el: n for n, el in enumerate(root.iter())}
+    keys = [position.get(anchors.get(i, el), 0) for i, el in enumerate(blocks.elements)]
+    return sorted(order, key=lambda i: keys[i])
+
+
+def _main_text(blocks: feats.Blocks, kinds: list[str],
+               left_out: set[etree._Element] = frozenset()) -> str:
+    """Main blocks' text, one paragraph each; cells of one table row share a line.
+
+    ``left_out``: media notices and picture credits (:func:`content.notices`) the reader
+    leaves out; a block that is one, or lies in one, is left out of the text too.
+    """
     paragraphs: list[str] = []
     last_row = None
-    for el, text, kind in zip(blocks.elements, blocks.texts, kinds):
-        if kind != "main":
+    for i in _text_order(blocks, kinds):
+        el, text, kind = blocks.elements[i], blocks.texts[i], kinds[i]
+        if kind != "main" or (left_out and (el in left_out or any(
+                a in left_out for a in el.iterancestors()))):
             last_row = None
             continue
         row = el.getparent() if el.tag in ("td", "th") else None
@@ -353,6 +498,36 @@ def _main_text(blocks: feats.Blocks, kinds: list[str]) -> str:
             paragraphs.append(text.replace("\n", "\n\n"))
         last_row = row
     return "\n\n".join(paragraphs)
+
+
+
+_MEDIA_TAGS = ("img", "picture", "video", "audio", "figure", "math", "svg")
+
+
+def _media_beside(main_elements: list[etree._Element], with_text: set[etree._Element]
+                  ) -> list[etree._Element]:
+    """Text-less pictures, figures and formulas standing right next to a main region.
+
+    They own no text, so no block (and no region) holds them; between or after the
+    paragraphs of the article they are part of it.
+    """
+    chosen = set(main_elements)
+    found: list[etree._Element] = []
+    for el in main_elements:
+        for preceding in (False, True):
+            for sibling in el.itersiblings(preceding=preceding):
+                if sibling in with_text or sibling in chosen:
+                    break
+                if not isinstance(sibling.tag, str):
+                    continue
+                media = sibling.tag in _MEDIA_TAGS or next(
+                    sibling.iter(*_MEDIA_TAGS), None) is not None
+                if sibling.tag == "noscript":
+                    media = "<img" in (sibling.text or "") or sibling.find(".//img") is not None
+                if media:
+                    chosen.add(sibling)
+                    found.append(sibling)
+    return found
 
 
 def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> ExtractionResult:
@@ -415,11 +590,15 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
         if kind == "main":
             main_elements.append(el)
             main_exclude.update(excluded)
-    text = _main_text(blocks, kinds)
+    text = _main_text(blocks, kinds, set(notices(main_elements)) if main_elements else set())
     title = extract_title(page, main_elements or None, main_exclude)
     main = None
     if params.main_text:
         if params.with_html and main_elements:
+            beside = _media_beside(main_elements, _holds_blocks(blocks))
+            if beside:
+                position = {el: n for n, el in enumerate(page.tree.iter())}
+                main_elements = sorted(main_elements + beside, key=lambda e: position.get(e, 0))
             rendered = render_main(page, main_elements, with_html=True, exclude=main_exclude,
                                    title=title)
             html = rendered.html

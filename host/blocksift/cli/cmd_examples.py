@@ -30,18 +30,83 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="also write the marked link/ad blocks and selected ids")
     importing = actions.add_parser("import", help="add the pages of a datasets-format file")
     importing.add_argument("path", type=Path)
+    actions.add_parser("repair", help="keep a damaged database aside and rebuild it from "
+                                      "every example SQLite can still read")
+    folders = actions.add_parser("export-folders",
+                                 help="folders the browser may export into (besides the "
+                                      "default exports folder)")
+    folders.add_argument("--add", type=Path, action="append", default=[], metavar="DIR")
+    folders.add_argument("--remove", type=Path, action="append", default=[], metavar="DIR")
     parser.set_defaults(run=run)
+
+
+def _store_path(args: argparse.Namespace) -> Path:
+    from ..storage.examples import default_path
+
+    return Path(args.store) if args.store else default_path()
+
+
+def _repair(args: argparse.Namespace) -> int:
+    import sqlite3
+
+    from ..storage.examples import repair
+
+    try:
+        report = repair(_store_path(args))
+    except (OSError, sqlite3.Error) as exc:
+        raise CommandError(f"cannot repair {_store_path(args)}: {exc}") from None
+    if not report["damaged"]:
+        print(f"{report['path']} is readable; nothing to repair")
+        return 0
+    print(f"{report['path']} was damaged ({report['problem']}).")
+    print(f"recovered {report['recovered']} example(s) into a fresh database; the damaged "
+          f"file is kept at {report['keptAside'][0]}")
+    return 0
+
+
+def _export_folders(args: argparse.Namespace) -> int:
+    from ..storage.exports import chosen_folders, default_folder, set_chosen_folders
+
+    folders = chosen_folders()
+    if args.add or args.remove:
+        removed = {str(p.expanduser().resolve()) for p in args.remove}
+        folders = [f for f in folders if str(f) not in removed]
+        folders += [p.expanduser() for p in args.add]
+        set_chosen_folders(folders)
+        folders = chosen_folders()
+    print(f"{default_folder()}  (default)")
+    for folder in folders:
+        print(folder)
+    return 0
 
 
 @run_guarded
 def run(args: argparse.Namespace) -> int:
-    from ..storage.examples import ExampleStore, default_path
+    import sqlite3
 
-    path = args.store or default_path()
+    from ..storage.examples import DamagedStore
+
+    if args.action == "repair":
+        return _repair(args)
+    if args.action == "export-folders":
+        return _export_folders(args)
+    path = _store_path(args)
     if args.action != "import" and not path.exists():
         # reading must not create an empty database (and its folder) as a side effect
         return _no_store(args, path)
-    with ExampleStore(path) as store:
+    try:
+        return _run(args)
+    except DamagedStore as exc:
+        raise CommandError(str(exc)) from None
+    except sqlite3.DatabaseError as exc:
+        raise CommandError(f"the examples database {path} could not be read ({exc}); repair "
+                           "it with `blocksift examples repair`") from None
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..storage.examples import ExampleStore
+
+    with ExampleStore(_store_path(args)) as store:
         if args.action == "list":
             items = store.list(limit=args.limit)
             if args.json:

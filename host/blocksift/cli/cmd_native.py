@@ -12,6 +12,9 @@ def _options(parser: argparse.ArgumentParser) -> None:
                         help="per-request time limit in seconds (default %(default)s)")
     parser.add_argument("--max-frame", type=int, default=64 * 1024 * 1024,
                         help="largest request frame in bytes (default 64 MiB, the browsers' cap)")
+    parser.add_argument("--memory-limit", type=int, default=2048, metavar="MIB",
+                        help="memory each extraction worker may add, in MiB; a page over it is "
+                             "an error and the worker is replaced (default %(default)s; 0: none)")
     parser.add_argument("--log-level", default="INFO",
                         choices=("DEBUG", "INFO", "WARNING", "ERROR"))
 
@@ -40,7 +43,8 @@ def _run(args: argparse.Namespace) -> int:
     from ..transport.native import main
 
     config = ServiceConfig(workers=args.workers, timeout_s=args.timeout,
-                           max_frame_bytes=args.max_frame)
+                           max_frame_bytes=args.max_frame,
+                           memory_limit_mb=args.memory_limit or None)
     return main(config, args.log_level)
 
 

@@ -33,6 +33,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--max-frame", type=int, default=64 * 1024 * 1024, metavar="BYTES",
                         help="largest message accepted; a bigger one closes the connection "
                              "with 1009 (default 64 MiB)")
+    parser.add_argument("--memory-limit", type=int, default=2048, metavar="MIB",
+                        help="memory each extraction worker may add, in MiB; a page over it is "
+                             "an error and the worker is replaced (default %(default)s; 0: none)")
     parser.add_argument("--print-token", action="store_true",
                         help="only print the token (creating it if needed) and exit; "
                              "serves nothing, so it takes no --port")
@@ -58,6 +61,8 @@ def _check(args: argparse.Namespace) -> str | None:
             return f"--{name.replace('_', '-')} must be positive"
     if args.max_frame < 1024:
         return "--max-frame must be at least 1024 bytes"
+    if args.memory_limit < 0:
+        return "--memory-limit must be 0 (none) or a number of MiB"
     if args.workers is not None and args.workers < 1:
         return "--workers must be at least 1"
     for origin in args.allow_origin:
@@ -92,7 +97,8 @@ def _run(args: argparse.Namespace) -> int:
     # the request headers, which carry the token: keep it at WARNING.
     logging.getLogger("websockets").setLevel(logging.WARNING)
     service_config = ServiceConfig(workers=args.workers, timeout_s=args.timeout,
-                                   max_frame_bytes=args.max_frame)
+                                   max_frame_bytes=args.max_frame,
+                                   memory_limit_mb=args.memory_limit or None)
     config = ServerConfig(port=args.port, allow_origins=tuple(args.allow_origin),
                           max_connections=args.max_connections,
                           idle_timeout_s=args.idle_timeout, grace_s=args.grace)

@@ -404,6 +404,7 @@ def run_doctor(*, platform: Platform, home: Path, data_dir: Path,
     if receipt_problem:
         notes.append(receipt_problem)
     notes.extend(sandboxed_browsers(platform, home))
+    notes.extend(store_problem_notes())
     reports: list[BrowserReport] = []
     trips: dict[tuple[str, ...], tuple[RoundTrip, str]] = {}
     places = _unique_places(_registrations_to_check(platform, home, data_dir, env, names,
@@ -487,6 +488,24 @@ def run_doctor(*, platform: Platform, home: Path, data_dir: Path,
         notes.append("blocksift is not registered with any browser: run `blocksift install`")
     return DoctorReport(platform=platform, ok=bool(registered) and not broken,
                         browsers=reports, notes=notes)
+
+
+def store_problem_notes() -> list[str]:
+    """One line per store SQLite could not read: what was kept aside, how to restore it."""
+    from ..storage import health
+
+    lines = []
+    for note in health.problems():
+        name = {"sites": "site store", "examples": "examples database"}.get(
+            str(note.get("store")), str(note.get("store")))
+        state = {"replaced": "was replaced by a fresh one",
+                 "refused": "is refused until repaired",
+                 "repaired": "was repaired"}.get(str(note.get("state")), "")
+        aside = note.get("keptAside") or []
+        kept = f"; kept aside: {', '.join(aside)}" if aside else ""
+        lines.append(f"{name} {note.get('path')} {state} ({note.get('when')}): "
+                     f"{note.get('problem')}{kept}. {note.get('restore')}")
+    return lines
 
 
 def format_report(report: DoctorReport) -> str:

@@ -19,6 +19,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import closing
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,23 @@ CREATE INDEX IF NOT EXISTS examples_site ON examples(site);
 
 class ExampleError(ValueError):
     """An example cannot be stored as given (private window, empty page, ...)."""
+
+
+class DamagedStore(RuntimeError):
+    """SQLite cannot read the examples database; it is refused until repaired."""
+
+    def __init__(self, path: Path, problem: str):
+        super().__init__(f"the examples database {path} is damaged ({problem}); repair it "
+                         "with `blocksift examples repair` or from the extension's options "
+                         "page (the damaged file is kept aside, never deleted)")
+        self.path = path
+        self.problem = problem
+
+
+def _restore_hint(path: Path) -> str:
+    return (f"Run `blocksift examples repair` (or use Repair on the options page): the "
+            f"damaged {path.name} is kept aside and every example SQLite can still read is "
+            "copied into a fresh database.")
 
 
 @dataclass
@@ -101,10 +119,26 @@ class ExampleStore:
                                      isolation_level=None)
         if fresh:
             os.chmod(self.path, 0o600)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA synchronous=FULL")
-        self._conn.executescript(_SCHEMA)
-        self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        try:
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=FULL")
+            self._conn.executescript(_SCHEMA)
+            self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            check = self._conn.execute("PRAGMA quick_check(1)").fetchone()
+            if check is None or check[0] != "ok":
+                raise sqlite3.DatabaseError(str(check[0] if check else "quick_check failed"))
+        except sqlite3.DatabaseError as exc:
+            self._conn.close()
+            if is_transient(exc):
+                raise
+            from . import health
+
+            health.report("examples", self.path, f"SQLite cannot read it ({exc})", [],
+                          _restore_hint(self.path), state="refused")
+            raise DamagedStore(self.path, str(exc)) from None
+        from . import health
+
+        health.clear("examples", self.path, "refused")
         for suffix in ("-wal", "-shm"):
             sidecar = Path(str(self.path) + suffix)
             if sidecar.exists():
@@ -220,6 +254,94 @@ class ExampleStore:
                                  main_ids=record.get("main_ids") or []))
                 added += 1
         return added
+
+
+def repair(path: Path | None = None) -> dict[str, Any]:
+    """Keep a damaged examples database aside and rebuild it from every row SQLite can read.
+
+    Rows are copied with their ids; a full scan is tried first and, if it breaks on a
+    damaged page, each id is read on its own so one bad page loses only its rows.
+    """
+    from . import health
+
+    path = Path(path) if path else default_path()
+    if not path.exists():
+        return {"path": str(path), "recovered": 0, "keptAside": [], "damaged": False}
+    problem = ""
+    try:
+        with closing(sqlite3.connect(path, timeout=30)) as probe:
+            check = probe.execute("PRAGMA quick_check(1)").fetchone()
+            if check is not None and check[0] == "ok":
+                problem = ""
+            else:
+                problem = str(check[0] if check else "quick_check failed")
+    except sqlite3.DatabaseError as exc:
+        if is_transient(exc):
+            raise
+        problem = str(exc)
+    if not problem:
+        return {"path": str(path), "recovered": 0, "keptAside": [], "damaged": False}
+    moved = health.move_aside(path)
+    rows = _readable_rows(moved[0])
+    with ExampleStore(path) as fresh, fresh._lock:
+        fresh._conn.execute("BEGIN")
+        for row in rows:
+            fresh._conn.execute(
+                "INSERT OR IGNORE INTO examples (id, url, site, created, title, lang, html, "
+                "main_ids, main_text, blocks, algorithm, algorithm_output) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+        fresh._conn.execute("COMMIT")
+    health.clear("examples", path, "refused")
+    health.report("examples", path, f"SQLite could not read it ({problem})", moved,
+                  f"{len(rows)} example(s) were recovered into a fresh {path.name}; the "
+                  f"damaged file stays at {moved[0]} until you delete it.", state="repaired")
+    return {"path": str(path), "recovered": len(rows), "keptAside": [str(p) for p in moved],
+            "damaged": True, "problem": problem}
+
+
+def is_transient(exc: sqlite3.DatabaseError) -> bool:
+    """A lock held by another process, not damage."""
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc)
+                                                          or "busy" in str(exc))
+
+
+_COLUMNS = ("id, url, site, created, title, lang, html, main_ids, main_text, blocks, "
+            "algorithm, algorithm_output")
+
+
+def _readable_rows(damaged: Path) -> list[tuple[Any, ...]]:
+    """Every examples row SQLite can still read from ``damaged``."""
+    rows: dict[int, tuple[Any, ...]] = {}
+    try:
+        conn = sqlite3.connect(damaged, timeout=30)
+    except sqlite3.DatabaseError:
+        return []
+    with closing(conn):
+        try:
+            for row in conn.execute(f"SELECT {_COLUMNS} FROM examples ORDER BY id"):
+                rows[row[0]] = row
+            return list(rows.values())
+        except sqlite3.DatabaseError:
+            pass  # a damaged page: fall back to reading id by id
+        highest = max(rows, default=0)
+        for query in ("SELECT max(id) FROM examples", "SELECT seq FROM sqlite_sequence "
+                      "WHERE name = 'examples'"):
+            try:
+                found = conn.execute(query).fetchone()
+                highest = max(highest, int(found[0] or 0)) if found else highest
+            except (sqlite3.DatabaseError, TypeError, ValueError):
+                continue
+        for example_id in range(1, highest + 1):
+            if example_id in rows:
+                continue
+            try:
+                row = conn.execute(f"SELECT {_COLUMNS} FROM examples WHERE id = ?",
+                                   (example_id,)).fetchone()
+            except sqlite3.DatabaseError:
+                continue
+            if row is not None:
+                rows[example_id] = row
+    return [rows[key] for key in sorted(rows)]
 
 
 def export_record(example: Example, with_blocks: bool = False) -> dict[str, Any]:

@@ -23,7 +23,8 @@ Decisions:
   quadratic in the pages of a site, and templates change over time.
 * Crash safety: WAL journal, every batch in one transaction (``synchronous=FULL`` so a
   committed page survives power loss too); a file SQLite cannot read is renamed aside
-  (``*.corrupt-<time>``), never deleted, and a fresh store is started.
+  (``*.corrupt-<time>``), never deleted, a fresh store is started, and the user is told
+  (:mod:`.health`: doctor, hello, the options page).
 * The in-memory model cache assumes one writing process per file (the host).
 """
 
@@ -154,12 +155,17 @@ class SiteStore:
             except sqlite3.DatabaseError as exc:
                 if attempt:
                     raise
-                aside = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
-                log.warning("site store %s unreadable (%s); moved to %s", self.path, exc, aside)
-                for suffix in ("", "-wal", "-shm"):
-                    source = Path(f"{self.path}{suffix}")
-                    if source.exists():
-                        source.rename(Path(f"{aside}{suffix}"))
+                from . import health
+
+                moved = health.move_aside(self.path)
+                log.warning("site store %s unreadable (%s); moved to %s", self.path, exc,
+                            ", ".join(map(str, moved)))
+                if moved:
+                    health.report(
+                        "sites", self.path, f"SQLite cannot read it ({exc})", moved,
+                        f"Learned site rules start afresh. To go back to the old file, close "
+                        f"the browser and run: mv '{moved[0]}' '{self.path}' (the rules learned "
+                        "since are then lost).", state="replaced")
 
     def _create_private_file(self) -> None:
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)

@@ -24,7 +24,7 @@ import threading
 from typing import BinaryIO
 
 from ..service import NATIVE_MAX_REPLY_BYTES, Service, ServiceConfig, Session
-from ..wire import ErrorCode
+from ..wire import ErrorCode, encode_reply
 
 log = logging.getLogger("blocksift.native")
 HEADER = struct.Struct("=I")
@@ -40,7 +40,7 @@ class FrameWriter:
         self.closed = False
 
     def write(self, text: str) -> None:
-        data = text.encode("utf-8")
+        data = encode_reply(text)
         with self._lock:
             if self.closed:
                 return
@@ -108,7 +108,10 @@ def reader_thread(stream: BinaryIO, loop: asyncio.AbstractEventLoop, session: Se
     """Read frames until end of input and hand each to the session on the event loop."""
 
     def submit(coro_factory: object) -> None:
-        asyncio.run_coroutine_threadsafe(coro_factory, loop).result()  # type: ignore[arg-type]
+        try:
+            asyncio.run_coroutine_threadsafe(coro_factory, loop).result()  # type: ignore[arg-type]
+        except Exception:  # one message's failure must not stop the host reading the next
+            log.exception("handling a message failed")
 
     try:
         while True:

@@ -44,7 +44,7 @@ from websockets.typing import Subprotocol
 
 from ..auth import OriginPolicy, token_matches
 from ..service import Service, ServiceConfig, Session
-from ..wire import ErrorCode, error_payload
+from ..wire import ErrorCode, error_payload, well_formed_reply
 
 log = logging.getLogger("blocksift.ws")
 
@@ -215,7 +215,10 @@ class WebSocketServer:
 
         async def send(text: str) -> None:
             with contextlib.suppress(ConnectionClosed):
-                await connection.send(text)
+                try:
+                    await connection.send(text)
+                except UnicodeEncodeError:  # an echoed lone surrogate: send its escape
+                    await connection.send(well_formed_reply(text))
 
         session = self.service.session(send, max_reply_bytes=None)
         self._sessions.add(session)

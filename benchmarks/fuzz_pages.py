@@ -1,0 +1,367 @@
+"""Fuzz every entry point with mutated dev-set pages: count crashes, hangs, missing answers.
+
+Pages of the shared dev sets are mutated (seeded, so a run can be repeated): byte damage,
+truncation, duplicated or spliced slices, lone surrogates, NULs and control characters,
+deep nesting, attribute bombs, unclosed comments/scripts, giant attribute values, tag soup.
+Each page goes, with the algorithms taken in turn, through:
+
+* ``batch``: one ``blocksift batch`` run over all pages (some lines also carry raw invalid
+  bytes); every input line must come out, in order, as valid UTF-8 JSON with its id;
+* ``native``: one ``blocksift native`` host; every request must get a reply with its id (a
+  result or an error) and the host must stay up;
+* ``extract``: ``blocksift extract FILE`` on every ``--extract-every``-th page; exit 0, 1
+  (not suitable) or 2 (usage/page error) with a one-line message and no traceback.
+
+A crash is a dead process or a traceback, a hang a process past ``--hang-after`` seconds, a
+missing answer a page without its line/reply. Prints the counts (and writes ``--json``).
+
+    nice -n 10 python3 benchmarks/fuzz_pages.py --pages 20000 --modes batch,native,extract
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+ALGORITHMS = ["auto", "linkblocks", "linkdensity", "clustering", "farsw"]
+HEADER = struct.Struct("=I")
+ENV = dict(os.environ, PYTHONPATH=str(REPO / "host"))
+
+
+def dev_pages(root: Path) -> list[str]:
+    pages = []
+    for file in sorted(root.glob("*/pages.jsonl.gz")):
+        with gzip.open(file, "rt", encoding="utf-8") as handle:
+            pages.extend(json.loads(line)["html"] for line in handle if line.strip())
+    return pages
+
+
+def _slice(rng: random.Random, text: str) -> tuple[int, int]:
+    start = rng.randrange(len(text) + 1)
+    return start, min(len(text), start + rng.randrange(1, 2000))
+
+
+def mutate(rng: random.Random, html: str, other: str) -> str:
+    """One to four mutations of ``html`` (``other``: a second page for splicing)."""
+    for _ in range(rng.randint(1, 4)):
+        kind = rng.randrange(14)
+        at = rng.randrange(len(html) + 1)
+        if kind == 0:  # truncate
+            html = html[:at]
+        elif kind == 1:  # duplicate a slice many times
+            start, end = _slice(rng, html)
+            html = html[:end] + html[start:end] * rng.randint(2, 50) + html[end:]
+        elif kind == 2:  # splice in part of another page
+            start, end = _slice(rng, other)
+            html = html[:at] + other[start:end] + html[at:]
+        elif kind == 3:  # lone surrogates
+            html = html[:at] + rng.choice(["\ud800", "\udfff", "a\udc00b", "\ud83d"]) + html[at:]
+        elif kind == 4:  # NULs and control characters
+            html = html[:at] + "".join(chr(rng.randrange(0, 32)) for _ in range(20)) + html[at:]
+        elif kind == 5:  # deep nesting
+            depth = rng.randint(500, 20000)
+            tag = rng.choice(["div", "span", "b", "table", "ul", "a"])
+            html = html[:at] + f"<{tag}>" * depth + "deep" + html[at:]
+        elif kind == 6:  # attribute bomb
+            count = rng.randint(1000, 60000)
+            bomb = " ".join(f"a{i}={i}" for i in range(count))
+            html = html[:at] + f"<div {bomb}>bomb</div>" + html[at:]
+        elif kind == 7:  # unclosed comment / script / style / CDATA
+            html = html[:at] + rng.choice(["<!--", "<script>", "<style>", "<![CDATA[",
+                                           "<textarea>", "<title>"]) + html[at:]
+        elif kind == 8:  # a giant attribute value
+            html = html[:at] + f'<img src="{"x" * rng.randint(10000, 300000)}">' + html[at:]
+        elif kind == 9:  # tag soup: shuffled slice of tags
+            pieces = html[at:at + 5000].split("<")
+            rng.shuffle(pieces)
+            html = html[:at] + "<".join(pieces) + html[at + 5000:]
+        elif kind == 10:  # random code points, astral and private use included
+            html = html[:at] + "".join(chr(rng.choice([rng.randrange(0x20, 0xD7FF),
+                                                       rng.randrange(0xE000, 0x10FFFF)]))
+                                       for _ in range(50)) + html[at:]
+        elif kind == 11:  # hostile URLs
+            html = html[:at] + rng.choice([
+                '<a href="javascript:alert(1)">x</a>', '<img srcset="javascript:alert(1) 2x">',
+                '<blockquote cite="javascript:1">q</blockquote>',
+                '<svg><script>alert(1)</script></svg>', '<math><mtext><table><mglyph><style>'
+                '<img src=x onerror=alert(1)>']) + html[at:]
+        elif kind == 12:  # many links
+            html = html[:at] + "".join(f'<a href="/{i}">{i}</a>'
+                                       for i in range(rng.randint(100, 30000))) + html[at:]
+        else:  # drop a slice
+            start, end = _slice(rng, html)
+            html = html[:start] + html[end:]
+    return html
+
+
+def fuzzed(count: int, seed: int, sources: list[str]) -> Iterator[tuple[str, str, str]]:
+    """``count`` (id, algorithm, html) triples, made one at a time (the same for one seed)."""
+    rng = random.Random(seed)
+    for number in range(count):
+        yield (f"f{number}", ALGORITHMS[number % len(ALGORITHMS)],
+               mutate(rng, rng.choice(sources), rng.choice(sources)))
+
+
+def chunks(pages: Iterator[tuple[str, str, str]], size: int
+           ) -> Iterator[list[tuple[str, str, str]]]:
+    chunk: list[tuple[str, str, str]] = []
+    for page in pages:
+        chunk.append(page)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _json_line(record: dict[str, Any]) -> bytes:
+    # json.dumps escapes lone surrogates as \ud800, as a browser's JSON.stringify does
+    return json.dumps(record).encode("ascii") + b"\n"
+
+
+def run_batch(pages: Iterator[tuple[str, str, str]], hang_after: float, jobs: int
+              ) -> dict[str, Any]:
+    """``blocksift batch`` runs over chunks of the pages, one per algorithm (one --algo each)."""
+    counts = {"pages": 0, "crash": 0, "hang": 0, "missing": 0, "invalid_utf8": 0, "errors": 0}
+    rng = random.Random(1)
+    for chunk in chunks(pages, 1000):
+        _batch_chunk(chunk, hang_after, jobs, counts, rng)
+    return counts
+
+
+def _batch_chunk(pages: list[tuple[str, str, str]], hang_after: float, jobs: int,
+                 counts: dict[str, Any], rng: random.Random) -> None:
+    for algorithm in ALGORITHMS:
+        mine = [(pid, html) for pid, algo, html in pages if algo == algorithm]
+        if not mine:
+            continue
+        lines = []
+        for pid, html in mine:
+            line = _json_line({"id": pid, "html": html})
+            if rng.random() < 0.05:  # raw invalid bytes inside the html string
+                cut = line.rfind(b'"}')
+                line = line[:cut] + b"\xff\xfe\xc3(" + line[cut:]
+            lines.append(line)
+        counts["pages"] += len(mine)
+        with tempfile.TemporaryFile() as stdin:
+            stdin.writelines(lines)
+            stdin.seek(0)
+            try:
+                done = subprocess.run(
+                    [sys.executable, "-m", "blocksift", "batch", "--algo", algorithm,
+                     "--jobs", str(jobs), "--no-progress", "--timeout", "30"],
+                    stdin=stdin, capture_output=True, env=ENV,
+                    timeout=hang_after * max(1, len(mine) / jobs) + 60)
+            except subprocess.TimeoutExpired:
+                counts["hang"] += 1
+                counts["missing"] += len(mine)
+                continue
+        if done.returncode != 0 or b"Traceback" in done.stderr:
+            counts["crash"] += 1
+        try:
+            text = done.stdout.decode("utf-8")
+        except UnicodeDecodeError:
+            counts["invalid_utf8"] += 1
+            text = done.stdout.decode("utf-8", errors="replace")
+        ids = []
+        for raw in text.splitlines():
+            try:
+                record = json.loads(raw)
+            except ValueError:
+                counts["invalid_utf8"] += 1
+                continue
+            ids.append(record.get("id"))
+            counts["errors"] += "error" in record
+        expected = [pid for pid, _ in mine]
+        counts["missing"] += sum(1 for pid in expected if pid not in set(ids))
+        if ids != expected:
+            counts.setdefault("out_of_order", 0)
+            counts["out_of_order"] += 1
+
+
+class NativeHost:
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "blocksift", "native"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, env=ENV)
+        self.replies: dict[str, dict[str, Any]] = {}
+        self.ready = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        while True:
+            header = self.proc.stdout.read(4)
+            if len(header) < 4:
+                break
+            body = self.proc.stdout.read(HEADER.unpack(header)[0])
+            reply = json.loads(body.decode("utf-8"))
+            with self.ready:
+                if reply.get("type") == "chunk":
+                    key = f"{reply['id']}#chunks"
+                    parts = self.replies.setdefault(key, {})
+                    parts[reply["seq"]] = reply["data"]
+                    if len(parts) == reply["count"]:
+                        self.replies[reply["id"]] = json.loads(
+                            "".join(parts[i] for i in range(reply["count"])))
+                else:
+                    self.replies[str(reply.get("id"))] = reply
+                self.ready.notify_all()
+        with self.ready:
+            self.ready.notify_all()
+
+    def send(self, message: dict[str, Any]) -> bool:
+        body = json.dumps(message).encode("utf-8")
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(HEADER.pack(len(body)) + body)
+            self.proc.stdin.flush()
+            return True
+        except (BrokenPipeError, OSError):
+            return False
+
+    def wait(self, request_id: str, timeout: float) -> dict[str, Any] | None:
+        deadline = time.monotonic() + timeout
+        with self.ready:
+            while request_id not in self.replies:
+                left = deadline - time.monotonic()
+                if left <= 0 or self.proc.poll() is not None:
+                    return self.replies.get(request_id)
+                self.ready.wait(min(left, 1.0))
+            return self.replies.pop(request_id)
+
+    def close(self) -> None:
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.close()
+            self.proc.wait(timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+
+
+def run_native(pages: Iterator[tuple[str, str, str]], hang_after: float) -> dict[str, Any]:
+    counts = {"pages": 0, "crash": 0, "hang": 0, "missing": 0, "errors": 0}
+    host = NativeHost()
+    window = 4  # a few requests in flight, as a browser with several tabs
+    pending: list[str] = []
+
+    def collect(request_id: str) -> None:
+        nonlocal host
+        reply = host.wait(request_id, hang_after)
+        if reply is None:
+            counts["missing"] += 1
+            if host.proc.poll() is not None:
+                counts["crash"] += 1
+                host = NativeHost()
+            else:
+                counts["hang"] += 1
+        elif reply.get("type") == "error":
+            counts["errors"] += 1
+
+    for pid, algorithm, html in pages:
+        counts["pages"] += 1
+        if not host.send({"type": "extract", "id": pid, "html": html, "algorithm": algorithm,
+                          "want": ["main", "blocks"]}):
+            counts["missing"] += 1
+            counts["crash"] += 1
+            host = NativeHost()
+            continue
+        pending.append(pid)
+        if len(pending) >= window:
+            collect(pending.pop(0))
+    for pid in pending:
+        collect(pid)
+    host.send({"type": "ping", "id": "still-there"})
+    if host.wait("still-there", 30) is None:
+        counts["crash"] += 1
+    host.close()
+    return counts
+
+
+def run_extract(pages: Iterator[tuple[str, str, str]], every: int, hang_after: float
+                ) -> dict[str, Any]:
+    counts = {"pages": 0, "crash": 0, "hang": 0, "missing": 0, "errors": 0}
+    with tempfile.TemporaryDirectory() as folder:
+        for number, (pid, algorithm, html) in enumerate(pages):
+            if number % every:
+                continue
+            counts["pages"] += 1
+            path = Path(folder) / f"{pid}.html"
+            path.write_bytes(html.encode("utf-8", errors="surrogatepass"))  # raw bytes, as found
+            try:
+                done = subprocess.run([sys.executable, "-m", "blocksift", "extract", str(path),
+                                       "--algo", algorithm, "--format", "json"],
+                                      capture_output=True, env=ENV, timeout=hang_after)
+            except subprocess.TimeoutExpired:
+                counts["hang"] += 1
+                counts["missing"] += 1
+                continue
+            if done.returncode not in (0, 1, 2) or b"Traceback" in done.stderr:
+                counts["crash"] += 1
+            elif done.returncode == 0:
+                try:
+                    json.loads(done.stdout.decode("utf-8"))
+                except ValueError:
+                    counts["missing"] += 1
+            else:
+                counts["errors"] += 1
+    return counts
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=20000)
+    parser.add_argument("--seed", type=int, default=19)
+    parser.add_argument("--modes", default="batch,native,extract")
+    parser.add_argument("--extract-every", type=int, default=50)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--hang-after", type=float, default=90.0,
+                        help="seconds without an answer that count as a hang (per page)")
+    parser.add_argument("--datasets", type=Path,
+                        default=Path(os.environ.get("BLOCKSIFT_DATASETS",
+                                                    REPO.parent / "shared" / "datasets")))
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    if not any(args.datasets.glob("*/pages.jsonl.gz")):
+        print(f"no dev sets under {args.datasets} (set BLOCKSIFT_DATASETS)", file=sys.stderr)
+        return 2
+    sources = dev_pages(args.datasets)
+    print(f"{args.pages} fuzzed pages from {len(sources)} dev-set pages, seed {args.seed}",
+          flush=True)
+    report: dict[str, Any] = {"pages": args.pages, "seed": args.seed}
+    for mode in args.modes.split(","):
+        started = time.monotonic()
+        pages = fuzzed(args.pages, args.seed, sources)  # the same pages in every mode
+        if mode == "batch":
+            counts = run_batch(pages, args.hang_after, args.jobs)
+        elif mode == "native":
+            counts = run_native(pages, args.hang_after)
+        elif mode == "extract":
+            counts = run_extract(pages, args.extract_every, args.hang_after)
+        else:
+            raise SystemExit(f"unknown mode {mode}")
+        counts["seconds"] = round(time.monotonic() - started, 1)
+        report[mode] = counts
+        print(f"{mode:<8} " + "  ".join(f"{k} {v}" for k, v in counts.items()), flush=True)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(report, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
