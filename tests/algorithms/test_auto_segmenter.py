@@ -276,10 +276,8 @@ def test_five_labeled_pages_adapt_the_model_to_their_site(tmp_path: Path):
 
 def test_region_xpaths_are_the_ones_lxml_writes():
     page = Page(_article())
-    xpath_of = auto._XPaths()
-    for el in page.tree.iter():
-        if isinstance(el.tag, str):
-            assert xpath_of(el) == page.xpath(el)
+    elements = [el for el in page.tree.iter() if isinstance(el.tag, str)]
+    assert page.xpaths(elements) == [page.xpath(el) for el in elements]
 
 
 @pytest.mark.skipif(not HAS_LIGHTGBM, reason="lightgbm not installed (the 'train' extra)")
@@ -297,3 +295,97 @@ def test_training_is_deterministic_for_a_seed(tmp_path: Path):
     model = auto.SegmenterModel(*trees.load(tmp_path / "a.npz"))
     blocks = features.compute(Page(records[0]["html"], url=records[0]["url"]))
     assert model.blocks.predict(model.block_matrix(blocks, np.zeros(0))).shape == (len(blocks),)
+
+
+def _random_ensemble(rng: np.random.Generator, n_trees: int, n_features: int
+                     ) -> trees.TreeEnsemble:
+    """Trees of uneven depth (some a lone leaf), random splits and NaN directions."""
+    feature, threshold, left, right, value, default_left, roots = [], [], [], [], [], [], []
+    depth = 0
+
+    def add(level: int) -> int:
+        nonlocal depth
+        depth = max(depth, level)
+        index = len(feature)
+        feature.append(-1)
+        threshold.append(0.0)
+        left.append(index)
+        right.append(index)
+        value.append(float(rng.normal()))
+        default_left.append(bool(rng.random() < 0.5))
+        if level < 9 and rng.random() < 0.8 - 0.05 * level:
+            feature[index] = int(rng.integers(n_features))
+            threshold[index] = float(rng.normal())
+            left[index] = add(level + 1)
+            right[index] = add(level + 1)
+        return index
+
+    for _ in range(n_trees):
+        roots.append(add(0))
+    return trees.TreeEnsemble(
+        np.asarray(feature, np.int32), np.asarray(threshold), np.asarray(left, np.int32),
+        np.asarray(right, np.int32), np.asarray(value), np.asarray(default_left, bool),
+        np.asarray(roots, np.int32), depth, [f"f{i}" for i in range(n_features)])
+
+
+def _walk_one(ensemble: trees.TreeEnsemble, row: np.ndarray, root: int) -> int:
+    node = root
+    while ensemble.feature[node] >= 0:
+        value = row[ensemble.feature[node]]
+        if np.isnan(value):
+            go_left = ensemble.default_left[node]
+        else:
+            go_left = value <= ensemble.threshold[node]
+        node = ensemble.left[node] if go_left else ensemble.right[node]
+    return int(node)
+
+
+def test_tree_leaves_equal_a_plain_walk_of_each_row_and_tree():
+    rng = np.random.default_rng(7)
+    for n_rows in (0, 1, 37):
+        ensemble = _random_ensemble(rng, 25, 5)
+        x = rng.normal(size=(n_rows, 5))
+        x[rng.random(x.shape) < 0.1] = np.nan
+        expected = np.array([[_walk_one(ensemble, row, r) for r in ensemble.roots]
+                             for row in x], dtype=np.int64).reshape(n_rows, 25)
+        assert np.array_equal(ensemble._leaves(x), expected)
+        assert ensemble.raw(x).shape == (n_rows,)
+
+
+def test_hint_bits_by_word_equal_the_patterns_on_the_whole_value():
+    import random
+
+    rng = random.Random(11)
+    parts = ["ad", "ads", "Ad", "ADVERT", "-ad-", "_", "-", "x", "Header", "comment",
+             "sidebar", "MAIN", "content", "com-", "nav", "sponsored", "gpt", "h-entry",
+             "\u212aontent", "\u017fidebar", "é", "İ"]  # Kelvin sign, long s: re.I cases
+    spaces = [" ", "  ", "\t", "\n", "\u00a0", "\u3000", ""]
+    for _ in range(3000):
+        value = "".join(rng.choice(parts) + rng.choice(spaces)
+                        for _ in range(rng.randrange(1, 6)))
+        expected = sum(1 << i for i, name in enumerate(features._HINT_NAMES)
+                       if features.HINTS[name].search(value))
+        assert features._hint_value_bits(value) == expected, value
+
+
+def test_collapsed_length_equals_collapsing_with_the_regex():
+    import random
+
+    rng = random.Random(12)
+    alphabet = ["a", "é", " ", "\t", "\n", "\u00a0", "\u2028", "\u3000", "\x1c", "中", "\r"]
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 12)))
+        assert features._collapse_len(text) == len(features._WS.sub(" ", text.strip())), text
+
+
+def test_blocks_built_without_validation_are_valid_blocks():
+    from blocksift.results import Block
+
+    for html in (_article(), _article().replace("<p", "<p data-bsid='x'", 1)):
+        result = auto.extract(Page(html), auto.Params())
+        assert result.blocks
+        for block in result.blocks:
+            checked = Block(**{name: getattr(block, name) for name in block.model_fields_set})
+            assert checked == block
+            assert checked.model_fields_set == block.model_fields_set
+            assert checked.model_dump_json() == block.model_dump_json()
