@@ -34,7 +34,7 @@ from lxml import etree
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..content import BLOCK_TAGS, NON_TEXT_TAGS, notices, render_main
-from ..page import Page
+from ..page import Page, XPaths
 from ..results import Block, ExtractionResult, MainText
 from .auto_rules import extract_title
 from .segmenter import features as feats
@@ -130,7 +130,10 @@ def _regions(blocks: list[etree._Element], kinds: list[str]
         own[el] = kind
         node = el
         while node is not None:
-            below.setdefault(node, set()).add(kind)
+            found = below.setdefault(node, set())
+            if kind in found:
+                break  # every ancestor of a node holding ``kind`` holds it already
+            found.add(kind)
             node = node.getparent()
     top = blocks[0]
     while top.getparent() is not None:
@@ -421,42 +424,6 @@ def segment(page: Page, model: SegmenterModel, threshold: float | None = None,
     return blocks, prob, kinds, type_probs, stage
 
 
-class _XPaths:
-    """Absolute XPaths as lxml writes them, with each parent's child positions counted once
-    (``getpath`` counts siblings on every call: quadratic on a page of 100,000 paragraphs)."""
-
-    def __init__(self) -> None:
-        self._positions: dict[etree._Element, dict[etree._Element, str]] = {}
-
-    def _step(self, el: etree._Element) -> str:
-        parent = el.getparent()
-        if parent is None:  # the root: lxml may number it ("/html[1]"); ask it once
-            return str(el.getroottree().getpath(el))
-        steps = self._positions.get(parent)
-        if steps is None:
-            counts: dict[Any, int] = {}
-            for child in parent:
-                counts[child.tag] = counts.get(child.tag, 0) + 1
-            seen: dict[Any, int] = {}
-            steps = {}
-            for child in parent:
-                if not isinstance(child.tag, str):
-                    continue
-                seen[child.tag] = seen.get(child.tag, 0) + 1
-                steps[child] = (f"{child.tag}[{seen[child.tag]}]" if counts[child.tag] > 1
-                                else str(child.tag))
-            self._positions[parent] = steps
-        return "/" + steps[el]
-
-    def __call__(self, el: etree._Element) -> str:
-        parts = []
-        node = el
-        while node is not None:
-            parts.append(self._step(node))
-            node = node.getparent()
-        return "".join(reversed(parts))
-
-
 def _text_order(blocks: feats.Blocks, kinds: list[str]) -> list[int]:
     """Main blocks in reading order: a formula its container owns is read where it stands
     (between the container's paragraphs), not before them at the container's start."""
@@ -571,7 +538,7 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
                else np.zeros((len(rep_rows), len(names))))
     contrib_of = dict(zip(rep_rows, contrib))
     has_ids = page.has_ids
-    xpath_of = _XPaths()
+    xpath_of = XPaths()
     out_blocks: list[Block] = []
     main_elements: list[etree._Element] = []
     main_exclude: set[etree._Element] = set()
@@ -581,7 +548,9 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
         reasons = (_reasons(contrib_of[rep], x[rep], names, params.reasons)
                    if rep in contrib_of and params.reasons else [])
         start, end = page.span(el)
-        out_blocks.append(Block(
+        # every value is of its field's type and in range already: a page may hold tens of
+        # thousands of regions, so the blocks are built without validation
+        out_blocks.append(Block.model_construct(
             kind=kind, algorithm=NAME, score=round(p_main, 4), start=start, end=end,
             element_ids=page.ids_within([el], set(excluded)) if has_ids else [],
             xpaths=[] if has_ids else [xpath_of(el)],
@@ -590,17 +559,22 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
         if kind == "main":
             main_elements.append(el)
             main_exclude.update(excluded)
-    text = _main_text(blocks, kinds, set(notices(main_elements)) if main_elements else set())
+    left_out = set(notices(main_elements)) if main_elements else set()
+    text = _main_text(blocks, kinds, left_out)
     title = extract_title(page, main_elements or None, main_exclude)
     main = None
     if params.main_text:
         if params.with_html and main_elements:
             beside = _media_beside(main_elements, _holds_blocks(blocks))
+            found_notices = left_out
             if beside:
                 position = {el: n for n, el in enumerate(page.tree.iter())}
                 main_elements = sorted(main_elements + beside, key=lambda e: position.get(e, 0))
+                found_notices = left_out | set(notices(beside))
+            # the text is the blocks' (above); notices and xpaths are found already
             rendered = render_main(page, main_elements, with_html=True, exclude=main_exclude,
-                                   title=title)
+                                   title=title, with_text=False, found_notices=found_notices,
+                                   xpath_of=xpath_of)
             html = rendered.html
             if not params.include_images and html:
                 html = re.sub(r"<img\b[^>]*>", "", html)
