@@ -389,3 +389,58 @@ def test_blocks_built_without_validation_are_valid_blocks():
             assert checked == block
             assert checked.model_fields_set == block.model_fields_set
             assert checked.model_dump_json() == block.model_dump_json()
+
+
+def _contributions_full_depth(ensemble: trees.TreeEnsemble, x: np.ndarray) -> np.ndarray:
+    """Saabas contributions with every (row, tree) pair walking the full depth."""
+    width = len(ensemble.feature_names)
+    nodes = np.broadcast_to(ensemble.roots, (len(x), len(ensemble.roots))).copy()
+    rows = np.arange(len(x))[:, None]
+    flat = np.zeros(len(x) * width)
+    for _ in range(ensemble.depth):
+        feat = ensemble.feature[nodes]
+        values = x[rows, np.maximum(feat, 0)]
+        go_left = values <= ensemble.threshold[nodes]
+        go_left = np.where(np.isnan(values), ensemble.default_left[nodes], go_left)
+        nxt = np.where(go_left, ensemble.left[nodes], ensemble.right[nodes])
+        inner = feat >= 0
+        cells = (rows * width + feat)[inner]
+        flat += np.bincount(cells, weights=(ensemble.value[nxt] - ensemble.value[nodes])[inner],
+                            minlength=len(flat))
+        nodes = nxt
+    return flat.reshape(len(x), width)
+
+
+def test_contributions_equal_the_full_depth_sums_exactly():
+    rng = np.random.default_rng(8)
+    for n_rows in (0, 1, 23):
+        ensemble = _random_ensemble(rng, 30, 4)
+        x = rng.normal(size=(n_rows, 4))
+        x[rng.random(x.shape) < 0.1] = np.nan
+        got = ensemble.contributions(x)
+        assert np.array_equal(got, _contributions_full_depth(ensemble, x))
+        raw = ensemble.raw(x)
+        assert np.allclose(ensemble.value[ensemble.roots].sum() + got.sum(axis=1), raw)
+
+
+def test_rules_columns_equal_a_climb_from_every_block():
+    import random
+
+    page = Page(_article())
+    elements = [el for el in page.tree.iter() if isinstance(el.tag, str)]
+    blocks = features.compute(page).elements
+    rng = random.Random(2)
+    for _ in range(30):
+        chosen = rng.sample(elements, rng.randrange(1, 6))
+        exclude = set(rng.sample(elements, rng.randrange(0, 6)))
+        expected = np.zeros((len(blocks), 2))
+        parents = {c.getparent() for c in chosen if c.getparent() is not None}
+        for i, el in enumerate(blocks):
+            node = el
+            while node is not None and node not in exclude:
+                if node in chosen:
+                    expected[i, 0] = 1
+                    break
+                expected[i, 1] = max(expected[i, 1], node in parents)
+                node = node.getparent()
+        assert np.array_equal(features.rules_columns(blocks, chosen, exclude), expected)

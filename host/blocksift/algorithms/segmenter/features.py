@@ -470,12 +470,12 @@ def paper_signals(page: Page, blocks: list[etree._Element]) -> np.ndarray:
     out[:, 0] = 0
     out[:, 1] = 0
     if spans:
-        span_starts = np.asarray([s[0] for s in spans])
+        span_starts, span_ends, span_links = (np.asarray(column, dtype=np.int64)
+                                              for column in zip(*spans))
         idx = np.searchsorted(span_starts, starts, side="right") - 1
-        for i, j in enumerate(idx):
-            if j >= 0 and starts[i] < spans[j][1]:
-                out[i, 0] = 1
-                out[i, 1] = spans[j][2]
+        inside = (idx >= 0) & (starts < span_ends[np.maximum(idx, 0)])
+        out[inside, 0] = 1
+        out[inside, 1] = span_links[idx[inside]]
     # seed 003: LTD / LAD / NTL of the block element and its parent
     params = linkdensity.Params()
     body = page.tree.find("body")
@@ -509,24 +509,43 @@ def rules_signals(page: Page, blocks: list[etree._Element]) -> np.ndarray:
     """Whether ``auto-rules`` keeps each block, and whether it sits beside its choice."""
     from .. import auto_rules
 
-    out = np.zeros((len(blocks), 2))
     try:
         chosen, exclude, _stage = auto_rules.select(page, auto_rules.Params(with_html=False))
     except Exception:  # the rule-based extractor failing must not lose the page
-        return out
+        return np.zeros((len(blocks), 2))
+    return rules_columns(blocks, chosen, exclude)
+
+
+def rules_columns(blocks: list[etree._Element], chosen: list[etree._Element],
+                  exclude: set[etree._Element]) -> np.ndarray:
+    """``rules_main`` and ``rules_container`` of each block, given auto-rules' choice."""
+    out = np.zeros((len(blocks), 2))
     chosen_set = set(chosen)
     parents = {c.getparent() for c in chosen if c.getparent() is not None}
+    # Going up from a block: an excluded element ends the search, a chosen one makes it
+    # kept, a chosen one's parent on the way puts it beside. The answer for an element is
+    # its own test and its parent's answer, so each element is tested once per page.
+    answers: dict[etree._Element, tuple[int, int]] = {}
     for i, el in enumerate(blocks):
+        path = []
         node = el
+        answer = (0, 0)
         while node is not None:
+            known = answers.get(node)
+            if known is not None:
+                answer = known
+                break
             if node in exclude:
+                answer = answers[node] = (0, 0)
                 break
             if node in chosen_set:
-                out[i, 0] = 1
+                answer = answers[node] = (1, 0)
                 break
-            if node in parents:
-                out[i, 1] = 1
+            path.append(node)
             node = node.getparent()
+        for node in reversed(path):
+            answer = answers[node] = (answer[0], answer[1] | (node in parents))
+        out[i] = answer
     return out
 
 

@@ -160,27 +160,35 @@ class TreeEnsemble:
         """Saabas contributions (rows, features) of a binary model's raw score.
 
         Each split on the path adds ``value(child) - value(node)`` to the split's feature;
-        the row's raw score is the sum of the roots' values and its contributions.
+        the row's raw score is the sum of the roots' values and its contributions. Pairs
+        (row, tree) at a leaf add nothing and drop out; the others are summed per level in
+        the same order as when every pair walks the full depth.
         """
         x = np.asarray(x, dtype=np.float64)
         width = len(self.feature_names) or int(self.feature.max()) + 1
+        n_trees = len(self.roots)
         out = np.zeros((len(x), width))
         for start in range(0, len(x), CHUNK_ROWS):
-            part = x[start:start + CHUNK_ROWS]
-            nodes = np.broadcast_to(self.roots, (len(part), len(self.roots))).copy()
-            rows = np.arange(len(part))[:, None]
+            part = np.ascontiguousarray(x[start:start + CHUNK_ROWS])
+            flat_x = part.reshape(-1)
+            has_nan = bool(np.isnan(flat_x).any())
+            pair_rows = np.repeat(np.arange(len(part), dtype=np.intp), n_trees)
+            nodes = np.tile(self.roots.astype(np.intp), len(part))
             flat = np.zeros(len(part) * width)
             for _ in range(self.depth):
                 feat = self.feature[nodes]
-                values = part[rows, np.maximum(feat, 0)]
-                go_left = values <= self.threshold[nodes]
-                nan = np.isnan(values)
-                if nan.any():
-                    go_left = np.where(nan, self.default_left[nodes], go_left)
-                nxt = np.where(go_left, self.left[nodes], self.right[nodes])
                 inner = feat >= 0  # leaves point to themselves: no delta, no feature
-                cells = (rows * width + feat)[inner]
-                flat += np.bincount(cells, weights=(self.value[nxt] - self.value[nodes])[inner],
+                if not inner.all():
+                    nodes, pair_rows, feat = nodes[inner], pair_rows[inner], feat[inner]
+                    if not len(nodes):
+                        break
+                values = flat_x[pair_rows * part.shape[1] + feat]
+                go_left = values <= self.threshold[nodes]
+                if has_nan:
+                    go_left = np.where(np.isnan(values), self.default_left[nodes], go_left)
+                nxt = np.where(go_left, self.left[nodes], self.right[nodes])
+                flat += np.bincount(pair_rows * width + feat,
+                                    weights=self.value[nxt] - self.value[nodes],
                                     minlength=len(flat))
                 nodes = nxt
             out[start:start + len(part)] = flat.reshape(len(part), width)
