@@ -63,6 +63,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..content import BLOCK_TAGS, NON_TEXT_TAGS, render_main
 from ..page import Page
+from ..rawscan import STAMP_ATTR
 from ..results import Block, ExtractionResult, MainText
 
 NAME = "auto-rules"
@@ -186,6 +187,8 @@ _IS_NEGATIVE = _Found(_NEGATIVE)
 _IS_SHARE = _Found(_SHARE)
 _IS_HIDDEN_STYLE = _Found(_HIDDEN_STYLE)
 
+#: ``keys()`` of an element carrying only the host's ordinal stamp (no class, role, ...).
+_STAMP_ONLY = [STAMP_ATTR]
 _UNLIKELY_ROLES = frozenset({"menu", "menubar", "complementary", "navigation", "alert",
                              "alertdialog", "dialog"})
 _LANDMARK_TAGS = frozenset({"nav", "aside", "footer"})
@@ -552,6 +555,9 @@ def _content_pruner(params: Params, flags: _Flags):
         tag = el.tag
         if tag in _ALWAYS_DROP_IN_CONTENT:
             return True
+        keys = el.keys()
+        if not keys or keys == _STAMP_ONLY:  # no style, class or id to test
+            return False
         if _is_hidden(el):
             return True
         ci = _class_id(el)
@@ -840,6 +846,9 @@ def extract_title(page: Page, content: list[etree._Element] | None = None,
 def _unlikely_pruner(params: Params, flags: _Flags):
     def prune(el: etree._Element) -> bool:
         tag = el.tag
+        keys = el.keys()
+        if not keys or keys == _STAMP_ONLY:  # no role, style, class or id to test
+            return params.prune_landmarks and tag in _LANDMARK_TAGS
         if params.prune_landmarks:
             if tag in _LANDMARK_TAGS or el.get("role") in _UNLIKELY_ROLES:
                 return True
