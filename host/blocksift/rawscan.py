@@ -103,7 +103,11 @@ def scan(html: str, id_attr: str | None = "data-bsid") -> TagScan:
         if group == "end":
             name = match.group("end").lower()
             # Pop to the nearest open element of that name; a stray end tag is ignored.
-            for depth in range(len(open_names) - 1, -1, -1):
+            if open_names and open_names[-1] == name:  # the common case: the current one
+                close_ends[stack.pop()] = match.end()
+                open_names.pop()
+                continue
+            for depth in range(len(open_names) - 2, -1, -1):
                 if open_names[depth] == name:
                     close_to(depth + 1, start)  # implicitly closed before this end tag
                     close_ends[stack.pop()] = match.end()
@@ -125,11 +129,13 @@ def scan(html: str, id_attr: str | None = "data-bsid") -> TagScan:
             whole_end = -1
         if open_names:
             if open_names[-1] == "p" and name in closes_p:
-                close_to(len(stack) - 1, start)
+                close_ends[stack.pop()] = start
+                open_names.pop()
             else:
                 implied = implied_close.get(name)
                 while implied and open_names and open_names[-1] in implied:
-                    close_to(len(stack) - 1, start)
+                    close_ends[stack.pop()] = start
+                    open_names.pop()
         ordinal = len(names)
         names.append(name)
         starts.append(start)
