@@ -162,6 +162,7 @@ class XPaths:
 
     def __init__(self) -> None:
         self._positions: dict[etree._Element, dict[etree._Element, str]] = {}
+        self._paths: dict[etree._Element, str] = {}  # elements asked for, and their parents
 
     def _step(self, el: etree._Element) -> str:
         parent = el.getparent()
@@ -184,12 +185,25 @@ class XPaths:
         return "/" + steps[el]
 
     def __call__(self, el: etree._Element) -> str:
-        parts = []
+        paths = self._paths
+        found = paths.get(el)
+        if found is not None:
+            return found
+        # climb to the nearest ancestor whose path is known (or the root), then come back
+        # down: siblings share their parent's path instead of each climbing to the root
+        chain = []
         node = el
+        path = ""
         while node is not None:
-            parts.append(self._step(node))
+            known = paths.get(node)
+            if known is not None:
+                path = known
+                break
+            chain.append(node)
             node = node.getparent()
-        return "".join(reversed(parts))
+        for node in reversed(chain):
+            path = paths[node] = path + self._step(node)
+        return path
 
 
 class Page:

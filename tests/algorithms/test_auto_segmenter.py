@@ -378,19 +378,6 @@ def test_collapsed_length_equals_collapsing_with_the_regex():
         assert features._collapse_len(text) == len(features._WS.sub(" ", text.strip())), text
 
 
-def test_blocks_built_without_validation_are_valid_blocks():
-    from blocksift.results import Block
-
-    for html in (_article(), _article().replace("<p", "<p data-bsid='x'", 1)):
-        result = auto.extract(Page(html), auto.Params())
-        assert result.blocks
-        for block in result.blocks:
-            checked = Block(**{name: getattr(block, name) for name in block.model_fields_set})
-            assert checked == block
-            assert checked.model_fields_set == block.model_fields_set
-            assert checked.model_dump_json() == block.model_dump_json()
-
-
 def _contributions_full_depth(ensemble: trees.TreeEnsemble, x: np.ndarray) -> np.ndarray:
     """Saabas contributions with every (row, tree) pair walking the full depth."""
     width = len(ensemble.feature_names)
@@ -444,3 +431,22 @@ def test_rules_columns_equal_a_climb_from_every_block():
                 expected[i, 1] = max(expected[i, 1], node in parents)
                 node = node.getparent()
         assert np.array_equal(features.rules_columns(blocks, chosen, exclude), expected)
+
+
+def test_regions_come_out_in_document_order_for_any_labeling():
+    import random
+
+    rng = random.Random(6)
+    page = Page(_article())
+    blocks = features.compute(page).elements
+    position = {el: n for n, el in enumerate(page.tree.iter())}
+    for _ in range(200):
+        kinds = [rng.choice(["main", "links", "other"]) for _ in blocks]
+        regions = auto._regions(blocks, kinds)
+        order = [position[el] for el, _kind, _excluded in regions]
+        assert order == sorted(order)
+        # every block lies in exactly one region of its own kind
+        for el, kind in zip(blocks, kinds):
+            holders = [r for r in regions if (r[0] is el or el in set(r[0].iterdescendants()))
+                       and not any(x is el or el in set(x.iterdescendants()) for x in r[2])]
+            assert kind in {r[1] for r in holders}

@@ -89,13 +89,16 @@ class SegmenterModel:
             return np.zeros(len(PAGE_TYPES))
         return self.page_type.predict(page_features[None, :])[0]
 
-    def block_matrix(self, blocks: feats.Blocks, type_probs: np.ndarray) -> np.ndarray:
-        """Block features with the page-type probabilities appended (the model's columns)."""
-        extra = len(self.feature_names) - blocks.features.shape[1]
+    def block_matrix(self, blocks: feats.Blocks, type_probs: np.ndarray,
+                     rows: list[int] | None = None) -> np.ndarray:
+        """Block features with the page-type probabilities appended (the model's columns),
+        of every block or of the blocks at ``rows``."""
+        features = blocks.features if rows is None else blocks.features[rows]
+        extra = len(self.feature_names) - features.shape[1]
         if extra <= 0:
-            return blocks.features
-        tiled = np.broadcast_to(type_probs[:extra], (len(blocks), extra))
-        return np.hstack([blocks.features, tiled])
+            return features
+        tiled = np.broadcast_to(type_probs[:extra], (len(features), extra))
+        return np.hstack([features, tiled])
 
 
 @lru_cache(maxsize=4)
@@ -157,8 +160,9 @@ def _regions(blocks: list[etree._Element], kinds: list[str]
                 stack.append(sub)
             continue
         stack.extend(reversed([c for c in node if isinstance(c.tag, str)]))
-    order = {el: i for i, el in enumerate(top.iter())}
-    out.sort(key=lambda r: order.get(r[0], 0))
+    # Document order already: the walk is depth-first with children in order, and the
+    # excluded children of a region (found in reverse, popped back in order) come right
+    # after it, before anything that follows it.
     return out
 
 
@@ -252,12 +256,9 @@ def _whole_data_tables(blocks: feats.Blocks, is_main: np.ndarray) -> None:
     """
     tables: dict[etree._Element, list[int]] = {}
     for i, el in enumerate(blocks.elements):
-        node = el
-        while node is not None:
-            if node.tag == "table":
-                tables.setdefault(node, []).append(i)
-                break
-            node = node.getparent()
+        table = el if el.tag == "table" else next(el.iterancestors("table"), None)
+        if table is not None:
+            tables.setdefault(table, []).append(i)
     if not tables:
         return
     index = {el: i for i, el in enumerate(blocks.elements)}
@@ -522,7 +523,6 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
     regions = _regions(blocks.elements, kinds)
     index = {el: i for i, el in enumerate(blocks.elements)}
     names = list(model.feature_names)
-    x = model.block_matrix(blocks, type_probs)
     # one representative block per region (its longest) explains the region
     reps = []
     for el, kind, _excluded in regions:
@@ -534,9 +534,12 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
     explained = sorted((r for r in reps if r is not None),
                        key=lambda r: -len(blocks.texts[r]))[:MAX_EXPLAINED]
     rep_rows = sorted(set(explained))
-    contrib = (model.blocks.contributions(x[rep_rows]) if params.reasons and rep_rows
+    # the model's columns of the explained rows only (a page may hold 100,000 blocks)
+    rep_x = model.block_matrix(blocks, type_probs, rows=rep_rows)
+    contrib = (model.blocks.contributions(rep_x) if params.reasons and rep_rows
                else np.zeros((len(rep_rows), len(names))))
     contrib_of = dict(zip(rep_rows, contrib))
+    row_of = dict(zip(rep_rows, rep_x))
     has_ids = page.has_ids
     xpath_of = XPaths()
     out_blocks: list[Block] = []
@@ -545,12 +548,10 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
     for (el, kind, excluded), rep in zip(regions, reps):
         p_main = float(prob[rep]) if rep is not None else 0.0
         confidence = p_main if kind == "main" else 1.0 - p_main
-        reasons = (_reasons(contrib_of[rep], x[rep], names, params.reasons)
+        reasons = (_reasons(contrib_of[rep], row_of[rep], names, params.reasons)
                    if rep in contrib_of and params.reasons else [])
         start, end = page.span(el)
-        # every value is of its field's type and in range already: a page may hold tens of
-        # thousands of regions, so the blocks are built without validation
-        out_blocks.append(Block.model_construct(
+        out_blocks.append(Block(
             kind=kind, algorithm=NAME, score=round(p_main, 4), start=start, end=end,
             element_ids=page.ids_within([el], set(excluded)) if has_ids else [],
             xpaths=[] if has_ids else [xpath_of(el)],

@@ -660,10 +660,16 @@ def _clean_content(page: Page, elements: list[etree._Element], params: Params,
                 if drop:
                     exclude.add(el)
                 elif parent_stat is not None:
-                    for name in ("text", "links", "commas", "p", "img", "li", "li_text",
-                                 "inputs", "embeds", "heading_text"):
-                        setattr(parent_stat, name, getattr(parent_stat, name) +
-                                getattr(st, name))
+                    parent_stat.text += st.text
+                    parent_stat.links += st.links
+                    parent_stat.commas += st.commas
+                    parent_stat.p += st.p
+                    parent_stat.img += st.img
+                    parent_stat.li += st.li
+                    parent_stat.li_text += st.li_text
+                    parent_stat.inputs += st.inputs
+                    parent_stat.embeds += st.embeds
+                    parent_stat.heading_text += st.heading_text
                     parent_stat.children += 1
             if parent_stat is not None and el is not element:
                 n, c = _tlen(el.tail)

@@ -22,8 +22,9 @@ from typing import Any
 import numpy as np
 
 FORMAT_VERSION = 1
-#: Rows evaluated at once (memory: rows x trees x 8 bytes per step).
-CHUNK_ROWS = 2048
+#: Rows evaluated at once (memory: a few arrays of rows x trees x 8 bytes; 512 rows of 200
+#: trees keep them under a megabyte each, and most pages are one chunk).
+CHUNK_ROWS = 512
 
 
 @dataclass
