@@ -64,7 +64,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..content import BLOCK_TAGS, NON_TEXT_TAGS, render_main
 from ..page import Page
 from ..rawscan import STAMP_ATTR
-from ..results import Block, ExtractionResult, MainText
+from ..wire.results import Block, ExtractionResult, MainText
 
 NAME = "auto-rules"
 MODEL = None
