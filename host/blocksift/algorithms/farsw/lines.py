@@ -78,6 +78,11 @@ def _tokens(page: Page, params: Params) -> list[tuple[int, int, int, str]]:
 
     def gap(upto: int) -> None:
         pos = cursor
+        if upto <= pos:
+            return  # adjacent tags: nothing between them
+        if raw.find("<", pos, upto) < 0:  # text alone (every _GAP_RE match starts with "<")
+            out.append((TEXT, pos, upto, ""))
+            return
         for match in _GAP_RE.finditer(raw, cursor, upto):
             if match.start() > pos:
                 out.append((TEXT, pos, match.start(), ""))
