@@ -259,14 +259,22 @@ function showMeta(data, meta) {
   }
 }
 
-/** What the snapshot could not reach (frames of other sites): said, not silently lost. */
+/** What the snapshot could not reach (frames of other sites, closed shadow DOM where the
+ * browser gives no way in): said, not silently lost. */
 function showUnreachable(unreachable) {
   const frames = unreachable?.frames ?? 0;
+  const shadows = unreachable?.shadowRoots ?? 0;
   const box = $("unreachable");
-  box.hidden = !frames;
-  if (!frames) return;
-  box.textContent = `${frames} embedded frame${frames === 1 ? "" : "s"} from other sites could not be read and ${frames === 1 ? "is" : "are"} not shown here`
-    + (unreachable.frameUrls?.length ? ` (${unreachable.frameUrls.map(siteOf).filter(Boolean).join(", ")}).` : ".");
+  box.hidden = !frames && !shadows;
+  const lines = [];
+  if (frames) {
+    lines.push(`${frames} embedded frame${frames === 1 ? "" : "s"} from other sites could not be read and ${frames === 1 ? "is" : "are"} not shown here`
+      + (unreachable.frameUrls?.length ? ` (${unreachable.frameUrls.map(siteOf).filter(Boolean).join(", ")}).` : "."));
+  }
+  if (shadows) {
+    lines.push(`${shadows} part${shadows === 1 ? "" : "s"} of the page ${shadows === 1 ? "keeps its" : "keep their"} content closed to extensions (closed shadow DOM) and ${shadows === 1 ? "is" : "are"} not shown here.`);
+  }
+  box.textContent = lines.join(" ");
 }
 
 /** Code blocks show their language; math gets a readable block layout. */

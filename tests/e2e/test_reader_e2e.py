@@ -207,3 +207,25 @@ def test_popup_speaks_in_actions_and_names_the_method(browser: harness.Browser, 
     assert "paper default" not in popup.evaluate("document.body.textContent")
     popup.screenshot(artifacts / "popup.png")
     popup.close()
+
+
+def test_reader_reaches_a_closed_shadow_root_and_keeps_mathjax2_and_katex_readable(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    page = open_reader(browser, site, "reader-closed-math.html")
+    text = text_of(page)
+    # the closed shadow root is read through the extension-only API, not lost
+    assert "the heaviest hull ran forty-one metres past the end of the ways" in text
+    # MathJax 2 with assistive MathML: the MathML once, no rendered glyph soup, no TeX twice
+    maths = page.evaluate(f"[...{CONTENT}.querySelectorAll('math')].map(m => m.textContent)")
+    assert maths == ["E=mc2"], maths
+    assert "E=mc^2" not in text and "Emc2" not in text.replace(" ", "")
+    # MathJax 2 without MathML: the TeX source, not the preview's ASCII stand-in
+    tex = page.evaluate(f"[...{CONTENT}.querySelectorAll('code')].map(c => c.textContent)")
+    assert "v = \\sqrt{2 g h}" in tex, tex
+    assert "sqrt(2gh)" not in text
+    # KaTeX rendered as HTML only: plain text with the subscript and the fraction kept
+    katex = page.evaluate(f"{CONTENT}.querySelector('.blocksift-math-text, [class*=math-text]')?.innerHTML"
+                          f" ?? [...{CONTENT}.querySelectorAll('sub')].map(s => s.parentElement.innerHTML).join('|')")
+    assert "μ<sub>k</sub>" in katex and "(mg)/N" in katex, katex
+    assert page.evaluate("document.getElementById('unreachable').hidden")
+    page.screenshot(artifacts / "reader-closed-math.png")
