@@ -404,6 +404,32 @@ function wireKeysHelp() {
   return toggle;
 }
 
+/** The "Aa" panel: opens and closes from its button, closes on Esc, on a click elsewhere
+ * and when focus leaves it; its choices keep their own keys (T, +, −). */
+function wireDisplayPanel() {
+  const button = $("display");
+  const panel = $("display-panel");
+  const show = (open) => {
+    panel.hidden = !open;
+    button.setAttribute("aria-expanded", String(open));
+  };
+  button.addEventListener("click", () => show(panel.hidden));
+  document.addEventListener("click", (event) => {
+    if (!panel.hidden && !event.target.closest?.(".display-menu")) show(false);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !panel.hidden) {
+      event.stopImmediatePropagation();
+      event.preventDefault();
+      show(false);
+      button.focus();
+    }
+  }, true);
+  panel.addEventListener("focusout", (event) => {
+    if (event.relatedTarget && !event.relatedTarget.closest(".display-menu")) show(false);
+  });
+}
+
 async function main() {
   root.dataset.blocksiftStatus = "loading";
   const key = decodeURIComponent(location.hash.slice(1));
@@ -413,6 +439,7 @@ async function main() {
   applyPrefs(prefs);
   const view = wirePrefs(prefs);
   const toggleHelp = wireKeysHelp();
+  wireDisplayPanel();
   const data = await dataPromise;
   const dataAt = Date.now();
   $("loading").hidden = true;

@@ -229,3 +229,33 @@ def test_reader_reaches_a_closed_shadow_root_and_keeps_mathjax2_and_katex_readab
     assert "μ<sub>k</sub>" in katex and "(mg)/N" in katex, katex
     assert page.evaluate("document.getElementById('unreachable').hidden")
     page.screenshot(artifacts / "reader-closed-math.png")
+
+
+def test_reader_toolbar_is_one_row_and_the_look_panel_opens_and_closes(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    page = open_reader(browser, site, "reader-structure.html")
+    # controls that start below the first control's bottom edge are on a second row
+    rows = ("((els) => 1 + els.filter(e => e.getBoundingClientRect().top >= els[0].getBoundingClientRect().bottom).length)"
+            "([...document.querySelectorAll('.toolbar > button, .toolbar > .group, .toolbar > .display-menu')])")
+    for width in (1100, 1280):
+        page.set_viewport(width, 800)
+        page.wait_for(f"window.innerWidth === {width}")
+        assert page.evaluate(rows) == 1, f"toolbar wraps at {width} px"
+        page.screenshot(artifacts / f"reader-toolbar-{width}.png")
+    # theme, font, size and width live in the "Aa" panel: it opens, works, and Esc closes it
+    # without leaving the reader
+    page.evaluate("document.getElementById('display').click(), true")
+    assert page.evaluate("document.getElementById('display').getAttribute('aria-expanded')") == "true"
+    panel = "document.getElementById('display-panel')"
+    assert page.evaluate(f"!{panel}.hidden && {panel}.getBoundingClientRect().right <= window.innerWidth")
+    page.evaluate("document.querySelector('[data-theme-choice=dark]').click(), true")
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert page.evaluate(f"!{panel}.hidden")  # a choice keeps the panel open for the next one
+    page.screenshot(artifacts / "reader-look-panel.png")
+    page.evaluate("document.getElementById('display').focus(),"
+                  " document.activeElement.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape', bubbles: true})), true")
+    assert page.evaluate(f"{panel}.hidden")
+    assert page.url.startswith(browser.extension_origin + "/reader.html")
+    page.evaluate("document.getElementById('display').click(), true")
+    page.evaluate("document.getElementById('content').click(), true")
+    assert page.evaluate(f"{panel}.hidden")
