@@ -369,8 +369,11 @@ function wireSpeech(lang) {
       listen.textContent = state === "playing" ? "Pause" : state === "paused" ? "Resume" : "Listen";
       listen.disabled = state === "unavailable";
       stopButton.disabled = state === "idle" || state === "unavailable";
+      rate.disabled = state === "unavailable";
       rate.value = String(current);
-      if (error) say(error, { bad: true });
+      // no speech at all: said on the disabled button, not in a warning at every open
+      if (state === "unavailable") listen.title = error;
+      else if (error) say(error, { bad: true });
       else if (state === "playing") say(`Reading aloud: sentence ${index + 1} of ${total}.`);
     },
   });

@@ -259,3 +259,27 @@ def test_reader_toolbar_is_one_row_and_the_look_panel_opens_and_closes(
     page.evaluate("document.getElementById('display').click(), true")
     page.evaluate("document.getElementById('content').click(), true")
     assert page.evaluate(f"{panel}.hidden")
+
+
+def test_read_aloud_without_speech_synthesis_is_disabled_and_says_why(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    if browser.name != "chromium":
+        import pytest
+
+        pytest.skip("removing the speech API before the reader's scripts run needs Playwright's init scripts")
+    page = browser.new_tab(site.url("reader-structure.html"))
+    # a browser built without speech synthesis: the API is absent from every page of the tab
+    page.page.add_init_script("delete window.speechSynthesis; delete window.SpeechSynthesisUtterance;")
+    status = browser.act(page, "reader")
+    assert status["status"] == "ready", status
+    assert page.evaluate("typeof speechSynthesis") == "undefined"
+    assert page.evaluate("document.documentElement.dataset.blocksiftSpeech") == "unavailable"
+    assert page.evaluate("['listen', 'stop-listening', 'speech-rate'].every(id => document.getElementById(id).disabled)")
+    assert "cannot read aloud" in page.evaluate("document.getElementById('listen').title")
+    assert page.evaluate("document.getElementById('action-status').textContent") == ""
+    # the keys do nothing harmful either: still unavailable, nothing highlighted, no error shown
+    for key in ("l", "L", "]", "n"):
+        page.evaluate(f"document.dispatchEvent(new KeyboardEvent('keydown', {{key: {key!r}, shiftKey: {str(key == 'L').lower()}, bubbles: true}})), true")
+    assert page.evaluate("document.documentElement.dataset.blocksiftSpeech") == "unavailable"
+    assert page.evaluate(f"{CONTENT}.querySelectorAll('.speaking').length") == 0
+    page.screenshot(artifacts / "reader-no-speech.png")
