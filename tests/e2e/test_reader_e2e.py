@@ -282,4 +282,5 @@ def test_read_aloud_without_speech_synthesis_is_disabled_and_says_why(
         page.evaluate(f"document.dispatchEvent(new KeyboardEvent('keydown', {{key: {key!r}, shiftKey: {str(key == 'L').lower()}, bubbles: true}})), true")
     assert page.evaluate("document.documentElement.dataset.blocksiftSpeech") == "unavailable"
     assert page.evaluate(f"{CONTENT}.querySelectorAll('.speaking').length") == 0
+    assert page.evaluate("document.getElementById('speech-rate').value") == "1"
     page.screenshot(artifacts / "reader-no-speech.png")
