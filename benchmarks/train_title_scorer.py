@@ -35,7 +35,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "host"))
 
 from blocksift import algorithms, metadata, titles  # noqa: E402
-from blocksift.evaluation.datasets import resolve  # noqa: E402
+from blocksift.evaluation.datasets import iter_pages, resolve  # noqa: E402
 from blocksift.page import Page  # noqa: E402
 from blocksift.sites import site_key  # noqa: E402
 
@@ -43,10 +43,24 @@ OUT = HERE.parent / "host" / "blocksift" / "data" / "title-scorer.json"
 PENALTIES = (0.01, 0.1, 1.0, 10.0)
 
 
-def build(limit: int | None, algo: str) -> list[dict]:
+def _algorithm(algo: str):
     module = algorithms.load(algo)
     params = module.Params.model_validate({"with_html": False}) \
         if "with_html" in module.Params.model_fields else module.Params()
+
+    def title_of(page: Page) -> str:
+        try:
+            result = module.extract(page, params)
+        except Exception:  # noqa: BLE001 - a failing algorithm gives no title candidate
+            return ""
+        return result.main.title if result.main else ""
+
+    return title_of
+
+
+def build(limit: int | None, algo: str) -> list[dict]:
+    """wcxb-dev pages: a candidate is right when its words equal the gold ``title``'s."""
+    title_of = _algorithm(algo)
     pages = []
     path = resolve("wcxb-dev")
     started = time.perf_counter()
@@ -59,15 +73,10 @@ def build(limit: int | None, algo: str) -> list[dict]:
             if not record.get("title"):
                 continue
             page = Page(record["html"], url=record.get("url"))
-            try:
-                result = module.extract(page, params)
-                chosen = result.main.title if result.main else ""
-            except Exception:  # noqa: BLE001 - a failing algorithm gives no title candidate
-                chosen = ""
-            found = metadata.title_candidates(page, chosen)
+            found = metadata.title_candidates(page, title_of(page))
             gold = titles.words(record["title"])
             pages.append({"id": record["id"], "site": site_key(record.get("url")) or
-                          record["id"], "type": record.get("page_type", ""),
+                          record["id"], "set": "wcxb-dev", "type": record.get("page_type", ""),
                           "candidates": [(c.features, c.key == gold, c.text, c.rank)
                                          for c in found]})
             if index % 100 == 0:
@@ -76,25 +85,42 @@ def build(limit: int | None, algo: str) -> list[dict]:
     return pages
 
 
-def matrices(pages: list[dict], names: list[str]) -> list[tuple[np.ndarray, int]]:
-    """Per page: (candidates x features, index of the right candidate or -1)."""
+def build_headlines(dataset: str, limit: int | None, algo: str) -> list[dict]:
+    """Pages of a set without title gold (``bench_titles.py``'s proxy): a candidate is right
+    when its words equal one of the first three non-empty lines of the gold text, which was
+    copied from the page starting at its visible headline."""
+    title_of = _algorithm(algo)
+    pages = []
+    for labeled in iter_pages(resolve(dataset), limit):
+        firsts = {titles.words(line) for line in
+                  [line for line in labeled.gold.splitlines() if line.strip()][:3]}
+        page = Page(labeled.html, url=labeled.url)
+        found = metadata.title_candidates(page, title_of(page))
+        pages.append({"id": labeled.id, "site": labeled.site or site_key(labeled.url) or
+                      labeled.id, "set": dataset, "type": f"{dataset} (headline proxy)",
+                      "candidates": [(c.features, c.key in firsts, c.text, c.rank)
+                                     for c in found]})
+    return pages
+
+
+def matrices(pages: list[dict], names: list[str]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per page: (candidates x features, which candidates are right)."""
     column = {name: i for i, name in enumerate(names)}
     out = []
     for page in pages:
         rows = np.zeros((len(page["candidates"]), len(names)))
-        right = -1
-        for r, (features, ok, _text, _rank) in enumerate(page["candidates"]):
+        for r, (features, _ok, _text, _rank) in enumerate(page["candidates"]):
             for name, value in features.items():
                 if name in column:
                     rows[r, column[name]] = value
-            if ok:
-                right = r
-        out.append((rows, right))
+        out.append((rows, np.array([ok for _, ok, *_ in page["candidates"]], dtype=bool)))
     return out
 
 
-def fit(data: list[tuple[np.ndarray, int]], width: int, penalty: float) -> np.ndarray:
-    usable = [(rows, right) for rows, right in data if right >= 0 and len(rows) > 1]
+def fit(data: list[tuple[np.ndarray, np.ndarray]], width: int, penalty: float) -> np.ndarray:
+    """Maximize, per page, the log of the probability mass on its right candidates (one on
+    wcxb-dev; on the headline proxy several lines of the gold may be right)."""
+    usable = [(rows, right) for rows, right in data if right.any() and len(rows) > 1]
 
     def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
         total = penalty * 0.5 * float(w @ w)
@@ -104,8 +130,9 @@ def fit(data: list[tuple[np.ndarray, int]], width: int, penalty: float) -> np.nd
             scores -= scores.max()
             p = np.exp(scores)
             p /= p.sum()
-            total -= float(np.log(p[right] + 1e-300))
-            grad -= rows[right] - p @ rows
+            mass = p[right].sum()
+            total -= float(np.log(mass + 1e-300))
+            grad -= (p[right] / mass) @ rows[right] - p @ rows
         return total, grad
 
     result = minimize(loss, np.zeros(width), jac=True, method="L-BFGS-B",
@@ -113,15 +140,15 @@ def fit(data: list[tuple[np.ndarray, int]], width: int, penalty: float) -> np.nd
     return result.x
 
 
-def accuracy(data: list[tuple[np.ndarray, int]], w: np.ndarray,
+def accuracy(data: list[tuple[np.ndarray, np.ndarray]], w: np.ndarray,
              ranks: list[list[int]]) -> float:
     hits = 0
     for (rows, right), rank in zip(data, ranks, strict=True):
-        if right < 0 or not len(rows):
+        if not right.any():
             continue
         scores = rows @ w
         top = max(range(len(rows)), key=lambda i: (scores[i], -rank[i]))
-        hits += top == right
+        hits += bool(right[top])
     return hits / max(len(data), 1)
 
 
@@ -139,12 +166,18 @@ def main() -> int:
     parser.add_argument("--limit", type=int)
     parser.add_argument("--algo", default="auto")
     parser.add_argument("--cache", type=Path)
+    parser.add_argument("--headlines", default="dragnet:150",
+                        help="also fit on this set's headline proxy, DATASET:PAGES "
+                             "(default %(default)s; empty: wcxb-dev only)")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     if args.cache and args.cache.exists():
         pages = pickle.loads(args.cache.read_bytes())
     else:
         pages = build(args.limit, args.algo)
+        if args.headlines:
+            dataset, _, count = args.headlines.partition(":")
+            pages += build_headlines(dataset, int(count) if count else None, args.algo)
         if args.cache:
             args.cache.write_bytes(pickle.dumps(pages))
     names = sorted({name for page in pages for features, *_ in page["candidates"]
@@ -152,11 +185,10 @@ def main() -> int:
     data = matrices(pages, names)
     ranks = [[rank for *_, rank in page["candidates"]] for page in pages]
     fold = site_folds(pages, args.folds)
-    reachable = sum(right >= 0 for _, right in data) / len(data)
-    print(f"wcxb-dev: {len(pages)} pages with a gold title, "
-          f"{len({p['site'] for p in pages})} sites, {len(names)} features; "
-          f"a right candidate exists on {reachable:.3f}")
-    hits = 0
+    reachable = sum(bool(right.any()) for _, right in data) / len(data)
+    sets = Counter(page.get("set", "wcxb-dev") for page in pages)
+    print(f"{dict(sets)} pages, {len({p['site'] for p in pages})} sites, {len(names)} "
+          f"features; a right candidate exists on {reachable:.3f}")
     chosen_penalties = []
     by_type: Counter[str] = Counter()
     type_hits: Counter[str] = Counter()
@@ -179,13 +211,17 @@ def main() -> int:
         chosen_penalties.append(best_penalty)
         w = fit([data[i] for i in train], len(names), best_penalty)
         fold_acc = accuracy([data[i] for i in test], w, [ranks[i] for i in test])
-        hits += fold_acc * len(test)
         for i in test:
             by_type[pages[i]["type"]] += 1
             type_hits[pages[i]["type"]] += accuracy([data[i]], w, [ranks[i]])
         print(f"fold {k}: {len(test)} pages, penalty {best_penalty}, accuracy {fold_acc:.3f}")
-    cv = hits / len(pages)
-    print(f"site-grouped {args.folds}-fold CV title accuracy: {cv:.3f}")
+    by_set: Counter[str] = Counter()
+    for kind in by_type:
+        by_set["wcxb-dev" if "proxy" not in kind else kind] += type_hits[kind]
+    cv = by_set["wcxb-dev"] / sets["wcxb-dev"]
+    others = "".join(f", {kind} {hit / by_type[kind]:.3f}"
+                     for kind, hit in by_set.items() if kind != "wcxb-dev")
+    print(f"site-grouped {args.folds}-fold CV title accuracy: wcxb-dev {cv:.3f}{others}")
     for kind in sorted(by_type, key=lambda t: -by_type[t]):
         print(f"  {kind:14} {by_type[kind]:5} {type_hits[kind] / by_type[kind]:.3f}")
     if args.write:
@@ -195,10 +231,13 @@ def main() -> int:
                    if abs(value) >= 1e-4}
         OUT.write_text(json.dumps({
             "format": 1,
-            "trained_on": "wcxb-dev title gold (CC-BY-4.0, WCXB, Murrough Foley, 2026)",
-            "pages": len(pages), "penalty": penalty,
+            "trained_on": "wcxb-dev title gold (CC-BY-4.0, WCXB, Murrough Foley, 2026)"
+                          + (f"; {args.headlines} headline proxy" if args.headlines else ""),
+            "pages": dict(sets), "penalty": penalty,
             "site_grouped_cv_accuracy": round(cv, 4), "folds": args.folds,
-            "in_sample_accuracy": round(accuracy(data, w, ranks), 4),
+            "in_sample_accuracy": round(accuracy(
+                [d for d, p in zip(data, pages, strict=True) if p.get("set") == "wcxb-dev"], w,
+                [r for r, p in zip(ranks, pages, strict=True) if p.get("set") == "wcxb-dev"]), 4),
             "weights": weights,
         }, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         print(f"wrote {OUT.relative_to(HERE.parent)} (penalty {penalty})")
