@@ -2,7 +2,8 @@
 
 Layers, bottom up:
 
-1. shared types and parsing: page, tokenizer, sites, shingles, labeled pages, metadata,
+1. shared types and parsing: page, tokenizer, sites, shingles, labeled pages, metadata and
+   its title scorer,
    Markdown rendering, WARC reading, and the wire format's foundations (``wire.constants``: version, limits, error codes; ``wire.results``:
    the one result model every algorithm returns);
 2. algorithms;
@@ -28,7 +29,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "host" / "blocksift"
 
 SHARED = ("blocksift.page", "blocksift.rawscan", "blocksift.htmltokenizer",
           "blocksift.content", "blocksift.sites", "blocksift.shingles", "blocksift.labeled",
-          "blocksift.paths", "blocksift.repair", "blocksift.metadata",
+          "blocksift.paths", "blocksift.repair", "blocksift.metadata", "blocksift.titles",
           "blocksift.render_markdown", "blocksift.warc", "blocksift.wire.constants",
           "blocksift.wire.results")
 ALGORITHMS = ("blocksift.algorithms",)
