@@ -69,6 +69,12 @@ def test_code_in_a_layout_table_is_one_box_with_its_language_and_no_gutter():
     assert '<code class="language-python">def f(x):\n    return x</code>' in main.html
 
 
+def test_a_listing_with_control_characters_still_renders():
+    # the HTML parser keeps a form feed in a listing; lxml refuses it as element text
+    main = _render("<pre class='language-sh'>echo one\x0c\n<span>echo two</span>\x0b</pre>")
+    assert '<code class="language-sh">echo one\necho two</code>' in main.html
+
+
 def test_data_tables_stay_tables_and_mathml_is_kept():
     main = _render("<table><caption>Prices</caption><tr><th>Item</th><th>Price</th></tr>"
                    "<tr><td>Tea</td><td>2</td></tr></table>"
