@@ -238,6 +238,111 @@ def test_lines_without_text_have_the_same_spans_and_features():
             assert all(ln.text == "" for ln in bare.lines)
 
 
+
+def _plain_line_features(page: Page, params: farsw.Params) -> tuple[list[int], np.ndarray]:
+    lines = farsw.page_lines(page, params)
+    return [ln.start for ln in lines.lines], lines.features
+
+
+_LINE_PARAMS = (farsw.Params(), farsw.Params(long_line_chars=40),
+                farsw.Params(line_mode="blocks"), farsw.Params(line_mode="source"),
+                farsw.Params(attach_tag_lines=True), farsw.Params(index_normalization=False))
+
+
+def test_line_features_equal_the_measured_lines_on_random_pages():
+    # one-token lines, lines with dropped comments or elements between their tokens (read
+    # piece by piece), tags holding newlines, every kind of white space and wide characters
+    rng = random.Random(11)
+    pieces = ["<p>", "</p>", "<div\nclass='a  b'>", "</div>", "<a href='/x'>", "<a name=y>",
+              "<A HREF=z>", "</a>", "<img src=i.png>", "<br>", "<script>x = '<p>';</script>",
+              "<!-- note -->", "<!-- a\nb -->", "word", "two words", " ", "  ", "\n", "\n\n",
+              "\r\n", "\t", "\x0b", "\x1c", "\u0085", "\u00a0", "\u3000", "\u2028",
+              "caf\u00e9", "\u4e2d\u6587", "\U0001f600", "&amp;", "<li>", "</li>",
+              "<style>p{}</style>", "</body>", "<h2>", "</h2>", "<textarea>a\nb</textarea>",
+              "<?pi?>", "</ x>", "<span>", "</span>", "x" * 60]
+    pages = [ARTICLE, re.sub(r"\n\s*", "", ARTICLE), "", "<html><body></body></html>",
+             "no tags at all\n\nat all"] + [
+        "<html><head><title>t</title></head><body>"
+        + "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 2500)))
+        + "</body></html>" * rng.randrange(2) for _ in range(40)]
+    for html in pages:
+        for params in _LINE_PARAMS:
+            starts, features = farsw.line_features(Page(html), params)
+            plain_starts, plain_features = _plain_line_features(Page(html), params)
+            assert starts.tolist() == plain_starts
+            assert np.array_equal(features, plain_features)
+
+
+
+def _plain_tokens(page: Page, params: farsw.Params) -> list[tuple[int, int, int, str]]:
+    """The body tokens as first written: one gap scan per start tag (the reference the
+    tokenizer's faster loop must equal)."""
+    from blocksift.algorithms.farsw import lines
+
+    raw, tags = page.raw, page.tags
+    begin, stop, ordinal = lines._body_range(page)
+    useless = frozenset(t.lower() for t in params.useless_tags)
+    out: list[tuple[int, int, int, str]] = []
+    cursor = begin
+
+    def gap(upto: int) -> None:
+        pos = cursor
+        if upto <= pos:
+            return
+        for match in lines._GAP_RE.finditer(raw, cursor, upto):
+            if match.start() > pos:
+                out.append((farsw.TEXT, pos, match.start(), ""))
+            if match.group(1) is not None:
+                name = match.group(1).lower()
+                if name not in useless and name not in ("body", "html", "head"):
+                    out.append((farsw.END, match.start(), match.end(), name))
+            pos = match.end()
+        if upto > pos:
+            out.append((farsw.TEXT, pos, upto, ""))
+
+    while ordinal < len(tags) and tags.starts[ordinal] < stop:
+        if tags.starts[ordinal] >= cursor:
+            gap(tags.starts[ordinal])
+            name = tags.names[ordinal]
+            if name in useless:
+                cursor = max(tags.close_ends[ordinal], tags.tag_ends[ordinal])
+            else:
+                end = tags.tag_ends[ordinal]
+                if tags.close_ends[ordinal] > end and name in lines.RAW_TEXT_ELEMENTS:
+                    end = tags.close_ends[ordinal]
+                out.append((farsw.START, tags.starts[ordinal], end, name))
+                cursor = end
+        ordinal += 1
+    gap(stop)
+    return out
+
+
+def test_body_tokens_equal_the_plain_scan():
+    from blocksift.algorithms.farsw.lines import _tokens
+
+    rng = random.Random(5)
+    pieces = ["<p>", "</p>", "<div>", "</div>", "<!-- c -->", "<!-- open", "<!x>", "<?y?>",
+              "</ z>", "</>", "text", " < ", "\n", "<script>a</script>", "<style>b</style>",
+              "<title>t", "<textarea>u</textarea>", "</body>", "</html>", "<body>", "<head>",
+              "</head>", "<noscript>n</noscript>", "<a href=x>", "</a>", "<br/>"]
+    pages = [ARTICLE, ""] + ["".join(rng.choice(pieces) for _ in range(rng.randrange(1, 400)))
+                             for _ in range(200)]
+    for html in pages:
+        for params in (farsw.Params(), farsw.Params(useless_tags=("div", "a"))):
+            assert _tokens(Page(html), params) == _plain_tokens(Page(html), params)
+
+def test_line_features_equal_the_measured_lines_on_real_pages(zh_cwce_path):
+    from blocksift.labeled import iter_pages
+
+    for labeled in iter_pages(zh_cwce_path):
+        for params in _LINE_PARAMS[:3]:
+            page = Page(labeled.html, url=labeled.url)
+            starts, features = farsw.line_features(page, params)
+            plain_starts, plain_features = _plain_line_features(page, params)
+            assert starts.tolist() == plain_starts, labeled.id
+            assert np.array_equal(features, plain_features), labeled.id
+            assert farsw.lines._tokens(page, params) == _plain_tokens(page, params), labeled.id
+
 def test_index_normalisation():
     lines = farsw.page_lines(Page(ARTICLE), farsw.Params())
     n = len(lines.lines)

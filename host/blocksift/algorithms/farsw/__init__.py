@@ -63,7 +63,7 @@ and ``extract`` (Stage 2); every public name is importable from ``blocksift.algo
 from __future__ import annotations
 
 from .extract import Analysis, analyse, extract  # noqa: F401
-from .lines import END, START, TEXT, Line, PageLines, page_lines  # noqa: F401
+from .lines import END, START, TEXT, Line, PageLines, line_features, page_lines  # noqa: F401
 from .model import (  # noqa: F401
     DEFAULT_MODEL_RESOURCE,
     FarswModel,
@@ -128,6 +128,7 @@ __all__ = [
     "extract",
     "format_rules",
     "learn_rules",
+    "line_features",
     "line_scores",
     "load_model",
     "membership2",

@@ -288,3 +288,117 @@ def _feature_matrix(lines: Sequence[Line], params: Params) -> np.ndarray:
     matrix[:, 4] = [line.links for line in lines]
     matrix[:, 5] = [line.images for line in lines]
     return matrix
+
+
+def line_features(page: Page, params: Params) -> tuple[np.ndarray, np.ndarray]:
+    """The start offsets and the feature matrix of ``page_lines(page, params,
+    with_text=False)``, without its per-line objects: lines are measured as they are cut,
+    and a line of one token (the most common) is measured without joining pieces."""
+    if params.attach_tag_lines:  # joins lines across the page: the plain path
+        lines = page_lines(page, params, with_text=False)
+        return np.asarray([ln.start for ln in lines.lines], dtype=np.int64), lines.features
+    raw = page.raw
+    mode = params.line_mode
+    long_line = params.long_line_chars
+    rows: list[tuple[int, int, int, int, int]] = []
+
+    def measure(line: list[tuple[int, int, int, str]]) -> tuple[int, int, int, int, int] | None:
+        """_measure_counts' (start, text_length, output_length, links, images)."""
+        if len(line) == 1:  # one token: its own cleaned text, no joining
+            kind, start, end, name = line[0]
+            cleaned = " ".join(raw[start:end].split())
+            if not cleaned:
+                return None
+            size = len(cleaned) if cleaned.isascii() else len(
+                cleaned.encode("utf-8", "surrogatepass"))
+            if kind == TEXT:
+                return start, size, size, 0, 0
+            return (start, size, 0,
+                    1 if kind == START and name == "a" and tokenizer.attribute(
+                        raw[start + 2:end], "href") is not None else 0,
+                    1 if kind == START and name == "img" else 0)
+        # the line's source is read in one slice when nothing was dropped between its tokens
+        text_parts: list[str] = []
+        n_links = n_images = 0
+        line_start = previous_end = line[0][1]
+        contiguous = True
+        for kind, start, end, name in line:
+            if start != previous_end:
+                contiguous = False
+            previous_end = end
+            if kind == TEXT:
+                text_parts.append(raw[start:end])
+            elif kind == START:
+                if name == "a":
+                    if tokenizer.attribute(raw[start + 2:end], "href") is not None:
+                        n_links += 1
+                elif name == "img":
+                    n_images += 1
+        whole = (raw[line_start:previous_end] if contiguous
+                 else "".join([raw[start:end] for _, start, end, _ in line]))
+        cleaned = " ".join(whole.split())
+        if not cleaned:
+            return None
+        output = " ".join("".join(text_parts).split()) if text_parts else ""
+        return (line_start,
+                len(cleaned) if cleaned.isascii() else len(
+                    cleaned.encode("utf-8", "surrogatepass")),
+                len(output) if output.isascii() else len(output.encode("utf-8", "surrogatepass")),
+                n_links, n_images)
+
+    def finish(line: list[tuple[int, int, int, str]]) -> None:
+        if mode == "blocks" or (mode == "auto" and line[-1][2] - line[0][1] > long_line):
+            if mode == "auto":
+                # the cleaned length alone decides; the whole line is measured only if kept
+                cleaned = " ".join("".join([raw[start:end] for _, start, end, _ in line]).split())
+                if len(cleaned.encode("utf-8", "surrogatepass")) <= long_line:
+                    measured = measure(line)
+                    if measured is not None:
+                        rows.append(measured)
+                    return
+            for group in _split_blocks(line):
+                measured = measure(group)
+                if measured is not None:
+                    rows.append(measured)
+            return
+        measured = measure(line)
+        if measured is not None:
+            rows.append(measured)
+
+    # _split_source's newline lines, each measured when it ends
+    current: list[tuple[int, int, int, str]] = []
+    for token in _tokens(page, params):
+        kind, start, end, _ = token
+        if kind != TEXT:
+            current.append(token)
+            continue
+        newline = raw.find("\n", start, end)
+        if newline == -1:
+            current.append(token)
+            continue
+        pos = start
+        while newline != -1:
+            if newline > pos:
+                current.append((TEXT, pos, newline, ""))
+            if current:
+                finish(current)
+                current = []
+            pos = newline + 1
+            newline = raw.find("\n", pos, end)
+        if end > pos:
+            current.append((TEXT, pos, end, ""))
+    if current:
+        finish(current)
+    n = len(rows)
+    matrix = np.zeros((n, 6), dtype=float)
+    if not n:
+        return np.zeros(0, dtype=np.int64), matrix
+    columns = np.asarray(rows, dtype=np.int64)
+    index = np.arange(1, n + 1, dtype=float)
+    matrix[:, 0] = index / n if params.index_normalization else index
+    matrix[:, 1] = columns[:, 1]
+    matrix[:, 2] = columns[:, 2]
+    matrix[:, 3] = matrix[:, 2] / np.maximum(matrix[:, 1], 1.0)
+    matrix[:, 4] = columns[:, 3]
+    matrix[:, 5] = columns[:, 4]
+    return columns[:, 0].copy(), matrix

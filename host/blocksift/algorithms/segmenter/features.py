@@ -490,10 +490,9 @@ def paper_signals(page: Page, blocks: list[etree._Element]) -> np.ndarray:
             out[i, 5], out[i, 6], out[i, 7] = ps.ltd, ps.lad, math.log1p(ps.text)
     # seed 004: FAR-SW line score (eq. 4) of the block's line and its window
     try:
-        lines = farsw.page_lines(page, farsw.Params(), with_text=False)
-        if lines.lines:
-            scores = farsw.line_scores(lines.features)
-            line_starts = np.asarray([ln.start for ln in lines.lines])
+        line_starts, line_features = farsw.line_features(page, farsw.Params())
+        if len(line_starts):
+            scores = farsw.line_scores(line_features)
             li = np.clip(np.searchsorted(line_starts, starts, side="right") - 1, 0,
                          len(scores) - 1)
             out[:, 8] = scores[li]
