@@ -73,53 +73,56 @@ def _tokens(page: Page, params: Params) -> list[tuple[int, int, int, str]]:
     begin, stop, ordinal = _body_range(page)
     useless = frozenset(t.lower() for t in params.useless_tags)
     out: list[tuple[int, int, int, str]] = []
+    append = out.append
+    find = raw.find
+    gap_tokens = _GAP_RE.finditer
+    names, starts, tag_ends, close_ends = tags.names, tags.starts, tags.tag_ends, tags.close_ends
     cursor = begin
     count = len(tags)
 
-    def gap(upto: int) -> None:
-        pos = cursor
-        if upto <= pos:
-            return  # adjacent tags: nothing between them
-        if raw.find("<", pos, upto) < 0:  # text alone (every _GAP_RE match starts with "<")
-            out.append((TEXT, pos, upto, ""))
-            return
-        for match in _GAP_RE.finditer(raw, cursor, upto):
+    def gap(pos: int, upto: int) -> None:
+        """The text, end tags and dropped comments between ``pos`` and ``upto``."""
+        for match in gap_tokens(raw, pos, upto):
             if match.start() > pos:
-                out.append((TEXT, pos, match.start(), ""))
+                append((TEXT, pos, match.start(), ""))
             end_name = match.group(1)
             if end_name is not None:
                 name = end_name.lower()
                 if name not in useless and name not in _STRUCTURAL_END:
-                    out.append((END, match.start(), match.end(), name))
+                    append((END, match.start(), match.end(), name))
             pos = match.end()
         if upto > pos:
-            out.append((TEXT, pos, upto, ""))
+            append((TEXT, pos, upto, ""))
 
-    while ordinal < count and tags.starts[ordinal] < stop:
-        tag_start = tags.starts[ordinal]
+    while ordinal < count:
+        tag_start = starts[ordinal]
+        if tag_start >= stop:
+            break
         if tag_start < cursor:  # nested inside a removed element
             ordinal += 1
             continue
-        gap(tag_start)
-        name = tags.names[ordinal]
+        if tag_start > cursor:  # adjacent tags have nothing between them
+            if find("<", cursor, tag_start) < 0:  # text alone (every _GAP_RE match has "<")
+                append((TEXT, cursor, tag_start, ""))
+            else:
+                gap(cursor, tag_start)
+        name = names[ordinal]
         if name in useless:
-            cursor = max(tags.close_ends[ordinal], tags.tag_ends[ordinal])
+            cursor = max(close_ends[ordinal], tag_ends[ordinal])
         else:
-            tag_end = tags.tag_ends[ordinal]
-            out.append((START, tag_start, tag_end, name))
-            cursor = tag_end
+            tag_end = tag_ends[ordinal]
             # raw-text elements (textarea, title, xmp, ...) kept whole as one tag token
-            if tags.close_ends[ordinal] > tag_end and _is_raw_text(name):
-                out[-1] = (START, tag_start, tags.close_ends[ordinal], name)
-                cursor = tags.close_ends[ordinal]
+            if close_ends[ordinal] > tag_end and name in RAW_TEXT_ELEMENTS:
+                tag_end = close_ends[ordinal]
+            append((START, tag_start, tag_end, name))
+            cursor = tag_end
         ordinal += 1
     if stop > cursor:
-        gap(stop)
+        if find("<", cursor, stop) < 0:
+            append((TEXT, cursor, stop, ""))
+        else:
+            gap(cursor, stop)
     return out
-
-
-def _is_raw_text(name: str) -> bool:
-    return name in RAW_TEXT_ELEMENTS
 
 
 def _split_source(raw: str, tokens: list[tuple[int, int, int, str]]
