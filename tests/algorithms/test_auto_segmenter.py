@@ -473,3 +473,19 @@ def test_regions_come_out_in_document_order_for_any_labeling():
             holders = [r for r in regions if (r[0] is el or el in set(r[0].iterdescendants()))
                        and not any(x is el or el in set(x.iterdescendants()) for x in r[2])]
             assert kind in {r[1] for r in holders}
+
+
+def test_block_probabilities_by_parts_equal_the_whole_matrix():
+    # a page of a few hundred blocks, scored in parts of 7 rows (a size no chunk divides)
+    rows = "".join(f"<p>Paragraph {i} has <a href='/l{i}'>a link</a>, and words.</p>"
+                   f"<li><a href='/m{i}'>Menu {i}</a></li>" for i in range(150))
+    page = Page(f"<html><body><nav><ul>{rows[:2000]}</ul></nav><article>{rows}</article>"
+                "</body></html>")
+    model = auto.load_model()
+    blocks = features.compute(page)
+    type_probs = model.page_type_probabilities(blocks.page_features)
+    whole = model.blocks.predict(model.block_matrix(blocks, type_probs))
+    assert len(whole) > 300 and len(np.unique(whole)) > 2
+    for rows_per_part in (7, 512, len(whole) - 1, len(whole), 10 ** 6):
+        parts = model.block_probabilities(blocks, type_probs, rows_per_part=rows_per_part)
+        assert np.array_equal(parts, whole)

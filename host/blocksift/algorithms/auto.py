@@ -90,7 +90,7 @@ class SegmenterModel:
         return self.page_type.predict(page_features[None, :])[0]
 
     def block_matrix(self, blocks: feats.Blocks, type_probs: np.ndarray,
-                     rows: list[int] | None = None) -> np.ndarray:
+                     rows: list[int] | slice | None = None) -> np.ndarray:
         """Block features with the page-type probabilities appended (the model's columns),
         of every block or of the blocks at ``rows``."""
         features = blocks.features if rows is None else blocks.features[rows]
@@ -99,6 +99,19 @@ class SegmenterModel:
             return features
         tiled = np.broadcast_to(type_probs[:extra], (len(features), extra))
         return np.hstack([features, tiled])
+
+    def block_probabilities(self, blocks: feats.Blocks, type_probs: np.ndarray,
+                            rows_per_part: int = 16 * trees.CHUNK_ROWS) -> np.ndarray:
+        """``blocks.predict`` of :meth:`block_matrix`, built a part of the rows at a time: a
+        page of many blocks never holds a second copy of its whole feature matrix (rows are
+        scored independently, so the parts give the same values)."""
+        n = len(blocks.features)
+        if n <= rows_per_part:
+            return self.blocks.predict(self.block_matrix(blocks, type_probs))
+        return np.concatenate([
+            self.blocks.predict(self.block_matrix(blocks, type_probs,
+                                                  rows=slice(start, start + rows_per_part)))
+            for start in range(0, n, rows_per_part)])
 
 
 @lru_cache(maxsize=4)
@@ -406,8 +419,7 @@ def segment(page: Page, model: SegmenterModel, threshold: float | None = None,
     if not len(blocks):
         return blocks, np.zeros(0), [], np.zeros(len(PAGE_TYPES)), "empty"
     type_probs = model.page_type_probabilities(blocks.page_features)
-    x = model.block_matrix(blocks, type_probs)
-    prob = model.blocks.predict(x)
+    prob = model.block_probabilities(blocks, type_probs)
     stage = "model"
     if site_prior is not None:
         adjusted = site_prior.adjust(page, blocks, prob)
