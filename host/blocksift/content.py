@@ -271,7 +271,9 @@ def safe_url_attribute(tag: str, attribute: str, value: str) -> str | None:
         return value
     image = tag in ("img", "source")
     if attribute == "srcset":
-        urls = srcset_urls(value)
+        # read as the srcset parser does (tab/newline split a candidate) and as a URL reader
+        # does (tab/newline removed): "java\tscript:" must be refused either way
+        urls = srcset_urls(value) + srcset_urls(_URL_IGNORED_RE.sub("", value))
         return value if all(safe_url(url, image=True) for url in urls) else None
     return value if safe_url(value, image=image and attribute == "src") else None
 
