@@ -1,7 +1,7 @@
 // The one message module shared by background, popup, options and reader.
 //
 // Two kinds of messages live here:
-//  * wire messages to the native host (protocol version 1, host/blocksift/protocol.py):
+//  * wire messages to the native host (protocol version 1, host/blocksift/wire/protocol.py):
 //    hello, extract, cancel, ping requests; chunked replies reassembled by ChunkAssembler;
 //  * internal messages between the extension's own pages and its background (MSG.*).
 // Nothing here touches the DOM or the browser API, so node tests import it as is.
@@ -311,7 +311,7 @@ export function exportRequest({ kind, id = newRequestId("export"), folder, forma
   return request;
 }
 
-// -- labeled examples and training (labeling.js; host/blocksift/protocol.py) -----------------
+// -- labeled examples and training (labeling.js; host/blocksift/wire/protocol.py) -----------------
 
 /** examples.save: the snapshot, the ids the user kept as main text, the marked blocks. */
 export function examplesSaveRequest({ id = newRequestId("save"), url = null, html, title = "",

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from ..wire import encode_reply
+from ..wire.constants import encode_reply
 from .common import CommandError
 
 #: Pages per Parquet row group: memory stays flat, and readers can skip groups.

@@ -19,8 +19,8 @@ import time
 from typing import Any
 
 from ..page import DEFAULT_ID_ATTR
-from ..wire import ErrorCode
-from ..worker import Job
+from ..service.worker import Job
+from ..wire.constants import ErrorCode
 from .batch_run import BatchLimits, limited_pool, run_in_order, run_job
 from .common import CommandError, want_progress
 

@@ -33,7 +33,7 @@ def memory_limit_message(limit_mb: int) -> str:
 
 def _child(work: Callable[[], int], memory_limit_mb: int | None, write_fd: int) -> None:
     """In the forked child: run ``work`` with stdout/stderr captured, send the answer."""
-    from ..worker import hit_memory_limit, limit_memory
+    from ..service.worker import hit_memory_limit, limit_memory
     from .common import CommandError
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and kills us

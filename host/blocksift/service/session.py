@@ -2,7 +2,7 @@
 
 A transport owns the framing (length-prefixed stdio frames, WebSocket messages) and hands
 each message's bytes to a :class:`Session`; the session decodes, validates, runs the work on
-the shared :class:`~blocksift.worker.WorkerPool` and sends replies through the transport's
+the shared :class:`~blocksift.service.worker.WorkerPool` and sends replies through the transport's
 ``send`` callable. Replies larger than the transport's limit are split into ``chunk``
 messages (Chrome drops native-messaging replies over 1 MiB).
 """
@@ -21,8 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .wire import MAX_ID_LENGTH, PROTOCOL_VERSION, REQUEST_TYPES, ErrorCode, error_payload
+from .. import __version__
+from ..wire.constants import (
+    MAX_ID_LENGTH,
+    PROTOCOL_VERSION,
+    REQUEST_TYPES,
+    ErrorCode,
+    error_payload,
+)
 from .worker import DEFAULT_MEMORY_LIMIT_MB, Job, JobFailed, WorkerPool
 
 log = logging.getLogger("blocksift.service")
@@ -87,7 +93,7 @@ class Service:
             try:
                 from pathlib import Path
 
-                from .storage.sitestore import SiteStore
+                from ..storage.sitestore import SiteStore
 
                 path = Path(self.config.site_store_path) if self.config.site_store_path else None
                 self._site_store = SiteStore(path)
@@ -104,7 +110,7 @@ class Service:
 
         def work() -> None:
             try:
-                from . import protocol  # noqa: F401
+                from ..wire import protocol  # noqa: F401
             except Exception:
                 log.exception("warm-up failed")
 
@@ -118,7 +124,7 @@ class Service:
             if self._example_store is None:
                 from pathlib import Path
 
-                from .storage.examples import ExampleStore
+                from ..storage.examples import ExampleStore
 
                 path = Path(self.config.examples_path) if self.config.examples_path else None
                 self._example_store = ExampleStore(path)
@@ -128,7 +134,7 @@ class Service:
         """Close the examples database, keep it aside if damaged and rebuild it."""
         from pathlib import Path
 
-        from .storage.examples import repair
+        from ..storage.examples import repair
 
         with self._example_lock:
             if self._example_store is not None:
@@ -148,8 +154,8 @@ class Service:
                 self._example_store = None
 
     def hello_payload(self, request_id: str) -> dict[str, Any]:
-        from . import algorithms
-        from .storage import health
+        from .. import algorithms
+        from ..storage import health
 
         return {"type": "hello", "id": request_id, "protocol": PROTOCOL_VERSION,
                 "hostVersion": __version__, "algorithms": describe_algorithms(),
@@ -178,8 +184,8 @@ def describe_algorithms() -> list[dict[str, Any]]:
     """
     import importlib.util
 
-    from . import algorithms
-    from .paths import cache_dir
+    from .. import algorithms
+    from ..paths import cache_dir
 
     key: list[Any] = [__version__]
     for name in algorithms.names():
@@ -307,7 +313,7 @@ class Session:
             return
         from pydantic import ValidationError
 
-        from .protocol import REQUEST_MODELS
+        from ..wire.protocol import REQUEST_MODELS
 
         try:
             request: Any = REQUEST_MODELS[kind].model_validate(message)
@@ -377,7 +383,7 @@ class Session:
         except Exception as exc:
             import sqlite3
 
-            from .storage.examples import DamagedStore, is_transient
+            from ..storage.examples import DamagedStore, is_transient
 
             damaged = isinstance(exc, DamagedStore) or (
                 isinstance(exc, sqlite3.DatabaseError) and not is_transient(exc))
@@ -392,7 +398,7 @@ class Session:
 
     def _damaged(self, exc: Exception) -> str:
         """The error text for damage SQLite found; the store is reported and reopened later."""
-        from .storage.examples import DamagedStore
+        from ..storage.examples import DamagedStore
 
         if isinstance(exc, DamagedStore):
             return str(exc)
@@ -400,7 +406,7 @@ class Session:
         try:
             from pathlib import Path
 
-            from .storage.examples import ExampleStore
+            from ..storage.examples import ExampleStore
 
             # Reopening runs the check that records the problem for doctor and hello.
             path = self.service.config.examples_path
@@ -413,7 +419,7 @@ class Session:
                 "`blocksift examples repair` or from the options page")
 
     def _examples_sync(self, request: Any) -> dict[str, Any]:
-        from .storage.examples import Example, gold_from_ids
+        from ..storage.examples import Example, gold_from_ids
 
         rid = request.id
         if request.type == "examples.repair":
@@ -440,7 +446,7 @@ class Session:
                               algorithm_output=request.algorithm_output)
             example_id = store.add(example)
             try:  # the reader view's auto adapts to the site on its next page (docs/auto.md)
-                from .algorithms.segmenter import adapt
+                from ..algorithms.segmenter import adapt
 
                 adapt.add_example(request.html, text, request.url)
             except Exception:  # adaptation is best effort; the saved example is what counts
@@ -465,7 +471,7 @@ class Session:
             return {"type": "examples.deleted", "id": rid, "exampleId": request.example_id,
                     "found": found}
         if request.type == "examples.export":
-            from .storage.exports import ExportPathRefused, export_target
+            from ..storage.exports import ExportPathRefused, export_target
 
             try:
                 target = export_target(request.path)
@@ -479,7 +485,7 @@ class Session:
 
     async def _export(self, request: Any) -> None:
         """export.folder / export.save (blocksift.export): file work on a thread."""
-        from . import export
+        from .. import export
 
         def work() -> dict[str, Any]:
             if request.type == "export.folder":
@@ -540,7 +546,7 @@ class Session:
                               "algorithm": request.algorithm, **outcome})
 
     async def _extract(self, request: Any) -> None:
-        from . import algorithms
+        from .. import algorithms
 
         started = time.perf_counter()
         try:

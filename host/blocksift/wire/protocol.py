@@ -13,10 +13,10 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import Field, TypeAdapter
 
-from . import __version__
-from .actions.hide import HidePlan
+from .. import __version__
+from ..actions.hide import HidePlan
+from .constants import MAX_ID_LENGTH, PROTOCOL_VERSION, ErrorCode
 from .results import ExtractionResult, WireModel
-from .wire import MAX_ID_LENGTH, PROTOCOL_VERSION, ErrorCode
 
 RequestId = Annotated[str, Field(min_length=1, max_length=MAX_ID_LENGTH)]
 

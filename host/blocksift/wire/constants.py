@@ -1,7 +1,7 @@
 """Wire-protocol constants and error codes, importable without pydantic.
 
 The native host answers ``ping`` and frame errors before the message models are loaded,
-which keeps its cold start small; :mod:`blocksift.protocol` re-exports all of this.
+which keeps its cold start small; :mod:`blocksift.wire.protocol` builds on it.
 """
 
 from __future__ import annotations
