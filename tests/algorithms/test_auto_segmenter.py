@@ -4,6 +4,7 @@ the shipped model, data tables, explanations and per-site adaptation."""
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import numpy as np
@@ -272,6 +273,28 @@ def test_five_labeled_pages_adapt_the_model_to_their_site(tmp_path: Path):
     assert labels.words(main_text) == labels.words(gold)
     # another site is untouched
     assert adapt.site_prior_for("https://other.example/a", tmp_path) is None
+
+
+def test_class_names_numbered_per_page_count_as_one_path():
+    # templates stamp the item's number into classes; the path must still recur across pages
+    one = Page("<html><body><article class='post post-1234'><p>x</p></article></body></html>")
+    two = Page("<html><body><article class='post-98 post'><p>y</p></article></body></html>")
+    heading = Page("<html><body><h2 class='t'>z</h2></body></html>")
+    assert adapt.path_signature(one.tree.find(".//p")) == \
+        adapt.path_signature(two.tree.find(".//p")) == "article.post post-#/p"
+    assert adapt.path_signature(heading.tree.find(".//h2")) == "h2.t"  # tags keep digits
+
+
+def test_a_version_1_site_file_keeps_its_counts(tmp_path: Path):
+    old = {"format": adapt.FORMAT, "version": 1, "site": "mill.example", "pages": 2,
+           "paths": {"div.cell-1 grid/p": [1, 1], "div.cell-2 grid/p": [1, 1], "h2.x": [0, 2]},
+           "texts": {"abc": [0, 2]}}
+    (tmp_path / "mill.example.json").write_text(json.dumps(old))
+    prior = adapt.site_prior_for("https://mill.example/a", tmp_path)
+    assert prior is not None and prior.pages == 2
+    assert prior.paths == {"div.cell-# grid/p": [2, 2], "h2.x": [0, 2]}
+    assert prior.texts == {"abc": [0, 2]}
+    assert json.loads(prior.to_json())["version"] == adapt.VERSION
 
 
 def test_region_xpaths_are_the_ones_lxml_writes():

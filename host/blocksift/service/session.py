@@ -22,13 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..wire.constants import (
-    MAX_ID_LENGTH,
-    PROTOCOL_VERSION,
-    REQUEST_TYPES,
-    ErrorCode,
-    error_payload,
-)
+from ..wire.constants import MAX_ID_LENGTH, PROTOCOL_VERSION, ErrorCode, error_payload
 from .worker import DEFAULT_MEMORY_LIMIT_MB, Job, JobFailed, WorkerPool
 
 log = logging.getLogger("blocksift.service")
@@ -38,6 +32,8 @@ NATIVE_MAX_REPLY_BYTES = 1024 * 1024
 #: Browsers refuse to send more than 64 MiB; the host refuses larger frames too.
 DEFAULT_MAX_FRAME_BYTES = 64 * 1024 * 1024
 _SURROGATE = re.compile("[\ud800-\udfff]")
+#: Request types with a fast path that needs no message models (the host's cold start).
+_ANSWERED_BEFORE_MODELS_LOAD = ("ping", "hello")
 
 Send = Callable[[str], Awaitable[None]]
 
@@ -291,11 +287,16 @@ class Session:
         request_id = raw_id if isinstance(raw_id, str) and 0 < len(raw_id) <= MAX_ID_LENGTH \
             and _SURROGATE.search(raw_id) is None else None  # never echo an ill-formed id
         kind = message.get("type")
-        if kind not in REQUEST_TYPES:
-            known = ", ".join(sorted(REQUEST_TYPES))
-            await self.send_error(ErrorCode.UNKNOWN_TYPE,
-                                  f"unknown message type {kind!r}; known: {known}", request_id)
-            return
+        if kind not in _ANSWERED_BEFORE_MODELS_LOAD:
+            # Any other type needs the message models, whose registry knows every type.
+            from ..wire.protocol import REQUEST_MODELS
+
+            if not isinstance(kind, str) or kind not in REQUEST_MODELS:
+                known = ", ".join(sorted(REQUEST_MODELS))
+                await self.send_error(ErrorCode.UNKNOWN_TYPE,
+                                      f"unknown message type {kind!r}; known: {known}",
+                                      request_id)
+                return
         if _has_lone_surrogate(message):
             await self.send_error(ErrorCode.LONE_SURROGATE,
                                   "message holds a lone UTF-16 surrogate; send well-formed "
