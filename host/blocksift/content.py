@@ -418,9 +418,6 @@ def _flatten_layout_table(table: etree._Element) -> None:
         parent.replace(table, replacement)
 
 
-_XML_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
-
 def _single_code_box(pre: etree._Element) -> None:
     """One ``<pre><code class="language-x">`` per listing: nested boxes (``pre`` in ``pre``,
     per-line ``div``s) become plain text lines; the language comes from the classes."""
@@ -436,9 +433,7 @@ def _single_code_box(pre: etree._Element) -> None:
         pre.remove(child)
     pre.text = None
     code = etree.SubElement(pre, "code")
-    # the HTML parser keeps control characters (a form feed in a listing) that lxml refuses
-    # to set as text
-    code.text = _XML_UNSAFE.sub("", text.strip("\n"))
+    code.text = text.strip("\n")
     pre.attrib.clear()
     if language:
         code.set("class", f"language-{language}")
