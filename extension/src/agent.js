@@ -413,7 +413,7 @@ export function agentCall(method, args) {
         drawn += 1;
         counts[item.kind] = (counts[item.kind] ?? 0) + 1;
       });
-      placeLegend(drawLegend(root, counts, mode), text.concat(placed));
+      placeLegend(drawLegend(root, counts, mode), text, placed);
       return drawn;
     }
 
@@ -454,7 +454,7 @@ export function agentCall(method, args) {
 
     /** Put the legend at the window's left or right edge where it covers the least text
      * (a corner when nothing is free). */
-    function placeLegend(legend, obstacles) {
+    function placeLegend(legend, text, labels) {
       const w = legend.offsetWidth, h = legend.offsetHeight, m = 12;
       const spots = [];
       for (let top = innerHeight - h - m; top >= m; top -= 40) {
@@ -463,7 +463,9 @@ export function agentCall(method, args) {
       spots.push({ left: m, top: m }, { left: innerWidth - w - m, top: m });
       let best = null;
       for (const spot of spots) {
-        const area = covered(spot.left + scrollX, spot.top + scrollY, w, h, obstacles);
+        const x = spot.left + scrollX, y = spot.top + scrollY;
+        // a label hidden under the legend is worse than a line of text (it has no other copy)
+        const area = covered(x, y, w, h, text) + 10 * covered(x, y, w, h, labels);
         if (!best || area < best.area) best = { ...spot, area };
         if (area === 0) break;
       }

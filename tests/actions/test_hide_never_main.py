@@ -147,3 +147,23 @@ def test_the_plan_names_main_regions_by_stamped_id() -> None:
     plan = hide_for(page, load("auto").extract(page, load("auto").Params(main_text=False)))
     assert [r.element_ids for r in plan.main_regions] == [["6"]]
     assert [t.element_id for t in plan.targets] == ["2"]
+
+
+def test_the_host_skips_the_segmenters_reasons_for_hide_but_not_for_extract() -> None:
+    import json
+
+    from blocksift.worker import Job, run_job
+
+    html = (FIXTURES / "story.html").read_text(encoding="utf-8")
+
+    def blocks(action: str, params: dict) -> list[dict]:
+        outcome = run_job(Job(algorithm="auto", params=params, html=html, url=None,
+                              want=["blocks"], id_attr="data-bsid", action=action))
+        assert outcome.ok, outcome.error_message
+        if action == "hide":
+            assert json.loads(outcome.hide_json)["targets"]
+        return json.loads(outcome.result_json)["blocks"]
+
+    assert not any(b["reasons"] for b in blocks("hide", {}))  # the plan's reasons are its own
+    assert any(b["reasons"] for b in blocks("extract", {}))
+    assert any(b["reasons"] for b in blocks("hide", {"reasons": 3}))  # asked for: given
