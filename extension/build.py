@@ -5,6 +5,9 @@
 ``extension/icons`` are copied as they are; the manifest is ``platform/manifest.base.json``
 deep-merged with ``platform/<browser>/manifest.json`` (background kind, key, gecko id), the
 way uBlock Origin Lite builds ``dist/<browser>`` from ``platform/mv3/<browser>``.
+``wireconstants.js`` (protocol version, id limits, allowlist, ...) is generated afresh from the
+host package in this checkout (``tools/gen_wire_constants.py``), and the manifest's ``version``
+is the host's: the two always ship as one version speaking one protocol.
 
 Usage::
 
@@ -50,6 +53,7 @@ def manifest_for(browser: str, host_permissions: tuple[str, ...] = (),
     base = json.loads((HERE / "platform" / "manifest.base.json").read_text(encoding="utf-8"))
     extra = json.loads((HERE / "platform" / browser / "manifest.json").read_text(encoding="utf-8"))
     manifest = merge(base, extra)
+    manifest["version"] = _wire_constants().constants()["HOST_VERSION"]
     if host_permissions:
         manifest["host_permissions"] = list(host_permissions)
     if expose_pages:
@@ -73,7 +77,19 @@ def build(browser: str, out: Path | None = None, host_permissions: tuple[str, ..
     shutil.copytree(HERE / "vendor", target / "vendor")
     shutil.copytree(HERE / "icons", target / "icons")
     (target / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    _wire_constants().write(target / "wireconstants.js")
     return target
+
+
+def _wire_constants():
+    """The generator module (tools/gen_wire_constants.py), loaded from its file."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gen_wire_constants",
+                                                  HERE / "tools" / "gen_wire_constants.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,15 +15,18 @@ dotfiles, private keys and build junk left out. Packing twice gives identical by
 Checks before packing: the manifest is JSON with ``manifest_version`` 3 and a ``version``;
 for Chromium its ``key`` must give our fixed id (else native messaging is refused, since the
 host manifest allows only that origin); for Firefox ``browser_specific_settings.gecko.id``
-must be ours (Firefox native messaging matches ``allowed_extensions`` against it).
-``--store`` drops ``key`` from the Chromium manifest: the store assigns the id, and one
-report (PMDevSolutions/Optia#60) says its upload rejects a manifest with ``key``.
+must be ours (Firefox native messaging matches ``allowed_extensions`` against it); and the
+build's ``wireconstants.js`` must be what ``extension/tools/gen_wire_constants.py`` generates
+from this checkout's host (else: rebuild). ``--store`` drops ``key`` from the Chromium
+manifest: the store assigns the id, and one report (PMDevSolutions/Optia#60) says its upload
+rejects a manifest with ``key``.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import json
 import os
 import subprocess
@@ -101,6 +104,27 @@ def check_manifest(manifest: dict, target: str) -> list[str]:
     return problems
 
 
+def check_wire_constants(source: Path, root: Path = ROOT) -> list[str]:
+    """Problems with the build's ``wireconstants.js``: it must be what the host in this
+    checkout generates (``extension/tools/gen_wire_constants.py``), or the extension would
+    ship speaking another protocol version, id limit or allowlist than the host it talks to."""
+    shipped = source / "wireconstants.js"
+    if not shipped.is_file():
+        if (source / "protocol.js").is_file():
+            return ["wireconstants.js is missing; build with extension/build.py"]
+        return []  # not our extension's layout (nothing speaks the protocol)
+    generator = root / "extension" / "tools" / "gen_wire_constants.py"
+    if not generator.is_file():
+        return []  # packing outside a checkout: nothing to compare with
+    spec = importlib.util.spec_from_file_location("gen_wire_constants", generator)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if shipped.read_text(encoding="utf-8") != module.render():
+        return ["wireconstants.js differs from the host's definitions; rebuild with "
+                "python3 extension/build.py"]
+    return []
+
+
 def collect(source: Path) -> list[Path]:
     """Files to ship, relative to ``source``, sorted by their archive name."""
     files = []
@@ -139,7 +163,7 @@ def pack(target: str, out_dir: Path, source: Path | None = None, *, store: bool 
         raise PackError(f"{manifest_file} is not valid JSON: {exc}") from None
     if not isinstance(manifest, dict):
         raise PackError(f"{manifest_file} is not a JSON object")
-    problems = check_manifest(manifest, target)
+    problems = check_manifest(manifest, target) + check_wire_constants(source, root)
     if problems:
         raise PackError(f"{manifest_file}: " + "; ".join(problems))
     manifest_bytes = manifest_file.read_bytes()

@@ -8,6 +8,7 @@ import {
   BlocksiftError, ChunkAssembler, LOCAL_ERRORS, PROTOCOL_VERSION, cancelRequest, helloRequest,
   hostError, portClosedError,
 } from "./protocol.js";
+import { ERROR_CODES } from "./wireconstants.js";
 
 export class HostClient {
   /**
@@ -249,7 +250,7 @@ export function websocketPortFactory(url, token) {
       onDisconnect(reason);
     };
     socket.addEventListener("close", (event) => {
-      if (event.code === 4001) {
+      if (event.code === ERROR_CODES.unauthorized) {
         fail(`the WebSocket server refused the token (${event.reason || "unauthorized"}); copy it from \`blocksift serve --print-token\` into the options`);
       } else if (event.code === 1006) {
         fail(`cannot reach the blocksift WebSocket server at ${url} (is \`blocksift serve\` running?)`);

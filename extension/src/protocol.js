@@ -1,27 +1,28 @@
 // The one message module shared by background, popup, options and reader.
 //
 // Two kinds of messages live here:
-//  * wire messages to the native host (protocol version 1, host/blocksift/protocol.py):
+//  * wire messages to the native host (protocol version 1, host/blocksift/wire/protocol.py):
 //    hello, extract, cancel, ping requests; chunked replies reassembled by ChunkAssembler;
 //  * internal messages between the extension's own pages and its background (MSG.*).
 // Nothing here touches the DOM or the browser API, so node tests import it as is.
 
-export const PROTOCOL_VERSION = 1;
+// The host's definitions (protocol version, id attribute and limit, what can be asked, the
+// hide plan's version), generated from it at build time: see wireconstants.js.
+import {
+  EXPORT_FORMATS, HIDE_PLAN_VERSION, HOST_VERSION, ID_ATTR, MAX_ID_LENGTH, PROTOCOL_VERSION,
+  REQUEST_ACTIONS, WANTS,
+} from "./wireconstants.js";
+
+export { HIDE_PLAN_VERSION, ID_ATTR, MAX_ID_LENGTH, PROTOCOL_VERSION, REQUEST_ACTIONS, WANTS };
+
 export const HOST_NAME = "org.blocksift.host";
-export const ID_ATTR = "data-bsid";
-export const EXTENSION_VERSION = "0.1.0";
+/** The extension ships with the host of the same version (one project, one version). */
+export const EXTENSION_VERSION = HOST_VERSION;
 export const CLIENT_NAME = `blocksift-extension/${EXTENSION_VERSION}`;
 
 /** The command a user runs to install the host (shown when it is missing). */
 export const INSTALL_COMMAND = "pip install blocksift && blocksift install";
 
-/** Longest request id the host accepts (protocol.MAX_ID_LENGTH). */
-export const MAX_ID_LENGTH = 128;
-/** What the user can ask the host for. */
-export const WANTS = Object.freeze(["blocks", "main"]);
-/** Request actions: "hide" adds the host's hide plan (reply field `hide`, version 1). */
-export const REQUEST_ACTIONS = Object.freeze(["extract", "hide"]);
-export const HIDE_PLAN_VERSION = 1;
 /** Block kinds that "Hide link blocks" hides; main/content/other stay visible. */
 export const HIDDEN_KINDS = Object.freeze(["links", "ad", "nav"]);
 
@@ -300,7 +301,6 @@ export function readingTime(text, { wordsPerMinute = 230, cjkPerMinute = 500 } =
 
 // -- export (reader view; host/blocksift/export.py) ----------------------------------------
 
-const EXPORT_FORMATS = ["markdown", "html", "epub"];
 const ARTICLE_FIELDS = ["title", "html", "url", "authors", "published", "siteName", "language"];
 
 /**
@@ -321,7 +321,7 @@ export function exportRequest({ kind, id = newRequestId("export"), folder, forma
   return request;
 }
 
-// -- labeled examples and training (labeling.js; host/blocksift/protocol.py) -----------------
+// -- labeled examples and training (labeling.js; host/blocksift/wire/protocol.py) -----------------
 
 /** examples.save: the snapshot, the ids the user kept as main text, the marked blocks. */
 export function examplesSaveRequest({ id = newRequestId("save"), url = null, html, title = "",

@@ -10,30 +10,18 @@ import { indexViewFragment } from "./indexview.js";
 
 import { READER_KEYS, readerAction } from "./readerkeys.js";
 import { createSpeaker } from "./speech.js";
+import { READER_ALLOWED_ATTRIBUTES, READER_ALLOWED_TAGS, SAFE_URL_SCHEMES } from "./wireconstants.js";
 
 const PREFS_KEY = "readerPrefs";
 const DEFAULT_PREFS = { theme: "light", font: "serif", size: 20, width: "medium" };
 const SIZES = [14, 16, 18, 20, 22, 24, 28, 32];
 
-// The allowlist mirrors host/blocksift/content.py SAFE_TAGS/SAFE_ATTRIBUTES, minus srcset
-// (the snapshot already resolved the image in use) and <source>.
-const ALLOWED_TAGS = [
-  "a", "abbr", "article", "b", "blockquote", "br", "caption", "cite", "code", "col", "colgroup",
-  "dd", "del", "details", "dfn", "div", "dl", "dt", "em", "figcaption", "figure", "h1", "h2",
-  "h3", "h4", "h5", "h6", "hr", "i", "img", "ins", "kbd", "li", "mark", "ol", "p", "picture",
-  "pre", "q", "s", "samp", "section", "small", "span", "strong", "sub", "summary", "sup",
-  "table", "tbody", "td", "tfoot", "th", "thead", "time", "tr", "u", "ul", "var", "wbr",
-  // MathML, as the host keeps it (content.py SAFE_TAGS)
-  "math", "semantics", "annotation", "mrow", "mi", "mo", "mn", "ms", "mtext", "mspace", "msup",
-  "msub", "msubsup", "mfrac", "msqrt", "mroot", "munder", "mover", "munderover", "mtable", "mtr",
-  "mtd", "mstyle", "mpadded", "mphantom", "menclose", "mfenced", "mmultiscripts", "mprescripts", "none",
-];
-const ALLOWED_ATTR = ["href", "title", "src", "alt", "width", "height", "colspan", "rowspan", "scope",
-  "span", "start", "reversed", "type", "value", "datetime", "cite", "class",
-  "display", "encoding", "mathvariant", "stretchy", "fence", "separator", "lspace", "rspace",
-  "displaystyle", "scriptlevel", "columnspan", "linethickness", "notation"];
+// The allowlist is the host's (content.py SAFE_TAGS/SAFE_ATTRIBUTES/SAFE_URL_SCHEMES, generated
+// into wireconstants.js), minus srcset and <source> (the snapshot already resolved the image).
+const ALLOWED_TAGS = [...READER_ALLOWED_TAGS];
+const ALLOWED_ATTR = [...READER_ALLOWED_ATTRIBUTES];
 const URL_ATTRS = new Set(["href", "src", "cite"]);
-const SAFE_URL = /^(?:https?:|mailto:)/i;
+const SAFE_URL = new RegExp(`^(?:${SAFE_URL_SCHEMES.join("|")}):`, "i");
 
 const $ = (id) => document.getElementById(id);
 const root = document.documentElement;

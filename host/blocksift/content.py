@@ -15,7 +15,7 @@ from lxml import html as lxml_html
 
 from .page import Page
 from .rawscan import STAMP_ATTR
-from .results import MainText
+from .wire.results import MainText
 
 #: Elements whose content is never text a reader sees.
 NON_TEXT_TAGS = frozenset({"script", "style", "noscript", "template", "head", "title", "meta",

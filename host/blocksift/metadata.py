@@ -3,7 +3,7 @@
 Algorithms choose the main text; this module says who wrote it, when, and where, from the page
 the algorithm read. It runs after any algorithm (the host's worker, ``extract`` and ``batch``
 call :func:`attach`), so it depends on the parsed :class:`~blocksift.page.Page` and the
-:class:`~blocksift.results.MainText` only, never on an algorithm's internals.
+:class:`~blocksift.wire.results.MainText` only, never on an algorithm's internals.
 
 Sources, most trusted first, as a reader would look: the visible byline and ``<time>`` near
 the headline, then schema.org data (JSON-LD, microdata), then Open Graph / ``<meta>`` tags.
@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from .page import Page
-from .results import ExtractionResult, MainText, PageMetadata
+from .wire.results import ExtractionResult, MainText, PageMetadata
 
 #: Reading speed used for ``reading_minutes`` (the extension's readingTime uses the same).
 WORDS_PER_MINUTE = 230

@@ -20,9 +20,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from .rawscan import STAMP_ATTR, TagScan, scan, stamp
-
-#: Attribute the extension stamps on every element of its snapshot (see PROTOCOL.md).
-DEFAULT_ID_ATTR = "data-bsid"
+from .wire.constants import ID_ATTR as DEFAULT_ID_ATTR  # the snapshot's id attribute
 
 _META_CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
 

@@ -85,7 +85,7 @@ def test_host_errors_become_rejections_with_the_host_code(roundtrip: dict) -> No
 
 def test_every_message_the_extension_sends_matches_the_host_schema(roundtrip: dict) -> None:
     jsonschema = pytest.importorskip("jsonschema")
-    from blocksift.protocol import REQUEST_ADAPTER
+    from blocksift.wire.protocol import REQUEST_ADAPTER
 
     schema = _schema()
     validator = jsonschema.Draft202012Validator(schema["request"])

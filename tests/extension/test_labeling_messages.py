@@ -69,7 +69,7 @@ def test_training_progress_reaches_the_caller_before_the_reply(summary: dict) ->
 def test_every_labeling_message_matches_the_host_models(summary: dict) -> None:
     sys.path.insert(0, str(REPO / "host"))
     try:
-        from blocksift.protocol import REQUEST_MODELS
+        from blocksift.wire.protocol import REQUEST_MODELS
     finally:
         sys.path.pop(0)
     kinds = set()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from blocksift.service import Service, ServiceConfig
+from blocksift.service.session import Service, ServiceConfig
 from blocksift.storage import health
 from blocksift.storage.examples import DamagedStore, Example, ExampleStore, repair
 from blocksift.storage.sitestore import SiteStore

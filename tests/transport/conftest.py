@@ -19,6 +19,21 @@ HOST_DIR = Path(__file__).resolve().parents[2] / "host"
 HEADER = struct.Struct("=I")
 
 
+def check_reply(reply: Any) -> dict[str, Any]:
+    """``reply`` once it has passed its reply model (``wire.protocol.REPLY_MODELS``): every
+    message the host sends in these tests is checked against the contract, field by field."""
+    from pydantic import ValidationError
+
+    from blocksift.wire.protocol import REPLY_ADAPTER
+
+    try:
+        REPLY_ADAPTER.validate_python(reply)
+    except ValidationError as exc:
+        raise AssertionError(f"the host sent a reply its model refuses: {exc}\n"
+                             f"reply: {json.dumps(reply)[:2000]}") from None
+    return reply
+
+
 class HostProcess:
     """``python -m blocksift native`` with a reader thread collecting reply frames."""
 
@@ -67,7 +82,7 @@ class HostProcess:
         reply = self.replies.get(timeout=timeout)
         if reply is None:
             raise EOFError("host closed stdout")
-        return reply
+        return check_reply(reply)
 
     def recv_reply(self, timeout: float = 30.0) -> dict[str, Any]:
         """Next reply, with chunked replies reassembled."""
@@ -79,7 +94,7 @@ class HostProcess:
             more = self.recv(timeout)
             assert more["type"] == "chunk" and more["id"] == reply["id"]
             parts[more["seq"]] = more["data"]
-        return json.loads("".join(parts[i] for i in range(reply["count"])))
+        return check_reply(json.loads("".join(parts[i] for i in range(reply["count"]))))
 
     def close_stdin(self) -> None:
         assert self.proc.stdin is not None

@@ -30,7 +30,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from blocksift import algorithms
-from blocksift.results import ExtractionResult
+from blocksift.wire.results import ExtractionResult
 
 NAME = "sleepy"
 MODEL = None
@@ -55,7 +55,7 @@ algorithms.ALGORITHMS.setdefault(
 LAUNCHER = (
     "import sys\n"
     f"import {SLEEPY_MODULE}\n"
-    "from blocksift import worker\n"
+    "from blocksift.service import worker\n"
     f"worker.PRELOAD.append({SLEEPY_MODULE!r})\n"
     "from blocksift.cli.main import main\n"
     "sys.exit(main(sys.argv[1:]))\n"

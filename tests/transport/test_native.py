@@ -244,7 +244,7 @@ def test_stray_output_cannot_corrupt_the_frame_stream(tmp_path):
 
 
 def test_hello_descriptions_are_cached_and_rebuilt_when_code_changes(blocksift_home):
-    from blocksift.service import describe_algorithms
+    from blocksift.service.session import describe_algorithms
 
     first = describe_algorithms()
     cache = blocksift_home / "cache" / "hello-algorithms.json"

@@ -1,7 +1,7 @@
 """``blocksift serve`` as its clients see it: a real server process, real sockets on loopback.
 
 Every server here is ``python -m blocksift serve --port 0`` in a subprocess (the printed port
-is parsed); clients are :mod:`blocksift.client`, the ``websockets`` library, raw sockets
+is parsed); clients are :mod:`blocksift.transport.client`, the ``websockets`` library, raw sockets
 and, for the web-page case, a headless Chromium page.
 """
 
@@ -29,14 +29,14 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from blocksift import algorithms
-from blocksift.auth import (
+from blocksift.transport.auth import (
     CHROMIUM_EXTENSION_ORIGIN,
     OriginPolicy,
     load_or_create_token,
     read_token,
     token_matches,
 )
-from blocksift.client import AsyncClient, Client, HostClosed, HostError
+from blocksift.transport.client import AsyncClient, Client, HostClosed, HostError
 
 REPO = HOST_DIR.parent
 ARTICLE = REPO / "examples" / "article.html"
@@ -141,7 +141,7 @@ def test_token_is_created_private_and_stable(blocksift_home: Path):
 
 
 def test_processes_starting_at_once_agree_on_one_token(blocksift_home: Path):
-    script = "from blocksift.auth import load_or_create_token; print(load_or_create_token())"
+    script = "from blocksift.transport.auth import load_or_create_token; print(load_or_create_token())"
     env = dict(os.environ, BLOCKSIFT_HOME=str(blocksift_home), PYTHONPATH=str(HOST_DIR))
     procs = [subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, env=env,
                               text=True) for _ in range(6)]

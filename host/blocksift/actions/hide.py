@@ -36,7 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..content import BLOCK_TAGS, NON_TEXT_TAGS
 from ..page import Page
-from ..results import ExtractionResult, WireModel
+from ..wire.results import ExtractionResult, WireModel
 
 #: Version of the hide plan's shape (PROTOCOL.md); raised when a field changes meaning.
 HIDE_PLAN_VERSION = 1

@@ -35,7 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..content import BLOCK_TAGS, NON_TEXT_TAGS, notices, render_main
 from ..page import Page
-from ..results import Block, ExtractionResult, MainText
+from ..wire.results import Block, ExtractionResult, MainText
 from .auto_rules import extract_title
 from .segmenter import features as feats
 from .segmenter import trees

@@ -63,7 +63,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..content import BLOCK_TAGS, NON_TEXT_TAGS, render_main
 from ..page import Page
-from ..results import Block, ExtractionResult, MainText
+from ..wire.results import Block, ExtractionResult, MainText
 
 NAME = "auto-rules"
 MODEL = None

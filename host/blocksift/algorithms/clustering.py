@@ -65,7 +65,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..content import NON_TEXT_TAGS, render_main
 from ..page import Page
-from ..results import Block, ExtractionResult
+from ..wire.results import Block, ExtractionResult
 
 NAME = "clustering"
 MODEL: Literal["site"] = "site"

@@ -88,8 +88,8 @@ from ..content import BLOCK_TAGS
 from ..htmltokenizer import VOID_ELEMENTS
 from ..page import Page
 from ..rawscan import scan as tag_scan
-from ..results import Block, ExtractionResult
 from ..sites import host_of, registered_domain
+from ..wire.results import Block, ExtractionResult
 
 NAME = "linkblocks"
 MODEL = None
@@ -745,7 +745,7 @@ _ANY_TAG_RE = _PLAIN_TAG_RE
 def stretch_text(piece: str) -> str:
     """Plain text of a piece of raw HTML: paragraphs split at block-level tags and ``<br>``,
     comments and script/style content dropped, entities decoded, one blank line between
-    paragraphs (the :class:`~blocksift.results.MainText` convention)."""
+    paragraphs (the :class:`~blocksift.wire.results.MainText` convention)."""
     text = _HIDDEN_CONTENT_RE.sub(" ", piece)
     text = _BREAK_TAG_RE.sub("\x00", text)  # a newline in the source is only a space
     text = _ANY_TAG_RE.sub("", text)

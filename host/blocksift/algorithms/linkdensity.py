@@ -90,7 +90,7 @@ from ..content import (
     sanitized_html,
 )
 from ..page import Page
-from ..results import Block, ExtractionResult, MainText
+from ..wire.results import Block, ExtractionResult, MainText
 
 NAME = "linkdensity"
 MODEL = None

@@ -1,6 +1,6 @@
 """``blocksift batch`` under the same limits as the native host.
 
-Each page runs as a job on the host's :class:`~blocksift.worker.WorkerPool`: a page past the
+Each page runs as a job on the host's :class:`~blocksift.service.worker.WorkerPool`: a page past the
 time limit or the per-worker memory limit becomes an error line with its id (the worker is
 killed and replaced) and the run goes on. Input lines are decoded at the boundary (invalid
 bytes become U+FFFD, lone surrogates in strings too), so every output line is valid UTF-8 JSON.
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from ..page import DEFAULT_ID_ATTR
-from ..wire import encode_reply
-from ..worker import Job, JobFailed, JobOutcome, WorkerPool
+from ..service.worker import Job, JobFailed, JobOutcome, WorkerPool
+from ..wire.constants import encode_reply
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 

@@ -39,7 +39,7 @@ def _run(args: argparse.Namespace) -> int:
               "binary frames on stdin; register it with `blocksift install`, or try the "
               "protocol with `blocksift serve`", file=sys.stderr)
         return 2
-    from ..service import ServiceConfig
+    from ..service.session import ServiceConfig
     from ..transport.native import main
 
     config = ServiceConfig(workers=args.workers, timeout_s=args.timeout,

@@ -14,7 +14,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..protocol import json_schema
+    from ..wire.protocol import json_schema
 
     text = json.dumps(json_schema(), indent=2, sort_keys=True)
     if args.output:

@@ -75,8 +75,8 @@ def _run(args: argparse.Namespace) -> int:
     import asyncio
     import logging
 
-    from ..auth import TokenError, load_or_create_token, rotate_token, token_path
-    from ..service import ServiceConfig
+    from ..service.session import ServiceConfig
+    from ..transport.auth import TokenError, load_or_create_token, rotate_token, token_path
     from ..transport.ws import BindError, ServerConfig, WebSocketServer, run
 
     problem = _check(args)

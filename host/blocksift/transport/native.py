@@ -23,8 +23,8 @@ import sys
 import threading
 from typing import BinaryIO
 
-from ..service import NATIVE_MAX_REPLY_BYTES, Service, ServiceConfig, Session
-from ..wire import ErrorCode, encode_reply
+from ..service.session import NATIVE_MAX_REPLY_BYTES, Service, ServiceConfig, Session
+from ..wire.constants import ErrorCode, encode_reply
 
 log = logging.getLogger("blocksift.native")
 HEADER = struct.Struct("=I")

@@ -1,14 +1,14 @@
 """The loopback WebSocket server: the native-messaging protocol for many clients at once.
 
-``blocksift serve`` runs one :class:`~blocksift.service.Service` (one warm worker pool) and
-gives every WebSocket connection its own :class:`~blocksift.service.Session`, so browsers,
+``blocksift serve`` runs one :class:`~blocksift.service.session.Service` (one warm worker pool) and
+gives every WebSocket connection its own :class:`~blocksift.service.session.Session`, so browsers,
 profiles and scripts share the pool. Each WebSocket text (or binary) message is one protocol
 message, exactly the body of a native-messaging frame; replies are never chunked (WebSocket
 has no 1 MiB reply cap).
 
 Admission, in the order it is checked during the opening handshake:
 
-1. ``Origin`` (:class:`~blocksift.auth.OriginPolicy`): a web page's origin is refused with
+1. ``Origin`` (:class:`~blocksift.transport.auth.OriginPolicy`): a web page's origin is refused with
    HTTP 403 before the upgrade, so a page learns nothing but a failed connection;
 2. the connection limit: one over it gets HTTP 503;
 3. the token, offered as the subprotocol ``blocksift.token.<token>`` next to
@@ -42,9 +42,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.typing import Subprotocol
 
-from ..auth import OriginPolicy, token_matches
-from ..service import Service, ServiceConfig, Session
-from ..wire import ErrorCode, error_payload, well_formed_reply
+from ..service.session import Service, ServiceConfig, Session
+from ..wire.constants import ErrorCode, error_payload, well_formed_reply
+from .auth import OriginPolicy, token_matches
 
 log = logging.getLogger("blocksift.ws")
 
@@ -315,7 +315,7 @@ def _reason(text: str) -> str:
 
 
 def _tasks(session: Session) -> list[asyncio.Task[None]]:
-    # Session keeps its extract tasks by request id (service.py).
+    # Session keeps its extract tasks by request id (service/session.py).
     return session.in_flight()
 
 

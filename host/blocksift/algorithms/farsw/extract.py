@@ -10,7 +10,7 @@ import numpy as np
 
 from ...page import Page
 from ...rawscan import STAMP_ATTR
-from ...results import Block, ExtractionResult, MainText
+from ...wire.results import Block, ExtractionResult, MainText
 from .lines import PageLines, page_lines
 from .model import FarswModel, default_model
 from .params import NAME, Params

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from blocksift.service import chunk_messages
+from blocksift.service.session import chunk_messages
 
 
 @pytest.mark.parametrize("alphabet", ["abc", "\x01\x02\"\\", "北京汉字", "😀🎉", "a\u2028b"])

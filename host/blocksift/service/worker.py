@@ -28,7 +28,7 @@ log = logging.getLogger("blocksift.worker")
 DEFAULT_MEMORY_LIMIT_MB = 2048
 
 
-PRELOAD = ["blocksift.page", "blocksift.content", "blocksift.results", "lxml.html",
+PRELOAD = ["blocksift.page", "blocksift.content", "blocksift.wire.results", "lxml.html",
            "blocksift.algorithms"]
 
 
@@ -147,9 +147,9 @@ def run_job(job: Job) -> JobOutcome:
     """Run one job in this process (the body of a worker; also used in-process by the CLI)."""
     from pydantic import ValidationError
 
-    from . import algorithms
-    from .page import Page, PageError
-    from .wire import ErrorCode
+    from .. import algorithms
+    from ..page import Page, PageError
+    from ..wire.constants import ErrorCode
 
     try:
         module = algorithms.load(job.algorithm)
@@ -181,7 +181,7 @@ def run_job(job: Job) -> JobOutcome:
         result = module.extract(page, params, model=model)
         hide_json = ""
         if job.action == "hide":
-            from .actions.hide import hide_for
+            from ..actions.hide import hide_for
 
             hide_json = hide_for(page, result).model_dump_json(by_alias=True)
     except PageError as exc:
@@ -198,7 +198,7 @@ def run_job(job: Job) -> JobOutcome:
                                         f"{type(exc).__name__}: {exc}")
     if job.observe_site and "site_observation" not in result.extra:
         try:
-            from .algorithms import clustering
+            from ..algorithms import clustering
 
             result.extra["site_observation"] = clustering.observe(
                 page, clustering.Params()).as_dict()
@@ -210,7 +210,7 @@ def run_job(job: Job) -> JobOutcome:
     if "main" not in job.want:
         result.main = None
     else:
-        from .metadata import attach
+        from ..metadata import attach
 
         attach(page, result)
     # Only what the host acts on crosses the pipe (an algorithm's diagnostics stay here).
@@ -230,7 +230,7 @@ def trained_model(module: Any) -> Any:
     Keyed on the user model file's mtime and size, so a model written by ``train`` is
     picked up by the very next request without re-reading the file on every request.
     """
-    from .paths import model_path
+    from ..paths import model_path
 
     path = model_path(module.NAME)
     try:
@@ -257,7 +257,7 @@ def _worker_main(conn: multiprocessing.connection.Connection,
         try:
             job = conn.recv()
         except MemoryError:  # the job itself does not fit: answer, then be replaced
-            from .wire import ErrorCode
+            from ..wire.constants import ErrorCode
 
             outcome = JobOutcome(False, error_code=ErrorCode.MEMORY_LIMIT,
                                  error_message=memory_limit_error(memory_limit_mb or 0),
@@ -268,7 +268,7 @@ def _worker_main(conn: multiprocessing.connection.Connection,
             try:
                 outcome = run_job(job)
             except MemoryError:
-                from .wire import ErrorCode
+                from ..wire.constants import ErrorCode
 
                 outcome = JobOutcome(False, error_code=ErrorCode.MEMORY_LIMIT,
                                      error_message=memory_limit_error(memory_limit_mb or 0),
@@ -313,7 +313,7 @@ class WorkerPool:
         self.max_queue = max_queue
         self.memory_limit_mb = memory_limit_mb
         self._context = multiprocessing.get_context("forkserver")
-        from .algorithms import ALGORITHMS, DEFAULT_ALGORITHM
+        from ..algorithms import ALGORITHMS, DEFAULT_ALGORITHM
 
         # The default algorithm is what the first request almost always asks for.
         self._context.set_forkserver_preload(PRELOAD + [ALGORITHMS[DEFAULT_ALGORITHM].module])
@@ -362,7 +362,7 @@ class WorkerPool:
             worker.busy = True
             return worker
         if len(self._queue) >= self.max_queue:
-            from .wire import ErrorCode
+            from ..wire.constants import ErrorCode
 
             raise JobFailed(ErrorCode.BUSY, f"the host is busy: {len(self._queue)} requests "
                                             "are waiting; try again shortly")
@@ -395,7 +395,7 @@ class WorkerPool:
         Raises :class:`JobFailed` on time-out or when the worker dies; cancelling the
         awaiting task kills the worker running the job.
         """
-        from .wire import ErrorCode
+        from ..wire.constants import ErrorCode
 
         queued = time.perf_counter()
         job.memory_limit_mb = self.memory_limit_mb or 0

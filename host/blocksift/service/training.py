@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .wire import ErrorCode
+from ..wire.constants import ErrorCode
 
 Progress = Callable[[str, int, int], Awaitable[None]]
 
@@ -38,8 +38,8 @@ def collect_pages(job: TrainingJob) -> list[Any]:
     """The labeled pages of ``job`` (examples first, then datasets)."""
     from pathlib import Path
 
-    from .labeled import LabeledPage, load_pages, resolve
-    from .storage.examples import ExampleStore
+    from ..labeled import LabeledPage, load_pages, resolve
+    from ..storage.examples import ExampleStore
 
     pages: list[Any] = []
     if job.use_examples:
@@ -55,8 +55,8 @@ def collect_pages(job: TrainingJob) -> list[Any]:
 
 def train_and_save(job: TrainingJob, report: Callable[[str, int, int], None]) -> dict[str, Any]:
     """Train ``job.algorithm`` and save the model; returns the ``trained`` reply fields."""
-    from . import algorithms
-    from .paths import model_path
+    from .. import algorithms
+    from ..paths import model_path
 
     module = algorithms.load(job.algorithm)
     report("collecting", 0, 0)

@@ -2,7 +2,7 @@
 
 Synchronous::
 
-    from blocksift.client import Client
+    from blocksift.transport.client import Client
 
     with Client() as host:                       # ws://127.0.0.1:8787/, token from its file
         reply = host.extract(html, url="https://example.org/a")
@@ -202,7 +202,7 @@ class Client:
             raise _closed_error(exc) from None
 
     def hello(self, client: str = "blocksift.client") -> dict[str, Any]:
-        from .wire import PROTOCOL_VERSION
+        from ..wire.constants import PROTOCOL_VERSION
 
         return self.request({"type": "hello", "protocol": PROTOCOL_VERSION, "client": client})
 
@@ -341,7 +341,7 @@ class AsyncClient:
             pass
 
     async def hello(self, client: str = "blocksift.client") -> dict[str, Any]:
-        from .wire import PROTOCOL_VERSION
+        from ..wire.constants import PROTOCOL_VERSION
 
         return await self.request({"type": "hello", "protocol": PROTOCOL_VERSION,
                                    "client": client})

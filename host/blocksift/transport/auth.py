@@ -9,7 +9,8 @@ Origins: a web page must never reach the host. Browsers always send ``Origin`` o
 WebSocket handshake and a page cannot forge it, so the rule is an allowlist: the Chromium
 extension's fixed origin, any ``moz-extension://`` origin (Firefox gives each profile a
 random UUID; pages cannot send that scheme), and origins the user adds. No ``Origin`` at all
-means a non-browser client (a script, :mod:`blocksift.client`), which still needs the token.
+means a non-browser client (a script, :mod:`blocksift.transport.client`), which still needs
+the token.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import secrets
 from collections.abc import Iterable
 from pathlib import Path
 
-from .paths import config_dir, ensure_private_dir
+from ..paths import config_dir, ensure_private_dir
 
 log = logging.getLogger("blocksift.auth")
 

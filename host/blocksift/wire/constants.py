@@ -1,7 +1,7 @@
 """Wire-protocol constants and error codes, importable without pydantic.
 
 The native host answers ``ping`` and frame errors before the message models are loaded,
-which keeps its cold start small; :mod:`blocksift.protocol` re-exports all of this.
+which keeps its cold start small; :mod:`blocksift.wire.protocol` builds on it.
 """
 
 from __future__ import annotations
@@ -13,10 +13,8 @@ from typing import Any
 PROTOCOL_VERSION = 1
 #: Longest request id accepted; ids are echoed in every reply.
 MAX_ID_LENGTH = 128
-REQUEST_TYPES = frozenset({"hello", "extract", "cancel", "ping", "examples.save",
-                           "examples.list", "examples.get", "examples.delete",
-                           "examples.export", "examples.repair", "train", "export.folder",
-                           "export.save", "export.render"})
+#: Attribute the extension stamps on every element of its snapshot (see PROTOCOL.md).
+ID_ATTR = "data-bsid"
 
 
 class ErrorCode(IntEnum):

@@ -2,28 +2,63 @@
 
 Every message is a JSON object with a ``type``. Requests and replies are pydantic models
 decoded with one discriminated-union ``TypeAdapter`` each; field names are camelCase on the
-wire. The same messages travel over native messaging (length-prefixed frames) and over the
-loopback WebSocket server. ``blocksift schema`` prints the JSON Schema; PROTOCOL.md
-documents every message and error code.
-"""
+wire. Each model is declared once, with ``@request`` or ``@reply``: the unions, the lookup
+tables by ``type`` and the extension's generated constants
+(``extension/tools/gen_wire_constants.py``) all come from those two registries. The same
+messages travel over native messaging (length-prefixed frames) and over the loopback
+WebSocket server. ``blocksift schema`` prints the JSON Schema; PROTOCOL.md documents every
+message and error code."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args
 
 from pydantic import Field, TypeAdapter
 
-from . import __version__
-from .actions.hide import HidePlan
+from .. import __version__
+from ..actions.hide import HidePlan
+from .constants import ID_ATTR, MAX_ID_LENGTH, PROTOCOL_VERSION, ErrorCode
 from .results import ExtractionResult, WireModel
-from .wire import MAX_ID_LENGTH, PROTOCOL_VERSION, ErrorCode
 
 RequestId = Annotated[str, Field(min_length=1, max_length=MAX_ID_LENGTH)]
+
+#: Request model by ``type``, in declaration order: validating one message builds only its own
+#: model's validator. Filled by :func:`request`; the one list of request types.
+REQUEST_MODELS: dict[str, type[WireModel]] = {}
+#: Reply model by ``type``, filled by :func:`reply`.
+REPLY_MODELS: dict[str, type[WireModel]] = {}
+
+_Model = TypeVar("_Model", bound=type[WireModel])
+
+
+def message_type(model: type[WireModel]) -> str:
+    """The ``type`` a message model declares (its ``Literal``)."""
+    (name,) = get_args(model.model_fields["type"].annotation)
+    return name
+
+
+def _register(registry: dict[str, type[WireModel]], model: _Model) -> _Model:
+    name = message_type(model)
+    if name in registry:
+        raise TypeError(f"two message models declare type {name!r}")
+    registry[name] = model
+    return model
+
+
+def request(model: _Model) -> _Model:
+    """Declare a request model (client -> host)."""
+    return _register(REQUEST_MODELS, model)
+
+
+def reply(model: _Model) -> _Model:
+    """Declare a reply model (host -> client)."""
+    return _register(REPLY_MODELS, model)
 
 
 # -- requests (client -> host) ------------------------------------------------------------
 
 
+@request
 class HelloRequest(WireModel):
     """Opens a session: the host answers with its versions and algorithms."""
 
@@ -36,6 +71,7 @@ class HelloRequest(WireModel):
 Want = Literal["blocks", "main"]
 
 
+@request
 class ExtractRequest(WireModel):
     """Run one algorithm on one page snapshot."""
 
@@ -47,7 +83,7 @@ class ExtractRequest(WireModel):
     params: dict[str, Any] = Field(default_factory=dict)
     want: list[Want] = Field(default_factory=lambda: ["blocks", "main"], min_length=1,
                              description="Link blocks, main text, or both")
-    id_attr: str = Field("data-bsid", max_length=64,
+    id_attr: str = Field(ID_ATTR, max_length=64,
                          description="Attribute holding the extension's element ids")
     private: bool = Field(False, description="Private window: nothing may be stored")
     learn_site: bool = Field(False, description="The user allows this site's page structure "
@@ -58,6 +94,7 @@ class ExtractRequest(WireModel):
                                "then names the main-content algorithm")
 
 
+@request
 class CancelRequest(WireModel):
     """Stop a request the user no longer wants; its reply becomes a CANCELLED error."""
 
@@ -66,6 +103,7 @@ class CancelRequest(WireModel):
     target: RequestId = Field(description="Id of the request to cancel")
 
 
+@request
 class PingRequest(WireModel):
     """Liveness check; answered at once, even when the pool is busy."""
 
@@ -81,6 +119,7 @@ class MarkedBlock(WireModel):
     text: str = Field("", max_length=100_000)
 
 
+@request
 class ExamplesSaveRequest(WireModel):
     """Store a labeled example: the snapshot, the selected main content, marked blocks."""
 
@@ -95,10 +134,11 @@ class ExamplesSaveRequest(WireModel):
     algorithm: str = Field("", max_length=64, description="The algorithm whose output was "
                                                          "corrected")
     algorithm_output: dict[str, Any] = Field(default_factory=dict)
-    id_attr: str = Field("data-bsid", max_length=64)
+    id_attr: str = Field(ID_ATTR, max_length=64)
     private: bool = Field(False, description="Private window: the host refuses to store")
 
 
+@request
 class ExamplesListRequest(WireModel):
     type: Literal["examples.list"]
     id: RequestId
@@ -106,18 +146,21 @@ class ExamplesListRequest(WireModel):
     offset: int = Field(0, ge=0)
 
 
+@request
 class ExamplesGetRequest(WireModel):
     type: Literal["examples.get"]
     id: RequestId
     example_id: int
 
 
+@request
 class ExamplesDeleteRequest(WireModel):
     type: Literal["examples.delete"]
     id: RequestId
     example_id: int
 
 
+@request
 class ExamplesExportRequest(WireModel):
     """Export every example to a datasets-format file on this machine (never elsewhere)."""
 
@@ -128,6 +171,7 @@ class ExamplesExportRequest(WireModel):
     with_blocks: bool = False
 
 
+@request
 class ExamplesRepairRequest(WireModel):
     """Keep a damaged examples database aside and rebuild it from what SQLite can read."""
 
@@ -135,6 +179,7 @@ class ExamplesRepairRequest(WireModel):
     id: RequestId
 
 
+@request
 class TrainRequest(WireModel):
     """Retrain a learned algorithm from the captured examples (and optional datasets)."""
 
@@ -145,6 +190,7 @@ class TrainRequest(WireModel):
     datasets: list[str] = Field(default_factory=list, max_length=32)
 
 
+@request
 class ExportFolderRequest(WireModel):
     """Ask for the export folder, or set it (``folder``): the one place exports are written."""
 
@@ -154,6 +200,7 @@ class ExportFolderRequest(WireModel):
                                description="Absolute path of an existing folder; omit to ask")
 
 
+@request
 class ExportSaveRequest(WireModel):
     """Save the reader's article as a new file in the export folder."""
 
@@ -170,6 +217,7 @@ class ExportSaveRequest(WireModel):
     language: str = Field("", max_length=35)
 
 
+@request
 class ExportRenderRequest(ExportSaveRequest):
     """The text export.save would write (Markdown or HTML), returned instead of written:
     the reader's "Copy as Markdown"."""
@@ -178,21 +226,8 @@ class ExportRenderRequest(ExportSaveRequest):
     format: Literal["markdown", "html"]  # type: ignore[assignment]
 
 
-Request = Annotated[Union[HelloRequest, ExtractRequest, CancelRequest, PingRequest,
-                          ExamplesSaveRequest, ExamplesListRequest, ExamplesGetRequest,
-                          ExamplesDeleteRequest, ExamplesExportRequest, ExamplesRepairRequest,
-                          TrainRequest, ExportFolderRequest, ExportSaveRequest,
-                          ExportRenderRequest],
-                    Field(discriminator="type")]
+Request = Annotated[Union[tuple(REQUEST_MODELS.values())], Field(discriminator="type")]
 REQUEST_ADAPTER: TypeAdapter[Any] = TypeAdapter(Request, config={"defer_build": True})
-#: Request model by ``type``: validating one message builds only its own model's validator.
-REQUEST_MODELS: dict[str, type[WireModel]] = {
-    model.model_fields["type"].annotation.__args__[0]: model  # type: ignore[union-attr]
-    for model in (HelloRequest, ExtractRequest, CancelRequest, PingRequest,
-                  ExamplesSaveRequest, ExamplesListRequest, ExamplesGetRequest,
-                  ExamplesDeleteRequest, ExamplesExportRequest, ExamplesRepairRequest,
-                  TrainRequest, ExportFolderRequest, ExportSaveRequest, ExportRenderRequest)
-}
 
 
 # -- replies (host -> client) -------------------------------------------------------------
@@ -219,6 +254,7 @@ class StoreProblem(WireModel):
     when: str
 
 
+@reply
 class HelloReply(WireModel):
     type: Literal["hello"] = "hello"
     id: str
@@ -243,6 +279,7 @@ class Timing(WireModel):
     total_ms: float = 0.0
 
 
+@reply
 class ResultReply(WireModel):
     type: Literal["result"] = "result"
     id: str
@@ -251,6 +288,7 @@ class ResultReply(WireModel):
     timing: Timing
 
 
+@reply
 class ErrorReply(WireModel):
     type: Literal["error"] = "error"
     id: str | None = Field(None, description="Request id, when the request could be read")
@@ -259,11 +297,13 @@ class ErrorReply(WireModel):
     message: str
 
 
+@reply
 class PongReply(WireModel):
     type: Literal["pong"] = "pong"
     id: str
 
 
+@reply
 class CancelledReply(WireModel):
     """Acknowledges a cancel request (the cancelled request itself gets CANCELLED)."""
 
@@ -273,6 +313,7 @@ class CancelledReply(WireModel):
     found: bool
 
 
+@reply
 class ChunkReply(WireModel):
     """One piece of a reply too large for one frame; join ``data`` in ``seq`` order."""
 
@@ -295,6 +336,7 @@ class ExampleSummary(WireModel):
     algorithm: str
 
 
+@reply
 class ExamplesSavedReply(WireModel):
     type: Literal["examples.saved"] = "examples.saved"
     id: str
@@ -302,6 +344,7 @@ class ExamplesSavedReply(WireModel):
     main_chars: int
 
 
+@reply
 class ExamplesListReply(WireModel):
     type: Literal["examples.list"] = "examples.list"
     id: str
@@ -309,12 +352,14 @@ class ExamplesListReply(WireModel):
     total: int
 
 
+@reply
 class ExampleItemReply(WireModel):
     type: Literal["examples.item"] = "examples.item"
     id: str
     example: dict[str, Any]
 
 
+@reply
 class ExamplesDeletedReply(WireModel):
     type: Literal["examples.deleted"] = "examples.deleted"
     id: str
@@ -322,6 +367,7 @@ class ExamplesDeletedReply(WireModel):
     found: bool
 
 
+@reply
 class ExamplesExportedReply(WireModel):
     type: Literal["examples.exported"] = "examples.exported"
     id: str
@@ -329,6 +375,7 @@ class ExamplesExportedReply(WireModel):
     count: int
 
 
+@reply
 class ExamplesRepairedReply(WireModel):
     type: Literal["examples.repaired"] = "examples.repaired"
     id: str
@@ -337,6 +384,7 @@ class ExamplesRepairedReply(WireModel):
     kept_aside: list[str] = Field(description="the damaged file(s), renamed, never deleted")
 
 
+@reply
 class ProgressReply(WireModel):
     """Progress of a long request (training); ``total`` 0 when unknown."""
 
@@ -347,6 +395,7 @@ class ProgressReply(WireModel):
     total: int = 0
 
 
+@reply
 class TrainedReply(WireModel):
     type: Literal["trained"] = "trained"
     id: str
@@ -356,10 +405,32 @@ class TrainedReply(WireModel):
     rules: list[str]
 
 
-Reply = Annotated[Union[HelloReply, ResultReply, ErrorReply, PongReply, CancelledReply,
-                        ChunkReply, ExamplesSavedReply, ExamplesListReply, ExampleItemReply,
-                        ExamplesDeletedReply, ExamplesExportedReply, ExamplesRepairedReply,
-                        ProgressReply, TrainedReply], Field(discriminator="type")]
+@reply
+class ExportFolderReply(WireModel):
+    """The export folder the user chose (null: none yet)."""
+
+    type: Literal["export.folder"] = "export.folder"
+    id: str
+    folder: str | None
+
+
+@reply
+class ExportSavedReply(WireModel):
+    type: Literal["export.saved"] = "export.saved"
+    id: str
+    path: str = Field(description="The new file, inside the export folder")
+    bytes: int = Field(ge=0)
+
+
+@reply
+class ExportRenderedReply(WireModel):
+    type: Literal["export.rendered"] = "export.rendered"
+    id: str
+    format: Literal["markdown", "html"]
+    text: str
+
+
+Reply = Annotated[Union[tuple(REPLY_MODELS.values())], Field(discriminator="type")]
 REPLY_ADAPTER: TypeAdapter[Any] = TypeAdapter(Reply, config={"defer_build": True})
 
 

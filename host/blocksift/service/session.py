@@ -2,7 +2,7 @@
 
 A transport owns the framing (length-prefixed stdio frames, WebSocket messages) and hands
 each message's bytes to a :class:`Session`; the session decodes, validates, runs the work on
-the shared :class:`~blocksift.worker.WorkerPool` and sends replies through the transport's
+the shared :class:`~blocksift.service.worker.WorkerPool` and sends replies through the transport's
 ``send`` callable. Replies larger than the transport's limit are split into ``chunk``
 messages (Chrome drops native-messaging replies over 1 MiB).
 """
@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .wire import MAX_ID_LENGTH, PROTOCOL_VERSION, REQUEST_TYPES, ErrorCode, error_payload
+from .. import __version__
+from ..wire.constants import MAX_ID_LENGTH, PROTOCOL_VERSION, ErrorCode, error_payload
 from .worker import DEFAULT_MEMORY_LIMIT_MB, Job, JobFailed, WorkerPool
 
 log = logging.getLogger("blocksift.service")
@@ -32,6 +32,8 @@ NATIVE_MAX_REPLY_BYTES = 1024 * 1024
 #: Browsers refuse to send more than 64 MiB; the host refuses larger frames too.
 DEFAULT_MAX_FRAME_BYTES = 64 * 1024 * 1024
 _SURROGATE = re.compile("[\ud800-\udfff]")
+#: Request types with a fast path that needs no message models (the host's cold start).
+_ANSWERED_BEFORE_MODELS_LOAD = ("ping", "hello")
 
 Send = Callable[[str], Awaitable[None]]
 
@@ -87,7 +89,7 @@ class Service:
             try:
                 from pathlib import Path
 
-                from .storage.sitestore import SiteStore
+                from ..storage.sitestore import SiteStore
 
                 path = Path(self.config.site_store_path) if self.config.site_store_path else None
                 self._site_store = SiteStore(path)
@@ -104,7 +106,7 @@ class Service:
 
         def work() -> None:
             try:
-                from . import protocol  # noqa: F401
+                from ..wire import protocol  # noqa: F401
             except Exception:
                 log.exception("warm-up failed")
 
@@ -118,7 +120,7 @@ class Service:
             if self._example_store is None:
                 from pathlib import Path
 
-                from .storage.examples import ExampleStore
+                from ..storage.examples import ExampleStore
 
                 path = Path(self.config.examples_path) if self.config.examples_path else None
                 self._example_store = ExampleStore(path)
@@ -128,7 +130,7 @@ class Service:
         """Close the examples database, keep it aside if damaged and rebuild it."""
         from pathlib import Path
 
-        from .storage.examples import repair
+        from ..storage.examples import repair
 
         with self._example_lock:
             if self._example_store is not None:
@@ -148,8 +150,8 @@ class Service:
                 self._example_store = None
 
     def hello_payload(self, request_id: str) -> dict[str, Any]:
-        from . import algorithms
-        from .storage import health
+        from .. import algorithms
+        from ..storage import health
 
         return {"type": "hello", "id": request_id, "protocol": PROTOCOL_VERSION,
                 "hostVersion": __version__, "algorithms": describe_algorithms(),
@@ -178,8 +180,8 @@ def describe_algorithms() -> list[dict[str, Any]]:
     """
     import importlib.util
 
-    from . import algorithms
-    from .paths import cache_dir
+    from .. import algorithms
+    from ..paths import cache_dir
 
     key: list[Any] = [__version__]
     for name in algorithms.names():
@@ -285,11 +287,16 @@ class Session:
         request_id = raw_id if isinstance(raw_id, str) and 0 < len(raw_id) <= MAX_ID_LENGTH \
             and _SURROGATE.search(raw_id) is None else None  # never echo an ill-formed id
         kind = message.get("type")
-        if kind not in REQUEST_TYPES:
-            known = ", ".join(sorted(REQUEST_TYPES))
-            await self.send_error(ErrorCode.UNKNOWN_TYPE,
-                                  f"unknown message type {kind!r}; known: {known}", request_id)
-            return
+        if kind not in _ANSWERED_BEFORE_MODELS_LOAD:
+            # Any other type needs the message models, whose registry knows every type.
+            from ..wire.protocol import REQUEST_MODELS
+
+            if not isinstance(kind, str) or kind not in REQUEST_MODELS:
+                known = ", ".join(sorted(REQUEST_MODELS))
+                await self.send_error(ErrorCode.UNKNOWN_TYPE,
+                                      f"unknown message type {kind!r}; known: {known}",
+                                      request_id)
+                return
         if _has_lone_surrogate(message):
             await self.send_error(ErrorCode.LONE_SURROGATE,
                                   "message holds a lone UTF-16 surrogate; send well-formed "
@@ -307,7 +314,7 @@ class Session:
             return
         from pydantic import ValidationError
 
-        from .protocol import REQUEST_MODELS
+        from ..wire.protocol import REQUEST_MODELS
 
         try:
             request: Any = REQUEST_MODELS[kind].model_validate(message)
@@ -377,7 +384,7 @@ class Session:
         except Exception as exc:
             import sqlite3
 
-            from .storage.examples import DamagedStore, is_transient
+            from ..storage.examples import DamagedStore, is_transient
 
             damaged = isinstance(exc, DamagedStore) or (
                 isinstance(exc, sqlite3.DatabaseError) and not is_transient(exc))
@@ -392,7 +399,7 @@ class Session:
 
     def _damaged(self, exc: Exception) -> str:
         """The error text for damage SQLite found; the store is reported and reopened later."""
-        from .storage.examples import DamagedStore
+        from ..storage.examples import DamagedStore
 
         if isinstance(exc, DamagedStore):
             return str(exc)
@@ -400,7 +407,7 @@ class Session:
         try:
             from pathlib import Path
 
-            from .storage.examples import ExampleStore
+            from ..storage.examples import ExampleStore
 
             # Reopening runs the check that records the problem for doctor and hello.
             path = self.service.config.examples_path
@@ -413,7 +420,7 @@ class Session:
                 "`blocksift examples repair` or from the options page")
 
     def _examples_sync(self, request: Any) -> dict[str, Any]:
-        from .storage.examples import Example, gold_from_ids
+        from ..storage.examples import Example, gold_from_ids
 
         rid = request.id
         if request.type == "examples.repair":
@@ -440,7 +447,7 @@ class Session:
                               algorithm_output=request.algorithm_output)
             example_id = store.add(example)
             try:  # the reader view's auto adapts to the site on its next page (docs/auto.md)
-                from .algorithms.segmenter import adapt
+                from ..algorithms.segmenter import adapt
 
                 adapt.add_example(request.html, text, request.url)
             except Exception:  # adaptation is best effort; the saved example is what counts
@@ -465,7 +472,7 @@ class Session:
             return {"type": "examples.deleted", "id": rid, "exampleId": request.example_id,
                     "found": found}
         if request.type == "examples.export":
-            from .storage.exports import ExportPathRefused, export_target
+            from ..storage.exports import ExportPathRefused, export_target
 
             try:
                 target = export_target(request.path)
@@ -479,7 +486,7 @@ class Session:
 
     async def _export(self, request: Any) -> None:
         """export.folder / export.save (blocksift.export): file work on a thread."""
-        from . import export
+        from .. import export
 
         def work() -> dict[str, Any]:
             if request.type == "export.folder":
@@ -540,7 +547,7 @@ class Session:
                               "algorithm": request.algorithm, **outcome})
 
     async def _extract(self, request: Any) -> None:
-        from . import algorithms
+        from .. import algorithms
 
         started = time.perf_counter()
         try:

@@ -1,0 +1,1 @@
+"""The host service both transports share: sessions, the worker pool, training jobs."""

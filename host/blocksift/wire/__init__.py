@@ -1,0 +1,1 @@
+"""The wire format: constants and error codes, the result model, the message models."""

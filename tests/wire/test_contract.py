@@ -1,0 +1,86 @@
+"""One wire contract: every request and reply type is declared once, as a model, and every
+reply the service writes has its model (the transport tests validate each one they receive)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Literal
+
+import pytest
+from pydantic import ValidationError
+
+from blocksift.wire import protocol
+from blocksift.wire.constants import ErrorCode, error_payload
+from blocksift.wire.results import WireModel
+
+HOST = Path(__file__).resolve().parents[2] / "host" / "blocksift"
+
+
+def _union_members(adapter) -> set[str]:
+    schema = adapter.json_schema(by_alias=True)
+    return set(schema["discriminator"]["mapping"])
+
+
+def test_the_unions_and_lookups_are_the_registries():
+    assert _union_members(protocol.REQUEST_ADAPTER) == set(protocol.REQUEST_MODELS)
+    assert _union_members(protocol.REPLY_ADAPTER) == set(protocol.REPLY_MODELS)
+    for name, model in {**protocol.REQUEST_MODELS, **protocol.REPLY_MODELS}.items():
+        assert protocol.message_type(model) == name
+
+
+def test_every_message_model_of_the_module_is_registered():
+    # a model declared without @request/@reply would be a message nobody can send or read
+    declared = {name for name, value in vars(protocol).items()
+                if isinstance(value, type) and issubclass(value, WireModel)
+                and "type" in value.model_fields}
+    registered = {model.__name__ for model in protocol.REQUEST_MODELS.values()} | {
+        model.__name__ for model in protocol.REPLY_MODELS.values()}
+    assert declared == registered
+
+
+def test_a_type_declared_twice_is_refused():
+    class Twin(WireModel):
+        type: Literal["ping"]
+        id: str
+
+    with pytest.raises(TypeError, match="ping"):
+        protocol.request(Twin)
+    assert protocol.REQUEST_MODELS["ping"] is protocol.PingRequest
+
+
+def _reply_types_written_by(path: Path) -> set[str]:
+    """``type`` values of the dict literals (and JSON text) the module builds replies from."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values):
+                if isinstance(key, ast.Constant) and key.value == "type" \
+                        and isinstance(value, ast.Constant):
+                    found.add(value.value)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and node.value.startswith('{"type":"'):
+            found.add(node.value.split('"')[3])
+    return found
+
+
+def test_every_reply_the_service_writes_has_a_model():
+    written = _reply_types_written_by(HOST / "service" / "session.py")
+    assert {"pong", "hello", "result", "cancelled", "examples.saved", "export.saved"} <= written
+    assert written - set(protocol.REPLY_MODELS) == set()
+
+
+def test_error_payload_is_the_error_reply():
+    for code in ErrorCode:
+        payload = error_payload(code, "why", "r1")
+        assert protocol.REPLY_ADAPTER.validate_python(payload) == protocol.error(code, "why", "r1")
+
+
+def test_a_reply_off_its_model_is_refused():
+    # the check the transport tests run on every reply can fail
+    good = {"type": "export.saved", "id": "s", "path": "/tmp/a.md", "bytes": 10}
+    protocol.REPLY_ADAPTER.validate_python(good)
+    for bad in ({**good, "bytes": -1}, {**good, "size": 10},
+                {"type": "export.savd", "id": "s"}, {k: v for k, v in good.items() if k != "path"}):
+        with pytest.raises(ValidationError):
+            protocol.REPLY_ADAPTER.validate_python(bad)
