@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import copy
 import importlib.util
-import itertools
 import pickle
 import sys
 import time
@@ -148,16 +147,17 @@ def cmd_cache(args: argparse.Namespace) -> int:
 
 # -- stage 2: every setting on every page -------------------------------------------------
 
-GRID_KEYS = ("segment_links_p", "segment_other_p", "hide_comments")
-GRID_VALUES = ((0.05, 0.1, 0.2), (0.0, 0.03, 0.1), (False, True))
+#: (segment_links_p, segment_other_p, hide_comments): from careful to bold
+GRID = ((0.05, 0.0, False), (0.1, 0.03, False), (0.2, 0.1, False), (0.1, 0.03, True),
+        (0.2, 0.1, True), (0.3, 0.15, True))
 
 
 def grid() -> list[tuple[str, HideParams]]:
-    settings = [("off", HideParams(segments=False, grow=False)),
-                ("grow only", HideParams(segments=False))]
-    for values in itertools.product(*GRID_VALUES):
-        settings.append(("seg " + " ".join(map(str, values)),
-                         HideParams(**dict(zip(GRID_KEYS, values)))))
+    settings = [("off", HideParams(segments=False, grow=False))]
+    for links, other, comments in GRID:
+        settings.append((f"seg links<={links} other<={other} comments={comments}",
+                         HideParams(segment_links_p=links, segment_other_p=other,
+                                    hide_comments=comments)))
     return settings
 
 
@@ -290,8 +290,8 @@ def cmd_table(args: argparse.Namespace) -> int:
             return {d: summary([p["scores"][name] for p in pages if p["dataset"] == d])
                     for d in sets}
 
-        def rank(name: str) -> tuple:
-            table = per_set(name)
+        def rank(name: str, train: list[dict] = train) -> tuple:
+            table = per_set(name, train)
             pooled = summary([p["scores"][name] for p in train])
             return (safe(table, args.margin), pooled["removed"] if safe(table, args.margin)
                     else min(t["kept"] for t in table.values()), pooled["link_removed"])
