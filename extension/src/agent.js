@@ -221,7 +221,10 @@ export function agentCall(method, args) {
         .legend { position: fixed; left: 12px; bottom: 12px; pointer-events: auto; padding: 8px 10px;
                   font: 12px/1.5 system-ui, sans-serif; color: #1b1b1f; background: #fff;
                   border-radius: 6px; box-shadow: 0 2px 12px rgba(0,0,0,.3); max-width: 200px; }
-        .legend strong { display: block; margin-bottom: 2px; }
+        .legend strong { display: flex; align-items: center; gap: 6px; margin-bottom: 2px; }
+        .legend .fold { border: 0; background: none; padding: 0 2px; font-size: 12px; cursor: pointer; }
+        .legend.folded .key, .legend.folded .buttons { display: none; }
+        .legend.folded strong { margin-bottom: 0; }
         .key::before { content: ""; display: inline-block; width: 10px; height: 10px; margin-right: 6px;
                        vertical-align: -1px; background: var(--c); border-radius: 2px; }
         .legend .buttons { display: flex; flex-direction: column; align-items: flex-start; gap: 4px; margin-top: 6px; }
@@ -424,6 +427,14 @@ export function agentCall(method, args) {
       legend.setAttribute("aria-label", "blocksift overlay legend");
       const title = document.createElement("strong");
       title.textContent = mode === "paper" ? "Link blocks as the paper finds them" : "What hide would hide";
+      // folds the legend to its title line, so that it covers less of the page
+      const fold = document.createElement("button");
+      fold.className = "fold";
+      fold.setAttribute("aria-expanded", "true");
+      fold.title = "Fold or unfold the legend";
+      fold.textContent = "▾";
+      fold.addEventListener("click", () => setFolded(legend, !legend.classList.contains("folded")));
+      title.append(fold);
       legend.append(title);
       for (const kind of Object.keys(KIND_COLORS)) {
         const row = document.createElement("div");
@@ -472,6 +483,18 @@ export function agentCall(method, args) {
       legend.style.bottom = legend.style.right = "auto";
       legend.style.left = `${best.left}px`;
       legend.style.top = `${best.top}px`;
+      // nowhere free: fold it to its title line and place that instead
+      if (best.area > 0 && !legend.classList.contains("folded")) {
+        setFolded(legend, true);
+        placeLegend(legend, text, labels);
+      }
+    }
+
+    function setFolded(legend, folded) {
+      legend.classList.toggle("folded", folded);
+      const fold = legend.querySelector(".fold");
+      fold?.setAttribute("aria-expanded", String(!folded));
+      if (fold) fold.textContent = folded ? "▸" : "▾";
     }
 
     function closeOverlay() {
