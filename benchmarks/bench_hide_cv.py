@@ -52,8 +52,13 @@ from blocksift.evaluation.hide import LOSS_LIMIT, score, visible_words  # noqa: 
 from blocksift.evaluation.metric import tokens  # noqa: E402
 from blocksift.evaluation.runner import percentile  # noqa: E402
 from blocksift.page import Page  # noqa: E402
+from blocksift.wire import results as _results  # noqa: E402
+
+# caches written before results moved into the wire package still load
+sys.modules.setdefault("blocksift.results", _results)
 
 SETS = ["wcxb-dev", "dragnet", "cleaneval-dev", "cleanportaleval", "zh-cwce"]
+LARGE = {"wcxb-dev", "dragnet"}
 FOLDS = 5
 
 # -- stage 1: auto (out-of-fold) and linkblocks per page ----------------------------------
@@ -178,11 +183,22 @@ def _init_eval(before: Path | None) -> None:
 
 
 def _resolve(page: Page, path: str):
-    hits = page.tree.xpath(path)
+    try:
+        hits = page.tree.xpath(path)
+    except Exception:  # an XPath lxml wrote but cannot read back (namespaced tags)
+        return None
     return hits[0] if hits else None
 
 
 def _eval_one(item: dict[str, Any]) -> dict[str, Any]:
+    try:
+        return _eval_page(item)
+    except Exception as exc:  # one bad page must not stop the run
+        return {"dataset": item["dataset"], "id": item["id"], "group": item["group"],
+                "source": item["source"], "error": f"{type(exc).__name__}: {exc}"}
+
+
+def _eval_page(item: dict[str, Any]) -> dict[str, Any]:
     record = item["record"]
     page = Page(record["html"], url=record.get("url"))
     result = item["result"]
@@ -221,8 +237,9 @@ def _eval_one(item: dict[str, Any]) -> dict[str, Any]:
             "source": item["source"], "scores": scores}
 
 
-def _with_records(cache: list[dict[str, Any]], sets: list[str]):
-    wanted = {(c["dataset"], c["n"]): c for c in cache}
+def _with_records(cache: list[dict[str, Any]], sets: list[str], every: int = 1):
+    wanted = {(c["dataset"], c["n"]): c for c in cache
+              if every == 1 or c["dataset"] not in LARGE or c["n"] % every == 0}
     for dataset in sets:
         for n, record in enumerate(at.iter_records(resolve(dataset))):
             item = wanted.get((dataset, n))
@@ -236,12 +253,17 @@ def cmd_eval(args: argparse.Namespace) -> int:
     started = time.time()
     out = []
     with Pool(args.jobs, initializer=_init_eval, initargs=(args.before,)) as pool:
-        for item in pool.imap(_eval_one, _with_records(cache, sets), chunksize=2):
+        for item in pool.imap(_eval_one, _with_records(cache, sets, args.every), chunksize=2):
             out.append(item)
             if len(out) % 200 == 0:
                 print(f"  {len(out)} pages, {time.time() - started:.0f} s", file=sys.stderr)
+                args.out.write_bytes(pickle.dumps(out))  # partial results survive a crash
     args.out.write_bytes(pickle.dumps(out))
-    print(f"{len(out)} pages, {len(grid()) + 1} settings, {time.time() - started:.0f} s")
+    errors = [o for o in out if "error" in o]
+    print(f"{len(out)} pages ({len(errors)} failed), {len(grid()) + 1} settings, "
+          f"{time.time() - started:.0f} s")
+    for failed in errors[:10]:
+        print(f"  {failed['dataset']}/{failed['id']}: {failed['error']}")
     return 0
 
 
@@ -276,6 +298,10 @@ def safe(per_set: dict[str, dict[str, float]], margin: float) -> bool:
 
 def cmd_table(args: argparse.Namespace) -> int:
     scores = pickle.loads(args.scores.read_bytes())
+    failed = [s for s in scores if "error" in s]
+    scores = [s for s in scores if "error" not in s]
+    if failed:
+        print(f"{len(failed)} pages failed and are left out")
     names = list(scores[0]["scores"])
     folds = fold_of([s["group"] for s in scores])
     sets = list(dict.fromkeys(s["dataset"] for s in scores))
@@ -334,6 +360,8 @@ def main() -> int:
     e.add_argument("--cache", type=Path, required=True)
     e.add_argument("--jobs", type=int, default=2)
     e.add_argument("--before", type=Path, help="an earlier hide.py, measured side by side")
+    e.add_argument("--every", type=int, default=1, help="every Nth page of the large sets "
+                   f"({', '.join(sorted(LARGE))}); all pages of the others")
     e.add_argument("--out", type=Path, required=True)
     t = sub.add_parser("table")
     t.add_argument("--scores", type=Path, required=True)
