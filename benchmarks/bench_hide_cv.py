@@ -152,26 +152,49 @@ def cmd_cache(args: argparse.Namespace) -> int:
 
 # -- stage 2: every setting on every page -------------------------------------------------
 
-#: (segment_links_p, segment_other_p, hide_comments): from careful to bold
-GRID = ((0.05, 0.0, False), (0.1, 0.03, False), (0.2, 0.1, False), (0.1, 0.03, True),
-        (0.2, 0.1, True), (0.3, 0.15, True))
-
+#: (veto_p, segment_links_p, segment_other_p); None: no segmenter regions hidden
+GRIDS = {
+    "first": ((1.0, None, None, ""), (0.2, None, None, ""), (0.1, None, None, ""),
+              (0.05, None, None, ""), (0.1, 0.05, 0.0, ""), (0.05, 0.05, 0.0, ""),
+              (0.1, 0.1, 0.03, "")),
+    "careful": ((0.05, None, None, "c"), (0.02, None, None, "c"), (0.05, 0.05, 0.0, "c"),
+                (0.02, None, None, ""), (0.05, None, None, "cl")),
+    "confident": ((0.05, None, None, "c", 0.5), (0.05, None, None, "c", 0.7),
+                  (0.05, None, None, "pc", 0.5), (0.05, 0.05, 0.0, "c", 0.7)),
+    "typed": ((0.05, None, None, "c"), (0.05, None, None, "cl"), (0.05, 0.05, 0.0, "c"),
+              (0.02, None, None, "c")),
+}
 
 def grid() -> list[tuple[str, HideParams]]:
-    settings = [("off", HideParams(segments=False, grow=False))]
-    for links, other, comments in GRID:
-        settings.append((f"seg links<={links} other<={other} comments={comments}",
-                         HideParams(segment_links_p=links, segment_other_p=other,
-                                    hide_comments=comments)))
+    settings = []
+    for veto, links, other, *careful in GRIDS[_GRID_NAME[0]]:
+        # careful page types: "" none, "c" product/collection/service, "cl" also listing,
+        # "pc" product/collection; then the least probability of the predicted type
+        types = {"": (), "c": ("product", "collection", "service"),
+                 "cl": ("product", "collection", "service", "listing"),
+                 "pc": ("product", "collection")}[careful[0] if careful else ""]
+        min_p = careful[1] if len(careful) > 1 else 0.0
+        suffix = f" careful={'+'.join(types) or 'none'}" if careful else ""
+        suffix += f" p>={min_p}" if min_p else ""
+        if links is None:
+            settings.append((f"veto {veto}{suffix}", HideParams(
+                veto_p=veto, segments=False, careful_page_types=types, careful_min_p=min_p)))
+        else:
+            settings.append((f"veto {veto} links<={links} other<={other}{suffix}",
+                             HideParams(veto_p=veto, segment_links_p=links,
+                                        segment_other_p=other, careful_page_types=types,
+                                        careful_min_p=min_p)))
     return settings
 
 
 _OLD: list[Any] = []
+_GRID_NAME = ["first"]
 
 
-def _init_eval(before: Path | None) -> None:
+def _init_eval(before: Path | None, grid_name: str = "first") -> None:
     """Load an earlier hide.py (``git show REV:host/blocksift/actions/hide.py > FILE``) to
     measure it side by side as the "before" row."""
+    _GRID_NAME[0] = grid_name
     if before is None:
         return
     name = "blocksift.actions.hide_before"
@@ -252,7 +275,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     sets = list(dict.fromkeys(c["dataset"] for c in cache))
     started = time.time()
     out = []
-    with Pool(args.jobs, initializer=_init_eval, initargs=(args.before,)) as pool:
+    with Pool(args.jobs, initializer=_init_eval, initargs=(args.before, args.grid)) as pool:
         for item in pool.imap(_eval_one, _with_records(cache, sets, args.every), chunksize=2):
             out.append(item)
             if len(out) % 200 == 0:
@@ -260,6 +283,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
                 args.out.write_bytes(pickle.dumps(out))  # partial results survive a crash
     args.out.write_bytes(pickle.dumps(out))
     errors = [o for o in out if "error" in o]
+    _GRID_NAME[0] = args.grid
     print(f"{len(out)} pages ({len(errors)} failed), {len(grid()) + 1} settings, "
           f"{time.time() - started:.0f} s")
     for failed in errors[:10]:
@@ -297,7 +321,15 @@ def safe(per_set: dict[str, dict[str, float]], margin: float) -> bool:
 
 
 def cmd_table(args: argparse.Namespace) -> int:
-    scores = pickle.loads(args.scores.read_bytes())
+    scores = pickle.loads(args.scores[0].read_bytes())
+    for more in args.scores[1:]:  # further settings on the same pages, from another run
+        extra = {(s["dataset"], s["id"]): s for s in pickle.loads(more.read_bytes())}
+        for s in scores:
+            other = extra.get((s["dataset"], s["id"]))
+            if other is None or "error" in other:
+                s["error"] = s.get("error", "missing in a later run")
+            elif "error" not in s:
+                s["scores"].update(other["scores"])
     failed = [s for s in scores if "error" in s]
     scores = [s for s in scores if "error" not in s]
     if failed:
@@ -331,7 +363,7 @@ def cmd_table(args: argparse.Namespace) -> int:
             held[s["dataset"]].append(s["scores"][best])
     print("\nheld-out (cross-validated) per set:")
     _print_rows({d: summary(held[d]) for d in sets})
-    for name in [n for n in ("main before", "off") if n in names] + args.show:
+    for name in [n for n in ("main before",) if n in names] + (args.show or names):
         print(f"\nall pages, setting {name!r}:")
         _print_rows({d: summary([s["scores"][name] for s in scores if s["dataset"] == d])
                      for d in sets})
@@ -360,11 +392,12 @@ def main() -> int:
     e.add_argument("--cache", type=Path, required=True)
     e.add_argument("--jobs", type=int, default=2)
     e.add_argument("--before", type=Path, help="an earlier hide.py, measured side by side")
+    e.add_argument("--grid", choices=sorted(GRIDS), default="first")
     e.add_argument("--every", type=int, default=1, help="every Nth page of the large sets "
                    f"({', '.join(sorted(LARGE))}); all pages of the others")
     e.add_argument("--out", type=Path, required=True)
     t = sub.add_parser("table")
-    t.add_argument("--scores", type=Path, required=True)
+    t.add_argument("--scores", type=Path, nargs="+", required=True)
     t.add_argument("--margin", type=float, default=0.0,
                    help="choose only settings safe by this much on the other folds")
     t.add_argument("--show", nargs="*", default=[], help="settings to print on all pages")

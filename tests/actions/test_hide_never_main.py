@@ -31,9 +31,10 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "hide"
 PAGES = sorted(p.stem for p in FIXTURES.glob("*.html"))
 SETTINGS = {
     "default": HideParams(),
-    "careful": HideParams(segment_links_p=0.0, segment_other_p=0.0, ad_in_main_chars=0),
-    "boldest": HideParams(segment_links_p=0.2, segment_other_p=0.1, hide_comments=True,
-                          segment_prose_chars=800),
+    "careful": HideParams(veto_p=0.01, ad_in_main_chars=0),
+    "segments": HideParams(segments=True),
+    "boldest": HideParams(segments=True, veto_p=1.0, segment_links_p=0.2,
+                          segment_other_p=0.1, hide_comments=True, segment_prose_chars=800),
 }
 
 
@@ -152,7 +153,7 @@ def test_the_plan_names_main_regions_by_stamped_id() -> None:
 def test_the_host_skips_the_segmenters_reasons_for_hide_but_not_for_extract() -> None:
     import json
 
-    from blocksift.worker import Job, run_job
+    from blocksift.service.worker import Job, run_job
 
     html = (FIXTURES / "story.html").read_text(encoding="utf-8")
 

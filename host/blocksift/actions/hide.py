@@ -56,9 +56,12 @@ _STYLE_FIXED = re.compile(r"position\s*:\s*(fixed|sticky)", re.I)
 _AD_TOKENS = frozenset({"ad", "ads", "advert", "adverts", "advertisement", "advertising",
                         "adsbygoogle", "adslot", "adunit", "adbox", "adcontainer", "dfp",
                         "sponsor", "sponsored", "taboola", "outbrain"})
-_BANNER_TOKENS = frozenset({"cookie", "cookies", "consent", "gdpr", "cmp", "newsletter",
+# ("cmp" is left out: it names page components far more often than consent platforms)
+_BANNER_TOKENS = frozenset({"cookie", "cookies", "consent", "gdpr", "newsletter",
                             "subscribe", "subscription", "signup", "paywall", "modal",
                             "popup", "overlay", "interstitial"})
+# banner words that also name drawers and panels of content: held to max_prose_chars
+_GENERIC_BANNER_TOKENS = frozenset({"modal", "popup", "overlay", "interstitial"})
 _SHARE_TOKENS = frozenset({"share", "sharing", "sharebar", "social", "socials"})
 _NAV_TOKENS = frozenset({"nav", "navbar", "navigation", "menu", "menubar", "breadcrumb",
                          "breadcrumbs", "footer", "masthead", "topbar", "toolbar",
@@ -103,16 +106,26 @@ class HideParams(BaseModel):
     ad_in_main_chars: int = Field(60, ge=0, description="Most text outside links of an ad "
                                   "slot (class or id naming an ad) hidden inside the main "
                                   "content; 0: none there")
+    veto_p: float = Field(0.05, ge=0, le=1, description="A container holding a segmenter "
+                          "region of at least this main-content probability is kept (ads "
+                          "excepted); 1: no veto")
+    careful_page_types: tuple[str, ...] = Field(
+        (), description="Page types (as the segmenter predicts them, e.g. product, "
+        "collection, service) on which only ads and banners are hidden: their main content "
+        "is spread over the page and found least well. Off: the predicted type is often "
+        "wrong on plain articles (called service)")
+    careful_min_p: float = Field(0.0, ge=0, le=1, description="Least probability of the "
+                                 "predicted page type for careful_page_types to apply")
     grow: bool = Field(True, description="Hide a container whole when all its text is "
                        "hidden (one target and one overlay box instead of many)")
     hide_comments: bool = Field(False, description="Also hide comment sections outside the "
                                 "main content (off: a thread's replies are often the content)")
-    segments: bool = Field(True, description="Also hide the learned segmenter's regions "
+    segments: bool = Field(False, description="Also hide the learned segmenter's regions "
                            "labeled links, ad, comments or other (auto's blocks) that it is "
-                           "sure are not main content")
-    segment_links_p: float = Field(0.1, ge=0, le=1, description="Most main-content "
+                           "sure are not main content (off: out of fold it costs gold text)")
+    segment_links_p: float = Field(0.05, ge=0, le=1, description="Most main-content "
                                    "probability of a links or ad region that is hidden")
-    segment_other_p: float = Field(0.05, ge=0, le=1, description="Most main-content "
+    segment_other_p: float = Field(0.0, ge=0, le=1, description="Most main-content "
                                    "probability of a region labeled other that is hidden")
     segment_prose_chars: int = Field(200, ge=0, description="Most text outside links a hidden "
                                      "region labeled other may hold (more is prose: kept)")
@@ -600,6 +613,27 @@ def _structural_kind(element: etree._Element, tokens: set[str]) -> tuple[str, st
     return None
 
 
+def predicted_type(result: ExtractionResult | None) -> str:
+    """The page type a segmenter predicted (auto: ``extra["page_type"]``, else the most
+    probable of its ``stats["page_type.*"]``); "" when none."""
+    if result is None:
+        return ""
+    if isinstance(result.extra, dict) and result.extra.get("page_type"):
+        return str(result.extra["page_type"])
+    probs = {k[len("page_type."):]: v for k, v in result.stats.items()
+             if k.startswith("page_type.")}
+    return max(probs, key=probs.get) if probs and max(probs.values()) > 0 else ""
+
+
+def _careful(result: ExtractionResult | None, params: HideParams) -> bool:
+    """Whether the page is of a type hide is careful on (``careful_page_types``), predicted
+    with at least ``careful_min_p`` probability."""
+    kind = predicted_type(result)
+    if not kind or kind not in params.careful_page_types or result is None:
+        return False
+    return float(result.stats.get(f"page_type.{kind}", 1.0)) >= params.careful_min_p
+
+
 def _describe(stats: _Stats) -> tuple[float, str]:
     density = stats.link_chars / stats.chars if stats.chars else 0.0
     links = f"{stats.links} link" + ("" if stats.links == 1 else "s")
@@ -815,7 +849,8 @@ def decide(page: Page, result: ExtractionResult | None,
         if kind in ("nav", "links") and element.tag not in ("nav", "header", "footer") and (
                 not s.chars or s.link_chars < params.chrome_link_density * s.chars):
             continue
-        limit = params.banner_prose_chars if kind in ("other", "ad") else params.max_prose_chars
+        wordy = kind in ("other", "ad") and what.split()[0] not in _GENERIC_BANNER_TOKENS
+        limit = params.banner_prose_chars if wordy else params.max_prose_chars
         if s.chars - s.link_chars > limit:
             continue
         if s.chars == 0 and element.tag not in ("iframe", "ins") and kind != "ad":
@@ -846,19 +881,33 @@ def decide(page: Page, result: ExtractionResult | None,
                     continue
             queue.extend(child for child in element if isinstance(child.tag, str))
 
+    # 3a. the segmenter's veto: a container holding a region it finds at all likely to be main
+    #     content stays, whatever its structure says (ads excepted)
+    if segments and params.veto_p < 1.0:
+        likely: dict[etree._Element, float] = {}
+        for segment in segments:
+            for node in (segment.element, *segment.element.iterancestors()):
+                if likely.get(node, -1.0) >= segment.p_main:
+                    break
+                likely[node] = segment.p_main
+        chosen = {e: v for e, v in chosen.items()
+                  if v[0] == "ad" or likely.get(e, 0.0) < params.veto_p}
+
     # 3b. a container all of whose text is hidden goes whole (one target, one box), unless
     #     what is left in it shows a picture, a video or a table
     if params.grow and chosen:
         _grow(body, chosen, stats, allowed, stories)
 
     # 4. a plan that would hide most of what a reader sees, or a page whose main content is
-    #    next to nothing, means the main content was not found: only banners and ads go
+    #    next to nothing, means the main content was not found: only banners and ads go;
+    #    likewise on the page types whose main content the segmenter finds least well
     total = stats[body].chars if body in stats else 0
     main_chars = sum(stats[m].chars for m in main if m in stats)
     hidden_total = sum(stats[e].chars for e in chosen
                        if not any(a in chosen for a in e.iterancestors()))
     if total and (hidden_total > params.max_hidden_share * total
-                  or main_chars < params.min_main_chars):
+                  or main_chars < params.min_main_chars
+                  or _careful(result, params)):
         chosen = {e: v for e, v in chosen.items() if v[0] in ("ad", "other")}
 
     ordered = [el for el in body.iter() if el in chosen]
