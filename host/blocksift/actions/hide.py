@@ -110,10 +110,9 @@ class HideParams(BaseModel):
                           "region of at least this main-content probability is kept (ads "
                           "excepted); 1: no veto")
     careful_page_types: tuple[str, ...] = Field(
-        (), description="Page types (as the segmenter predicts them, e.g. product, "
-        "collection, service) on which only ads and banners are hidden: their main content "
-        "is spread over the page and found least well. Off: the predicted type is often "
-        "wrong on plain articles (called service)")
+        ("product", "collection", "service", "listing"), description="Page types (as the "
+        "segmenter predicts them) on which only ads and banners are hidden: their main "
+        "content is spread over the page and found least well")
     careful_min_p: float = Field(0.0, ge=0, le=1, description="Least probability of the "
                                  "predicted page type for careful_page_types to apply")
     grow: bool = Field(True, description="Hide a container whole when all its text is "
