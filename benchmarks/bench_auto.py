@@ -38,6 +38,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "host"))
 
+from peers import make_readability, make_resiliparse, make_trafilatura  # noqa: E402
+
 from blocksift.algorithms import auto, auto_rules  # noqa: E402
 from blocksift.evaluation.datasets import iter_pages, resolve  # noqa: E402
 from blocksift.evaluation.metric import score_page, summarize, word_prf  # noqa: E402
@@ -57,56 +59,9 @@ def make_auto(params: dict, module=auto) -> Callable[[str, str | None], str]:
     return run
 
 
-def make_trafilatura() -> Callable[[str, str | None], str]:
-    import trafilatura
-
-    def run(html: str, url: str | None) -> str:
-        return trafilatura.extract(html, url=url, include_comments=False) or ""
-
-    return run
-
-
-def make_trafilatura_comments() -> Callable[[str, str | None], str]:
-    import trafilatura
-
-    def run(html: str, url: str | None) -> str:
-        return trafilatura.extract(html, url=url, include_comments=True) or ""
-
-    return run
-
-
-def make_readability() -> Callable[[str, str | None], str]:
-    import logging
-
-    from lxml import html as lxml_html
-    from readability import Document
-
-    from blocksift.content import plain_text
-
-    logging.getLogger("readability").setLevel(logging.ERROR)
-    logging.getLogger("readability.readability").setLevel(logging.ERROR)
-
-    def run(html: str, url: str | None) -> str:
-        summary = Document(html, url=url).summary(html_partial=True)
-        if not summary.strip():
-            return ""
-        return plain_text([lxml_html.fragment_fromstring(summary, create_parent="div")])
-
-    return run
-
-
-def make_resiliparse() -> Callable[[str, str | None], str]:
-    from resiliparse.extract.html2text import extract_plain_text
-    from resiliparse.parse.html import HTMLTree
-
-    def run(html: str, url: str | None) -> str:
-        return extract_plain_text(HTMLTree.parse(html), main_content=True) or ""
-
-    return run
-
-
-FACTORIES = {"auto": None, "auto-rules": None, "trafilatura": make_trafilatura,
-             "trafilatura-comments": make_trafilatura_comments,
+FACTORIES = {"auto": None, "auto-rules": None,
+             "trafilatura": lambda: make_trafilatura(include_comments=False),
+             "trafilatura-comments": lambda: make_trafilatura(include_comments=True),
              "readability": make_readability, "resiliparse": make_resiliparse}
 
 

@@ -7,7 +7,11 @@ at most 10 µs per element (a 300,000-paragraph page in at most 3 s) and a peak 
 30 times the page's size.
 
     nice -n 10 python3 benchmarks/bench_auto_scale.py [--sizes 1000,10000,100000,300000]
-        [--algo auto]
+        [--algo auto] [--host DIR ...]
+
+``--host DIR`` (repeatable) runs the code of another checkout's ``host`` folder (say, the
+main branch's) beside this one, size by size in turn, so a before/after comparison shares
+the machine's load; each row then names its host folder.
 """
 
 from __future__ import annotations
@@ -54,22 +58,27 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="1000,10000,100000,300000")
     parser.add_argument("--algo", default="auto")
+    parser.add_argument("--host", action="append", default=[], type=Path,
+                        help="also run another checkout's host folder (repeatable)")
     args = parser.parse_args()
+    hosts = [HERE.parent / "host"] + [path.resolve() for path in args.host]
+    label = "  host" if args.host else ""
     print(f"{'paragraphs':>10} {'elements':>9} {'MB':>6} {'seconds':>8} {'us/elem':>8} "
-          f"{'peak MB':>8} {'added MB':>8} {'added/size':>10}")
+          f"{'peak MB':>8} {'added MB':>8} {'added/size':>10}{label}")
     for size in (int(s) for s in args.sizes.split(",")):
-        done = subprocess.run([sys.executable, "-c", CHILD, str(size), args.algo,
-                               str(HERE.parent / "host")], capture_output=True, text=True,
-                              check=False)
-        if done.returncode:
-            print(f"{size:>10} failed: {done.stderr.strip().splitlines()[-1:]}")
-            continue
-        row = json.loads(done.stdout.strip().splitlines()[-1])
-        mb = row["bytes"] / 1e6
-        print(f"{row['paragraphs']:>10} {row['elements']:>9} {mb:6.1f} {row['seconds']:8.2f} "
-              f"{row['us_per_element']:8.1f} {row['peak_mb']:8.0f} {row['added_mb']:8.0f} "
-              f"{row['added_mb'] / mb:10.1f}")
-        sys.stdout.flush()
+        for host in hosts:
+            done = subprocess.run([sys.executable, "-c", CHILD, str(size), args.algo,
+                                   str(host)], capture_output=True, text=True, check=False)
+            where = f"  {host}" if args.host else ""
+            if done.returncode:
+                print(f"{size:>10} failed: {done.stderr.strip().splitlines()[-1:]}{where}")
+                continue
+            row = json.loads(done.stdout.strip().splitlines()[-1])
+            mb = row["bytes"] / 1e6
+            print(f"{row['paragraphs']:>10} {row['elements']:>9} {mb:6.1f} "
+                  f"{row['seconds']:8.2f} {row['us_per_element']:8.1f} {row['peak_mb']:8.0f} "
+                  f"{row['added_mb']:8.0f} {row['added_mb'] / mb:10.1f}{where}")
+            sys.stdout.flush()
     return 0
 
 

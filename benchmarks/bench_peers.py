@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import logging
 import sys
 import time
 from collections import defaultdict
@@ -29,6 +28,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "host"))
+
+from peers import make_readability, make_resiliparse, make_trafilatura  # noqa: E402
 
 from blocksift.evaluation.datasets import iter_pages, resolve  # noqa: E402
 from blocksift.evaluation.metric import (  # noqa: E402
@@ -41,43 +42,6 @@ from blocksift.evaluation.metric import (  # noqa: E402
 )
 
 Tool = Callable[[str, str | None], str]
-
-
-def make_trafilatura(include_comments: bool) -> Tool:
-    import trafilatura
-
-    def run(html: str, url: str | None) -> str:
-        return trafilatura.extract(html, url=url, include_comments=include_comments) or ""
-
-    return run
-
-
-def make_readability() -> Tool:
-    from lxml import html as lxml_html
-    from readability import Document
-
-    from blocksift.content import plain_text
-
-    logging.getLogger("readability").setLevel(logging.CRITICAL)
-    logging.getLogger("readability.readability").setLevel(logging.CRITICAL)
-
-    def run(html: str, url: str | None) -> str:
-        summary = Document(html, url=url).summary(html_partial=True)
-        if not summary.strip():
-            return ""
-        return plain_text([lxml_html.fragment_fromstring(summary, create_parent="div")])
-
-    return run
-
-
-def make_resiliparse() -> Tool:
-    from resiliparse.extract.html2text import extract_plain_text
-    from resiliparse.parse.html import HTMLTree
-
-    def run(html: str, url: str | None) -> str:
-        return extract_plain_text(HTMLTree.parse(html), main_content=True) or ""
-
-    return run
 
 
 def make_auto() -> Tool:

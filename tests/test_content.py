@@ -69,6 +69,12 @@ def test_code_in_a_layout_table_is_one_box_with_its_language_and_no_gutter():
     assert '<code class="language-python">def f(x):\n    return x</code>' in main.html
 
 
+def test_a_listing_with_control_characters_still_renders():
+    # the HTML parser keeps a form feed in a listing; lxml refuses it as element text
+    main = _render("<pre class='language-sh'>echo one\x0c\n<span>echo two</span>\x0b</pre>")
+    assert '<code class="language-sh">echo one\necho two</code>' in main.html
+
+
 def test_data_tables_stay_tables_and_mathml_is_kept():
     main = _render("<table><caption>Prices</caption><tr><th>Item</th><th>Price</th></tr>"
                    "<tr><td>Tea</td><td>2</td></tr></table>"
@@ -102,3 +108,76 @@ def test_a_notice_chosen_as_a_main_element_of_its_own_is_dropped():
     main = render_main(page, page.tree.xpath("//p"))
     assert "Media" not in main.html and "Media" not in main.text
     assert "Real text." in main.html
+
+
+# -- notices: the one-pass search equals the plain definition ------------------------------
+
+def _notices_plainly(elements):
+    """Every element's element_text tested against NOTICE_TEXT (the definition)."""
+    from blocksift.content import _MEDIA, NON_TEXT_TAGS, NOTICE_TEXT, element_text
+
+    found = []
+    for root in elements:
+        for node in root.iter():
+            if not isinstance(node.tag, str) or node.tag in NON_TEXT_TAGS:
+                continue
+            text = element_text(node)
+            if text and len(text) <= 80 and NOTICE_TEXT.match(text) and \
+                    next(node.iter(*_MEDIA), None) is None:
+                found.append(node)
+    return found
+
+
+def _random_markup(rng, depth: int = 0) -> str:
+    texts = ["Image copyright Reuters", " Getty\n images ", "Advertisement", "©  2024 Ex",
+             "Media caption", "The harbour at dusk, seen from the pier", "x" * 70, "",
+             "  ", "photo credit: AP " * 3, "Skip advert",
+             "Image copyright " + "y" * 64, "Image copyright " + "z" * 65]  # 80, 81 long
+    tags = ["div", "p", "span", "b", "noscript", "script", "button", "figure", "img",
+            "figcaption", "table", "td", "svg", "a", "section"]
+    out = []
+    for _ in range(rng.randrange(0, 4)):
+        choice = rng.random()
+        if choice < 0.4:
+            out.append(rng.choice(texts))
+        elif choice < 0.5:
+            out.append(f"<!-- {rng.choice(texts)} -->")
+        elif depth < 5:
+            tag = rng.choice(tags)
+            out.append(f"<{tag}>{_random_markup(rng, depth + 1)}</{tag}>")
+    return "".join(out)
+
+
+def test_notices_found_in_one_pass_equal_the_plain_definition():
+    import random
+
+    from blocksift.content import notices
+
+    rng = random.Random(5)
+    seen = 0
+    for _ in range(400):
+        page = Page(f"<html><body><article>{_random_markup(rng)}</article>"
+                    f"{_random_markup(rng)}</body></html>")
+        everything = list(page.tree.iter())
+        roots = [page.body] + rng.sample(everything, min(3, len(everything)))
+        expected = _notices_plainly(roots)
+        assert notices(roots) == expected
+        seen += len(expected)
+    assert seen > 100  # the random pages do hold notices
+
+
+def test_render_main_with_work_done_already_renders_the_same():
+    from blocksift.content import notices
+    from blocksift.page import XPaths
+
+    page = Page("<html><body><article><p>Media caption</p><p>Real text.</p><figure>"
+                "<img src='/a.jpg'><figcaption>Image copyright AP</figcaption></figure>"
+                "</article><div><p>Two</p><p>Getty Images</p></div></body></html>",
+                url="https://ex.com/a")
+    elements = page.tree.xpath("//article") + page.tree.xpath("//div")
+    plain = render_main(page, elements)
+    reused = render_main(page, elements, with_text=False, found_notices=set(notices(elements)),
+                         xpath_of=XPaths())
+    assert reused.text == "" and plain.text == "Real text.\n\nTwo"
+    assert reused.model_copy(update={"text": plain.text}) == plain
+    assert "Getty" not in plain.html and "Media caption" not in plain.html

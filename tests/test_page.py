@@ -128,3 +128,21 @@ def test_inserted_end_tags_map_offsets_back_to_the_input():
     assert fixed.to_raw(8) == 8 and fixed.to_raw(15) == 8  # inside the insertion
     assert fixed.to_raw(16) == 8  # the <p> after </title>
     assert fixed.to_raw(len(fixed.text)) == len(raw)
+
+
+def test_batched_xpaths_equal_lxml_in_any_order():
+    import random
+
+    from blocksift.page import Page, XPaths
+
+    rng = random.Random(1)
+    html = ("<html><body><div><p>a</p><p>b<b>x</b><b>y</b></p><ul><li>1</li><li>2<ul><li>3"
+            "</li></ul></li></ul></div><div><table><tr><td>c</td></tr></table></div>"
+            "<svg:rect></svg:rect><p>d</p></body></html>")
+    page = Page(html)
+    elements = [el for el in page.tree.iter() if isinstance(el.tag, str)]
+    for _ in range(20):
+        rng.shuffle(elements)
+        xpath_of = XPaths()
+        assert [xpath_of(el) for el in elements] == [page.xpath(el) for el in elements]
+        assert [xpath_of(el) for el in elements] == [page.xpath(el) for el in elements]

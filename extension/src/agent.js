@@ -70,8 +70,8 @@ export function agentCall(method, args) {
       // The root itself is id 0; descendants follow in document order.
       clone.setAttribute(ID_ATTR, "0");
       const ui = [];
-      const unreachable = { frames: 0, frameUrls: [] };
-      const reached = { shadowRoots: 0, frames: 0 };
+      const unreachable = { frames: 0, frameUrls: [], shadowRoots: 0 };
+      const reached = { shadowRoots: 0, closedShadowRoots: 0, frames: 0 };
 
       function stamp(liveElements, copyElements) {
         const count = Math.min(liveElements.length, copyElements.length);
@@ -92,17 +92,39 @@ export function agentCall(method, args) {
             element.removeAttribute("srcset");
           } else if (tag === "a" && original.hasAttribute("href")) {
             element.setAttribute("href", original.href);
-          } else if (tag === "script" && !original.src) {
-            element.textContent = "";
+          } else if (tag === "script" && !original.src && !(original.type || "").startsWith("math/")) {
+            element.textContent = "";  // MathJax 2 keeps each formula's source in a script
           }
-          if (original.shadowRoot) nested.push([element, original, "shadow"]);
+          const shadow = shadowOf(original);
+          if (shadow) nested.push([element, original, "shadow", shadow]);
           else if (tag === "iframe" || tag === "frame") nested.push([element, original, "frame"]);
         }
         // After the whole list: flattening adds elements the live list does not have.
-        for (const [element, original, kind] of nested) {
-          if (kind === "shadow") flattenShadow(element, original.shadowRoot);
+        for (const [element, original, kind, shadow] of nested) {
+          if (kind === "shadow") flattenShadow(element, shadow);
           else flattenFrame(element, original);
         }
+      }
+
+      /** An element's shadow root: open ones from the DOM; closed ones (custom elements only,
+       * where they are used) through the extension-only APIs, else counted as unreachable
+       * when the element shows something that is not in its light DOM. */
+      function shadowOf(original) {
+        if (original.shadowRoot) return original.shadowRoot;
+        if (!original.localName.includes("-")) return null;
+        let closed = null;
+        try {
+          if (globalThis.chrome?.dom?.openOrClosedShadowRoot) closed = chrome.dom.openOrClosedShadowRoot(original);
+          else if ("openOrClosedShadowRoot" in original) closed = original.openOrClosedShadowRoot;
+          else if (!original.childElementCount && !original.textContent.trim()) {
+            const rect = original.getBoundingClientRect();
+            if (rect.width >= 50 && rect.height >= 50) unreachable.shadowRoots += 1;
+          }
+        } catch {
+          closed = null;
+        }
+        if (closed) reached.closedShadowRoots += 1;
+        return closed || null;
       }
 
       function flattenShadow(host, shadowRoot) {
@@ -151,6 +173,7 @@ export function agentCall(method, args) {
       }
 
       stamp(root.getElementsByTagName("*"), clone.getElementsByTagName("*"));
+      readableMath(clone, (element) => map[Number(element.getAttribute(ID_ATTR))]);
       // Our own UI (overlay, messages) is never part of the page sent to the host.
       for (const element of ui) element.remove();
       clone.removeAttribute("data-blocksift-status");
@@ -170,6 +193,74 @@ export function agentCall(method, args) {
         reached,
         ms: performance.now() - started,
       };
+    }
+
+    /**
+     * One readable form of each formula in the snapshot (after the ids are stamped, so
+     * the live map is intact). MathJax 2: its rendered spans become the MathML they carry
+     * for assistive tools (the TeX script is then dropped), else they go and the TeX
+     * script stays (the host shows it as TeX code); a math/mml script becomes its MathML.
+     * KaTeX rendered without MathML: its visual spans become plain text with sup/sub and
+     * fractions as a/b, read from the live layout.
+     */
+    function readableMath(clone, liveOf) {
+      const rendered = ".MathJax, .MathJax_Display, .MathJax_CHTML, .MathJax_SVG, .MathJax_SVG_Display, .MathJax_PHTML";
+      for (const element of [...clone.querySelectorAll(rendered)]) {
+        if (!clone.contains(element)) continue;
+        let script = element.nextElementSibling;
+        if (script?.localName === "span" && script.classList.contains("MathJax")) script = script.nextElementSibling;
+        const math = element.querySelector("math");
+        if (math && script?.localName === "script" && (script.type || "").startsWith("math/")) {
+          if (element.classList.contains("MathJax_Display") || element.classList.contains("MathJax_SVG_Display")) {
+            math.setAttribute("display", "block");
+          }
+          element.replaceWith(math);
+          script.remove();
+        } else if (script?.localName === "script" && (script.type || "").startsWith("math/")) {
+          element.remove();
+        }
+      }
+      for (const script of [...clone.querySelectorAll("script[type^='math/mml']")]) {
+        const parsed = new DOMParser().parseFromString(script.textContent, "text/html").querySelector("math");
+        if (parsed) script.replaceWith(document.importNode(parsed, true));
+      }
+      for (const katex of [...clone.querySelectorAll(".katex")]) {
+        const visual = katex.querySelector(".katex-html");
+        if (!visual || katex.querySelector(".katex-mathml math")) continue;
+        const live = liveOf(visual);
+        const text = document.createElement("span");
+        text.className = "blocksift-math-text";
+        text.append(...(live ? katexText(live) : [visual.textContent]));
+        visual.replaceWith(text);
+      }
+    }
+
+    function katexText(node) {
+      if (node.nodeType === Node.TEXT_NODE) return [node.data.replace(/\u200b/g, "")];
+      if (node.nodeType !== Node.ELEMENT_NODE || node.getAttribute("aria-hidden") === "true" && node.localName === "svg") return [];
+      const classes = node.classList;
+      const rows = () => [...node.querySelectorAll(":scope > .vlist-t > .vlist-r > .vlist > span")]
+        .filter((row) => row.textContent.trim());
+      const flat = (element) => katexText(element).map((part) => (typeof part === "string" ? part : part.textContent)).join("");
+      const grouped = (text) => (text.length > 1 ? `(${text})` : text);
+      if (classes.contains("msupsub")) {
+        const nucleus = node.previousElementSibling?.getBoundingClientRect();
+        const middle = nucleus && nucleus.height ? nucleus.top + nucleus.height / 2 : null;
+        return rows().map((row) => {
+          const box = (row.lastElementChild ?? row).getBoundingClientRect();  // not the strut
+          const up = middle === null ? true : box.top + box.height / 2 < middle;
+          const out = document.createElement(up ? "sup" : "sub");
+          out.textContent = flat(row);
+          return out;
+        });
+      }
+      if (classes.contains("mfrac")) {
+        const top = (row) => (row.lastElementChild ?? row).getBoundingClientRect().top;
+        const parts = rows().sort((a, b) => top(a) - top(b));
+        if (parts.length === 2) return [`${grouped(flat(parts[0]))}/${grouped(flat(parts[1]))}`];
+      }
+      if (classes.contains("sqrt")) return [`√${grouped(rows().map(flat).join(""))}`];
+      return [...node.childNodes].flatMap(katexText);
     }
 
     function elementsFor(ids) {

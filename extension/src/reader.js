@@ -259,14 +259,22 @@ function showMeta(data, meta) {
   }
 }
 
-/** What the snapshot could not reach (frames of other sites): said, not silently lost. */
+/** What the snapshot could not reach (frames of other sites, closed shadow DOM where the
+ * browser gives no way in): said, not silently lost. */
 function showUnreachable(unreachable) {
   const frames = unreachable?.frames ?? 0;
+  const shadows = unreachable?.shadowRoots ?? 0;
   const box = $("unreachable");
-  box.hidden = !frames;
-  if (!frames) return;
-  box.textContent = `${frames} embedded frame${frames === 1 ? "" : "s"} from other sites could not be read and ${frames === 1 ? "is" : "are"} not shown here`
-    + (unreachable.frameUrls?.length ? ` (${unreachable.frameUrls.map(siteOf).filter(Boolean).join(", ")}).` : ".");
+  box.hidden = !frames && !shadows;
+  const lines = [];
+  if (frames) {
+    lines.push(`${frames} embedded frame${frames === 1 ? "" : "s"} from other sites could not be read and ${frames === 1 ? "is" : "are"} not shown here`
+      + (unreachable.frameUrls?.length ? ` (${unreachable.frameUrls.map(siteOf).filter(Boolean).join(", ")}).` : "."));
+  }
+  if (shadows) {
+    lines.push(`${shadows} part${shadows === 1 ? "" : "s"} of the page ${shadows === 1 ? "keeps its" : "keep their"} content closed to extensions (closed shadow DOM) and ${shadows === 1 ? "is" : "are"} not shown here.`);
+  }
+  box.textContent = lines.join(" ");
 }
 
 /** Code blocks show their language; math gets a readable block layout. */
@@ -361,8 +369,11 @@ function wireSpeech(lang) {
       listen.textContent = state === "playing" ? "Pause" : state === "paused" ? "Resume" : "Listen";
       listen.disabled = state === "unavailable";
       stopButton.disabled = state === "idle" || state === "unavailable";
+      rate.disabled = state === "unavailable";
       rate.value = String(current);
-      if (error) say(error, { bad: true });
+      // no speech at all: said on the disabled button, not in a warning at every open
+      if (state === "unavailable") listen.title = error;
+      else if (error) say(error, { bad: true });
       else if (state === "playing") say(`Reading aloud: sentence ${index + 1} of ${total}.`);
     },
   });
@@ -396,6 +407,32 @@ function wireKeysHelp() {
   return toggle;
 }
 
+/** The "Aa" panel: opens and closes from its button, closes on Esc, on a click elsewhere
+ * and when focus leaves it; its choices keep their own keys (T, +, −). */
+function wireDisplayPanel() {
+  const button = $("display");
+  const panel = $("display-panel");
+  const show = (open) => {
+    panel.hidden = !open;
+    button.setAttribute("aria-expanded", String(open));
+  };
+  button.addEventListener("click", () => show(panel.hidden));
+  document.addEventListener("click", (event) => {
+    if (!panel.hidden && !event.target.closest?.(".display-menu")) show(false);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !panel.hidden) {
+      event.stopImmediatePropagation();
+      event.preventDefault();
+      show(false);
+      button.focus();
+    }
+  }, true);
+  panel.addEventListener("focusout", (event) => {
+    if (event.relatedTarget && !event.relatedTarget.closest(".display-menu")) show(false);
+  });
+}
+
 async function main() {
   root.dataset.blocksiftStatus = "loading";
   const key = decodeURIComponent(location.hash.slice(1));
@@ -405,6 +442,7 @@ async function main() {
   applyPrefs(prefs);
   const view = wirePrefs(prefs);
   const toggleHelp = wireKeysHelp();
+  wireDisplayPanel();
   const data = await dataPromise;
   const dataAt = Date.now();
   $("loading").hidden = true;

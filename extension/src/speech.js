@@ -134,6 +134,7 @@ export function createSpeaker(container, { lang = "", onChange = () => {} } = {}
   }
 
   function setRate(next) {
+    if (!synth) return report();
     rate = next;
     if (state === "playing") speakAt(index); // the new speed applies from this sentence
     else report();

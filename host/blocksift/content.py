@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from lxml import etree
 from lxml import html as lxml_html
@@ -277,17 +277,78 @@ def safe_url_attribute(tag: str, attribute: str, value: str) -> str | None:
 
 
 def notices(elements: Sequence[etree._Element]) -> list[etree._Element]:
-    """Media-player notices and picture credits inside ``elements`` (left out of the text)."""
-    found = []
+    """Media-player notices and picture credits inside ``elements`` (left out of the text).
+
+    An element is one when its :func:`element_text` is a :data:`NOTICE_TEXT` of at most
+    80 characters and it holds no media. The texts come from one bottom-up pass per root
+    (a text is its children's texts and the pieces between them), kept only while they are
+    short enough to be a notice: linear in the subtree, not in its size times its depth.
+    """
+    found: list[etree._Element] = []
     for root in elements:
-        for node in root.iter():
-            if not isinstance(node.tag, str) or node.tag in NON_TEXT_TAGS:
-                continue
-            text = element_text(node)
-            if text and len(text) <= 80 and NOTICE_TEXT.match(text) and \
-                    next(node.iter(*_MEDIA), None) is None:
-                found.append(node)
+        found.extend(_notices_in(root))
     return found
+
+
+#: Longest element text a notice can have.
+_NOTICE_MAX = 80
+
+
+def _notices_in(root: etree._Element) -> list[etree._Element]:
+    """:func:`notices` of one root, in document order."""
+    hits: list[tuple[int, etree._Element]] = []
+    order = 0  # pre-order position: hits are found bottom-up, returned in document order
+    # a frame: [element, children iterator, its words (None once too long), characters
+    # of its words, word count, whether it is text (NON_TEXT_TAGS are not), its order]
+    frames: list[list] = []
+
+    def open_frame(node: etree._Element, order: int) -> None:
+        frame = [node, iter(node), [], 0, 0, node.tag not in NON_TEXT_TAGS, order]
+        frames.append(frame)
+        add_tail(frame, node.text)
+
+    def add_words(frame: list, words: list[str] | None, chars: int, count: int) -> None:
+        frame[3] += chars
+        frame[4] += count
+        if frame[2] is not None:
+            if words is None or frame[3] + frame[4] - 1 > _NOTICE_MAX:
+                frame[2] = None  # too long for a notice: only its length is kept
+            else:
+                frame[2].extend(words)
+
+    def add_tail(frame: list, tail: str | None) -> None:
+        if tail:
+            words = tail.split()
+            if words:
+                add_words(frame, words, sum(map(len, words)), len(words))
+
+    if not isinstance(root.tag, str):
+        return []
+    open_frame(root, 0)
+    while frames:
+        frame = frames[-1]
+        child = next(frame[1], None)
+        if child is not None:
+            if isinstance(child.tag, str):
+                order += 1
+                open_frame(child, order)
+            else:
+                add_tail(frame, child.tail)
+            continue
+        frames.pop()
+        node, _children, words, chars, count, counts, position = frame
+        length = chars + count - 1 if count else 0
+        if counts and 0 < length <= _NOTICE_MAX:
+            text = " ".join(words)
+            if NOTICE_TEXT.match(text) and next(node.iter(*_MEDIA), None) is None:
+                hits.append((position, node))
+        if frames:
+            parent = frames[-1]
+            if counts and count:
+                add_words(parent, words, chars, count)
+            add_tail(parent, node.tail)
+    hits.sort(key=lambda hit: hit[0])
+    return [node for _order, node in hits]
 
 
 def code_language(element: etree._Element) -> str:
@@ -347,6 +408,9 @@ def _flatten_layout_table(table: etree._Element) -> None:
         parent.replace(table, replacement)
 
 
+_XML_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
 def _single_code_box(pre: etree._Element) -> None:
     """One ``<pre><code class="language-x">`` per listing: nested boxes (``pre`` in ``pre``,
     per-line ``div``s) become plain text lines; the language comes from the classes."""
@@ -362,7 +426,9 @@ def _single_code_box(pre: etree._Element) -> None:
         pre.remove(child)
     pre.text = None
     code = etree.SubElement(pre, "code")
-    code.text = text.strip("\n")
+    # the HTML parser keeps control characters (a form feed in a listing) that lxml refuses
+    # to set as text
+    code.text = _XML_UNSAFE.sub("", text.strip("\n"))
     pre.attrib.clear()
     if language:
         code.set("class", f"language-{language}")
@@ -503,23 +569,31 @@ def outermost(elements: Sequence[etree._Element]) -> list[etree._Element]:
 def render_main(page: Page, elements: Sequence[etree._Element], *,
                 with_html: bool = True,
                 exclude: Collection[etree._Element] = frozenset(),
-                title: str | None = None) -> MainText:
+                title: str | None = None,
+                with_text: bool = True,
+                found_notices: Collection[etree._Element] | None = None,
+                xpath_of: Callable[[etree._Element], str] | None = None) -> MainText:
     """The :class:`MainText` of ``elements`` (outermost ones, in document order).
 
     ``exclude``: elements inside ``elements`` left out with their subtrees (boilerplate an
     algorithm pruned within the chosen container); ``title`` overrides ``page.title``.
+    For a caller that has some of the work done already: ``with_text=False`` leaves
+    ``text`` empty (the caller writes its own), ``found_notices`` are :func:`notices` of
+    ``elements`` (all of them), ``xpath_of`` an :class:`~blocksift.page.XPaths` in use.
     """
     chosen = outermost(list(elements))
     # a listing is kept whole: boilerplate rules must not cut lines out of a <pre>
     exclude = {node for node in exclude
-               if next(node.iterancestors("pre"), None) is None} | set(notices(chosen))
+               if next(node.iterancestors("pre"), None) is None} | set(
+        notices(chosen) if found_notices is None else found_notices)
     # an algorithm may choose a notice (or a pruned subtree) itself as a main element
     chosen = [element for element in chosen if element not in exclude]
     has_ids = page.has_ids
     return MainText(
         title=page.title if title is None else title,
-        text=plain_text(chosen, exclude),
+        text=plain_text(chosen, exclude) if with_text else "",
         html=sanitized_html(page, chosen, exclude) if with_html and chosen else "",
         element_ids=page.ids_within(chosen, exclude) if has_ids else [],
-        xpaths=[] if has_ids else [page.xpath(element) for element in chosen],
+        xpaths=[] if has_ids else (page.xpaths(chosen) if xpath_of is None
+                                   else [xpath_of(element) for element in chosen]),
     )

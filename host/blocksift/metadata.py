@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
+from . import titles
 from .page import Page
 from .wire.results import ExtractionResult, MainText, PageMetadata
 
@@ -121,7 +122,7 @@ def extract(page: Page, main: MainText | None = None) -> PageMetadata:
         _json_ld_date(article) or _visible_date(tree, layout, window=100_000) or \
         _script_date(page.raw) or _meta_date(metas, _MODIFIED_META)
     words, cjk = count_words(main.text if main else "")
-    title = _title(tree, metas, page.title, main.title if main else "")
+    title = titles.best(_title_candidates(page, metas, ld_nodes, main.title if main else ""))
     return PageMetadata(
         title=title,
         authors=authors,
@@ -140,19 +141,24 @@ def count_words(text: str) -> tuple[int, int]:
     return len(_WORD.findall(_CJK.sub(" ", text))), cjk
 
 
-def _title(tree: etree._Element, metas: dict[str, str], page_title: str, chosen: str) -> str:
-    """The headline: an ``<h1>`` that ``<title>`` or ``og:title`` repeats (the page and its
-    metadata agree), else the algorithm's title unless it is page furniture, else ``<title>``.
-    """
-    titles = {_tokens(page_title), _tokens(metas.get("og:title", ""))} - {""}
-    for heading in [node for node in tree.iter("h1") if not _in_furniture(node)][:3]:
-        text = _text(heading)
-        words = _tokens(text)
-        if words and len(text) <= 200 and any(f" {words} " in f" {title} " for title in titles):
-            return text
-    if chosen and len(chosen) <= 200 and not _NOT_A_TITLE.search(chosen):
-        return chosen
-    return page_title or chosen
+def title_candidates(page: Page, chosen: str = "") -> list[titles.Candidate]:
+    """The page's title candidates with their features (see :mod:`blocksift.titles`)."""
+    tree = page.tree
+    return _title_candidates(page, _meta_tags(tree), list(_json_ld_nodes(tree)), chosen)
+
+
+def _title_candidates(page: Page, metas: dict[str, str], ld_nodes: list[dict],
+                      chosen: str) -> list[titles.Candidate]:
+    tree = page.tree
+    element = tree.find(".//title")
+    page_title = element.text_content() if element is not None else ""
+    site_names = [metas.get(key, "").lstrip("@") for key in
+                  ("og:site_name", "application-name", "twitter:site")]
+    site_names += [node["name"] for node in ld_nodes
+                   if _ld_types(node) & {"website", "newsmediaorganization", "organization"}
+                   and isinstance(node.get("name"), str)]
+    return titles.candidates(tree, metas, ld_nodes, page_title, chosen, site_names, page.url,
+                             in_furniture=_in_furniture, text_of=_text)
 
 
 def _tokens(text: str) -> str:

@@ -15,6 +15,7 @@ import re
 import time
 from collections.abc import Collection, Iterable, Iterator
 from functools import cached_property
+from typing import Any
 
 from lxml import etree
 from lxml import html as lxml_html
@@ -131,14 +132,76 @@ def _stamp_guarded(html: str, tags: TagScan, id_attr: str) -> str:
     return stamp(guarded, tags)
 
 
+#: Every element an ``HtmlElement``, chosen in C: lxml.html's own lookup is a Python call per
+#: element proxy (a large share of a tree walk) and only adds form-field classes
+#: (``FormElement``, ``InputElement``, ...) whose extra API the host never uses.
+_ELEMENT_CLASSES = etree.ElementDefaultClassLookup(
+    element=lxml_html.HtmlElement, comment=lxml_html.HtmlComment,
+    pi=lxml_html.HtmlProcessingInstruction, entity=lxml_html.HtmlEntity)
+
+
 def _parse_stamped(stamped: str) -> lxml_html.HtmlElement | None:
     """lxml's tree of a stamped page, or None when it finds no document at all."""
     parser = lxml_html.HTMLParser(**_PARSER_OPTIONS)
+    parser.set_element_class_lookup(_ELEMENT_CLASSES)
     try:
         return lxml_html.document_fromstring(stamped.encode("utf-8", errors="replace"),
                                              parser=parser)
     except (etree.ParserError, ValueError):
         return None
+
+
+class XPaths:
+    """Absolute XPaths as lxml writes them, with each parent's child positions counted once
+    (``getpath`` counts siblings on every call: quadratic on a page of 100,000 paragraphs).
+
+    One instance serves one batch of lookups on a tree that does not change meanwhile.
+    """
+
+    def __init__(self) -> None:
+        self._positions: dict[etree._Element, dict[etree._Element, str]] = {}
+        self._paths: dict[etree._Element, str] = {}  # elements asked for, and their parents
+
+    def _step(self, el: etree._Element) -> str:
+        parent = el.getparent()
+        if parent is None:  # the root: lxml may number it ("/html[1]"); ask it once
+            return str(el.getroottree().getpath(el))
+        steps = self._positions.get(parent)
+        if steps is None:
+            counts: dict[Any, int] = {}
+            for child in parent:
+                counts[child.tag] = counts.get(child.tag, 0) + 1
+            seen: dict[Any, int] = {}
+            steps = {}
+            for child in parent:
+                if not isinstance(child.tag, str):
+                    continue
+                seen[child.tag] = seen.get(child.tag, 0) + 1
+                steps[child] = (f"{child.tag}[{seen[child.tag]}]" if counts[child.tag] > 1
+                                else str(child.tag))
+            self._positions[parent] = steps
+        return "/" + steps[el]
+
+    def __call__(self, el: etree._Element) -> str:
+        paths = self._paths
+        found = paths.get(el)
+        if found is not None:
+            return found
+        # climb to the nearest ancestor whose path is known (or the root), then come back
+        # down: siblings share their parent's path instead of each climbing to the root
+        chain = []
+        node = el
+        path = ""
+        while node is not None:
+            known = paths.get(node)
+            if known is not None:
+                path = known
+                break
+            chain.append(node)
+            node = node.getparent()
+        for node in reversed(chain):
+            path = paths[node] = path + self._step(node)
+        return path
 
 
 class Page:
@@ -295,6 +358,11 @@ class Page:
     def xpath(self, element: etree._Element) -> str:
         """Absolute XPath of ``element`` in the parsed tree (for pages without ids)."""
         return str(element.getroottree().getpath(element))
+
+    def xpaths(self, elements: Iterable[etree._Element]) -> list[str]:
+        """:meth:`xpath` of each of ``elements``, siblings counted once per parent."""
+        xpath_of = XPaths()
+        return [xpath_of(element) for element in elements]
 
     @property
     def has_ids(self) -> bool:

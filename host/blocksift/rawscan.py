@@ -87,6 +87,8 @@ def scan(html: str, id_attr: str | None = "data-bsid") -> TagScan:
     stack: list[int] = []      # ordinals of open elements
     open_names: list[str] = []  # their names, kept in step with ``stack``
     doc_end = len(html)
+    raw_groups = RAW_GROUPS
+    closes_p, implied_close, void = _CLOSES_P, _IMPLIED_CLOSE, VOID_ELEMENTS
 
     def close_to(depth: int, at: int) -> None:
         while len(stack) > depth:
@@ -101,14 +103,18 @@ def scan(html: str, id_attr: str | None = "data-bsid") -> TagScan:
         if group == "end":
             name = match.group("end").lower()
             # Pop to the nearest open element of that name; a stray end tag is ignored.
-            for depth in range(len(open_names) - 1, -1, -1):
+            if open_names and open_names[-1] == name:  # the common case: the current one
+                close_ends[stack.pop()] = match.end()
+                open_names.pop()
+                continue
+            for depth in range(len(open_names) - 2, -1, -1):
                 if open_names[depth] == name:
                     close_to(depth + 1, start)  # implicitly closed before this end tag
                     close_ends[stack.pop()] = match.end()
                     open_names.pop()
                     break
             continue
-        raw_name = RAW_GROUPS.get(group)
+        raw_name = raw_groups.get(group)
         if raw_name is not None:
             name = raw_name
             attrs = match.group(group)
@@ -116,36 +122,39 @@ def scan(html: str, id_attr: str | None = "data-bsid") -> TagScan:
             tag_end = match.end(group) + 1
             whole_end = match.end()
         else:
-            name = match.group("start").lower()
+            name_start, name_end = match.span("start")
+            name = html[name_start:name_end].lower()
             attrs = match.group("attrs")
-            name_end = match.end("start")
             tag_end = match.end()
             whole_end = -1
         if open_names:
-            current = open_names[-1]
-            if current == "p" and name in _CLOSES_P:
-                close_to(len(stack) - 1, start)
+            if open_names[-1] == "p" and name in closes_p:
+                close_ends[stack.pop()] = start
+                open_names.pop()
             else:
-                implied = _IMPLIED_CLOSE.get(name)
+                implied = implied_close.get(name)
                 while implied and open_names and open_names[-1] in implied:
-                    close_to(len(stack) - 1, start)
+                    close_ends[stack.pop()] = start
+                    open_names.pop()
         ordinal = len(names)
         names.append(name)
         starts.append(start)
         name_ends.append(name_end)
-        tag_ends.append(min(tag_end, doc_end))
-        close_ends.append(doc_end)
+        tag_end = min(tag_end, doc_end)
+        tag_ends.append(tag_end)
         element_id = None
-        if id_needle and id_needle in attrs.lower():
+        if id_needle and attrs and id_needle in attrs.lower():
             element_id = attribute(attrs, id_needle) or None
         ids.append(element_id)
         if whole_end >= 0:
-            close_ends[ordinal] = whole_end
-        elif name not in VOID_ELEMENTS and not attrs.rstrip().endswith("/"):
+            close_ends.append(whole_end)
+        elif name not in void and not (attrs and (
+                attrs[-1] == "/" or (attrs[-1].isspace() and attrs.rstrip().endswith("/")))):
+            close_ends.append(doc_end)
             stack.append(ordinal)
             open_names.append(name)
         else:
-            close_ends[ordinal] = tag_ends[ordinal]  # void or self-closed: the tag is all
+            close_ends.append(tag_end)  # void or self-closed: the tag is all
     close_to(0, doc_end)
     return result
 

@@ -8,6 +8,7 @@ re-recording them is a deliberate, reviewed step (``python3 tools/new_golden_cas
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -270,3 +271,31 @@ def test_cells_of_a_marked_data_table_are_kept_even_when_they_are_links():
     assert "Product 5" in kept
     judged = auto.extract(Page(html), auto.Params(protect_data_tables=False)).main.text
     assert "Product 5" not in judged
+
+
+def test_memoized_class_patterns_answer_as_the_patterns_do():
+    import random
+
+    from blocksift.algorithms import auto_rules as rules
+
+    rng = random.Random(9)
+    words = ["hid", "HID", "hidden", "comment", "main", "share", "nav", "x", "sidebar", "post",
+             "display:none", "Visibility: Hidden", "Article", "\u017fhare", "\u212aé"]
+    memos = [(rules._IS_NEGATIVE, rules._NEGATIVE), (rules._IS_MAYBE, rules._MAYBE),
+             (rules._IS_SHARE, rules._SHARE), (rules._IS_HIDDEN_STYLE, rules._HIDDEN_STYLE)]
+    for _ in range(2000):
+        text = rng.choice(["", " "]) + " ".join(rng.choice(words)
+                                               for _ in range(rng.randrange(0, 4)))
+        for memo, pattern in memos:
+            assert memo[text] is (pattern.search(text) is not None), text
+            assert memo[text] is (pattern.search(text) is not None)  # from the memo
+
+
+def test_class_patterns_are_lower_case_so_ascii_text_may_be_lowered():
+    from blocksift.algorithms import auto_rules as rules
+    from blocksift.algorithms.segmenter import features
+
+    patterns = [rules._UNLIKELY, rules._COMMENTS, rules._MAYBE, rules._POSITIVE,
+                rules._NEGATIVE, rules._SHARE, rules._HIDDEN_STYLE, *features.HINTS.values()]
+    for pattern in patterns:
+        assert pattern.pattern == pattern.pattern.lower() and pattern.flags & re.I

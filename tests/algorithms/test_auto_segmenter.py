@@ -4,6 +4,7 @@ the shipped model, data tables, explanations and per-site adaptation."""
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import numpy as np
@@ -274,12 +275,32 @@ def test_five_labeled_pages_adapt_the_model_to_their_site(tmp_path: Path):
     assert adapt.site_prior_for("https://other.example/a", tmp_path) is None
 
 
+def test_class_names_numbered_per_page_count_as_one_path():
+    # templates stamp the item's number into classes; the path must still recur across pages
+    one = Page("<html><body><article class='post post-1234'><p>x</p></article></body></html>")
+    two = Page("<html><body><article class='post-98 post'><p>y</p></article></body></html>")
+    heading = Page("<html><body><h2 class='t'>z</h2></body></html>")
+    assert adapt.path_signature(one.tree.find(".//p")) == \
+        adapt.path_signature(two.tree.find(".//p")) == "article.post post-#/p"
+    assert adapt.path_signature(heading.tree.find(".//h2")) == "h2.t"  # tags keep digits
+
+
+def test_a_version_1_site_file_keeps_its_counts(tmp_path: Path):
+    old = {"format": adapt.FORMAT, "version": 1, "site": "mill.example", "pages": 2,
+           "paths": {"div.cell-1 grid/p": [1, 1], "div.cell-2 grid/p": [1, 1], "h2.x": [0, 2]},
+           "texts": {"abc": [0, 2]}}
+    (tmp_path / "mill.example.json").write_text(json.dumps(old))
+    prior = adapt.site_prior_for("https://mill.example/a", tmp_path)
+    assert prior is not None and prior.pages == 2
+    assert prior.paths == {"div.cell-# grid/p": [2, 2], "h2.x": [0, 2]}
+    assert prior.texts == {"abc": [0, 2]}
+    assert json.loads(prior.to_json())["version"] == adapt.VERSION
+
+
 def test_region_xpaths_are_the_ones_lxml_writes():
     page = Page(_article())
-    xpath_of = auto._XPaths()
-    for el in page.tree.iter():
-        if isinstance(el.tag, str):
-            assert xpath_of(el) == page.xpath(el)
+    elements = [el for el in page.tree.iter() if isinstance(el.tag, str)]
+    assert page.xpaths(elements) == [page.xpath(el) for el in elements]
 
 
 @pytest.mark.skipif(not HAS_LIGHTGBM, reason="lightgbm not installed (the 'train' extra)")
@@ -297,3 +318,158 @@ def test_training_is_deterministic_for_a_seed(tmp_path: Path):
     model = auto.SegmenterModel(*trees.load(tmp_path / "a.npz"))
     blocks = features.compute(Page(records[0]["html"], url=records[0]["url"]))
     assert model.blocks.predict(model.block_matrix(blocks, np.zeros(0))).shape == (len(blocks),)
+
+
+def _random_ensemble(rng: np.random.Generator, n_trees: int, n_features: int
+                     ) -> trees.TreeEnsemble:
+    """Trees of uneven depth (some a lone leaf), random splits and NaN directions."""
+    feature, threshold, left, right, value, default_left, roots = [], [], [], [], [], [], []
+    depth = 0
+
+    def add(level: int) -> int:
+        nonlocal depth
+        depth = max(depth, level)
+        index = len(feature)
+        feature.append(-1)
+        threshold.append(0.0)
+        left.append(index)
+        right.append(index)
+        value.append(float(rng.normal()))
+        default_left.append(bool(rng.random() < 0.5))
+        if level < 9 and rng.random() < 0.8 - 0.05 * level:
+            feature[index] = int(rng.integers(n_features))
+            threshold[index] = float(rng.normal())
+            left[index] = add(level + 1)
+            right[index] = add(level + 1)
+        return index
+
+    for _ in range(n_trees):
+        roots.append(add(0))
+    return trees.TreeEnsemble(
+        np.asarray(feature, np.int32), np.asarray(threshold), np.asarray(left, np.int32),
+        np.asarray(right, np.int32), np.asarray(value), np.asarray(default_left, bool),
+        np.asarray(roots, np.int32), depth, [f"f{i}" for i in range(n_features)])
+
+
+def _walk_one(ensemble: trees.TreeEnsemble, row: np.ndarray, root: int) -> int:
+    node = root
+    while ensemble.feature[node] >= 0:
+        value = row[ensemble.feature[node]]
+        if np.isnan(value):
+            go_left = ensemble.default_left[node]
+        else:
+            go_left = value <= ensemble.threshold[node]
+        node = ensemble.left[node] if go_left else ensemble.right[node]
+    return int(node)
+
+
+def test_tree_leaves_equal_a_plain_walk_of_each_row_and_tree():
+    rng = np.random.default_rng(7)
+    for n_rows in (0, 1, 37):
+        ensemble = _random_ensemble(rng, 25, 5)
+        x = rng.normal(size=(n_rows, 5))
+        x[rng.random(x.shape) < 0.1] = np.nan
+        expected = np.array([[_walk_one(ensemble, row, r) for r in ensemble.roots]
+                             for row in x], dtype=np.int64).reshape(n_rows, 25)
+        assert np.array_equal(ensemble._leaves(x), expected)
+        assert ensemble.raw(x).shape == (n_rows,)
+
+
+def test_hint_bits_by_word_equal_the_patterns_on_the_whole_value():
+    import random
+
+    rng = random.Random(11)
+    parts = ["ad", "ads", "Ad", "ADVERT", "-ad-", "_", "-", "x", "Header", "comment",
+             "sidebar", "MAIN", "content", "com-", "nav", "sponsored", "gpt", "h-entry",
+             "\u212aontent", "\u017fidebar", "é", "İ"]  # Kelvin sign, long s: re.I cases
+    spaces = [" ", "  ", "\t", "\n", "\u00a0", "\u3000", ""]
+    for _ in range(3000):
+        value = "".join(rng.choice(parts) + rng.choice(spaces)
+                        for _ in range(rng.randrange(1, 6)))
+        expected = sum(1 << i for i, name in enumerate(features._HINT_NAMES)
+                       if features.HINTS[name].search(value))
+        assert features._hint_value_bits(value) == expected, value
+
+
+def test_collapsed_length_equals_collapsing_with_the_regex():
+    import random
+
+    rng = random.Random(12)
+    alphabet = ["a", "é", " ", "\t", "\n", "\u00a0", "\u2028", "\u3000", "\x1c", "中", "\r"]
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 12)))
+        assert features._collapse_len(text) == len(features._WS.sub(" ", text.strip())), text
+
+
+def _contributions_full_depth(ensemble: trees.TreeEnsemble, x: np.ndarray) -> np.ndarray:
+    """Saabas contributions with every (row, tree) pair walking the full depth."""
+    width = len(ensemble.feature_names)
+    nodes = np.broadcast_to(ensemble.roots, (len(x), len(ensemble.roots))).copy()
+    rows = np.arange(len(x))[:, None]
+    flat = np.zeros(len(x) * width)
+    for _ in range(ensemble.depth):
+        feat = ensemble.feature[nodes]
+        values = x[rows, np.maximum(feat, 0)]
+        go_left = values <= ensemble.threshold[nodes]
+        go_left = np.where(np.isnan(values), ensemble.default_left[nodes], go_left)
+        nxt = np.where(go_left, ensemble.left[nodes], ensemble.right[nodes])
+        inner = feat >= 0
+        cells = (rows * width + feat)[inner]
+        flat += np.bincount(cells, weights=(ensemble.value[nxt] - ensemble.value[nodes])[inner],
+                            minlength=len(flat))
+        nodes = nxt
+    return flat.reshape(len(x), width)
+
+
+def test_contributions_equal_the_full_depth_sums_exactly():
+    rng = np.random.default_rng(8)
+    for n_rows in (0, 1, 23):
+        ensemble = _random_ensemble(rng, 30, 4)
+        x = rng.normal(size=(n_rows, 4))
+        x[rng.random(x.shape) < 0.1] = np.nan
+        got = ensemble.contributions(x)
+        assert np.array_equal(got, _contributions_full_depth(ensemble, x))
+        raw = ensemble.raw(x)
+        assert np.allclose(ensemble.value[ensemble.roots].sum() + got.sum(axis=1), raw)
+
+
+def test_rules_columns_equal_a_climb_from_every_block():
+    import random
+
+    page = Page(_article())
+    elements = [el for el in page.tree.iter() if isinstance(el.tag, str)]
+    blocks = features.compute(page).elements
+    rng = random.Random(2)
+    for _ in range(30):
+        chosen = rng.sample(elements, rng.randrange(1, 6))
+        exclude = set(rng.sample(elements, rng.randrange(0, 6)))
+        expected = np.zeros((len(blocks), 2))
+        parents = {c.getparent() for c in chosen if c.getparent() is not None}
+        for i, el in enumerate(blocks):
+            node = el
+            while node is not None and node not in exclude:
+                if node in chosen:
+                    expected[i, 0] = 1
+                    break
+                expected[i, 1] = max(expected[i, 1], node in parents)
+                node = node.getparent()
+        assert np.array_equal(features.rules_columns(blocks, chosen, exclude), expected)
+
+
+def test_regions_come_out_in_document_order_for_any_labeling():
+    import random
+
+    rng = random.Random(6)
+    page = Page(_article())
+    blocks = features.compute(page).elements
+    position = {el: n for n, el in enumerate(page.tree.iter())}
+    for _ in range(200):
+        kinds = [rng.choice(["main", "links", "other"]) for _ in blocks]
+        regions = auto._regions(blocks, kinds)
+        order = [position[el] for el, _kind, _excluded in regions]
+        assert order == sorted(order)
+        # every block lies in exactly one region of its own kind
+        for el, kind in zip(blocks, kinds):
+            holders = [r for r in regions if (r[0] is el or el in set(r[0].iterdescendants()))
+                       and not any(x is el or el in set(x.iterdescendants()) for x in r[2])]
+            assert kind in {r[1] for r in holders}

@@ -216,6 +216,28 @@ def test_minified_html_is_resplit_at_block_tags():
         assert minified[line.start:line.end].startswith("<p")
 
 
+def test_lines_without_text_have_the_same_spans_and_features():
+    import random
+
+    rng = random.Random(3)
+    pieces = ["<p>", "</p>", "<div class='a b'>", "</div>", "<a href='/x'>", "<a name=y>",
+              "</a>", "<img src=i.png>", "<br>", "<script>var a = '<p>';</script>",
+              "<!-- note -->", "word", " ", "\n", "\t", "\u00a0", "\u3000", "\u2028", "caf\u00e9",
+              "\u4e2d\u6587", "&amp;", "<li>", "</li>", "<style>p{}</style>"]
+    pages = [ARTICLE, re.sub(r"\n\s*", "", ARTICLE)] + [
+        "<html><body>" + "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 3000)))
+        + "</body></html>" for _ in range(30)]
+    for html in pages:
+        for params in (farsw.Params(), farsw.Params(long_line_chars=50),
+                       farsw.Params(line_mode="blocks")):
+            full = farsw.page_lines(Page(html), params)
+            bare = farsw.page_lines(Page(html), params, with_text=False)
+            assert [(ln.start, ln.end) for ln in bare.lines] == \
+                [(ln.start, ln.end) for ln in full.lines]
+            assert np.array_equal(bare.features, full.features)
+            assert all(ln.text == "" for ln in bare.lines)
+
+
 def test_index_normalisation():
     lines = farsw.page_lines(Page(ARTICLE), farsw.Params())
     n = len(lines.lines)

@@ -531,3 +531,81 @@ def test_real_pages_give_a_clear_status_and_text_for_ok_pages():
         else:
             assert result.main is None and result.message
     assert statuses.count("ok") > len(statuses) // 2
+
+
+# -- node_stats: the one-pass walk equals the two-pass definition --------------------------
+
+def _node_stats_two_passes(root, params):
+    """The measures as first written: a pre-order pass, then children before parents."""
+    removed = set(params.removed_tags)
+    stats = {}
+    order = []
+    stack = [(root, False)]
+    while stack:
+        element, in_link = stack.pop()
+        if element.tag == "a" and element.get("href") is not None:
+            in_link = True
+        order.append((element, in_link))
+        for child in reversed(element):
+            if isinstance(child.tag, str) and child.tag not in removed:
+                stack.append((child, in_link))
+    for element, in_link in reversed(order):
+        node = ld.NodeStats(is_link=element.tag == "a" and element.get("href") is not None)
+        for piece in [element.text] + [child.tail for child in element]:
+            size = ld._measure(piece, params.length_unit)
+            if size:
+                node.text += size
+                node.link_text += size if in_link else 0
+                node.nodes += 1 if params.count_text_nodes else 0
+                if params.min_punctuation > 0 and piece is not None:
+                    node.punctuation += len(ld._PUNCT.findall(piece))
+        for child in element:
+            child_stats = stats.get(child)
+            if child_stats is None or not child_stats.text:
+                continue
+            node.children.append(child)
+            node.text += child_stats.text
+            node.link_text += child_stats.link_text
+            node.links += child_stats.links + (1 if child_stats.is_link else 0)
+            node.nodes += child_stats.nodes + 1
+            node.punctuation += child_stats.punctuation
+        stats[element] = node
+    if params.inline_links_as_text:
+        ld._discount_inline_links(stats, params)
+    return stats
+
+
+def _random_body(rng, depth: int = 0) -> str:
+    words = ["word", "two words", " ", "\n\t", "\u00a0x\u3000y", "中文字", "a, b. c!", ""]
+    tags = ["div", "p", "a href='/x'", "a", "span", "script", "form", "ul", "li", "title",
+            "b", "marquee"]
+    out = []
+    for _ in range(rng.randrange(0, 5)):
+        choice = rng.random()
+        if choice < 0.45:
+            out.append(rng.choice(words))
+        elif choice < 0.5:
+            out.append("<!-- c -->")
+        elif depth < 6:
+            tag = rng.choice(tags)
+            out.append(f"<{tag}>{_random_body(rng, depth + 1)}</{tag.split()[0]}>")
+    return "".join(out)
+
+
+def test_node_stats_equal_the_two_pass_definition():
+    import random
+
+    from lxml import html as lxml_html
+
+    rng = random.Random(4)
+    variants = [ld.Params(), ld.Params(count_text_nodes=False, length_unit="tokens"),
+                ld.Params(min_punctuation=1, inline_links_as_text=True)]
+    parser = lxml_html.HTMLParser(remove_comments=False)
+    for _ in range(150):
+        html = f"<html><body>{_random_body(rng)}</body></html>"
+        for tree in (Page(html).tree, lxml_html.document_fromstring(html, parser=parser)):
+            for params in variants:
+                got = ld.node_stats(tree, params)
+                want = _node_stats_two_passes(tree, params)
+                assert list(got) == list(want)
+                assert list(got.values()) == list(want.values())

@@ -249,6 +249,10 @@ class Tab:
         """Bring this tab to the front."""
         raise NotImplementedError
 
+    def set_viewport(self, width: int, height: int) -> None:
+        """Resize the page's viewport (CSS pixels)."""
+        raise NotImplementedError
+
     def close(self) -> None:
         raise NotImplementedError
 
@@ -362,6 +366,9 @@ class ChromiumTab(Tab):
 
     def activate(self) -> None:
         self.page.bring_to_front()
+
+    def set_viewport(self, width: int, height: int) -> None:
+        self.page.set_viewport_size({"width": width, "height": height})
 
     def close(self) -> None:
         self.page.close()
@@ -509,6 +516,10 @@ class FirefoxTab(Tab):
 
     def activate(self) -> None:
         self.browser.bidi("browsingContext.activate", {"context": self.context})
+
+    def set_viewport(self, width: int, height: int) -> None:
+        self.browser.bidi("browsingContext.setViewport", {
+            "context": self.context, "viewport": {"width": width, "height": height}})
 
     def close(self) -> None:
         self.browser.bidi("browsingContext.close", {"context": self.context})

@@ -207,3 +207,80 @@ def test_popup_speaks_in_actions_and_names_the_method(browser: harness.Browser, 
     assert "paper default" not in popup.evaluate("document.body.textContent")
     popup.screenshot(artifacts / "popup.png")
     popup.close()
+
+
+def test_reader_reaches_a_closed_shadow_root_and_keeps_mathjax2_and_katex_readable(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    page = open_reader(browser, site, "reader-closed-math.html")
+    text = text_of(page)
+    # the closed shadow root is read through the extension-only API, not lost
+    assert "the heaviest hull ran forty-one metres past the end of the ways" in text
+    # MathJax 2 with assistive MathML: the MathML once, no rendered glyph soup, no TeX twice
+    maths = page.evaluate(f"[...{CONTENT}.querySelectorAll('math')].map(m => m.textContent)")
+    assert maths == ["E=mc2"], maths
+    assert "E=mc^2" not in text and "Emc2" not in text.replace(" ", "")
+    # MathJax 2 without MathML: the TeX source, not the preview's ASCII stand-in
+    tex = page.evaluate(f"[...{CONTENT}.querySelectorAll('code')].map(c => c.textContent)")
+    assert "v = \\sqrt{2 g h}" in tex, tex
+    assert "sqrt(2gh)" not in text
+    # KaTeX rendered as HTML only: plain text with the subscript and the fraction kept
+    katex = page.evaluate(f"{CONTENT}.querySelector('.blocksift-math-text, [class*=math-text]')?.innerHTML"
+                          f" ?? [...{CONTENT}.querySelectorAll('sub')].map(s => s.parentElement.innerHTML).join('|')")
+    assert "μ<sub>k</sub>" in katex and "(mg)/N" in katex, katex
+    assert page.evaluate("document.getElementById('unreachable').hidden")
+    page.screenshot(artifacts / "reader-closed-math.png")
+
+
+def test_reader_toolbar_is_one_row_and_the_look_panel_opens_and_closes(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    page = open_reader(browser, site, "reader-structure.html")
+    # controls that start below the first control's bottom edge are on a second row
+    rows = ("((els) => 1 + els.filter(e => e.getBoundingClientRect().top >= els[0].getBoundingClientRect().bottom).length)"
+            "([...document.querySelectorAll('.toolbar > button, .toolbar > .group, .toolbar > .display-menu')])")
+    for width in (1100, 1280):
+        page.set_viewport(width, 800)
+        page.wait_for(f"window.innerWidth === {width}")
+        assert page.evaluate(rows) == 1, f"toolbar wraps at {width} px"
+        page.screenshot(artifacts / f"reader-toolbar-{width}.png")
+    # theme, font, size and width live in the "Aa" panel: it opens, works, and Esc closes it
+    # without leaving the reader
+    page.evaluate("document.getElementById('display').click(), true")
+    assert page.evaluate("document.getElementById('display').getAttribute('aria-expanded')") == "true"
+    panel = "document.getElementById('display-panel')"
+    assert page.evaluate(f"!{panel}.hidden && {panel}.getBoundingClientRect().right <= window.innerWidth")
+    page.evaluate("document.querySelector('[data-theme-choice=dark]').click(), true")
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert page.evaluate(f"!{panel}.hidden")  # a choice keeps the panel open for the next one
+    page.screenshot(artifacts / "reader-look-panel.png")
+    page.evaluate("document.getElementById('display').focus(),"
+                  " document.activeElement.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape', bubbles: true})), true")
+    assert page.evaluate(f"{panel}.hidden")
+    assert page.url.startswith(browser.extension_origin + "/reader.html")
+    page.evaluate("document.getElementById('display').click(), true")
+    page.evaluate("document.getElementById('content').click(), true")
+    assert page.evaluate(f"{panel}.hidden")
+
+
+def test_read_aloud_without_speech_synthesis_is_disabled_and_says_why(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    if browser.name != "chromium":
+        import pytest
+
+        pytest.skip("removing the speech API before the reader's scripts run needs Playwright's init scripts")
+    page = browser.new_tab(site.url("reader-structure.html"))
+    # a browser built without speech synthesis: the API is absent from every page of the tab
+    page.page.add_init_script("delete window.speechSynthesis; delete window.SpeechSynthesisUtterance;")
+    status = browser.act(page, "reader")
+    assert status["status"] == "ready", status
+    assert page.evaluate("typeof speechSynthesis") == "undefined"
+    assert page.evaluate("document.documentElement.dataset.blocksiftSpeech") == "unavailable"
+    assert page.evaluate("['listen', 'stop-listening', 'speech-rate'].every(id => document.getElementById(id).disabled)")
+    assert "cannot read aloud" in page.evaluate("document.getElementById('listen').title")
+    assert page.evaluate("document.getElementById('action-status').textContent") == ""
+    # the keys do nothing harmful either: still unavailable, nothing highlighted, no error shown
+    for key in ("l", "L", "]", "n"):
+        page.evaluate(f"document.dispatchEvent(new KeyboardEvent('keydown', {{key: {key!r}, shiftKey: {str(key == 'L').lower()}, bubbles: true}})), true")
+    assert page.evaluate("document.documentElement.dataset.blocksiftSpeech") == "unavailable"
+    assert page.evaluate(f"{CONTENT}.querySelectorAll('.speaking').length") == 0
+    assert page.evaluate("document.getElementById('speech-rate').value") == "1"
+    page.screenshot(artifacts / "reader-no-speech.png")

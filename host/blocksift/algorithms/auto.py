@@ -34,7 +34,7 @@ from lxml import etree
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..content import BLOCK_TAGS, NON_TEXT_TAGS, notices, render_main
-from ..page import Page
+from ..page import Page, XPaths
 from ..wire.results import Block, ExtractionResult, MainText
 from .auto_rules import extract_title
 from .segmenter import features as feats
@@ -89,13 +89,16 @@ class SegmenterModel:
             return np.zeros(len(PAGE_TYPES))
         return self.page_type.predict(page_features[None, :])[0]
 
-    def block_matrix(self, blocks: feats.Blocks, type_probs: np.ndarray) -> np.ndarray:
-        """Block features with the page-type probabilities appended (the model's columns)."""
-        extra = len(self.feature_names) - blocks.features.shape[1]
+    def block_matrix(self, blocks: feats.Blocks, type_probs: np.ndarray,
+                     rows: list[int] | None = None) -> np.ndarray:
+        """Block features with the page-type probabilities appended (the model's columns),
+        of every block or of the blocks at ``rows``."""
+        features = blocks.features if rows is None else blocks.features[rows]
+        extra = len(self.feature_names) - features.shape[1]
         if extra <= 0:
-            return blocks.features
-        tiled = np.broadcast_to(type_probs[:extra], (len(blocks), extra))
-        return np.hstack([blocks.features, tiled])
+            return features
+        tiled = np.broadcast_to(type_probs[:extra], (len(features), extra))
+        return np.hstack([features, tiled])
 
 
 @lru_cache(maxsize=4)
@@ -130,7 +133,10 @@ def _regions(blocks: list[etree._Element], kinds: list[str]
         own[el] = kind
         node = el
         while node is not None:
-            below.setdefault(node, set()).add(kind)
+            found = below.setdefault(node, set())
+            if kind in found:
+                break  # every ancestor of a node holding ``kind`` holds it already
+            found.add(kind)
             node = node.getparent()
     top = blocks[0]
     while top.getparent() is not None:
@@ -154,8 +160,9 @@ def _regions(blocks: list[etree._Element], kinds: list[str]
                 stack.append(sub)
             continue
         stack.extend(reversed([c for c in node if isinstance(c.tag, str)]))
-    order = {el: i for i, el in enumerate(top.iter())}
-    out.sort(key=lambda r: order.get(r[0], 0))
+    # Document order already: the walk is depth-first with children in order, and the
+    # excluded children of a region (found in reverse, popped back in order) come right
+    # after it, before anything that follows it.
     return out
 
 
@@ -249,12 +256,9 @@ def _whole_data_tables(blocks: feats.Blocks, is_main: np.ndarray) -> None:
     """
     tables: dict[etree._Element, list[int]] = {}
     for i, el in enumerate(blocks.elements):
-        node = el
-        while node is not None:
-            if node.tag == "table":
-                tables.setdefault(node, []).append(i)
-                break
-            node = node.getparent()
+        table = el if el.tag == "table" else next(el.iterancestors("table"), None)
+        if table is not None:
+            tables.setdefault(table, []).append(i)
     if not tables:
         return
     index = {el: i for i, el in enumerate(blocks.elements)}
@@ -421,42 +425,6 @@ def segment(page: Page, model: SegmenterModel, threshold: float | None = None,
     return blocks, prob, kinds, type_probs, stage
 
 
-class _XPaths:
-    """Absolute XPaths as lxml writes them, with each parent's child positions counted once
-    (``getpath`` counts siblings on every call: quadratic on a page of 100,000 paragraphs)."""
-
-    def __init__(self) -> None:
-        self._positions: dict[etree._Element, dict[etree._Element, str]] = {}
-
-    def _step(self, el: etree._Element) -> str:
-        parent = el.getparent()
-        if parent is None:  # the root: lxml may number it ("/html[1]"); ask it once
-            return str(el.getroottree().getpath(el))
-        steps = self._positions.get(parent)
-        if steps is None:
-            counts: dict[Any, int] = {}
-            for child in parent:
-                counts[child.tag] = counts.get(child.tag, 0) + 1
-            seen: dict[Any, int] = {}
-            steps = {}
-            for child in parent:
-                if not isinstance(child.tag, str):
-                    continue
-                seen[child.tag] = seen.get(child.tag, 0) + 1
-                steps[child] = (f"{child.tag}[{seen[child.tag]}]" if counts[child.tag] > 1
-                                else str(child.tag))
-            self._positions[parent] = steps
-        return "/" + steps[el]
-
-    def __call__(self, el: etree._Element) -> str:
-        parts = []
-        node = el
-        while node is not None:
-            parts.append(self._step(node))
-            node = node.getparent()
-        return "".join(reversed(parts))
-
-
 def _text_order(blocks: feats.Blocks, kinds: list[str]) -> list[int]:
     """Main blocks in reading order: a formula its container owns is read where it stands
     (between the container's paragraphs), not before them at the container's start."""
@@ -555,7 +523,6 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
     regions = _regions(blocks.elements, kinds)
     index = {el: i for i, el in enumerate(blocks.elements)}
     names = list(model.feature_names)
-    x = model.block_matrix(blocks, type_probs)
     # one representative block per region (its longest) explains the region
     reps = []
     for el, kind, _excluded in regions:
@@ -567,18 +534,21 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
     explained = sorted((r for r in reps if r is not None),
                        key=lambda r: -len(blocks.texts[r]))[:MAX_EXPLAINED]
     rep_rows = sorted(set(explained))
-    contrib = (model.blocks.contributions(x[rep_rows]) if params.reasons and rep_rows
+    # the model's columns of the explained rows only (a page may hold 100,000 blocks)
+    rep_x = model.block_matrix(blocks, type_probs, rows=rep_rows)
+    contrib = (model.blocks.contributions(rep_x) if params.reasons and rep_rows
                else np.zeros((len(rep_rows), len(names))))
     contrib_of = dict(zip(rep_rows, contrib))
+    row_of = dict(zip(rep_rows, rep_x))
     has_ids = page.has_ids
-    xpath_of = _XPaths()
+    xpath_of = XPaths()
     out_blocks: list[Block] = []
     main_elements: list[etree._Element] = []
     main_exclude: set[etree._Element] = set()
     for (el, kind, excluded), rep in zip(regions, reps):
         p_main = float(prob[rep]) if rep is not None else 0.0
         confidence = p_main if kind == "main" else 1.0 - p_main
-        reasons = (_reasons(contrib_of[rep], x[rep], names, params.reasons)
+        reasons = (_reasons(contrib_of[rep], row_of[rep], names, params.reasons)
                    if rep in contrib_of and params.reasons else [])
         start, end = page.span(el)
         out_blocks.append(Block(
@@ -590,17 +560,22 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
         if kind == "main":
             main_elements.append(el)
             main_exclude.update(excluded)
-    text = _main_text(blocks, kinds, set(notices(main_elements)) if main_elements else set())
+    left_out = set(notices(main_elements)) if main_elements else set()
+    text = _main_text(blocks, kinds, left_out)
     title = extract_title(page, main_elements or None, main_exclude)
     main = None
     if params.main_text:
         if params.with_html and main_elements:
             beside = _media_beside(main_elements, _holds_blocks(blocks))
+            found_notices = left_out
             if beside:
                 position = {el: n for n, el in enumerate(page.tree.iter())}
                 main_elements = sorted(main_elements + beside, key=lambda e: position.get(e, 0))
+                found_notices = left_out | set(notices(beside))
+            # the text is the blocks' (above); notices and xpaths are found already
             rendered = render_main(page, main_elements, with_html=True, exclude=main_exclude,
-                                   title=title)
+                                   title=title, with_text=False, found_notices=found_notices,
+                                   xpath_of=xpath_of)
             html = rendered.html
             if not params.include_images and html:
                 html = re.sub(r"<img\b[^>]*>", "", html)

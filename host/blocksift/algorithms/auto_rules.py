@@ -63,6 +63,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..content import BLOCK_TAGS, NON_TEXT_TAGS, render_main
 from ..page import Page
+from ..rawscan import STAMP_ATTR
 from ..wire.results import Block, ExtractionResult, MainText
 
 NAME = "auto-rules"
@@ -155,6 +156,39 @@ _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _COMMA_CHARS = ",\u060c\ufe50\ufe10\ufe11\u2e41\u2e34\u2e32\uff0c"
 _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]( |$)")
 
+
+class _Found(dict):
+    """Whether a pattern occurs in a string, memoized per string: class/id and style values
+    repeat across a page's elements and across the ladder's stages."""
+
+    def __init__(self, pattern: re.Pattern[str]):
+        super().__init__()
+        self._search = pattern.search
+        # the patterns are lower case: on lower-cased ASCII text the case-sensitive form
+        # finds the same, several times faster
+        self._search_lower = re.compile(pattern.pattern).search
+
+    def __missing__(self, text: str) -> bool:
+        if len(self) > 20000:  # bound the memo
+            self.clear()
+        if text.isascii():
+            found = self._search_lower(text.lower()) is not None
+        else:
+            found = self._search(text) is not None
+        self[text] = found
+        return found
+
+
+_IS_UNLIKELY = _Found(_UNLIKELY)
+_IS_COMMENTS = _Found(_COMMENTS)
+_IS_MAYBE = _Found(_MAYBE)
+_IS_POSITIVE = _Found(_POSITIVE)
+_IS_NEGATIVE = _Found(_NEGATIVE)
+_IS_SHARE = _Found(_SHARE)
+_IS_HIDDEN_STYLE = _Found(_HIDDEN_STYLE)
+
+#: ``keys()`` of an element carrying only the host's ordinal stamp (no class, role, ...).
+_STAMP_ONLY = [STAMP_ATTR]
 _UNLIKELY_ROLES = frozenset({"menu", "menubar", "complementary", "navigation", "alert",
                              "alertdialog", "dialog"})
 _LANDMARK_TAGS = frozenset({"nav", "aside", "footer"})
@@ -218,8 +252,8 @@ def _tlen(text: str | None) -> tuple[int, int]:
     if not words:
         return 0, 0
     n = sum(map(len, words)) + len(words) - 1
-    commas = sum(text.count(c) for c in _COMMA_CHARS) if ("," in text or "\uff0c" in text
-                                                          or "\u060c" in text) else 0
+    commas = sum(map(text.count, _COMMA_CHARS)) if ("," in text or "\uff0c" in text
+                                                    or "\u060c" in text) else 0
     return n, commas
 
 
@@ -230,7 +264,7 @@ def _class_id(el: etree._Element) -> str:
 def _is_hidden(el: etree._Element) -> bool:
     """readability.js ``_isProbablyVisible``, negated."""
     style = el.get("style")
-    if style and _HIDDEN_STYLE.search(style):
+    if style and _IS_HIDDEN_STYLE[style]:
         return True
     if el.get("hidden") is not None:
         return True
@@ -316,9 +350,9 @@ def _class_weight(el: etree._Element, flags: _Flags) -> int:
     weight = 0
     for value in (el.get("class"), el.get("id")):
         if value:
-            if _NEGATIVE.search(value):
+            if _IS_NEGATIVE[value]:
                 weight -= 25
-            if _POSITIVE.search(value):
+            if _IS_POSITIVE[value]:
                 weight += 25
     return weight
 
@@ -521,10 +555,13 @@ def _content_pruner(params: Params, flags: _Flags):
         tag = el.tag
         if tag in _ALWAYS_DROP_IN_CONTENT:
             return True
+        keys = el.keys()
+        if not keys or keys == _STAMP_ONLY:  # no style, class or id to test
+            return False
         if _is_hidden(el):
             return True
         ci = _class_id(el)
-        if not params.include_comments and _COMMENTS.search(ci) and not _MAYBE.search(ci):
+        if not params.include_comments and _IS_COMMENTS[ci] and not _IS_MAYBE[ci]:
             return True
         if tag in _HEADINGS and _class_weight(el, flags) < 0:
             return True
@@ -540,7 +577,7 @@ def _content_pruner(params: Params, flags: _Flags):
         if tag == "p":
             return _link_density(st) > 0.2 and bool(_CALL_TO_ACTION.match(
                 " ".join(el.text_content().split())))
-        if _SHARE.search(_class_id(el)) and st.text < 500:
+        if _IS_SHARE[_class_id(el)] and st.text < 500:
             return True
         if not flags.clean_conditionally or tag not in _CONDITIONAL:
             return False
@@ -623,10 +660,16 @@ def _clean_content(page: Page, elements: list[etree._Element], params: Params,
                 if drop:
                     exclude.add(el)
                 elif parent_stat is not None:
-                    for name in ("text", "links", "commas", "p", "img", "li", "li_text",
-                                 "inputs", "embeds", "heading_text"):
-                        setattr(parent_stat, name, getattr(parent_stat, name) +
-                                getattr(st, name))
+                    parent_stat.text += st.text
+                    parent_stat.links += st.links
+                    parent_stat.commas += st.commas
+                    parent_stat.p += st.p
+                    parent_stat.img += st.img
+                    parent_stat.li += st.li
+                    parent_stat.li_text += st.li_text
+                    parent_stat.inputs += st.inputs
+                    parent_stat.embeds += st.embeds
+                    parent_stat.heading_text += st.heading_text
                     parent_stat.children += 1
             if parent_stat is not None and el is not element:
                 n, c = _tlen(el.tail)
@@ -675,7 +718,7 @@ def _is_headline_heading(heading: etree._Element) -> str:
         return ""
     parent = heading.getparent()
     for el in (heading, parent) if parent is not None else (heading,):
-        if _NEGATIVE.search(_class_id(el)) or _UNLIKELY.search(_class_id(el)):
+        if _IS_NEGATIVE[_class_id(el)] or _IS_UNLIKELY[_class_id(el)]:
             return ""
     return text
 
@@ -809,17 +852,20 @@ def extract_title(page: Page, content: list[etree._Element] | None = None,
 def _unlikely_pruner(params: Params, flags: _Flags):
     def prune(el: etree._Element) -> bool:
         tag = el.tag
+        keys = el.keys()
+        if not keys or keys == _STAMP_ONLY:  # no role, style, class or id to test
+            return params.prune_landmarks and tag in _LANDMARK_TAGS
         if params.prune_landmarks:
             if tag in _LANDMARK_TAGS or el.get("role") in _UNLIKELY_ROLES:
                 return True
             if _is_hidden(el):
                 return True
         ci = _class_id(el)
-        if not params.include_comments and _COMMENTS.search(ci) and not _MAYBE.search(ci) \
+        if not params.include_comments and _IS_COMMENTS[ci] and not _IS_MAYBE[ci] \
                 and tag not in ("body", "a", "html"):
             return True
         if flags.strip_unlikely and tag not in ("body", "a", "html") and \
-                _UNLIKELY.search(ci) and not _MAYBE.search(ci):
+                _IS_UNLIKELY[ci] and not _IS_MAYBE[ci]:
             return True
         return False
 
@@ -948,7 +994,7 @@ def _comment_sections(page: Page, elements: list[etree._Element]) -> list[etree.
             walker.skip_subtree()
             continue
         ci = _class_id(el)
-        if _COMMENTS.search(ci) and not _MAYBE.search(ci) and \
+        if _IS_COMMENTS[ci] and not _IS_MAYBE[ci] and \
                 len(" ".join(el.text_content().split())) >= 25:
             found.append(el)
             walker.skip_subtree()

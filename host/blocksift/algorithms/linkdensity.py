@@ -227,43 +227,62 @@ def node_stats(root: etree._Element, params: Params) -> dict[etree._Element, Nod
     One iterative pass (no recursion limit on deep trees): removed tags and comments are
     skipped with their subtrees (their tails still belong to the parent), and an element
     whose subtree holds no text is left out of its parent's children and node count.
+    The dict lists children before parents (reverse document order).
     """
     removed = set(params.removed_tags)
     unit = params.length_unit
     want_punct = params.min_punctuation > 0
-    stats: dict[etree._Element, NodeStats] = {}
-    order: list[tuple[etree._Element, bool]] = []
-    stack: list[tuple[etree._Element, bool]] = [(root, False)]
-    while stack:  # pre-order, carrying "inside a link"
-        element, in_link = stack.pop()
-        if element.tag == "a" and element.get("href") is not None:
-            in_link = True
-        order.append((element, in_link))
-        for child in reversed(element):
-            if isinstance(child.tag, str) and child.tag not in removed:
-                stack.append((child, in_link))
-    for element, in_link in reversed(order):  # children before parents
-        node = NodeStats(is_link=element.tag == "a" and element.get("href") is not None)
-        pieces = [element.text] + [child.tail for child in element]
-        for piece in pieces:
+    text_node = 1 if params.count_text_nodes else 0
+    chars = unit == "chars"
+    order: list[tuple[etree._Element, NodeStats]] = []
+
+    def add_piece(node: NodeStats, piece: str | None, in_link: bool) -> None:
+        if not piece:
+            return
+        if chars:  # _measure's collapsed length: str.split() splits on the same white space
+            words = piece.split()
+            size = sum(map(len, words)) + len(words) - 1 if words else 0
+        else:
             size = _measure(piece, unit)
-            if size:
-                node.text += size
-                node.link_text += size if in_link else 0
-                node.nodes += 1 if params.count_text_nodes else 0
-                if want_punct and piece is not None:
-                    node.punctuation += len(_PUNCT.findall(piece))
-        for child in element:
-            child_stats = stats.get(child)
-            if child_stats is None or not child_stats.text:
-                continue  # removed tag, comment, or text-less node (step 2)
-            node.children.append(child)
-            node.text += child_stats.text
-            node.link_text += child_stats.link_text
-            node.links += child_stats.links + (1 if child_stats.is_link else 0)
-            node.nodes += child_stats.nodes + 1
-            node.punctuation += child_stats.punctuation
-        stats[element] = node
+        if size:
+            node.text += size
+            if in_link:
+                node.link_text += size
+            node.nodes += text_node
+            if want_punct:
+                node.punctuation += len(_PUNCT.findall(piece))
+
+    def open_element(element: etree._Element, in_link: bool) -> list:
+        is_link = element.tag == "a" and element.get("href") is not None
+        in_link = in_link or is_link
+        node = NodeStats(is_link=is_link)
+        order.append((element, node))
+        add_piece(node, element.text, in_link)
+        return [element, iter(element), in_link, node]
+
+    # frames: [element, its children iterator, inside a link, its stats]
+    frames = [open_element(root, False)]
+    while frames:
+        frame = frames[-1]
+        child = next(frame[1], None)
+        if child is None:
+            frames.pop()
+            if frames:
+                node = frame[3]
+                if node.text:  # a text-less node is removed (step 2)
+                    parent = frames[-1][3]
+                    parent.children.append(frame[0])
+                    parent.text += node.text
+                    parent.link_text += node.link_text
+                    parent.links += node.links + (1 if node.is_link else 0)
+                    parent.nodes += node.nodes + 1
+                    parent.punctuation += node.punctuation
+            continue
+        # the child's tail is the parent's text, whatever the child is
+        add_piece(frame[3], child.tail, frame[2])
+        if isinstance(child.tag, str) and child.tag not in removed:
+            frames.append(open_element(child, frame[2]))
+    stats = dict(reversed(order))
     if params.inline_links_as_text:
         _discount_inline_links(stats, params)
     return stats

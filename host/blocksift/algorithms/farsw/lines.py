@@ -78,6 +78,11 @@ def _tokens(page: Page, params: Params) -> list[tuple[int, int, int, str]]:
 
     def gap(upto: int) -> None:
         pos = cursor
+        if upto <= pos:
+            return  # adjacent tags: nothing between them
+        if raw.find("<", pos, upto) < 0:  # text alone (every _GAP_RE match starts with "<")
+            out.append((TEXT, pos, upto, ""))
+            return
         for match in _GAP_RE.finditer(raw, cursor, upto):
             if match.start() > pos:
                 out.append((TEXT, pos, match.start(), ""))
@@ -191,8 +196,41 @@ def _measure(raw: str, tokens: list[tuple[int, int, int, str]]) -> Line | None:
                 links=links, images=images, text=text)
 
 
-def page_lines(page: Page, params: Params) -> PageLines:
-    """Preprocess the page (§3.1) and measure the six features of every line (§3.2)."""
+def _measure_counts(raw: str, tokens: list[tuple[int, int, int, str]]) -> Line | None:
+    """:func:`_measure` without the output text (``Line.text`` is empty): the features
+    alone, for callers that only score lines."""
+    whole: list[str] = []
+    text_parts: list[str] = []
+    links = images = 0
+    for kind, start, end, name in tokens:
+        piece = raw[start:end]
+        whole.append(piece)
+        if kind == TEXT:
+            text_parts.append(piece)
+        elif kind == START:
+            if name == "a":
+                if tokenizer.attribute(piece[2:], "href") is not None:
+                    links += 1
+            elif name == "img":
+                images += 1
+    # str.split() and the \s of _WS_RE are the same white space: this is _measure's
+    # collapse-and-strip
+    cleaned = " ".join("".join(whole).split())
+    if not cleaned:
+        return None
+    output = " ".join("".join(text_parts).split()) if text_parts else ""
+    return Line(start=tokens[0][1], end=tokens[-1][2],
+                text_length=len(cleaned.encode("utf-8", "surrogatepass")),
+                output_length=len(output.encode("utf-8", "surrogatepass")),
+                links=links, images=images, text="")
+
+
+def page_lines(page: Page, params: Params, with_text: bool = True) -> PageLines:
+    """Preprocess the page (§3.1) and measure the six features of every line (§3.2).
+
+    ``with_text=False`` leaves every ``Line.text`` empty (the features are the same), for
+    callers that only score lines.
+    """
     raw = page.raw
     tokens = _tokens(page, params)
     source = _split_source(raw, tokens)
@@ -204,7 +242,7 @@ def page_lines(page: Page, params: Params) -> PageLines:
             groups.extend(_split_blocks(line))
         elif params.line_mode == "auto" and (line[-1][2] - line[0][1]) > params.long_line_chars:
             # measure cleaned length only when the raw span is long enough to matter
-            measured = _measure(raw, line)
+            measured = _measure_counts(raw, line)
             if measured is not None and measured.text_length > params.long_line_chars:
                 groups.extend(_split_blocks(line))
             else:
@@ -213,7 +251,8 @@ def page_lines(page: Page, params: Params) -> PageLines:
             groups.append(line)
     if params.attach_tag_lines:
         groups = _attach_tag_lines(raw, groups)
-    lines = [m for m in (_measure(raw, g) for g in groups if g) if m is not None]
+    measure = _measure if with_text else _measure_counts
+    lines = [m for m in (measure(raw, g) for g in groups if g) if m is not None]
     return PageLines(lines=lines, features=_feature_matrix(lines, params))
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -26,6 +27,7 @@ from lxml import etree
 
 from ...content import BLOCK_TAGS, NON_TEXT_TAGS
 from ...page import Page
+from ...rawscan import STAMP_ATTR
 
 #: Tags whose subtree is never text (``noscript`` is kept: see the module docstring).
 SKIP_TAGS = (NON_TEXT_TAGS - {"noscript"}) | {"head"}
@@ -59,6 +61,13 @@ HINTS = {
                      r"([\s_-]|$)", re.I),
 }
 _HINT_NAMES = tuple(HINTS)
+#: Matches where any hint pattern does: most class words match none, and one search tells.
+_ANY_HINT = re.compile("|".join(f"(?:{p.pattern})" for p in HINTS.values()), re.I)
+# The patterns are lower case: on a lower-cased ASCII word their case-sensitive forms find
+# what the case-insensitive ones find on the word, several times faster (the regex engine
+# skips ahead by first characters only when case matters).
+_ANY_HINT_LOWER = re.compile(_ANY_HINT.pattern)
+_HINTS_LOWER = tuple(re.compile(HINTS[name].pattern) for name in _HINT_NAMES)
 _LANDMARK_TAGS = ("nav", "aside", "footer", "header", "main", "article", "form", "li", "table",
                   "a", "noscript", "blockquote", "pre", "figure", "dl")
 _ROLES = ("navigation", "main", "complementary", "banner", "contentinfo", "article", "menu",
@@ -138,14 +147,54 @@ def _sig(el: etree._Element) -> str:
     return f"{el.tag}.{el.get('class', '')}"
 
 
+_HIDDEN_STYLE_CACHE: dict[str, bool] = {}
+
+
 def _hidden(el: etree._Element) -> bool:
     if el.get("hidden") is not None or el.get("aria-hidden") == "true":
         return True
     style = el.get("style")
-    return bool(style and _HIDDEN_STYLE.search(style))
+    if not style:
+        return False
+    found = _HIDDEN_STYLE_CACHE.get(style)
+    if found is None:
+        if len(_HIDDEN_STYLE_CACHE) > 20000:  # bound the memo
+            _HIDDEN_STYLE_CACHE.clear()
+        found = _HIDDEN_STYLE_CACHE[style] = _HIDDEN_STYLE.search(style) is not None
+    return found
 
 
 _HINT_CACHE: dict[str, int] = {}
+_HINT_WORD_CACHE: dict[str, int] = {}
+
+
+def _hint_value_bits(value: str) -> int:
+    """Bits of the :data:`HINTS` that match ``value`` (a class and an id joined by a space).
+
+    No hint pattern spans white space, and white space is a boundary of the ``ad`` pattern
+    as the ends of a word are, so a value's bits are the OR of its words' bits: words repeat
+    far more than whole class strings, so they are what is memoized.
+    """
+    bits = 0
+    for word in value.split():
+        found = _HINT_WORD_CACHE.get(word)
+        if found is None:
+            found = 0
+            if word.isascii():
+                lower = word.lower()
+                if _ANY_HINT_LOWER.search(lower):
+                    for i, pattern in enumerate(_HINTS_LOWER):
+                        if pattern.search(lower):
+                            found |= 1 << i
+            elif _ANY_HINT.search(word):
+                for i, name in enumerate(_HINT_NAMES):
+                    if HINTS[name].search(word):
+                        found |= 1 << i
+            if len(_HINT_WORD_CACHE) > 50000:  # bound the memo
+                _HINT_WORD_CACHE.clear()
+            _HINT_WORD_CACHE[word] = found
+        bits |= found
+    return bits
 
 
 def _hint_bits(el: etree._Element) -> int:
@@ -156,10 +205,7 @@ def _hint_bits(el: etree._Element) -> int:
     value = f"{cls or ''} {ident or ''}"
     bits = _HINT_CACHE.get(value)
     if bits is None:
-        bits = 0
-        for i, name in enumerate(_HINT_NAMES):
-            if HINTS[name].search(value):
-                bits |= 1 << i
+        bits = _hint_value_bits(value)
         if len(_HINT_CACHE) > 50000:  # class strings repeat; bound the memo anyway
             _HINT_CACHE.clear()
         _HINT_CACHE[value] = bits
@@ -182,7 +228,10 @@ _ROLE_INDEX = {r: i for i, r in enumerate(_ROLES)}
 
 
 def _collapse_len(text: str) -> int:
-    return len(_WS.sub(" ", text.strip())) if text and not text.isspace() else 0
+    """Length of ``text`` with white space collapsed and stripped (str.split() splits on
+    exactly the white space of ``_WS``)."""
+    words = text.split() if text else None
+    return sum(map(len, words)) + len(words) - 1 if words else 0
 
 
 @dataclass(slots=True)
@@ -196,6 +245,9 @@ class _Frame:
     itemprop: bool
     depth: int
     stat: ElementStat
+    hints: int  # the element's own hint bits
+    children: Iterator[etree._Element]
+    needed: bool  # its stats are kept (a block's container up to 3 levels, or the start)
 
 
 @dataclass
@@ -210,7 +262,13 @@ class Walk:
     # per block: ancestors (nearest first, up to 3), landmark bits, hint bits any/near,
     # hidden, itemprop, depth
     context: list[tuple] = field(default_factory=list)
+    #: Subtree stats of the start element and of every element some block has among its
+    #: ancestors up to 3 levels (the only ones features read).
     stats: dict[etree._Element, ElementStat] = field(default_factory=dict)
+
+
+#: ``keys()`` of an element carrying only the host's ordinal stamp (no class, role, ...).
+_STAMP_ONLY = [STAMP_ATTR]
 
 
 def walk(page: Page) -> Walk:
@@ -219,33 +277,89 @@ def walk(page: Page) -> Walk:
     body = root.find("body")
     start = body if body is not None else root
     out = Walk()
+    blocks, pieces, link_chars, links = out.blocks, out.pieces, out.link_chars, out.links
+    inline_children, context, stats = out.inline_children, out.context, out.stats
     frames: list[_Frame] = []
-    stack: list[tuple[etree._Element, bool]] = [(start, False)]
-    stats = out.stats
-    hint_chain: list[int] = []
 
     def add_text(frame: _Frame, text: str) -> None:
-        n = _collapse_len(text)
-        if not n:
-            if frame.block >= 0:
-                out.pieces[frame.block].append(" ")
+        words = text.split()  # _collapse_len, inlined: the walk's hottest call
+        if not words:
+            pieces[frame.block].append(" ")
             return
-        frame.stat.chars += n
-        frame.stat.own_chars += n
-        if frame.block >= 0:
-            out.pieces[frame.block].append(text)
-            if frame.in_link:
-                out.link_chars[frame.block] += n
+        n = sum(map(len, words)) + len(words) - 1
+        st = frame.stat
+        st.chars += n
+        st.own_chars += n
+        pieces[frame.block].append(text)
         if frame.in_link:
-            frame.stat.link_chars += n
+            link_chars[frame.block] += n
+            st.link_chars += n
 
-    while stack:
-        node, closing = stack.pop()
-        if closing:
-            frame = frames.pop()
-            hint_chain.pop()
+    def open_element(node: etree._Element, tag: str, parent: _Frame | None) -> None:
+        keys = node.keys()
+        if not keys or keys == _STAMP_ONLY:  # most elements: no attribute to read
+            hb = 0
+            marks = 1 << _LANDMARK_INDEX[tag] if tag in _LANDMARK_INDEX else 0
+            own_hidden = own_itemprop = False
+        else:
+            hb = _hint_bits(node)
+            marks = _landmark_bits(node)
+            own_hidden = _hidden(node)
+            own_itemprop = node.get("itemprop") == "articleBody"
+        is_link = tag == "a"
+        if parent is None:
+            hints_any, landmarks, hidden, itemprop, in_link, depth = (
+                hb, marks, own_hidden, own_itemprop, is_link, 0)
+        else:
+            hints_any = parent.hints_any | hb
+            landmarks = parent.landmarks | marks
+            hidden = parent.hidden or own_hidden
+            itemprop = parent.itemprop or own_itemprop
+            in_link = parent.in_link or is_link
+            depth = parent.depth + 1
+        st = ElementStat()
+        if tag in BLOCK_TAGS or parent is None:
+            block = len(blocks)
+            above = frames[-1:-4:-1]
+            for frame in above:
+                frame.needed = True
+            near = hb
+            for frame in above[:2]:
+                near |= frame.hints
+            blocks.append(node)
+            pieces.append([])
+            link_chars.append(0)
+            links.append(0)
+            inline_children.append(0)
+            context.append((tuple(frame.node for frame in above), landmarks, hints_any, near,
+                            hb, hidden, itemprop, depth))
+            st.blocks = 1
+            if tag in _HEADINGS:
+                st.heading_blocks = 1
+        else:
+            block = parent.block
+            inline_children[block] += 1
+        if is_link:
+            links[block] += 1
+        frame = _Frame(node, block, in_link, landmarks, hints_any, hidden, itemprop, depth, st,
+                       hb, iter(node), parent is None)
+        frames.append(frame)
+        if tag == "br":
+            pieces[block].append(LINE_BREAK)
+        if node.text:
+            add_text(frame, node.text)
+
+    if not isinstance(start.tag, str) or start.tag in SKIP_TAGS:
+        return out
+    open_element(start, start.tag, None)
+    while frames:
+        frame = frames[-1]
+        node = next(frame.children, None)
+        if node is None:  # the element closes
+            frames.pop()
             st = frame.stat
-            stats[node] = st
+            if frame.needed:
+                stats[frame.node] = st
             if frames:
                 parent = frames[-1]
                 pst = parent.stat
@@ -255,55 +369,16 @@ def walk(page: Page) -> Walk:
                 pst.heading_blocks += st.heading_blocks
                 if st.depth_below + 1 > pst.depth_below:
                     pst.depth_below = st.depth_below + 1
-                if node.tail:
-                    add_text(parent, node.tail)
+                tail = frame.node.tail
+                if tail:
+                    add_text(parent, tail)
             continue
         tag = node.tag
         if not isinstance(tag, str) or tag in SKIP_TAGS:
-            if frames and node.tail:
-                add_text(frames[-1], node.tail)
+            if node.tail:
+                add_text(frame, node.tail)
             continue
-        parent = frames[-1] if frames else None
-        hb = _hint_bits(node)
-        hints_any = (parent.hints_any if parent else 0) | hb
-        landmarks = (parent.landmarks if parent else 0) | _landmark_bits(node)
-        hidden = (parent.hidden if parent else False) or _hidden(node)
-        itemprop = (parent.itemprop if parent else False) or (
-            node.get("itemprop") == "articleBody")
-        is_link = tag == "a"
-        in_link = (parent.in_link if parent else False) or is_link
-        depth = parent.depth + 1 if parent else 0
-        st = ElementStat()
-        if tag in BLOCK_TAGS or parent is None or parent.block < 0:
-            block = len(out.blocks)
-            ancestors = tuple(f.node for f in frames[-1:-4:-1])
-            near = hb
-            for h in hint_chain[-1:-3:-1]:
-                near |= h
-            out.blocks.append(node)
-            out.pieces.append([])
-            out.link_chars.append(0)
-            out.links.append(0)
-            out.inline_children.append(0)
-            out.context.append((ancestors, landmarks, hints_any, near, hb, hidden, itemprop,
-                                depth))
-            st.blocks = 1
-            if tag in _HEADINGS:
-                st.heading_blocks = 1
-        else:
-            block = parent.block
-            out.inline_children[block] += 1
-        if is_link and block >= 0:
-            out.links[block] += 1
-        frame = _Frame(node, block, in_link, landmarks, hints_any, hidden, itemprop, depth, st)
-        frames.append(frame)
-        hint_chain.append(hb)
-        if tag == "br" and block >= 0:
-            out.pieces[block].append(LINE_BREAK)
-        if node.text:
-            add_text(frame, node.text)
-        stack.append((node, True))
-        stack.extend((child, False) for child in reversed(node))
+        open_element(node, tag, frame)
     return out
 
 
@@ -386,7 +461,8 @@ def paper_signals(page: Page, blocks: list[etree._Element]) -> np.ndarray:
     starts = np.asarray([page.span(b)[0] for b in blocks], dtype=np.int64)
     # seeds 000/001: logical link blocks over the raw HTML
     try:
-        lb = linkblocks.extract(page, linkblocks.Params())
+        # only the link blocks are used: the main-text bridge (main_text) is skipped
+        lb = linkblocks.extract(page, linkblocks.Params(main_text=False))
         spans = sorted((b.start, b.end, b.link_count or 0) for b in lb.blocks
                        if b.kind == "links")
     except Exception:  # a paper algorithm's failure must not lose the page
@@ -394,12 +470,12 @@ def paper_signals(page: Page, blocks: list[etree._Element]) -> np.ndarray:
     out[:, 0] = 0
     out[:, 1] = 0
     if spans:
-        span_starts = np.asarray([s[0] for s in spans])
+        span_starts, span_ends, span_links = (np.asarray(column, dtype=np.int64)
+                                              for column in zip(*spans))
         idx = np.searchsorted(span_starts, starts, side="right") - 1
-        for i, j in enumerate(idx):
-            if j >= 0 and starts[i] < spans[j][1]:
-                out[i, 0] = 1
-                out[i, 1] = spans[j][2]
+        inside = (idx >= 0) & (starts < span_ends[np.maximum(idx, 0)])
+        out[inside, 0] = 1
+        out[inside, 1] = span_links[idx[inside]]
     # seed 003: LTD / LAD / NTL of the block element and its parent
     params = linkdensity.Params()
     body = page.tree.find("body")
@@ -414,7 +490,7 @@ def paper_signals(page: Page, blocks: list[etree._Element]) -> np.ndarray:
             out[i, 5], out[i, 6], out[i, 7] = ps.ltd, ps.lad, math.log1p(ps.text)
     # seed 004: FAR-SW line score (eq. 4) of the block's line and its window
     try:
-        lines = farsw.page_lines(page, farsw.Params())
+        lines = farsw.page_lines(page, farsw.Params(), with_text=False)
         if lines.lines:
             scores = farsw.line_scores(lines.features)
             line_starts = np.asarray([ln.start for ln in lines.lines])
@@ -433,24 +509,43 @@ def rules_signals(page: Page, blocks: list[etree._Element]) -> np.ndarray:
     """Whether ``auto-rules`` keeps each block, and whether it sits beside its choice."""
     from .. import auto_rules
 
-    out = np.zeros((len(blocks), 2))
     try:
         chosen, exclude, _stage = auto_rules.select(page, auto_rules.Params(with_html=False))
     except Exception:  # the rule-based extractor failing must not lose the page
-        return out
+        return np.zeros((len(blocks), 2))
+    return rules_columns(blocks, chosen, exclude)
+
+
+def rules_columns(blocks: list[etree._Element], chosen: list[etree._Element],
+                  exclude: set[etree._Element]) -> np.ndarray:
+    """``rules_main`` and ``rules_container`` of each block, given auto-rules' choice."""
+    out = np.zeros((len(blocks), 2))
     chosen_set = set(chosen)
     parents = {c.getparent() for c in chosen if c.getparent() is not None}
+    # Going up from a block: an excluded element ends the search, a chosen one makes it
+    # kept, a chosen one's parent on the way puts it beside. The answer for an element is
+    # its own test and its parent's answer, so each element is tested once per page.
+    answers: dict[etree._Element, tuple[int, int]] = {}
     for i, el in enumerate(blocks):
+        path = []
         node = el
+        answer = (0, 0)
         while node is not None:
+            known = answers.get(node)
+            if known is not None:
+                answer = known
+                break
             if node in exclude:
+                answer = answers[node] = (0, 0)
                 break
             if node in chosen_set:
-                out[i, 0] = 1
+                answer = answers[node] = (1, 0)
                 break
-            if node in parents:
-                out[i, 1] = 1
+            path.append(node)
             node = node.getparent()
+        for node in reversed(path):
+            answer = answers[node] = (answer[0], answer[1] | (node in parents))
+        out[i] = answer
     return out
 
 
@@ -491,8 +586,8 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     feats[:, col["own_commas"]] = [t.count(",") for t in texts]
     feats[:, col["own_sentences"]] = sentences
     feats[:, col["own_punct_share"]] = [len(_PUNCT.findall(t)) / len(t) for t in texts]
-    feats[:, col["own_digits_share"]] = [sum(c.isdigit() for c in t) / len(t) for t in texts]
-    feats[:, col["own_upper_share"]] = [sum(c.isupper() for c in t) / len(t) for t in texts]
+    feats[:, col["own_digits_share"]] = [sum(map(str.isdigit, t)) / len(t) for t in texts]
+    feats[:, col["own_upper_share"]] = [sum(map(str.isupper, t)) / len(t) for t in texts]
     feats[:, col["own_avg_word"]] = [
         (sum(map(len, x)) / len(x)) if x else 0.0 for x in words]
     feats[:, col["own_inline_children"]] = [w.inline_children[i] for i in sel]

@@ -22,8 +22,9 @@ from typing import Any
 import numpy as np
 
 FORMAT_VERSION = 1
-#: Rows evaluated at once (memory: rows x trees x 8 bytes per step).
-CHUNK_ROWS = 2048
+#: Rows evaluated at once (memory: a few arrays of rows x trees x 8 bytes; 512 rows of 200
+#: trees keep them under a megabyte each, and most pages are one chunk).
+CHUNK_ROWS = 512
 
 
 @dataclass
@@ -82,19 +83,52 @@ class TreeEnsemble:
 
     # -- evaluating ----------------------------------------------------------------------
 
+    def _walk_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Node tables for :meth:`_leaves`, built once: the split feature (0 at leaves), the
+        threshold (+inf at leaves, so a leaf's step goes "left" to itself), the children
+        interleaved (right, left: ``2 * node + go_left`` picks one) and which nodes split."""
+        tables = self.__dict__.get("_tables")
+        if tables is None:
+            inner = self.feature >= 0
+            tables = (np.maximum(self.feature, 0).astype(np.intp),
+                      np.where(inner, self.threshold, np.inf),
+                      np.stack([self.right, self.left], axis=1).ravel().astype(np.intp),
+                      inner)
+            self.__dict__["_tables"] = tables
+        return tables
+
     def _leaves(self, x: np.ndarray) -> np.ndarray:
-        """Leaf node index of every (row, tree)."""
-        nodes = np.broadcast_to(self.roots, (len(x), len(self.roots))).copy()
-        rows = np.arange(len(x))[:, None]
-        for _ in range(self.depth):
-            feat = self.feature[nodes]
-            values = x[rows, np.maximum(feat, 0)]
-            go_left = values <= self.threshold[nodes]
-            nan = np.isnan(values)
-            if nan.any():
-                go_left = np.where(nan, self.default_left[nodes], go_left)
-            nodes = np.where(go_left, self.left[nodes], self.right[nodes])
-        return nodes
+        """Leaf node index of every (row, tree).
+
+        Level by level over all (row, tree) pairs at once; every other level the pairs
+        already at a leaf drop out when they are a fifth or more of those left, so the work
+        follows the paths' lengths rather than the deepest tree's depth.
+        """
+        feature, threshold, children, inner_node = self._walk_tables()
+        x = np.ascontiguousarray(x, dtype=np.float64)
+        n_rows, n_trees = len(x), len(self.roots)
+        flat_x = x.reshape(-1)
+        has_nan = bool(np.isnan(flat_x).any())
+        out = np.empty(n_rows * n_trees, dtype=np.intp)
+        active = np.arange(n_rows * n_trees)
+        current = np.tile(self.roots.astype(np.intp), n_rows)
+        row_start = np.repeat(np.arange(n_rows, dtype=np.intp) * (x.shape[1] if n_rows else 0),
+                              n_trees)
+        for level in range(self.depth):
+            if level % 2 == 1:
+                inner = inner_node[current]
+                if inner.sum() < 0.8 * len(current):
+                    out[active] = current
+                    active, current, row_start = active[inner], current[inner], row_start[inner]
+                    if not len(active):
+                        break
+            values = flat_x[row_start + feature[current]]
+            go_left = values <= threshold[current]
+            if has_nan:
+                go_left = np.where(np.isnan(values), self.default_left[current], go_left)
+            current = children[2 * current + go_left]
+        out[active] = current
+        return out.reshape(n_rows, n_trees)
 
     def raw(self, x: np.ndarray) -> np.ndarray:
         """Raw scores: (rows,) for binary, (rows, classes) for multiclass.
@@ -127,27 +161,35 @@ class TreeEnsemble:
         """Saabas contributions (rows, features) of a binary model's raw score.
 
         Each split on the path adds ``value(child) - value(node)`` to the split's feature;
-        the row's raw score is the sum of the roots' values and its contributions.
+        the row's raw score is the sum of the roots' values and its contributions. Pairs
+        (row, tree) at a leaf add nothing and drop out; the others are summed per level in
+        the same order as when every pair walks the full depth.
         """
         x = np.asarray(x, dtype=np.float64)
         width = len(self.feature_names) or int(self.feature.max()) + 1
+        n_trees = len(self.roots)
         out = np.zeros((len(x), width))
         for start in range(0, len(x), CHUNK_ROWS):
-            part = x[start:start + CHUNK_ROWS]
-            nodes = np.broadcast_to(self.roots, (len(part), len(self.roots))).copy()
-            rows = np.arange(len(part))[:, None]
+            part = np.ascontiguousarray(x[start:start + CHUNK_ROWS])
+            flat_x = part.reshape(-1)
+            has_nan = bool(np.isnan(flat_x).any())
+            pair_rows = np.repeat(np.arange(len(part), dtype=np.intp), n_trees)
+            nodes = np.tile(self.roots.astype(np.intp), len(part))
             flat = np.zeros(len(part) * width)
             for _ in range(self.depth):
                 feat = self.feature[nodes]
-                values = part[rows, np.maximum(feat, 0)]
-                go_left = values <= self.threshold[nodes]
-                nan = np.isnan(values)
-                if nan.any():
-                    go_left = np.where(nan, self.default_left[nodes], go_left)
-                nxt = np.where(go_left, self.left[nodes], self.right[nodes])
                 inner = feat >= 0  # leaves point to themselves: no delta, no feature
-                cells = (rows * width + feat)[inner]
-                flat += np.bincount(cells, weights=(self.value[nxt] - self.value[nodes])[inner],
+                if not inner.all():
+                    nodes, pair_rows, feat = nodes[inner], pair_rows[inner], feat[inner]
+                    if not len(nodes):
+                        break
+                values = flat_x[pair_rows * part.shape[1] + feat]
+                go_left = values <= self.threshold[nodes]
+                if has_nan:
+                    go_left = np.where(np.isnan(values), self.default_left[nodes], go_left)
+                nxt = np.where(go_left, self.left[nodes], self.right[nodes])
+                flat += np.bincount(pair_rows * width + feat,
+                                    weights=self.value[nxt] - self.value[nodes],
                                     minlength=len(flat))
                 nodes = nxt
             out[start:start + len(part)] = flat.reshape(len(part), width)

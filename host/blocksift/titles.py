@@ -1,0 +1,246 @@
+"""The article's title as a reader sees it: candidates from the page, scored by a linear model.
+
+A page names its article in several places that disagree: the visible ``<h1>`` (sometimes a
+section name, a logo, or the product's short name), ``<title>`` (usually the headline plus the
+site name, or an SEO variant), ``og:title`` / ``twitter:title``, schema.org ``headline`` /
+``name`` (JSON-LD and microdata), and the heading the extraction algorithm opened its text
+with. Every one of them, and every part of ``<title>`` / ``og:title`` cut at a site-name
+separator ("Headline | Site", "Site: Headline"), is a candidate; equal candidates (same words)
+merge, keeping which sources gave them. Each candidate gets binary and small numeric features
+(sources, how many sources agree, whether the cut-off part names the site, length), and the
+title is the candidate with the highest linear score.
+
+The weights (``data/title-scorer.json``) come from a conditional-logit fit on wcxb-dev's title
+gold, chosen by cross-validation with no site in both the training and the validation folds
+(``benchmarks/train_title_scorer.py``); prediction is a dot product, no learning library.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from urllib.parse import urlsplit
+
+from lxml import etree
+
+#: Separators a site appends its name with; ``: `` too (Amazon, "Site: Headline").
+_SEPARATOR = re.compile(r"\s+[|\-–—~/»·•:]{1,2}\s+|\s*[|·•»]\s*|(?<=\w):\s+")
+_WORD = re.compile(r"\w+")
+_MOJIBAKE = re.compile(r"[\u00c2-\u00f4][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d"
+                       r"\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026"
+                       r"\u2030\u2039\u203a\u20ac\u2122]{1,3}")
+_INVISIBLE = re.compile(r"[\u00ad\u200b-\u200f\u2060\ufeff]|[¶#]\s*$")
+#: A section number before a documentation heading ("3.1 Git Branching").
+_SECTION_NUMBER = re.compile(r"^\d+(?:\.\d+)+\.?\s+(?=\w)")
+_MAX_CHARS = 300
+
+#: Sources in the order their wording is shown when several give the same words.
+SOURCES = ("h1", "algorithm", "ld_headline", "itemprop", "og", "twitter", "ld_name",
+           "title", "h1_numbered", "h2")
+
+
+@dataclass
+class Candidate:
+    """One distinct title (its words) with what speaks for it."""
+
+    text: str
+    key: str
+    features: dict[str, float] = field(default_factory=dict)
+    rank: int = 99
+
+    def add(self, name: str, value: float = 1.0) -> None:
+        self.features[name] = max(self.features.get(name, 0.0), value)
+
+
+def words(text: str | None) -> str:
+    """Case-folded NFKC word tokens joined by one space: titles equal when these are."""
+    return " ".join(_WORD.findall(unicodedata.normalize("NFKC", text or "").casefold()))
+
+
+def _squash(text: str) -> str:
+    return "".join(_WORD.findall(unicodedata.normalize("NFKC", text).casefold()))
+
+
+def _fix_mojibake(match: re.Match[str]) -> str:
+    run = match.group(0)
+    for codec in ("cp1252", "latin-1"):
+        try:
+            return run.encode(codec).decode("utf-8")
+        except (UnicodeEncodeError, UnicodeDecodeError):
+            continue
+    return run
+
+
+def clean(text: str | None) -> str:
+    """``text`` as shown: entities decoded (twice: ``&amp;amp;``), UTF-8 read as cp1252 undone,
+    soft hyphens, zero-width characters and heading anchors ("¶") dropped, spaces collapsed."""
+    text = html.unescape(html.unescape(text or ""))
+    text = _MOJIBAKE.sub(_fix_mojibake, text)
+    text = _INVISIBLE.sub("", text)
+    text = " ".join(text.split())
+    return text[:_MAX_CHARS].strip()
+
+
+def _parts(title: str) -> list[tuple[str, str, int, str]]:
+    """(kind, text, segments dropped) for every prefix and suffix of ``title`` cut at a
+    separator: "A | B | C" gives prefix "A", "A | B" and suffix "B | C", "C"."""
+    cuts = list(_SEPARATOR.finditer(title))
+    out = []
+    for index, cut in enumerate(cuts):
+        out.append(("prefix", title[:cut.start()], len(cuts) - index, cut.group(0)))
+        out.append(("suffix", title[cut.end():], index + 1, cut.group(0)))
+    return out
+
+
+def _site_words(site_names: list[str], url: str | None) -> set[str]:
+    """Squashed names the site goes by: its declared names and its host's labels."""
+    names = {_squash(name) for name in site_names if name}
+    host = (urlsplit(url).hostname or "") if url else ""
+    labels = [label for label in host.removeprefix("www.").split(".") if len(label) > 2]
+    names.update(label.replace("-", "") for label in labels[:-1] or labels)
+    return {name for name in names if len(name) >= 3}
+
+
+def _names_site(dropped: str, site: set[str]) -> bool:
+    squashed = _squash(dropped)
+    return bool(squashed) and any(name in squashed or squashed in name for name in site)
+
+
+def candidates(tree: etree._Element, metas: dict[str, str], ld_nodes: list[dict],
+               page_title: str, chosen: str, site_names: list[str], url: str | None,
+               in_furniture=lambda element: False, text_of=None) -> list[Candidate]:
+    """The distinct title candidates of a page, each with its features."""
+    text_of = text_of or (lambda element: element.text_content())
+    found: dict[str, Candidate] = {}
+    site = _site_words(site_names, url)
+
+    def add(source: str, raw: str | None, **extra: float) -> Candidate | None:
+        text = clean(raw)
+        key = words(text)
+        if not key:
+            return None
+        family, _, feature = source.rpartition(":")
+        rank = next(i for i, name in enumerate(SOURCES) if (family or feature).startswith(name))
+        candidate = found.get(key)
+        if candidate is None:
+            candidate = found[key] = Candidate(text, key, rank=rank)
+        elif rank < candidate.rank:
+            candidate.text, candidate.rank = text, rank
+        candidate.add(feature)
+        for name, value in extra.items():
+            candidate.add(name, value)
+        return candidate
+
+    def add_with_parts(source: str, raw: str | None) -> None:
+        text = clean(raw)
+        if not text:
+            return
+        add(source, text)
+        for kind, part, dropped, cut in _parts(text):
+            removed = text.replace(part, " ", 1)
+            mark = "colon" if ":" in cut else "pipe" if "|" in cut else \
+                "dash" if any(dash in cut for dash in "-–—") else "other"
+            add(f"{source}_{kind}", part, dropped=min(dropped, 4) / 4,
+                dropped_site=float(_names_site(removed, site)), **{f"cut_{mark}": 1.0})
+
+    headings = [node for node in tree.iter("h1") if text_of(node).strip()][:4]
+    for index, heading in enumerate(headings):
+        text = text_of(heading)
+        furniture = in_furniture(heading)
+        source = "h1_furniture" if furniture else ("h1_first" if index == 0 else "h1_other")
+        found_h1 = add(f"h1:{source}", text)
+        if found_h1 is not None and _in_main(heading):
+            found_h1.add("h1_in_main")
+        numbered = _SECTION_NUMBER.sub("", clean(text))
+        if numbered != clean(text):
+            add("h1_numbered", numbered)
+    h2 = next(iter(tree.iter("h2")), None)
+    if h2 is not None:
+        add("h2", text_of(h2))
+    if chosen:
+        add("algorithm", chosen)
+    add_with_parts("title", page_title)
+    add_with_parts("og", metas.get("og:title"))
+    add("twitter", metas.get("twitter:title"))
+    for node in ld_nodes:
+        kinds = {str(kind).lower() for kind in
+                 (node.get("@type") if isinstance(node.get("@type"), list)
+                  else [node.get("@type")])}
+        headline = node.get("headline")
+        if isinstance(headline, str):
+            add("ld_headline", headline)
+        name = node.get("name")
+        if isinstance(name, str):
+            family = "product" if kinds & {"product", "productgroup", "book", "event",
+                                           "course", "softwareapplication"} else \
+                "page" if kinds & {"webpage", "article", "newsarticle", "blogposting",
+                                   "collectionpage", "discussionforumposting", "qapage",
+                                   "question", "itempage", "faqpage", "techarticle"} else \
+                "other"
+            add(f"ld_name:ld_name_{family}", name)
+    for node in tree.xpath("//*[@itemprop='headline' or @itemprop='name']")[:6]:
+        if in_furniture(node):
+            continue
+        add("itemprop", node.get("content") or text_of(node))
+
+    title_words = words(clean(page_title))
+    title_count = max(len(title_words.split()), 1)
+    h1_in_title = any(name.startswith("h1") and f" {c.key} " in f" {title_words} "
+                      for c in found.values() for name in c.features)
+    og_words = words(clean(metas.get("og:title")))
+    site_keys = site
+    families = ("h1", "algorithm", "title", "og", "twitter", "ld", "itemprop")
+    for candidate in found.values():
+        sources = candidate.features
+        agreeing = {family for family in families
+                    if any(name.startswith(family) for name in sources)}
+        candidate.features["agree"] = len(agreeing) / len(families)
+        count = len(candidate.key.split())
+        candidate.features["share_of_title"] = min(count / title_count, 2.0)
+        candidate.features["page_h1_in_title"] = float(h1_in_title)
+        for low, high, name in ((1, 1, "words_1"), (2, 3, "words_2_3"), (4, 8, "words_4_8"),
+                                (9, 16, "words_9_16"), (17, 10_000, "words_17")):
+            if low <= count <= high:
+                candidate.features[name] = 1.0
+        if title_words and f" {candidate.key} " in f" {title_words} ":
+            candidate.features["in_title"] = 1.0
+        if og_words and f" {candidate.key} " in f" {og_words} ":
+            candidate.features["in_og"] = 1.0
+        if _names_site(candidate.text, site_keys):
+            candidate.features["names_site"] = 1.0
+        if _squash(candidate.text) in site_keys:
+            candidate.features["is_site"] = 1.0
+    return list(found.values())
+
+
+def _in_main(element: etree._Element) -> bool:
+    node = element.getparent()
+    while node is not None:
+        if node.tag in ("main", "article") or node.get("role") == "main" or \
+                node.get("itemprop") in ("articleBody", "mainEntity"):
+            return True
+        node = node.getparent()
+    return False
+
+
+@cache
+def _weights() -> dict[str, float]:
+    data = resources.files("blocksift").joinpath("data/title-scorer.json").read_text("utf-8")
+    return json.loads(data)["weights"]
+
+
+def score(candidate: Candidate, weights: dict[str, float] | None = None) -> float:
+    weights = _weights() if weights is None else weights
+    return sum(weights.get(name, 0.0) * value for name, value in candidate.features.items())
+
+
+def best(found: list[Candidate], weights: dict[str, float] | None = None) -> str:
+    """The highest-scoring candidate's text (ties: the earlier source); "" without any."""
+    if not found:
+        return ""
+    return max(found, key=lambda c: (score(c, weights), -c.rank)).text

@@ -1,0 +1,64 @@
+"""Title candidates and the shipped scorer (blocksift.titles)."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+from blocksift import metadata, titles
+from blocksift.page import Page
+
+
+def page(body: str, head: str = "", url: str = "https://www.harbourherald.example/a") -> Page:
+    return Page(f"<html><head>{head}</head><body>{body}</body></html>", url=url)
+
+
+def test_clean_undoes_entities_mojibake_and_invisible_characters():
+    assert titles.clean("Fish &amp;amp; Chips") == "Fish & Chips"
+    assert titles.clean("A DIY Investor\u00e2\u0080\u0099s Guide") == "A DIY Investor\u2019s Guide"
+    assert titles.clean("itertools \u00e2\u20ac\u201d Functions") == "itertools \u2014 Functions"
+    assert titles.clean("Home Repair Assis\u00adtance  Program \u00b6") == \
+        "Home Repair Assistance Program"
+
+
+def test_title_parts_name_the_dropped_site():
+    found = metadata.title_candidates(page(
+        "<h1>Menu</h1>", "<title>Harbour lights return | The Harbour Herald</title>"))
+    by_key = {candidate.key: candidate.features for candidate in found}
+    assert by_key["harbour lights return"]["title_prefix"] == 1.0
+    assert by_key["harbour lights return"]["dropped_site"] == 1.0
+    assert by_key["the harbour herald"].get("names_site") == 1.0
+
+
+def test_equal_candidates_merge_and_count_their_sources():
+    found = metadata.title_candidates(page(
+        "<article><h1>Harbour lights return</h1></article>",
+        "<title>Harbour lights return - Herald</title>"
+        "<meta property='og:title' content='Harbour Lights Return'>"))
+    merged = [c for c in found if c.key == "harbour lights return"]
+    assert len(merged) == 1
+    assert {"h1_first", "h1_in_main", "og", "title_prefix"} <= set(merged[0].features)
+    assert merged[0].text == "Harbour lights return"  # the visible wording is shown
+
+
+def test_shipped_scorer_picks_the_headline_over_site_and_section_names():
+    html = page("<nav><h2>Sections</h2></nav><main><h1>Harbour lights return</h1>"
+                "<p>The lights are back.</p></main>",
+                "<title>Harbour lights return | The Harbour Herald</title>"
+                "<meta property='og:site_name' content='The Harbour Herald'>")
+    assert metadata.extract(html).title == "Harbour lights return"
+    no_h1 = page("<p>The lights are back.</p>",
+                 "<title>Harbour lights return | The Harbour Herald</title>")
+    assert metadata.extract(no_h1).title == "Harbour lights return"
+
+
+def test_shipped_weights_record_their_cross_validation():
+    data = json.loads(resources.files("blocksift").joinpath("data/title-scorer.json")
+                      .read_text("utf-8"))
+    assert data["weights"] and 0 < data["site_grouped_cv_accuracy"] <= 1
+    assert data["site_grouped_cv_accuracy"] <= data["in_sample_accuracy"] + 0.05
+
+
+def test_no_candidates_gives_an_empty_title():
+    assert titles.best([]) == ""
+    assert metadata.extract(page("<p>text only</p>")).title == ""
