@@ -252,10 +252,20 @@ export function hidePlanIds(plan) {
   return [...new Set(plan.targets.map((t) => t?.elementId).filter((id) => typeof id === "string"))];
 }
 
-/** Overlay items of a hide plan: the main content, then each target with its reason. */
+/**
+ * Overlay items of a hide plan: the main content, one item per region (the host groups its
+ * paragraphs into regions; one box each), then each target with its reason.
+ */
 export function planOverlayItems(plan) {
   const items = [];
-  if (plan?.mainIds?.length) {
+  const regions = (plan?.mainRegions ?? []).filter((r) => Array.isArray(r?.elementIds) && r.elementIds.length);
+  if (regions.length) {
+    regions.forEach((region, index) => {
+      const which = regions.length > 1 ? ` (part ${index + 1} of ${regions.length})` : "";
+      items.push({ kind: "main", elementIds: region.elementIds, label: "main text",
+        reason: `the main content${which}, ${region.chars ?? 0} characters: never hidden` });
+    });
+  } else if (plan?.mainIds?.length) {
     items.push({ kind: "main", elementIds: plan.mainIds, label: "main text", reason: "the main content: never hidden" });
   }
   for (const target of plan?.targets ?? []) {

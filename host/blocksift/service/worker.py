@@ -169,6 +169,10 @@ def run_job(job: Job) -> JobOutcome:
             and "main_text" not in job.params):
         # Blocks only (e.g. "hide link blocks"): skip main-text work such as a tree parse.
         params = params.model_copy(update={"main_text": False})
+    if (job.action == "hide" and "reasons" in type(params).model_fields
+            and "reasons" not in job.params):
+        # the hide plan gives its own reasons; a segmenter's per-block ones would be dropped
+        params = params.model_copy(update={"reasons": 0})
     started = time.perf_counter()
     try:
         page = Page(job.html, url=job.url, id_attr=job.id_attr)
