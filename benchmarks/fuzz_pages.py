@@ -306,6 +306,9 @@ def run_native(pages: Iterator[tuple[str, str, str]], hang_after: float) -> dict
                      html.encode("utf-8", errors="surrogatepass"))
         elif reply.get("type") == "error":
             counts["errors"] += 1
+            codes = counts.setdefault("error_codes", {})
+            key = f"{reply.get('code')} {reply.get('error') or ''}".strip()
+            codes[key] = codes.get(key, 0) + 1
 
     for pid, algorithm, html in pages:
         counts["pages"] += 1

@@ -83,6 +83,25 @@ export function cancelRequest(target, id = newRequestId("cancel")) {
   return { type: "cancel", id: checkId(id), target: checkId(target) };
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * `value` with every string in it well-formed (lone UTF-16 surrogates become U+FFFD). Page
+ * scripts that cut text by length split emoji into lone halves, the DOM keeps them, and the
+ * host refuses any message holding one (error 1006), so the snapshot is mended before sending.
+ */
+export function wellFormed(value) {
+  if (typeof value === "string") {
+    return typeof value.toWellFormed === "function" ? value.toWellFormed()
+      : value.replace(LONE_SURROGATE, "\uFFFD");
+  }
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [wellFormed(k), wellFormed(v)]));
+  }
+  return value;
+}
+
 /**
  * An extract request for one page snapshot.
  * `url` is dropped when the user turned off "send page address"; `private` tells the host to
