@@ -408,6 +408,10 @@ def totals(done: dict[tuple[str, int], dict[str, Any]], modes: list[str]
         for key, value in counts.items():
             if key == "notes":
                 into.setdefault("notes", []).extend(value)
+            elif isinstance(value, dict):  # counts by error code
+                merged = into.setdefault(key, {})
+                for code, count in value.items():
+                    merged[code] = merged.get(code, 0) + count
             else:
                 into[key] = round(into.get(key, 0) + value, 1)
     return {mode: summed[mode] for mode in modes if mode in summed}
