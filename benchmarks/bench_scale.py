@@ -9,7 +9,10 @@ repeated), each run in a fresh process whose whole process tree is sampled from 
 * pages per CPU-second (= per core): extracted pages / CPU time of the tree (reader,
   sandbox, IPC and writer included). CPU time, not wall time, so that other processes on
   a shared machine do not count against either extractor;
-* pages/s (wall) and the 1 -> 2 worker scaling (wall); on a shared machine it is noisy;
+* pages/s (wall) and the 1 -> 2 worker scaling (wall), next to the cores the run actually
+  got (its tree's CPU-seconds / wall seconds) and the load average around it: on a shared
+  machine wall scaling is capped by the cores left over, so the per-core scaling (pages per
+  CPU-second with 2 workers / with 1; 1.0 = no loss to parallel overhead) is printed too;
 * peak memory: the tree's peak PSS (shared pages split, not double-counted) per worker, and
   the largest single process's peak RSS;
 * records skipped by reason (from the reader's stats: records = documents + skipped).
@@ -218,6 +221,7 @@ class TreeSampler:
 
 
 def measure(extractor: str, workers: int, warc_dir: Path, timeout: float) -> dict:
+    load_before = os.getloadavg()[0]
     work = tempfile.mkdtemp(prefix="bench-scale-")
     try:
         process = subprocess.Popen(
@@ -245,6 +249,8 @@ def measure(extractor: str, workers: int, warc_dir: Path, timeout: float) -> dic
         "wall_s": round(result["wall"], 2), "cpu_s": round(sampler.cpu_seconds, 2),
         "pages_per_cpu_s": round(pages / max(sampler.cpu_seconds, 1e-9), 2),
         "pages_per_s": round(pages / result["wall"], 2),
+        "cores_used": round(sampler.cpu_seconds / result["wall"], 2),
+        "load_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
         "peak_pss_mb_per_worker": round(sampler.peak_pss / workers / 2**20, 1),
         "peak_rss_mb_largest_process": round(sampler.peak_rss / 2**20, 1),
         "records": int(reader.get("records", 0)), "documents": int(reader.get("documents", 0)),
@@ -289,12 +295,14 @@ def main() -> None:
                                  if r["extractor"] == extractor and r["workers"] == workers)
 
     print(f"\n{'extractor':<12} {'workers':>7} {'pages':>6} {'pages/CPU-s':>11} "
-          f"{'pages/s':>8} {'PSS MB/wkr':>10} {'max RSS MB':>10} {'timeouts':>8}")
+          f"{'pages/s':>8} {'cores used':>10} {'PSS MB/wkr':>10} {'max RSS MB':>10} "
+          f"{'timeouts':>8}")
     for workers in worker_counts:
         for extractor in extractors:
             print(f"{extractor:<12} {workers:>7} {median(extractor, workers, 'pages'):>6.0f} "
                   f"{median(extractor, workers, 'pages_per_cpu_s'):>11.2f} "
                   f"{median(extractor, workers, 'pages_per_s'):>8.2f} "
+                  f"{median(extractor, workers, 'cores_used'):>10.2f} "
                   f"{median(extractor, workers, 'peak_pss_mb_per_worker'):>10.1f} "
                   f"{median(extractor, workers, 'peak_rss_mb_largest_process'):>10.1f} "
                   f"{median(extractor, workers, 'timeouts'):>8.0f}")
@@ -320,9 +328,17 @@ def main() -> None:
         for extractor in extractors:
             ratio = median(extractor, high, "pages_per_s") / median(extractor, low, "pages_per_s")
             summary["ratios"][f"{extractor} wall scaling {low}->{high} workers"] = round(ratio, 2)
+            per_core = median(extractor, high, "pages_per_cpu_s") / \
+                median(extractor, low, "pages_per_cpu_s")
+            summary["ratios"][f"{extractor} per-core scaling {low}->{high} workers"] = round(
+                per_core, 2)
     print()
     for name, value in summary["ratios"].items():
         print(f"{name}: {value:.2f}" + ("" if "ms/page" in name else "x"))
+    loads = [load for run in runs for load in run["load_1min"]]
+    print(f"load average (1 min) around the runs: {min(loads):.2f}-{max(loads):.2f} on "
+          f"{os.cpu_count()} CPUs; cores used per run: "
+          + ", ".join(f"{r['extractor']}x{r['workers']} {r['cores_used']:.2f}" for r in runs))
     print(f"skipped by reason (reader, last run): {runs[-1]['skipped']}; records "
           f"{runs[-1]['records']} = documents {runs[-1]['documents']} + skipped "
           f"{sum(runs[-1]['skipped'].values())}")

@@ -15,7 +15,12 @@ Each page goes, with the algorithms taken in turn, through:
 A crash is a dead process or a traceback, a hang a process past ``--hang-after`` seconds, a
 missing answer a page without its line/reply. Prints the counts (and writes ``--json``).
 
-    nice -n 10 python3 benchmarks/fuzz_pages.py --pages 20000 --modes batch,native,extract
+    nice -n 10 python3 benchmarks/fuzz_pages.py --pages 20000 --modes batch,native,extract \\
+        --progress out/fuzz-progress.jsonl --json out/fuzz.json
+
+Pages are run in chunks (``--chunk-size``), every mode on a chunk before the next chunk; with
+``--progress`` each finished chunk is appended to a file, and a run started again with the
+same ``--pages``, ``--seed`` and ``--chunk-size`` skips the chunks it finds there.
 """
 
 from __future__ import annotations
@@ -127,6 +132,22 @@ def chunks(pages: Iterator[tuple[str, str, str]], size: int
         yield chunk
 
 
+#: Where the inputs behind a crash, hang or missing answer are kept (``--keep``), to replay.
+KEEP: list[Path] = []
+
+
+def note(counts: dict[str, Any], text: str, name: str = "", data: bytes = b"") -> None:
+    """Say what failed (kept in the progress file), and keep its input under ``--keep``."""
+    counts.setdefault("notes", []).append(text[-1500:])
+    if KEEP and data:
+        KEEP[0].mkdir(parents=True, exist_ok=True)
+        (KEEP[0] / name).write_bytes(data)
+
+
+def _tail(stderr: bytes) -> str:
+    return stderr.decode("utf-8", errors="replace").strip()[-1200:]
+
+
 def _json_line(record: dict[str, Any]) -> bytes:
     # json.dumps escapes lone surrogates as \ud800, as a browser's JSON.stringify does
     return json.dumps(record).encode("ascii") + b"\n"
@@ -168,9 +189,14 @@ def _batch_chunk(pages: list[tuple[str, str, str]], hang_after: float, jobs: int
             except subprocess.TimeoutExpired:
                 counts["hang"] += 1
                 counts["missing"] += len(mine)
+                note(counts, f"batch --algo {algorithm} {mine[0][0]}..: hang",
+                     f"batch-{algorithm}-{mine[0][0]}.jsonl", b"".join(lines))
                 continue
         if done.returncode != 0 or b"Traceback" in done.stderr:
             counts["crash"] += 1
+            note(counts, f"batch --algo {algorithm} {mine[0][0]}..: exit {done.returncode}: "
+                         f"{_tail(done.stderr)}",
+                 f"batch-{algorithm}-{mine[0][0]}.jsonl", b"".join(lines))
         try:
             text = done.stdout.decode("utf-8")
         except UnicodeDecodeError:
@@ -259,18 +285,30 @@ def run_native(pages: Iterator[tuple[str, str, str]], hang_after: float) -> dict
     window = 4  # a few requests in flight, as a browser with several tabs
     pending: list[str] = []
 
+    sent: dict[str, tuple[str, str]] = {}
+
     def collect(request_id: str) -> None:
         nonlocal host
         reply = host.wait(request_id, hang_after)
+        algorithm, html = sent.pop(request_id)
         if reply is None:
             counts["missing"] += 1
             if host.proc.poll() is not None:
                 counts["crash"] += 1
+                note(counts, f"native {request_id} ({algorithm}): host exited "
+                             f"{host.proc.returncode}", f"native-{algorithm}-{request_id}.html",
+                     html.encode("utf-8", errors="surrogatepass"))
                 host = NativeHost()
             else:
                 counts["hang"] += 1
+                note(counts, f"native {request_id} ({algorithm}): no reply",
+                     f"native-{algorithm}-{request_id}.html",
+                     html.encode("utf-8", errors="surrogatepass"))
         elif reply.get("type") == "error":
             counts["errors"] += 1
+            codes = counts.setdefault("error_codes", {})
+            key = f"{reply.get('code')} {reply.get('error') or ''}".strip()
+            codes[key] = codes.get(key, 0) + 1
 
     for pid, algorithm, html in pages:
         counts["pages"] += 1
@@ -278,8 +316,10 @@ def run_native(pages: Iterator[tuple[str, str, str]], hang_after: float) -> dict
                           "want": ["main", "blocks"]}):
             counts["missing"] += 1
             counts["crash"] += 1
+            note(counts, f"native {pid} ({algorithm}): the host's stdin was closed")
             host = NativeHost()
             continue
+        sent[pid] = (algorithm, html)
         pending.append(pid)
         if len(pending) >= window:
             collect(pending.pop(0))
@@ -288,15 +328,16 @@ def run_native(pages: Iterator[tuple[str, str, str]], hang_after: float) -> dict
     host.send({"type": "ping", "id": "still-there"})
     if host.wait("still-there", 30) is None:
         counts["crash"] += 1
+        note(counts, "native: no reply to the last ping")
     host.close()
     return counts
 
 
-def run_extract(pages: Iterator[tuple[str, str, str]], every: int, hang_after: float
-                ) -> dict[str, Any]:
+def run_extract(pages: Iterator[tuple[str, str, str]], every: int, hang_after: float,
+                first: int = 0) -> dict[str, Any]:
     counts = {"pages": 0, "crash": 0, "hang": 0, "missing": 0, "errors": 0}
     with tempfile.TemporaryDirectory() as folder:
-        for number, (pid, algorithm, html) in enumerate(pages):
+        for number, (pid, algorithm, html) in enumerate(pages, start=first):
             if number % every:
                 continue
             counts["pages"] += 1
@@ -309,17 +350,71 @@ def run_extract(pages: Iterator[tuple[str, str, str]], every: int, hang_after: f
             except subprocess.TimeoutExpired:
                 counts["hang"] += 1
                 counts["missing"] += 1
+                note(counts, f"extract {pid} ({algorithm}): hang", f"extract-{algorithm}-{pid}"
+                     ".html", path.read_bytes())
                 continue
             if done.returncode not in (0, 1, 2) or b"Traceback" in done.stderr:
                 counts["crash"] += 1
+                note(counts, f"extract {pid} ({algorithm}): exit {done.returncode}: "
+                             f"{_tail(done.stderr)}", f"extract-{algorithm}-{pid}.html",
+                     path.read_bytes())
             elif done.returncode == 0:
                 try:
                     json.loads(done.stdout.decode("utf-8"))
                 except ValueError:
                     counts["missing"] += 1
+                    note(counts, f"extract {pid} ({algorithm}): exit 0 without JSON",
+                         f"extract-{algorithm}-{pid}.html", path.read_bytes())
             else:
                 counts["errors"] += 1
     return counts
+
+
+def run_mode(mode: str, pages: list[tuple[str, str, str]], first: int,
+             args: argparse.Namespace) -> dict[str, Any]:
+    """One mode over one chunk of pages (``first``: the chunk's first page number)."""
+    started = time.monotonic()
+    if mode == "batch":
+        counts = run_batch(iter(pages), args.hang_after, args.jobs)
+    elif mode == "native":
+        counts = run_native(iter(pages), args.hang_after)
+    elif mode == "extract":
+        counts = run_extract(iter(pages), args.extract_every, args.hang_after, first)
+    else:
+        raise SystemExit(f"unknown mode {mode}")
+    counts["seconds"] = round(time.monotonic() - started, 1)
+    return counts
+
+
+def load_progress(path: Path | None, pages: int, seed: int, size: int
+                  ) -> dict[tuple[str, int], dict[str, Any]]:
+    """Chunks already done by an earlier run with the same pages, seed and chunk size."""
+    done: dict[tuple[str, int], dict[str, Any]] = {}
+    if path is None or not path.exists():
+        return done
+    for line in path.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        if (entry["pages_total"], entry["seed"], entry["chunk_size"]) == (pages, seed, size):
+            done[(entry["mode"], entry["chunk"])] = entry["counts"]
+    return done
+
+
+def totals(done: dict[tuple[str, int], dict[str, Any]], modes: list[str]
+           ) -> dict[str, dict[str, Any]]:
+    summed: dict[str, dict[str, Any]] = {}
+    for (mode, _chunk), counts in sorted(done.items()):
+        into = summed.setdefault(mode, {"chunks": 0})
+        into["chunks"] += 1
+        for key, value in counts.items():
+            if key == "notes":
+                into.setdefault("notes", []).extend(value)
+            elif isinstance(value, dict):  # counts by error code
+                merged = into.setdefault(key, {})
+                for code, count in value.items():
+                    merged[code] = merged.get(code, 0) + count
+            else:
+                into[key] = round(into.get(key, 0) + value, 1)
+    return {mode: summed[mode] for mode in modes if mode in summed}
 
 
 def main() -> int:
@@ -331,32 +426,55 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--hang-after", type=float, default=90.0,
                         help="seconds without an answer that count as a hang (per page)")
+    parser.add_argument("--chunk-size", type=int, default=1000,
+                        help="pages per chunk; every mode runs a chunk before the next one")
+    parser.add_argument("--progress", type=Path,
+                        help="JSONL of finished chunks: appended as they end, and chunks "
+                             "already in it are skipped, so a stopped run resumes")
     parser.add_argument("--datasets", type=Path,
                         default=Path(os.environ.get("BLOCKSIFT_DATASETS",
                                                     REPO.parent / "shared" / "datasets")))
+    parser.add_argument("--keep", type=Path,
+                        help="folder for the inputs behind each crash, hang or missing answer")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    if args.keep:
+        KEEP.append(args.keep)
     if not any(args.datasets.glob("*/pages.jsonl.gz")):
         print(f"no dev sets under {args.datasets} (set BLOCKSIFT_DATASETS)", file=sys.stderr)
         return 2
+    modes = args.modes.split(",")
     sources = dev_pages(args.datasets)
-    print(f"{args.pages} fuzzed pages from {len(sources)} dev-set pages, seed {args.seed}",
-          flush=True)
+    print(f"{args.pages} fuzzed pages from {len(sources)} dev-set pages, seed {args.seed}, "
+          f"chunks of {args.chunk_size}", flush=True)
+    done = load_progress(args.progress, args.pages, args.seed, args.chunk_size)
+    if done:
+        print(f"resuming: {len(done)} mode-chunks already done", flush=True)
+    # the same pages in every mode; chunks are cut from one seeded sequence
+    for number, chunk in enumerate(chunks(fuzzed(args.pages, args.seed, sources),
+                                          args.chunk_size)):
+        for mode in modes:
+            if (mode, number) in done:
+                continue
+            counts = run_mode(mode, chunk, number * args.chunk_size, args)
+            done[(mode, number)] = counts
+            print(f"chunk {number:>3} {mode:<8} "
+                  + "  ".join(f"{k} {v}" for k, v in counts.items() if k != "notes"), flush=True)
+            for text in counts.get("notes", []):
+                print(f"    {text}", flush=True)
+            if args.progress:
+                args.progress.parent.mkdir(parents=True, exist_ok=True)
+                with args.progress.open("a", encoding="utf-8") as handle:
+                    handle.write(json.dumps({
+                        "pages_total": args.pages, "seed": args.seed,
+                        "chunk_size": args.chunk_size, "chunk": number, "mode": mode,
+                        "counts": counts}) + "\n")
     report: dict[str, Any] = {"pages": args.pages, "seed": args.seed}
-    for mode in args.modes.split(","):
-        started = time.monotonic()
-        pages = fuzzed(args.pages, args.seed, sources)  # the same pages in every mode
-        if mode == "batch":
-            counts = run_batch(pages, args.hang_after, args.jobs)
-        elif mode == "native":
-            counts = run_native(pages, args.hang_after)
-        elif mode == "extract":
-            counts = run_extract(pages, args.extract_every, args.hang_after)
-        else:
-            raise SystemExit(f"unknown mode {mode}")
-        counts["seconds"] = round(time.monotonic() - started, 1)
-        report[mode] = counts
-        print(f"{mode:<8} " + "  ".join(f"{k} {v}" for k, v in counts.items()), flush=True)
+    report.update(totals(done, modes))
+    print("totals", flush=True)
+    for mode in modes:
+        print(f"{mode:<8} " + "  ".join(f"{k} {v}" for k, v in report[mode].items()
+                                        if k != "notes"), flush=True)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(report, indent=1), encoding="utf-8")

@@ -301,7 +301,8 @@ export function agentCall(method, args) {
         .box.main { border-style: dashed; background: none; }
         .label { position: absolute; top: 0; left: 0; pointer-events: auto; cursor: help;
                  font: 600 11px/1.3 system-ui, sans-serif; color: #fff; background: var(--c);
-                 padding: 1px 6px; white-space: nowrap; border-radius: 0 0 4px 0; outline-offset: 1px; }
+                 padding: 1px 6px; white-space: nowrap; border-radius: 4px; outline-offset: 1px;
+                 box-shadow: 0 1px 3px rgba(0,0,0,.25); }
         .label .why { display: none; position: absolute; top: 100%; left: 0; margin-top: 2px; z-index: 1;
                       width: max-content; max-width: 360px; white-space: normal; font-weight: 400;
                       color: #1b1b1f; background: #fff; border: 1px solid var(--c); border-radius: 4px;
@@ -310,11 +311,14 @@ export function agentCall(method, args) {
         .label:focus { outline: 2px solid #000; z-index: 2; }
         .legend { position: fixed; left: 12px; bottom: 12px; pointer-events: auto; padding: 8px 10px;
                   font: 12px/1.5 system-ui, sans-serif; color: #1b1b1f; background: #fff;
-                  border-radius: 6px; box-shadow: 0 2px 12px rgba(0,0,0,.3); max-width: 260px; }
-        .legend strong { display: block; margin-bottom: 2px; }
+                  border-radius: 6px; box-shadow: 0 2px 12px rgba(0,0,0,.3); max-width: 200px; }
+        .legend strong { display: flex; align-items: center; gap: 6px; margin-bottom: 2px; }
+        .legend .fold { border: 0; background: none; padding: 0 2px; font-size: 12px; cursor: pointer; }
+        .legend.folded .key, .legend.folded .buttons { display: none; }
+        .legend.folded strong { margin-bottom: 0; }
         .key::before { content: ""; display: inline-block; width: 10px; height: 10px; margin-right: 6px;
                        vertical-align: -1px; background: var(--c); border-radius: 2px; }
-        .legend .buttons { display: flex; gap: 6px; margin-top: 6px; }
+        .legend .buttons { display: flex; flex-direction: column; align-items: flex-start; gap: 4px; margin-top: 6px; }
         .legend button { font: 12px system-ui, sans-serif; padding: 2px 6px; cursor: pointer; }
         .toast { position: fixed; right: 16px; bottom: 16px; max-width: 420px; padding: 12px 14px;
                  font: 14px/1.45 system-ui, sans-serif; color: #1b1b1f; background: #fff;
@@ -368,12 +372,94 @@ export function agentCall(method, args) {
       return current;
     }
 
+    /** Union of the elements' boxes in document coordinates; null when nothing shows. */
+    function unionRect(elements) {
+      let top = Infinity, left = Infinity, bottom = -Infinity, right = -Infinity;
+      for (const element of elements) {
+        const rect = element.getBoundingClientRect();
+        if (rect.width < 1 || rect.height < 1) continue;
+        top = Math.min(top, rect.top + scrollY);
+        left = Math.min(left, rect.left + scrollX);
+        bottom = Math.max(bottom, rect.bottom + scrollY);
+        right = Math.max(right, rect.right + scrollX);
+      }
+      return top === Infinity ? null : { top, left, width: right - left, height: bottom - top };
+    }
+
+    /** Document-coordinate boxes of the page's visible lines of text (labels avoid them). */
+    function textRects() {
+      const rects = [];
+      const walker = document.createTreeWalker(document.body ?? document.documentElement, NodeFilter.SHOW_TEXT);
+      const range = document.createRange();
+      for (let node = walker.nextNode(); node && rects.length < 20000; node = walker.nextNode()) {
+        if (!node.data.trim()) continue;
+        range.selectNodeContents(node);
+        for (const r of range.getClientRects()) {
+          if (r.width >= 1 && r.height >= 1) rects.push({ x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height });
+        }
+      }
+      // form controls show text that is no text node
+      for (const control of document.querySelectorAll("input, button, select, textarea")) {
+        const r = control.getBoundingClientRect();
+        if (r.width >= 1 && r.height >= 1) rects.push({ x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height });
+      }
+      return rects;
+    }
+
+    /** Area of the text (and labels already placed) a w×h label at (x, y) would cover. */
+    function covered(x, y, w, h, obstacles) {
+      let area = 0;
+      for (const o of obstacles) {
+        const dx = Math.min(x + w, o.x + o.w) - Math.max(x, o.x);
+        const dy = Math.min(y + h, o.y + o.h) - Math.max(y, o.y);
+        if (dx > 0 && dy > 0) area += dx * dy;
+      }
+      return area;
+    }
+
     /**
-     * Draw overlay items {kind, elementIds, label, reason}: one outline per covering element,
-     * one label per item inside its first box (never on a border), the reason in words on
-     * hover or keyboard focus, and a legend with one colour per kind. Everything lives in a
-     * zero-size shadow-root layer with pointer-events off except labels and the legend, so
-     * the page's layout never moves and its clicks still work.
+     * Where a label of size w×h goes for a box: the first place, on or next to the box, that
+     * covers no text and no other label. Tried in order: the box's top corners inside, its
+     * margins to the left and right, just above and below it, its bottom corners, then the
+     * gaps between its lines; when every place covers something, the one covering least.
+     */
+    function placeLabel(box, w, h, text, placed) {
+      const pageWidth = Math.max(document.documentElement.scrollWidth, innerWidth);
+      const inset = 2;
+      const right = box.left + box.width - w - inset;
+      const candidates = [
+        { x: box.left + inset, y: box.top + inset, side: "inside" },
+        { x: right, y: box.top + inset, side: "inside" },
+        { x: box.left - w - 4, y: box.top, side: "left" },
+        { x: box.left + box.width + 4, y: box.top, side: "right" },
+        { x: box.left, y: box.top - h - 2, side: "above" },
+        { x: right, y: box.top - h - 2, side: "above" },
+        { x: box.left, y: box.top + box.height + 2, side: "below" },
+        { x: box.left + inset, y: box.top + box.height - h - inset, side: "inside" },
+        { x: right, y: box.top + box.height - h - inset, side: "inside" },
+      ];
+      for (let y = box.top + h; y + h < box.top + box.height && candidates.length < 60; y += Math.max(4, h / 2)) {
+        candidates.push({ x: box.left + inset, y, side: "inside" }, { x: right, y, side: "inside" });
+      }
+      const fits = (c) => c.x >= 0 && c.y >= 0 && c.x + w <= pageWidth;
+      const obstacles = text.concat(placed);
+      let best = null;
+      for (const candidate of candidates.filter(fits)) {
+        const area = covered(candidate.x, candidate.y, w, h, obstacles);
+        if (area === 0) return candidate;
+        if (!best || area < best.area) best = { ...candidate, area };
+      }
+      return best ?? candidates[0];
+    }
+
+    /**
+     * Draw overlay items {kind, elementIds, label, reason}: one box per item (the union of its
+     * elements, so a region of many paragraphs is one box), one label per box placed outside
+     * it (never over the text it marks), the reason in words on hover or keyboard focus, and a
+     * legend with one colour per kind. Main regions are drawn first, so boxes inside them
+     * (an ad in the article) lie on top. Everything lives in a zero-size shadow-root layer
+     * with pointer-events off except labels and the legend, so the page's layout never moves
+     * and its clicks still work.
      */
     function drawOverlay(items, mode = "explained") {
       clearOverlay();
@@ -381,43 +467,47 @@ export function agentCall(method, args) {
       overlayMode = mode;
       const root = ensureUi();
       const counts = {};
+      const placed = [];
+      const text = textRects();
       let drawn = 0;
       items.forEach((item, index) => {
-        let labelled = false;
-        for (const element of coverElements(elementsFor(item.elementIds ?? []))) {
-          const rect = element.getBoundingClientRect();
-          if (rect.width < 1 || rect.height < 1) continue;
-          const box = document.createElement("div");
-          box.className = `box ${item.kind === "main" ? "main" : ""}`;
-          box.dataset.kind = item.kind;
-          box.dataset.block = String(index);
-          box.style.setProperty("--c", KIND_COLORS[item.kind] ?? KIND_COLORS.other);
-          box.style.top = `${rect.top + scrollY}px`;
-          box.style.left = `${rect.left + scrollX}px`;
-          box.style.width = `${rect.width}px`;
-          box.style.height = `${rect.height}px`;
-          if (!labelled) {
-            const label = document.createElement("span");
-            label.className = "label";
-            label.tabIndex = 0;
-            label.setAttribute("role", "note");
-            label.textContent = item.label ?? KIND_NAMES[item.kind] ?? item.kind;
-            const why = document.createElement("span");
-            why.className = "why";
-            why.textContent = item.reason ?? "";
-            label.setAttribute("aria-label", `${label.textContent}: ${why.textContent}`);
-            label.append(why);
-            box.append(label);
-            labelled = true;
-          }
-          root.append(box);
-        }
-        if (labelled) {
-          drawn += 1;
-          counts[item.kind] = (counts[item.kind] ?? 0) + 1;
-        }
+        const rect = unionRect(coverElements(elementsFor(item.elementIds ?? [])));
+        if (!rect) return;
+        const box = document.createElement("div");
+        box.className = `box ${item.kind === "main" ? "main" : ""}`;
+        box.dataset.kind = item.kind;
+        box.dataset.block = String(index);
+        box.style.setProperty("--c", KIND_COLORS[item.kind] ?? KIND_COLORS.other);
+        box.style.top = `${rect.top}px`;
+        box.style.left = `${rect.left}px`;
+        box.style.width = `${rect.width}px`;
+        box.style.height = `${rect.height}px`;
+        const label = document.createElement("span");
+        label.className = "label";
+        label.tabIndex = 0;
+        label.setAttribute("role", "note");
+        label.textContent = item.label ?? KIND_NAMES[item.kind] ?? item.kind;
+        const why = document.createElement("span");
+        why.className = "why";
+        why.textContent = item.reason ?? "";
+        label.setAttribute("aria-label", `${label.textContent}: ${why.textContent}`);
+        label.append(why);
+        box.append(label);
+        root.append(box);
+        // a pixel of room around the label (sizes are fractional; lines touch)
+        const size = label.getBoundingClientRect();
+        const w = Math.ceil(size.width || 80) + 1;
+        const h = Math.ceil(size.height || 16) + 1;
+        const at = placeLabel(rect, w, h, text, placed);
+        placed.push({ x: at.x, y: at.y, w, h });
+        label.dataset.side = at.side;
+        // the label is placed inside the box's border: offsets count from its padding edge
+        label.style.left = `${at.x - rect.left - box.clientLeft}px`;
+        label.style.top = `${at.y - rect.top - box.clientTop}px`;
+        drawn += 1;
+        counts[item.kind] = (counts[item.kind] ?? 0) + 1;
       });
-      drawLegend(root, counts, mode);
+      placeLegend(drawLegend(root, counts, mode), text, placed);
       return drawn;
     }
 
@@ -428,6 +518,14 @@ export function agentCall(method, args) {
       legend.setAttribute("aria-label", "blocksift overlay legend");
       const title = document.createElement("strong");
       title.textContent = mode === "paper" ? "Link blocks as the paper finds them" : "What hide would hide";
+      // folds the legend to its title line, so that it covers less of the page
+      const fold = document.createElement("button");
+      fold.className = "fold";
+      fold.setAttribute("aria-expanded", "true");
+      fold.title = "Fold or unfold the legend";
+      fold.textContent = "▾";
+      fold.addEventListener("click", () => setFolded(legend, !legend.classList.contains("folded")));
+      title.append(fold);
       legend.append(title);
       for (const kind of Object.keys(KIND_COLORS)) {
         const row = document.createElement("div");
@@ -453,6 +551,41 @@ export function agentCall(method, args) {
       buttons.append(other, close);
       legend.append(buttons);
       root.append(legend);
+      return legend;
+    }
+
+    /** Put the legend at the window's left or right edge where it covers the least text
+     * (a corner when nothing is free). */
+    function placeLegend(legend, text, labels) {
+      const w = legend.offsetWidth, h = legend.offsetHeight, m = 12;
+      const spots = [];
+      for (let top = innerHeight - h - m; top >= m; top -= 40) {
+        spots.push({ left: m, top }, { left: innerWidth - w - m, top });
+      }
+      spots.push({ left: m, top: m }, { left: innerWidth - w - m, top: m });
+      let best = null;
+      for (const spot of spots) {
+        const x = spot.left + scrollX, y = spot.top + scrollY;
+        // a label hidden under the legend is worse than a line of text (it has no other copy)
+        const area = covered(x, y, w, h, text) + 10 * covered(x, y, w, h, labels);
+        if (!best || area < best.area) best = { ...spot, area };
+        if (area === 0) break;
+      }
+      legend.style.bottom = legend.style.right = "auto";
+      legend.style.left = `${best.left}px`;
+      legend.style.top = `${best.top}px`;
+      // nowhere free: fold it to its title line and place that instead
+      if (best.area > 0 && !legend.classList.contains("folded")) {
+        setFolded(legend, true);
+        placeLegend(legend, text, labels);
+      }
+    }
+
+    function setFolded(legend, folded) {
+      legend.classList.toggle("folded", folded);
+      const fold = legend.querySelector(".fold");
+      fold?.setAttribute("aria-expanded", String(!folded));
+      if (fold) fold.textContent = folded ? "▸" : "▾";
     }
 
     function closeOverlay() {

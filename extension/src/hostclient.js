@@ -6,7 +6,7 @@
 
 import {
   BlocksiftError, ChunkAssembler, LOCAL_ERRORS, PROTOCOL_VERSION, cancelRequest, helloRequest,
-  hostError, portClosedError,
+  hostError, portClosedError, wellFormed,
 } from "./protocol.js";
 import { ERROR_CODES } from "./wireconstants.js";
 
@@ -134,7 +134,7 @@ export class HostClient {
       }, timeoutMs) : null;
       this.pending.set(message.id, { resolve, reject, timer });
       try {
-        this.port.postMessage(message);
+        this.port.postMessage(wellFormed(message));
       } catch (err) {
         const text = String(err?.message ?? err);
         // Chromium throws synchronously at 64 MiB (the port stays open), or when the port

@@ -83,6 +83,25 @@ export function cancelRequest(target, id = newRequestId("cancel")) {
   return { type: "cancel", id: checkId(id), target: checkId(target) };
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * `value` with every string in it well-formed (lone UTF-16 surrogates become U+FFFD). Page
+ * scripts that cut text by length split emoji into lone halves, the DOM keeps them, and the
+ * host refuses any message holding one (error 1006), so the snapshot is mended before sending.
+ */
+export function wellFormed(value) {
+  if (typeof value === "string") {
+    return typeof value.toWellFormed === "function" ? value.toWellFormed()
+      : value.replace(LONE_SURROGATE, "\uFFFD");
+  }
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [wellFormed(k), wellFormed(v)]));
+  }
+  return value;
+}
+
 /**
  * An extract request for one page snapshot.
  * `url` is dropped when the user turned off "send page address"; `private` tells the host to
@@ -252,10 +271,20 @@ export function hidePlanIds(plan) {
   return [...new Set(plan.targets.map((t) => t?.elementId).filter((id) => typeof id === "string"))];
 }
 
-/** Overlay items of a hide plan: the main content, then each target with its reason. */
+/**
+ * Overlay items of a hide plan: the main content, one item per region (the host groups its
+ * paragraphs into regions; one box each), then each target with its reason.
+ */
 export function planOverlayItems(plan) {
   const items = [];
-  if (plan?.mainIds?.length) {
+  const regions = (plan?.mainRegions ?? []).filter((r) => Array.isArray(r?.elementIds) && r.elementIds.length);
+  if (regions.length) {
+    regions.forEach((region, index) => {
+      const which = regions.length > 1 ? ` (part ${index + 1} of ${regions.length})` : "";
+      items.push({ kind: "main", elementIds: region.elementIds, label: "main text",
+        reason: `the main content${which}, ${region.chars ?? 0} characters: never hidden` });
+    });
+  } else if (plan?.mainIds?.length) {
     items.push({ kind: "main", elementIds: plan.mainIds, label: "main text", reason: "the main content: never hidden" });
   }
   for (const target of plan?.targets ?? []) {

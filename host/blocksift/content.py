@@ -81,6 +81,8 @@ _URL_ATTRIBUTES = frozenset({"href", "src", "srcset", "cite"})
 _SCHEME_RE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
 # Browsers drop ASCII tab/newline anywhere in a URL and trim controls/spaces at its ends.
 _URL_IGNORED_RE = re.compile(r"[\t\n\r]")
+#: Characters XML (and so lxml's text setter) refuses: C0 controls but tab, LF and CR.
+_NOT_XML_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _LAZY_SRC_ATTRS = ("data-src", "data-lazy-src", "data-original", "data-url", "data-srcset",
                    "data-lazy-srcset")
 
@@ -206,6 +208,12 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
         for node in clone.iter():
             if isinstance(node.tag, str):
                 node.attrib.pop(STAMP_ATTR, None)
+            # lxml keeps control characters it parsed but refuses them when text is set
+            # again (restructure moves text): drop them here, once
+            if node.text and _NOT_XML_TEXT.search(node.text):
+                node.text = _NOT_XML_TEXT.sub("", node.text)
+            if node.tail and _NOT_XML_TEXT.search(node.tail):
+                node.tail = _NOT_XML_TEXT.sub("", node.tail)
         holder = lxml_html.Element("div")
         holder.append(clone)
         restructure(holder)
@@ -271,7 +279,9 @@ def safe_url_attribute(tag: str, attribute: str, value: str) -> str | None:
         return value
     image = tag in ("img", "source")
     if attribute == "srcset":
-        urls = srcset_urls(value)
+        # read as the srcset parser does (tab/newline split a candidate) and as a URL reader
+        # does (tab/newline removed): "java\tscript:" must be refused either way
+        urls = srcset_urls(value) + srcset_urls(_URL_IGNORED_RE.sub("", value))
         return value if all(safe_url(url, image=True) for url in urls) else None
     return value if safe_url(value, image=image and attribute == "src") else None
 
@@ -408,9 +418,6 @@ def _flatten_layout_table(table: etree._Element) -> None:
         parent.replace(table, replacement)
 
 
-_XML_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
-
 def _single_code_box(pre: etree._Element) -> None:
     """One ``<pre><code class="language-x">`` per listing: nested boxes (``pre`` in ``pre``,
     per-line ``div``s) become plain text lines; the language comes from the classes."""
@@ -426,9 +433,7 @@ def _single_code_box(pre: etree._Element) -> None:
         pre.remove(child)
     pre.text = None
     code = etree.SubElement(pre, "code")
-    # the HTML parser keeps control characters (a form feed in a listing) that lxml refuses
-    # to set as text
-    code.text = _XML_UNSAFE.sub("", text.strip("\n"))
+    code.text = text.strip("\n")
     pre.attrib.clear()
     if language:
         code.set("class", f"language-{language}")

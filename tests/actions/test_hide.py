@@ -16,7 +16,12 @@ from blocksift.page import Page
 PAGES = Path(__file__).resolve().parents[1] / "e2e" / "pages" / "hide"
 
 
-def _plan(html: str, params: HideParams | None = None):
+# The structural rules on their own: these small pages carry no metadata, and the page-type
+# model calls some of them "service", where hide is careful (tested on its own below).
+STRUCTURE = HideParams(careful_page_types=())
+
+
+def _plan(html: str, params: HideParams | None = STRUCTURE):
     page = Page(html)
     auto, linkblocks = load("auto"), load("linkblocks")
     result = auto.extract(page, auto.Params())
@@ -110,7 +115,7 @@ def test_plan_names_stamped_ids_when_the_page_has_them() -> None:
             '<article data-bsid="6"><p data-bsid="7">' + "text " * 100 + "</p></article>"
             '<p data-bsid="8">More text here.</p></body></html>')
     page = Page(html)
-    plan = hide_for(page, load("auto").extract(page, load("auto").Params()))
+    plan = hide_for(page, load("auto").extract(page, load("auto").Params()), STRUCTURE)
     assert [(t.element_id, t.xpath, t.kind) for t in plan.targets] == [("2", None, "nav")]
     assert "6" in plan.main_ids and "2" not in plan.main_ids
 
@@ -119,5 +124,18 @@ def test_plan_without_main_content_still_protects_headings() -> None:
     page = Page("<html><body><h1><a href=/>Home</a></h1><ul><li><a href=/1>1</a></li>"
                 "<li><a href=/2>2</a></li><li><a href=/3>3</a></li></ul></body></html>")
     links = load("linkblocks").extract(page, load("linkblocks").Params(main_text=False))
-    plan = plan_hide(page, None, links)
+    plan = plan_hide(page, None, links, STRUCTURE)
     assert all(t.xpath != "/html/body/h1" for t in plan.targets)
+
+
+def test_on_careful_page_types_only_ads_and_banners_go() -> None:
+    html = (PAGES / "news.html").read_text(encoding="utf-8")
+    page, result, free = _plan(html)
+    result.extra["page_type"] = "product"
+    result.stats["page_type.product"] = 0.9
+    links = load("linkblocks").extract(page, load("linkblocks").Params(main_text=False))
+    careful = decide(page, result, links, HideParams())
+    assert {t.kind for t in free.plan.targets} > {"ad", "other"}
+    assert careful.plan.targets and {t.kind for t in careful.plan.targets} <= {"ad", "other"}
+    result.extra["page_type"] = "article"
+    assert decide(page, result, links, HideParams()).plan == free.plan

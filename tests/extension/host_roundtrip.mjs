@@ -57,6 +57,13 @@ const html = longArticle(1_300_000);
 const big = await client.request(extractRequest({ html, url: "http://127.0.0.1/long", want: ["main"] }));
 summary.big = { status: big.result.status, mainHtml: big.result.main?.html.length ?? 0, mainText: big.result.main?.text.length ?? 0, chunks: chunkCount };
 
+// A page script cut an emoji in half: the snapshot holds a lone surrogate, the host still reads it.
+const torn = await outcome(client.request(extractRequest({
+  html: "<html><body><article><h1>Torn</h1><p>Teaser text cut in the middle of an emoji \uD83D by a script, "
+    + "with enough words around it to be the article of this small page.</p></article></body></html>",
+  want: ["main"] })));
+summary.loneSurrogate = torn.ok ? { ok: true, status: torn.value.result.status, text: torn.value.result.main?.text ?? "" } : torn;
+
 // Kill the host while a request is with it: the request fails clearly, the next one works.
 const killed = client.request(extractRequest({ html, want: ["blocks", "main"] }), {
   onSent: () => spawned.at(-1).kill("SIGKILL"),

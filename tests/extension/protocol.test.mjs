@@ -4,7 +4,7 @@ import { test } from "node:test";
 
 import {
   ChunkAssembler, ID_ATTR, PROTOCOL_VERSION, cancelRequest, elementIdsToHide, extractRequest,
-  helloRequest, isHostMissingMessage, newRequestId, portClosedError, readingTime,
+  helloRequest, isHostMissingMessage, newRequestId, portClosedError, readingTime, wellFormed,
 } from "../../extension/src/protocol.js";
 
 test("hello names the protocol version and the client", () => {
@@ -85,4 +85,14 @@ test("reading time counts words and CJK characters", () => {
   assert.deepEqual(readingTime("word ".repeat(460)), { words: 460, cjk: 0, minutes: 2 });
   assert.equal(readingTime("字".repeat(1500)).minutes, 3);
   assert.equal(readingTime("").minutes, 1);
+});
+
+test("messages are made well-formed: lone surrogates become U+FFFD, pairs stay", () => {
+  const message = { html: "a\uD800b \uD83D\uDE00 c\uDC00", list: ["\uDBFF"], n: 5, none: null };
+  const mended = wellFormed(message);
+  assert.equal(mended.html, "a\uFFFDb \uD83D\uDE00 c\uFFFD");
+  assert.deepEqual(mended.list, ["\uFFFD"]);
+  assert.equal(mended.n, 5);
+  assert.equal(mended.none, null);
+  assert.equal(message.html, "a\uD800b \uD83D\uDE00 c\uDC00");  // the snapshot itself is untouched
 });

@@ -78,6 +78,12 @@ def test_cancel_fails_the_request_at_once(roundtrip: dict) -> None:
     assert roundtrip["afterCancel"] == "pong"
 
 
+def test_a_snapshot_with_a_lone_surrogate_is_mended_and_read(roundtrip: dict) -> None:
+    torn = roundtrip["loneSurrogate"]
+    assert torn["ok"] is True, torn  # the host refuses lone surrogates (1006) unless mended
+    assert torn["status"] == "ok" and "\ufffd" in torn["text"]
+
+
 def test_host_errors_become_rejections_with_the_host_code(roundtrip: dict) -> None:
     error = roundtrip["unknownAlgorithm"]
     assert error["ok"] is False and error["code"] == 2001

@@ -67,7 +67,9 @@ def test_options_are_checked_when_the_pipeline_is_built():
     with pytest.raises(ExtractorConfigError, match="invalid params"):
         BlocksiftExtractor(algorithm="linkblocks", params={"no_such_param": 1})
     with pytest.raises(ExtractorConfigError, match="takes no model"):
-        BlocksiftExtractor(algorithm="auto", model_path="model.json")
+        BlocksiftExtractor(algorithm="linkblocks", model_path="model.json")
+    with pytest.raises(ExtractorConfigError, match="model file not found"):
+        BlocksiftExtractor(algorithm="auto", model_path="no-such-model.npz")
 
 
 @pytest.mark.slow

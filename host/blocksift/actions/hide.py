@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -55,9 +56,12 @@ _STYLE_FIXED = re.compile(r"position\s*:\s*(fixed|sticky)", re.I)
 _AD_TOKENS = frozenset({"ad", "ads", "advert", "adverts", "advertisement", "advertising",
                         "adsbygoogle", "adslot", "adunit", "adbox", "adcontainer", "dfp",
                         "sponsor", "sponsored", "taboola", "outbrain"})
-_BANNER_TOKENS = frozenset({"cookie", "cookies", "consent", "gdpr", "cmp", "newsletter",
+# ("cmp" is left out: it names page components far more often than consent platforms)
+_BANNER_TOKENS = frozenset({"cookie", "cookies", "consent", "gdpr", "newsletter",
                             "subscribe", "subscription", "signup", "paywall", "modal",
                             "popup", "overlay", "interstitial"})
+# banner words that also name drawers and panels of content: held to max_prose_chars
+_GENERIC_BANNER_TOKENS = frozenset({"modal", "popup", "overlay", "interstitial"})
 _SHARE_TOKENS = frozenset({"share", "sharing", "sharebar", "social", "socials"})
 _NAV_TOKENS = frozenset({"nav", "navbar", "navigation", "menu", "menubar", "breadcrumb",
                          "breadcrumbs", "footer", "masthead", "topbar", "toolbar",
@@ -99,8 +103,31 @@ class HideParams(BaseModel):
                                     "ads (the main content was missed)")
     min_main_chars: int = Field(200, ge=0, description="Below this many characters of main "
                                 "content, likewise")
+    ad_in_main_chars: int = Field(60, ge=0, description="Most text outside links of an ad "
+                                  "slot (class or id naming an ad) hidden inside the main "
+                                  "content; 0: none there")
+    veto_p: float = Field(0.05, ge=0, le=1, description="A container holding a segmenter "
+                          "region of at least this main-content probability is kept (ads "
+                          "excepted); 1: no veto")
+    careful_page_types: tuple[str, ...] = Field(
+        ("product", "collection", "service"), description="Page types (as the "
+        "segmenter predicts them) on which only ads and banners are hidden: their main "
+        "content is spread over the page and found least well")
+    careful_min_p: float = Field(0.5, ge=0, le=1, description="Least probability of the "
+                                 "predicted page type for careful_page_types to apply")
+    grow: bool = Field(True, description="Hide a container whole when all its text is "
+                       "hidden (one target and one overlay box instead of many)")
     hide_comments: bool = Field(False, description="Also hide comment sections outside the "
                                 "main content (off: a thread's replies are often the content)")
+    segments: bool = Field(False, description="Also hide the learned segmenter's regions "
+                           "labeled links, ad, comments or other (auto's blocks) that it is "
+                           "sure are not main content (off: out of fold it costs gold text)")
+    segment_links_p: float = Field(0.05, ge=0, le=1, description="Most main-content "
+                                   "probability of a links or ad region that is hidden")
+    segment_other_p: float = Field(0.0, ge=0, le=1, description="Most main-content "
+                                   "probability of a region labeled other that is hidden")
+    segment_prose_chars: int = Field(200, ge=0, description="Most text outside links a hidden "
+                                     "region labeled other may hold (more is prose: kept)")
 
 
 class HideTarget(WireModel):
@@ -123,6 +150,14 @@ class IndexItem(WireModel):
     teaser: str = ""
 
 
+class MainRegion(WireModel):
+    """One region of the main content, drawn as one box: sibling elements (their union)."""
+
+    element_ids: list[str] = Field(default_factory=list)
+    xpaths: list[str] = Field(default_factory=list)
+    chars: int = Field(0, ge=0, description="Visible characters inside")
+
+
 class HidePlan(WireModel):
     """What the extension hides and draws (PROTOCOL.md, ``hide`` in a result reply)."""
 
@@ -131,6 +166,9 @@ class HidePlan(WireModel):
     targets: list[HideTarget] = Field(default_factory=list)
     main_ids: list[str] = Field(default_factory=list, description="Outermost main elements")
     main_xpaths: list[str] = Field(default_factory=list)
+    main_regions: list[MainRegion] = Field(
+        default_factory=list, description="The main content as regions (one box each in the "
+                                          "overlay): runs of main elements grouped by structure")
     index: list[IndexItem] = Field(default_factory=list,
                                    description="Index pages: the page's stories")
 
@@ -140,6 +178,16 @@ class _Stats:
     chars: int = 0
     link_chars: int = 0
     links: int = 0
+
+
+@dataclass
+class Segment:
+    """One region of a learned segmenter (auto): a subtree whose text blocks share a kind."""
+
+    element: etree._Element
+    kind: str
+    excluded: list[etree._Element]
+    p_main: float
 
 
 @dataclass
@@ -252,6 +300,110 @@ def main_elements(page: Page, result: ExtractionResult | None,
     return [t for t in tops if t is not body and t is not page.tree]
 
 
+def segments_of(page: Page, result: ExtractionResult | None,
+                by_id: dict[str, etree._Element] | None = None) -> list[Segment]:
+    """The learned segmenter's regions with their main-content probability.
+
+    From ``result.extra["segments"]`` (auto's regions, in the same order as its blocks) when
+    the result was computed in this process, else from the blocks' first id or XPath (the
+    region's own element) with the subtrees whose ids the block leaves out as exclusions.
+    Empty for algorithms whose blocks carry no ``p_main``.
+    """
+    if result is None or not result.blocks:
+        return []
+    if not all(b.confidence is not None and "p_main" in b.features for b in result.blocks):
+        return []
+    found = result.extra.get("segments") if isinstance(result.extra, dict) else None
+    if found and len(found) == len(result.blocks):
+        return [Segment(el, kind, list(excluded), float(block.features["p_main"]))
+                for (el, kind, excluded), block in zip(found, result.blocks)]
+    if by_id is None and any(b.element_ids for b in result.blocks):
+        by_id = _elements_by_id(page)
+    out = []
+    for block in result.blocks:
+        hits = _resolve(page, block.element_ids[:1], block.xpaths[:1], by_id)
+        if not hits:
+            continue
+        element, excluded = hits[0], []
+        if block.element_ids:
+            ids = set(block.element_ids)
+            excluded = [d for d in element.iterdescendants()
+                        if isinstance(d.tag, str) and d.get(page.id_attr) is not None
+                        and d.get(page.id_attr) not in ids
+                        and d.getparent().get(page.id_attr) in ids]
+        out.append(Segment(element, block.kind, excluded, float(block.features["p_main"])))
+    return out
+
+
+def main_regions(main: Sequence[etree._Element], stats: dict[etree._Element, _Stats],
+                 body: etree._Element, gap_chars: int = 300,
+                 hidden: dict[etree._Element, str] | None = None,
+                 small_chars: int = 60) -> list[list[etree._Element]]:
+    """The main content as regions: runs of sibling main elements, lifted to their parent when
+    they (nearly) fill it, so that an article is one region, not one per paragraph.
+
+    Two runs under one parent join when the text between them is at most ``gap_chars`` or a
+    quarter of theirs (an ad or a caption between paragraphs); a run becomes its parent when
+    the parent's other text is at most a quarter of the run's (and ``gap_chars``). The box of
+    the main content does not enclose chrome: runs do not join across a ``hidden`` element
+    (element → kind) of more than ``small_chars`` characters, and a run does not become a
+    parent holding hidden elements besides it, ads (inside an article) excepted.
+    """
+    def chars(element: etree._Element) -> int:
+        s = stats.get(element)
+        return s.chars if s is not None else 0
+
+    blocking: set[etree._Element] = set()  # holds hidden chrome
+    large: set[etree._Element] = set()  # holds hidden chrome of more than small_chars
+    for element, kind in (hidden or {}).items():
+        if kind != "ad":
+            for found in (blocking, large) if chars(element) > small_chars else (blocking,):
+                found.add(element)
+                found.update(element.iterancestors())
+
+    def clear(elements: Iterable[etree._Element], within: set[etree._Element]) -> bool:
+        return not any(e in within for e in elements)
+
+    regions: list[list[etree._Element]] = [[m] for m in main]
+    changed = True
+    while changed:
+        changed = False
+        merged: list[list[etree._Element]] = []
+        for region in regions:
+            last = merged[-1] if merged else None
+            parent = region[0].getparent()
+            if last is not None and parent is not None and last[0].getparent() is parent:
+                children = list(parent)
+                start, end = children.index(last[-1]), children.index(region[0])
+                if start < end:
+                    gap = sum(chars(c) for c in children[start + 1:end])
+                    ours = sum(chars(e) for e in last + region)
+                    if gap <= max(gap_chars, ours // 4) and clear(children[start + 1:end], large):
+                        last.extend(children[start + 1:end] + region)
+                        changed = True
+                        continue
+            merged.append(list(region))
+        regions = []
+        for region in merged:
+            parent = region[0].getparent()
+            ours = sum(chars(e) for e in region)
+            if (parent is not None and parent is not body and parent.tag != "html"
+                    and chars(parent) - ours <= min(gap_chars, ours // 4)
+                    and clear((c for c in parent if c not in region), blocking)):
+                regions.append([parent])
+                changed = True
+            else:
+                regions.append(region)
+        # a lifted region may now hold the one after it
+        kept: list[list[etree._Element]] = []
+        for region in regions:
+            if kept and any(a is kept[-1][0] or a in kept[-1] for a in region[0].iterancestors()):
+                continue
+            kept.append(region)
+        regions = kept
+    return [[e for e in region if chars(e) or e in main] for region in regions]
+
+
 def _linkblock_links(page: Page, linkblocks: ExtractionResult | None) -> list[etree._Element]:
     """The ``a[href]`` elements whose start lies inside a paper link block's span."""
     if linkblocks is None:
@@ -290,7 +442,8 @@ def _headline_links(element: etree._Element) -> list[etree._Element]:
 
 
 def page_kind(page: Page, result: ExtractionResult | None,
-              stats: dict[etree._Element, _Stats] | None = None) -> PageKind:
+              stats: dict[etree._Element, _Stats] | None = None,
+              main: Sequence[etree._Element] | None = None) -> PageKind:
     """``index`` for portal front pages and section indexes, else ``article``.
 
     A segmenter's prediction wins (``result.stats["page_type"]``: listing or collection is
@@ -304,7 +457,7 @@ def page_kind(page: Page, result: ExtractionResult | None,
         return "index" if str(value) in {"listing", "collection", "index"} else "article"
     if stats is None:
         stats = measure(page.body)
-    tops = main_elements(page, result)
+    tops = list(main) if main is not None else main_elements(page, result)
     main_chars = sum(stats[t].chars for t in tops if t in stats)
     main_links = sum(stats[t].link_chars for t in tops if t in stats)
     body = stats.get(page.body)
@@ -459,10 +612,70 @@ def _structural_kind(element: etree._Element, tokens: set[str]) -> tuple[str, st
     return None
 
 
+def predicted_type(result: ExtractionResult | None) -> str:
+    """The page type a segmenter predicted (auto: ``extra["page_type"]``, else the most
+    probable of its ``stats["page_type.*"]``); "" when none."""
+    if result is None:
+        return ""
+    if isinstance(result.extra, dict) and result.extra.get("page_type"):
+        return str(result.extra["page_type"])
+    probs = {k[len("page_type."):]: v for k, v in result.stats.items()
+             if k.startswith("page_type.")}
+    return max(probs, key=probs.get) if probs and max(probs.values()) > 0 else ""
+
+
+def _careful(result: ExtractionResult | None, params: HideParams) -> bool:
+    """Whether the page is of a type hide is careful on (``careful_page_types``), predicted
+    with at least ``careful_min_p`` probability."""
+    kind = predicted_type(result)
+    if not kind or kind not in params.careful_page_types or result is None:
+        return False
+    return float(result.stats.get(f"page_type.{kind}", 1.0)) >= params.careful_min_p
+
+
 def _describe(stats: _Stats) -> tuple[float, str]:
     density = stats.link_chars / stats.chars if stats.chars else 0.0
     links = f"{stats.links} link" + ("" if stats.links == 1 else "s")
     return density, f"{links}, link density {density:.2f}"
+
+
+_MEDIA = ("img", "picture", "video", "audio", "figure", "table", "canvas", "svg", "math")
+
+
+def _grow(body: etree._Element, chosen: dict[etree._Element, tuple[str, str]],
+          stats: dict[etree._Element, _Stats], allowed, stories: set[etree._Element]) -> None:
+    """Add to ``chosen`` every allowed container whose visible text all lies in chosen
+    elements (children before parents, so growth goes up as far as it can)."""
+    covered: dict[etree._Element, int] = {}
+    for element in reversed(list(body.iter())):
+        if not isinstance(element.tag, str):
+            continue
+        s = stats.get(element)
+        if s is None:
+            continue
+        if element in chosen:
+            covered[element] = s.chars
+            continue
+        children = [c for c in element if isinstance(c.tag, str) and c in stats]
+        covered[element] = sum(covered.get(c, 0) for c in children)
+        if (not s.chars or covered[element] < s.chars or element.tag not in _CONTAINER_TAGS
+                or not allowed(element) or element in stories
+                or element.get("role") == "main"):
+            continue
+        picked = [c for c in children if c in chosen]
+        if len(picked) < 2:
+            continue  # one hidden child is hidden already: nothing to join
+        rest = [c for c in children if c not in chosen]
+        if any(c.tag in _MEDIA or next(c.iter(*_MEDIA), None) is not None for c in rest):
+            continue
+        weights: Counter[str] = Counter()
+        for child in picked:
+            weights[chosen[child][0]] += stats[child].chars or 1
+        kind = weights.most_common(1)[0][0]
+        _density, words = _describe(s)
+        chosen[element] = (kind, f"holds only hidden blocks ({len(picked)}), {words}, "
+                                 "outside the main text")
+        covered[element] = s.chars
 
 
 def decide(page: Page, result: ExtractionResult | None,
@@ -475,10 +688,22 @@ def decide(page: Page, result: ExtractionResult | None,
     stats = measure(body)
     has_ids = page.has_ids
     by_id = _elements_by_id(page) if has_ids else None
-    main = main_elements(page, result, by_id)
+    segments = segments_of(page, result, by_id)
+    main_segments = [s for s in segments if s.kind == "main"]
+    if main_segments:
+        # the segmenter's main regions, without the subtrees it labels otherwise (an ad
+        # inside the article is not main content)
+        tops = {s.element for s in main_segments}
+        main = [s.element for s in main_segments
+                if s.element is not body and s.element is not page.tree
+                and not any(a in tops for a in s.element.iterancestors())]
+        excluded_of = {s.element: s.excluded for s in main_segments if s.excluded}
+    else:
+        main = main_elements(page, result, by_id)
+        excluded_of = {}
     title = result.main.title if result is not None and result.main is not None else ""
     roots, holders = _protected(page, main, title or page.title)
-    kind_of_page = page_kind(page, result, stats)
+    kind_of_page = page_kind(page, result, stats, main)
     stories: set[etree._Element] = set()
     if kind_of_page == "index":
         for heading in _headline_links(body):
@@ -486,10 +711,24 @@ def decide(page: Page, result: ExtractionResult | None,
             stories.update(heading.iterancestors())
     chosen: dict[etree._Element, tuple[str, str]] = {}
 
-    # everything inside a protected root, computed once (membership tests are then O(1))
+    # everything inside a protected root, computed once (membership tests are then O(1));
+    # a main region's excluded subtrees are left out (each main region nested in one is
+    # protected on its own)
     inside: set[etree._Element] = set()
+    for segment in main_segments:
+        walker = etree.iterwalk(segment.element, events=("start",))
+        skip = set(segment.excluded)
+        for _event, node in walker:
+            if node in skip:
+                walker.skip_subtree()
+                continue
+            inside.add(node)
+        for node in segment.element.iterancestors():
+            if node in holders:
+                break
+            holders.add(node)
     for root in roots:
-        if root not in inside:
+        if root not in excluded_of:
             inside.update(root.iter())
 
     def allowed(element: etree._Element) -> bool:
@@ -504,6 +743,31 @@ def decide(page: Page, result: ExtractionResult | None,
             return False
         return (s.link_chars >= params.link_density * s.chars
                 and s.chars - s.link_chars <= params.max_prose_chars)
+
+    # 0. the segmenter's regions it is sure are not main content, whole
+    if params.segments and main_segments:
+        limits = {"links": params.segment_links_p, "ad": params.segment_links_p,
+                  "other": params.segment_other_p,
+                  "comments": params.segment_links_p if params.hide_comments else -1.0}
+        for segment in segments:
+            element = segment.element
+            if (segment.kind == "main" or segment.p_main > limits.get(segment.kind, -1.0)
+                    or segment.excluded or not allowed(element) or element in stories
+                    or element.tag in ("main", "article") or element.get("role") == "main"):
+                continue
+            s = stats[element]
+            if not s.chars:
+                continue
+            if segment.kind == "other" and s.chars - s.link_chars > params.segment_prose_chars:
+                continue
+            found = _structural_kind(element, _tokens(element))
+            kind = (found[0] if found and segment.kind in ("links", "other")
+                    and found[0] != "comments" else segment.kind)
+            what = f"{found[1]}, " if found else ""
+            _density, words = _describe(s)
+            chosen[element] = (kind, f"{what}labeled {segment.kind} by the segmenter (main "
+                                     f"probability {segment.p_main:.2f}), {words}, outside "
+                                     "the main text")
 
     # 1. containers of the paper's link blocks, chosen by structure (an index page's link
     #    lists are its content: there only the chrome of step 2 goes)
@@ -535,6 +799,35 @@ def decide(page: Page, result: ExtractionResult | None,
         prefix = f"{what}: " if what else ""
         chosen.setdefault(container, (kind, f"{prefix}{words}, outside the main text"))
 
+    # 1b. an ad slot inside the main content (a segmenter may take it for a paragraph): short,
+    #     named an ad by its class or id, holding no paragraph, heading or list, and no
+    #     headline or byline
+    if params.ad_in_main_chars:
+        named = roots - set(main)
+        near_named: set[etree._Element] = set()
+        for root in named:
+            near_named.update(root.iter())
+            near_named.update(root.iterancestors())
+        for element in body.iter():
+            if (not isinstance(element.tag, str) or element not in inside
+                    or element in near_named or element in chosen
+                    or element.tag not in _CONTAINER_TAGS or element not in stats):
+                continue
+            tokens = _tokens(element)
+            if not (tokens & _AD_TOKENS) and element.tag != "ins":
+                continue
+            s = stats[element]
+            if s.chars - s.link_chars > params.ad_in_main_chars or next(
+                    element.iter("p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "table"),
+                    None) is not None:
+                continue
+            if any(a in chosen for a in element.iterancestors()):
+                continue
+            _density, words = _describe(s)
+            name = sorted(tokens & _AD_TOKENS)
+            chosen[element] = ("ad", f"ad slot ({name[0] if name else element.tag}) inside the "
+                                     f"article: {words}")
+
     # 2. structural chrome
     for element in body.iter():
         if not isinstance(element.tag, str) or element.tag not in _CONTAINER_TAGS:
@@ -555,7 +848,8 @@ def decide(page: Page, result: ExtractionResult | None,
         if kind in ("nav", "links") and element.tag not in ("nav", "header", "footer") and (
                 not s.chars or s.link_chars < params.chrome_link_density * s.chars):
             continue
-        limit = params.banner_prose_chars if kind in ("other", "ad") else params.max_prose_chars
+        wordy = kind in ("other", "ad") and what.split()[0] not in _GENERIC_BANNER_TOKENS
+        limit = params.banner_prose_chars if wordy else params.max_prose_chars
         if s.chars - s.link_chars > limit:
             continue
         if s.chars == 0 and element.tag not in ("iframe", "ins") and kind != "ad":
@@ -586,14 +880,33 @@ def decide(page: Page, result: ExtractionResult | None,
                     continue
             queue.extend(child for child in element if isinstance(child.tag, str))
 
+    # 3a. the segmenter's veto: a container holding a region it finds at all likely to be main
+    #     content stays, whatever its structure says (ads excepted)
+    if segments and params.veto_p < 1.0:
+        likely: dict[etree._Element, float] = {}
+        for segment in segments:
+            for node in (segment.element, *segment.element.iterancestors()):
+                if likely.get(node, -1.0) >= segment.p_main:
+                    break
+                likely[node] = segment.p_main
+        chosen = {e: v for e, v in chosen.items()
+                  if v[0] == "ad" or likely.get(e, 0.0) < params.veto_p}
+
+    # 3b. a container all of whose text is hidden goes whole (one target, one box), unless
+    #     what is left in it shows a picture, a video or a table
+    if params.grow and chosen:
+        _grow(body, chosen, stats, allowed, stories)
+
     # 4. a plan that would hide most of what a reader sees, or a page whose main content is
-    #    next to nothing, means the main content was not found: only banners and ads go
+    #    next to nothing, means the main content was not found: only banners and ads go;
+    #    likewise on the page types whose main content the segmenter finds least well
     total = stats[body].chars if body in stats else 0
     main_chars = sum(stats[m].chars for m in main if m in stats)
     hidden_total = sum(stats[e].chars for e in chosen
                        if not any(a in chosen for a in e.iterancestors()))
     if total and (hidden_total > params.max_hidden_share * total
-                  or main_chars < params.min_main_chars):
+                  or main_chars < params.min_main_chars
+                  or _careful(result, params)):
         chosen = {e: v for e, v in chosen.items() if v[0] in ("ad", "other")}
 
     ordered = [el for el in body.iter() if el in chosen]
@@ -611,8 +924,13 @@ def decide(page: Page, result: ExtractionResult | None,
             kind=kind, element_id=page.element_id(element) if has_ids else None,
             xpath=None if has_ids else page.xpath(element), reason=reason, links=s.links,
             link_density=round(density, 3), chars=s.chars))
+    regions = main_regions(main, stats, body, hidden={e: chosen[e][0] for e in keep})
     plan = HidePlan(
         page_kind=kind_of_page, targets=targets,
+        main_regions=[MainRegion(
+            element_ids=[i for i in (page.element_id(e) for e in region) if i] if has_ids
+            else [], xpaths=[] if has_ids else [page.xpath(e) for e in region],
+            chars=sum(stats[e].chars for e in region if e in stats)) for region in regions],
         main_ids=[i for i in (page.element_id(m) for m in main) if i] if has_ids else [],
         main_xpaths=[] if has_ids else [page.xpath(m) for m in main],
         index=index_items(page) if kind_of_page == "index" else [])

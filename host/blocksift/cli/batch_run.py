@@ -13,13 +13,13 @@ import json
 import re
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, BinaryIO
+from typing import Any
 
 from ..page import DEFAULT_ID_ATTR
 from ..service.worker import Job, JobFailed, JobOutcome, WorkerPool
-from ..wire.constants import encode_reply
+from .batch_output import JsonlSink, ParquetSink
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -30,6 +30,7 @@ class BatchLimits:
 
     timeout_s: float = 30.0
     memory_limit_mb: int | None = 2048
+    model_path: str | None = None  #: ``--model``: a model file every worker loads once
 
 
 def well_formed(value: Any) -> Any:
@@ -79,63 +80,84 @@ def result_line(record_id: Any, outcome: JobOutcome, started: float) -> dict[str
     }
 
 
-def encode_line(record: dict[str, Any]) -> bytes:
-    return encode_reply(json.dumps(record, ensure_ascii=False)) + b"\n"
-
-
-async def _run_one(pool: WorkerPool, algorithm: str, params: dict[str, Any], raw: bytes,
-                   limits: BatchLimits, action: str) -> bytes:
-    started = time.perf_counter()
-    record_id, fields = decode_line(raw)
-    if fields is None or "error" in fields:
-        return encode_line(fields or {"id": record_id, "error": "bad input line"})
-    job = Job(algorithm=algorithm, params=params, html=fields["html"], url=fields["url"],
-              want=["main", "blocks"], id_attr=DEFAULT_ID_ATTR, action=action)
-    del fields
+async def run_job(pool: WorkerPool, job: Job, limits: BatchLimits
+                  ) -> tuple[JobOutcome | None, JobFailed | None]:
+    """One page on a limited worker: its outcome, or the failure (time or memory limit)."""
+    job.model_path = limits.model_path
     try:
         outcome, _queue_ms = await pool.run(job, limits.timeout_s)
     except JobFailed as failure:
-        return encode_line({"id": record_id, "error": failure.message, "code": failure.code})
-    return encode_line(result_line(record_id, outcome, started))
+        return None, failure
+    return outcome, None
 
 
-async def run_pages(lines: Iterator[bytes], out: BinaryIO, algorithm: str,
-                    params: dict[str, Any], jobs: int, limits: BatchLimits,
-                    action: str = "extract", on_line: Callable[[], None] | None = None) -> None:
-    """Run every page of ``lines`` on ``jobs`` limited workers; write results in input order.
+async def _run_one(pool: WorkerPool, algorithm: str, params: dict[str, Any], raw: bytes,
+                   limits: BatchLimits, action: str) -> dict[str, Any]:
+    started = time.perf_counter()
+    record_id, fields = decode_line(raw)
+    if fields is None or "error" in fields:
+        return fields or {"id": record_id, "error": "bad input line"}
+    job = Job(algorithm=algorithm, params=params, html=fields["html"], url=fields["url"],
+              want=["main", "blocks"], id_attr=DEFAULT_ID_ATTR, action=action)
+    del fields
+    outcome, failure = await run_job(pool, job, limits)
+    if failure is not None:
+        return {"id": record_id, "error": failure.message, "code": failure.code}
+    assert outcome is not None
+    return result_line(record_id, outcome, started)
 
-    At most ``jobs * 4`` pages are in flight, so memory stays flat however long the input is.
-    """
-    pool = WorkerPool(max(1, jobs), max_queue=jobs * 8 + 8,
-                      memory_limit_mb=limits.memory_limit_mb)
-    await pool.start()
+
+async def run_in_order(items: Iterator[Any], start: Callable[[Any], Awaitable[Any] | None],
+                       settle: Callable[[Any], None], jobs: int) -> None:
+    """Start a task per item (``start`` may return None: nothing to run, settled as None),
+    settling results in input order with at most ``jobs * 4`` in flight, so memory stays
+    flat however long the input is. Items are read in a thread (a pipe or a WARC file)."""
     loop = asyncio.get_running_loop()
-    window: deque[asyncio.Task[bytes]] = deque()
+    window: deque[tuple[Any, asyncio.Task[Any] | None]] = deque()
+    end = object()
 
-    def next_line() -> bytes | None:
-        for raw in lines:
-            if raw.strip():
-                return raw
-        return None
+    async def pop() -> None:
+        item, task = window.popleft()
+        settle((item, await task if task is not None else None))
 
     try:
         while True:
-            raw = await loop.run_in_executor(None, next_line)
-            if raw is None:
+            item = await loop.run_in_executor(None, next, items, end)
+            if item is end:
                 break
-            job = _run_one(pool, algorithm, params, raw, limits, action)
-            window.append(asyncio.create_task(job))
-            del raw
+            work = start(item)
+            window.append((item, asyncio.ensure_future(work) if work is not None else None))
+            del item, work
             if len(window) >= max(1, jobs) * 4:
-                out.write(await window.popleft())
-                if on_line:
-                    on_line()
+                await pop()
         while window:
-            out.write(await window.popleft())
-            if on_line:
-                on_line()
-        out.flush()
+            await pop()
     finally:
-        for task in window:
-            task.cancel()
+        for _item, task in window:
+            if task is not None:
+                task.cancel()
+
+
+def limited_pool(jobs: int, limits: BatchLimits) -> WorkerPool:
+    return WorkerPool(max(1, jobs), max_queue=jobs * 8 + 8,
+                      memory_limit_mb=limits.memory_limit_mb)
+
+
+async def run_pages(lines: Iterator[bytes], out: JsonlSink | ParquetSink, algorithm: str,
+                    params: dict[str, Any], jobs: int, limits: BatchLimits,
+                    action: str = "extract", on_line: Callable[[], None] | None = None) -> None:
+    """Run every page of ``lines`` on ``jobs`` limited workers; write results in input order."""
+    pool = limited_pool(jobs, limits)
+    await pool.start()
+
+    def settle(done: tuple[bytes, dict[str, Any]]) -> None:
+        out.write(done[1])
+        if on_line:
+            on_line()
+
+    try:
+        await run_in_order((raw for raw in lines if raw.strip()),
+                           lambda raw: _run_one(pool, algorithm, params, raw, limits, action),
+                           settle, jobs)
+    finally:
         await pool.close()

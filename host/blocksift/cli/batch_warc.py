@@ -1,17 +1,31 @@
-"""``blocksift batch --warc``: WARC files in, one JSONL line per HTML response out.
+"""``blocksift batch --warc``: WARC files in, one JSONL line (or Parquet row) per HTML response.
 
 Hooked into :mod:`.cmd_batch`; the reading, decoding and record accounting live in
-:mod:`blocksift.warc` and :mod:`blocksift.crawl`. The record counts go to stderr at the end
-(``records in = written + skipped``, skips by reason).
+:mod:`blocksift.warc` and :mod:`blocksift.crawl`. Pages run on the native host's worker pool
+under the same per-page time and memory limits as JSONL batch (:mod:`.batch_run`): a page
+over a limit becomes an error line with its record id (``{"id", "url", "error", "code"}``),
+counted as skipped under ``time-limit``, ``memory-limit`` or ``extract-error``, and the run
+goes on. The record counts go to stderr at the end (``records in = written + skipped``,
+skips by reason).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import json
 import sys
+import time
 from typing import Any
 
+from ..page import DEFAULT_ID_ATTR
+from ..service.worker import Job
+from ..wire.constants import ErrorCode
+from .batch_run import BatchLimits, limited_pool, run_in_order, run_job
 from .common import CommandError, want_progress
+
+#: Skip reasons of pages that were read but not extracted, by the worker's error code.
+FAILURE_REASONS = {ErrorCode.TIMEOUT: "time-limit", ErrorCode.MEMORY_LIMIT: "memory-limit"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,27 +38,82 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --warc: skip payloads larger than this (default %(default)s)")
 
 
-def run(args: argparse.Namespace, params: dict[str, Any]) -> int:
-    from ..crawl import ExtractorConfigError, PageExtractor, run_warc_batch
+async def run_records(paths: list[str], algorithm: str, params: dict[str, Any], jobs: int,
+                      limits: BatchLimits, max_bytes: int, sink: Any,
+                      progress: Any = None) -> Any:
+    """Every record of ``paths``: each HTML page extracted on a limited worker and written
+    in record order, every other record counted with its reason; returns the counts."""
+    from ..crawl import iter_items
+    from ..warc import Skip, WarcCounts, WarcPage
+
+    counts = WarcCounts()
+    pool = limited_pool(jobs, limits)
+    await pool.start()
+
+    async def extract(page: WarcPage) -> tuple[Any, Any, float]:
+        started = time.perf_counter()
+        job = Job(algorithm=algorithm, params=params, html=page.html, url=page.url,
+                  want=["main"], id_attr=DEFAULT_ID_ATTR)
+        page.html = ""  # the worker has it; the window keeps only the record's fields
+        outcome, failure = await run_job(pool, job, limits)
+        return outcome, failure, started
+
+    def start(item: WarcPage | Skip) -> Any:
+        if isinstance(item, Skip):
+            return None
+        return extract(item)
+
+    def settle(done: tuple[WarcPage | Skip, Any]) -> None:
+        item, result = done
+        if isinstance(item, Skip):
+            counts.skipped[item.reason] += 1
+            return
+        outcome, failure, started = result
+        if failure is not None or not outcome.ok:
+            code = failure.code if failure is not None else outcome.error_code
+            message = failure.message if failure is not None else outcome.error_message
+            counts.skipped[FAILURE_REASONS.get(code, "extract-error")] += 1
+            sink.write({"id": item.record_id, "url": item.url, "error": message,
+                        "code": int(code)})
+        else:
+            extraction = json.loads(outcome.result_json)
+            main = extraction.get("main") or {}
+            sink.write({"id": item.record_id, "url": item.url, "title": main.get("title", ""),
+                        "text": main.get("text", ""), "metadata": item.metadata,
+                        "status": extraction.get("status"),
+                        "ms": round((time.perf_counter() - started) * 1000, 2)})
+            counts.written += 1
+        if progress is not None:
+            progress.update()
+
+    try:
+        await run_in_order(iter_items(paths, max_bytes, counts), start, settle, jobs)
+    finally:
+        await pool.close()
+    return counts
+
+
+def run(args: argparse.Namespace, params: dict[str, Any], limits: BatchLimits) -> int:
     from ..warc import WarcUnavailable, expand_paths, require_fastwarc
+    from .batch_output import WARC_COLUMNS, open_sink
 
     try:
         require_fastwarc()
         paths = expand_paths(args.warc)
-        extractor = PageExtractor(args.algo, params)
-    except (WarcUnavailable, FileNotFoundError, ExtractorConfigError) as exc:
+    except (WarcUnavailable, FileNotFoundError) as exc:
         raise CommandError(str(exc)) from None
+    sink = open_sink(args, sys.stdout.buffer, WARC_COLUMNS)
     progress = None
     if want_progress(args.progress):
         from tqdm import tqdm
 
         progress = tqdm(unit="page", file=sys.stderr)
     try:
-        counts = run_warc_batch(paths, extractor, sys.stdout, jobs=args.jobs,
-                                max_bytes=args.max_bytes, progress=progress)
+        counts = asyncio.run(run_records(paths, args.algo, params, args.jobs, limits,
+                                         args.max_bytes, sink, progress))
     finally:
+        sink.close()
         if progress is not None:
             progress.close()
-    sys.stdout.flush()
     print(f"blocksift: warc: {counts.summary()}", file=sys.stderr)
     return 0

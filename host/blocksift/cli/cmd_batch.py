@@ -2,7 +2,8 @@
 
 Input lines: ``{"id", "html", "url"?}``. Output lines, in input order:
 ``{"id", "text", "title", "blocks", "status", "ms"}``, or ``{"id", "error"}`` for a line
-that could not be processed (the batch goes on). Pages are processed by ``--jobs`` worker
+that could not be processed (the batch goes on); JSONL on stdout, or to ``--output`` as
+JSONL or Parquet (:mod:`.batch_output`). Pages are processed by ``--jobs`` worker
 processes with a bounded window, so memory stays flat however long the input is, each page
 under the native host's time and memory limits (:mod:`.batch_run`).
 """
@@ -19,9 +20,11 @@ from .batch_run import BatchLimits, run_pages
 from .common import (
     CommandError,
     add_algorithm_arguments,
+    add_model_argument,
     binary_kind,
     load_algorithm,
     parse_params,
+    resolve_model,
     run_guarded,
     stdin_stream,
     want_progress,
@@ -29,8 +32,10 @@ from .common import (
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("batch", help="extract many pages: JSONL in, JSONL out")
+    parser = subparsers.add_parser(
+        "batch", help="extract many pages: JSONL or WARC in, JSONL or Parquet out")
     add_algorithm_arguments(parser)
+    add_model_argument(parser)
     parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
                         help="worker processes (default: CPU count)")
     parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
@@ -46,8 +51,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="show a progress bar on stderr even when it is not a terminal")
     parser.add_argument("--no-progress", dest="progress", action="store_false",
                         help="no progress bar (default when stderr is not a terminal)")
-    from . import batch_warc
+    from . import batch_output, batch_warc
 
+    batch_output.add_arguments(parser)
     batch_warc.add_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -82,32 +88,38 @@ def _refuse_binary(stream: Any) -> None:
 @run_guarded
 def run(args: argparse.Namespace) -> int:
     params = parse_params(args.param)
-    load_algorithm(args.algo, params)  # validates algo and params before reading input
+    module, _ = load_algorithm(args.algo, params)  # validates algo and params before input
     if args.timeout <= 0 or args.memory_limit < 0 or args.jobs < 1:
         print("blocksift: error: --timeout and --jobs must be positive, --memory-limit >= 0",
               file=sys.stderr)
         return 2
+    model_path = resolve_model(module, args.model)
+    limits = BatchLimits(timeout_s=args.timeout, memory_limit_mb=args.memory_limit or None,
+                         model_path=model_path)
     if getattr(args, "warc", None):
         from . import batch_warc
 
-        return batch_warc.run(args, params)
+        return batch_warc.run(args, params, limits)
     stream = stdin_stream()
     if stream.isatty():
         raise CommandError("batch reads JSONL pages on standard input: "
                            "blocksift batch < pages.jsonl > out.jsonl")
     _refuse_binary(stream)
+    from .batch_output import JSONL_COLUMNS, open_sink
+
+    sink = open_sink(args, sys.stdout.buffer, JSONL_COLUMNS)
     # tqdm without a total has no truth value (bool() raises): compare with None
     progress = None
     if want_progress(args.progress):
         from tqdm import tqdm
 
         progress = tqdm(unit="page", file=sys.stderr, total=_line_count(stream))
-    limits = BatchLimits(timeout_s=args.timeout, memory_limit_mb=args.memory_limit or None)
     try:
-        asyncio.run(run_pages(iter(stream.buffer), sys.stdout.buffer, args.algo, params,
+        asyncio.run(run_pages(iter(stream.buffer), sink, args.algo, params,
                               args.jobs, limits, args.action,
                               progress.update if progress is not None else None))
     finally:
+        sink.close()
         if progress is not None:  # bool(tqdm) raises without a total
             if progress.total and progress.n < progress.total:  # blank lines were counted
                 progress.total = progress.n

@@ -1,4 +1,9 @@
-"""``blocksift extract``: run one algorithm on one page and print its main text or blocks."""
+"""``blocksift extract``: run one algorithm on one page and print its main text or blocks.
+
+The page is parsed and extracted under the same per-page time and memory limits as
+``batch`` and the native host (:mod:`.limits`): a page over either is a one-line error,
+exit code 2.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +11,17 @@ import argparse
 import json
 import sys
 import time
+from typing import Any
 
-from .common import add_algorithm_arguments, load_algorithm, parse_params, read_source, run_guarded
+from .common import (
+    add_algorithm_arguments,
+    add_model_argument,
+    load_algorithm,
+    parse_params,
+    read_source,
+    resolve_model,
+    run_guarded,
+)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -24,19 +38,43 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="hide: print the hide plan the extension receives (the elements "
                              "to hide with kind and reason; --algo names the main-content "
                              "algorithm)")
+    add_model_argument(parser)
+    parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+                        help="time limit for the page; over it is a one-line error, exit 2 "
+                             "(default %(default)s)")
+    parser.add_argument("--memory-limit", type=int, default=2048, metavar="MIB",
+                        help="memory the page may add, in MiB; over it is a one-line error, "
+                             "exit 2 (default %(default)s; 0: none)")
     parser.set_defaults(run=run)
 
 
 @run_guarded
 def run(args: argparse.Namespace) -> int:
+    from .limits import run_limited
+
+    module, params = load_algorithm(args.algo, parse_params(args.param))
+    if args.timeout <= 0 or args.memory_limit < 0:
+        print("blocksift: error: --timeout must be positive, --memory-limit >= 0",
+              file=sys.stderr)
+        return 2
+    model_path = resolve_model(module, args.model)
+    html, fetched_url = read_source(args.source)
+    return run_limited(lambda: _extract(args, module, params, html, fetched_url, model_path),
+                       args.timeout, args.memory_limit or None)
+
+
+def _extract(args: argparse.Namespace, module: Any, params: Any, html: str,
+             fetched_url: str | None, model_path: str | None) -> int:
+    """Parse, extract and print (in the limited child)."""
     from ..metadata import attach
     from ..page import Page
 
-    module, params = load_algorithm(args.algo, parse_params(args.param))
-    html, fetched_url = read_source(args.source)
     started = time.perf_counter()
     page = Page(html, url=args.url or fetched_url)
-    model = module.load_model() if getattr(module, "MODEL", None) == "trained" else None
+    if model_path:
+        model = module.load_model(model_path)
+    else:
+        model = module.load_model() if getattr(module, "MODEL", None) == "trained" else None
     result = module.extract(page, params, model=model)
     attach(page, result)
     if args.action == "hide":

@@ -40,6 +40,33 @@ def add_algorithm_arguments(parser: argparse.ArgumentParser, default: str | None
                         help="algorithm parameter, repeatable (values are JSON when they parse)")
 
 
+def add_model_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model", metavar="PATH",
+                        help="a model file for an algorithm that learns one (auto: from "
+                             "`blocksift train auto`; farsw: from `blocksift train farsw`); "
+                             "default: the packaged or your trained model")
+
+
+def resolve_model(module: Any, path: str | None) -> str | None:
+    """``--model PATH`` checked and loaded once up front (a one-line error if it is not a
+    model for this algorithm); the absolute path workers load it from, or None."""
+    if not path:
+        return None
+    import os
+
+    from ..crawl import ExtractorConfigError, check_model_path
+
+    try:
+        check_model_path(module, path)
+        module.load_model(path)
+    except ExtractorConfigError as exc:
+        raise CommandError(str(exc)) from None
+    except Exception as exc:  # a file of another kind, damaged, or another model's
+        raise CommandError(f"cannot load {path} as a model for {module.NAME}: "
+                           f"{type(exc).__name__}: {exc}") from None
+    return os.path.abspath(path)
+
+
 def load_algorithm(name: str, params: dict[str, Any]) -> tuple[Any, Any]:
     """The algorithm module and its validated params, or a :class:`CommandError`."""
     from pydantic import ValidationError

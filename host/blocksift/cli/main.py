@@ -22,7 +22,7 @@ EXIT_OK, EXIT_NEGATIVE, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3
 #: (tests/cli check it matches what each module declares).
 COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("extract", "extract", "extract main text and blocks from a file, URL or stdin"),
-    ("batch", "batch", "extract many pages: JSONL in, JSONL out"),
+    ("batch", "batch", "extract many pages: JSONL or WARC in, JSONL or Parquet out"),
     ("algorithms", "algorithms", "list algorithms, params and defaults"),
     ("schema", "schema", "print the protocol's JSON Schema"),
     ("eval", "eval", "score an algorithm on labeled pages (precision, recall, F1, ms)"),

@@ -154,7 +154,11 @@ def prepare(labeled: LabeledPage, main_algorithm: str = "auto", dataset: str = "
 
     page = Page(labeled.html, url=labeled.url)
     module = algorithms.load(main_algorithm)
-    main = module.extract(page, module.Params())
+    params = module.Params()
+    if "main_text" in type(params).model_fields:
+        # as the host runs it for the extension's hide: blocks only, no main text rendered
+        params = params.model_copy(update={"main_text": False})
+    main = module.extract(page, params)
     linkblocks = algorithms.load("linkblocks")
     links = linkblocks.extract(page, linkblocks.Params(main_text=False))
     gold = Counter(t.lower() for t in tokens(labeled.gold))
@@ -184,8 +188,10 @@ def run_hider(prepared: Prepared, hider: str, params: HideParams | None = None) 
 
 # -- threshold choice by domain-grouped cross-validation -------------------------------------
 
-GRID = [HideParams(link_density=ld, sweep=sweep)
-        for ld in (0.4, 0.5, 0.6) for sweep in (False, True)]
+GRID = [HideParams(segments=False, grow=False)] + [
+    HideParams(segment_links_p=links, segment_other_p=other, hide_comments=comments)
+    for links, other, comments in ((0.05, 0.0, False), (0.1, 0.03, False), (0.2, 0.1, False),
+                                   (0.1, 0.03, True), (0.2, 0.1, True), (0.3, 0.15, True))]
 
 
 def _fold(site: str, folds: int) -> int:
@@ -301,6 +307,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"\nthresholds chosen per fold (sites of all sets pooled, {len(cv['folds'])} folds):")
         for fold in cv["folds"]:
             params = {k: v for k, v in fold["params"].items()
-                      if k in ("link_density", "max_prose_chars", "sweep")}
+                      if k in ("segments", "segment_links_p", "segment_other_p",
+                               "hide_comments")}
             print(f"  fold {fold['fold']}: {params} ({fold['held_out']} held-out pages)")
     return 0

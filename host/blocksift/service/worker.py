@@ -46,6 +46,7 @@ class Job:
     observe_site: bool = False  #: also return the page's structure feature (site learning)
     memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB  #: the worker's limit, for the error text
     action: str = "extract"  #: "hide": also return the hide plan (blocksift.actions.hide)
+    model_path: str | None = None  #: a model file to use (``--model``), loaded once per worker
 
 
 @dataclass
@@ -168,10 +169,16 @@ def run_job(job: Job) -> JobOutcome:
             and "main_text" not in job.params):
         # Blocks only (e.g. "hide link blocks"): skip main-text work such as a tree parse.
         params = params.model_copy(update={"main_text": False})
+    if (job.action == "hide" and "reasons" in type(params).model_fields
+            and "reasons" not in job.params):
+        # the hide plan gives its own reasons; a segmenter's per-block ones would be dropped
+        params = params.model_copy(update={"reasons": 0})
     started = time.perf_counter()
     try:
         page = Page(job.html, url=job.url, id_attr=job.id_attr)
         model = job.model
+        if model is None and job.model_path:
+            model = model_from_path(module, job.model_path)
         if model is None and getattr(module, "MODEL", None) == "trained":
             model = trained_model(module)
         result = module.extract(page, params, model=model)
@@ -218,6 +225,15 @@ def run_job(job: Job) -> JobOutcome:
 
 
 _MODEL_CACHE: dict[str, tuple[tuple[int, int] | None, Any]] = {}
+_PATH_MODELS: dict[tuple[str, str], Any] = {}
+
+
+def model_from_path(module: Any, path: str) -> Any:
+    """The model file ``path`` for ``module`` (``batch --model``), loaded once per process."""
+    key = (module.NAME, path)
+    if key not in _PATH_MODELS:
+        _PATH_MODELS[key] = module.load_model(path)
+    return _PATH_MODELS[key]
 
 
 def trained_model(module: Any) -> Any:

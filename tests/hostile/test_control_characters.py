@@ -1,0 +1,34 @@
+"""Control characters in the page reach the reader-view HTML without failing the page.
+
+lxml keeps C0 controls it parsed, but refuses them when text is set again, which the
+reader's rendering does when it rebuilds code listings, layout tables and formulas: such a
+page used to fail in ``auto`` with an internal error (found by ``benchmarks/fuzz_pages.py``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from blocksift import algorithms
+from blocksift.page import Page
+
+ARTICLE = "<p>" + "Words of the article body. " * 30 + "</p>"
+FRAGMENTS = {
+    "code-listing": "<pre>first\x0bline\x01 of code</pre>",
+    "nested-listing": "<pre><div>first\x0c line</div><div>second line</div></pre>",
+    "layout-table": "<table><tr><td>" + "layout cell words \x0c " * 30 + "</td></tr></table>",
+    "tex-formula": '<script type="math/tex">x^2\x0b</script>',
+    "lazy-image": "<noscript><img src='/a.png'></noscript>\x0b tail words",
+    "text-and-tails": "<p>text\x02 and <b>bold\x1f</b>\x08 tail</p>",
+}
+
+
+@pytest.mark.parametrize("name", sorted(FRAGMENTS))
+@pytest.mark.parametrize("algorithm", ["auto", "linkblocks", "auto-rules"])
+def test_control_characters_do_not_fail_the_reader_html(name, algorithm):
+    module = algorithms.load(algorithm)
+    html = f"<html><body><article>{ARTICLE}{FRAGMENTS[name]}{ARTICLE}</article></body></html>"
+    result = module.extract(Page(html), module.Params())
+    assert result.status == "ok", result.message
+    assert "Words of the article body" in result.main.html
+    assert not any(chr(c) in result.main.html for c in (1, 2, 8, 11, 12, 31))
