@@ -224,6 +224,20 @@ class _Stat:
     heading_text: int = 0
     children: int = 0
 
+    def add_child(self, child: _Stat) -> None:
+        """Count a closed child's subtree into this element's."""
+        self.text += child.text
+        self.links += child.links
+        self.commas += child.commas
+        self.p += child.p
+        self.img += child.img
+        self.li += child.li
+        self.li_text += child.li_text
+        self.inputs += child.inputs
+        self.embeds += child.embeds
+        self.heading_text += child.heading_text
+        self.children += 1
+
 
 def _closed(st: _Stat, tag: str) -> _Stat:
     """Count what element ``tag`` itself adds to its subtree's measurements at its end."""
@@ -317,17 +331,7 @@ def _measure(root: etree._Element, prune) -> _Analysis:
             stats[el] = st
             parent_stat = stack[-1] if stack else None
             if parent_stat is not None:
-                parent_stat.text += st.text
-                parent_stat.links += st.links
-                parent_stat.commas += st.commas
-                parent_stat.p += st.p
-                parent_stat.img += st.img
-                parent_stat.li += st.li
-                parent_stat.li_text += st.li_text
-                parent_stat.inputs += st.inputs
-                parent_stat.embeds += st.embeds
-                parent_stat.heading_text += st.heading_text
-                parent_stat.children += 1
+                parent_stat.add_child(st)
                 if tag in _DIV_TO_P or st.block_desc:
                     parent_stat.block_desc = True
                 else:
@@ -660,17 +664,7 @@ def _clean_content(page: Page, elements: list[etree._Element], params: Params,
                 if drop:
                     exclude.add(el)
                 elif parent_stat is not None:
-                    parent_stat.text += st.text
-                    parent_stat.links += st.links
-                    parent_stat.commas += st.commas
-                    parent_stat.p += st.p
-                    parent_stat.img += st.img
-                    parent_stat.li += st.li
-                    parent_stat.li_text += st.li_text
-                    parent_stat.inputs += st.inputs
-                    parent_stat.embeds += st.embeds
-                    parent_stat.heading_text += st.heading_text
-                    parent_stat.children += 1
+                    parent_stat.add_child(st)
             if parent_stat is not None and el is not element:
                 n, c = _tlen(el.tail)
                 parent_stat.text += n

@@ -168,8 +168,12 @@ def _split_blocks(line: list[tuple[int, int, int, str]]) -> list[list[tuple[int,
     return pieces
 
 
-def _measure(raw: str, tokens: list[tuple[int, int, int, str]]) -> Line | None:
-    """Features B, C, E, F and the output text of one line; None for a blank line (§3.1)."""
+def _measure(raw: str, tokens: list[tuple[int, int, int, str]], with_text: bool = True
+             ) -> Line | None:
+    """Features B, C, E, F and the output text of one line; None for a blank line (§3.1).
+
+    ``with_text=False`` leaves ``Line.text`` empty (the features alone, for callers that only
+    score lines)."""
     whole: list[str] = []
     text_parts: list[str] = []
     reading: list[str] = []
@@ -188,44 +192,16 @@ def _measure(raw: str, tokens: list[tuple[int, int, int, str]]) -> Line | None:
                     images += 1
             if name in BLOCK_TAGS or name == "br":
                 reading.append(" ")
-    cleaned = _WS_RE.sub(" ", "".join(whole)).strip()
-    if not cleaned:
-        return None
-    output = _WS_RE.sub(" ", "".join(text_parts)).strip()
-    text = _WS_RE.sub(" ", html_lib.unescape("".join(reading))).strip()
-    return Line(start=tokens[0][1], end=tokens[-1][2],
-                text_length=len(cleaned.encode("utf-8", "surrogatepass")),
-                output_length=len(output.encode("utf-8", "surrogatepass")),
-                links=links, images=images, text=text)
-
-
-def _measure_counts(raw: str, tokens: list[tuple[int, int, int, str]]) -> Line | None:
-    """:func:`_measure` without the output text (``Line.text`` is empty): the features
-    alone, for callers that only score lines."""
-    whole: list[str] = []
-    text_parts: list[str] = []
-    links = images = 0
-    for kind, start, end, name in tokens:
-        piece = raw[start:end]
-        whole.append(piece)
-        if kind == TEXT:
-            text_parts.append(piece)
-        elif kind == START:
-            if name == "a":
-                if tokenizer.attribute(piece[2:], "href") is not None:
-                    links += 1
-            elif name == "img":
-                images += 1
-    # str.split() and the \s of _WS_RE are the same white space: this is _measure's
-    # collapse-and-strip
+    # str.split() and the \s of _WS_RE are the same white space: a collapse-and-strip
     cleaned = " ".join("".join(whole).split())
     if not cleaned:
         return None
     output = " ".join("".join(text_parts).split()) if text_parts else ""
+    text = _WS_RE.sub(" ", html_lib.unescape("".join(reading))).strip() if with_text else ""
     return Line(start=tokens[0][1], end=tokens[-1][2],
                 text_length=len(cleaned.encode("utf-8", "surrogatepass")),
                 output_length=len(output.encode("utf-8", "surrogatepass")),
-                links=links, images=images, text="")
+                links=links, images=images, text=text)
 
 
 def page_lines(page: Page, params: Params, with_text: bool = True) -> PageLines:
@@ -245,7 +221,7 @@ def page_lines(page: Page, params: Params, with_text: bool = True) -> PageLines:
             groups.extend(_split_blocks(line))
         elif params.line_mode == "auto" and (line[-1][2] - line[0][1]) > params.long_line_chars:
             # measure cleaned length only when the raw span is long enough to matter
-            measured = _measure_counts(raw, line)
+            measured = _measure(raw, line, with_text=False)
             if measured is not None and measured.text_length > params.long_line_chars:
                 groups.extend(_split_blocks(line))
             else:
@@ -254,8 +230,7 @@ def page_lines(page: Page, params: Params, with_text: bool = True) -> PageLines:
             groups.append(line)
     if params.attach_tag_lines:
         groups = _attach_tag_lines(raw, groups)
-    measure = _measure if with_text else _measure_counts
-    lines = [m for m in (measure(raw, g) for g in groups if g) if m is not None]
+    lines = [m for m in (_measure(raw, g, with_text) for g in groups if g) if m is not None]
     return PageLines(lines=lines, features=_feature_matrix(lines, params))
 
 
@@ -306,7 +281,7 @@ def line_features(page: Page, params: Params) -> tuple[np.ndarray, np.ndarray]:
     rows: list[tuple[int, int, int, int, int]] = []
 
     def measure(line: list[tuple[int, int, int, str]]) -> tuple[int, int, int, int, int] | None:
-        """_measure_counts' (start, text_length, output_length, links, images)."""
+        """_measure(with_text=False)'s (start, text_length, output_length, links, images)."""
         if len(line) == 1:  # one token: its own cleaned text, no joining
             kind, start, end, name = line[0]
             cleaned = " ".join(raw[start:end].split())
