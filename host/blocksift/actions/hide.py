@@ -113,7 +113,7 @@ class HideParams(BaseModel):
         ("product", "collection", "service"), description="Page types (as the "
         "segmenter predicts them) on which only ads and banners are hidden: their main "
         "content is spread over the page and found least well")
-    careful_min_p: float = Field(0.5, ge=0, le=1, description="Least probability of the "
+    careful_min_p: float = Field(0.7, ge=0, le=1, description="Least probability of the "
                                  "predicted page type for careful_page_types to apply")
     grow: bool = Field(True, description="Hide a container whole when all its text is "
                        "hidden (one target and one overlay box instead of many)")
