@@ -19,21 +19,6 @@ from blocksift.algorithms import auto_rules as auto
 from blocksift.page import Page
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
-CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "source.html").exists())
-
-
-def _first_difference(expected: str, actual: str) -> str:
-    exp = [p for p in expected.split("\n\n")]
-    act = [p for p in actual.split("\n\n")]
-    for index, (want, got) in enumerate(zip(exp, act)):
-        if want != got:
-            return (f"paragraph {index + 1} differs:\n  expected: {want[:300]!r}\n"
-                    f"  actual:   {got[:300]!r}")
-    if len(exp) != len(act):
-        longer, name = (exp, "expected") if len(exp) > len(act) else (act, "actual")
-        return (f"{name} has {abs(len(exp) - len(act))} more paragraph(s), first: "
-                f"{longer[min(len(exp), len(act))][:300]!r}")
-    return "texts differ in whitespace only"
 
 
 # The golden pages themselves (every algorithm's text and auto's title) are checked by
