@@ -16,6 +16,8 @@ import logging
 import multiprocessing
 import multiprocessing.connection
 import os
+import signal
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -316,6 +318,22 @@ class _Worker:
         self.process.join(timeout=1)
 
 
+def _start_forkserver_deaf_to_ctrl_c() -> None:
+    """Start the forkserver with SIGINT ignored, so a Ctrl-C in the terminal cannot hit it
+    while it imports the preload modules (it ignores SIGINT only after that) and print a
+    KeyboardInterrupt traceback; the parent stops the workers itself. An ignored signal
+    stays ignored across fork and exec, which is why this is set around the spawn."""
+    if os.name != "posix" or threading.current_thread() is not threading.main_thread():
+        return
+    import multiprocessing.forkserver
+
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 class WorkerPool:
     """A bounded pool of worker processes with a size-ordered queue, cancel and time limits."""
 
@@ -342,6 +360,7 @@ class WorkerPool:
     async def start(self) -> None:
         """Start the workers in the background; jobs wait for the first one to be ready."""
         loop = asyncio.get_running_loop()
+        _start_forkserver_deaf_to_ctrl_c()
 
         async def spawn_all() -> None:
             for _ in range(self.size):
