@@ -32,9 +32,8 @@ MAIN_SHARE = 0.5
 DEFAULT_ROUNDS = 200
 DEFAULT_THRESHOLD = 0.3
 #: Domain-grouped folds in which the first model's training probabilities are predicted for
-#: the second, stacked model (0: no second model; the shipped model has none yet: its
-#: 5-fold figures below are not measured).
-DEFAULT_STACK_FOLDS = 0
+#: the second, stacked model (0: no second model).
+DEFAULT_STACK_FOLDS = 3
 
 
 @dataclass
