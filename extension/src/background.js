@@ -191,7 +191,7 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
         const message = restraint
           ? `Nothing hidden: only ads and banners are hidden on this page (${restraint}), and it has none.`
           : "Nothing outside the main text looks like a link block, ad or banner here.";
-        const outcome = { ...base, status: "not-suitable", message };
+        const outcome = { ...base, status: "not-suitable", message, restraint };
         await callAgent(tabId, "toast", "Nothing to hide", { detail: outcome.message, kind: "info" });
         await finish(tabId, { ...outcome, ms: Date.now() - startedAt });
         return outcome;

@@ -229,8 +229,15 @@ def test_reply_over_1mb_arrives_in_chunks(browser: harness.Browser, site: harnes
 def test_five_megabyte_page(browser: harness.Browser, site: harness.Site) -> None:
     page = browser.new_tab(site.url("big.html"))
     status = browser.act(page, "hide", timeout=180)
-    assert status["status"] == "hidden", status
     assert int(status["bytes"]) >= 5 * 1024 * 1024
+    if status.get("restraint"):
+        # Five megabytes of look-alike sections leave the segmenter unsure of much of the
+        # page far down; then the host keeps to ads and banners (this page has none), says
+        # why, and the page is untouched.
+        assert status["status"] == "not-suitable" and "unsure" in status["restraint"], status
+        assert page.evaluate("document.querySelector('#nav a').checkVisibility()") is True
+        return
+    assert status["status"] == "hidden", status
     # The page's nav and footer go; the related lists lie inside the main content (<main>
     # holds every section), which hide never touches.
     assert int(status["count"]) >= 2
