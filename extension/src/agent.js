@@ -336,8 +336,10 @@ export function agentCall(method, args) {
         .cover.sepia { --fg: #43351f; --bg: #f4ecd8; --muted: #7a6a50; --line: #dccfb2; --link: #8a4b08; }
         .cover.dark { --fg: #e4e4ea; --bg: #1c1c20; --muted: #a1a1ab; --line: #34343c; --link: #8ab4f8; }
         .cover.sans { --font: system-ui, "Noto Sans", "DejaVu Sans", "Noto Sans CJK SC", sans-serif; }
-        .cover .bar { height: 37px; border-bottom: 1px solid var(--line); }
-        .cover .page { max-width: 38em; margin: 0 auto; padding: 24px 20px; }
+        .cover .bar { height: 40px; box-sizing: border-box; border-bottom: 1px solid var(--line); }
+        .cover .page { max-width: 38em; box-sizing: border-box; margin: 0 auto; padding: 24px 20px; }
+        .cover .rule { margin: 0 0 1.5em; padding-bottom: 1em; font-size: 14px;
+                       border-bottom: 1px solid var(--line); }
         .cover .site { margin: 0; color: var(--muted); font: 14px system-ui, sans-serif; }
         .cover h1 { font-size: 1.7em; line-height: 1.2; margin: .3em 0; font-weight: bold; }
         .cover .loading { display: flex; align-items: center; gap: .6em; margin: 1em 0;
@@ -719,12 +721,14 @@ export function agentCall(method, args) {
       site.textContent = location.hostname.replace(/^www\./, "");
       const heading = document.createElement("h1");
       heading.textContent = title;
+      const rule = document.createElement("div"); // where the reader shows the byline and date
+      rule.className = "rule";
       const loading = document.createElement("div");
       loading.className = "loading";
       const spinner = document.createElement("span");
       spinner.className = "spinner";
       loading.append(spinner, "Loading the article…");
-      page.append(site, heading, loading);
+      page.append(site, heading, rule, loading);
       cover.append(bar, page);
       root.append(cover);
       addEventListener("pagehide", clearCover, { once: true });
