@@ -145,6 +145,8 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
       phases.navigate = Date.now() - startedAt;
       await api.tabs.update(tabId, { url: readerUrl(tabId, { title: snap.title, url: snap.url, startedAt, coverAt: snap.coverAt, look }) });
       earlyReader = true;
+      // The popup closes now rather than cover the loading reader view until the text is in.
+      Promise.resolve(api.runtime.sendMessage({ type: MSG.READER_OPENING, tabId })).catch(() => {});
     }
     const choice = choiceFor(settings, snap.url);
     const hello = await host.connect();

@@ -137,7 +137,12 @@ def test_reader_shows_title_and_loading_before_the_host_answers(
     assert browser.act(page, "hide")["status"] == "restored"
     host.signal_all(signal.SIGSTOP)
     try:
-        browser.act(page, "reader", wait=False)
+        control = browser.popup(page.url)
+        control.evaluate("document.getElementById('act-reader').click(), true")
+        page.activate()
+        # The popup is told at once (a toolbar popup closes then, not when the text is in).
+        control.wait_for("document.documentElement.dataset.blocksiftStatus === 'reader-opening'")
+        control.close()
         # The host cannot answer: the title and loading state come from the page alone.
         page.wait_for("location.protocol.endsWith('extension:')"
                       " && document.documentElement.dataset.blocksiftStatus === 'waiting'")
