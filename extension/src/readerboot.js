@@ -23,12 +23,10 @@
   root.dataset.blocksiftStatus = "loading";
   const at = Number(query.get("at"));
   if (at) {
-    // Loading shown: first over the page itself (the agent's, when it drew one), then here.
+    // Loading shown here; reader.js lowers it to the agent's frame over the page, if earlier.
     const here = Date.now() - at;
-    const cover = Number(query.get("cover"));
     root.dataset.blocksiftReaderLoadingMs = String(here);
-    root.dataset.blocksiftLoadingMs = String(cover ? Math.min(here, cover - at) : here);
-    if (cover) root.dataset.blocksiftCoverMs = String(cover - at);
+    root.dataset.blocksiftLoadingMs = String(here);
   }
   // The elements exist once the body is parsed (before the modules run): real text in them.
   document.addEventListener("readystatechange", () => {
