@@ -676,23 +676,21 @@ export function agentCall(method, args) {
       setStatus("working", { action, stage: "snapshot", error: null, "error-code": null });
       clearToast();
       if (action !== "reader" || !look) return { state: current, snapshot: snapshot() };
-      // The reader view's look at once, drawn before the snapshot and painted in the frame
-      // after it; nothing waits for that frame (the host's request would), its time is sent
-      // on when it comes. A hidden tab paints nothing.
+      // The reader view's look at once, painted before the snapshot is taken (a big page
+      // makes that slow); coverAt is the frame that shows it. A hidden tab paints nothing.
       const beganAt = Date.now();
       showCover(look);
-      if (document.visibilityState === "visible") {
-        requestAnimationFrame(() => {
-          const at = Date.now();
-          try {
-            // MSG.COVER_SHOWN (this function is serialized: no imports)
-            Promise.resolve((globalThis.browser ?? globalThis.chrome).runtime.sendMessage({ type: "blocksift/cover-shown", at })).catch(() => {});
-          } catch {
-            // a timing only
-          }
-        });
-      }
-      return { state: current, snapshot: { ...snapshot(), beganAt } };
+      let coverAt = null;
+      const painted = document.visibilityState === "visible"
+        ? new Promise((resolve) => {
+          requestAnimationFrame(() => {
+            coverAt = Date.now();
+            setTimeout(resolve, 0); // after this frame's paint
+          });
+          setTimeout(resolve, 100); // no frame (a throttled window): do not wait for one
+        })
+        : Promise.resolve();
+      return painted.then(() => ({ state: current, snapshot: { ...snapshot(), beganAt, coverAt } }));
     }
 
     let cover = null;

@@ -25,8 +25,6 @@ let client = null;
 let clientKey = "";
 /** tabId -> id of the extract request in flight for it (cancelled when superseded). */
 const inflight = new Map();
-/** tabId -> when the agent painted the reader's loading state over the page (a timing). */
-const coverShown = new Map();
 
 // -- stats kept across restarts (tests read them; people see them in the options page) ---
 
@@ -107,7 +105,6 @@ async function tabState(tabId) {
 async function run({ action, tabId, algorithm, params, mode, startedAt = Date.now() }) {
   if (!["hide", "overlay", "reader"].includes(action)) throw new BlocksiftError(`unknown action ${action}`);
   const ranAt = Date.now();
-  coverShown.delete(tabId);
   const [tab, settings, look] = await Promise.all([
     api.tabs.get(tabId), loadSettings(api.storage.local), action === "reader" ? readerLook() : null,
   ]);
@@ -138,7 +135,7 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
   let earlyReader = false;
   // Where a reader view's time goes, from the click (the reader adds its own phases).
   const since = (at) => (at ? at - startedAt : null);
-  const phases = { background: since(ranAt), agent: since(snap?.beganAt), snapshot: since(snapshotAt) };
+  const phases = { background: since(ranAt), agent: since(snap?.beganAt), cover: since(snap?.coverAt), snapshot: since(snapshotAt) };
   try {
     if (action === "reader") {
       // The reader view opens at once with the page's title and a loading state; the text
@@ -146,7 +143,7 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
       // The page already shows that state itself (the agent drew it before the snapshot).
       await api.storage.session.set({ [readerKey(tabId)]: { pending: true, url: snap.url, title: snap.title, lang: snap.lang, startedAt, phases } });
       phases.navigate = Date.now() - startedAt;
-      await api.tabs.update(tabId, { url: readerUrl(tabId, { title: snap.title, url: snap.url, startedAt, look }) });
+      await api.tabs.update(tabId, { url: readerUrl(tabId, { title: snap.title, url: snap.url, startedAt, coverAt: snap.coverAt, look }) });
       earlyReader = true;
       // The popup closes now rather than cover the loading reader view until the text is in.
       Promise.resolve(api.runtime.sendMessage({ type: MSG.READER_OPENING, tabId })).catch(() => {});
@@ -248,7 +245,7 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
         html: main.html, text: main.text, startedAt, hostMs: base.hostMs,
         pageKind: plan?.pageKind ?? "article", index: plan?.index ?? [],
         metadata: main.metadata ?? null, unreachable: snap.unreachable ?? null,
-        phases: { ...phases, cover: since(coverShown.get(tabId)), answered: Date.now() - startedAt },
+        phases: { ...phases, answered: Date.now() - startedAt },
       },
     });
     if (!earlyReader) await api.tabs.update(tabId, { url: readerUrl(tabId) });
@@ -307,6 +304,7 @@ function readerUrl(tabId, loading = null) {
     title: String(loading.title || "").slice(0, 300),
     site: (() => { try { return new URL(loading.url).hostname.replace(/^www\./, ""); } catch { return ""; } })(),
     at: String(loading.startedAt ?? ""),
+    cover: String(loading.coverAt ?? ""),
     theme: loading.look?.theme ?? "", font: loading.look?.font ?? "", size: String(loading.look?.size ?? ""),
   })}` : "";
   return api.runtime.getURL(`reader.html${query}#${encodeURIComponent(readerKey(tabId))}`);
@@ -361,9 +359,6 @@ async function handle(message, sender) {
       // A fresh hello, not the connection's first: store problems may have appeared since.
       return { hello: await host.request(helloRequest()) };
     }
-    case MSG.COVER_SHOWN:
-      if (sender?.tab?.id !== undefined) coverShown.set(sender.tab.id, message.at);
-      return { ok: true };
     case MSG.READER_BACK:
       await api.storage.session.set({ [`skipRule:${message.tabId}`]: message.url });
       return { ok: true };
@@ -445,7 +440,6 @@ api.tabs.onRemoved.addListener((tabId) => {
   const id = inflight.get(tabId);
   if (id && client) client.cancel(id);
   inflight.delete(tabId);
-  coverShown.delete(tabId);
   api.storage.session.remove([`tab:${tabId}`, `reader:${tabId}`, `skipRule:${tabId}`]).catch(() => {});
 });
 

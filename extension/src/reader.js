@@ -510,13 +510,6 @@ async function main() {
       rendered: renderedAt - data.startedAt, shown: shownAt - data.startedAt,
     });
     if (data.hostMs != null) root.dataset.blocksiftHostMs = String(data.hostMs);
-    // The loading state was first shown over the page itself, when the agent painted it there.
-    const cover = data.phases?.cover;
-    if (Number.isFinite(cover)) {
-      root.dataset.blocksiftCoverMs = String(cover);
-      const here = Number(root.dataset.blocksiftLoadingMs);
-      root.dataset.blocksiftLoadingMs = String(Number.isFinite(here) && here > 0 ? Math.min(here, cover) : cover);
-    }
     root.dataset.blocksiftStatus = "ready";
   });
 }

@@ -23,10 +23,12 @@
   root.dataset.blocksiftStatus = "loading";
   const at = Number(query.get("at"));
   if (at) {
-    // Loading shown here; reader.js lowers it to the agent's frame over the page, if earlier.
+    // Loading shown: first over the page itself (the agent's, when it drew one), then here.
     const here = Date.now() - at;
+    const cover = Number(query.get("cover"));
     root.dataset.blocksiftReaderLoadingMs = String(here);
-    root.dataset.blocksiftLoadingMs = String(here);
+    root.dataset.blocksiftLoadingMs = String(cover ? Math.min(here, cover - at) : here);
+    if (cover) root.dataset.blocksiftCoverMs = String(cover - at);
   }
   // The elements exist once the body is parsed (before the modules run): real text in them.
   document.addEventListener("readystatechange", () => {

@@ -8,11 +8,9 @@ import { MSG } from "./protocol.js";
 
 /**
  * What a content script may send: the labeler saves the example it shows; the overlay's
- * button switches the overlay of its own tab (no tabId: the background uses the sender's);
- * the agent says when it painted the reader's loading state (a timing, nothing more).
+ * button switches the overlay of its own tab (no tabId: the background uses the sender's).
  */
 const CONTENT_SCRIPT_RULES = Object.freeze({
-  [MSG.COVER_SHOWN]: (message) => Number.isFinite(message?.at),
   [MSG.LABEL_SAVE]: () => true,
   [MSG.RUN]: (message) => message?.action === "overlay" && message?.tabId === undefined,
 });

@@ -17,8 +17,7 @@ from test_labeling import UI, start_labeling, status, wait_status
 PROTOCOL = {"RUN": "blocksift/run", "TAB_STATE": "blocksift/tab-state",
             "HOST_INFO": "blocksift/host-info", "READER_BACK": "blocksift/reader-back",
             "LABEL": "blocksift/label", "LABEL_SAVE": "blocksift/label-save",
-            "EXAMPLES": "blocksift/examples", "EXPORT": "blocksift/export",
-            "READER_OPENING": "blocksift/reader-opening", "COVER_SHOWN": "blocksift/cover-shown"}
+            "EXAMPLES": "blocksift/examples", "EXPORT": "blocksift/export"}
 
 
 def privileged_messages(tab_id: int, export_to: Path) -> dict[str, dict]:
@@ -38,9 +37,6 @@ def privileged_messages(tab_id: int, export_to: Path) -> dict[str, dict]:
         "export-save": {"type": PROTOCOL["EXPORT"], "kind": "save", "format": "html",
                         "title": "stolen", "html": "<p>x</p>"},
         "overlay-other-tab": {"type": PROTOCOL["RUN"], "action": "overlay", "tabId": tab_id},
-        "reader-opening": {"type": PROTOCOL["READER_OPENING"], "tabId": tab_id},
-        # the agent's timing is accepted from a content script only as a number
-        "cover-shown-not-a-time": {"type": PROTOCOL["COVER_SHOWN"], "at": "soon"},
     }
 
 
