@@ -322,6 +322,7 @@ async function finish(tabId, outcome) {
     stage: null, action: outcome.action, count: outcome.count ?? null, ms: outcome.ms ?? null,
     bytes: outcome.bytes ?? null, "host-ms": outcome.hostMs ?? null,
     error: outcome.error?.message ?? outcome.message ?? null, "error-code": outcome.error?.code ?? null,
+    restraint: outcome.restraint || null,
   };
   await callAgent(tabId, "setStatus", outcome.status, details);
   await setTabState(tabId, outcome);
