@@ -96,7 +96,10 @@ def _cache_one(job: tuple[str, int, dict]) -> dict[str, Any]:
     result = None
     if key in _OOF:
         model = copy.copy(base)
+        # the saved probabilities are the deciding ones: a second, stacked pass must not
+        # run again on top of them
         model.blocks = _FixedBlocks(base.blocks, _OOF[key])
+        model.stacked, model.final_names = None, base.blocks.feature_names
         try:
             result = auto.extract(page, params, model=model)
             source = "oof"

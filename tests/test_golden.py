@@ -99,10 +99,24 @@ def test_golden_reader_text(slug: str, algorithm: str):
 
 def test_the_tool_records_a_new_case_that_the_runner_then_checks(tmp_path, monkeypatch):
     page = tmp_path / "page.html"
+    # distinct sentences: six copies of one leave the segmenter unsure, and hide holds back
+    sentences = [
+        "The harbour lights were switched on again after forty years, to the cheers of a "
+        "crowd on the quay.",
+        "Volunteers restored the lamps over two winters, replacing the glass and rewiring "
+        "every post by hand.",
+        "The council paid for the cables; the fishermen's guild paid for the bulbs and the "
+        "paint.",
+        "Visitors can walk the quay from dusk until midnight, when the lights dim to save "
+        "power.",
+        "A small plaque by the steps names everyone who worked on the lamps, from the welders "
+        "to the painters.",
+        "The old keeper's logbook, found in the loft of the harbour office, is on show at the "
+        "library."]
     page.write_text("<html><head><title>Quay lights</title></head><body><nav>"
                     + " ".join(f'<a href="/{i}">menu {i}</a>' for i in range(8))
                     + "</nav><article><h1>Quay lights</h1>"
-                    + "<p>The harbour lights were switched on again after forty years.</p>" * 6
+                    + "".join(f"<p>{s}</p>" for s in sentences)
                     + "</article></body></html>", "utf-8")
     monkeypatch.setattr(new_golden_case, "GOLDEN", tmp_path / "golden")
     assert new_golden_case.main(["quay", "--html", str(page), "--note", "test"]) == 0

@@ -116,7 +116,7 @@ class HideParams(BaseModel):
     careful_min_p: float = Field(0.7, ge=0, le=1, description="Least probability of the "
                                  "predicted page type for careful_page_types to apply")
     careful_uncertain_share: float = Field(
-        0.2, ge=0, le=1, description="Share of the page's text the segmenter is unsure of "
+        0.1, ge=0, le=1, description="Share of the page's text the segmenter is unsure of "
         "(auto's stats['uncertain_share']) above which only ads and banners are hidden; "
         "1: never")
     grow: bool = Field(True, description="Hide a container whole when all its text is "
