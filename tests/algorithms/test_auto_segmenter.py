@@ -98,6 +98,23 @@ def test_the_walk_leaves_linkdensity_to_node_stats_when_it_cannot_tell():
     assert features.walk(page).link_density is None
 
 
+
+def test_character_counts_equal_the_plain_definitions():
+    import random
+
+    rng = random.Random(5)
+    ascii_text = "".join(map(chr, range(128)))
+    alphabet = ascii_text + "\u00c9\u00e9\u0661\u00b2\u3002\uff0c\u4e2d\u0130\u01c5"
+    texts = ["", ascii_text, "Plain ASCII, with 2 digits. OK?", "\u0661\u0662 Arabic digits",
+             "\u00b2 superscript", "\u3002\uff0c CJK marks"]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 40)))
+              for _ in range(300)]
+    for text in texts:
+        assert features._char_counts(text) == (
+            len(features._PUNCT.findall(text)), sum(map(str.isdigit, text)),
+            sum(map(str.isupper, text))), text
+
+
 # -- labels --------------------------------------------------------------------------------
 
 def test_labels_follow_the_gold_order_not_its_bag_of_words():

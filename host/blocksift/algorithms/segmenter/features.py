@@ -608,6 +608,24 @@ def rules_columns(blocks: list[etree._Element], chosen: list[etree._Element],
     return out
 
 
+_ASCII_PUNCT = b".,;:!?"  # _PUNCT's ASCII members
+_ASCII_DIGITS = b"0123456789"  # the ASCII characters str.isdigit accepts
+_ASCII_UPPER = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # the ASCII characters str.isupper accepts
+
+
+def _char_counts(text: str) -> tuple[int, int, int]:
+    """Punctuation marks (:data:`_PUNCT`), digits and upper-case letters of ``text``; an
+    ASCII text (most) is counted by deleting bytes, not by a call per character."""
+    if text.isascii():
+        raw = text.encode("ascii")
+        size = len(raw)
+        return (size - len(raw.translate(None, _ASCII_PUNCT)),
+                size - len(raw.translate(None, _ASCII_DIGITS)),
+                size - len(raw.translate(None, _ASCII_UPPER)))
+    return (len(_PUNCT.findall(text)), sum(map(str.isdigit, text)),
+            sum(map(str.isupper, text)))
+
+
 def window_mean(values: np.ndarray, radius: int) -> np.ndarray:
     """Mean of each value and its ``radius`` neighbours on each side (fewer at the edges)."""
     n = len(values)
@@ -644,9 +662,10 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     feats[:, col["own_links"]] = [w.links[i] for i in sel]
     feats[:, col["own_commas"]] = [t.count(",") for t in texts]
     feats[:, col["own_sentences"]] = sentences
-    feats[:, col["own_punct_share"]] = [len(_PUNCT.findall(t)) / len(t) for t in texts]
-    feats[:, col["own_digits_share"]] = [sum(map(str.isdigit, t)) / len(t) for t in texts]
-    feats[:, col["own_upper_share"]] = [sum(map(str.isupper, t)) / len(t) for t in texts]
+    counts = np.asarray([_char_counts(t) for t in texts], dtype=np.float64)
+    feats[:, col["own_punct_share"]] = counts[:, 0] / chars
+    feats[:, col["own_digits_share"]] = counts[:, 1] / chars
+    feats[:, col["own_upper_share"]] = counts[:, 2] / chars
     feats[:, col["own_avg_word"]] = [
         (sum(map(len, x)) / len(x)) if x else 0.0 for x in words]
     feats[:, col["own_inline_children"]] = [w.inline_children[i] for i in sel]
@@ -656,25 +675,38 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     empty = ElementStat()
     contexts = [w.context[i] for i in sel]
     # containers 1-3 levels up: one row of 11 values per distinct element, then gathered
-    container_rows: dict[etree._Element, tuple] = {}
-    for k in (1, 2, 3):
-        rows_k = np.full((n, len(_CONTAINER)), -1.0)
-        for r, ctx in enumerate(contexts):
-            ancestors = ctx[0]
-            if k > len(ancestors):
+    container_at: dict[etree._Element, int] = {}
+    container_rows: list[tuple] = []
+    at_level: list[list[int]] = [[], [], []]  # per level, each block's row (-1: none)
+    for ctx in contexts:
+        ancestors = ctx[0]
+        for k in range(3):
+            if k >= len(ancestors):
+                at_level[k].append(-1)
                 continue
-            el = ancestors[k - 1]
-            row = container_rows.get(el)
-            if row is None:
+            el = ancestors[k]
+            at = container_at.get(el)
+            if at is None:
                 st = stats.get(el, empty)
                 nch, np_, nli = _child_counts(el, child_cache)
-                row = container_rows[el] = (
+                at = container_at[el] = len(container_rows)
+                container_rows.append((
                     TAG_CODES.get(el.tag, 0), math.log1p(st.chars),
                     st.link_chars / st.chars if st.chars else 0, math.log1p(st.blocks), nch,
                     st.depth_below, _sibling_counts(el, sib_cache), np_, nli,
-                    st.heading_blocks, st.chars)
-            rows_k[r, :10] = row[:10]
-            rows_k[r, 10] = chars[r] / row[10] if row[10] else 0
+                    st.heading_blocks, st.chars))
+            at_level[k].append(at)
+    table = np.asarray(container_rows, dtype=np.float64).reshape(-1, len(_CONTAINER))
+    for k in (1, 2, 3):
+        at = np.asarray(at_level[k - 1], dtype=np.intp)
+        has = at >= 0
+        rows_k = np.full((n, len(_CONTAINER)), -1.0)
+        found = table[at[has]]
+        rows_k[has, :10] = found[:, :10]
+        container_chars = found[:, 10]
+        share = np.zeros(len(found))
+        np.divide(chars[has], container_chars, out=share, where=container_chars != 0)
+        rows_k[has, 10] = share
         first = col[f"up{k}_tag"]
         feats[:, first:first + len(_CONTAINER)] = rows_k
     landmarks = np.asarray([c[1] for c in contexts], dtype=np.int64)
