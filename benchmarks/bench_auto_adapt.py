@@ -64,13 +64,20 @@ def main() -> int:
                 if (name, str(row["id"])) in wanted:
                     html[(name, str(row["id"]))] = (row["html"], row.get("url"))
     rows = []
+    stale = 0
     for (dataset, site), members in sorted(sites.items()):
-        members = sorted(members, key=lambda i: samples[i].page_id)
         prior = adapt.SitePrior(site)
         blocks = {}
         for i in members:
             page_html, url = html[(dataset, samples[i].page_id)]
             blocks[i] = feats.compute(Page(page_html, url=url), papers=False, rules=False)
+        # a page whose blocks no longer match the cached probabilities (features computed by
+        # an older version) would pair each probability with another block: left out
+        fresh = [i for i in members if len(blocks[i]) == ends[i] - starts[i]]
+        stale += len(members) - len(fresh)
+        members = sorted(fresh, key=lambda i: samples[i].page_id)
+        if len(members) <= args.learn:
+            continue
         for i in members[:args.learn]:
             prior.add_page(blocks[i], samples[i].share >= at.MAIN_SHARE)
         base, adapted = [], []
@@ -84,6 +91,7 @@ def main() -> int:
         rows.append((dataset, site, len(base), float(np.mean(base)), float(np.mean(adapted))))
         print(f"{dataset:16} {site:28} test pages {len(base):3d}  base {rows[-1][3]:.3f}  "
               f"adapted {rows[-1][4]:.3f}", flush=True)
+    print(f"pages left out, blocks no longer matching the cache: {stale}")
     for dataset in sorted({r[0] for r in rows} | {"all"}):
         chosen = [r for r in rows if dataset in ("all", r[0])]
         n = sum(r[2] for r in chosen)

@@ -163,6 +163,9 @@ GRIDS = {
                   (0.05, None, None, "pc", 0.5), (0.05, 0.05, 0.0, "c", 0.7)),
     "typed": ((0.05, None, None, "c"), (0.05, None, None, "cl"), (0.05, 0.05, 0.0, "c"),
               (0.02, None, None, "c")),
+    # careful also on pages the segmenter is unsure of (share of text above each value)
+    "uncertain": tuple((0.05, None, None, "c", 0.7, share)
+                       for share in (1.0, 0.3, 0.25, 0.2, 0.15, 0.1, 0.05)),
 }
 
 def grid() -> list[tuple[str, HideParams]]:
@@ -174,16 +177,21 @@ def grid() -> list[tuple[str, HideParams]]:
                  "cl": ("product", "collection", "service", "listing"),
                  "pc": ("product", "collection")}[careful[0] if careful else ""]
         min_p = careful[1] if len(careful) > 1 else 0.0
+        # settings without it were chosen before the uncertain-page rule existed: off
+        unsure = careful[2] if len(careful) > 2 else 1.0
         suffix = f" careful={'+'.join(types) or 'none'}" if careful else ""
         suffix += f" p>={min_p}" if min_p else ""
+        suffix += f" unsure>{unsure}" if unsure < 1.0 else ""
         if links is None:
             settings.append((f"veto {veto}{suffix}", HideParams(
-                veto_p=veto, segments=False, careful_page_types=types, careful_min_p=min_p)))
+                veto_p=veto, segments=False, careful_page_types=types, careful_min_p=min_p,
+                careful_uncertain_share=unsure)))
         else:
             settings.append((f"veto {veto} links<={links} other<={other}{suffix}",
                              HideParams(veto_p=veto, segment_links_p=links,
                                         segment_other_p=other, careful_page_types=types,
-                                        careful_min_p=min_p)))
+                                        careful_min_p=min_p,
+                                        careful_uncertain_share=unsure)))
     return settings
 
 

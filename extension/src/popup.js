@@ -43,7 +43,8 @@ function showResult(outcome) {
   const ms = typeof outcome.ms === "number" ? ` in ${Math.round(outcome.ms)} ms` : "";
   switch (outcome.status) {
     case "hidden":
-      box.textContent = `Hid ${outcome.count} piece${outcome.count === 1 ? "" : "s"} of clutter${ms}. Press again to undo.`;
+      box.textContent = `Hid ${outcome.count} piece${outcome.count === 1 ? "" : "s"} of clutter${ms}. Press again to undo.`
+        + (outcome.restraint ? ` Only ads and banners were hidden: ${outcome.restraint}.` : "");
       break;
     case "restored":
       box.textContent = "Page restored.";

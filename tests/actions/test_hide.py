@@ -6,6 +6,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from blocksift.actions.hide import HideParams, decide, hide_for, page_kind, plan_hide
@@ -17,8 +18,9 @@ PAGES = Path(__file__).resolve().parents[1] / "e2e" / "pages" / "hide"
 
 
 # The structural rules on their own: these small pages carry no metadata, and the page-type
-# model calls some of them "service", where hide is careful (tested on its own below).
-STRUCTURE = HideParams(careful_page_types=())
+# model calls some of them "service", where hide is careful, and the segmenter is unsure of
+# parts of them (both tested on their own below).
+STRUCTURE = HideParams(careful_page_types=(), careful_uncertain_share=1.0)
 
 
 def _plan(html: str, params: HideParams | None = STRUCTURE):
@@ -137,5 +139,37 @@ def test_on_careful_page_types_only_ads_and_banners_go() -> None:
     careful = decide(page, result, links, HideParams())
     assert {t.kind for t in free.plan.targets} > {"ad", "other"}
     assert careful.plan.targets and {t.kind for t in careful.plan.targets} <= {"ad", "other"}
+    assert "product page" in careful.plan.restraint and not free.plan.restraint
     result.extra["page_type"] = "article"
-    assert decide(page, result, links, HideParams()).plan == free.plan
+    assert decide(page, result, links, STRUCTURE).plan == free.plan
+
+
+def test_where_the_segmenter_is_unsure_only_ads_and_banners_go() -> None:
+    html = (PAGES / "news.html").read_text(encoding="utf-8")
+    page, result, free = _plan(html)
+    links = load("linkblocks").extract(page, load("linkblocks").Params(main_text=False))
+    params = HideParams(careful_page_types=(), careful_uncertain_share=0.2)
+    result.stats["uncertain_share"] = 0.35
+    unsure = decide(page, result, links, params)
+    assert {t.kind for t in free.plan.targets} > {"ad", "other"}
+    assert unsure.plan.targets and {t.kind for t in unsure.plan.targets} <= {"ad", "other"}
+    assert unsure.plan.restraint == "auto is unsure about 35% of this page's text"
+    result.stats["uncertain_share"] = 0.15
+    sure = decide(page, result, links, params)
+    assert sure.plan == free.plan and not sure.plan.restraint
+
+
+def test_auto_reports_how_much_of_the_page_it_is_unsure_of() -> None:
+    from blocksift.algorithms.auto import UNCERTAIN_BAND, uncertain_share
+
+    low, high = UNCERTAIN_BAND
+    texts = ["a" * 100, "b" * 300, "c" * 600]
+    assert uncertain_share(texts, np.array([0.9, low, high])) == pytest.approx(0.3)
+    assert uncertain_share(texts, np.array([low / 2, 0.99, high - 0.01])) == pytest.approx(0.6)
+    assert uncertain_share([], np.zeros(0)) == 0.0
+    page = Page((PAGES / "news.html").read_text(encoding="utf-8"))
+    result = load("auto").extract(page, load("auto").Params())
+    prob = result.extra["block_probabilities"]
+    assert 0.0 <= result.stats["uncertain_share"] <= 1.0
+    in_band = ((prob >= low) & (prob < high)).any()
+    assert (result.stats["uncertain_share"] > 0) == bool(in_band)

@@ -29,17 +29,19 @@ from blocksift.page import Page
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "hide"
 PAGES = sorted(p.stem for p in FIXTURES.glob("*.html"))
-# the fixtures carry no metadata and the page-type model calls them "service", where hide
-# is careful: the rules are tested with the gate off, so that they are tested at all
-STRUCTURE = HideParams(careful_page_types=())
+# the fixtures carry no metadata and the page-type model calls them "service", and they are
+# small enough for the segmenter to be unsure of a fifth of them: hide is careful on both, so
+# the rules are tested with those gates off, so that they are tested at all
+STRUCTURE = HideParams(careful_page_types=(), careful_uncertain_share=1.0)
 
 
 SETTINGS = {
     "default": HideParams(),
     "structure": STRUCTURE,
     "careful": HideParams(veto_p=0.01, ad_in_main_chars=0),
-    "segments": HideParams(segments=True, careful_page_types=()),
+    "segments": HideParams(segments=True, careful_page_types=(), careful_uncertain_share=1.0),
     "boldest": HideParams(segments=True, veto_p=1.0, careful_page_types=(), segment_links_p=0.2,
+                          careful_uncertain_share=1.0,
                           segment_other_p=0.1, hide_comments=True, segment_prose_chars=800),
 }
 

@@ -1,4 +1,4 @@
-"""Hide and the overlay on bundled news, blog, forum and portal pages, in both browsers.
+"""Hide and the overlay on bundled news, blog, forum, portal and shop pages, in both browsers.
 
 The host decides what to hide; these tests check, from the live DOM's visible text, that no
 word of the page's main text (its ``[data-gold]`` elements) was lost, that the toggle
@@ -14,7 +14,9 @@ import e2e_harness as harness
 import pytest
 
 UI = "document.querySelector('blocksift-ui')?.shadowRoot"
-PAGES = ["news", "blog", "forum", "portal"]
+PAGES = ["news", "blog", "forum", "portal", "shop"]
+# pages the host is careful on (a product page: only ads and banners), and says so
+HELD_BACK = {"shop"}
 
 # Words of the visible text (innerText: what a reader sees), of the body and of the gold.
 WORDS = "(t => (t.toLowerCase().match(/[\\p{L}\\p{N}_]+/gu) || []))"
@@ -43,6 +45,18 @@ def test_hide_keeps_all_main_text_and_restores(browser: harness.Browser, site: h
     assert gold and all(body_before.get(w, 0) >= n for w, n in gold.items())
 
     status = browser.act(page, "hide")
+    # Where the host held back (only ads and banners), the popup says why, in its words.
+    popup = browser.popup(page.url)
+    popup.wait_for("document.documentElement.dataset.blocksiftHost")
+    said = popup.evaluate("document.getElementById('result').textContent")
+    popup.screenshot(artifacts / f"{name}-popup.png")
+    popup.close()
+    page.activate()
+    assert bool(status.get("restraint")) == (name in HELD_BACK), status
+    if status.get("restraint"):
+        assert status["restraint"] in said, (status, said)
+    else:
+        assert "only ads and banners" not in said.lower(), said
     if status["status"] == "not-suitable":
         # the host found nothing it may hide safely (a page type it is careful on, without
         # ads or banners): the page must be untouched

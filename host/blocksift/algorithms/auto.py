@@ -45,6 +45,9 @@ MODEL = None
 DEFAULT_MODEL_RESOURCE = "auto-segmenter.npz"
 #: Regions explained with reasons per page (the ones with the most text).
 MAX_EXPLAINED = 64
+#: Main-content probabilities the model is unsure of: neither clearly boilerplate (below)
+#: nor clearly main (at or above); ``stats["uncertain_share"]`` is the page's text in it.
+UNCERTAIN_BAND = (0.02, 0.5)
 PAGE_TYPES = ("article", "service", "product", "collection", "forum", "listing",
               "documentation")
 
@@ -411,6 +414,18 @@ def _trailing_paragraphs(blocks: feats.Blocks, is_main: np.ndarray) -> None:
                 is_main[i] = True
 
 
+def uncertain_share(texts: list[str], prob: np.ndarray) -> float:
+    """Share of the page's block text (characters) whose main-content probability lies in
+    ``UNCERTAIN_BAND``: how much of the page the model is unsure of. Hide holds back on such
+    pages (actions.hide, ``careful_uncertain_share``)."""
+    if not len(prob):
+        return 0.0
+    chars = np.fromiter((len(t) for t in texts), dtype=np.float64, count=len(texts))
+    total = chars.sum()
+    low, high = UNCERTAIN_BAND
+    return float(chars[(prob >= low) & (prob < high)].sum() / total) if total else 0.0
+
+
 def segment(page: Page, model: SegmenterModel, threshold: float | None = None,
             include_comments: bool = False, site_prior: Any = None
             ) -> tuple[feats.Blocks, np.ndarray, list[str], np.ndarray, str]:
@@ -599,7 +614,8 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
                             xpaths=[x for b in out_blocks if b.kind == "main"
                                     for x in b.xpaths])
     stats = {"blocks": float(len(blocks)), "main_blocks": float(kinds.count("main")),
-             "text_length": float(len(text))}
+             "text_length": float(len(text)),
+             "uncertain_share": round(uncertain_share(blocks.texts, prob), 4)}
     for name, p in zip(PAGE_TYPES, type_probs):
         stats[f"page_type.{name}"] = round(float(p), 4)
     status = "ok" if text else "empty"
