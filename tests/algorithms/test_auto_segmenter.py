@@ -99,7 +99,7 @@ def test_the_walk_leaves_linkdensity_to_node_stats_when_it_cannot_tell():
 
 
 
-def test_character_counts_equal_the_plain_definitions():
+def test_character_and_word_counts_equal_the_plain_definitions():
     import random
 
     rng = random.Random(5)
@@ -113,6 +113,8 @@ def test_character_counts_equal_the_plain_definitions():
         assert features._char_counts(text) == (
             len(features._PUNCT.findall(text)), sum(map(str.isdigit, text)),
             sum(map(str.isupper, text))), text
+        words = features.WORD_RE.findall(text)
+        assert features._word_counts(text) == (len(words), sum(map(len, words))), text
 
 
 # -- labels --------------------------------------------------------------------------------

@@ -626,6 +626,21 @@ def _char_counts(text: str) -> tuple[int, int, int]:
             sum(map(str.isupper, text)))
 
 
+#: ASCII bytes to ``a`` (a word character, ``\w``) or a space (any other).
+_ASCII_WORD_MAP = bytes(ord("a") if chr(b).isalnum() or b == ord("_") else ord(" ")
+                        for b in range(128)) + b" " * 128
+
+
+def _word_counts(text: str) -> tuple[int, int]:
+    """The words of ``text`` (:data:`WORD_RE`) and their characters; an ASCII text (most) is
+    counted on its bytes mapped to word / other, without a list of its words."""
+    if text.isascii():
+        marks = text.encode("ascii").translate(_ASCII_WORD_MAP)
+        return marks.count(b" a") + (marks[:1] == b"a"), marks.count(b"a")
+    words = WORD_RE.findall(text)
+    return len(words), sum(map(len, words))
+
+
 def window_mean(values: np.ndarray, radius: int) -> np.ndarray:
     """Mean of each value and its ``radius`` neighbours on each side (fewer at the edges)."""
     n = len(values)
@@ -653,8 +668,8 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     link_chars = np.asarray([w.link_chars[i] for i in sel], dtype=np.float64)
     link_share = np.minimum(link_chars / np.maximum(chars, 1), 1.0)
     sentences = np.asarray([len(_SENTENCE_END.findall(t)) for t in texts], dtype=np.float64)
-    words = [WORD_RE.findall(t) for t in texts]
-    n_words = np.asarray([len(x) for x in words], dtype=np.float64)
+    words = [_word_counts(t) for t in texts]
+    n_words = np.asarray([x[0] for x in words], dtype=np.float64)
     feats[:, col["own_chars"]] = np.log1p(chars)
     feats[:, col["own_words"]] = np.log1p(n_words)
     feats[:, col["own_link_chars"]] = np.log1p(link_chars)
@@ -666,8 +681,7 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     feats[:, col["own_punct_share"]] = counts[:, 0] / chars
     feats[:, col["own_digits_share"]] = counts[:, 1] / chars
     feats[:, col["own_upper_share"]] = counts[:, 2] / chars
-    feats[:, col["own_avg_word"]] = [
-        (sum(map(len, x)) / len(x)) if x else 0.0 for x in words]
+    feats[:, col["own_avg_word"]] = [(size / count) if count else 0.0 for count, size in words]
     feats[:, col["own_inline_children"]] = [w.inline_children[i] for i in sel]
     sib_cache: dict = {}
     child_cache: dict = {}
