@@ -59,7 +59,8 @@ def load_samples(cache: Path, sets: list[str]) -> list[at.PageSample]:
 
 def cross_validate(samples: list[at.PageSample], folds: int, rounds: int,
                    drop: tuple[str, ...] = (), seed: int = 0,
-                   only: int | None = None) -> np.ndarray:
+                   only: int | None = None, weight: np.ndarray | None = None,
+                   params: dict | None = None, stack: int = 0) -> np.ndarray:
     """Out-of-fold main probability of every block row (rows as ``at.stack``).
 
     ``only``: compute fold ``only`` alone (rows of other folds stay NaN), so that folds can
@@ -86,8 +87,21 @@ def cross_validate(samples: list[at.PageSample], folds: int, rounds: int,
         type_probs[test] = type_model.predict(test_page_x)
         xf = np.hstack([x, type_probs[idx]])
         train_rows, test_rows = np.isin(idx, train), np.isin(idx, test)
-        booster = at.fit(xf[train_rows], y[train_rows], seed=seed, rounds=rounds)
+        train_weight = None if weight is None else weight[train_rows]
+        booster = at.fit(xf[train_rows], y[train_rows], seed=seed, rounds=rounds,
+                         params=params, weight=train_weight)
         prob[test_rows] = booster.predict(xf[test_rows])
+        if stack:  # a second model on the first's probabilities in their page context
+            first = at.out_of_fold(xf[train_rows], y[train_rows], idx[train_rows],
+                                   groups[idx[train_rows]], folds=stack, seed=seed,
+                                   rounds=rounds, params=params, weight=train_weight)
+            train_x = np.hstack([xf[train_rows], at.context_matrix(
+                x[train_rows], idx[train_rows], first)])
+            test_x = np.hstack([xf[test_rows], at.context_matrix(
+                x[test_rows], idx[test_rows], prob[test_rows])])
+            second = at.fit(train_x, y[train_rows], seed=seed, rounds=rounds, params=params,
+                            weight=train_weight)
+            prob[test_rows] = second.predict(test_x)
         print(f"  fold {k + 1}/{folds}: {time.time() - started:.0f} s", file=sys.stderr)
     return prob
 
@@ -191,6 +205,13 @@ def main() -> int:
     parser.add_argument("--fold", type=int, help="compute one fold only, save it to --save-oof")
     parser.add_argument("--drop", default="", help="with --fold: a feature group left out "
                         f"({', '.join(feats.PAPER_GROUPS)})")
+    parser.add_argument("--weight", default="blocks", choices=at.WEIGHT_MODES,
+                        help="how training rows are weighted (auto_training.block_weights)")
+    parser.add_argument("--lgb", default="", help="LightGBM settings over the shipped ones, "
+                        "e.g. num_leaves=127,min_data_in_leaf=100")
+    parser.add_argument("--stack", type=int, default=0, metavar="FOLDS",
+                        help="a second model on the first's probabilities in page context, "
+                        "the first's training probabilities out-of-fold in FOLDS inner folds")
     parser.add_argument("--combine", type=Path, nargs="+",
                         help="score the union of --fold outputs instead of training")
     args = parser.parse_args()
@@ -207,11 +228,15 @@ def main() -> int:
         if args.type_thresholds:
             type_thresholds(samples, prob, [float(t) for t in args.thresholds.split(",")])
         return 0
+    weight = at.block_weights(samples, args.weight)
+    params = {k: type(at.DEFAULT_LGB.get(k, 0.0))(v) for k, v in
+              (item.split("=") for item in args.lgb.split(",") if item)}
     if args.fold is not None:
         for sample in samples:  # one fold scores nothing: texts are not needed
             sample.texts, sample.gold = [], ""
         drop = tuple(feats.PAPER_GROUPS[args.drop]) if args.drop else ()
-        prob = cross_validate(samples, args.folds, args.rounds, drop, only=args.fold)
+        prob = cross_validate(samples, args.folds, args.rounds, drop, only=args.fold,
+                              weight=weight, params=params, stack=args.stack)
         args.save_oof.write_bytes(pickle.dumps({"prob": prob}))
         return 0
     print(f"{len(samples)} pages, {sum(len(s.texts) for s in samples)} blocks, "
@@ -221,7 +246,8 @@ def main() -> int:
         for name, group in feats.PAPER_GROUPS.items():
             variants[f"without {name}"] = tuple(group)
     for label, drop in variants.items():
-        prob = cross_validate(samples, args.folds, args.rounds, drop)
+        prob = cross_validate(samples, args.folds, args.rounds, drop, weight=weight,
+                              params=params, stack=args.stack)
         if args.save_oof and not drop:
             args.save_oof.write_bytes(pickle.dumps(
                 {"prob": prob, "ids": [(s.dataset, s.page_id) for s in samples]}))

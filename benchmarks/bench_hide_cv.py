@@ -166,6 +166,10 @@ GRIDS = {
     # careful also on pages the segmenter is unsure of (share of text above each value)
     "uncertain": tuple((0.05, None, None, "c", 0.7, share)
                        for share in (1.0, 0.3, 0.25, 0.2, 0.15, 0.1, 0.05)),
+    # the segmenter's own link / other regions hidden too, where it is sure of the page
+    "uncertain-segments": ((0.05, None, None, "c", 0.7, 0.2),) + tuple(
+        (0.05, links, 0.0, "c", 0.7, share) for links in (0.02, 0.05)
+        for share in (0.2, 0.1, 0.05)),
 }
 
 def grid() -> list[tuple[str, HideParams]]:
@@ -188,7 +192,7 @@ def grid() -> list[tuple[str, HideParams]]:
                 careful_uncertain_share=unsure)))
         else:
             settings.append((f"veto {veto} links<={links} other<={other}{suffix}",
-                             HideParams(veto_p=veto, segment_links_p=links,
+                             HideParams(veto_p=veto, segments=True, segment_links_p=links,
                                         segment_other_p=other, careful_page_types=types,
                                         careful_min_p=min_p,
                                         careful_uncertain_share=unsure)))

@@ -328,7 +328,26 @@ export function agentCall(method, args) {
         .toast code { display: block; margin-top: 6px; padding: 4px 6px; background: #f1f1f4;
                       font: 12px ui-monospace, monospace; user-select: all; }
         .toast button { position: absolute; top: 4px; right: 6px; border: 0; background: none;
-                        font-size: 16px; cursor: pointer; color: #555; }`;
+                        font-size: 16px; cursor: pointer; color: #555; }
+        .cover { --fg: #1b1b1f; --bg: #ffffff; --muted: #5f5f68; --line: #dedee4; --link: #0b57d0;
+                 --font: Georgia, "Noto Serif", "DejaVu Serif", "Noto Serif CJK SC", serif;
+                 position: fixed; inset: 0; overflow: hidden; pointer-events: auto; cursor: progress;
+                 background: var(--bg); color: var(--fg); font: var(--size, 20px)/1.6 var(--font); }
+        .cover.sepia { --fg: #43351f; --bg: #f4ecd8; --muted: #7a6a50; --line: #dccfb2; --link: #8a4b08; }
+        .cover.dark { --fg: #e4e4ea; --bg: #1c1c20; --muted: #a1a1ab; --line: #34343c; --link: #8ab4f8; }
+        .cover.sans { --font: system-ui, "Noto Sans", "DejaVu Sans", "Noto Sans CJK SC", sans-serif; }
+        .cover .bar { height: 40px; box-sizing: border-box; border-bottom: 1px solid var(--line); }
+        .cover .page { max-width: 38em; box-sizing: border-box; margin: 0 auto; padding: 24px 20px; }
+        .cover .rule { margin: 0 0 1.5em; padding-bottom: 1em; font-size: 14px;
+                       border-bottom: 1px solid var(--line); }
+        .cover .site { margin: 0; color: var(--muted); font: 14px system-ui, sans-serif; }
+        .cover h1 { font-size: 1.7em; line-height: 1.2; margin: .3em 0; font-weight: bold; }
+        .cover .loading { display: flex; align-items: center; gap: .6em; margin: 1em 0;
+                          color: var(--muted); font: 15px system-ui, sans-serif; }
+        .cover .spinner { width: 1em; height: 1em; box-sizing: border-box; border: 2px solid var(--line);
+                          border-top-color: var(--link); border-radius: 50%; animation: spin .8s linear infinite; }
+        @keyframes spin { to { transform: rotate(360deg); } }
+        @media (prefers-reduced-motion: reduce) { .cover .spinner { animation: none; } }`;
       uiRoot.append(style);
       document.documentElement.append(uiHost);
       return uiRoot;
@@ -631,6 +650,7 @@ export function agentCall(method, args) {
 
     /** Status for tests and tools: attributes on <html>, bumped sequence per finished action. */
     function setStatus(status, details = {}) {
+      if (status !== "working") clearCover(); // the action ended on this page
       const root = document.documentElement;
       root.setAttribute("data-blocksift-status", status);
       for (const [key, value] of Object.entries(details)) {
@@ -648,14 +668,77 @@ export function agentCall(method, args) {
      * Start an action in one round trip: the current state, and unless the action only
      * toggles something off, the "working" status and a fresh snapshot.
      */
-    function begin(action, redraw = false) {
+    function begin(action, redraw = false, look = null) {
       const current = state();
       if (!redraw && ((action === "hide" && current.hidden) || (action === "overlay" && current.overlay))) {
         return { state: current, snapshot: null };
       }
       setStatus("working", { action, stage: "snapshot", error: null, "error-code": null });
       clearToast();
-      return { state: current, snapshot: snapshot() };
+      if (action !== "reader" || !look) return { state: current, snapshot: snapshot() };
+      // The reader view's look at once, painted before the snapshot is taken (a big page
+      // makes that slow); coverAt is the frame that shows it. A hidden tab paints nothing.
+      const beganAt = Date.now();
+      showCover(look);
+      let coverAt = null;
+      const painted = document.visibilityState === "visible"
+        ? new Promise((resolve) => {
+          requestAnimationFrame(() => {
+            coverAt = Date.now();
+            setTimeout(resolve, 0); // after this frame's paint
+          });
+          setTimeout(resolve, 100); // no frame (a throttled window): do not wait for one
+        })
+        : Promise.resolve();
+      return painted.then(() => ({ state: current, snapshot: { ...snapshot(), beganAt, coverAt } }));
+    }
+
+    let cover = null;
+    let coverTimer = 0;
+
+    /**
+     * What the reader view shows while it loads (the page's title and a spinner), over the
+     * page itself: the reader page takes a new document (and often a new process) to appear.
+     * In our shadow root, out of the snapshot; gone when the page is left (so Back, even from
+     * the back-forward cache, shows the page as it was), when the action ends here, or after
+     * 20 s if the reader view never opened.
+     */
+    function showCover({ theme = "light", font = "serif", size = 20 } = {}) {
+      const root = ensureUi();
+      clearCover();
+      const title = document.title.trim() || location.hostname || "Reader view";
+      cover = document.createElement("div");
+      cover.className = `cover ${["sepia", "dark"].includes(theme) ? theme : ""} ${font === "sans" ? "sans" : ""}`;
+      cover.setAttribute("role", "status");
+      cover.setAttribute("aria-label", "Opening the reader view");
+      cover.style.setProperty("--size", `${Math.min(40, Math.max(10, Number(size) || 20))}px`);
+      const bar = document.createElement("div");
+      bar.className = "bar";
+      const page = document.createElement("div");
+      page.className = "page";
+      const site = document.createElement("p");
+      site.className = "site";
+      site.textContent = location.hostname.replace(/^www\./, "");
+      const heading = document.createElement("h1");
+      heading.textContent = title;
+      const rule = document.createElement("div"); // where the reader shows the byline and date
+      rule.className = "rule";
+      const loading = document.createElement("div");
+      loading.className = "loading";
+      const spinner = document.createElement("span");
+      spinner.className = "spinner";
+      loading.append(spinner, "Loading the article…");
+      page.append(site, heading, rule, loading);
+      cover.append(bar, page);
+      root.append(cover);
+      addEventListener("pagehide", clearCover, { once: true });
+      coverTimer = setTimeout(clearCover, 20000);
+    }
+
+    function clearCover() {
+      clearTimeout(coverTimer);
+      cover?.remove();
+      cover = null;
     }
 
     function state() {
@@ -672,6 +755,7 @@ export function agentCall(method, args) {
 
     globalThis.__blocksiftAgent = Object.freeze({
       begin, snapshot, markHidden, unmarkHidden, drawOverlay, clearOverlay, closeOverlay, toast, clearToast, setStatus, state,
+      clearCover,
       // The labeler (labeler.js, same isolated world) maps snapshot ids to live elements.
       liveElements: () => liveById,
     });

@@ -76,10 +76,11 @@ async function callAgent(tabId, method, ...args) {
   return first?.result;
 }
 
-/** The first call on a page: the browser refuses some pages (its own, the web stores). */
-async function beginOnPage(tabId, action, redraw = false) {
+/** The first call on a page: the browser refuses some pages (its own, the web stores).
+ * `look` (reader only): the reader's theme, font and size, for the loading state drawn at once. */
+async function beginOnPage(tabId, action, redraw = false, look = null) {
   try {
-    return await callAgent(tabId, "begin", action, redraw);
+    return await callAgent(tabId, "begin", action, redraw, look);
   } catch (err) {
     throw new BlocksiftError(
       `blocksift cannot work on this page (${err?.message ?? err}). Browser pages, the web store and pages of other extensions are off limits.`,
@@ -103,14 +104,18 @@ async function tabState(tabId) {
  */
 async function run({ action, tabId, algorithm, params, mode, startedAt = Date.now() }) {
   if (!["hide", "overlay", "reader"].includes(action)) throw new BlocksiftError(`unknown action ${action}`);
-  const [tab, settings] = await Promise.all([api.tabs.get(tabId), loadSettings(api.storage.local)]);
+  const ranAt = Date.now();
+  const [tab, settings, look] = await Promise.all([
+    api.tabs.get(tabId), loadSettings(api.storage.local), action === "reader" ? readerLook() : null,
+  ]);
   if (tab.incognito && !settings.privacy.runInPrivate) {
     throw new BlocksiftError("blocksift is switched off for private windows (see its options).", { code: "disabled" });
   }
   const host = await hostClient(settings);
   host.connect().catch(() => {}); // a cold host starts while the page is being snapshotted
   // An overlay mode switch (from the overlay's legend) redraws instead of toggling off.
-  const { state: agentState, snapshot: snap } = await beginOnPage(tabId, action, action === "overlay" && Boolean(mode));
+  const { state: agentState, snapshot: snap } = await beginOnPage(tabId, action, action === "overlay" && Boolean(mode), look);
+  const snapshotAt = Date.now();
 
   // Toggles: pressing again restores the page.
   if (action === "hide" && agentState?.hidden) {
@@ -128,13 +133,20 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
   }
 
   let earlyReader = false;
+  // Where a reader view's time goes, from the click (the reader adds its own phases).
+  const since = (at) => (at ? at - startedAt : null);
+  const phases = { background: since(ranAt), agent: since(snap?.beganAt), cover: since(snap?.coverAt), snapshot: since(snapshotAt) };
   try {
     if (action === "reader") {
       // The reader view opens at once with the page's title and a loading state; the text
       // replaces it when the host answers (a cold host takes a second to start).
-      await api.storage.session.set({ [readerKey(tabId)]: { pending: true, url: snap.url, title: snap.title, lang: snap.lang, startedAt } });
-      await api.tabs.update(tabId, { url: readerUrl(tabId, { title: snap.title, url: snap.url, startedAt }) });
+      // The page already shows that state itself (the agent drew it before the snapshot).
+      await api.storage.session.set({ [readerKey(tabId)]: { pending: true, url: snap.url, title: snap.title, lang: snap.lang, startedAt, phases } });
+      phases.navigate = Date.now() - startedAt;
+      await api.tabs.update(tabId, { url: readerUrl(tabId, { title: snap.title, url: snap.url, startedAt, coverAt: snap.coverAt, look }) });
       earlyReader = true;
+      // The popup closes now rather than cover the loading reader view until the text is in.
+      Promise.resolve(api.runtime.sendMessage({ type: MSG.READER_OPENING, tabId })).catch(() => {});
     }
     const choice = choiceFor(settings, snap.url);
     const hello = await host.connect();
@@ -143,7 +155,9 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
     const chosen = algorithmOffered(hello, wanted);
     const request = extractRequest({
       // The host decides what to hide (its hide plan); the paper's blocks only on request.
-      action: paper ? "extract" : "hide",
+      // The reader needs only the page's kind from it (a host without "reader": the plan).
+      action: paper ? "extract"
+        : action === "reader" && (hello?.actions ?? []).includes("reader") ? "reader" : "hide",
       url: settings.privacy.sendUrl ? snap.url : null,
       html: snap.html,
       algorithm: chosen,
@@ -160,13 +174,15 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
     try {
       // "stage=host": the request is with the host (tests kill the host at this point).
       reply = await host.request(request, {
-        onSent: () => callAgent(tabId, "setStatus", "working", { action, stage: "host" }).catch(() => {}),
+        // (not on a page being replaced by the reader view: it would only cost CPU)
+        onSent: earlyReader ? undefined
+          : () => callAgent(tabId, "setStatus", "working", { action, stage: "host" }).catch(() => {}),
       });
     } finally {
       if (inflight.get(tabId) === request.id) inflight.delete(tabId);
     }
     const result = reply.result;
-    const plan = reply.hide ?? null;
+    const plan = reply.hide ?? reply.page ?? null;
     const base = { action, algorithm: result.algorithm, hostMs: reply.timing?.totalMs ?? null, bytes: snap.html.length };
     if (earlyReader && (result.status !== "ok" || !result.main || (!result.main.html && !result.main.text))) {
       const message = result.status !== "ok"
@@ -191,7 +207,7 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
         const message = restraint
           ? `Nothing hidden: only ads and banners are hidden on this page (${restraint}), and it has none.`
           : "Nothing outside the main text looks like a link block, ad or banner here.";
-        const outcome = { ...base, status: "not-suitable", message };
+        const outcome = { ...base, status: "not-suitable", message, restraint };
         await callAgent(tabId, "toast", "Nothing to hide", { detail: outcome.message, kind: "info" });
         await finish(tabId, { ...outcome, ms: Date.now() - startedAt });
         return outcome;
@@ -229,6 +245,7 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
         html: main.html, text: main.text, startedAt, hostMs: base.hostMs,
         pageKind: plan?.pageKind ?? "article", index: plan?.index ?? [],
         metadata: main.metadata ?? null, unreachable: snap.unreachable ?? null,
+        phases: { ...phases, answered: Date.now() - startedAt },
       },
     });
     if (!earlyReader) await api.tabs.update(tabId, { url: readerUrl(tabId) });
@@ -239,6 +256,7 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
   } catch (err) {
     const error = err instanceof BlocksiftError ? err : new BlocksiftError(String(err?.message ?? err));
     const outcome = { status: "error", action, error: error.toJSON(), ms: Date.now() - startedAt };
+    if (action === "reader" && !earlyReader) await callAgent(tabId, "clearCover").catch(() => {});
     if (earlyReader) {
       // The page is already the reader view: the message goes there.
       await api.storage.session.set({ [readerKey(tabId)]: { url: snap.url, title: snap.title, startedAt, notice: {
@@ -267,13 +285,27 @@ function readerKey(tabId) {
   return `reader:${tabId}`;
 }
 
+const READER_PREFS_KEY = "readerPrefs"; // reader.js keeps the reader's look there
+
+/** The reader's theme, font and size: its loading state looks like it from the first frame. */
+async function readerLook() {
+  try {
+    const prefs = (await api.storage.local.get(READER_PREFS_KEY))[READER_PREFS_KEY] ?? {};
+    return { theme: prefs.theme ?? "light", font: prefs.font ?? "serif", size: prefs.size ?? 20 };
+  } catch {
+    return { theme: "light", font: "serif", size: 20 };
+  }
+}
+
 function readerUrl(tabId, loading = null) {
-  // The title, site and click time ride in the address, so the reader's first script shows
-  // the title and a loading state before its modules or storage are read (readerboot.js).
+  // The title, site, look and click time ride in the address, so the reader's first script
+  // shows the title and a loading state before its modules or storage are read (readerboot.js).
   const query = loading ? `?${new URLSearchParams({
     title: String(loading.title || "").slice(0, 300),
     site: (() => { try { return new URL(loading.url).hostname.replace(/^www\./, ""); } catch { return ""; } })(),
     at: String(loading.startedAt ?? ""),
+    cover: String(loading.coverAt ?? ""),
+    theme: loading.look?.theme ?? "", font: loading.look?.font ?? "", size: String(loading.look?.size ?? ""),
   })}` : "";
   return api.runtime.getURL(`reader.html${query}#${encodeURIComponent(readerKey(tabId))}`);
 }

@@ -236,6 +236,14 @@ async function main() {
   const state = tab ? await ask(MSG.TAB_STATE, { tabId: tab.id }).catch(() => null) : null;
   showToggles(state);
   if (state?.status && state.status !== "reader") showResult(state);
+  // The reader view opened in the tab (its text still on the way): nothing more to see here.
+  api.runtime.onMessage.addListener((message, sender) => {
+    if (sender?.tab) return; // the background's word only, never a page's content script
+    if (message?.type !== MSG.READER_OPENING || message.tabId !== tab?.id || !busy) return;
+    $("result").textContent = "Opening the reader view…";
+    status("reader-opening");
+    if (!asPage) window.close();
+  });
   $("act-reader").addEventListener("click", () => act("reader"));
   $("act-hide").addEventListener("click", () => act("hide"));
   $("act-overlay").addEventListener("click", () => act("overlay"));

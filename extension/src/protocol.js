@@ -32,6 +32,7 @@ export const MSG = Object.freeze({
   TAB_STATE: "blocksift/tab-state", // {tabId} -> {hidden, overlay, status}
   HOST_INFO: "blocksift/host-info", // {} -> hello reply or {error}
   READER_BACK: "blocksift/reader-back", // {tabId, url}: do not re-run the site rule on return
+  READER_OPENING: "blocksift/reader-opening", // background -> popup {tabId}: the tab became the reader view
   // Labeling (labeling.js): start the labeler, save from it, examples for the options page.
   LABEL: "blocksift/label",              // {tabId, algorithm?, params?} -> {status, ...}
   LABEL_SAVE: "blocksift/label-save",    // from labeler.js: examples.save fields -> {exampleId, mainChars}

@@ -501,7 +501,10 @@ async function main() {
     root.dataset.blocksiftMs = String(shownAt - data.startedAt);
     // Where the time went, from the click: until this page started loading, until its
     // script ran, until the stored text was read, until it was rendered, until drawn.
+    // The background's own: the loading state drawn over the page (cover), the snapshot
+    // taken, the navigation asked for, the host's answer stored.
     root.dataset.blocksiftPhases = JSON.stringify({
+      ...(data.phases ?? {}),
       navigation: Math.round(performance.timeOrigin - data.startedAt),
       script: scriptAt - data.startedAt, data: dataAt - data.startedAt,
       rendered: renderedAt - data.startedAt, shown: shownAt - data.startedAt,

@@ -19,6 +19,7 @@ import numpy as np
 from .algorithms.segmenter import features as feats
 from .algorithms.segmenter import labels
 from .algorithms.segmenter.adapt import registered_domain
+from .algorithms.segmenter.context import context_features
 from .algorithms.segmenter.trees import TreeEnsemble
 from .page import Page
 
@@ -30,6 +31,9 @@ MAIN_SHARE = 0.5
 #: Boosting rounds and decision threshold of the shipped model (chosen by domain-grouped CV).
 DEFAULT_ROUNDS = 200
 DEFAULT_THRESHOLD = 0.3
+#: Domain-grouped folds in which the first model's training probabilities are predicted for
+#: the second, stacked model (0: no second model).
+DEFAULT_STACK_FOLDS = 3
 
 
 @dataclass
@@ -82,6 +86,45 @@ def stack(samples: Iterable[PageSample]) -> tuple[np.ndarray, np.ndarray, np.nda
     return np.vstack(xs), np.concatenate(ys).astype(np.float64), np.concatenate(idx)
 
 
+#: How training rows are weighted (``block_weights``); "blocks" counts every block once.
+WEIGHT_MODES = ("blocks", "words", "sqrt-words", "page", "capped-words")
+
+
+def block_weights(samples: Iterable[PageSample], mode: str = "blocks") -> np.ndarray | None:
+    """Training weight of every row (rows as ``stack``), mean 1; None for ``"blocks"``.
+
+    The metric is a per-page mean of word F1, while plain training counts blocks: ``words``
+    gives each block its share of its page's words (each page weighs the same, a block as
+    much as its words); ``sqrt-words`` the same with the square root of the words;
+    ``page`` each block of a page the same weight (each page weighs the same);
+    ``capped-words`` a block's words, at most 100 (no per-page balance).
+    """
+    from .shingles import TOKEN_RE
+
+    if mode == "blocks":
+        return None
+    if mode not in WEIGHT_MODES:
+        raise ValueError(f"unknown weight mode {mode!r}")
+    parts = []
+    for s in samples:
+        if not len(s.features):
+            continue
+        n = np.asarray([len(TOKEN_RE.findall(t.lower())) for t in s.texts], dtype=np.float64)
+        if mode == "capped-words":
+            w = np.minimum(n, 100.0) + 1.0
+        elif mode == "page":
+            w = np.full(len(n), 1.0 / len(n))
+        else:
+            w = np.sqrt(n) if mode == "sqrt-words" else n
+            w = w + 1e-3  # a block without words still counts a little
+            w = w / w.sum()
+        parts.append(w)
+    if not parts:
+        return None
+    weight = np.concatenate(parts)
+    return weight / weight.mean()
+
+
 DEFAULT_LGB = {
     "objective": "binary", "learning_rate": 0.1, "num_leaves": 63, "min_data_in_leaf": 40,
     "feature_fraction": 0.5, "bagging_fraction": 0.5, "bagging_freq": 1, "lambda_l2": 1.0,
@@ -101,6 +144,36 @@ def fit(x: np.ndarray, y: np.ndarray, *, seed: int = 0, rounds: int = 300,
     data = lgb.Dataset(x, label=y, weight=weight, free_raw_data=True,
                        init_score=None if init_model is None else init_model)
     return lgb.train(config, data, num_boost_round=rounds)
+
+
+def context_matrix(x: np.ndarray, idx: np.ndarray, prob: np.ndarray) -> np.ndarray:
+    """Context columns (``segmenter.context``) of rows ``x`` of pages ``idx`` (grouped,
+    in page order) from the first model's probabilities ``prob`` of those rows."""
+    from .algorithms.segmenter.context import CONTEXT_NAMES
+
+    out = np.zeros((len(prob), len(CONTEXT_NAMES)))
+    pages = np.unique(idx)
+    starts = np.searchsorted(idx, pages)
+    ends = np.searchsorted(idx, pages, side="right")
+    for start, end in zip(starts, ends):
+        out[start:end] = context_features(x[start:end], prob[start:end])
+    return out
+
+
+def out_of_fold(x: np.ndarray, y: np.ndarray, idx: np.ndarray, groups: np.ndarray, *,
+                folds: int = 3, seed: int = 0, rounds: int = 300, params: dict | None = None,
+                weight: np.ndarray | None = None) -> np.ndarray:
+    """Main probability of every row from a booster that never saw its page's domain
+    (GroupKFold over the pages ``idx`` by ``groups``, one group per row): the first model's
+    probabilities the stacked model learns from, as noisy as at run time."""
+    from sklearn.model_selection import GroupKFold
+
+    prob = np.zeros(len(y))
+    for train, test in GroupKFold(n_splits=folds).split(x, groups=groups):
+        booster = fit(x[train], y[train], seed=seed, rounds=rounds, params=params,
+                      weight=None if weight is None else weight[train])
+        prob[test] = booster.predict(x[test])
+    return prob
 
 
 def export(booster: Any, feature_names: Iterable[str] = feats.FEATURE_NAMES) -> TreeEnsemble:
@@ -166,8 +239,15 @@ def page_type_features(samples: list[PageSample], seed: int = 0, folds: int = 5
 
 
 def train_model(samples: list[PageSample], *, seed: int = 0, rounds: int = 300,
-                threshold: float = 0.5, meta: dict | None = None) -> tuple[dict, dict]:
-    """Train the shipped model's ensembles (``blocks``, ``page_type``) on ``samples``."""
+                threshold: float = 0.5, meta: dict | None = None,
+                stack_folds: int = DEFAULT_STACK_FOLDS) -> tuple[dict, dict]:
+    """Train the shipped model's ensembles (``blocks``, ``page_type``, ``stacked``) on
+    ``samples``.
+
+    ``stacked`` (unless ``stack_folds`` is 0) is the second model: the block features plus
+    the context of the first model's probabilities (``segmenter.context``), learned from
+    first-model probabilities predicted out-of-fold (``stack_folds`` domain-grouped folds).
+    """
     x, y, idx = stack(samples)
     type_probs, type_model = page_type_features(samples, seed=seed)
     names = list(feats.FEATURE_NAMES)
@@ -179,7 +259,18 @@ def train_model(samples: list[PageSample], *, seed: int = 0, rounds: int = 300,
             type_model.dump_model(), list(feats.PAGE_FEATURE_NAMES))
     booster = fit(x, y, seed=seed, rounds=rounds)
     ensembles["blocks"] = export(booster, names)
+    if stack_folds and len({s.group for s in samples}) >= stack_folds:
+        from .algorithms.segmenter.context import CONTEXT_NAMES
+
+        groups = np.asarray([s.group for s in samples])[idx]
+        first = out_of_fold(x, y, idx, groups, folds=stack_folds, seed=seed, rounds=rounds)
+        x = np.hstack([x, context_matrix(x, idx, first)])
+        stacked = fit(x, y, seed=seed, rounds=rounds)
+        ensembles["stacked"] = export(stacked, names + list(CONTEXT_NAMES))
+    else:
+        stack_folds = 0
     info = {"threshold": threshold, "seed": seed, "rounds": rounds,
+            "stack_folds": stack_folds,
             "pages": len(samples), "blocks": int(len(y)), "main_share": float(y.mean()),
             "datasets": sorted({s.dataset for s in samples})}
     info.update(meta or {})

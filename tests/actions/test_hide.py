@@ -9,7 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from blocksift.actions.hide import HideParams, decide, hide_for, page_kind, plan_hide
+from blocksift.actions.hide import (
+    HideParams,
+    decide,
+    hide_for,
+    page_kind,
+    page_summary,
+    plan_hide,
+)
 from blocksift.algorithms import load
 from blocksift.evaluation.hide import linkblocks_hidden, visible_words
 from blocksift.page import Page
@@ -102,6 +109,18 @@ def test_index_pages_keep_their_story_lists() -> None:
     assert len(decision.plan.index) == 10
     first = decision.plan.index[0]
     assert first.href == "/story/0" and first.title.startswith("Lifeboat") and first.teaser
+
+
+@pytest.mark.parametrize("name", ["news", "blog", "forum", "portal"])
+def test_the_reader_summary_is_the_plans_page_kind_and_index(name: str) -> None:
+    # The reader action skips the plan's work but must name the page as the plan does.
+    html = (PAGES / f"{name}.html").read_text(encoding="utf-8")
+    page, result, decision = _plan(html, None)
+    summary = page_summary(page, result)
+    assert summary.page_kind == decision.plan.page_kind
+    assert summary.index == decision.plan.index
+    if name == "portal":
+        assert summary.page_kind == "index" and len(summary.index) == 10
 
 
 def test_a_segmenter_page_type_wins() -> None:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from blocksift.algorithms import auto, auto_rules
-from blocksift.algorithms.segmenter import adapt, features, labels, trees
+from blocksift.algorithms.segmenter import adapt, context, features, labels, trees
 from blocksift.page import Page
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -548,7 +548,57 @@ def test_block_probabilities_by_parts_equal_the_whole_matrix():
     blocks = features.compute(page)
     type_probs = model.page_type_probabilities(blocks.page_features)
     whole = model.blocks.predict(model.block_matrix(blocks, type_probs))
+    if model.stacked is not None:
+        whole_context = context.context_features(blocks.features, whole)
+        whole = model.stacked.predict(np.hstack([model.block_matrix(blocks, type_probs),
+                                                 whole_context]))
     assert len(whole) > 300 and len(np.unique(whole)) > 2
     for rows_per_part in (7, 512, len(whole) - 1, len(whole), 10 ** 6):
-        parts = model.block_probabilities(blocks, type_probs, rows_per_part=rows_per_part)
+        parts, _context = model.block_probabilities(blocks, type_probs,
+                                                    rows_per_part=rows_per_part)
         assert np.array_equal(parts, whole)
+
+
+def test_context_columns_summarize_the_page_neighbours_and_containers():
+    lists = "".join(f"<ul>{''.join(f'<li>item {u}-{i} has words</li>' for i in range(n))}</ul>"
+                    for u, n in enumerate((3, 5)))
+    blocks = features.compute(Page(f"<html><body><p>An opening paragraph.</p>{lists}"
+                                   "</body></html>"))
+    assert len(blocks) == 9
+    prob = np.asarray([0.9, 0.1, 0.2, 0.3, 0.6, 0.5, 0.7, 0.8, 0.4])
+    cols = {name: context.context_features(blocks.features, prob)[:, j]
+            for j, name in enumerate(context.CONTEXT_NAMES)}
+    assert np.array_equal(cols["ctx_prob"], prob)
+    assert np.all(cols["ctx_page_max"] == 0.9)
+    assert cols["ctx_rank"][0] == 0 and cols["ctx_of_max"][0] == 1
+    assert np.array_equal(cols["ctx_prev"][1:], prob[:-1]) and cols["ctx_prev"][0] == -1
+    assert np.array_equal(cols["ctx_next"][:-1], prob[1:]) and cols["ctx_next"][-1] == -1
+    assert cols["ctx_window_max"][3] == 0.9 and cols["ctx_window_max"][4] == 0.8
+    # the items of one list share their container's mean, the two lists differ
+    first, second = cols["ctx_up1_mean"][1:4], cols["ctx_up1_mean"][4:9]
+    assert np.allclose(first, first[0]) and np.allclose(second, second[0])
+    assert abs(first[0] - 0.2) < 0.02 and abs(second[0] - 0.6) < 0.02
+    assert np.allclose(cols["ctx_up1_main_share"][1:4], 1 / 3, atol=0.02)
+
+
+@pytest.mark.skipif(not HAS_LIGHTGBM, reason="lightgbm not installed (the 'train' extra)")
+def test_a_stacked_model_decides_with_the_context_of_the_first(tmp_path: Path):
+    from blocksift import auto_training
+
+    records = [{"id": str(n), "html": _site_page(n)[0], "gold": _site_page(n)[1],
+                "url": f"https://mill{n % 3}.example/report/{n}"} for n in range(6)]
+    samples = [auto_training.make_sample(r, "made-up") for r in records]
+    ensembles, meta = auto_training.train_model(samples, seed=3, rounds=15, stack_folds=3)
+    assert meta["stack_folds"] == 3 and "stacked" in ensembles
+    model = auto.SegmenterModel(*trees.load(trees.save(tmp_path / "m.npz", ensembles, meta)))
+    assert model.final_names[-len(context.CONTEXT_NAMES):] == list(context.CONTEXT_NAMES)
+    blocks = features.compute(Page(records[0]["html"], url=records[0]["url"]))
+    type_probs = model.page_type_probabilities(blocks.page_features)
+    first = model.blocks.predict(model.block_matrix(blocks, type_probs))
+    prob, columns = model.block_probabilities(blocks, type_probs)
+    assert np.array_equal(columns[:, 0], first)
+    assert np.array_equal(prob, model.stacked.predict(
+        np.hstack([model.block_matrix(blocks, type_probs), columns])))
+    result = auto.extract(Page(records[0]["html"], url=records[0]["url"]),
+                          auto.Params(), model=model)
+    assert result.status == "ok" and result.blocks

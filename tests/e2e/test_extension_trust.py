@@ -17,7 +17,8 @@ from test_labeling import UI, start_labeling, status, wait_status
 PROTOCOL = {"RUN": "blocksift/run", "TAB_STATE": "blocksift/tab-state",
             "HOST_INFO": "blocksift/host-info", "READER_BACK": "blocksift/reader-back",
             "LABEL": "blocksift/label", "LABEL_SAVE": "blocksift/label-save",
-            "EXAMPLES": "blocksift/examples", "EXPORT": "blocksift/export"}
+            "EXAMPLES": "blocksift/examples", "EXPORT": "blocksift/export",
+            "READER_OPENING": "blocksift/reader-opening"}
 
 
 def privileged_messages(tab_id: int, export_to: Path) -> dict[str, dict]:
@@ -37,6 +38,7 @@ def privileged_messages(tab_id: int, export_to: Path) -> dict[str, dict]:
         "export-save": {"type": PROTOCOL["EXPORT"], "kind": "save", "format": "html",
                         "title": "stolen", "html": "<p>x</p>"},
         "overlay-other-tab": {"type": PROTOCOL["RUN"], "action": "overlay", "tabId": tab_id},
+        "reader-opening": {"type": PROTOCOL["READER_OPENING"], "tabId": tab_id},
     }
 
 

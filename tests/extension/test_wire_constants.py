@@ -50,14 +50,16 @@ def test_the_values_are_the_hosts():
     from blocksift import __version__
     from blocksift.content import SAFE_TAGS
     from blocksift.wire import protocol
-    from blocksift.wire.constants import ID_ATTR, MAX_ID_LENGTH, PROTOCOL_VERSION
+    from blocksift.wire.constants import EXTRACT_ACTIONS, ID_ATTR, MAX_ID_LENGTH, PROTOCOL_VERSION
 
     values = gen.constants()
     assert (values["PROTOCOL_VERSION"], values["MAX_ID_LENGTH"], values["ID_ATTR"],
             values["HOST_VERSION"]) == (PROTOCOL_VERSION, MAX_ID_LENGTH, ID_ATTR, __version__)
     assert values["REQUEST_TYPES"] == list(protocol.REQUEST_MODELS)
     assert values["WANTS"] == ["blocks", "main"]
-    assert values["REQUEST_ACTIONS"] == ["extract", "hide"]
+    assert values["REQUEST_ACTIONS"] == ["extract", "hide", "reader"]
+    # the hello reply lists the same actions (a client asks only for what the host knows)
+    assert tuple(values["REQUEST_ACTIONS"]) == EXTRACT_ACTIONS
     assert set(values["READER_ALLOWED_TAGS"]) == SAFE_TAGS - {"source"}
     assert "srcset" not in values["READER_ALLOWED_ATTRIBUTES"]
 

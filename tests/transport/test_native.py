@@ -24,6 +24,25 @@ def test_hello_describes_protocol_and_algorithms(host):
     assert linkblocks["paramsSchema"]["type"] == "object"
     assert linkblocks["paramsSchema"]["properties"]  # every param with its default
     assert reply["maxReplyBytes"] == 1024 * 1024
+    assert reply["actions"] == ["extract", "hide", "reader"]
+
+
+def test_the_reader_action_answers_the_page_kind_without_the_hide_plan(host):
+    stories = "".join(f'<h3><a href="/story/{i}">Story number {i} of the day</a></h3>'
+                      f'<p>Teaser {i}.</p>' for i in range(12))
+    article = "<article><h1>A title</h1>" + "<p>" + "Plain article text. " * 40 + "</p></article>"
+    for name, html, kind in [("index", f"<html><body><main>{stories}</main></body></html>",
+                              "index"),
+                             ("article", f"<html><body>{article}</body></html>", "article")]:
+        host.send({"type": "extract", "id": name, "html": html, "algorithm": "auto",
+                   "want": ["main"], "action": "reader"})
+        reply = host.recv_reply()
+        assert reply["type"] == "result" and reply["id"] == name, reply
+        assert "hide" not in reply
+        assert reply["page"]["pageKind"] == kind
+        assert len(reply["page"]["index"]) == (12 if kind == "index" else 0)
+        # the reader shows no per-block reasons: they are not computed
+        assert all(not b.get("reasons") for b in reply["result"]["blocks"])
 
 
 def test_newer_protocol_is_refused_clearly(host):

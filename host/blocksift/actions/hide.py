@@ -692,6 +692,42 @@ def _grow(body: etree._Element, chosen: dict[etree._Element, tuple[str, str]],
         covered[element] = s.chars
 
 
+def _main_of(page: Page, result: ExtractionResult | None,
+             by_id: dict[str, etree._Element] | None, main_segments: list[Segment]
+             ) -> tuple[list[etree._Element], dict[etree._Element, list[etree._Element]]]:
+    """The outermost main elements and, per segmenter region, the subtrees it excludes."""
+    body = page.body
+    if not main_segments:
+        return main_elements(page, result, by_id), {}
+    # the segmenter's main regions, without the subtrees it labels otherwise (an ad
+    # inside the article is not main content)
+    tops = {s.element for s in main_segments}
+    main = [s.element for s in main_segments
+            if s.element is not body and s.element is not page.tree
+            and not any(a in tops for a in s.element.iterancestors())]
+    return main, {s.element: s.excluded for s in main_segments if s.excluded}
+
+
+class PageSummary(WireModel):
+    """What the reader view needs of the page beside its main text (``page`` in a result
+    reply with ``action: "reader"``): the kind of page the hide plan would name, and an
+    index page's stories."""
+
+    page_kind: PageKind = "article"
+    index: list[IndexItem] = Field(default_factory=list,
+                                   description="Index pages: the page's stories")
+
+
+def page_summary(page: Page, result: ExtractionResult | None) -> PageSummary:
+    """The hide plan's ``pageKind`` and ``index`` alone, without the link blocks and the
+    containers to hide (the reader view shows neither): same main content, same rule."""
+    by_id = _elements_by_id(page) if page.has_ids else None
+    main_segments = [s for s in segments_of(page, result, by_id) if s.kind == "main"]
+    main, _ = _main_of(page, result, by_id, main_segments)
+    kind = page_kind(page, result, measure(page.body), main)
+    return PageSummary(page_kind=kind, index=index_items(page) if kind == "index" else [])
+
+
 def decide(page: Page, result: ExtractionResult | None,
            linkblocks: ExtractionResult | None, params: HideParams | None = None
            ) -> Decision:
@@ -704,17 +740,7 @@ def decide(page: Page, result: ExtractionResult | None,
     by_id = _elements_by_id(page) if has_ids else None
     segments = segments_of(page, result, by_id)
     main_segments = [s for s in segments if s.kind == "main"]
-    if main_segments:
-        # the segmenter's main regions, without the subtrees it labels otherwise (an ad
-        # inside the article is not main content)
-        tops = {s.element for s in main_segments}
-        main = [s.element for s in main_segments
-                if s.element is not body and s.element is not page.tree
-                and not any(a in tops for a in s.element.iterancestors())]
-        excluded_of = {s.element: s.excluded for s in main_segments if s.excluded}
-    else:
-        main = main_elements(page, result, by_id)
-        excluded_of = {}
+    main, excluded_of = _main_of(page, result, by_id, main_segments)
     title = result.main.title if result is not None and result.main is not None else ""
     roots, holders = _protected(page, main, title or page.title)
     kind_of_page = page_kind(page, result, stats, main)

@@ -39,6 +39,7 @@ from ..wire.results import Block, ExtractionResult, MainText
 from .auto_rules import extract_title
 from .segmenter import features as feats
 from .segmenter import trees
+from .segmenter.context import context_features
 
 NAME = "auto"
 MODEL = None
@@ -83,9 +84,13 @@ class SegmenterModel:
     def __init__(self, ensembles: dict[str, trees.TreeEnsemble], meta: dict[str, Any]):
         self.blocks = ensembles["blocks"]
         self.page_type = ensembles.get("page_type")
+        # the second model: the block features plus the first's probabilities in context
+        self.stacked = ensembles.get("stacked")
         self.meta = meta
         self.threshold = float(meta.get("threshold", 0.5))
         self.feature_names = self.blocks.feature_names
+        #: The columns of the model whose probability decides (and whose paths explain).
+        self.final_names = (self.stacked or self.blocks).feature_names
 
     def page_type_probabilities(self, page_features: np.ndarray) -> np.ndarray:
         if self.page_type is None:
@@ -103,11 +108,11 @@ class SegmenterModel:
         tiled = np.broadcast_to(type_probs[:extra], (len(features), extra))
         return np.hstack([features, tiled])
 
-    def block_probabilities(self, blocks: feats.Blocks, type_probs: np.ndarray,
+    def first_probabilities(self, blocks: feats.Blocks, type_probs: np.ndarray,
                             rows_per_part: int = 16 * trees.CHUNK_ROWS) -> np.ndarray:
-        """``blocks.predict`` of :meth:`block_matrix`, built a part of the rows at a time: a
-        page of many blocks never holds a second copy of its whole feature matrix (rows are
-        scored independently, so the parts give the same values)."""
+        """The first model's ``predict`` of :meth:`block_matrix`, built a part of the rows
+        at a time: a page of many blocks never holds a second copy of its whole feature
+        matrix (rows are scored independently, so the parts give the same values)."""
         n = len(blocks.features)
         if n <= rows_per_part:
             return self.blocks.predict(self.block_matrix(blocks, type_probs))
@@ -115,6 +120,31 @@ class SegmenterModel:
             self.blocks.predict(self.block_matrix(blocks, type_probs,
                                                   rows=slice(start, start + rows_per_part)))
             for start in range(0, n, rows_per_part)])
+
+    def final_matrix(self, blocks: feats.Blocks, type_probs: np.ndarray,
+                     context: np.ndarray | None, rows: list[int] | slice | None = None
+                     ) -> np.ndarray:
+        """The deciding model's columns: :meth:`block_matrix`, with the context of the
+        first model's probabilities appended when the model is stacked."""
+        matrix = self.block_matrix(blocks, type_probs, rows)
+        if self.stacked is None or context is None:
+            return matrix
+        return np.hstack([matrix, context if rows is None else context[rows]])
+
+    def block_probabilities(self, blocks: feats.Blocks, type_probs: np.ndarray,
+                            rows_per_part: int = 16 * trees.CHUNK_ROWS
+                            ) -> tuple[np.ndarray, np.ndarray | None]:
+        """P(main) of every block and the context columns it was computed with (None for
+        a model without the second, stacked stage)."""
+        first = self.first_probabilities(blocks, type_probs, rows_per_part)
+        if self.stacked is None:
+            return first, None
+        context = context_features(blocks.features, first)
+        n = len(first)
+        return np.concatenate([
+            self.stacked.predict(self.final_matrix(
+                blocks, type_probs, context, rows=slice(start, start + rows_per_part)))
+            for start in range(0, n, rows_per_part)]), context
 
 
 @lru_cache(maxsize=4)
@@ -214,7 +244,19 @@ _NAMED = {
     "own_link_share": "share of its text in links", "own_chars": "its length (log)",
     "pos_chars": "its position on the page", "win_link_share": "link share around it",
     "win_chars": "text length around it",
+    "ctx_prob": "its first-pass P(main)", "ctx_page_max": "the page's best first-pass P(main)",
+    "ctx_page_mean": "the page's mean first-pass P(main)",
+    "ctx_of_max": "its first-pass P(main) over the page's best",
+    "ctx_rank": "its rank by first-pass P(main) (share of blocks above)",
+    "ctx_page_main_words": "share of the page's words main in the first pass",
+    "ctx_prev": "the previous block's first-pass P(main)",
+    "ctx_next": "the next block's first-pass P(main)",
+    "ctx_window": "first-pass P(main) around it", "ctx_window_max": "best first-pass P(main) "
+    "around it",
 }
+for _level in (1, 2, 3):
+    _NAMED[f"ctx_up{_level}_mean"] = f"first-pass P(main) in its container {_level} up"
+    _NAMED[f"ctx_up{_level}_main_share"] = f"first-pass main share of its container {_level} up"
 
 
 def describe(name: str) -> str:
@@ -430,11 +472,19 @@ def segment(page: Page, model: SegmenterModel, threshold: float | None = None,
             include_comments: bool = False, site_prior: Any = None
             ) -> tuple[feats.Blocks, np.ndarray, list[str], np.ndarray, str]:
     """Label every text block: (blocks, main probability, kinds, page-type probs, stage)."""
+    return _segment(page, model, threshold, include_comments, site_prior)[:5]
+
+
+def _segment(page: Page, model: SegmenterModel, threshold: float | None,
+             include_comments: bool, site_prior: Any
+             ) -> tuple[feats.Blocks, np.ndarray, list[str], np.ndarray, str,
+                        np.ndarray | None]:
+    """:func:`segment` and the context columns of the stacked model (None without one)."""
     blocks = feats.compute(page)
     if not len(blocks):
-        return blocks, np.zeros(0), [], np.zeros(len(PAGE_TYPES)), "empty"
+        return blocks, np.zeros(0), [], np.zeros(len(PAGE_TYPES)), "empty", None
     type_probs = model.page_type_probabilities(blocks.page_features)
-    prob = model.block_probabilities(blocks, type_probs)
+    prob, context = model.block_probabilities(blocks, type_probs)
     stage = "model"
     if site_prior is not None:
         adjusted = site_prior.adjust(page, blocks, prob)
@@ -449,7 +499,7 @@ def segment(page: Page, model: SegmenterModel, threshold: float | None = None,
     kinds = ["main" if m else _other_kind(row) for m, row in zip(is_main, blocks.features)]
     if include_comments:
         kinds = ["main" if k == "comments" else k for k in kinds]
-    return blocks, prob, kinds, type_probs, stage
+    return blocks, prob, kinds, type_probs, stage, context
 
 
 def _text_order(blocks: feats.Blocks, kinds: list[str]) -> list[int]:
@@ -535,7 +585,7 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
         from .segmenter import adapt
 
         site_prior = adapt.site_prior_for(page.url)
-    blocks, prob, kinds, type_probs, stage = segment(
+    blocks, prob, kinds, type_probs, stage, context = _segment(
         page, model, params.threshold, params.include_comments, site_prior)
     if not len(blocks):
         return ExtractionResult(algorithm=NAME, status="empty", stage="empty",
@@ -549,7 +599,7 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
     page_type = PAGE_TYPES[int(np.argmax(type_probs))] if type_probs.any() else ""
     regions = _regions(blocks.elements, kinds)
     index = {el: i for i, el in enumerate(blocks.elements)}
-    names = list(model.feature_names)
+    names = list(model.final_names)
     # one representative block per region (its longest) explains the region
     reps = []
     for el, kind, _excluded in regions:
@@ -562,8 +612,9 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
                        key=lambda r: -len(blocks.texts[r]))[:MAX_EXPLAINED]
     rep_rows = sorted(set(explained))
     # the model's columns of the explained rows only (a page may hold 100,000 blocks)
-    rep_x = model.block_matrix(blocks, type_probs, rows=rep_rows)
-    contrib = (model.blocks.contributions(rep_x) if params.reasons and rep_rows
+    rep_x = model.final_matrix(blocks, type_probs, context, rows=rep_rows)
+    contrib = ((model.stacked or model.blocks).contributions(rep_x)
+               if params.reasons and rep_rows
                else np.zeros((len(rep_rows), len(names))))
     contrib_of = dict(zip(rep_rows, contrib))
     row_of = dict(zip(rep_rows, rep_x))

@@ -43,6 +43,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help="auto: random seed (the same pages and seed give the same model)")
     parser.add_argument("--rounds", type=int, default=None, metavar="N",
                         help="auto: boosting rounds (default: the shipped model's)")
+    parser.add_argument("--stack-folds", type=int, default=None, metavar="N",
+                        help="auto: domain-grouped folds for the second, stacked model's "
+                        "training probabilities (0: no second model; default: the shipped "
+                        "model's)")
     parser.add_argument("--json", action="store_true", help="print the model JSON instead")
     parser.add_argument("--no-progress", dest="progress", action="store_false",
                         help="no progress bar on stderr")
@@ -169,7 +173,9 @@ def run_auto(args: argparse.Namespace) -> int:
         return 1
     rounds = args.rounds or auto_training.DEFAULT_ROUNDS
     ensembles, meta = auto_training.train_model(
-        samples, seed=args.seed, rounds=rounds, threshold=auto_training.DEFAULT_THRESHOLD)
+        samples, seed=args.seed, rounds=rounds, threshold=auto_training.DEFAULT_THRESHOLD,
+        stack_folds=(auto_training.DEFAULT_STACK_FOLDS if args.stack_folds is None
+                     else max(args.stack_folds, 0)))
     out = args.out
     if out is None:
         from ..paths import data_dir

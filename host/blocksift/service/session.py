@@ -22,7 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..wire.constants import MAX_ID_LENGTH, PROTOCOL_VERSION, ErrorCode, error_payload
+from ..wire.constants import (
+    EXTRACT_ACTIONS,
+    MAX_ID_LENGTH,
+    PROTOCOL_VERSION,
+    ErrorCode,
+    error_payload,
+)
 from .worker import DEFAULT_MEMORY_LIMIT_MB, Job, JobFailed, WorkerPool
 
 log = logging.getLogger("blocksift.service")
@@ -157,7 +163,8 @@ class Service:
                 "hostVersion": __version__, "algorithms": describe_algorithms(),
                 "defaultAlgorithm": algorithms.DEFAULT_ALGORITHM,
                 "maxFrameBytes": self.config.max_frame_bytes,
-                "storeProblems": health.problems(self._store_folders())}
+                "storeProblems": health.problems(self._store_folders()),
+                "actions": list(EXTRACT_ACTIONS)}
 
     def _store_folders(self) -> list[Path | None]:
         """Folders of this host's stores (None: the data dir), for their problem notes."""
@@ -588,6 +595,8 @@ class Session:
         timing = {"queueMs": round(queue_ms, 2), "parseMs": round(outcome.parse_ms, 2),
                   "algorithmMs": round(outcome.algorithm_ms, 2), "totalMs": round(total_ms, 2)}
         hide = ',"hide":' + outcome.hide_json if outcome.hide_json else ""
+        if outcome.page_json:
+            hide += ',"page":' + outcome.page_json
         reply = ('{"type":"result","id":' + json.dumps(request.id) + ',"result":'
                  + outcome.result_json + hide + ',"timing":' + json.dumps(timing) + "}")
         await self.send_json(reply, request.id)

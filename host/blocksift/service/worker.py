@@ -47,7 +47,9 @@ class Job:
     model: Any = None
     observe_site: bool = False  #: also return the page's structure feature (site learning)
     memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB  #: the worker's limit, for the error text
-    action: str = "extract"  #: "hide": also return the hide plan (blocksift.actions.hide)
+    #: "hide": also return the hide plan (blocksift.actions.hide); "reader": the page's kind
+    #: and an index page's stories only (actions.hide.page_summary)
+    action: str = "extract"
     model_path: str | None = None  #: a model file to use (``--model``), loaded once per worker
 
 
@@ -63,6 +65,7 @@ class JobOutcome:
     algorithm_ms: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
     hide_json: str = ""  #: the hide plan (action "hide"), camelCase JSON
+    page_json: str = ""  #: the page's kind and index (action "reader"), camelCase JSON
     #: The worker should not take another job (it ran out of memory): the pool replaces it.
     retire: bool = False
 
@@ -171,9 +174,10 @@ def run_job(job: Job) -> JobOutcome:
             and "main_text" not in job.params):
         # Blocks only (e.g. "hide link blocks"): skip main-text work such as a tree parse.
         params = params.model_copy(update={"main_text": False})
-    if (job.action == "hide" and "reasons" in type(params).model_fields
+    if (job.action in ("hide", "reader") and "reasons" in type(params).model_fields
             and "reasons" not in job.params):
-        # the hide plan gives its own reasons; a segmenter's per-block ones would be dropped
+        # the hide plan gives its own reasons, the reader shows none: a segmenter's per-block
+        # ones would be dropped
         params = params.model_copy(update={"reasons": 0})
     started = time.perf_counter()
     try:
@@ -184,11 +188,15 @@ def run_job(job: Job) -> JobOutcome:
         if model is None and getattr(module, "MODEL", None) == "trained":
             model = trained_model(module)
         result = module.extract(page, params, model=model)
-        hide_json = ""
+        hide_json = page_json = ""
         if job.action == "hide":
             from ..actions.hide import hide_for
 
             hide_json = hide_for(page, result).model_dump_json(by_alias=True)
+        elif job.action == "reader":
+            from ..actions.hide import page_summary
+
+            page_json = page_summary(page, result).model_dump_json(by_alias=True)
     except PageError as exc:
         return JobOutcome(False, error_code=ErrorCode.PAGE_ERROR, error_message=str(exc))
     except Exception as exc:  # an algorithm bug on one page must not take the host down
@@ -223,7 +231,7 @@ def run_job(job: Job) -> JobOutcome:
     parse_ms = sum(page.timings.values())
     return JobOutcome(True, result_json=result.model_dump_json(by_alias=True),
                       parse_ms=parse_ms, algorithm_ms=elapsed - parse_ms, extra=extra,
-                      hide_json=hide_json)
+                      hide_json=hide_json, page_json=page_json)
 
 
 _MODEL_CACHE: dict[str, tuple[tuple[int, int] | None, Any]] = {}

@@ -16,6 +16,10 @@ MAX_ID_LENGTH = 128
 #: Attribute the extension stamps on every element of its snapshot (see PROTOCOL.md).
 ID_ATTR = "data-bsid"
 
+#: The actions an ``extract`` request may name (protocol.ExtractRequest.action; the hello
+#: reply lists them, so a client knows what this host offers before asking).
+EXTRACT_ACTIONS = ("extract", "hide", "reader")
+
 
 class ErrorCode(IntEnum):
     """Numbered error codes; stable across versions (PROTOCOL.md tabulates them)."""

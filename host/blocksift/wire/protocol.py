@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal, TypeVar, Union, get_args
 from pydantic import Field, TypeAdapter
 
 from .. import __version__
-from ..actions.hide import HidePlan
+from ..actions.hide import HidePlan, PageSummary
 from .constants import ID_ATTR, MAX_ID_LENGTH, PROTOCOL_VERSION, ErrorCode
 from .results import ExtractionResult, WireModel
 
@@ -88,10 +88,12 @@ class ExtractRequest(WireModel):
     private: bool = Field(False, description="Private window: nothing may be stored")
     learn_site: bool = Field(False, description="The user allows this site's page structure "
                                                 "to be stored for per-site template learning")
-    action: Literal["extract", "hide"] = Field(
+    action: Literal["extract", "hide", "reader"] = Field(
         "extract", description="'hide': also return the hide plan (reply field 'hide'): the "
                                "containers to hide, each with kind and reason; 'algorithm' "
-                               "then names the main-content algorithm")
+                               "then names the main-content algorithm. 'reader': also return "
+                               "the page's kind and an index page's stories (reply field "
+                               "'page'), without the hide plan's cost")
 
 
 @request
@@ -267,6 +269,8 @@ class HelloReply(WireModel):
                                                     "null: this transport never chunks")
     store_problems: list[StoreProblem] = Field(
         default_factory=list, description="stores SQLite could not read (tell the user)")
+    actions: list[str] = Field(default_factory=lambda: ["extract", "hide"],
+                               description="The extract request's actions this host knows")
 
 
 class Timing(WireModel):
@@ -285,6 +289,8 @@ class ResultReply(WireModel):
     id: str
     result: ExtractionResult
     hide: HidePlan | None = Field(None, description="With action 'hide': what to hide")
+    page: PageSummary | None = Field(None, description="With action 'reader': the page's kind "
+                                                       "and an index page's stories")
     timing: Timing
 
 
