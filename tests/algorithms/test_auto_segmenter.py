@@ -54,6 +54,69 @@ def test_paper_and_rule_signals_are_filled():
     assert (blocks.features[:, col["cl_recurrence"]] == -1).all()
 
 
+
+_LINK_DENSITY_PAGES = [
+    # links with and without href, a form and noscript (linkdensity removes them, the walk
+    # keeps them), a marquee, comments, scripts, tails after removed and text-less elements
+    "<html><head><title>T</title></head><body><div id=a>Intro <a href='/x'>linked</a> and "
+    "<a name=n>anchor</a> words<form><p>Search <a href='/s'>go</a></p></form> after form"
+    "<!-- c --> tail<noscript><p>Enable <a href='/js'>scripts</a></p></noscript> more"
+    "<marquee>News <a href='/n'>now</a></marquee> end<span></span><script>var x</script>"
+    " last</div><ul><li><a href='/1'>One</a></li><li><a href='/2'><img src=i></a></li>"
+    "<li>Plain <b>bold <a href='/3'>deep</a></b></li></ul><p>  </p><p>Closing text.</p>"
+    "</body></html>",
+    (ROOT / "examples" / "article.html").read_text(encoding="utf-8"),
+]
+
+
+@pytest.mark.parametrize("html", _LINK_DENSITY_PAGES, ids=["tricky", "example-article"])
+def test_the_walk_counts_linkdensity_measures_as_node_stats_does(html):
+    from blocksift.algorithms import linkdensity
+
+    page = Page(html)
+    walked = features.walk(page)
+    body = page.tree.find("body")
+    reference = linkdensity.node_stats(body, linkdensity.Params())
+    assert walked.link_density  # every block and block parent in linkdensity's view
+    for el in walked.blocks:
+        for node in (el, el.getparent()):
+            if node in reference:
+                ns = reference[node]
+                assert walked.link_density[node] == (ns.text, ns.link_text, ns.links, ns.nodes)
+            else:
+                assert node not in walked.link_density
+    # the feature columns are the same whichever counted them
+    blocks = features.compute(page, rules=False).elements
+    assert np.array_equal(features.paper_signals(page, blocks, walked.link_density),
+                          features.paper_signals(page, blocks))
+
+
+def test_the_walk_leaves_linkdensity_to_node_stats_when_it_cannot_tell():
+    page = Page("<html><body><p>Text <a href='/x'>here</a>.</p></body></html>")
+    body = page.tree.find("body")
+    body.insert(0, page.tree.makeelement("head"))  # a head linkdensity's view would keep
+    assert features.walk(page).link_density is None
+
+
+
+def test_character_and_word_counts_equal_the_plain_definitions():
+    import random
+
+    rng = random.Random(5)
+    ascii_text = "".join(map(chr, range(128)))
+    alphabet = ascii_text + "\u00c9\u00e9\u0661\u00b2\u3002\uff0c\u4e2d\u0130\u01c5"
+    texts = ["", ascii_text, "Plain ASCII, with 2 digits. OK?", "\u0661\u0662 Arabic digits",
+             "\u00b2 superscript", "\u3002\uff0c CJK marks"]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 40)))
+              for _ in range(300)]
+    for text in texts:
+        assert features._char_counts(text) == (
+            len(features._PUNCT.findall(text)), sum(map(str.isdigit, text)),
+            sum(map(str.isupper, text))), text
+        words = features.WORD_RE.findall(text)
+        assert features._word_counts(text) == (len(words), sum(map(len, words))), text
+
+
 # -- labels --------------------------------------------------------------------------------
 
 def test_labels_follow_the_gold_order_not_its_bag_of_words():

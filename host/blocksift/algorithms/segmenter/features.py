@@ -28,6 +28,7 @@ from lxml import etree
 from ...content import BLOCK_TAGS, NON_TEXT_TAGS
 from ...page import Page
 from ...rawscan import STAMP_ATTR
+from .. import linkdensity
 
 #: Tags whose subtree is never text (``noscript`` is kept: see the module docstring).
 SKIP_TAGS = (NON_TEXT_TAGS - {"noscript"}) | {"head"}
@@ -128,6 +129,11 @@ class ElementStat:
     heading_blocks: int = 0
     depth_below: int = 0
     own_chars: int = 0
+    # linkdensity's §3.1 measures over its own view (see :data:`LD_REMOVED_TAGS`)
+    ld_text: int = 0
+    ld_link_text: int = 0
+    ld_links: int = 0
+    ld_nodes: int = 0
 
 
 @dataclass
@@ -234,6 +240,11 @@ def _collapse_len(text: str) -> int:
     return sum(map(len, words)) + len(words) - 1 if words else 0
 
 
+#: Subtrees linkdensity's default view leaves out (seed 003 §3.2 step 2) that this walk keeps;
+#: the rest of its removed tags are skipped here too (``head`` apart, see :func:`walk`).
+LD_REMOVED_TAGS = frozenset(linkdensity.DEFAULT_REMOVED_TAGS) - SKIP_TAGS
+
+
 @dataclass(slots=True)
 class _Frame:
     node: etree._Element
@@ -248,6 +259,9 @@ class _Frame:
     hints: int  # the element's own hint bits
     children: Iterator[etree._Element]
     needed: bool  # its stats are kept (a block's container up to 3 levels, or the start)
+    ld_in_link: bool  # inside an <a href> (linkdensity's link)
+    ld_off: bool  # inside a subtree linkdensity's view removes
+    ld_needed: bool = False  # its linkdensity measures are kept (a block or a block's parent)
 
 
 @dataclass
@@ -265,6 +279,11 @@ class Walk:
     #: Subtree stats of the start element and of every element some block has among its
     #: ancestors up to 3 levels (the only ones features read).
     stats: dict[etree._Element, ElementStat] = field(default_factory=dict)
+    #: linkdensity's (NTL, link text, LA, child nodes) of every block and block parent in
+    #: its view, as ``linkdensity.node_stats(body, Params())`` counts them; None when the
+    #: walk cannot tell (no ``body``, or a ``head`` inside it).
+    link_density: dict[etree._Element, tuple[int, int, int, int]] | None = field(
+        default_factory=dict)
 
 
 #: ``keys()`` of an element carrying only the host's ordinal stamp (no class, role, ...).
@@ -279,6 +298,7 @@ def walk(page: Page) -> Walk:
     out = Walk()
     blocks, pieces, link_chars, links = out.blocks, out.pieces, out.link_chars, out.links
     inline_children, context, stats = out.inline_children, out.context, out.stats
+    link_density = out.link_density
     frames: list[_Frame] = []
 
     def add_text(frame: _Frame, text: str) -> None:
@@ -294,6 +314,11 @@ def walk(page: Page) -> Walk:
         if frame.in_link:
             link_chars[frame.block] += n
             st.link_chars += n
+        if not frame.ld_off:  # linkdensity.node_stats' add_piece (chars, text nodes counted)
+            st.ld_text += n
+            st.ld_nodes += 1
+            if frame.ld_in_link:
+                st.ld_link_text += n
 
     def open_element(node: etree._Element, tag: str, parent: _Frame | None) -> None:
         keys = node.keys()
@@ -307,9 +332,11 @@ def walk(page: Page) -> Walk:
             own_hidden = _hidden(node)
             own_itemprop = node.get("itemprop") == "articleBody"
         is_link = tag == "a"
+        ld_link = is_link and node.get("href") is not None
         if parent is None:
             hints_any, landmarks, hidden, itemprop, in_link, depth = (
                 hb, marks, own_hidden, own_itemprop, is_link, 0)
+            ld_in_link, ld_off = ld_link, False
         else:
             hints_any = parent.hints_any | hb
             landmarks = parent.landmarks | marks
@@ -317,12 +344,17 @@ def walk(page: Page) -> Walk:
             itemprop = parent.itemprop or own_itemprop
             in_link = parent.in_link or is_link
             depth = parent.depth + 1
+            ld_in_link = parent.ld_in_link or ld_link
+            ld_off = parent.ld_off or tag in LD_REMOVED_TAGS
         st = ElementStat()
-        if tag in BLOCK_TAGS or parent is None:
+        is_block = tag in BLOCK_TAGS or parent is None
+        if is_block:
             block = len(blocks)
             above = frames[-1:-4:-1]
             for frame in above:
                 frame.needed = True
+            if above:
+                above[0].ld_needed = True
             near = hb
             for frame in above[:2]:
                 near |= frame.hints
@@ -342,7 +374,7 @@ def walk(page: Page) -> Walk:
         if is_link:
             links[block] += 1
         frame = _Frame(node, block, in_link, landmarks, hints_any, hidden, itemprop, depth, st,
-                       hb, iter(node), parent is None)
+                       hb, iter(node), parent is None, ld_in_link, ld_off, is_block)
         frames.append(frame)
         if tag == "br":
             pieces[block].append(LINE_BREAK)
@@ -360,9 +392,19 @@ def walk(page: Page) -> Walk:
             st = frame.stat
             if frame.needed:
                 stats[frame.node] = st
+            if frame.ld_needed and not frame.ld_off:
+                link_density[frame.node] = (st.ld_text, st.ld_link_text, st.ld_links,
+                                            st.ld_nodes)
             if frames:
                 parent = frames[-1]
                 pst = parent.stat
+                if st.ld_text and not frame.ld_off:  # a text-less node is removed (step 2)
+                    pst.ld_text += st.ld_text
+                    pst.ld_link_text += st.ld_link_text
+                    pst.ld_links += st.ld_links
+                    if frame.node.tag == "a" and frame.node.get("href") is not None:
+                        pst.ld_links += 1
+                    pst.ld_nodes += st.ld_nodes + 1
                 pst.chars += st.chars
                 pst.link_chars += st.link_chars
                 pst.blocks += st.blocks
@@ -375,10 +417,14 @@ def walk(page: Page) -> Walk:
             continue
         tag = node.tag
         if not isinstance(tag, str) or tag in SKIP_TAGS:
+            if tag == "head":  # linkdensity's view keeps it: its measures are not known here
+                out.link_density = None
             if node.tail:
                 add_text(frame, node.tail)
             continue
         open_element(node, tag, frame)
+    if body is None:  # linkdensity then walks the whole tree, head included
+        out.link_density = None
     return out
 
 
@@ -452,9 +498,15 @@ def _child_counts(el: etree._Element, cache: dict) -> tuple[int, int, int]:
     return found
 
 
-def paper_signals(page: Page, blocks: list[etree._Element]) -> np.ndarray:
-    """The papers' per-block signals (linkblocks, linkdensity, FAR-SW), see _PAPERS."""
-    from .. import farsw, linkblocks, linkdensity
+def paper_signals(page: Page, blocks: list[etree._Element],
+                  link_density: dict[etree._Element, tuple[int, int, int, int]] | None = None
+                  ) -> np.ndarray:
+    """The papers' per-block signals (linkblocks, linkdensity, FAR-SW), see _PAPERS.
+
+    ``link_density``: :attr:`Walk.link_density`, linkdensity's measures the walk counted
+    already (None: ``linkdensity.node_stats`` counts them).
+    """
+    from .. import farsw, linkblocks
 
     n = len(blocks)
     out = np.full((n, len(_PAPERS)), -1.0)
@@ -477,17 +529,25 @@ def paper_signals(page: Page, blocks: list[etree._Element]) -> np.ndarray:
         out[inside, 0] = 1
         out[inside, 1] = span_links[idx[inside]]
     # seed 003: LTD / LAD / NTL of the block element and its parent
-    params = linkdensity.Params()
-    body = page.tree.find("body")
-    stats = linkdensity.node_stats(body if body is not None else page.tree, params)
+    if link_density is None:
+        body = page.tree.find("body")
+        link_density = {
+            el: (ns.text, ns.link_text, ns.links, ns.nodes) for el, ns in linkdensity.node_stats(
+                body if body is not None else page.tree, linkdensity.Params()).items()}
     for i, el in enumerate(blocks):
-        ns = stats.get(el)
-        if ns is not None:
-            out[i, 2], out[i, 3], out[i, 4] = ns.ltd, ns.lad, math.log1p(ns.text)
+        ns = link_density.get(el)
+        if ns is not None:  # NodeStats.ltd, .lad and the NTL
+            text, link_text, links, nodes = ns
+            out[i, 2] = link_text / text if text else 0.0
+            out[i, 3] = links / nodes if nodes else 0.0
+            out[i, 4] = math.log1p(text)
         parent = el.getparent()
-        ps = stats.get(parent) if parent is not None else None
+        ps = link_density.get(parent) if parent is not None else None
         if ps is not None:
-            out[i, 5], out[i, 6], out[i, 7] = ps.ltd, ps.lad, math.log1p(ps.text)
+            text, link_text, links, nodes = ps
+            out[i, 5] = link_text / text if text else 0.0
+            out[i, 6] = links / nodes if nodes else 0.0
+            out[i, 7] = math.log1p(text)
     # seed 004: FAR-SW line score (eq. 4) of the block's line and its window
     try:
         line_starts, line_features = farsw.line_features(page, farsw.Params())
@@ -548,6 +608,39 @@ def rules_columns(blocks: list[etree._Element], chosen: list[etree._Element],
     return out
 
 
+_ASCII_PUNCT = b".,;:!?"  # _PUNCT's ASCII members
+_ASCII_DIGITS = b"0123456789"  # the ASCII characters str.isdigit accepts
+_ASCII_UPPER = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # the ASCII characters str.isupper accepts
+
+
+def _char_counts(text: str) -> tuple[int, int, int]:
+    """Punctuation marks (:data:`_PUNCT`), digits and upper-case letters of ``text``; an
+    ASCII text (most) is counted by deleting bytes, not by a call per character."""
+    if text.isascii():
+        raw = text.encode("ascii")
+        size = len(raw)
+        return (size - len(raw.translate(None, _ASCII_PUNCT)),
+                size - len(raw.translate(None, _ASCII_DIGITS)),
+                size - len(raw.translate(None, _ASCII_UPPER)))
+    return (len(_PUNCT.findall(text)), sum(map(str.isdigit, text)),
+            sum(map(str.isupper, text)))
+
+
+#: ASCII bytes to ``a`` (a word character, ``\w``) or a space (any other).
+_ASCII_WORD_MAP = bytes(ord("a") if chr(b).isalnum() or b == ord("_") else ord(" ")
+                        for b in range(128)) + b" " * 128
+
+
+def _word_counts(text: str) -> tuple[int, int]:
+    """The words of ``text`` (:data:`WORD_RE`) and their characters; an ASCII text (most) is
+    counted on its bytes mapped to word / other, without a list of its words."""
+    if text.isascii():
+        marks = text.encode("ascii").translate(_ASCII_WORD_MAP)
+        return marks.count(b" a") + (marks[:1] == b"a"), marks.count(b"a")
+    words = WORD_RE.findall(text)
+    return len(words), sum(map(len, words))
+
+
 def window_mean(values: np.ndarray, radius: int) -> np.ndarray:
     """Mean of each value and its ``radius`` neighbours on each side (fewer at the edges)."""
     n = len(values)
@@ -575,8 +668,8 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     link_chars = np.asarray([w.link_chars[i] for i in sel], dtype=np.float64)
     link_share = np.minimum(link_chars / np.maximum(chars, 1), 1.0)
     sentences = np.asarray([len(_SENTENCE_END.findall(t)) for t in texts], dtype=np.float64)
-    words = [WORD_RE.findall(t) for t in texts]
-    n_words = np.asarray([len(x) for x in words], dtype=np.float64)
+    words = [_word_counts(t) for t in texts]
+    n_words = np.asarray([x[0] for x in words], dtype=np.float64)
     feats[:, col["own_chars"]] = np.log1p(chars)
     feats[:, col["own_words"]] = np.log1p(n_words)
     feats[:, col["own_link_chars"]] = np.log1p(link_chars)
@@ -584,11 +677,11 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     feats[:, col["own_links"]] = [w.links[i] for i in sel]
     feats[:, col["own_commas"]] = [t.count(",") for t in texts]
     feats[:, col["own_sentences"]] = sentences
-    feats[:, col["own_punct_share"]] = [len(_PUNCT.findall(t)) / len(t) for t in texts]
-    feats[:, col["own_digits_share"]] = [sum(map(str.isdigit, t)) / len(t) for t in texts]
-    feats[:, col["own_upper_share"]] = [sum(map(str.isupper, t)) / len(t) for t in texts]
-    feats[:, col["own_avg_word"]] = [
-        (sum(map(len, x)) / len(x)) if x else 0.0 for x in words]
+    counts = np.asarray([_char_counts(t) for t in texts], dtype=np.float64)
+    feats[:, col["own_punct_share"]] = counts[:, 0] / chars
+    feats[:, col["own_digits_share"]] = counts[:, 1] / chars
+    feats[:, col["own_upper_share"]] = counts[:, 2] / chars
+    feats[:, col["own_avg_word"]] = [(size / count) if count else 0.0 for count, size in words]
     feats[:, col["own_inline_children"]] = [w.inline_children[i] for i in sel]
     sib_cache: dict = {}
     child_cache: dict = {}
@@ -596,25 +689,38 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     empty = ElementStat()
     contexts = [w.context[i] for i in sel]
     # containers 1-3 levels up: one row of 11 values per distinct element, then gathered
-    container_rows: dict[etree._Element, tuple] = {}
-    for k in (1, 2, 3):
-        rows_k = np.full((n, len(_CONTAINER)), -1.0)
-        for r, ctx in enumerate(contexts):
-            ancestors = ctx[0]
-            if k > len(ancestors):
+    container_at: dict[etree._Element, int] = {}
+    container_rows: list[tuple] = []
+    at_level: list[list[int]] = [[], [], []]  # per level, each block's row (-1: none)
+    for ctx in contexts:
+        ancestors = ctx[0]
+        for k in range(3):
+            if k >= len(ancestors):
+                at_level[k].append(-1)
                 continue
-            el = ancestors[k - 1]
-            row = container_rows.get(el)
-            if row is None:
+            el = ancestors[k]
+            at = container_at.get(el)
+            if at is None:
                 st = stats.get(el, empty)
                 nch, np_, nli = _child_counts(el, child_cache)
-                row = container_rows[el] = (
+                at = container_at[el] = len(container_rows)
+                container_rows.append((
                     TAG_CODES.get(el.tag, 0), math.log1p(st.chars),
                     st.link_chars / st.chars if st.chars else 0, math.log1p(st.blocks), nch,
                     st.depth_below, _sibling_counts(el, sib_cache), np_, nli,
-                    st.heading_blocks, st.chars)
-            rows_k[r, :10] = row[:10]
-            rows_k[r, 10] = chars[r] / row[10] if row[10] else 0
+                    st.heading_blocks, st.chars))
+            at_level[k].append(at)
+    table = np.asarray(container_rows, dtype=np.float64).reshape(-1, len(_CONTAINER))
+    for k in (1, 2, 3):
+        at = np.asarray(at_level[k - 1], dtype=np.intp)
+        has = at >= 0
+        rows_k = np.full((n, len(_CONTAINER)), -1.0)
+        found = table[at[has]]
+        rows_k[has, :10] = found[:, :10]
+        container_chars = found[:, 10]
+        share = np.zeros(len(found))
+        np.divide(chars[has], container_chars, out=share, where=container_chars != 0)
+        rows_k[has, 10] = share
         first = col[f"up{k}_tag"]
         feats[:, first:first + len(_CONTAINER)] = rows_k
     landmarks = np.asarray([c[1] for c in contexts], dtype=np.int64)
@@ -665,7 +771,7 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     for j, name in enumerate(_PAGE):
         feats[:, col[name]] = page_feats[j]
     if papers:
-        paper = paper_signals(page, blocks)
+        paper = paper_signals(page, blocks, w.link_density)
         for j, name in enumerate(_PAPERS):
             feats[:, col[name]] = paper[:, j]
     if recurrence is not None:

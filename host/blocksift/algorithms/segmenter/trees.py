@@ -114,6 +114,10 @@ class TreeEnsemble:
         current = np.tile(self.roots.astype(np.intp), n_rows)
         row_start = np.repeat(np.arange(n_rows, dtype=np.intp) * (x.shape[1] if n_rows else 0),
                               n_trees)
+        # one buffer per step, sliced to the pairs left: no new array per level and step
+        size = len(current)
+        index_buffer, value_buffer = np.empty(size, dtype=np.intp), np.empty(size)
+        threshold_buffer, left_buffer = np.empty(size), np.empty(size, dtype=bool)
         for level in range(self.depth):
             if level % 2 == 1:
                 inner = inner_node[current]
@@ -122,11 +126,19 @@ class TreeEnsemble:
                     active, current, row_start = active[inner], current[inner], row_start[inner]
                     if not len(active):
                         break
-            values = flat_x[row_start + feature[current]]
-            go_left = values <= threshold[current]
+            pairs = len(current)
+            index, values = index_buffer[:pairs], value_buffer[:pairs]
+            limit, go_left = threshold_buffer[:pairs], left_buffer[:pairs]
+            np.take(feature, current, out=index)
+            np.add(index, row_start, out=index)
+            np.take(flat_x, index, out=values)
+            np.take(threshold, current, out=limit)
+            np.less_equal(values, limit, out=go_left)
             if has_nan:
-                go_left = np.where(np.isnan(values), self.default_left[current], go_left)
-            current = children[2 * current + go_left]
+                go_left[:] = np.where(np.isnan(values), self.default_left[current], go_left)
+            np.multiply(current, 2, out=index)
+            np.add(index, go_left, out=index)
+            current = np.take(children, index)
         out[active] = current
         return out.reshape(n_rows, n_trees)
 
@@ -168,6 +180,7 @@ class TreeEnsemble:
         x = np.asarray(x, dtype=np.float64)
         width = len(self.feature_names) or int(self.feature.max()) + 1
         n_trees = len(self.roots)
+        children = self._walk_tables()[2]
         out = np.zeros((len(x), width))
         for start in range(0, len(x), CHUNK_ROWS):
             part = np.ascontiguousarray(x[start:start + CHUNK_ROWS])
@@ -187,7 +200,7 @@ class TreeEnsemble:
                 go_left = values <= self.threshold[nodes]
                 if has_nan:
                     go_left = np.where(np.isnan(values), self.default_left[nodes], go_left)
-                nxt = np.where(go_left, self.left[nodes], self.right[nodes])
+                nxt = children[2 * nodes + go_left]
                 flat += np.bincount(pair_rows * width + feat,
                                     weights=self.value[nxt] - self.value[nodes],
                                     minlength=len(flat))
