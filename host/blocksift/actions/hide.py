@@ -634,7 +634,8 @@ def _careful(result: ExtractionResult | None, params: HideParams) -> str:
     """Why hide holds back on this page ("" when it does not): a page type hide is careful on
     (``careful_page_types``, predicted with at least ``careful_min_p`` probability), or a page
     much of whose text the segmenter is unsure of (``careful_uncertain_share``; index pages
-    too: exempting them lost gold text on 8 more of 749 wcxb-dev pages out of fold)."""
+    too: exempting them lost gold text on 8 more of 749 wcxb-dev pages out of fold, with
+    the one-pass segmenter)."""
     if result is None:
         return ""
     kind = predicted_type(result)
