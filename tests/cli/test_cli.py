@@ -206,6 +206,16 @@ def test_extract_and_batch_action_hide_give_the_plan_the_extension_receives():
     assert json.loads(batch.stdout)["hide"] == plan
 
 
+def test_extract_action_hide_says_why_it_holds_back():
+    """On a product page the host hides only ads and banners; the text output says why."""
+    shop = REPO / "tests" / "e2e" / "pages" / "hide" / "shop.html"
+    plan = json.loads(blocksift("extract", str(shop), "--action", "hide", "--format",
+                                "json").stdout)
+    assert "product page" in plan["restraint"]
+    first = blocksift("extract", str(shop), "--action", "hide").stdout.splitlines()[0]
+    assert first.endswith(f"(only ads and banners: {plan['restraint']})"), first
+
+
 def test_eval_action_hide_reports_kept_and_removed():
     done = blocksift("eval", "--action", "hide", "-d", str(DATASET), "--json", "--no-progress")
     assert done.returncode == 0, done.stderr
