@@ -385,33 +385,21 @@ def test_training_is_deterministic_for_a_seed(tmp_path: Path):
 
 def _random_ensemble(rng: np.random.Generator, n_trees: int, n_features: int
                      ) -> trees.TreeEnsemble:
-    """Trees of uneven depth (some a lone leaf), random splits and NaN directions."""
-    feature, threshold, left, right, value, default_left, roots = [], [], [], [], [], [], []
-    depth = 0
+    """Trees of uneven depth (some a lone leaf), random splits and NaN directions, packed by
+    the runtime's own loader from a LightGBM-shaped dump."""
 
-    def add(level: int) -> int:
-        nonlocal depth
-        depth = max(depth, level)
-        index = len(feature)
-        feature.append(-1)
-        threshold.append(0.0)
-        left.append(index)
-        right.append(index)
-        value.append(float(rng.normal()))
-        default_left.append(bool(rng.random() < 0.5))
+    def node(level: int) -> dict:
+        value = float(rng.normal())
+        default_left = bool(rng.random() < 0.5)
         if level < 9 and rng.random() < 0.8 - 0.05 * level:
-            feature[index] = int(rng.integers(n_features))
-            threshold[index] = float(rng.normal())
-            left[index] = add(level + 1)
-            right[index] = add(level + 1)
-        return index
+            split = {"split_feature": int(rng.integers(n_features)),
+                     "threshold": float(rng.normal())}
+            return {**split, "internal_value": value, "default_left": default_left,
+                    "left_child": node(level + 1), "right_child": node(level + 1)}
+        return {"leaf_value": value}
 
-    for _ in range(n_trees):
-        roots.append(add(0))
-    return trees.TreeEnsemble(
-        np.asarray(feature, np.int32), np.asarray(threshold), np.asarray(left, np.int32),
-        np.asarray(right, np.int32), np.asarray(value), np.asarray(default_left, bool),
-        np.asarray(roots, np.int32), depth, [f"f{i}" for i in range(n_features)])
+    dump = {"tree_info": [{"tree_structure": node(0)} for _ in range(n_trees)]}
+    return trees.TreeEnsemble.from_lightgbm_dump(dump, [f"f{i}" for i in range(n_features)])
 
 
 def _walk_one(ensemble: trees.TreeEnsemble, row: np.ndarray, root: int) -> int:

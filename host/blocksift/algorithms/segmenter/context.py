@@ -44,9 +44,8 @@ def context_features(features: np.ndarray, prob: np.ndarray) -> np.ndarray:
     """Context columns (:data:`CONTEXT_NAMES`) of one page's blocks, from their features and
     the first model's main probabilities."""
     n = len(prob)
-    out = np.zeros((n, len(CONTEXT_NAMES)))
     if not n:
-        return out
+        return np.zeros((0, len(CONTEXT_NAMES)))
     weight = features[:, feats.FEATURE_INDEX["own_words"]] + 1.0
     main = (prob >= CONTEXT_MAIN).astype(np.float64)
     top = float(prob.max())
@@ -68,6 +67,4 @@ def context_features(features: np.ndarray, prob: np.ndarray) -> np.ndarray:
         group = _group_of(features, level)
         columns.append(_group_means(group, prob, weight))
         columns.append(_group_means(group, main, weight))
-    for j, column in enumerate(columns):
-        out[:, j] = column
-    return out
+    return np.column_stack(columns).astype(np.float64, copy=False)
