@@ -10,7 +10,7 @@ text), with the unlengthened pages (N = 0) as the reference.
 
     BLOCKSIFT_DATASETS=/path/to/shared/datasets \\
     nice -n 10 python3 benchmarks/bench_long_pages.py [--dataset wcxb-dev] [--limit 200] \\
-        [--sizes 0,100,300,1000] [--tools auto,trafilatura]
+        [--sizes 0,100,300,1000] [--tools auto,trafilatura] [--model OTHER.npz ...]
 
 The shipped model was trained on the dev sets' pages, so for ``auto`` the short version of
 each page is in-sample (the added paragraphs are not); the out-of-fold figures are in
@@ -40,12 +40,12 @@ from blocksift.evaluation.metric import word_prf, words  # noqa: E402
 from blocksift.page import Page  # noqa: E402
 
 
-def make_auto():
+def make_auto(model_path: str | None = None):
     params = auto.Params()
-    auto.load_model()
+    model = auto.load_model(model_path)
 
     def run(html: str, url: str | None) -> str:
-        result = auto.extract(Page(html, url=None), params)
+        result = auto.extract(Page(html, url=None), params, model)
         return result.main.text if result.main else ""
 
     return run
@@ -70,9 +70,13 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=200)
     parser.add_argument("--sizes", default="0,100,300,1000")
     parser.add_argument("--tools", default="auto,trafilatura")
+    parser.add_argument("--model", action="append", default=[], metavar="PATH",
+                        help="also run auto with this segmenter model file (repeatable)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     tools = {name: TOOLS[name]() for name in args.tools.split(",")}
+    for path in args.model:
+        tools[f"auto:{Path(path).name}"] = make_auto(path)
     f1: dict[tuple[str, int], list[float]] = defaultdict(list)
     recall: dict[tuple[str, int], list[float]] = defaultdict(list)
     pages = 0
@@ -97,11 +101,12 @@ def main() -> int:
     print(file=sys.stderr)
     print(f"{args.dataset}: {pages} pages with a run of main paragraphs "
           f"(first {args.limit} pages)")
-    print(f"{'tool':14} {'added':>6} {'word F1':>8} {'added kept':>11}")
+    width = max(14, *(len(name) for name in tools))
+    print(f"{'tool':{width}} {'added':>6} {'word F1':>8} {'added kept':>11}")
     for name in tools:
         for n in sizes:
             kept = f"{np.mean(recall[name, n]):11.3f}" if n else f"{'-':>11}"
-            print(f"{name:14} {n:6d} {np.mean(f1[name, n]):8.3f} {kept}")
+            print(f"{name:{width}} {n:6d} {np.mean(f1[name, n]):8.3f} {kept}")
     return 0
 
 
