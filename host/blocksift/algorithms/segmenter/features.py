@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -119,23 +118,6 @@ PAPER_GROUPS = {
 }
 
 
-@dataclass(slots=True)
-class ElementStat:
-    """Measurements of one element's subtree (characters whitespace-collapsed)."""
-
-    chars: int = 0
-    link_chars: int = 0
-    blocks: int = 0
-    heading_blocks: int = 0
-    depth_below: int = 0
-    own_chars: int = 0
-    # linkdensity's §3.1 measures over its own view (see :data:`LD_REMOVED_TAGS`)
-    ld_text: int = 0
-    ld_link_text: int = 0
-    ld_links: int = 0
-    ld_nodes: int = 0
-
-
 @dataclass
 class Blocks:
     """The text blocks of a page, in document order, and their features."""
@@ -156,12 +138,7 @@ def _sig(el: etree._Element) -> str:
 _HIDDEN_STYLE_CACHE: dict[str, bool] = {}
 
 
-def _hidden(el: etree._Element) -> bool:
-    if el.get("hidden") is not None or el.get("aria-hidden") == "true":
-        return True
-    style = el.get("style")
-    if not style:
-        return False
+def _hidden_style(style: str) -> bool:
     found = _HIDDEN_STYLE_CACHE.get(style)
     if found is None:
         if len(_HIDDEN_STYLE_CACHE) > 20000:  # bound the memo
@@ -203,9 +180,8 @@ def _hint_value_bits(value: str) -> int:
     return bits
 
 
-def _hint_bits(el: etree._Element) -> int:
-    cls = el.get("class")
-    ident = el.get("id")
+def _hint_bits(cls: str | None, ident: str | None) -> int:
+    """Hint bits of an element's class and id (whole values memoized: they repeat a lot)."""
     if not cls and not ident:
         return 0
     value = f"{cls or ''} {ident or ''}"
@@ -216,21 +192,6 @@ def _hint_bits(el: etree._Element) -> int:
             _HINT_CACHE.clear()
         _HINT_CACHE[value] = bits
     return bits
-
-
-def _landmark_bits(el: etree._Element) -> int:
-    bits = 0
-    tag = el.tag
-    if tag in _LANDMARK_INDEX:
-        bits |= 1 << _LANDMARK_INDEX[tag]
-    role = el.get("role")
-    if role and role in _ROLE_INDEX:
-        bits |= 1 << (len(_LANDMARK_TAGS) + _ROLE_INDEX[role])
-    return bits
-
-
-_LANDMARK_INDEX = {t: i for i, t in enumerate(_LANDMARK_TAGS)}
-_ROLE_INDEX = {r: i for i, r in enumerate(_ROLES)}
 
 
 def _collapse_len(text: str) -> int:
@@ -244,41 +205,95 @@ def _collapse_len(text: str) -> int:
 #: the rest of its removed tags are skipped here too (``head`` apart, see :func:`walk`).
 LD_REMOVED_TAGS = frozenset(linkdensity.DEFAULT_REMOVED_TAGS) - SKIP_TAGS
 
+# An element's *state* is what it is inside of, as bits of one int: the OR of its own marks
+# and its parent's state, so that inheriting it costs one OR per element. Landmark tags, then
+# ARIA roles (the order of the in_/role_ columns), then class/id hints (hint_*_any), then:
+_ROLE_SHIFT = len(_LANDMARK_TAGS)
+_HINT_SHIFT = _ROLE_SHIFT + len(_ROLES)
+_HIDDEN = 1 << (_HINT_SHIFT + len(_HINT_NAMES))
+_ITEMPROP = _HIDDEN << 1  # itemprop="articleBody"
+_IN_LINK = _HIDDEN << 2  # inside an <a>
+_LD_LINK = _HIDDEN << 3  # inside an <a href> (linkdensity's link)
+_LD_OFF = _HIDDEN << 4  # inside a subtree linkdensity's view removes
+# What a tag makes an element itself. These bits ride along in the state (a state is the OR
+# of the own bits on the path) but are only ever read from the element's own bits.
+_BLOCK = _HIDDEN << 5
+_BREAK = _HIDDEN << 6
+_SKIP = _HIDDEN << 7
 
-@dataclass(slots=True)
-class _Frame:
-    node: etree._Element
-    block: int
-    in_link: bool
-    landmarks: int
-    hints_any: int
-    hidden: bool
-    itemprop: bool
-    depth: int
-    stat: ElementStat
-    hints: int  # the element's own hint bits
-    children: Iterator[etree._Element]
-    needed: bool  # its stats are kept (a block's container up to 3 levels, or the start)
-    ld_in_link: bool  # inside an <a href> (linkdensity's link)
-    ld_off: bool  # inside a subtree linkdensity's view removes
-    ld_needed: bool = False  # its linkdensity measures are kept (a block or a block's parent)
+#: Own bits of each tag with any; comments, processing instructions and entities (whose
+#: ``tag`` is their factory function) are skipped as the skipped tags are.
+_TAG_BITS: dict = {etree.Comment: _SKIP, etree.ProcessingInstruction: _SKIP,
+                   etree.Entity: _SKIP}
+for _i, _tag in enumerate(_LANDMARK_TAGS):
+    _TAG_BITS[_tag] = 1 << _i
+for _tags, _bit in ((("a",), _IN_LINK), (LD_REMOVED_TAGS, _LD_OFF), (BLOCK_TAGS, _BLOCK),
+                    (("br",), _BREAK), (SKIP_TAGS, _SKIP)):
+    for _tag in _tags:
+        _TAG_BITS[_tag] = _TAG_BITS.get(_tag, 0) | _bit
+_ROLE_BITS = {role: 1 << (_ROLE_SHIFT + i) for i, role in enumerate(_ROLES)}
+
+# The attributes the walk reads, as bits of the set an element has.
+_ATTRIBUTES = {name: 1 << i for i, name in enumerate((
+    "class", "id", "role", "hidden", "aria-hidden", "style", "itemprop", "href"))}
+_CLASS, _ID, _ROLE, _HIDDEN_ATTR, _ARIA_HIDDEN, _STYLE, _ITEMPROP_ATTR, _HREF = (
+    _ATTRIBUTES.values())
+
+
+def _attribute_bits(node: etree._Element, names: list[str], own: int) -> tuple[int, int]:
+    """State bits of an element's attributes (``names``: their names, read from the list
+    first since each ``get`` costs as much as the list) and its own hint bits."""
+    present = 0
+    for name in names:
+        present |= _ATTRIBUTES.get(name, 0)
+    if not present:
+        return 0, 0
+    hints = 0
+    if present & (_CLASS | _ID):
+        hints = _hint_bits(node.get("class") if present & _CLASS else None,
+                           node.get("id") if present & _ID else None)
+    bits = hints << _HINT_SHIFT
+    if present & _ROLE:
+        bits |= _ROLE_BITS.get(node.get("role"), 0)
+    if (present & _HIDDEN_ATTR or (present & _ARIA_HIDDEN and node.get("aria-hidden") == "true")
+            or (present & _STYLE and _hidden_style(node.get("style")))):
+        bits |= _HIDDEN
+    if present & _ITEMPROP_ATTR and node.get("itemprop") == "articleBody":
+        bits |= _ITEMPROP
+    if present & _HREF and own & _IN_LINK:
+        bits |= _LD_LINK
+    return bits, hints
 
 
 @dataclass
 class Walk:
-    """What the single walk collects."""
+    """What the single walk collects: every block (text or not) in document order, with the
+    measures features read of it and of its containers."""
 
     blocks: list[etree._Element] = field(default_factory=list)
-    pieces: list[list[str]] = field(default_factory=list)
-    link_chars: list[int] = field(default_factory=list)
-    links: list[int] = field(default_factory=list)
-    inline_children: list[int] = field(default_factory=list)
-    # per block: ancestors (nearest first, up to 3), landmark bits, hint bits any/near,
-    # hidden, itemprop, depth
-    context: list[tuple] = field(default_factory=list)
-    #: Subtree stats of the start element and of every element some block has among its
-    #: ancestors up to 3 levels (the only ones features read).
-    stats: dict[etree._Element, ElementStat] = field(default_factory=dict)
+    tags: list[str] = field(default_factory=list)  # the blocks' tags
+    pieces: list[list[str]] = field(default_factory=list)  # each block's own text pieces
+    #: Per block: its own link characters, the ``<a>`` and the inline (non-block) elements
+    #: it owns, its state (landmark, role, hint, hidden ... bits: see ``_ROLE_SHIFT``), its
+    #: own hint bits and those of itself, its parent and grandparent, its depth below the
+    #: start, its parent's preorder index (-1: none).
+    link_chars: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    links: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    inline_children: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    state: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    hints: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    near_hints: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    depth: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    parent: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: Per block, its containers' rows (one, two and three levels up; -1: none) in
+    #: ``containers`` and ``container_stats``: per distinct container, the element, and its
+    #: subtree's measures (columns :data:`CONTAINER_STATS`).
+    container_rows: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.int64))
+    containers: list[etree._Element] = field(default_factory=list)
+    container_stats: np.ndarray = field(default_factory=lambda: np.zeros((0, 5), np.int64))
+    #: Characters and link characters of the start element's subtree (the page's text).
+    chars: int = 0
+    link_chars_total: int = 0
     #: linkdensity's (NTL, link text, LA, child nodes) of every block and block parent in
     #: its view, as ``linkdensity.node_stats(body, Params())`` counts them; None when the
     #: walk cannot tell (no ``body``, or a ``head`` inside it).
@@ -286,146 +301,333 @@ class Walk:
         default_factory=dict)
 
 
+CONTAINER_STATS = ("chars", "link_chars", "blocks", "heading_blocks", "depth_below")
+
 #: ``keys()`` of an element carrying only the host's ordinal stamp (no class, role, ...).
 _STAMP_ONLY = [STAMP_ATTR]
 
 
+@dataclass
+class _Records:
+    """The walk's per-element records, before they are summed into a :class:`Walk`."""
+
+    state: list[int] = field(default_factory=list)  # per element, in preorder
+    parent: list[int] = field(default_factory=list)  # per element: its parent's index
+    # the elements with children, and where their subtrees end (a leaf's ends after it)
+    closed_at: list[int] = field(default_factory=list)
+    closed_end: list[int] = field(default_factory=list)
+    # per non-empty text piece: the element it belongs to and its collapsed length
+    piece_at: list[int] = field(default_factory=list)
+    piece_chars: list[int] = field(default_factory=list)
+    hinted_at: list[int] = field(default_factory=list)  # elements with own hint bits,
+    hinted_bits: list[int] = field(default_factory=list)  # and those bits
+    anchor_block: list[int] = field(default_factory=list)  # per <a>: the block owning it
+    href_at: list[int] = field(default_factory=list)  # the <a href> (linkdensity's links)
+    # per block: its element's index, its parent block, own link characters, state, and
+    # the frames of its three nearest ancestors (farthest first)
+    block_at: list[int] = field(default_factory=list)
+    block_parent: list[int] = field(default_factory=list)
+    block_link_chars: list[int] = field(default_factory=list)
+    block_state: list[int] = field(default_factory=list)
+    block_frames: list[list[tuple]] = field(default_factory=list)
+
+
 def walk(page: Page) -> Walk:
-    """One iterative walk of the body: blocks, their own text pieces and subtree stats."""
+    """One iterative walk of the body: blocks and their own text pieces, and what every
+    element has itself (its state, its text's collapsed length, where its subtree ends).
+
+    What a subtree has is summed afterwards with numpy (:func:`_tally`), only for the
+    elements features read: the loop does as little per element as it can.
+    """
     root = page.tree
     body = root.find("body")
     start = body if body is not None else root
     out = Walk()
-    blocks, pieces, link_chars, links = out.blocks, out.pieces, out.link_chars, out.links
-    inline_children, context, stats = out.inline_children, out.context, out.stats
-    link_density = out.link_density
-    frames: list[_Frame] = []
-
-    def add_text(frame: _Frame, text: str) -> None:
-        words = text.split()  # _collapse_len, inlined: the walk's hottest call
-        if not words:
-            pieces[frame.block].append(" ")
-            return
-        n = sum(map(len, words)) + len(words) - 1
-        st = frame.stat
-        st.chars += n
-        st.own_chars += n
-        pieces[frame.block].append(text)
-        if frame.in_link:
-            link_chars[frame.block] += n
-            st.link_chars += n
-        if not frame.ld_off:  # linkdensity.node_stats' add_piece (chars, text nodes counted)
-            st.ld_text += n
-            st.ld_nodes += 1
-            if frame.ld_in_link:
-                st.ld_link_text += n
-
-    def open_element(node: etree._Element, tag: str, parent: _Frame | None) -> None:
-        keys = node.keys()
-        if not keys or keys == _STAMP_ONLY:  # most elements: no attribute to read
-            hb = 0
-            marks = 1 << _LANDMARK_INDEX[tag] if tag in _LANDMARK_INDEX else 0
-            own_hidden = own_itemprop = False
-        else:
-            hb = _hint_bits(node)
-            marks = _landmark_bits(node)
-            own_hidden = _hidden(node)
-            own_itemprop = node.get("itemprop") == "articleBody"
-        is_link = tag == "a"
-        ld_link = is_link and node.get("href") is not None
-        if parent is None:
-            hints_any, landmarks, hidden, itemprop, in_link, depth = (
-                hb, marks, own_hidden, own_itemprop, is_link, 0)
-            ld_in_link, ld_off = ld_link, False
-        else:
-            hints_any = parent.hints_any | hb
-            landmarks = parent.landmarks | marks
-            hidden = parent.hidden or own_hidden
-            itemprop = parent.itemprop or own_itemprop
-            in_link = parent.in_link or is_link
-            depth = parent.depth + 1
-            ld_in_link = parent.ld_in_link or ld_link
-            ld_off = parent.ld_off or tag in LD_REMOVED_TAGS
-        st = ElementStat()
-        is_block = tag in BLOCK_TAGS or parent is None
-        if is_block:
-            block = len(blocks)
-            above = frames[-1:-4:-1]
-            for frame in above:
-                frame.needed = True
-            if above:
-                above[0].ld_needed = True
-            near = hb
-            for frame in above[:2]:
-                near |= frame.hints
-            blocks.append(node)
-            pieces.append([])
-            link_chars.append(0)
-            links.append(0)
-            inline_children.append(0)
-            context.append((tuple(frame.node for frame in above), landmarks, hints_any, near,
-                            hb, hidden, itemprop, depth))
-            st.blocks = 1
-            if tag in _HEADINGS:
-                st.heading_blocks = 1
-        else:
-            block = parent.block
-            inline_children[block] += 1
-        if is_link:
-            links[block] += 1
-        frame = _Frame(node, block, in_link, landmarks, hints_any, hidden, itemprop, depth, st,
-                       hb, iter(node), parent is None, ld_in_link, ld_off, is_block)
-        frames.append(frame)
-        if tag == "br":
-            pieces[block].append(LINE_BREAK)
-        if node.text:
-            add_text(frame, node.text)
-
     if not isinstance(start.tag, str) or start.tag in SKIP_TAGS:
         return out
-    open_element(start, start.tag, None)
-    while frames:
-        frame = frames[-1]
-        node = next(frame.children, None)
-        if node is None:  # the element closes
-            frames.pop()
-            st = frame.stat
-            if frame.needed:
-                stats[frame.node] = st
-            if frame.ld_needed and not frame.ld_off:
-                link_density[frame.node] = (st.ld_text, st.ld_link_text, st.ld_links,
-                                            st.ld_nodes)
-            if frames:
-                parent = frames[-1]
-                pst = parent.stat
-                if st.ld_text and not frame.ld_off:  # a text-less node is removed (step 2)
-                    pst.ld_text += st.ld_text
-                    pst.ld_link_text += st.ld_link_text
-                    pst.ld_links += st.ld_links
-                    if frame.node.tag == "a" and frame.node.get("href") is not None:
-                        pst.ld_links += 1
-                    pst.ld_nodes += st.ld_nodes + 1
-                pst.chars += st.chars
-                pst.link_chars += st.link_chars
-                pst.blocks += st.blocks
-                pst.heading_blocks += st.heading_blocks
-                if st.depth_below + 1 > pst.depth_below:
-                    pst.depth_below = st.depth_below + 1
-                tail = frame.node.tail
-                if tail:
-                    add_text(parent, tail)
-            continue
-        tag = node.tag
-        if not isinstance(tag, str) or tag in SKIP_TAGS:
-            if tag == "head":  # linkdensity's view keeps it: its measures are not known here
-                out.link_density = None
-            if node.tail:
-                add_text(frame, node.tail)
-            continue
-        open_element(node, tag, frame)
-    if body is None:  # linkdensity then walks the whole tree, head included
+    rec = _Records()
+    states, parents, closed_at, closed_end = rec.state, rec.parent, rec.closed_at, rec.closed_end
+    piece_at, piece_chars = rec.piece_at, rec.piece_chars
+    blocks, tags, block_pieces = out.blocks, out.tags, out.pieces
+    block_link_chars = rec.block_link_chars
+    tag_bits = _TAG_BITS
+    head_inside = False
+
+    # the start: a block whatever its tag, in linkdensity's view whatever its tag
+    own = tag_bits.get(start.tag, 0) | _BLOCK
+    names = start.keys()
+    if names and names != _STAMP_ONLY:
+        bits, hints = _attribute_bits(start, names, own)
+        own |= bits
+        if hints:
+            rec.hinted_at.append(0)
+            rec.hinted_bits.append(hints)
+    state = own & ~_LD_OFF
+    states.append(state)
+    parents.append(-1)
+    if own & _IN_LINK:
+        rec.anchor_block.append(0)
+        if own & _LD_LINK:
+            rec.href_at.append(0)
+    pieces: list[str] = []
+    blocks.append(start)
+    tags.append(start.tag)
+    block_pieces.append(pieces)
+    rec.block_at.append(0)
+    rec.block_parent.append(-1)
+    block_link_chars.append(0)
+    rec.block_state.append(state)
+    rec.block_frames.append([])
+    if own & _BREAK:
+        pieces.append(LINE_BREAK)
+    index = block = 0
+    children = iter(start)
+    # An open element's frame: node, index, state, block, its block's pieces, children
+    # left. The innermost open element's are in the local variables too.
+    stack = [(start, index, state, block, pieces, children)]
+    text = start.text
+    # Each text piece (an element's text, or a child's tail) goes to the innermost open
+    # element: its collapsed length counts, or a white-space piece renders as one space.
+    # The code is repeated inline, a function call being a large share of an element's time.
+    if text:
+        words = text.split()
+        if words:
+            pieces.append(text)
+            piece_at.append(index)
+            n = len(" ".join(words))
+            piece_chars.append(n)
+            if state & _IN_LINK:
+                block_link_chars[block] += n
+        else:
+            pieces.append(" ")
+    while True:
+        for node in children:
+            tag = node.tag
+            own = tag_bits.get(tag, 0)
+            if own & _SKIP:
+                if tag == "head":  # linkdensity's view keeps it: its measures are unknown
+                    head_inside = True
+                text = node.tail
+                if text:
+                    words = text.split()
+                    if words:
+                        pieces.append(text)
+                        piece_at.append(index)
+                        n = len(" ".join(words))
+                        piece_chars.append(n)
+                        if state & _IN_LINK:
+                            block_link_chars[block] += n
+                    else:
+                        pieces.append(" ")
+                continue
+            child = len(states)
+            names = node.keys()
+            if names and names != _STAMP_ONLY:
+                bits, hints = _attribute_bits(node, names, own)
+                own |= bits
+                if hints:
+                    rec.hinted_at.append(child)
+                    rec.hinted_bits.append(hints)
+            child_state = state | own
+            states.append(child_state)
+            parents.append(index)
+            if own & _BLOCK:
+                child_block = len(blocks)
+                child_pieces = []
+                blocks.append(node)
+                tags.append(tag)
+                block_pieces.append(child_pieces)
+                rec.block_at.append(child)
+                rec.block_parent.append(block)
+                block_link_chars.append(0)
+                rec.block_state.append(child_state)
+                rec.block_frames.append(stack[-3:])
+            else:
+                child_block, child_pieces = block, pieces
+            if own & _IN_LINK:
+                rec.anchor_block.append(child_block)
+                if own & _LD_LINK:
+                    rec.href_at.append(child)
+            if own & _BREAK:
+                child_pieces.append(LINE_BREAK)
+            text = node.text
+            if text:
+                words = text.split()
+                if words:
+                    child_pieces.append(text)
+                    piece_at.append(child)
+                    n = len(" ".join(words))
+                    piece_chars.append(n)
+                    if child_state & _IN_LINK:
+                        block_link_chars[child_block] += n
+                else:
+                    child_pieces.append(" ")
+            if len(node):  # descend: the node is the innermost open element now
+                children = iter(node)
+                index, state, block, pieces = child, child_state, child_block, child_pieces
+                stack.append((node, index, state, block, pieces, children))
+                break
+            text = node.tail  # a leaf closes at once; its tail is its parent's text
+            if text:
+                words = text.split()
+                if words:
+                    pieces.append(text)
+                    piece_at.append(index)
+                    n = len(" ".join(words))
+                    piece_chars.append(n)
+                    if state & _IN_LINK:
+                        block_link_chars[block] += n
+                else:
+                    pieces.append(" ")
+        else:  # the innermost open element has no children left: it closes
+            node = stack.pop()[0]
+            closed_at.append(index)
+            closed_end.append(len(states))
+            if not stack:
+                break
+            _, index, state, block, pieces, children = stack[-1]
+            text = node.tail
+            if text:
+                words = text.split()
+                if words:
+                    pieces.append(text)
+                    piece_at.append(index)
+                    n = len(" ".join(words))
+                    piece_chars.append(n)
+                    if state & _IN_LINK:
+                        block_link_chars[block] += n
+                else:
+                    pieces.append(" ")
+    if head_inside or body is None:  # linkdensity then walks the head too
         out.link_density = None
+    _tally(out, rec)
     return out
+
+
+def _range_max(values: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """``values[s:e].max()`` for each ``s < e`` of ``starts`` and ``ends``, by a sparse
+    table of power-of-two windows (n log n, whatever the ranges' lengths)."""
+    out = np.empty(len(starts), dtype=values.dtype)
+    level = np.frexp(ends - starts)[1] - 1  # floor(log2(length))
+    window = values  # at level k, window[i] is the max of values[i:i + 2**k]
+    for k in range(int(level.max()) + 1 if len(level) else 0):
+        if k:
+            half = 1 << (k - 1)
+            window = np.maximum(window[:-half], window[half:])
+        pick = np.flatnonzero(level == k)
+        if len(pick):
+            out[pick] = np.maximum(window[starts[pick]], window[ends[pick] - (1 << k)])
+    return out
+
+
+def _tally(out: Walk, rec: _Records) -> None:
+    """The walk's per-element records summed into the measures of :class:`Walk`.
+
+    An element's subtree is a range of the preorder: a subtree's sum is the difference of
+    two prefix sums, and the depth below an element a range maximum of the depths.
+    """
+    n = len(rec.state)
+    n_blocks = len(rec.block_at)
+    state = np.asarray(rec.state, dtype=np.int64)
+    parent = np.asarray(rec.parent, dtype=np.int64)
+    ends = np.arange(1, n + 1, dtype=np.int64)
+    ends[np.asarray(rec.closed_at, dtype=np.intp)] = rec.closed_end
+
+    def subtree_sum(values: np.ndarray, at: np.ndarray) -> np.ndarray:
+        prefix = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(values, out=prefix[1:])
+        return prefix[ends[at]] - prefix[at]
+
+    # an element's depth: the subtrees it is in, its own apart
+    opened_minus_closed = np.ones(n + 1, dtype=np.int64)
+    np.subtract.at(opened_minus_closed, ends, 1)
+    depth = np.cumsum(opened_minus_closed[:n]) - 1
+    piece_at = np.asarray(rec.piece_at, dtype=np.intp)
+    own_chars = np.bincount(piece_at, weights=rec.piece_chars, minlength=n).astype(np.int64)
+    at = np.asarray(rec.block_at, dtype=np.intp)
+    is_block = np.zeros(n, dtype=np.int64)
+    is_block[at] = 1
+    is_heading_block = np.zeros(n, dtype=np.int64)
+    is_heading_block[at[[tag in _HEADINGS for tag in out.tags]]] = 1
+    own_hints = np.zeros(n, dtype=np.int64)
+    own_hints[np.asarray(rec.hinted_at, dtype=np.intp)] = rec.hinted_bits
+
+    # per block
+    sizes = ends[at] - at
+    in_child_blocks = np.bincount(np.asarray(rec.block_parent[1:], dtype=np.intp),
+                                  weights=sizes[1:], minlength=n_blocks).astype(np.int64)
+    out.inline_children = sizes - 1 - in_child_blocks
+    out.links = np.bincount(np.asarray(rec.anchor_block, dtype=np.intp), minlength=n_blocks)
+    out.link_chars = np.asarray(rec.block_link_chars, dtype=np.int64)
+    out.state = np.asarray(rec.block_state, dtype=np.int64)
+    out.depth = depth[at]
+    out.hints = own_hints[at]
+    # ancestors one, two and three levels up (-1: none; parent[-1] is the start's, -1)
+    up = np.empty((n_blocks, 3), dtype=np.int64)
+    up[:, 0] = parent[at]
+    up[:, 1] = parent[up[:, 0]]
+    up[:, 2] = parent[up[:, 1]]
+    up[up[:, 0] < 0, 1] = -1
+    up[up[:, 1] < 0, 2] = -1
+    out.parent = up[:, 0]
+    near = out.hints.copy()
+    for k in (0, 1):
+        has = up[:, k] >= 0
+        near[has] |= own_hints[up[has, k]]
+    out.near_hints = near
+    # distinct containers, each measured once, and the start (the page's text) after them
+    flat = up.ravel()
+    used = flat >= 0
+    container_at, first, rows = np.unique(flat[used], return_index=True, return_inverse=True)
+    container_rows = np.full(len(flat), -1, dtype=np.int64)
+    container_rows[used] = rows
+    out.container_rows = container_rows.reshape(n_blocks, 3)
+    frames = rec.block_frames
+    out.containers = [frames[w // 3][-1 - w % 3][0]
+                      for w in np.flatnonzero(used)[first].tolist()]
+    measured = np.append(container_at, 0)
+    chars = subtree_sum(own_chars, measured)
+    link_chars = subtree_sum(np.where(state & _IN_LINK, own_chars, 0), measured)
+    out.chars, out.link_chars_total = int(chars[-1]), int(link_chars[-1])
+    below = _range_max(depth, measured, ends[measured]) - depth[measured]
+    out.container_stats = np.stack([
+        chars, link_chars, subtree_sum(is_block, measured),
+        subtree_sum(is_heading_block, measured), below], axis=1)[:-1]
+    if out.link_density is not None:
+        out.link_density = _link_density(rec, out, n, state, ends, own_chars, at, up[:, 0])
+
+
+def _link_density(rec: _Records, out: Walk, n: int, state: np.ndarray, ends: np.ndarray,
+                  own_chars: np.ndarray, at: np.ndarray, parent_at: np.ndarray
+                  ) -> dict[etree._Element, tuple[int, int, int, int]]:
+    """linkdensity's §3.1 measures (text, link text, links, nodes) of the blocks and block
+    parents in its view, as ``linkdensity.node_stats`` counts them: a text-less element is
+    removed (§3.2 step 2), so it is neither a node nor a link of its ancestors."""
+    in_view = (state & _LD_OFF) == 0
+    own_pieces = np.bincount(np.asarray(rec.piece_at, dtype=np.intp), minlength=n)
+
+    def subtree_sum(values: np.ndarray) -> np.ndarray:
+        prefix = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(values, out=prefix[1:])
+        return prefix[ends] - prefix[:n]
+
+    text = subtree_sum(np.where(in_view, own_chars, 0))
+    has_text = (text > 0).astype(np.int64)
+    link_text = subtree_sum(np.where(in_view & ((state & _LD_LINK) != 0), own_chars, 0))
+    counted_link = np.zeros(n, dtype=np.int64)
+    href_at = np.asarray(rec.href_at, dtype=np.intp)
+    counted_link[href_at] = has_text[href_at]
+    links = subtree_sum(counted_link) - counted_link
+    nodes = subtree_sum(np.where(in_view, own_pieces, 0) + has_text) - has_text
+    block_in_view = in_view[at]
+    parent_rows = out.container_rows[:, 0]
+    parent_in_view = parent_rows >= 0
+    parent_in_view[parent_in_view] = in_view[parent_at[parent_in_view]]
+    measured = np.concatenate([at[block_in_view], parent_at[parent_in_view]])
+    elements = [el for el, keep in zip(out.blocks, block_in_view.tolist()) if keep]
+    elements += [out.containers[row] for row in parent_rows[parent_in_view].tolist()]
+    return dict(zip(elements, zip(text[measured].tolist(), link_text[measured].tolist(),
+                                  links[measured].tolist(), nodes[measured].tolist())))
 
 
 #: Stands for a line break (``<br>``, a newline in ``<pre>``) until the text is joined.
@@ -448,10 +650,9 @@ def _text(pieces: list[str], keep_newlines: bool = False) -> str:
 
 def _page_level(page: Page, w: Walk, texts: list[str], chars: np.ndarray) -> np.ndarray:
     tree = page.tree
-    body_stat = w.stats.get(w.blocks[0]) if w.blocks else None
-    total = body_stat.chars if body_stat else 0
-    link_total = body_stat.link_chars if body_stat else 0
-    tags = [b.tag for b in w.blocks]
+    total = w.chars
+    link_total = w.link_chars_total
+    tags = w.tags
     ld = " ".join(tree.xpath('//script[@type="application/ld+json"]/text()'))[:200000]
     og = " ".join(tree.xpath('//meta[@property="og:type"]/@content')).lower()
     url = page.url or ""
@@ -655,17 +856,19 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     """Blocks of ``page`` with text, and their feature matrix (rows in document order)."""
     w = walk(page)
     keep = [i for i, p in enumerate(w.pieces) if p]
-    texts_all = [_text(w.pieces[i], keep_newlines=w.blocks[i].tag == "pre") for i in keep]
+    texts_all = [_text(w.pieces[i], keep_newlines=w.tags[i] == "pre") for i in keep]
     sel = [k for k, t in zip(keep, texts_all) if t]
     texts = [t for t in texts_all if t]
     blocks = [w.blocks[i] for i in sel]
+    tags = [w.tags[i] for i in sel]
     n = len(blocks)
     if not n:
         return Blocks()
+    rows = np.asarray(sel, dtype=np.intp)
     feats = np.full((n, len(FEATURE_NAMES)), -1.0)
     col = FEATURE_INDEX
     chars = np.asarray([len(t) for t in texts], dtype=np.float64)
-    link_chars = np.asarray([w.link_chars[i] for i in sel], dtype=np.float64)
+    link_chars = w.link_chars[rows].astype(np.float64)
     link_share = np.minimum(link_chars / np.maximum(chars, 1), 1.0)
     sentences = np.asarray([len(_SENTENCE_END.findall(t)) for t in texts], dtype=np.float64)
     words = [_word_counts(t) for t in texts]
@@ -674,7 +877,7 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     feats[:, col["own_words"]] = np.log1p(n_words)
     feats[:, col["own_link_chars"]] = np.log1p(link_chars)
     feats[:, col["own_link_share"]] = link_share
-    feats[:, col["own_links"]] = [w.links[i] for i in sel]
+    feats[:, col["own_links"]] = w.links[rows]
     feats[:, col["own_commas"]] = [t.count(",") for t in texts]
     feats[:, col["own_sentences"]] = sentences
     counts = np.asarray([_char_counts(t) for t in texts], dtype=np.float64)
@@ -682,37 +885,11 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     feats[:, col["own_digits_share"]] = counts[:, 1] / chars
     feats[:, col["own_upper_share"]] = counts[:, 2] / chars
     feats[:, col["own_avg_word"]] = [(size / count) if count else 0.0 for count, size in words]
-    feats[:, col["own_inline_children"]] = [w.inline_children[i] for i in sel]
-    sib_cache: dict = {}
-    child_cache: dict = {}
-    stats = w.stats
-    empty = ElementStat()
-    contexts = [w.context[i] for i in sel]
+    feats[:, col["own_inline_children"]] = w.inline_children[rows]
     # containers 1-3 levels up: one row of 11 values per distinct element, then gathered
-    container_at: dict[etree._Element, int] = {}
-    container_rows: list[tuple] = []
-    at_level: list[list[int]] = [[], [], []]  # per level, each block's row (-1: none)
-    for ctx in contexts:
-        ancestors = ctx[0]
-        for k in range(3):
-            if k >= len(ancestors):
-                at_level[k].append(-1)
-                continue
-            el = ancestors[k]
-            at = container_at.get(el)
-            if at is None:
-                st = stats.get(el, empty)
-                nch, np_, nli = _child_counts(el, child_cache)
-                at = container_at[el] = len(container_rows)
-                container_rows.append((
-                    TAG_CODES.get(el.tag, 0), math.log1p(st.chars),
-                    st.link_chars / st.chars if st.chars else 0, math.log1p(st.blocks), nch,
-                    st.depth_below, _sibling_counts(el, sib_cache), np_, nli,
-                    st.heading_blocks, st.chars))
-            at_level[k].append(at)
-    table = np.asarray(container_rows, dtype=np.float64).reshape(-1, len(_CONTAINER))
+    table = _container_table(w)
     for k in (1, 2, 3):
-        at = np.asarray(at_level[k - 1], dtype=np.intp)
+        at = w.container_rows[rows, k - 1]
         has = at >= 0
         rows_k = np.full((n, len(_CONTAINER)), -1.0)
         found = table[at[has]]
@@ -723,29 +900,27 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
         rows_k[has, 10] = share
         first = col[f"up{k}_tag"]
         feats[:, first:first + len(_CONTAINER)] = rows_k
-    landmarks = np.asarray([c[1] for c in contexts], dtype=np.int64)
-    hints_any = np.asarray([c[2] for c in contexts], dtype=np.int64)
-    near = np.asarray([c[3] for c in contexts], dtype=np.int64)
-    hb = np.asarray([c[4] for c in contexts], dtype=np.int64)
+    state = w.state[rows]
+    hints_any = state >> _HINT_SHIFT
+    near = w.near_hints[rows]
+    hb = w.hints[rows]
     for j, name in enumerate(_LANDMARK_TAGS):
-        feats[:, col[f"in_{name}"]] = (landmarks >> j) & 1
+        feats[:, col[f"in_{name}"]] = (state >> j) & 1
     for j, name in enumerate(_ROLES):
-        feats[:, col[f"role_{name}"]] = (landmarks >> (len(_LANDMARK_TAGS) + j)) & 1
+        feats[:, col[f"role_{name}"]] = (state >> (_ROLE_SHIFT + j)) & 1
     for j, name in enumerate(_HINT_NAMES):
         feats[:, col[f"hint_{name}_self"]] = (hb >> j) & 1
         feats[:, col[f"hint_{name}_near"]] = (near >> j) & 1
         feats[:, col[f"hint_{name}_any"]] = (hints_any >> j) & 1
-    feats[:, col["hidden"]] = [float(c[5]) for c in contexts]
-    feats[:, col["itemprop_body"]] = [float(c[6]) for c in contexts]
-    feats[:, col["heading_level"]] = [int(b.tag[1]) if b.tag in _HEADINGS else 0
-                                      for b in blocks]
+    feats[:, col["hidden"]] = (state & _HIDDEN) != 0
+    feats[:, col["itemprop_body"]] = (state & _ITEMPROP) != 0
+    feats[:, col["heading_level"]] = [int(t[1]) if t in _HEADINGS else 0 for t in tags]
     feats[:, col["is_link_only"]] = (link_share > 0.99).astype(float)
-    feats[:, col["depth"]] = [c[7] for c in contexts]
+    feats[:, col["depth"]] = w.depth[rows]
     cum = np.cumsum(chars) - chars
     total = chars.sum()
     feats[:, col["pos_chars"]] = cum / total if total else 0
     feats[:, col["pos_blocks"]] = np.arange(n) / max(n - 1, 1)
-    tags = [b.tag for b in blocks]
     first_h1 = next((r for r, t in enumerate(tags) if t == "h1"), n)
     last_h = max((r for r, t in enumerate(tags) if t in _HEADINGS), default=-1)
     feats[:, col["after_h1"]] = (np.arange(n) >= first_h1).astype(float)
@@ -758,15 +933,7 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     feats[:, col["win_link_share"]] = window_mean(link_share, 3)
     feats[:, col["win_chars"]] = window_mean(log_chars, 3)
     feats[:, col["win_sentences"]] = window_mean(sentences, 3)
-    parents = [b.getparent() for b in blocks]
-    run = np.ones(n)
-    for r in range(1, n):
-        if parents[r] is parents[r - 1]:
-            run[r] = run[r - 1] + 1
-    for r in range(n - 2, -1, -1):
-        if parents[r] is parents[r + 1]:
-            run[r] = run[r + 1]
-    feats[:, col["run_same_parent"]] = run
+    feats[:, col["run_same_parent"]] = _run_lengths(w.parent[rows])
     page_feats = _page_level(page, w, texts, chars)
     for j, name in enumerate(_PAGE):
         feats[:, col[name]] = page_feats[j]
@@ -782,3 +949,29 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
         feats[:, col["rules_main"]] = rl[:, 0]
         feats[:, col["rules_container"]] = rl[:, 1]
     return Blocks(blocks, texts, feats, page_feats)
+
+
+def _run_lengths(keys: np.ndarray) -> np.ndarray:
+    """Per row, the length of the run of equal neighbouring ``keys`` it is in."""
+    n = len(keys)
+    if not n:
+        return np.ones(0)
+    starts = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))
+    lengths = np.diff(np.append(starts, n))
+    return np.repeat(lengths, lengths).astype(np.float64)
+
+
+def _container_table(w: Walk) -> np.ndarray:
+    """One row of the :data:`_CONTAINER` values per distinct container (its characters last,
+    for the block's share of them)."""
+    sib_cache: dict = {}
+    child_cache: dict = {}
+    table = []
+    for el, (chars, link_chars, blocks, headings, below) in zip(
+            w.containers, w.container_stats.tolist()):
+        children, p_children, li_children = _child_counts(el, child_cache)
+        table.append((TAG_CODES.get(el.tag, 0), math.log1p(chars),
+                      link_chars / chars if chars else 0, math.log1p(blocks), children, below,
+                      _sibling_counts(el, sib_cache), p_children, li_children, headings,
+                      chars))
+    return np.asarray(table, dtype=np.float64).reshape(-1, len(_CONTAINER))
