@@ -4,7 +4,8 @@ a baseline version of that one file, in one process.
 The baseline's ``features.py`` (``git show REF:...``) is loaded as a second module of the
 same package, so both use the same parsed pages and the same helper modules; only the
 feature code differs. Each page goes to both in turn, the order rotating page by page, over
-several rounds (the median round is reported), so the machine's load hits both alike.
+several rounds (the median round is reported), so the machine's load hits both alike; the
+time is the process's CPU time, steadier than the wall clock on a shared machine.
 Figures: ms per page of ``features.compute`` without the papers' and the rule-based
 extractor's signals (the code of features.py alone) and with them, on the first N pages of a
 dev set (parse excluded); and µs per element of the walk and of ``compute`` on a synthetic
@@ -60,7 +61,7 @@ def big_page(n: int) -> Page:
 
 
 def timed_rounds(versions: dict, pages: list[Page], call, rounds: int) -> dict[str, list[float]]:
-    """Seconds per round of ``call(module, page)`` over all pages, per version."""
+    """CPU seconds per round of ``call(module, page)`` over all pages, per version."""
     totals = {name: [] for name in versions}
     names = list(versions)
     for _ in range(rounds):
@@ -68,9 +69,9 @@ def timed_rounds(versions: dict, pages: list[Page], call, rounds: int) -> dict[s
         for i, page in enumerate(pages):
             order = names if i % 2 == 0 else names[::-1]
             for name in order:
-                started = time.perf_counter()
+                started = time.process_time()
                 call(versions[name], page)
-                spent[name] += time.perf_counter() - started
+                spent[name] += time.process_time() - started
         for name in names:
             totals[name].append(spent[name])
     return totals
@@ -95,7 +96,7 @@ def main() -> int:
         versions = {"baseline": load_baseline(args.baseline, Path(folder)), "this": features}
     pages = [Page(lp.html) for lp in iter_pages(resolve(args.dataset), limit=args.limit)]
     for page in pages:
-        page.tree  # parse outside the timing
+        assert page.tree is not None  # parsed outside the timing
     print(f"{len(pages)} pages of {args.dataset}; baseline = {args.baseline}; "
           f"median of {args.rounds} rounds, order alternating page by page")
     per_page = 1000 / len(pages)
