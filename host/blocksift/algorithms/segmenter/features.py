@@ -240,19 +240,18 @@ _CLASS, _ID, _ROLE, _HIDDEN_ATTR, _ARIA_HIDDEN, _STYLE, _ITEMPROP_ATTR, _HREF = 
     _ATTRIBUTES.values())
 
 
-def _attribute_bits(node: etree._Element, names: list[str], own: int) -> tuple[int, int]:
-    """State bits of an element's attributes (``names``: their names, read from the list
-    first since each ``get`` costs as much as the list) and its own hint bits."""
+def _attribute_bits(node: etree._Element, names: list[str], own: int) -> int:
+    """Own bits of an element's attributes (``names``: their names, looked at first since
+    a ``get`` costs about as much as the whole list of names)."""
     present = 0
     for name in names:
         present |= _ATTRIBUTES.get(name, 0)
     if not present:
-        return 0, 0
-    hints = 0
+        return 0
+    bits = 0
     if present & (_CLASS | _ID):
-        hints = _hint_bits(node.get("class") if present & _CLASS else None,
-                           node.get("id") if present & _ID else None)
-    bits = hints << _HINT_SHIFT
+        bits = _hint_bits(node.get("class") if present & _CLASS else None,
+                          node.get("id") if present & _ID else None) << _HINT_SHIFT
     if present & _ROLE:
         bits |= _ROLE_BITS.get(node.get("role"), 0)
     if (present & _HIDDEN_ATTR or (present & _ARIA_HIDDEN and node.get("aria-hidden") == "true")
@@ -262,7 +261,10 @@ def _attribute_bits(node: etree._Element, names: list[str], own: int) -> tuple[i
         bits |= _ITEMPROP
     if present & _HREF and own & _IN_LINK:
         bits |= _LD_LINK
-    return bits, hints
+    return bits
+
+
+_HINT_MASK = ((1 << len(_HINT_NAMES)) - 1) << _HINT_SHIFT
 
 
 @dataclass
@@ -272,7 +274,10 @@ class Walk:
 
     blocks: list[etree._Element] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)  # the blocks' tags
-    pieces: list[list[str]] = field(default_factory=list)  # each block's own text pieces
+    #: Text pieces in document order (an element's text, a tail, a white-space piece as one
+    #: space, :data:`LINE_BREAK`) and the block each belongs to.
+    piece_text: list[str] = field(default_factory=list)
+    piece_block: list[int] = field(default_factory=list)
     #: Per block: its own link characters, the ``<a>`` and the inline (non-block) elements
     #: it owns, its state (landmark, role, hint, hidden ... bits: see ``_ROLE_SHIFT``), its
     #: own hint bits and those of itself, its parent and grandparent, its depth below the
@@ -309,32 +314,29 @@ _STAMP_ONLY = [STAMP_ATTR]
 
 @dataclass
 class _Records:
-    """The walk's per-element records, before they are summed into a :class:`Walk`."""
+    """The walk's per-element records, before they are summed into a :class:`Walk`. Only
+    lists of ints and strings: objects the garbage collector tracks would make it run
+    through the page's objects again and again as they pile up."""
 
     state: list[int] = field(default_factory=list)  # per element, in preorder
     parent: list[int] = field(default_factory=list)  # per element: its parent's index
     # the elements with children, and where their subtrees end (a leaf's ends after it)
     closed_at: list[int] = field(default_factory=list)
     closed_end: list[int] = field(default_factory=list)
-    # per non-empty text piece: the element it belongs to and its collapsed length
+    # per text piece (as Walk.piece_text): its element and its collapsed length
     piece_at: list[int] = field(default_factory=list)
     piece_chars: list[int] = field(default_factory=list)
     hinted_at: list[int] = field(default_factory=list)  # elements with own hint bits,
-    hinted_bits: list[int] = field(default_factory=list)  # and those bits
+    hinted_own: list[int] = field(default_factory=list)  # and their own bits
     anchor_block: list[int] = field(default_factory=list)  # per <a>: the block owning it
     href_at: list[int] = field(default_factory=list)  # the <a href> (linkdensity's links)
-    # per block: its element's index, its parent block, own link characters, state, and
-    # the frames of its three nearest ancestors (farthest first)
-    block_at: list[int] = field(default_factory=list)
-    block_parent: list[int] = field(default_factory=list)
-    block_link_chars: list[int] = field(default_factory=list)
-    block_state: list[int] = field(default_factory=list)
-    block_frames: list[list[tuple]] = field(default_factory=list)
+    block_at: list[int] = field(default_factory=list)  # per block: its element's index
+    block_parent: list[int] = field(default_factory=list)  # and its parent block
 
 
 def walk(page: Page) -> Walk:
-    """One iterative walk of the body: blocks and their own text pieces, and what every
-    element has itself (its state, its text's collapsed length, where its subtree ends).
+    """One iterative walk of the body: blocks and their text pieces, and what every element
+    has itself (its state, its text's collapsed length, where its subtree ends).
 
     What a subtree has is summed afterwards with numpy (:func:`_tally`), only for the
     elements features read: the loop does as little per element as it can.
@@ -347,9 +349,9 @@ def walk(page: Page) -> Walk:
         return out
     rec = _Records()
     states, parents, closed_at, closed_end = rec.state, rec.parent, rec.closed_at, rec.closed_end
+    piece_text, piece_block = out.piece_text, out.piece_block
     piece_at, piece_chars = rec.piece_at, rec.piece_chars
-    blocks, tags, block_pieces = out.blocks, out.tags, out.pieces
-    block_link_chars = rec.block_link_chars
+    blocks, tags, block_at, block_parent = out.blocks, out.tags, rec.block_at, rec.block_parent
     tag_bits = _TAG_BITS
     head_inside = False
 
@@ -357,49 +359,41 @@ def walk(page: Page) -> Walk:
     own = tag_bits.get(start.tag, 0) | _BLOCK
     names = start.keys()
     if names and names != _STAMP_ONLY:
-        bits, hints = _attribute_bits(start, names, own)
-        own |= bits
-        if hints:
-            rec.hinted_at.append(0)
-            rec.hinted_bits.append(hints)
+        own |= _attribute_bits(start, names, own)
     state = own & ~_LD_OFF
+    index = block = 0
     states.append(state)
     parents.append(-1)
+    if own & _HINT_MASK:
+        rec.hinted_at.append(index)
+        rec.hinted_own.append(own)
     if own & _IN_LINK:
-        rec.anchor_block.append(0)
+        rec.anchor_block.append(block)
         if own & _LD_LINK:
-            rec.href_at.append(0)
-    pieces: list[str] = []
+            rec.href_at.append(index)
     blocks.append(start)
     tags.append(start.tag)
-    block_pieces.append(pieces)
-    rec.block_at.append(0)
-    rec.block_parent.append(-1)
-    block_link_chars.append(0)
-    rec.block_state.append(state)
-    rec.block_frames.append([])
+    block_at.append(index)
+    block_parent.append(-1)
     if own & _BREAK:
-        pieces.append(LINE_BREAK)
-    index = block = 0
+        piece_text.append(LINE_BREAK)
+        piece_block.append(block)
+        piece_at.append(index)
+        piece_chars.append(0)
     children = iter(start)
-    # An open element's frame: node, index, state, block, its block's pieces, children
-    # left. The innermost open element's are in the local variables too.
-    stack = [(start, index, state, block, pieces, children)]
+    # An open element's frame: node, index, state, block, children left. The innermost
+    # open element's are in the local variables too.
+    stack = [(start, index, state, block, children)]
+    # Each text piece (an element's text, or a child's tail) belongs to the innermost open
+    # element: its collapsed length is its characters, a white-space piece renders as one
+    # space. The code is repeated inline: a call would be a large share of an element's time.
     text = start.text
-    # Each text piece (an element's text, or a child's tail) goes to the innermost open
-    # element: its collapsed length counts, or a white-space piece renders as one space.
-    # The code is repeated inline, a function call being a large share of an element's time.
     if text:
         words = text.split()
-        if words:
-            pieces.append(text)
-            piece_at.append(index)
-            n = len(" ".join(words))
-            piece_chars.append(n)
-            if state & _IN_LINK:
-                block_link_chars[block] += n
-        else:
-            pieces.append(" ")
+        piece_text.append(text if words else " ")
+        piece_block.append(block)
+        piece_at.append(index)
+        piece_chars.append(len(" ".join(words)))
     while True:
         for node in children:
             tag = node.tag
@@ -410,94 +404,70 @@ def walk(page: Page) -> Walk:
                 text = node.tail
                 if text:
                     words = text.split()
-                    if words:
-                        pieces.append(text)
-                        piece_at.append(index)
-                        n = len(" ".join(words))
-                        piece_chars.append(n)
-                        if state & _IN_LINK:
-                            block_link_chars[block] += n
-                    else:
-                        pieces.append(" ")
+                    piece_text.append(text if words else " ")
+                    piece_block.append(block)
+                    piece_at.append(index)
+                    piece_chars.append(len(" ".join(words)))
                 continue
             child = len(states)
             names = node.keys()
             if names and names != _STAMP_ONLY:
-                bits, hints = _attribute_bits(node, names, own)
-                own |= bits
-                if hints:
+                own |= _attribute_bits(node, names, own)
+                if own & _HINT_MASK:
                     rec.hinted_at.append(child)
-                    rec.hinted_bits.append(hints)
+                    rec.hinted_own.append(own)
             child_state = state | own
             states.append(child_state)
             parents.append(index)
             if own & _BLOCK:
                 child_block = len(blocks)
-                child_pieces = []
                 blocks.append(node)
                 tags.append(tag)
-                block_pieces.append(child_pieces)
-                rec.block_at.append(child)
-                rec.block_parent.append(block)
-                block_link_chars.append(0)
-                rec.block_state.append(child_state)
-                rec.block_frames.append(stack[-3:])
+                block_at.append(child)
+                block_parent.append(block)
             else:
-                child_block, child_pieces = block, pieces
+                child_block = block
             if own & _IN_LINK:
                 rec.anchor_block.append(child_block)
                 if own & _LD_LINK:
                     rec.href_at.append(child)
             if own & _BREAK:
-                child_pieces.append(LINE_BREAK)
+                piece_text.append(LINE_BREAK)
+                piece_block.append(child_block)
+                piece_at.append(child)
+                piece_chars.append(0)
             text = node.text
             if text:
                 words = text.split()
-                if words:
-                    child_pieces.append(text)
-                    piece_at.append(child)
-                    n = len(" ".join(words))
-                    piece_chars.append(n)
-                    if child_state & _IN_LINK:
-                        block_link_chars[child_block] += n
-                else:
-                    child_pieces.append(" ")
+                piece_text.append(text if words else " ")
+                piece_block.append(child_block)
+                piece_at.append(child)
+                piece_chars.append(len(" ".join(words)))
             if len(node):  # descend: the node is the innermost open element now
-                children = iter(node)
-                index, state, block, pieces = child, child_state, child_block, child_pieces
-                stack.append((node, index, state, block, pieces, children))
+                index, state, block, children = child, child_state, child_block, iter(node)
+                stack.append((node, index, state, block, children))
                 break
             text = node.tail  # a leaf closes at once; its tail is its parent's text
             if text:
                 words = text.split()
-                if words:
-                    pieces.append(text)
-                    piece_at.append(index)
-                    n = len(" ".join(words))
-                    piece_chars.append(n)
-                    if state & _IN_LINK:
-                        block_link_chars[block] += n
-                else:
-                    pieces.append(" ")
+                piece_text.append(text if words else " ")
+                piece_block.append(block)
+                piece_at.append(index)
+                piece_chars.append(len(" ".join(words)))
         else:  # the innermost open element has no children left: it closes
             node = stack.pop()[0]
             closed_at.append(index)
             closed_end.append(len(states))
             if not stack:
                 break
-            _, index, state, block, pieces, children = stack[-1]
+            _, index, state, block, children = stack[-1]
             text = node.tail
             if text:
                 words = text.split()
-                if words:
-                    pieces.append(text)
-                    piece_at.append(index)
-                    n = len(" ".join(words))
-                    piece_chars.append(n)
-                    if state & _IN_LINK:
-                        block_link_chars[block] += n
-                else:
-                    pieces.append(" ")
+                piece_text.append(text if words else " ")
+                piece_block.append(block)
+                piece_at.append(index)
+                piece_chars.append(len(" ".join(words)))
     if head_inside or body is None:  # linkdensity then walks the head too
         out.link_density = None
     _tally(out, rec)
@@ -543,14 +513,17 @@ def _tally(out: Walk, rec: _Records) -> None:
     np.subtract.at(opened_minus_closed, ends, 1)
     depth = np.cumsum(opened_minus_closed[:n]) - 1
     piece_at = np.asarray(rec.piece_at, dtype=np.intp)
-    own_chars = np.bincount(piece_at, weights=rec.piece_chars, minlength=n).astype(np.int64)
+    piece_chars = np.asarray(rec.piece_chars, dtype=np.int64)
+    own_chars = np.bincount(piece_at, weights=piece_chars, minlength=n).astype(np.int64)
+    in_link = (state & _IN_LINK) != 0
     at = np.asarray(rec.block_at, dtype=np.intp)
     is_block = np.zeros(n, dtype=np.int64)
     is_block[at] = 1
     is_heading_block = np.zeros(n, dtype=np.int64)
     is_heading_block[at[[tag in _HEADINGS for tag in out.tags]]] = 1
     own_hints = np.zeros(n, dtype=np.int64)
-    own_hints[np.asarray(rec.hinted_at, dtype=np.intp)] = rec.hinted_bits
+    own_hints[np.asarray(rec.hinted_at, dtype=np.intp)] = (
+        np.asarray(rec.hinted_own, dtype=np.int64) & _HINT_MASK) >> _HINT_SHIFT
 
     # per block
     sizes = ends[at] - at
@@ -558,8 +531,10 @@ def _tally(out: Walk, rec: _Records) -> None:
                                   weights=sizes[1:], minlength=n_blocks).astype(np.int64)
     out.inline_children = sizes - 1 - in_child_blocks
     out.links = np.bincount(np.asarray(rec.anchor_block, dtype=np.intp), minlength=n_blocks)
-    out.link_chars = np.asarray(rec.block_link_chars, dtype=np.int64)
-    out.state = np.asarray(rec.block_state, dtype=np.int64)
+    out.link_chars = np.bincount(np.asarray(out.piece_block, dtype=np.intp),
+                                 weights=np.where(in_link[piece_at], piece_chars, 0),
+                                 minlength=n_blocks).astype(np.int64)
+    out.state = state[at]
     out.depth = depth[at]
     out.hints = own_hints[at]
     # ancestors one, two and three levels up (-1: none; parent[-1] is the start's, -1)
@@ -582,43 +557,50 @@ def _tally(out: Walk, rec: _Records) -> None:
     container_rows = np.full(len(flat), -1, dtype=np.int64)
     container_rows[used] = rows
     out.container_rows = container_rows.reshape(n_blocks, 3)
-    frames = rec.block_frames
-    out.containers = [frames[w // 3][-1 - w % 3][0]
-                      for w in np.flatnonzero(used)[first].tolist()]
+    out.containers = containers = []
+    for where in np.flatnonzero(used)[first].tolist():  # a block it is above, climbed
+        el = out.blocks[where // 3]
+        for _ in range(where % 3 + 1):
+            el = el.getparent()
+        containers.append(el)
     measured = np.append(container_at, 0)
     chars = subtree_sum(own_chars, measured)
-    link_chars = subtree_sum(np.where(state & _IN_LINK, own_chars, 0), measured)
+    link_chars = subtree_sum(np.where(in_link, own_chars, 0), measured)
     out.chars, out.link_chars_total = int(chars[-1]), int(link_chars[-1])
     below = _range_max(depth, measured, ends[measured]) - depth[measured]
     out.container_stats = np.stack([
         chars, link_chars, subtree_sum(is_block, measured),
         subtree_sum(is_heading_block, measured), below], axis=1)[:-1]
     if out.link_density is not None:
-        out.link_density = _link_density(rec, out, n, state, ends, own_chars, at, up[:, 0])
+        out.link_density = _link_density(rec, out, n, state, ends, piece_at, piece_chars, at,
+                                         up[:, 0])
 
 
 def _link_density(rec: _Records, out: Walk, n: int, state: np.ndarray, ends: np.ndarray,
-                  own_chars: np.ndarray, at: np.ndarray, parent_at: np.ndarray
-                  ) -> dict[etree._Element, tuple[int, int, int, int]]:
+                  piece_at: np.ndarray, piece_chars: np.ndarray, at: np.ndarray,
+                  parent_at: np.ndarray) -> dict[etree._Element, tuple[int, int, int, int]]:
     """linkdensity's §3.1 measures (text, link text, links, nodes) of the blocks and block
     parents in its view, as ``linkdensity.node_stats`` counts them: a text-less element is
     removed (§3.2 step 2), so it is neither a node nor a link of its ancestors."""
     in_view = (state & _LD_OFF) == 0
-    own_pieces = np.bincount(np.asarray(rec.piece_at, dtype=np.intp), minlength=n)
+    own_text = np.bincount(piece_at, weights=np.where(in_view[piece_at], piece_chars, 0),
+                           minlength=n).astype(np.int64)
+    own_nodes = np.bincount(piece_at, weights=(piece_chars > 0) & in_view[piece_at],
+                            minlength=n).astype(np.int64)
 
     def subtree_sum(values: np.ndarray) -> np.ndarray:
         prefix = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(values, out=prefix[1:])
         return prefix[ends] - prefix[:n]
 
-    text = subtree_sum(np.where(in_view, own_chars, 0))
+    text = subtree_sum(own_text)
     has_text = (text > 0).astype(np.int64)
-    link_text = subtree_sum(np.where(in_view & ((state & _LD_LINK) != 0), own_chars, 0))
+    link_text = subtree_sum(np.where((state & _LD_LINK) != 0, own_text, 0))
     counted_link = np.zeros(n, dtype=np.int64)
     href_at = np.asarray(rec.href_at, dtype=np.intp)
     counted_link[href_at] = has_text[href_at]
     links = subtree_sum(counted_link) - counted_link
-    nodes = subtree_sum(np.where(in_view, own_pieces, 0) + has_text) - has_text
+    nodes = subtree_sum(own_nodes + has_text) - has_text
     block_in_view = in_view[at]
     parent_rows = out.container_rows[:, 0]
     parent_in_view = parent_rows >= 0
@@ -646,6 +628,24 @@ def _text(pieces: list[str], keep_newlines: bool = False) -> str:
         return "\n".join(line.rstrip() for line in joined.split(LINE_BREAK)).strip("\n")
     lines = (_WS.sub(" ", line).strip() for line in joined.split(LINE_BREAK))
     return "\n".join(line for line in lines if line)
+
+
+def _block_texts(w: Walk) -> list[str]:
+    """Every block's text, as :func:`_text` makes it of the block's pieces, all at once: the
+    pieces grouped by block (a stable sort keeps their order) and joined into one string,
+    a NUL after each block (lxml's text has none), white space collapsed in one pass."""
+    n_blocks = len(w.blocks)
+    order = np.argsort(np.asarray(w.piece_block + list(range(n_blocks)), dtype=np.int64),
+                       kind="stable")
+    pieces = w.piece_text + ["\x00"] * n_blocks
+    joined = "".join(map(pieces.__getitem__, order.tolist()))
+    texts = list(map(str.strip, _WS.sub(" ", joined).split("\x00")))
+    del texts[n_blocks:]
+    if LINE_BREAK in joined or "pre" in w.tags:  # lines to keep: block by block
+        for i, (tag, text) in enumerate(zip(w.tags, joined.split("\x00"))):
+            if tag == "pre" or LINE_BREAK in text:
+                texts[i] = _text([text], keep_newlines=tag == "pre")
+    return texts
 
 
 def _page_level(page: Page, w: Walk, texts: list[str], chars: np.ndarray) -> np.ndarray:
@@ -855,16 +855,15 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
             recurrence: dict[str, float] | None = None) -> Blocks:
     """Blocks of ``page`` with text, and their feature matrix (rows in document order)."""
     w = walk(page)
-    keep = [i for i, p in enumerate(w.pieces) if p]
-    texts_all = [_text(w.pieces[i], keep_newlines=w.tags[i] == "pre") for i in keep]
-    sel = [k for k, t in zip(keep, texts_all) if t]
-    texts = [t for t in texts_all if t]
-    blocks = [w.blocks[i] for i in sel]
-    tags = [w.tags[i] for i in sel]
+    texts_all = _block_texts(w)
+    lengths = np.fromiter(map(len, texts_all), dtype=np.int64, count=len(texts_all))
+    rows = np.flatnonzero(lengths)
+    texts = [texts_all[i] for i in rows.tolist()]
+    blocks = [w.blocks[i] for i in rows.tolist()]
+    tags = [w.tags[i] for i in rows.tolist()]
     n = len(blocks)
     if not n:
         return Blocks()
-    rows = np.asarray(sel, dtype=np.intp)
     feats = np.full((n, len(FEATURE_NAMES)), -1.0)
     col = FEATURE_INDEX
     chars = np.asarray([len(t) for t in texts], dtype=np.float64)
