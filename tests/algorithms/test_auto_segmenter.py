@@ -99,22 +99,29 @@ def test_the_walk_leaves_linkdensity_to_node_stats_when_it_cannot_tell():
 
 
 
-def test_character_and_word_counts_equal_the_plain_definitions():
+def test_text_measures_equal_the_plain_definitions():
     import random
 
     rng = random.Random(5)
-    ascii_text = "".join(map(chr, range(128)))
-    alphabet = ascii_text + "\u00c9\u00e9\u0661\u00b2\u3002\uff0c\u4e2d\u0130\u01c5"
-    texts = ["", ascii_text, "Plain ASCII, with 2 digits. OK?", "\u0661\u0662 Arabic digits",
-             "\u00b2 superscript", "\u3002\uff0c CJK marks"]
+    ascii_text = "".join(map(chr, range(1, 128)))
+    alphabet = (ascii_text + "\u00c9\u00e9\u0661\u00b2\u3002\uff0c\uff01\u4e2d\u0130\u01c5"
+                "\u00a0\u2028\u3000\U0001f600")
+    texts = [ascii_text, "Plain ASCII, with 2 digits. OK?", "\u0661\u0662 Arabic digits",
+             "\u00b2 superscript", "\u3002\uff0c CJK marks", "End.\n", "a.\x1cb! c?\u3000d\u3002",
+             "Two. Three.  Four..", "x_y z9 _"]
     texts += ["".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 40)))
               for _ in range(300)]
-    for text in texts:
-        assert features._char_counts(text) == (
-            len(features._PUNCT.findall(text)), sum(map(str.isdigit, text)),
-            sum(map(str.isupper, text))), text
-        words = features.WORD_RE.findall(text)
-        assert features._word_counts(text) == (len(words), sum(map(len, words))), text
+    # all at once, in batches of mixed sizes, and one by one: the same counts
+    batches = [texts, texts[:7], [t for t in texts if t.isascii()]] + [[t] for t in texts]
+    for batch in batches:
+        measured = features._text_measures(batch)
+        assert measured.shape == (len(batch), len(features.TEXT_MEASURES))
+        for text, row in zip(batch, measured.tolist()):
+            words = features.WORD_RE.findall(text)
+            assert row == [
+                len(text), len(words), sum(map(len, words)), text.count(","),
+                len(features._SENTENCE_END.findall(text)), len(features._PUNCT.findall(text)),
+                sum(map(str.isdigit, text)), sum(map(str.isupper, text))], text
 
 
 # -- labels --------------------------------------------------------------------------------

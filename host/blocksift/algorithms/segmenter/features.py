@@ -809,37 +809,83 @@ def rules_columns(blocks: list[etree._Element], chosen: list[etree._Element],
     return out
 
 
-_ASCII_PUNCT = b".,;:!?"  # _PUNCT's ASCII members
-_ASCII_DIGITS = b"0123456789"  # the ASCII characters str.isdigit accepts
-_ASCII_UPPER = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # the ASCII characters str.isupper accepts
+# Character classes of the text measures. Each measure's definition (a regex or a str
+# method) looks at one character at a time, so a table of the characters met answers them
+# all: every character of every block is looked up at once (see _text_measures).
+_PUNCT_CLASS, _DIGIT_CLASS, _UPPER_CLASS, _WORD_CLASS, _SPACE_CLASS, _STOP_CLASS = (
+    1 << i for i in range(6))
+_SPACE = re.compile(r"\s")
+_SENTENCE_MARK = re.compile(r"[.!?\u3002\uff01\uff1f]")  # _SENTENCE_END's first character
 
 
-def _char_counts(text: str) -> tuple[int, int, int]:
-    """Punctuation marks (:data:`_PUNCT`), digits and upper-case letters of ``text``; an
-    ASCII text (most) is counted by deleting bytes, not by a call per character."""
-    if text.isascii():
-        raw = text.encode("ascii")
-        size = len(raw)
-        return (size - len(raw.translate(None, _ASCII_PUNCT)),
-                size - len(raw.translate(None, _ASCII_DIGITS)),
-                size - len(raw.translate(None, _ASCII_UPPER)))
-    return (len(_PUNCT.findall(text)), sum(map(str.isdigit, text)),
-            sum(map(str.isupper, text)))
+def _char_class(char: str) -> int:
+    """The classes of one character (its bits of the ``_*_CLASS`` flags)."""
+    return ((_PUNCT_CLASS if _PUNCT.match(char) else 0)
+            | (_DIGIT_CLASS if char.isdigit() else 0)
+            | (_UPPER_CLASS if char.isupper() else 0)
+            | (_WORD_CLASS if WORD_RE.match(char) else 0)
+            | (_SPACE_CLASS if _SPACE.match(char) else 0)
+            | (_STOP_CLASS if _SENTENCE_MARK.match(char) else 0))
 
 
-#: ASCII bytes to ``a`` (a word character, ``\w``) or a space (any other).
-_ASCII_WORD_MAP = bytes(ord("a") if chr(b).isalnum() or b == ord("_") else ord(" ")
-                        for b in range(128)) + b" " * 128
+_ASCII_CLASSES = np.array([_char_class(chr(code)) for code in range(128)], dtype=np.uint8)
+_CHAR_CLASSES: dict[int, int] = {}  # other characters met, by code point
 
 
-def _word_counts(text: str) -> tuple[int, int]:
-    """The words of ``text`` (:data:`WORD_RE`) and their characters; an ASCII text (most) is
-    counted on its bytes mapped to word / other, without a list of its words."""
-    if text.isascii():
-        marks = text.encode("ascii").translate(_ASCII_WORD_MAP)
-        return marks.count(b" a") + (marks[:1] == b"a"), marks.count(b"a")
-    words = WORD_RE.findall(text)
-    return len(words), sum(map(len, words))
+def _classes(codes: np.ndarray) -> np.ndarray:
+    """Classes of code points: ASCII from the table, the others once per distinct one."""
+    if not len(codes) or codes.max() < 128:
+        return _ASCII_CLASSES[codes]
+    classes = np.empty(len(codes), dtype=np.uint8)
+    ascii_ = codes < 128
+    classes[ascii_] = _ASCII_CLASSES[codes[ascii_]]
+    others, inverse = np.unique(codes[~ascii_], return_inverse=True)
+    if len(_CHAR_CLASSES) > 50000:  # bound the memo
+        _CHAR_CLASSES.clear()
+    memo = _CHAR_CLASSES
+    found = [memo.get(code) for code in others.tolist()]
+    for i, code in enumerate(others.tolist()):
+        if found[i] is None:
+            found[i] = memo[code] = _char_class(chr(code))
+    classes[~ascii_] = np.asarray(found, dtype=np.uint8)[inverse]
+    return classes
+
+
+#: Columns of :func:`_text_measures`.
+TEXT_MEASURES = ("chars", "words", "word_chars", "commas", "sentences", "punct", "digits",
+                 "upper")
+
+
+def _text_measures(texts: list[str]) -> np.ndarray:
+    """Per text (a row): characters; words (:data:`WORD_RE` matches) and their characters;
+    commas; sentence ends (:data:`_SENTENCE_END` matches); punctuation marks (:data:`_PUNCT`);
+    digits and upper-case letters (``str.isdigit``, ``str.isupper``).
+
+    Counted over all texts at once on their code points joined by a NUL (no text has one,
+    and it is in no class): a word starts where a word character follows none, a sentence
+    ends where a mark is followed by white space, a NUL or nothing.
+    """
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    ends = np.cumsum(lengths + 1) - 1
+    starts = ends - lengths
+    joined = "\x00".join(texts)
+    if joined.isascii():
+        codes = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
+    else:
+        codes = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    classes = _classes(codes)
+    word = (classes & _WORD_CLASS) != 0
+    word_start = word.copy()
+    word_start[1:] &= ~word[:-1]
+    followed = np.ones(len(codes), dtype=bool)  # by white space, a NUL or nothing
+    followed[:-1] = ((classes[1:] & _SPACE_CLASS) != 0) | (codes[1:] == 0)
+    columns = np.stack([
+        word_start, word, codes == ord(","), ((classes & _STOP_CLASS) != 0) & followed,
+        (classes & _PUNCT_CLASS) != 0, (classes & _DIGIT_CLASS) != 0,
+        (classes & _UPPER_CLASS) != 0], axis=1)
+    prefix = np.zeros((len(codes) + 1, columns.shape[1]), dtype=np.int64)
+    np.cumsum(columns, axis=0, out=prefix[1:])
+    return np.column_stack([lengths, prefix[ends] - prefix[starts]])
 
 
 def window_mean(values: np.ndarray, radius: int) -> np.ndarray:
@@ -866,24 +912,23 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
         return Blocks()
     feats = np.full((n, len(FEATURE_NAMES)), -1.0)
     col = FEATURE_INDEX
-    chars = np.asarray([len(t) for t in texts], dtype=np.float64)
+    measures = _text_measures(texts).astype(np.float64)
+    chars, n_words, word_chars, commas, sentences, punct, digits, upper = measures.T
     link_chars = w.link_chars[rows].astype(np.float64)
     link_share = np.minimum(link_chars / np.maximum(chars, 1), 1.0)
-    sentences = np.asarray([len(_SENTENCE_END.findall(t)) for t in texts], dtype=np.float64)
-    words = [_word_counts(t) for t in texts]
-    n_words = np.asarray([x[0] for x in words], dtype=np.float64)
     feats[:, col["own_chars"]] = np.log1p(chars)
     feats[:, col["own_words"]] = np.log1p(n_words)
     feats[:, col["own_link_chars"]] = np.log1p(link_chars)
     feats[:, col["own_link_share"]] = link_share
     feats[:, col["own_links"]] = w.links[rows]
-    feats[:, col["own_commas"]] = [t.count(",") for t in texts]
+    feats[:, col["own_commas"]] = commas
     feats[:, col["own_sentences"]] = sentences
-    counts = np.asarray([_char_counts(t) for t in texts], dtype=np.float64)
-    feats[:, col["own_punct_share"]] = counts[:, 0] / chars
-    feats[:, col["own_digits_share"]] = counts[:, 1] / chars
-    feats[:, col["own_upper_share"]] = counts[:, 2] / chars
-    feats[:, col["own_avg_word"]] = [(size / count) if count else 0.0 for count, size in words]
+    feats[:, col["own_punct_share"]] = punct / chars
+    feats[:, col["own_digits_share"]] = digits / chars
+    feats[:, col["own_upper_share"]] = upper / chars
+    avg_word = np.zeros(n)
+    np.divide(word_chars, n_words, out=avg_word, where=n_words > 0)
+    feats[:, col["own_avg_word"]] = avg_word
     feats[:, col["own_inline_children"]] = w.inline_children[rows]
     # containers 1-3 levels up: one row of 11 values per distinct element, then gathered
     table = _container_table(w)
