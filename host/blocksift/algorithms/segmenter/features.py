@@ -879,13 +879,15 @@ def _text_measures(texts: list[str]) -> np.ndarray:
     word_start[1:] &= ~word[:-1]
     followed = np.ones(len(codes), dtype=bool)  # by white space, a NUL or nothing
     followed[:-1] = ((classes[1:] & _SPACE_CLASS) != 0) | (codes[1:] == 0)
-    columns = np.stack([
+    counted = np.stack([
         word_start, word, codes == ord(","), ((classes & _STOP_CLASS) != 0) & followed,
         (classes & _PUNCT_CLASS) != 0, (classes & _DIGIT_CLASS) != 0,
-        (classes & _UPPER_CLASS) != 0], axis=1)
-    prefix = np.zeros((len(codes) + 1, columns.shape[1]), dtype=np.int64)
-    np.cumsum(columns, axis=0, out=prefix[1:])
-    return np.column_stack([lengths, prefix[ends] - prefix[starts]])
+        (classes & _UPPER_CLASS) != 0])
+    # int32 (a page of 2**31 characters is out of reach): numpy's cumsum of booleans into
+    # int64 takes a slow casting path
+    prefix = np.zeros((len(counted), len(codes) + 1), dtype=np.int32)
+    np.cumsum(counted.view(np.uint8), axis=1, dtype=np.int32, out=prefix[:, 1:])
+    return np.column_stack([lengths, (prefix[:, ends] - prefix[:, starts]).T])
 
 
 def window_mean(values: np.ndarray, radius: int) -> np.ndarray:
