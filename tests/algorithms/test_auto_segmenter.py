@@ -108,11 +108,12 @@ def test_text_measures_equal_the_plain_definitions():
                 "\u00a0\u2028\u3000\U0001f600")
     texts = [ascii_text, "Plain ASCII, with 2 digits. OK?", "\u0661\u0662 Arabic digits",
              "\u00b2 superscript", "\u3002\uff0c CJK marks", "End.\n", "a.\x1cb! c?\u3000d\u3002",
-             "Two. Three.  Four..", "x_y z9 _"]
+             "Two. Three.  Four..", "x_y z9 _", ""]
     texts += ["".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 40)))
               for _ in range(300)]
     # all at once, in batches of mixed sizes, and one by one: the same counts
-    batches = [texts, texts[:7], [t for t in texts if t.isascii()]] + [[t] for t in texts]
+    batches = [texts, texts[:7], [t for t in texts if t.isascii()], [""], []]
+    batches += [[t] for t in texts]
     for batch in batches:
         measured = features._text_measures(batch)
         assert measured.shape == (len(batch), len(features.TEXT_MEASURES))

@@ -639,7 +639,9 @@ def _block_texts(w: Walk) -> list[str]:
                        kind="stable")
     pieces = w.piece_text + ["\x00"] * n_blocks
     joined = "".join(map(pieces.__getitem__, order.tolist()))
-    texts = list(map(str.strip, _WS.sub(" ", joined).split("\x00")))
+    # white space collapsed as _WS.sub(" ", ...) does (str.split splits on exactly its
+    # white space), faster; the space it leaves beside a NUL goes with the strip
+    texts = list(map(str.strip, " ".join(joined.split()).split("\x00")))
     del texts[n_blocks:]
     if LINE_BREAK in joined or "pre" in w.tags:  # lines to keep: block by block
         for i, (tag, text) in enumerate(zip(w.tags, joined.split("\x00"))):
@@ -861,14 +863,15 @@ def _text_measures(texts: list[str]) -> np.ndarray:
     commas; sentence ends (:data:`_SENTENCE_END` matches); punctuation marks (:data:`_PUNCT`);
     digits and upper-case letters (``str.isdigit``, ``str.isupper``).
 
-    Counted over all texts at once on their code points joined by a NUL (no text has one,
-    and it is in no class): a word starts where a word character follows none, a sentence
-    ends where a mark is followed by white space, a NUL or nothing.
+    Counted over all texts at once on their code points, a NUL after each text (no text has
+    one, and it is in no class): a word starts where a word character follows none, a
+    sentence ends where a mark is followed by white space or a NUL.
     """
     lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
-    ends = np.cumsum(lengths + 1) - 1
-    starts = ends - lengths
-    joined = "\x00".join(texts)
+    if not len(texts):
+        return np.zeros((0, len(TEXT_MEASURES)), dtype=np.int64)
+    starts = np.cumsum(lengths + 1) - lengths - 1
+    joined = "\x00".join(texts) + "\x00"
     if joined.isascii():
         codes = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
     else:
@@ -877,17 +880,15 @@ def _text_measures(texts: list[str]) -> np.ndarray:
     word = (classes & _WORD_CLASS) != 0
     word_start = word.copy()
     word_start[1:] &= ~word[:-1]
-    followed = np.ones(len(codes), dtype=bool)  # by white space, a NUL or nothing
+    followed = np.zeros(len(codes), dtype=bool)  # by white space or a NUL
     followed[:-1] = ((classes[1:] & _SPACE_CLASS) != 0) | (codes[1:] == 0)
     counted = np.stack([
         word_start, word, codes == ord(","), ((classes & _STOP_CLASS) != 0) & followed,
         (classes & _PUNCT_CLASS) != 0, (classes & _DIGIT_CLASS) != 0,
-        (classes & _UPPER_CLASS) != 0])
-    # int32 (a page of 2**31 characters is out of reach): numpy's cumsum of booleans into
-    # int64 takes a slow casting path
-    prefix = np.zeros((len(counted), len(codes) + 1), dtype=np.int32)
-    np.cumsum(counted.view(np.uint8), axis=1, dtype=np.int32, out=prefix[:, 1:])
-    return np.column_stack([lengths, (prefix[:, ends] - prefix[:, starts]).T])
+        (classes & _UPPER_CLASS) != 0]).view(np.uint8)
+    # a text's counts: the sum over its characters and its NUL (every range has one)
+    counts = np.add.reduceat(counted, starts, axis=1, dtype=np.int32)
+    return np.column_stack([lengths, counts.T])
 
 
 def window_mean(values: np.ndarray, radius: int) -> np.ndarray:
