@@ -99,6 +99,33 @@ def test_the_walk_leaves_linkdensity_to_node_stats_when_it_cannot_tell():
 
 
 
+@pytest.mark.parametrize("ld_text", ['{"@type": "NewsArticle"}', '{"@type": "PRODUCT"}',
+                                     '{"@type": "Que\u017ftion"}',
+                                     '{"@type": "Thing"}'])
+def test_page_features_equal_their_xpath_definitions(ld_text):
+    import re
+
+    html = (f"<html><head><script type='application/ld+json'>{ld_text}</script>"
+            "<meta property='og:type' content='Article'><meta property='og:type'>"
+            "<meta name='og:type' content='product'></head><body><article><p>Story text."
+            "</p><form><table><tr><td>cell</td></tr></table></form></article>"
+            "<template><table><tr><td>x</td></tr></table><article></article></template>"
+            "<noscript><form></form></noscript><script type='application/ld+json'>"
+            '{"@type": "FAQPage"}</script><p>More text.</p></body></html>')
+    page = Page(html)
+    tree = page.tree
+    got = dict(zip(features.PAGE_FEATURE_NAMES,
+                   features.compute(page, papers=False, rules=False).page_features))
+    for name, tag in (("page_article_tags", "article"), ("page_forms", "form"),
+                      ("page_tables", "table")):
+        assert got[name] == len(tree.xpath(f"//{tag}")), name
+    og = " ".join(tree.xpath('//meta[@property="og:type"]/@content')).lower()
+    assert got["og_article"] == ("article" in og) and got["og_product"] == ("product" in og)
+    ld = " ".join(tree.xpath('//script[@type="application/ld+json"]/text()'))
+    for name, pattern in features._LD_TYPES.items():
+        assert got[name] == bool(re.search(pattern, ld)), name
+
+
 def test_text_measures_equal_the_plain_definitions():
     import random
 

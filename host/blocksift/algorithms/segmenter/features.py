@@ -650,23 +650,49 @@ def _block_texts(w: Walk) -> list[str]:
     return texts
 
 
+# The _LD_TYPES patterns lower-cased: on a lower-cased ASCII text their case-sensitive
+# forms find what the case-insensitive ones find on the text, several times faster.
+_LD_TYPES_LOWER = tuple(re.compile(rx.pattern.lower()) for rx in _LD_TYPES.values())
+_COUNTED_TAGS = ("article", "form", "table")
+
+
 def _page_level(page: Page, w: Walk, texts: list[str], chars: np.ndarray) -> np.ndarray:
     tree = page.tree
     total = w.chars
     link_total = w.link_chars_total
     tags = w.tags
-    ld = " ".join(tree.xpath('//script[@type="application/ld+json"]/text()'))[:200000]
-    og = " ".join(tree.xpath('//meta[@property="og:type"]/@content')).lower()
+    # what //script[@type="application/ld+json"]/text(), //meta[@property="og:type"]/@content
+    # and //article, //form, //table find, in one pass over the whole tree instead of five
+    ld_parts: list[str] = []
+    og_parts: list[str] = []
+    counted = dict.fromkeys(_COUNTED_TAGS, 0)
+    for el in tree.iter(*_COUNTED_TAGS, "script", "meta"):
+        tag = el.tag
+        if tag == "script":
+            if el.get("type") == "application/ld+json":
+                ld_parts += el.xpath("text()")
+        elif tag == "meta":
+            if el.get("property") == "og:type" and el.get("content") is not None:
+                og_parts.append(el.get("content"))
+        else:
+            counted[tag] += 1
+    ld = " ".join(ld_parts)[:200000]
+    og = " ".join(og_parts).lower()
+    if ld.isascii():
+        ld_lower = ld.lower()
+        ld_types = [float(bool(rx.search(ld_lower))) for rx in _LD_TYPES_LOWER]
+    else:
+        ld_types = [float(bool(rx.search(ld))) for rx in _LD_TYPES.values()]
     url = page.url or ""
     path = re.sub(r"^[a-z]+://[^/]+", "", url).split("?")[0]
     values = [
         math.log1p(total), link_total / total if total else 0.0, math.log1p(len(w.blocks)),
         tags.count("p"), tags.count("li"), sum(t in _HEADINGS for t in tags),
-        len(tree.xpath("//article")), len(tree.xpath("//form")), len(tree.xpath("//table")),
+        counted["article"], counted["form"], counted["table"],
         float(chars.max()) if len(chars) else 0.0,
         float("article" in og), float("product" in og),
         float(path.count("/")), float(bool(re.search(r"\d", path))),
-    ] + [float(bool(rx.search(ld))) for rx in _LD_TYPES.values()]
+    ] + ld_types
     return np.asarray(values, dtype=np.float64)
 
 
