@@ -265,6 +265,17 @@ def _attribute_bits(node: etree._Element, names: list[str], own: int) -> int:
 
 
 _HINT_MASK = ((1 << len(_HINT_NAMES)) - 1) << _HINT_SHIFT
+_CLASS_BITS: dict[str, int] = {}
+
+
+def _class_bits(cls: str) -> int:
+    """Own bits of an element whose only attribute (the stamp apart) is ``class``."""
+    bits = _CLASS_BITS.get(cls)
+    if bits is None:
+        if len(_CLASS_BITS) > 50000:  # class strings repeat; bound the memo anyway
+            _CLASS_BITS.clear()
+        bits = _CLASS_BITS[cls] = _hint_bits(cls, None) << _HINT_SHIFT
+    return bits
 
 
 @dataclass
@@ -308,8 +319,10 @@ class Walk:
 
 CONTAINER_STATS = ("chars", "link_chars", "blocks", "heading_blocks", "depth_below")
 
-#: ``keys()`` of an element carrying only the host's ordinal stamp (no class, role, ...).
+#: ``keys()`` of an element carrying only the host's ordinal stamp (no class, role, ...),
+#: and of one with a class besides (the commonest attribute set by far).
 _STAMP_ONLY = [STAMP_ATTR]
+_STAMP_CLASS = [STAMP_ATTR, "class"]
 
 
 @dataclass
@@ -352,7 +365,7 @@ def walk(page: Page) -> Walk:
     piece_text, piece_block = out.piece_text, out.piece_block
     piece_at, piece_chars = rec.piece_at, rec.piece_chars
     blocks, tags, block_at, block_parent = out.blocks, out.tags, rec.block_at, rec.block_parent
-    tag_bits = _TAG_BITS
+    tag_bits, class_bits = _TAG_BITS, _CLASS_BITS
     head_inside = False
 
     # the start: a block whatever its tag, in linkdensity's view whatever its tag
@@ -411,7 +424,14 @@ def walk(page: Page) -> Walk:
                 continue
             child = len(states)
             names = node.keys()
-            if names and names != _STAMP_ONLY:
+            if names == _STAMP_CLASS:
+                cls = node.get("class")
+                bits = class_bits.get(cls)
+                own |= _class_bits(cls) if bits is None else bits
+                if own & _HINT_MASK:
+                    rec.hinted_at.append(child)
+                    rec.hinted_own.append(own)
+            elif names and names != _STAMP_ONLY:
                 own |= _attribute_bits(node, names, own)
                 if own & _HINT_MASK:
                     rec.hinted_at.append(child)
@@ -908,13 +928,14 @@ def _text_measures(texts: list[str]) -> np.ndarray:
     word_start[1:] &= ~word[:-1]
     followed = np.zeros(len(codes), dtype=bool)  # by white space or a NUL
     followed[:-1] = ((classes[1:] & _SPACE_CLASS) != 0) | (codes[1:] == 0)
-    counted = np.stack([
-        word_start, word, codes == ord(","), ((classes & _STOP_CLASS) != 0) & followed,
-        (classes & _PUNCT_CLASS) != 0, (classes & _DIGIT_CLASS) != 0,
-        (classes & _UPPER_CLASS) != 0]).view(np.uint8)
-    # a text's counts: the sum over its characters and its NUL (every range has one)
-    counts = np.add.reduceat(counted, starts, axis=1, dtype=np.int32)
-    return np.column_stack([lengths, counts.T])
+    counted = (word_start, word, codes == ord(","), ((classes & _STOP_CLASS) != 0) & followed,
+               (classes & _PUNCT_CLASS) != 0, (classes & _DIGIT_CLASS) != 0,
+               (classes & _UPPER_CLASS) != 0)
+    # a text's counts: the sum over its characters and its NUL (no range is empty); one
+    # flat int32 array at a time (reduceat over a 2-D array, or casting booleans in it, is
+    # many times slower)
+    return np.column_stack([lengths] + [np.add.reduceat(flags.astype(np.int32), starts)
+                                        for flags in counted])
 
 
 def window_mean(values: np.ndarray, radius: int) -> np.ndarray:
