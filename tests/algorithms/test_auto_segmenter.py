@@ -99,6 +99,57 @@ def test_the_walk_leaves_linkdensity_to_node_stats_when_it_cannot_tell():
 
 
 
+def test_container_columns_equal_their_tree_definitions():
+    from lxml import etree
+
+    from blocksift.content import BLOCK_TAGS
+
+    page = Page("<html><body><div class='a b'><ul><li><p>One.</p></li><li class=x>Two"
+                "<script>var x</script></li><li>Three<p>Four.</p><p>Five.</p></li></ul>"
+                "<div><section><h2>Title</h2><div><span><b>deep</b> text</span></div>"
+                "</section></div><template><p>t</p></template><p>Six.</p><p class=q>Seven."
+                "</p></div><div class='a b'>Eight<noscript><p>Nine.</p></noscript></div>"
+                "</body></html>")
+    page.tree.find("body/div/ul").insert(1, etree.Comment("a comment is no child"))
+    page.tree.find("body/div/ul/li").append(etree.ProcessingInstruction("pi", "x"))
+    blocks = features.compute(page, papers=False, rules=False)
+    col = features.FEATURE_INDEX
+    body = page.tree.find("body")
+
+    def walked(el):  # the element and its descendants the walk visits
+        yield el
+        for child in el:
+            if isinstance(child.tag, str) and child.tag not in features.SKIP_TAGS:
+                yield from walked(child)
+
+    def depth(el):
+        return len(list(el.iterancestors())) - len(list(body.iterancestors()))
+
+    for row, el in zip(blocks.features, blocks.elements):
+        up = el
+        for k in (1, 2, 3):
+            up = None if up is None or up is body else up.getparent()
+            name = f"up{k}_"
+            if up is None:
+                assert row[col[name + "tag"]] == -1
+                continue
+            children = [c.tag for c in up if isinstance(c.tag, str)]
+            inside = list(walked(up))
+            assert row[col[name + "tag"]] == features.TAG_CODES.get(up.tag, 0)
+            assert row[col[name + "children"]] == len(children)
+            assert row[col[name + "p_children"]] == children.count("p")
+            assert row[col[name + "li_children"]] == children.count("li")
+            assert row[col[name + "depth_below"]] == max(map(depth, inside)) - depth(up)
+            assert row[col[name + "blocks"]] == pytest.approx(np.log1p(sum(
+                e.tag in BLOCK_TAGS or e is body for e in inside)))
+            assert row[col[name + "heading_blocks"]] == sum(
+                e.tag in ("h1", "h2", "h3", "h4", "h5", "h6") for e in inside)
+            parent = up.getparent()
+            assert row[col[name + "same_sig"]] == (0 if parent is None else sum(
+                features._sig(c) == features._sig(up) for c in parent
+                if isinstance(c.tag, str)))
+
+
 @pytest.mark.parametrize("ld_text", ['{"@type": "NewsArticle"}', '{"@type": "PRODUCT"}',
                                      '{"@type": "Que\u017ftion"}',
                                      '{"@type": "Thing"}'])

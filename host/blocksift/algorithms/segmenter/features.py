@@ -220,11 +220,13 @@ _LD_OFF = _HIDDEN << 4  # inside a subtree linkdensity's view removes
 _BLOCK = _HIDDEN << 5
 _BREAK = _HIDDEN << 6
 _SKIP = _HIDDEN << 7
+_NOT_ELEMENT = _HIDDEN << 8  # a comment, processing instruction or entity
 
 #: Own bits of each tag with any; comments, processing instructions and entities (whose
 #: ``tag`` is their factory function) are skipped as the skipped tags are.
-_TAG_BITS: dict = {etree.Comment: _SKIP, etree.ProcessingInstruction: _SKIP,
-                   etree.Entity: _SKIP}
+_TAG_BITS: dict = {etree.Comment: _SKIP | _NOT_ELEMENT,
+                   etree.ProcessingInstruction: _SKIP | _NOT_ELEMENT,
+                   etree.Entity: _SKIP | _NOT_ELEMENT}
 for _i, _tag in enumerate(_LANDMARK_TAGS):
     _TAG_BITS[_tag] = 1 << _i
 for _tags, _bit in ((("a",), _IN_LINK), (LD_REMOVED_TAGS, _LD_OFF), (BLOCK_TAGS, _BLOCK),
@@ -306,7 +308,7 @@ class Walk:
     #: subtree's measures (columns :data:`CONTAINER_STATS`).
     container_rows: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.int64))
     containers: list[etree._Element] = field(default_factory=list)
-    container_stats: np.ndarray = field(default_factory=lambda: np.zeros((0, 5), np.int64))
+    container_stats: np.ndarray = field(default_factory=lambda: np.zeros((0, 8), np.int64))
     #: Characters and link characters of the start element's subtree (the page's text).
     chars: int = 0
     link_chars_total: int = 0
@@ -317,7 +319,8 @@ class Walk:
         default_factory=dict)
 
 
-CONTAINER_STATS = ("chars", "link_chars", "blocks", "heading_blocks", "depth_below")
+CONTAINER_STATS = ("chars", "link_chars", "blocks", "heading_blocks", "depth_below",
+                   "children", "p_children", "li_children")
 
 #: ``keys()`` of an element carrying only the host's ordinal stamp (no class, role, ...),
 #: and of one with a class besides (the commonest attribute set by far).
@@ -343,6 +346,7 @@ class _Records:
     hinted_own: list[int] = field(default_factory=list)  # and their own bits
     anchor_block: list[int] = field(default_factory=list)  # per <a>: the block owning it
     href_at: list[int] = field(default_factory=list)  # the <a href> (linkdensity's links)
+    skipped_parent: list[int] = field(default_factory=list)  # per skipped element
     block_at: list[int] = field(default_factory=list)  # per block: its element's index
     block_parent: list[int] = field(default_factory=list)  # and its parent block
 
@@ -366,6 +370,7 @@ def walk(page: Page) -> Walk:
     piece_at, piece_chars = rec.piece_at, rec.piece_chars
     blocks, tags, block_at, block_parent = out.blocks, out.tags, rec.block_at, rec.block_parent
     tag_bits, class_bits = _TAG_BITS, _CLASS_BITS
+    skipped_parent = rec.skipped_parent
     head_inside = False
 
     # the start: a block whatever its tag, in linkdensity's view whatever its tag
@@ -412,8 +417,10 @@ def walk(page: Page) -> Walk:
             tag = node.tag
             own = tag_bits.get(tag, 0)
             if own & _SKIP:
-                if tag == "head":  # linkdensity's view keeps it: its measures are unknown
-                    head_inside = True
+                if not own & _NOT_ELEMENT:  # a child of its parent all the same
+                    skipped_parent.append(index)
+                    if tag == "head":  # linkdensity's view keeps it: its measures are unknown
+                        head_inside = True
                 text = node.tail
                 if text:
                     words = text.split()
@@ -588,9 +595,17 @@ def _tally(out: Walk, rec: _Records) -> None:
     link_chars = subtree_sum(np.where(in_link, own_chars, 0), measured)
     out.chars, out.link_chars_total = int(chars[-1]), int(link_chars[-1])
     below = _range_max(depth, measured, ends[measured]) - depth[measured]
+    # element children (skipped ones too), and the <p> and <li> among them (blocks all)
+    children = np.bincount(parent[1:], minlength=n)
+    children += np.bincount(np.asarray(rec.skipped_parent, dtype=np.intp), minlength=n)
+    block_tags = np.asarray(out.tags, dtype=object)
+    p_children, li_children = (
+        np.bincount(up[(block_tags == tag) & (up[:, 0] >= 0), 0], minlength=n)
+        for tag in ("p", "li"))
     out.container_stats = np.stack([
         chars, link_chars, subtree_sum(is_block, measured),
-        subtree_sum(is_heading_block, measured), below], axis=1)[:-1]
+        subtree_sum(is_heading_block, measured), below, children[measured],
+        p_children[measured], li_children[measured]], axis=1)[:-1]
     if out.link_density is not None:
         out.link_density = _link_density(rec, out, n, state, ends, piece_at, piece_chars, at,
                                          up[:, 0])
@@ -729,22 +744,6 @@ def _sibling_counts(el: etree._Element, cache: dict) -> int:
                 counts[key] = counts.get(key, 0) + 1
         cache[parent] = counts
     return counts.get(_sig(el), 0)
-
-
-def _child_counts(el: etree._Element, cache: dict) -> tuple[int, int, int]:
-    found = cache.get(el)
-    if found is None:
-        n = p = li = 0
-        for child in el:
-            tag = child.tag
-            if isinstance(tag, str):
-                n += 1
-                if tag == "p":
-                    p += 1
-                elif tag == "li":
-                    li += 1
-        found = cache[el] = (n, p, li)
-    return found
 
 
 def paper_signals(page: Page, blocks: list[etree._Element],
@@ -1059,11 +1058,9 @@ def _container_table(w: Walk) -> np.ndarray:
     """One row of the :data:`_CONTAINER` values per distinct container (its characters last,
     for the block's share of them)."""
     sib_cache: dict = {}
-    child_cache: dict = {}
     table = []
-    for el, (chars, link_chars, blocks, headings, below) in zip(
-            w.containers, w.container_stats.tolist()):
-        children, p_children, li_children = _child_counts(el, child_cache)
+    for el, (chars, link_chars, blocks, headings, below, children, p_children,
+             li_children) in zip(w.containers, w.container_stats.tolist()):
         table.append((TAG_CODES.get(el.tag, 0), math.log1p(chars),
                       link_chars / chars if chars else 0, math.log1p(blocks), children, below,
                       _sibling_counts(el, sib_cache), p_children, li_children, headings,
