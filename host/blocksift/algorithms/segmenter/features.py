@@ -782,20 +782,19 @@ def paper_signals(page: Page, blocks: list[etree._Element],
         link_density = {
             el: (ns.text, ns.link_text, ns.links, ns.nodes) for el, ns in linkdensity.node_stats(
                 body if body is not None else page.tree, linkdensity.Params()).items()}
-    for i, el in enumerate(blocks):
-        ns = link_density.get(el)
-        if ns is not None:  # NodeStats.ltd, .lad and the NTL
-            text, link_text, links, nodes = ns
-            out[i, 2] = link_text / text if text else 0.0
-            out[i, 3] = links / nodes if nodes else 0.0
-            out[i, 4] = math.log1p(text)
-        parent = el.getparent()
-        ps = link_density.get(parent) if parent is not None else None
-        if ps is not None:
-            text, link_text, links, nodes = ps
-            out[i, 5] = link_text / text if text else 0.0
-            out[i, 6] = links / nodes if nodes else 0.0
-            out[i, 7] = math.log1p(text)
+    # the block's and its parent's measures side by side (-1: not in linkdensity's view),
+    # then NodeStats.ltd, .lad and the NTL of each, column by column
+    absent = (-1, -1, -1, -1)
+    measured = np.asarray([link_density.get(el, absent) + link_density.get(el.getparent(), absent)
+                           for el in blocks], dtype=np.int64).reshape(n, 8)
+    for first, column in ((0, 2), (4, 5)):
+        text, link_text, links, nodes = measured[:, first:first + 4].T
+        known = text >= 0
+        for numerator, denominator, at in ((link_text, text, column), (links, nodes, column + 1)):
+            ratio = np.zeros(n)
+            np.divide(numerator, denominator, out=ratio, where=known & (denominator > 0))
+            out[known, at] = ratio[known]
+        out[known, column + 2] = [math.log1p(t) for t in text[known].tolist()]
     # seed 004: FAR-SW line score (eq. 4) of the block's line and its window
     try:
         line_starts, line_features = farsw.line_features(page, farsw.Params())
