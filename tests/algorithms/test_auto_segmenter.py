@@ -86,9 +86,14 @@ def test_the_walk_counts_linkdensity_measures_as_node_stats_does(html):
             else:
                 assert node not in walked.link_density
     # the feature columns are the same whichever counted them
-    blocks = features.compute(page, rules=False).elements
+    computed = features.compute(page, rules=False)
+    blocks = computed.elements
+    by_node_stats = features.paper_signals(page, blocks)
     assert np.array_equal(features.paper_signals(page, blocks, walked.link_density),
-                          features.paper_signals(page, blocks))
+                          by_node_stats)
+    first = features.FEATURE_INDEX["lb_member"]
+    assert np.array_equal(computed.features[:, first:first + by_node_stats.shape[1]],
+                          by_node_stats)
 
 
 def test_the_walk_leaves_linkdensity_to_node_stats_when_it_cannot_tell():

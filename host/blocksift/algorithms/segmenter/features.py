@@ -312,11 +312,25 @@ class Walk:
     #: Characters and link characters of the start element's subtree (the page's text).
     chars: int = 0
     link_chars_total: int = 0
-    #: linkdensity's (NTL, link text, LA, child nodes) of every block and block parent in
-    #: its view, as ``linkdensity.node_stats(body, Params())`` counts them; None when the
-    #: walk cannot tell (no ``body``, or a ``head`` inside it).
-    link_density: dict[etree._Element, tuple[int, int, int, int]] | None = field(
-        default_factory=dict)
+    #: linkdensity's (NTL, link text, LA, child nodes) of each block and then of its parent,
+    #: as ``linkdensity.node_stats(body, Params())`` counts them (-1s: not in its view, or no
+    #: parent); None when the walk cannot tell (no ``body``, or a ``head`` inside it).
+    link_density_rows: np.ndarray | None = field(
+        default_factory=lambda: np.zeros((0, 8), np.int64))
+
+    @property
+    def link_density(self) -> dict[etree._Element, tuple[int, int, int, int]] | None:
+        """:attr:`link_density_rows` by element: every block and block parent in the view."""
+        if self.link_density_rows is None:
+            return None
+        found = {}
+        for el, parent_row, row in zip(self.blocks, self.container_rows[:, 0].tolist(),
+                                       self.link_density_rows.tolist()):
+            if row[0] >= 0:
+                found[el] = tuple(row[:4])
+            if row[4] >= 0:
+                found[self.containers[parent_row]] = tuple(row[4:])
+        return found
 
 
 CONTAINER_STATS = ("chars", "link_chars", "blocks", "heading_blocks", "depth_below",
@@ -495,9 +509,8 @@ def walk(page: Page) -> Walk:
                 piece_block.append(block)
                 piece_at.append(index)
                 piece_chars.append(len(" ".join(words)))
-    if head_inside or body is None:  # linkdensity then walks the head too
-        out.link_density = None
-    _tally(out, rec)
+    # linkdensity walks the head too when there is no body or one is inside it
+    _tally(out, rec, link_density_known=not head_inside and body is not None)
     return out
 
 
@@ -517,7 +530,7 @@ def _range_max(values: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.n
     return out
 
 
-def _tally(out: Walk, rec: _Records) -> None:
+def _tally(out: Walk, rec: _Records, link_density_known: bool) -> None:
     """The walk's per-element records summed into the measures of :class:`Walk`.
 
     An element's subtree is a range of the preorder: a subtree's sum is the difference of
@@ -606,17 +619,17 @@ def _tally(out: Walk, rec: _Records) -> None:
         chars, link_chars, subtree_sum(is_block, measured),
         subtree_sum(is_heading_block, measured), below, children[measured],
         p_children[measured], li_children[measured]], axis=1)[:-1]
-    if out.link_density is not None:
-        out.link_density = _link_density(rec, out, n, state, ends, piece_at, piece_chars, at,
-                                         up[:, 0])
+    out.link_density_rows = _link_density_rows(rec, n, state, ends, piece_at, piece_chars, at,
+                                               up[:, 0]) if link_density_known else None
 
 
-def _link_density(rec: _Records, out: Walk, n: int, state: np.ndarray, ends: np.ndarray,
-                  piece_at: np.ndarray, piece_chars: np.ndarray, at: np.ndarray,
-                  parent_at: np.ndarray) -> dict[etree._Element, tuple[int, int, int, int]]:
-    """linkdensity's §3.1 measures (text, link text, links, nodes) of the blocks and block
-    parents in its view, as ``linkdensity.node_stats`` counts them: a text-less element is
-    removed (§3.2 step 2), so it is neither a node nor a link of its ancestors."""
+def _link_density_rows(rec: _Records, n: int, state: np.ndarray, ends: np.ndarray,
+                       piece_at: np.ndarray, piece_chars: np.ndarray, at: np.ndarray,
+                       parent_at: np.ndarray) -> np.ndarray:
+    """linkdensity's §3.1 measures (text, link text, links, nodes) of each block and then of
+    its parent, -1s when not in its view, as ``linkdensity.node_stats`` counts them: a
+    text-less element is removed (§3.2 step 2), so it is neither a node nor a link of its
+    ancestors."""
     in_view = (state & _LD_OFF) == 0
     own_text = np.bincount(piece_at, weights=np.where(in_view[piece_at], piece_chars, 0),
                            minlength=n).astype(np.int64)
@@ -636,15 +649,13 @@ def _link_density(rec: _Records, out: Walk, n: int, state: np.ndarray, ends: np.
     counted_link[href_at] = has_text[href_at]
     links = subtree_sum(counted_link) - counted_link
     nodes = subtree_sum(own_nodes + has_text) - has_text
-    block_in_view = in_view[at]
-    parent_rows = out.container_rows[:, 0]
-    parent_in_view = parent_rows >= 0
-    parent_in_view[parent_in_view] = in_view[parent_at[parent_in_view]]
-    measured = np.concatenate([at[block_in_view], parent_at[parent_in_view]])
-    elements = [el for el, keep in zip(out.blocks, block_in_view.tolist()) if keep]
-    elements += [out.containers[row] for row in parent_rows[parent_in_view].tolist()]
-    return dict(zip(elements, zip(text[measured].tolist(), link_text[measured].tolist(),
-                                  links[measured].tolist(), nodes[measured].tolist())))
+    measures = np.stack([text, link_text, links, nodes], axis=1)
+    measures[~in_view] = -1
+    rows = np.full((len(at), 8), -1, dtype=np.int64)
+    rows[:, :4] = measures[at]
+    has_parent = parent_at >= 0
+    rows[has_parent, 4:] = measures[parent_at[has_parent]]
+    return rows
 
 
 #: Stands for a line break (``<br>``, a newline in ``<pre>``) until the text is joined.
@@ -747,12 +758,13 @@ def _sibling_counts(el: etree._Element, cache: dict) -> int:
 
 
 def paper_signals(page: Page, blocks: list[etree._Element],
-                  link_density: dict[etree._Element, tuple[int, int, int, int]] | None = None
-                  ) -> np.ndarray:
+                  link_density: dict[etree._Element, tuple[int, int, int, int]] | np.ndarray |
+                  None = None) -> np.ndarray:
     """The papers' per-block signals (linkblocks, linkdensity, FAR-SW), see _PAPERS.
 
-    ``link_density``: :attr:`Walk.link_density`, linkdensity's measures the walk counted
-    already (None: ``linkdensity.node_stats`` counts them).
+    ``link_density``: linkdensity's measures the walk counted already, by element
+    (:attr:`Walk.link_density`) or as the blocks' rows of :attr:`Walk.link_density_rows`
+    (None: ``linkdensity.node_stats`` counts them).
     """
     from .. import farsw, linkblocks
 
@@ -784,9 +796,12 @@ def paper_signals(page: Page, blocks: list[etree._Element],
                 body if body is not None else page.tree, linkdensity.Params()).items()}
     # the block's and its parent's measures side by side (-1: not in linkdensity's view),
     # then NodeStats.ltd, .lad and the NTL of each, column by column
-    absent = (-1, -1, -1, -1)
-    measured = np.asarray([link_density.get(el, absent) + link_density.get(el.getparent(), absent)
-                           for el in blocks], dtype=np.int64).reshape(n, 8)
+    if isinstance(link_density, np.ndarray):
+        measured = link_density
+    else:
+        absent = (-1, -1, -1, -1)
+        measured = np.asarray([link_density.get(el, absent) + link_density.get(
+            el.getparent(), absent) for el in blocks], dtype=np.int64).reshape(n, 8)
     for first, column in ((0, 2), (4, 5)):
         text, link_text, links, nodes = measured[:, first:first + 4].T
         known = text >= 0
@@ -825,14 +840,14 @@ def rules_signals(page: Page, blocks: list[etree._Element]) -> np.ndarray:
 def rules_columns(blocks: list[etree._Element], chosen: list[etree._Element],
                   exclude: set[etree._Element]) -> np.ndarray:
     """``rules_main`` and ``rules_container`` of each block, given auto-rules' choice."""
-    out = np.zeros((len(blocks), 2))
+    found: list[tuple[int, int]] = []  # per block (numpy rows are set all at once)
     chosen_set = set(chosen)
     parents = {c.getparent() for c in chosen if c.getparent() is not None}
     # Going up from a block: an excluded element ends the search, a chosen one makes it
     # kept, a chosen one's parent on the way puts it beside. The answer for an element is
     # its own test and its parent's answer, so each element is tested once per page.
     answers: dict[etree._Element, tuple[int, int]] = {}
-    for i, el in enumerate(blocks):
+    for el in blocks:
         path = []
         node = el
         answer = (0, 0)
@@ -851,8 +866,8 @@ def rules_columns(blocks: list[etree._Element], chosen: list[etree._Element],
             node = node.getparent()
         for node in reversed(path):
             answer = answers[node] = (answer[0], answer[1] | (node in parents))
-        out[i] = answer
-    return out
+        found.append(answer)
+    return np.asarray(found, dtype=np.float64).reshape(len(blocks), 2)
 
 
 # Character classes of the text measures. Each measure's definition (a regex or a str
@@ -1030,7 +1045,8 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     for j, name in enumerate(_PAGE):
         feats[:, col[name]] = page_feats[j]
     if papers:
-        paper = paper_signals(page, blocks, w.link_density)
+        paper = paper_signals(page, blocks, None if w.link_density_rows is None
+                              else w.link_density_rows[rows])
         for j, name in enumerate(_PAPERS):
             feats[:, col[name]] = paper[:, j]
     if recurrence is not None:
