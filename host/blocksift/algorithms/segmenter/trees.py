@@ -123,9 +123,9 @@ class TreeEnsemble:
                 left = np.count_nonzero(inner)
                 if left < 0.8 * len(state):
                     out[position] = state
-                    position = np.compress(inner, position)
-                    state = np.compress(inner, state)
-                    row_start = np.compress(inner, row_start)
+                    position = position.compress(inner)
+                    state = state.compress(inner)
+                    row_start = row_start.compress(inner)
                     if not left:
                         break
             index = self._split_feature.take(state)
@@ -197,10 +197,10 @@ class TreeEnsemble:
                 inner = self._inner.take(state)
                 left = np.count_nonzero(inner)
                 if left < len(state):  # leaves point to themselves: no delta, no feature
-                    state = np.compress(inner, state)
-                    x_start = np.compress(inner, x_start)
+                    state = state.compress(inner)
+                    x_start = x_start.compress(inner)
                     cell_start = (x_start if same_width
-                                  else np.compress(inner, cell_start))
+                                  else cell_start.compress(inner))
                     if not left:
                         break
                 feat = self._split_feature.take(state)
