@@ -153,8 +153,9 @@ class TreeEnsemble:
         shape = (len(x),) if self.n_classes == 1 else (len(x), self.n_classes)
         out = np.zeros(shape)
         for start in range(0, len(x), CHUNK_ROWS):
-            part = x[start:start + CHUNK_ROWS]
-            leaf_values = self.value[self._leaves(part)]
+            part = np.ascontiguousarray(x[start:start + CHUNK_ROWS])
+            leaf_values = self._node_value.take(self._walk(part)).reshape(len(part),
+                                                                       len(self._roots))
             if self.n_classes == 1:
                 out[start:start + len(part)] = leaf_values.sum(axis=1)
             else:
