@@ -29,7 +29,10 @@ CHUNK_ROWS = 512
 
 @dataclass
 class TreeEnsemble:
-    """A sum of regression trees on a raw (logit) scale, as flat node arrays."""
+    """A sum of regression trees on a raw (logit) scale, as flat node arrays.
+
+    The arrays are read, never changed, after construction: the walk's tables are built
+    from them once, in ``__post_init__``."""
 
     feature: np.ndarray       # int32, -1 at leaves
     threshold: np.ndarray     # float64; go left when x <= threshold
