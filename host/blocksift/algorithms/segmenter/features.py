@@ -241,9 +241,11 @@ _CLASS, _ID, _ROLE, _HIDDEN_ATTR, _ARIA_HIDDEN, _STYLE, _ITEMPROP_ATTR, _HREF = 
     _ATTRIBUTES.values())
 
 
-def _attribute_bits(node: etree._Element, names: list[str], own: int) -> int:
+def _attribute_bits(node: etree._Element, names: list[str], own: int,
+                    class_of: dict[int, str], index: int) -> int:
     """Own bits of an element's attributes (``names``: their names, looked at first since
-    a ``get`` costs about as much as the whole list of names)."""
+    a ``get`` costs about as much as the whole list of names); its class, if it has one,
+    goes to ``class_of[index]``."""
     present = 0
     for name in names:
         present |= _ATTRIBUTES.get(name, 0)
@@ -251,8 +253,10 @@ def _attribute_bits(node: etree._Element, names: list[str], own: int) -> int:
         return 0
     bits = 0
     if present & (_CLASS | _ID):
-        bits = _hint_bits(node.get("class") if present & _CLASS else None,
-                          node.get("id") if present & _ID else None) << _HINT_SHIFT
+        cls = None
+        if present & _CLASS:
+            cls = class_of[index] = node.get("class")
+        bits = _hint_bits(cls, node.get("id") if present & _ID else None) << _HINT_SHIFT
     if present & _ROLE:
         bits |= _ROLE_BITS.get(node.get("role"), 0)
     if (present & _HIDDEN_ATTR or (present & _ARIA_HIDDEN and node.get("aria-hidden") == "true")
@@ -307,7 +311,7 @@ class Walk:
     #: subtree's measures (columns :data:`CONTAINER_STATS`).
     container_rows: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.int64))
     containers: list[etree._Element] = field(default_factory=list)
-    container_stats: np.ndarray = field(default_factory=lambda: np.zeros((0, 8), np.int64))
+    container_stats: np.ndarray = field(default_factory=lambda: np.zeros((0, 9), np.int64))
     #: Characters and link characters of the start element's subtree (the page's text).
     chars: int = 0
     link_chars_total: int = 0
@@ -333,7 +337,7 @@ class Walk:
 
 
 CONTAINER_STATS = ("chars", "link_chars", "blocks", "heading_blocks", "depth_below",
-                   "children", "p_children", "li_children")
+                   "children", "p_children", "li_children", "same_sig")
 
 #: ``keys()`` of an element carrying only the host's ordinal stamp (no class, role, ...),
 #: and of one with a class besides (the commonest attribute set by far).
@@ -349,6 +353,8 @@ class _Records:
 
     state: list[int] = field(default_factory=list)  # per element, in preorder
     parent: list[int] = field(default_factory=list)  # per element: its parent's index
+    tag: list[str] = field(default_factory=list)  # per element
+    class_of: dict[int, str] = field(default_factory=dict)  # the elements with a class
     # the elements with children, and where their subtrees end (a leaf's ends after it)
     closed_at: list[int] = field(default_factory=list)
     closed_end: list[int] = field(default_factory=list)
@@ -383,18 +389,19 @@ def walk(page: Page) -> Walk:
     piece_at, piece_chars = rec.piece_at, rec.piece_chars
     blocks, tags, block_at, block_parent = out.blocks, out.tags, rec.block_at, rec.block_parent
     tag_bits, class_bits = _TAG_BITS, _CLASS_BITS
-    skipped_parent = rec.skipped_parent
+    skipped_parent, element_tags, class_of = rec.skipped_parent, rec.tag, rec.class_of
     head_inside = False
 
     # the start: a block whatever its tag, in linkdensity's view whatever its tag
     own = tag_bits.get(start.tag, 0) | _BLOCK
     names = start.keys()
     if names and names != _STAMP_ONLY:
-        own |= _attribute_bits(start, names, own)
+        own |= _attribute_bits(start, names, own, rec.class_of, 0)
     state = own & ~_LD_OFF
     index = block = 0
     states.append(state)
     parents.append(-1)
+    element_tags.append(start.tag)
     if own & _HINT_MASK:
         rec.hinted_at.append(index)
         rec.hinted_own.append(own)
@@ -446,20 +453,21 @@ def walk(page: Page) -> Walk:
             child = len(states)
             names = node.keys()
             if names == _STAMP_CLASS:
-                cls = node.get("class")
+                cls = class_of[child] = node.get("class")
                 bits = class_bits.get(cls)
                 own |= _class_bits(cls) if bits is None else bits
                 if own & _HINT_MASK:
                     rec.hinted_at.append(child)
                     rec.hinted_own.append(own)
             elif names and names != _STAMP_ONLY:
-                own |= _attribute_bits(node, names, own)
+                own |= _attribute_bits(node, names, own, class_of, child)
                 if own & _HINT_MASK:
                     rec.hinted_at.append(child)
                     rec.hinted_own.append(own)
             child_state = state | own
             states.append(child_state)
             parents.append(index)
+            element_tags.append(tag)
             if own & _BLOCK:
                 child_block = len(blocks)
                 blocks.append(node)
@@ -607,7 +615,7 @@ def _tally(out: Walk, rec: _Records, link_density_known: bool) -> None:
     chars = subtree_sum(own_chars, measured)
     link_chars = subtree_sum(np.where(in_link, own_chars, 0), measured)
     out.chars, out.link_chars_total = int(chars[-1]), int(link_chars[-1])
-    below = _range_max(depth, measured, ends[measured]) - depth[measured]
+    below = _range_max(depth, container_at, ends[container_at]) - depth[container_at]
     # element children (skipped ones too), and the <p> and <li> among them (blocks all)
     children = np.bincount(parent[1:], minlength=n)
     children += np.bincount(np.asarray(rec.skipped_parent, dtype=np.intp), minlength=n)
@@ -616,11 +624,33 @@ def _tally(out: Walk, rec: _Records, link_density_known: bool) -> None:
         np.bincount(up[(block_tags == tag) & (up[:, 0] >= 0), 0], minlength=n)
         for tag in ("p", "li"))
     out.container_stats = np.stack([
-        chars, link_chars, subtree_sum(is_block, measured),
-        subtree_sum(is_heading_block, measured), below, children[measured],
-        p_children[measured], li_children[measured]], axis=1)[:-1]
+        chars[:-1], link_chars[:-1], subtree_sum(is_block, container_at),
+        subtree_sum(is_heading_block, container_at), below, children[container_at],
+        p_children[container_at], li_children[container_at],
+        _same_signature_siblings(rec, parent, container_at, containers)], axis=1)
     out.link_density_rows = _link_density_rows(rec, n, state, ends, piece_at, piece_chars, at,
                                                up[:, 0]) if link_density_known else None
+
+
+def _same_signature_siblings(rec: _Records, parent: np.ndarray, container_at: np.ndarray,
+                              containers: list[etree._Element]) -> np.ndarray:
+    """Per container, its parent's element children with its tag and class (:func:`_sig`),
+    itself included: counted over the children of the containers' parents only, and the
+    walked ones only (a skipped child's tag is no container's)."""
+    container_parent = parent[container_at]
+    wanted = np.unique(container_parent[container_parent >= 0])
+    parents, tags, class_of = rec.parent, rec.tag, rec.class_of
+    counts: dict[tuple[int, str, str], int] = {}
+    for i in np.flatnonzero(np.isin(parent, wanted)).tolist():
+        key = (parents[i], tags[i], class_of.get(i, ""))
+        counts[key] = counts.get(key, 0) + 1
+    found = []
+    for row, (at, up) in enumerate(zip(container_at.tolist(), container_parent.tolist())):
+        if up < 0:  # the start: its parent is not walked
+            found.append(_sibling_counts(containers[row], {}))
+        else:
+            found.append(counts.get((up, tags[at], class_of.get(at, "")), 0))
+    return np.asarray(found, dtype=np.int64)
 
 
 def _link_density_rows(rec: _Records, n: int, state: np.ndarray, ends: np.ndarray,
@@ -1072,12 +1102,10 @@ def _run_lengths(keys: np.ndarray) -> np.ndarray:
 def _container_table(w: Walk) -> np.ndarray:
     """One row of the :data:`_CONTAINER` values per distinct container (its characters last,
     for the block's share of them)."""
-    sib_cache: dict = {}
     table = []
-    for el, (chars, link_chars, blocks, headings, below, children, p_children,
-             li_children) in zip(w.containers, w.container_stats.tolist()):
+    for el, (chars, link_chars, blocks, headings, below, children, p_children, li_children,
+             same_sig) in zip(w.containers, w.container_stats.tolist()):
         table.append((TAG_CODES.get(el.tag, 0), math.log1p(chars),
                       link_chars / chars if chars else 0, math.log1p(blocks), children, below,
-                      _sibling_counts(el, sib_cache), p_children, li_children, headings,
-                      chars))
+                      same_sig, p_children, li_children, headings, chars))
     return np.asarray(table, dtype=np.float64).reshape(-1, len(_CONTAINER))
