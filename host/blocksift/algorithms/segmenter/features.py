@@ -294,10 +294,10 @@ class Walk:
     #: space, :data:`LINE_BREAK`) and the block each belongs to.
     piece_text: list[str] = field(default_factory=list)
     piece_block: list[int] = field(default_factory=list)
-    #: Per block: its own link characters, the ``<a>`` and the inline (non-block) elements
-    #: it owns, its state (landmark, role, hint, hidden ... bits: see ``_ROLE_SHIFT``), its
-    #: own hint bits and those of itself, its parent and grandparent, its depth below the
-    #: start, its parent's preorder index (-1: none).
+    #: Per block: the link characters, ``<a>`` and inline (non-block) elements it owns; its
+    #: state (landmark, role, hint, hidden ... bits, see ``_ROLE_SHIFT``); its own hint bits,
+    #: and those of itself, its parent and grandparent together (``near_hints``); its depth
+    #: below the start; its parent's preorder index (-1: none).
     link_chars: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     links: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     inline_children: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
