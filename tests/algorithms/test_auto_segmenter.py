@@ -86,9 +86,14 @@ def test_the_walk_counts_linkdensity_measures_as_node_stats_does(html):
             else:
                 assert node not in walked.link_density
     # the feature columns are the same whichever counted them
-    blocks = features.compute(page, rules=False).elements
+    computed = features.compute(page, rules=False)
+    blocks = computed.elements
+    by_node_stats = features.paper_signals(page, blocks)
     assert np.array_equal(features.paper_signals(page, blocks, walked.link_density),
-                          features.paper_signals(page, blocks))
+                          by_node_stats)
+    first = features.FEATURE_INDEX["lb_member"]
+    assert np.array_equal(computed.features[:, first:first + by_node_stats.shape[1]],
+                          by_node_stats)
 
 
 def test_the_walk_leaves_linkdensity_to_node_stats_when_it_cannot_tell():
@@ -99,22 +104,108 @@ def test_the_walk_leaves_linkdensity_to_node_stats_when_it_cannot_tell():
 
 
 
-def test_character_and_word_counts_equal_the_plain_definitions():
+def test_container_columns_equal_their_tree_definitions():
+    from lxml import etree
+
+    from blocksift.content import BLOCK_TAGS
+
+    page = Page("<html><body><div class='a b'><ul><li><p>One.</p></li><li class=x>Two"
+                "<script>var x</script></li><li>Three<p>Four.</p><p>Five.</p></li></ul>"
+                "<div><section><h2>Title</h2><div><span><b>deep</b> text</span></div>"
+                "</section></div><template><p>t</p></template><p>Six.</p><p class=q>Seven."
+                "</p></div><div class='a b'>Eight<noscript><p>Nine.</p></noscript></div>"
+                "</body></html>")
+    page.tree.find("body/div/ul").insert(1, etree.Comment("a comment is no child"))
+    page.tree.find("body/div/ul/li").append(etree.ProcessingInstruction("pi", "x"))
+    blocks = features.compute(page, papers=False, rules=False)
+    col = features.FEATURE_INDEX
+    body = page.tree.find("body")
+
+    def walked(el):  # the element and its descendants the walk visits
+        yield el
+        for child in el:
+            if isinstance(child.tag, str) and child.tag not in features.SKIP_TAGS:
+                yield from walked(child)
+
+    def depth(el):
+        return len(list(el.iterancestors())) - len(list(body.iterancestors()))
+
+    for row, el in zip(blocks.features, blocks.elements):
+        up = el
+        for k in (1, 2, 3):
+            up = None if up is None or up is body else up.getparent()
+            name = f"up{k}_"
+            if up is None:
+                assert row[col[name + "tag"]] == -1
+                continue
+            children = [c.tag for c in up if isinstance(c.tag, str)]
+            inside = list(walked(up))
+            assert row[col[name + "tag"]] == features.TAG_CODES.get(up.tag, 0)
+            assert row[col[name + "children"]] == len(children)
+            assert row[col[name + "p_children"]] == children.count("p")
+            assert row[col[name + "li_children"]] == children.count("li")
+            assert row[col[name + "depth_below"]] == max(map(depth, inside)) - depth(up)
+            assert row[col[name + "blocks"]] == pytest.approx(np.log1p(sum(
+                e.tag in BLOCK_TAGS or e is body for e in inside)))
+            assert row[col[name + "heading_blocks"]] == sum(
+                e.tag in ("h1", "h2", "h3", "h4", "h5", "h6") for e in inside)
+            parent = up.getparent()
+            assert row[col[name + "same_sig"]] == (0 if parent is None else sum(
+                features._sig(c) == features._sig(up) for c in parent
+                if isinstance(c.tag, str)))
+
+
+@pytest.mark.parametrize("ld_text", ['{"@type": "NewsArticle"}', '{"@type": "PRODUCT"}',
+                                     '{"@type": "Que\u017ftion"}',
+                                     '{"@type": "Thing"}'])
+def test_page_features_equal_their_xpath_definitions(ld_text):
+    import re
+
+    html = (f"<html><head><script type='application/ld+json'>{ld_text}</script>"
+            "<meta property='og:type' content='Article'><meta property='og:type'>"
+            "<meta name='og:type' content='product'></head><body><article><p>Story text."
+            "</p><form><table><tr><td>cell</td></tr></table></form></article>"
+            "<template><table><tr><td>x</td></tr></table><article></article></template>"
+            "<noscript><form></form></noscript><script type='application/ld+json'>"
+            '{"@type": "FAQPage"}</script><p>More text.</p></body></html>')
+    page = Page(html)
+    tree = page.tree
+    got = dict(zip(features.PAGE_FEATURE_NAMES,
+                   features.compute(page, papers=False, rules=False).page_features))
+    for name, tag in (("page_article_tags", "article"), ("page_forms", "form"),
+                      ("page_tables", "table")):
+        assert got[name] == len(tree.xpath(f"//{tag}")), name
+    og = " ".join(tree.xpath('//meta[@property="og:type"]/@content')).lower()
+    assert got["og_article"] == ("article" in og) and got["og_product"] == ("product" in og)
+    ld = " ".join(tree.xpath('//script[@type="application/ld+json"]/text()'))
+    for name, pattern in features._LD_TYPES.items():
+        assert got[name] == bool(re.search(pattern, ld)), name
+
+
+def test_text_measures_equal_the_plain_definitions():
     import random
 
     rng = random.Random(5)
-    ascii_text = "".join(map(chr, range(128)))
-    alphabet = ascii_text + "\u00c9\u00e9\u0661\u00b2\u3002\uff0c\u4e2d\u0130\u01c5"
-    texts = ["", ascii_text, "Plain ASCII, with 2 digits. OK?", "\u0661\u0662 Arabic digits",
-             "\u00b2 superscript", "\u3002\uff0c CJK marks"]
+    ascii_text = "".join(map(chr, range(1, 128)))
+    alphabet = (ascii_text + "\u00c9\u00e9\u0661\u00b2\u3002\uff0c\uff01\u4e2d\u0130\u01c5"
+                "\u00a0\u2028\u3000\U0001f600")
+    texts = [ascii_text, "Plain ASCII, with 2 digits. OK?", "\u0661\u0662 Arabic digits",
+             "\u00b2 superscript", "\u3002\uff0c CJK marks", "End.\n", "a.\x1cb! c?\u3000d\u3002",
+             "Two. Three.  Four..", "x_y z9 _", ""]
     texts += ["".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 40)))
               for _ in range(300)]
-    for text in texts:
-        assert features._char_counts(text) == (
-            len(features._PUNCT.findall(text)), sum(map(str.isdigit, text)),
-            sum(map(str.isupper, text))), text
-        words = features.WORD_RE.findall(text)
-        assert features._word_counts(text) == (len(words), sum(map(len, words))), text
+    # all at once, in batches of mixed sizes, and one by one: the same counts
+    batches = [texts, texts[:7], [t for t in texts if t.isascii()], [""], []]
+    batches += [[t] for t in texts]
+    for batch in batches:
+        measured = features._text_measures(batch)
+        assert measured.shape == (len(batch), len(features.TEXT_MEASURES))
+        for text, row in zip(batch, measured.tolist()):
+            words = features.WORD_RE.findall(text)
+            assert row == [
+                len(text), len(words), sum(map(len, words)), text.count(","),
+                len(features._SENTENCE_END.findall(text)), len(features._PUNCT.findall(text)),
+                sum(map(str.isdigit, text)), sum(map(str.isupper, text))], text
 
 
 # -- labels --------------------------------------------------------------------------------
@@ -419,11 +510,61 @@ def test_tree_leaves_equal_a_plain_walk_of_each_row_and_tree():
     for n_rows in (0, 1, 37):
         ensemble = _random_ensemble(rng, 25, 5)
         x = rng.normal(size=(n_rows, 5))
+        _put_thresholds(ensemble, x, rng)
         x[rng.random(x.shape) < 0.1] = np.nan
         expected = np.array([[_walk_one(ensemble, row, r) for r in ensemble.roots]
                              for row in x], dtype=np.int64).reshape(n_rows, 25)
         assert np.array_equal(ensemble._leaves(x), expected)
         assert ensemble.raw(x).shape == (n_rows,)
+
+
+def test_shipped_model_leaves_and_scores_equal_a_plain_walk():
+    # every ensemble of the shipped model on a real page's rows, some cells made NaN and
+    # +-inf; raw scores must be the plain per-row sums of the walked leaves, bit for bit
+    model = auto.load_model()
+    blocks = features.compute(Page(_article()))
+    type_probs = model.page_type_probabilities(blocks.page_features)
+    first = model.blocks.predict(model.block_matrix(blocks, type_probs))
+    ctx = context.context_features(blocks.features, first)
+    rng = np.random.default_rng(3)
+    for ensemble, x in ((model.blocks, model.block_matrix(blocks, type_probs)),
+                        (model.stacked, model.final_matrix(blocks, type_probs, ctx)),
+                        (model.page_type, blocks.page_features[None, :])):
+        if ensemble is None:
+            continue
+        x = np.array(x[:40], dtype=np.float64)
+        damaged = x.copy()
+        damaged[rng.random(x.shape) < 0.1] = np.nan
+        damaged[rng.random(x.shape) < 0.02] = np.inf
+        damaged[rng.random(x.shape) < 0.02] = -np.inf
+        _put_thresholds(ensemble, damaged, rng)
+        for rows in (x, damaged):
+            expected = np.array([[_walk_one(ensemble, row, r) for r in ensemble.roots]
+                                 for row in rows], dtype=np.int64)
+            assert np.array_equal(ensemble._leaves(rows), expected)
+            leaf_values = ensemble.value[expected]
+            if ensemble.n_classes > 1:
+                leaf_values = leaf_values.reshape(len(rows), -1, ensemble.n_classes)
+            assert np.array_equal(ensemble.raw(rows), leaf_values.sum(axis=1))
+
+
+def _put_thresholds(ensemble: trees.TreeEnsemble, x: np.ndarray,
+                    rng: np.random.Generator) -> None:
+    """Set some cells to a split's exact threshold (``<=`` must send them left)."""
+    inner = np.flatnonzero(ensemble.feature >= 0)
+    for row in x:
+        for node in rng.choice(inner, size=min(len(inner), 8)):
+            row[ensemble.feature[node]] = ensemble.threshold[node]
+
+
+def test_raw_scores_over_several_chunks_equal_the_plain_walk():
+    rng = np.random.default_rng(11)
+    ensemble = _random_ensemble(rng, 12, 4)
+    x = rng.normal(size=(trees.CHUNK_ROWS * 2 + 3, 4))
+    _put_thresholds(ensemble, x, rng)
+    x[rng.random(x.shape) < 0.1] = np.nan
+    expected = np.array([[_walk_one(ensemble, row, r) for r in ensemble.roots] for row in x])
+    assert np.array_equal(ensemble.raw(x), ensemble.value[expected].sum(axis=1))
 
 
 def test_hint_bits_by_word_equal_the_patterns_on_the_whole_value():
@@ -477,6 +618,7 @@ def test_contributions_equal_the_full_depth_sums_exactly():
     for n_rows in (0, 1, 23):
         ensemble = _random_ensemble(rng, 30, 4)
         x = rng.normal(size=(n_rows, 4))
+        _put_thresholds(ensemble, x, rng)
         x[rng.random(x.shape) < 0.1] = np.nan
         got = ensemble.contributions(x)
         assert np.array_equal(got, _contributions_full_depth(ensemble, x))
@@ -567,6 +709,18 @@ def test_context_columns_summarize_the_page_neighbours_and_containers():
     assert np.allclose(first, first[0]) and np.allclose(second, second[0])
     assert abs(first[0] - 0.2) < 0.02 and abs(second[0] - 0.6) < 0.02
     assert np.allclose(cols["ctx_up1_main_share"][1:4], 1 / 3, atol=0.02)
+
+
+def test_container_groups_are_the_partition_of_equal_measure_rows():
+    # the reference: np.unique over the rows of the level's measures, ties on purpose
+    rng = np.random.default_rng(5)
+    for n in (1, 2, 40, 300):
+        rows = rng.integers(0, 3, size=(n, len(features.FEATURE_NAMES))).astype(float)
+        rows[rng.random(rows.shape) < 0.1] = -0.0
+        for level in (1, 2, 3):
+            cols = [features.FEATURE_INDEX[f"up{level}_{m}"] for m in context._GROUP_MEASURES]
+            _keys, expected = np.unique(rows[:, cols], axis=0, return_inverse=True)
+            assert np.array_equal(context._group_of(rows, level), expected.reshape(-1))
 
 
 @pytest.mark.skipif(not HAS_LIGHTGBM, reason="lightgbm not installed (the 'train' extra)")

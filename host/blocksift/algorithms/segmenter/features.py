@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -119,23 +118,6 @@ PAPER_GROUPS = {
 }
 
 
-@dataclass(slots=True)
-class ElementStat:
-    """Measurements of one element's subtree (characters whitespace-collapsed)."""
-
-    chars: int = 0
-    link_chars: int = 0
-    blocks: int = 0
-    heading_blocks: int = 0
-    depth_below: int = 0
-    own_chars: int = 0
-    # linkdensity's §3.1 measures over its own view (see :data:`LD_REMOVED_TAGS`)
-    ld_text: int = 0
-    ld_link_text: int = 0
-    ld_links: int = 0
-    ld_nodes: int = 0
-
-
 @dataclass
 class Blocks:
     """The text blocks of a page, in document order, and their features."""
@@ -156,12 +138,7 @@ def _sig(el: etree._Element) -> str:
 _HIDDEN_STYLE_CACHE: dict[str, bool] = {}
 
 
-def _hidden(el: etree._Element) -> bool:
-    if el.get("hidden") is not None or el.get("aria-hidden") == "true":
-        return True
-    style = el.get("style")
-    if not style:
-        return False
+def _hidden_style(style: str) -> bool:
     found = _HIDDEN_STYLE_CACHE.get(style)
     if found is None:
         if len(_HIDDEN_STYLE_CACHE) > 20000:  # bound the memo
@@ -203,9 +180,8 @@ def _hint_value_bits(value: str) -> int:
     return bits
 
 
-def _hint_bits(el: etree._Element) -> int:
-    cls = el.get("class")
-    ident = el.get("id")
+def _hint_bits(cls: str | None, ident: str | None) -> int:
+    """Hint bits of an element's class and id (whole values memoized: they repeat a lot)."""
     if not cls and not ident:
         return 0
     value = f"{cls or ''} {ident or ''}"
@@ -218,214 +194,498 @@ def _hint_bits(el: etree._Element) -> int:
     return bits
 
 
-def _landmark_bits(el: etree._Element) -> int:
-    bits = 0
-    tag = el.tag
-    if tag in _LANDMARK_INDEX:
-        bits |= 1 << _LANDMARK_INDEX[tag]
-    role = el.get("role")
-    if role and role in _ROLE_INDEX:
-        bits |= 1 << (len(_LANDMARK_TAGS) + _ROLE_INDEX[role])
-    return bits
-
-
-_LANDMARK_INDEX = {t: i for i, t in enumerate(_LANDMARK_TAGS)}
-_ROLE_INDEX = {r: i for i, r in enumerate(_ROLES)}
-
-
 def _collapse_len(text: str) -> int:
     """Length of ``text`` with white space collapsed and stripped (str.split() splits on
-    exactly the white space of ``_WS``)."""
-    words = text.split() if text else None
-    return sum(map(len, words)) + len(words) - 1 if words else 0
+    exactly the white space of ``_WS``); the walk has it inline."""
+    return len(" ".join(text.split()))
 
 
 #: Subtrees linkdensity's default view leaves out (seed 003 §3.2 step 2) that this walk keeps;
 #: the rest of its removed tags are skipped here too (``head`` apart, see :func:`walk`).
 LD_REMOVED_TAGS = frozenset(linkdensity.DEFAULT_REMOVED_TAGS) - SKIP_TAGS
 
+# An element's *state* is what it is inside of, as bits of one int: the OR of its own marks
+# and its parent's state, so that inheriting it costs one OR per element. Landmark tags, then
+# ARIA roles (the order of the in_/role_ columns), then class/id hints (hint_*_any), then:
+_ROLE_SHIFT = len(_LANDMARK_TAGS)
+_HINT_SHIFT = _ROLE_SHIFT + len(_ROLES)
+_HIDDEN = 1 << (_HINT_SHIFT + len(_HINT_NAMES))
+_ITEMPROP = _HIDDEN << 1  # itemprop="articleBody"
+_IN_LINK = _HIDDEN << 2  # inside an <a>
+_LD_LINK = _HIDDEN << 3  # inside an <a href> (linkdensity's link)
+_LD_OFF = _HIDDEN << 4  # inside a subtree linkdensity's view removes
+# What a tag makes an element itself. These bits ride along in the state (a state is the OR
+# of the own bits on the path) but are only ever read from the element's own bits.
+_BLOCK = _HIDDEN << 5
+_BREAK = _HIDDEN << 6
+_SKIP = _HIDDEN << 7
+_NOT_ELEMENT = _HIDDEN << 8  # a comment, processing instruction or entity
 
-@dataclass(slots=True)
-class _Frame:
-    node: etree._Element
-    block: int
-    in_link: bool
-    landmarks: int
-    hints_any: int
-    hidden: bool
-    itemprop: bool
-    depth: int
-    stat: ElementStat
-    hints: int  # the element's own hint bits
-    children: Iterator[etree._Element]
-    needed: bool  # its stats are kept (a block's container up to 3 levels, or the start)
-    ld_in_link: bool  # inside an <a href> (linkdensity's link)
-    ld_off: bool  # inside a subtree linkdensity's view removes
-    ld_needed: bool = False  # its linkdensity measures are kept (a block or a block's parent)
+#: Own bits of each tag with any; comments, processing instructions and entities (whose
+#: ``tag`` is their factory function) are skipped as the skipped tags are.
+_TAG_BITS: dict = {etree.Comment: _SKIP | _NOT_ELEMENT,
+                   etree.ProcessingInstruction: _SKIP | _NOT_ELEMENT,
+                   etree.Entity: _SKIP | _NOT_ELEMENT}
+for _i, _tag in enumerate(_LANDMARK_TAGS):
+    _TAG_BITS[_tag] = 1 << _i
+for _tags, _bit in ((("a",), _IN_LINK), (LD_REMOVED_TAGS, _LD_OFF), (BLOCK_TAGS, _BLOCK),
+                    (("br",), _BREAK), (SKIP_TAGS, _SKIP)):
+    for _tag in _tags:
+        _TAG_BITS[_tag] = _TAG_BITS.get(_tag, 0) | _bit
+_ROLE_BITS = {role: 1 << (_ROLE_SHIFT + i) for i, role in enumerate(_ROLES)}
+
+# The attributes the walk reads, as bits of the set an element has.
+_ATTRIBUTES = {name: 1 << i for i, name in enumerate((
+    "class", "id", "role", "hidden", "aria-hidden", "style", "itemprop", "href"))}
+_CLASS, _ID, _ROLE, _HIDDEN_ATTR, _ARIA_HIDDEN, _STYLE, _ITEMPROP_ATTR, _HREF = (
+    _ATTRIBUTES.values())
+
+
+def _attribute_bits(node: etree._Element, names: list[str], own: int,
+                    class_of: dict[int, str], index: int) -> int:
+    """Own bits of an element's attributes (``names``: their names, looked at first since
+    a ``get`` costs about as much as the whole list of names); its class, if it has one,
+    goes to ``class_of[index]``."""
+    present = 0
+    for name in names:
+        present |= _ATTRIBUTES.get(name, 0)
+    if not present:
+        return 0
+    bits = 0
+    if present & (_CLASS | _ID):
+        cls = None
+        if present & _CLASS:
+            cls = class_of[index] = node.get("class")
+        bits = _hint_bits(cls, node.get("id") if present & _ID else None) << _HINT_SHIFT
+    if present & _ROLE:
+        bits |= _ROLE_BITS.get(node.get("role"), 0)
+    if (present & _HIDDEN_ATTR or (present & _ARIA_HIDDEN and node.get("aria-hidden") == "true")
+            or (present & _STYLE and _hidden_style(node.get("style")))):
+        bits |= _HIDDEN
+    if present & _ITEMPROP_ATTR and node.get("itemprop") == "articleBody":
+        bits |= _ITEMPROP
+    if present & _HREF and own & _IN_LINK:
+        bits |= _LD_LINK
+    return bits
+
+
+_HINT_MASK = ((1 << len(_HINT_NAMES)) - 1) << _HINT_SHIFT
+_CLASS_BITS: dict[str, int] = {}
+
+
+def _class_bits(cls: str) -> int:
+    """Own bits of an element whose only attribute (the stamp apart) is ``class``."""
+    bits = _CLASS_BITS.get(cls)
+    if bits is None:
+        if len(_CLASS_BITS) > 50000:  # class strings repeat; bound the memo anyway
+            _CLASS_BITS.clear()
+        bits = _CLASS_BITS[cls] = _hint_bits(cls, None) << _HINT_SHIFT
+    return bits
 
 
 @dataclass
 class Walk:
-    """What the single walk collects."""
+    """What the single walk collects: every block (text or not) in document order, with the
+    measures features read of it and of its containers."""
 
     blocks: list[etree._Element] = field(default_factory=list)
-    pieces: list[list[str]] = field(default_factory=list)
-    link_chars: list[int] = field(default_factory=list)
-    links: list[int] = field(default_factory=list)
-    inline_children: list[int] = field(default_factory=list)
-    # per block: ancestors (nearest first, up to 3), landmark bits, hint bits any/near,
-    # hidden, itemprop, depth
-    context: list[tuple] = field(default_factory=list)
-    #: Subtree stats of the start element and of every element some block has among its
-    #: ancestors up to 3 levels (the only ones features read).
-    stats: dict[etree._Element, ElementStat] = field(default_factory=dict)
-    #: linkdensity's (NTL, link text, LA, child nodes) of every block and block parent in
-    #: its view, as ``linkdensity.node_stats(body, Params())`` counts them; None when the
-    #: walk cannot tell (no ``body``, or a ``head`` inside it).
-    link_density: dict[etree._Element, tuple[int, int, int, int]] | None = field(
-        default_factory=dict)
+    tags: list[str] = field(default_factory=list)  # the blocks' tags
+    #: Text pieces in document order (an element's text, a tail, a white-space piece as one
+    #: space, :data:`LINE_BREAK`) and the block each belongs to.
+    piece_text: list[str] = field(default_factory=list)
+    piece_block: list[int] = field(default_factory=list)
+    #: Per block: the link characters, ``<a>`` and inline (non-block) elements it owns; its
+    #: state (landmark, role, hint, hidden ... bits, see ``_ROLE_SHIFT``); its own hint bits,
+    #: and those of itself, its parent and grandparent together (``near_hints``); its depth
+    #: below the start; its parent's preorder index (-1: none).
+    link_chars: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    links: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    inline_children: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    state: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    hints: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    near_hints: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    depth: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    parent: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: Per block, its containers' rows (one, two and three levels up; -1: none) in
+    #: ``containers`` and ``container_stats``: per distinct container, the element, and its
+    #: subtree's measures (columns :data:`CONTAINER_STATS`).
+    container_rows: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.int64))
+    containers: list[etree._Element] = field(default_factory=list)
+    container_stats: np.ndarray = field(default_factory=lambda: np.zeros((0, 9), np.int64))
+    #: Characters and link characters of the start element's subtree (the page's text).
+    chars: int = 0
+    link_chars_total: int = 0
+    #: linkdensity's (NTL, link text, LA, child nodes) of each block and then of its parent,
+    #: as ``linkdensity.node_stats(body, Params())`` counts them (-1s: not in its view, or no
+    #: parent); None when the walk cannot tell (no ``body``, or a ``head`` inside it).
+    link_density_rows: np.ndarray | None = field(
+        default_factory=lambda: np.zeros((0, 8), np.int64))
+
+    @property
+    def link_density(self) -> dict[etree._Element, tuple[int, int, int, int]] | None:
+        """:attr:`link_density_rows` by element: every block and block parent in the view."""
+        if self.link_density_rows is None:
+            return None
+        found = {}
+        for el, parent_row, row in zip(self.blocks, self.container_rows[:, 0].tolist(),
+                                       self.link_density_rows.tolist()):
+            if row[0] >= 0:
+                found[el] = tuple(row[:4])
+            if row[4] >= 0:
+                found[self.containers[parent_row]] = tuple(row[4:])
+        return found
 
 
-#: ``keys()`` of an element carrying only the host's ordinal stamp (no class, role, ...).
+CONTAINER_STATS = ("chars", "link_chars", "blocks", "heading_blocks", "depth_below",
+                   "children", "p_children", "li_children", "same_sig")
+
+#: ``keys()`` of an element carrying only the host's ordinal stamp (no class, role, ...),
+#: and of one with a class besides (the commonest attribute set by far).
 _STAMP_ONLY = [STAMP_ATTR]
+_STAMP_CLASS = [STAMP_ATTR, "class"]
+
+
+@dataclass
+class _Records:
+    """The walk's per-element records, before they are summed into a :class:`Walk`. Only
+    lists of ints and strings: objects the garbage collector tracks would make it run
+    through the page's objects again and again as they pile up."""
+
+    state: list[int] = field(default_factory=list)  # per element, in preorder
+    parent: list[int] = field(default_factory=list)  # per element: its parent's index
+    tag: list[str] = field(default_factory=list)  # per element
+    class_of: dict[int, str] = field(default_factory=dict)  # the elements with a class
+    # the elements with children, and where their subtrees end (a leaf's ends after it)
+    closed_at: list[int] = field(default_factory=list)
+    closed_end: list[int] = field(default_factory=list)
+    # per text piece (as Walk.piece_text): its element and its collapsed length
+    piece_at: list[int] = field(default_factory=list)
+    piece_chars: list[int] = field(default_factory=list)
+    hinted_at: list[int] = field(default_factory=list)  # elements with own hint bits,
+    hinted_own: list[int] = field(default_factory=list)  # and their own bits
+    anchor_block: list[int] = field(default_factory=list)  # per <a>: the block owning it
+    href_at: list[int] = field(default_factory=list)  # the <a href> (linkdensity's links)
+    skipped_parent: list[int] = field(default_factory=list)  # per skipped element
+    block_at: list[int] = field(default_factory=list)  # per block: its element's index
+    block_parent: list[int] = field(default_factory=list)  # and its parent block
 
 
 def walk(page: Page) -> Walk:
-    """One iterative walk of the body: blocks, their own text pieces and subtree stats."""
+    """One iterative walk of the body: blocks and their text pieces, and what every element
+    has itself (its state, its text's collapsed length, where its subtree ends).
+
+    What a subtree has is summed afterwards with numpy (:func:`_tally`), only for the
+    elements features read: the loop does as little per element as it can.
+    """
     root = page.tree
     body = root.find("body")
     start = body if body is not None else root
     out = Walk()
-    blocks, pieces, link_chars, links = out.blocks, out.pieces, out.link_chars, out.links
-    inline_children, context, stats = out.inline_children, out.context, out.stats
-    link_density = out.link_density
-    frames: list[_Frame] = []
-
-    def add_text(frame: _Frame, text: str) -> None:
-        words = text.split()  # _collapse_len, inlined: the walk's hottest call
-        if not words:
-            pieces[frame.block].append(" ")
-            return
-        n = sum(map(len, words)) + len(words) - 1
-        st = frame.stat
-        st.chars += n
-        st.own_chars += n
-        pieces[frame.block].append(text)
-        if frame.in_link:
-            link_chars[frame.block] += n
-            st.link_chars += n
-        if not frame.ld_off:  # linkdensity.node_stats' add_piece (chars, text nodes counted)
-            st.ld_text += n
-            st.ld_nodes += 1
-            if frame.ld_in_link:
-                st.ld_link_text += n
-
-    def open_element(node: etree._Element, tag: str, parent: _Frame | None) -> None:
-        keys = node.keys()
-        if not keys or keys == _STAMP_ONLY:  # most elements: no attribute to read
-            hb = 0
-            marks = 1 << _LANDMARK_INDEX[tag] if tag in _LANDMARK_INDEX else 0
-            own_hidden = own_itemprop = False
-        else:
-            hb = _hint_bits(node)
-            marks = _landmark_bits(node)
-            own_hidden = _hidden(node)
-            own_itemprop = node.get("itemprop") == "articleBody"
-        is_link = tag == "a"
-        ld_link = is_link and node.get("href") is not None
-        if parent is None:
-            hints_any, landmarks, hidden, itemprop, in_link, depth = (
-                hb, marks, own_hidden, own_itemprop, is_link, 0)
-            ld_in_link, ld_off = ld_link, False
-        else:
-            hints_any = parent.hints_any | hb
-            landmarks = parent.landmarks | marks
-            hidden = parent.hidden or own_hidden
-            itemprop = parent.itemprop or own_itemprop
-            in_link = parent.in_link or is_link
-            depth = parent.depth + 1
-            ld_in_link = parent.ld_in_link or ld_link
-            ld_off = parent.ld_off or tag in LD_REMOVED_TAGS
-        st = ElementStat()
-        is_block = tag in BLOCK_TAGS or parent is None
-        if is_block:
-            block = len(blocks)
-            above = frames[-1:-4:-1]
-            for frame in above:
-                frame.needed = True
-            if above:
-                above[0].ld_needed = True
-            near = hb
-            for frame in above[:2]:
-                near |= frame.hints
-            blocks.append(node)
-            pieces.append([])
-            link_chars.append(0)
-            links.append(0)
-            inline_children.append(0)
-            context.append((tuple(frame.node for frame in above), landmarks, hints_any, near,
-                            hb, hidden, itemprop, depth))
-            st.blocks = 1
-            if tag in _HEADINGS:
-                st.heading_blocks = 1
-        else:
-            block = parent.block
-            inline_children[block] += 1
-        if is_link:
-            links[block] += 1
-        frame = _Frame(node, block, in_link, landmarks, hints_any, hidden, itemprop, depth, st,
-                       hb, iter(node), parent is None, ld_in_link, ld_off, is_block)
-        frames.append(frame)
-        if tag == "br":
-            pieces[block].append(LINE_BREAK)
-        if node.text:
-            add_text(frame, node.text)
-
     if not isinstance(start.tag, str) or start.tag in SKIP_TAGS:
         return out
-    open_element(start, start.tag, None)
-    while frames:
-        frame = frames[-1]
-        node = next(frame.children, None)
-        if node is None:  # the element closes
-            frames.pop()
-            st = frame.stat
-            if frame.needed:
-                stats[frame.node] = st
-            if frame.ld_needed and not frame.ld_off:
-                link_density[frame.node] = (st.ld_text, st.ld_link_text, st.ld_links,
-                                            st.ld_nodes)
-            if frames:
-                parent = frames[-1]
-                pst = parent.stat
-                if st.ld_text and not frame.ld_off:  # a text-less node is removed (step 2)
-                    pst.ld_text += st.ld_text
-                    pst.ld_link_text += st.ld_link_text
-                    pst.ld_links += st.ld_links
-                    if frame.node.tag == "a" and frame.node.get("href") is not None:
-                        pst.ld_links += 1
-                    pst.ld_nodes += st.ld_nodes + 1
-                pst.chars += st.chars
-                pst.link_chars += st.link_chars
-                pst.blocks += st.blocks
-                pst.heading_blocks += st.heading_blocks
-                if st.depth_below + 1 > pst.depth_below:
-                    pst.depth_below = st.depth_below + 1
-                tail = frame.node.tail
-                if tail:
-                    add_text(parent, tail)
-            continue
-        tag = node.tag
-        if not isinstance(tag, str) or tag in SKIP_TAGS:
-            if tag == "head":  # linkdensity's view keeps it: its measures are not known here
-                out.link_density = None
-            if node.tail:
-                add_text(frame, node.tail)
-            continue
-        open_element(node, tag, frame)
-    if body is None:  # linkdensity then walks the whole tree, head included
-        out.link_density = None
+    rec = _Records()
+    states, parents, closed_at, closed_end = rec.state, rec.parent, rec.closed_at, rec.closed_end
+    piece_text, piece_block = out.piece_text, out.piece_block
+    piece_at, piece_chars = rec.piece_at, rec.piece_chars
+    blocks, tags, block_at, block_parent = out.blocks, out.tags, rec.block_at, rec.block_parent
+    tag_bits, class_bits = _TAG_BITS, _CLASS_BITS
+    skipped_parent, element_tags, class_of = rec.skipped_parent, rec.tag, rec.class_of
+    head_inside = False
+
+    # the start: a block whatever its tag, in linkdensity's view whatever its tag
+    own = tag_bits.get(start.tag, 0) | _BLOCK
+    names = start.keys()
+    if names and names != _STAMP_ONLY:
+        own |= _attribute_bits(start, names, own, rec.class_of, 0)
+    state = own & ~_LD_OFF
+    index = block = 0
+    states.append(state)
+    parents.append(-1)
+    element_tags.append(start.tag)
+    if own & _HINT_MASK:
+        rec.hinted_at.append(index)
+        rec.hinted_own.append(own)
+    if own & _IN_LINK:
+        rec.anchor_block.append(block)
+        if own & _LD_LINK:
+            rec.href_at.append(index)
+    blocks.append(start)
+    tags.append(start.tag)
+    block_at.append(index)
+    block_parent.append(-1)
+    if own & _BREAK:
+        piece_text.append(LINE_BREAK)
+        piece_block.append(block)
+        piece_at.append(index)
+        piece_chars.append(0)
+    children = iter(start)
+    # An open element's frame: node, index, state, block, children left. The innermost
+    # open element's are in the local variables too.
+    stack = [(start, index, state, block, children)]
+    # Each text piece (an element's text, or a child's tail) belongs to the innermost open
+    # element: its collapsed length (_collapse_len) is its characters, a white-space piece
+    # renders as one space. The code is repeated inline: a call would be a large share of an
+    # element's time.
+    text = start.text
+    if text:
+        words = text.split()
+        piece_text.append(text if words else " ")
+        piece_block.append(block)
+        piece_at.append(index)
+        piece_chars.append(len(" ".join(words)))
+    while True:
+        for node in children:
+            tag = node.tag
+            own = tag_bits.get(tag, 0)
+            if own & _SKIP:
+                if not own & _NOT_ELEMENT:  # a child of its parent all the same
+                    skipped_parent.append(index)
+                    if tag == "head":  # linkdensity's view keeps it: its measures are unknown
+                        head_inside = True
+                text = node.tail
+                if text:
+                    words = text.split()
+                    piece_text.append(text if words else " ")
+                    piece_block.append(block)
+                    piece_at.append(index)
+                    piece_chars.append(len(" ".join(words)))
+                continue
+            child = len(states)
+            names = node.keys()
+            if names == _STAMP_CLASS:
+                cls = class_of[child] = node.get("class")
+                bits = class_bits.get(cls)
+                own |= _class_bits(cls) if bits is None else bits
+                if own & _HINT_MASK:
+                    rec.hinted_at.append(child)
+                    rec.hinted_own.append(own)
+            elif names and names != _STAMP_ONLY:
+                own |= _attribute_bits(node, names, own, class_of, child)
+                if own & _HINT_MASK:
+                    rec.hinted_at.append(child)
+                    rec.hinted_own.append(own)
+            child_state = state | own
+            states.append(child_state)
+            parents.append(index)
+            element_tags.append(tag)
+            if own & _BLOCK:
+                child_block = len(blocks)
+                blocks.append(node)
+                tags.append(tag)
+                block_at.append(child)
+                block_parent.append(block)
+            else:
+                child_block = block
+            if own & _IN_LINK:
+                rec.anchor_block.append(child_block)
+                if own & _LD_LINK:
+                    rec.href_at.append(child)
+            if own & _BREAK:
+                piece_text.append(LINE_BREAK)
+                piece_block.append(child_block)
+                piece_at.append(child)
+                piece_chars.append(0)
+            text = node.text
+            if text:
+                words = text.split()
+                piece_text.append(text if words else " ")
+                piece_block.append(child_block)
+                piece_at.append(child)
+                piece_chars.append(len(" ".join(words)))
+            if len(node):  # descend: the node is the innermost open element now
+                index, state, block, children = child, child_state, child_block, iter(node)
+                stack.append((node, index, state, block, children))
+                break
+            text = node.tail  # a leaf closes at once; its tail is its parent's text
+            if text:
+                words = text.split()
+                piece_text.append(text if words else " ")
+                piece_block.append(block)
+                piece_at.append(index)
+                piece_chars.append(len(" ".join(words)))
+        else:  # the innermost open element has no children left: it closes
+            node = stack.pop()[0]
+            closed_at.append(index)
+            closed_end.append(len(states))
+            if not stack:
+                break
+            _, index, state, block, children = stack[-1]
+            text = node.tail
+            if text:
+                words = text.split()
+                piece_text.append(text if words else " ")
+                piece_block.append(block)
+                piece_at.append(index)
+                piece_chars.append(len(" ".join(words)))
+    # linkdensity walks the head too when there is no body or one is inside it
+    _tally(out, rec, link_density_known=not head_inside and body is not None)
     return out
+
+
+def _range_max(values: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """``values[s:e].max()`` for each ``s < e`` of ``starts`` and ``ends``, by a sparse
+    table of power-of-two windows (n log n, whatever the ranges' lengths)."""
+    out = np.empty(len(starts), dtype=values.dtype)
+    level = np.frexp(ends - starts)[1] - 1  # floor(log2(length))
+    window = values  # at level k, window[i] is the max of values[i:i + 2**k]
+    for k in range(int(level.max()) + 1 if len(level) else 0):
+        if k:
+            half = 1 << (k - 1)
+            window = np.maximum(window[:-half], window[half:])
+        pick = np.flatnonzero(level == k)
+        if len(pick):
+            out[pick] = np.maximum(window[starts[pick]], window[ends[pick] - (1 << k)])
+    return out
+
+
+def _tally(out: Walk, rec: _Records, link_density_known: bool) -> None:
+    """The walk's per-element records summed into the measures of :class:`Walk`.
+
+    An element's subtree is a range of the preorder: a subtree's sum is the difference of
+    two prefix sums, and the depth below an element a range maximum of the depths.
+    """
+    n = len(rec.state)
+    n_blocks = len(rec.block_at)
+    state = np.asarray(rec.state, dtype=np.int64)
+    parent = np.asarray(rec.parent, dtype=np.int64)
+    ends = np.arange(1, n + 1, dtype=np.int64)
+    ends[np.asarray(rec.closed_at, dtype=np.intp)] = rec.closed_end
+
+    def subtree_sum(values: np.ndarray, at: np.ndarray) -> np.ndarray:
+        prefix = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(values, out=prefix[1:])
+        return prefix[ends[at]] - prefix[at]
+
+    # an element's depth: the subtrees it is in, its own apart
+    opened_minus_closed = np.ones(n + 1, dtype=np.int64)
+    np.subtract.at(opened_minus_closed, ends, 1)
+    depth = np.cumsum(opened_minus_closed[:n]) - 1
+    piece_at = np.asarray(rec.piece_at, dtype=np.intp)
+    piece_chars = np.asarray(rec.piece_chars, dtype=np.int64)
+    own_chars = np.bincount(piece_at, weights=piece_chars, minlength=n).astype(np.int64)
+    in_link = (state & _IN_LINK) != 0
+    at = np.asarray(rec.block_at, dtype=np.intp)
+    is_block = np.zeros(n, dtype=np.int64)
+    is_block[at] = 1
+    is_heading_block = np.zeros(n, dtype=np.int64)
+    is_heading_block[at[[tag in _HEADINGS for tag in out.tags]]] = 1
+    own_hints = np.zeros(n, dtype=np.int64)
+    own_hints[np.asarray(rec.hinted_at, dtype=np.intp)] = (
+        np.asarray(rec.hinted_own, dtype=np.int64) & _HINT_MASK) >> _HINT_SHIFT
+
+    # per block
+    sizes = ends[at] - at
+    in_child_blocks = np.bincount(np.asarray(rec.block_parent[1:], dtype=np.intp),
+                                  weights=sizes[1:], minlength=n_blocks).astype(np.int64)
+    out.inline_children = sizes - 1 - in_child_blocks
+    out.links = np.bincount(np.asarray(rec.anchor_block, dtype=np.intp), minlength=n_blocks)
+    out.link_chars = np.bincount(np.asarray(out.piece_block, dtype=np.intp),
+                                 weights=np.where(in_link[piece_at], piece_chars, 0),
+                                 minlength=n_blocks).astype(np.int64)
+    out.state = state[at]
+    out.depth = depth[at]
+    out.hints = own_hints[at]
+    # ancestors one, two and three levels up (-1: none; parent[-1] is the start's, -1)
+    up = np.empty((n_blocks, 3), dtype=np.int64)
+    up[:, 0] = parent[at]
+    up[:, 1] = parent[up[:, 0]]
+    up[:, 2] = parent[up[:, 1]]
+    up[up[:, 0] < 0, 1] = -1
+    up[up[:, 1] < 0, 2] = -1
+    out.parent = up[:, 0]
+    near = out.hints.copy()
+    for k in (0, 1):
+        has = up[:, k] >= 0
+        near[has] |= own_hints[up[has, k]]
+    out.near_hints = near
+    # distinct containers, each measured once, and the start (the page's text) after them
+    flat = up.ravel()
+    used = flat >= 0
+    container_at, first, rows = np.unique(flat[used], return_index=True, return_inverse=True)
+    container_rows = np.full(len(flat), -1, dtype=np.int64)
+    container_rows[used] = rows
+    out.container_rows = container_rows.reshape(n_blocks, 3)
+    out.containers = containers = []
+    for where in np.flatnonzero(used)[first].tolist():  # a block it is above, climbed
+        el = out.blocks[where // 3]
+        for _ in range(where % 3 + 1):
+            el = el.getparent()
+        containers.append(el)
+    measured = np.append(container_at, 0)
+    chars = subtree_sum(own_chars, measured)
+    link_chars = subtree_sum(np.where(in_link, own_chars, 0), measured)
+    out.chars, out.link_chars_total = int(chars[-1]), int(link_chars[-1])
+    below = _range_max(depth, container_at, ends[container_at]) - depth[container_at]
+    # element children (skipped ones too), and the <p> and <li> among them (blocks all)
+    children = np.bincount(parent[1:], minlength=n)
+    children += np.bincount(np.asarray(rec.skipped_parent, dtype=np.intp), minlength=n)
+    block_tags = np.asarray(out.tags, dtype=object)
+    p_children, li_children = (
+        np.bincount(up[(block_tags == tag) & (up[:, 0] >= 0), 0], minlength=n)
+        for tag in ("p", "li"))
+    out.container_stats = np.stack([
+        chars[:-1], link_chars[:-1], subtree_sum(is_block, container_at),
+        subtree_sum(is_heading_block, container_at), below, children[container_at],
+        p_children[container_at], li_children[container_at],
+        _same_signature_siblings(rec, parent, container_at, containers)], axis=1)
+    out.link_density_rows = _link_density_rows(rec, n, state, ends, piece_at, piece_chars, at,
+                                               up[:, 0]) if link_density_known else None
+
+
+def _same_signature_siblings(rec: _Records, parent: np.ndarray, container_at: np.ndarray,
+                              containers: list[etree._Element]) -> np.ndarray:
+    """Per container, its parent's element children with its tag and class (:func:`_sig`),
+    itself included: counted over the children of the containers' parents only, and the
+    walked ones only (a skipped child's tag is no container's)."""
+    container_parent = parent[container_at]
+    wanted = np.unique(container_parent[container_parent >= 0])
+    parents, tags, class_of = rec.parent, rec.tag, rec.class_of
+    counts: dict[tuple[int, str, str], int] = {}
+    for i in np.flatnonzero(np.isin(parent, wanted)).tolist():
+        key = (parents[i], tags[i], class_of.get(i, ""))
+        counts[key] = counts.get(key, 0) + 1
+    found = []
+    for row, (at, up) in enumerate(zip(container_at.tolist(), container_parent.tolist())):
+        if up < 0:  # the start: its parent is not walked
+            found.append(_sibling_counts(containers[row], {}))
+        else:
+            found.append(counts.get((up, tags[at], class_of.get(at, "")), 0))
+    return np.asarray(found, dtype=np.int64)
+
+
+def _link_density_rows(rec: _Records, n: int, state: np.ndarray, ends: np.ndarray,
+                       piece_at: np.ndarray, piece_chars: np.ndarray, at: np.ndarray,
+                       parent_at: np.ndarray) -> np.ndarray:
+    """linkdensity's §3.1 measures (text, link text, links, nodes) of each block and then of
+    its parent, -1s when not in its view, as ``linkdensity.node_stats`` counts them: a
+    text-less element is removed (§3.2 step 2), so it is neither a node nor a link of its
+    ancestors."""
+    in_view = (state & _LD_OFF) == 0
+    own_text = np.bincount(piece_at, weights=np.where(in_view[piece_at], piece_chars, 0),
+                           minlength=n).astype(np.int64)
+    own_nodes = np.bincount(piece_at, weights=(piece_chars > 0) & in_view[piece_at],
+                            minlength=n).astype(np.int64)
+
+    def subtree_sum(values: np.ndarray) -> np.ndarray:
+        prefix = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(values, out=prefix[1:])
+        return prefix[ends] - prefix[:n]
+
+    text = subtree_sum(own_text)
+    has_text = (text > 0).astype(np.int64)
+    link_text = subtree_sum(np.where((state & _LD_LINK) != 0, own_text, 0))
+    counted_link = np.zeros(n, dtype=np.int64)
+    href_at = np.asarray(rec.href_at, dtype=np.intp)
+    counted_link[href_at] = has_text[href_at]
+    links = subtree_sum(counted_link) - counted_link
+    nodes = subtree_sum(own_nodes + has_text) - has_text
+    measures = np.stack([text, link_text, links, nodes], axis=1)
+    measures[~in_view] = -1
+    rows = np.full((len(at), 8), -1, dtype=np.int64)
+    rows[:, :4] = measures[at]
+    has_parent = parent_at >= 0
+    rows[has_parent, 4:] = measures[parent_at[has_parent]]
+    return rows
 
 
 #: Stands for a line break (``<br>``, a newline in ``<pre>``) until the text is joined.
@@ -446,24 +706,69 @@ def _text(pieces: list[str], keep_newlines: bool = False) -> str:
     return "\n".join(line for line in lines if line)
 
 
+def _block_texts(w: Walk) -> list[str]:
+    """Every block's text, as :func:`_text` makes it of the block's pieces, all at once: the
+    pieces grouped by block (a stable sort keeps their order) and joined into one string,
+    a NUL after each block (lxml's text has none), white space collapsed in one pass."""
+    n_blocks = len(w.blocks)
+    order = np.argsort(np.asarray(w.piece_block + list(range(n_blocks)), dtype=np.int64),
+                       kind="stable")
+    pieces = w.piece_text + ["\x00"] * n_blocks
+    joined = "".join(map(pieces.__getitem__, order.tolist()))
+    # white space collapsed as _WS.sub(" ", ...) does (str.split splits on exactly its
+    # white space), faster; the space it leaves beside a NUL goes with the strip
+    texts = list(map(str.strip, " ".join(joined.split()).split("\x00")))
+    del texts[n_blocks:]
+    if LINE_BREAK in joined or "pre" in w.tags:  # lines to keep: block by block
+        for i, (tag, text) in enumerate(zip(w.tags, joined.split("\x00"))):
+            if tag == "pre" or LINE_BREAK in text:
+                texts[i] = _text([text], keep_newlines=tag == "pre")
+    return texts
+
+
+# The _LD_TYPES patterns lower-cased: on a lower-cased ASCII text their case-sensitive
+# forms find what the case-insensitive ones find on the text, several times faster.
+_LD_TYPES_LOWER = tuple(re.compile(rx.pattern.lower()) for rx in _LD_TYPES.values())
+_COUNTED_TAGS = ("article", "form", "table")
+
+
 def _page_level(page: Page, w: Walk, texts: list[str], chars: np.ndarray) -> np.ndarray:
     tree = page.tree
-    body_stat = w.stats.get(w.blocks[0]) if w.blocks else None
-    total = body_stat.chars if body_stat else 0
-    link_total = body_stat.link_chars if body_stat else 0
-    tags = [b.tag for b in w.blocks]
-    ld = " ".join(tree.xpath('//script[@type="application/ld+json"]/text()'))[:200000]
-    og = " ".join(tree.xpath('//meta[@property="og:type"]/@content')).lower()
+    total = w.chars
+    link_total = w.link_chars_total
+    tags = w.tags
+    # what //script[@type="application/ld+json"]/text(), //meta[@property="og:type"]/@content
+    # and //article, //form, //table find, in one pass over the whole tree instead of five
+    ld_parts: list[str] = []
+    og_parts: list[str] = []
+    counted = dict.fromkeys(_COUNTED_TAGS, 0)
+    for el in tree.iter(*_COUNTED_TAGS, "script", "meta"):
+        tag = el.tag
+        if tag == "script":
+            if el.get("type") == "application/ld+json":
+                ld_parts += el.xpath("text()")
+        elif tag == "meta":
+            if el.get("property") == "og:type" and el.get("content") is not None:
+                og_parts.append(el.get("content"))
+        else:
+            counted[tag] += 1
+    ld = " ".join(ld_parts)[:200000]
+    og = " ".join(og_parts).lower()
+    if ld.isascii():
+        ld_lower = ld.lower()
+        ld_types = [float(bool(rx.search(ld_lower))) for rx in _LD_TYPES_LOWER]
+    else:
+        ld_types = [float(bool(rx.search(ld))) for rx in _LD_TYPES.values()]
     url = page.url or ""
     path = re.sub(r"^[a-z]+://[^/]+", "", url).split("?")[0]
     values = [
         math.log1p(total), link_total / total if total else 0.0, math.log1p(len(w.blocks)),
         tags.count("p"), tags.count("li"), sum(t in _HEADINGS for t in tags),
-        len(tree.xpath("//article")), len(tree.xpath("//form")), len(tree.xpath("//table")),
+        counted["article"], counted["form"], counted["table"],
         float(chars.max()) if len(chars) else 0.0,
         float("article" in og), float("product" in og),
         float(path.count("/")), float(bool(re.search(r"\d", path))),
-    ] + [float(bool(rx.search(ld))) for rx in _LD_TYPES.values()]
+    ] + ld_types
     return np.asarray(values, dtype=np.float64)
 
 
@@ -482,29 +787,14 @@ def _sibling_counts(el: etree._Element, cache: dict) -> int:
     return counts.get(_sig(el), 0)
 
 
-def _child_counts(el: etree._Element, cache: dict) -> tuple[int, int, int]:
-    found = cache.get(el)
-    if found is None:
-        n = p = li = 0
-        for child in el:
-            tag = child.tag
-            if isinstance(tag, str):
-                n += 1
-                if tag == "p":
-                    p += 1
-                elif tag == "li":
-                    li += 1
-        found = cache[el] = (n, p, li)
-    return found
-
-
 def paper_signals(page: Page, blocks: list[etree._Element],
-                  link_density: dict[etree._Element, tuple[int, int, int, int]] | None = None
-                  ) -> np.ndarray:
+                  link_density: dict[etree._Element, tuple[int, int, int, int]] | np.ndarray |
+                  None = None) -> np.ndarray:
     """The papers' per-block signals (linkblocks, linkdensity, FAR-SW), see _PAPERS.
 
-    ``link_density``: :attr:`Walk.link_density`, linkdensity's measures the walk counted
-    already (None: ``linkdensity.node_stats`` counts them).
+    ``link_density``: linkdensity's measures the walk counted already, by element
+    (:attr:`Walk.link_density`) or as the blocks' rows of :attr:`Walk.link_density_rows`
+    (None: ``linkdensity.node_stats`` counts them).
     """
     from .. import farsw, linkblocks
 
@@ -534,20 +824,22 @@ def paper_signals(page: Page, blocks: list[etree._Element],
         link_density = {
             el: (ns.text, ns.link_text, ns.links, ns.nodes) for el, ns in linkdensity.node_stats(
                 body if body is not None else page.tree, linkdensity.Params()).items()}
-    for i, el in enumerate(blocks):
-        ns = link_density.get(el)
-        if ns is not None:  # NodeStats.ltd, .lad and the NTL
-            text, link_text, links, nodes = ns
-            out[i, 2] = link_text / text if text else 0.0
-            out[i, 3] = links / nodes if nodes else 0.0
-            out[i, 4] = math.log1p(text)
-        parent = el.getparent()
-        ps = link_density.get(parent) if parent is not None else None
-        if ps is not None:
-            text, link_text, links, nodes = ps
-            out[i, 5] = link_text / text if text else 0.0
-            out[i, 6] = links / nodes if nodes else 0.0
-            out[i, 7] = math.log1p(text)
+    # the block's and its parent's measures side by side (-1: not in linkdensity's view),
+    # then NodeStats.ltd, .lad and the NTL of each, column by column
+    if isinstance(link_density, np.ndarray):
+        measured = link_density
+    else:
+        absent = (-1, -1, -1, -1)
+        measured = np.asarray([link_density.get(el, absent) + link_density.get(
+            el.getparent(), absent) for el in blocks], dtype=np.int64).reshape(n, 8)
+    for first, column in ((0, 2), (4, 5)):
+        text, link_text, links, nodes = measured[:, first:first + 4].T
+        known = text >= 0
+        for numerator, denominator, at in ((link_text, text, column), (links, nodes, column + 1)):
+            ratio = np.zeros(n)
+            np.divide(numerator, denominator, out=ratio, where=known & (denominator > 0))
+            out[known, at] = ratio[known]
+        out[known, column + 2] = [math.log1p(t) for t in text[known].tolist()]
     # seed 004: FAR-SW line score (eq. 4) of the block's line and its window
     try:
         line_starts, line_features = farsw.line_features(page, farsw.Params())
@@ -578,14 +870,14 @@ def rules_signals(page: Page, blocks: list[etree._Element]) -> np.ndarray:
 def rules_columns(blocks: list[etree._Element], chosen: list[etree._Element],
                   exclude: set[etree._Element]) -> np.ndarray:
     """``rules_main`` and ``rules_container`` of each block, given auto-rules' choice."""
-    out = np.zeros((len(blocks), 2))
+    found: list[tuple[int, int]] = []  # per block (numpy rows are set all at once)
     chosen_set = set(chosen)
     parents = {c.getparent() for c in chosen if c.getparent() is not None}
     # Going up from a block: an excluded element ends the search, a chosen one makes it
     # kept, a chosen one's parent on the way puts it beside. The answer for an element is
     # its own test and its parent's answer, so each element is tested once per page.
     answers: dict[etree._Element, tuple[int, int]] = {}
-    for i, el in enumerate(blocks):
+    for el in blocks:
         path = []
         node = el
         answer = (0, 0)
@@ -604,41 +896,89 @@ def rules_columns(blocks: list[etree._Element], chosen: list[etree._Element],
             node = node.getparent()
         for node in reversed(path):
             answer = answers[node] = (answer[0], answer[1] | (node in parents))
-        out[i] = answer
-    return out
+        found.append(answer)
+    return np.asarray(found, dtype=np.float64).reshape(len(blocks), 2)
 
 
-_ASCII_PUNCT = b".,;:!?"  # _PUNCT's ASCII members
-_ASCII_DIGITS = b"0123456789"  # the ASCII characters str.isdigit accepts
-_ASCII_UPPER = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # the ASCII characters str.isupper accepts
+# Character classes of the text measures. Each measure's definition (a regex or a str
+# method) looks at one character at a time, so a table of the characters met answers them
+# all: every character of every block is looked up at once (see _text_measures).
+_PUNCT_CLASS, _DIGIT_CLASS, _UPPER_CLASS, _WORD_CLASS, _SPACE_CLASS, _STOP_CLASS = (
+    1 << i for i in range(6))
+_SPACE = re.compile(r"\s")
+_SENTENCE_MARK = re.compile(r"[.!?\u3002\uff01\uff1f]")  # _SENTENCE_END's first character
 
 
-def _char_counts(text: str) -> tuple[int, int, int]:
-    """Punctuation marks (:data:`_PUNCT`), digits and upper-case letters of ``text``; an
-    ASCII text (most) is counted by deleting bytes, not by a call per character."""
-    if text.isascii():
-        raw = text.encode("ascii")
-        size = len(raw)
-        return (size - len(raw.translate(None, _ASCII_PUNCT)),
-                size - len(raw.translate(None, _ASCII_DIGITS)),
-                size - len(raw.translate(None, _ASCII_UPPER)))
-    return (len(_PUNCT.findall(text)), sum(map(str.isdigit, text)),
-            sum(map(str.isupper, text)))
+def _char_class(char: str) -> int:
+    """The classes of one character (its bits of the ``_*_CLASS`` flags)."""
+    return ((_PUNCT_CLASS if _PUNCT.match(char) else 0)
+            | (_DIGIT_CLASS if char.isdigit() else 0)
+            | (_UPPER_CLASS if char.isupper() else 0)
+            | (_WORD_CLASS if WORD_RE.match(char) else 0)
+            | (_SPACE_CLASS if _SPACE.match(char) else 0)
+            | (_STOP_CLASS if _SENTENCE_MARK.match(char) else 0))
 
 
-#: ASCII bytes to ``a`` (a word character, ``\w``) or a space (any other).
-_ASCII_WORD_MAP = bytes(ord("a") if chr(b).isalnum() or b == ord("_") else ord(" ")
-                        for b in range(128)) + b" " * 128
+_ASCII_CLASSES = np.array([_char_class(chr(code)) for code in range(128)], dtype=np.uint8)
+_CHAR_CLASSES: dict[int, int] = {}  # other characters met, by code point
 
 
-def _word_counts(text: str) -> tuple[int, int]:
-    """The words of ``text`` (:data:`WORD_RE`) and their characters; an ASCII text (most) is
-    counted on its bytes mapped to word / other, without a list of its words."""
-    if text.isascii():
-        marks = text.encode("ascii").translate(_ASCII_WORD_MAP)
-        return marks.count(b" a") + (marks[:1] == b"a"), marks.count(b"a")
-    words = WORD_RE.findall(text)
-    return len(words), sum(map(len, words))
+def _classes(codes: np.ndarray) -> np.ndarray:
+    """Classes of code points: ASCII from the table, the others once per distinct one."""
+    if not len(codes) or codes.max() < 128:
+        return _ASCII_CLASSES[codes]
+    classes = np.empty(len(codes), dtype=np.uint8)
+    ascii_ = codes < 128
+    classes[ascii_] = _ASCII_CLASSES[codes[ascii_]]
+    others, inverse = np.unique(codes[~ascii_], return_inverse=True)
+    if len(_CHAR_CLASSES) > 50000:  # bound the memo
+        _CHAR_CLASSES.clear()
+    memo = _CHAR_CLASSES
+    found = [memo.get(code) for code in others.tolist()]
+    for i, code in enumerate(others.tolist()):
+        if found[i] is None:
+            found[i] = memo[code] = _char_class(chr(code))
+    classes[~ascii_] = np.asarray(found, dtype=np.uint8)[inverse]
+    return classes
+
+
+#: Columns of :func:`_text_measures`.
+TEXT_MEASURES = ("chars", "words", "word_chars", "commas", "sentences", "punct", "digits",
+                 "upper")
+
+
+def _text_measures(texts: list[str]) -> np.ndarray:
+    """Per text (a row): characters; words (:data:`WORD_RE` matches) and their characters;
+    commas; sentence ends (:data:`_SENTENCE_END` matches); punctuation marks (:data:`_PUNCT`);
+    digits and upper-case letters (``str.isdigit``, ``str.isupper``).
+
+    Counted over all texts at once on their code points, a NUL after each text (no text has
+    one, and it is in no class): a word starts where a word character follows none, a
+    sentence ends where a mark is followed by white space or a NUL.
+    """
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    if not len(texts):
+        return np.zeros((0, len(TEXT_MEASURES)), dtype=np.int64)
+    starts = np.cumsum(lengths + 1) - lengths - 1
+    joined = "\x00".join(texts) + "\x00"
+    if joined.isascii():
+        codes = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
+    else:
+        codes = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    classes = _classes(codes)
+    word = (classes & _WORD_CLASS) != 0
+    word_start = word.copy()
+    word_start[1:] &= ~word[:-1]
+    followed = np.zeros(len(codes), dtype=bool)  # by white space or a NUL
+    followed[:-1] = ((classes[1:] & _SPACE_CLASS) != 0) | (codes[1:] == 0)
+    counted = (word_start, word, codes == ord(","), ((classes & _STOP_CLASS) != 0) & followed,
+               (classes & _PUNCT_CLASS) != 0, (classes & _DIGIT_CLASS) != 0,
+               (classes & _UPPER_CLASS) != 0)
+    # a text's counts: the sum over its characters and its NUL (no range is empty); one
+    # flat int32 array at a time (reduceat over a 2-D array, or casting booleans in it, is
+    # many times slower)
+    return np.column_stack([lengths] + [np.add.reduceat(flags.astype(np.int32), starts)
+                                        for flags in counted])
 
 
 def window_mean(values: np.ndarray, radius: int) -> np.ndarray:
@@ -654,65 +994,39 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
             recurrence: dict[str, float] | None = None) -> Blocks:
     """Blocks of ``page`` with text, and their feature matrix (rows in document order)."""
     w = walk(page)
-    keep = [i for i, p in enumerate(w.pieces) if p]
-    texts_all = [_text(w.pieces[i], keep_newlines=w.blocks[i].tag == "pre") for i in keep]
-    sel = [k for k, t in zip(keep, texts_all) if t]
-    texts = [t for t in texts_all if t]
-    blocks = [w.blocks[i] for i in sel]
+    texts_all = _block_texts(w)
+    lengths = np.fromiter(map(len, texts_all), dtype=np.int64, count=len(texts_all))
+    rows = np.flatnonzero(lengths)
+    texts = [texts_all[i] for i in rows.tolist()]
+    blocks = [w.blocks[i] for i in rows.tolist()]
+    tags = [w.tags[i] for i in rows.tolist()]
     n = len(blocks)
     if not n:
         return Blocks()
     feats = np.full((n, len(FEATURE_NAMES)), -1.0)
     col = FEATURE_INDEX
-    chars = np.asarray([len(t) for t in texts], dtype=np.float64)
-    link_chars = np.asarray([w.link_chars[i] for i in sel], dtype=np.float64)
+    measures = _text_measures(texts).astype(np.float64)
+    chars, n_words, word_chars, commas, sentences, punct, digits, upper = measures.T
+    link_chars = w.link_chars[rows].astype(np.float64)
     link_share = np.minimum(link_chars / np.maximum(chars, 1), 1.0)
-    sentences = np.asarray([len(_SENTENCE_END.findall(t)) for t in texts], dtype=np.float64)
-    words = [_word_counts(t) for t in texts]
-    n_words = np.asarray([x[0] for x in words], dtype=np.float64)
     feats[:, col["own_chars"]] = np.log1p(chars)
     feats[:, col["own_words"]] = np.log1p(n_words)
     feats[:, col["own_link_chars"]] = np.log1p(link_chars)
     feats[:, col["own_link_share"]] = link_share
-    feats[:, col["own_links"]] = [w.links[i] for i in sel]
-    feats[:, col["own_commas"]] = [t.count(",") for t in texts]
+    feats[:, col["own_links"]] = w.links[rows]
+    feats[:, col["own_commas"]] = commas
     feats[:, col["own_sentences"]] = sentences
-    counts = np.asarray([_char_counts(t) for t in texts], dtype=np.float64)
-    feats[:, col["own_punct_share"]] = counts[:, 0] / chars
-    feats[:, col["own_digits_share"]] = counts[:, 1] / chars
-    feats[:, col["own_upper_share"]] = counts[:, 2] / chars
-    feats[:, col["own_avg_word"]] = [(size / count) if count else 0.0 for count, size in words]
-    feats[:, col["own_inline_children"]] = [w.inline_children[i] for i in sel]
-    sib_cache: dict = {}
-    child_cache: dict = {}
-    stats = w.stats
-    empty = ElementStat()
-    contexts = [w.context[i] for i in sel]
+    feats[:, col["own_punct_share"]] = punct / chars
+    feats[:, col["own_digits_share"]] = digits / chars
+    feats[:, col["own_upper_share"]] = upper / chars
+    avg_word = np.zeros(n)
+    np.divide(word_chars, n_words, out=avg_word, where=n_words > 0)
+    feats[:, col["own_avg_word"]] = avg_word
+    feats[:, col["own_inline_children"]] = w.inline_children[rows]
     # containers 1-3 levels up: one row of 11 values per distinct element, then gathered
-    container_at: dict[etree._Element, int] = {}
-    container_rows: list[tuple] = []
-    at_level: list[list[int]] = [[], [], []]  # per level, each block's row (-1: none)
-    for ctx in contexts:
-        ancestors = ctx[0]
-        for k in range(3):
-            if k >= len(ancestors):
-                at_level[k].append(-1)
-                continue
-            el = ancestors[k]
-            at = container_at.get(el)
-            if at is None:
-                st = stats.get(el, empty)
-                nch, np_, nli = _child_counts(el, child_cache)
-                at = container_at[el] = len(container_rows)
-                container_rows.append((
-                    TAG_CODES.get(el.tag, 0), math.log1p(st.chars),
-                    st.link_chars / st.chars if st.chars else 0, math.log1p(st.blocks), nch,
-                    st.depth_below, _sibling_counts(el, sib_cache), np_, nli,
-                    st.heading_blocks, st.chars))
-            at_level[k].append(at)
-    table = np.asarray(container_rows, dtype=np.float64).reshape(-1, len(_CONTAINER))
+    table = _container_table(w)
     for k in (1, 2, 3):
-        at = np.asarray(at_level[k - 1], dtype=np.intp)
+        at = w.container_rows[rows, k - 1]
         has = at >= 0
         rows_k = np.full((n, len(_CONTAINER)), -1.0)
         found = table[at[has]]
@@ -723,29 +1037,27 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
         rows_k[has, 10] = share
         first = col[f"up{k}_tag"]
         feats[:, first:first + len(_CONTAINER)] = rows_k
-    landmarks = np.asarray([c[1] for c in contexts], dtype=np.int64)
-    hints_any = np.asarray([c[2] for c in contexts], dtype=np.int64)
-    near = np.asarray([c[3] for c in contexts], dtype=np.int64)
-    hb = np.asarray([c[4] for c in contexts], dtype=np.int64)
+    state = w.state[rows]
+    hints_any = state >> _HINT_SHIFT
+    near = w.near_hints[rows]
+    hb = w.hints[rows]
     for j, name in enumerate(_LANDMARK_TAGS):
-        feats[:, col[f"in_{name}"]] = (landmarks >> j) & 1
+        feats[:, col[f"in_{name}"]] = (state >> j) & 1
     for j, name in enumerate(_ROLES):
-        feats[:, col[f"role_{name}"]] = (landmarks >> (len(_LANDMARK_TAGS) + j)) & 1
+        feats[:, col[f"role_{name}"]] = (state >> (_ROLE_SHIFT + j)) & 1
     for j, name in enumerate(_HINT_NAMES):
         feats[:, col[f"hint_{name}_self"]] = (hb >> j) & 1
         feats[:, col[f"hint_{name}_near"]] = (near >> j) & 1
         feats[:, col[f"hint_{name}_any"]] = (hints_any >> j) & 1
-    feats[:, col["hidden"]] = [float(c[5]) for c in contexts]
-    feats[:, col["itemprop_body"]] = [float(c[6]) for c in contexts]
-    feats[:, col["heading_level"]] = [int(b.tag[1]) if b.tag in _HEADINGS else 0
-                                      for b in blocks]
+    feats[:, col["hidden"]] = (state & _HIDDEN) != 0
+    feats[:, col["itemprop_body"]] = (state & _ITEMPROP) != 0
+    feats[:, col["heading_level"]] = [int(t[1]) if t in _HEADINGS else 0 for t in tags]
     feats[:, col["is_link_only"]] = (link_share > 0.99).astype(float)
-    feats[:, col["depth"]] = [c[7] for c in contexts]
+    feats[:, col["depth"]] = w.depth[rows]
     cum = np.cumsum(chars) - chars
     total = chars.sum()
     feats[:, col["pos_chars"]] = cum / total if total else 0
     feats[:, col["pos_blocks"]] = np.arange(n) / max(n - 1, 1)
-    tags = [b.tag for b in blocks]
     first_h1 = next((r for r, t in enumerate(tags) if t == "h1"), n)
     last_h = max((r for r, t in enumerate(tags) if t in _HEADINGS), default=-1)
     feats[:, col["after_h1"]] = (np.arange(n) >= first_h1).astype(float)
@@ -758,20 +1070,13 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     feats[:, col["win_link_share"]] = window_mean(link_share, 3)
     feats[:, col["win_chars"]] = window_mean(log_chars, 3)
     feats[:, col["win_sentences"]] = window_mean(sentences, 3)
-    parents = [b.getparent() for b in blocks]
-    run = np.ones(n)
-    for r in range(1, n):
-        if parents[r] is parents[r - 1]:
-            run[r] = run[r - 1] + 1
-    for r in range(n - 2, -1, -1):
-        if parents[r] is parents[r + 1]:
-            run[r] = run[r + 1]
-    feats[:, col["run_same_parent"]] = run
+    feats[:, col["run_same_parent"]] = _run_lengths(w.parent[rows])
     page_feats = _page_level(page, w, texts, chars)
     for j, name in enumerate(_PAGE):
         feats[:, col[name]] = page_feats[j]
     if papers:
-        paper = paper_signals(page, blocks, w.link_density)
+        paper = paper_signals(page, blocks, None if w.link_density_rows is None
+                              else w.link_density_rows[rows])
         for j, name in enumerate(_PAPERS):
             feats[:, col[name]] = paper[:, j]
     if recurrence is not None:
@@ -782,3 +1087,25 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
         feats[:, col["rules_main"]] = rl[:, 0]
         feats[:, col["rules_container"]] = rl[:, 1]
     return Blocks(blocks, texts, feats, page_feats)
+
+
+def _run_lengths(keys: np.ndarray) -> np.ndarray:
+    """Per row, the length of the run of equal neighbouring ``keys`` it is in."""
+    n = len(keys)
+    if not n:
+        return np.ones(0)
+    starts = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))
+    lengths = np.diff(np.append(starts, n))
+    return np.repeat(lengths, lengths).astype(np.float64)
+
+
+def _container_table(w: Walk) -> np.ndarray:
+    """One row of the :data:`_CONTAINER` values per distinct container (its characters last,
+    for the block's share of them)."""
+    table = []
+    for el, (chars, link_chars, blocks, headings, below, children, p_children, li_children,
+             same_sig) in zip(w.containers, w.container_stats.tolist()):
+        table.append((TAG_CODES.get(el.tag, 0), math.log1p(chars),
+                      link_chars / chars if chars else 0, math.log1p(blocks), children, below,
+                      same_sig, p_children, li_children, headings, chars))
+    return np.asarray(table, dtype=np.float64).reshape(-1, len(_CONTAINER))
