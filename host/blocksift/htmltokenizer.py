@@ -144,11 +144,16 @@ def attribute(attrs: str, name: str) -> str | None:
 #: name), raw-text element whole (group ``raw_<name>``: its attribute text; :data:`RAW_GROUPS`
 #: maps the group to the name) or start tag (groups ``start`` and ``attrs``). Text between
 #: tokens is passed over.
+#: Alternatives start with different characters (order only tries the common ones first);
+#: an end tag without attributes skips the attribute loops; a lookahead on the first
+#: letters of the raw-text names passes over their alternatives for every other tag.
 TOKEN_RE = re.compile(
-    "<(?:" + COMMENT + "|" + BOGUS_COMMENT
-    + r"|/(?P<end>" + TAG_NAME + ")" + ATTRS + ">?"
-    + "".join(rf"|{ci(name)}(?=[\s/>]|\Z)(?P<raw_{name}>{ATTRS})>?" + raw_text_body(name)
-              for name in RAW_TEXT_ELEMENTS + ("plaintext",))
+    r"<(?:/(?P<end>" + TAG_NAME + ")(?:>|" + ATTRS + ">?)"
+    + "|" + COMMENT + "|" + BOGUS_COMMENT
+    + "|(?=[" + "".join(sorted({c for name in RAW_TEXT_ELEMENTS + ("plaintext",)
+                                for c in (name[0], name[0].upper())})) + "])(?:"
+    + "|".join(rf"{ci(name)}(?=[\s/>]|\Z)(?P<raw_{name}>{ATTRS})>?" + raw_text_body(name)
+               for name in RAW_TEXT_ELEMENTS + ("plaintext",)) + ")"
     + r"|(?P<start>" + TAG_NAME + ")(?P<attrs>" + ATTRS + ")>?)")
 #: ``TOKEN_RE`` group of a raw-text element -> the element's name.
 RAW_GROUPS = {f"raw_{name}": name for name in RAW_TEXT_ELEMENTS + ("plaintext",)}
