@@ -7,7 +7,7 @@ import html as html_lib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import chain, islice
 
 import numpy as np
 
@@ -28,6 +28,7 @@ from .params import Params
 _GAP_RE = re.compile("<(?:/(" + tokenizer.TAG_NAME + ")(?:>|" + tokenizer.ATTRS + ">?)|"
                      + tokenizer.COMMENT + "|" + tokenizer.BOGUS_COMMENT + ")")
 _WS_RE = re.compile(r"\s+")
+_RAW_TEXT_NAMES = frozenset(RAW_TEXT_ELEMENTS)
 _STRUCTURAL_END = frozenset({"body", "html", "head"})
 
 TEXT, START, END = 0, 1, 2
@@ -79,47 +80,44 @@ def _tokens(page: Page, params: Params) -> list[tuple[int, int, int, str]]:
     append = out.append
     find = raw.find
     gap_tokens = _GAP_RE.finditer
-    names, starts, tag_ends, close_ends = tags.names, tags.starts, tags.tag_ends, tags.close_ends
     cursor = begin
-    count = len(tags)
 
     def gap(pos: int, upto: int) -> None:
         """The text, end tags and dropped comments between ``pos`` and ``upto``."""
         for match in gap_tokens(raw, pos, upto):
-            if match.start() > pos:
-                append((TEXT, pos, match.start(), ""))
+            match_start, match_end = match.span()
+            if match_start > pos:
+                append((TEXT, pos, match_start, ""))
             end_name = match.group(1)
             if end_name is not None:
                 name = end_name.lower()
                 if name not in useless and name not in _STRUCTURAL_END:
-                    append((END, match.start(), match.end(), name))
-            pos = match.end()
+                    append((END, match_start, match_end, name))
+            pos = match_end
         if upto > pos:
             append((TEXT, pos, upto, ""))
 
-    while ordinal < count:
-        tag_start = starts[ordinal]
+    # the start tags from the body's first on, read in step (no indexing per tag)
+    for tag_start, name, tag_end, close_end in zip(
+            islice(tags.starts, ordinal, None), islice(tags.names, ordinal, None),
+            islice(tags.tag_ends, ordinal, None), islice(tags.close_ends, ordinal, None)):
         if tag_start >= stop:
             break
         if tag_start < cursor:  # nested inside a removed element
-            ordinal += 1
             continue
         if tag_start > cursor:  # adjacent tags have nothing between them
             if find("<", cursor, tag_start) < 0:  # text alone (every _GAP_RE match has "<")
                 append((TEXT, cursor, tag_start, ""))
             else:
                 gap(cursor, tag_start)
-        name = names[ordinal]
         if name in useless:
-            cursor = max(close_ends[ordinal], tag_ends[ordinal])
+            cursor = max(close_end, tag_end)
         else:
-            tag_end = tag_ends[ordinal]
             # raw-text elements (textarea, title, xmp, ...) kept whole as one tag token
-            if close_ends[ordinal] > tag_end and name in RAW_TEXT_ELEMENTS:
-                tag_end = close_ends[ordinal]
+            if close_end > tag_end and name in _RAW_TEXT_NAMES:
+                tag_end = close_end
             append((START, tag_start, tag_end, name))
             cursor = tag_end
-        ordinal += 1
     if stop > cursor:
         if find("<", cursor, stop) < 0:
             append((TEXT, cursor, stop, ""))
