@@ -19,7 +19,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .htmltokenizer import RAW_GROUPS, RAW_TEXT_ELEMENTS, TOKEN_RE, VOID_ELEMENTS, attribute
+from .htmltokenizer import (
+    RAW_GROUPS,
+    RAW_TEXT_ELEMENTS,
+    TOKEN_RE,
+    VOID_ELEMENTS,
+    attribute_present,
+)
 
 __all__ = ["RAW_TEXT_ELEMENTS", "STAMP_ATTR", "TOKEN_RE", "VOID_ELEMENTS", "TagScan",
            "id_attr_pattern", "scan", "stamp"]
@@ -148,10 +154,8 @@ def scan(html: str, id_attr: str | None = "data-bsid") -> TagScan:
         starts.append(start)
         name_ends.append(name_end)
         tag_ends.append(tag_end)
-        if id_needle and attrs and id_needle in attrs.lower():
-            ids.append(attribute(attrs, id_needle) or None)
-        else:
-            ids.append(None)
+        ids.append(attribute_present(attrs, id_needle) or None
+                   if id_needle and attrs and id_needle in attrs.lower() else None)
         if whole_end >= 0:
             close_ends.append(whole_end)
         elif name not in void and not (attrs and (
