@@ -665,7 +665,9 @@ def ids_within(raw: str, start: int, end: int, id_attr: str) -> list[str]:
     inside the span, a void element when its start tag does.
     """
     piece = raw[start:end]
-    if id_attr.lower() not in piece.lower():
+    needle = id_attr.lower()
+    # as stamped (lower case) the name is found without lower-casing the whole span
+    if needle not in piece and needle not in piece.lower():
         return []
     # One trailing character tells explicit closes (<= len) from "still open" (len + 1).
     tags = tag_scan(piece + " ", id_attr)
