@@ -419,11 +419,61 @@ def test_tree_leaves_equal_a_plain_walk_of_each_row_and_tree():
     for n_rows in (0, 1, 37):
         ensemble = _random_ensemble(rng, 25, 5)
         x = rng.normal(size=(n_rows, 5))
+        _put_thresholds(ensemble, x, rng)
         x[rng.random(x.shape) < 0.1] = np.nan
         expected = np.array([[_walk_one(ensemble, row, r) for r in ensemble.roots]
                              for row in x], dtype=np.int64).reshape(n_rows, 25)
         assert np.array_equal(ensemble._leaves(x), expected)
         assert ensemble.raw(x).shape == (n_rows,)
+
+
+def test_shipped_model_leaves_and_scores_equal_a_plain_walk():
+    # every ensemble of the shipped model on a real page's rows, some cells made NaN and
+    # +-inf; raw scores must be the plain per-row sums of the walked leaves, bit for bit
+    model = auto.load_model()
+    blocks = features.compute(Page(_article()))
+    type_probs = model.page_type_probabilities(blocks.page_features)
+    first = model.blocks.predict(model.block_matrix(blocks, type_probs))
+    ctx = context.context_features(blocks.features, first)
+    rng = np.random.default_rng(3)
+    for ensemble, x in ((model.blocks, model.block_matrix(blocks, type_probs)),
+                        (model.stacked, model.final_matrix(blocks, type_probs, ctx)),
+                        (model.page_type, blocks.page_features[None, :])):
+        if ensemble is None:
+            continue
+        x = np.array(x[:40], dtype=np.float64)
+        damaged = x.copy()
+        damaged[rng.random(x.shape) < 0.1] = np.nan
+        damaged[rng.random(x.shape) < 0.02] = np.inf
+        damaged[rng.random(x.shape) < 0.02] = -np.inf
+        _put_thresholds(ensemble, damaged, rng)
+        for rows in (x, damaged):
+            expected = np.array([[_walk_one(ensemble, row, r) for r in ensemble.roots]
+                                 for row in rows], dtype=np.int64)
+            assert np.array_equal(ensemble._leaves(rows), expected)
+            leaf_values = ensemble.value[expected]
+            if ensemble.n_classes > 1:
+                leaf_values = leaf_values.reshape(len(rows), -1, ensemble.n_classes)
+            assert np.array_equal(ensemble.raw(rows), leaf_values.sum(axis=1))
+
+
+def _put_thresholds(ensemble: trees.TreeEnsemble, x: np.ndarray,
+                    rng: np.random.Generator) -> None:
+    """Set some cells to a split's exact threshold (``<=`` must send them left)."""
+    inner = np.flatnonzero(ensemble.feature >= 0)
+    for row in x:
+        for node in rng.choice(inner, size=min(len(inner), 8)):
+            row[ensemble.feature[node]] = ensemble.threshold[node]
+
+
+def test_raw_scores_over_several_chunks_equal_the_plain_walk():
+    rng = np.random.default_rng(11)
+    ensemble = _random_ensemble(rng, 12, 4)
+    x = rng.normal(size=(trees.CHUNK_ROWS * 2 + 3, 4))
+    _put_thresholds(ensemble, x, rng)
+    x[rng.random(x.shape) < 0.1] = np.nan
+    expected = np.array([[_walk_one(ensemble, row, r) for r in ensemble.roots] for row in x])
+    assert np.array_equal(ensemble.raw(x), ensemble.value[expected].sum(axis=1))
 
 
 def test_hint_bits_by_word_equal_the_patterns_on_the_whole_value():
@@ -477,6 +527,7 @@ def test_contributions_equal_the_full_depth_sums_exactly():
     for n_rows in (0, 1, 23):
         ensemble = _random_ensemble(rng, 30, 4)
         x = rng.normal(size=(n_rows, 4))
+        _put_thresholds(ensemble, x, rng)
         x[rng.random(x.shape) < 0.1] = np.nan
         got = ensemble.contributions(x)
         assert np.array_equal(got, _contributions_full_depth(ensemble, x))
@@ -567,6 +618,18 @@ def test_context_columns_summarize_the_page_neighbours_and_containers():
     assert np.allclose(first, first[0]) and np.allclose(second, second[0])
     assert abs(first[0] - 0.2) < 0.02 and abs(second[0] - 0.6) < 0.02
     assert np.allclose(cols["ctx_up1_main_share"][1:4], 1 / 3, atol=0.02)
+
+
+def test_container_groups_are_the_partition_of_equal_measure_rows():
+    # the reference: np.unique over the rows of the level's measures, ties on purpose
+    rng = np.random.default_rng(5)
+    for n in (1, 2, 40, 300):
+        rows = rng.integers(0, 3, size=(n, len(features.FEATURE_NAMES))).astype(float)
+        rows[rng.random(rows.shape) < 0.1] = -0.0
+        for level in (1, 2, 3):
+            cols = [features.FEATURE_INDEX[f"up{level}_{m}"] for m in context._GROUP_MEASURES]
+            _keys, expected = np.unique(rows[:, cols], axis=0, return_inverse=True)
+            assert np.array_equal(context._group_of(rows, level), expected.reshape(-1))
 
 
 @pytest.mark.skipif(not HAS_LIGHTGBM, reason="lightgbm not installed (the 'train' extra)")

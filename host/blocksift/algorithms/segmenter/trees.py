@@ -29,7 +29,10 @@ CHUNK_ROWS = 512
 
 @dataclass
 class TreeEnsemble:
-    """A sum of regression trees on a raw (logit) scale, as flat node arrays."""
+    """A sum of regression trees on a raw (logit) scale, as flat node arrays.
+
+    The arrays are read, never changed, after construction: the walk's tables are built
+    from them once, in ``__post_init__``."""
 
     feature: np.ndarray       # int32, -1 at leaves
     threshold: np.ndarray     # float64; go left when x <= threshold
@@ -83,64 +86,66 @@ class TreeEnsemble:
 
     # -- evaluating ----------------------------------------------------------------------
 
-    def _walk_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Node tables for :meth:`_leaves`, built once: the split feature (0 at leaves), the
-        threshold (+inf at leaves, so a leaf's step goes "left" to itself), the children
-        interleaved (right, left: ``2 * node + go_left`` picks one) and which nodes split."""
-        tables = self.__dict__.get("_tables")
-        if tables is None:
-            inner = self.feature >= 0
-            tables = (np.maximum(self.feature, 0).astype(np.intp),
-                      np.where(inner, self.threshold, np.inf),
-                      np.stack([self.right, self.left], axis=1).ravel().astype(np.intp),
-                      inner)
-            self.__dict__["_tables"] = tables
-        return tables
+    def __post_init__(self) -> None:
+        self._build_walk_tables()
 
-    def _leaves(self, x: np.ndarray) -> np.ndarray:
-        """Leaf node index of every (row, tree).
+    def _build_walk_tables(self) -> None:
+        """Node tables of the walk, built once at load: indexed by a *doubled* node index
+        (state ``2 * node``), so the child taken is ``children[state + go_left]`` with no
+        multiply per step. Leaves split on feature 0 at +inf and point to themselves on both
+        sides, so pairs already at a leaf stay there whatever their row holds."""
+        inner = self.feature >= 0
+        self._inner = np.repeat(inner, 2)
+        self._split_feature = np.repeat(np.maximum(self.feature, 0).astype(np.intp), 2)
+        self._split_threshold = np.repeat(np.where(inner, self.threshold, np.inf), 2)
+        self._nan_left = np.repeat(np.asarray(self.default_left, bool), 2)
+        self._children = 2 * np.stack([self.right, self.left], axis=1).ravel().astype(np.intp)
+        self._roots = 2 * np.asarray(self.roots, np.intp)
+        self._node_value = np.repeat(np.asarray(self.value, np.float64), 2)
+
+    def _walk(self, x: np.ndarray) -> np.ndarray:
+        """Doubled leaf index (``2 * node``) of every (row, tree), flat in row-major order.
 
         Level by level over all (row, tree) pairs at once; every other level the pairs
         already at a leaf drop out when they are a fifth or more of those left, so the work
-        follows the paths' lengths rather than the deepest tree's depth.
+        follows the paths' lengths rather than the deepest tree's depth. Each step is a few
+        whole-array numpy calls (``take`` without ``out=``, which would copy to check
+        bounds; ``compress`` rather than boolean indexing, which is slower).
         """
-        feature, threshold, children, inner_node = self._walk_tables()
-        x = np.ascontiguousarray(x, dtype=np.float64)
-        n_rows, n_trees = len(x), len(self.roots)
         flat_x = x.reshape(-1)
+        n_rows, n_trees = len(x), len(self._roots)
         has_nan = bool(np.isnan(flat_x).any())
         out = np.empty(n_rows * n_trees, dtype=np.intp)
-        active = np.arange(n_rows * n_trees)
-        current = np.tile(self.roots.astype(np.intp), n_rows)
+        position = np.arange(n_rows * n_trees)
+        state = np.tile(self._roots, n_rows)
         row_start = np.repeat(np.arange(n_rows, dtype=np.intp) * (x.shape[1] if n_rows else 0),
                               n_trees)
-        # one buffer per step, sliced to the pairs left: no new array per level and step
-        size = len(current)
-        index_buffer, value_buffer = np.empty(size, dtype=np.intp), np.empty(size)
-        threshold_buffer, left_buffer = np.empty(size), np.empty(size, dtype=bool)
         for level in range(self.depth):
             if level % 2 == 1:
-                inner = inner_node[current]
-                if inner.sum() < 0.8 * len(current):
-                    out[active] = current
-                    active, current, row_start = active[inner], current[inner], row_start[inner]
-                    if not len(active):
+                inner = self._inner.take(state)
+                left = np.count_nonzero(inner)
+                if left < 0.8 * len(state):
+                    out[position] = state
+                    position = position.compress(inner)
+                    state = state.compress(inner)
+                    row_start = row_start.compress(inner)
+                    if not left:
                         break
-            pairs = len(current)
-            index, values = index_buffer[:pairs], value_buffer[:pairs]
-            limit, go_left = threshold_buffer[:pairs], left_buffer[:pairs]
-            np.take(feature, current, out=index)
-            np.add(index, row_start, out=index)
-            np.take(flat_x, index, out=values)
-            np.take(threshold, current, out=limit)
-            np.less_equal(values, limit, out=go_left)
+            index = self._split_feature.take(state)
+            index += row_start
+            values = flat_x.take(index)
+            go_left = values <= self._split_threshold.take(state)
             if has_nan:
-                go_left[:] = np.where(np.isnan(values), self.default_left[current], go_left)
-            np.multiply(current, 2, out=index)
-            np.add(index, go_left, out=index)
-            current = np.take(children, index)
-        out[active] = current
-        return out.reshape(n_rows, n_trees)
+                go_left = np.where(np.isnan(values), self._nan_left.take(state), go_left)
+            state += go_left
+            state = self._children.take(state)
+        out[position] = state
+        return out
+
+    def _leaves(self, x: np.ndarray) -> np.ndarray:
+        """Leaf node index of every (row, tree)."""
+        x = np.ascontiguousarray(x, dtype=np.float64)
+        return (self._walk(x) >> 1).reshape(len(x), len(self.roots))
 
     def raw(self, x: np.ndarray) -> np.ndarray:
         """Raw scores: (rows,) for binary, (rows, classes) for multiclass.
@@ -151,8 +156,9 @@ class TreeEnsemble:
         shape = (len(x),) if self.n_classes == 1 else (len(x), self.n_classes)
         out = np.zeros(shape)
         for start in range(0, len(x), CHUNK_ROWS):
-            part = x[start:start + CHUNK_ROWS]
-            leaf_values = self.value[self._leaves(part)]
+            part = np.ascontiguousarray(x[start:start + CHUNK_ROWS])
+            leaf_values = self._node_value.take(self._walk(part)).reshape(len(part),
+                                                                       len(self._roots))
             if self.n_classes == 1:
                 out[start:start + len(part)] = leaf_values.sum(axis=1)
             else:
@@ -179,32 +185,39 @@ class TreeEnsemble:
         """
         x = np.asarray(x, dtype=np.float64)
         width = len(self.feature_names) or int(self.feature.max()) + 1
-        n_trees = len(self.roots)
-        children = self._walk_tables()[2]
+        n_trees = len(self._roots)
         out = np.zeros((len(x), width))
         for start in range(0, len(x), CHUNK_ROWS):
             part = np.ascontiguousarray(x[start:start + CHUNK_ROWS])
             flat_x = part.reshape(-1)
             has_nan = bool(np.isnan(flat_x).any())
             pair_rows = np.repeat(np.arange(len(part), dtype=np.intp), n_trees)
-            nodes = np.tile(self.roots.astype(np.intp), len(part))
+            state = np.tile(self._roots, len(part))
+            x_start = pair_rows * part.shape[1]
+            same_width = part.shape[1] == width
+            cell_start = x_start if same_width else pair_rows * width
             flat = np.zeros(len(part) * width)
             for _ in range(self.depth):
-                feat = self.feature[nodes]
-                inner = feat >= 0  # leaves point to themselves: no delta, no feature
-                if not inner.all():
-                    nodes, pair_rows, feat = nodes[inner], pair_rows[inner], feat[inner]
-                    if not len(nodes):
+                inner = self._inner.take(state)
+                left = np.count_nonzero(inner)
+                if left < len(state):  # leaves point to themselves: no delta, no feature
+                    state = state.compress(inner)
+                    x_start = x_start.compress(inner)
+                    cell_start = (x_start if same_width
+                                  else cell_start.compress(inner))
+                    if not left:
                         break
-                values = flat_x[pair_rows * part.shape[1] + feat]
-                go_left = values <= self.threshold[nodes]
+                feat = self._split_feature.take(state)
+                values = flat_x.take(feat + x_start)
+                go_left = values <= self._split_threshold.take(state)
                 if has_nan:
-                    go_left = np.where(np.isnan(values), self.default_left[nodes], go_left)
-                nxt = children[2 * nodes + go_left]
-                flat += np.bincount(pair_rows * width + feat,
-                                    weights=self.value[nxt] - self.value[nodes],
+                    go_left = np.where(np.isnan(values), self._nan_left.take(state), go_left)
+                nxt = self._children.take(state + go_left)
+                flat += np.bincount(feat + cell_start,
+                                    weights=self._node_value.take(nxt)
+                                    - self._node_value.take(state),
                                     minlength=len(flat))
-                nodes = nxt
+                state = nxt
             out[start:start + len(part)] = flat.reshape(len(part), width)
         return out
 
