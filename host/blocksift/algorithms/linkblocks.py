@@ -232,6 +232,7 @@ _SCAN_RE = re.compile(
     r"(?:<(?:" + _LINK_START + "(?P<open>" + _ATTRS + ")>?"
     r"|/" + _LINK_START + "(?P<close>" + _ATTRS + r")>?)|\Z)")
 _HREF_FIRST_RE = re.compile(r"\s+href\s*=", re.I)
+_OPEN_GROUP, _CLOSE_GROUP = _SCAN_RE.groupindex["open"], _SCAN_RE.groupindex["close"]
 
 
 class Link(NamedTuple):
@@ -257,20 +258,20 @@ def scan_links(raw: str) -> list[Link]:
     open_start = -1        # start of the open <a>, -1 when none is open
     open_tag_end = 0
     open_is_link = False   # the open <a> has an href
+    href_first = _HREF_FIRST_RE.match
     for match in _SCAN_RE.finditer(raw):
-        kind = match.lastgroup
-        if kind == "open":
-            start = match.start("open") - 2
+        kind = match.lastindex  # group number: no name lookup per link
+        if kind == _OPEN_GROUP:
+            attrs_start, open_end = match.span(_OPEN_GROUP)
             if open_start >= 0 and open_is_link:
                 append(Link(open_start, open_tag_end, open_tag_end, open_tag_end, False))
-            attrs = match.group("open")
-            open_is_link = _HREF_FIRST_RE.match(attrs) is not None or (
-                tokenizer.attribute(attrs, "href") is not None)
-            open_start, open_tag_end = start, match.end()
-        elif kind == "close":
+            open_is_link = href_first(raw, attrs_start, open_end) is not None or (
+                tokenizer.attribute(raw[attrs_start:open_end], "href") is not None)
+            open_start, open_tag_end = attrs_start - 2, match.end()
+        elif kind == _CLOSE_GROUP:
             if open_start >= 0:
                 if open_is_link:
-                    append(Link(open_start, open_tag_end, match.start("close") - 3,
+                    append(Link(open_start, open_tag_end, match.start(_CLOSE_GROUP) - 3,
                                 match.end(), True))
                 open_start = -1
         # else: the page's end
@@ -664,7 +665,9 @@ def ids_within(raw: str, start: int, end: int, id_attr: str) -> list[str]:
     inside the span, a void element when its start tag does.
     """
     piece = raw[start:end]
-    if id_attr.lower() not in piece.lower():
+    needle = id_attr.lower()
+    # as stamped (lower case) the name is found without lower-casing the whole span
+    if needle not in piece and needle not in piece.lower():
         return []
     # One trailing character tells explicit closes (<= len) from "still open" (len + 1).
     tags = tag_scan(piece + " ", id_attr)
