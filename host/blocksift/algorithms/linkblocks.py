@@ -126,6 +126,10 @@ class Params(BaseModel):
         True, description="Also return the main text: the stretch between link blocks "
         "holding the most text (seed 000 §4.3 (1), (4)); needs the lxml tree, so turn it "
         "off when only link blocks are wanted")
+    element_ids: bool = Field(
+        True, description="Report the stamped ids of the elements wholly inside each block "
+        "(pages the extension sends); a caller that needs only the spans turns it off and "
+        "saves a scan of every block")
     main_link_cost: float | None = Field(
         None, ge=0, description="Main text across link blocks: a block may join the "
         "stretches around it when they hold more text units than this cost per link of the "
@@ -822,7 +826,7 @@ def extract(page: Page, params: Params, model: object = None) -> ExtractionResul
     runs = group_links(distances, d_t, c_t) if links else []
     id_attr = page.id_attr
     # the extension stamps every element, <html> and <head> included: the start tells
-    has_ids = (id_attr + "=") in raw[:_ID_PROBE_CHARS]
+    has_ids = params.element_ids and (id_attr + "=") in raw[:_ID_PROBE_CHARS]
     blocks: list[Block] = []
     block_links = 0
     block_chars = 0
