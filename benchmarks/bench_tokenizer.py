@@ -2,14 +2,17 @@
 
 Times, page by page and interleaved, ``rawscan.scan`` (the tag scan every tree-based
 algorithm starts with), ``linkblocks.scan_links``, ``linkblocks.extract`` with text distance
-and ``main_text=False``, FAR-SW's ``page_lines`` and ``lxml.html.document_fromstring`` of the
-same string. With ``--baseline-host DIR`` the same functions of another source tree (its
-``host`` folder, e.g. an older checkout) are timed beside them, so a change is measured
-against its base under the same load. Each page is timed ``--repeat`` times and its best CPU
-time (``time.process_time``) kept. MB are UTF-8 megabytes (10^6 bytes).
+and ``main_text=False``, FAR-SW's ``page_lines`` and ``line_features`` (the block features
+``auto`` reads) and ``lxml.html.document_fromstring`` of the same string. ``--stamp-ids``
+first gives every start tag a ``data-bsid`` as its last attribute, as the extension's
+snapshots have (the tag scan then reads an id per tag). With ``--baseline-host DIR`` the
+same functions of another source tree (its ``host`` folder, e.g. an older checkout) are
+timed beside them, so a change is measured against its base under the same load. Each page
+is timed ``--repeat`` times and its best CPU time (``time.process_time``) kept. MB are UTF-8
+megabytes (10^6 bytes).
 
     python3 benchmarks/bench_tokenizer.py [--dataset NAME ...] [--limit N] [--repeat R]
-                                         [--baseline-host DIR]
+                                         [--baseline-host DIR] [--stamp-ids]
 """
 
 from __future__ import annotations
@@ -56,7 +59,26 @@ def measures(package: str) -> dict[str, Callable[[str], object]]:
         "link scan": lambda raw: linkblocks.scan_links(raw),
         "linkblocks": lambda raw: linkblocks.extract(page_module.Page(raw), lb_params),
         "farsw lines": lambda raw: farsw.page_lines(page_module.Page(raw), fw_params),
+        "farsw line features": lambda raw: farsw.line_features(page_module.Page(raw), fw_params),
     }
+
+
+def stamp_ids(raw: str) -> str:
+    """``raw`` with ``data-bsid="<ordinal>"`` as the last attribute of every start tag that
+    ends with ``>``, where the extension's ``setAttribute`` puts it."""
+    from blocksift.rawscan import scan
+
+    pieces: list[str] = []
+    last = 0
+    for ordinal, tag_end in enumerate(scan(raw, None).tag_ends):
+        if raw[tag_end - 1:tag_end] != ">":
+            continue
+        cut = tag_end - 2 if raw[tag_end - 2:tag_end] == "/>" else tag_end - 1
+        pieces.append(raw[last:cut])
+        pieces.append(f' data-bsid="{ordinal}"')
+        last = cut
+    pieces.append(raw[last:])
+    return "".join(pieces)
 
 
 def lxml_parse(raw: str) -> None:
@@ -83,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="timings per page (best kept)")
     parser.add_argument("--baseline-host", type=Path, default=None,
                         help="another tree's host/ folder, timed beside this one")
+    parser.add_argument("--stamp-ids", action="store_true",
+                        help="give every start tag a data-bsid, as the extension does")
     args = parser.parse_args(argv)
 
     pages: list[str] = []
@@ -94,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     if not pages:
         print("no pages", file=sys.stderr)
         return 1
+    if args.stamp_ids:
+        pages = [stamp_ids(raw) for raw in pages]
     megabytes = sum(len(p.encode("utf-8")) for p in pages) / 1e6
 
     sides = {"this": measures(blocksift.__name__)}
@@ -107,12 +133,13 @@ def main(argv: list[str] | None = None) -> int:
             for label, function in functions.items():
                 key = (side, label)
                 totals[key] = totals.get(key, 0.0) + best_time(function, raw, args.repeat)
-    print(f"{len(pages)} pages, {megabytes:.1f} MB, best of {args.repeat} CPU times per page")
-    print(f"{'lxml parse':<22}{lxml_total:8.2f} s  1.00x")
+    print(f"{len(pages)} pages{' (ids stamped)' if args.stamp_ids else ''}, {megabytes:.1f} MB, "
+          f"best of {args.repeat} CPU times per page")
+    print(f"{'lxml parse':<28}{lxml_total:8.2f} s  1.00x")
     for label in sides["this"]:
         for side in sides:
             seconds = totals[(side, label)]
-            print(f"{label + ' (' + side + ')':<22}{seconds:8.2f} s  {seconds / lxml_total:.2f}x"
+            print(f"{label + ' (' + side + ')':<28}{seconds:8.2f} s  {seconds / lxml_total:.2f}x"
                   f"  {megabytes / seconds:6.1f} MB/s")
     return 0
 

@@ -137,6 +137,36 @@ def test_attributes_are_read_as_the_tokenizer_reads_them(attrs, expected):
     assert list(tokenizer.iter_attributes(attrs)) == expected
 
 
+def attribute_one_by_one(attrs: str, name: str) -> str | None:
+    """The first attribute named ``name``, read attribute by attribute."""
+    return next((value for found, value in tokenizer.iter_attributes(attrs) if found == name),
+                None)
+
+
+ATTRIBUTE_PIECES = st.sampled_from([
+    " ", "\t", "\n", "/", "=", '"', "'", ">", "data-bsid", "DATA-BSID", "data-bsiD", "href",
+    "HREF", "k", "K", "\u212a", "\u0130", "\u017f", "d", "-bsid", "x", "5", "é", " =x",
+])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(ATTRIBUTE_PIECES, st.text(max_size=3)), max_size=12).map("".join),
+       st.sampled_from(["data-bsid", "href", "k", "id", "data-k9_x"]))
+def test_attribute_reads_the_first_of_that_name(attrs, name):
+    # attribute() reads most texts with one regex call; it must agree with the plain reading
+    assert tokenizer.attribute(attrs, name) == attribute_one_by_one(attrs, name)
+
+
+def test_attribute_spells_names_as_lower_case_compares_them():
+    # the one-call reading spells an ASCII name case-blind; the Kelvin sign is the only
+    # non-ASCII character str.lower() turns into ASCII, so it is the only one added
+    assert [c for c in range(0x80, 0x110000) if chr(c).lower().isascii()] == [0x212A]
+    assert tokenizer.attribute(" li\u212ae=1", "like") == "1"
+    assert tokenizer.attribute(' title="data-bsid=3" DATA-BSID=4', "data-bsid") == "4"
+    assert tokenizer.attribute(" data-bsidx=1 data-bsid", "data-bsid") == ""
+    assert tokenizer.attribute(" hre\u017f=1", "href") is None
+
+
 # -- random markup ----------------------------------------------------------------------------
 
 NAMES = ("div", "span", "b", "i", "em", "ul", "li", "section", "img", "br", "a", "font",

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 #: Void elements never have an end tag (HTML Living Standard §13.1.2).
 VOID_ELEMENTS = frozenset({
@@ -134,21 +135,69 @@ def attribute(attrs: str, name: str) -> str | None:
     """
     if name not in attrs.lower():
         return None
+    return attribute_present(attrs, name)
+
+
+def attribute_present(attrs: str, name: str) -> str | None:
+    """:func:`attribute` for a caller that found ``name`` in ``attrs.lower()`` already."""
+    first = _first_attribute_re(name)
+    if first is not None:
+        match = first.match(attrs)
+        if match is not None:  # the common case, read in one regex call
+            value = match.group("dq")
+            if value is None:
+                value = match.group("sq")
+                if value is None:
+                    value = match.group("uq") or ""
+            return value
     for found, value in iter_attributes(attrs):
         if found == name:
             return value
     return None
 
 
+#: The value part of :data:`ATTRIBUTE_RE`, with and without its groups.
+_VALUE_GROUPS = r"""(?:\s*+=\s*+(?:"(?P<dq>[^"]*+)"?|'(?P<sq>[^']*+)'?|(?P<uq>[^\s>]*+)))?"""
+_VALUE = r"""(?:\s*+=\s*+(?:"[^"]*+"?|'[^']*+'?|[^\s>]*+))?"""
+
+
+@lru_cache(maxsize=32)
+def _first_attribute_re(name: str) -> re.Pattern[str] | None:
+    """Regex that reads a tag's attribute text from its start as :func:`iter_attributes`
+    does, attribute after attribute, up to and including the first one named ``name``
+    (value in groups ``dq``, ``sq``, ``uq``); None for a name it cannot spell.
+
+    Each loop step is one :data:`ATTRIBUTE_RE` match whose lower-cased name is not ``name``,
+    so a match is :func:`attribute`'s answer; where the text is not read that way to the
+    end (no such attribute, or something the loop cannot step over) it does not match and
+    :func:`attribute` reads the attributes one by one. ``name`` is spelled case-blind as
+    ``str.lower`` compares: an ASCII letter is itself, its upper case, and for ``k`` the
+    Kelvin sign (the one non-ASCII character whose lower case is ASCII).
+    """
+    if (not name or not name.isascii() or name != name.lower() or name[0] == "="
+            or any(c.isspace() or c in "/>=" for c in name)):
+        return None
+    spelled = "".join(f"[{c}{c.upper()}{chr(0x212A) if c == 'k' else ''}]" if c.isalpha()
+                      else re.escape(c) for c in name)
+    named = spelled + r"(?![^\s/>=])"  # the whole name: a name runs to \s / > =
+    return re.compile(r"(?:[\s/]*+(?!" + named + r")(?:=[^\s/>=]*+|[^\s/>=]++)" + _VALUE
+                      + r"|)*+[\s/]*+" + named + _VALUE_GROUPS)
+
+
 #: One token of the tag scan: a comment, bogus comment, ``</>``, end tag (group ``end``: its
 #: name), raw-text element whole (group ``raw_<name>``: its attribute text; :data:`RAW_GROUPS`
 #: maps the group to the name) or start tag (groups ``start`` and ``attrs``). Text between
 #: tokens is passed over.
+#: Alternatives start with different characters (order only tries the common ones first);
+#: an end tag without attributes skips the attribute loops; a lookahead on the first
+#: letters of the raw-text names passes over their alternatives for every other tag.
 TOKEN_RE = re.compile(
-    "<(?:" + COMMENT + "|" + BOGUS_COMMENT
-    + r"|/(?P<end>" + TAG_NAME + ")" + ATTRS + ">?"
-    + "".join(rf"|{ci(name)}(?=[\s/>]|\Z)(?P<raw_{name}>{ATTRS})>?" + raw_text_body(name)
-              for name in RAW_TEXT_ELEMENTS + ("plaintext",))
+    r"<(?:/(?P<end>" + TAG_NAME + ")(?:>|" + ATTRS + ">?)"
+    + "|" + COMMENT + "|" + BOGUS_COMMENT
+    + "|(?=[" + "".join(sorted({c for name in RAW_TEXT_ELEMENTS + ("plaintext",)
+                                for c in (name[0], name[0].upper())})) + "])(?:"
+    + "|".join(rf"{ci(name)}(?=[\s/>]|\Z)(?P<raw_{name}>{ATTRS})>?" + raw_text_body(name)
+               for name in RAW_TEXT_ELEMENTS + ("plaintext",)) + ")"
     + r"|(?P<start>" + TAG_NAME + ")(?P<attrs>" + ATTRS + ")>?)")
 #: ``TOKEN_RE`` group of a raw-text element -> the element's name.
 RAW_GROUPS = {f"raw_{name}": name for name in RAW_TEXT_ELEMENTS + ("plaintext",)}

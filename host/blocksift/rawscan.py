@@ -19,7 +19,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .htmltokenizer import RAW_GROUPS, RAW_TEXT_ELEMENTS, TOKEN_RE, VOID_ELEMENTS, attribute
+from .htmltokenizer import (
+    RAW_GROUPS,
+    RAW_TEXT_ELEMENTS,
+    TOKEN_RE,
+    VOID_ELEMENTS,
+    attribute_present,
+)
 
 __all__ = ["RAW_TEXT_ELEMENTS", "STAMP_ATTR", "TOKEN_RE", "VOID_ELEMENTS", "TagScan",
            "id_attr_pattern", "scan", "stamp"]
@@ -74,6 +80,15 @@ class TagScan:
         return len(self.names)
 
 
+#: ``TOKEN_RE`` groups by number: the scan dispatches on ``match.lastindex`` (an int, no
+#: name lookup): an end tag's name, a start tag's attribute text (its name is the group
+#: before), or a raw-text element's attribute text (:data:`_RAW_NAMES`: the element's name).
+_END_GROUP = TOKEN_RE.groupindex["end"]
+_ATTRS_GROUP = TOKEN_RE.groupindex["attrs"]
+_START_GROUP = TOKEN_RE.groupindex["start"]
+_RAW_NAMES = {TOKEN_RE.groupindex[group]: name for group, name in RAW_GROUPS.items()}
+
+
 def scan(html: str, id_attr: str | None = "data-bsid") -> TagScan:
     """Scan ``html`` once and return its start tags with their spans.
 
@@ -87,65 +102,60 @@ def scan(html: str, id_attr: str | None = "data-bsid") -> TagScan:
     stack: list[int] = []      # ordinals of open elements
     open_names: list[str] = []  # their names, kept in step with ``stack``
     doc_end = len(html)
-    raw_groups = RAW_GROUPS
+    raw_names = _RAW_NAMES
+    end_group, attrs_group, start_group = _END_GROUP, _ATTRS_GROUP, _START_GROUP
     closes_p, implied_close, void = _CLOSES_P, _IMPLIED_CLOSE, VOID_ELEMENTS
-
-    def close_to(depth: int, at: int) -> None:
-        while len(stack) > depth:
-            close_ends[stack.pop()] = at
-            open_names.pop()
+    pop, pop_name = stack.pop, open_names.pop
 
     for match in TOKEN_RE.finditer(html):
-        group = match.lastgroup
+        group = match.lastindex
+        if group == end_group:
+            name = match.group(end_group).lower()
+            # Pop to the nearest open element of that name; a stray end tag is ignored.
+            if open_names and open_names[-1] == name:  # the common case: the current one
+                close_ends[pop()] = match.end()
+                pop_name()
+            elif name in open_names:
+                depth = len(open_names) - 1 - open_names[::-1].index(name)
+                start = match.start()
+                while len(stack) > depth + 1:  # implicitly closed before this end tag
+                    close_ends[pop()] = start
+                    pop_name()
+                close_ends[pop()] = match.end()
+                pop_name()
+            continue
         if group is None:
             continue  # comment, doctype, CDATA
         start = match.start()
-        if group == "end":
-            name = match.group("end").lower()
-            # Pop to the nearest open element of that name; a stray end tag is ignored.
-            if open_names and open_names[-1] == name:  # the common case: the current one
-                close_ends[stack.pop()] = match.end()
-                open_names.pop()
-                continue
-            for depth in range(len(open_names) - 2, -1, -1):
-                if open_names[depth] == name:
-                    close_to(depth + 1, start)  # implicitly closed before this end tag
-                    close_ends[stack.pop()] = match.end()
-                    open_names.pop()
-                    break
-            continue
-        raw_name = raw_groups.get(group)
-        if raw_name is not None:
-            name = raw_name
-            attrs = match.group(group)
-            name_end = start + 1 + len(name)
-            tag_end = match.end(group) + 1
-            whole_end = match.end()
-        else:
-            name_start, name_end = match.span("start")
+        if group == attrs_group:
+            name_start, name_end = match.span(start_group)
             name = html[name_start:name_end].lower()
-            attrs = match.group("attrs")
+            attrs = match.group(attrs_group)
             tag_end = match.end()
             whole_end = -1
+        else:
+            name = raw_names[group]
+            attrs = match.group(group)
+            name_end = start + 1 + len(name)
+            tag_end = min(match.end(group) + 1, doc_end)
+            whole_end = match.end()
         if open_names:
             if open_names[-1] == "p" and name in closes_p:
-                close_ends[stack.pop()] = start
-                open_names.pop()
+                close_ends[pop()] = start
+                pop_name()
             else:
                 implied = implied_close.get(name)
-                while implied and open_names and open_names[-1] in implied:
-                    close_ends[stack.pop()] = start
-                    open_names.pop()
+                if implied is not None:
+                    while open_names and open_names[-1] in implied:
+                        close_ends[pop()] = start
+                        pop_name()
         ordinal = len(names)
         names.append(name)
         starts.append(start)
         name_ends.append(name_end)
-        tag_end = min(tag_end, doc_end)
         tag_ends.append(tag_end)
-        element_id = None
-        if id_needle and attrs and id_needle in attrs.lower():
-            element_id = attribute(attrs, id_needle) or None
-        ids.append(element_id)
+        ids.append(attribute_present(attrs, id_needle) or None
+                   if id_needle and attrs and id_needle in attrs.lower() else None)
         if whole_end >= 0:
             close_ends.append(whole_end)
         elif name not in void and not (attrs and (
@@ -155,7 +165,8 @@ def scan(html: str, id_attr: str | None = "data-bsid") -> TagScan:
             open_names.append(name)
         else:
             close_ends.append(tag_end)  # void or self-closed: the tag is all
-    close_to(0, doc_end)
+    while stack:
+        close_ends[pop()] = doc_end
     return result
 
 

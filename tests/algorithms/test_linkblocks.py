@@ -301,6 +301,15 @@ def test_block_ids_are_the_links_and_elements_wholly_inside_the_span():
     assert nav.element_ids == ["4", "5", "6", "7", "8", "10"]
 
 
+def test_without_element_ids_the_blocks_are_the_same_spans_and_carry_no_ids():
+    page = Page((FIXTURES / "news-article.html").read_text("utf-8"))
+    with_ids = lb.extract(page, lb.Params(main_text=False))
+    spans_only = lb.extract(page, lb.Params(main_text=False, element_ids=False))
+    assert [(b.start, b.end, b.link_count) for b in spans_only.blocks] == \
+        [(b.start, b.end, b.link_count) for b in with_ids.blocks]
+    assert with_ids.blocks[0].element_ids and not any(b.element_ids for b in spans_only.blocks)
+
+
 def test_scanning_builds_no_tree():
     page = Page((FIXTURES / "news-article.html").read_text("utf-8"))
     lb.extract(page, lb.Params(main_text=False))

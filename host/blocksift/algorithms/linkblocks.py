@@ -126,6 +126,10 @@ class Params(BaseModel):
         True, description="Also return the main text: the stretch between link blocks "
         "holding the most text (seed 000 §4.3 (1), (4)); needs the lxml tree, so turn it "
         "off when only link blocks are wanted")
+    element_ids: bool = Field(
+        True, description="Report the stamped ids of the elements wholly inside each block "
+        "(pages the extension sends); a caller that needs only the spans turns it off and "
+        "saves a scan of every block")
     main_link_cost: float | None = Field(
         None, ge=0, description="Main text across link blocks: a block may join the "
         "stretches around it when they hold more text units than this cost per link of the "
@@ -232,6 +236,7 @@ _SCAN_RE = re.compile(
     r"(?:<(?:" + _LINK_START + "(?P<open>" + _ATTRS + ")>?"
     r"|/" + _LINK_START + "(?P<close>" + _ATTRS + r")>?)|\Z)")
 _HREF_FIRST_RE = re.compile(r"\s+href\s*=", re.I)
+_OPEN_GROUP, _CLOSE_GROUP = _SCAN_RE.groupindex["open"], _SCAN_RE.groupindex["close"]
 
 
 class Link(NamedTuple):
@@ -257,20 +262,20 @@ def scan_links(raw: str) -> list[Link]:
     open_start = -1        # start of the open <a>, -1 when none is open
     open_tag_end = 0
     open_is_link = False   # the open <a> has an href
+    href_first = _HREF_FIRST_RE.match
     for match in _SCAN_RE.finditer(raw):
-        kind = match.lastgroup
-        if kind == "open":
-            start = match.start("open") - 2
+        kind = match.lastindex  # group number: no name lookup per link
+        if kind == _OPEN_GROUP:
+            attrs_start, open_end = match.span(_OPEN_GROUP)
             if open_start >= 0 and open_is_link:
                 append(Link(open_start, open_tag_end, open_tag_end, open_tag_end, False))
-            attrs = match.group("open")
-            open_is_link = _HREF_FIRST_RE.match(attrs) is not None or (
-                tokenizer.attribute(attrs, "href") is not None)
-            open_start, open_tag_end = start, match.end()
-        elif kind == "close":
+            open_is_link = href_first(raw, attrs_start, open_end) is not None or (
+                tokenizer.attribute(raw[attrs_start:open_end], "href") is not None)
+            open_start, open_tag_end = attrs_start - 2, match.end()
+        elif kind == _CLOSE_GROUP:
             if open_start >= 0:
                 if open_is_link:
-                    append(Link(open_start, open_tag_end, match.start("close") - 3,
+                    append(Link(open_start, open_tag_end, match.start(_CLOSE_GROUP) - 3,
                                 match.end(), True))
                 open_start = -1
         # else: the page's end
@@ -664,7 +669,9 @@ def ids_within(raw: str, start: int, end: int, id_attr: str) -> list[str]:
     inside the span, a void element when its start tag does.
     """
     piece = raw[start:end]
-    if id_attr.lower() not in piece.lower():
+    needle = id_attr.lower()
+    # as stamped (lower case) the name is found without lower-casing the whole span
+    if needle not in piece and needle not in piece.lower():
         return []
     # One trailing character tells explicit closes (<= len) from "still open" (len + 1).
     tags = tag_scan(piece + " ", id_attr)
@@ -819,7 +826,7 @@ def extract(page: Page, params: Params, model: object = None) -> ExtractionResul
     runs = group_links(distances, d_t, c_t) if links else []
     id_attr = page.id_attr
     # the extension stamps every element, <html> and <head> included: the start tells
-    has_ids = (id_attr + "=") in raw[:_ID_PROBE_CHARS]
+    has_ids = params.element_ids and (id_attr + "=") in raw[:_ID_PROBE_CHARS]
     blocks: list[Block] = []
     block_links = 0
     block_chars = 0

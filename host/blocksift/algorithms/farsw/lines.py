@@ -7,6 +7,7 @@ import html as html_lib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import chain, islice
 
 import numpy as np
 
@@ -22,9 +23,12 @@ from .params import Params
 
 # Text between start tags: comments, doctypes and bogus comments (dropped) and end tags
 # (kept as tags, group 1 their name), read by the one raw-HTML grammar.
-_GAP_RE = re.compile("<(?:" + tokenizer.COMMENT + "|" + tokenizer.BOGUS_COMMENT
-                     + "|/(" + tokenizer.TAG_NAME + ")" + tokenizer.ATTRS + ">?)")
+# End tags first, and one without attributes skips the attribute loops (the alternatives
+# start with different characters: the order changes no match).
+_GAP_RE = re.compile("<(?:/(" + tokenizer.TAG_NAME + ")(?:>|" + tokenizer.ATTRS + ">?)|"
+                     + tokenizer.COMMENT + "|" + tokenizer.BOGUS_COMMENT + ")")
 _WS_RE = re.compile(r"\s+")
+_RAW_TEXT_NAMES = frozenset(RAW_TEXT_ELEMENTS)
 _STRUCTURAL_END = frozenset({"body", "html", "head"})
 
 TEXT, START, END = 0, 1, 2
@@ -76,47 +80,44 @@ def _tokens(page: Page, params: Params) -> list[tuple[int, int, int, str]]:
     append = out.append
     find = raw.find
     gap_tokens = _GAP_RE.finditer
-    names, starts, tag_ends, close_ends = tags.names, tags.starts, tags.tag_ends, tags.close_ends
     cursor = begin
-    count = len(tags)
 
     def gap(pos: int, upto: int) -> None:
         """The text, end tags and dropped comments between ``pos`` and ``upto``."""
         for match in gap_tokens(raw, pos, upto):
-            if match.start() > pos:
-                append((TEXT, pos, match.start(), ""))
+            match_start, match_end = match.span()
+            if match_start > pos:
+                append((TEXT, pos, match_start, ""))
             end_name = match.group(1)
             if end_name is not None:
                 name = end_name.lower()
                 if name not in useless and name not in _STRUCTURAL_END:
-                    append((END, match.start(), match.end(), name))
-            pos = match.end()
+                    append((END, match_start, match_end, name))
+            pos = match_end
         if upto > pos:
             append((TEXT, pos, upto, ""))
 
-    while ordinal < count:
-        tag_start = starts[ordinal]
+    # the start tags from the body's first on, read in step (no indexing per tag)
+    for tag_start, name, tag_end, close_end in zip(
+            islice(tags.starts, ordinal, None), islice(tags.names, ordinal, None),
+            islice(tags.tag_ends, ordinal, None), islice(tags.close_ends, ordinal, None)):
         if tag_start >= stop:
             break
         if tag_start < cursor:  # nested inside a removed element
-            ordinal += 1
             continue
         if tag_start > cursor:  # adjacent tags have nothing between them
             if find("<", cursor, tag_start) < 0:  # text alone (every _GAP_RE match has "<")
                 append((TEXT, cursor, tag_start, ""))
             else:
                 gap(cursor, tag_start)
-        name = names[ordinal]
         if name in useless:
-            cursor = max(close_ends[ordinal], tag_ends[ordinal])
+            cursor = max(close_end, tag_end)
         else:
-            tag_end = tag_ends[ordinal]
             # raw-text elements (textarea, title, xmp, ...) kept whole as one tag token
-            if close_ends[ordinal] > tag_end and name in RAW_TEXT_ELEMENTS:
-                tag_end = close_ends[ordinal]
+            if close_end > tag_end and name in _RAW_TEXT_NAMES:
+                tag_end = close_end
             append((START, tag_start, tag_end, name))
             cursor = tag_end
-        ordinal += 1
     if stop > cursor:
         if find("<", cursor, stop) < 0:
             append((TEXT, cursor, stop, ""))
@@ -168,6 +169,16 @@ def _split_blocks(line: list[tuple[int, int, int, str]]) -> list[list[tuple[int,
     return pieces
 
 
+#: An ``<a`` tag's attribute text starting with ``href=`` has an href (the common case).
+_HREF_FIRST_RE = re.compile(r"\s+href\s*=", re.I)
+
+
+def _has_href(attrs: str) -> bool:
+    """Whether a tag's attribute text has an ``href`` attribute (the tokenizer's reading)."""
+    return _HREF_FIRST_RE.match(attrs) is not None or (
+        tokenizer.attribute(attrs, "href") is not None)
+
+
 def _measure(raw: str, tokens: list[tuple[int, int, int, str]], with_text: bool = True
              ) -> Line | None:
     """Features B, C, E, F and the output text of one line; None for a blank line (§3.1).
@@ -186,7 +197,7 @@ def _measure(raw: str, tokens: list[tuple[int, int, int, str]], with_text: bool 
             reading.append(piece)
         else:
             if kind == START:
-                if name == "a" and tokenizer.attribute(piece[2:], "href") is not None:
+                if name == "a" and _has_href(piece[2:]):
                     links += 1
                 elif name == "img":
                     images += 1
@@ -292,9 +303,23 @@ def line_features(page: Page, params: Params) -> tuple[np.ndarray, np.ndarray]:
             if kind == TEXT:
                 return start, size, size, 0, 0
             return (start, size, 0,
-                    1 if kind == START and name == "a" and tokenizer.attribute(
-                        raw[start + 2:end], "href") is not None else 0,
+                    1 if kind == START and name == "a" and _has_href(raw[start + 2:end]) else 0,
                     1 if kind == START and name == "img" else 0)
+        if len(line) == 2:  # text then a tag (an indented tag, the next most common)
+            (kind, start, text_end, _), (tag_kind, tag_start, end, name) = line
+            if kind == TEXT and tag_kind != TEXT and tag_start == text_end:
+                cleaned = " ".join(raw[start:end].split())
+                if not cleaned:
+                    return None
+                output = " ".join(raw[start:text_end].split())
+                return (start,
+                        len(cleaned) if cleaned.isascii() else len(
+                            cleaned.encode("utf-8", "surrogatepass")),
+                        len(output) if output.isascii() else len(
+                            output.encode("utf-8", "surrogatepass")),
+                        1 if tag_kind == START and name == "a"
+                        and _has_href(raw[tag_start + 2:end]) else 0,
+                        1 if tag_kind == START and name == "img" else 0)
         # the line's source is read in one slice when nothing was dropped between its tokens
         text_parts: list[str] = []
         n_links = n_images = 0
@@ -308,7 +333,7 @@ def line_features(page: Page, params: Params) -> tuple[np.ndarray, np.ndarray]:
                 text_parts.append(raw[start:end])
             elif kind == START:
                 if name == "a":
-                    if tokenizer.attribute(raw[start + 2:end], "href") is not None:
+                    if _has_href(raw[start + 2:end]):
                         n_links += 1
                 elif name == "img":
                     n_images += 1
@@ -324,7 +349,10 @@ def line_features(page: Page, params: Params) -> tuple[np.ndarray, np.ndarray]:
                 len(output) if output.isascii() else len(output.encode("utf-8", "surrogatepass")),
                 n_links, n_images)
 
+    add_row = rows.append
+
     def finish(line: list[tuple[int, int, int, str]]) -> None:
+        """Measure a newline line (re-split at block tags when the mode says so)."""
         if mode == "blocks" or (mode == "auto" and line[-1][2] - line[0][1] > long_line):
             if mode == "auto":
                 # the cleaned length alone decides; the whole line is measured only if kept
@@ -332,16 +360,16 @@ def line_features(page: Page, params: Params) -> tuple[np.ndarray, np.ndarray]:
                 if len(cleaned.encode("utf-8", "surrogatepass")) <= long_line:
                     measured = measure(line)
                     if measured is not None:
-                        rows.append(measured)
+                        add_row(measured)
                     return
             for group in _split_blocks(line):
                 measured = measure(group)
                 if measured is not None:
-                    rows.append(measured)
+                    add_row(measured)
             return
         measured = measure(line)
         if measured is not None:
-            rows.append(measured)
+            add_row(measured)
 
     # _split_source's newline lines, each measured when it ends
     current: list[tuple[int, int, int, str]] = []
@@ -371,7 +399,8 @@ def line_features(page: Page, params: Params) -> tuple[np.ndarray, np.ndarray]:
     matrix = np.zeros((n, 6), dtype=float)
     if not n:
         return np.zeros(0, dtype=np.int64), matrix
-    columns = np.asarray(rows, dtype=np.int64)
+    # from a flat iterator: numpy reads a list of tuples element by element, twice as slow
+    columns = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=5 * n).reshape(n, 5)
     index = np.arange(1, n + 1, dtype=float)
     matrix[:, 0] = index / n if params.index_normalization else index
     matrix[:, 1] = columns[:, 1]

@@ -803,8 +803,8 @@ def paper_signals(page: Page, blocks: list[etree._Element],
     starts = np.asarray([page.span(b)[0] for b in blocks], dtype=np.int64)
     # seeds 000/001: logical link blocks over the raw HTML
     try:
-        # only the link blocks are used: the main-text bridge (main_text) is skipped
-        lb = linkblocks.extract(page, linkblocks.Params(main_text=False))
+        # only the link blocks' spans are used: no main-text bridge, no element ids
+        lb = linkblocks.extract(page, linkblocks.Params(main_text=False, element_ids=False))
         spans = sorted((b.start, b.end, b.link_count or 0) for b in lb.blocks
                        if b.kind == "links")
     except Exception:  # a paper algorithm's failure must not lose the page
