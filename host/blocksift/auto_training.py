@@ -32,7 +32,7 @@ PAGE_TYPES = ("article", "service", "product", "collection", "forum", "listing",
 MAIN_SHARE = 0.5
 #: Boosting rounds and decision threshold of the shipped model (chosen by domain-grouped CV).
 DEFAULT_ROUNDS = 200
-DEFAULT_THRESHOLD = 0.3
+DEFAULT_THRESHOLD = 0.35
 #: Domain-grouped folds in which the first model's training probabilities are predicted for
 #: the second, stacked model (0: no second model).
 DEFAULT_STACK_FOLDS = 3
