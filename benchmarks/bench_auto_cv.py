@@ -57,31 +57,58 @@ def load_samples(cache: Path, sets: list[str]) -> list[at.PageSample]:
     return samples
 
 
+def load_lengthened(cache: Path, sets: list[str], share: float, seed: int = 0
+                    ) -> list[at.PageSample]:
+    """The lengthened copies training adds (``at.training_lengthened``), cached per set."""
+    extra: list[at.PageSample] = []
+    for name in sets:
+        file = cache / f"{name}.lengthened-{share}-{seed}.pkl"
+        if not file.exists():
+            print(f"lengthening pages of {name} ...", file=sys.stderr)
+            built = [s for record in at.iter_records(resolve(name))
+                     if (s := at.training_lengthened(record, name, seed, share)) is not None]
+            cache.mkdir(parents=True, exist_ok=True)
+            file.write_bytes(pickle.dumps(built))
+        extra += pickle.loads(file.read_bytes())
+    return extra
+
+
 def cross_validate(samples: list[at.PageSample], folds: int, rounds: int,
                    drop: tuple[str, ...] = (), seed: int = 0,
                    only: int | None = None, weight: np.ndarray | None = None,
-                   params: dict | None = None, stack: int = 0) -> np.ndarray:
+                   params: dict | None = None, stack: int = 0,
+                   extra: list[at.PageSample] = ()) -> np.ndarray:
     """Out-of-fold main probability of every block row (rows as ``at.stack``).
 
     ``only``: compute fold ``only`` alone (rows of other folds stay NaN), so that folds can
-    run as separate processes and be combined with ``--combine``.
+    run as separate processes and be combined with ``--combine``. ``extra``: samples only
+    ever trained on (lengthened copies), each in the training part of a fold when its
+    domain is.
     """
     from sklearn.model_selection import GroupKFold
 
-    x, y, idx = at.stack(samples)
+    n_pages = len(samples)
+    n_rows = len(at.stack(samples)[1])
+    everything = list(samples) + list(extra)
+    x, y, idx = at.stack(everything)
     if drop:
         x = x.copy()
         x[:, [feats.FEATURE_INDEX[n] for n in drop]] = -1
-    groups = np.asarray([s.group for s in samples])
+    if weight is not None and len(weight) < len(y):
+        weight = np.concatenate([weight, np.ones(len(y) - len(weight))])
+    groups = np.asarray([s.group for s in everything])
     prob = np.full(len(y), np.nan)
     for k, (train, test) in enumerate(GroupKFold(n_splits=folds).split(
-            np.arange(len(samples)), groups=groups)):
+            np.arange(n_pages), groups=groups[:n_pages])):
         if only is not None and k != only:
             continue
         started = time.time()
-        train_samples = [samples[i] for i in train]
+        held_out = set(groups[test])
+        train = np.concatenate([train, [n_pages + j for j, s in enumerate(extra)
+                                        if s.group not in held_out]]).astype(int)
+        train_samples = [everything[i] for i in train]
         type_train, type_model = at.page_type_features(train_samples, seed=seed)
-        type_probs = np.zeros((len(samples), len(at.PAGE_TYPES)))
+        type_probs = np.zeros((len(everything), len(at.PAGE_TYPES)))
         type_probs[train] = type_train
         test_page_x = np.vstack([samples[i].page_features for i in test])
         type_probs[test] = type_model.predict(test_page_x)
@@ -103,7 +130,7 @@ def cross_validate(samples: list[at.PageSample], folds: int, rounds: int,
                             weight=train_weight)
             prob[test_rows] = second.predict(test_x)
         print(f"  fold {k + 1}/{folds}: {time.time() - started:.0f} s", file=sys.stderr)
-    return prob
+    return prob[:n_rows]
 
 
 def score(samples: list[at.PageSample], prob: np.ndarray, threshold: float | np.ndarray
@@ -212,6 +239,9 @@ def main() -> int:
     parser.add_argument("--stack", type=int, default=0, metavar="FOLDS",
                         help="a second model on the first's probabilities in page context, "
                         "the first's training probabilities out-of-fold in FOLDS inner folds")
+    parser.add_argument("--lengthen", type=float, default=at.LENGTHEN_SHARE, metavar="SHARE",
+                        help="share of pages also trained on in a lengthened copy, as the "
+                        "shipped model is (0: none)")
     parser.add_argument("--combine", type=Path, nargs="+",
                         help="score the union of --fold outputs instead of training")
     args = parser.parse_args()
@@ -229,6 +259,8 @@ def main() -> int:
             type_thresholds(samples, prob, [float(t) for t in args.thresholds.split(",")])
         return 0
     weight = at.block_weights(samples, args.weight)
+    extra = load_lengthened(args.cache, args.sets.split(","), args.lengthen) \
+        if args.lengthen > 0 else []
     params = {k: type(at.DEFAULT_LGB.get(k, 0.0))(v) for k, v in
               (item.split("=") for item in args.lgb.split(",") if item)}
     if args.fold is not None:
@@ -236,7 +268,7 @@ def main() -> int:
             sample.texts, sample.gold = [], ""
         drop = tuple(feats.PAPER_GROUPS[args.drop]) if args.drop else ()
         prob = cross_validate(samples, args.folds, args.rounds, drop, only=args.fold,
-                              weight=weight, params=params, stack=args.stack)
+                              weight=weight, params=params, stack=args.stack, extra=extra)
         args.save_oof.write_bytes(pickle.dumps({"prob": prob}))
         return 0
     print(f"{len(samples)} pages, {sum(len(s.texts) for s in samples)} blocks, "
@@ -247,7 +279,7 @@ def main() -> int:
             variants[f"without {name}"] = tuple(group)
     for label, drop in variants.items():
         prob = cross_validate(samples, args.folds, args.rounds, drop, weight=weight,
-                              params=params, stack=args.stack)
+                              params=params, stack=args.stack, extra=extra)
         if args.save_oof and not drop:
             args.save_oof.write_bytes(pickle.dumps(
                 {"prob": prob, "ids": [(s.dataset, s.page_id) for s in samples]}))

@@ -169,6 +169,9 @@ GRIDS = {
     # careful also on pages the segmenter is unsure of (share of text above each value)
     "uncertain": tuple((0.05, None, None, "c", 0.7, share)
                        for share in (1.0, 0.3, 0.25, 0.2, 0.15, 0.1, 0.05)),
+    # the veto again, with the careful rules above on (after a model change)
+    "veto-uncertain": tuple((veto, None, None, "c", 0.7, share)
+                            for veto in (0.05, 0.1, 0.15, 0.2) for share in (0.2, 0.1, 0.05)),
     # the segmenter's own link / other regions hidden too, where it is sure of the page
     "uncertain-segments": ((0.05, None, None, "c", 0.7, 0.2),) + tuple(
         (0.05, links, 0.0, "c", 0.7, share) for links in (0.02, 0.05)

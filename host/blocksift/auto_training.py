@@ -10,8 +10,10 @@ domain, so no domain is in both a training and a validation fold.
 
 from __future__ import annotations
 
+import re
+import zlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -30,7 +32,7 @@ PAGE_TYPES = ("article", "service", "product", "collection", "forum", "listing",
 MAIN_SHARE = 0.5
 #: Boosting rounds and decision threshold of the shipped model (chosen by domain-grouped CV).
 DEFAULT_ROUNDS = 200
-DEFAULT_THRESHOLD = 0.3
+DEFAULT_THRESHOLD = 0.35
 #: Domain-grouped folds in which the first model's training probabilities are predicted for
 #: the second, stacked model (0: no second model).
 DEFAULT_STACK_FOLDS = 3
@@ -49,6 +51,8 @@ class PageSample:
     share: np.ndarray
     texts: list[str]
     gold: str
+    #: a copy of a page made longer for training (:func:`lengthen`), not a page of the set
+    lengthened: bool = False
 
 
 def page_group(record: Any, dataset: str) -> str:
@@ -68,6 +72,139 @@ def make_sample(record: dict, dataset: str) -> PageSample:
     page = Page(record["html"], url=record.get("url"))
     blocks = feats.compute(page)
     share = labels.aligned_share(blocks.texts, record.get("gold") or "")
+    return PageSample(dataset, str(record.get("id")), page_group(record, dataset),
+                      record.get("page_type") or "article", blocks.features,
+                      blocks.page_features, share, blocks.texts, record.get("gold") or "")
+
+
+#: Where a sentence of a main paragraph ends (Latin and CJK punctuation).
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|(?<=[\u3002\uff01\uff1f])")
+#: Main ``<p>`` blocks a page needs in one container to be lengthened.
+MIN_MAIN_PARAGRAPHS = 3
+#: Share of the training pages also given in a lengthened copy, and the range of paragraphs
+#: added (log-uniform): chosen by domain-grouped CV (docs/auto.md, "Long documents").
+LENGTHEN_SHARE = 0.15
+LENGTHEN_PARAGRAPHS = (50, 1200)
+
+
+def training_lengthened(record: dict, dataset: str, seed: int = 0,
+                        share: float = LENGTHEN_SHARE) -> PageSample | None:
+    """The lengthened copy of ``record`` that training adds, or None: a page is picked with
+    probability ``share``, by a draw that depends only on the seed, the set and the page id
+    (the same pages and seed give the same model)."""
+    if share <= 0:
+        return None
+    rng = np.random.default_rng(zlib.crc32(f"{seed}:{dataset}:{record.get('id')}".encode()))
+    if rng.random() >= share:
+        return None
+    low, high = LENGTHEN_PARAGRAPHS
+    paragraphs = int(round(np.exp(rng.uniform(np.log(low), np.log(high)))))
+    return lengthened_sample(record, dataset, paragraphs, rng)
+
+
+@dataclass
+class Lengthened:
+    """A labeled page made longer (:func:`lengthen`): the new record (``html`` and ``gold``
+    grown), the paragraphs added, and the labels of the original page's blocks."""
+
+    record: dict
+    added: list[str]
+    old_texts: list[str]
+    old_share: np.ndarray
+
+
+def lengthened_sample(record: dict, dataset: str, paragraphs: int,
+                      rng: np.random.Generator) -> PageSample | None:
+    """:func:`lengthen` as a training sample (None when the page cannot be lengthened)."""
+    made = lengthen(record, paragraphs, rng)
+    if made is None:
+        return None
+    sample = make_sample_from_labels(made.record, dataset, made.old_texts, made.old_share,
+                                     set(made.added))
+    if sample is None:
+        return None
+    return replace(sample, page_id=f"{sample.page_id}#long{paragraphs}", lengthened=True)
+
+
+def lengthen(record: dict, paragraphs: int, rng: np.random.Generator) -> Lengthened | None:
+    """The page of ``record`` with its article running on for ``paragraphs`` more
+    paragraphs; None when the page has no run of main paragraphs.
+
+    Long documents (a long essay, a book chapter, a single-page manual) hold hundreds of
+    ``<p>`` in one container, more than almost any training page; without such pages the
+    block model reads a container that size as a listing and drops most of it. The new
+    paragraphs copy the tag and attributes of the page's own main paragraphs and are made
+    of its own main sentences, resampled (each as many sentences as a paragraph it copies),
+    so they add no text from another page or site; they go right after the container's last
+    main paragraph, and they are main. The gold text gains them (at its end: the word
+    metric compares bags of words).
+    """
+    from lxml import etree
+
+    from .rawscan import STAMP_ATTR
+
+    gold = record.get("gold") or ""
+    page = Page(record["html"], url=record.get("url"))
+    blocks = feats.compute(page)
+    if not len(blocks):
+        return None
+    share = labels.aligned_share(blocks.texts, gold)
+    by_parent: dict[Any, list[int]] = {}
+    for i, el in enumerate(blocks.elements):
+        if el.tag == "p" and share[i] >= MAIN_SHARE and el.getparent() is not None:
+            by_parent.setdefault(el.getparent(), []).append(i)
+    if not by_parent:
+        return None
+    parent, rows = max(by_parent.items(), key=lambda kv: len(kv[1]))
+    if len(rows) < MIN_MAIN_PARAGRAPHS:
+        return None
+    splits = [[s for s in _SENTENCE_SPLIT.split(blocks.texts[i]) if s.strip()] for i in rows]
+    pool = [s for part in splits for s in part]
+    if len(pool) < MIN_MAIN_PARAGRAPHS:
+        return None
+    cjk = bool(re.search(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]", "".join(pool)))
+    last = blocks.elements[rows[-1]]
+    at = parent.index(last) + 1
+    added: list[str] = []
+    for k in range(paragraphs):
+        pick = int(rng.integers(len(rows)))
+        template = blocks.elements[rows[pick]]
+        count = max(1, len(splits[pick]))
+        text = ("" if cjk else " ").join(pool[j] for j in rng.integers(len(pool), size=count))
+        new = etree.Element(template.tag, {k: v for k, v in template.attrib.items()
+                                           if k != STAMP_ATTR})
+        new.text = text
+        new.tail = last.tail
+        parent.insert(at + k, new)
+        added.append(text)
+    for el in page.tree.iter():
+        if isinstance(el.tag, str) and STAMP_ATTR in el.attrib:
+            del el.attrib[STAMP_ATTR]
+    html = etree.tostring(page.tree, encoding="unicode", method="html")
+    longer = dict(record, html=html, gold=gold + "\n\n" + "\n\n".join(added))
+    return Lengthened(longer, added, blocks.texts, share)
+
+
+def make_sample_from_labels(record: dict, dataset: str, old_texts: list[str],
+                            old_share: np.ndarray, added: set[str]) -> PageSample | None:
+    """Features of ``record``'s page, labeled from the labels of the page it was made from
+    (``old_texts`` and ``old_share``, in order) plus the ``added`` texts (main): aligning
+    hundreds of repeated sentences again would be slow and could match the wrong copy.
+    None when the blocks do not line up."""
+    page = Page(record["html"], url=record.get("url"))
+    blocks = feats.compute(page)
+    share = np.zeros(len(blocks))
+    j = 0
+    for i, text in enumerate(blocks.texts):
+        if j < len(old_texts) and text == old_texts[j]:
+            share[i] = old_share[j]
+            j += 1
+        elif text in added:
+            share[i] = 1.0
+        else:
+            return None
+    if j != len(old_texts):
+        return None
     return PageSample(dataset, str(record.get("id")), page_group(record, dataset),
                       record.get("page_type") or "article", blocks.features,
                       blocks.page_features, share, blocks.texts, record.get("gold") or "")
@@ -271,7 +408,9 @@ def train_model(samples: list[PageSample], *, seed: int = 0, rounds: int = 300,
         stack_folds = 0
     info = {"threshold": threshold, "seed": seed, "rounds": rounds,
             "stack_folds": stack_folds,
-            "pages": len(samples), "blocks": int(len(y)), "main_share": float(y.mean()),
+            "pages": sum(not s.lengthened for s in samples),
+            "lengthened_pages": sum(s.lengthened for s in samples),
+            "blocks": int(len(y)), "main_share": float(y.mean()),
             "datasets": sorted({s.dataset for s in samples})}
     info.update(meta or {})
     return ensembles, info

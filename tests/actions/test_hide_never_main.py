@@ -35,8 +35,15 @@ PAGES = sorted(p.stem for p in FIXTURES.glob("*.html"))
 STRUCTURE = HideParams(careful_page_types=(), careful_uncertain_share=1.0)
 
 
+# the veto most folds chose with the shipped segmenter's out-of-fold probabilities
+# (docs/evaluation.md): at the default 0.05 the story's "More from" box stays, its heading
+# at P(main) 0.15
+CLUTTER = HideParams(veto_p=0.2, careful_page_types=(), careful_uncertain_share=1.0)
+
+
 SETTINGS = {
     "default": HideParams(),
+    "clutter": CLUTTER,
     "structure": STRUCTURE,
     "careful": HideParams(veto_p=0.01, ad_in_main_chars=0),
     "segments": HideParams(segments=True, careful_page_types=(), careful_uncertain_share=1.0),
@@ -85,7 +92,7 @@ def test_nothing_hidden_is_holds_or_lies_inside_main_content(name: str, setting:
 @pytest.mark.parametrize("name", PAGES)
 def test_the_clutter_goes(name: str) -> None:
     page, _result, decision = _decide((FIXTURES / f"{name}.html").read_text(encoding="utf-8"),
-                                      STRUCTURE)
+                                      CLUTTER)
     gold_words = {w for e in _gold(page) for w in re.findall(r"\w+", " ".join(e.itertext()).lower())}
     before, _ = visible_words(page)
     after, _ = visible_words(page, decision.elements)
@@ -116,11 +123,15 @@ def test_the_main_content_is_one_region_not_one_per_paragraph() -> None:
                for x in region.xpaths)
     assert all(not x.startswith("/html/body/div[2]/div[1]/p") for other in regions
                if other is not region for x in other.xpaths)
-    # a run of div.post's children from the headline to the last paragraph (the ad between
-    # them included; the share bar after them not)
+    # a run of div.post's children from the headline through the last paragraph (the ad
+    # between them included; the further-reading list right after them is the model's call;
+    # the share bar after that never)
     assert region.xpaths[0] == "/html/body/div[2]/div[1]/h1"
-    assert region.xpaths[-1] == "/html/body/div[2]/div[1]/p[3]"
+    assert "/html/body/div[2]/div[1]/p[3]" in region.xpaths
+    assert region.xpaths[-1] in ("/html/body/div[2]/div[1]/p[3]",
+                                 "/html/body/div[2]/div[1]/ul[2]")
     assert "/html/body/div[2]/div[1]/div[1]" in region.xpaths  # the ad slot
+    assert "/html/body/div[2]/div[1]/div[2]" not in region.xpaths  # the share bar
     assert region.chars > 800
 
 

@@ -484,7 +484,16 @@ class FirefoxTab(Tab):
             # BiDi refuses moz-extension:// targets; a served page navigates there instead.
             self.browser.bidi("browsingContext.navigate", {
                 "context": self.context, "url": self.browser.launchpad, "wait": "complete"})
-            self.evaluate(f"(location.href = {json.dumps(url)}, true)")
+            for attempt in range(3):
+                try:
+                    self.evaluate(f"(location.href = {json.dumps(url)}, true)")
+                    break
+                except RuntimeError as err:
+                    # Firefox now and then fails a script in a page that just loaded with an
+                    # internal "unknown error"; the assignment is safe to repeat
+                    if "unknown error" not in str(err) or attempt == 2:
+                        raise
+                    time.sleep(0.2)
             self.wait_for(f"location.href === {json.dumps(url)} && document.readyState === 'complete'")
             return
         try:

@@ -47,6 +47,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help="auto: domain-grouped folds for the second, stacked model's "
                         "training probabilities (0: no second model; default: the shipped "
                         "model's)")
+    parser.add_argument("--lengthen", type=float, default=None, metavar="SHARE",
+                        help="auto: share of the pages also trained on in a lengthened copy "
+                        "(hundreds more paragraphs of their own sentences), so that long "
+                        "documents stay whole (0: none; default: the shipped model's)")
     parser.add_argument("--json", action="store_true", help="print the model JSON instead")
     parser.add_argument("--no-progress", dest="progress", action="store_false",
                         help="no progress bar on stderr")
@@ -153,7 +157,12 @@ def run_auto(args: argparse.Namespace) -> int:
         return _auto_sites(args, paths)
     from ..algorithms.segmenter import trees
 
+    share = auto_training.LENGTHEN_SHARE if args.lengthen is None else args.lengthen
+    if not 0 <= share <= 1:
+        print("--lengthen takes a share between 0 and 1", file=sys.stderr)
+        return 2
     samples = []
+    lengthened = 0
     try:
         for path in paths:
             dataset = path.parent.name if path.name.startswith("pages.") else path.stem
@@ -161,28 +170,35 @@ def run_auto(args: argparse.Namespace) -> int:
                 if record.get("gold") is None or not record.get("html"):
                     continue
                 samples.append(auto_training.make_sample(record, dataset))
+                longer = auto_training.training_lengthened(record, dataset, args.seed, share)
+                if longer is not None:
+                    samples.append(longer)
+                    lengthened += 1
                 if args.progress:
-                    print(f"\rfeatures: {len(samples)} pages", end="", file=sys.stderr)
+                    print(f"\rfeatures: {len(samples) - lengthened} pages, {lengthened} "
+                          "lengthened", end="", file=sys.stderr)
     except (ValueError, KeyError, OSError) as exc:
         print(f"cannot read the training pages: {exc}", file=sys.stderr)
         return 2
     if args.progress:
         print(file=sys.stderr)
-    if len(samples) < 2:
+    if len(samples) - lengthened < 2:
         print("training failed: need at least 2 labeled pages", file=sys.stderr)
         return 1
     rounds = args.rounds or auto_training.DEFAULT_ROUNDS
     ensembles, meta = auto_training.train_model(
         samples, seed=args.seed, rounds=rounds, threshold=auto_training.DEFAULT_THRESHOLD,
         stack_folds=(auto_training.DEFAULT_STACK_FOLDS if args.stack_folds is None
-                     else max(args.stack_folds, 0)))
+                     else max(args.stack_folds, 0)),
+        meta={"lengthen_share": share})
     out = args.out
     if out is None:
         from ..paths import data_dir
 
         out = data_dir() / "models" / "auto-segmenter.npz"
     written = trees.save(out, ensembles, meta)
-    print(f"model: {written} ({meta['pages']} pages, {meta['blocks']} blocks, "
+    print(f"model: {written} ({meta['pages']} pages and {meta['lengthened_pages']} lengthened "
+          f"copies, {meta['blocks']} blocks, "
           f"{written.stat().st_size / 1e6:.2f} MB)")
     return 0
 

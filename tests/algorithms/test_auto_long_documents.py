@@ -1,0 +1,50 @@
+"""The shipped segmenter keeps a long document whole.
+
+Golden article pages (tests/golden, hand-made or MIT-licensed) are lengthened the way
+training does it (``auto_training.lengthen``: hundreds more paragraphs of the page's own
+sentences after its last main paragraph); ``auto`` must keep nearly all of the added text
+and still leave out the page's menus and footers.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from blocksift import auto_training as at
+from blocksift.algorithms import auto
+from blocksift.evaluation.metric import words
+from blocksift.page import Page
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+ARTICLES = ["news-landmarks", "blog-code-figure", "news-teaser-column", "zh-blog-donews"]
+
+
+def _kept(output: str, wanted: str) -> float:
+    """Share of the words of ``wanted`` (as a bag) that ``output`` holds."""
+    want, have = words(wanted), words(output)
+    return sum(min(n, have[w]) for w, n in want.items()) / max(1, sum(want.values()))
+
+
+@pytest.mark.parametrize("paragraphs", [300, 1000])
+@pytest.mark.parametrize("slug", ARTICLES)
+def test_a_lengthened_article_is_kept_whole(slug: str, paragraphs: int):
+    case = GOLDEN / slug
+    gold = (case / "expected.txt").read_text(encoding="utf-8")
+    record = {"id": slug, "html": (case / "source.html").read_text(encoding="utf-8"),
+              "gold": gold}
+    made = at.lengthen(record, paragraphs, np.random.default_rng(0))
+    assert made is not None, "the case has a run of main paragraphs to lengthen"
+    result = auto.extract(Page(made.record["html"]), auto.Params())
+    text = result.main.text if result.main else ""
+    assert _kept(text, "\n".join(made.added)) >= 0.95  # the added paragraphs
+    assert _kept(text, gold) >= 0.95  # the article itself
+    # the regions the short page's reader leaves out (menus, footers) stay out of the long one
+    short = auto.extract(Page(record["html"]), auto.Params())
+    left_out = [" ".join(el.text_content().split()) for el, kind, _ in short.extra["segments"]
+                if kind != "main"]
+    left_out = [t for t in left_out if len(t) >= 20 and t not in short.main.text]
+    assert left_out, "the case has boilerplate to leave out"
+    assert [t for t in left_out if t in text] == []
