@@ -273,8 +273,8 @@ async function main() {
     // commands API unavailable: keep the static hint
   }
   status("ready");
+  // no status after the host check: an action clicked meanwhile owns the status now
   await checkHost();
-  status("ready");
   document.documentElement.dataset.blocksiftHost = $("host-status").dataset.state;
 }
 
