@@ -58,6 +58,16 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     return parser
 
 
+def _progress_bar(args: argparse.Namespace, desc: str) -> Any:
+    """A page counter on stderr (tqdm) when asked, or by default in a terminal; else None."""
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    if not show:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(file=sys.stderr, unit="page", desc=desc)
+
+
 def run(args: argparse.Namespace) -> int:
     """Train, write the model, print the rules; 0 on success, 2 on bad input."""
     import importlib
@@ -85,14 +95,8 @@ def run(args: argparse.Namespace) -> int:
     except FileNotFoundError as exc:
         print(f"blocksift: error: {exc}", file=sys.stderr)
         return 2
-    show_progress = args.progress if args.progress is not None else sys.stderr.isatty()
-    bar = None
-    tick = None
-    if show_progress:
-        from tqdm import tqdm
-
-        bar = tqdm(file=sys.stderr, unit="page", desc="training")
-        tick = bar.update
+    bar = _progress_bar(args, "training")
+    tick = bar.update if bar is not None else None
 
     def pages() -> Any:
         for path in paths:
@@ -163,6 +167,7 @@ def run_auto(args: argparse.Namespace) -> int:
         return 2
     samples = []
     lengthened = 0
+    bar = _progress_bar(args, "features")
     try:
         for path in paths:
             dataset = path.parent.name if path.name.startswith("pages.") else path.stem
@@ -174,14 +179,17 @@ def run_auto(args: argparse.Namespace) -> int:
                 if longer is not None:
                     samples.append(longer)
                     lengthened += 1
-                if args.progress:
-                    print(f"\rfeatures: {len(samples) - lengthened} pages, {lengthened} "
-                          "lengthened", end="", file=sys.stderr)
+                if bar is not None:
+                    bar.set_postfix(lengthened=lengthened, refresh=False)
+                    bar.update()
     except (ValueError, KeyError, OSError) as exc:
         print(f"cannot read the training pages: {exc}", file=sys.stderr)
         return 2
-    if args.progress:
-        print(file=sys.stderr)
+    finally:
+        if bar is not None:
+            bar.close()
+    if bar is not None:  # the trees take minutes on the dev sets and report nothing
+        print("training the trees ...", file=sys.stderr)
     if len(samples) - lengthened < 2:
         print("training failed: need at least 2 labeled pages", file=sys.stderr)
         return 1
