@@ -88,7 +88,7 @@ def cross_validate(samples: list[at.PageSample], folds: int, rounds: int,
     from sklearn.model_selection import GroupKFold
 
     n_pages = len(samples)
-    n_rows = len(at.stack(samples)[1])
+    n_rows = sum(len(s.features) for s in samples)  # the samples' rows come first
     everything = list(samples) + list(extra)
     x, y, idx = at.stack(everything)
     if drop:

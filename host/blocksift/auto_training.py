@@ -166,20 +166,18 @@ def lengthen(record: dict, paragraphs: int, rng: np.random.Generator) -> Lengthe
     last = blocks.elements[rows[-1]]
     at = parent.index(last) + 1
     added: list[str] = []
-    for k in range(paragraphs):
+    for n in range(paragraphs):
         pick = int(rng.integers(len(rows)))
         template = blocks.elements[rows[pick]]
         count = max(1, len(splits[pick]))
         text = ("" if cjk else " ").join(pool[j] for j in rng.integers(len(pool), size=count))
-        new = etree.Element(template.tag, {k: v for k, v in template.attrib.items()
-                                           if k != STAMP_ATTR})
+        new = etree.Element(template.tag, page.clean_attributes(template))
         new.text = text
         new.tail = last.tail
-        parent.insert(at + k, new)
+        parent.insert(at + n, new)
         added.append(text)
-    for el in page.tree.iter():
-        if isinstance(el.tag, str) and STAMP_ATTR in el.attrib:
-            del el.attrib[STAMP_ATTR]
+    for el in page.iter_elements():  # the host's ordinal stamps are not page markup
+        el.attrib.pop(STAMP_ATTR, None)
     html = etree.tostring(page.tree, encoding="unicode", method="html")
     longer = dict(record, html=html, gold=gold + "\n\n" + "\n\n".join(added))
     return Lengthened(longer, added, blocks.texts, share)
