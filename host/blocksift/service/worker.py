@@ -444,8 +444,10 @@ class WorkerPool:
         finished = False
         try:
             await loop.run_in_executor(self._threads, worker.conn.send, job)
-            outcome = await asyncio.wait_for(loop.run_in_executor(self._threads, worker.conn.recv),
-                                             timeout=timeout)
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for returns the result when a
+            # cancel (Ctrl-C in batch) lands as the outcome arrives, and the cancel is lost
+            async with asyncio.timeout(timeout):
+                outcome = await loop.run_in_executor(self._threads, worker.conn.recv)
             finished = not outcome.retire
             return outcome, queue_ms
         except TimeoutError:
