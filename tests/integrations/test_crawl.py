@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -31,3 +32,19 @@ def test_text_only_settings_yield_to_what_the_caller_sets():
     absent = set(crawl.TEXT_ONLY) - set(linkblocks.Params.model_fields)
     assert set(crawl.text_only_params(linkblocks, {})) == set(crawl.TEXT_ONLY) - absent
     linkblocks.Params.model_validate(crawl.text_only_params(linkblocks, {}))
+
+
+def test_a_crawl_job_skips_the_metadata_it_would_drop_and_keeps_the_text():
+    from blocksift.service.worker import Job, run_job
+
+    html = (GOLDEN / "news-landmarks" / "source.html").read_text(encoding="utf-8")
+
+    def main_of(**options) -> dict:
+        outcome = run_job(Job(algorithm="auto", params={}, html=html, url=None, want=["main"],
+                              id_attr="data-bsid", **options))
+        assert outcome.ok
+        return json.loads(outcome.result_json)["main"]
+
+    full, crawl_main = main_of(), main_of(metadata=False)
+    assert full["metadata"]["title"] and crawl_main.get("metadata") is None
+    assert (crawl_main["text"], crawl_main["title"]) == (full["text"], full["title"])

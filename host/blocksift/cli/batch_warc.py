@@ -56,7 +56,7 @@ async def run_records(paths: list[str], algorithm: str, params: dict[str, Any], 
     async def extract(page: WarcPage) -> tuple[Any, Any, float]:
         started = time.perf_counter()
         job = Job(algorithm=algorithm, params=params, html=page.html, url=page.url,
-                  want=["main"], id_attr=DEFAULT_ID_ATTR)
+                  want=["main"], id_attr=DEFAULT_ID_ATTR, metadata=False)
         page.html = ""  # the worker has it; the window keeps only the record's fields
         outcome, failure = await run_job(pool, job, limits)
         return outcome, failure, started
