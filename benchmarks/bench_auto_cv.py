@@ -235,8 +235,9 @@ def main() -> int:
                         help="with --combine: one threshold per predicted page type, each "
                              "chosen on the pages predicted of that type")
     parser.add_argument("--fold", type=int, help="compute one fold only, save it to --save-oof")
-    parser.add_argument("--drop", default="", help="with --fold: a feature group left out "
-                        f"({', '.join(feats.PAPER_GROUPS)})")
+    parser.add_argument("--drop", default="", help="with --fold: feature groups left out, "
+                        f"joined by '+' ({', '.join(feats.PAPER_GROUPS)}); 'farsw+rules' is "
+                        "the shipped fast model's")
     parser.add_argument("--weight", default="blocks", choices=at.WEIGHT_MODES,
                         help="how training rows are weighted (auto_training.block_weights)")
     parser.add_argument("--lgb", default="", help="LightGBM settings over the shipped ones, "
@@ -276,7 +277,8 @@ def main() -> int:
     if args.fold is not None:
         for sample in samples:  # one fold scores nothing: texts are not needed
             sample.texts, sample.gold = [], ""
-        drop = tuple(feats.PAPER_GROUPS[args.drop]) if args.drop else ()
+        drop = tuple(name for group in args.drop.split("+") if group
+                     for name in feats.PAPER_GROUPS[group])
         prob = cross_validate(samples, args.folds, args.rounds, drop, only=args.fold,
                               weight=weight, params=params, stack=args.stack, extra=extra)
         args.save_oof.write_bytes(pickle.dumps({"prob": prob}))

@@ -375,15 +375,24 @@ def page_type_features(samples: list[PageSample], seed: int = 0, folds: int = 5
 
 def train_model(samples: list[PageSample], *, seed: int = 0, rounds: int = 300,
                 threshold: float = 0.5, meta: dict | None = None,
-                stack_folds: int = DEFAULT_STACK_FOLDS) -> tuple[dict, dict]:
+                stack_folds: int = DEFAULT_STACK_FOLDS,
+                without: tuple[str, ...] = ()) -> tuple[dict, dict]:
     """Train the shipped model's ensembles (``blocks``, ``page_type``, ``stacked``) on
     ``samples``.
+
+    ``without``: signal groups (``features.PAPER_GROUPS``) the model does without: their
+    columns are -1 in training as at run time, where they are then not computed (faster).
 
     ``stacked`` (unless ``stack_folds`` is 0) is the second model: the block features plus
     the context of the first model's probabilities (``segmenter.context``), learned from
     first-model probabilities predicted out-of-fold (``stack_folds`` domain-grouped folds).
     """
     x, y, idx = stack(samples)
+    unknown = set(without) - set(feats.PAPER_GROUPS)
+    if unknown:
+        raise ValueError(f"unknown signal groups: {', '.join(sorted(unknown))}")
+    if without:
+        x[:, [feats.FEATURE_INDEX[n] for g in without for n in feats.PAPER_GROUPS[g]]] = -1.0
     type_probs, type_model = page_type_features(samples, seed=seed)
     names = list(feats.FEATURE_NAMES)
     ensembles: dict[str, TreeEnsemble] = {}
@@ -409,6 +418,7 @@ def train_model(samples: list[PageSample], *, seed: int = 0, rounds: int = 300,
             "pages": sum(not s.lengthened for s in samples),
             "lengthened_pages": sum(s.lengthened for s in samples),
             "blocks": int(len(y)), "main_share": float(y.mean()),
-            "datasets": sorted({s.dataset for s in samples})}
+            "datasets": sorted({s.dataset for s in samples}),
+            "without": sorted(without)}
     info.update(meta or {})
     return ensembles, info

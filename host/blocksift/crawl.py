@@ -27,6 +27,8 @@ def check_model_path(module: Any, model_path: str | None) -> None:
         return
     if not callable(getattr(module, "load_model", None)):
         raise ExtractorConfigError(f"{module.NAME} takes no model file")
+    if model_path in getattr(module, "BUNDLED_MODELS", {}):
+        return
     if not os.path.isfile(model_path):
         raise ExtractorConfigError(f"model file not found: {model_path}")
 

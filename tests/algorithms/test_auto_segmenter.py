@@ -55,6 +55,43 @@ def test_paper_and_rule_signals_are_filled():
 
 
 
+def test_groups_left_out_are_minus_one_and_the_rest_unchanged():
+    html = (ROOT / "examples" / "article.html").read_text(encoding="utf-8")
+    full = features.compute(Page(html))
+    lean = features.compute(Page(html), without=("farsw", "rules"))
+    left_out = [features.FEATURE_INDEX[n] for g in ("farsw", "rules")
+                for n in features.PAPER_GROUPS[g]]
+    kept = [i for i in range(len(features.FEATURE_NAMES)) if i not in left_out]
+    assert (lean.features[:, left_out] == -1).all()
+    assert (full.features[:, left_out] != -1).any()
+    assert np.array_equal(lean.features[:, kept], full.features[:, kept])
+    with pytest.raises(ValueError, match="unknown signal groups: papers"):
+        features.compute(Page(html), without=("papers",))
+
+
+@pytest.mark.skipif(not HAS_LIGHTGBM, reason="lightgbm not installed (the 'train' extra)")
+def test_a_model_trained_without_groups_runs_without_them(tmp_path: Path, monkeypatch):
+    from blocksift import auto_training
+
+    records = [{"id": str(n), "html": _site_page(n)[0], "gold": _site_page(n)[1],
+                "url": f"https://mill.example/report/{n}"} for n in range(6)]
+    samples = [auto_training.make_sample(r, "made-up") for r in records]
+    ensembles, meta = auto_training.train_model(samples, seed=3, rounds=15,
+                                                without=("farsw", "rules"))
+    path = trees.save(tmp_path / "fast.npz", ensembles, meta)
+    model = auto.load_model(path)
+    assert model.without == ("farsw", "rules")
+    split_on = {tree.feature_names[f] for tree in (model.blocks, model.stacked)
+                if tree is not None for f in tree.feature[tree.feature >= 0]}
+    assert not split_on & {"farsw_score", "farsw_window", "rules_main", "rules_container"}
+    lean = auto.extract(Page(records[0]["html"]), auto.Params(), model)
+    assert lean.main is not None and lean.main.text
+    # computed or not, the left-out signals decide nothing: the same probabilities
+    monkeypatch.setattr(model, "without", ())
+    full = auto.extract(Page(records[0]["html"]), auto.Params(), model)
+    assert np.array_equal(full.extra["block_probabilities"], lean.extra["block_probabilities"])
+
+
 _LINK_DENSITY_PAGES = [
     # links with and without href, a form and noscript (linkdensity removes them, the walk
     # keeps them), a marquee, comments, scripts, tails after removed and text-less elements

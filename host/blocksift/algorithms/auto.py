@@ -93,6 +93,8 @@ class SegmenterModel:
         self.stacked = ensembles.get("stacked")
         self.meta = meta
         self.threshold = float(meta.get("threshold", 0.5))
+        #: signal groups the model was trained without: not computed for it at run time
+        self.without = tuple(meta.get("without", ()))
         self.feature_names = self.blocks.feature_names
         #: The columns of the model whose probability decides (and whose paths explain).
         self.final_names = (self.stacked or self.blocks).feature_names
@@ -152,8 +154,17 @@ class SegmenterModel:
             for start in range(0, n, rows_per_part)]), context
 
 
+#: Models shipped beside the default, by the name ``--model`` also takes.
+BUNDLED_MODELS = {"fast": "auto-segmenter-fast.npz"}
+
+
 @lru_cache(maxsize=4)
 def _load(path: str | None) -> SegmenterModel:
+    if path in BUNDLED_MODELS:
+        with resources.as_file(resources.files("blocksift") / "data" /
+                               BUNDLED_MODELS[path]) as packaged:
+            ensembles, meta = trees.load(packaged)
+        return SegmenterModel(ensembles, meta)
     if path is None:
         with resources.as_file(resources.files("blocksift") / "data" /
                                DEFAULT_MODEL_RESOURCE) as packaged:
@@ -164,7 +175,8 @@ def _load(path: str | None) -> SegmenterModel:
 
 
 def load_model(path: Path | str | None = None) -> SegmenterModel:
-    """The segmenter model at ``path`` (None: the packaged one), loaded once per process."""
+    """The segmenter model at ``path`` (None: the packaged one; a name of
+    :data:`BUNDLED_MODELS`: that shipped model), loaded once per process."""
     return _load(None if path is None else str(path))
 
 
@@ -518,7 +530,7 @@ def _segment(page: Page, model: SegmenterModel, threshold: float | None,
                         np.ndarray | None, list[int]]:
     """:func:`segment`, the context columns of the stacked model (None without one) and
     the main blocks dropped as repeats."""
-    blocks = feats.compute(page)
+    blocks = feats.compute(page, without=model.without)
     if not len(blocks):
         return blocks, np.zeros(0), [], np.zeros(len(PAGE_TYPES)), "empty", None, []
     type_probs = model.page_type_probabilities(blocks.page_features)
@@ -636,7 +648,9 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
                                 message="no visible text on the page",
                                 main=MainText(title=extract_title(page)))
     if "main" not in kinds and params.rules_fallback:
-        rules_main = blocks.features[:, feats.FEATURE_INDEX["rules_main"]] > 0
+        rules_main = (feats.rules_signals(page, blocks.elements)[:, 0] if "rules" in
+                      model.without else blocks.features[:, feats.FEATURE_INDEX["rules_main"]]
+                      ) > 0
         if rules_main.any():
             kinds = ["main" if r else k for r, k in zip(rules_main, kinds)]
             stage = "rules"

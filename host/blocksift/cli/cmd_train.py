@@ -51,6 +51,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help="auto: share of the pages also trained on in a lengthened copy "
                         "(hundreds more paragraphs of their own sentences), so that long "
                         "documents stay whole (0: none; default: the shipped model's)")
+    parser.add_argument("--without", default="", metavar="GROUPS",
+                        help="auto: signal groups the model does without, comma-separated "
+                        "(farsw, rules, linkblocks, linkdensity, clustering): not computed "
+                        "when it runs, so it is faster; 'farsw,rules' is the shipped 'fast' "
+                        "model")
     parser.add_argument("--json", action="store_true", help="print the model JSON instead")
     parser.add_argument("--no-progress", dest="progress", action="store_false",
                         help="no progress bar on stderr")
@@ -165,6 +170,14 @@ def run_auto(args: argparse.Namespace) -> int:
     if not 0 <= share <= 1:
         print("--lengthen takes a share between 0 and 1", file=sys.stderr)
         return 2
+    from ..algorithms.segmenter.features import PAPER_GROUPS
+
+    without = tuple(sorted({g.strip() for g in args.without.split(",") if g.strip()}))
+    unknown = [g for g in without if g not in PAPER_GROUPS]
+    if unknown:
+        print(f"--without: unknown signal group {unknown[0]!r}; choose from "
+              f"{', '.join(PAPER_GROUPS)}", file=sys.stderr)
+        return 2
     samples = []
     lengthened = 0
     bar = _progress_bar(args, "features")
@@ -198,7 +211,7 @@ def run_auto(args: argparse.Namespace) -> int:
         samples, seed=args.seed, rounds=rounds, threshold=auto_training.DEFAULT_THRESHOLD,
         stack_folds=(auto_training.DEFAULT_STACK_FOLDS if args.stack_folds is None
                      else max(args.stack_folds, 0)),
-        meta={"lengthen_share": share})
+        meta={"lengthen_share": share}, without=without)
     out = args.out
     if out is None:
         from ..paths import data_dir

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -789,12 +790,13 @@ def _sibling_counts(el: etree._Element, cache: dict) -> int:
 
 def paper_signals(page: Page, blocks: list[etree._Element],
                   link_density: dict[etree._Element, tuple[int, int, int, int]] | np.ndarray |
-                  None = None) -> np.ndarray:
+                  None = None, *, link_blocks: bool = True, far_sw: bool = True) -> np.ndarray:
     """The papers' per-block signals (linkblocks, linkdensity, FAR-SW), see _PAPERS.
 
     ``link_density``: linkdensity's measures the walk counted already, by element
     (:attr:`Walk.link_density`) or as the blocks' rows of :attr:`Walk.link_density_rows`
-    (None: ``linkdensity.node_stats`` counts them).
+    (None: ``linkdensity.node_stats`` counts them). ``link_blocks`` / ``far_sw`` False:
+    those columns stay -1, not computed.
     """
     from .. import farsw, linkblocks
 
@@ -802,15 +804,18 @@ def paper_signals(page: Page, blocks: list[etree._Element],
     out = np.full((n, len(_PAPERS)), -1.0)
     starts = np.asarray([page.span(b)[0] for b in blocks], dtype=np.int64)
     # seeds 000/001: logical link blocks over the raw HTML
-    try:
-        # only the link blocks' spans are used: no main-text bridge, no element ids
-        lb = linkblocks.extract(page, linkblocks.Params(main_text=False, element_ids=False))
-        spans = sorted((b.start, b.end, b.link_count or 0) for b in lb.blocks
-                       if b.kind == "links")
-    except Exception:  # a paper algorithm's failure must not lose the page
-        spans = []
-    out[:, 0] = 0
-    out[:, 1] = 0
+    spans = []
+    if link_blocks:
+        try:
+            # only the link blocks' spans are used: no main-text bridge, no element ids
+            lb = linkblocks.extract(page, linkblocks.Params(main_text=False,
+                                                            element_ids=False))
+            spans = sorted((b.start, b.end, b.link_count or 0) for b in lb.blocks
+                           if b.kind == "links")
+        except Exception:  # a paper algorithm's failure must not lose the page
+            spans = []
+        out[:, 0] = 0
+        out[:, 1] = 0
     if spans:
         span_starts, span_ends, span_links = (np.asarray(column, dtype=np.int64)
                                               for column in zip(*spans))
@@ -841,6 +846,8 @@ def paper_signals(page: Page, blocks: list[etree._Element],
             out[known, at] = ratio[known]
         out[known, column + 2] = [math.log1p(t) for t in text[known].tolist()]
     # seed 004: FAR-SW line score (eq. 4) of the block's line and its window
+    if not far_sw:
+        return out
     try:
         line_starts, line_features = farsw.line_features(page, farsw.Params())
         if len(line_starts):
@@ -991,8 +998,16 @@ def window_mean(values: np.ndarray, radius: int) -> np.ndarray:
 
 
 def compute(page: Page, *, papers: bool = True, rules: bool = True,
-            recurrence: dict[str, float] | None = None) -> Blocks:
-    """Blocks of ``page`` with text, and their feature matrix (rows in document order)."""
+            recurrence: dict[str, float] | None = None,
+            without: Collection[str] = ()) -> Blocks:
+    """Blocks of ``page`` with text, and their feature matrix (rows in document order).
+
+    ``without``: names of :data:`PAPER_GROUPS` neither computed nor filled (their columns
+    stay -1, as in a model trained without them: ``blocksift train auto --without``).
+    """
+    unknown = set(without) - set(PAPER_GROUPS)
+    if unknown:
+        raise ValueError(f"unknown signal groups: {', '.join(sorted(unknown))}")
     w = walk(page)
     texts_all = _block_texts(w)
     lengths = np.fromiter(map(len, texts_all), dtype=np.int64, count=len(texts_all))
@@ -1076,16 +1091,20 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
         feats[:, col[name]] = page_feats[j]
     if papers:
         paper = paper_signals(page, blocks, None if w.link_density_rows is None
-                              else w.link_density_rows[rows])
+                              else w.link_density_rows[rows],
+                              link_blocks="linkblocks" not in without,
+                              far_sw="farsw" not in without)
         for j, name in enumerate(_PAPERS):
             feats[:, col[name]] = paper[:, j]
-    if recurrence is not None:
+    if recurrence is not None and "clustering" not in without:
         for r, el in enumerate(blocks):
             feats[r, col["cl_recurrence"]] = recurrence.get(page.xpath(el), 0.0)
-    if rules:
+    if rules and "rules" not in without:
         rl = rules_signals(page, blocks)
         feats[:, col["rules_main"]] = rl[:, 0]
         feats[:, col["rules_container"]] = rl[:, 1]
+    for group in without:
+        feats[:, [col[name] for name in PAPER_GROUPS[group]]] = -1.0
     return Blocks(blocks, texts, feats, page_feats)
 
 
