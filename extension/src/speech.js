@@ -81,8 +81,9 @@ function markSentence(container, item) {
   }
   if (item) {
     item.block.classList.add("speaking");
+    // clear of the sticky toolbar above and the status line below
     const box = item.range.getBoundingClientRect();
-    if (box.top < 60 || box.bottom > innerHeight - 20) item.block.scrollIntoView({ block: "center", behavior: "smooth" });
+    if (box.top < 60 || box.bottom > innerHeight - 80) item.block.scrollIntoView({ block: "center", behavior: "smooth" });
   }
 }
 
