@@ -4,6 +4,7 @@
 const BLOCKS = "h1,h2,h3,h4,h5,h6,p,li,blockquote,figcaption,dt,dd,td,th,caption";
 const HIGHLIGHT = "blocksift-speaking";
 export const RATES = Object.freeze([0.75, 1, 1.25, 1.5, 1.75, 2]);
+const WATCH_MS = 1000;
 export const NO_SYNTHESIS = "This browser cannot read aloud (no speech synthesis).";
 export const NO_VOICE = "No voice is installed for speech; install one for your system (on Linux: "
   + "the speech-dispatcher and espeak-ng packages), then restart the browser.";
@@ -94,16 +95,18 @@ function markSentence(container, item) {
  *
  * Pause cancels the utterance and resume speaks the sentence again from its start: on Linux
  * (speech-dispatcher) both browsers' own pause does not stop the voice, and Chromium then
- * never ends the utterance. `speech` (the Web Speech API's globals), `split` and `mark` are
- * parameters so the state machine can run outside a page.
+ * never ends the utterance. `speech` (the Web Speech API's globals), `split`, `mark` and
+ * `watchTimers` are parameters so the state machine can run outside a page.
  */
 export function createSpeaker(container, {
   lang = "", onChange = () => {}, speech = globalThis, split = sentences, mark = markSentence,
-  voiceWaitMs = 2000,
+  voiceWaitMs = 2000, watchTimers = globalThis,
 } = {}) {
   const synth = speech.speechSynthesis;
   const Utterance = speech.SpeechSynthesisUtterance;
   const usable = Boolean(synth && Utterance);
+  // without a language Chromium's default voice is the first listed (with espeak-ng: Afrikaans)
+  const speakingLang = lang || speech.navigator?.language || "";
   let queue = [];
   let index = 0;
   let rate = 1;
@@ -111,6 +114,7 @@ export function createSpeaker(container, {
   let state = usable ? "idle" : "unavailable";
   let current = null;
   let starting = false;
+  let watchdog = null;
   let error = usable ? "" : NO_SYNTHESIS;
 
   const report = () => onChange({ state, index, total: queue.length, rate, error, started,
@@ -123,7 +127,7 @@ export function createSpeaker(container, {
     error = "";
   }
 
-  function speakAt(position) {
+  function speakAt(position, tries = 0) {
     if (position >= queue.length) {
       stop();
       return;
@@ -131,10 +135,12 @@ export function createSpeaker(container, {
     index = Math.max(0, position);
     const item = queue[index];
     const utterance = new Utterance(item.text);
+    let begun = false;
     utterance.rate = rate;
-    if (lang) utterance.lang = lang;
+    if (speakingLang) utterance.lang = speakingLang;
     utterance.onstart = () => {
       if (current !== utterance) return;
+      begun = true;
       started += 1;
       report();
     };
@@ -152,6 +158,23 @@ export function createSpeaker(container, {
     synth.cancel();
     synth.speak(utterance);
     report();
+    watch(utterance, () => begun, tries);
+  }
+
+  /** Firefox drops an utterance spoken just after cancelling one that had not started yet
+   * (no event ever; the engine then idle): speak the sentence again, twice at most. */
+  function watch(utterance, hasBegun, tries) {
+    watchTimers.clearTimeout(watchdog);
+    watchdog = watchTimers.setTimeout(() => {
+      if (current !== utterance || state !== "playing" || hasBegun()) return;
+      if (synth.speaking || synth.pending) {
+        watch(utterance, hasBegun, tries); // still queued or speaking: an engine may be slow
+      } else if (tries < 2) {
+        speakAt(index, tries + 1);
+      } else {
+        fail("The speech engine did not start speaking; try Listen again.");
+      }
+    }, WATCH_MS);
   }
 
   /** True once the engine lists a voice; voices may arrive late (Chromium loads them then
@@ -197,6 +220,7 @@ export function createSpeaker(container, {
 
   function stop() {
     if (!usable) return;
+    watchTimers.clearTimeout(watchdog);
     current = null;
     synth.cancel();
     state = "idle";

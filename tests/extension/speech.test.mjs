@@ -64,8 +64,13 @@ class StandInSynthesis extends EventTarget {
   get speaking() { return this.queue.length > 0; }
 
   speak(utterance) {
+    if (this.drops > 0) { // Firefox's loss of an utterance spoken right after a cancel
+      this.drops -= 1;
+      return;
+    }
     this.queue.push(utterance);
     this.spoken.push({ text: utterance.text, rate: utterance.rate });
+    this.langs = [...(this.langs ?? []), utterance.lang];
   }
 
   cancel() {
@@ -105,6 +110,21 @@ class StandInUtterance {
   }
 }
 
+/** Timers fired by hand, for the speaker's watchdog. */
+class HandTimers {
+  constructor() { this.due = new Map(); this.next = 1; }
+
+  setTimeout(run) { this.due.set(this.next, run); return this.next++; }
+
+  clearTimeout(id) { this.due.delete(id); }
+
+  fire() {
+    const due = [...this.due.values()];
+    this.due.clear();
+    for (const run of due) run();
+  }
+}
+
 const ITEMS = ["First sentence.", "Second sentence.", "Third sentence."].map((text) => ({ text }));
 
 function speakerWith(synth, items = ITEMS, options = {}) {
@@ -112,14 +132,15 @@ function speakerWith(synth, items = ITEMS, options = {}) {
   const marked = [];
   const speaker = createSpeaker({}, {
     lang: "en",
-    speech: synth ? { speechSynthesis: synth, SpeechSynthesisUtterance: StandInUtterance } : {},
+    speech: synth ? { speechSynthesis: synth, SpeechSynthesisUtterance: StandInUtterance, navigator: { language: "de-CH" } } : {},
     split: () => items,
     mark: (container, item) => marked.push(item?.text ?? null),
     onChange: (change) => changes.push(change),
     voiceWaitMs: 20,
+    watchTimers: new HandTimers(),
     ...options,
   });
-  return { speaker, changes, marked, last: () => changes.at(-1) };
+  return { speaker, changes, marked, last: () => changes.at(-1), timers: options.watchTimers };
 }
 
 test("idle, playing sentence by sentence, paused, playing again, idle at the end", async () => {
@@ -242,4 +263,42 @@ test("no text to read and no speech synthesis are said, not silent", async () =>
   none.setRate(2);
   none.step(1);
   assert.equal(last().state, "unavailable");
+});
+
+test("utterances carry the article's language, else the browser's (never the engine's default voice)", async () => {
+  const synth = new StandInSynthesis();
+  const { speaker } = speakerWith(synth);
+  await speaker.play();
+  assert.equal(synth.langs.at(-1), "en");
+  const unlabelled = new StandInSynthesis();
+  const { speaker: second } = speakerWith(unlabelled, ITEMS, { lang: "" });
+  await second.play();
+  assert.equal(unlabelled.langs.at(-1), "de-CH");
+});
+
+test("an utterance the engine drops without a word is spoken again, and after three a reason is given", async () => {
+  const synth = new StandInSynthesis();
+  const timers = new HandTimers();
+  const { speaker, last, changes } = speakerWith(synth, ITEMS, { watchTimers: timers });
+  await speaker.play();
+  timers.fire(); // queued, not started yet: an engine may be slow, nothing is spoken again
+  assert.equal(synth.spoken.length, 1);
+  synth.begin();
+  timers.fire(); // started: the watch ends
+  assert.equal(timers.due.size, 0);
+  synth.drops = 1;
+  synth.finish(); // the next sentence is lost on its way
+  assert.equal(synth.speaking, false);
+  timers.fire();
+  assert.equal(synth.queue[0].text, "Second sentence.");
+  assert.equal(last().state, "playing");
+  synth.drops = 3;
+  speaker.step(1);
+  timers.fire();
+  timers.fire();
+  timers.fire();
+  assert.equal(last().state, "idle");
+  assert.match(changes.findLast((change) => change.error).error, /did not start speaking/);
+  speaker.pause(); // paused or stopped: no watch left behind
+  assert.equal(timers.due.size, 0);
 });
