@@ -408,6 +408,15 @@ function wireKeysHelp() {
     $("keys").setAttribute("aria-expanded", String(!help.hidden));
   };
   $("keys").addEventListener("click", toggle);
+  // Esc closes the list first rather than leaving the reader behind it
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !$("keys-help").hidden) {
+      event.stopImmediatePropagation();
+      event.preventDefault();
+      toggle();
+      $("keys").focus();
+    }
+  }, true);
   return toggle;
 }
 

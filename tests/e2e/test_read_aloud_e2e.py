@@ -29,7 +29,7 @@ STATE = "document.documentElement.dataset"
 SPEECH_DISPATCHER = shutil.which("speech-dispatcher")
 PULSEAUDIO = shutil.which("pulseaudio")
 ESPEAK_MODULE = Path("/usr/lib/speech-dispatcher-modules/sd_espeak-ng")
-BIDI_KEYS = {"Tab": "\ue004", "Enter": "\ue007", "Shift": "\ue008"}
+BIDI_KEYS = {"Tab": "\ue004", "Enter": "\ue007", "Shift": "\ue008", "Escape": "\ue00c"}
 
 
 def _engine_missing() -> str | None:
@@ -269,6 +269,13 @@ def test_sentences_in_the_page_skip_code_and_math_and_every_control_is_reachable
     for control in ("back", "listen", "speech-rate", "copy-markdown", "save-markdown", "save-html",
                     "save-epub", "display", "print", "keys"):
         assert control in reached, (control, reached)
+    # ? shows the keys, Esc closes that list (and stays in the reader)
+    press(page, "?")
+    assert not page.evaluate("document.getElementById('keys-help').hidden")
+    assert "Shift+L" in page.evaluate("document.getElementById('keys-list').textContent")
+    press(page, "Escape")
+    assert page.evaluate("document.getElementById('keys-help').hidden")
+    assert page.evaluate("location.pathname") == "/reader.html"
     while page.evaluate("document.activeElement.id") != "display":
         press(page, "Tab")
     if browser.name == "firefox":
