@@ -5,7 +5,8 @@ validation fold, across all sets at once. Each fold trains the page-type classif
 the block trees (``blocksift.auto_training``) on the other folds, with page-type
 probabilities of the training pages themselves predicted out-of-fold (inner GroupKFold), as
 they are when the shipped model is trained. Word F1 (the wcxb metric) per page type and
-per set, shingle F1 on the older sets, empty outputs, for several thresholds.
+per set, shingle F1 on the older sets, empty outputs, for several thresholds. Repeated main
+blocks are dropped when scoring as ``auto`` drops them (``--repeat-min-words``, 0: kept).
 
     BLOCKSIFT_DATASETS=/path/to/shared/datasets \\
     nice -n 10 python3 benchmarks/bench_auto_cv.py --cache DIR [--folds 5] [--rounds 200] \\
@@ -35,6 +36,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "host"))
 
 from blocksift import auto_training as at  # noqa: E402
+from blocksift.algorithms import auto  # noqa: E402
 from blocksift.algorithms.segmenter import features as feats  # noqa: E402
 from blocksift.evaluation.datasets import resolve  # noqa: E402
 from blocksift.evaluation.metric import score_page, summarize, word_prf  # noqa: E402
@@ -133,11 +135,12 @@ def cross_validate(samples: list[at.PageSample], folds: int, rounds: int,
     return prob[:n_rows]
 
 
-def score(samples: list[at.PageSample], prob: np.ndarray, threshold: float | np.ndarray
-          ) -> dict[str, dict[str, float]]:
+def score(samples: list[at.PageSample], prob: np.ndarray, threshold: float | np.ndarray,
+          repeat_min_words: int = 0) -> dict[str, dict[str, float]]:
     """Word F1 per page type (wcxb) and per set, shingle F1 per older set, empties.
 
-    ``threshold``: one for all pages, or one per page."""
+    ``threshold``: one for all pages, or one per page. ``repeat_min_words``: drop repeated
+    main blocks as ``auto`` does (``auto.repeated_blocks``; 0: keep them)."""
     per_page = np.broadcast_to(np.asarray(threshold, dtype=float), (len(samples),))
     _x, _y, idx = at.stack(samples)
     starts = np.searchsorted(idx, np.arange(len(samples)))
@@ -151,6 +154,8 @@ def score(samples: list[at.PageSample], prob: np.ndarray, threshold: float | np.
         chosen = p >= per_page[i]
         if not chosen.any() and len(p):
             chosen = sample.features[:, rules] > 0  # the extractor's rules fallback
+        chosen[auto.repeated_blocks(sample.texts, sample.features, chosen,
+                                    repeat_min_words)] = False
         text = "\n\n".join(t for t, c in zip(sample.texts, chosen) if c)
         f1 = word_prf(text, sample.gold)[2]
         word[sample.dataset].append(f1)
@@ -200,8 +205,8 @@ def type_thresholds(samples: list[at.PageSample], prob: np.ndarray,
         print(f"  predicted {name:14} pages {len(pages):5d}  best threshold {chosen[name]}  "
               + " ".join(f"{th}:{v:.4f}" for th, v in means.items()))
     per_page = np.asarray([chosen[at.PAGE_TYPES[t]] for t in predicted])
-    print_table("all features, threshold per predicted page type", score(samples, prob,
-                                                                          per_page))
+    print_table("all features, threshold per predicted page type",
+                score(samples, prob, per_page, auto.Params().repeat_min_words))
     print("type thresholds:", chosen)
     return chosen
 
@@ -242,6 +247,10 @@ def main() -> int:
     parser.add_argument("--lengthen", type=float, default=at.LENGTHEN_SHARE, metavar="SHARE",
                         help="share of pages also trained on in a lengthened copy, as the "
                         "shipped model is (0: none)")
+    parser.add_argument("--repeat-min-words", type=int,
+                        default=auto.Params().repeat_min_words,
+                        help="drop repeated main blocks of at least this many words when "
+                             "scoring, as auto does (0: keep them)")
     parser.add_argument("--combine", type=Path, nargs="+",
                         help="score the union of --fold outputs instead of training")
     args = parser.parse_args()
@@ -254,7 +263,8 @@ def main() -> int:
         missing = int(np.isnan(prob).sum())
         print(f"combined {len(args.combine)} fold files; rows without a prediction: {missing}")
         for threshold in (float(t) for t in args.thresholds.split(",")):
-            print_table(f"all features, threshold {threshold}", score(samples, prob, threshold))
+            print_table(f"all features, threshold {threshold}",
+                        score(samples, prob, threshold, args.repeat_min_words))
         if args.type_thresholds:
             type_thresholds(samples, prob, [float(t) for t in args.thresholds.split(",")])
         return 0
@@ -284,7 +294,8 @@ def main() -> int:
             args.save_oof.write_bytes(pickle.dumps(
                 {"prob": prob, "ids": [(s.dataset, s.page_id) for s in samples]}))
         for threshold in (float(t) for t in args.thresholds.split(",")):
-            print_table(f"{label}, threshold {threshold}", score(samples, prob, threshold))
+            print_table(f"{label}, threshold {threshold}",
+                        score(samples, prob, threshold, args.repeat_min_words))
     return 0
 
 

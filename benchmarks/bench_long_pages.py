@@ -40,7 +40,8 @@ from blocksift.page import Page  # noqa: E402
 
 
 def make_auto(model_path: str | None = None):
-    params = auto.Params()
+    # the added paragraphs resample a page's own sentences, some word for word: keep repeats
+    params = auto.Params(repeat_min_words=0)
     model = auto.load_model(model_path)
 
     def run(html: str, url: str | None) -> str:

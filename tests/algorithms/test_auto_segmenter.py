@@ -339,6 +339,34 @@ def test_the_trailing_paragraphs_of_an_article_stay_but_not_links_or_comments():
     assert chosen == set(_PARAS) | set(tail)
 
 
+def test_a_repeated_main_block_is_kept_once_the_visible_copy():
+    short = "Read more here now."  # four words: under the limit, every copy stays
+    cell = "Fits true to size in width and length"
+    html = (f"<body><div class='mobile' hidden><p>{_PARAS[0]}</p></div>"
+            f"<article><p>{_PARAS[0]}</p><p>{short}</p><p>{_PARAS[1]}</p><p>{short}</p>"
+            f"<p>{_PARAS[1]}</p><table><tr><td>8</td><td>{cell}</td></tr><tr><td>9</td>"
+            f"<td>{cell}</td></tr></table><pre>{_PARAS[1]}</pre></article></body>")
+    blocks, is_main = _labels(html, {*_PARAS, short, cell})
+    dropped = auto.repeated_blocks(blocks.texts, blocks.features, is_main, 5)
+    hidden = blocks.features[:, features.FEATURE_INDEX["hidden"]] > 0
+    assert [blocks.texts[i] for i in dropped] == [_PARAS[0], _PARAS[1]]
+    assert hidden[dropped[0]]  # of the two copies of the first paragraph, the hidden one
+    assert not hidden[dropped[1]] and dropped[1] > blocks.texts.index(_PARAS[1])
+    assert auto.repeated_blocks(blocks.texts, blocks.features, is_main, 0) == []
+
+
+def test_the_reader_shows_a_repeated_paragraph_once_and_says_why_in_the_overlay():
+    html = (f"<html><body><main><h1>Wool Runner</h1><div class='desktop'><p>{_PARAS[0]}</p>"
+            f"<p>{_PARAS[1]}</p></div><div class='mobile' hidden><p>{_PARAS[0]}</p></div>"
+            "</main></body></html>")
+    result = auto.extract(Page(html), auto.Params())
+    assert result.main.text.count(_PARAS[0]) == 1 and _PARAS[1] in result.main.text
+    repeats = [b for b in result.blocks if b.reasons and "repeats" in b.reasons[0]]
+    assert [b.kind for b in repeats] == ["other"]
+    kept_all = auto.extract(Page(html), auto.Params(repeat_min_words=0))
+    assert kept_all.main.text.count(_PARAS[0]) == 2
+
+
 def test_textless_pictures_beside_a_main_region_join_it_but_not_past_other_text():
     html = ("<body><div><img src='far.png'><p>Share</p><img src='lead.png'>"
             f"<p>{_PARAS[0]}</p><img src='a.png'><noscript><img src='b.png'></noscript>"

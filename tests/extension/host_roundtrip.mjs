@@ -27,7 +27,8 @@ function longArticle(chars) {
   let size = 0;
   let id = 21;
   while (size < chars) {
-    parts.push(`<p data-bsid='${id}'>${paragraph}</p>`);
+    // numbered: the reader shows a paragraph that repeats another word for word only once
+    parts.push(`<p data-bsid='${id}'>Part ${id}. ${paragraph}</p>`);
     size += paragraph.length;
     id += 1;
   }

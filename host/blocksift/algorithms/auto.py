@@ -76,6 +76,11 @@ class Params(BaseModel):
     main_text: bool = Field(
         True, description="Render the main text; False returns the blocks only (the host "
                           "sets it for blocks-only requests)")
+    repeat_min_words: int = Field(
+        5, ge=0, description="A main block of at least this many words whose text repeats "
+                             "an earlier main block's is shown once (a page's desktop and "
+                             "mobile copies, cloned carousel slides); table cells and code "
+                             "are never dropped; 0 keeps every repeat")
 
 
 class SegmenterModel:
@@ -456,6 +461,36 @@ def _trailing_paragraphs(blocks: feats.Blocks, is_main: np.ndarray) -> None:
                 is_main[i] = True
 
 
+def repeated_blocks(texts: list[str], features: np.ndarray, is_main: np.ndarray,
+                    min_words: int) -> list[int]:
+    """Main blocks whose text another main block already gives: all but one of each group.
+
+    Pages carry the same text twice for layout (a desktop and a mobile copy, one hidden by
+    CSS; a carousel's cloned slides); read twice it is noise, and counted twice it halves
+    precision. The copy kept is the first visible one. Table cells and code repeat for a
+    reason (a column of "Yes", the same line in two listings) and always stay.
+    """
+    if min_words <= 0:
+        return []
+    col = feats.FEATURE_INDEX
+    groups: dict[str, list[int]] = {}
+    for i in np.flatnonzero(is_main):
+        row = features[i]
+        if row[col["in_table"]] > 0 or row[col["in_pre"]] > 0:
+            continue
+        key = " ".join(texts[i].split()).casefold()
+        if key.count(" ") + 1 >= min_words:
+            groups.setdefault(key, []).append(int(i))
+    dropped: list[int] = []
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        visible = [i for i in members if features[i, col["hidden"]] <= 0]
+        kept = (visible or members)[0]
+        dropped += [i for i in members if i != kept]
+    return sorted(dropped)
+
+
 def uncertain_share(texts: list[str], prob: np.ndarray) -> float:
     """Share of the page's block text (characters) whose main-content probability lies in
     ``UNCERTAIN_BAND``: how much of the page the model is unsure of. Hide holds back on such
@@ -469,20 +504,23 @@ def uncertain_share(texts: list[str], prob: np.ndarray) -> float:
 
 
 def segment(page: Page, model: SegmenterModel, threshold: float | None = None,
-            include_comments: bool = False, site_prior: Any = None
+            include_comments: bool = False, site_prior: Any = None,
+            repeat_min_words: int = Params.model_fields["repeat_min_words"].default
             ) -> tuple[feats.Blocks, np.ndarray, list[str], np.ndarray, str]:
     """Label every text block: (blocks, main probability, kinds, page-type probs, stage)."""
-    return _segment(page, model, threshold, include_comments, site_prior)[:5]
+    return _segment(page, model, threshold, include_comments, site_prior,
+                    repeat_min_words)[:5]
 
 
 def _segment(page: Page, model: SegmenterModel, threshold: float | None,
-             include_comments: bool, site_prior: Any
+             include_comments: bool, site_prior: Any, repeat_min_words: int
              ) -> tuple[feats.Blocks, np.ndarray, list[str], np.ndarray, str,
-                        np.ndarray | None]:
-    """:func:`segment` and the context columns of the stacked model (None without one)."""
+                        np.ndarray | None, list[int]]:
+    """:func:`segment`, the context columns of the stacked model (None without one) and
+    the main blocks dropped as repeats."""
     blocks = feats.compute(page)
     if not len(blocks):
-        return blocks, np.zeros(0), [], np.zeros(len(PAGE_TYPES)), "empty", None
+        return blocks, np.zeros(0), [], np.zeros(len(PAGE_TYPES)), "empty", None, []
     type_probs = model.page_type_probabilities(blocks.page_features)
     prob, context = model.block_probabilities(blocks, type_probs)
     stage = "model"
@@ -496,10 +534,14 @@ def _segment(page: Page, model: SegmenterModel, threshold: float | None,
     _trailing_paragraphs(blocks, is_main)
     _figures_beside_main(blocks, is_main)
     _formulas_with_main(blocks, is_main)
+    repeated = repeated_blocks(blocks.texts, blocks.features, is_main, repeat_min_words)
+    is_main[repeated] = False
     kinds = ["main" if m else _other_kind(row) for m, row in zip(is_main, blocks.features)]
     if include_comments:
         kinds = ["main" if k == "comments" else k for k in kinds]
-    return blocks, prob, kinds, type_probs, stage, context
+    for i in repeated:
+        kinds[i] = "other"
+    return blocks, prob, kinds, type_probs, stage, context, repeated
 
 
 def _text_order(blocks: feats.Blocks, kinds: list[str]) -> list[int]:
@@ -585,8 +627,10 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
         from .segmenter import adapt
 
         site_prior = adapt.site_prior_for(page.url)
-    blocks, prob, kinds, type_probs, stage, context = _segment(
-        page, model, params.threshold, params.include_comments, site_prior)
+    blocks, prob, kinds, type_probs, stage, context, repeated = _segment(
+        page, model, params.threshold, params.include_comments, site_prior,
+        params.repeat_min_words)
+    repeated_set = set(repeated)
     if not len(blocks):
         return ExtractionResult(algorithm=NAME, status="empty", stage="empty",
                                 message="no visible text on the page",
@@ -628,6 +672,8 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
         confidence = p_main if kind == "main" else 1.0 - p_main
         reasons = (_reasons(contrib_of[rep], row_of[rep], names, params.reasons)
                    if rep in contrib_of and params.reasons else [])
+        if rep in repeated_set:
+            reasons = ["repeats the text of a main block above, shown once"] + reasons
         start, end = page.span(el)
         out_blocks.append(Block(
             kind=kind, algorithm=NAME, score=round(p_main, 4), start=start, end=end,

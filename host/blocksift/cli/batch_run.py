@@ -147,6 +147,11 @@ async def run_pages(lines: Iterator[bytes], out: JsonlSink | ParquetSink, algori
                     params: dict[str, Any], jobs: int, limits: BatchLimits,
                     action: str = "extract", on_line: Callable[[], None] | None = None) -> None:
     """Run every page of ``lines`` on ``jobs`` limited workers; write results in input order."""
+    from .. import algorithms
+
+    if algorithm in algorithms.names() and "with_html" in algorithms.load(
+            algorithm).Params.model_fields:
+        params = {"with_html": False, **params}  # no output column holds the reader's HTML
     pool = limited_pool(jobs, limits)
     await pool.start()
 

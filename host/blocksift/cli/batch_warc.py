@@ -43,9 +43,12 @@ async def run_records(paths: list[str], algorithm: str, params: dict[str, Any], 
                       progress: Any = None) -> Any:
     """Every record of ``paths``: each HTML page extracted on a limited worker and written
     in record order, every other record counted with its reason; returns the counts."""
-    from ..crawl import iter_items
+    from .. import algorithms
+    from ..crawl import iter_items, text_only_params
     from ..warc import Skip, WarcCounts, WarcPage
 
+    if algorithm in algorithms.names():  # an unknown name is the worker's clear error
+        params = text_only_params(algorithms.load(algorithm), params)
     counts = WarcCounts()
     pool = limited_pool(jobs, limits)
     await pool.start()
@@ -53,7 +56,7 @@ async def run_records(paths: list[str], algorithm: str, params: dict[str, Any], 
     async def extract(page: WarcPage) -> tuple[Any, Any, float]:
         started = time.perf_counter()
         job = Job(algorithm=algorithm, params=params, html=page.html, url=page.url,
-                  want=["main"], id_attr=DEFAULT_ID_ATTR)
+                  want=["main"], id_attr=DEFAULT_ID_ATTR, metadata=False)
         page.html = ""  # the worker has it; the window keeps only the record's fields
         outcome, failure = await run_job(pool, job, limits)
         return outcome, failure, started

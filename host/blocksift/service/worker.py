@@ -51,6 +51,8 @@ class Job:
     #: and an index page's stories only (actions.hide.page_summary)
     action: str = "extract"
     model_path: str | None = None  #: a model file to use (``--model``), loaded once per worker
+    #: fill the main text's metadata (author, date, ...); crawl lines have no place for it
+    metadata: bool = True
 
 
 @dataclass
@@ -222,7 +224,7 @@ def run_job(job: Job) -> JobOutcome:
         result.blocks = [b for b in result.blocks if b.kind == "main"]
     if "main" not in job.want:
         result.main = None
-    else:
+    elif job.metadata:
         from ..metadata import attach
 
         attach(page, result)
