@@ -361,9 +361,11 @@ function wireSpeech(lang) {
   const rate = $("speech-rate");
   const speaker = createSpeaker($("content"), {
     lang,
-    onChange: ({ state, index, total, rate: current, error, sentence }) => {
+    onChange: ({ state, index, total, rate: current, error, sentence, started }) => {
       root.dataset.blocksiftSpeech = state;
       root.dataset.blocksiftSpeechIndex = String(index);
+      root.dataset.blocksiftSpeechRate = String(current);
+      root.dataset.blocksiftSpeechStarted = String(started);
       if (sentence) root.dataset.blocksiftSpeechSentence = sentence;
       listen.setAttribute("aria-pressed", String(state === "playing"));
       listen.textContent = state === "playing" ? "Pause" : state === "paused" ? "Resume" : "Listen";
@@ -375,6 +377,8 @@ function wireSpeech(lang) {
       if (state === "unavailable") listen.title = error;
       else if (error) say(error, { bad: true });
       else if (state === "playing") say(`Reading aloud: sentence ${index + 1} of ${total}.`);
+      else if (state === "paused") say(`Paused at sentence ${index + 1} of ${total}; L resumes.`);
+      else if (/^(Reading aloud|Paused at)/.test(root.dataset.blocksiftAction ?? "")) say("");
     },
   });
   listen.addEventListener("click", () => speaker.play());
@@ -404,6 +408,15 @@ function wireKeysHelp() {
     $("keys").setAttribute("aria-expanded", String(!help.hidden));
   };
   $("keys").addEventListener("click", toggle);
+  // Esc closes the list first rather than leaving the reader behind it
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !$("keys-help").hidden) {
+      event.stopImmediatePropagation();
+      event.preventDefault();
+      toggle();
+      $("keys").focus();
+    }
+  }, true);
   return toggle;
 }
 

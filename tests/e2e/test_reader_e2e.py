@@ -163,31 +163,7 @@ def test_reader_keys_and_read_aloud_controls(browser: harness.Browser, site: har
     # every control is a real, focusable control
     assert page.evaluate("[...document.querySelectorAll('.toolbar button, .toolbar select')]"
                          ".every(c => c.tabIndex === 0)")
-    # read aloud: the first sentence is highlighted at once, pause and stop work
-    speech = page.evaluate("document.documentElement.dataset.blocksiftSpeech")
-    if speech == "unavailable":
-        return  # a browser without speech synthesis says so and disables Listen
-    page.evaluate("document.getElementById('listen').click(), true")
-    # the first sentence is the one read (and highlighted) first
-    sentence = page.wait_for("document.documentElement.dataset.blocksiftSpeechSentence")
-    assert sentence.startswith("Tide gauges record the height of the sea")
-    state = page.wait_for("['playing', 'idle'].includes(document.documentElement.dataset.blocksiftSpeech)"
-                          " && document.documentElement.dataset.blocksiftSpeech")
-    if state == "idle" or page.evaluate("document.getElementById('action-status').classList.contains('bad')"):
-        # a headless browser without a voice: the reader says so and goes back to Listen
-        page.wait_for("document.documentElement.dataset.blocksiftSpeech === 'idle'")
-        assert "could not read aloud" in page.evaluate("document.getElementById('action-status').textContent")
-        assert page.evaluate("document.getElementById('listen').textContent") == "Listen"
-        page.screenshot(artifacts / "reader-listening.png")
-        return
-    assert page.evaluate(f"{CONTENT}.querySelector('.speaking')?.textContent.startsWith('Tide gauges record')")
-    page.screenshot(artifacts / "reader-listening.png")
-    page.evaluate("document.getElementById('listen').click(), true")
-    page.wait_for("document.documentElement.dataset.blocksiftSpeech === 'paused'")
-    assert page.evaluate("document.getElementById('listen').textContent") == "Resume"
-    page.evaluate("document.getElementById('stop-listening').click(), true")
-    page.wait_for("document.documentElement.dataset.blocksiftSpeech === 'idle'")
-    assert page.evaluate(f"{CONTENT}.querySelectorAll('.speaking').length") == 0
+    # read aloud with a real voice, and without one: test_read_aloud_e2e.py
 
 
 def test_popup_speaks_in_actions_and_names_the_method(browser: harness.Browser, site: harness.Site,
