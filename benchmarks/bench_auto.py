@@ -12,7 +12,7 @@ the reader-view HTML too). Scores use blocksift's dataset metric (the datasets R
 
 ``--ablation`` prints instead the F1 of ``auto-rules`` (the earlier hand-tuned auto) with each
 of its signals switched off; the learned auto's ablation is ``bench_auto_cv.py --ablation``.
-Tools: auto, auto-rules, trafilatura, trafilatura-comments, readability, resiliparse; on
+Tools: auto, auto-fast (``--model fast``), auto-rules, trafilatura, trafilatura-comments, readability, resiliparse; on
 ``wcxb-dev`` the benchmark's word F1 is printed per page type as well.
 ``--memory`` also runs ``blocksift batch --algo auto --jobs 1`` over the largest dataset under
 ``/usr/bin/time -v`` and reports its peak resident memory. ``--cache DIR`` stores the
@@ -49,11 +49,14 @@ from blocksift.page import Page  # noqa: E402
 DEFAULT_DATASETS = ["dragnet", "cleaneval-dev", "cleanportaleval", "zh-cwce"]
 
 
-def make_auto(params: dict, module=auto) -> Callable[[str, str | None], str]:
+def make_auto(params: dict, module=auto, model: str | None = None
+              ) -> Callable[[str, str | None], str]:
     validated = module.Params.model_validate(params)
+    loaded = module.load_model(model) if model else None
 
     def run(html: str, url: str | None) -> str:
-        result = module.extract(Page(html, url=url), validated)
+        result = (module.extract(Page(html, url=url), validated, loaded) if loaded else
+                  module.extract(Page(html, url=url), validated))
         return result.main.text if result.main else ""
 
     return run
@@ -218,6 +221,8 @@ def main() -> int:
     for tool in args.tools.split(","):
         if tool == "auto":
             tools[tool] = make_auto(params)
+        elif tool == "auto-fast":  # the bundled model without FAR-SW and auto-rules
+            tools[tool] = make_auto(params, model="fast")
         elif tool == "auto-rules":
             tools[tool] = make_auto({}, auto_rules)
         else:
