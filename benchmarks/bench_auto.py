@@ -12,8 +12,9 @@ the reader-view HTML too). Scores use blocksift's dataset metric (the datasets R
 
 ``--ablation`` prints instead the F1 of ``auto-rules`` (the earlier hand-tuned auto) with each
 of its signals switched off; the learned auto's ablation is ``bench_auto_cv.py --ablation``.
-Tools: auto, auto-fast (``--model fast``), auto-rules, trafilatura, trafilatura-comments, readability, resiliparse; on
-``wcxb-dev`` the benchmark's word F1 is printed per page type as well.
+Tools: auto, auto-fast (``--model fast``), auto-rules, trafilatura, trafilatura-comments,
+readability, resiliparse; on ``wcxb-dev`` the benchmark's word F1 is printed per page type
+as well.
 ``--memory`` also runs ``blocksift batch --algo auto --jobs 1`` over the largest dataset under
 ``/usr/bin/time -v`` and reports its peak resident memory. ``--cache DIR`` stores the
 competitors' texts (development only: cached tools are not timed). The competitors are the

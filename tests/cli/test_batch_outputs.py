@@ -111,6 +111,18 @@ def test_extract_takes_the_same_model_option(tmp_path, all_main_model):
     assert b"Home" not in plain.stdout and b"Home" in with_model.stdout
 
 
+def test_the_fast_model_is_named_not_a_path(tmp_path, jsonl_records):
+    page = tmp_path / "page.html"
+    page.write_text(ARTICLE)
+    fast = blocksift("extract", str(page), "--model", "fast", home=tmp_path)
+    done = blocksift("batch", "--no-progress", "-j", "2", "--model", "fast",
+                     stdin=jsonl(LINES), home=tmp_path)  # the workers find it by name too
+    assert fast.returncode == done.returncode == 0, fast.stderr + done.stderr
+    records = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    assert b"Home" not in fast.stdout and records[0]["text"]
+    assert "Home" not in records[0]["text"]
+
+
 @pytest.mark.parametrize(("algorithm", "model", "message"), [
     ("linkblocks", "MODEL", "blocksift: error: linkblocks takes no model file"),
     ("auto", "no-such-model.npz", "blocksift: error: model file not found: no-such-model.npz"),

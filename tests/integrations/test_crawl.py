@@ -48,3 +48,12 @@ def test_a_crawl_job_skips_the_metadata_it_would_drop_and_keeps_the_text():
     full, crawl_main = main_of(), main_of(metadata=False)
     assert full["metadata"]["title"] and crawl_main.get("metadata") is None
     assert (crawl_main["text"], crawl_main["title"]) == (full["text"], full["title"])
+
+
+def test_the_crawl_extractor_takes_the_fast_model_by_name():
+    html = (GOLDEN / "news-landmarks" / "source.html").read_text(encoding="utf-8")
+    fast = auto.extract(Page(html), auto.Params(), auto.load_model("fast")).main
+    lean = crawl.PageExtractor("auto", model_path="fast")(html)
+    assert lean["text"] == fast.text and lean["text"]
+    with pytest.raises(crawl.ExtractorConfigError, match="model file not found: quick"):
+        crawl.PageExtractor("auto", model_path="quick")
