@@ -260,3 +260,17 @@ def test_read_aloud_without_speech_synthesis_is_disabled_and_says_why(
     assert page.evaluate(f"{CONTENT}.querySelectorAll('.speaking').length") == 0
     assert page.evaluate("document.getElementById('speech-rate').value") == "1"
     page.screenshot(artifacts / "reader-no-speech.png")
+
+
+def test_reader_shows_a_description_the_page_carries_twice_once(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a shop page's desktop and mobile copies of one description (CSS shows one of them)
+    page = open_reader(browser, site, "reader-repeats.html")
+    text = text_of(page)
+    for sentence in ("with taped seams and a three-layer shell",
+                     "Its hood folds into the collar",
+                     "sewn in our workshop in Leith"):
+        assert text.count(sentence) == 1, sentence
+    assert text.count("Made for the wet side of the coast") == 1
+    assert "Privacy" not in text and "Sale" not in text
+    page.screenshot(artifacts / "reader-repeats.png")
