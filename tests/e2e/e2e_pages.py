@@ -55,7 +55,8 @@ def long_article(target_chars: int = 1_300_000) -> str:
     size = 0
     i = 0
     while size < target_chars:
-        text = paragraph(i, 10)
+        # numbered: the sentences cycle, and a paragraph repeated word for word is shown once
+        text = f"Part {i}. {paragraph(i, 10)}"
         parts.append(f"<p>{text}</p>")
         size += len(text)
         i += 1
