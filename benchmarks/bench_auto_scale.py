@@ -7,7 +7,7 @@ at most 10 µs per element (a 300,000-paragraph page in at most 3 s) and a peak 
 30 times the page's size.
 
     nice -n 10 python3 benchmarks/bench_auto_scale.py [--sizes 1000,10000,100000,300000]
-        [--algo auto] [--host DIR ...]
+        [--algo auto] [--model fast] [--host DIR ...]
 
 ``--host DIR`` (repeatable) runs the code of another checkout's ``host`` folder (say, the
 main branch's) beside this one, size by size in turn, so a before/after comparison shares
@@ -29,11 +29,10 @@ import json, resource, sys, time
 sys.path.insert(0, sys.argv[3])
 from blocksift import algorithms
 from blocksift.page import Page
-n = int(sys.argv[1]); name = sys.argv[2]
+n = int(sys.argv[1]); name = sys.argv[2]; model_name = sys.argv[4] or None
 module = algorithms.load(name)
 params = module.Params()
-if name == "auto":
-    module.load_model()
+model = module.load_model(model_name) if name == "auto" else None
 menu = "".join(f"<li><a href='/s/{i}'>Section {i}</a></li>" for i in range(30))
 paras = "".join(f"<p>Paragraph {i} says something, with a comma and an end.</p>"
                 for i in range(n))
@@ -43,7 +42,7 @@ html = (f"<html><head><title>Big</title></head><body><nav><ul>{menu}</ul></nav>"
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 started = time.perf_counter()
 page = Page(html)
-result = module.extract(page, params)
+result = module.extract(page, params, model) if model else module.extract(page, params)
 seconds = time.perf_counter() - started
 after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 elements = sum(1 for _ in page.tree.iter())
@@ -58,6 +57,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="1000,10000,100000,300000")
     parser.add_argument("--algo", default="auto")
+    parser.add_argument("--model", default="", help="auto: a model file or a bundled "
+                        "model's name (fast)")
     parser.add_argument("--host", action="append", default=[], type=Path,
                         help="also run another checkout's host folder (repeatable)")
     args = parser.parse_args()
@@ -68,7 +69,8 @@ def main() -> int:
     for size in (int(s) for s in args.sizes.split(",")):
         for host in hosts:
             done = subprocess.run([sys.executable, "-c", CHILD, str(size), args.algo,
-                                   str(host)], capture_output=True, text=True, check=False)
+                                   str(host), args.model], capture_output=True, text=True,
+                                  check=False)
             where = f"  {host}" if args.host else ""
             if done.returncode:
                 print(f"{size:>10} failed: {done.stderr.strip().splitlines()[-1:]}{where}")
