@@ -87,3 +87,30 @@ def test_attach_never_raises_and_skips_results_without_main_text():
     result = auto.extract(page("<p>x</p>"), auto.Params())
     result.main = None
     assert metadata.attach(page("<p>x</p>"), result).main is None
+
+
+@pytest.mark.parametrize(("title_tag", "site"), [
+    ("Harbour Rain Jacket | Quayside Outfitters", "Quayside Outfitters"),
+    ("Quayside Outfitters - Harbour Rain Jacket", "shop.example"),  # first: only if the host
+    ("Shop Example - Harbour Rain Jacket", "Shop Example"),  # names it too
+    ("Harbour Rain Jacket – Jackets – Quayside", "Quayside"),  # the far end names the site
+    # a colon joins a headline and its subtitle; a long tail is a subtitle too
+    ("Harbour Rain Jacket: Quayside Outfitters", "shop.example"),
+    ("Harbour Rain Jacket | Made for the wet side of the coast in every season",
+     "shop.example"),
+    ("Harbour Rain Jacket", "shop.example"),  # nothing cut off: the host
+])
+def test_site_name_from_the_title_when_the_page_declares_none(title_tag: str, site: str):
+    found = metadata.extract(page("<main><h1>Harbour Rain Jacket</h1>" + ARTICLE + "</main>",
+                                  f"<title>{title_tag}</title>",
+                                  url="https://www.shop.example/p/1"))
+    assert found.title == "Harbour Rain Jacket"
+    assert found.site_name == site
+
+
+def test_a_declared_site_name_wins_over_the_title():
+    found = metadata.extract(page(
+        "<h1>Harbour Rain Jacket</h1>" + ARTICLE,
+        "<title>Harbour Rain Jacket | Quayside</title>"
+        "<meta property='og:site_name' content='Quayside Outfitters Ltd'>"))
+    assert found.site_name == "Quayside Outfitters Ltd"

@@ -123,11 +123,14 @@ def extract(page: Page, main: MainText | None = None) -> PageMetadata:
         _script_date(page.raw) or _meta_date(metas, _MODIFIED_META)
     words, cjk = count_words(main.text if main else "")
     title = titles.best(_title_candidates(page, metas, ld_nodes, main.title if main else ""))
+    page_title = tree.find(".//title")
     return PageMetadata(
         title=title,
         authors=authors,
         published=published.isoformat() if published else "",
-        site_name=_site_name(metas, ld_nodes, page.url),
+        site_name=_site_name(metas, ld_nodes) or _site_in_title(
+            page_title.text_content() if page_title is not None else "", title, page.url) or
+        _host_name(page.url),
         language=_language(tree, metas),
         words=words + cjk,
         reading_minutes=max(1, round(words / WORDS_PER_MINUTE + cjk / CJK_PER_MINUTE))
@@ -450,7 +453,8 @@ def _url_date(url: str | None) -> date | None:
     return _make_date(*match.groups()) if match else None
 
 
-def _site_name(metas: dict[str, str], ld_nodes: list[dict], url: str | None) -> str:
+def _site_name(metas: dict[str, str], ld_nodes: list[dict]) -> str:
+    """The name the page declares for its site (meta tags, then schema.org); "" if none."""
     for key in ("og:site_name", "application-name", "twitter:site", "al:ios:app_name"):
         value = metas.get(key, "").lstrip("@")
         if value:
@@ -460,6 +464,40 @@ def _site_name(metas: dict[str, str], ld_nodes: list[dict], url: str | None) -> 
             name = node.get("name")
             if isinstance(name, str) and name.strip():
                 return _clean(name)
+    return ""
+
+
+#: Where ``<title>`` joins the story and the site: a bar, a dash or a dot between spaces
+#: (not a colon, which also joins a headline to its subtitle).
+_SITE_SEPARATOR = re.compile(r"\s+[|\-–—·•»]\s+")
+
+
+def _site_in_title(page_title: str, title: str, url: str | None = None) -> str:
+    """The site's name from ``<title>`` ("Story | Site", "Story | Section | Site", "Site -
+    Story"): the far end from the chosen title, when it is a short name (at most five
+    words)."""
+    full = titles.clean(page_title)
+    wanted = titles.words(title)
+    parts = _SITE_SEPARATOR.split(full)
+    if not wanted or len(parts) < 2:
+        return ""
+    # "Story | Site", "Story | Section | Site"; the other way round ("Site - Story") only when
+    # the host names the site too: a title's first part is more often a section or a book
+    host = "".join(ch for ch in _host_name(url) if ch.isalnum()).lower()
+    for story, rest, needs_host in ((parts[:1], parts[-1], False), (parts[:-1], parts[-1], False),
+                                    (parts[-1:], parts[0], True), (parts[1:], parts[0], True)):
+        if titles.words(" ".join(story)) != wanted or not 0 < len(rest.split()) <= 5 \
+                or len(rest) > 40:
+            continue
+        squashed = "".join(ch for ch in rest if ch.isalnum()).lower()
+        if not needs_host or squashed and host and (squashed in host or any(
+                label in squashed for label in _host_name(url).split(".")[:-1]
+                if len(label) > 3)):
+            return rest.strip()
+    return ""
+
+
+def _host_name(url: str | None) -> str:
     host = urlsplit(url).hostname if url else None
     return host.removeprefix("www.") if host else ""
 

@@ -273,4 +273,6 @@ def test_reader_shows_a_description_the_page_carries_twice_once(
         assert text.count(sentence) == 1, sentence
     assert text.count("Made for the wet side of the coast") == 1
     assert "Privacy" not in text and "Sale" not in text
+    # no declared site name: the one "<title>" ends with, not the host
+    assert page.evaluate("document.getElementById('site').textContent") == "Quayside Outfitters"
     page.screenshot(artifacts / "reader-repeats.png")
