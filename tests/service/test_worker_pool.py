@@ -48,8 +48,11 @@ def test_forkserver_ignores_ctrl_c_while_it_imports_the_preload(tmp_path: Path) 
             time.sleep(0.05)
         forkserver = int(marker.read_text())
         assert _ignored_signals(forkserver) & (1 << (2 - 1)), "SIGINT is not ignored"
-        # ... and the parent still gets its Ctrl-C.
-        assert not _ignored_signals(parent.pid) & (1 << (2 - 1))
+        # ... and the parent still gets its Ctrl-C, once the spawn returned: on a busy
+        # machine the forkserver can reach its preload before the parent restores SIGINT
+        while _ignored_signals(parent.pid) & (1 << (2 - 1)):
+            assert time.monotonic() < deadline, "the parent still ignores SIGINT"
+            time.sleep(0.05)
     finally:
         parent.kill()
         parent.wait()
