@@ -32,7 +32,10 @@ def test_forkserver_ignores_ctrl_c_while_it_imports_the_preload(tmp_path: Path) 
         time.sleep(30)
     """))
     script = textwrap.dedent("""
-        import multiprocessing, sys, time
+        import multiprocessing, signal, sys, time
+        # as when started from a terminal: a test runner started in the background by a
+        # shell without job control hands down SIGINT ignored, and the parent keeps that
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         from blocksift.service.worker import _start_forkserver_deaf_to_ctrl_c
         multiprocessing.set_forkserver_preload(["slow_preload"])
         _start_forkserver_deaf_to_ctrl_c()
