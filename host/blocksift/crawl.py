@@ -38,11 +38,16 @@ def check_model_path(module: Any, model_path: str | None) -> None:
 TEXT_ONLY = {"with_html": False, "reasons": 0}
 
 
-def text_only_params(module: Any, params: dict[str, Any]) -> dict[str, Any]:
-    """``params`` with :data:`TEXT_ONLY`'s settings added where the algorithm has them and the
-    caller did not set them."""
-    fields = module.Params.model_fields
-    return {**{k: v for k, v in TEXT_ONLY.items() if k in fields}, **params}
+def text_only_params(algorithm: str, params: dict[str, Any],
+                     settings: dict[str, Any] = TEXT_ONLY) -> dict[str, Any]:
+    """``params`` with ``settings`` added where the algorithm has them and the caller did not
+    set them (an unknown algorithm: unchanged, for the worker to refuse clearly)."""
+    from . import algorithms
+
+    if algorithm not in algorithms.names():
+        return params
+    fields = algorithms.load(algorithm).Params.model_fields
+    return {**{k: v for k, v in settings.items() if k in fields}, **params}
 
 
 class PageExtractor:
@@ -87,7 +92,8 @@ class PageExtractor:
             from . import algorithms
 
             module = algorithms.load(self.algorithm)
-            params = module.Params.model_validate(text_only_params(module, self.params))
+            params = module.Params.model_validate(text_only_params(self.algorithm,
+                                                                   self.params))
             model = None
             if self.model_path:
                 model = module.load_model(self.model_path)

@@ -483,16 +483,11 @@ def _site_in_title(page_title: str, title: str, url: str | None = None) -> str:
         return ""
     # "Story | Site", "Story | Section | Site"; the other way round ("Site - Story") only when
     # the host names the site too: a title's first part is more often a section or a book
-    host = "".join(ch for ch in _host_name(url) if ch.isalnum()).lower()
+    host = titles.site_words([], url)
     for story, rest, needs_host in ((parts[:1], parts[-1], False), (parts[:-1], parts[-1], False),
                                     (parts[-1:], parts[0], True), (parts[1:], parts[0], True)):
-        if titles.words(" ".join(story)) != wanted or not 0 < len(rest.split()) <= 5 \
-                or len(rest) > 40:
-            continue
-        squashed = "".join(ch for ch in rest if ch.isalnum()).lower()
-        if not needs_host or squashed and host and (squashed in host or any(
-                label in squashed for label in _host_name(url).split(".")[:-1]
-                if len(label) > 3)):
+        if titles.words(" ".join(story)) == wanted and 0 < len(rest.split()) <= 5 \
+                and len(rest) <= 40 and (not needs_host or titles.names_site(rest, host)):
             return rest.strip()
     return ""
 

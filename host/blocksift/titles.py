@@ -97,7 +97,7 @@ def _parts(title: str) -> list[tuple[str, str, int, str]]:
     return out
 
 
-def _site_words(site_names: list[str], url: str | None) -> set[str]:
+def site_words(site_names: list[str], url: str | None) -> set[str]:
     """Squashed names the site goes by: its declared names and its host's labels."""
     names = {_squash(name) for name in site_names if name}
     host = (urlsplit(url).hostname or "") if url else ""
@@ -106,7 +106,7 @@ def _site_words(site_names: list[str], url: str | None) -> set[str]:
     return {name for name in names if len(name) >= 3}
 
 
-def _names_site(dropped: str, site: set[str]) -> bool:
+def names_site(dropped: str, site: set[str]) -> bool:
     squashed = _squash(dropped)
     return bool(squashed) and any(name in squashed or squashed in name for name in site)
 
@@ -117,7 +117,7 @@ def candidates(tree: etree._Element, metas: dict[str, str], ld_nodes: list[dict]
     """The distinct title candidates of a page, each with its features."""
     text_of = text_of or (lambda element: element.text_content())
     found: dict[str, Candidate] = {}
-    site = _site_words(site_names, url)
+    site = site_words(site_names, url)
 
     def add(source: str, raw: str | None, **extra: float) -> Candidate | None:
         text = clean(raw)
@@ -146,7 +146,7 @@ def candidates(tree: etree._Element, metas: dict[str, str], ld_nodes: list[dict]
             mark = "colon" if ":" in cut else "pipe" if "|" in cut else \
                 "dash" if any(dash in cut for dash in "-–—") else "other"
             add(f"{source}_{kind}", part, dropped=min(dropped, 4) / 4,
-                dropped_site=float(_names_site(removed, site)), **{f"cut_{mark}": 1.0})
+                dropped_site=float(names_site(removed, site)), **{f"cut_{mark}": 1.0})
 
     headings = [node for node in tree.iter("h1") if text_of(node).strip()][:4]
     for index, heading in enumerate(headings):
@@ -211,7 +211,7 @@ def candidates(tree: etree._Element, metas: dict[str, str], ld_nodes: list[dict]
             candidate.features["in_title"] = 1.0
         if og_words and f" {candidate.key} " in f" {og_words} ":
             candidate.features["in_og"] = 1.0
-        if _names_site(candidate.text, site_keys):
+        if names_site(candidate.text, site_keys):
             candidate.features["names_site"] = 1.0
         if _squash(candidate.text) in site_keys:
             candidate.features["is_site"] = 1.0

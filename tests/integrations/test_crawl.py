@@ -25,13 +25,13 @@ def test_text_only_gives_the_full_extractions_title_and_text(case: str):
 
 
 def test_text_only_settings_yield_to_what_the_caller_sets():
-    assert crawl.text_only_params(auto, {}) == {"with_html": False, "reasons": 0}
-    assert crawl.text_only_params(auto, {"with_html": True}) == {"with_html": True,
+    assert crawl.text_only_params("auto", {}) == {"with_html": False, "reasons": 0}
+    assert crawl.text_only_params("auto", {"with_html": True}) == {"with_html": True,
                                                                   "reasons": 0}
     # an algorithm without those fields gets none of them (its params would refuse them)
     absent = set(crawl.TEXT_ONLY) - set(linkblocks.Params.model_fields)
-    assert set(crawl.text_only_params(linkblocks, {})) == set(crawl.TEXT_ONLY) - absent
-    linkblocks.Params.model_validate(crawl.text_only_params(linkblocks, {}))
+    assert set(crawl.text_only_params("linkblocks", {})) == set(crawl.TEXT_ONLY) - absent
+    linkblocks.Params.model_validate(crawl.text_only_params("linkblocks", {}))
 
 
 def test_a_crawl_job_skips_the_metadata_it_would_drop_and_keeps_the_text():

@@ -160,14 +160,9 @@ BUNDLED_MODELS = {"fast": "auto-segmenter-fast.npz"}
 
 @lru_cache(maxsize=4)
 def _load(path: str | None) -> SegmenterModel:
-    if path in BUNDLED_MODELS:
-        with resources.as_file(resources.files("blocksift") / "data" /
-                               BUNDLED_MODELS[path]) as packaged:
-            ensembles, meta = trees.load(packaged)
-        return SegmenterModel(ensembles, meta)
-    if path is None:
-        with resources.as_file(resources.files("blocksift") / "data" /
-                               DEFAULT_MODEL_RESOURCE) as packaged:
+    if path is None or path in BUNDLED_MODELS:
+        resource = DEFAULT_MODEL_RESOURCE if path is None else BUNDLED_MODELS[path]
+        with resources.as_file(resources.files("blocksift") / "data" / resource) as packaged:
             ensembles, meta = trees.load(packaged)
     else:
         ensembles, meta = trees.load(path)

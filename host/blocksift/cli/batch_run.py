@@ -147,11 +147,10 @@ async def run_pages(lines: Iterator[bytes], out: JsonlSink | ParquetSink, algori
                     params: dict[str, Any], jobs: int, limits: BatchLimits,
                     action: str = "extract", on_line: Callable[[], None] | None = None) -> None:
     """Run every page of ``lines`` on ``jobs`` limited workers; write results in input order."""
-    from .. import algorithms
+    from ..crawl import text_only_params
 
-    if algorithm in algorithms.names() and "with_html" in algorithms.load(
-            algorithm).Params.model_fields:
-        params = {"with_html": False, **params}  # no output column holds the reader's HTML
+    # no output column holds the reader's HTML (the blocks' reasons are in "blocks")
+    params = text_only_params(algorithm, params, {"with_html": False})
     pool = limited_pool(jobs, limits)
     await pool.start()
 

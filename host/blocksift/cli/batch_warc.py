@@ -43,12 +43,10 @@ async def run_records(paths: list[str], algorithm: str, params: dict[str, Any], 
                       progress: Any = None) -> Any:
     """Every record of ``paths``: each HTML page extracted on a limited worker and written
     in record order, every other record counted with its reason; returns the counts."""
-    from .. import algorithms
     from ..crawl import iter_items, text_only_params
     from ..warc import Skip, WarcCounts, WarcPage
 
-    if algorithm in algorithms.names():  # an unknown name is the worker's clear error
-        params = text_only_params(algorithms.load(algorithm), params)
+    params = text_only_params(algorithm, params)
     counts = WarcCounts()
     pool = limited_pool(jobs, limits)
     await pool.start()
