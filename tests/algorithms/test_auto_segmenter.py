@@ -219,8 +219,12 @@ def test_page_features_equal_their_xpath_definitions(ld_text):
         assert got[name] == bool(re.search(pattern, ld)), name
 
 
-def test_text_measures_equal_the_plain_definitions():
+@pytest.mark.parametrize("part_chars", [features.TEXT_MEASURE_PART_CHARS, 64, 1])
+def test_text_measures_equal_the_plain_definitions(part_chars, monkeypatch):
+    """Measured at once or in parts of a few characters (as a huge page is): the same."""
     import random
+
+    monkeypatch.setattr(features, "TEXT_MEASURE_PART_CHARS", part_chars)
 
     rng = random.Random(5)
     ascii_text = "".join(map(chr, range(1, 128)))

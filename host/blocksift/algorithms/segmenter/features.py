@@ -954,6 +954,11 @@ TEXT_MEASURES = ("chars", "words", "word_chars", "commas", "sentences", "punct",
                  "upper")
 
 
+#: Characters measured at once by :func:`_text_measures`: its flag arrays take about 20 bytes
+#: a character, so a page of megabytes of text is measured in parts of a few megabytes.
+TEXT_MEASURE_PART_CHARS = 1 << 18
+
+
 def _text_measures(texts: list[str]) -> np.ndarray:
     """Per text (a row): characters; words (:data:`WORD_RE` matches) and their characters;
     commas; sentence ends (:data:`_SENTENCE_END` matches); punctuation marks (:data:`_PUNCT`);
@@ -961,11 +966,24 @@ def _text_measures(texts: list[str]) -> np.ndarray:
 
     Counted over all texts at once on their code points, a NUL after each text (no text has
     one, and it is in no class): a word starts where a word character follows none, a
-    sentence ends where a mark is followed by white space or a NUL.
+    sentence ends where a mark is followed by white space or a NUL. Texts go in parts of
+    about :data:`TEXT_MEASURE_PART_CHARS` (whole texts; the counts are per text, so the
+    parts give the same rows).
     """
     lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
     if not len(texts):
         return np.zeros((0, len(TEXT_MEASURES)), dtype=np.int64)
+    if lengths.sum() <= TEXT_MEASURE_PART_CHARS:
+        return _measure_part(texts, lengths)
+    part_of = (np.cumsum(lengths + 1) - 1) // TEXT_MEASURE_PART_CHARS
+    bounds = np.flatnonzero(np.diff(part_of)) + 1
+    edges = [0, *bounds.tolist(), len(texts)]
+    return np.concatenate([_measure_part(texts[a:b], lengths[a:b])
+                           for a, b in zip(edges, edges[1:])])
+
+
+def _measure_part(texts: list[str], lengths: np.ndarray) -> np.ndarray:
+    """:func:`_text_measures` of a non-empty list of texts at once."""
     starts = np.cumsum(lengths + 1) - lengths - 1
     joined = "\x00".join(texts) + "\x00"
     if joined.isascii():
