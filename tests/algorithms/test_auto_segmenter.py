@@ -649,6 +649,79 @@ def test_raw_scores_over_several_chunks_equal_the_plain_walk():
     assert np.array_equal(ensemble.raw(x), ensemble.value[expected].sum(axis=1))
 
 
+def _repeating_rows(ensemble: trees.TreeEnsemble, rng: np.random.Generator, n_rows: int,
+                    kinds: int) -> np.ndarray:
+    """A long page's rows: a few kinds of row, each repeated with small changes that stay
+    between the same thresholds or cross one, with NaN, +-inf and exact thresholds; in
+    some rows a kind's NaN cells are +inf instead."""
+    base = rng.normal(size=(kinds, ensemble.feature.max() + 1))
+    _put_thresholds(ensemble, base, rng)
+    base[rng.random(base.shape) < 0.1] = np.nan
+    base[rng.random(base.shape) < 0.02] = np.inf
+    x = base[rng.integers(kinds, size=n_rows)].copy()
+    changed = rng.choice(n_rows, size=n_rows // 10, replace=False)  # one cell of each
+    cells = rng.integers(x.shape[1], size=len(changed))
+    change = rng.choice([1e-9, -1e-9, -np.inf], size=len(changed))
+    nudge = np.isfinite(change)
+    x[changed[nudge], cells[nudge]] += change[nudge]
+    x[changed[~nudge], cells[~nudge]] = -np.inf
+    above = x[: n_rows // 10]  # NaN goes its own way, not with values above every split
+    above[np.isnan(above)] = np.inf
+    return x
+
+
+def test_raw_scores_of_repeating_rows_walk_each_kind_once_and_equal_the_plain_walk():
+    rng = np.random.default_rng(13)
+    for ensemble in (_random_ensemble(rng, 30, 6), auto.load_model().blocks):
+        x = _repeating_rows(ensemble, rng, 2500, kinds=40)
+        found = ensemble.distinct_rows(x)
+        assert found is not None
+        first, kind = found
+        assert len(first) < len(x) * trees.DISTINCT_MAX_SHARE
+        assert np.array_equal(ensemble._leaves(x[first])[kind], ensemble._leaves(x))
+        expected = ensemble.raw(x)  # every row walked
+        assert np.array_equal(ensemble.raw(x, distinct=True), expected)
+        assert np.array_equal(ensemble.predict(x, distinct=True),
+                              1.0 / (1.0 + np.exp(-expected)))
+
+
+def test_a_long_page_scored_a_kind_of_block_at_a_time_gets_the_same_labels(monkeypatch):
+    menu = "".join(f"<li><a href='/s/{i}'>Section {i}</a></li>" for i in range(20))
+    paragraphs = "".join(f"<p>Paragraph {i} says something, with a comma and an end.</p>"
+                         for i in range(600))
+    html = (f"<html><body><nav><ul>{menu}</ul></nav><article><h1>Long</h1>{paragraphs}"
+            f"</article><footer>Footer text</footer></body></html>")
+    model = auto.load_model()
+    every_row = auto.segment(Page(html), model)
+    monkeypatch.setattr(auto, "DISTINCT_ROWS_FROM", 100)
+    kinds_found = []
+    original = trees.TreeEnsemble.distinct_rows
+
+    def counted(self, x):
+        found = original(self, x)
+        kinds_found.append(None if found is None else len(found[0]))
+        return found
+
+    monkeypatch.setattr(trees.TreeEnsemble, "distinct_rows", counted)
+    by_kind = auto.segment(Page(html), model)
+    # both passes (first and stacked) walked a few kinds, not the page's 600+ rows
+    assert len(kinds_found) == 2 and all(k is not None and k < 300 for k in kinds_found)
+    assert np.array_equal(by_kind[1], every_row[1])
+    assert by_kind[2] == every_row[2]
+
+
+def test_distinct_rows_gives_up_on_distinct_rows_and_on_hash_collisions(monkeypatch):
+    rng = np.random.default_rng(14)
+    ensemble = _random_ensemble(rng, 30, 6)
+    spread = rng.normal(size=(2000, 6))
+    assert ensemble.distinct_rows(spread) is None  # nearly every row its own kind
+    x = _repeating_rows(ensemble, rng, 2000, kinds=40)
+    bins, weights = ensemble._split_bins()
+    monkeypatch.setattr(ensemble, "_bins", (bins, np.zeros_like(weights)))  # one hash
+    assert ensemble.distinct_rows(x) is None
+    assert np.array_equal(ensemble.raw(x, distinct=True), ensemble.raw(x))
+
+
 def test_hint_bits_by_word_equal_the_patterns_on_the_whole_value():
     import random
 

@@ -121,11 +121,13 @@ class SegmenterModel:
         at a time: a page of many blocks never holds a second copy of its whole feature
         matrix (rows are scored independently, so the parts give the same values)."""
         n = len(blocks.features)
+        distinct = n >= DISTINCT_ROWS_FROM
         if n <= rows_per_part:
-            return self.blocks.predict(self.block_matrix(blocks, type_probs))
+            return self.blocks.predict(self.block_matrix(blocks, type_probs), distinct)
         return np.concatenate([
             self.blocks.predict(self.block_matrix(blocks, type_probs,
-                                                  rows=slice(start, start + rows_per_part)))
+                                                  rows=slice(start, start + rows_per_part)),
+                                distinct)
             for start in range(0, n, rows_per_part)])
 
     def final_matrix(self, blocks: feats.Blocks, type_probs: np.ndarray,
@@ -150,9 +152,16 @@ class SegmenterModel:
         n = len(first)
         return np.concatenate([
             self.stacked.predict(self.final_matrix(
-                blocks, type_probs, context, rows=slice(start, start + rows_per_part)))
+                blocks, type_probs, context, rows=slice(start, start + rows_per_part)),
+                n >= DISTINCT_ROWS_FROM)
             for start in range(0, n, rows_per_part)]), context
 
+
+#: Pages of at least this many blocks are scored a kind of block at a time
+#: (``trees.TreeEnsemble.distinct_rows``: the same scores). A page that long repeats a few
+#: kinds of block thousands of times (100,000 paragraphs: 152 kinds), while on a page of
+#: 2,000 blocks most differ and looking for kinds costs more than it saves.
+DISTINCT_ROWS_FROM = 16384
 
 #: Models shipped beside the default, by the name ``--model`` also takes.
 BUNDLED_MODELS = {"fast": "auto-segmenter-fast.npz"}

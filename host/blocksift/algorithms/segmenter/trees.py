@@ -25,6 +25,9 @@ FORMAT_VERSION = 1
 #: Rows evaluated at once (memory: a few arrays of rows x trees x 8 bytes; 512 rows of 200
 #: trees keep them under a megabyte each, and most pages are one chunk).
 CHUNK_ROWS = 512
+#: ``distinct=True``: walk every row when more than this share of them is distinct (the
+#: search for kinds of rows did not pay).
+DISTINCT_MAX_SHARE = 0.5
 
 
 @dataclass
@@ -88,6 +91,7 @@ class TreeEnsemble:
 
     def __post_init__(self) -> None:
         self._build_walk_tables()
+        self._bins: tuple[list[tuple[int, np.ndarray]], np.ndarray] | None = None
 
     def _build_walk_tables(self) -> None:
         """Node tables of the walk, built once at load: indexed by a *doubled* node index
@@ -147,12 +151,61 @@ class TreeEnsemble:
         x = np.ascontiguousarray(x, dtype=np.float64)
         return (self._walk(x) >> 1).reshape(len(x), len(self.roots))
 
-    def raw(self, x: np.ndarray) -> np.ndarray:
+    def _split_bins(self) -> tuple[list[tuple[int, np.ndarray]], np.ndarray]:
+        """Per feature some split uses: (its column, its distinct thresholds in order); and
+        one odd 64-bit hash weight per such feature (fixed, so runs are repeatable)."""
+        if self._bins is None:
+            inner = self.feature >= 0
+            columns = self.feature[inner]
+            thresholds = self.threshold[inner]
+            bins = [(int(f), np.unique(thresholds[columns == f]))
+                    for f in np.unique(columns).tolist()]
+            weights = np.random.default_rng(0).integers(
+                1, 2**63, size=len(bins), dtype=np.int64).astype(np.uint64) | np.uint64(1)
+            self._bins = bins, weights
+        return self._bins
+
+    def distinct_rows(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """Rows that every split sends the same way, found once: (index of one row of each
+        kind, the kind of every row), or None when most rows differ.
+
+        A row's kind is, per feature a split uses, which gap between that feature's
+        thresholds its value falls in (NaN its own gap): two rows of one kind take the same
+        branch at every node of every tree, so they get the same score exactly. Kinds are
+        told apart by a 64-bit hash of the gaps, and checked against the gaps themselves.
+        """
+        bins, weights = self._split_bins()
+        codes = np.empty((len(x), len(bins)), dtype=np.int32)
+        for j, (column, edges) in enumerate(bins):
+            values = x[:, column]
+            codes[:, j] = np.searchsorted(edges, values, side="left")
+            codes[np.isnan(values), j] = -1
+        keys = codes.astype(np.uint64) @ weights  # wraps modulo 2**64, as a hash may
+        _, first, kind = np.unique(keys, return_index=True, return_inverse=True)
+        if len(first) > DISTINCT_MAX_SHARE * len(x):
+            return None
+        kind = kind.reshape(-1)
+        if not np.array_equal(codes[first][kind], codes):  # a hash collision: walk them all
+            return None
+        return first, kind
+
+    def raw(self, x: np.ndarray, distinct: bool = False) -> np.ndarray:
         """Raw scores: (rows,) for binary, (rows, classes) for multiclass.
 
         Rows go in chunks, so memory stays bounded on a page of a million blocks.
+        ``distinct``: first find the kinds of rows (:meth:`distinct_rows`) and walk each kind
+        once; the scores are the same. It pays on long pages that repeat a few kinds of
+        block thousands of times, and costs a few milliseconds where rows differ.
         """
         x = np.asarray(x, dtype=np.float64)
+        if distinct and len(x):
+            found = self.distinct_rows(x)
+            if found is not None:
+                first, kind = found
+                return self._raw(x[first])[kind]
+        return self._raw(x)
+
+    def _raw(self, x: np.ndarray) -> np.ndarray:
         shape = (len(x),) if self.n_classes == 1 else (len(x), self.n_classes)
         out = np.zeros(shape)
         for start in range(0, len(x), CHUNK_ROWS):
@@ -166,9 +219,9 @@ class TreeEnsemble:
                     len(part), -1, self.n_classes).sum(axis=1)
         return out
 
-    def predict(self, x: np.ndarray) -> np.ndarray:
+    def predict(self, x: np.ndarray, distinct: bool = False) -> np.ndarray:
         """Probabilities: sigmoid (binary) or softmax (multiclass) of :meth:`raw`."""
-        raw = self.raw(x)
+        raw = self.raw(x, distinct)
         if self.n_classes == 1:
             return 1.0 / (1.0 + np.exp(-raw))
         raw = raw - raw.max(axis=1, keepdims=True)
