@@ -107,8 +107,8 @@ def _cache_one(job: tuple[str, int, dict]) -> dict[str, Any]:
             source = "shipped (block count differs)"
     if result is None:
         result = auto.extract(page, params, model=base)
-    segments = [(page.xpath(el), kind, [page.xpath(e) for e in excluded])
-                for el, kind, excluded in result.extra.get("segments", [])]
+    segments = [(page.xpath(el), kind, [page.xpath(e) for e in excluded], p)
+                for el, kind, excluded, p in result.extra.get("segments", [])]
     page_type = result.extra.get("page_type", "")
     links = linkblocks.extract(page, linkblocks.Params(main_text=False))
     return {"dataset": dataset, "n": n, "id": key[1], "group": at.page_group(record, dataset),
@@ -244,13 +244,17 @@ def _eval_page(item: dict[str, Any]) -> dict[str, Any]:
     page = Page(record["html"], url=record.get("url"))
     result = item["result"]
     segments = []
-    for path, kind, excluded in item["segments"]:
+    stored = item["segments"]
+    if stored and len(stored[0]) == 3:  # a cache from before blocks grouped runs of regions
+        stored = [(*segment, block.features["p_main"])
+                  for segment, block in zip(stored, result.blocks)]
+    for path, kind, excluded, p_main in stored:
         element = _resolve(page, path)
         if element is None:
             segments = []
             break
         segments.append((element, kind, [e for e in (_resolve(page, p) for p in excluded)
-                                         if e is not None]))
+                                         if e is not None], p_main))
     result = result.model_copy(update={"extra": {"segments": segments,
                                                  "page_type": item["page_type"]}})
     gold = Counter(t.lower() for t in tokens(record.get("gold") or ""))

@@ -166,6 +166,36 @@ def test_segments_from_stamped_ids_keep_their_exclusions() -> None:
         [(s.element, s.kind, s.excluded) for s in rebuilt]
 
 
+def test_a_run_of_sibling_main_regions_is_one_block_and_its_regions_stay_segments() -> None:
+    links = "".join(f'<li data-bsid="{20 + i}"><a data-bsid="{40 + i}" href="/r{i}">Related '
+                    f"story {i}</a></li>" for i in range(6))
+    html = ('<html data-bsid="0"><body data-bsid="1"><div data-bsid="2" class="story">'
+            + "".join(f'<p data-bsid="{3 + i}">' + f"Paragraph {i} of the story, numbered. " * 8
+                      + "</p>" for i in range(4))
+            + '<div data-bsid="9" class="ad-slot">Advertisement <a data-bsid="10" href="/x">'
+            f'Buy</a></div><ul data-bsid="11" class="related">{links}</ul></div></body></html>')
+    page = Page(html)
+    result = load("auto").extract(page, load("auto").Params(main_text=False))
+    assert [(b.kind, b.element_ids[:1]) for b in result.blocks] == \
+        [("main", ["3"]), ("ad", ["9"]), ("links", ["11"])]
+    assert result.blocks[0].element_ids == ["3", "4", "5", "6"]
+    direct = segments_of(page, result)
+    assert [s.element.get("data-bsid") for s in direct] == ["3", "4", "5", "6", "9", "11"]
+    # each paragraph keeps its own probability in the plan; rebuilt from the blocks alone
+    # (a result from elsewhere), the run's paragraphs take the block's
+    assert len({s.p_main for s in direct[:4]}) > 1
+    rebuilt = segments_of(page, result.model_copy(update={"extra": {}}))
+    assert [(s.element, s.kind, s.excluded) for s in direct] == \
+        [(s.element, s.kind, s.excluded) for s in rebuilt]
+    assert {s.p_main for s in rebuilt[:4]} == {result.blocks[0].features["p_main"]}
+    # without ids the block names each paragraph by its XPath
+    plain = Page(re.sub(r' data-bsid="\d+"', "", html))
+    unstamped = load("auto").extract(plain, load("auto").Params(main_text=False))
+    assert unstamped.blocks[0].xpaths == [f"/html/body/div/p[{i}]" for i in range(1, 5)]
+    assert [s.element.tag for s in segments_of(plain, unstamped.model_copy(
+        update={"extra": {}}))] == ["p", "p", "p", "p", "div", "ul"]
+
+
 def test_the_plan_names_main_regions_by_stamped_id() -> None:
     html = ('<html data-bsid="0"><body data-bsid="1"><nav data-bsid="2"><a data-bsid="3" href=/a>'
             'a</a><a data-bsid="4" href=/b>b</a><a data-bsid="5" href=/c>c</a></nav>'

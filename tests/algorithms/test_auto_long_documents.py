@@ -45,8 +45,29 @@ def test_a_lengthened_article_is_kept_whole(slug: str, paragraphs: int):
     assert _kept(text, gold) >= 0.95  # the article itself
     # the regions the short page's reader leaves out (menus, footers) stay out of the long one
     short = auto.extract(Page(record["html"]), keep_repeats)
-    left_out = [" ".join(el.text_content().split()) for el, kind, _ in short.extra["segments"]
+    left_out = [" ".join(el.text_content().split()) for el, kind, *_ in short.extra["segments"]
                 if kind != "main"]
     left_out = [t for t in left_out if len(t) >= 20 and t not in short.main.text]
     assert left_out, "the case has boilerplate to leave out"
     assert [t for t in left_out if t in text] == []
+
+
+def test_a_long_article_is_a_few_blocks_not_one_per_paragraph():
+    # its short heading is labelled apart from the paragraphs, so each paragraph is a region
+    # of its own; sibling main regions make one block
+    menu = "".join(f"<li><a href='/s/{i}'>Section {i}</a></li>" for i in range(30))
+    paragraphs = "".join(f"<p>Paragraph {i} says something, with a comma and an end.</p>"
+                         for i in range(2000))
+    page = Page(f"<html><head><title>Big</title></head><body><nav><ul>{menu}</ul></nav>"
+                f"<article><h1>Big page</h1>{paragraphs}</article><aside><ul>{menu}</ul>"
+                "</aside><footer>Footer text</footer></body></html>")
+    result = auto.extract(page, auto.Params())
+    regions = result.extra["segments"]
+    main_regions = [el for el, kind, *_ in regions if kind == "main"]
+    assert len(main_regions) >= 2000  # one region per paragraph
+    assert len(result.blocks) < 10
+    (main,) = [b for b in result.blocks if b.kind == "main"]
+    assert main.xpaths == [page.xpath(el) for el in main_regions]
+    assert (main.start, main.end) == (page.span(main_regions[0])[0],
+                                      page.span(main_regions[-1])[1])
+    assert result.main.text.count("Paragraph") == 2000

@@ -310,9 +310,10 @@ def segments_of(page: Page, result: ExtractionResult | None,
                 by_id: dict[str, etree._Element] | None = None) -> list[Segment]:
     """The learned segmenter's regions with their main-content probability.
 
-    From ``result.extra["segments"]`` (auto's regions, in the same order as its blocks) when
-    the result was computed in this process, else from the blocks' first id or XPath (the
-    region's own element) with the subtrees whose ids the block leaves out as exclusions.
+    From ``result.extra["segments"]`` (auto's regions, each with its own probability) when
+    the result was computed in this process, else from the blocks: a block holds one region,
+    or a run of sibling main regions (its ids, or its XPaths, one per region), each with
+    the block's probability and the subtrees whose ids the block leaves out as exclusions.
     Empty for algorithms whose blocks carry no ``p_main``.
     """
     if result is None or not result.blocks:
@@ -320,24 +321,28 @@ def segments_of(page: Page, result: ExtractionResult | None,
     if not all(b.confidence is not None and "p_main" in b.features for b in result.blocks):
         return []
     found = result.extra.get("segments") if isinstance(result.extra, dict) else None
-    if found and len(found) == len(result.blocks):
-        return [Segment(el, kind, list(excluded), float(block.features["p_main"]))
-                for (el, kind, excluded), block in zip(found, result.blocks)]
+    if found:
+        return [Segment(el, kind, list(excluded), float(p)) for el, kind, excluded, p in found]
     if by_id is None and any(b.element_ids for b in result.blocks):
         by_id = _elements_by_id(page)
     out = []
     for block in result.blocks:
-        hits = _resolve(page, block.element_ids[:1], block.xpaths[:1], by_id)
-        if not hits:
-            continue
-        element, excluded = hits[0], []
+        p_main = float(block.features["p_main"])
         if block.element_ids:
             ids = set(block.element_ids)
-            excluded = [d for d in element.iterdescendants()
-                        if isinstance(d.tag, str) and d.get(page.id_attr) is not None
-                        and d.get(page.id_attr) not in ids
-                        and d.getparent().get(page.id_attr) in ids]
-        out.append(Segment(element, block.kind, excluded, float(block.features["p_main"])))
+            elements = _resolve(page, block.element_ids, (), by_id)
+            roots = [e for e in elements if e.getparent() is None
+                     or e.getparent().get(page.id_attr) not in ids]
+        else:
+            roots = _resolve(page, (), block.xpaths, by_id)
+        for element in roots:
+            excluded = []
+            if block.element_ids:
+                excluded = [d for d in element.iterdescendants()
+                            if isinstance(d.tag, str) and d.get(page.id_attr) is not None
+                            and d.get(page.id_attr) not in ids
+                            and d.getparent().get(page.id_attr) in ids]
+            out.append(Segment(element, block.kind, excluded, p_main))
     return out
 
 
