@@ -239,6 +239,24 @@ def test_lines_without_text_have_the_same_spans_and_features():
 
 
 
+def test_a_long_line_is_told_long_as_measuring_its_whole_text_would():
+    from blocksift.algorithms.farsw import lines as farsw_lines
+
+    rng = random.Random(17)
+    words = ["word", " ", "   ", "\n", "\u00a0", "\u3000", "caf\u00e9", "\u4e2d", "x" * 30, ""]
+    for _ in range(300):
+        raw = "".join(rng.choice(words) for _ in range(rng.randrange(1, 1500)))
+        cuts = sorted({0, len(raw), *(rng.randrange(len(raw) + 1) for _ in range(
+            rng.randrange(0, 900)))})
+        line = [(farsw_lines.TEXT, a, b, "") for a, b in zip(cuts, cuts[1:]) if rng.random() < 0.9]
+        if not line:
+            continue
+        whole = " ".join("".join(raw[a:b] for _, a, b, _ in line).split())
+        size = len(whole.encode("utf-8", "surrogatepass"))
+        for limit in (0, size - 1, size, size + 1, rng.randrange(2 * size + 2)):
+            assert farsw_lines._cleaned_longer_than(raw, line, limit) == (size > limit)
+
+
 def _plain_line_features(page: Page, params: farsw.Params) -> tuple[list[int], np.ndarray]:
     lines = farsw.page_lines(page, params)
     return [ln.start for ln in lines.lines], lines.features

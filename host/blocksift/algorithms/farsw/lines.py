@@ -215,6 +215,32 @@ def _measure(raw: str, tokens: list[tuple[int, int, int, str]], with_text: bool 
                 links=links, images=images, text=text)
 
 
+#: Tokens read at once by :func:`_cleaned_longer_than`.
+_LONG_LINE_CHUNK = 256
+
+
+def _cleaned_longer_than(raw: str, line: list[tuple[int, int, int, str]], limit: int) -> bool:
+    """Whether the line's source, white space collapsed, is more than ``limit`` UTF-8 bytes
+    (``_measure``'s ``text_length``), read a chunk of tokens at a time.
+
+    Collapsing a concatenation keeps every chunk's collapsed text and at most adds a space
+    between two, so the chunks' lengths add up to a lower bound: a minified page (one line
+    holding the whole page) is known to be long after its first chunk, without building its
+    whole text and the list of its words.
+    """
+    total = 0
+    for first in range(0, len(line), _LONG_LINE_CHUNK):
+        chunk = " ".join("".join([raw[start:end] for _, start, end, _ in
+                                  line[first:first + _LONG_LINE_CHUNK]]).split())
+        total += len(chunk) if chunk.isascii() else len(chunk.encode("utf-8", "surrogatepass"))
+        if total > limit:
+            return True
+    if len(line) <= _LONG_LINE_CHUNK:
+        return False  # one chunk: its length is the line's
+    cleaned = " ".join("".join([raw[start:end] for _, start, end, _ in line]).split())
+    return len(cleaned.encode("utf-8", "surrogatepass")) > limit
+
+
 def page_lines(page: Page, params: Params, with_text: bool = True) -> PageLines:
     """Preprocess the page (§3.1) and measure the six features of every line (§3.2).
 
@@ -232,8 +258,7 @@ def page_lines(page: Page, params: Params, with_text: bool = True) -> PageLines:
             groups.extend(_split_blocks(line))
         elif params.line_mode == "auto" and (line[-1][2] - line[0][1]) > params.long_line_chars:
             # measure cleaned length only when the raw span is long enough to matter
-            measured = _measure(raw, line, with_text=False)
-            if measured is not None and measured.text_length > params.long_line_chars:
+            if _cleaned_longer_than(raw, line, params.long_line_chars):
                 groups.extend(_split_blocks(line))
             else:
                 groups.append(line)
@@ -356,8 +381,7 @@ def line_features(page: Page, params: Params) -> tuple[np.ndarray, np.ndarray]:
         if mode == "blocks" or (mode == "auto" and line[-1][2] - line[0][1] > long_line):
             if mode == "auto":
                 # the cleaned length alone decides; the whole line is measured only if kept
-                cleaned = " ".join("".join([raw[start:end] for _, start, end, _ in line]).split())
-                if len(cleaned.encode("utf-8", "surrogatepass")) <= long_line:
+                if not _cleaned_longer_than(raw, line, long_line):
                     measured = measure(line)
                     if measured is not None:
                         add_row(measured)
