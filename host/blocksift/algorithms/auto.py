@@ -710,6 +710,10 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
                else np.zeros((len(rep_rows), len(names))))
     contrib_of = dict(zip(rep_rows, contrib))
     row_of = dict(zip(rep_rows, rep_x))
+    # nothing below reads the feature matrix (about 1 kB a block): free it before the
+    # reader HTML is built, the other high-water mark of a long page's memory
+    blocks.features = np.zeros((0, blocks.features.shape[1]))  # not a view: that keeps it
+    context = None
     has_ids = page.has_ids
     xpath_of = XPaths()
     out_blocks: list[Block] = []
