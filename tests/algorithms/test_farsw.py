@@ -267,9 +267,12 @@ _LINE_PARAMS = (farsw.Params(), farsw.Params(long_line_chars=40),
                 farsw.Params(attach_tag_lines=True), farsw.Params(index_normalization=False))
 
 
-def test_line_features_equal_the_measured_lines_on_random_pages():
+@pytest.mark.parametrize("stream_tokens", [4096, 7, 1])
+def test_line_features_equal_the_measured_lines_on_random_pages(stream_tokens, monkeypatch):
     # one-token lines, lines with dropped comments or elements between their tokens (read
     # piece by piece), tags holding newlines, every kind of white space and wide characters
+    # measured whole, or a few tokens at a time once a line is known long (a minified page)
+    monkeypatch.setattr(farsw.lines, "_STREAM_TOKENS", stream_tokens)
     rng = random.Random(11)
     pieces = ["<p>", "</p>", "<div\nclass='a  b'>", "</div>", "<a href='/x'>", "<a name=y>",
               "<A HREF=z>", "</a>", "<img src=i.png>", "<br>", "<script>x = '<p>';</script>",
@@ -347,7 +350,7 @@ def test_body_tokens_equal_the_plain_scan():
                              for _ in range(200)]
     for html in pages:
         for params in (farsw.Params(), farsw.Params(useless_tags=("div", "a"))):
-            assert _tokens(Page(html), params) == _plain_tokens(Page(html), params)
+            assert list(_tokens(Page(html), params)) == _plain_tokens(Page(html), params)
 
 def test_line_features_equal_the_measured_lines_on_real_pages(zh_cwce_path):
     from blocksift.labeled import iter_pages
@@ -359,7 +362,8 @@ def test_line_features_equal_the_measured_lines_on_real_pages(zh_cwce_path):
             plain_starts, plain_features = _plain_line_features(page, params)
             assert starts.tolist() == plain_starts, labeled.id
             assert np.array_equal(features, plain_features), labeled.id
-            assert farsw.lines._tokens(page, params) == _plain_tokens(page, params), labeled.id
+            assert list(farsw.lines._tokens(page, params)) == _plain_tokens(page, params), \
+                labeled.id
 
 def test_index_normalisation():
     lines = farsw.page_lines(Page(ARTICLE), farsw.Params())

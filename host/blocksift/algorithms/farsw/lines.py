@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 import html as html_lib
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, islice
 
@@ -70,32 +70,31 @@ def _body_range(page: Page) -> tuple[int, int, int]:
     return start, len(page.raw), bisect.bisect_left(tags.starts, start)
 
 
-def _tokens(page: Page, params: Params) -> list[tuple[int, int, int, str]]:
-    """Body tokens (kind, start, end, tag name) without useless elements and comments."""
+def _tokens(page: Page, params: Params) -> Iterator[tuple[int, int, int, str]]:
+    """Body tokens (kind, start, end, tag name) without useless elements and comments, in
+    order (a generator: a minified page is one line, read without a list of its tokens)."""
     raw = page.raw
     tags = page.tags
     begin, stop, ordinal = _body_range(page)
     useless = frozenset(t.lower() for t in params.useless_tags)
-    out: list[tuple[int, int, int, str]] = []
-    append = out.append
     find = raw.find
     gap_tokens = _GAP_RE.finditer
     cursor = begin
 
-    def gap(pos: int, upto: int) -> None:
+    def gap(pos: int, upto: int) -> Iterator[tuple[int, int, int, str]]:
         """The text, end tags and dropped comments between ``pos`` and ``upto``."""
         for match in gap_tokens(raw, pos, upto):
             match_start, match_end = match.span()
             if match_start > pos:
-                append((TEXT, pos, match_start, ""))
+                yield TEXT, pos, match_start, ""
             end_name = match.group(1)
             if end_name is not None:
                 name = end_name.lower()
                 if name not in useless and name not in _STRUCTURAL_END:
-                    append((END, match_start, match_end, name))
+                    yield END, match_start, match_end, name
             pos = match_end
         if upto > pos:
-            append((TEXT, pos, upto, ""))
+            yield TEXT, pos, upto, ""
 
     # the start tags from the body's first on, read in step (no indexing per tag)
     for tag_start, name, tag_end, close_end in zip(
@@ -107,23 +106,22 @@ def _tokens(page: Page, params: Params) -> list[tuple[int, int, int, str]]:
             continue
         if tag_start > cursor:  # adjacent tags have nothing between them
             if find("<", cursor, tag_start) < 0:  # text alone (every _GAP_RE match has "<")
-                append((TEXT, cursor, tag_start, ""))
+                yield TEXT, cursor, tag_start, ""
             else:
-                gap(cursor, tag_start)
+                yield from gap(cursor, tag_start)
         if name in useless:
             cursor = max(close_end, tag_end)
         else:
             # raw-text elements (textarea, title, xmp, ...) kept whole as one tag token
             if close_end > tag_end and name in _RAW_TEXT_NAMES:
                 tag_end = close_end
-            append((START, tag_start, tag_end, name))
+            yield START, tag_start, tag_end, name
             cursor = tag_end
     if stop > cursor:
         if find("<", cursor, stop) < 0:
-            append((TEXT, cursor, stop, ""))
+            yield TEXT, cursor, stop, ""
         else:
-            gap(cursor, stop)
-    return out
+            yield from gap(cursor, stop)
 
 
 def _split_source(raw: str, tokens: list[tuple[int, int, int, str]]
@@ -217,6 +215,8 @@ def _measure(raw: str, tokens: list[tuple[int, int, int, str]], with_text: bool 
 
 #: Tokens read at once by :func:`_cleaned_longer_than`.
 _LONG_LINE_CHUNK = 256
+#: A line of this many tokens is checked for being long already (then measured as it goes).
+_STREAM_TOKENS = 4096
 
 
 def _cleaned_longer_than(raw: str, line: list[tuple[int, int, int, str]], limit: int) -> bool:
@@ -376,8 +376,20 @@ def line_features(page: Page, params: Params) -> tuple[np.ndarray, np.ndarray]:
 
     add_row = rows.append
 
-    def finish(line: list[tuple[int, int, int, str]]) -> None:
-        """Measure a newline line (re-split at block tags when the mode says so)."""
+    def measure_groups(groups: Iterable[list[tuple[int, int, int, str]]]) -> None:
+        for group in groups:
+            measured = measure(group)
+            if measured is not None:
+                add_row(measured)
+
+    def finish(line: list[tuple[int, int, int, str]], long_known: bool = False) -> None:
+        """Measure a newline line (re-split at block tags when the mode says so).
+
+        ``long_known``: the line's start was found long and measured already (``line`` is
+        the rest of it, from a block boundary on)."""
+        if long_known:
+            measure_groups(_split_blocks(line))
+            return
         if mode == "blocks" or (mode == "auto" and line[-1][2] - line[0][1] > long_line):
             if mode == "auto":
                 # the cleaned length alone decides; the whole line is measured only if kept
@@ -386,39 +398,54 @@ def line_features(page: Page, params: Params) -> tuple[np.ndarray, np.ndarray]:
                     if measured is not None:
                         add_row(measured)
                     return
-            for group in _split_blocks(line):
-                measured = measure(group)
-                if measured is not None:
-                    add_row(measured)
+            measure_groups(_split_blocks(line))
             return
         measured = measure(line)
         if measured is not None:
             add_row(measured)
 
-    # _split_source's newline lines, each measured when it ends
+    def flush_known_long(line: list[tuple[int, int, int, str]], long_known: bool
+                         ) -> list[tuple[int, int, int, str]] | None:
+        """A line that is already long (its start says so: only more can follow) is
+        re-split at block tags whatever comes next: measure its finished groups now and
+        return its last, open group (None: not known long yet). Re-splitting that group
+        with what follows gives the groups of the whole line (a boundary resets the split)."""
+        if mode == "source" or not (long_known or mode == "blocks" or (
+                line[-1][2] - line[0][1] > long_line
+                and _cleaned_longer_than(raw, line, long_line))):
+            return None
+        groups = _split_blocks(line)
+        measure_groups(groups[:-1])
+        return groups[-1]
+
+    # _split_source's newline lines, each measured when it ends; a minified page's one line
+    # is measured a few thousand tokens at a time once it is known long
     current: list[tuple[int, int, int, str]] = []
+    long_known = False
     for token in _tokens(page, params):
         kind, start, end, _ = token
-        if kind != TEXT:
+        if kind != TEXT or raw.find("\n", start, end) == -1:
             current.append(token)
+            if len(current) >= _STREAM_TOKENS:
+                rest = flush_known_long(current, long_known)
+                if rest is not None:
+                    current, long_known = rest, True
             continue
         newline = raw.find("\n", start, end)
-        if newline == -1:
-            current.append(token)
-            continue
         pos = start
         while newline != -1:
             if newline > pos:
                 current.append((TEXT, pos, newline, ""))
             if current:
-                finish(current)
+                finish(current, long_known)
                 current = []
+            long_known = False
             pos = newline + 1
             newline = raw.find("\n", pos, end)
         if end > pos:
             current.append((TEXT, pos, end, ""))
     if current:
-        finish(current)
+        finish(current, long_known)
     n = len(rows)
     matrix = np.zeros((n, 6), dtype=float)
     if not n:
