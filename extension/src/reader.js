@@ -9,7 +9,7 @@ import { MSG, readingTime } from "./protocol.js";
 import { indexViewFragment } from "./indexview.js";
 
 import { READER_KEYS, readerAction } from "./readerkeys.js";
-import { createSpeaker } from "./speech.js";
+import { createSpeaker, readerSentences } from "./speech.js";
 import { READER_ALLOWED_ATTRIBUTES, READER_ALLOWED_TAGS, SAFE_URL_SCHEMES } from "./wireconstants.js";
 
 const PREFS_KEY = "readerPrefs";
@@ -359,8 +359,9 @@ function wireSpeech(lang) {
   const listen = $("listen");
   const stopButton = $("stop-listening");
   const rate = $("speech-rate");
-  const speaker = createSpeaker($("content"), {
+  const speaker = createSpeaker($("reader"), {
     lang,
+    split: readerSentences,
     onChange: ({ state, index, total, rate: current, error, sentence, started }) => {
       root.dataset.blocksiftSpeech = state;
       root.dataset.blocksiftSpeechIndex = String(index);

@@ -51,26 +51,38 @@ export function textPosition(lengths, offset) {
 /** Sentences of `container` as {text, range, block}, in reading order; code (<pre>) and
  * formulas (<math>) are not read. */
 export function sentences(container, lang, options = {}) {
-  const out = [];
   const blocks = [...container.querySelectorAll(BLOCKS)].filter((block) => !block.querySelector(BLOCKS)
     && !block.closest("pre"));
-  for (const block of blocks) {
-    const nodes = [];
-    const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (!node.parentElement?.closest("math, pre")) nodes.push(node);
-    }
-    const lengths = nodes.map((node) => node.data.length);
-    for (const { start, end, text } of splitSentences(nodes.map((node) => node.data).join(""), lang, options)) {
-      const range = document.createRange();
-      const [first, from] = textPosition(lengths, start);
-      const [last, to] = textPosition(lengths, end);
-      range.setStart(nodes[first], from);
-      range.setEnd(nodes[last], to);
-      out.push({ text, range, block });
-    }
+  return blocks.flatMap((block) => blockSentences(block, lang, options));
+}
+
+/** Sentences of one block (a paragraph, a heading) as {text, range, block}. */
+export function blockSentences(block, lang, options = {}) {
+  const out = [];
+  const nodes = [];
+  const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.parentElement?.closest("math, pre")) nodes.push(node);
+  }
+  const lengths = nodes.map((node) => node.data.length);
+  for (const { start, end, text } of splitSentences(nodes.map((node) => node.data).join(""), lang, options)) {
+    const range = document.createRange();
+    const [first, from] = textPosition(lengths, start);
+    const [last, to] = textPosition(lengths, end);
+    range.setStart(nodes[first], from);
+    range.setEnd(nodes[last], to);
+    out.push({ text, range, block });
   }
   return out;
+}
+
+/** Sentences of the reader view `root`: its title (`#title`) first, as a listener expects,
+ * then its article's (`#content`). */
+export function readerSentences(root, lang, options = {}) {
+  const title = root.querySelector("#title");
+  const article = root.querySelector("#content");
+  return [...(title ? blockSentences(title, lang, options) : []),
+    ...(article ? sentences(article, lang, options) : [])];
 }
 
 /** Show `item` as the sentence being read (null: none), in view. */

@@ -153,18 +153,31 @@ def test_read_aloud_speaks_highlights_pauses_resumes_and_changes_speed(
         assert speech(page)["rate"] == 2
         page.evaluate("document.getElementById('listen').click(), true")
         page.wait_for(f"+{STATE}.blocksiftSpeechStarted >= 1")  # the engine's own start event
+        # the title first, highlighted in the header
         now = speech(page)
         assert now["state"] == "playing" and now["index"] == 0 and now["listen"] == "Pause"
+        assert now["sentence"] == "Measuring the tide with Python"
+        assert now["highlighted"] == [now["sentence"]] and now["block"] is None
+        assert page.evaluate("document.querySelector('.speaking')?.id") == "title"
+        assert now["status"].startswith("Reading aloud: sentence 1 of ")
+        assert page.evaluate("getComputedStyle(document.querySelector('#title.speaking')).backgroundColor")\
+            != page.evaluate("getComputedStyle(document.body).backgroundColor")
+        page.screenshot(artifacts / "reading-title.png")
+
+        # the engine ends the title: the article's first sentence is read and highlighted
+        page.wait_for(f"+{STATE}.blocksiftSpeechIndex >= 1", timeout=60)
+        now = speech(page)
+        assert now["state"] == "playing" and now["index"] == 1
         assert now["sentence"].startswith("Tide gauges record the height of the sea")
         assert now["highlighted"] == [now["sentence"]]
         assert now["block"].startswith("Tide gauges record")
-        assert now["status"].startswith("Reading aloud: sentence 1 of ")
+        assert page.evaluate("document.querySelector('#title.speaking')") is None
         assert page.evaluate("getComputedStyle(document.querySelector('#content .speaking')).backgroundColor")\
             != page.evaluate("getComputedStyle(document.body).backgroundColor")
         page.screenshot(artifacts / "reading-first-sentence.png")
 
-        # the engine ends the sentence: the next one is read and highlighted
-        page.wait_for(f"+{STATE}.blocksiftSpeechIndex >= 1", timeout=60)
+        # and the next
+        page.wait_for(f"+{STATE}.blocksiftSpeechIndex >= 2", timeout=60)
         now = speech(page)
         assert now["state"] == "playing" and now["highlighted"] == [now["sentence"]]
         assert not now["sentence"].startswith("Tide gauges")
@@ -258,6 +271,14 @@ def test_sentences_in_the_page_skip_code_and_math_and_every_control_is_reachable
         for text, in_range, _ in found:
             assert in_range.replace("x", "") == text
         assert [block for _, _, block in found][:3] == ["H2", "P", "P"]
+    # the reader's own: its title first, then its article, nothing else of the page
+    titled = page.evaluate(
+        "import('./speech.js').then(m => { const root = document.createElement('main');"
+        " root.innerHTML = '<header><p>The Herald</p><h1 id=\"title\">High water</h1><p>By A. Writer</p>"
+        "</header><article id=\"content\"><p>The sea rose. It fell.</p></article><footer><p>Found by"
+        " blocksift.</p></footer>'; return m.readerSentences(root, 'en')"
+        ".map(s => [s.text, s.block.id || s.block.tagName]); })")
+    assert titled == [["High water", "title"], ["The sea rose.", "P"], ["It fell.", "P"]]
 
     # Tab walks every toolbar control, the read-aloud ones included; Enter opens the Aa panel
     # and Tab goes on into its choices
