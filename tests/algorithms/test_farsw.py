@@ -239,6 +239,24 @@ def test_lines_without_text_have_the_same_spans_and_features():
 
 
 
+def test_a_long_line_without_block_tags_is_split_a_logarithmic_number_of_times(monkeypatch):
+    # a long line's open group is the whole line when no block tag cuts it (5,000 spans): it
+    # must not be re-split at every token past the check size (that was quadratic: 27 s for
+    # 20,000 spans)
+    from blocksift.algorithms.farsw import lines as farsw_lines
+
+    splits = []
+    original = farsw_lines._split_blocks
+    monkeypatch.setattr(farsw_lines, "_STREAM_TOKENS", 8)
+    monkeypatch.setattr(farsw_lines, "_split_blocks",
+                        lambda line: splits.append(len(line)) or original(line))
+    html = "<html><body>" + "<span>a</span> " * 5000 + "<p>x</p></body></html>"
+    starts, features = farsw.line_features(Page(html), farsw.Params())
+    assert len(splits) <= 16, len(splits)
+    plain_starts, plain_features = _plain_line_features(Page(html), farsw.Params())
+    assert starts.tolist() == plain_starts and np.array_equal(features, plain_features)
+
+
 def test_a_long_line_is_told_long_as_measuring_its_whole_text_would():
     from blocksift.algorithms.farsw import lines as farsw_lines
 

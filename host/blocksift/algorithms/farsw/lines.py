@@ -422,14 +422,16 @@ def line_features(page: Page, params: Params) -> tuple[np.ndarray, np.ndarray]:
     # is measured a few thousand tokens at a time once it is known long
     current: list[tuple[int, int, int, str]] = []
     long_known = False
+    check_at = _STREAM_TOKENS  # a line not yet long is checked again at twice the tokens
     for token in _tokens(page, params):
         kind, start, end, _ = token
         if kind != TEXT or raw.find("\n", start, end) == -1:
             current.append(token)
-            if len(current) >= _STREAM_TOKENS:
+            if len(current) >= check_at:
                 rest = flush_known_long(current, long_known)
                 if rest is not None:
                     current, long_known = rest, True
+                check_at = max(_STREAM_TOKENS, 2 * len(current))
             continue
         newline = raw.find("\n", start, end)
         pos = start
@@ -439,7 +441,7 @@ def line_features(page: Page, params: Params) -> tuple[np.ndarray, np.ndarray]:
             if current:
                 finish(current, long_known)
                 current = []
-            long_known = False
+            long_known, check_at = False, _STREAM_TOKENS
             pos = newline + 1
             newline = raw.find("\n", pos, end)
         if end > pos:
