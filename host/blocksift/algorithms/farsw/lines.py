@@ -124,7 +124,7 @@ def _tokens(page: Page, params: Params) -> Iterator[tuple[int, int, int, str]]:
             yield from gap(cursor, stop)
 
 
-def _split_source(raw: str, tokens: list[tuple[int, int, int, str]]
+def _split_source(raw: str, tokens: Iterable[tuple[int, int, int, str]]
                   ) -> list[list[tuple[int, int, int, str]]]:
     """Newline lines (§3.2); a text token is cut at newlines, a tag never is."""
     lines: list[list[tuple[int, int, int, str]]] = []
@@ -425,7 +425,8 @@ def line_features(page: Page, params: Params) -> tuple[np.ndarray, np.ndarray]:
     check_at = _STREAM_TOKENS  # a line not yet long is checked again at twice the tokens
     for token in _tokens(page, params):
         kind, start, end, _ = token
-        if kind != TEXT or raw.find("\n", start, end) == -1:
+        newline = raw.find("\n", start, end) if kind == TEXT else -1
+        if newline == -1:
             current.append(token)
             if len(current) >= check_at:
                 rest = flush_known_long(current, long_known)
@@ -433,7 +434,6 @@ def line_features(page: Page, params: Params) -> tuple[np.ndarray, np.ndarray]:
                     current, long_known = rest, True
                 check_at = max(_STREAM_TOKENS, 2 * len(current))
             continue
-        newline = raw.find("\n", start, end)
         pos = start
         while newline != -1:
             if newline > pos:
