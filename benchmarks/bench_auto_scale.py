@@ -7,7 +7,7 @@ at most 10 µs per element (a 300,000-paragraph page in at most 3 s) and a peak 
 30 times the page's size.
 
     nice -n 10 python3 benchmarks/bench_auto_scale.py [--sizes 1000,10000,100000,300000]
-        [--algo auto] [--model fast] [--host DIR ...]
+        [--algo auto] [--model fast] [--host DIR ...] [--param K=V ...]
 
 ``--host DIR`` (repeatable) runs the code of another checkout's ``host`` folder (say, the
 main branch's) beside this one, size by size in turn, so a before/after comparison shares
@@ -31,7 +31,7 @@ from blocksift import algorithms
 from blocksift.page import Page
 n = int(sys.argv[1]); name = sys.argv[2]; model_name = sys.argv[4] or None
 module = algorithms.load(name)
-params = module.Params()
+params = module.Params(**json.loads(sys.argv[5]))
 model = module.load_model(model_name) if name == "auto" else None
 menu = "".join(f"<li><a href='/s/{i}'>Section {i}</a></li>" for i in range(30))
 paras = "".join(f"<p>Paragraph {i} says something, with a comma and an end.</p>"
@@ -61,7 +61,14 @@ def main() -> int:
                         "model's name (fast)")
     parser.add_argument("--host", action="append", default=[], type=Path,
                         help="also run another checkout's host folder (repeatable)")
+    parser.add_argument("--param", action="append", default=[], metavar="K=V",
+                        help="an algorithm parameter, JSON value (auto: long_page_elements=0 "
+                             "keeps the default model on every page)")
     args = parser.parse_args()
+    params = {}
+    for item in args.param:
+        key, _, value = item.partition("=")
+        params[key] = json.loads(value)
     hosts = [HERE.parent / "host"] + [path.resolve() for path in args.host]
     label = "  host" if args.host else ""
     print(f"{'paragraphs':>10} {'elements':>9} {'MB':>6} {'seconds':>8} {'us/elem':>8} "
@@ -69,8 +76,8 @@ def main() -> int:
     for size in (int(s) for s in args.sizes.split(",")):
         for host in hosts:
             done = subprocess.run([sys.executable, "-c", CHILD, str(size), args.algo,
-                                   str(host), args.model], capture_output=True, text=True,
-                                  check=False)
+                                   str(host), args.model, json.dumps(params)],
+                                  capture_output=True, text=True, check=False)
             where = f"  {host}" if args.host else ""
             if done.returncode:
                 print(f"{size:>10} failed: {done.stderr.strip().splitlines()[-1:]}{where}")

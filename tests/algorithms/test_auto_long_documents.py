@@ -71,3 +71,26 @@ def test_a_long_article_is_a_few_blocks_not_one_per_paragraph():
     assert (main.start, main.end) == (page.span(main_regions[0])[0],
                                       page.span(main_regions[-1])[1])
     assert result.main.text.count("Paragraph") == 2000
+
+
+def test_a_page_of_many_elements_is_labelled_by_the_fast_model_unless_a_model_is_given():
+    paragraphs = "".join(f"<p>Paragraph {i} of a long page, with a comma and an end.</p>"
+                         for i in range(300))
+    html = (f"<html><head><title>Long</title></head><body><nav><a href='/'>Home</a></nav>"
+            f"<article><h1>A long page</h1>{paragraphs}</article></body></html>")
+    fast = auto.extract(Page(html), auto.Params(), auto.load_model("fast"))
+    default = auto.extract(Page(html), auto.Params(long_page_elements=0))
+    # the two models differ on this page, so the switch can be seen in the result
+    assert fast.stats["uncertain_share"] != default.stats["uncertain_share"]
+    switched = auto.extract(Page(html), auto.Params(long_page_elements=300))
+    assert switched.stats["long_page_fast_model"] == 1.0
+    assert default.stats["long_page_fast_model"] == 0.0
+    assert switched.stats["uncertain_share"] == fast.stats["uncertain_share"]
+    assert switched.main.text == fast.main.text
+    assert [b.score for b in switched.blocks] == [b.score for b in fast.blocks]
+    # a page under the limit, or a model given, keeps the model
+    assert auto.extract(Page(html), auto.Params(long_page_elements=10_000)).stats[
+        "uncertain_share"] == default.stats["uncertain_share"]
+    given = auto.extract(Page(html), auto.Params(long_page_elements=300),
+                         auto.load_model("fast"))
+    assert given.stats["long_page_fast_model"] == 0.0

@@ -81,6 +81,11 @@ class Params(BaseModel):
                              "an earlier main block's is shown once (a page's desktop and "
                              "mobile copies, cloned carousel slides); table cells and code "
                              "are never dropped; 0 keeps every repeat")
+    long_page_elements: int = Field(
+        50_000, ge=0, description="A page of at least this many elements is labelled by the "
+                                  "packaged fast model (no FAR-SW line scores or auto-rules "
+                                  "choice: about half the time and memory there) unless "
+                                  "another model is given; 0 never switches")
 
 
 class SegmenterModel:
@@ -667,7 +672,14 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
     """Label the page's blocks and return the main ones (module docstring)."""
     if not isinstance(params, Params):
         raise TypeError("params must be auto.Params")
-    model = model if isinstance(model, SegmenterModel) else load_model()
+    long_page = False
+    if not isinstance(model, SegmenterModel) or model is load_model():
+        model = load_model()
+        # the default model's extra signals cost about as much again on a long page, and
+        # the fast model is level with it on the modern dev pages (docs/auto.md)
+        long_page = 0 < params.long_page_elements <= len(page.tags.names)
+        if long_page:
+            model = load_model("fast")
     site_prior = None
     if page.url:
         from .segmenter import adapt
@@ -770,7 +782,8 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
                                     for x in b.xpaths])
     stats = {"blocks": float(len(blocks)), "main_blocks": float(kinds.count("main")),
              "text_length": float(len(text)),
-             "uncertain_share": round(uncertain_share(blocks.texts, prob), 4)}
+             "uncertain_share": round(uncertain_share(blocks.texts, prob), 4),
+             "long_page_fast_model": float(long_page)}
     for name, p in zip(PAGE_TYPES, type_probs):
         stats[f"page_type.{name}"] = round(float(p), 4)
     status = "ok" if text else "empty"
