@@ -166,6 +166,22 @@ def test_notices_found_in_one_pass_equal_the_plain_definition():
     assert seen > 100  # the random pages do hold notices
 
 
+def test_notices_are_found_whatever_the_case_of_their_words():
+    # the quick search for a notice word must be as case-blind as NOTICE_TEXT, the two
+    # letters it takes for "i" without lower() making them one included
+    from blocksift.content import notices
+
+    texts = ["IMAGE COPYRIGHT Reuters", "V\u0130DEO COPYRIGHT Reuters", "P\u0131cture credit AP",
+             "VIDEO CAPTION", "GETTY IMAGES", "Skip ADVERT", "\u00a9 2024 Example"]
+    for text in texts:
+        page = Page(f"<html><body><article><p>{'Plain words. ' * 40}</p><p>{text}</p>"
+                    "</article></body></html>")
+        roots = [page.body]
+        assert notices(roots) == _notices_plainly(roots) != [], text
+    quiet = Page("<html><body><p>Nothing of the kind in here.</p></body></html>")
+    assert notices([quiet.body]) == []
+
+
 def test_render_main_with_work_done_already_renders_the_same():
     from blocksift.content import notices
     from blocksift.page import XPaths

@@ -25,6 +25,14 @@ def test_elements_map_back_to_their_source_spans():
     assert "data-bso" not in page.clean_attributes(cell)
 
 
+def test_span_starts_equal_the_spans_of_stamped_and_implied_elements():
+    page = Page("<table><tr><td>cell</td></tr></table><p>one<p>two"
+                "<div><span>three</span></div>")
+    elements = list(page.tree.iter())
+    assert any(page.ordinal(el) is None for el in elements)  # html and body are implied
+    assert page.span_starts(elements) == [page.span(el)[0] for el in elements]
+
+
 def test_stamped_ids_and_xpaths():
     page = Page('<body data-bsid="1"><div data-bsid="2"><p data-bsid="3">x</p></div></body>')
     div = page.tree.xpath("//div")[0]

@@ -309,6 +309,18 @@ class Page:
         value = element.get(STAMP_ATTR) if isinstance(element.tag, str) else None
         return int(value) if value is not None else None
 
+    def span_starts(self, elements: Iterable[etree._Element]) -> list[int]:
+        """``span(element)[0]`` of each element, the stamped ones read directly (a long
+        page has hundreds of thousands)."""
+        starts = self.tags.starts
+        n_tags = len(starts)
+        out: list[int] = []
+        for element in elements:
+            value = element.get(STAMP_ATTR) if isinstance(element.tag, str) else None
+            ordinal = int(value) if value is not None else n_tags
+            out.append(starts[ordinal] if ordinal < n_tags else self.span(element)[0])
+        return out
+
     def span(self, element: etree._Element) -> tuple[int, int]:
         """Character span ``[start, end)`` of ``element`` in ``raw``.
 

@@ -409,6 +409,41 @@ def test_a_repeated_main_block_is_kept_once_the_visible_copy():
     assert auto.repeated_blocks(blocks.texts, blocks.features, is_main, 0) == []
 
 
+def test_repeated_blocks_equal_the_plain_definition_over_many_blocks():
+    # texts collapsed in parts of several hundred at once: the result is that of
+    # " ".join(text.split()).casefold() block by block, across part boundaries too
+    import random
+
+    rng = random.Random(7)
+    words = ["Alpha", "beta", "GAMMA", "stra\u00dfe", "STRASSE", "\u0130stanbul", "delta"]
+    spaces = [" ", "  ", "\n", "\t", "\u00a0", " \u2003 "]
+    n = 1500
+    texts = []
+    for _ in range(n):
+        count = rng.randrange(1, 8)
+        texts.append(rng.choice(["", " "]) + "".join(
+            rng.choice(words) + rng.choice(spaces) for _ in range(count)).rstrip(" "))
+    col = features.FEATURE_INDEX
+    matrix = np.zeros((n, len(features.FEATURE_NAMES)))
+    matrix[:, col["hidden"]] = rng.choices([0, 1], k=n)
+    matrix[:, col["in_table"]] = rng.choices([0, 0, 0, 1], k=n)
+    is_main = np.asarray(rng.choices([True, True, False], k=n))
+
+    groups = {}
+    for i in range(n):
+        if is_main[i] and not matrix[i, col["in_table"]] and not matrix[i, col["in_pre"]]:
+            key = " ".join(texts[i].split()).casefold()
+            if key.count(" ") + 1 >= 3:
+                groups.setdefault(key, []).append(i)
+    expected = []
+    for members in groups.values():
+        visible = [i for i in members if matrix[i, col["hidden"]] <= 0]
+        kept = (visible or members)[0]
+        expected += [i for i in members if i != kept]
+    assert auto.repeated_blocks(texts, matrix, is_main, 3) == sorted(expected)
+    assert len(expected) > 20  # the random texts do repeat
+
+
 def test_the_reader_shows_a_repeated_paragraph_once_and_says_why_in_the_overlay():
     html = (f"<html><body><main><h1>Wool Runner</h1><div class='desktop'><p>{_PARAS[0]}</p>"
             f"<p>{_PARAS[1]}</p></div><div class='mobile' hidden><p>{_PARAS[0]}</p></div>"

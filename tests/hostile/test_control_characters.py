@@ -20,6 +20,7 @@ FRAGMENTS = {
     "tex-formula": '<script type="math/tex">x^2\x0b</script>',
     "lazy-image": "<noscript><img src='/a.png'></noscript>\x0b tail words",
     "text-and-tails": "<p>text\x02 and <b>bold\x1f</b>\x08 tail</p>",
+    "in-a-comment": "<div><!-- note\x01 --><pre>code <b>line</b></pre></div>",
 }
 
 

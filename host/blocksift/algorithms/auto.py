@@ -24,6 +24,7 @@ choice is used), ``empty`` (no visible text).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -361,6 +362,14 @@ def _is_data_table(table: etree._Element) -> bool:
     return next(table.iter("th", "col", "colgroup", "thead"), None) is not None
 
 
+def _page_has(blocks: feats.Blocks, tag: str) -> bool:
+    """Whether the tree of the blocks (one page's) holds a ``tag`` element: one search in C
+    spares the rules below a Python step per block on the many pages without one."""
+    if not blocks.elements:
+        return False
+    return next(blocks.elements[0].getroottree().iter(tag), None) is not None
+
+
 def _whole_data_tables(blocks: feats.Blocks, is_main: np.ndarray) -> None:
     """A data table in the main content is main whole: caption, header and every row.
 
@@ -368,6 +377,8 @@ def _whole_data_tables(blocks: feats.Blocks, is_main: np.ndarray) -> None:
     table cut to some of its rows is wrong data. A data table is in the main content when
     any of its blocks is main, or when most of the text around it in its parent is main.
     """
+    if not _page_has(blocks, "table"):
+        return
     tables: dict[etree._Element, list[int]] = {}
     for i, el in enumerate(blocks.elements):
         table = el if el.tag == "table" else next(el.iterancestors("table"), None)
@@ -422,6 +433,8 @@ def _figures_beside_main(blocks: feats.Blocks, is_main: np.ndarray) -> None:
     paragraphs of the article belongs to it; left out, it also splits the article into
     pieces and its picture is lost.
     """
+    if not _page_has(blocks, "figure"):
+        return
     figures: dict[etree._Element, list[int]] = {}
     for i, el in enumerate(blocks.elements):
         figure = el if el.tag == "figure" else next(el.iterancestors("figure"), None)
@@ -464,6 +477,8 @@ def _formulas_with_main(blocks: feats.Blocks, is_main: np.ndarray) -> None:
     the formula is lost. It is main when most of the text below it is main, or (a formula
     in a paragraph of its own) when the blocks before and after it are main.
     """
+    if not _page_has(blocks, "math"):
+        return
     index = {el: i for i, el in enumerate(blocks.elements)}
     lengths = np.array([len(t) for t in blocks.texts])
     for i, el in enumerate(blocks.elements):
@@ -512,6 +527,10 @@ def _trailing_paragraphs(blocks: feats.Blocks, is_main: np.ndarray) -> None:
                 is_main[i] = True
 
 
+#: Blocks whose texts :func:`repeated_blocks` collapses at once (bounded memory, few calls).
+_REPEAT_CHUNK = 512
+
+
 def repeated_blocks(texts: list[str], features: np.ndarray, is_main: np.ndarray,
                     min_words: int) -> list[int]:
     """Main blocks whose text another main block already gives: all but one of each group.
@@ -524,19 +543,28 @@ def repeated_blocks(texts: list[str], features: np.ndarray, is_main: np.ndarray,
     if min_words <= 0:
         return []
     col = feats.FEATURE_INDEX
+    # the columns read as whole arrays: one numpy scalar access per block costs more than
+    # the block's own work on a page of 100,000 paragraphs
+    always_kept = (features[:, col["in_table"]] > 0) | (features[:, col["in_pre"]] > 0)
+    candidates = np.flatnonzero(np.asarray(is_main, dtype=bool) & ~always_kept).tolist()
+    keys: list[str] = []
+    for start in range(0, len(candidates), _REPEAT_CHUNK):
+        part = candidates[start:start + _REPEAT_CHUNK]
+        # the part's texts white-space collapsed and case-folded in one string (a NUL
+        # apart: block texts hold none), then split again: " ".join(t.split()).casefold()
+        joined = " ".join("\x00".join([texts[i] for i in part]).casefold().split())
+        keys += map(str.strip, joined.split("\x00"))
+    twice = {key for key, count in Counter(keys).items() if count > 1}
     groups: dict[str, list[int]] = {}
-    for i in np.flatnonzero(is_main):
-        row = features[i]
-        if row[col["in_table"]] > 0 or row[col["in_pre"]] > 0:
-            continue
-        key = " ".join(texts[i].split()).casefold()
-        if key.count(" ") + 1 >= min_words:
-            groups.setdefault(key, []).append(int(i))
+    for i, key in zip(candidates, keys):
+        if key in twice and key.count(" ") + 1 >= min_words:
+            groups.setdefault(key, []).append(i)
     dropped: list[int] = []
+    hidden = features[:, col["hidden"]] > 0
     for members in groups.values():
         if len(members) < 2:
             continue
-        visible = [i for i in members if features[i, col["hidden"]] <= 0]
+        visible = [i for i in members if not hidden[i]]
         kept = (visible or members)[0]
         dropped += [i for i in members if i != kept]
     return sorted(dropped)

@@ -802,7 +802,7 @@ def paper_signals(page: Page, blocks: list[etree._Element],
 
     n = len(blocks)
     out = np.full((n, len(_PAPERS)), -1.0)
-    starts = np.asarray([page.span(b)[0] for b in blocks], dtype=np.int64)
+    starts = np.asarray(page.span_starts(blocks), dtype=np.int64)
     # seeds 000/001: logical link blocks over the raw HTML
     spans = []
     if link_blocks:
