@@ -36,6 +36,7 @@ import time
 from collections import Counter, defaultdict
 from multiprocessing import Pool
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -172,6 +173,9 @@ GRIDS = {
     # the veto again, with the careful rules above on (after a model change)
     "veto-uncertain": tuple((veto, None, None, "c", 0.7, share)
                             for veto in (0.05, 0.1, 0.15, 0.2) for share in (0.2, 0.1, 0.05)),
+    # on the pages hide is careful on, also what the segmenter is sure is not main content
+    "restraint-sure": tuple((0.05, None, None, "c", 0.7, 0.1, sure)
+                            for sure in (0.0, 0.002, 0.005, 0.01, 0.02, 0.05)),
     # the segmenter's own link / other regions hidden too, where it is sure of the page
     "uncertain-segments": ((0.05, None, None, "c", 0.7, 0.2),) + tuple(
         (0.05, links, 0.0, "c", 0.7, share) for links in (0.02, 0.05)
@@ -189,13 +193,15 @@ def grid() -> list[tuple[str, HideParams]]:
         min_p = careful[1] if len(careful) > 1 else 0.0
         # settings without it were chosen before the uncertain-page rule existed: off
         unsure = careful[2] if len(careful) > 2 else 1.0
+        sure = careful[3] if len(careful) > 3 else 0.0
         suffix = f" careful={'+'.join(types) or 'none'}" if careful else ""
         suffix += f" p>={min_p}" if min_p else ""
         suffix += f" unsure>{unsure}" if unsure < 1.0 else ""
+        suffix += f" sure<{sure}" if sure else ""
         if links is None:
             settings.append((f"veto {veto}{suffix}", HideParams(
                 veto_p=veto, segments=False, careful_page_types=types, careful_min_p=min_p,
-                careful_uncertain_share=unsure)))
+                careful_uncertain_share=unsure, restraint_sure_p=sure)))
         else:
             settings.append((f"veto {veto} links<={links} other<={other}{suffix}",
                              HideParams(veto_p=veto, segments=True, segment_links_p=links,
@@ -239,7 +245,8 @@ def _eval_one(item: dict[str, Any]) -> dict[str, Any]:
                 "source": item["source"], "error": f"{type(exc).__name__}: {exc}"}
 
 
-def _eval_page(item: dict[str, Any]) -> dict[str, Any]:
+def _page_and_result(item: dict[str, Any]) -> tuple[Page, Any]:
+    """The cached page's tree and auto's result with its regions resolved in that tree."""
     record = item["record"]
     page = Page(record["html"], url=record.get("url"))
     result = item["result"]
@@ -255,8 +262,13 @@ def _eval_page(item: dict[str, Any]) -> dict[str, Any]:
             break
         segments.append((element, kind, [e for e in (_resolve(page, p) for p in excluded)
                                          if e is not None], p_main))
-    result = result.model_copy(update={"extra": {"segments": segments,
-                                                 "page_type": item["page_type"]}})
+    return page, result.model_copy(update={"extra": {"segments": segments,
+                                                     "page_type": item["page_type"]}})
+
+
+def _eval_page(item: dict[str, Any]) -> dict[str, Any]:
+    record = item["record"]
+    page, result = _page_and_result(item)
     gold = Counter(t.lower() for t in tokens(record.get("gold") or ""))
     before = visible_words(page)
     scores: dict[str, tuple] = {}
@@ -310,6 +322,52 @@ def cmd_eval(args: argparse.Namespace) -> int:
           f"{time.time() - started:.0f} s")
     for failed in errors[:10]:
         print(f"  {failed['dataset']}/{failed['id']}: {failed['error']}")
+    return 0
+
+
+# -- where the clutter that stays lies ----------------------------------------------------
+
+def _where_page(item: dict[str, Any]) -> dict[str, Any] | None:
+    """The default plan's clutter removed, whether it held back, and the most any plan
+    that never touches the main regions could remove (everything else hidden)."""
+    page, result = _page_and_result(item)
+    segments = result.extra["segments"]
+    if not segments:
+        return None
+    gold = Counter(t.lower() for t in tokens(item["record"].get("gold") or ""))
+    before = visible_words(page)
+    plan = decide(page, result, item["links"], HideParams())
+    _kept, removed, _links = score(page, gold, plan.elements, before)
+    main_words: Counter[str] = Counter()
+    for element, kind, excluded, _p in segments:
+        if kind == "main":
+            main_words += visible_words(SimpleNamespace(body=element), excluded)[0]
+    clutter = sum((before[0] - gold).values())
+    if removed is None or not clutter:
+        return None
+    return {"dataset": item["dataset"], "removed": removed, "held_back": bool(
+        plan.plan.restraint), "ceiling": 1 - sum((main_words - gold).values()) / clutter}
+
+
+def cmd_where(args: argparse.Namespace) -> int:
+    cache = pickle.loads(args.cache.read_bytes())
+    sets = list(dict.fromkeys(c["dataset"] for c in cache))
+    with Pool(args.jobs) as pool:
+        rows = [r for r in pool.imap(_where_page, _with_records(cache, sets, args.every),
+                                     chunksize=4) if r is not None]
+    print("non-gold words removed by the default plan, and at most by any plan that keeps the "
+          "main regions whole")
+    print(f"  {'set':16} {'pages':>5} {'removed':>8} {'at most':>8}   {'held back':>9} "
+          f"{'removed':>8} {'at most':>8}   {'others':>6} {'removed':>8} {'at most':>8}")
+    mean = (lambda rs, k: sum(r[k] for r in rs) / len(rs) if rs else 0.0)  # noqa: E731
+    for dataset in sets:
+        rs = [r for r in rows if r["dataset"] == dataset]
+        held = [r for r in rs if r["held_back"]]
+        free = [r for r in rs if not r["held_back"]]
+        print(f"  {dataset:16} {len(rs):>5} {mean(rs, 'removed'):>8.3f} "
+              f"{mean(rs, 'ceiling'):>8.3f}   {len(held):>9} {mean(held, 'removed'):>8.3f} "
+              f"{mean(held, 'ceiling'):>8.3f}   {len(free):>6} {mean(free, 'removed'):>8.3f} "
+              f"{mean(free, 'ceiling'):>8.3f}")
     return 0
 
 
@@ -423,8 +481,13 @@ def main() -> int:
     t.add_argument("--margin", type=float, default=0.0,
                    help="choose only settings safe by this much on the other folds")
     t.add_argument("--show", nargs="*", default=[], help="settings to print on all pages")
+    w = sub.add_parser("where", help="where the clutter the default plan leaves lies")
+    w.add_argument("--cache", type=Path, required=True)
+    w.add_argument("--jobs", type=int, default=2)
+    w.add_argument("--every", type=int, default=2)
     args = parser.parse_args()
-    return {"cache": cmd_cache, "eval": cmd_eval, "table": cmd_table}[args.command](args)
+    return {"cache": cmd_cache, "eval": cmd_eval, "table": cmd_table,
+            "where": cmd_where}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -178,6 +178,30 @@ def test_where_the_segmenter_is_unsure_only_ads_and_banners_go() -> None:
     assert sure.plan == free.plan and not sure.plan.restraint
 
 
+def test_a_careful_page_may_still_lose_what_the_segmenter_is_sure_of() -> None:
+    # restraint_sure_p: on a careful page, what hide chose goes too when every segmenter
+    # region it holds lies below that main-content probability
+    html = (PAGES / "news.html").read_text(encoding="utf-8")
+    page, result, free = _plan(html)
+    result.extra["page_type"] = "product"
+    result.stats["page_type.product"] = 0.9
+    links = load("linkblocks").extract(page, load("linkblocks").Params(main_text=False))
+    careful = decide(page, result, links, HideParams())
+    every = decide(page, result, links, HideParams(restraint_sure_p=1.0))
+    assert every.elements == free.elements and {t.kind for t in every.plan.targets} > {"ad"}
+    assert every.plan.restraint == careful.plan.restraint != ""
+    regions = sorted(s[3] for s in result.extra["segments"] if s[1] != "main")
+    some = decide(page, result, links, HideParams(restraint_sure_p=regions[len(regions) // 2]))
+
+    def covered(inner, outer) -> bool:
+        return all(e in outer or any(a in outer for a in e.iterancestors()) for e in inner)
+
+    assert covered(careful.elements, some.elements) and covered(some.elements, every.elements)
+    # where the main content was missed, the segmenter's probabilities decide nothing
+    missed = decide(page, result, links, HideParams(restraint_sure_p=1.0, min_main_chars=10**9))
+    assert {t.kind for t in missed.plan.targets} <= {"ad", "other"}
+
+
 def test_auto_reports_how_much_of_the_page_it_is_unsure_of() -> None:
     from blocksift.algorithms.auto import UNCERTAIN_BAND, uncertain_share
 

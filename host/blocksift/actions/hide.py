@@ -119,6 +119,11 @@ class HideParams(BaseModel):
         0.1, ge=0, le=1, description="Share of the page's text the segmenter is unsure of "
         "(auto's stats['uncertain_share']) above which only ads and banners are hidden; "
         "1: never")
+    restraint_sure_p: float = Field(
+        0.0, ge=0, le=1, description="Where hide holds back for the page's type or for the "
+        "segmenter's doubts (careful_page_types, careful_uncertain_share), it still hides "
+        "what it chose whose segmenter regions all have a main-content probability below "
+        "this; 0: only ads and banners there")
     grow: bool = Field(True, description="Hide a container whole when all its text is "
                        "hidden (one target and one overlay box instead of many)")
     hide_comments: bool = Field(False, description="Also hide comment sections outside the "
@@ -653,6 +658,18 @@ def _careful(result: ExtractionResult | None, params: HideParams) -> str:
     return ""
 
 
+def _likeliest_main(segments: Sequence[Segment]) -> dict[etree._Element, float]:
+    """Per element holding a segmenter region (itself or below), the highest main-content
+    probability of those regions."""
+    likely: dict[etree._Element, float] = {}
+    for segment in segments:
+        for node in (segment.element, *segment.element.iterancestors()):
+            if likely.get(node, -1.0) >= segment.p_main:
+                break
+            likely[node] = segment.p_main
+    return likely
+
+
 def _describe(stats: _Stats) -> tuple[float, str]:
     density = stats.link_chars / stats.chars if stats.chars else 0.0
     links = f"{stats.links} link" + ("" if stats.links == 1 else "s")
@@ -928,13 +945,8 @@ def decide(page: Page, result: ExtractionResult | None,
 
     # 3a. the segmenter's veto: a container holding a region it finds at all likely to be main
     #     content stays, whatever its structure says (ads excepted)
+    likely = _likeliest_main(segments) if segments else {}
     if segments and params.veto_p < 1.0:
-        likely: dict[etree._Element, float] = {}
-        for segment in segments:
-            for node in (segment.element, *segment.element.iterancestors()):
-                if likely.get(node, -1.0) >= segment.p_main:
-                    break
-                likely[node] = segment.p_main
         chosen = {e: v for e, v in chosen.items()
                   if v[0] == "ad" or likely.get(e, 0.0) < params.veto_p}
 
@@ -951,6 +963,7 @@ def decide(page: Page, result: ExtractionResult | None,
     hidden_total = sum(stats[e].chars for e in chosen
                        if not any(a in chosen for a in e.iterancestors()))
     restraint = ""
+    careful = False
     if total:
         if hidden_total > params.max_hidden_share * total:
             restraint = ("hiding every link block would take most of the page (its main "
@@ -959,8 +972,13 @@ def decide(page: Page, result: ExtractionResult | None,
             restraint = "little main content was found"
         else:
             restraint = _careful(result, params)
+            careful = bool(restraint)
     if restraint:
-        chosen = {e: v for e, v in chosen.items() if v[0] in ("ad", "other")}
+        # where the main content was found but hide is careful, what the segmenter is sure
+        # of still goes; where it was missed, its probabilities say nothing safe
+        sure_p = params.restraint_sure_p if careful and segments else 0.0
+        chosen = {e: v for e, v in chosen.items()
+                  if v[0] in ("ad", "other") or likely.get(e, 0.0) < sure_p}
 
     ordered = [el for el in body.iter() if el in chosen]
     keep: list[etree._Element] = []
