@@ -182,6 +182,44 @@ def test_notices_are_found_whatever_the_case_of_their_words():
     assert notices([quiet.body]) == []
 
 
+def _srcset_plainly(value: str) -> list[str]:
+    """The candidate URLs of a srcset, character by character as the HTML standard's
+    "parse a srcset attribute" reads them (the definition the fast parser must equal)."""
+    urls, position, length = [], 0, len(value)
+    while position < length:
+        while position < length and (value[position].isspace() or value[position] == ","):
+            position += 1
+        start = position
+        while position < length and not value[position].isspace():
+            position += 1
+        url = value[start:position]
+        if not url:
+            break
+        if url.endswith(","):
+            urls.append(url.rstrip(","))
+            continue
+        urls.append(url)
+        depth = 0
+        while position < length and (value[position] != "," or depth):
+            depth += {"(": 1, ")": -1}.get(value[position], 0)
+            position += 1
+    return urls
+
+
+def test_srcset_candidates_equal_the_plain_reading():
+    import random
+
+    from blocksift.content import srcset_urls
+
+    rng = random.Random(3)
+    pieces = ["a.jpg", "/b", ",", " ", "\t", "\n", "(", ")", "1x", "100w", "\u00a0", ",,",
+              "data:image/png;base64,AA", "https://x/y.jpg?w=1,2", "javascript:x"]
+    for _ in range(20000):
+        value = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 12)))
+        assert srcset_urls(value) == _srcset_plainly(value), value
+    assert srcset_urls("a.jpg 1x, b.jpg (x, y) 2x,c.jpg") == ["a.jpg", "b.jpg", "c.jpg"]
+
+
 def test_render_main_with_work_done_already_renders_the_same():
     from blocksift.content import notices
     from blocksift.page import XPaths

@@ -263,16 +263,19 @@ def safe_url(url: str, *, image: bool = False) -> bool:
     return scheme == "mailto"
 
 
+_SRCSET_SEPARATORS = re.compile(r"[\s,]*")
+_SRCSET_URL = re.compile(r"\S*")
+
+
 def srcset_urls(value: str) -> list[str]:
     """The candidate URLs of a ``srcset`` (HTML Living Standard, "parse a srcset attribute")."""
     urls: list[str] = []
     position, length = 0, len(value)
     while position < length:
-        while position < length and (value[position].isspace() or value[position] == ","):
-            position += 1
+        # the runs are found by regex (\s is exactly str.isspace), not character by character
+        position = _SRCSET_SEPARATORS.match(value, position).end()
         start = position
-        while position < length and not value[position].isspace():
-            position += 1
+        position = _SRCSET_URL.match(value, position).end()
         url = value[start:position]
         if not url:
             break
@@ -280,7 +283,14 @@ def srcset_urls(value: str) -> list[str]:
             urls.append(url.rstrip(","))
             continue
         urls.append(url)
-        depth = 0  # skip the descriptors, up to a comma outside parentheses
+        # skip the descriptors, up to a comma outside parentheses: up to the next comma
+        # when no parenthesis comes before it, else parentheses counted one by one
+        comma = value.find(",", position)
+        end = comma if comma >= 0 else length
+        if "(" not in value[position:end] and ")" not in value[position:end]:
+            position = end
+            continue
+        depth = 0
         while position < length and (value[position] != "," or depth):
             depth += {"(": 1, ")": -1}.get(value[position], 0)
             position += 1
