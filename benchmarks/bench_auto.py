@@ -14,7 +14,8 @@ the reader-view HTML too). Scores use blocksift's dataset metric (the datasets R
 of its signals switched off; the learned auto's ablation is ``bench_auto_cv.py --ablation``.
 Tools: auto, auto-fast (``--model fast``), auto-rules, trafilatura, trafilatura-comments,
 readability, resiliparse; on ``wcxb-dev`` the benchmark's word F1 is printed per page type
-as well.
+as well. ``--variant NAME:K=V[;K=V]`` adds a tool NAME, auto with those params, to name in
+``--tools`` (say ``--variant auto-2000:long_page_elements=2000``).
 ``--memory`` also runs ``blocksift batch --algo auto --jobs 1`` over the largest dataset under
 ``/usr/bin/time -v`` and reports its peak resident memory. ``--cache DIR`` stores the
 competitors' texts (development only: cached tools are not timed). The competitors are the
@@ -207,10 +208,14 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="write the figures as JSON")
     parser.add_argument("--ablation", action="store_true",
                         help="only the ablation table of auto's signals (F1 per dataset)")
+    parser.add_argument("--variant", action="append", default=[], metavar="NAME:K=V[;K=V]",
+                        help="an extra tool NAME: auto with these params (name it in --tools)")
     parser.add_argument("--memory", action="store_true",
                         help="peak memory of blocksift batch over the largest dataset")
     args = parser.parse_args()
     params = parse_param(args.param)
+    variants = {name: parse_param(settings.split(";")) for name, _, settings in
+                (item.partition(":") for item in args.variant)}
     if args.ablation:
         datasets = args.datasets or DEFAULT_DATASETS
         print(f"{'variant':50} " + " ".join(f"{d[:7]:>7}" for d in [*datasets, "mean"]))
@@ -226,6 +231,8 @@ def main() -> int:
             tools[tool] = make_auto(params, model="fast")
         elif tool == "auto-rules":
             tools[tool] = make_auto({}, auto_rules)
+        elif tool in variants:  # auto with other params, beside it in the same run
+            tools[tool] = make_auto({**params, **variants[tool]})
         else:
             tools[tool] = FACTORIES[tool]()
     datasets = args.datasets or DEFAULT_DATASETS

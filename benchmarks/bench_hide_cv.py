@@ -74,7 +74,7 @@ class _FixedBlocks:
         self.base, self.prob = base, prob
         self.feature_names = base.feature_names
 
-    def predict(self, x: np.ndarray) -> np.ndarray:
+    def predict(self, x: np.ndarray, distinct: bool = False) -> np.ndarray:
         if len(x) != len(self.prob):
             raise LookupError(f"{len(x)} blocks, {len(self.prob)} saved probabilities")
         return self.prob.astype(np.float64)
