@@ -33,6 +33,7 @@ can backtrack without end. With the empty alternative the loop's body never fail
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from functools import lru_cache
@@ -201,3 +202,23 @@ TOKEN_RE = re.compile(
     + r"|(?P<start>" + TAG_NAME + ")(?P<attrs>" + ATTRS + ")>?)")
 #: ``TOKEN_RE`` group of a raw-text element -> the element's name.
 RAW_GROUPS = {f"raw_{name}": name for name in RAW_TEXT_ELEMENTS + ("plaintext",)}
+
+
+#: A decimal character reference of more digits than ``int()`` reads from a string (Python
+#: refuses over 4,300 digits, and ``html.unescape`` then raises).
+_LONG_DECIMAL_REFERENCE = re.compile(r"&#([0-9]{100,})")
+
+
+def _short_decimal_reference(match: re.Match[str]) -> str:
+    digits = match.group(1).lstrip("0") or "0"
+    # over 7 digits the number is above U+10FFFF, which html.unescape reads as U+FFFD
+    return "&#" + (digits if len(digits) <= 7 else "1114112")
+
+
+def unescape(text: str) -> str:
+    """``html.unescape``, also for a decimal character reference of thousands of digits: read
+    as ``html.unescape`` would read it if ``int()`` took that many (a hostile page must not
+    fail a reader of its text)."""
+    if "&#" in text:
+        text = _LONG_DECIMAL_REFERENCE.sub(_short_decimal_reference, text)
+    return html.unescape(text)

@@ -14,7 +14,6 @@ used when structured data is silent.
 
 from __future__ import annotations
 
-import html
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -24,6 +23,7 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from . import titles
+from .htmltokenizer import unescape
 from .page import Page
 from .wire.results import ExtractionResult, MainText, PageMetadata
 
@@ -513,7 +513,7 @@ def _plausible_name(text: str) -> bool:
 
 def _split_names(text: str | None) -> list[str]:
     """Author names in a byline ("By A, B and C · 3 min read" -> [A, B, C])."""
-    text = _clean(html.unescape(html.unescape(text or "")))
+    text = _clean(unescape(unescape(text or "")))
     if not text:
         return []
     text = _BY_PREFIX.sub("", text)

@@ -17,7 +17,6 @@ gold, chosen by cross-validation with no site in both the training and the valid
 
 from __future__ import annotations
 
-import html
 import json
 import re
 import unicodedata
@@ -27,6 +26,8 @@ from importlib import resources
 from urllib.parse import urlsplit
 
 from lxml import etree
+
+from .htmltokenizer import unescape
 
 #: Separators a site appends its name with; ``: `` too (Amazon, "Site: Headline").
 _SEPARATOR = re.compile(r"\s+[|\-–—~/»·•:]{1,2}\s+|\s*[|·•»]\s*|(?<=\w):\s+")
@@ -79,7 +80,7 @@ def _fix_mojibake(match: re.Match[str]) -> str:
 def clean(text: str | None) -> str:
     """``text`` as shown: entities decoded (twice: ``&amp;amp;``), UTF-8 read as cp1252 undone,
     soft hyphens, zero-width characters and heading anchors ("¶") dropped, spaces collapsed."""
-    text = html.unescape(html.unescape(text or ""))
+    text = unescape(unescape(text or ""))
     text = _MOJIBAKE.sub(_fix_mojibake, text)
     text = _INVISIBLE.sub("", text)
     text = " ".join(text.split())

@@ -73,7 +73,6 @@ length and the link density (links per 1000 characters of span).
 
 from __future__ import annotations
 
-import html as html_lib
 import re
 import unicodedata
 from collections import Counter
@@ -430,7 +429,7 @@ def gap_text(gap: str, element_text: bool = True) -> str:
     if "&" not in gap:
         return gap
     gap = gap.replace("&nbsp;", "\xa0")  # the usual entity, without unescape's Python calls
-    return html_lib.unescape(gap) if "&" in gap else gap
+    return tokenizer.unescape(gap) if "&" in gap else gap
 
 
 @lru_cache(maxsize=1)
@@ -757,7 +756,7 @@ def stretch_text(piece: str) -> str:
     text = _BREAK_TAG_RE.sub("\x00", text)  # a newline in the source is only a space
     text = _ANY_TAG_RE.sub("", text)
     if "&" in text:
-        text = html_lib.unescape(text)
+        text = tokenizer.unescape(text)
     lines = (" ".join(line.split()) for line in text.split("\x00"))
     return "\n\n".join(line for line in lines if line)
 

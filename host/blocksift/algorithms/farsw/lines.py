@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import bisect
-import html as html_lib
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -206,7 +205,7 @@ def _measure(raw: str, tokens: list[tuple[int, int, int, str]], with_text: bool 
     if not cleaned:
         return None
     output = " ".join("".join(text_parts).split()) if text_parts else ""
-    text = _WS_RE.sub(" ", html_lib.unescape("".join(reading))).strip() if with_text else ""
+    text = _WS_RE.sub(" ", tokenizer.unescape("".join(reading))).strip() if with_text else ""
     return Line(start=tokens[0][1], end=tokens[-1][2],
                 text_length=len(cleaned.encode("utf-8", "surrogatepass")),
                 output_length=len(output.encode("utf-8", "surrogatepass")),
