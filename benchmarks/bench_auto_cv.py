@@ -135,6 +135,31 @@ def cross_validate(samples: list[at.PageSample], folds: int, rounds: int,
     return prob[:n_rows]
 
 
+def combined(files: list[Path]) -> np.ndarray:
+    """The union of --fold outputs (each holds one fold's rows, NaN elsewhere)."""
+    prob = None
+    for file in files:
+        part = pickle.loads(file.read_bytes())["prob"]
+        prob = part if prob is None else np.where(np.isnan(prob), part, prob)
+    return prob
+
+
+def start_tags(cache: Path, samples: list[at.PageSample]) -> np.ndarray:
+    """Start tags of each sample's page (what auto's long_page_elements counts), cached."""
+    from blocksift.page import Page
+
+    file = cache / "start-tags.pkl"
+    counts = pickle.loads(file.read_bytes()) if file.exists() else {}
+    wanted = {s.dataset for s in samples if (s.dataset, s.page_id) not in counts}
+    for name in sorted(wanted):
+        for record in at.iter_records(resolve(name)):
+            counts[(name, str(record.get("id")))] = len(
+                Page(record["html"], url=record.get("url")).tags.names)
+    if wanted:
+        file.write_bytes(pickle.dumps(counts))
+    return np.asarray([counts[(s.dataset, s.page_id)] for s in samples])
+
+
 def score(samples: list[at.PageSample], prob: np.ndarray, threshold: float | np.ndarray,
           repeat_min_words: int = 0) -> dict[str, dict[str, float]]:
     """Word F1 per page type (wcxb) and per set, shingle F1 per older set, empties.
@@ -254,18 +279,34 @@ def main() -> int:
                              "scoring, as auto does (0: keep them)")
     parser.add_argument("--combine", type=Path, nargs="+",
                         help="score the union of --fold outputs instead of training")
+    parser.add_argument("--switch-oof", type=Path, nargs="+", default=[],
+                        help="with --combine: the fast model's fold files, taken for pages of "
+                             "at least --switch-at start tags (auto's long_page_elements)")
+    parser.add_argument("--switch-at", default="2000", help="start-tag counts, comma-separated")
+    parser.add_argument("--save-switched", type=Path, help="write the mixed probabilities of "
+                        "the first --switch-at as one fold file (for bench_hide_cv.py and "
+                        "bench_auto_adapt.py)")
     args = parser.parse_args()
     samples = load_samples(args.cache, args.sets.split(","))
     if args.combine:
-        prob = None
-        for file in args.combine:
-            part = pickle.loads(file.read_bytes())["prob"]
-            prob = part if prob is None else np.where(np.isnan(prob), part, prob)
+        prob = combined(args.combine)
         missing = int(np.isnan(prob).sum())
         print(f"combined {len(args.combine)} fold files; rows without a prediction: {missing}")
         for threshold in (float(t) for t in args.thresholds.split(",")):
             print_table(f"all features, threshold {threshold}",
                         score(samples, prob, threshold, args.repeat_min_words))
+        if args.switch_oof:
+            switched = combined(args.switch_oof)
+            tags = start_tags(args.cache, samples)
+            _x, _y, idx = at.stack(samples)
+            for k, limit in enumerate(int(n) for n in args.switch_at.split(",")):
+                mixed = np.where(tags[idx] >= limit, switched, prob)
+                if k == 0 and args.save_switched:
+                    args.save_switched.write_bytes(pickle.dumps({"prob": mixed}))
+                print_table(f"pages of {limit} start tags or more ({np.mean(tags >= limit):.1%})"
+                            f" from --switch-oof, threshold {args.thresholds.split(',')[0]}",
+                            score(samples, mixed, float(args.thresholds.split(",")[0]),
+                                  args.repeat_min_words))
         if args.type_thresholds:
             type_thresholds(samples, prob, [float(t) for t in args.thresholds.split(",")])
         return 0

@@ -83,10 +83,11 @@ class Params(BaseModel):
                              "mobile copies, cloned carousel slides); table cells and code "
                              "are never dropped; 0 keeps every repeat")
     long_page_elements: int = Field(
-        50_000, ge=0, description="A page of at least this many elements is labelled by the "
-                                  "packaged fast model (no FAR-SW line scores or auto-rules "
-                                  "choice: about half the time and memory there) unless "
-                                  "another model is given; 0 never switches")
+        2_000, ge=0, description="A page of at least this many elements (start tags) is "
+                                 "labelled by the packaged fast model (no FAR-SW line scores "
+                                 "or auto-rules choice, which cost most on such pages; as good "
+                                 "there, out of fold) unless another model is given; 0 never "
+                                 "switches")
 
 
 class SegmenterModel:
