@@ -149,13 +149,18 @@ def test_plan_without_main_content_still_protects_headings() -> None:
     assert all(t.xpath != "/html/body/h1" for t in plan.targets)
 
 
-def test_on_careful_page_types_only_ads_and_banners_go() -> None:
-    html = (PAGES / "news.html").read_text(encoding="utf-8")
-    page, result, free = _plan(html)
+def _news_as_a_product_page():
+    """The news page with its plan, its result made to say "product page", its link blocks
+    and the careful plan hide makes of it then."""
+    page, result, free = _plan((PAGES / "news.html").read_text(encoding="utf-8"))
     result.extra["page_type"] = "product"
     result.stats["page_type.product"] = 0.9
     links = load("linkblocks").extract(page, load("linkblocks").Params(main_text=False))
-    careful = decide(page, result, links, HideParams())
+    return page, result, free, links, decide(page, result, links, HideParams())
+
+
+def test_on_careful_page_types_only_ads_and_banners_go() -> None:
+    page, result, free, links, careful = _news_as_a_product_page()
     assert {t.kind for t in free.plan.targets} > {"ad", "other"}
     assert careful.plan.targets and {t.kind for t in careful.plan.targets} <= {"ad", "other"}
     assert "product page" in careful.plan.restraint and not free.plan.restraint
@@ -181,12 +186,7 @@ def test_where_the_segmenter_is_unsure_only_ads_and_banners_go() -> None:
 def test_a_careful_page_may_still_lose_what_the_segmenter_is_sure_of() -> None:
     # restraint_sure_p: on a careful page, what hide chose goes too when every segmenter
     # region it holds lies below that main-content probability
-    html = (PAGES / "news.html").read_text(encoding="utf-8")
-    page, result, free = _plan(html)
-    result.extra["page_type"] = "product"
-    result.stats["page_type.product"] = 0.9
-    links = load("linkblocks").extract(page, load("linkblocks").Params(main_text=False))
-    careful = decide(page, result, links, HideParams())
+    page, result, free, links, careful = _news_as_a_product_page()
     every = decide(page, result, links, HideParams(restraint_sure_p=1.0))
     assert every.elements == free.elements and {t.kind for t in every.plan.targets} > {"ad"}
     assert every.plan.restraint == careful.plan.restraint != ""
