@@ -123,11 +123,17 @@ def test_the_reader_summary_is_the_plans_page_kind_and_index(name: str) -> None:
         assert summary.page_kind == "index" and len(summary.index) == 10
 
 
-def test_a_segmenter_page_type_wins() -> None:
-    page = Page("<html><body><p>Just one paragraph of text.</p></body></html>")
-    result = load("auto").extract(page, load("auto").Params())
-    result.stats["page_type"] = "listing"
-    assert page_kind(page, result) == "index"
+def test_a_page_the_segmenter_takes_for_an_article_is_never_an_index() -> None:
+    # the reader would show an index's headlines instead of the article
+    page, result, _plan_ = _plan((PAGES / "portal.html").read_text(encoding="utf-8"))
+    links = load("linkblocks").extract(page, load("linkblocks").Params(main_text=False))
+    assert page_kind(page, links) == "index"  # by structure (no page type predicted)
+    for kind, expected in [("article", "article"), ("documentation", "article"),
+                           ("forum", "article"), ("product", "article"),
+                           ("listing", "index"), ("collection", "index"), ("service", "index")]:
+        result.extra["page_type"] = kind
+        assert page_kind(page, result) == expected, kind
+        assert decide(page, result, links, STRUCTURE).plan.page_kind == expected
 
 
 def test_plan_names_stamped_ids_when_the_page_has_them() -> None:
