@@ -18,6 +18,8 @@ removes the most clutter while keeping the gold text safe on every set of the ot
     python3 benchmarks/bench_hide_cv.py eval --cache hide-cache.pkl --out hide-scores.pkl \\
         [--before hide_before.py]
     python3 benchmarks/bench_hide_cv.py table --scores hide-scores.pkl
+    # where the clutter the default plan leaves lies (held-back pages, main regions)
+    python3 benchmarks/bench_hide_cv.py where --cache hide-cache.pkl
 
 ``CVDIR`` is bench_auto_cv.py's ``--cache`` folder (block counts per page, to align the
 saved probabilities with the pages); without ``--oof`` the shipped model is used
