@@ -254,9 +254,8 @@ def _sibling_runs(regions: list[tuple[etree._Element, str, list[etree._Element]]
     last_main: dict[etree._Element, list[int]] = {}  # run of main regions by its last element
     for r, (el, kind, _excluded) in enumerate(regions):
         if kind == "main":
-            previous = el.getprevious()
-            while previous is not None and not isinstance(previous.tag, str):
-                previous = previous.getprevious()  # comments and processing instructions
+            # the previous element sibling (comments and processing instructions skipped)
+            previous = next(el.itersiblings(etree.Element, preceding=True), None)
             run = last_main.pop(previous, None) if previous is not None else None
             if run is not None:
                 run.append(r)
@@ -562,9 +561,7 @@ def repeated_blocks(texts: list[str], features: np.ndarray, is_main: np.ndarray,
             groups.setdefault(key, []).append(i)
     dropped: list[int] = []
     hidden = features[:, col["hidden"]] > 0
-    for members in groups.values():
-        if len(members) < 2:
-            continue
+    for members in groups.values():  # each holds two or more: only repeated keys go in
         visible = [i for i in members if not hidden[i]]
         kept = (visible or members)[0]
         dropped += [i for i in members if i != kept]
