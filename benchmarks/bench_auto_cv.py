@@ -179,8 +179,8 @@ def score(samples: list[at.PageSample], prob: np.ndarray, threshold: float | np.
         chosen = p >= per_page[i]
         if not chosen.any() and len(p):
             chosen = sample.features[:, rules] > 0  # the extractor's rules fallback
-        chosen[auto.repeated_blocks(sample.texts, sample.features, chosen,
-                                    repeat_min_words)] = False
+        chosen[auto.repeated_blocks(feats.Blocks(texts=sample.texts, features=sample.features),
+                                    chosen, repeat_min_words)] = False
         text = "\n\n".join(t for t, c in zip(sample.texts, chosen) if c)
         f1 = word_prf(text, sample.gold)[2]
         word[sample.dataset].append(f1)

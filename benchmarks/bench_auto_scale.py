@@ -39,6 +39,11 @@ paras = "".join(f"<p>Paragraph {i} says something, with a comma and an end.</p>"
 html = (f"<html><head><title>Big</title></head><body><nav><ul>{menu}</ul></nav>"
         f"<article><h1>Big page</h1>{paras}</article><aside><ul>{menu}</ul></aside>"
         f"<footer>Footer text</footer></body></html>")
+if sys.argv[6] == "warm":  # as in a serving process: lazy imports done, models loaded
+    warm_page = Page("<html><body><article><p>A small page first.</p></article></body></html>")
+    module.extract(warm_page, params, model) if model else module.extract(warm_page, params)
+    if name == "auto":
+        module.load_model("fast")  # the model auto switches to on long pages
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 started = time.perf_counter()
 page = Page(html)
@@ -61,6 +66,9 @@ def main() -> int:
                         "model's name (fast)")
     parser.add_argument("--host", action="append", default=[], type=Path,
                         help="also run another checkout's host folder (repeatable)")
+    parser.add_argument("--warm", action="store_true",
+                        help="measure as a serving process would: a small page extracted and "
+                             "the models loaded before the timed page")
     parser.add_argument("--param", action="append", default=[], metavar="K=V",
                         help="an algorithm parameter, JSON value (auto: long_page_elements=0 "
                              "keeps the default model on every page)")
@@ -76,7 +84,8 @@ def main() -> int:
     for size in (int(s) for s in args.sizes.split(",")):
         for host in hosts:
             done = subprocess.run([sys.executable, "-c", CHILD, str(size), args.algo,
-                                   str(host), args.model, json.dumps(params)],
+                                   str(host), args.model, json.dumps(params),
+                                   "warm" if args.warm else "cold"],
                                   capture_output=True, text=True, check=False)
             where = f"  {host}" if args.host else ""
             if done.returncode:

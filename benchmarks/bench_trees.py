@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import inspect
 import statistics
 import subprocess
 import sys
@@ -81,6 +82,8 @@ class SideBySide:
         self.base = {id(e): _baseline_ensemble(base_trees, e)
                      for e in (model.blocks, model.stacked, model.page_type) if e}
         self.base_context = base_context.context_features
+        # before its features were built on demand, context took the page's feature matrix
+        self.base_takes_blocks = "blocks" in inspect.signature(self.base_context).parameters
         current = trees.TreeEnsemble
         self.current_predict, self.current_contributions = (current.predict,
                                                             current.contributions)
@@ -103,7 +106,9 @@ class SideBySide:
 
         def context_features(features, prob):
             return runner.both("context", lambda: runner.current_context(features, prob),
-                               lambda: runner.base_context(features, prob))
+                               lambda: runner.base_context(
+                                   features if runner.base_takes_blocks else features.features,
+                                   prob))
 
         current.predict, current.contributions = predict, contributions
         auto.context_features = context_features

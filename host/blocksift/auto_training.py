@@ -291,7 +291,7 @@ def context_matrix(x: np.ndarray, idx: np.ndarray, prob: np.ndarray) -> np.ndarr
     starts = np.searchsorted(idx, pages)
     ends = np.searchsorted(idx, pages, side="right")
     for start, end in zip(starts, ends):
-        out[start:end] = context_features(x[start:end], prob[start:end])
+        out[start:end] = context_features(feats.Blocks(features=x[start:end]), prob[start:end])
     return out
 
 

@@ -229,6 +229,9 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
             except (ValueError, AttributeError):
                 pass
         pieces.append(lxml_html.tostring(clone, encoding="unicode", with_tail=False))
+        # the copy is free before the next is made and before nh3 parses the text again:
+        # on a long page each is as large as the page's own tree
+        clone = holder = None
     return nh3.clean("".join(pieces), tags=SAFE_TAGS, attributes=SAFE_ATTRIBUTES,
                      attribute_filter=safe_url_attribute, url_schemes=SAFE_URL_SCHEMES,
                      link_rel="noopener noreferrer", strip_comments=True)

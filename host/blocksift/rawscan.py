@@ -17,6 +17,8 @@ a script is never a tag; attribute values in quotes may contain ``>``.
 from __future__ import annotations
 
 import re
+from array import array
+from collections.abc import MutableSequence
 from dataclasses import dataclass, field
 
 from .htmltokenizer import (
@@ -66,13 +68,14 @@ def id_attr_pattern(attr: str) -> re.Pattern[str]:
 
 @dataclass
 class TagScan:
-    """Start tags of a page in source order, as parallel lists indexed by tag ordinal."""
+    """Start tags of a page in source order, as parallel sequences indexed by tag ordinal
+    (the offsets as :class:`array.array` of 64-bit ints once :func:`scan` is done)."""
 
     names: list[str] = field(default_factory=list)        #: lower-case tag name
-    starts: list[int] = field(default_factory=list)       #: offset of ``<``
-    name_ends: list[int] = field(default_factory=list)    #: offset just after the tag name
-    tag_ends: list[int] = field(default_factory=list)     #: offset just after ``>``
-    close_ends: list[int] = field(default_factory=list)   #: offset after the end tag (or implied)
+    starts: MutableSequence[int] = field(default_factory=list)      #: offset of ``<``
+    name_ends: MutableSequence[int] = field(default_factory=list)   #: just after the name
+    tag_ends: MutableSequence[int] = field(default_factory=list)    #: just after ``>``
+    close_ends: MutableSequence[int] = field(default_factory=list)  #: after its end (or implied)
     ids: list[str | None] = field(default_factory=list)   #: value of the id attribute, if any
     length: int = 0                                       #: length of the scanned string
 
@@ -106,6 +109,7 @@ def scan(html: str, id_attr: str | None = "data-bsid") -> TagScan:
     end_group, attrs_group, start_group = _END_GROUP, _ATTRS_GROUP, _START_GROUP
     closes_p, implied_close, void = _CLOSES_P, _IMPLIED_CLOSE, VOID_ELEMENTS
     pop, pop_name = stack.pop, open_names.pop
+    seen_names: dict[str, str] = {}
 
     for match in TOKEN_RE.finditer(html):
         group = match.lastindex
@@ -130,6 +134,7 @@ def scan(html: str, id_attr: str | None = "data-bsid") -> TagScan:
         if group == attrs_group:
             name_start, name_end = match.span(start_group)
             name = html[name_start:name_end].lower()
+            name = seen_names.setdefault(name, name)  # one string per name, not per tag
             attrs = match.group(attrs_group)
             tag_end = match.end()
             whole_end = -1
@@ -167,6 +172,9 @@ def scan(html: str, id_attr: str | None = "data-bsid") -> TagScan:
             close_ends.append(tag_end)  # void or self-closed: the tag is all
     while stack:
         close_ends[pop()] = doc_end
+    # kept as long as the page: machine integers take 8 bytes an offset, a list of ints 40
+    result.starts, result.name_ends = array("q", starts), array("q", name_ends)
+    result.tag_ends, result.close_ends = array("q", tag_ends), array("q", close_ends)
     return result
 
 

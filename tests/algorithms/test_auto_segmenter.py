@@ -401,12 +401,12 @@ def test_a_repeated_main_block_is_kept_once_the_visible_copy():
             f"<p>{_PARAS[1]}</p><table><tr><td>8</td><td>{cell}</td></tr><tr><td>9</td>"
             f"<td>{cell}</td></tr></table><pre>{_PARAS[1]}</pre></article></body>")
     blocks, is_main = _labels(html, {*_PARAS, short, cell})
-    dropped = auto.repeated_blocks(blocks.texts, blocks.features, is_main, 5)
+    dropped = auto.repeated_blocks(blocks, is_main, 5)
     hidden = blocks.features[:, features.FEATURE_INDEX["hidden"]] > 0
     assert [blocks.texts[i] for i in dropped] == [_PARAS[0], _PARAS[1]]
     assert hidden[dropped[0]]  # of the two copies of the first paragraph, the hidden one
     assert not hidden[dropped[1]] and dropped[1] > blocks.texts.index(_PARAS[1])
-    assert auto.repeated_blocks(blocks.texts, blocks.features, is_main, 0) == []
+    assert auto.repeated_blocks(blocks, is_main, 0) == []
 
 
 def test_repeated_blocks_equal_the_plain_definition_over_many_blocks():
@@ -440,7 +440,7 @@ def test_repeated_blocks_equal_the_plain_definition_over_many_blocks():
         visible = [i for i in members if matrix[i, col["hidden"]] <= 0]
         kept = (visible or members)[0]
         expected += [i for i in members if i != kept]
-    assert auto.repeated_blocks(texts, matrix, is_main, 3) == sorted(expected)
+    assert auto.repeated_blocks(features.Blocks(texts=texts, features=matrix), is_main, 3) == sorted(expected)
     assert len(expected) > 20  # the random texts do repeat
 
 
@@ -642,7 +642,7 @@ def test_shipped_model_leaves_and_scores_equal_a_plain_walk():
     blocks = features.compute(Page(_article()))
     type_probs = model.page_type_probabilities(blocks.page_features)
     first = model.blocks.predict(model.block_matrix(blocks, type_probs))
-    ctx = context.context_features(blocks.features, first)
+    ctx = context.context_features(blocks, first)
     rng = np.random.default_rng(3)
     for ensemble, x in ((model.blocks, model.block_matrix(blocks, type_probs)),
                         (model.stacked, model.final_matrix(blocks, type_probs, ctx)),
@@ -869,14 +869,37 @@ def test_block_probabilities_by_parts_equal_the_whole_matrix():
     type_probs = model.page_type_probabilities(blocks.page_features)
     whole = model.blocks.predict(model.block_matrix(blocks, type_probs))
     if model.stacked is not None:
-        whole_context = context.context_features(blocks.features, whole)
+        whole_context = context.context_features(blocks, whole)
         whole = model.stacked.predict(np.hstack([model.block_matrix(blocks, type_probs),
                                                  whole_context]))
     assert len(whole) > 300 and len(np.unique(whole)) > 2
     for rows_per_part in (7, 512, len(whole) - 1, len(whole), 10 ** 6):
-        parts, _context = model.block_probabilities(blocks, type_probs,
+        # fresh blocks: scored in parts, their matrix is built a part at a time
+        parts, _context = model.block_probabilities(features.compute(page), type_probs,
                                                     rows_per_part=rows_per_part)
         assert np.array_equal(parts, whole)
+
+
+def test_feature_rows_and_columns_built_on_demand_equal_the_whole_matrix():
+    rows = "".join(f"<h2>Part {i}</h2><p>Paragraph {i} has <a href='/l{i}'>a link</a>, and "
+                   f"words.</p><li><a href='/m{i}'>Menu {i}</a></li>" for i in range(60))
+    page = Page(f"<html><head><title>Parts</title></head><body><nav><ul>{rows[:900]}</ul>"
+                f"</nav><article><h1>Parts</h1>{rows}</article><footer>End</footer></body>"
+                "</html>")
+    whole = features.compute(page).features
+    n = len(whole)
+    assert n > 150 and (whole != -1).any(axis=0).sum() > 100  # most columns hold values
+    rng = np.random.default_rng(4)
+    picks = [slice(0, 7), slice(5, n - 3), slice(n - 1, None), slice(None), [0, n - 1, 3, 3],
+             rng.integers(0, n, 50), np.zeros(0, dtype=int)]
+    for pick in picks:
+        assert np.array_equal(features.compute(page).rows(pick), whole[pick])
+    fresh = features.compute(page)
+    for name in features.FEATURE_NAMES:
+        assert np.array_equal(fresh.column(name), whole[:, features.FEATURE_INDEX[name]]), name
+    without = features.compute(page, without=("farsw",))
+    assert (without.column("farsw_score") == -1).all()
+    assert (without.rows(slice(0, 9))[:, features.FEATURE_INDEX["farsw_window"]] == -1).all()
 
 
 def test_context_columns_summarize_the_page_neighbours_and_containers():
@@ -886,7 +909,7 @@ def test_context_columns_summarize_the_page_neighbours_and_containers():
                                    "</body></html>"))
     assert len(blocks) == 9
     prob = np.asarray([0.9, 0.1, 0.2, 0.3, 0.6, 0.5, 0.7, 0.8, 0.4])
-    cols = {name: context.context_features(blocks.features, prob)[:, j]
+    cols = {name: context.context_features(blocks, prob)[:, j]
             for j, name in enumerate(context.CONTEXT_NAMES)}
     assert np.array_equal(cols["ctx_prob"], prob)
     assert np.all(cols["ctx_page_max"] == 0.9)
@@ -910,7 +933,7 @@ def test_container_groups_are_the_partition_of_equal_measure_rows():
         for level in (1, 2, 3):
             cols = [features.FEATURE_INDEX[f"up{level}_{m}"] for m in context._GROUP_MEASURES]
             _keys, expected = np.unique(rows[:, cols], axis=0, return_inverse=True)
-            assert np.array_equal(context._group_of(rows, level), expected.reshape(-1))
+            assert np.array_equal(context._group_of(features.Blocks(features=rows), level), expected.reshape(-1))
 
 
 @pytest.mark.skipif(not HAS_LIGHTGBM, reason="lightgbm not installed (the 'train' extra)")

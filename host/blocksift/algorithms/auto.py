@@ -115,7 +115,7 @@ class SegmenterModel:
                      rows: list[int] | slice | None = None) -> np.ndarray:
         """Block features with the page-type probabilities appended (the model's columns),
         of every block or of the blocks at ``rows``."""
-        features = blocks.features if rows is None else blocks.features[rows]
+        features = blocks.features if rows is None else blocks.rows(rows)
         extra = len(self.feature_names) - features.shape[1]
         if extra <= 0:
             return features
@@ -123,11 +123,13 @@ class SegmenterModel:
         return np.hstack([features, tiled])
 
     def first_probabilities(self, blocks: feats.Blocks, type_probs: np.ndarray,
-                            rows_per_part: int = 16 * trees.CHUNK_ROWS) -> np.ndarray:
-        """The first model's ``predict`` of :meth:`block_matrix`, built a part of the rows
-        at a time: a page of many blocks never holds a second copy of its whole feature
-        matrix (rows are scored independently, so the parts give the same values)."""
-        n = len(blocks.features)
+                            rows_per_part: int = 4 * trees.CHUNK_ROWS) -> np.ndarray:
+        """The first model's ``predict`` of :meth:`block_matrix`, a part of the rows at a
+        time: a page of more blocks than a part never builds its whole feature matrix
+        (``feats.Blocks.rows``; rows are scored independently, so the parts give the same
+        values). Parts of 2,048 rows keep each part's matrices near 2 MB, and filling a
+        part's columns stays in the processor's cache, which a whole page's does not."""
+        n = len(blocks)
         distinct = n >= DISTINCT_ROWS_FROM
         if n <= rows_per_part:
             return self.blocks.predict(self.block_matrix(blocks, type_probs), distinct)
@@ -148,14 +150,14 @@ class SegmenterModel:
         return np.hstack([matrix, context if rows is None else context[rows]])
 
     def block_probabilities(self, blocks: feats.Blocks, type_probs: np.ndarray,
-                            rows_per_part: int = 16 * trees.CHUNK_ROWS
+                            rows_per_part: int = 4 * trees.CHUNK_ROWS
                             ) -> tuple[np.ndarray, np.ndarray | None]:
         """P(main) of every block and the context columns it was computed with (None for
         a model without the second, stacked stage)."""
         first = self.first_probabilities(blocks, type_probs, rows_per_part)
         if self.stacked is None:
             return first, None
-        context = context_features(blocks.features, first)
+        context = context_features(blocks, first)
         n = len(first)
         return np.concatenate([
             self.stacked.predict(self.final_matrix(
@@ -340,17 +342,15 @@ def _reasons(contrib: np.ndarray, row: np.ndarray, names: list[str], count: int)
 
 # -- the segmenter ------------------------------------------------------------------------
 
-def _other_kind(row: np.ndarray) -> str:
-    col = feats.FEATURE_INDEX
-    if row[col["hint_comment_near"]] > 0 or row[col["hint_comment_any"]] > 0 and \
-            row[col["in_article"]] == 0:
-        return "comments"
-    if row[col["hint_ad_near"]] > 0:
-        return "ad"
-    if row[col["own_link_share"]] > 0.5 or row[col["in_nav"]] > 0 or \
-            row[col["role_navigation"]] > 0 or row[col["lb_member"]] > 0:
-        return "links"
-    return "other"
+def _other_kinds(blocks: feats.Blocks) -> np.ndarray:
+    """The kind of each block, were it not main: comments, ad, links or other."""
+    column = blocks.column
+    comments = (column("hint_comment_near") > 0) | (
+        (column("hint_comment_any") > 0) & (column("in_article") == 0))
+    links = (column("own_link_share") > 0.5) | (column("in_nav") > 0) | (
+        column("role_navigation") > 0) | (column("lb_member") > 0)
+    return np.select([comments, column("hint_ad_near") > 0, links],
+                     ["comments", "ad", "links"], "other")
 
 
 def _is_data_table(table: etree._Element) -> bool:
@@ -504,8 +504,14 @@ def _trailing_paragraphs(blocks: feats.Blocks, is_main: np.ndarray) -> None:
     boilerplate; a paragraph after main paragraphs of the same container, of the same tag,
     without links and without comment/ad hints, is the same article going on.
     """
-    col = feats.FEATURE_INDEX
     lengths = [len(t) for t in blocks.texts]
+    read: dict[str, np.ndarray] = {}
+
+    def column(name: str) -> np.ndarray:  # read once, and only when a paragraph is in doubt
+        if name not in read:
+            read[name] = blocks.column(name)
+        return read[name]
+
     children: dict[etree._Element, list[int]] = {}
     for i, el in enumerate(blocks.elements):
         parent = el.getparent()
@@ -520,10 +526,9 @@ def _trailing_paragraphs(blocks: feats.Blocks, is_main: np.ndarray) -> None:
             if is_main[i]:
                 seen_main = True
                 continue
-            row = blocks.features[i]
             if seen_main and blocks.elements[i].tag == "p" and \
-                    row[col["own_link_share"]] == 0 and row[col["hint_comment_near"]] == 0 \
-                    and row[col["hint_comment_any"]] == 0 and row[col["hint_ad_near"]] == 0:
+                    column("own_link_share")[i] == 0 and column("hint_comment_near")[i] == 0 \
+                    and column("hint_comment_any")[i] == 0 and column("hint_ad_near")[i] == 0:
                 is_main[i] = True
 
 
@@ -531,8 +536,7 @@ def _trailing_paragraphs(blocks: feats.Blocks, is_main: np.ndarray) -> None:
 _REPEAT_CHUNK = 512
 
 
-def repeated_blocks(texts: list[str], features: np.ndarray, is_main: np.ndarray,
-                    min_words: int) -> list[int]:
+def repeated_blocks(blocks: feats.Blocks, is_main: np.ndarray, min_words: int) -> list[int]:
     """Main blocks whose text another main block already gives: all but one of each group.
 
     Pages carry the same text twice for layout (a desktop and a mobile copy, one hidden by
@@ -542,10 +546,10 @@ def repeated_blocks(texts: list[str], features: np.ndarray, is_main: np.ndarray,
     """
     if min_words <= 0:
         return []
-    col = feats.FEATURE_INDEX
+    texts = blocks.texts
     # the columns read as whole arrays: one numpy scalar access per block costs more than
     # the block's own work on a page of 100,000 paragraphs
-    always_kept = (features[:, col["in_table"]] > 0) | (features[:, col["in_pre"]] > 0)
+    always_kept = (blocks.column("in_table") > 0) | (blocks.column("in_pre") > 0)
     candidates = np.flatnonzero(np.asarray(is_main, dtype=bool) & ~always_kept).tolist()
     keys: list[str] = []
     for start in range(0, len(candidates), _REPEAT_CHUNK):
@@ -560,7 +564,7 @@ def repeated_blocks(texts: list[str], features: np.ndarray, is_main: np.ndarray,
         if key in twice and key.count(" ") + 1 >= min_words:
             groups.setdefault(key, []).append(i)
     dropped: list[int] = []
-    hidden = features[:, col["hidden"]] > 0
+    hidden = blocks.column("hidden") > 0
     for members in groups.values():  # each holds two or more: only repeated keys go in
         visible = [i for i in members if not hidden[i]]
         kept = (visible or members)[0]
@@ -611,9 +615,10 @@ def _segment(page: Page, model: SegmenterModel, threshold: float | None,
     _trailing_paragraphs(blocks, is_main)
     _figures_beside_main(blocks, is_main)
     _formulas_with_main(blocks, is_main)
-    repeated = repeated_blocks(blocks.texts, blocks.features, is_main, repeat_min_words)
+    repeated = repeated_blocks(blocks, is_main, repeat_min_words)
     is_main[repeated] = False
-    kinds = ["main" if m else _other_kind(row) for m, row in zip(is_main, blocks.features)]
+    others = _other_kinds(blocks).tolist()
+    kinds = ["main" if m else other for m, other in zip(is_main.tolist(), others)]
     if include_comments:
         kinds = ["main" if k == "comments" else k for k in kinds]
     for i in repeated:
@@ -721,7 +726,7 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
                                 main=MainText(title=extract_title(page)))
     if "main" not in kinds and params.rules_fallback:
         rules_main = (feats.rules_signals(page, blocks.elements)[:, 0] if "rules" in
-                      model.without else blocks.features[:, feats.FEATURE_INDEX["rules_main"]]
+                      model.without else blocks.column("rules_main")
                       ) > 0
         if rules_main.any():
             kinds = ["main" if r else k for r, k in zip(rules_main, kinds)]
@@ -748,9 +753,9 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
                else np.zeros((len(rep_rows), len(names))))
     contrib_of = dict(zip(rep_rows, contrib))
     row_of = dict(zip(rep_rows, rep_x))
-    # nothing below reads the feature matrix (about 1 kB a block): free it before the
-    # reader HTML is built, the other high-water mark of a long page's memory
-    blocks.features = np.zeros((0, blocks.features.shape[1]))  # not a view: that keeps it
+    # nothing below reads the features (about 1 kB a block, when built whole): free them
+    # before the reader HTML is built, the other high-water mark of a long page's memory
+    blocks.release_features()
     context = None
     has_ids = page.has_ids
     xpath_of = XPaths()

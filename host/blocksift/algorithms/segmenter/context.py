@@ -27,13 +27,13 @@ _GROUP_MEASURES = ("tag", "chars", "blocks", "children", "depth_below", "same_si
 _WINDOW = 3
 
 
-def _group_of(features: np.ndarray, level: int) -> np.ndarray:
+def _group_of(blocks: feats.Blocks, level: int) -> np.ndarray:
     """An id per row, equal for rows whose container ``level`` up has equal measures.
 
     Rows sorted by all measures at once (``lexsort``; ``np.unique(axis=0)`` sorts a
     structured view and is several times slower), a new id wherever a row differs from the
     one before; ids count up in sorted order, as ``np.unique``'s inverse does."""
-    keys = features[:, [feats.FEATURE_INDEX[f"up{level}_{m}"] for m in _GROUP_MEASURES]]
+    keys = np.column_stack([blocks.column(f"up{level}_{m}") for m in _GROUP_MEASURES])
     order = np.lexsort(keys.T[::-1])
     ordered = keys[order]
     starts = np.empty(len(keys), dtype=bool)
@@ -57,13 +57,14 @@ def _ranks(prob: np.ndarray) -> np.ndarray:
     return ranks
 
 
-def context_features(features: np.ndarray, prob: np.ndarray) -> np.ndarray:
-    """Context columns (:data:`CONTEXT_NAMES`) of one page's blocks, from their features and
-    the first model's main probabilities."""
+def context_features(blocks: feats.Blocks, prob: np.ndarray) -> np.ndarray:
+    """Context columns (:data:`CONTEXT_NAMES`) of one page's blocks, from their features
+    (``feats.Blocks(features=matrix)`` for a matrix) and the first model's main
+    probabilities."""
     n = len(prob)
     if not n:
         return np.zeros((0, len(CONTEXT_NAMES)))
-    weight = features[:, feats.FEATURE_INDEX["own_words"]] + 1.0
+    weight = blocks.column("own_words") + 1.0
     main = (prob >= CONTEXT_MAIN).astype(np.float64)
     top = float(prob.max())
     padded = np.concatenate([np.full(_WINDOW, np.nan), prob, np.full(_WINDOW, np.nan)])
@@ -81,7 +82,7 @@ def context_features(features: np.ndarray, prob: np.ndarray) -> np.ndarray:
         np.nanmax(windows, axis=1),
     ]
     for level in (1, 2, 3):
-        group = _group_of(features, level)
+        group = _group_of(blocks, level)
         columns.append(_group_means(group, prob, weight))
         columns.append(_group_means(group, main, weight))
     return np.column_stack(columns).astype(np.float64, copy=False)

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection
+from array import array
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -119,17 +120,93 @@ PAPER_GROUPS = {
 }
 
 
-@dataclass
-class Blocks:
-    """The text blocks of a page, in document order, and their features."""
+#: An index of rows: a slice, or row numbers (an int array or list).
+RowIndex = slice | np.ndarray | list[int]
 
-    elements: list[etree._Element] = field(default_factory=list)
-    texts: list[str] = field(default_factory=list)
-    features: np.ndarray = field(default_factory=lambda: np.zeros((0, len(FEATURE_NAMES))))
-    page_features: np.ndarray = field(default_factory=lambda: np.zeros(len(_PAGE)))
+
+class FeatureColumns:
+    """How to build each column of a page's feature matrix, for any rows.
+
+    One function per column, from an index of rows to the column's values there (an array,
+    or one value for every row), over the per-block measures :func:`compute` gathered; a
+    column without one is -1 (left out, or not computed). The matrix itself (about 1 kB a
+    block) is only ever built for the rows asked for.
+    """
+
+    def __init__(self, n: int, makers: dict[str, Callable[[np.ndarray | slice], object]]):
+        self.n = n
+        self.makers = makers
+
+    def column(self, name: str, rows: RowIndex = slice(None)) -> np.ndarray:
+        """The column ``name`` at ``rows``, as float64 values."""
+        size = len(range(self.n)[rows]) if isinstance(rows, slice) else len(rows)
+        out = np.full(size, -1.0)
+        maker = self.makers.get(name)
+        if maker is not None:
+            out[:] = maker(_as_index(rows))
+        return out
+
+    def matrix(self, rows: RowIndex = slice(None)) -> np.ndarray:
+        """The feature matrix of the blocks at ``rows`` (:data:`FEATURE_NAMES` columns)."""
+        index = _as_index(rows)
+        size = len(range(self.n)[index]) if isinstance(index, slice) else len(index)
+        out = np.full((size, len(FEATURE_NAMES)), -1.0)
+        for name, maker in self.makers.items():
+            out[:, FEATURE_INDEX[name]] = maker(index)
+        return out
+
+
+def _as_index(rows: RowIndex) -> np.ndarray | slice:
+    return rows if isinstance(rows, slice) else np.asarray(rows, dtype=np.intp)
+
+
+class Blocks:
+    """The text blocks of a page, in document order, and their features.
+
+    The feature matrix is built when first read whole (:attr:`features`) and kept; until
+    then :meth:`rows` and :meth:`column` build only the part asked for, so the extractor
+    scores a page of 100,000 blocks a part at a time and never holds its whole matrix
+    (about 1 kB a block).
+    """
+
+    def __init__(self, elements: list[etree._Element] | None = None,
+                 texts: list[str] | None = None, features: np.ndarray | None = None,
+                 page_features: np.ndarray | None = None,
+                 columns: FeatureColumns | None = None):
+        self.elements = [] if elements is None else elements
+        self.texts = [] if texts is None else texts
+        self.page_features = np.zeros(len(_PAGE)) if page_features is None else page_features
+        self._matrix = features
+        self._columns = columns
 
     def __len__(self) -> int:
-        return len(self.elements)
+        return len(self.texts)
+
+    @property
+    def features(self) -> np.ndarray:
+        """The whole feature matrix (rows in document order), built once."""
+        if self._matrix is None:
+            self._matrix = (self._columns.matrix() if self._columns is not None
+                            else np.zeros((0, len(FEATURE_NAMES))))
+        return self._matrix
+
+    def rows(self, rows: RowIndex) -> np.ndarray:
+        """The feature matrix of the blocks at ``rows`` only."""
+        if self._matrix is not None or self._columns is None:
+            return self.features[rows]
+        return self._columns.matrix(rows)
+
+    def column(self, name: str) -> np.ndarray:
+        """One feature of every block."""
+        if self._matrix is not None or self._columns is None:
+            return self.features[:, FEATURE_INDEX[name]]
+        return self._columns.column(name)
+
+    def release_features(self) -> None:
+        """Forget the matrix and what builds it (the memory of a long page); the features
+        read empty afterwards."""
+        self._matrix = np.zeros((0, len(FEATURE_NAMES)))
+        self._columns = None
 
 
 def _sig(el: etree._Element) -> str:
@@ -294,7 +371,7 @@ class Walk:
     #: Text pieces in document order (an element's text, a tail, a white-space piece as one
     #: space, :data:`LINE_BREAK`) and the block each belongs to.
     piece_text: list[str] = field(default_factory=list)
-    piece_block: list[int] = field(default_factory=list)
+    piece_block: array = field(default_factory=lambda: array("q"))
     #: Per block: the link characters, ``<a>`` and inline (non-block) elements it owns; its
     #: state (landmark, role, hint, hidden ... bits, see ``_ROLE_SHIFT``); its own hint bits,
     #: and those of itself, its parent and grandparent together (``near_hints``); its depth
@@ -346,29 +423,34 @@ _STAMP_ONLY = [STAMP_ATTR]
 _STAMP_CLASS = [STAMP_ATTR, "class"]
 
 
+def _ints() -> array:
+    return array("q")
+
+
 @dataclass
 class _Records:
     """The walk's per-element records, before they are summed into a :class:`Walk`. Only
-    lists of ints and strings: objects the garbage collector tracks would make it run
-    through the page's objects again and again as they pile up."""
+    machine integers and strings: objects the garbage collector tracks would make it run
+    through the page's objects again and again as they pile up, and an int object costs
+    five times the 8 bytes an ``array`` keeps of it."""
 
-    state: list[int] = field(default_factory=list)  # per element, in preorder
-    parent: list[int] = field(default_factory=list)  # per element: its parent's index
+    state: array = field(default_factory=_ints)  # per element, in preorder
+    parent: array = field(default_factory=_ints)  # per element: its parent's index
     tag: list[str] = field(default_factory=list)  # per element
     class_of: dict[int, str] = field(default_factory=dict)  # the elements with a class
     # the elements with children, and where their subtrees end (a leaf's ends after it)
-    closed_at: list[int] = field(default_factory=list)
-    closed_end: list[int] = field(default_factory=list)
+    closed_at: array = field(default_factory=_ints)
+    closed_end: array = field(default_factory=_ints)
     # per text piece (as Walk.piece_text): its element and its collapsed length
-    piece_at: list[int] = field(default_factory=list)
-    piece_chars: list[int] = field(default_factory=list)
-    hinted_at: list[int] = field(default_factory=list)  # elements with own hint bits,
-    hinted_own: list[int] = field(default_factory=list)  # and their own bits
-    anchor_block: list[int] = field(default_factory=list)  # per <a>: the block owning it
-    href_at: list[int] = field(default_factory=list)  # the <a href> (linkdensity's links)
-    skipped_parent: list[int] = field(default_factory=list)  # per skipped element
-    block_at: list[int] = field(default_factory=list)  # per block: its element's index
-    block_parent: list[int] = field(default_factory=list)  # and its parent block
+    piece_at: array = field(default_factory=_ints)
+    piece_chars: array = field(default_factory=_ints)
+    hinted_at: array = field(default_factory=_ints)  # elements with own hint bits,
+    hinted_own: array = field(default_factory=_ints)  # and their own bits
+    anchor_block: array = field(default_factory=_ints)  # per <a>: the block owning it
+    href_at: array = field(default_factory=_ints)  # the <a href> (linkdensity's links)
+    skipped_parent: array = field(default_factory=_ints)  # per skipped element
+    block_at: array = field(default_factory=_ints)  # per block: its element's index
+    block_parent: array = field(default_factory=_ints)  # and its parent block
 
 
 def walk(page: Page) -> Walk:
@@ -707,23 +789,39 @@ def _text(pieces: list[str], keep_newlines: bool = False) -> str:
     return "\n".join(line for line in lines if line)
 
 
+#: Blocks whose texts :func:`_block_texts` builds at once: the words of one part are split
+#: apart as separate strings, about 8 times the part's text in memory.
+_TEXT_PART_BLOCKS = 2048
+
+
 def _block_texts(w: Walk) -> list[str]:
-    """Every block's text, as :func:`_text` makes it of the block's pieces, all at once: the
-    pieces grouped by block (a stable sort keeps their order) and joined into one string,
-    a NUL after each block (lxml's text has none), white space collapsed in one pass."""
+    """Every block's text, as :func:`_text` makes it of the block's pieces, a part of the
+    blocks at a time: the pieces grouped by block (a stable sort keeps their order) and
+    joined into one string, a NUL after each block (lxml's text has none), white space
+    collapsed in one pass."""
     n_blocks = len(w.blocks)
-    order = np.argsort(np.asarray(w.piece_block + list(range(n_blocks)), dtype=np.int64),
-                       kind="stable")
+    n_pieces = len(w.piece_text)
+    order = np.argsort(np.concatenate([np.frombuffer(w.piece_block, dtype=np.int64),
+                                       np.arange(n_blocks, dtype=np.int64)]), kind="stable")
     pieces = w.piece_text + ["\x00"] * n_blocks
-    joined = "".join(map(pieces.__getitem__, order.tolist()))
-    # white space collapsed as _WS.sub(" ", ...) does (str.split splits on exactly its
-    # white space), faster; the space it leaves beside a NUL goes with the strip
-    texts = list(map(str.strip, " ".join(joined.split()).split("\x00")))
-    del texts[n_blocks:]
-    if LINE_BREAK in joined or "pre" in w.tags:  # lines to keep: block by block
-        for i, (tag, text) in enumerate(zip(w.tags, joined.split("\x00"))):
-            if tag == "pre" or LINE_BREAK in text:
-                texts[i] = _text([text], keep_newlines=tag == "pre")
+    # where each block's NUL went: a block's pieces come before it (the stable sort keeps
+    # the pieces, listed first, ahead of the NUL of the same block)
+    block_end = np.flatnonzero(order >= n_pieces) + 1
+    texts: list[str] = []
+    for first in range(0, n_blocks, _TEXT_PART_BLOCKS):
+        last = min(first + _TEXT_PART_BLOCKS, n_blocks)
+        begin = int(block_end[first - 1]) if first else 0
+        joined = "".join(map(pieces.__getitem__, order[begin:block_end[last - 1]].tolist()))
+        # white space collapsed as _WS.sub(" ", ...) does (str.split splits on exactly its
+        # white space), faster; the space it leaves beside a NUL goes with the strip
+        part = list(map(str.strip, " ".join(joined.split()).split("\x00")))
+        del part[last - first:]
+        tags = w.tags[first:last]
+        if LINE_BREAK in joined or "pre" in tags:  # lines to keep: block by block
+            for i, (tag, text) in enumerate(zip(tags, joined.split("\x00"))):
+                if tag == "pre" or LINE_BREAK in text:
+                    part[i] = _text([text], keep_newlines=tag == "pre")
+        texts += part
     return texts
 
 
@@ -1018,7 +1116,7 @@ def window_mean(values: np.ndarray, radius: int) -> np.ndarray:
 def compute(page: Page, *, papers: bool = True, rules: bool = True,
             recurrence: dict[str, float] | None = None,
             without: Collection[str] = ()) -> Blocks:
-    """Blocks of ``page`` with text, and their feature matrix (rows in document order).
+    """Blocks of ``page`` with text, and their features (rows in document order).
 
     ``without``: names of :data:`PAPER_GROUPS` neither computed nor filled (their columns
     stay -1, as in a model trained without them: ``blocksift train auto --without``).
@@ -1036,94 +1134,105 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     n = len(blocks)
     if not n:
         return Blocks()
-    feats = np.full((n, len(FEATURE_NAMES)), -1.0)
-    col = FEATURE_INDEX
+    makers: dict[str, Callable[[np.ndarray | slice], object]] = {}
+
+    def whole(name: str, values: np.ndarray) -> None:
+        """A column computed for every block at once: read at the rows asked for."""
+        makers[name] = values.__getitem__
+
     measures = _text_measures(texts).astype(np.float64)
     chars, n_words, word_chars, commas, sentences, punct, digits, upper = measures.T
     link_chars = w.link_chars[rows].astype(np.float64)
     link_share = np.minimum(link_chars / np.maximum(chars, 1), 1.0)
-    feats[:, col["own_chars"]] = np.log1p(chars)
-    feats[:, col["own_words"]] = np.log1p(n_words)
-    feats[:, col["own_link_chars"]] = np.log1p(link_chars)
-    feats[:, col["own_link_share"]] = link_share
-    feats[:, col["own_links"]] = w.links[rows]
-    feats[:, col["own_commas"]] = commas
-    feats[:, col["own_sentences"]] = sentences
-    feats[:, col["own_punct_share"]] = punct / chars
-    feats[:, col["own_digits_share"]] = digits / chars
-    feats[:, col["own_upper_share"]] = upper / chars
+    log_chars = np.log1p(chars)
+    whole("own_chars", log_chars)
+    whole("own_words", np.log1p(n_words))
+    whole("own_link_chars", np.log1p(link_chars))
+    whole("own_link_share", link_share)
+    whole("own_links", w.links[rows])
+    whole("own_commas", commas)
+    whole("own_sentences", sentences)
+    makers["own_punct_share"] = lambda r: punct[r] / chars[r]
+    makers["own_digits_share"] = lambda r: digits[r] / chars[r]
+    makers["own_upper_share"] = lambda r: upper[r] / chars[r]
     avg_word = np.zeros(n)
     np.divide(word_chars, n_words, out=avg_word, where=n_words > 0)
-    feats[:, col["own_avg_word"]] = avg_word
-    feats[:, col["own_inline_children"]] = w.inline_children[rows]
-    # containers 1-3 levels up: one row of 11 values per distinct element, then gathered
+    whole("own_avg_word", avg_word)
+    whole("own_inline_children", w.inline_children[rows])
+    # containers 1-3 levels up: one row of 11 values per distinct element, gathered; a row
+    # of -1 last stands for "no container"
     table = _container_table(w)
+    table = np.vstack([table, np.full((1, table.shape[1]), -1.0)])
     for k in (1, 2, 3):
         at = w.container_rows[rows, k - 1]
         has = at >= 0
-        rows_k = np.full((n, len(_CONTAINER)), -1.0)
-        found = table[at[has]]
-        rows_k[has, :10] = found[:, :10]
-        container_chars = found[:, 10]
-        share = np.zeros(len(found))
+        at = np.where(has, at, len(table) - 1)
+        container_chars = table[at[has], 10]
+        share = np.zeros(len(container_chars))
         np.divide(chars[has], container_chars, out=share, where=container_chars != 0)
-        rows_k[has, 10] = share
-        first = col[f"up{k}_tag"]
-        feats[:, first:first + len(_CONTAINER)] = rows_k
+        own_share = np.full(n, -1.0)
+        own_share[has] = share
+        for m, measure in enumerate(_CONTAINER[:10]):
+            makers[f"up{k}_{measure}"] = lambda r, at=at, m=m: table[at[r], m]
+        whole(f"up{k}_{_CONTAINER[10]}", own_share)
     state = w.state[rows]
-    hints_any = state >> _HINT_SHIFT
     near = w.near_hints[rows]
     hb = w.hints[rows]
     for j, name in enumerate(_LANDMARK_TAGS):
-        feats[:, col[f"in_{name}"]] = (state >> j) & 1
+        makers[f"in_{name}"] = lambda r, j=j: (state[r] >> j) & 1
     for j, name in enumerate(_ROLES):
-        feats[:, col[f"role_{name}"]] = (state >> (_ROLE_SHIFT + j)) & 1
+        makers[f"role_{name}"] = lambda r, j=j: (state[r] >> (_ROLE_SHIFT + j)) & 1
     for j, name in enumerate(_HINT_NAMES):
-        feats[:, col[f"hint_{name}_self"]] = (hb >> j) & 1
-        feats[:, col[f"hint_{name}_near"]] = (near >> j) & 1
-        feats[:, col[f"hint_{name}_any"]] = (hints_any >> j) & 1
-    feats[:, col["hidden"]] = (state & _HIDDEN) != 0
-    feats[:, col["itemprop_body"]] = (state & _ITEMPROP) != 0
-    feats[:, col["heading_level"]] = [int(t[1]) if t in _HEADINGS else 0 for t in tags]
-    feats[:, col["is_link_only"]] = (link_share > 0.99).astype(float)
-    feats[:, col["depth"]] = w.depth[rows]
+        makers[f"hint_{name}_self"] = lambda r, j=j: (hb[r] >> j) & 1
+        makers[f"hint_{name}_near"] = lambda r, j=j: (near[r] >> j) & 1
+        makers[f"hint_{name}_any"] = lambda r, j=j: (state[r] >> _HINT_SHIFT >> j) & 1
+    makers["hidden"] = lambda r: (state[r] & _HIDDEN) != 0
+    makers["itemprop_body"] = lambda r: (state[r] & _ITEMPROP) != 0
+    whole("heading_level", np.array([int(t[1]) if t in _HEADINGS else 0 for t in tags],
+                                    dtype=np.float64))
+    makers["is_link_only"] = lambda r: (link_share[r] > 0.99).astype(float)
+    whole("depth", w.depth[rows])
     cum = np.cumsum(chars) - chars
     total = chars.sum()
-    feats[:, col["pos_chars"]] = cum / total if total else 0
-    feats[:, col["pos_blocks"]] = np.arange(n) / max(n - 1, 1)
+    makers["pos_chars"] = (lambda r: cum[r] / total) if total else (lambda r: 0)
+    position = np.arange(n)
+    makers["pos_blocks"] = lambda r: position[r] / max(n - 1, 1)
     first_h1 = next((r for r, t in enumerate(tags) if t == "h1"), n)
     last_h = max((r for r, t in enumerate(tags) if t in _HEADINGS), default=-1)
-    feats[:, col["after_h1"]] = (np.arange(n) >= first_h1).astype(float)
-    feats[:, col["before_last_h"]] = (np.arange(n) < last_h).astype(float)
-    log_chars = np.log1p(chars)
-    feats[1:, col["prev_chars"]] = log_chars[:-1]
-    feats[:-1, col["next_chars"]] = log_chars[1:]
-    feats[1:, col["prev_link_share"]] = link_share[:-1]
-    feats[:-1, col["next_link_share"]] = link_share[1:]
-    feats[:, col["win_link_share"]] = window_mean(link_share, 3)
-    feats[:, col["win_chars"]] = window_mean(log_chars, 3)
-    feats[:, col["win_sentences"]] = window_mean(sentences, 3)
-    feats[:, col["run_same_parent"]] = _run_lengths(w.parent[rows])
+    makers["after_h1"] = lambda r: (position[r] >= first_h1).astype(float)
+    makers["before_last_h"] = lambda r: (position[r] < last_h).astype(float)
+    # a block's neighbours in document order; -1 before the first and after the last
+    padded_chars = np.concatenate([[-1.0], log_chars, [-1.0]])
+    padded_share = np.concatenate([[-1.0], link_share, [-1.0]])
+    makers["prev_chars"] = lambda r: padded_chars[:-2][r]
+    makers["next_chars"] = lambda r: padded_chars[2:][r]
+    makers["prev_link_share"] = lambda r: padded_share[:-2][r]
+    makers["next_link_share"] = lambda r: padded_share[2:][r]
+    whole("win_link_share", window_mean(link_share, 3))
+    whole("win_chars", window_mean(log_chars, 3))
+    whole("win_sentences", window_mean(sentences, 3))
+    whole("run_same_parent", _run_lengths(w.parent[rows]))
     page_feats = _page_level(page, w, texts, chars)
     for j, name in enumerate(_PAGE):
-        feats[:, col[name]] = page_feats[j]
+        makers[name] = lambda r, value=page_feats[j]: value
     if papers:
         paper = paper_signals(page, blocks, None if w.link_density_rows is None
                               else w.link_density_rows[rows],
                               link_blocks="linkblocks" not in without,
                               far_sw="farsw" not in without)
         for j, name in enumerate(_PAPERS):
-            feats[:, col[name]] = paper[:, j]
+            makers[name] = lambda r, j=j: paper[r, j]
     if recurrence is not None and "clustering" not in without:
-        for r, el in enumerate(blocks):
-            feats[r, col["cl_recurrence"]] = recurrence.get(page.xpath(el), 0.0)
+        whole("cl_recurrence", np.array([recurrence.get(page.xpath(el), 0.0)
+                                         for el in blocks], dtype=np.float64))
     if rules and "rules" not in without:
-        rl = rules_signals(page, blocks)
-        feats[:, col["rules_main"]] = rl[:, 0]
-        feats[:, col["rules_container"]] = rl[:, 1]
+        found = rules_signals(page, blocks)
+        makers["rules_main"] = lambda r: found[r, 0]
+        makers["rules_container"] = lambda r: found[r, 1]
     for group in without:
-        feats[:, [col[name] for name in PAPER_GROUPS[group]]] = -1.0
-    return Blocks(blocks, texts, feats, page_feats)
+        for name in PAPER_GROUPS[group]:
+            makers.pop(name, None)
+    return Blocks(blocks, texts, page_features=page_feats, columns=FeatureColumns(n, makers))
 
 
 def _run_lengths(keys: np.ndarray) -> np.ndarray:
