@@ -7,7 +7,10 @@ at most 10 µs per element (a 300,000-paragraph page in at most 3 s) and a peak 
 30 times the page's size.
 
     nice -n 10 python3 benchmarks/bench_auto_scale.py [--sizes 1000,10000,100000,300000]
-        [--algo auto] [--model fast] [--host DIR ...] [--param K=V ...]
+        [--algo auto] [--model fast] [--host DIR ...] [--param K=V ...] [--warm]
+
+``--warm`` extracts a small page and loads the fast model before the timed page, as a
+serving process has done: the lazy imports and the model's arrays stay out of the figures.
 
 ``--host DIR`` (repeatable) runs the code of another checkout's ``host`` folder (say, the
 main branch's) beside this one, size by size in turn, so a before/after comparison shares
