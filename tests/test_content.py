@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from lxml import etree
+
 from blocksift.content import render_main
 from blocksift.page import Page
 
@@ -235,3 +237,96 @@ def test_render_main_with_work_done_already_renders_the_same():
     assert reused.text == "" and plain.text == "Real text.\n\nTwo"
     assert reused.model_copy(update={"text": plain.text}) == plain
     assert "Getty" not in plain.html and "Media caption" not in plain.html
+
+
+_LINK_VALUES = [
+    "/a/b", "/", "/a//b", "/a/./b", "/a/../b", "/.well-known/x", "/a/..", "/a/.", "/a;p=1",
+    "/a?q=1#f", "/%7Euser/", "/caf\u00e9", "//cdn.example/x.js", "b/c", "./b", "../b", "../../..",
+    "?q", "#frag", "", "  /padded  ", "\t/tab\n", "HTTPS://Other.example/A?b", "http://x/?",
+    "mailto:a@b.example", "javascript:alert(1)", "data:image/png;base64,AA", "/a b",
+    "/a:b@c!$&'()*+,=", "/\u00a0nbsp", "https://host:8080/p", "/x/y/", "x:y", "/a/b/%2e%2e/c",
+]
+
+
+def test_links_made_absolute_equal_lxml_on_the_kept_attributes():
+    import copy
+
+    from lxml import html as lxml_html
+
+    from blocksift.content import make_links_absolute
+
+    tags = [("a", "href"), ("img", "src"), ("q", "cite"), ("blockquote", "cite")]
+    for base in ("https://news.example/section/story.html?id=3#top", "http://h.example",
+                 "https://h.example/dir/", "file:///tmp/page.html", "about:blank"):
+        root = lxml_html.fromstring("<div></div>")
+        for i, value in enumerate(_LINK_VALUES):
+            tag, name = tags[i % len(tags)]
+            child = lxml_html.Element(tag)
+            child.set(name, value)
+            child.set("title", value)  # not a URL: left alone by both
+            root.append(child)
+        theirs, ours = copy.deepcopy(root), copy.deepcopy(root)
+        theirs.make_links_absolute(base, resolve_base_href=False)
+        make_links_absolute(ours, base)
+        for mine, lxml_one in zip(ours.iter(), theirs.iter()):
+            for name in ("href", "src", "cite", "title"):
+                assert mine.get(name) == lxml_one.get(name), (base, name, mine.get(name))
+
+
+def test_a_url_urljoin_refuses_stays_and_the_others_are_still_made_absolute():
+    from lxml import html as lxml_html
+
+    from blocksift.content import make_links_absolute
+
+    root = lxml_html.fromstring('<div><a href="http://[::1/x">bad</a><a href="/ok">ok</a>'
+                                '<img src="pic.png"></div>')
+    make_links_absolute(root, "https://site.example/dir/page")
+    assert [e.get("href") or e.get("src") for e in root.iter("a", "img")] == [
+        "http://[::1/x", "https://site.example/ok", "https://site.example/dir/pic.png"]
+
+
+def test_links_join_as_urljoin_does_for_any_path():
+    import random
+    from urllib.parse import urljoin
+
+    from blocksift.content import _joiner
+
+    rng = random.Random(11)
+    alphabet = list("ab/.%;?#:@ -_~!$&'()*+,=") + ["..", "./", "//", "\u00e9", "\t"]
+    bases = ["https://h.example/d/p?q#f", "http://h.example", "HTTP://H.example:81/a/b/"]
+    joiners = {base: _joiner(base) for base in bases}
+    for _ in range(20000):
+        url = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 12)))
+        if rng.random() < 0.6:
+            url = "/" + url
+        for base in bases:
+            assert joiners[base](url) == urljoin(base, url), (base, url)
+
+
+def test_mathjax_3_and_tex_scripts_without_class_names_keep_one_form_each():
+    main = _render("<p>Energy <mjx-container class='MathJax'><mjx-math aria-hidden='true'>"
+                   "<mjx-mi>E</mjx-mi></mjx-math><mjx-assistive-mml><math><mi>E</mi></math>"
+                   "</mjx-assistive-mml></mjx-container> and <script type='math/tex'>v^2"
+                   "</script> here.</p>")
+    assert main.html.count("<mi>E</mi>") == 1 and "mjx-math" not in main.html
+    assert '<code class="language-tex">v^2</code>' in main.html
+
+
+def test_restructure_told_no_math_classes_equals_looking_for_them():
+    # on pages that name no formula class, skipping the class search changes nothing
+    import copy
+    from pathlib import Path
+
+    from blocksift.content import restructure
+
+    pages = sorted((Path(__file__).parent / "e2e" / "pages").glob("*.html"))
+    assert len(pages) >= 5
+    for path in pages:
+        raw = path.read_text(encoding="utf-8")
+        for name in ("katex-html", "MathJax_Preview"):
+            raw = raw.replace(name, "plain")
+        body = Page(raw).tree.find("body")
+        looked, told = copy.deepcopy(body), copy.deepcopy(body)
+        restructure(looked)
+        restructure(told, math_classes=False)
+        assert etree.tostring(looked) == etree.tostring(told), path.name

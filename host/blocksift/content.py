@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable, Collection, Sequence
+from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 from lxml import html as lxml_html
@@ -200,6 +201,9 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
     import nh3  # lazy: only main-text replies need it
 
     pieces: list[str] = []
+    # formulas marked by class only where the page names those classes: looking at every
+    # element's class is a step per element of a long article
+    math_classes = any(name in page.raw for name in _MATH_CLASSES)
     for element in elements:
         clone = copy.deepcopy(element)
         if exclude:
@@ -221,13 +225,10 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
                     node.tail = _NOT_XML_TEXT.sub("", node.tail)
         holder = lxml_html.Element("div")
         holder.append(clone)
-        restructure(holder)
+        restructure(holder, math_classes=math_classes)
         clone = holder[0] if len(holder) else holder
         if page.url:
-            try:
-                clone.make_links_absolute(page.url, resolve_base_href=False)
-            except (ValueError, AttributeError):
-                pass
+            make_links_absolute(clone, page.url)
         pieces.append(lxml_html.tostring(clone, encoding="unicode", with_tail=False))
         # the copy is free before the next is made and before nh3 parses the text again:
         # on a long page each is as large as the page's own tree
@@ -237,13 +238,80 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
                      link_rel="noopener noreferrer", strip_comments=True)
 
 
+#: The URL attributes the reader keeps (``SAFE_ATTRIBUTES``) that lxml.html resolves
+#: (``iterlinks``; it leaves ``srcset`` alone), by tag.
+_KEPT_LINKS = {tag: name for tag, names in SAFE_ATTRIBUTES.items()
+               for name in sorted(names & {"href", "src", "cite"})}
+
+
+#: A path from the root (one "/", not "//") of plain URL characters, no query or fragment
+#: or ";" parameters: ``urljoin`` puts the base's scheme and host before it, nothing else.
+_PLAIN_ROOT_PATH = re.compile(r"/(?!/)[A-Za-z0-9\-._~!$&'()*+,=:@%/]*\Z")
+_DOT_SEGMENT = re.compile(r"/\.\.?(?:/|\Z)")
+
+
+def _joiner(base_url: str) -> Callable[[str], str]:
+    """``urljoin(base_url, url)``, with the base read once and the most common link (a
+    plain path from the site's root) joined without parsing either."""
+    base = urlsplit(base_url)
+    if base.scheme not in ("http", "https") or not base.netloc:
+        return lambda url: urljoin(base_url, url)
+    origin = f"{base.scheme}://{base.netloc}"
+
+    def join(url: str) -> str:
+        if _PLAIN_ROOT_PATH.match(url) and not _DOT_SEGMENT.search(url):
+            return origin + url
+        return urljoin(base_url, url)
+
+    return join
+
+
+def make_links_absolute(element: etree._Element, base_url: str) -> None:
+    """``element.make_links_absolute(base_url, resolve_base_href=False)`` of lxml.html, for
+    the attributes the sanitized reader HTML keeps; a URL ``urljoin`` refuses stays as it is.
+
+    lxml's pass takes a Python step per element and link attribute (about 8 µs a link on a
+    page of 100,000 links); this one visits only the tags whose URL the reader keeps, and
+    joins each distinct URL once. What nh3 drops afterwards (``style``, ``action``,
+    ``<meta>`` ...) is not worth resolving. A tree lxml reads differently (a ``<base>``, an
+    ``<object>``) goes to lxml's pass itself.
+    """
+    # lxml's own pass reads these differently: a <base href> anywhere in the tree (it resolves
+    # against it) and <object> (relative to its codebase)
+    if any(base.get("href") is not None for base in element.getroottree().iter("base")) or \
+            next(element.iter("object"), None) is not None:
+        try:
+            element.make_links_absolute(base_url, resolve_base_href=False)
+        except (ValueError, AttributeError):
+            pass
+        return
+    joined: dict[str, str] = {}
+    join = _joiner(base_url)
+    kept = _KEPT_LINKS
+    for node in element.iter(*kept):
+        name = kept[node.tag]
+        value = node.get(name)
+        if value is None:
+            continue
+        new = joined.get(value)
+        if new is None:
+            try:
+                new = join(value.strip())
+            except ValueError:  # an IPv6 host without its "]": left as it is
+                new = value
+            joined[value] = new
+        if new != value:
+            node.set(name, new)
+
+
 def _every_text(element: etree._Element) -> str:
     """Every text and tail of ``element``'s subtree, comments' and processing
-    instructions' included (``itertext`` leaves those out), and its own tail."""
-    return "".join([*element.itertext(),
+    instructions' included (the text serialization leaves those out), and its own tail; not
+    in document order (what it is searched for only has to be there)."""
+    return "".join([etree.tostring(element, method="text", encoding="unicode",
+                                   with_tail=True),
                     *(node.text or "" for node in element.iter(etree.Comment,
-                                                               etree.ProcessingInstruction)),
-                    element.tail or ""])
+                                                               etree.ProcessingInstruction))])
 
 
 def safe_url(url: str, *, image: bool = False) -> bool:
@@ -479,6 +547,8 @@ def _single_code_box(pre: etree._Element) -> None:
         code.set("class", f"language-{language}")
 
 
+#: Classes that mark a formula's copies (:func:`_math_sources`).
+_MATH_CLASSES = ("katex-html", "MathJax_Preview")
 #: The only elements :func:`_math_sources` changes, in document order (one XPath call rather
 #: than a Python step per element of a long article).
 _MATH_CANDIDATES = etree.XPath(
@@ -486,10 +556,12 @@ _MATH_CANDIDATES = etree.XPath(
     " or self::mjx-container or self::script]")
 
 
-def _math_sources(clone: etree._Element) -> None:
+def _math_sources(clone: etree._Element, math_classes: bool = True) -> None:
     """Keep one readable form of each formula: KaTeX's MathML (not its visual spans),
     MathJax's assistive MathML, MathJax 2 TeX scripts as code."""
-    for node in _MATH_CANDIDATES(clone):
+    candidates = (_MATH_CANDIDATES(clone) if math_classes
+                  else list(clone.iter("mjx-container", "script")))
+    for node in candidates:
         classes = f" {node.get('class', '')} "
         if " katex-html " in classes or node.tag in ("mjx-container",) and \
                 node.find(".//math") is not None:
@@ -585,11 +657,12 @@ def _needs_source(image: etree._Element) -> bool:
     return not src or src.startswith("data:")
 
 
-def restructure(clone: etree._Element) -> None:
+def restructure(clone: etree._Element, math_classes: bool = True) -> None:
     """Structure a reader renders well, in place: lazy images resolved, math kept in one
-    form, layout tables flattened (data tables stay), one box per code listing."""
+    form, layout tables flattened (data tables stay), one box per code listing.
+    ``math_classes`` False: no element has a class of :data:`_MATH_CLASSES`."""
     _resolve_images(clone)
-    _math_sources(clone)
+    _math_sources(clone, math_classes)
     for table in reversed(list(clone.iter("table"))):  # inner tables first
         if _is_layout_table(table):
             _flatten_layout_table(table)
