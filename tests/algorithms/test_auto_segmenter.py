@@ -730,19 +730,40 @@ def test_a_long_page_scored_a_kind_of_block_at_a_time_gets_the_same_labels(monke
     every_row = auto.segment(Page(html), model)
     monkeypatch.setattr(auto, "DISTINCT_ROWS_FROM", 100)
     kinds_found = []
-    original = trees.TreeEnsemble.distinct_rows
+    original = trees.kinds
 
-    def counted(self, x):
-        found = original(self, x)
+    def counted(codes, *args):
+        found = original(codes, *args)
         kinds_found.append(None if found is None else len(found[0]))
         return found
 
-    monkeypatch.setattr(trees.TreeEnsemble, "distinct_rows", counted)
+    monkeypatch.setattr(trees, "kinds", counted)
     by_kind = auto.segment(Page(html), model)
     # both passes (first and stacked) walked a few kinds, not the page's 600+ rows
     assert len(kinds_found) == 2 and all(k is not None and k < 300 for k in kinds_found)
     assert np.array_equal(by_kind[1], every_row[1])
     assert by_kind[2] == every_row[2]
+
+
+def test_both_passes_by_kind_in_parts_give_the_scores_and_context_of_every_row(monkeypatch):
+    cards = "".join(f"<div class='card'><h3><a href='/p/{i}'>Item {i % 7}</a></h3>"
+                    f"<p>{'Short note.' if i % 3 else 'A longer note, with a comma, here.'}</p>"
+                    f"<span class='price'>{i % 5} EUR</span></div>" for i in range(300))
+    page = Page(f"<html><body><nav><ul><li><a href='/'>Home</a></li></ul></nav><main>"
+                f"<h1>Shop</h1>{cards}</main><footer>Footer</footer></body></html>")
+    model = auto.load_model()
+    type_probs = model.page_type_probabilities(features.compute(page).page_features)
+    whole, whole_context = model.block_probabilities(features.compute(page), type_probs)
+    monkeypatch.setattr(auto, "DISTINCT_ROWS_FROM", 50)
+    for rows_per_part in (41, 256, 10 ** 6):  # parts that split kinds, and one part
+        parts, context = model.block_probabilities(features.compute(page), type_probs,
+                                                    rows_per_part=rows_per_part)
+        assert np.array_equal(parts, whole) and np.array_equal(context, whole_context)
+    # a part whose rows all differ is walked row by row, the same scores again
+    monkeypatch.setattr(trees, "DISTINCT_MAX_SHARE", 0.0)
+    monkeypatch.setattr(trees.kinds, "__defaults__", (0.0,))
+    parts, _context = model.block_probabilities(features.compute(page), type_probs)
+    assert np.array_equal(parts, whole)
 
 
 def test_distinct_rows_gives_up_on_distinct_rows_and_on_hash_collisions(monkeypatch):
@@ -751,8 +772,8 @@ def test_distinct_rows_gives_up_on_distinct_rows_and_on_hash_collisions(monkeypa
     spread = rng.normal(size=(2000, 6))
     assert ensemble.distinct_rows(spread) is None  # nearly every row its own kind
     x = _repeating_rows(ensemble, rng, 2000, kinds=40)
-    bins, weights = ensemble._split_bins()
-    monkeypatch.setattr(ensemble, "_bins", (bins, np.zeros_like(weights)))  # one hash
+    monkeypatch.setattr(trees, "_hash_weights",
+                        lambda count: np.zeros(count, dtype=np.uint64))  # one hash for all
     assert ensemble.distinct_rows(x) is None
     assert np.array_equal(ensemble.raw(x, distinct=True), ensemble.raw(x))
 

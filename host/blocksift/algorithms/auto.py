@@ -154,6 +154,8 @@ class SegmenterModel:
                             ) -> tuple[np.ndarray, np.ndarray | None]:
         """P(main) of every block and the context columns it was computed with (None for
         a model without the second, stacked stage)."""
+        if self.stacked is not None and len(blocks) >= DISTINCT_ROWS_FROM:
+            return self._probabilities_by_kind(blocks, type_probs, rows_per_part)
         first = self.first_probabilities(blocks, type_probs, rows_per_part)
         if self.stacked is None:
             return first, None
@@ -164,6 +166,54 @@ class SegmenterModel:
                 blocks, type_probs, context, rows=slice(start, start + rows_per_part)),
                 n >= DISTINCT_ROWS_FROM)
             for start in range(0, n, rows_per_part)]), context
+
+    def _probabilities_by_kind(self, blocks: feats.Blocks, type_probs: np.ndarray,
+                               rows_per_part: int) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`block_probabilities` of a long page, each pass walking one row of each
+        kind of row (``trees.kinds``), the same scores.
+
+        A part's rows are told into kinds once, by the gaps between the thresholds of both
+        models' splits on the block columns: rows of one kind are of one kind for each
+        model. The second pass then tells a part's rows apart by that kind and the gaps of
+        its context columns alone, and builds the block features of one row of each kind
+        only (the first pass built every row's).
+        """
+        n = len(blocks)
+        n_block = len(self.blocks.feature_names)
+        block_bins = trees.union_bins([self.blocks, self.stacked], n_block)
+        context_bins = [(column - n_block, edges)
+                        for column, edges in self.stacked.split_bins() if column >= n_block]
+        first = np.empty(n)
+        kind_of = np.empty(n, dtype=np.int64)  # a page-wide id of each row's block kind
+        kinds_so_far = 0
+        for start in range(0, n, rows_per_part):
+            x = self.block_matrix(blocks, type_probs, rows=slice(start, start + rows_per_part))
+            found = trees.kinds(trees.gaps(x, block_bins))
+            end = start + len(x)
+            if found is None:  # mostly distinct: walk them all, each its own kind
+                first[start:end] = self.blocks.predict(x)
+                kind_of[start:end] = kinds_so_far + np.arange(len(x))
+                kinds_so_far += len(x)
+                continue
+            one, kind = found
+            first[start:end] = self.blocks.predict(x[one])[kind]
+            kind_of[start:end] = kinds_so_far + kind
+            kinds_so_far += len(one)
+        context = context_features(blocks, first)
+        final = np.empty(n)
+        for start in range(0, n, rows_per_part):
+            end = min(start + rows_per_part, n)
+            codes = np.column_stack([kind_of[start:end],
+                                     trees.gaps(context[start:end], context_bins)])
+            found = trees.kinds(codes.astype(np.int64))
+            if found is None:
+                final[start:end] = self.stacked.predict(self.final_matrix(
+                    blocks, type_probs, context, rows=slice(start, end)))
+                continue
+            one, kind = found
+            final[start:end] = self.stacked.predict(self.final_matrix(
+                blocks, type_probs, context, rows=(start + one).tolist()))[kind]
+        return final, context
 
 
 #: Pages of at least this many blocks are scored a kind of block at a time

@@ -91,7 +91,7 @@ class TreeEnsemble:
 
     def __post_init__(self) -> None:
         self._build_walk_tables()
-        self._bins: tuple[list[tuple[int, np.ndarray]], np.ndarray] | None = None
+        self._bins: list[tuple[int, np.ndarray]] | None = None
 
     def _build_walk_tables(self) -> None:
         """Node tables of the walk, built once at load: indexed by a *doubled* node index
@@ -151,18 +151,14 @@ class TreeEnsemble:
         x = np.ascontiguousarray(x, dtype=np.float64)
         return (self._walk(x) >> 1).reshape(len(x), len(self.roots))
 
-    def _split_bins(self) -> tuple[list[tuple[int, np.ndarray]], np.ndarray]:
-        """Per feature some split uses: (its column, its distinct thresholds in order); and
-        one odd 64-bit hash weight per such feature (fixed, so runs are repeatable)."""
+    def split_bins(self) -> list[tuple[int, np.ndarray]]:
+        """Per feature some split uses: (its column, its distinct thresholds in order)."""
         if self._bins is None:
             inner = self.feature >= 0
             columns = self.feature[inner]
             thresholds = self.threshold[inner]
-            bins = [(int(f), np.unique(thresholds[columns == f]))
-                    for f in np.unique(columns).tolist()]
-            weights = np.random.default_rng(0).integers(
-                1, 2**63, size=len(bins), dtype=np.int64).astype(np.uint64) | np.uint64(1)
-            self._bins = bins, weights
+            self._bins = [(int(f), np.unique(thresholds[columns == f]))
+                          for f in np.unique(columns).tolist()]
         return self._bins
 
     def distinct_rows(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -171,23 +167,9 @@ class TreeEnsemble:
 
         A row's kind is, per feature a split uses, which gap between that feature's
         thresholds its value falls in (NaN its own gap): two rows of one kind take the same
-        branch at every node of every tree, so they get the same score exactly. Kinds are
-        told apart by a 64-bit hash of the gaps, and checked against the gaps themselves.
+        branch at every node of every tree, so they get the same score exactly.
         """
-        bins, weights = self._split_bins()
-        codes = np.empty((len(x), len(bins)), dtype=np.int32)
-        for j, (column, edges) in enumerate(bins):
-            values = x[:, column]
-            codes[:, j] = np.searchsorted(edges, values, side="left")
-            codes[np.isnan(values), j] = -1
-        keys = codes.astype(np.uint64) @ weights  # wraps modulo 2**64, as a hash may
-        _, first, kind = np.unique(keys, return_index=True, return_inverse=True)
-        if len(first) > DISTINCT_MAX_SHARE * len(x):
-            return None
-        kind = kind.reshape(-1)
-        if not np.array_equal(codes[first][kind], codes):  # a hash collision: walk them all
-            return None
-        return first, kind
+        return kinds(gaps(x, self.split_bins()))
 
     def raw(self, x: np.ndarray, distinct: bool = False) -> np.ndarray:
         """Raw scores: (rows,) for binary, (rows, classes) for multiclass.
@@ -298,6 +280,53 @@ class TreeEnsemble:
 
 class ModelError(ValueError):
     """A model file that cannot be read (missing, corrupt, other format version)."""
+
+
+def gaps(x: np.ndarray, bins: list[tuple[int, np.ndarray]]) -> np.ndarray:
+    """Per row of ``x`` and (column, thresholds) of ``bins``: which gap between the
+    thresholds the row's value falls in (-1: NaN)."""
+    codes = np.empty((len(x), len(bins)), dtype=np.int32)
+    for j, (column, edges) in enumerate(bins):
+        values = x[:, column]
+        codes[:, j] = np.searchsorted(edges, values, side="left")
+        codes[np.isnan(values), j] = -1
+    return codes
+
+
+def union_bins(ensembles: list[TreeEnsemble], n_columns: int) -> list[tuple[int, np.ndarray]]:
+    """The thresholds of every ensemble's splits on each of the first ``n_columns`` columns
+    together: rows in one gap of these are in one gap of each ensemble's."""
+    edges: dict[int, list[np.ndarray]] = {}
+    for ensemble in ensembles:
+        for column, thresholds in ensemble.split_bins():
+            if column < n_columns:
+                edges.setdefault(column, []).append(thresholds)
+    return [(column, np.unique(np.concatenate(parts))) for column, parts in sorted(edges.items())]
+
+
+def kinds(codes: np.ndarray, max_share: float = DISTINCT_MAX_SHARE
+          ) -> tuple[np.ndarray, np.ndarray] | None:
+    """Rows of equal ``codes`` (:func:`gaps`): (index of the first row of each kind, the kind
+    of every row), or None when more than ``max_share`` of the rows differ.
+
+    Kinds are told apart by a 64-bit hash of the codes (fixed odd weights, so runs are
+    repeatable), and checked against the codes themselves: a collision walks every row.
+    """
+    if not len(codes):
+        return None
+    keys = codes.astype(np.uint64) @ _hash_weights(codes.shape[1])  # wraps modulo 2**64
+    _, first, kind = np.unique(keys, return_index=True, return_inverse=True)
+    if len(first) > max_share * len(codes):
+        return None
+    kind = kind.reshape(-1)
+    if not np.array_equal(codes[first][kind], codes):
+        return None
+    return first, kind
+
+
+def _hash_weights(count: int) -> np.ndarray:
+    return np.random.default_rng(0).integers(
+        1, 2**63, size=count, dtype=np.int64).astype(np.uint64) | np.uint64(1)
 
 
 def save(path: Path | str, ensembles: dict[str, TreeEnsemble], meta: dict[str, Any]) -> Path:
