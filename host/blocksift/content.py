@@ -393,7 +393,8 @@ def notices(elements: Sequence[etree._Element]) -> list[etree._Element]:
     for root in elements:
         # a notice holds one of these words: a subtree whose text holds none has no notice
         # (one C-speed search instead of a Python step per element of a long article)
-        if isinstance(root.tag, str) and _may_hold_notice("".join(root.itertext())):
+        if isinstance(root.tag, str) and _may_hold_notice(
+                etree.tostring(root, method="text", encoding="unicode", with_tail=False)):
             found.extend(_notices_in(root))
     return found
 

@@ -393,6 +393,50 @@ def test_the_trailing_paragraphs_of_an_article_stay_but_not_links_or_comments():
     assert chosen == set(_PARAS) | set(tail)
 
 
+def _trailing_reference(blocks, is_main):
+    # the rule block by block, as first written: groups of one parent element, in order
+    col = features.FEATURE_INDEX
+    lengths = [len(t) for t in blocks.texts]
+    children = {}
+    for i, el in enumerate(blocks.elements):
+        if el.getparent() is not None:
+            children.setdefault(el.getparent(), []).append(i)
+    for members in children.values():
+        main_chars = sum(lengths[i] for i in members if is_main[i])
+        if not main_chars or main_chars * 2 < sum(lengths[i] for i in members):
+            continue
+        seen_main = False
+        for i in members:
+            if is_main[i]:
+                seen_main = True
+                continue
+            row = blocks.features[i]
+            if seen_main and blocks.elements[i].tag == "p" and row[col["own_link_share"]] == 0 \
+                    and row[col["hint_comment_near"]] == 0 and row[col["hint_comment_any"]] == 0 \
+                    and row[col["hint_ad_near"]] == 0:
+                is_main[i] = True
+
+
+def test_trailing_paragraphs_of_any_labeling_equal_the_rule_block_by_block():
+    import random
+
+    rng = random.Random(9)
+    parts = [f"<p>{_PARAS[0]}</p>", "<p>Short.</p>", "<p><a href='/x'>A link</a></p>",
+             "<p class='comment'>A remark.</p>", "<li>An item of a list.</li>",
+             f"<p>{_PARAS[1]}</p>", "<div class='ad'><p>Buy now.</p></div>"]
+    for _ in range(40):
+        boxes = "".join(f"<section>{''.join(rng.choice(parts) for _ in range(rng.randrange(1, 9)))}"
+                        "</section>" for _ in range(rng.randrange(1, 5)))
+        page = Page(f"<html><body><article>{boxes}</article><p>Loose words.</p></body></html>")
+        blocks = features.compute(page)
+        labels = np.asarray([rng.random() < 0.5 for _ in blocks.texts])
+        for made in (blocks, features.Blocks(blocks.elements, blocks.texts, blocks.features)):
+            expected, got = labels.copy(), labels.copy()
+            _trailing_reference(blocks, expected)
+            auto._trailing_paragraphs(made, got)
+            assert np.array_equal(got, expected)
+
+
 def test_a_repeated_main_block_is_kept_once_the_visible_copy():
     short = "Read more here now."  # four words: under the limit, every copy stays
     cell = "Fits true to size in width and length"

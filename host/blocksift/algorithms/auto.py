@@ -253,16 +253,20 @@ def _regions(blocks: list[etree._Element], kinds: list[str]
     holds blocks of other kinds below is a region of its own kind with those subtrees
     excluded.
     """
-    below: dict[etree._Element, set[str]] = {}
+    below: dict[etree._Element, frozenset[str]] = {}
     own: dict[etree._Element, str] = {}
+    alone = {kind: frozenset((kind,)) for kind in set(kinds)}  # shared: most hold one kind
     for el, kind in zip(blocks, kinds):
         own[el] = kind
         node = el
         while node is not None:
-            found = below.setdefault(node, set())
-            if kind in found:
+            found = below.get(node)
+            if found is None:
+                below[node] = alone[kind]
+            elif kind in found:
                 break  # every ancestor of a node holding ``kind`` holds it already
-            found.add(kind)
+            else:
+                below[node] = found | alone[kind]
             node = node.getparent()
     top = blocks[0]
     while top.getparent() is not None:
@@ -322,7 +326,7 @@ def _sibling_runs(regions: list[tuple[etree._Element, str, list[etree._Element]]
 
 
 def _other_kind_subtrees(root: etree._Element, kind: str,
-                         below: dict[etree._Element, set[str]]) -> list[etree._Element]:
+                         below: dict[etree._Element, frozenset[str]]) -> list[etree._Element]:
     """Maximal subtrees under ``root`` that hold text of another kind than ``kind``."""
     found: list[etree._Element] = []
     stack = [c for c in root if isinstance(c.tag, str)]
@@ -552,34 +556,39 @@ def _trailing_paragraphs(blocks: feats.Blocks, is_main: np.ndarray) -> None:
 
     Position on the page pulls the last paragraphs of a very long article towards
     boilerplate; a paragraph after main paragraphs of the same container, of the same tag,
-    without links and without comment/ad hints, is the same article going on.
+    without links and without comment/ad hints, is the same article going on. Blocks are
+    grouped by their parent's place in the walk (``blocks.parents``), all at once.
     """
-    lengths = [len(t) for t in blocks.texts]
-    read: dict[str, np.ndarray] = {}
-
-    def column(name: str) -> np.ndarray:  # read once, and only when a paragraph is in doubt
-        if name not in read:
-            read[name] = blocks.column(name)
-        return read[name]
-
-    children: dict[etree._Element, list[int]] = {}
-    for i, el in enumerate(blocks.elements):
-        parent = el.getparent()
-        if parent is not None:
-            children.setdefault(parent, []).append(i)
-    for members in children.values():
-        main_chars = sum(lengths[i] for i in members if is_main[i])
-        if not main_chars or main_chars * 2 < sum(lengths[i] for i in members):
-            continue
-        seen_main = False
-        for i in members:
-            if is_main[i]:
-                seen_main = True
-                continue
-            if seen_main and blocks.elements[i].tag == "p" and \
-                    column("own_link_share")[i] == 0 and column("hint_comment_near")[i] == 0 \
-                    and column("hint_comment_any")[i] == 0 and column("hint_ad_near")[i] == 0:
-                is_main[i] = True
+    n = len(blocks)
+    if not n:
+        return
+    parents = blocks.parents
+    if parents is None:  # blocks not from the walk: their parents, numbered
+        numbers: dict[etree._Element, int] = {}
+        parents = np.asarray([-1 if parent is None else numbers.setdefault(parent, len(numbers))
+                              for parent in (el.getparent() for el in blocks.elements)],
+                             dtype=np.int64)
+    grouped = parents >= 0  # the walk's start has no parent in it, and no siblings
+    groups = np.unique(parents[grouped], return_inverse=True)[1]
+    group = np.full(n, -1)
+    group[grouped] = groups
+    lengths = np.fromiter(map(len, blocks.texts), dtype=np.float64, count=n)
+    main = np.asarray(is_main, dtype=bool) & grouped
+    main_chars = np.bincount(group[grouped], weights=(lengths * main)[grouped])
+    all_chars = np.bincount(group[grouped], weights=lengths[grouped])
+    continued = (main_chars > 0) & (main_chars * 2 >= all_chars)
+    first_main = np.full(len(main_chars), n)
+    np.minimum.at(first_main, group[main], np.flatnonzero(main))
+    doubt = grouped & ~main
+    doubt[doubt] = continued[group[doubt]] & (np.flatnonzero(doubt) > first_main[group[doubt]])
+    if not doubt.any():
+        return
+    doubt &= np.asarray([tag == "p" for tag in blocks.tags], dtype=bool)
+    for name in ("own_link_share", "hint_comment_near", "hint_comment_any", "hint_ad_near"):
+        if not doubt.any():
+            return
+        doubt &= blocks.column(name) == 0
+    is_main[doubt] = True
 
 
 #: Blocks whose texts :func:`repeated_blocks` collapses at once (bounded memory, few calls).
@@ -680,6 +689,8 @@ def _text_order(blocks: feats.Blocks, kinds: list[str]) -> list[int]:
     """Main blocks in reading order: a formula its container owns is read where it stands
     (between the container's paragraphs), not before them at the container's start."""
     order = list(range(len(blocks)))
+    if not _page_has(blocks, "math"):
+        return order
     anchors = {}
     for i, (el, kind) in enumerate(zip(blocks.elements, kinds)):
         if kind == "main" and len(el) and el.tag != "math" and next(el.iter("math"), None) \

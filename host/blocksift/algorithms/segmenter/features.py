@@ -172,9 +172,14 @@ class Blocks:
     def __init__(self, elements: list[etree._Element] | None = None,
                  texts: list[str] | None = None, features: np.ndarray | None = None,
                  page_features: np.ndarray | None = None,
-                 columns: FeatureColumns | None = None):
+                 columns: FeatureColumns | None = None, tags: list[str] | None = None,
+                 parents: np.ndarray | None = None):
         self.elements = [] if elements is None else elements
         self.texts = [] if texts is None else texts
+        #: the blocks' tags, and their parent elements' places in the walk (-1: none), as
+        #: :func:`compute` found them (None when the blocks were made otherwise)
+        self.tags = [str(el.tag) for el in self.elements] if tags is None else tags
+        self.parents = parents
         self.page_features = np.zeros(len(_PAGE)) if page_features is None else page_features
         self._matrix = features
         self._columns = columns
@@ -942,7 +947,9 @@ def paper_signals(page: Page, blocks: list[etree._Element],
             ratio = np.zeros(n)
             np.divide(numerator, denominator, out=ratio, where=known & (denominator > 0))
             out[known, at] = ratio[known]
-        out[known, column + 2] = [math.log1p(t) for t in text[known].tolist()]
+        # numpy's log1p may differ from math's in the last bit: no split lies that close
+        # to a count's logarithm (thresholds fall midway between values seen in training)
+        out[known, column + 2] = np.log1p(text[known].astype(np.float64))
     # seed 004: FAR-SW line score (eq. 4) of the block's line and its window
     if not far_sw:
         return out
@@ -1232,7 +1239,8 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     for group in without:
         for name in PAPER_GROUPS[group]:
             makers.pop(name, None)
-    return Blocks(blocks, texts, page_features=page_feats, columns=FeatureColumns(n, makers))
+    return Blocks(blocks, texts, page_features=page_feats, columns=FeatureColumns(n, makers),
+                  tags=tags, parents=w.parent[rows])
 
 
 def _run_lengths(keys: np.ndarray) -> np.ndarray:

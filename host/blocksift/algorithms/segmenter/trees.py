@@ -286,10 +286,12 @@ def gaps(x: np.ndarray, bins: list[tuple[int, np.ndarray]]) -> np.ndarray:
     """Per row of ``x`` and (column, thresholds) of ``bins``: which gap between the
     thresholds the row's value falls in (-1: NaN)."""
     codes = np.empty((len(x), len(bins)), dtype=np.int32)
+    has_nan = bool(np.isnan(x).any())  # rarely: one look at the whole part
     for j, (column, edges) in enumerate(bins):
         values = x[:, column]
         codes[:, j] = np.searchsorted(edges, values, side="left")
-        codes[np.isnan(values), j] = -1
+        if has_nan:
+            codes[np.isnan(values), j] = -1
     return codes
 
 
