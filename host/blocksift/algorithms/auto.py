@@ -173,30 +173,43 @@ class SegmenterModel:
         kind of row (``trees.kinds``), the same scores.
 
         A part's rows are told into kinds once, by the gaps between the thresholds of both
-        models' splits on the block columns: rows of one kind are of one kind for each
-        model. The second pass then tells a part's rows apart by that kind and the gaps of
-        its context columns alone, and builds the block features of one row of each kind
-        only (the first pass built every row's).
+        models' splits on the block columns (each column built for the part, one at a time):
+        rows of one kind are of one kind for each model. The second pass tells a part's rows
+        apart by that kind and the gaps of its context columns alone. Each pass builds the
+        block features of one row of each kind only.
         """
         n = len(blocks)
         n_block = len(self.blocks.feature_names)
-        block_bins = trees.union_bins([self.blocks, self.stacked], n_block)
+        # columns every row has the same value in (page-level features, the page-type
+        # probabilities) put every row in one gap: they tell no kinds apart
+        same = {feats.FEATURE_INDEX[name] for name in blocks.same_for_every_block()}
+        block_bins = [(column, edges) for column, edges
+                      in trees.union_bins([self.blocks, self.stacked], n_block)
+                      if column < len(feats.FEATURE_NAMES) and column not in same]
         context_bins = [(column - n_block, edges)
                         for column, edges in self.stacked.split_bins() if column >= n_block]
         first = np.empty(n)
         kind_of = np.empty(n, dtype=np.int64)  # a page-wide id of each row's block kind
         kinds_so_far = 0
         for start in range(0, n, rows_per_part):
-            x = self.block_matrix(blocks, type_probs, rows=slice(start, start + rows_per_part))
-            found = trees.kinds(trees.gaps(x, block_bins))
-            end = start + len(x)
+            end = min(start + rows_per_part, n)
+            # the gaps read column by column, each built for the part alone: the rows' whole
+            # matrix is built only for one row of each kind
+            codes = np.empty((end - start, len(block_bins)), dtype=np.int32)
+            for j, (column, edges) in enumerate(block_bins):
+                values = blocks.column(feats.FEATURE_NAMES[column], slice(start, end))
+                codes[:, j] = np.searchsorted(edges, values, side="left")
+                codes[np.isnan(values), j] = -1
+            found = trees.kinds(codes)
             if found is None:  # mostly distinct: walk them all, each its own kind
-                first[start:end] = self.blocks.predict(x)
-                kind_of[start:end] = kinds_so_far + np.arange(len(x))
-                kinds_so_far += len(x)
+                first[start:end] = self.blocks.predict(
+                    self.block_matrix(blocks, type_probs, rows=slice(start, end)))
+                kind_of[start:end] = kinds_so_far + np.arange(end - start)
+                kinds_so_far += end - start
                 continue
             one, kind = found
-            first[start:end] = self.blocks.predict(x[one])[kind]
+            first[start:end] = self.blocks.predict(
+                self.block_matrix(blocks, type_probs, rows=(start + one).tolist()))[kind]
             kind_of[start:end] = kinds_so_far + kind
             kinds_so_far += len(one)
         context = context_features(blocks, first)

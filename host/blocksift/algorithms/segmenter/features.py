@@ -201,11 +201,18 @@ class Blocks:
             return self.features[rows]
         return self._columns.matrix(rows)
 
-    def column(self, name: str) -> np.ndarray:
-        """One feature of every block."""
+    def column(self, name: str, rows: RowIndex = slice(None)) -> np.ndarray:
+        """One feature of every block, or of the blocks at ``rows``."""
         if self._matrix is not None or self._columns is None:
-            return self.features[:, FEATURE_INDEX[name]]
-        return self._columns.column(name)
+            return self.features[rows, FEATURE_INDEX[name]]
+        return self._columns.column(name, rows)
+
+    def same_for_every_block(self) -> set[str]:
+        """Features every block of the page has the same value of: the page-level ones,
+        and those not computed (-1)."""
+        if self._columns is None:
+            return set(_PAGE)
+        return set(_PAGE) | (set(FEATURE_NAMES) - set(self._columns.makers))
 
     def release_features(self) -> None:
         """Forget the matrix and what builds it (the memory of a long page); the features
