@@ -58,3 +58,17 @@ def test_void_and_self_closed_elements_span_their_tag_only():
     assert spans["img"] == '<img src="x.png">'
     assert spans["br"] == "<br/>"
     assert spans["p"] == html
+
+
+def test_tags_in_any_case_scan_as_in_lower_case():
+    lower = ("<div id='a'><p>one<p>two</p><ul><li>x<li>y</ul><table><tr><td>c</table>"
+             "<span>s</span><br><img src=x></div><section>t</section>")
+    mixed = ("<DIV id='a'><P>one<p>two</P><Ul><LI>x<li>y</uL><TABLE><tr><Td>c</table>"
+             "<SPAN>s</span><BR><Img src=x></Div><section>t</SECTION>")
+    assert len(lower) == len(mixed)
+    a, b = scan(lower), scan(mixed)
+    assert b.names == a.names and all(name.islower() for name in b.names)
+    assert list(b.starts) == list(a.starts) and list(b.close_ends) == list(a.close_ends)
+    assert list(b.tag_ends) == list(a.tag_ends) and list(b.name_ends) == list(a.name_ends)
+    # one string per tag name, whatever the case it was written in
+    assert len({id(name) for name in b.names if name == "p"}) == 1

@@ -114,9 +114,14 @@ def scan(html: str, id_attr: str | None = "data-bsid") -> TagScan:
     for match in TOKEN_RE.finditer(html):
         group = match.lastindex
         if group == end_group:
-            name = match.group(end_group).lower()
+            name = match.group(end_group)
             # Pop to the nearest open element of that name; a stray end tag is ignored.
             if open_names and open_names[-1] == name:  # the common case: the current one
+                close_ends[pop()] = match.end()
+                pop_name()
+                continue
+            name = name.lower()  # (open names are lower case: as written, most match above)
+            if open_names and open_names[-1] == name:
                 close_ends[pop()] = match.end()
                 pop_name()
             elif name in open_names:
@@ -133,8 +138,11 @@ def scan(html: str, id_attr: str | None = "data-bsid") -> TagScan:
         start = match.start()
         if group == attrs_group:
             name_start, name_end = match.span(start_group)
-            name = html[name_start:name_end].lower()
-            name = seen_names.setdefault(name, name)  # one string per name, not per tag
+            written = html[name_start:name_end]
+            name = seen_names.get(written)
+            if name is None:  # one string per name, not per tag
+                lowered = written.lower()
+                name = seen_names[written] = seen_names.setdefault(lowered, lowered)
             attrs = match.group(attrs_group)
             tag_end = match.end()
             whole_end = -1

@@ -631,6 +631,8 @@ def repeated_blocks(blocks: feats.Blocks, is_main: np.ndarray, min_words: int) -
         joined = " ".join("\x00".join([texts[i] for i in part]).casefold().split())
         keys += map(str.strip, joined.split("\x00"))
     twice = {key for key, count in Counter(keys).items() if count > 1}
+    if not twice:
+        return []
     groups: dict[str, list[int]] = {}
     for i, key in zip(candidates, keys):
         if key in twice and key.count(" ") + 1 >= min_words:
