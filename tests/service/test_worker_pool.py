@@ -1,8 +1,10 @@
-"""The worker pool's forkserver and Ctrl-C."""
+"""The worker pool's forkserver and Ctrl-C, and how it keeps its processes' memory in check."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+import platform
 import subprocess
 import sys
 import textwrap
@@ -10,6 +12,9 @@ import time
 from pathlib import Path
 
 import pytest
+
+from blocksift.page import DEFAULT_ID_ATTR
+from blocksift.service.worker import Job, WorkerPool, unmap_large_allocations
 
 HOST = Path(__file__).resolve().parents[2] / "host"
 
@@ -64,3 +69,39 @@ def test_forkserver_ignores_ctrl_c_while_it_imports_the_preload(tmp_path: Path) 
                 os.kill(int(marker.read_text()), 9)
             except ProcessLookupError:
                 pass
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="needs Linux /proc")
+def test_a_worker_grown_past_its_allowance_is_replaced_and_the_pool_serves_on() -> None:
+    """A long batch or session fragments a worker's heap page after page; a worker grown
+    past ``retire_growth_mb`` since its first job answers, then a fresh one takes over."""
+    def job(paragraphs: int) -> Job:
+        body = "".join(f"<p>Paragraph {i} of the page, with a few words.</p>"
+                       for i in range(paragraphs))
+        return Job("auto", {}, f"<html><body><article>{body}</article></body></html>", None,
+                   ["main"], DEFAULT_ID_ATTR)
+
+    async def scenario(retire_growth_mb: int | None) -> tuple[list, list[set[int]]]:
+        pool = WorkerPool(1, retire_growth_mb=retire_growth_mb)
+        await pool.start()
+        outcomes, workers = [], []
+        try:
+            for size in (3, 20000, 3, 3):  # the big page grows the worker by tens of MB
+                outcome, _queued = await pool.run(job(size), 120)
+                outcomes.append(outcome)
+                await asyncio.sleep(0)  # a retired worker's replacement is under way
+                workers.append({w.process.pid for w in pool._all})
+        finally:
+            await pool.close()
+        return outcomes, workers
+
+    outcomes, workers = asyncio.run(scenario(1))
+    assert all(o.ok and "Paragraph" in o.result_json for o in outcomes)
+    assert workers[0] != workers[-1], "the grown worker was not replaced"
+    outcomes, workers = asyncio.run(scenario(None))  # never: one worker throughout
+    assert all(o.ok for o in outcomes) and workers[0] == workers[-1]
+
+
+def test_the_pool_process_unmaps_large_allocations_on_glibc() -> None:
+    expected = sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc"
+    assert unmap_large_allocations() is expected

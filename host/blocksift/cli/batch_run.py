@@ -95,6 +95,7 @@ async def _run_one(pool: WorkerPool, algorithm: str, params: dict[str, Any], raw
                    limits: BatchLimits, action: str) -> dict[str, Any]:
     started = time.perf_counter()
     record_id, fields = decode_line(raw)
+    del raw  # a page's line can be megabytes: gone while the page waits for its worker
     if fields is None or "error" in fields:
         return fields or {"id": record_id, "error": "bad input line"}
     job = Job(algorithm=algorithm, params=params, html=fields["html"], url=fields["url"],
@@ -108,10 +109,13 @@ async def _run_one(pool: WorkerPool, algorithm: str, params: dict[str, Any], raw
 
 
 async def run_in_order(items: Iterator[Any], start: Callable[[Any], Awaitable[Any] | None],
-                       settle: Callable[[Any], None], jobs: int) -> None:
+                       settle: Callable[[Any], None], jobs: int,
+                       keep_items: bool = True) -> None:
     """Start a task per item (``start`` may return None: nothing to run, settled as None),
     settling results in input order with at most ``jobs * 4`` in flight, so memory stays
-    flat however long the input is. Items are read in a thread (a pipe or a WARC file)."""
+    flat however long the input is. Items are read in a thread (a pipe or a WARC file).
+    ``keep_items`` False: ``settle`` gets None for the item, which is not kept meanwhile
+    (a page's raw line may be megabytes)."""
     loop = asyncio.get_running_loop()
     window: deque[tuple[Any, asyncio.Task[Any] | None]] = deque()
     end = object()
@@ -126,7 +130,8 @@ async def run_in_order(items: Iterator[Any], start: Callable[[Any], Awaitable[An
             if item is end:
                 break
             work = start(item)
-            window.append((item, asyncio.ensure_future(work) if work is not None else None))
+            window.append((item if keep_items else None,
+                           asyncio.ensure_future(work) if work is not None else None))
             del item, work
             if len(window) >= max(1, jobs) * 4:
                 await pop()
@@ -154,7 +159,7 @@ async def run_pages(lines: Iterator[bytes], out: JsonlSink | ParquetSink, algori
     pool = limited_pool(jobs, limits)
     await pool.start()
 
-    def settle(done: tuple[bytes, dict[str, Any]]) -> None:
+    def settle(done: tuple[None, dict[str, Any]]) -> None:
         out.write(done[1])
         if on_line:
             on_line()
@@ -162,6 +167,6 @@ async def run_pages(lines: Iterator[bytes], out: JsonlSink | ParquetSink, algori
     try:
         await run_in_order((raw for raw in lines if raw.strip()),
                            lambda raw: _run_one(pool, algorithm, params, raw, limits, action),
-                           settle, jobs)
+                           settle, jobs, keep_items=False)
     finally:
         await pool.close()

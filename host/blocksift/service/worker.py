@@ -17,6 +17,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import signal
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -28,6 +29,11 @@ log = logging.getLogger("blocksift.worker")
 #: Default per-worker memory limit: address space a worker may add to what it had when it
 #: started (the preloaded modules), in MiB. 64 MiB frames at the goal of 30 x the page size.
 DEFAULT_MEMORY_LIMIT_MB = 2048
+#: A worker whose resident memory has grown this many MiB past what it held after its first
+#: job (models loaded) is replaced after its reply: a long batch or session fragments the
+#: heap page after page (126 MB resident after 1,500 dev pages, from 69), and each big
+#: page's peak lands on top of that. Replacing a worker costs a fork and a model load.
+RETIRE_GROWTH_MB = 40
 
 
 PRELOAD = ["blocksift.page", "blocksift.content", "blocksift.wire.results", "lxml.html",
@@ -82,6 +88,38 @@ def address_space_bytes() -> int | None:
     try:
         with open("/proc/self/statm", "rb") as statm:
             return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
+#: In a host's main process, allocations of at least this size get a mapping of their own.
+MMAP_THRESHOLD_BYTES = 1 << 20
+_M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
+
+
+def unmap_large_allocations() -> bool:
+    """glibc: from here on, give allocations of :data:`MMAP_THRESHOLD_BYTES` or more a
+    mapping of their own, unmapped when freed. By default glibc raises that threshold each
+    time such a block is freed (up to 32 MiB), so the next pages' megabyte strings come from
+    the heap, where freed memory stays resident: the main process of ``batch --jobs 1``
+    reached 160-185 MB over the dev pages it only decodes and passes on, 100 MB with this.
+    False (nothing done) on other C libraries and systems."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return False
+    return bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES))
+
+
+def resident_bytes() -> int | None:
+    """This process's resident memory now (Linux), None where unknown."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError, AttributeError):
         return None
 
@@ -271,12 +309,15 @@ def trained_model(module: Any) -> Any:
 
 
 def _worker_main(conn: multiprocessing.connection.Connection,
-                 memory_limit_mb: int | None = None) -> None:
-    """Worker loop: receive jobs, send outcomes, until the pipe closes."""
+                 memory_limit_mb: int | None = None,
+                 retire_growth_mb: int | None = RETIRE_GROWTH_MB) -> None:
+    """Worker loop: receive jobs, send outcomes, until the pipe closes (or it retires:
+    out of memory, or grown by ``retire_growth_mb`` since its first job)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when workers stop
     limit_memory(memory_limit_mb)
+    settled: int | None = None  # resident memory after the first job
     while True:
         try:
             job = conn.recv()
@@ -298,6 +339,12 @@ def _worker_main(conn: multiprocessing.connection.Connection,
                                      error_message=memory_limit_error(memory_limit_mb or 0),
                                      retire=True)
             del job
+        resident = resident_bytes() if retire_growth_mb is not None else None
+        if resident is not None:
+            if settled is None:
+                settled = resident
+            elif resident - settled > retire_growth_mb * 1024 * 1024:
+                outcome.retire = True  # grown with use: a fresh worker takes the next job
         try:
             conn.send(outcome)
         except (BrokenPipeError, OSError, MemoryError):
@@ -310,9 +357,11 @@ class _Worker:
     """A worker process and the parent's end of its pipe."""
 
     def __init__(self, context: multiprocessing.context.BaseContext,
-                 memory_limit_mb: int | None = None):
+                 memory_limit_mb: int | None = None,
+                 retire_growth_mb: int | None = RETIRE_GROWTH_MB):
         parent_end, child_end = context.Pipe(duplex=True)
-        self.process = context.Process(target=_worker_main, args=(child_end, memory_limit_mb),
+        self.process = context.Process(target=_worker_main,
+                                       args=(child_end, memory_limit_mb, retire_growth_mb),
                                        daemon=True, name="blocksift-worker")
         self.process.start()
         child_end.close()
@@ -348,9 +397,15 @@ class WorkerPool:
     """A bounded pool of worker processes with a size-ordered queue, cancel and time limits."""
 
     def __init__(self, size: int | None = None, max_queue: int = 64,
-                 memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB):
+                 memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB,
+                 retire_growth_mb: int | None = RETIRE_GROWTH_MB):
         self.size = size or max(2, min(4, os.cpu_count() or 2))
         self.max_queue = max_queue
+        #: a worker grown this many MiB past its first job is replaced (None: never)
+        self.retire_growth_mb = retire_growth_mb
+        # the pool's process passes every page's text on to the workers (they parse it,
+        # with the allocator as it is)
+        unmap_large_allocations()
         self.memory_limit_mb = memory_limit_mb
         self._context = multiprocessing.get_context("forkserver")
         from ..algorithms import ALGORITHMS, DEFAULT_ALGORITHM
@@ -377,7 +432,8 @@ class WorkerPool:
                 if self._closed:
                     return
                 worker = await loop.run_in_executor(self._threads, _Worker, self._context,
-                                                    self.memory_limit_mb)
+                                                    self.memory_limit_mb,
+                                                    self.retire_growth_mb)
                 self._all.add(worker)
                 self._release(worker)
 
@@ -423,7 +479,7 @@ class WorkerPool:
             return
         loop = asyncio.get_running_loop()
         fresh = await loop.run_in_executor(self._threads, _Worker, self._context,
-                                           self.memory_limit_mb)
+                                           self.memory_limit_mb, self.retire_growth_mb)
         if self._closed:
             fresh.kill()
             return
@@ -446,6 +502,7 @@ class WorkerPool:
         finished = False
         try:
             await loop.run_in_executor(self._threads, worker.conn.send, job)
+            job.html = ""  # the worker has its copy: the page's text is not kept here too
             # asyncio.timeout, not wait_for: on Python 3.11 wait_for returns the result when a
             # cancel (Ctrl-C in batch) lands as the outcome arrives, and the cancel is lost
             async with asyncio.timeout(timeout):
