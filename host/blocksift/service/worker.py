@@ -83,13 +83,19 @@ def memory_limit_error(limit_mb: int) -> str:
             "(--memory-limit); the worker was replaced")
 
 
-def address_space_bytes() -> int | None:
-    """This process's current virtual memory size (Linux), None where unknown."""
+def _statm_bytes(field: int) -> int | None:
+    """A field of /proc/self/statm in bytes (0: virtual size, 1: resident), None where
+    unknown (not Linux)."""
     try:
         with open("/proc/self/statm", "rb") as statm:
-            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            return int(statm.read().split()[field]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError, AttributeError):
         return None
+
+
+def address_space_bytes() -> int | None:
+    """This process's current virtual memory size (Linux), None where unknown."""
+    return _statm_bytes(0)
 
 
 #: In a host's main process, allocations of at least this size get a mapping of their own.
@@ -117,11 +123,7 @@ def unmap_large_allocations() -> bool:
 
 def resident_bytes() -> int | None:
     """This process's resident memory now (Linux), None where unknown."""
-    try:
-        with open("/proc/self/statm", "rb") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError, AttributeError):
-        return None
+    return _statm_bytes(1)
 
 
 def limit_memory(limit_mb: int | None) -> bool:
