@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -167,6 +167,20 @@ class SegmenterModel:
                 n >= DISTINCT_ROWS_FROM)
             for start in range(0, n, rows_per_part)]), context
 
+    @cached_property
+    def _kind_bins(self) -> tuple[list[tuple[int, np.ndarray]], list[tuple[int, np.ndarray]]]:
+        """For :meth:`_probabilities_by_kind`, the same for every page: both models'
+        thresholds together on the block features (not the page-type probabilities, the
+        same for every row), and the stacked model's on its context columns (numbered
+        from 0)."""
+        n_block = len(self.blocks.feature_names)
+        union = [(column, edges) for column, edges
+                 in trees.union_bins([self.blocks, self.stacked], n_block)
+                 if column < len(feats.FEATURE_NAMES)]
+        context = [(column - n_block, edges)
+                   for column, edges in self.stacked.split_bins() if column >= n_block]
+        return union, context
+
     def _probabilities_by_kind(self, blocks: feats.Blocks, type_probs: np.ndarray,
                                rows_per_part: int) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`block_probabilities` of a long page, each pass walking one row of each
@@ -179,15 +193,11 @@ class SegmenterModel:
         block features of one row of each kind only.
         """
         n = len(blocks)
-        n_block = len(self.blocks.feature_names)
-        # columns every row has the same value in (page-level features, the page-type
-        # probabilities) put every row in one gap: they tell no kinds apart
+        union, context_bins = self._kind_bins
+        # columns every row has the same value in (page-level features) put every row in one
+        # gap: they tell no kinds apart
         same = {feats.FEATURE_INDEX[name] for name in blocks.same_for_every_block()}
-        block_bins = [(column, edges) for column, edges
-                      in trees.union_bins([self.blocks, self.stacked], n_block)
-                      if column < len(feats.FEATURE_NAMES) and column not in same]
-        context_bins = [(column - n_block, edges)
-                        for column, edges in self.stacked.split_bins() if column >= n_block]
+        block_bins = [(column, edges) for column, edges in union if column not in same]
         first = np.empty(n)
         kind_of = np.empty(n, dtype=np.int64)  # a page-wide id of each row's block kind
         kinds_so_far = 0
@@ -195,12 +205,10 @@ class SegmenterModel:
             end = min(start + rows_per_part, n)
             # the gaps read column by column, each built for the part alone: the rows' whole
             # matrix is built only for one row of each kind
-            codes = np.empty((end - start, len(block_bins)), dtype=np.int32)
-            for j, (column, edges) in enumerate(block_bins):
-                values = blocks.column(feats.FEATURE_NAMES[column], slice(start, end))
-                codes[:, j] = np.searchsorted(edges, values, side="left")
-                codes[np.isnan(values), j] = -1
-            found = trees.kinds(codes)
+            part = slice(start, end)
+            found = trees.kinds(trees.column_gaps(
+                lambda column, part=part: blocks.column(feats.FEATURE_NAMES[column], part),
+                block_bins, end - start))
             if found is None:  # mostly distinct: walk them all, each its own kind
                 first[start:end] = self.blocks.predict(
                     self.block_matrix(blocks, type_probs, rows=slice(start, end)))

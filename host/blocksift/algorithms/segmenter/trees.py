@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -285,10 +286,18 @@ class ModelError(ValueError):
 def gaps(x: np.ndarray, bins: list[tuple[int, np.ndarray]]) -> np.ndarray:
     """Per row of ``x`` and (column, thresholds) of ``bins``: which gap between the
     thresholds the row's value falls in (-1: NaN)."""
-    codes = np.empty((len(x), len(bins)), dtype=np.int32)
-    has_nan = bool(np.isnan(x).any())  # rarely: one look at the whole part
+    # rarely NaN: one look at the whole matrix spares one per column
+    return column_gaps(lambda column: x[:, column], bins, len(x),
+                       has_nan=bool(np.isnan(x).any()))
+
+
+def column_gaps(read: Callable[[int], np.ndarray], bins: list[tuple[int, np.ndarray]],
+                n_rows: int, has_nan: bool = True) -> np.ndarray:
+    """:func:`gaps` of ``n_rows`` rows whose columns ``read(column)`` gives one at a time
+    (``has_nan`` False: no column holds NaN)."""
+    codes = np.empty((n_rows, len(bins)), dtype=np.int32)
     for j, (column, edges) in enumerate(bins):
-        values = x[:, column]
+        values = read(column)
         codes[:, j] = np.searchsorted(edges, values, side="left")
         if has_nan:
             codes[np.isnan(values), j] = -1
