@@ -818,17 +818,19 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
     page_type = PAGE_TYPES[int(np.argmax(type_probs))] if type_probs.any() else ""
     regions = _regions(blocks.elements, kinds)
     index = {el: i for i, el in enumerate(blocks.elements)}
+    chars = [len(text) for text in blocks.texts]
     names = list(model.final_names)
     # one representative block per region (its longest) explains the region
     reps = []
     for el, kind, _excluded in regions:
         members = [index[b] for b in ([el] + list(el.iterdescendants()))
                    if b in index and kinds[index[b]] == kind]
-        reps.append(max(members, key=lambda i: len(blocks.texts[i])) if members else None)
+        reps.append(max(members, key=chars.__getitem__) if members else None)
+    del index  # a dict of every block: freed before the reader HTML (below)
     # reasons for the regions with the most text (a page of thousands of regions would
     # spend most of its time explaining them)
-    explained = sorted((r for r in reps if r is not None),
-                       key=lambda r: -len(blocks.texts[r]))[:MAX_EXPLAINED]
+    explained = sorted((r for r in reps if r is not None), key=chars.__getitem__,
+                       reverse=True)[:MAX_EXPLAINED]
     rep_rows = sorted(set(explained))
     # the model's columns of the explained rows only (a page may hold 100,000 blocks)
     rep_x = model.final_matrix(blocks, type_probs, context, rows=rep_rows)
@@ -849,7 +851,7 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
     p_regions = [float(prob[rep]) if rep is not None else 0.0 for rep in reps]
     for run in _sibling_runs(regions):
         rep = max((reps[r] for r in run if reps[r] is not None),
-                  key=lambda i: len(blocks.texts[i]), default=None)
+                  key=chars.__getitem__, default=None)
         kind = regions[run[0]][1]
         p_main = float(prob[rep]) if rep is not None else 0.0
         confidence = p_main if kind == "main" else 1.0 - p_main
@@ -872,10 +874,18 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
     left_out = set(notices(main_elements)) if main_elements else set()
     text = _main_text(blocks, kinds, left_out)
     title = extract_title(page, main_elements or None, main_exclude)
+    stats = {"blocks": float(len(blocks)), "main_blocks": float(kinds.count("main")),
+             "text_length": float(len(text)),
+             "uncertain_share": round(uncertain_share(blocks.texts, prob), 4),
+             "long_page_fast_model": float(long_page)}
+    render = params.main_text and params.with_html and bool(main_elements)
+    beside = _media_beside(main_elements, _holds_blocks(blocks)) if render else []
+    # the blocks' elements and texts (a proxy and a string per block) are not read below:
+    # freed before the reader HTML, a long page's high-water mark of memory
+    del blocks, kinds, chars
     main = None
     if params.main_text:
-        if params.with_html and main_elements:
-            beside = _media_beside(main_elements, _holds_blocks(blocks))
+        if render:
             found_notices = left_out
             if beside:
                 position = {el: n for n, el in enumerate(page.tree.iter())}
@@ -895,10 +905,6 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
                                          for i in b.element_ids],
                             xpaths=[x for b in out_blocks if b.kind == "main"
                                     for x in b.xpaths])
-    stats = {"blocks": float(len(blocks)), "main_blocks": float(kinds.count("main")),
-             "text_length": float(len(text)),
-             "uncertain_share": round(uncertain_share(blocks.texts, prob), 4),
-             "long_page_fast_model": float(long_page)}
     for name, p in zip(PAGE_TYPES, type_probs):
         stats[f"page_type.{name}"] = round(float(p), 4)
     status = "ok" if text else "empty"
