@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable, Collection, Sequence
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import quote, urljoin, urlsplit
 
 from lxml import etree
 from lxml import html as lxml_html
@@ -206,6 +206,16 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
     math_classes = any(name in page.raw for name in _MATH_CLASSES)
     for element in elements:
         clone = copy.deepcopy(element)
+        # lxml keeps control characters it parsed but refuses them when text is set again
+        # (drop_tree and restructure move text): drop them here, once, before any move
+        # (node by node only when one is there: a search of all the text is C-speed, a
+        # step per node is not)
+        if _NOT_XML_TEXT.search(_every_text(clone)):
+            for node in clone.iter():
+                if node.text and _NOT_XML_TEXT.search(node.text):
+                    node.text = _NOT_XML_TEXT.sub("", node.text)
+                if node.tail and _NOT_XML_TEXT.search(node.tail):
+                    node.tail = _NOT_XML_TEXT.sub("", node.tail)
         if exclude:
             # the clone iterates in the same order as the original: pair them to drop
             # the excluded subtrees (drop_tree keeps their tails)
@@ -214,15 +224,6 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
             for copy_node in dropped:
                 copy_node.drop_tree()
         etree.strip_attributes(clone, STAMP_ATTR)
-        # lxml keeps control characters it parsed but refuses them when text is set again
-        # (restructure moves text): drop them here, once (node by node only when one is
-        # there: a search of all the text is C-speed, a step per node is not)
-        if _NOT_XML_TEXT.search(_every_text(clone)):
-            for node in clone.iter():
-                if node.text and _NOT_XML_TEXT.search(node.text):
-                    node.text = _NOT_XML_TEXT.sub("", node.text)
-                if node.tail and _NOT_XML_TEXT.search(node.tail):
-                    node.tail = _NOT_XML_TEXT.sub("", node.tail)
         holder = lxml_html.Element("div")
         holder.append(clone)
         restructure(holder, math_classes=math_classes)
@@ -301,7 +302,11 @@ def make_links_absolute(element: etree._Element, base_url: str) -> None:
                 new = value
             joined[value] = new
         if new != value:
-            node.set(name, new)
+            try:
+                node.set(name, new)
+            except ValueError:  # a control character lxml parsed but will not set again:
+                # percent-encoded, as a browser's URL parser writes it
+                node.set(name, _NOT_XML_TEXT.sub(lambda found: quote(found.group()), new))
 
 
 def _every_text(element: etree._Element) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from blocksift import algorithms
+from blocksift import algorithms, content
 from blocksift.page import Page
 
 ARTICLE = "<p>" + "Words of the article body. " * 30 + "</p>"
@@ -33,3 +33,22 @@ def test_control_characters_do_not_fail_the_reader_html(name, algorithm):
     assert result.status == "ok", result.message
     assert "Words of the article body" in result.main.html
     assert not any(chr(c) in result.main.html for c in (1, 2, 8, 11, 12, 31))
+
+
+def test_a_link_holding_a_control_character_is_made_absolute_percent_encoded():
+    html = (f"<html><body><article>{ARTICLE}<p>See <a href='notes/a\x01b'>the notes</a>.</p>"
+            f"{ARTICLE}</article></body></html>")
+    module = algorithms.load("auto")
+    result = module.extract(Page(html, url="https://example.com/docs/"), module.Params())
+    assert result.status == "ok", result.message
+    assert 'href="https://example.com/docs/notes/a%01b"' in result.main.html
+
+
+def test_an_excluded_box_followed_by_a_control_character_leaves_its_tail():
+    # dropping the box moves its tail onto the text before it: a text set again
+    page = Page("<html><body><article><p>First paragraph.</p><div>Advertisement</div>"
+                "\x01tail words<p>Second paragraph.</p></article></body></html>")
+    article = page.tree.find(".//article")
+    html = content.sanitized_html(page, [article], exclude={article.find("div")})
+    assert "Advertisement" not in html
+    assert "tail words" in html and "\x01" not in html
