@@ -1,8 +1,9 @@
 """Fuzz every entry point with mutated dev-set pages: count crashes, hangs, missing answers.
 
 Pages of the shared dev sets are mutated (seeded, so a run can be repeated): byte damage,
-truncation, duplicated or spliced slices, lone surrogates, NULs and control characters,
-deep nesting, attribute bombs, unclosed comments/scripts, giant attribute values, tag soup.
+truncation, duplicated or spliced slices, lone surrogates, NULs and control characters (in
+text and in attribute values), deep nesting, attribute bombs, unclosed comments/scripts,
+giant attribute values, tag soup.
 Each page goes, with the algorithms taken in turn, through:
 
 * ``batch``: one ``blocksift batch`` run over all pages (some lines also carry raw invalid
@@ -12,8 +13,11 @@ Each page goes, with the algorithms taken in turn, through:
 * ``extract``: ``blocksift extract FILE`` on every ``--extract-every``-th page; exit 0, 1
   (not suitable) or 2 (usage/page error) with a one-line message and no traceback.
 
-A crash is a dead process or a traceback, a hang a process past ``--hang-after`` seconds, a
-missing answer a page without its line/reply. Prints the counts (and writes ``--json``).
+Every page is given a URL (:data:`PAGE_URL`), so its links are made absolute as a real
+page's are. A crash is a dead process or a traceback, a hang a process past ``--hang-after``
+seconds, a missing answer a page without its line/reply; ``internal`` counts the answers
+that are an internal error (code 3004: a bug, where bad input should get a clear error).
+Prints the counts (and writes ``--json``).
 
     nice -n 10 python3 benchmarks/fuzz_pages.py --pages 20000 --modes batch,native,extract \\
         --progress out/fuzz-progress.jsonl --json out/fuzz.json
@@ -46,6 +50,11 @@ HEADER = struct.Struct("=I")
 ENV = dict(os.environ, PYTHONPATH=str(REPO / "host"))
 
 
+#: Every page is sent with this URL, so relative links are made absolute as for a real page.
+PAGE_URL = "https://fuzz.example/section/page.html"
+#: The protocol's code for an error inside the host (``ErrorCode.INTERNAL``): counted apart.
+INTERNAL_ERROR = 3004
+
 def dev_pages(root: Path) -> list[str]:
     pages = []
     for file in sorted(root.glob("*/pages.jsonl.gz")):
@@ -74,7 +83,10 @@ def mutate(rng: random.Random, html: str, other: str) -> str:
             html = html[:at] + other[start:end] + html[at:]
         elif kind == 3:  # lone surrogates
             html = html[:at] + rng.choice(["\ud800", "\udfff", "a\udc00b", "\ud83d"]) + html[at:]
-        elif kind == 4:  # NULs and control characters
+        elif kind == 4:  # NULs and control characters, in text or in an attribute value
+            value = html.find('="', at)
+            if value >= 0 and rng.random() < 0.5:
+                at = value + 2
             html = html[:at] + "".join(chr(rng.randrange(0, 32)) for _ in range(20)) + html[at:]
         elif kind == 5:  # deep nesting
             depth = rng.randint(500, 20000)
@@ -171,7 +183,7 @@ def _batch_chunk(pages: list[tuple[str, str, str]], hang_after: float, jobs: int
             continue
         lines = []
         for pid, html in mine:
-            line = _json_line({"id": pid, "html": html})
+            line = _json_line({"id": pid, "html": html, "url": PAGE_URL})
             if rng.random() < 0.05:  # raw invalid bytes inside the html string
                 cut = line.rfind(b'"}')
                 line = line[:cut] + b"\xff\xfe\xc3(" + line[cut:]
@@ -211,6 +223,12 @@ def _batch_chunk(pages: list[tuple[str, str, str]], hang_after: float, jobs: int
                 continue
             ids.append(record.get("id"))
             counts["errors"] += "error" in record
+            if record.get("code") == INTERNAL_ERROR:  # a bug, not an answer to bad input
+                counts["internal"] = counts.get("internal", 0) + 1
+                html = dict(mine).get(record.get("id"), "")
+                note(counts, f"batch {record.get('id')} ({algorithm}): {record.get('error')}",
+                     f"batch-internal-{algorithm}-{record.get('id')}.html",
+                     html.encode("utf-8", errors="surrogatepass"))
         expected = [pid for pid, _ in mine]
         counts["missing"] += sum(1 for pid in expected if pid not in set(ids))
         if ids != expected:
@@ -306,14 +324,19 @@ def run_native(pages: Iterator[tuple[str, str, str]], hang_after: float) -> dict
                      html.encode("utf-8", errors="surrogatepass"))
         elif reply.get("type") == "error":
             counts["errors"] += 1
+            if reply.get("code") == INTERNAL_ERROR:  # a bug, not an answer to bad input
+                counts["internal"] = counts.get("internal", 0) + 1
+                note(counts, f"native {request_id} ({algorithm}): {reply.get('message')}",
+                     f"native-internal-{algorithm}-{request_id}.html",
+                     html.encode("utf-8", errors="surrogatepass"))
             codes = counts.setdefault("error_codes", {})
             key = f"{reply.get('code')} {reply.get('error') or ''}".strip()
             codes[key] = codes.get(key, 0) + 1
 
     for pid, algorithm, html in pages:
         counts["pages"] += 1
-        if not host.send({"type": "extract", "id": pid, "html": html, "algorithm": algorithm,
-                          "want": ["main", "blocks"]}):
+        if not host.send({"type": "extract", "id": pid, "html": html, "url": PAGE_URL,
+                          "algorithm": algorithm, "want": ["main", "blocks"]}):
             counts["missing"] += 1
             counts["crash"] += 1
             note(counts, f"native {pid} ({algorithm}): the host's stdin was closed")
@@ -345,7 +368,8 @@ def run_extract(pages: Iterator[tuple[str, str, str]], every: int, hang_after: f
             path.write_bytes(html.encode("utf-8", errors="surrogatepass"))  # raw bytes, as found
             try:
                 done = subprocess.run([sys.executable, "-m", "blocksift", "extract", str(path),
-                                       "--algo", algorithm, "--format", "json"],
+                                       "--algo", algorithm, "--format", "json",
+                                       "--url", PAGE_URL],
                                       capture_output=True, env=ENV, timeout=hang_after)
             except subprocess.TimeoutExpired:
                 counts["hang"] += 1
