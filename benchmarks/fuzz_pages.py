@@ -84,9 +84,10 @@ def mutate(rng: random.Random, html: str, other: str) -> str:
         elif kind == 3:  # lone surrogates
             html = html[:at] + rng.choice(["\ud800", "\udfff", "a\udc00b", "\ud83d"]) + html[at:]
         elif kind == 4:  # NULs and control characters, in text or in an attribute value
-            value = html.find('="', at)
+            opening = rng.choice(['href="', 'src="', '="'])  # links first: they are rewritten
+            value = html.find(opening, at)
             if value >= 0 and rng.random() < 0.5:
-                at = value + 2
+                at = value + len(opening)
             html = html[:at] + "".join(chr(rng.randrange(0, 32)) for _ in range(20)) + html[at:]
         elif kind == 5:  # deep nesting
             depth = rng.randint(500, 20000)
