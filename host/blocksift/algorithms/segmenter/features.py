@@ -286,8 +286,10 @@ def _hint_bits(cls: str | None, ident: str | None) -> int:
 
 def _collapse_len(text: str) -> int:
     """Length of ``text`` with white space collapsed and stripped (str.split() splits on
-    exactly the white space of ``_WS``); the walk has it inline."""
-    return len(" ".join(text.split()))
+    exactly the white space of ``_WS``; the only printable white space is the space, so a
+    printable text without two spaces in a row only loses its ends); the walk has it inline."""
+    return (len(text.strip(" ")) if text.isprintable() and "  " not in text
+            else len(" ".join(text.split())))
 
 
 #: Subtrees linkdensity's default view leaves out (seed 003 §3.2 step 2) that this walk keeps;
@@ -519,15 +521,17 @@ def walk(page: Page) -> Walk:
     stack = [(start, index, state, block, children)]
     # Each text piece (an element's text, or a child's tail) belongs to the innermost open
     # element: its collapsed length (_collapse_len) is its characters, a white-space piece
-    # renders as one space. The code is repeated inline: a call would be a large share of an
-    # element's time.
+    # renders as one space. A text of printable characters and single spaces needs no split
+    # (no other white space is printable). The code is repeated inline: a call would be a
+    # large share of an element's time.
     text = start.text
     if text:
-        words = text.split()
-        piece_text.append(text if words else " ")
+        chars = (len(text.strip(" ")) if text.isprintable() and "  " not in text
+                 else len(" ".join(text.split())))
+        piece_text.append(text if chars else " ")
         piece_block.append(block)
         piece_at.append(index)
-        piece_chars.append(len(" ".join(words)))
+        piece_chars.append(chars)
     while True:
         for node in children:
             tag = node.tag
@@ -539,11 +543,12 @@ def walk(page: Page) -> Walk:
                         head_inside = True
                 text = node.tail
                 if text:
-                    words = text.split()
-                    piece_text.append(text if words else " ")
+                    chars = (len(text.strip(" ")) if text.isprintable() and "  " not in text
+                             else len(" ".join(text.split())))
+                    piece_text.append(text if chars else " ")
                     piece_block.append(block)
                     piece_at.append(index)
-                    piece_chars.append(len(" ".join(words)))
+                    piece_chars.append(chars)
                 continue
             child = len(states)
             names = node.keys()
@@ -582,22 +587,24 @@ def walk(page: Page) -> Walk:
                 piece_chars.append(0)
             text = node.text
             if text:
-                words = text.split()
-                piece_text.append(text if words else " ")
+                chars = (len(text.strip(" ")) if text.isprintable() and "  " not in text
+                         else len(" ".join(text.split())))
+                piece_text.append(text if chars else " ")
                 piece_block.append(child_block)
                 piece_at.append(child)
-                piece_chars.append(len(" ".join(words)))
+                piece_chars.append(chars)
             if len(node):  # descend: the node is the innermost open element now
                 index, state, block, children = child, child_state, child_block, iter(node)
                 stack.append((node, index, state, block, children))
                 break
             text = node.tail  # a leaf closes at once; its tail is its parent's text
             if text:
-                words = text.split()
-                piece_text.append(text if words else " ")
+                chars = (len(text.strip(" ")) if text.isprintable() and "  " not in text
+                         else len(" ".join(text.split())))
+                piece_text.append(text if chars else " ")
                 piece_block.append(block)
                 piece_at.append(index)
-                piece_chars.append(len(" ".join(words)))
+                piece_chars.append(chars)
         else:  # the innermost open element has no children left: it closes
             node = stack.pop()[0]
             closed_at.append(index)
@@ -607,11 +614,12 @@ def walk(page: Page) -> Walk:
             _, index, state, block, children = stack[-1]
             text = node.tail
             if text:
-                words = text.split()
-                piece_text.append(text if words else " ")
+                chars = (len(text.strip(" ")) if text.isprintable() and "  " not in text
+                         else len(" ".join(text.split())))
+                piece_text.append(text if chars else " ")
                 piece_block.append(block)
                 piece_at.append(index)
-                piece_chars.append(len(" ".join(words)))
+                piece_chars.append(chars)
     # linkdensity walks the head too when there is no body or one is inside it
     _tally(out, rec, link_density_known=not head_inside and body is not None)
     return out
