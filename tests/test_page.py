@@ -154,3 +154,21 @@ def test_batched_xpaths_equal_lxml_in_any_order():
         xpath_of = XPaths()
         assert [xpath_of(el) for el in elements] == [page.xpath(el) for el in elements]
         assert [xpath_of(el) for el in elements] == [page.xpath(el) for el in elements]
+
+
+def test_every_xpath_finds_its_element_again_whatever_the_tag_names():
+    from blocksift.page import Page, XPaths
+
+    # HTML parsers keep tag names XPath cannot read: a comparison, a control character
+    page = Page("<html><body><div><link<div>first</div><p>a</p><dd\x18\x08>b</dd\x18\x08>"
+                "<p>c<svg:rect>d</svg:rect></p><x-y.z_1>e</x-y.z_1></div></body></html>")
+    elements = [el for el in page.tree.iter() if isinstance(el.tag, str)]
+    names = {el.tag for el in elements}
+    assert "link<div" in names and any("\x18" in name for name in names)
+    xpath_of = XPaths()
+    for element in elements:
+        for path in (page.xpath(element), xpath_of(element)):
+            assert page.tree.xpath(path) == [element], path
+    # plain names are written as lxml writes them
+    plain = page.tree.xpath("//x-y.z_1")[0]
+    assert page.xpath(plain) == xpath_of(plain) == plain.getroottree().getpath(plain)

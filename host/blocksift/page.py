@@ -151,9 +151,19 @@ def _parse_stamped(stamped: str) -> lxml_html.HtmlElement | None:
         return None
 
 
+#: A tag name an XPath step can hold as it is. HTML parsers keep names XPath reads otherwise
+#: ("link<div" is a comparison, a control character is refused): such a step is written as
+#: the element's position among its parent's elements, ``*[k]``.
+_XPATH_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*\Z")
+#: An absolute path of such names and positions only (what lxml writes for them).
+_PLAIN_XPATH = re.compile(r"(?:/[A-Za-z_][A-Za-z0-9_.\-]*(?:\[\d+\])?)+\Z")
+
+
 class XPaths:
     """Absolute XPaths as lxml writes them, with each parent's child positions counted once
     (``getpath`` counts siblings on every call: quadratic on a page of 100,000 paragraphs).
+    A step whose tag name XPath cannot read (:data:`_XPATH_NAME`) is ``*[k]`` instead, so
+    every path finds its element again.
 
     One instance serves one batch of lookups on a tree that does not change meanwhile.
     """
@@ -173,8 +183,13 @@ class XPaths:
                 counts[child.tag] = counts.get(child.tag, 0) + 1
             seen: dict[Any, int] = {}
             steps = {}
+            position = 0  # among the parent's elements, for a name XPath cannot read
             for child in parent:
                 if not isinstance(child.tag, str):
+                    continue
+                position += 1
+                if not _XPATH_NAME.match(child.tag):
+                    steps[child] = f"*[{position}]"
                     continue
                 seen[child.tag] = seen.get(child.tag, 0) + 1
                 steps[child] = (f"{child.tag}[{seen[child.tag]}]" if counts[child.tag] > 1
@@ -368,8 +383,10 @@ class Page:
         return found
 
     def xpath(self, element: etree._Element) -> str:
-        """Absolute XPath of ``element`` in the parsed tree (for pages without ids)."""
-        return str(element.getroottree().getpath(element))
+        """Absolute XPath of ``element`` in the parsed tree (for pages without ids): lxml's,
+        unless a tag name on the way is one XPath cannot read (:class:`XPaths` then)."""
+        path = str(element.getroottree().getpath(element))
+        return path if _PLAIN_XPATH.match(path) else XPaths()(element)
 
     def xpaths(self, elements: Iterable[etree._Element]) -> list[str]:
         """:meth:`xpath` of each of ``elements``, siblings counted once per parent."""

@@ -278,9 +278,10 @@ def _resolve(page: Page, ids: Iterable[str], xpaths: Iterable[str],
     for path in xpaths:
         try:
             hits = page.tree.xpath(path)
-        except etree.XPathError:
+        except (etree.XPathError, ValueError):  # not a path, or one lxml refuses to read
             continue
-        found.extend(h for h in hits if isinstance(h, etree._Element))
+        if isinstance(hits, list):  # an expression may be a number, a string, a boolean
+            found.extend(h for h in hits if isinstance(h, etree._Element))
     return found
 
 
