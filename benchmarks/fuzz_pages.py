@@ -8,8 +8,9 @@ Each page goes, with the algorithms taken in turn, through:
 
 * ``batch``: one ``blocksift batch`` run over all pages (some lines also carry raw invalid
   bytes); every input line must come out, in order, as valid UTF-8 JSON with its id;
-* ``native``: one ``blocksift native`` host; every request must get a reply with its id (a
-  result or an error) and the host must stay up;
+* ``native``: one ``blocksift native`` host, the actions (extract, hide, reader) in turn;
+  every request must get a reply with its id (a result or an error) and the host must stay
+  up;
 * ``extract``: ``blocksift extract FILE`` on every ``--extract-every``-th page; exit 0, 1
   (not suitable) or 2 (usage/page error) with a one-line message and no traceback.
 
@@ -46,6 +47,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 ALGORITHMS = ["auto", "linkblocks", "linkdensity", "clustering", "farsw"]
+NATIVE_ACTIONS = ["extract", "hide", "reader"]
 HEADER = struct.Struct("=I")
 ENV = dict(os.environ, PYTHONPATH=str(REPO / "host"))
 
@@ -336,8 +338,12 @@ def run_native(pages: Iterator[tuple[str, str, str]], hang_after: float) -> dict
 
     for pid, algorithm, html in pages:
         counts["pages"] += 1
+        # each algorithm meets each action in turn: the hide plan and the reader's summary
+        # run on top of the extraction
+        action = NATIVE_ACTIONS[int(pid[1:]) // len(ALGORITHMS) % len(NATIVE_ACTIONS)]
         if not host.send({"type": "extract", "id": pid, "html": html, "url": PAGE_URL,
-                          "algorithm": algorithm, "want": ["main", "blocks"]}):
+                          "algorithm": algorithm, "want": ["main", "blocks"],
+                          "action": action}):
             counts["missing"] += 1
             counts["crash"] += 1
             note(counts, f"native {pid} ({algorithm}): the host's stdin was closed")
