@@ -330,3 +330,36 @@ def test_restructure_told_no_math_classes_equals_looking_for_them():
         restructure(looked)
         restructure(told, math_classes=False)
         assert etree.tostring(looked) == etree.tostring(told), path.name
+
+
+def _cell_rows(html: str) -> list[list[str]]:
+    """The rows of the tables in ``html`` as lists of their cells' text."""
+    root = etree.HTML(f"<body>{html}</body>")
+    return [[cell.xpath("string()").strip() for cell in row.xpath("td|th")]
+            for row in root.iter("tr")]
+
+
+def test_cells_chosen_one_by_one_stay_in_their_rows_of_a_table():
+    page = Page("<body><h1>Sizes</h1><table><tr><td>corner</td><td>Width<br>(cm)</td>"
+                "<td>Length</td></tr><tr><td>Small</td><td>40</td><td>60</td></tr>"
+                "<tr><td>Large</td><td>80</td><td>120</td></tr></table><p>After.</p></body>")
+    chosen = (page.tree.xpath("//h1") + page.tree.xpath("//td")[1:3]
+              + page.tree.xpath("//tr")[1:] + page.tree.xpath("//p"))
+    main = render_main(page, chosen)
+    # one table, cells in their rows: not "Width(cm)Length" run together as a browser's
+    # parser leaves cells without a table
+    assert main.html.count("<table>") == 1
+    assert _cell_rows(main.html) == [["Width(cm)", "Length"], ["Small", "40", "60"],
+                                     ["Large", "80", "120"]]
+    assert main.html.index("Sizes") < main.html.index("<table>") < main.html.index("After.")
+
+
+def test_table_parts_of_two_tables_make_a_table_each_without_what_is_excluded():
+    page = Page("<body><table><tr><td>a1</td><td>a2</td></tr></table><p>Between.</p>"
+                "<table><tr><td>b1</td><td>b2 <span class=ad>ad</span></td></tr></table>"
+                "</body>")
+    cells = page.tree.xpath("//td")
+    main = render_main(page, cells, exclude=page.tree.xpath("//span"))
+    assert main.html.count("<table>") == 2
+    assert _cell_rows(main.html) == [["a1", "a2"], ["b1", "b2"]]
+    assert "ad<" not in main.html

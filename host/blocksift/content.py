@@ -204,25 +204,9 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
     # formulas marked by class only where the page names those classes: looking at every
     # element's class is a step per element of a long article
     math_classes = any(name in page.raw for name in _MATH_CLASSES)
-    for element in elements:
-        clone = copy.deepcopy(element)
-        # lxml keeps control characters it parsed but refuses them when text is set again
-        # (drop_tree and restructure move text): drop them here, once, before any move
-        # (node by node only when one is there: a search of all the text is C-speed, a
-        # step per node is not)
-        if _NOT_XML_TEXT.search(_every_text(clone)):
-            for node in clone.iter():
-                if node.text and _NOT_XML_TEXT.search(node.text):
-                    node.text = _NOT_XML_TEXT.sub("", node.text)
-                if node.tail and _NOT_XML_TEXT.search(node.tail):
-                    node.tail = _NOT_XML_TEXT.sub("", node.tail)
-        if exclude:
-            # the clone iterates in the same order as the original: pair them to drop
-            # the excluded subtrees (drop_tree keeps their tails)
-            dropped = [copy_node for node, copy_node in zip(element.iter(), clone.iter())
-                       if node in exclude and copy_node is not clone]
-            for copy_node in dropped:
-                copy_node.drop_tree()
+    for unit in _table_runs(elements):
+        clone = (_copy_for_reader(unit, exclude) if not isinstance(unit, list)
+                 else _table_of(unit, exclude))
         etree.strip_attributes(clone, STAMP_ATTR)
         holder = lxml_html.Element("div")
         holder.append(clone)
@@ -238,6 +222,75 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
                      attribute_filter=safe_url_attribute, url_schemes=SAFE_URL_SCHEMES,
                      link_rel="noopener noreferrer", strip_comments=True)
 
+
+
+def _copy_for_reader(element: etree._Element,
+                     exclude: Collection[etree._Element]) -> etree._Element:
+    """A copy of ``element`` without the ``exclude`` subtrees inside it and without the
+    control characters lxml would refuse to set again."""
+    clone = copy.deepcopy(element)
+    # lxml keeps control characters it parsed but refuses them when text is set again
+    # (drop_tree and restructure move text): drop them here, once, before any move
+    # (node by node only when one is there: a search of all the text is C-speed, a
+    # step per node is not)
+    if _NOT_XML_TEXT.search(_every_text(clone)):
+        for node in clone.iter():
+            if node.text and _NOT_XML_TEXT.search(node.text):
+                node.text = _NOT_XML_TEXT.sub("", node.text)
+            if node.tail and _NOT_XML_TEXT.search(node.tail):
+                node.tail = _NOT_XML_TEXT.sub("", node.tail)
+    if exclude:
+        # the clone iterates in the same order as the original: pair them to drop
+        # the excluded subtrees (drop_tree keeps their tails)
+        dropped = [copy_node for node, copy_node in zip(element.iter(), clone.iter())
+                   if node in exclude and copy_node is not clone]
+        for copy_node in dropped:
+            copy_node.drop_tree()
+    return clone
+
+
+#: Parts of a table that cannot stand outside one: an HTML parser drops their tags, and the
+#: cells of a row chosen one by one would run together ("(W x L)Flat Sheet").
+_TABLE_PARTS = frozenset({"tr", "td", "th", "thead", "tbody", "tfoot", "caption", "col",
+                          "colgroup"})
+
+
+def _table_runs(elements: Sequence[etree._Element]
+                ) -> list[etree._Element | list[etree._Element]]:
+    """``elements`` in order, each run of table parts of one table as a list (rendered in a
+    table of their own, :func:`_table_of`)."""
+    units: list[etree._Element | list[etree._Element]] = []
+    run_table = None
+    for element in elements:
+        table = (next(element.iterancestors("table"), None)
+                 if element.tag in _TABLE_PARTS else None)
+        if table is None:
+            units.append(element)
+        elif table is run_table and isinstance(units[-1], list):
+            units[-1].append(element)
+        else:
+            units.append([element])
+        run_table = table
+    return units
+
+
+def _table_of(parts: list[etree._Element],
+              exclude: Collection[etree._Element]) -> etree._Element:
+    """A table holding copies of ``parts`` (of one table, in document order): cells in a
+    row for each row they come from, rows and row groups as they are."""
+    table = lxml_html.Element("table")
+    rows: dict[etree._Element, etree._Element] = {}
+    for part in parts:
+        clone = _copy_for_reader(part, exclude)
+        clone.tail = None
+        if part.tag in ("td", "th"):
+            row = part.getparent()
+            if row not in rows:
+                rows[row] = etree.SubElement(table, "tr")
+            rows[row].append(clone)
+        else:
+            table.append(clone)
+    return table
 
 #: The URL attributes the reader keeps (``SAFE_ATTRIBUTES``) that lxml.html resolves
 #: (``iterlinks``; it leaves ``srcset`` alone), by tag.
