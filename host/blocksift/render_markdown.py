@@ -270,7 +270,10 @@ def _table(table: etree._Element, depth: int) -> list[str]:
     for row in rows:
         cells: list[str] = []
         for cell in _cells(row):
-            text = _clean_inline(_inline_content(cell, depth)).replace("|", "\\|")
+            # a table row is one line: a break inside a cell is written as <br>, which
+            # GitHub-flavoured Markdown renders in cells
+            text = (_clean_inline(_inline_content(cell, depth)).replace("|", "\\|")
+                    .replace(HARD_BREAK, "<br>").replace("\n", " "))
             cells.append(text)
             span = cell.get("colspan", "1")
             cells.extend([""] * (min(int(span), 50) - 1 if span.isdigit() and int(span) > 1

@@ -44,6 +44,14 @@ def test_data_table_is_a_markdown_table_with_its_caption():
     assert "Table: Lights switched off" in md
 
 
+
+def test_a_break_inside_a_table_cell_keeps_the_row_on_one_line():
+    md = to_markdown("t", "<table><tr><th>Size<br>(W x L)</th><th>Price</th></tr>"
+                          "<tr><td>Twin<br>small</td><td>10</td></tr></table>")
+    table = [line for line in md.splitlines() if line.startswith("|")]
+    assert table == ["| Size<br>(W x L) | Price |", "| --- | --- |", "| Twin<br>small | 10 |"]
+    assert len(md.strip().splitlines()) == 3 + 2  # the headline, a blank line, three rows
+
 def test_layout_tables_are_flattened_to_paragraphs():
     folder = HERE / "markdown" / "layout-table"
     md = to_markdown("t", (folder / "input.html").read_text(encoding="utf-8"))
