@@ -3,16 +3,18 @@
 Pages of the shared dev sets are mutated (seeded, so a run can be repeated): byte damage,
 truncation, duplicated or spliced slices, lone surrogates, NULs and control characters (in
 text and in attribute values), deep nesting, attribute bombs, unclosed comments/scripts,
-giant attribute values, tag soup.
-Each page goes, with the algorithms taken in turn, through:
+giant attribute values, tag soup; every third page first gets the element ids the
+extension's snapshot carries. Each page goes, with the algorithms taken in turn, through:
 
-* ``batch``: one ``blocksift batch`` run over all pages (some lines also carry raw invalid
-  bytes); every input line must come out, in order, as valid UTF-8 JSON with its id;
+* ``batch``: ``blocksift batch`` runs over all pages, ``--action extract`` and ``hide`` in
+  turn (some lines also carry raw invalid bytes); every input line must come out, in order,
+  as valid UTF-8 JSON with its id;
 * ``native``: one ``blocksift native`` host, the actions (extract, hide, reader) in turn;
   every request must get a reply with its id (a result or an error) and the host must stay
   up;
-* ``extract``: ``blocksift extract FILE`` on every ``--extract-every``-th page; exit 0, 1
-  (not suitable) or 2 (usage/page error) with a one-line message and no traceback.
+* ``extract``: ``blocksift extract FILE`` on every ``--extract-every``-th page, ``--action
+  extract`` and ``hide`` in turn; exit 0, 1 (not suitable) or 2 (usage/page error) with a
+  one-line message and no traceback.
 
 Every page is given a URL (:data:`PAGE_URL`), so its links are made absolute as a real
 page's are. A crash is a dead process or a traceback, a hang a process past ``--hang-after``
@@ -32,9 +34,11 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import itertools
 import json
 import os
 import random
+import re
 import struct
 import subprocess
 import sys
@@ -48,6 +52,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 ALGORITHMS = ["auto", "linkblocks", "linkdensity", "clustering", "farsw"]
 NATIVE_ACTIONS = ["extract", "hide", "reader"]
+BATCH_ACTIONS = ["extract", "hide"]  # and every other page of extract's
 HEADER = struct.Struct("=I")
 ENV = dict(os.environ, PYTHONPATH=str(REPO / "host"))
 
@@ -127,12 +132,25 @@ def mutate(rng: random.Random, html: str, other: str) -> str:
     return html
 
 
+_START_TAG = re.compile(r"<[A-Za-z][\w-]*")
+
+
+def with_element_ids(html: str) -> str:
+    """``html`` with a ``data-bsid`` on every start tag, as the extension's snapshot has
+    (the host then answers with element ids instead of XPaths)."""
+    numbers = itertools.count()
+    return _START_TAG.sub(lambda found: f'{found.group()} data-bsid="{next(numbers)}"', html)
+
+
 def fuzzed(count: int, seed: int, sources: list[str]) -> Iterator[tuple[str, str, str]]:
-    """``count`` (id, algorithm, html) triples, made one at a time (the same for one seed)."""
+    """``count`` (id, algorithm, html) triples, made one at a time (the same for one seed);
+    every third page carries the extension's element ids."""
     rng = random.Random(seed)
     for number in range(count):
-        yield (f"f{number}", ALGORITHMS[number % len(ALGORITHMS)],
-               mutate(rng, rng.choice(sources), rng.choice(sources)))
+        page, other = rng.choice(sources), rng.choice(sources)
+        if number % 3 == 2:
+            page = with_element_ids(page)
+        yield (f"f{number}", ALGORITHMS[number % len(ALGORITHMS)], mutate(rng, page, other))
 
 
 def chunks(pages: Iterator[tuple[str, str, str]], size: int
@@ -180,8 +198,10 @@ def run_batch(pages: Iterator[tuple[str, str, str]], hang_after: float, jobs: in
 
 def _batch_chunk(pages: list[tuple[str, str, str]], hang_after: float, jobs: int,
                  counts: dict[str, Any], rng: random.Random) -> None:
-    for algorithm in ALGORITHMS:
-        mine = [(pid, html) for pid, algo, html in pages if algo == algorithm]
+    for algorithm, action in itertools.product(ALGORITHMS, BATCH_ACTIONS):
+        # pages of one algorithm alternate between the actions
+        mine = [(pid, html) for pid, algo, html in pages if algo == algorithm
+                and BATCH_ACTIONS[int(pid[1:]) // len(ALGORITHMS) % 2] == action]
         if not mine:
             continue
         lines = []
@@ -198,7 +218,8 @@ def _batch_chunk(pages: list[tuple[str, str, str]], hang_after: float, jobs: int
             try:
                 done = subprocess.run(
                     [sys.executable, "-m", "blocksift", "batch", "--algo", algorithm,
-                     "--jobs", str(jobs), "--no-progress", "--timeout", "30"],
+                     "--action", action, "--jobs", str(jobs), "--no-progress",
+                     "--timeout", "30"],
                     stdin=stdin, capture_output=True, env=ENV,
                     timeout=hang_after * max(1, len(mine) / jobs) + 60)
             except subprocess.TimeoutExpired:
@@ -376,7 +397,8 @@ def run_extract(pages: Iterator[tuple[str, str, str]], every: int, hang_after: f
             try:
                 done = subprocess.run([sys.executable, "-m", "blocksift", "extract", str(path),
                                        "--algo", algorithm, "--format", "json",
-                                       "--url", PAGE_URL],
+                                       "--url", PAGE_URL, "--action",
+                                       BATCH_ACTIONS[number // every % 2]],
                                       capture_output=True, env=ENV, timeout=hang_after)
             except subprocess.TimeoutExpired:
                 counts["hang"] += 1
