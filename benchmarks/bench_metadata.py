@@ -62,7 +62,8 @@ def blocksift_tool(algo: str) -> Callable[[str, str | None], Fields]:
     def run(html: str, url: str | None) -> Fields:
         page = Page(html, url=url)
         result = module.extract(page, params)
-        meta = metadata.extract(page, result.main)
+        meta = metadata.extract(page, result.main,
+                                page_type=str(result.extra.get("page_type") or ""))
         return {"title": meta.title, "author": ", ".join(meta.authors), "date": meta.published}
 
     return run

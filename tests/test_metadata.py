@@ -89,6 +89,29 @@ def test_attach_never_raises_and_skips_results_without_main_text():
     assert metadata.attach(page("<p>x</p>"), result).main is None
 
 
+
+SHOP = ("<main><h1>Harbour Rain Jacket</h1><p class='price'>EUR 120</p>" + ARTICLE +
+        "<section class='reviews'><h2>Reviews</h2><div class='review'>"
+        "<span class='author'>Dana Kite</span><p>Kept me dry all winter.</p></div>"
+        "</section></main>")
+
+
+@pytest.mark.parametrize("page_type", sorted(metadata.NO_BYLINE_PAGE_TYPES))
+def test_a_page_whose_type_has_no_byline_names_no_author(page_type):
+    shop = page(SHOP, "<meta name='author' content='Quayside Outfitters'>")
+    assert metadata.extract(shop).authors  # a reviewer or the shop, taken for a byline
+    assert metadata.extract(shop, page_type=page_type).authors == []
+    assert metadata.extract(shop, page_type="article").authors
+
+
+def test_attach_passes_the_segmenter_s_page_type():
+    shop = page(SHOP, "<meta name='author' content='Quayside Outfitters'>")
+    result = auto.extract(shop, auto.Params())
+    result.extra["page_type"] = "product"
+    assert metadata.attach(shop, result).main.metadata.authors == []
+    result.extra["page_type"] = "article"
+    assert metadata.attach(shop, result).main.metadata.authors
+
 @pytest.mark.parametrize(("title_tag", "site"), [
     ("Harbour Rain Jacket | Quayside Outfitters", "Quayside Outfitters"),
     ("Quayside Outfitters - Harbour Rain Jacket", "shop.example"),  # first: only if the host
