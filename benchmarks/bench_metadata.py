@@ -63,7 +63,7 @@ def blocksift_tool(algo: str) -> Callable[[str, str | None], Fields]:
         page = Page(html, url=url)
         result = module.extract(page, params)
         meta = metadata.extract(page, result.main,
-                                page_type=str(result.extra.get("page_type") or ""))
+                                page_type=metadata.confident_page_type(result))
         return {"title": meta.title, "author": ", ".join(meta.authors), "date": meta.published}
 
     return run

@@ -104,12 +104,16 @@ def test_a_page_whose_type_has_no_byline_names_no_author(page_type):
     assert metadata.extract(shop, page_type="article").authors
 
 
-def test_attach_passes_the_segmenter_s_page_type():
+def test_attach_passes_the_segmenter_s_page_type_when_it_is_sure_of_it():
     shop = page(SHOP, "<meta name='author' content='Quayside Outfitters'>")
     result = auto.extract(shop, auto.Params())
     result.extra["page_type"] = "product"
+    result.stats["page_type.product"] = 0.9
     assert metadata.attach(shop, result).main.metadata.authors == []
+    result.stats["page_type.product"] = 0.45  # a lean, as a plain article can have
+    assert metadata.attach(shop, result).main.metadata.authors
     result.extra["page_type"] = "article"
+    result.stats["page_type.article"] = 0.9
     assert metadata.attach(shop, result).main.metadata.authors
 
 @pytest.mark.parametrize(("title_tag", "site"), [

@@ -99,8 +99,7 @@ def attach(page: Page, result: ExtractionResult) -> ExtractionResult:
     if result.main is None:
         return result
     try:
-        result.main.metadata = extract(page, result.main,
-                                       page_type=str(result.extra.get("page_type") or ""))
+        result.main.metadata = extract(page, result.main, page_type=confident_page_type(result))
     except Exception:  # metadata is a bonus: a strange page must not cost the main text
         result.main.metadata = PageMetadata()
     return result
@@ -111,6 +110,18 @@ def attach(page: Page, result: ExtractionResult) -> ExtractionResult:
 #: these types (as the segmenter predicts them) the gold names an author 10 times; bylines
 #: found there were right 7 times and wrong 45 times (44 where the gold names no one).
 NO_BYLINE_PAGE_TYPES = frozenset({"product", "collection", "listing", "service"})
+#: How sure the segmenter must be of its page type for it to count here: hide's
+#: ``careful_min_p``, for the same reason (a plain article with little markup can lean to
+#: "service" at 0.3-0.5).
+PAGE_TYPE_MIN_P = 0.7
+
+
+def confident_page_type(result: ExtractionResult) -> str:
+    """The segmenter's page type of ``result`` when its probability is at least
+    :data:`PAGE_TYPE_MIN_P`, else "" (and for algorithms that predict none)."""
+    page_type = str(result.extra.get("page_type") or "")
+    return page_type if result.stats.get(f"page_type.{page_type}", 0.0) >= PAGE_TYPE_MIN_P \
+        else ""
 
 
 def extract(page: Page, main: MainText | None = None, page_type: str = "") -> PageMetadata:
