@@ -89,7 +89,7 @@ def assert_spans_point_into_raw(page: Page) -> None:
 
 @pytest.mark.parametrize("name", ["unclosed-title", "unclosed-textarea", "unclosed-xmp",
                                   "content-in-head", "truncated-html-tag",
-                                  "content-after-html"])
+                                  "content-after-html", "button-end-tag-ignored"])
 def test_broken_markup_does_not_lose_the_article(name):
     html = (BROKEN / f"{name}.html").read_text(encoding="utf-8")
     page = Page(html)
@@ -105,6 +105,19 @@ def test_broken_markup_does_not_lose_the_article(name):
     result = auto.extract(page, auto.Params())
     assert result.main is not None
     assert "careful hand across eleven volumes" in result.main.text
+
+
+def test_what_follows_an_ignored_end_tag_leaves_the_element_in_source_order():
+    page = Page((BROKEN / "button-end-tag-ignored.html").read_text(encoding="utf-8"))
+    paragraph = page.tree.xpath("//article/p")[0]
+    assert [a.tag for a in paragraph.iterancestors()] == ["article", "main", "body", "html"]
+    # the elements the button held after its end tag follow it, the menu's wrapper closes
+    button = page.tree.xpath("//button")[0]
+    assert [el.tag for el in button.iter()] == ["button", "div", "div"]
+    assert [el.get("class") for el in page.tree.xpath("//header/div/*")] == [
+        "site-header__menu", "site-header__logo"]
+    assert [el.tag for el in page.body] == ["header", "main", "footer"]
+    assert any("button" in note for note in page.repairs)
 
 
 def test_a_well_formed_page_is_not_repaired():

@@ -72,3 +72,13 @@ def test_tags_in_any_case_scan_as_in_lower_case():
     assert list(b.tag_ends) == list(a.tag_ends) and list(b.name_ends) == list(a.name_ends)
     # one string per tag name, whatever the case it was written in
     assert len({id(name) for name in b.names if name == "p"}) == 1
+
+
+def test_an_end_tag_that_closes_elements_opened_inside_is_listed():
+    from blocksift.rawscan import scan
+
+    tags = scan("<div><button><div><span>menu</button></div><p>text</p><b>x</b></div>")
+    assert tags.names == ["div", "button", "div", "span", "p", "b"]
+    assert tags.closed_over == [1]  # </button> closed the div and span opened inside it
+    assert tags.close_ends[2] == tags.close_ends[3] == tags.starts[1] + len("<button><div><span>menu")
+    assert scan("<div><p>a</p><button>b</button></div>").closed_over == []

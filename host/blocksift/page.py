@@ -272,19 +272,24 @@ class Page:
 
         root = _parse_stamped(_stamp_guarded(self.raw, tags, self.id_attr))
         planned = repair.plan(self.raw, tags, self.id_attr)
-        moved = repair.move_stray_content(root) if root is not None else 0
+        moved = (repair.move_stray_content(root), repair.release_swallowed(root, tags)) \
+            if root is not None else (0, 0)
         if planned is not None:
             fixed, fixed_tags = planned
             candidate = _parse_stamped(_stamp_guarded(fixed.text, fixed_tags, self.id_attr))
             if candidate is not None:
-                candidate_moved = repair.move_stray_content(candidate)
+                candidate_moved = (repair.move_stray_content(candidate),
+                                   repair.release_swallowed(candidate, fixed_tags))
                 if root is None or repair.better(candidate, len(fixed_tags), root, len(tags)):
                     self.__dict__["tags"] = fixed.scan_to_raw(fixed_tags)
                     self.repairs = list(fixed.notes)
                     root, moved = candidate, candidate_moved
-        if moved:
-            self.repairs.append(f"moved {moved} element(s) from <head> or beside <body> "
+        if moved[0]:
+            self.repairs.append(f"moved {moved[0]} element(s) from <head> or beside <body> "
                                 "into <body>")
+        if moved[1]:
+            self.repairs.append(f"moved {moved[1]} element(s) out of a button, select or "
+                                "embedded element whose end tag the parser ignored")
         if root is None:
             root = _parse_stamped(b"<html><body></body></html>".decode())
         return root

@@ -78,6 +78,9 @@ class TagScan:
     close_ends: MutableSequence[int] = field(default_factory=list)  #: after its end (or implied)
     ids: list[str | None] = field(default_factory=list)   #: value of the id attribute, if any
     length: int = 0                                       #: length of the scanned string
+    #: Elements whose end tag came while elements opened inside them were open (it closed
+    #: them too): where libxml2 may ignore the end tag (``repair.release_swallowed``).
+    closed_over: list[int] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.names)
@@ -101,6 +104,7 @@ def scan(html: str, id_attr: str | None = "data-bsid") -> TagScan:
     result = TagScan(length=len(html))
     names, starts, name_ends = result.names, result.starts, result.name_ends
     tag_ends, close_ends, ids = result.tag_ends, result.close_ends, result.ids
+    closed_over = result.closed_over
     id_needle = id_attr.lower() if id_attr else ""
     stack: list[int] = []      # ordinals of open elements
     open_names: list[str] = []  # their names, kept in step with ``stack``
@@ -130,6 +134,7 @@ def scan(html: str, id_attr: str | None = "data-bsid") -> TagScan:
                 while len(stack) > depth + 1:  # implicitly closed before this end tag
                     close_ends[pop()] = start
                     pop_name()
+                closed_over.append(stack[-1])
                 close_ends[pop()] = match.end()
                 pop_name()
             continue

@@ -14,7 +14,12 @@ drop or misplace most of a page, while the page's text is plainly there. Pattern
   after ``</body>`` left beside the body, and content after ``</html>`` (libxml2 puts it
   in a second ``<html>`` beside the document's root, out of reach of ``root.iter()``):
   all moved into ``<body>``, where browsers put them (:func:`move_stray_content`, a tree
-  edit: ordinals and spans are untouched).
+  edit: ordinals and spans are untouched);
+* an end tag libxml2 ignores because an element opened inside is still open
+  (``<button><div></button>``): the rest of the page nests inside the button, under an
+  element the extractors skip as holding no text. What the tag scan places after the
+  element's end is moved out after it, where browsers put it (:func:`release_swallowed`,
+  a tree edit as well).
 
 Raw repairs work on a copy of the page (:class:`Repair`). Blanking keeps every offset; an
 inserted end tag shifts later offsets of the copy, and :meth:`Repair.to_raw` maps the copy's
@@ -31,7 +36,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from .rawscan import TagScan, scan
+from .rawscan import STAMP_ATTR, TagScan, scan
 
 #: Raw-text elements whose unclosed start tag is closed before the first tag inside it.
 #: ``script`` and ``style`` are left alone: their text holds ``<`` as code.
@@ -83,7 +88,7 @@ class Repair:
 
         return TagScan(tags.names, mapped(tags.starts), mapped(tags.name_ends),
                        mapped(tags.tag_ends), mapped(tags.close_ends), tags.ids,
-                       len(self.raw))
+                       len(self.raw), tags.closed_over)
 
 
 def plan(raw: str, tags: TagScan, id_attr: str | None) -> tuple[Repair, TagScan] | None:
@@ -234,6 +239,70 @@ def move_stray_content(root: etree._Element) -> int:
         else:
             body.append(node)
     return len(moved_before) + sum(not isinstance(node, str) for node in after)
+
+
+#: Elements the extractors skip as holding no text (form controls, embedded content): a page
+#: swallowed by one of them is lost. (Raw-text elements are closed by :func:`plan`.)
+SKIPPED_HOLDERS = frozenset({"button", "select", "option", "svg", "canvas", "object", "embed"})
+_BY_STAMP = etree.XPath(f"//*[@{STAMP_ATTR} = $number]")
+
+
+def release_swallowed(root: etree._Element, tags: TagScan) -> int:
+    """Move out of each :data:`SKIPPED_HOLDERS` element what the tag scan places after its
+    end (``tags`` is the scan ``root`` was stamped from); returns the elements moved.
+
+    Bottom-up through the holder's subtree and then up its ancestors, each element's
+    children that start after its end (by the scan's end-tag matching, which follows the
+    HTML standard's in-scope rules where libxml2 ignores the end tag) leave it, with the
+    siblings after them, for the places right after it; its tail goes after them, as in the
+    source.
+    """
+    starts, close_ends, count = tags.starts, tags.close_ends, len(tags)
+
+    def ordinal(node: etree._Element) -> int | None:
+        value = node.get(STAMP_ATTR) if isinstance(node.tag, str) else None
+        number = int(value) if value is not None and value.isdigit() else None
+        return number if number is not None and number < count else None
+
+    def last_inside(holder: etree._Element) -> int | None:
+        """The ordinal of the holder's last element in document order (the deepest stamped
+        one on its rightmost path: a few steps, where a search of the subtree is many)."""
+        found, node = None, holder
+        while len(node):
+            node = node[-1]
+            found = ordinal(node) if isinstance(node.tag, str) else found
+        return found
+
+    moved = 0
+    # only an element whose end tag closed others can have had it ignored: the scan lists
+    # them (most pages have none of these holders among them)
+    for number in [o for o in tags.closed_over if tags.names[o] in SKIPPED_HOLDERS]:
+        found = _BY_STAMP(root, number=str(number))
+        holder = found[0] if found else None
+        own = ordinal(holder) if holder is not None else None
+        last = last_inside(holder) if holder is not None else None
+        if own is None or last is None or starts[last] < close_ends[own]:
+            continue  # nothing inside it comes after its end tag
+        # the holder's subtree, deepest first, then its ancestors: the end tags the parser
+        # spent inside the button were meant for them
+        for node in [*reversed(list(holder.iter())), *holder.iterancestors()]:
+            number, parent = ordinal(node), node.getparent()
+            if number is None or parent is None:
+                continue
+            end = close_ends[number]
+            first = next((child for child in node if (at := ordinal(child)) is not None
+                          and starts[at] >= end), None)
+            if first is None:
+                continue
+            leaving = [first, *first.itersiblings()]
+            tail, node.tail = node.tail, None
+            position = parent.index(node) + 1
+            for offset, child in enumerate(leaving):
+                parent.insert(position + offset, child)
+            if tail:
+                leaving[-1].tail = (leaving[-1].tail or "") + tail
+            moved += len(leaving)
+    return moved
 
 
 def _append_text(parent: etree._Element, text: str) -> None:
