@@ -270,7 +270,8 @@ def release_swallowed(root: etree._Element, tags: TagScan) -> int:
         found, node = None, holder
         while len(node):
             node = node[-1]
-            found = ordinal(node) if isinstance(node.tag, str) else found
+            at = ordinal(node)
+            found = found if at is None else at
         return found
 
     moved = 0
@@ -286,10 +287,10 @@ def release_swallowed(root: etree._Element, tags: TagScan) -> int:
         # the holder's subtree, deepest first, then its ancestors: the end tags the parser
         # spent inside the button were meant for them
         for node in [*reversed(list(holder.iter())), *holder.iterancestors()]:
-            number, parent = ordinal(node), node.getparent()
-            if number is None or parent is None:
+            at, parent = ordinal(node), node.getparent()
+            if at is None or parent is None:
                 continue
-            end = close_ends[number]
+            end = close_ends[at]
             first = next((child for child in node if (at := ordinal(child)) is not None
                           and starts[at] >= end), None)
             if first is None:
