@@ -205,6 +205,25 @@ def test_round_trip_explains_a_misbehaving_host(toy_host: Path, mode: str, words
     assert words in (trip.error or "")
 
 
+def test_a_host_that_exits_before_the_hello_is_written_is_explained_the_same(
+        toy_host: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the host dies first and the hello meets a closed pipe: under load this is the order a
+    # crash often takes, and the report must not depend on it
+    from blocksift.registration import doctor
+
+    encode = doctor.encode_frame
+
+    def late(message):
+        time.sleep(1.0)  # the toy host has exited by now
+        return encode(message)
+
+    monkeypatch.setattr(doctor, "encode_frame", late)
+    trip = round_trip([str(toy_host), "crash"], timeout=10)
+    assert not trip.ok
+    assert "closed stdout before answering hello (exit code 3)" in (trip.error or "")
+    assert "no module named lxml" in trip.stderr
+
+
 def test_a_host_that_lingers_after_end_of_input_is_flagged(toy_host: Path) -> None:
     trip = round_trip([str(toy_host), "linger"], timeout=10)
     assert trip.ok  # it answered; the browser would kill it later

@@ -173,12 +173,25 @@ def round_trip(command: list[str], *, timeout: float = DEFAULT_TIMEOUT_S,
     err_thread = threading.Thread(target=lambda: errors.append(proc.stderr.read()), daemon=True)
     err_thread.start()
     deadline = started + timeout
+    refused: list[str] = []  # why a write to the host's input failed, if one did
+
+    def send(message: dict[str, Any]) -> None:
+        """One frame to the host. A host that closed its input has most often exited: what
+        its output and exit code say is read next (whichever happened first, the write or
+        the exit, the answer is the same)."""
+        assert proc.stdin is not None
+        try:
+            proc.stdin.write(encode_frame(message))
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError) as exc:
+            refused.append(str(exc))
 
     def expect(kind: str, request_id: str) -> dict[str, Any] | None:
         while True:
             left = deadline - time.perf_counter()
             if left <= 0:
-                result.error = f"no {kind} reply within {timeout:.0f} s"
+                result.error = (f"the host stopped reading its input: {refused[0]}" if refused
+                                else f"no {kind} reply within {timeout:.0f} s")
                 return None
             try:
                 tag, value = frames.get(timeout=left)
@@ -207,18 +220,14 @@ def round_trip(command: list[str], *, timeout: float = DEFAULT_TIMEOUT_S,
             return value
 
     try:
-        assert proc.stdin is not None
-        proc.stdin.write(encode_frame({"type": "hello", "id": "doctor-hello",
-                                       "client": "blocksift-doctor"}))
-        proc.stdin.flush()
+        send({"type": "hello", "id": "doctor-hello", "client": "blocksift-doctor"})
         hello = expect("hello", "doctor-hello")
         if hello is not None:
             result.hello_ms = round((time.perf_counter() - started) * 1000, 1)
             result.host_version = hello.get("hostVersion") or hello.get("host_version")
             result.protocol = hello.get("protocol")
             sent = time.perf_counter()
-            proc.stdin.write(encode_frame({"type": "ping", "id": "doctor-ping"}))
-            proc.stdin.flush()
+            send({"type": "ping", "id": "doctor-ping"})
             if expect("pong", "doctor-ping") is not None:
                 now = time.perf_counter()
                 result.ping_ms = round((now - sent) * 1000, 2)
