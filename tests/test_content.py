@@ -349,7 +349,8 @@ def test_cells_chosen_one_by_one_stay_in_their_rows_of_a_table():
     # one table, cells in their rows: not "Width(cm)Length" run together as a browser's
     # parser leaves cells without a table
     assert main.html.count("<table>") == 1
-    assert _cell_rows(main.html) == [["Width(cm)", "Length"], ["Small", "40", "60"],
+    # each cell in its column: the corner left out is an empty cell
+    assert _cell_rows(main.html) == [["", "Width(cm)", "Length"], ["Small", "40", "60"],
                                      ["Large", "80", "120"]]
     assert main.html.index("Sizes") < main.html.index("<table>") < main.html.index("After.")
 

@@ -277,7 +277,8 @@ def _table_runs(elements: Sequence[etree._Element]
 def _table_of(parts: list[etree._Element],
               exclude: Collection[etree._Element]) -> etree._Element:
     """A table holding copies of ``parts`` (of one table, in document order): cells in a
-    row for each row they come from, rows and row groups as they are."""
+    row for each row they come from, each in its own column (a cell left out before it is
+    an empty one), rows and row groups as they are."""
     table = lxml_html.Element("table")
     rows: dict[etree._Element, etree._Element] = {}
     for part in parts:
@@ -287,6 +288,9 @@ def _table_of(parts: list[etree._Element],
             row = part.getparent()
             if row not in rows:
                 rows[row] = etree.SubElement(table, "tr")
+            column = sum(1 for cell in part.itersiblings("td", "th", preceding=True))
+            while len(rows[row]) < column:
+                etree.SubElement(rows[row], "td")
             rows[row].append(clone)
         else:
             table.append(clone)
