@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from .page import Page
 from .rawscan import STAMP_ATTR, TagScan, scan
 
 #: Raw-text elements whose unclosed start tag is closed before the first tag inside it.
@@ -260,8 +261,7 @@ def release_swallowed(root: etree._Element, tags: TagScan) -> int:
     starts, close_ends, count = tags.starts, tags.close_ends, len(tags)
 
     def ordinal(node: etree._Element) -> int | None:
-        value = node.get(STAMP_ATTR) if isinstance(node.tag, str) else None
-        number = int(value) if value is not None and value.isdigit() else None
+        number = Page.ordinal(node)
         return number if number is not None and number < count else None
 
     def last_inside(holder: etree._Element) -> int | None:
