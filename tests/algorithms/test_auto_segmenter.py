@@ -1026,3 +1026,25 @@ def test_a_stacked_model_decides_with_the_context_of_the_first(tmp_path: Path):
     result = auto.extract(Page(records[0]["html"], url=records[0]["url"]),
                           auto.Params(), model=model)
     assert result.status == "ok" and result.blocks
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_extract_pauses_the_cyclic_collector_and_leaves_it_as_it_found_it(enabled, monkeypatch):
+    import gc
+
+    seen = []
+    original = features.compute
+    monkeypatch.setattr(features, "compute", lambda *a, **k: (seen.append(gc.isenabled()),
+                                                             original(*a, **k))[1])
+    (gc.enable if enabled else gc.disable)()
+    try:
+        result = auto.extract(Page("<html><body><article><p>" + "Words of a page. " * 20
+                                   + "</p></article></body></html>"), auto.Params())
+        assert result.status == "ok" and seen == [False]
+        assert gc.isenabled() is enabled
+        monkeypatch.setattr(features, "compute", lambda *a, **k: 1 / 0)
+        with pytest.raises(ZeroDivisionError):
+            auto.extract(Page("<p>A failing page.</p>"), auto.Params())
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable()

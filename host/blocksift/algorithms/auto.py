@@ -23,8 +23,11 @@ choice is used), ``empty`` (no visible text).
 
 from __future__ import annotations
 
+import gc
 import re
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
@@ -795,6 +798,28 @@ def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> 
     """Label the page's blocks and return the main ones (module docstring)."""
     if not isinstance(params, Params):
         raise TypeError("params must be auto.Params")
+    with _cyclic_gc_paused():
+        return _extract(page, params, model)
+
+
+@contextmanager
+def _cyclic_gc_paused() -> Iterator[None]:
+    """Python's cyclic collector paused while a page is worked on, as it was before after.
+
+    Every element proxy lxml hands out is an object the collector tracks, and a long page's
+    blocks stay alive to the end: the collector would walk them again and again (each full
+    pass over all of them) to find no cycle. Cycles made meanwhile are collected afterwards.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _extract(page: Page, params: Params, model: SegmenterModel | None) -> ExtractionResult:
     long_page = False
     if not isinstance(model, SegmenterModel) or model is load_model():
         model = load_model()
