@@ -84,6 +84,15 @@ _SCHEME_RE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
 _URL_IGNORED_RE = re.compile(r"[\t\n\r]")
 #: Characters XML (and so lxml's text setter) refuses: C0 controls but tab, LF and CR.
 _NOT_XML_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+#: A character reference libxml2 decodes to a character of :data:`_NOT_XML_TEXT` (the
+#: semicolon optional, the digits running on as long as they are digits: "&#x1b" is ESC,
+#: not "&#x1" and "b").
+_NOT_XML_REFERENCE = re.compile(
+    r"&#(?:0*(?:[0-8]|1[124-9]|2[0-9]|3[01]|6553[45])(?![0-9])"
+    r"|[xX]0*(?:[0-8bBcCeEfF]|1[0-9a-fA-F]|[fF]{3}[eEfF])(?![0-9a-fA-F]))")
+#: The C0 controls of :data:`_NOT_XML_TEXT` as bytes (in UTF-8 only they encode to these).
+_NOT_XML_BYTES = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20)])
+_SOURCE_PART = 1 << 20
 _LAZY_SRC_ATTRS = ("data-src", "data-lazy-src", "data-original", "data-url", "data-srcset",
                    "data-lazy-srcset")
 
@@ -204,9 +213,12 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
     # formulas marked by class only where the page names those classes: looking at every
     # element's class is a step per element of a long article
     math_classes = any(name in page.raw for name in _MATH_CLASSES)
+    # likewise control characters, looked for in the copies' text only where the page's
+    # source has one (one search of the raw page, not a serialization of each copy)
+    control = _may_hold_not_xml_text(page.raw)
     for unit in _table_runs(elements):
-        clone = (_copy_for_reader(unit, exclude) if not isinstance(unit, list)
-                 else _table_of(unit, exclude))
+        clone = (_copy_for_reader(unit, exclude, control) if not isinstance(unit, list)
+                 else _table_of(unit, exclude, control))
         etree.strip_attributes(clone, STAMP_ATTR)
         holder = lxml_html.Element("div")
         holder.append(clone)
@@ -224,16 +236,35 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
 
 
 
-def _copy_for_reader(element: etree._Element,
-                     exclude: Collection[etree._Element]) -> etree._Element:
+def _may_hold_not_xml_text(raw: str) -> bool:
+    """Whether a tree parsed from ``raw`` can hold a character of :data:`_NOT_XML_TEXT`:
+    one written as it is or as a character reference.
+
+    C-speed searches only: the literal prefix ``&#`` for references, and for the controls a
+    deletion of their bytes from the UTF-8 (a regex character class reads every character
+    in Python's engine, many times slower), a megabyte at a time (no copy of a whole long
+    page at once).
+    """
+    if "\ufffe" in raw or "\uffff" in raw or _NOT_XML_REFERENCE.search(raw):
+        return True
+    for start in range(0, len(raw), _SOURCE_PART):
+        data = raw[start:start + _SOURCE_PART].encode("utf-8", "surrogatepass")
+        if len(data.translate(None, _NOT_XML_BYTES)) != len(data):
+            return True
+    return False
+
+
+def _copy_for_reader(element: etree._Element, exclude: Collection[etree._Element],
+                     control: bool = True) -> etree._Element:
     """A copy of ``element`` without the ``exclude`` subtrees inside it and without the
-    control characters lxml would refuse to set again."""
+    control characters lxml would refuse to set again (``control`` False: the page's source
+    has none, see :func:`_may_hold_not_xml_text`)."""
     clone = copy.deepcopy(element)
     # lxml keeps control characters it parsed but refuses them when text is set again
     # (drop_tree and restructure move text): drop them here, once, before any move
     # (node by node only when one is there: a search of all the text is C-speed, a
     # step per node is not)
-    if _NOT_XML_TEXT.search(_every_text(clone)):
+    if control and _NOT_XML_TEXT.search(_every_text(clone)):
         for node in clone.iter():
             if node.text and _NOT_XML_TEXT.search(node.text):
                 node.text = _NOT_XML_TEXT.sub("", node.text)
@@ -274,15 +305,15 @@ def _table_runs(elements: Sequence[etree._Element]
     return units
 
 
-def _table_of(parts: list[etree._Element],
-              exclude: Collection[etree._Element]) -> etree._Element:
+def _table_of(parts: list[etree._Element], exclude: Collection[etree._Element],
+              control: bool = True) -> etree._Element:
     """A table holding copies of ``parts`` (of one table, in document order): cells in a
     row for each row they come from, each in its own column (a cell left out before it is
     an empty one), rows and row groups as they are."""
     table = lxml_html.Element("table")
     rows: dict[etree._Element, etree._Element] = {}
     for part in parts:
-        clone = _copy_for_reader(part, exclude)
+        clone = _copy_for_reader(part, exclude, control)
         clone.tail = None
         if part.tag in ("td", "th"):
             row = part.getparent()

@@ -52,3 +52,51 @@ def test_an_excluded_box_followed_by_a_control_character_leaves_its_tail():
     html = content.sanitized_html(page, [article], exclude={article.find("div")})
     assert "Advertisement" not in html
     assert "tail words" in html and "\x01" not in html
+
+
+def _spellings(code: int) -> list[str]:
+    """Ways a page can write the character ``code`` that libxml2 decodes to it."""
+    return [f"&#{code};", f"&#{code}", f"&#000{code};", f"&#x{code:x};", f"&#X{code:X};",
+            f"&#x00{code:x}", chr(code) if not 0xD800 <= code < 0xE000 else ""]
+
+
+#: Code points around every range :data:`content._NOT_XML_TEXT` refuses, and beyond
+#: what a reference can hold (libxml2 makes those U+FFFD).
+CODES = [*range(0, 0x100), *range(0xFFF0, 0x10010), 0x10FFFF, 0x110000, 2**32 + 1]
+
+
+@pytest.mark.parametrize("after", ["", "b", "9", "f;", " "])
+def test_the_source_search_finds_every_control_character_the_parser_makes(after):
+    # the reader looks for control characters in its copies only where the raw page has
+    # one (content._may_hold_not_xml_text): it must never miss one the tree then holds
+    missed = []
+    for code in CODES:
+        for written in _spellings(code) if code <= 0x10FFFF else [f"&#{code};"]:
+            raw = f"<html><body><p>a{written}{after}</p></body></html>"
+            text = Page(raw).tree.find("body").text_content()
+            if content._NOT_XML_TEXT.search(text) and not content._may_hold_not_xml_text(raw):
+                missed.append((written, after))
+    assert missed == []
+
+
+def test_the_source_search_passes_a_page_of_ordinary_references():
+    raw = "<p>It&#39;s &#8217;quoted&#8217; &#x2014; &#10; &#13; &#x9; &#127; &#xA0;</p>"
+    assert not content._may_hold_not_xml_text(raw)
+
+
+@pytest.mark.parametrize("name", ["code-listing", "text-and-tails", "layout-table"])
+def test_control_characters_written_as_references_do_not_fail_the_reader_html(name):
+    fragment = FRAGMENTS[name]
+    for code in (1, 2, 8, 11, 12, 31):
+        fragment = fragment.replace(chr(code), f"&#x{code:x};")
+    html = f"<html><body><article>{ARTICLE}{fragment}{ARTICLE}</article></body></html>"
+    module = algorithms.load("auto")
+    result = module.extract(Page(html), module.Params())
+    assert result.status == "ok", result.message
+    assert not any(chr(c) in result.main.html for c in (1, 2, 8, 11, 12, 31))
+
+
+def test_the_source_search_reads_past_its_first_megabyte_and_lone_surrogates():
+    long = "<p>" + "words \ud800 " * 300_000
+    assert not content._may_hold_not_xml_text(long + "</p>")
+    assert content._may_hold_not_xml_text(long + "\x01</p>")
