@@ -1028,6 +1028,25 @@ def test_a_stacked_model_decides_with_the_context_of_the_first(tmp_path: Path):
     assert result.status == "ok" and result.blocks
 
 
+def test_column_gaps_of_columns_of_one_value_equal_a_search_of_every_row():
+    rng = np.random.default_rng(15)
+    edges = np.sort(rng.normal(size=12))
+    x = np.column_stack([
+        np.full(50, edges[3]),          # one value, on a threshold
+        np.full(50, 7.0),               # one value, above every threshold
+        np.full(50, np.nan),            # one NaN throughout: -1, not a gap
+        rng.normal(size=50),            # values that differ
+        np.r_[np.nan, np.full(49, 1.0)],  # one NaN among equal values
+    ])
+    bins = [(column, edges) for column in range(x.shape[1])]
+    expected = np.column_stack([np.where(np.isnan(x[:, c]), -1,
+                                         np.searchsorted(edges, x[:, c], side="left"))
+                                for c in range(x.shape[1])])
+    assert np.array_equal(trees.gaps(x, bins), expected)
+    assert np.array_equal(trees.column_gaps(lambda c: x[:, c], bins, len(x)), expected)
+    assert trees.column_gaps(lambda c: x[:0, c], bins, 0).shape == (0, len(bins))
+
+
 @pytest.mark.parametrize("enabled", [True, False])
 def test_extract_pauses_the_cyclic_collector_and_leaves_it_as_it_found_it(enabled, monkeypatch):
     import gc

@@ -298,6 +298,9 @@ def column_gaps(read: Callable[[int], np.ndarray], bins: list[tuple[int, np.ndar
     codes = np.empty((n_rows, len(bins)), dtype=np.int32)
     for j, (column, edges) in enumerate(bins):
         values = read(column)
+        if n_rows and (values == values[0]).all():  # one value, not NaN: one search
+            codes[:, j] = np.searchsorted(edges, values[0], side="left")
+            continue
         codes[:, j] = np.searchsorted(edges, values, side="left")
         if has_nan:
             codes[np.isnan(values), j] = -1
