@@ -176,6 +176,22 @@ def test_title_drops_the_site_name():
     assert auto.extract_title(page) == "Daily Paper"
 
 
+
+@pytest.mark.parametrize("html, expected", [
+    # the head's <title> and og:title, the first ones in document order
+    ("<html><head><title>Head title</title><meta property='og:title' content=' Head  og '>"
+     "</head><body><svg><title>Icon</title></svg><meta property='og:title' content='Body og'>"
+     "</body></html>", ("Head title", "Head og")),
+    # none in the head: the body's, as before the head was read first
+    ("<html><head></head><body><title> Body  title </title>"
+     "<meta name='twitter:title' content='Body og'><p>x</p></body></html>",
+     ("Body title", "Body og")),
+    ("<p>No head, no title</p>", ("", "")),
+])
+def test_title_and_og_title_come_from_the_head_first(html: str, expected: tuple[str, str]):
+    assert auto._title_and_og_title(Page(html)) == expected
+
+
 _BODY = ("<p>The river ferry between Millbrook and Eastholm will run every forty minutes "
          "from Monday, instead of every half hour, the operator said on Thursday, citing "
          "fewer passengers in the colder months and repairs to the older of its boats.</p>"

@@ -779,6 +779,29 @@ def _title_overlap(text: str, title: str) -> float:
     return len(words & set(re.findall(r"\w+", _norm(title)))) / len(words) if words else 0.0
 
 
+_OG_TITLE = ".//meta[@property='og:title' or @name='og:title' or @name='twitter:title']/@content"
+
+
+def _title_and_og_title(page: Page) -> tuple[str, str]:
+    """The first ``<title>``'s text and the first ``og:title`` (or ``twitter:title``), white
+    space collapsed.
+
+    Looked for in ``<head>`` first, which comes first in document order: a search of the
+    whole tree is a step per element of a long page. Outside it only when the head has none,
+    and for the meta tags only when the page's source names them at all.
+    """
+    tree = page.tree
+    head = tree.find("head")
+    found = head.find(".//title") if head is not None else None
+    if found is None:
+        found = tree.find(".//title")
+    raw_title = " ".join((found.text_content() or "").split()) if found is not None else ""
+    og = head.xpath(_OG_TITLE) if head is not None else []
+    if not og and ("og:title" in page.raw or "twitter:title" in page.raw):
+        og = tree.xpath(_OG_TITLE)
+    return raw_title, " ".join(og[0].split()) if og else ""
+
+
 def extract_title(page: Page, content: list[etree._Element] | None = None,
                   exclude: set[etree._Element] | frozenset = frozenset()) -> str:
     """The article title (readability.js ``_getArticleTitle``, with ``og:title`` and the
@@ -797,14 +820,7 @@ def extract_title(page: Page, content: list[etree._Element] | None = None,
     4. ``<title>`` cut at a site-name separator (``|``, `` - ``, ``»``...) when the kept
        part still reads as a headline; else ``<title>``, ``og:title``, the first ``<h1>``.
     """
-    tree = page.tree
-    raw_title = ""
-    found = tree.find(".//title")
-    if found is not None:
-        raw_title = " ".join((found.text_content() or "").split())
-    og = tree.xpath("//meta[@property='og:title' or @name='og:title' or "
-                    "@name='twitter:title']/@content")
-    og_title = " ".join(og[0].split()) if og else ""
+    raw_title, og_title = _title_and_og_title(page)
     norm_title = _norm(raw_title)
     headline = _content_headline(page, content, exclude, raw_title)
     if headline and len(headline) >= 4 and (
