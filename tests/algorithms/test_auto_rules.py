@@ -300,3 +300,22 @@ def test_class_patterns_are_lower_case_so_ascii_text_may_be_lowered():
                 rules._NEGATIVE, rules._SHARE, rules._HIDDEN_STYLE, *features.HINTS.values()]
     for pattern in patterns:
         assert pattern.pattern == pattern.pattern.lower() and pattern.flags & re.I
+
+
+@pytest.mark.parametrize("link_blocks", ["off", "prune"])
+def test_the_ladder_measures_the_tree_once_per_pruner(link_blocks, monkeypatch):
+    # every stage fails on a page of links: all four stages and the body fallback run,
+    # and the three stages without unlikely stripping share one measure
+    links = "".join(f'<li><a href="/p/{i}">link number {i}</a></li>' for i in range(300))
+    page_html = f"<html><body><ul class='sidebar'>{links}</ul><p>Short.</p></body></html>"
+    params = auto.Params(link_blocks=link_blocks)
+    expected = auto.extract(Page(page_html), params)
+    calls = []
+    original = auto._measure
+    monkeypatch.setattr(auto, "_measure", lambda root, prune: (calls.append(1),
+                                                               original(root, prune))[1])
+    result = auto.extract(Page(page_html), params)
+    assert result.stage == expected.stage == "body"
+    assert result.main.text == expected.main.text and result.stats == expected.stats
+    # strict, the rest of the ladder, and (with link blocks pruning) the body's own pruner
+    assert len(calls) == (2 if link_blocks == "off" else 3)
