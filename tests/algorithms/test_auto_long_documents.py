@@ -96,3 +96,22 @@ def test_a_page_of_many_elements_is_labelled_by_the_fast_model_unless_a_model_is
     given = auto.extract(Page(html), auto.Params(long_page_elements=300),
                          auto.load_model("fast"))
     assert given.stats["long_page_fast_model"] == 0.0
+
+
+def test_the_rule_based_fallback_is_skipped_on_pages_of_many_elements_and_says_so():
+    # a list of links the trees label no main content: the rules' ladder then takes the
+    # whole body, at the cost of measuring the tree again and again on a long page
+    links = "".join(f'<li><a href="/page/{i}">link number {i}</a></li>\n' for i in range(300))
+    html = (f"<html><head><title>l</title></head><body><ul>{links}</ul>"
+            f"<p>{'Some article text. ' * 50}</p></body></html>")
+    elements = len(Page(html).tags.names)
+    fell_back = auto.extract(Page(html), auto.Params())
+    assert fell_back.stage == "rules" and "link number 299" in fell_back.main.text
+    for limit in (elements, 100):
+        skipped = auto.extract(Page(html), auto.Params(rules_fallback_max_elements=limit))
+        assert skipped.status == "empty" and skipped.stage == "model"
+        assert f"no rule-based fallback on a page of {limit:,} elements" in skipped.message
+    kept = auto.extract(Page(html), auto.Params(rules_fallback_max_elements=elements + 1))
+    assert kept.stage == "rules"
+    unlimited = auto.extract(Page(html), auto.Params(rules_fallback_max_elements=0))
+    assert unlimited.stage == "rules"

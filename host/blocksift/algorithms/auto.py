@@ -75,6 +75,12 @@ class Params(BaseModel):
         True, description="Keep images (lazy sources resolved) in the reader-view HTML")
     rules_fallback: bool = Field(
         True, description="When the trees choose nothing, use auto-rules' choice")
+    rules_fallback_max_elements: int = Field(
+        50_000, ge=0, description="No auto-rules fallback on a page of at least this many "
+                                  "elements (start tags): there it costs as much as all the "
+                                  "rest, and what it finds on such a page (a list, a dump) is "
+                                  "the whole body; no dev-set page has a third as many. "
+                                  "0: no limit")
     reasons: int = Field(3, ge=0, le=10, description="Top reasons given per block")
     with_html: bool = Field(True, description="Also render the sanitized reader-view HTML")
     main_text: bool = Field(
@@ -841,7 +847,9 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
         return ExtractionResult(algorithm=NAME, status="empty", stage="empty",
                                 message="no visible text on the page",
                                 main=MainText(title=extract_title(page)))
-    if "main" not in kinds and params.rules_fallback:
+    rules_fallback = params.rules_fallback and not (
+        0 < params.rules_fallback_max_elements <= len(page.tags.names))
+    if "main" not in kinds and rules_fallback:
         rules_main = (feats.rules_signals(page, blocks.elements)[:, 0] if "rules" in
                       model.without else blocks.column("rules_main")
                       ) > 0
@@ -941,9 +949,13 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
     for name, p in zip(PAGE_TYPES, type_probs):
         stats[f"page_type.{name}"] = round(float(p), 4)
     status = "ok" if text else "empty"
+    message = "" if text else "no block was labeled main content" + (
+        "" if rules_fallback or not params.rules_fallback else
+        f" (no rule-based fallback on a page of {params.rules_fallback_max_elements:,} "
+        "elements or more)")
     return ExtractionResult(
         algorithm=NAME, status=status, blocks=out_blocks, main=main, stage=stage, stats=stats,
-        message="" if text else "no block was labeled main content",
+        message=message,
         extra={"page_type": page_type,
                "segments": [(el, kind, excluded, p) for (el, kind, excluded), p
                             in zip(regions, p_regions)],
