@@ -364,3 +364,23 @@ def test_table_parts_of_two_tables_make_a_table_each_without_what_is_excluded():
     assert main.html.count("<table>") == 2
     assert _cell_rows(main.html) == [["a1", "a2"], ["b1", "b2"]]
     assert "ad<" not in main.html
+
+
+def test_a_chosen_element_inside_a_subtree_another_leaves_out_is_rendered():
+    # a forum post's region leaves out its info block (author, join date), which holds the
+    # post's body, a main region of its own: the body is rendered, not lost with the block
+    page = Page("<html><body><div class='post'><header>Author · 8,415 posts</header>"
+                "<span class='number'>#2 · Aug 5</span><div class='info'><p>Joined 2008</p>"
+                "<div class='body'>The reply's own words, in full.</div></div></div>"
+                "</body></html>")
+    post = page.body.find("div")
+    header, info = post.find("header"), post.find("div")
+    body = info.find("div")
+    result = render_main(page, [post, body], exclude={header, info})
+    for shown in (result.html, result.text):
+        assert "#2 · Aug 5" in shown and "The reply's own words" in shown
+        assert "Joined 2008" not in shown and "Author" not in shown
+    assert result.html.index("#2 · Aug 5") < result.html.index("The reply's own words")
+    # nested with nothing left out between: rendered once, inside its ancestor
+    once = render_main(page, [post, body], exclude={header})
+    assert once.html.count("The reply's own words") == 1 and "Joined 2008" in once.html

@@ -766,14 +766,22 @@ def restructure(clone: etree._Element, math_classes: bool = True) -> None:
         _single_code_box(pre)
 
 
-def outermost(elements: Sequence[etree._Element]) -> list[etree._Element]:
-    """Drop elements nested inside another element of the list; keep document order."""
+def outermost(elements: Sequence[etree._Element],
+              exclude: Collection[etree._Element] = frozenset()) -> list[etree._Element]:
+    """Drop elements nested inside another element of the list; keep document order.
+
+    An element inside an ``exclude`` subtree of another one stays: rendering the other one
+    leaves that subtree out, and the element with it (a forum post's body inside the
+    post's info block that the post's region leaves out).
+    """
     chosen = set(elements)
     kept = []
     for element in elements:
         parent = element.getparent()
         nested = False
         while parent is not None:
+            if exclude and parent in exclude:
+                break  # what lies above renders without this subtree
             if parent in chosen:
                 nested = True
                 break
@@ -798,7 +806,8 @@ def render_main(page: Page, elements: Sequence[etree._Element], *,
     ``text`` empty (the caller writes its own), ``found_notices`` are :func:`notices` of
     ``elements`` (all of them), ``xpath_of`` an :class:`~blocksift.page.XPaths` in use.
     """
-    chosen = outermost(list(elements))
+    exclude = exclude if isinstance(exclude, (set, frozenset)) else set(exclude)
+    chosen = outermost(list(elements), exclude)
     # a listing is kept whole: boilerplate rules must not cut lines out of a <pre>
     exclude = {node for node in exclude
                if next(node.iterancestors("pre"), None) is None} | set(
