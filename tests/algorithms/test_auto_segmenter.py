@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from blocksift import content
 from blocksift.algorithms import auto, auto_rules
 from blocksift.algorithms.segmenter import adapt, context, features, labels, trees
 from blocksift.page import Page
@@ -925,6 +926,22 @@ def test_regions_come_out_in_document_order_for_any_labeling():
             holders = [r for r in regions if (r[0] is el or el in set(r[0].iterdescendants()))
                        and not any(x is el or el in set(x.iterdescendants()) for x in r[2])]
             assert kind in {r[1] for r in holders}
+
+
+
+def test_a_region_keeps_the_text_an_inline_wrapper_holds_beside_a_block_of_another_kind():
+    # a CMS wraps the article's paragraphs (text and <br>s, no block) in a <span> that also
+    # holds an ad: the span carries the article block's own text and is no excluded subtree
+    page = Page("<html><body><div class='post'><span class='wrapper'>First part of the "
+                "article, with words.<br><br>Second part of it.<div class='ad'>Buy now</div>"
+                "Third part, after the ad.</span></div></body></html>")
+    post = page.body.find("div")
+    ad = post.find("span/div")
+    regions = auto._regions([post, ad], ["main", "ad"])
+    assert [(el, kind, excluded) for el, kind, excluded in regions] == [
+        (post, "main", [ad]), (ad, "ad", [])]
+    html = content.render_main(page, [post], exclude={ad}).html
+    assert "First part" in html and "Third part" in html and "Buy now" not in html
 
 
 def test_block_probabilities_by_parts_equal_the_whole_matrix():

@@ -26,7 +26,7 @@ from __future__ import annotations
 import gc
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from functools import cached_property, lru_cache
 from importlib import resources
@@ -321,7 +321,7 @@ def _regions(blocks: list[etree._Element], kinds: list[str]
             continue
         if node in own:
             kind = own[node]
-            excluded = _other_kind_subtrees(node, kind, below)
+            excluded = _other_kind_subtrees(node, kind, below, own)
             out.append((node, kind, excluded))
             # the excluded subtrees are regions of their own
             for sub in excluded:
@@ -364,8 +364,17 @@ def _sibling_runs(regions: list[tuple[etree._Element, str, list[etree._Element]]
 
 
 def _other_kind_subtrees(root: etree._Element, kind: str,
-                         below: dict[etree._Element, frozenset[str]]) -> list[etree._Element]:
-    """Maximal subtrees under ``root`` that hold text of another kind than ``kind``."""
+                         below: dict[etree._Element, frozenset[str]],
+                         blocks: Collection[etree._Element] = frozenset()
+                         ) -> list[etree._Element]:
+    """Maximal subtrees under ``root`` (a block of ``kind``) that hold text of another kind
+    than ``kind``, in reverse document order.
+
+    An element that is no block (of ``blocks``) and holds some of ``root``'s own text (an
+    inline wrapper around the article's paragraphs) is no such subtree, whatever blocks lie
+    inside it: leaving it out would leave out ``root``'s text with it. What lies inside it
+    is looked at instead.
+    """
     found: list[etree._Element] = []
     stack = [c for c in root if isinstance(c.tag, str)]
     while stack:
@@ -373,8 +382,29 @@ def _other_kind_subtrees(root: etree._Element, kind: str,
         kinds = below.get(node)
         if not kinds or kinds == {kind}:
             continue
+        if node not in blocks and _holds_text_of_its_block(node, blocks):
+            stack.extend(c for c in node if isinstance(c.tag, str))
+            continue
         found.append(node)
     return found
+
+
+def _holds_text_of_its_block(element: etree._Element,
+                             blocks: Collection[etree._Element]) -> bool:
+    """Whether ``element`` (no block) holds visible text of the block around it: its own
+    text, the tails of its children, and the same of its descendants that are no blocks."""
+    stack = [element]
+    while stack:
+        node = stack.pop()
+        if node.text and node.text.strip() and node.tag not in NON_TEXT_TAGS:
+            return True
+        for child in node:
+            if child.tail and child.tail.strip():
+                return True
+            if isinstance(child.tag, str) and child not in blocks \
+                    and child.tag not in NON_TEXT_TAGS:
+                stack.append(child)
+    return False
 
 
 # -- explanations -------------------------------------------------------------------------
