@@ -71,6 +71,18 @@ def test_code_in_a_layout_table_is_one_box_with_its_language_and_no_gutter():
     assert '<code class="language-python">def f(x):\n    return x</code>' in main.html
 
 
+
+def test_a_listing_beside_a_toolbar_keeps_its_code_and_drops_the_buttons():
+    # mdBook: a box of copy and run buttons inside the <pre>, the code beside it
+    main = _render("<pre><div class='buttons'><button class='clip-button' title='Copy'>"
+                   "Copy<svg><title>copy icon</title><path d='M0 0'/></svg></button></div>"
+                   "<code class='language-rust hljs'><span class='boring'>fn main() {</span>\n"
+                   "    println!(\"hi\");\n}</code></pre>")
+    assert '<code class="language-rust">fn main() {\n    println!("hi");\n}</code>' \
+        in main.html
+    assert "Copy" not in main.html and "copy icon" not in main.html
+
+
 def test_a_listing_with_control_characters_still_renders():
     # the HTML parser keeps a form feed in a listing; lxml refuses it as element text
     main = _render("<pre class='language-sh'>echo one\x0c\n<span>echo two</span>\x0b</pre>")

@@ -620,17 +620,29 @@ def _flatten_layout_table(table: etree._Element) -> None:
         parent.replace(table, replacement)
 
 
+def _visible_chars(text: str) -> int:
+    """Characters of ``text`` that are not white space."""
+    return len("".join(text.split()))
+
+
 def _single_code_box(pre: etree._Element) -> None:
     """One ``<pre><code class="language-x">`` per listing: nested boxes (``pre`` in ``pre``,
     per-line ``div``s) become plain text lines; the language comes from the classes."""
     language = code_language(pre)
+    # a listing's controls (copy and run buttons, their icons) are not its code
+    for control in list(pre.iter("button", "svg")):
+        if control.getparent() is not None:
+            control.drop_tree()
     text = "".join(pre.itertext())
     if pre.find(".//pre") is not None or pre.find(".//div") is not None or \
             pre.find(".//table") is not None:
         lines = ["".join(line.itertext()).rstrip("\n")
                  for line in pre.iter("div", "pre") if line is not pre and
                  line.find("div") is None and line.find("pre") is None]
-        text = "\n".join(lines) if lines else text
+        # one line per box only when the boxes hold the whole listing: a box beside the
+        # code (a toolbar) would leave the code out
+        if lines and _visible_chars("".join(lines)) >= _visible_chars(text):
+            text = "\n".join(lines)
     for child in list(pre):
         pre.remove(child)
     pre.text = None
