@@ -944,6 +944,25 @@ def test_a_region_keeps_the_text_an_inline_wrapper_holds_beside_a_block_of_anoth
     assert "First part" in html and "Third part" in html and "Buy now" not in html
 
 
+
+def test_a_block_of_the_regions_kind_holding_another_kind_stays_in_the_region():
+    # an article body (main, with text of its own) holding a widget (links) inside a main
+    # container: the body is no subtree the container leaves out, the widget is
+    page = Page("<html><body><div class='post'><h1>Headline of the post</h1>"
+                "<div class='entry'>The body's own opening words.<p>A paragraph.</p>"
+                "<div class='widget'><a href='/x'>Elsewhere</a></div></div></div>"
+                "</body></html>")
+    post = page.body.find("div")
+    h1, entry = post.find("h1"), post.find("div")
+    p, widget = entry.find("p"), entry.find("div")
+    regions = auto._regions([post, h1, entry, p, widget], ["main", "main", "main", "main",
+                                                            "links"])
+    assert [(el, kind, excluded) for el, kind, excluded in regions] == [
+        (post, "main", [widget]), (widget, "links", [])]
+    html = content.render_main(page, [post], exclude={widget}).html
+    assert "opening words" in html and "A paragraph." in html and "Elsewhere" not in html
+
+
 def test_block_probabilities_by_parts_equal_the_whole_matrix():
     # a page of a few hundred blocks, scored in parts of 7 rows (a size no chunk divides)
     rows = "".join(f"<p>Paragraph {i} has <a href='/l{i}'>a link</a>, and words.</p>"

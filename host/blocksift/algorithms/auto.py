@@ -365,16 +365,18 @@ def _sibling_runs(regions: list[tuple[etree._Element, str, list[etree._Element]]
 
 def _other_kind_subtrees(root: etree._Element, kind: str,
                          below: dict[etree._Element, frozenset[str]],
-                         blocks: Collection[etree._Element] = frozenset()
+                         own: dict[etree._Element, str] | None = None
                          ) -> list[etree._Element]:
     """Maximal subtrees under ``root`` (a block of ``kind``) that hold text of another kind
     than ``kind``, in reverse document order.
 
-    An element that is no block (of ``blocks``) and holds some of ``root``'s own text (an
-    inline wrapper around the article's paragraphs) is no such subtree, whatever blocks lie
-    inside it: leaving it out would leave out ``root``'s text with it. What lies inside it
-    is looked at instead.
+    An element whose own text is of ``kind`` is no such subtree, whatever blocks lie inside
+    it: a block of ``kind`` (``own``: each block's kind), or an element that is no block and
+    holds some of ``root``'s own text (an inline wrapper around the article's paragraphs).
+    Leaving it out would leave that text out of the region (and, for a block, make it a
+    region of its own that the region leaves out). What lies inside it is looked at instead.
     """
+    own = own or {}
     found: list[etree._Element] = []
     stack = [c for c in root if isinstance(c.tag, str)]
     while stack:
@@ -382,7 +384,8 @@ def _other_kind_subtrees(root: etree._Element, kind: str,
         kinds = below.get(node)
         if not kinds or kinds == {kind}:
             continue
-        if node not in blocks and _holds_text_of_its_block(node, blocks):
+        own_kind = own.get(node)
+        if own_kind == kind or (own_kind is None and _holds_text_of_its_block(node, own)):
             stack.extend(c for c in node if isinstance(c.tag, str))
             continue
         found.append(node)
