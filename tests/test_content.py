@@ -396,3 +396,27 @@ def test_a_chosen_element_inside_a_subtree_another_leaves_out_is_rendered():
     # nested with nothing left out between: rendered once, inside its ancestor
     once = render_main(page, [post, body], exclude={header})
     assert once.html.count("The reply's own words") == 1 and "Joined 2008" in once.html
+
+
+def test_noscript_content_is_shown_as_content_never_as_markup_text():
+    # the sanitizer reads a <noscript> as raw text: kept as it was, its markup showed as
+    # text ("<p>A post ...</p>") in the reader
+    main = _render("<p>Intro words here.</p><noscript><p>A post kept for crawlers.</p>"
+                   "</noscript><picture><img src='/b.jpg'></picture><noscript><picture>"
+                   "<source srcset='/a.jpg'><img src='/a.jpg'></picture></noscript>after")
+    assert "&lt;" not in main.html
+    assert "<p>A post kept for crawlers.</p>" in main.html
+    # the second copy of the picture beside it goes, the words after it stay
+    assert main.html.count("<img") == 1 and "after" in main.html
+
+
+def test_noscript_content_the_parser_kept_as_text_is_parsed():
+    from lxml import html as lxml_html
+
+    from blocksift import content
+
+    holder = lxml_html.fromstring("<div><p>Before.</p><noscript></noscript></div>")
+    holder.find("noscript").text = "<p>Kept <b>for crawlers</b>.</p> and words"
+    content.restructure(holder)
+    assert etree.tostring(holder, encoding="unicode") == (
+        "<div><p>Before.</p><p>Kept <b>for crawlers</b>.</p> and words</div>")

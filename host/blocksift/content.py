@@ -727,6 +727,41 @@ def _set_source(image: etree._Element, url: str) -> bool:
     return True
 
 
+_MEDIA_FALLBACK_BESIDE = frozenset({"picture", "img", "video", "figure", "audio"})
+
+
+def _open_noscripts(clone: etree._Element) -> None:
+    """``<noscript>`` boxes left after :func:`_resolve_images` opened into their content.
+
+    The sanitizer's parser reads a ``<noscript>``'s content as raw text (as a browser
+    running scripts does), so a box kept as it is shows its markup as text in the reader.
+    What it holds is main content (forums keep their posts there for crawlers), except
+    the second copy of a picture the element before it shows: that one goes.
+    """
+    for noscript in list(clone.iter("noscript")):
+        parent = noscript.getparent()
+        if parent is None:
+            continue
+        if not len(noscript) and "<" in (noscript.text or ""):
+            try:  # kept as raw text by the page's parser: its elements, parsed
+                parts = lxml_html.fragments_fromstring(noscript.text)
+            except (etree.ParserError, ValueError):
+                parts = []
+            noscript.text = None
+            for part in parts:
+                if isinstance(part, str):
+                    noscript.text = (noscript.text or "") + part
+                else:
+                    noscript.append(part)
+        text = "".join(noscript.itertext()).strip()
+        previous = noscript.getprevious()
+        if not text and previous is not None and (
+                previous.tag in _MEDIA_FALLBACK_BESIDE or previous.find(".//img") is not None):
+            _drop(noscript)
+        else:
+            noscript.drop_tag()
+
+
 def _lone_image(noscript: etree._Element) -> etree._Element | None:
     """The ``<img>`` a lazy loader's ``<noscript>`` holds, if that is all it holds (parsed
     as elements or kept as raw text); anything else in it stays out of the reader."""
@@ -768,6 +803,7 @@ def restructure(clone: etree._Element, math_classes: bool = True) -> None:
     form, layout tables flattened (data tables stay), one box per code listing.
     ``math_classes`` False: no element has a class of :data:`_MATH_CLASSES`."""
     _resolve_images(clone)
+    _open_noscripts(clone)
     _math_sources(clone, math_classes)
     for table in reversed(list(clone.iter("table"))):  # inner tables first
         if _is_layout_table(table):
