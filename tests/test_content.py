@@ -322,6 +322,8 @@ def test_mathjax_3_and_tex_scripts_without_class_names_keep_one_form_each():
                    "</script> here.</p>")
     assert main.html.count("<mi>E</mi>") == 1 and "mjx-math" not in main.html
     assert '<code class="language-tex">v^2</code>' in main.html
+    # the words after each formula stay
+    assert "</math> and <code" in main.html and "</code> here.</p>" in main.html
 
 
 def test_restructure_told_no_math_classes_equals_looking_for_them():

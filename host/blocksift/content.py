@@ -673,7 +673,9 @@ def _math_sources(clone: etree._Element, math_classes: bool = True) -> None:
                 node.find(".//math") is not None:
             if node.tag == "mjx-container":
                 math = node.find(".//math")
-                node.getparent().replace(node, math) if node.getparent() is not None else None
+                if node.getparent() is not None:
+                    math.tail = node.tail  # the sentence goes on after the formula
+                    node.getparent().replace(node, math)
                 continue
             _drop(node)
         elif node.tag == "script" and (node.get("type") or "").startswith("math/tex"):
