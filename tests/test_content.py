@@ -422,3 +422,28 @@ def test_noscript_content_the_parser_kept_as_text_is_parsed():
     content.restructure(holder)
     assert etree.tostring(holder, encoding="unicode") == (
         "<div><p>Before.</p><p>Kept <b>for crawlers</b>.</p> and words</div>")
+
+
+def test_controls_and_embeds_are_left_out_of_the_reader_as_of_the_text():
+    # the sanitizer drops these tags but kept their text: a dropdown's options ran together
+    # ("Team SchedulesArizona Cardinals"), a play button's screen-reader text read as prose
+    main = _render("<p>Schedule below.</p><select><option>Team Schedules</option>"
+                   "<option>Arizona Cardinals</option></select>"
+                   "<button class='popup-open'><span class='blind'>Play the video, a "
+                   "disclaimer.</span></button><svg><title>logo icon</title></svg>"
+                   "<textarea>typed text</textarea><p>After.</p>")
+    for left_out in ("Team Schedules", "Arizona", "disclaimer", "logo icon", "typed text"):
+        assert left_out not in main.html and left_out not in main.text
+    assert "Schedule below." in main.html and "After." in main.html
+
+
+def test_a_button_that_opens_a_section_keeps_its_text():
+    # FAQ questions and accordion headings are often buttons
+    main = _render("<div><button class='faq'>How long can I rent it for?</button>"
+                   "<div>A month at most.</div></div>"
+                   "<h3><button>Delivery</button></h3><div>Free.</div>"
+                   "<button aria-expanded='false' aria-controls='s1'>Returns</button>"
+                   "<div id='s1'>Thirty days.</div><button>Add to cart</button>")
+    for kept in ("How long can I rent it for?", "Delivery", "Returns", "Thirty days."):
+        assert kept in main.html
+    assert "<button" not in main.html and "Add to cart" not in main.html

@@ -764,6 +764,29 @@ def _open_noscripts(clone: etree._Element) -> None:
             noscript.drop_tag()
 
 
+#: What the reader leaves out as the main text does (NON_TEXT_TAGS, ``<noscript>`` opened
+#: by then): the sanitizer drops these tags but keeps their text, so a dropdown's options
+#: ran together as text and a button's screen-reader text showed as prose.
+_LEFT_OUT_OF_READER = tuple(sorted(NON_TEXT_TAGS - {"noscript"}))
+_HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6", "summary")
+
+
+def _drop_controls(clone: etree._Element) -> None:
+    """Form controls, embedded objects, icons and templates out of the reader's copy, text
+    and all. A button that opens a section (``aria-expanded`` or ``aria-controls``, in a
+    heading, or a question: an FAQ's) keeps its text, without the button."""
+    for node in list(clone.iter(*_LEFT_OUT_OF_READER)):
+        if node.getparent() is None:
+            continue
+        if node.tag == "button" and (
+                node.get("aria-expanded") is not None or node.get("aria-controls") is not None
+                or next(node.iterancestors(*_HEADING_TAGS), None) is not None
+                or "".join(node.itertext()).strip().endswith("?")):
+            node.drop_tag()
+        else:
+            _drop(node)
+
+
 def _lone_image(noscript: etree._Element) -> etree._Element | None:
     """The ``<img>`` a lazy loader's ``<noscript>`` holds, if that is all it holds (parsed
     as elements or kept as raw text); anything else in it stays out of the reader."""
@@ -807,6 +830,7 @@ def restructure(clone: etree._Element, math_classes: bool = True) -> None:
     _resolve_images(clone)
     _open_noscripts(clone)
     _math_sources(clone, math_classes)
+    _drop_controls(clone)  # after the formulas: MathJax 2 keeps TeX in scripts
     for table in reversed(list(clone.iter("table"))):  # inner tables first
         if _is_layout_table(table):
             _flatten_layout_table(table)
