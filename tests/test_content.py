@@ -71,7 +71,6 @@ def test_code_in_a_layout_table_is_one_box_with_its_language_and_no_gutter():
     assert '<code class="language-python">def f(x):\n    return x</code>' in main.html
 
 
-
 def test_a_listing_beside_a_toolbar_keeps_its_code_and_drops_the_buttons():
     # mdBook: a box of copy and run buttons inside the <pre>, the code beside it
     main = _render("<pre><div class='buttons'><button class='clip-button' title='Copy'>"

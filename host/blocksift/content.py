@@ -235,7 +235,6 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
                      link_rel="noopener noreferrer", strip_comments=True)
 
 
-
 def _may_hold_not_xml_text(raw: str) -> bool:
     """Whether a tree parsed from ``raw`` can hold a character of :data:`_NOT_XML_TEXT`:
     one written as it is or as a character reference.

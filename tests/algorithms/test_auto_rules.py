@@ -176,7 +176,6 @@ def test_title_drops_the_site_name():
     assert auto.extract_title(page) == "Daily Paper"
 
 
-
 @pytest.mark.parametrize("html, expected", [
     # the head's <title> and og:title, the first ones in document order
     ("<html><head><title>Head title</title><meta property='og:title' content=' Head  og '>"

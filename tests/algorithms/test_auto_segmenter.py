@@ -55,7 +55,6 @@ def test_paper_and_rule_signals_are_filled():
     assert (blocks.features[:, col["cl_recurrence"]] == -1).all()
 
 
-
 def test_groups_left_out_are_minus_one_and_the_rest_unchanged():
     html = (ROOT / "examples" / "article.html").read_text(encoding="utf-8")
     full = features.compute(Page(html))
@@ -139,7 +138,6 @@ def test_the_walk_leaves_linkdensity_to_node_stats_when_it_cannot_tell():
     body = page.tree.find("body")
     body.insert(0, page.tree.makeelement("head"))  # a head linkdensity's view would keep
     assert features.walk(page).link_density is None
-
 
 
 def test_container_columns_equal_their_tree_definitions():
@@ -928,7 +926,6 @@ def test_regions_come_out_in_document_order_for_any_labeling():
             assert kind in {r[1] for r in holders}
 
 
-
 def test_a_region_keeps_the_text_an_inline_wrapper_holds_beside_a_block_of_another_kind():
     # a CMS wraps the article's paragraphs (text and <br>s, no block) in a <span> that also
     # holds an ad: the span carries the article block's own text and is no excluded subtree
@@ -942,7 +939,6 @@ def test_a_region_keeps_the_text_an_inline_wrapper_holds_beside_a_block_of_anoth
         (post, "main", [ad]), (ad, "ad", [])]
     html = content.render_main(page, [post], exclude={ad}).html
     assert "First part" in html and "Third part" in html and "Buy now" not in html
-
 
 
 def test_a_block_of_the_regions_kind_holding_another_kind_stays_in_the_region():

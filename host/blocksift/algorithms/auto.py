@@ -803,7 +803,6 @@ def _main_text(blocks: feats.Blocks, kinds: list[str],
     return "\n\n".join(paragraphs)
 
 
-
 _MEDIA_TAGS = ("img", "picture", "video", "audio", "figure", "math", "svg")
 
 
