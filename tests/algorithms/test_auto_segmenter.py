@@ -512,6 +512,20 @@ def test_textless_pictures_beside_a_main_region_join_it_but_not_past_other_text(
     assert sources == ["a.png", "b.png", "c.png", "lead.png"]
 
 
+def test_a_picture_holding_text_of_the_block_around_it_is_not_textless():
+    # a product card's picture link with a badge: the badge is the card's text (labelled
+    # otherwise), so the link does not join the main paragraph beside it; a formula does
+    html = ("<body><div><a href='/desk'><img src='desk.png'><span>+5 Free Accessories</span>"
+            f"</a><p>{_PARAS[0]}</p><math><mi>x</mi><mo>=</mo><mn>1</mn></math>"
+            "<a href='/p'><img src='plain.png'></a></div></body>")
+    page = Page(html)
+    blocks = features.compute(page, papers=False, rules=False)
+    main = [el for el, t in zip(blocks.elements, blocks.texts) if t in _PARAS]
+    beside = auto._media_beside(main, auto._holds_blocks(blocks))
+    assert [el.tag for el in beside] == ["math", "a"]
+    assert beside[1].find("img").get("src") == "plain.png"
+
+
 def test_the_reader_keeps_figures_and_drops_notices_with_the_learned_model():
     html = (ROOT / "tests" / "e2e" / "pages" / "reader-structure.html").read_text(encoding="utf-8")
     main = auto.extract(Page(html), auto.Params()).main

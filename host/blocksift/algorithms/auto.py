@@ -806,6 +806,29 @@ def _main_text(blocks: feats.Blocks, kinds: list[str],
 _MEDIA_TAGS = ("img", "picture", "video", "audio", "figure", "math", "svg")
 
 
+def _text_outside_formulas(element: etree._Element) -> bool:
+    """Whether ``element`` shows text of its own: outside ``<math>`` and ``<svg>`` (a
+    formula's symbols are not prose) and outside what the text leaves out."""
+    stack = [element]
+    while stack:
+        node = stack.pop()
+        if node.tag in ("math", "svg") or node.tag in NON_TEXT_TAGS:
+            if node is not element and node.tail and node.tail.strip():
+                return True
+            continue
+        if node.text and node.text.strip():
+            return True
+        for child in node:
+            if not isinstance(child.tag, str):
+                if child.tail and child.tail.strip():
+                    return True
+                continue
+            stack.append(child)
+        if node is not element and node.tail and node.tail.strip():
+            return True
+    return False
+
+
 def _media_beside(main_elements: list[etree._Element], with_text: set[etree._Element]
                   ) -> list[etree._Element]:
     """Text-less pictures, figures and formulas standing right next to a main region.
@@ -826,6 +849,10 @@ def _media_beside(main_elements: list[etree._Element], with_text: set[etree._Ele
                     sibling.iter(*_MEDIA_TAGS), None) is not None
                 if sibling.tag == "noscript":
                     media = "<img" in (sibling.text or "") or sibling.find(".//img") is not None
+                elif media and _text_outside_formulas(sibling):
+                    # its text belongs to the block around it, labelled otherwise (a
+                    # product card's picture link with a "+5 Free Accessories" badge)
+                    media = False
                 if media:
                     chosen.add(sibling)
                     found.append(sibling)
