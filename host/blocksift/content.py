@@ -628,10 +628,7 @@ def _single_code_box(pre: etree._Element) -> None:
     """One ``<pre><code class="language-x">`` per listing: nested boxes (``pre`` in ``pre``,
     per-line ``div``s) become plain text lines; the language comes from the classes."""
     language = code_language(pre)
-    # a listing's controls (copy and run buttons, their icons) are not its code
-    for control in list(pre.iter("button", "svg")):
-        if control.getparent() is not None:
-            control.drop_tree()
+    # (a listing's copy and run buttons and their icons went with _drop_controls)
     text = "".join(pre.itertext())
     if pre.find(".//pre") is not None or pre.find(".//div") is not None or \
             pre.find(".//table") is not None:

@@ -20,7 +20,7 @@ from typing import Any
 from lxml import etree
 from lxml import html as lxml_html
 
-from .rawscan import STAMP_ATTR, TagScan, scan, stamp
+from .rawscan import STAMP_ATTR, TagScan, scan, stamp, stamped_ordinal
 from .wire.constants import ID_ATTR as DEFAULT_ID_ATTR  # the snapshot's id attribute
 
 _META_CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
@@ -326,8 +326,7 @@ class Page:
     @staticmethod
     def ordinal(element: etree._Element) -> int | None:
         """Source ordinal of ``element``; None for elements the parser implied."""
-        value = element.get(STAMP_ATTR) if isinstance(element.tag, str) else None
-        return int(value) if value is not None else None
+        return stamped_ordinal(element)
 
     def span_starts(self, elements: Iterable[etree._Element]) -> list[int]:
         """``span(element)[0]`` of each element, the stamped ones read directly (a long

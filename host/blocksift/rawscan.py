@@ -20,6 +20,7 @@ import re
 from array import array
 from collections.abc import MutableSequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .htmltokenizer import (
     RAW_GROUPS,
@@ -30,7 +31,7 @@ from .htmltokenizer import (
 )
 
 __all__ = ["RAW_TEXT_ELEMENTS", "STAMP_ATTR", "TOKEN_RE", "VOID_ELEMENTS", "TagScan",
-           "id_attr_pattern", "scan", "stamp"]
+           "id_attr_pattern", "scan", "stamp", "stamped_ordinal"]
 
 # Start tags that close an open <p> (HTML Living Standard §13.2.6.4.7, "in body").
 _CLOSES_P = frozenset({
@@ -192,6 +193,13 @@ def scan(html: str, id_attr: str | None = "data-bsid") -> TagScan:
 
 
 STAMP_ATTR = "data-bso"
+
+
+def stamped_ordinal(element: Any) -> int | None:
+    """The ordinal :func:`stamp` gave ``element``'s start tag (an lxml element of the stamped
+    page); None for elements the parser implied, comments and processing instructions."""
+    value = element.get(STAMP_ATTR) if isinstance(element.tag, str) else None
+    return int(value) if value is not None else None
 
 
 def stamp(html: str, tags: TagScan) -> str:

@@ -36,8 +36,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from .page import Page
-from .rawscan import STAMP_ATTR, TagScan, scan
+from .rawscan import STAMP_ATTR, TagScan, scan, stamped_ordinal
 
 #: Raw-text elements whose unclosed start tag is closed before the first tag inside it.
 #: ``script`` and ``style`` are left alone: their text holds ``<`` as code.
@@ -261,7 +260,7 @@ def release_swallowed(root: etree._Element, tags: TagScan) -> int:
     starts, close_ends, count = tags.starts, tags.close_ends, len(tags)
 
     def ordinal(node: etree._Element) -> int | None:
-        number = Page.ordinal(node)
+        number = stamped_ordinal(node)
         return number if number is not None and number < count else None
 
     def last_inside(holder: etree._Element) -> int | None:
@@ -291,8 +290,8 @@ def release_swallowed(root: etree._Element, tags: TagScan) -> int:
             if at is None or parent is None:
                 continue
             end = close_ends[at]
-            first = next((child for child in node if (at := ordinal(child)) is not None
-                          and starts[at] >= end), None)
+            first = next((child for child in node if (child_at := ordinal(child)) is not None
+                          and starts[child_at] >= end), None)
             if first is None:
                 continue
             leaving = [first, *first.itersiblings()]

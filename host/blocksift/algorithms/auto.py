@@ -26,7 +26,7 @@ from __future__ import annotations
 import gc
 import re
 from collections import Counter
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from functools import cached_property, lru_cache
 from importlib import resources
@@ -396,6 +396,13 @@ def _holds_text_of_its_block(element: etree._Element,
                              blocks: Collection[etree._Element]) -> bool:
     """Whether ``element`` (no block) holds visible text of the block around it: its own
     text, the tails of its children, and the same of its descendants that are no blocks."""
+    return _shows_text(element, lambda child: child in blocks or child.tag in NON_TEXT_TAGS)
+
+
+def _shows_text(element: etree._Element, skipped: Callable[[etree._Element], bool]) -> bool:
+    """Whether ``element`` shows text: its own (unless it is of :data:`NON_TEXT_TAGS`), the
+    tails of its children, and the same of its descendants but those ``skipped`` (whose
+    tails, the text around them, still count)."""
     stack = [element]
     while stack:
         node = stack.pop()
@@ -404,8 +411,7 @@ def _holds_text_of_its_block(element: etree._Element,
         for child in node:
             if child.tail and child.tail.strip():
                 return True
-            if isinstance(child.tag, str) and child not in blocks \
-                    and child.tag not in NON_TEXT_TAGS:
+            if isinstance(child.tag, str) and not skipped(child):
                 stack.append(child)
     return False
 
@@ -806,27 +812,10 @@ def _main_text(blocks: feats.Blocks, kinds: list[str],
 _MEDIA_TAGS = ("img", "picture", "video", "audio", "figure", "math", "svg")
 
 
-def _text_outside_formulas(element: etree._Element) -> bool:
-    """Whether ``element`` shows text of its own: outside ``<math>`` and ``<svg>`` (a
-    formula's symbols are not prose) and outside what the text leaves out."""
-    stack = [element]
-    while stack:
-        node = stack.pop()
-        if node.tag in ("math", "svg") or node.tag in NON_TEXT_TAGS:
-            if node is not element and node.tail and node.tail.strip():
-                return True
-            continue
-        if node.text and node.text.strip():
-            return True
-        for child in node:
-            if not isinstance(child.tag, str):
-                if child.tail and child.tail.strip():
-                    return True
-                continue
-            stack.append(child)
-        if node is not element and node.tail and node.tail.strip():
-            return True
-    return False
+def _not_prose(element: etree._Element) -> bool:
+    """A formula or icon (``<math>``, ``<svg>``: symbols, not prose) or what the text leaves
+    out."""
+    return element.tag in ("math", "svg") or element.tag in NON_TEXT_TAGS
 
 
 def _media_beside(main_elements: list[etree._Element], with_text: set[etree._Element]
@@ -849,7 +838,7 @@ def _media_beside(main_elements: list[etree._Element], with_text: set[etree._Ele
                     sibling.iter(*_MEDIA_TAGS), None) is not None
                 if sibling.tag == "noscript":
                     media = "<img" in (sibling.text or "") or sibling.find(".//img") is not None
-                elif media and _text_outside_formulas(sibling):
+                elif media and not _not_prose(sibling) and _shows_text(sibling, _not_prose):
                     # its text belongs to the block around it, labelled otherwise (a
                     # product card's picture link with a "+5 Free Accessories" badge)
                     media = False
