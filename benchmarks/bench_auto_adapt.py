@@ -1,12 +1,17 @@
 """Per-site adaptation of ``auto``: learn from 5 labeled pages of a site, test on the rest.
 
-Sites are the dev sets' registered domains with at least 6 pages. The first 5 pages (by id)
-are counted into a :class:`~blocksift.algorithms.segmenter.adapt.SitePrior`, exactly as the
-host does when examples are saved; the site's other pages are scored (word F1) with the
-out-of-fold probabilities of ``bench_auto_cv.py`` (the base model never saw the site), before
-and after the adjustment.
+Sites are what the host keys its adaptation files by (``--group host``, the default): the
+page URL's host without ``www.`` (:func:`blocksift.sites.site_key`; a page without a URL
+takes the set's ``site`` field, a host too), with at least 6 pages. ``--group domain`` groups
+by registered domain instead (the CV groups: ``a.blogspot.com`` and ``b.blogspot.com`` are
+one "site" there, as the adaptation files were keyed before version 3). The first 5 pages
+(by id) are counted into a :class:`~blocksift.algorithms.segmenter.adapt.SitePrior`,
+exactly as the host does when examples are saved; the site's other pages are scored (word
+F1) with the out-of-fold probabilities of ``bench_auto_cv.py`` (the base model never saw the
+site), before and after the adjustment.
 
-    python3 benchmarks/bench_auto_adapt.py --cache DIR --threshold 0.3 fold0.pkl ... fold4.pkl
+    python3 benchmarks/bench_auto_adapt.py --cache DIR --threshold 0.35 [--group domain] \
+        fold0.pkl ... fold4.pkl
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from blocksift.algorithms.segmenter import features as feats  # noqa: E402
 from blocksift.evaluation.datasets import resolve  # noqa: E402
 from blocksift.evaluation.metric import word_prf  # noqa: E402
 from blocksift.page import Page  # noqa: E402
+from blocksift.sites import site_key  # noqa: E402
 
 
 def main() -> int:
@@ -40,6 +46,8 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, required=True)
     parser.add_argument("--threshold", type=float, default=at.DEFAULT_THRESHOLD)
     parser.add_argument("--learn", type=int, default=5, help="labeled pages per site")
+    parser.add_argument("--group", choices=("host", "domain"), default="host",
+                        help="what a site is (module docstring)")
     parser.add_argument("folds", type=Path, nargs="+", help="--fold outputs of bench_auto_cv")
     args = parser.parse_args()
     samples = bench_auto_cv.load_samples(args.cache, bench_auto_cv.SETS)
@@ -50,19 +58,22 @@ def main() -> int:
     _x, _y, idx = at.stack(samples)
     starts = np.searchsorted(idx, np.arange(len(samples)))
     ends = np.searchsorted(idx, np.arange(len(samples)), side="right")
-    by_site: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for i, sample in enumerate(samples):
-        if sample.dataset != "cleaneval-dev":  # one page per site there
-            by_site[(sample.dataset, sample.group)].append(i)
-    sites = {k: v for k, v in by_site.items() if len(v) > args.learn}
-    wanted = {(samples[i].dataset, samples[i].page_id) for v in sites.values() for i in v}
-    html: dict[tuple[str, str], tuple[str, str | None]] = {}
-    for name in {k[0] for k in sites}:
+    records: dict[tuple[str, str], dict] = {}
+    for name in sorted({s.dataset for s in samples} - {"cleaneval-dev"}):  # one page a site
         with gzip.open(resolve(name), "rt", encoding="utf-8") as handle:
             for line in handle:
                 row = json.loads(line)
-                if (name, str(row["id"])) in wanted:
-                    html[(name, str(row["id"]))] = (row["html"], row.get("url"))
+                records[(name, str(row["id"]))] = row
+    by_site: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, sample in enumerate(samples):
+        row = records.get((sample.dataset, sample.page_id))
+        if row is None:
+            continue
+        site = sample.group if args.group == "domain" else (
+            site_key(row.get("url")) or site_key(f"//{row.get('site') or ''}") or sample.group)
+        by_site[(sample.dataset, site)].append(i)
+    sites = {k: v for k, v in by_site.items() if len(v) > args.learn}
+    html = {key: (row["html"], row.get("url")) for key, row in records.items()}
     rows = []
     stale = 0
     for (dataset, site), members in sorted(sites.items()):

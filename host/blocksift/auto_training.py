@@ -20,7 +20,6 @@ import numpy as np
 
 from .algorithms.segmenter import features as feats
 from .algorithms.segmenter import labels
-from .algorithms.segmenter.adapt import registered_domain
 from .algorithms.segmenter.context import context_features
 from .algorithms.segmenter.trees import TreeEnsemble
 from .page import Page
@@ -53,6 +52,21 @@ class PageSample:
     gold: str
     #: a copy of a page made longer for training (:func:`lengthen`), not a page of the set
     lengthened: bool = False
+
+
+_SECOND_LEVEL = {"co", "com", "org", "net", "ac", "gov", "edu", "ne", "or", "go"}
+
+
+def registered_domain(host_or_url: str | None) -> str:
+    """A page's registered domain (``news.bbc.co.uk`` -> ``bbc.co.uk``): the CV group, coarser
+    than a site (a host) so that no registrant's hosts sit on both sides of a fold."""
+    if not host_or_url:
+        return ""
+    host = re.sub(r"^[a-z]+://", "", host_or_url.lower()).split("/")[0].split(":")[0]
+    parts = [p for p in host.split(".") if p]
+    if len(parts) >= 3 and parts[-2] in _SECOND_LEVEL and len(parts[-1]) == 2:
+        return ".".join(parts[-3:])
+    return ".".join(parts[-2:])
 
 
 def page_group(record: Any, dataset: str) -> str:

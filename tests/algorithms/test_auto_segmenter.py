@@ -603,6 +603,33 @@ def test_five_labeled_pages_adapt_the_model_to_their_site(tmp_path: Path):
     assert adapt.site_prior_for("https://other.example/a", tmp_path) is None
 
 
+def test_one_blog_of_a_platform_does_not_adapt_another(tmp_path: Path):
+    # a site is a host: two blogs of one platform have their own templates
+    for n in range(2):
+        html, gold = _site_page(n)
+        assert adapt.add_example(html, gold, f"https://mill.blog.example/{n}", tmp_path) \
+            == tmp_path / "mill.blog.example.json"
+    assert adapt.site_prior_for("https://www.mill.blog.example/9", tmp_path).pages == 2
+    assert adapt.site_prior_for("https://other.blog.example/9", tmp_path) is None
+    assert adapt.site_prior_for("https://blog.example/9", tmp_path) is None
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["mill.blog.example.json"]
+
+
+def test_rebuilding_a_site_drops_the_counts_of_deleted_pages(tmp_path: Path):
+    pages = [(*_site_page(n), f"https://mill.example/{n}") for n in range(3)]
+    for html, gold, url in pages:
+        adapt.add_example(html, gold, url, tmp_path)
+    three = adapt.site_prior_for("https://mill.example/x", tmp_path)
+    assert three.pages == 3
+    assert adapt.rebuild("mill.example", pages[:1], tmp_path) == tmp_path / "mill.example.json"
+    one = adapt.site_prior_for("https://mill.example/x", tmp_path)
+    assert one.pages == 1 and sum(t for _m, t in one.paths.values()) * 3 == \
+        sum(t for _m, t in three.paths.values())
+    assert adapt.rebuild("mill.example", [], tmp_path) is None
+    assert not (tmp_path / "mill.example.json").exists()
+    assert adapt.site_prior_for("https://mill.example/x", tmp_path) is None
+
+
 def test_class_names_numbered_per_page_count_as_one_path():
     # templates stamp the item's number into classes; the path must still recur across pages
     one = Page("<html><body><article class='post post-1234'><p>x</p></article></body></html>")

@@ -50,6 +50,31 @@ def test_save_list_get_export_delete(host, blocksift_home):
     assert host.recv()["code"] == 2004
 
 
+def _pages_counted(home) -> dict[str, int]:
+    """Labeled pages counted per site file of auto's adaptation."""
+    folder = home / "data" / "models" / "auto-sites"
+    return {f.stem: json.loads(f.read_text())["pages"] for f in folder.glob("*.json")}
+
+
+def test_each_host_adapts_alone_and_a_deleted_example_stops_counting(host, blocksift_home):
+    saved = {}
+    for url in ("https://a.blog.example/1", "https://a.blog.example/2",
+                "https://b.blog.example/1"):
+        host.send({"type": "examples.save", "id": url, "url": url, "html": PAGE,
+                   "mainIds": ["6", "8"]})
+        saved[url] = host.recv()["exampleId"]
+    assert _pages_counted(blocksift_home) == {"a.blog.example": 2, "b.blog.example": 1}
+
+    host.send({"type": "examples.delete", "id": "d1",
+               "exampleId": saved["https://a.blog.example/2"]})
+    assert host.recv()["found"] is True
+    assert _pages_counted(blocksift_home) == {"a.blog.example": 1, "b.blog.example": 1}
+    host.send({"type": "examples.delete", "id": "d2",
+               "exampleId": saved["https://b.blog.example/1"]})
+    assert host.recv()["found"] is True
+    assert _pages_counted(blocksift_home) == {"a.blog.example": 1}
+
+
 def test_saving_nothing_selected_is_refused_clearly(host):
     host.send({"type": "examples.save", "id": "e1", "html": PAGE, "mainIds": []})
     reply = host.recv()

@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..storage.examples import ExampleStore
+    from ..storage.examples import ExampleStore, readapt
 
     with ExampleStore(_store_path(args)) as store:
         if args.action == "list":
@@ -135,7 +135,11 @@ def _run(args: argparse.Namespace) -> int:
                     print(f"\n[{block.get('kind')}] {len(block.get('ids', []))} elements: "
                           f"{(block.get('text') or '')[:80]}")
         elif args.action == "delete":
+            deleted = [store.get(i) for i in args.example_ids]
             missing = [i for i in args.example_ids if not store.delete(i)]
+            # their labels stop adapting auto on their sites (docs/auto.md)
+            for site in sorted({e.site for e in deleted if e is not None and e.site}):
+                readapt(store, site)
             if missing:
                 raise CommandError(f"no example(s) {', '.join(map(str, missing))}")
             print(f"deleted {len(args.example_ids)} example(s)")

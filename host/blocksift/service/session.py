@@ -427,7 +427,7 @@ class Session:
                 "`blocksift examples repair` or from the options page")
 
     def _examples_sync(self, request: Any) -> dict[str, Any]:
-        from ..storage.examples import Example, gold_from_ids
+        from ..storage.examples import Example, gold_from_ids, readapt
 
         rid = request.id
         if request.type == "examples.repair":
@@ -475,7 +475,13 @@ class Session:
                         algorithmOutput=example.algorithm_output)
             return {"type": "examples.item", "id": rid, "example": data}
         if request.type == "examples.delete":
+            deleted = store.get(request.example_id)
             found = store.delete(request.example_id)
+            if found and deleted is not None and deleted.site:
+                try:  # its labels stop adapting auto on its site (docs/auto.md)
+                    readapt(store, deleted.site)
+                except Exception:  # adaptation is best effort; the delete is what counts
+                    log.exception("auto site adaptation failed")
             return {"type": "examples.deleted", "id": rid, "exampleId": request.example_id,
                     "found": found}
         if request.type == "examples.export":

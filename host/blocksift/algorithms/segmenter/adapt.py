@@ -13,6 +13,11 @@ Class names are counted with their digits replaced (``post-1234`` and ``post-567
 class): templates stamp item numbers into classes, and a path that changes on every page
 never recurs. Digit folding and the weight of 3 were chosen by two-fold cross-validation over
 the dev sets' sites (``benchmarks/bench_auto_adapt.py``, docs/auto.md).
+
+A site is a host (:func:`blocksift.sites.site_key`), as everywhere else in the project: two
+blogs of one platform (``a.blogspot.com``, ``b.blogspot.com``) have their own templates,
+and one's labels must not move the other's blocks. Files of versions 1 and 2 were named by
+registered domain; one is still read for the host of that name.
 """
 
 from __future__ import annotations
@@ -29,12 +34,14 @@ from typing import Any
 import numpy as np
 from lxml import etree
 
+from ... import sites
 from . import features as feats
 from . import labels
 
 FORMAT = "blocksift-auto-site"
-#: 2: class names with digits folded (1 files are read and their paths folded on load).
-VERSION = 2
+#: 2: class names with digits folded (1 files are read and their paths folded on load);
+#: 3: one file per host (1 and 2 were per registered domain, which mixed a platform's blogs).
+VERSION = 3
 #: Pseudo-counts of the smoothing (a Beta(1, 1) prior on a path's main share).
 PRIOR = 1.0
 #: Weight of the site's log-odds against the shipped model's (sites' CV: 1 -> 0.931, 3 ->
@@ -126,7 +133,7 @@ class SitePrior:
     @classmethod
     def from_json(cls, text: str) -> SitePrior:
         data = json.loads(text)
-        if data.get("format") != FORMAT or data.get("version") not in (1, VERSION):
+        if data.get("format") != FORMAT or data.get("version") not in (1, 2, VERSION):
             raise ValueError("not a blocksift auto site file of this version")
         paths = data["paths"]
         if data["version"] == 1:  # fold the old paths' digits, adding up what now coincides
@@ -149,23 +156,25 @@ def learn(site: str, pages: Iterable[tuple[Any, str]], main_share: float = 0.5) 
     return prior
 
 
-_SECOND_LEVEL = {"co", "com", "org", "net", "ac", "gov", "edu", "ne", "or", "go"}
+def rebuild(site: str, pages: Iterable[tuple[str, str, str | None]],
+            directory: Path | None = None) -> Path | None:
+    """Count ``site``'s file again from all its labeled pages, ``(html, gold, url)`` triples:
+    after an example is deleted, its counts must stop moving the site's blocks. Without a
+    page left (or one holding blocks) the file is removed and None returned."""
+    from ...page import Page
 
-
-def registered_domain(host_or_url: str | None) -> str:
-    """A page's registered domain (``news.bbc.co.uk`` -> ``bbc.co.uk``)."""
-    if not host_or_url:
-        return ""
-    host = re.sub(r"^[a-z]+://", "", host_or_url.lower()).split("/")[0].split(":")[0]
-    parts = [p for p in host.split(".") if p]
-    if len(parts) >= 3 and parts[-2] in _SECOND_LEVEL and len(parts[-1]) == 2:
-        return ".".join(parts[-3:])
-    return ".".join(parts[-2:])
+    directory = directory or sites_dir()
+    prior = learn(site, ((Page(html, url=url), gold) for html, gold, url in pages))
+    if not prior.pages:
+        (directory / f"{site}.json").unlink(missing_ok=True)
+        return None
+    return save(prior, directory)
 
 
 def site_key(url: str | None) -> str:
-    """The registered domain of ``url`` (the key of a site's file)."""
-    return registered_domain(url) if url else ""
+    """The site of ``url``: its host without ``www.`` (:func:`blocksift.sites.site_key`),
+    the name of its adaptation file; "" when it has none."""
+    return sites.site_key(url) or ""
 
 
 def sites_dir() -> Path:
