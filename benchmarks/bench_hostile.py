@@ -4,8 +4,11 @@ Pages: 300,000 ``<p>``; 200,000 links; one tag with 100,000 attributes (each ``-
 Each (algorithm, page) runs in a fresh process, so peak memory is its own: the figure is
 (peak RSS - RSS with the page string already in memory) / page size in bytes. Time is from
 the HTML string to the result (the page's scan and parse included), divided by the page's
-element count for microseconds per element. resiliparse (main-content text) runs beside as a
-reference when it is installed. Prints a table; nothing is asserted (speed goes in figures).
+element count for microseconds per element. References run beside: ``tree`` (the page's scan,
+stamp and lxml parse, where every algorithm starts), ``lxml`` (lxml.html's parse of the page as
+it is, no stamp) and resiliparse (main-content text) when it is installed: the floor a tree of
+lxml sets, and a native extractor's figures. Prints a table; nothing is asserted (speed goes in
+figures).
 
     nice -n 10 python3 benchmarks/bench_hostile.py [--scale 1.0] [--algos auto,linkblocks]
         [--pages paragraphs,links,attributes] [--timeout 300] [--json out.json]
@@ -25,6 +28,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 ALGORITHMS = ["auto", "linkblocks", "linkdensity", "clustering", "farsw"]
 PAGES = ["paragraphs", "links", "attributes"]
+#: Not algorithms: what every algorithm's figure includes (``tree``), and lxml alone.
+REFERENCES = ["tree", "lxml"]
 #: The goals (issue 19): auto at most 10 us per element and 30 x the page size at its peak.
 GOAL_US_PER_ELEMENT = 10.0
 GOAL_PEAK_RATIO = 30.0
@@ -69,6 +74,17 @@ def measure_one(algorithm: str, kind: str, scale: float) -> dict[str, object]:
 
         def run() -> None:
             extract_plain_text(HTMLTree.parse(html), main_content=True)
+    elif algorithm == "lxml":
+        from lxml import html as lxml_html
+
+        def run() -> None:
+            lxml_html.document_fromstring(html.encode("utf-8"),
+                                          parser=lxml_html.HTMLParser(huge_tree=True))
+    elif algorithm == "tree":
+        from blocksift.page import Page
+
+        def run() -> None:
+            Page(html).tree  # noqa: B018 (the lazy parse is the work measured)
     else:
         from blocksift.algorithms import load
         from blocksift.page import Page
@@ -109,7 +125,7 @@ def run_child(algorithm: str, kind: str, scale: float, timeout: float) -> dict[s
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0)
-    parser.add_argument("--algos", default=",".join(ALGORITHMS + ["resiliparse"]))
+    parser.add_argument("--algos", default=",".join(ALGORITHMS + REFERENCES + ["resiliparse"]))
     parser.add_argument("--pages", default=",".join(PAGES))
     parser.add_argument("--timeout", type=float, default=300.0)
     parser.add_argument("--json", type=Path)
