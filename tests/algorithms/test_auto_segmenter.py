@@ -615,19 +615,22 @@ def test_one_blog_of_a_platform_does_not_adapt_another(tmp_path: Path):
     assert sorted(f.name for f in tmp_path.iterdir()) == ["mill.blog.example.json"]
 
 
-def test_rebuilding_a_site_drops_the_counts_of_deleted_pages(tmp_path: Path):
+def test_a_deleted_example_stops_counting_and_the_rest_stays(tmp_path: Path):
     pages = [(*_site_page(n), f"https://mill.example/{n}") for n in range(3)]
-    for html, gold, url in pages:
-        adapt.add_example(html, gold, url, tmp_path)
-    three = adapt.site_prior_for("https://mill.example/x", tmp_path)
-    assert three.pages == 3
-    assert adapt.rebuild("mill.example", pages[:1], tmp_path) == tmp_path / "mill.example.json"
-    one = adapt.site_prior_for("https://mill.example/x", tmp_path)
-    assert one.pages == 1 and sum(t for _m, t in one.paths.values()) * 3 == \
-        sum(t for _m, t in three.paths.values())
-    assert adapt.rebuild("mill.example", [], tmp_path) is None
+    adapt.add_example(*pages[0], tmp_path)
+    one = adapt.SitePrior.from_json((tmp_path / "mill.example.json").read_text())
+    for page in pages[1:]:
+        adapt.add_example(*page, tmp_path)
+    assert adapt.site_prior_for("https://mill.example/x", tmp_path).pages == 3
+    for page in pages[1:]:
+        assert adapt.remove_example(*page, tmp_path) == tmp_path / "mill.example.json"
+    left = adapt.site_prior_for("https://mill.example/x", tmp_path)
+    assert (left.pages, left.paths, left.texts) == (one.pages, one.paths, one.texts)
+    assert adapt.remove_example(*pages[0], tmp_path) is None
     assert not (tmp_path / "mill.example.json").exists()
     assert adapt.site_prior_for("https://mill.example/x", tmp_path) is None
+    # a page of a site with no file: nothing to take back, nothing written
+    assert adapt.remove_example(*pages[0], tmp_path) is None and not any(tmp_path.iterdir())
 
 
 def test_class_names_numbered_per_page_count_as_one_path():

@@ -189,7 +189,7 @@ def test_every_listed_command_runs_through_the_main_entry_point(tmp_path):
     assert bad.returncode == 2 and "key=value" in bad.stderr
 
 
-def test_examples_delete_counts_the_sites_adaptation_again(tmp_path):
+def test_imported_examples_adapt_their_site_and_deleted_ones_stop(tmp_path):
     article = EXAMPLE.read_text(encoding="utf-8")
     records = [{"id": str(n), "url": f"https://news.example/{n}", "html": article,
                 "gold": "The article's text."} for n in range(2)]
@@ -197,11 +197,11 @@ def test_examples_delete_counts_the_sites_adaptation_again(tmp_path):
     with gzip.open(dataset, "wt", encoding="utf-8") as handle:
         handle.writelines(json.dumps(r) + "\n" for r in records)
     assert blocksift("examples", "import", str(dataset), home=tmp_path).returncode == 0
+    site_file = tmp_path / "data" / "models" / "auto-sites" / "news.example.json"
+    assert json.loads(site_file.read_text())["pages"] == 2
     listed = json.loads(blocksift("examples", "list", "--json", home=tmp_path).stdout)
     done = blocksift("examples", "delete", str(listed[0]["exampleId"]), home=tmp_path)
     assert done.returncode == 0, done.stderr
-    # the site's file now counts the one example left, whatever counted before
-    site_file = tmp_path / "data" / "models" / "auto-sites" / "news.example.json"
     assert json.loads(site_file.read_text())["pages"] == 1
     done = blocksift("examples", "delete", str(listed[1]["exampleId"]), home=tmp_path)
     assert done.returncode == 0 and not site_file.exists()

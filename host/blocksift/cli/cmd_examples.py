@@ -104,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..storage.examples import ExampleStore, readapt
+    from ..algorithms.segmenter import adapt
+    from ..storage.examples import ExampleStore
 
     with ExampleStore(_store_path(args)) as store:
         if args.action == "list":
@@ -137,9 +138,9 @@ def _run(args: argparse.Namespace) -> int:
         elif args.action == "delete":
             deleted = [store.get(i) for i in args.example_ids]
             missing = [i for i in args.example_ids if not store.delete(i)]
-            # their labels stop adapting auto on their sites (docs/auto.md)
-            for site in sorted({e.site for e in deleted if e is not None and e.site}):
-                readapt(store, site)
+            for example in deleted:  # its labels stop adapting auto on its site (docs/auto.md)
+                if example is not None:
+                    adapt.remove_example(example.html, example.main_text, example.url)
             if missing:
                 raise CommandError(f"no example(s) {', '.join(map(str, missing))}")
             print(f"deleted {len(args.example_ids)} example(s)")
@@ -147,10 +148,13 @@ def _run(args: argparse.Namespace) -> int:
             count = store.export(args.path, with_blocks=args.with_blocks)
             print(f"exported {count} example(s) to {args.path}", file=sys.stderr)
         elif args.action == "import":
+            newest = next((e.id for e in store.list(limit=1)), 0) or 0
             try:
                 count = store.import_file(args.path)
             except (FileNotFoundError, KeyError, ValueError) as exc:
                 raise CommandError(f"cannot import {args.path}: {exc}") from None
+            for example in store.added_after(newest):  # they adapt auto as saved ones do
+                adapt.add_example(example.html, example.main_text, example.url)
             print(f"imported {count} example(s)", file=sys.stderr)
     return 0
 

@@ -427,7 +427,7 @@ class Session:
                 "`blocksift examples repair` or from the options page")
 
     def _examples_sync(self, request: Any) -> dict[str, Any]:
-        from ..storage.examples import Example, gold_from_ids, readapt
+        from ..storage.examples import Example, gold_from_ids
 
         rid = request.id
         if request.type == "examples.repair":
@@ -477,9 +477,11 @@ class Session:
         if request.type == "examples.delete":
             deleted = store.get(request.example_id)
             found = store.delete(request.example_id)
-            if found and deleted is not None and deleted.site:
+            if found and deleted is not None:
                 try:  # its labels stop adapting auto on its site (docs/auto.md)
-                    readapt(store, deleted.site)
+                    from ..algorithms.segmenter import adapt
+
+                    adapt.remove_example(deleted.html, deleted.main_text, deleted.url)
                 except Exception:  # adaptation is best effort; the delete is what counts
                     log.exception("auto site adaptation failed")
             return {"type": "examples.deleted", "id": rid, "exampleId": request.example_id,

@@ -99,15 +99,6 @@ def site_of(url: str | None) -> str | None:
     return site_key(url)
 
 
-def readapt(store: ExampleStore, site: str, directory: Path | None = None) -> Path | None:
-    """Count ``site``'s adaptation of ``auto`` again from the examples ``store`` still holds
-    (after one is deleted: its labels stop counting); None when none of them is left."""
-    from ..algorithms.segmenter import adapt
-
-    return adapt.rebuild(site, ((e.html, e.main_text, e.url) for e in store.of_site(site)),
-                         directory)
-
-
 def default_path() -> Path:
     from ..paths import data_dir
 
@@ -207,9 +198,9 @@ class ExampleStore:
         """Oldest first (export order)."""
         return self._iter("ORDER BY id", ())
 
-    def of_site(self, site: str) -> Iterator[Example]:
-        """The examples of one site (:func:`site_of`), oldest first."""
-        return self._iter("WHERE site = ? ORDER BY id", (site,))
+    def added_after(self, example_id: int) -> Iterator[Example]:
+        """The examples stored after ``example_id`` (0: all), oldest first."""
+        return self._iter("WHERE id > ? ORDER BY id", (example_id,))
 
     def _iter(self, clause: str, args: tuple[Any, ...]) -> Iterator[Example]:
         with self._lock:

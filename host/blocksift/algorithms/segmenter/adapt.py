@@ -92,18 +92,27 @@ class SitePrior:
 
     def add_page(self, blocks: feats.Blocks, main: np.ndarray) -> None:
         """Count one labeled page (``main``: per block, is it main content)."""
-        self.pages += 1
+        self._count(blocks, main, 1)
+
+    def remove_page(self, blocks: feats.Blocks, main: np.ndarray) -> None:
+        """Take back what :meth:`add_page` counted for the same page (a deleted example);
+        a count never goes below zero, and an entry left with none is dropped."""
+        self._count(blocks, main, -1)
+        self.paths = {k: v for k, v in self.paths.items() if v[1] > 0}
+        self.texts = {k: v for k, v in self.texts.items() if v[1] > 0}
+
+    def _count(self, blocks: feats.Blocks, main: np.ndarray, step: int) -> None:
+        self.pages = max(self.pages + step, 0)
         seen_texts: set[str] = set()
         for el, text, is_main in zip(blocks.elements, blocks.texts, main):
-            entry = self.paths.setdefault(path_signature(el), [0, 0])
-            entry[0] += int(is_main)
-            entry[1] += 1
+            entries = [self.paths.setdefault(path_signature(el), [0, 0])]
             key = text_key(text)
             if key not in seen_texts:  # a text counts once per page
                 seen_texts.add(key)
-                entry = self.texts.setdefault(key, [0, 0])
-                entry[0] += int(is_main)
-                entry[1] += 1
+                entries.append(self.texts.setdefault(key, [0, 0]))
+            for entry in entries:
+                entry[0] = max(entry[0] + step * int(is_main), 0)
+                entry[1] = max(entry[1] + step, 0)
 
     def adjust(self, page: Any, blocks: feats.Blocks, prob: np.ndarray) -> np.ndarray | None:
         """The model's probabilities moved by the site's counts (None: nothing known)."""
@@ -154,21 +163,6 @@ def learn(site: str, pages: Iterable[tuple[Any, str]], main_share: float = 0.5) 
         if len(blocks):
             prior.add_page(blocks, labels.aligned_share(blocks.texts, gold) >= main_share)
     return prior
-
-
-def rebuild(site: str, pages: Iterable[tuple[str, str, str | None]],
-            directory: Path | None = None) -> Path | None:
-    """Count ``site``'s file again from all its labeled pages, ``(html, gold, url)`` triples:
-    after an example is deleted, its counts must stop moving the site's blocks. Without a
-    page left (or one holding blocks) the file is removed and None returned."""
-    from ...page import Page
-
-    directory = directory or sites_dir()
-    prior = learn(site, ((Page(html, url=url), gold) for html, gold, url in pages))
-    if not prior.pages:
-        (directory / f"{site}.json").unlink(missing_ok=True)
-        return None
-    return save(prior, directory)
 
 
 def site_key(url: str | None) -> str:
@@ -225,16 +219,40 @@ def add_example(html: str, gold: str, url: str | None,
     Called when an example is saved in the browser, so the next page of that site already
     reads with it.
     """
+    return _recount(html, gold, url, directory, add=True)
+
+
+def remove_example(html: str, gold: str, url: str | None,
+                   directory: Path | None = None) -> Path | None:
+    """Take a deleted example's counts out of its site's file, so a mislabeled page stops
+    moving the site's blocks (what else the file counts, such as ``train auto --per-site``
+    pages, stays). The file goes with its last page; None then, or when there is none."""
+    return _recount(html, gold, url, directory, add=False)
+
+
+def _recount(html: str, gold: str, url: str | None, directory: Path | None,
+             add: bool) -> Path | None:
     from ...page import Page
 
     site = site_key(url)
     if not site:
         return None
     directory = directory or sites_dir()
-    current = site_prior_for(url or "", directory) or SitePrior(site)
-    page = Page(html, url=url)
-    blocks = feats.compute(page, papers=False, rules=False)
+    current = site_prior_for(url or "", directory)
+    if current is None:
+        if not add:
+            return None
+        current = SitePrior(site)
+    blocks = feats.compute(Page(html, url=url), papers=False, rules=False)
     if not len(blocks):
         return None
-    current.add_page(blocks, labels.aligned_share(blocks.texts, gold) >= 0.5)
+    main = labels.aligned_share(blocks.texts, gold) >= 0.5
+    if add:
+        current.add_page(blocks, main)
+    else:
+        current.remove_page(blocks, main)
+        if not current.pages:
+            (directory / f"{site}.json").unlink(missing_ok=True)
+            _CACHE.pop(str(directory / f"{site}.json"), None)
+            return None
     return save(current, directory)
