@@ -254,10 +254,15 @@ def test_label_save_export_holds_exactly_the_selection(browser: harness.Browser,
     assert not p2_ids & set(record["main_ids"]) and not set(expected_ids) & set(record["main_ids"])
     assert tree.get_element_by_id("extra").get("data-bsid") in record["main_ids"]
 
+    # The saved page adapts auto on its site (a file per host); the delete takes it back.
+    site_file = host.home / "data" / "models" / "auto-sites" / "127.0.0.1.json"
+    assert json.loads(site_file.read_text())["pages"] == 1
+
     # Delete from the options page: the list and the host's store are empty again.
     clicks.click(f"tr[data-example-id='{example_id}'] button.delete")
     options.wait_for("document.documentElement.dataset.examplesCount === '0'"
                      " && document.documentElement.dataset.examplesStatus === 'ready'")
+    assert not site_file.exists()
     assert options.evaluate("document.getElementById('example-view').hidden")
     assert options.evaluate("!document.getElementById('examples-empty').hidden")
 
