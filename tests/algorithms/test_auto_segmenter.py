@@ -633,6 +633,24 @@ def test_a_deleted_example_stops_counting_and_the_rest_stays(tmp_path: Path):
     assert adapt.remove_example(*pages[0], tmp_path) is None and not any(tmp_path.iterdir())
 
 
+def test_an_unreadable_site_file_is_kept_aside_not_written_over(tmp_path: Path, monkeypatch):
+    damaged = tmp_path / "mill.example.json"
+    damaged.write_text('{"format": "blocksift-auto-site", "version": 3, "pag')
+    assert adapt.site_prior_for("https://mill.example/a", tmp_path) is None  # reads go on
+    assert adapt.add_example(*_site_page(1), "https://mill.example/1", tmp_path) == damaged
+    assert adapt.site_prior_for("https://mill.example/a", tmp_path).pages == 1
+    (aside,) = tmp_path.glob("mill.example.json.corrupt-*")
+    assert aside.read_text().endswith('"pag')
+    # JSON of the wrong shape is as unreadable, and never breaks a page's extraction
+    monkeypatch.setattr(adapt, "sites_dir", lambda: tmp_path)
+    for counts in ('[1, 2]', '{"div/p": "x"}', '{"div/p": [1]}'):
+        damaged.write_text(json.dumps({"format": adapt.FORMAT, "version": 3, "site": "m",
+                                       "pages": 1, "paths": json.loads(counts), "texts": {}}))
+        assert adapt.site_prior_for("https://mill.example/b", tmp_path) is None
+        result = auto.extract(Page(_site_page(2)[0], url="https://mill.example/2"), auto.Params())
+        assert result.status == "ok" and result.stage != "site"
+
+
 def test_class_names_numbered_per_page_count_as_one_path():
     # templates stamp the item's number into classes; the path must still recur across pages
     one = Page("<html><body><article class='post post-1234'><p>x</p></article></body></html>")

@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import math
 import re
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +39,8 @@ from lxml import etree
 from ... import sites
 from . import features as feats
 from . import labels
+
+log = logging.getLogger(__name__)
 
 FORMAT = "blocksift-auto-site"
 #: 2: class names with digits folded (1 files are read and their paths folded on load);
@@ -142,9 +146,15 @@ class SitePrior:
     @classmethod
     def from_json(cls, text: str) -> SitePrior:
         data = json.loads(text)
-        if data.get("format") != FORMAT or data.get("version") not in (1, 2, VERSION):
+        if not isinstance(data, dict) or data.get("format") != FORMAT \
+                or data.get("version") not in (1, 2, VERSION):
             raise ValueError("not a blocksift auto site file of this version")
         paths = data["paths"]
+        for counts in (paths, data["texts"]):  # a file that parses may still be damaged
+            if not isinstance(counts, dict) or not all(
+                    isinstance(v, list) and len(v) == 2 and all(type(n) is int for n in v)
+                    for v in counts.values()):
+                raise ValueError("the counts of this auto site file are damaged")
         if data["version"] == 1:  # fold the old paths' digits, adding up what now coincides
             folded: dict[str, list[int]] = {}
             for path, (main, total) in paths.items():
@@ -230,6 +240,21 @@ def remove_example(html: str, gold: str, url: str | None,
     return _recount(html, gold, url, directory, add=False)
 
 
+def _keep_aside(path: Path) -> Path:
+    """Rename an unreadable site file to ``<name>.corrupt-<time>`` (as the stores do); the
+    host logs where it went."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    aside = path.with_name(f"{path.name}.corrupt-{stamp}")
+    counter = 1
+    while aside.exists():
+        counter += 1
+        aside = path.with_name(f"{path.name}.corrupt-{stamp}-{counter}")
+    path.rename(aside)
+    _CACHE.pop(str(path), None)
+    log.warning("auto site adaptation: %s could not be read; kept aside as %s", path, aside)
+    return aside
+
+
 def _recount(html: str, gold: str, url: str | None, directory: Path | None,
              add: bool) -> Path | None:
     from ...page import Page
@@ -239,6 +264,9 @@ def _recount(html: str, gold: str, url: str | None, directory: Path | None,
         return None
     directory = directory or sites_dir()
     current = site_prior_for(url or "", directory)
+    path = directory / f"{site}.json"
+    if current is None and path.exists():
+        _keep_aside(path)  # unreadable: a new file must not write over what it held
     if current is None:
         if not add:
             return None
