@@ -136,11 +136,14 @@ def _run(args: argparse.Namespace) -> int:
                     print(f"\n[{block.get('kind')}] {len(block.get('ids', []))} elements: "
                           f"{(block.get('text') or '')[:80]}")
         elif args.action == "delete":
-            deleted = [store.get(i) for i in args.example_ids]
-            missing = [i for i in args.example_ids if not store.delete(i)]
-            for example in deleted:  # its labels stop adapting auto on its site (docs/auto.md)
-                if example is not None:
-                    adapt.remove_example(example.html, example.main_text, example.url)
+            missing = []
+            for example_id in args.example_ids:
+                example = store.get(example_id)
+                if not store.delete(example_id) or example is None:
+                    missing.append(example_id)
+                    continue
+                # its labels stop adapting auto on its site (docs/auto.md)
+                adapt.remove_example(example.html, example.main_text, example.url)
             if missing:
                 raise CommandError(f"no example(s) {', '.join(map(str, missing))}")
             print(f"deleted {len(args.example_ids)} example(s)")

@@ -280,7 +280,7 @@ def _recount(html: str, gold: str, url: str | None, directory: Path | None,
     else:
         current.remove_page(blocks, main)
         if not current.pages:
-            (directory / f"{site}.json").unlink(missing_ok=True)
-            _CACHE.pop(str(directory / f"{site}.json"), None)
+            path.unlink(missing_ok=True)
+            _CACHE.pop(str(path), None)
             return None
     return save(current, directory)
