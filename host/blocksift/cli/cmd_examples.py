@@ -30,6 +30,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="also write the marked link/ad blocks and selected ids")
     importing = actions.add_parser("import", help="add the pages of a datasets-format file")
     importing.add_argument("path", type=Path)
+    importing.add_argument("--no-progress", dest="progress", action="store_false",
+                           help="no progress bar on stderr (shown by default in a terminal)")
+    importing.set_defaults(progress=None)
     actions.add_parser("repair", help="keep a damaged database aside and rebuild it from "
                                       "every example SQLite can still read")
     folders = actions.add_parser("export-folders",
@@ -156,8 +159,19 @@ def _run(args: argparse.Namespace) -> int:
                 count = store.import_file(args.path)
             except (FileNotFoundError, KeyError, ValueError) as exc:
                 raise CommandError(f"cannot import {args.path}: {exc}") from None
+            show = args.progress if args.progress is not None else sys.stderr.isatty()
+            bar = None
+            if show and count:
+                from tqdm import tqdm
+
+                bar = tqdm(total=count, unit="page", file=sys.stderr,
+                           desc="adapting auto to their sites")
             for example in store.added_after(newest):  # they adapt auto as saved ones do
                 adapt.add_example(example.html, example.main_text, example.url)
+                if bar is not None:
+                    bar.update()
+            if bar is not None:
+                bar.close()
             print(f"imported {count} example(s)", file=sys.stderr)
     return 0
 
