@@ -140,7 +140,8 @@ def _run(args: argparse.Namespace) -> int:
                           f"{(block.get('text') or '')[:80]}")
         elif args.action == "delete":
             missing = []
-            for example_id in args.example_ids:
+            wanted = list(dict.fromkeys(args.example_ids))  # an id given twice goes once
+            for example_id in wanted:
                 example = store.get(example_id)
                 if not store.delete(example_id) or example is None:
                     missing.append(example_id)
@@ -149,7 +150,7 @@ def _run(args: argparse.Namespace) -> int:
                 adapt.remove_example(example.html, example.main_text, example.url)
             if missing:
                 raise CommandError(f"no example(s) {', '.join(map(str, missing))}")
-            print(f"deleted {len(args.example_ids)} example(s)")
+            print(f"deleted {len(wanted)} example(s)")
         elif args.action == "export":
             count = store.export(args.path, with_blocks=args.with_blocks)
             print(f"exported {count} example(s) to {args.path}", file=sys.stderr)
