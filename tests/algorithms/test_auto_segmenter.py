@@ -643,7 +643,9 @@ def test_an_unreadable_site_file_is_kept_aside_not_written_over(tmp_path: Path, 
     assert aside.read_text().endswith('"pag')
     # JSON of the wrong shape is as unreadable, and never breaks a page's extraction
     monkeypatch.setattr(adapt, "sites_dir", lambda: tmp_path)
-    for counts in ('[1, 2]', '{"div/p": "x"}', '{"div/p": [1]}'):
+    path = adapt.path_signature(auto.feats.compute(Page(_site_page(2)[0])).elements[1])
+    for counts in ('[1, 2]', '{"div/p": "x"}', '{"div/p": [1]}', '{"div/p": [true, 1]}',
+                   *(json.dumps({path: entry}) for entry in ([5, 1], [-5, 3], [0, -1]))):
         damaged.write_text(json.dumps({"format": adapt.FORMAT, "version": 3, "site": "m",
                                        "pages": 1, "paths": json.loads(counts), "texts": {}}))
         assert adapt.site_prior_for("https://mill.example/b", tmp_path) is None

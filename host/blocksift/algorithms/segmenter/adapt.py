@@ -153,7 +153,7 @@ class SitePrior:
         for counts in (paths, data["texts"]):  # a file that parses may still be damaged
             if not isinstance(counts, dict) or not all(
                     isinstance(v, list) and len(v) == 2 and all(type(n) is int for n in v)
-                    for v in counts.values()):
+                    and 0 <= v[0] <= v[1] for v in counts.values()):  # main <= seen
                 raise ValueError("the counts of this auto site file are damaged")
         if data["version"] == 1:  # fold the old paths' digits, adding up what now coincides
             folded: dict[str, list[int]] = {}
