@@ -651,6 +651,11 @@ def test_an_unreadable_site_file_is_kept_aside_not_written_over(tmp_path: Path, 
         assert adapt.site_prior_for("https://mill.example/b", tmp_path) is None
         result = auto.extract(Page(_site_page(2)[0], url="https://mill.example/2"), auto.Params())
         assert result.status == "ok" and result.stage != "site"
+    # counts too large for a float's share still move the page, and finitely
+    damaged.write_text(json.dumps({"format": adapt.FORMAT, "version": 3, "site": "m", "pages": 1,
+                                   "paths": {path: [10 ** 30, 10 ** 30]}, "texts": {}}))
+    result = auto.extract(Page(_site_page(2)[0], url="https://mill.example/2"), auto.Params())
+    assert result.status == "ok" and result.stage == "site"
 
 
 def test_class_names_numbered_per_page_count_as_one_path():

@@ -129,8 +129,10 @@ class SitePrior:
             delta = 0.0
             for entry in (self.paths.get(path_signature(el)), self.texts.get(text_key(text))):
                 if entry and entry[1]:
-                    share = (entry[0] + PRIOR) / (entry[1] + 2 * PRIOR)
-                    delta += math.log(share / (1 - share))
+                    # the smoothed share's log-odds, (main + 1) / (not main + 1): finite for
+                    # any counts, where share / (1 - share) divides by 0 once floats round
+                    # a huge count's share to 1
+                    delta += math.log((entry[0] + PRIOR) / (entry[1] - entry[0] + PRIOR))
             if delta:
                 logit[i] += WEIGHT * delta
                 moved = True
