@@ -208,6 +208,14 @@ def test_imported_examples_adapt_their_site_and_deleted_ones_stop(tmp_path):
     done = blocksift("examples", "delete", str(listed[1]["exampleId"]), home=tmp_path)
     assert done.returncode == 0 and not site_file.exists()
 
+    # a site file that cannot be written: the import still stores, and says so once a site
+    (tmp_path / "data" / "models" / "auto-sites").rmdir()
+    (tmp_path / "data" / "models" / "auto-sites").write_text("not a folder")
+    done = blocksift("examples", "import", str(dataset), "--no-progress", home=tmp_path)
+    assert done.returncode == 0 and "imported 2 example(s)" in done.stderr
+    assert done.stderr.count("auto's adaptation to news.example was not updated") == 1
+    assert len(json.loads(blocksift("examples", "list", "--json", home=tmp_path).stdout)) == 2
+
 
 def test_extract_and_batch_action_hide_give_the_plan_the_extension_receives():
     done = blocksift("extract", str(EXAMPLE), "--action", "hide", "--format", "json")

@@ -7,8 +7,9 @@ import json
 import sys
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
-from .common import CommandError, run_guarded
+from .common import CommandError, run_guarded, want_progress
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -106,10 +107,24 @@ def run(args: argparse.Namespace) -> int:
                            "it with `blocksift examples repair`") from None
 
 
+def _adapting(change: Any, example: Any, done: str, warned: set[str]) -> None:
+    """Count an example into (or out of) auto's adaptation to its site; a file that cannot be
+    written is said on stderr once per site, and the examples database keeps what was asked
+    (``done``)."""
+    try:
+        change(example.html, example.main_text, example.url)
+    except OSError as exc:
+        if example.site not in warned:
+            warned.add(example.site)
+            print(f"blocksift: warning: auto's adaptation to {example.site} was not updated "
+                  f"({exc}); the example itself is {done}", file=sys.stderr)
+
+
 def _run(args: argparse.Namespace) -> int:
     from ..algorithms.segmenter import adapt
     from ..storage.examples import ExampleStore
 
+    warned: set[str] = set()  # sites whose adaptation could not be written, said once
     with ExampleStore(_store_path(args)) as store:
         if args.action == "list":
             items = store.list(limit=args.limit)
@@ -147,7 +162,7 @@ def _run(args: argparse.Namespace) -> int:
                     missing.append(example_id)
                     continue
                 # its labels stop adapting auto on its site (docs/auto.md)
-                adapt.remove_example(example.html, example.main_text, example.url)
+                _adapting(adapt.remove_example, example, "deleted", warned)
             if missing:
                 raise CommandError(f"no example(s) {', '.join(map(str, missing))}")
             print(f"deleted {len(wanted)} example(s)")
@@ -160,15 +175,14 @@ def _run(args: argparse.Namespace) -> int:
                 count = store.import_file(args.path)
             except (FileNotFoundError, KeyError, ValueError) as exc:
                 raise CommandError(f"cannot import {args.path}: {exc}") from None
-            show = args.progress if args.progress is not None else sys.stderr.isatty()
             bar = None
-            if show and count:
+            if want_progress(args.progress) and count:
                 from tqdm import tqdm
 
                 bar = tqdm(total=count, unit="page", file=sys.stderr,
                            desc="adapting auto to their sites")
             for example in store.added_after(newest):  # they adapt auto as saved ones do
-                adapt.add_example(example.html, example.main_text, example.url)
+                _adapting(adapt.add_example, example, "stored", warned)
                 if bar is not None:
                     bar.update()
             if bar is not None:
