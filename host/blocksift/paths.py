@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 APP_NAME = "blocksift"
@@ -75,3 +76,22 @@ def path_within(folder: Path, name: str | Path) -> Path:
     if target == base or base not in target.parents:
         raise PathOutsideFolder(f"{name} is outside {base}")
     return target
+
+
+def move_aside(path: Path) -> list[Path]:
+    """Rename ``path`` and its WAL/SHM sidecars to ``<name>.corrupt-<time>``; never deletes
+    (a damaged store or file is kept for the user to look at)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    aside = path.with_name(f"{path.name}.corrupt-{stamp}")
+    counter = 1
+    while Path(f"{aside}").exists():
+        counter += 1
+        aside = path.with_name(f"{path.name}.corrupt-{stamp}-{counter}")
+    moved = []
+    for suffix in ("", "-wal", "-shm"):
+        source = Path(f"{path}{suffix}")
+        if source.exists():
+            target = Path(f"{aside}{suffix}")
+            source.rename(target)
+            moved.append(target)
+    return moved

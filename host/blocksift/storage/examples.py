@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..paths import move_aside
 from ..sites import site_key
 
 SCHEMA_VERSION = 1
@@ -285,7 +286,7 @@ def repair(path: Path | None = None) -> dict[str, Any]:
         problem = str(exc)
     if not problem:
         return {"path": str(path), "recovered": 0, "keptAside": [], "damaged": False}
-    moved = health.move_aside(path)
+    moved = move_aside(path)
     rows = _readable_rows(moved[0])
     with ExampleStore(path) as fresh, fresh._lock:
         fresh._conn.execute("BEGIN")

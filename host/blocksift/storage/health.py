@@ -95,19 +95,3 @@ def problems(folders: list[Path | None] | None = None) -> list[dict[str, Any]]:
     return found
 
 
-def move_aside(path: Path) -> list[Path]:
-    """Rename ``path`` and its WAL/SHM sidecars to ``<name>.corrupt-<time>``; never deletes."""
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-    aside = path.with_name(f"{path.name}.corrupt-{stamp}")
-    counter = 1
-    while Path(f"{aside}").exists():
-        counter += 1
-        aside = path.with_name(f"{path.name}.corrupt-{stamp}-{counter}")
-    moved = []
-    for suffix in ("", "-wal", "-shm"):
-        source = Path(f"{path}{suffix}")
-        if source.exists():
-            target = Path(f"{aside}{suffix}")
-            source.rename(target)
-            moved.append(target)
-    return moved

@@ -43,7 +43,7 @@ from typing import Any, Self
 from urllib.parse import urlsplit, urlunsplit
 
 from ..algorithms import clustering
-from ..paths import data_dir, ensure_private_dir
+from ..paths import data_dir, ensure_private_dir, move_aside
 from ..sites import site_key
 
 log = logging.getLogger(__name__)
@@ -157,7 +157,7 @@ class SiteStore:
                     raise
                 from . import health
 
-                moved = health.move_aside(self.path)
+                moved = move_aside(self.path)
                 log.warning("site store %s unreadable (%s); moved to %s", self.path, exc,
                             ", ".join(map(str, moved)))
                 if moved:

@@ -27,7 +27,6 @@ import json
 import logging
 import math
 import re
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -242,21 +241,6 @@ def remove_example(html: str, gold: str, url: str | None,
     return _recount(html, gold, url, directory, add=False)
 
 
-def _keep_aside(path: Path) -> Path:
-    """Rename an unreadable site file to ``<name>.corrupt-<time>`` (as the stores do); the
-    host logs where it went."""
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-    aside = path.with_name(f"{path.name}.corrupt-{stamp}")
-    counter = 1
-    while aside.exists():
-        counter += 1
-        aside = path.with_name(f"{path.name}.corrupt-{stamp}-{counter}")
-    path.rename(aside)
-    _CACHE.pop(str(path), None)
-    log.warning("auto site adaptation: %s could not be read; kept aside as %s", path, aside)
-    return aside
-
-
 def _recount(html: str, gold: str, url: str | None, directory: Path | None,
              add: bool) -> Path | None:
     from ...page import Page
@@ -267,8 +251,12 @@ def _recount(html: str, gold: str, url: str | None, directory: Path | None,
     directory = directory or sites_dir()
     current = site_prior_for(url or "", directory)
     path = directory / f"{site}.json"
-    if current is None and path.exists():
-        _keep_aside(path)  # unreadable: a new file must not write over what it held
+    if current is None and path.exists():  # unreadable: never written over
+        from ...paths import move_aside
+
+        log.warning("auto site adaptation: %s could not be read; kept aside as %s", path,
+                    move_aside(path)[0])
+        _CACHE.pop(str(path), None)
     if current is None:
         if not add:
             return None
