@@ -98,3 +98,15 @@ def test_train_auto_refuses_a_share_outside_zero_to_one(tmp_path):
     assert done.returncode == 2
     assert "--lengthen takes a share between 0 and 1" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_train_auto_refuses_json_output_it_cannot_give(tmp_path):
+    pages = tmp_path / "pages.jsonl"
+    pages.write_text('{"id": "1", "html": "<p>x</p>", "gold": "x"}\n')
+    done = subprocess.run([sys.executable, "-m", "blocksift", "train", "auto", "--dataset",
+                           str(pages), "--json", "--out", str(tmp_path / "m.npz")],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    if "needs the 'train' extra" not in done.stderr:
+        assert "--json is for farsw" in done.stderr
+    assert not (tmp_path / "m.npz").exists()

@@ -23,7 +23,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register ``train`` on the main parser's subparsers."""
     parser = subparsers.add_parser(
         "train", help="learn a trained algorithm's model from labeled pages",
-        description="Learn FAR-SW rules from labeled pages and write a JSON model.")
+        description="Learn a model from labeled pages: auto's segmenter (trees in a .npz "
+                    "file; needs the 'train' extra) or FAR-SW's rules (a JSON file).")
     parser.add_argument("algorithm", choices=sorted(TRAINABLE), help="algorithm to train")
     parser.add_argument("--dataset", action="append", dest="datasets", required=True,
                         metavar="PATH", help="labeled pages: a dataset name, folder or .jsonl"
@@ -56,7 +57,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         "(farsw, rules, linkblocks, linkdensity, clustering): not computed "
                         "when it runs, so it is faster; 'farsw,rules' is the shipped 'fast' "
                         "model")
-    parser.add_argument("--json", action="store_true", help="print the model JSON instead")
+    parser.add_argument("--json", action="store_true",
+                        help="farsw: print the model JSON instead of writing it")
     parser.add_argument("--no-progress", dest="progress", action="store_false",
                         help="no progress bar on stderr")
     parser.set_defaults(progress=None)
@@ -156,6 +158,10 @@ def run_auto(args: argparse.Namespace) -> int:
         return 2
     if args.param:
         print("train auto takes no --param (use --seed, --rounds)", file=sys.stderr)
+        return 2
+    if args.json:  # its model is arrays of trees: a .npz file, never printed
+        print("train auto writes a .npz model file (--out); --json is for farsw",
+              file=sys.stderr)
         return 2
     try:
         paths = [resolve(name) for name in args.datasets]
