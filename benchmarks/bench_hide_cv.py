@@ -178,6 +178,9 @@ GRIDS = {
     # on the pages hide is careful on, also what the segmenter is sure is not main content
     "restraint-sure": tuple((0.05, None, None, "c", 0.7, 0.1, sure)
                             for sure in (0.0, 0.002, 0.005, 0.01, 0.02, 0.05)),
+    # on the pages hide is careful on, the page's own footer too
+    "careful-frame": tuple((0.05, None, None, "c", 0.7, 0.1, 0.0, frame)
+                           for frame in ((), ("footer",), ("header",), ("footer", "header"))),
     # the segmenter's own link / other regions hidden too, where it is sure of the page
     "uncertain-segments": ((0.05, None, None, "c", 0.7, 0.2),) + tuple(
         (0.05, links, 0.0, "c", 0.7, share) for links in (0.02, 0.05)
@@ -196,14 +199,17 @@ def grid() -> list[tuple[str, HideParams]]:
         # settings without it were chosen before the uncertain-page rule existed: off
         unsure = careful[2] if len(careful) > 2 else 1.0
         sure = careful[3] if len(careful) > 3 else 0.0
+        frame = careful[4] if len(careful) > 4 else ()
         suffix = f" careful={'+'.join(types) or 'none'}" if careful else ""
         suffix += f" p>={min_p}" if min_p else ""
         suffix += f" unsure>{unsure}" if unsure < 1.0 else ""
         suffix += f" sure<{sure}" if sure else ""
+        suffix += f" +{'+'.join(frame)}" if frame else ""
         if links is None:
             settings.append((f"veto {veto}{suffix}", HideParams(
                 veto_p=veto, segments=False, careful_page_types=types, careful_min_p=min_p,
-                careful_uncertain_share=unsure, restraint_sure_p=sure)))
+                careful_uncertain_share=unsure, restraint_sure_p=sure,
+                careful_page_chrome=frame)))
         else:
             settings.append((f"veto {veto} links<={links} other<={other}{suffix}",
                              HideParams(veto_p=veto, segments=True, segment_links_p=links,

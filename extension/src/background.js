@@ -201,13 +201,16 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
     }
     if (action === "hide") {
       const ids = hidePlanIds(plan);
-      // The host may hold back (only ads and banners) where it could damage the page; say why.
+      // The host may hold back (only ads and banners, say) where it could damage the page; say
+      // why, and what it still hides (a host before restrainedTo hid ads and banners only).
       const restraint = typeof plan?.restraint === "string" ? plan.restraint : "";
+      const restrainedTo = restraint
+        ? (typeof plan?.restrainedTo === "string" && plan.restrainedTo) || "ads and banners" : "";
       if (!ids.length) {
         const message = restraint
-          ? `Nothing hidden: only ads and banners are hidden on this page (${restraint}), and it has none.`
+          ? `Nothing hidden: only ${restrainedTo} are hidden on this page (${restraint}), and it has none.`
           : "Nothing outside the main text looks like a link block, ad or banner here.";
-        const outcome = { ...base, status: "not-suitable", message, restraint };
+        const outcome = { ...base, status: "not-suitable", message, restraint, restrainedTo };
         await callAgent(tabId, "toast", "Nothing to hide", { detail: outcome.message, kind: "info" });
         await finish(tabId, { ...outcome, ms: Date.now() - startedAt });
         return outcome;
@@ -217,7 +220,7 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
         callAgent(tabId, "markHidden", ids),
         api.scripting.insertCSS({ target: { tabId }, css: HIDE_CSS, origin: "USER" }),
       ]);
-      const outcome = { ...base, status: "hidden", count, restraint, ms: Date.now() - startedAt };
+      const outcome = { ...base, status: "hidden", count, restraint, restrainedTo, ms: Date.now() - startedAt };
       await finish(tabId, outcome);
       return outcome;
     }
@@ -322,7 +325,7 @@ async function finish(tabId, outcome) {
     stage: null, action: outcome.action, count: outcome.count ?? null, ms: outcome.ms ?? null,
     bytes: outcome.bytes ?? null, "host-ms": outcome.hostMs ?? null,
     error: outcome.error?.message ?? outcome.message ?? null, "error-code": outcome.error?.code ?? null,
-    restraint: outcome.restraint || null,
+    restraint: outcome.restraint || null, "restrained-to": outcome.restrainedTo || null,
   };
   await callAgent(tabId, "setStatus", outcome.status, details);
   await setTabState(tabId, outcome);

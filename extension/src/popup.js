@@ -44,7 +44,8 @@ function showResult(outcome) {
   switch (outcome.status) {
     case "hidden":
       box.textContent = `Hid ${outcome.count} piece${outcome.count === 1 ? "" : "s"} of clutter${ms}. Press again to undo.`
-        + (outcome.restraint ? ` Only ads and banners were hidden: ${outcome.restraint}.` : "");
+        + (outcome.restraint
+          ? ` Only ${outcome.restrainedTo || "ads and banners"} were hidden: ${outcome.restraint}.` : "");
       break;
     case "restored":
       box.textContent = "Page restored.";

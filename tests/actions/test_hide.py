@@ -165,20 +165,47 @@ def _news_as_a_product_page():
     return page, result, free, links, decide(page, result, links, HideParams())
 
 
-def test_on_careful_page_types_only_ads_and_banners_go() -> None:
+def test_on_careful_page_types_only_ads_banners_and_the_page_frame_go() -> None:
     page, result, free, links, careful = _news_as_a_product_page()
     assert {t.kind for t in free.plan.targets} > {"ad", "other"}
-    assert careful.plan.targets and {t.kind for t in careful.plan.targets} <= {"ad", "other"}
+    frame = {t.xpath for t in careful.plan.targets if t.kind not in ("ad", "other")}
+    assert frame == {"/html/body/header", "/html/body/footer"}
+    # all of it hidden on the page as an article too, which hides more
+    assert all(e in free.elements or any(a in free.elements for a in e.iterancestors())
+               for e in careful.elements)
+    assert sum(t.chars for t in free.plan.targets) > sum(t.chars for t in careful.plan.targets)
+    assert careful.plan.restrained_to == "ads, banners and the page's own header and footer"
+    # without the frame: ads and banners alone, and the plan says so
+    bare = decide(page, result, links, HideParams(careful_page_chrome=()))
+    assert bare.plan.targets and {t.kind for t in bare.plan.targets} <= {"ad", "other"}
+    assert bare.plan.restrained_to == "ads and banners"
     assert "product page" in careful.plan.restraint and not free.plan.restraint
+    assert not free.plan.restrained_to
     result.extra["page_type"] = "article"
     assert decide(page, result, links, STRUCTURE).plan == free.plan
+
+
+def test_the_page_frame_is_the_body_level_header_and_footer_only() -> None:
+    from blocksift.actions.hide import _page_frame
+
+    page = Page('<html><body><header id="top">Site</header><div role="banner">Bar</div>'
+                '<main><article><header id="story">Story</header><p>Text</p>'
+                '<footer id="tags">Tags</footer></article></main>'
+                '<section><footer id="card">Card</footer></section>'
+                '<div><footer id="site">Site footer</footer></div>'
+                '<div role="contentinfo" id="info">Legal</div></body></html>')
+    found = {el.get("id") or el.get("role"): _page_frame(el) for el in page.tree.iter()
+             if el.tag in ("header", "footer") or el.get("role")}
+    assert found == {"top": "header", "banner": "header", "story": "", "tags": "",
+                     "card": "", "site": "footer", "info": "footer"}
 
 
 def test_where_the_segmenter_is_unsure_only_ads_and_banners_go() -> None:
     html = (PAGES / "news.html").read_text(encoding="utf-8")
     page, result, free = _plan(html)
     links = load("linkblocks").extract(page, load("linkblocks").Params(main_text=False))
-    params = HideParams(careful_page_types=(), careful_uncertain_share=0.2)
+    params = HideParams(careful_page_types=(), careful_uncertain_share=0.2,
+                        careful_page_chrome=())
     result.stats["uncertain_share"] = 0.35
     unsure = decide(page, result, links, params)
     assert {t.kind for t in free.plan.targets} > {"ad", "other"}

@@ -236,13 +236,15 @@ def test_extract_and_batch_action_hide_give_the_plan_the_extension_receives():
 
 
 def test_extract_action_hide_says_why_it_holds_back():
-    """On a product page the host hides only ads and banners; the text output says why."""
+    """On a product page the host hides only ads, banners and the page's own frame; the
+    text output says so and why."""
     shop = REPO / "tests" / "e2e" / "pages" / "hide" / "shop.html"
     plan = json.loads(blocksift("extract", str(shop), "--action", "hide", "--format",
                                 "json").stdout)
     assert "product page" in plan["restraint"]
+    assert plan["restrainedTo"] == "ads, banners and the page's own header and footer"
     first = blocksift("extract", str(shop), "--action", "hide").stdout.splitlines()[0]
-    assert first.endswith(f"(only ads and banners: {plan['restraint']})"), first
+    assert first.endswith(f"(only {plan['restrainedTo']}: {plan['restraint']})"), first
 
 
 def test_eval_action_hide_reports_kept_and_removed():

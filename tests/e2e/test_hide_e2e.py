@@ -15,7 +15,8 @@ import pytest
 
 UI = "document.querySelector('blocksift-ui')?.shadowRoot"
 PAGES = ["news", "blog", "forum", "portal", "shop"]
-# pages the host is always careful on (a product page: only ads and banners), and says so;
+# pages the host is always careful on (a product page: only ads, banners and the page's own
+# header and footer), and says so;
 # on others it may be too, where the segmenter is unsure of the page
 HELD_BACK = {"shop"}
 
@@ -46,7 +47,8 @@ def test_hide_keeps_all_main_text_and_restores(browser: harness.Browser, site: h
     assert gold and all(body_before.get(w, 0) >= n for w, n in gold.items())
 
     status = browser.act(page, "hide")
-    # Where the host held back (only ads and banners), the popup says why, in its words.
+    # Where the host held back (ads, banners and the page's frame only), the popup says what
+    # it hid and why, in its words.
     popup = browser.popup(page.url)
     popup.wait_for("document.documentElement.dataset.blocksiftHost")
     said = popup.evaluate("document.getElementById('result').textContent")
@@ -57,8 +59,9 @@ def test_hide_keeps_all_main_text_and_restores(browser: harness.Browser, site: h
         assert status.get("restraint"), status
     if status.get("restraint"):
         assert status["restraint"] in said, (status, said)
+        assert f"nly {status['restrained-to']} " in said, (status, said)  # "Only", "only"
     else:
-        assert "only ads and banners" not in said.lower(), said
+        assert "only ads" not in said.lower(), said
     if status["status"] == "not-suitable":
         # the host found nothing it may hide safely (a page type it is careful on, without
         # ads or banners): the page must be untouched

@@ -111,19 +111,25 @@ class HideParams(BaseModel):
                           "excepted); 1: no veto")
     careful_page_types: tuple[str, ...] = Field(
         ("product", "collection", "service"), description="Page types (as the "
-        "segmenter predicts them) on which only ads and banners are hidden: their main "
-        "content is spread over the page and found least well")
+        "segmenter predicts them) on which hide holds back (only ads, banners and "
+        "careful_page_chrome are hidden): their main content is spread over the page and "
+        "found least well")
     careful_min_p: float = Field(0.7, ge=0, le=1, description="Least probability of the "
                                  "predicted page type for careful_page_types to apply")
     careful_uncertain_share: float = Field(
         0.1, ge=0, le=1, description="Share of the page's text the segmenter is unsure of "
-        "(auto's stats['uncertain_share']) above which only ads and banners are hidden; "
-        "1: never")
+        "(auto's stats['uncertain_share']) above which hide holds back as on "
+        "careful_page_types; 1: never")
     restraint_sure_p: float = Field(
         0.0, ge=0, le=1, description="Where hide holds back for the page's type or for the "
         "segmenter's doubts (careful_page_types, careful_uncertain_share), it still hides "
         "what it chose whose segmenter regions all have a main-content probability below "
         "this; 0: only ads and banners there")
+    careful_page_chrome: tuple[Literal["header", "footer"], ...] = Field(
+        ("header", "footer"), description="Where hide holds back (careful_page_types, "
+        "careful_uncertain_share), it still hides these parts of the page's own frame: its "
+        "header (<header>, role=banner) or footer (<footer>, role=contentinfo), outside any "
+        "article, section, aside, nav or main")
     grow: bool = Field(True, description="Hide a container whole when all its text is "
                        "hidden (one target and one overlay box instead of many)")
     hide_comments: bool = Field(False, description="Also hide comment sections outside the "
@@ -180,8 +186,11 @@ class HidePlan(WireModel):
                                           "overlay): runs of main elements grouped by structure")
     index: list[IndexItem] = Field(default_factory=list,
                                    description="Index pages: the page's stories")
-    restraint: str = Field("", description="Why only ads and banners are hidden on this page, "
-                           "in words (empty: all the clutter found is hidden)")
+    restraint: str = Field("", description="Why hide holds back on this page (only what "
+                           "restrained_to says is hidden), in words (empty: all the clutter "
+                           "found is hidden)")
+    restrained_to: str = Field("", description="What is still hidden where hide holds back, "
+                               "in words (\"ads and banners\"; empty without restraint)")
 
 
 @dataclass
@@ -636,6 +645,24 @@ def _structural_kind(element: etree._Element, tokens: set[str]) -> tuple[str, st
     return None
 
 
+#: Elements whose footer is theirs, not the page's (HTML's sectioning content, and main).
+_SECTIONING = ("article", "section", "aside", "nav", "main")
+
+
+_FRAME_ROLES = {"contentinfo": "footer", "banner": "header"}
+
+
+def _page_frame(element: etree._Element) -> str:
+    """"footer" or "header" when ``element`` is the page's own (``<footer>`` or
+    ``role=contentinfo``, ``<header>`` or ``role=banner``, with no sectioning ancestor: one
+    inside an article or a card is that item's own); "" otherwise."""
+    part = element.tag if element.tag in ("footer", "header") else _FRAME_ROLES.get(
+        (element.get("role") or "").lower(), "")
+    if part and any(a.tag in _SECTIONING for a in element.iterancestors()):
+        return ""
+    return part
+
+
 def predicted_type(result: ExtractionResult | None) -> str:
     """The page type a segmenter predicted (auto: ``extra["page_type"]``, else the most
     probable of its ``stats["page_type.*"]``); "" when none."""
@@ -970,7 +997,7 @@ def decide(page: Page, result: ExtractionResult | None,
     main_chars = sum(stats[m].chars for m in main if m in stats)
     hidden_total = sum(stats[e].chars for e in chosen
                        if not any(a in chosen for a in e.iterancestors()))
-    restraint = ""
+    restraint = restrained_to = ""
     careful = False
     if total:
         if hidden_total > params.max_hidden_share * total:
@@ -985,8 +1012,12 @@ def decide(page: Page, result: ExtractionResult | None,
         # where the main content was found but hide is careful, what the segmenter is sure
         # of still goes; where it was missed, its probabilities say nothing safe
         sure_p = params.restraint_sure_p if careful and segments else 0.0
+        frame = params.careful_page_chrome if careful else ()
         chosen = {e: v for e, v in chosen.items()
-                  if v[0] in ("ad", "other") or likely.get(e, 0.0) < sure_p}
+                  if v[0] in ("ad", "other") or likely.get(e, 0.0) < sure_p
+                  or (frame and _page_frame(e) in frame)}
+        restrained_to = ("ads, banners and the page's own " + " and ".join(frame) if frame
+                         else "ads and banners")
 
     ordered = [el for el in body.iter() if el in chosen]
     keep: list[etree._Element] = []
@@ -1012,7 +1043,8 @@ def decide(page: Page, result: ExtractionResult | None,
             chars=sum(stats[e].chars for e in region if e in stats)) for region in regions],
         main_ids=[i for i in (page.element_id(m) for m in main) if i] if has_ids else [],
         main_xpaths=[] if has_ids else [page.xpath(m) for m in main],
-        index=index_items(page) if kind_of_page == "index" else [], restraint=restraint)
+        index=index_items(page) if kind_of_page == "index" else [], restraint=restraint,
+        restrained_to=restrained_to)
     return Decision(plan=plan, elements=keep)
 
 

@@ -87,7 +87,8 @@ def _extract(args: argparse.Namespace, module: Any, params: Any, html: str,
             print()
         else:
             print(f"{plan.page_kind} page: {len(plan.targets)} elements to hide"
-                  + (f" (only ads and banners: {plan.restraint})" if plan.restraint else ""))
+                  + (f" (only {plan.restrained_to}: {plan.restraint})" if plan.restraint
+                     else ""))
             for target in plan.targets:
                 where = target.element_id or target.xpath
                 print(f"{target.kind:<8} {where}  {target.reason}")
