@@ -178,9 +178,9 @@ GRIDS = {
     # on the pages hide is careful on, also what the segmenter is sure is not main content
     "restraint-sure": tuple((0.05, None, None, "c", 0.7, 0.1, sure)
                             for sure in (0.0, 0.002, 0.005, 0.01, 0.02, 0.05)),
-    # on the pages hide is careful on, the page's own footer too
+    # on the pages hide is careful on, the page's own header and footer too
     "careful-frame": tuple((0.05, None, None, "c", 0.7, 0.1, 0.0, frame)
-                           for frame in ((), ("footer",), ("header",), ("footer", "header"))),
+                           for frame in ((), ("footer",), ("header",), ("header", "footer"))),
     # the segmenter's own link / other regions hidden too, where it is sure of the page
     "uncertain-segments": ((0.05, None, None, "c", 0.7, 0.2),) + tuple(
         (0.05, links, 0.0, "c", 0.7, share) for links in (0.02, 0.05)

@@ -223,6 +223,7 @@ def test_a_careful_page_may_still_lose_what_the_segmenter_is_sure_of() -> None:
     every = decide(page, result, links, HideParams(restraint_sure_p=1.0))
     assert every.elements == free.elements and {t.kind for t in every.plan.targets} > {"ad"}
     assert every.plan.restraint == careful.plan.restraint != ""
+    assert every.plan.restrained_to.endswith("and what auto is sure is not main content")
     regions = sorted(s[3] for s in result.extra["segments"] if s[1] != "main")
     some = decide(page, result, links, HideParams(restraint_sure_p=regions[len(regions) // 2]))
 

@@ -645,17 +645,16 @@ def _structural_kind(element: etree._Element, tokens: set[str]) -> tuple[str, st
     return None
 
 
-#: Elements whose footer is theirs, not the page's (HTML's sectioning content, and main).
+#: Elements whose header and footer are their own, not the page's (HTML's sectioning
+#: content, and main).
 _SECTIONING = ("article", "section", "aside", "nav", "main")
-
-
 _FRAME_ROLES = {"contentinfo": "footer", "banner": "header"}
 
 
 def _page_frame(element: etree._Element) -> str:
-    """"footer" or "header" when ``element`` is the page's own (``<footer>`` or
-    ``role=contentinfo``, ``<header>`` or ``role=banner``, with no sectioning ancestor: one
-    inside an article or a card is that item's own); "" otherwise."""
+    """Which part of the page's own frame ``element`` is: "header" (``<header>``,
+    ``role=banner``) or "footer" (``<footer>``, ``role=contentinfo``) with no sectioning
+    ancestor (one inside an article or a card is that item's own); "" for anything else."""
     part = element.tag if element.tag in ("footer", "header") else _FRAME_ROLES.get(
         (element.get("role") or "").lower(), "")
     if part and any(a.tag in _SECTIONING for a in element.iterancestors()):
@@ -1018,6 +1017,8 @@ def decide(page: Page, result: ExtractionResult | None,
                   or (frame and _page_frame(e) in frame)}
         restrained_to = ("ads, banners and the page's own " + " and ".join(frame) if frame
                          else "ads and banners")
+        if sure_p:
+            restrained_to += " and what auto is sure is not main content"
 
     ordered = [el for el in body.iter() if el in chosen]
     keep: list[etree._Element] = []
