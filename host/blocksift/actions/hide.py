@@ -657,7 +657,7 @@ def _page_frame(element: etree._Element) -> str:
     ancestor (one inside an article or a card is that item's own); "" for anything else."""
     part = element.tag if element.tag in ("footer", "header") else _FRAME_ROLES.get(
         (element.get("role") or "").lower(), "")
-    if part and any(a.tag in _SECTIONING for a in element.iterancestors()):
+    if part and next(element.iterancestors(*_SECTIONING), None) is not None:
         return ""
     return part
 
