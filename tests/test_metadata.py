@@ -50,6 +50,21 @@ def test_json_ld_article_author_beats_an_organization_and_a_bio_box():
     assert found.site_name == "Example News"
 
 
+def test_a_forum_user_name_with_digits_is_the_question_s_author_not_an_answerer_s():
+    def post(who: str, text: str) -> str:
+        return (f"<div class='post'><p>{text}</p><div class='user-details' itemprop='author' "
+                f"itemscope itemtype='http://schema.org/Person'><a href='/u/1'>{who}</a>"
+                f"<meta itemprop='name' content='{who}'></div></div>")
+
+    found = metadata.extract(page(
+        "<h1>How does residential electricity work?</h1>"
+        + post("user3080392", "The question. " * 30) + post("The Photon", "An answer. " * 30)))
+    assert found.authors == ["user3080392"]
+    # digits still rule out what is no name: a year, a phone number, a name and a date
+    assert metadata._split_names("0800 555 0123") == []
+    assert metadata._split_names("Staff 2024") == []
+
+
 def test_meta_tags_and_url_date_when_nothing_is_visible():
     found = metadata.extract(page(
         "<h1>Plain page</h1>" + ARTICLE,

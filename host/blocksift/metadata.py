@@ -59,6 +59,9 @@ _BYLINE_END = re.compile(
     r"|\s+\d{1,2}\s+\w+\s+\d{4}.*$|\s+\w+\s+\d{1,2},\s+\d{4}.*$", re.I)
 _NOT_A_NAME = re.compile(r"https?://|@|\d{3,}|^(?:admin|administrator|staff|editor|editorial|"
                          r"team|guest|anonymous|unknown|author)$", re.I)
+#: A forum's user name such as "user3080392": the digits that rule out a date or a phone
+#: number in a byline are part of the name here.
+_HANDLE = re.compile(r"^[^\W\d_]+\d{3,}$")
 
 #: Headings of page furniture that an algorithm may take for the title.
 _NOT_A_TITLE = re.compile(r"^(?:table of contents|on this page|in this article|contents)\b|"
@@ -528,8 +531,8 @@ def _language(tree: etree._Element, metas: dict[str, str]) -> str:
 
 def _plausible_name(text: str) -> bool:
     words = text.split()
-    return 1 <= len(words) <= 6 and not _NOT_A_NAME.search(text) and \
-        any(ch.isalpha() for ch in text)
+    return 1 <= len(words) <= 6 and any(ch.isalpha() for ch in text) and (
+        not _NOT_A_NAME.search(text) or bool(_HANDLE.match(text)))
 
 
 def _split_names(text: str | None) -> list[str]:
