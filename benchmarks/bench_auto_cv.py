@@ -27,6 +27,7 @@ import argparse
 import pickle
 import sys
 import time
+import zlib
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -79,16 +80,16 @@ def cross_validate(samples: list[at.PageSample], folds: int, rounds: int,
                    drop: tuple[str, ...] = (), seed: int = 0,
                    only: int | None = None, weight: np.ndarray | None = None,
                    params: dict | None = None, stack: int = 0,
-                   extra: list[at.PageSample] = ()) -> np.ndarray:
+                   extra: list[at.PageSample] = (), split: str = "group") -> np.ndarray:
     """Out-of-fold main probability of every block row (rows as ``at.stack``).
 
     ``only``: compute fold ``only`` alone (rows of other folds stay NaN), so that folds can
     run as separate processes and be combined with ``--combine``. ``extra``: samples only
     ever trained on (lengthened copies), each in the training part of a fold when its
-    domain is.
+    domain is. ``split``: "group" (``GroupKFold``, balanced by size) or "hash" (a domain's
+    fold from a hash of its name: a second split of the same sites, to tell a gain from one
+    split's noise).
     """
-    from sklearn.model_selection import GroupKFold
-
     n_pages = len(samples)
     n_rows = sum(len(s.features) for s in samples)  # the samples' rows come first
     everything = list(samples) + list(extra)
@@ -100,8 +101,7 @@ def cross_validate(samples: list[at.PageSample], folds: int, rounds: int,
         weight = np.concatenate([weight, np.ones(len(y) - len(weight))])
     groups = np.asarray([s.group for s in everything])
     prob = np.full(len(y), np.nan)
-    for k, (train, test) in enumerate(GroupKFold(n_splits=folds).split(
-            np.arange(n_pages), groups=groups[:n_pages])):
+    for k, (train, test) in enumerate(fold_split(groups[:n_pages], folds, split)):
         if only is not None and k != only:
             continue
         started = time.time()
@@ -133,6 +133,19 @@ def cross_validate(samples: list[at.PageSample], folds: int, rounds: int,
             prob[test_rows] = second.predict(test_x)
         print(f"  fold {k + 1}/{folds}: {time.time() - started:.0f} s", file=sys.stderr)
     return prob[:n_rows]
+
+
+def fold_split(groups: np.ndarray, folds: int, split: str = "group"
+               ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(train, test) page indices of each fold, no group on both sides (cross_validate)."""
+    from sklearn.model_selection import GroupKFold
+
+    if split == "group":
+        return list(GroupKFold(n_splits=folds).split(np.arange(len(groups)), groups=groups))
+    if split != "hash":
+        raise ValueError(f"unknown split {split!r}")
+    fold = np.asarray([zlib.crc32(str(g).encode()) % folds for g in groups])
+    return [(np.flatnonzero(fold != k), np.flatnonzero(fold == k)) for k in range(folds)]
 
 
 def combined(files: list[Path]) -> np.ndarray:
@@ -247,6 +260,14 @@ def print_table(label: str, table: dict[str, dict[str, float]]) -> None:
     sys.stdout.flush()
 
 
+def lgb_value(name: str, text: str) -> bool | int | float | str:
+    """A ``--lgb`` value typed as LightGBM wants it: true/false as booleans (extra_trees),
+    else the shipped setting's type, else a number."""
+    if text in ("true", "false"):
+        return text == "true"
+    return type(at.DEFAULT_LGB.get(name, 0.0))(text)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cache", type=Path, required=True)
@@ -267,6 +288,8 @@ def main() -> int:
                         help="how training rows are weighted (auto_training.block_weights)")
     parser.add_argument("--lgb", default="", help="LightGBM settings over the shipped ones, "
                         "e.g. num_leaves=127,min_data_in_leaf=100")
+    parser.add_argument("--split", choices=("group", "hash"), default="group",
+                        help="how domains are dealt to folds (cross_validate)")
     parser.add_argument("--stack", type=int, default=0, metavar="FOLDS",
                         help="a second model on the first's probabilities in page context, "
                         "the first's training probabilities out-of-fold in FOLDS inner folds")
@@ -313,7 +336,7 @@ def main() -> int:
     weight = at.block_weights(samples, args.weight)
     extra = load_lengthened(args.cache, args.sets.split(","), args.lengthen) \
         if args.lengthen > 0 else []
-    params = {k: type(at.DEFAULT_LGB.get(k, 0.0))(v) for k, v in
+    params = {k: lgb_value(k, v) for k, v in
               (item.split("=") for item in args.lgb.split(",") if item)}
     if args.fold is not None:
         for sample in samples:  # one fold scores nothing: texts are not needed
@@ -321,7 +344,8 @@ def main() -> int:
         drop = tuple(name for group in args.drop.split("+") if group
                      for name in feats.PAPER_GROUPS[group])
         prob = cross_validate(samples, args.folds, args.rounds, drop, only=args.fold,
-                              weight=weight, params=params, stack=args.stack, extra=extra)
+                              weight=weight, params=params, stack=args.stack, extra=extra,
+                              split=args.split)
         args.save_oof.write_bytes(pickle.dumps({"prob": prob}))
         return 0
     print(f"{len(samples)} pages, {sum(len(s.texts) for s in samples)} blocks, "
@@ -332,7 +356,7 @@ def main() -> int:
             variants[f"without {name}"] = tuple(group)
     for label, drop in variants.items():
         prob = cross_validate(samples, args.folds, args.rounds, drop, weight=weight,
-                              params=params, stack=args.stack, extra=extra)
+                              params=params, stack=args.stack, extra=extra, split=args.split)
         if args.save_oof and not drop:
             args.save_oof.write_bytes(pickle.dumps(
                 {"prob": prob, "ids": [(s.dataset, s.page_id) for s in samples]}))
