@@ -8,9 +8,11 @@ one "site" there, as the adaptation files were keyed before version 3). The firs
 (by id) are counted into a :class:`~blocksift.algorithms.segmenter.adapt.SitePrior`,
 exactly as the host does when examples are saved; the site's other pages are scored (word
 F1) with the out-of-fold probabilities of ``bench_auto_cv.py`` (the base model never saw the
-site), before and after the adjustment.
+site), before and after the adjustment. Each page's threshold is ``auto``'s expected-F1
+one (``auto.expected_f1_threshold`` within ``auto.Params``' floor and cap, on the adjusted
+probabilities after adjustment), as the host chooses; ``--threshold`` gives every page one.
 
-    python3 benchmarks/bench_auto_adapt.py --cache DIR --threshold 0.35 [--group domain] \
+    python3 benchmarks/bench_auto_adapt.py --cache DIR [--threshold 0.35] [--group domain] \
         fold0.pkl ... fold4.pkl
 """
 
@@ -33,6 +35,7 @@ sys.path.insert(0, str(HERE))
 import bench_auto_cv  # noqa: E402
 
 from blocksift import auto_training as at  # noqa: E402
+from blocksift.algorithms import auto  # noqa: E402
 from blocksift.algorithms.segmenter import adapt  # noqa: E402
 from blocksift.algorithms.segmenter import features as feats  # noqa: E402
 from blocksift.evaluation.datasets import resolve  # noqa: E402
@@ -44,7 +47,8 @@ from blocksift.sites import site_key  # noqa: E402
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cache", type=Path, required=True)
-    parser.add_argument("--threshold", type=float, default=at.DEFAULT_THRESHOLD)
+    parser.add_argument("--threshold", type=float, help="one threshold for every page "
+                        "(default: auto's expected-F1 page threshold)")
     parser.add_argument("--learn", type=int, default=5, help="labeled pages per site")
     parser.add_argument("--group", choices=("host", "domain"), default="host",
                         help="what a site is (module docstring)")
@@ -73,6 +77,16 @@ def main() -> int:
             site_key(row.get("url")) or site_key(f"//{row.get('site') or ''}") or sample.group)
         by_site[(sample.dataset, site)].append(i)
     sites = {k: v for k, v in by_site.items() if len(v) > args.learn}
+    defaults = auto.Params()
+
+    def threshold(q: np.ndarray, page_blocks: feats.Blocks) -> float:
+        if args.threshold is not None:
+            return args.threshold
+        cap = defaults.expected_f1_cap
+        return auto.expected_f1_threshold(q, auto.expected_f1_weights(page_blocks.features),
+                                          defaults.expected_f1_floor,
+                                          at.DEFAULT_THRESHOLD if cap is None else cap)
+
     html = {key: (row["html"], row.get("url")) for key, row in records.items()}
     rows = []
     stale = 0
@@ -96,8 +110,8 @@ def main() -> int:
             p = prob[starts[i]:ends[i]]
             moved = prior.adjust(None, blocks[i], p)
             for scores, q in ((base, p), (adapted, p if moved is None else moved)):
-                text = "\n".join(t for t, keep in zip(blocks[i].texts, q >= args.threshold)
-                                 if keep)
+                limit = threshold(q, blocks[i])
+                text = "\n".join(t for t, keep in zip(blocks[i].texts, q >= limit) if keep)
                 scores.append(word_prf(text, samples[i].gold)[2])
         rows.append((dataset, site, len(base), float(np.mean(base)), float(np.mean(adapted))))
         print(f"{dataset:16} {site:28} test pages {len(base):3d}  base {rows[-1][3]:.3f}  "

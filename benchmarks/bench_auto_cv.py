@@ -29,6 +29,7 @@ import sys
 import time
 import zlib
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -173,20 +174,15 @@ def start_tags(cache: Path, samples: list[at.PageSample]) -> np.ndarray:
     return np.asarray([counts[(s.dataset, s.page_id)] for s in samples])
 
 
-def score(samples: list[at.PageSample], prob: np.ndarray, threshold: float | np.ndarray,
-          repeat_min_words: int = 0) -> dict[str, dict[str, float]]:
-    """Word F1 per page type (wcxb) and per set, shingle F1 per older set, empties.
-
-    ``threshold``: one for all pages, or one per page. ``repeat_min_words``: drop repeated
-    main blocks as ``auto`` does (``auto.repeated_blocks``; 0: keep them)."""
+def main_texts(samples: list[at.PageSample], prob: np.ndarray, threshold: float | np.ndarray,
+               repeat_min_words: int = 0) -> Iterator[str]:
+    """Each page's main text as ``auto`` chooses it from ``prob`` (threshold: one for all
+    pages, or one per page), the rules fallback and the repeat rule included."""
     per_page = np.broadcast_to(np.asarray(threshold, dtype=float), (len(samples),))
     _x, _y, idx = at.stack(samples)
     starts = np.searchsorted(idx, np.arange(len(samples)))
     ends = np.searchsorted(idx, np.arange(len(samples)), side="right")
     rules = feats.FEATURE_INDEX["rules_main"]
-    word: dict[str, list[float]] = defaultdict(list)
-    shingle: dict[str, list] = defaultdict(list)
-    empty: Counter[str] = Counter()
     for i, sample in enumerate(samples):
         p = prob[starts[i]:ends[i]]
         chosen = p >= per_page[i]
@@ -194,7 +190,62 @@ def score(samples: list[at.PageSample], prob: np.ndarray, threshold: float | np.
             chosen = sample.features[:, rules] > 0  # the extractor's rules fallback
         chosen[auto.repeated_blocks(feats.Blocks(texts=sample.texts, features=sample.features),
                                     chosen, repeat_min_words)] = False
-        text = "\n\n".join(t for t, c in zip(sample.texts, chosen) if c)
+        yield "\n\n".join(t for t, c in zip(sample.texts, chosen) if c)
+
+
+def expected_f1_thresholds(samples: list[at.PageSample], prob: np.ndarray, floor: float,
+                           cap: float) -> np.ndarray:
+    """Each page's threshold under auto's expected-F1 rule (``auto.expected_f1_threshold``,
+    blocks weighed as ``auto`` weighs them)."""
+    _x, _y, idx = at.stack(samples)
+    starts = np.searchsorted(idx, np.arange(len(samples)))
+    ends = np.searchsorted(idx, np.arange(len(samples)), side="right")
+    return np.asarray([auto.expected_f1_threshold(
+        prob[starts[i]:ends[i]], auto.expected_f1_weights(s.features), floor, cap)
+        for i, s in enumerate(samples)])
+
+
+def choose_expected_f1(samples: list[at.PageSample], prob: np.ndarray,
+                       grid: list[tuple[float, float]], repeat_min_words: int,
+                       folds: int = 5) -> np.ndarray:
+    """The expected-F1 rule's floor and cap (or the model's one threshold) chosen by
+    domain-grouped folds: on each fold, the setting whose mean over
+    the sets of each set's mean word F1 is best on the other folds' pages; returns each
+    page's threshold under its fold's choice (held out)."""
+    per_page = {f"fixed {at.DEFAULT_THRESHOLD}": np.full(len(samples), at.DEFAULT_THRESHOLD)}
+    for floor, cap in grid:
+        per_page[f"expected F1 within {floor}-{cap}"] = expected_f1_thresholds(
+            samples, prob, floor, cap)
+    names = list(per_page)
+    f1 = np.asarray([[word_prf(text, s.gold)[2] for s, text in zip(
+        samples, main_texts(samples, prob, per_page[name], repeat_min_words))]
+        for name in names]).T
+    sets = np.asarray([s.dataset for s in samples])
+    for name, column in zip(names, f1.T):
+        print(f"  {name:36} word F1 " + "  ".join(
+            f"{d} {column[sets == d].mean():.4f}" for d in dict.fromkeys(sets)))
+    held_out = np.zeros(len(samples))
+    for k, (train, test) in enumerate(fold_split(np.asarray([s.group for s in samples]),
+                                                 folds)):
+        means = np.mean([f1[train][sets[train] == d].mean(axis=0)
+                         for d in dict.fromkeys(sets[train])], axis=0)
+        best = int(np.argmax(means))
+        print(f"  fold {k + 1}/{folds}: chose {names[best]} "
+              f"({means[best]:.4f} on the other folds)")
+        held_out[test] = per_page[names[best]][test]
+    return held_out
+
+
+def score(samples: list[at.PageSample], prob: np.ndarray, threshold: float | np.ndarray,
+          repeat_min_words: int = 0) -> dict[str, dict[str, float]]:
+    """Word F1 per page type (wcxb) and per set, shingle F1 per older set, empties.
+
+    ``threshold``: one for all pages, or one per page. ``repeat_min_words``: drop repeated
+    main blocks as ``auto`` does (``auto.repeated_blocks``; 0: keep them)."""
+    word: dict[str, list[float]] = defaultdict(list)
+    shingle: dict[str, list] = defaultdict(list)
+    empty: Counter[str] = Counter()
+    for sample, text in zip(samples, main_texts(samples, prob, threshold, repeat_min_words)):
         f1 = word_prf(text, sample.gold)[2]
         word[sample.dataset].append(f1)
         if sample.dataset == "wcxb-dev":
@@ -277,6 +328,10 @@ def main() -> int:
     parser.add_argument("--thresholds", default="0.35,0.4,0.45,0.5,0.55")
     parser.add_argument("--ablation", action="store_true")
     parser.add_argument("--save-oof", type=Path)
+    parser.add_argument("--expected-f1", metavar="FLOOR:CAP,...",
+                        help="with --combine: also score auto's expected-F1 page threshold "
+                             "within each FLOOR and CAP; more than one: chosen by "
+                             "domain-grouped folds, scored held out")
     parser.add_argument("--type-thresholds", action="store_true",
                         help="with --combine: one threshold per predicted page type, each "
                              "chosen on the pages predicted of that type")
@@ -330,6 +385,18 @@ def main() -> int:
                             f" from --switch-oof, threshold {args.thresholds.split(',')[0]}",
                             score(samples, mixed, float(args.thresholds.split(",")[0]),
                                   args.repeat_min_words))
+        if args.expected_f1:
+            grid = [(float(a), float(b)) for a, b in
+                    (item.split(":") for item in args.expected_f1.split(","))]
+            for floor, cap in grid if len(grid) == 1 else ():
+                print_table(f"expected-F1 page threshold within {floor}-{cap}", score(
+                    samples, prob, expected_f1_thresholds(samples, prob, floor, cap),
+                    args.repeat_min_words))
+            if len(grid) > 1:
+                print_table("expected-F1 floor and cap chosen by domain-grouped folds, held "
+                            "out", score(samples, prob, choose_expected_f1(
+                                samples, prob, grid, args.repeat_min_words, args.folds),
+                                args.repeat_min_words))
         if args.type_thresholds:
             type_thresholds(samples, prob, [float(t) for t in args.thresholds.split(",")])
         return 0

@@ -346,6 +346,52 @@ def test_data_tables_come_out_whole():
     assert "<caption>Lights reviewed in 2015</caption>" in result.main.html
 
 
+@pytest.mark.parametrize("prob, weights, floor, cap, expected", [
+    # four blocks of one size: taking two gives expected F1 2·1.5/(2+1.9) = 0.769, the best
+    ([0.9, 0.6, 0.3, 0.1], [100] * 4, 0.0, 1.0, 0.6),
+    ([0.9, 0.6, 0.3, 0.1], [100] * 4, 0.2, 0.5, 0.5),  # kept within the cap
+    # a page the model doubts: three blocks (0.475) beat two (0.467), below a fixed 0.35
+    ([0.4, 0.3, 0.25, 0.05], [100] * 4, 0.2, 0.5, 0.25),
+    ([0.4, 0.3, 0.25, 0.05], [100] * 4, 0.3, 0.5, 0.3),  # kept above the floor
+    # a long block at 0.3 outweighs a short one at 0.9: both are taken
+    ([0.9, 0.3], [10, 1000], 0.0, 1.0, 0.3),
+    ([], [], 0.2, 0.5, 0.5),  # nothing to weigh: the cap
+    ([0.0, 0.0], [50, 50], 0.2, 0.5, 0.5),
+])
+def test_the_expected_f1_threshold_of_worked_pages(prob, weights, floor, cap, expected):
+    found = auto.expected_f1_threshold(np.array(prob, dtype=float),
+                                       np.array(weights, dtype=float), floor, cap)
+    assert found == pytest.approx(expected)
+
+
+def test_a_fixed_threshold_or_the_rule_turned_off_gives_every_page_one_threshold():
+    page = _article()
+    default = auto.extract(Page(page), auto.Params())
+    model_threshold = auto.load_model().threshold
+    assert 0.2 <= default.stats["threshold"] <= model_threshold  # capped by the model's
+    assert auto.extract(Page(page), auto.Params(threshold=0.3)).stats["threshold"] == 0.3
+    model_own = auto.extract(Page(page), auto.Params(expected_f1=False)).stats["threshold"]
+    assert model_own == pytest.approx(model_threshold)
+    with pytest.raises(ValueError, match="floor"):
+        auto.Params(expected_f1_floor=0.6, expected_f1_cap=0.4)
+
+
+def test_a_page_the_model_doubts_gets_a_lower_threshold_and_loses_nothing_by_it():
+    # a shop's list of plain lines the model is unsure of: its one threshold takes few
+    lines = "".join(f"<div><span>Model {n}</span> <span>brass lamp with a cloth cable and a "
+                    f"dimmer switch</span></div>" for n in range(12))
+    page = ("<html><body><header><nav><a href='/'>Shop</a> <a href='/c'>Cart</a> "
+            "<a href='/h'>Help</a></nav></header><main><h1>Desk lamps</h1>" + lines +
+            "</main><footer><p>© Shop 2025</p><a href='/t'>Terms</a></footer></body></html>")
+    fixed = auto.extract(Page(page), auto.Params(expected_f1=False))
+    own = auto.extract(Page(page), auto.Params())
+    assert own.stats["threshold"] < fixed.stats["threshold"]
+    fixed_main = {x for b in fixed.blocks if b.kind == "main" for x in b.xpaths}
+    own_main = {x for b in own.blocks if b.kind == "main" for x in b.xpaths}
+    assert fixed_main < own_main  # more of the list, and nothing the fixed one kept lost
+    assert "Shop" not in own.main.text and "Terms" not in own.main.text
+
+
 def _labels(html: str, main: set[str]) -> tuple[features.Blocks, np.ndarray]:
     blocks = features.compute(Page(html), papers=False, rules=False)
     return blocks, np.array([text in main for text in blocks.texts])

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 from lxml import etree
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..content import BLOCK_TAGS, NON_TEXT_TAGS, notices, render_main
 from ..page import Page, XPaths
@@ -67,7 +67,21 @@ class Params(BaseModel):
 
     threshold: float | None = Field(
         None, ge=0, le=1, description="Probability at or above which a block is main content "
-                                      "(None: the model's cross-validated threshold)")
+                                      "on every page (None: each page's own, expected_f1; "
+                                      "or the model's cross-validated one)")
+    expected_f1: bool = Field(
+        True, description="Each page's threshold is the one that makes the main text's "
+                          "expected word F1 under the blocks' probabilities highest (blocks "
+                          "weighed by their characters), kept within expected_f1_floor and "
+                          "expected_f1_cap: lower where the model doubts the page, so more "
+                          "of it is taken; off: the model's one threshold")
+    expected_f1_floor: float = Field(
+        0.2, ge=0, le=1, description="Lowest page threshold expected_f1 sets (chosen by "
+                                     "domain-grouped CV, docs/auto.md)")
+    expected_f1_cap: float | None = Field(
+        None, ge=0, le=1, description="Highest page threshold expected_f1 sets (None: the "
+                                      "model's threshold, so the rule only ever adds blocks "
+                                      "to what that threshold takes)")
     include_comments: bool = Field(
         False, description="Keep blocks labeled comments in the main text (the dev sets' "
                            "gold leaves comments out, so off by default)")
@@ -97,6 +111,19 @@ class Params(BaseModel):
                                  "or auto-rules choice, which cost most on such pages; as good "
                                  "there, out of fold) unless another model is given; 0 never "
                                  "switches")
+
+    @model_validator(mode="after")
+    def _floor_below_cap(self) -> Params:
+        if self.expected_f1_cap is not None and self.expected_f1_floor > self.expected_f1_cap:
+            raise ValueError("expected_f1_floor must not exceed expected_f1_cap")
+        return self
+
+    def page_threshold(self) -> float | tuple[float, float | None] | None:
+        """What :func:`segment` takes as ``threshold``: a fixed one, the expected-F1 rule's
+        (floor, cap), or None (the model's)."""
+        if self.threshold is not None:
+            return self.threshold
+        return (self.expected_f1_floor, self.expected_f1_cap) if self.expected_f1 else None
 
 
 class SegmenterModel:
@@ -722,24 +749,62 @@ def uncertain_share(texts: list[str], prob: np.ndarray) -> float:
     return float(chars[(prob >= low) & (prob < high)].sum() / total) if total else 0.0
 
 
-def segment(page: Page, model: SegmenterModel, threshold: float | None = None,
+def expected_f1_threshold(prob: np.ndarray, weights: np.ndarray, floor: float = 0.0,
+                          cap: float = 1.0) -> float:
+    """The page's threshold that makes the expected F1 of its main text highest, kept within
+    [``floor``, ``cap``].
+
+    Taking the k most probable blocks (``weights``: their sizes, auto's
+    :func:`expected_f1_weights`), the expected overlap with
+    the gold is the sum of p·w over them, the output's size their w, the gold's size p·w
+    over all blocks, so F1 ≈ 2 Σₖ p·w / (Σₖ w + Σ p·w) (ratio of the expectations); the
+    best k puts the threshold at the k-th probability. A page the model is sure of gets a
+    high threshold, one it doubts a lower (no paper: a decision rule on the trees' output).
+    """
+    if not len(prob):
+        return cap
+    p = np.asarray(prob, dtype=np.float64)
+    w = np.asarray(weights, dtype=np.float64)
+    expected_gold = float(np.dot(p, w))
+    if expected_gold <= 0.0:
+        return cap
+    order = np.argsort(-p, kind="stable")
+    expected_f1 = 2.0 * np.cumsum((p * w)[order]) / (np.cumsum(w[order]) + expected_gold)
+    return float(min(max(p[order[int(np.argmax(expected_f1))]], floor), cap))
+
+
+_OWN_CHARS = feats.FEATURE_INDEX["own_chars"]
+
+
+def expected_f1_weights(features: np.ndarray) -> np.ndarray:
+    """Each block's weight in :func:`expected_f1_threshold` (rows of block features): its
+    own characters, and a little more so that an empty block still counts."""
+    return features[:, _OWN_CHARS] + 0.1
+
+
+def segment(page: Page, model: SegmenterModel,
+            threshold: float | tuple[float, float | None] | None = None,
             include_comments: bool = False, site_prior: Any = None,
             repeat_min_words: int = Params.model_fields["repeat_min_words"].default
             ) -> tuple[feats.Blocks, np.ndarray, list[str], np.ndarray, str]:
-    """Label every text block: (blocks, main probability, kinds, page-type probs, stage)."""
+    """Label every text block: (blocks, main probability, kinds, page-type probs, stage).
+
+    ``threshold``: one for the page, (floor, cap) of :func:`expected_f1_threshold` (cap None:
+    the model's threshold), or None (the model's)."""
     return _segment(page, model, threshold, include_comments, site_prior,
                     repeat_min_words)[:5]
 
 
-def _segment(page: Page, model: SegmenterModel, threshold: float | None,
+def _segment(page: Page, model: SegmenterModel,
+             threshold: float | tuple[float, float | None] | None,
              include_comments: bool, site_prior: Any, repeat_min_words: int
              ) -> tuple[feats.Blocks, np.ndarray, list[str], np.ndarray, str,
-                        np.ndarray | None, list[int]]:
-    """:func:`segment`, the context columns of the stacked model (None without one) and
-    the main blocks dropped as repeats."""
+                        np.ndarray | None, list[int], float]:
+    """:func:`segment`, the context columns of the stacked model (None without one), the
+    main blocks dropped as repeats and the threshold the page was given."""
     blocks = feats.compute(page, without=model.without)
     if not len(blocks):
-        return blocks, np.zeros(0), [], np.zeros(len(PAGE_TYPES)), "empty", None, []
+        return blocks, np.zeros(0), [], np.zeros(len(PAGE_TYPES)), "empty", None, [], 0.0
     type_probs = model.page_type_probabilities(blocks.page_features)
     prob, context = model.block_probabilities(blocks, type_probs)
     stage = "model"
@@ -747,7 +812,14 @@ def _segment(page: Page, model: SegmenterModel, threshold: float | None,
         adjusted = site_prior.adjust(page, blocks, prob)
         if adjusted is not None:
             prob, stage = adjusted, "site"
-    limit = model.threshold if threshold is None else threshold
+    if threshold is None:
+        limit = model.threshold
+    elif isinstance(threshold, tuple):
+        floor, cap = threshold
+        limit = expected_f1_threshold(prob, expected_f1_weights(blocks.features), floor,
+                                      model.threshold if cap is None else cap)
+    else:
+        limit = threshold
     is_main = prob >= limit
     _whole_data_tables(blocks, is_main)
     _trailing_paragraphs(blocks, is_main)
@@ -761,7 +833,7 @@ def _segment(page: Page, model: SegmenterModel, threshold: float | None,
         kinds = ["main" if k == "comments" else k for k in kinds]
     for i in repeated:
         kinds[i] = "other"
-    return blocks, prob, kinds, type_probs, stage, context, repeated
+    return blocks, prob, kinds, type_probs, stage, context, repeated, limit
 
 
 def _text_order(blocks: feats.Blocks, kinds: list[str]) -> list[int]:
@@ -887,8 +959,8 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
         from .segmenter import adapt
 
         site_prior = adapt.site_prior_for(page.url)
-    blocks, prob, kinds, type_probs, stage, context, repeated = _segment(
-        page, model, params.threshold, params.include_comments, site_prior,
+    blocks, prob, kinds, type_probs, stage, context, repeated, limit = _segment(
+        page, model, params.page_threshold(), params.include_comments, site_prior,
         params.repeat_min_words)
     repeated_set = set(repeated)
     if not len(blocks):
@@ -966,6 +1038,7 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
     stats = {"blocks": float(len(blocks)), "main_blocks": float(kinds.count("main")),
              "text_length": float(len(text)),
              "uncertain_share": round(uncertain_share(blocks.texts, prob), 4),
+             "threshold": round(limit, 4),
              "long_page_fast_model": float(long_page)}
     render = params.main_text and params.with_html and bool(main_elements)
     beside = _media_beside(main_elements, _holds_blocks(blocks)) if render else []
