@@ -77,7 +77,8 @@ class PageExtractor:
         try:
             module.Params.model_validate(self.params)
         except ValidationError as exc:
-            raise ExtractorConfigError(f"invalid params for {algorithm}: {exc}") from None
+            raise ExtractorConfigError(f"invalid params for {algorithm}: "
+                                       f"{algorithms.params_problems(exc)}") from None
         check_model_path(module, model_path)
         self._loaded: tuple[Any, Any, Any] | None = None
 

@@ -70,6 +70,10 @@ def test_extract_reads_stdin():
     (["extract", str(EXAMPLE), "--algo", "nonesuch"], "unknown algorithm"),
     (["extract", str(EXAMPLE), "--param", "bogus=1"], "invalid params"),
     (["extract", str(EXAMPLE), "--param", "novalue"], "key=value"),
+    # a rule between two params is named as one, in words, without pydantic's prefix
+    (["extract", str(EXAMPLE), "--param", "expected_f1_floor=0.6", "--param",
+      "expected_f1_cap=0.4"],
+     "invalid params for auto: params: expected_f1_floor must not exceed expected_f1_cap\n"),
 ])
 def test_usage_errors_are_clear(args, message):
     done = blocksift(*args)

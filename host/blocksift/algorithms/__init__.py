@@ -90,10 +90,18 @@ def make_params(name: str, values: dict[str, Any] | None = None) -> Any:
     return params_cls.model_validate(values or {})
 
 
+def params_problems(error: Any) -> str:
+    """A pydantic ``ValidationError`` of an algorithm's params in one line a user reads:
+    ``field: message; ...`` (a rule between fields is named ``params``)."""
+    return "; ".join(
+        f"{'.'.join(map(str, e['loc'])) or 'params'}: "
+        f"{e['msg'].removeprefix('Value error, ')}" for e in error.errors())
+
+
 def params_schema(name: str) -> dict[str, Any]:
     """JSON Schema of the algorithm's params, defaults included."""
     return load(name).Params.model_json_schema()
 
 
 __all__ = ["ALGORITHMS", "AlgorithmInfo", "DEFAULT_ALGORITHM", "UnknownAlgorithm", "load",
-           "make_params", "names", "params_schema"]
+           "make_params", "names", "params_problems", "params_schema"]

@@ -87,15 +87,16 @@ def run(args: argparse.Namespace) -> int:
     module = importlib.import_module(TRAINABLE[args.algorithm])
     from pydantic import ValidationError
 
+    from .. import algorithms
+
     try:
         params = module.Params.model_validate(parse_params(args.param))
     except CommandError as exc:
         print(f"blocksift: error: {exc}", file=sys.stderr)
         return 2
     except ValidationError as exc:  # one line, as every usage error
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}"
-                             for e in exc.errors())
-        print(f"blocksift: error: invalid params for {args.algorithm}: {problems}", file=sys.stderr)
+        print(f"blocksift: error: invalid params for {args.algorithm}: "
+              f"{algorithms.params_problems(exc)}", file=sys.stderr)
         return 2
     try:
         paths = [resolve(name) for name in args.datasets]

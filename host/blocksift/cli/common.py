@@ -85,8 +85,8 @@ def load_algorithm(name: str, params: dict[str, Any]) -> tuple[Any, Any]:
     try:
         return module, module.Params.model_validate(params)
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        raise CommandError(f"invalid params for {name}: {problems}") from None
+        raise CommandError(f"invalid params for {name}: "
+                           f"{algorithms.params_problems(exc)}") from None
 
 
 #: Leading bytes of common non-text files, named in the error a user sees.

@@ -208,10 +208,9 @@ def run_job(job: Job) -> JobOutcome:
     try:
         params = module.Params.model_validate(job.params)
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'params'}: {e['msg']}"
-                             for e in exc.errors())
         return JobOutcome(False, error_code=ErrorCode.INVALID_PARAMS,
-                          error_message=f"invalid params for {job.algorithm}: {problems}")
+                          error_message=f"invalid params for {job.algorithm}: "
+                                        f"{algorithms.params_problems(exc)}")
     if ("main" not in job.want and "main_text" in type(params).model_fields
             and "main_text" not in job.params):
         # Blocks only (e.g. "hide link blocks"): skip main-text work such as a tree parse.
