@@ -209,9 +209,9 @@ def choose_expected_f1(samples: list[at.PageSample], prob: np.ndarray,
                        grid: list[tuple[float, float]], repeat_min_words: int,
                        folds: int = 5) -> np.ndarray:
     """The expected-F1 rule's floor and cap (or the model's one threshold) chosen by
-    domain-grouped folds: on each fold, the setting whose mean over
-    the sets of each set's mean word F1 is best on the other folds' pages; returns each
-    page's threshold under its fold's choice (held out)."""
+    domain-grouped folds: on each fold, the setting whose mean over the sets of each set's
+    mean word F1 is best on the other folds' pages; returns each page's threshold under its
+    fold's choice (held out)."""
     per_page = {f"fixed {at.DEFAULT_THRESHOLD}": np.full(len(samples), at.DEFAULT_THRESHOLD)}
     for floor, cap in grid:
         per_page[f"expected F1 within {floor}-{cap}"] = expected_f1_thresholds(
@@ -388,11 +388,12 @@ def main() -> int:
         if args.expected_f1:
             grid = [(float(a), float(b)) for a, b in
                     (item.split(":") for item in args.expected_f1.split(","))]
-            for floor, cap in grid if len(grid) == 1 else ():
+            if len(grid) == 1:
+                floor, cap = grid[0]
                 print_table(f"expected-F1 page threshold within {floor}-{cap}", score(
                     samples, prob, expected_f1_thresholds(samples, prob, floor, cap),
                     args.repeat_min_words))
-            if len(grid) > 1:
+            else:
                 print_table("expected-F1 floor and cap chosen by domain-grouped folds, held "
                             "out", score(samples, prob, choose_expected_f1(
                                 samples, prob, grid, args.repeat_min_words, args.folds),
