@@ -9,10 +9,20 @@
 //  * exposes its status on <html data-blocksift-status> for people's tools and tests.
 // The background runs `agentCall` with scripting.executeScript({func}): the function is
 // serialized, so everything it needs is inside it. The first call in a document installs
-// the agent; every call is one round trip.
+// the agent; every call is one round trip. The answer is {ok, value} or {ok: false, error}:
+// Chromium reports a throw inside executeScript as no result at all.
 export function agentCall(method, args) {
-  if (!globalThis.__blocksiftAgent) installAgent();
-  return globalThis.__blocksiftAgent[method](...args);
+  const failed = (err) => ({ ok: false, error: String(err?.message ?? err) });
+  try {
+    // A page's own scripts can remove its document element (document.open() left empty)
+    if (!document.documentElement) return failed("the page's own scripts emptied it: there is no document left to read");
+    if (!globalThis.__blocksiftAgent) installAgent();
+    const value = globalThis.__blocksiftAgent[method](...args);
+    if (typeof value?.then === "function") return value.then((settled) => ({ ok: true, value: settled }), failed);
+    return { ok: true, value };
+  } catch (err) {
+    return failed(err);
+  }
 
   function installAgent() {
     const ID_ATTR = "data-bsid";

@@ -73,7 +73,10 @@ async function hostClient(settings) {
 async function callAgent(tabId, method, ...args) {
   const [first] = await api.scripting.executeScript({ target: { tabId }, func: agentCall, args: [method, args] });
   if (first?.error) throw new BlocksiftError(String(first.error?.message ?? first.error), { code: LOCAL_ERRORS.PAGE });
-  return first?.result;
+  const answer = first?.result;
+  if (answer?.ok === true) return answer.value;
+  throw new BlocksiftError(answer?.error ?? "the page did not answer (it may be changing or gone)",
+    { code: LOCAL_ERRORS.PAGE });
 }
 
 /** The first call on a page: the browser refuses some pages (its own, the web stores).
@@ -82,9 +85,10 @@ async function beginOnPage(tabId, action, redraw = false, look = null) {
   try {
     return await callAgent(tabId, "begin", action, redraw, look);
   } catch (err) {
-    throw new BlocksiftError(
-      `blocksift cannot work on this page (${err?.message ?? err}). Browser pages, the web store and pages of other extensions are off limits.`,
-      { code: LOCAL_ERRORS.PAGE });
+    // the page answered with a reason (callAgent's own errors), or the browser refused it
+    const why = err instanceof BlocksiftError ? `: ${err.message}.`
+      : ` (${err?.message ?? err}). Browser pages, the web store and pages of other extensions are off limits.`;
+    throw new BlocksiftError(`blocksift cannot work on this page${why}`, { code: LOCAL_ERRORS.PAGE });
   }
 }
 

@@ -428,6 +428,23 @@ def test_reader_view_of_a_page_without_main_text_says_so(browser: harness.Browse
     assert page.evaluate("document.title") == "Only links"
 
 
+def test_a_page_its_own_script_emptied_gets_a_reason_and_the_next_page_still_works(
+        browser: harness.Browser, site: harness.Site) -> None:
+    page = browser.new_tab(site.url("emptied.html"))
+    page.wait_for("document.documentElement === null")
+    for action in ("hide", "reader"):
+        popup = browser.popup(page.url)
+        popup.evaluate(f"document.getElementById('act-{action}').click(), true")
+        popup.wait_for("document.getElementById('result').dataset.status === 'error'")
+        said = popup.evaluate("document.getElementById('result').textContent")
+        # the page's reason in words, not a script error, nor the browser-pages notice
+        assert "no document left to read" in said, said
+        assert "destructure" not in said and "off limits" not in said, said
+        popup.close()
+    other = browser.new_tab(site.url("article.html"))
+    assert browser.act(other, "hide")["status"] == "hidden"
+
+
 def _set_option(tab: harness.Tab, element_id: str, value: str) -> None:
     tab.evaluate(f"(() => {{ const e = document.getElementById({json.dumps(element_id)});"
                  f" e.value = {json.dumps(value)}; e.dispatchEvent(new Event('change')); return true; }})()")
