@@ -401,12 +401,18 @@ export function agentCall(method, args) {
       return current;
     }
 
+    // A closed dropdown menu keeps its layout box while transparent or visibility:hidden:
+    // a box drawn for it would cover the page with outlines of nothing a reader sees.
+    // (Both spellings of the options: older browsers know only the first two.)
+    const SHOWN = { checkOpacity: true, checkVisibilityCSS: true, opacityProperty: true, visibilityProperty: true };
+
     /** Union of the elements' boxes in document coordinates; null when nothing shows. */
     function unionRect(elements) {
       let top = Infinity, left = Infinity, bottom = -Infinity, right = -Infinity;
       for (const element of elements) {
         const rect = element.getBoundingClientRect();
         if (rect.width < 1 || rect.height < 1) continue;
+        if (element.checkVisibility && !element.checkVisibility(SHOWN)) continue;
         top = Math.min(top, rect.top + scrollY);
         left = Math.min(left, rect.left + scrollX);
         bottom = Math.max(bottom, rect.bottom + scrollY);

@@ -91,6 +91,25 @@ def test_overlay_outlines_blocks_with_labels(browser: harness.Browser, site: har
     assert page.evaluate(f"{UI}.querySelectorAll('.box').length") == 0
 
 
+def test_overlay_draws_no_box_for_a_closed_menu(browser: harness.Browser, site: harness.Site,
+                                               artifacts: Path) -> None:
+    # dropdowns closed with opacity 0 or visibility hidden keep their layout boxes
+    page = browser.new_tab(site.url("closed-menus.html"))
+    status = browser.act(page, "overlay")
+    assert status["status"] == "overlay", status
+    boxes = page.evaluate(f"[...{UI}.querySelectorAll('.box')].map(b => {{"
+                          " const r = b.getBoundingClientRect();"
+                          " return {kind: b.dataset.kind, at: [r.left, r.top, r.right, r.bottom]}; })")
+    menus = page.evaluate("[...document.querySelectorAll('.menu')].map(m => {"
+                          " const r = m.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })")
+    assert len(menus) == 3 and any(box["kind"] == "main" for box in boxes), (menus, boxes)
+    for menu in menus:  # no outline of clutter lies over a closed menu's area (the article may)
+        for box in (b["at"] for b in boxes if b["kind"] != "main"):
+            overlap = min(box[2], menu[2]) - max(box[0], menu[0]), min(box[3], menu[3]) - max(box[1], menu[1])
+            assert not (overlap[0] > 4 and overlap[1] > 40), (menu, box, boxes)
+    page.screenshot(artifacts / "overlay-closed-menus.png")
+
+
 def test_reader_view_of_article_keeps_structure(browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     page = browser.new_tab(site.url("article.html"))
     status = browser.act(page, "reader")
