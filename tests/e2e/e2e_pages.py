@@ -7,6 +7,8 @@
   ``/__hit?p=<n>&ctx=<location.protocol>`` so tests can tell the page's own context
   (``http:``, expected) from the reader view's (``chrome-extension:``/``moz-extension:``,
   must never happen).
+* ``closed-menus.html`` -- the bundled article with three closed dropdown menus beside it
+  (opacity 0 or ``visibility: hidden``, their boxes kept, as many sites' menus until hovered).
 """
 
 from __future__ import annotations
@@ -105,8 +107,28 @@ def xss_page(hit_url: str) -> str:
             + "<p id='safe-end'>The last honest paragraph of this page.</p></article></body></html>")
 
 
+def closed_menus_page(article: str) -> str:
+    """``article`` (pages/article.html) with three closed dropdown menus after its header."""
+    menus = "".join(
+        f'\n<nav class="menu" id="menu-{name.lower()}" aria-label="{name} menu" '
+        f'style="left: {200 + 240 * k}px"><ul>'
+        + "".join(f'<li><a href="/{name.lower()}/{i}">{name} topic {i}</a></li>'
+                  for i in range(1, 9))
+        + "</ul></nav>"
+        for k, name in enumerate(("Coasts", "Weather", "Science")))
+    style = ("  .menu { position: absolute; top: 40px; width: 220px; padding: 8px; "
+             "background: #fff; }\n"
+             "  #menu-coasts, #menu-weather { opacity: 0; }\n"
+             "  #menu-science { visibility: hidden; }\n</style>")
+    return (article.replace("<title>How tides work</title>",
+                            "<title>How tides work, with closed menus</title>", 1)
+            .replace("</style>", style, 1).replace("</header>\n", "</header>" + menus + "\n", 1))
+
+
 def generate_pages(folder: Path, hit_url: str) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "big.html").write_text(big_page(), encoding="utf-8")
     (folder / "long-article.html").write_text(long_article(), encoding="utf-8")
     (folder / "xss.html").write_text(xss_page(hit_url), encoding="utf-8")
+    article = (Path(__file__).resolve().parent / "pages" / "article.html").read_text(encoding="utf-8")
+    (folder / "closed-menus.html").write_text(closed_menus_page(article), encoding="utf-8")
