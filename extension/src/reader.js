@@ -447,6 +447,30 @@ function wireDisplayPanel() {
   });
 }
 
+const squeeze = (text) => text.replace(/\s+/g, " ").trim().toLowerCase();
+
+/** The page's own headline usually repeats the title shown above: the <h1> saying it, or the
+ * text the main text opens with when that is the title alone, whatever its tag (a <div>). */
+function dropRepeatedTitle(fragment, title) {
+  const wanted = squeeze(title);
+  if (!wanted) return;
+  const heading = [...fragment.querySelectorAll("h1")].find((h) => squeeze(h.textContent) === wanted);
+  if (heading) {
+    heading.remove();
+    return;
+  }
+  // Walk into the opening containers while their text begins with the title.
+  for (const element of fragment.querySelectorAll("*")) {
+    const text = squeeze(element.textContent);
+    if (!text) continue;
+    if (text === wanted) {
+      element.remove();
+      return;
+    }
+    if (!text.startsWith(wanted)) return;
+  }
+}
+
 async function main() {
   root.dataset.blocksiftStatus = "loading";
   const key = decodeURIComponent(location.hash.slice(1));
@@ -485,12 +509,10 @@ async function main() {
   $("title").textContent = title;
   const fragment = indexViewFragment(data)
     ?? (data.html ? sanitize(data.html, data.url) : textFragment(data.text));
-  // The page's own <h1> usually repeats the title shown above.
-  const firstHeading = fragment.querySelector("h1");
-  if (firstHeading && firstHeading.textContent.trim() === title) firstHeading.remove();
-  // ... and its byline repeats the one in the header
+  dropRepeatedTitle(fragment, title);
+  // ... and its byline repeats the one in the header (a heading on some sites)
   const names = meta.authors ?? [];
-  for (const node of names.length ? [...fragment.querySelectorAll("p, div, address")].slice(0, 8) : []) {
+  for (const node of names.length ? [...fragment.querySelectorAll("p, div, address, h2, h3, h4, h5, h6")].slice(0, 8) : []) {
     const text = node.textContent.trim();
     if (text.length < 120 && /^by\s/i.test(text) && names.some((name) => text.includes(name))) {
       node.remove();

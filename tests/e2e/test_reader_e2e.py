@@ -262,6 +262,31 @@ def test_read_aloud_without_speech_synthesis_is_disabled_and_says_why(
     page.screenshot(artifacts / "reader-no-speech.png")
 
 
+def test_reader_drops_a_headline_and_byline_repeating_its_header_whatever_their_tags(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # the host's main text of a blog whose headline is a <div> and whose byline an <h3>
+    # (as on dev pages): the header shows both, the text must not say them again
+    html = ("<div><div>The Night Ferry\n to Bergen</div><div><h3>By Ingrid Saether</h3>"
+            "<p>The ferry leaves the quay at eight in the evening, when the last light is still on the water.</p>"
+            "<p>By morning the fjord opens up and the town appears behind a line of wooden warehouses.</p>"
+            "</div></div>")
+    payload = {"url": site.url("article.html"), "title": "The Night Ferry to Bergen", "lang": "en",
+               "algorithm": "auto", "html": html, "text": "", "startedAt": 0,
+               "metadata": {"authors": ["Ingrid Saether"]}}
+    page = browser.new_tab(browser.ext_url("options.html"))
+    page.wait_for("document.documentElement.dataset.blocksiftStatus === 'ready'")
+    page.evaluate(f"(globalThis.browser ?? chrome).storage.session.set({{'reader:repeats': {json.dumps(payload)}}})")
+    page.navigate(browser.ext_url("reader.html#reader%3Arepeats"))
+    page.wait_for("document.documentElement.dataset.blocksiftStatus === 'ready'")
+    text = " ".join(text_of(page).split())
+    assert page.evaluate("document.getElementById('title').textContent") == "The Night Ferry to Bergen"
+    assert page.evaluate("document.getElementById('byline').textContent") == "By Ingrid Saether"
+    assert text.startswith("The ferry leaves the quay at eight in the evening"), text
+    assert "Ingrid Saether" not in text
+    assert "By morning the fjord opens up" in text  # a paragraph opening with "By" stays
+    page.screenshot(artifacts / "reader-headline-div.png")
+
+
 def test_reader_shows_a_description_the_page_carries_twice_once(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a shop page's desktop and mobile copies of one description (CSS shows one of them)
