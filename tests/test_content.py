@@ -446,3 +446,16 @@ def test_a_button_that_opens_a_section_keeps_its_text():
     for kept in ("How long can I rent it for?", "Delivery", "Returns", "Thirty days."):
         assert kept in main.html
     assert "<button" not in main.html and "Add to cart" not in main.html
+
+
+def test_spacer_paragraphs_and_trailing_breaks_leave_the_reader_copy():
+    # a shop's "<p>&nbsp;</p>" gaps and a paragraph ending in a run of <br> showed as empty
+    # screens in the reader view; a picture alone, a line break within a line, code stay
+    page = Page("<body><article><p>Shop sneakers</p><p>&nbsp;</p><p> <br> </p>"
+                "<p><span>\u00a0</span></p><p>Pay later.<br>\n<br>\n<br></p>"
+                "<p><img src='https://ex.org/a.png'></p><p>one<br>two <b>bold<br></b>three</p>"
+                "<pre>a\n\n</pre></article></body>")
+    html = render_main(page, page.tree.xpath("//article")).html
+    assert html.count("<p>") == 4, html
+    assert "<p>Pay later.\n\n</p>" in html
+    assert "<img" in html and "one<br>two <b>bold<br></b>three" in html and "<pre>" in html

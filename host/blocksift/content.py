@@ -834,6 +834,33 @@ def restructure(clone: etree._Element, math_classes: bool = True) -> None:
         if pre.getparent() is not None and any(a.tag == "pre" for a in pre.iterancestors()):
             continue
         _single_code_box(pre)
+    _drop_spacers(clone)
+
+
+#: what a page leaves in a paragraph used as vertical space ("<p>&nbsp;</p>", "<p><br></p>")
+_SPACER_TAGS = frozenset({"br", "span", "b", "strong", "i", "em", "font", "u", "small"})
+_SPACE = " \t\r\n\f\u00a0\u200b"
+_BLOCKS_ENDING_IN_BREAKS = frozenset({"p", "div", "li", "dd", "td", "th", "blockquote",
+                                      "section", "article", "figcaption"})
+
+
+def _drop_spacers(clone: etree._Element) -> None:
+    """Paragraphs holding nothing but spaces and line breaks, and the line breaks a block
+    ends with: page authors' spacing, which shows as empty screens in the reader."""
+    for para in list(clone.iter("p")):
+        if para.getparent() is None:
+            continue
+        inside = list(para.iter())
+        if all(node is para or node.tag in _SPACER_TAGS for node in inside) and not any(
+                (text or "").strip(_SPACE) for node in inside
+                for text in (node.text, node.tail if node is not para else None)):
+            _drop(para)
+    for br in reversed(list(clone.iter("br"))):
+        parent = br.getparent()
+        # a <br> with nothing after it in its block (its own tail blank, the last child)
+        if (parent is not None and parent.tag in _BLOCKS_ENDING_IN_BREAKS and br is parent[-1]
+                and not (br.tail or "").strip(_SPACE)):
+            _drop(br)
 
 
 def outermost(elements: Sequence[etree._Element],
