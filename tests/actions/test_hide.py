@@ -20,6 +20,7 @@ from blocksift.actions.hide import (
 from blocksift.algorithms import load
 from blocksift.evaluation.hide import linkblocks_hidden, visible_words
 from blocksift.page import Page
+from blocksift.wire.results import ExtractionResult, MainText
 
 PAGES = Path(__file__).resolve().parents[1] / "e2e" / "pages" / "hide"
 
@@ -250,3 +251,30 @@ def test_auto_reports_how_much_of_the_page_it_is_unsure_of() -> None:
     assert 0.0 <= result.stats["uncertain_share"] <= 1.0
     in_band = ((prob >= low) & (prob < high)).any()
     assert (result.stats["uncertain_share"] > 0) == bool(in_band)
+
+
+def test_a_byline_and_date_at_the_end_of_the_article_are_never_hidden() -> None:
+    # a blog's meta line (categories, author, date, tags, comments) closes the <article>,
+    # far above its deeply nested main text blocks: link-dense, but the story's byline
+    prose = " ".join(f"word{i}" for i in range(80))
+    blocks = "".join(f"<div class='block'><div class='block-content'><p>{prose}</p></div></div>"
+                     for _ in range(4))
+    html = ("<html><head><title>Five tips for landscapes</title></head><body>"
+            "<nav><a href=/1>Home</a> <a href=/2>Blog</a> <a href=/3>Shop</a> <a href=/4>About</a></nav>"
+            "<main><article class='entry'><h1>Five tips for landscapes</h1>"
+            f"<div class='layout'><div class='row'><div class='col'>{blocks}</div></div></div>"
+            "<div class='entry-meta'><span><a href=/c/1>Photo log</a>, <a href=/c/2>Tips</a></span>"
+            "<a class='meta-item--author' href=/who>Scott Holm</a>"
+            "<time datetime='2017-04-10'>April 10, 2017</time>"
+            "<span><a href=/t/1>Composition</a>, <a href=/t/2>Light</a></span>"
+            "<a href='#comments'>4 Comments</a></div></article></main></body></html>")
+    page = Page(html)
+    # the main content as a segmenter finds it on such pages: the text blocks, not the <h1>
+    main = MainText(title="Five tips for landscapes", xpaths=[
+        f"/html/body/main/article/div[1]/div/div/div[{i}]" for i in range(1, 5)])
+    links = load("linkblocks").extract(page, load("linkblocks").Params(main_text=False))
+    decision = decide(page, ExtractionResult(algorithm="test", main=main), links, STRUCTURE)
+    after, _ = visible_words(page, decision.elements)
+    for word in ("scott", "holm", "april", "2017"):
+        assert after[word] >= 1, word
+    assert after["home"] == 0  # the site's navigation still goes

@@ -555,11 +555,17 @@ def _protected(page: Page, main: Sequence[etree._Element], title: str
     near the main content (anywhere when there is none)."""
     roots: set[etree._Element] = set(main)
     neighbourhood: set[etree._Element] = set()
+    # the <article> holding the main text: its own byline line may sit far from the text
+    # blocks (a meta line closing the story), always right inside it
+    stories: set[etree._Element] = set()
     for top in main:
         for depth, ancestor in enumerate(top.iterancestors()):
             if depth >= 3 or ancestor is page.body:
                 break
             neighbourhood.add(ancestor)
+        story = next(top.iterancestors("article"), None)
+        if story is not None:
+            stories.add(story)
     headings = list(page.body.iter("h1"))
     # a document title is often "Story | Site": the story is its longest part
     wanted = max(re.split(r"\s+[|\-–—·:]\s+", " ".join(title.split()).lower()), key=len)
@@ -574,7 +580,8 @@ def _protected(page: Page, main: Sequence[etree._Element], title: str
                   or element.get("itemprop") in ("author", "datePublished", "headline")
                   or element.get("rel") == "author"
                   or bool(_tokens(element) & _BYLINE_TOKENS and len(element) < 8))
-        if byline and (not main or _near(element, neighbourhood)):
+        if byline and (not main or _near(element, neighbourhood)
+                       or _near(element, stories, levels=2)):
             roots.add(element)
     ancestors: set[etree._Element] = set()
     for root in roots:
