@@ -634,7 +634,16 @@ export function agentCall(method, args) {
       const boxes = uiRoot.querySelectorAll(".box");
       for (const box of boxes) box.remove();
       for (const legend of uiRoot.querySelectorAll(".legend")) legend.remove();
+      releaseUi();
       return boxes.length;
+    }
+
+    /** Take the UI's host element out of the page once it shows nothing: closing the
+     * overlay or a toast gives back the page's DOM as it was. */
+    function releaseUi() {
+      if (!uiHost || uiRoot.querySelector(".box, .legend, .toast, .cover")) return;
+      uiHost.remove();
+      uiHost = uiRoot = null;
     }
 
     function toast(title, { detail = "", command = "", kind = "error" } = {}) {
@@ -655,13 +664,17 @@ export function agentCall(method, args) {
       const close = document.createElement("button");
       close.textContent = "×";
       close.title = "Dismiss";
-      close.addEventListener("click", () => box.remove());
+      close.addEventListener("click", () => {
+        box.remove();
+        releaseUi();
+      });
       box.append(close);
       root.append(box);
     }
 
     function clearToast() {
       if (uiRoot) for (const old of uiRoot.querySelectorAll(".toast")) old.remove();
+      releaseUi();
     }
 
     /** Status for tests and tools: attributes on <html>, bumped sequence per finished action. */
@@ -720,8 +733,8 @@ export function agentCall(method, args) {
      * 20 s if the reader view never opened.
      */
     function showCover({ theme = "light", font = "serif", size = 20 } = {}) {
+      clearCover(); // first: it lets an empty UI go
       const root = ensureUi();
-      clearCover();
       const title = document.title.trim() || location.hostname || "Reader view";
       cover = document.createElement("div");
       cover.className = `cover ${["sepia", "dark"].includes(theme) ? theme : ""} ${font === "sans" ? "sans" : ""}`;
@@ -755,6 +768,7 @@ export function agentCall(method, args) {
       clearTimeout(coverTimer);
       cover?.remove();
       cover = null;
+      releaseUi();
     }
 
     function state() {

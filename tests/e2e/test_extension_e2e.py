@@ -17,6 +17,10 @@ import pytest
 PAGES = Path(__file__).resolve().parent / "pages"
 INSTALL_COMMAND = "pip install blocksift && blocksift install"
 UI = "document.querySelector('blocksift-ui')?.shadowRoot"
+# the page's markup without the status attributes the extension keeps on <html>
+PAGE_DOM = ("(() => { const copy = document.documentElement.cloneNode(true);"
+            " for (const a of [...copy.attributes]) if (a.name.startsWith('data-blocksift-'))"
+            " copy.removeAttribute(a.name); return copy.outerHTML; })()")
 CONTENT = "document.getElementById('content')"
 
 # Visible elements as a list of booleans in document order (our own UI excluded).
@@ -69,6 +73,7 @@ def test_hide_link_blocks_then_restore(browser: harness.Browser, site: harness.S
 
 def test_overlay_outlines_blocks_with_labels(browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     page = browser.new_tab(site.url("article.html"))
+    dom_before = page.evaluate(PAGE_DOM)
     status = browser.act(page, "overlay")
     assert status["status"] == "overlay", status
     boxes = page.evaluate(f"[...{UI}.querySelectorAll('.box')].map(b => {{"
@@ -88,7 +93,9 @@ def test_overlay_outlines_blocks_with_labels(browser: harness.Browser, site: har
     page.screenshot(artifacts / "overlay.png")
     status = browser.act(page, "overlay")
     assert status["status"] == "overlay-cleared"
-    assert page.evaluate(f"{UI}.querySelectorAll('.box').length") == 0
+    # the page's DOM as it was: no boxes, and no host element of the extension's UI left
+    assert page.evaluate("document.querySelector('blocksift-ui')") is None
+    assert page.evaluate(PAGE_DOM) == dom_before
 
 
 def test_overlay_draws_no_box_for_a_closed_menu(browser: harness.Browser, site: harness.Site,
@@ -229,7 +236,7 @@ def test_host_missing_shows_install_command(browser_name: str, tmp_path: Path, h
         browser.register_host()
         status = browser.act(page, "hide")
         assert status["status"] == "hidden", status
-        assert page.evaluate(f"{UI}.querySelectorAll('.toast').length") == 0
+        assert page.evaluate(f"{UI}?.querySelectorAll('.toast').length ?? 0") == 0
 
 
 def test_host_killed_mid_request_then_recovers(browser: harness.Browser, site: harness.Site,

@@ -126,7 +126,7 @@ def test_overlay_explains_each_block_without_moving_the_page(browser: harness.Br
 
     status = browser.act(page, "overlay")
     assert status["status"] == "overlay-cleared"
-    assert page.evaluate(f"{UI}.querySelectorAll('.box, .legend').length") == 0
+    assert page.evaluate(f"{UI}?.querySelectorAll('.box, .legend').length ?? 0") == 0
 
 
 def test_reader_view_of_a_portal_is_an_index(browser: harness.Browser, site: harness.Site,
