@@ -185,3 +185,17 @@ def test_every_xpath_finds_its_element_again_whatever_the_tag_names():
     # plain names are written as lxml writes them
     plain = page.tree.xpath("//x-y.z_1")[0]
     assert page.xpath(plain) == xpath_of(plain) == plain.getroottree().getpath(plain)
+
+
+def test_a_frameset_page_says_where_its_text_is():
+    from blocksift.page import Page
+
+    frames = Page('<html><frameset cols="20%,80%"><frame src="menu.html"><frame src="main.html">'
+                  "<frame src='menu.html'></frameset></html>")
+    assert frames.frame_sources() == ["menu.html", "main.html"]
+    assert frames.no_text_message() == ("no visible text on the page: it shows other pages in "
+                                        "frames (menu.html, main.html), which hold its text")
+    embedded = Page('<html><body><iframe src="about:blank"></iframe>'
+                    '<iframe src="https://example.org/story"></iframe></body></html>')
+    assert embedded.frame_sources() == ["https://example.org/story"]
+    assert Page("<html><body></body></html>").no_text_message() == "no visible text on the page"

@@ -321,6 +321,28 @@ class Page:
         h1 = self.tree.xpath("//h1")
         return plain_title(h1[0].text_content()) if h1 else ""
 
+    def frame_sources(self, limit: int = 3) -> list[str]:
+        """The addresses of the first ``limit`` frames the page embeds (``<frame>``, then
+        ``<iframe>``), as written: a frameset page's text lies in those documents."""
+        found: list[str] = []
+        for tag in ("frame", "iframe"):
+            for element in self.tree.iter(tag):
+                src = (element.get("src") or "").strip()
+                if src and not src.startswith(("about:", "javascript:")) and src not in found:
+                    found.append(src)
+                    if len(found) == limit:
+                        return found
+        return found
+
+    def no_text_message(self) -> str:
+        """Why an extractor found nothing to read, in words: a page that only embeds frames
+        says where its text is."""
+        frames = self.frame_sources()
+        if not frames:
+            return "no visible text on the page"
+        return (f"no visible text on the page: it shows other pages in frames ("
+                f"{', '.join(frames)}), which hold its text")
+
     # -- element <-> source mapping -------------------------------------------------------
 
     @staticmethod

@@ -607,6 +607,14 @@ def test_a_page_without_text_is_empty_not_an_error():
     assert result.status == "empty"
 
 
+def test_an_empty_frameset_page_points_to_its_frames():
+    page = '<html><frameset><frame src="nav.html"><frame src="story.html"></frameset></html>'
+    for module in (auto, auto_rules):
+        result = module.extract(Page(page), module.Params())
+        assert result.status == "empty"
+        assert "frames (nav.html, story.html)" in result.message, module.NAME
+
+
 def test_rules_extractor_stays_available_by_name():
     result = auto_rules.extract(Page(_article()), auto_rules.Params())
     assert result.algorithm == "auto-rules" and result.main.text

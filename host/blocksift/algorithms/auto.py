@@ -965,7 +965,7 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
     repeated_set = set(repeated)
     if not len(blocks):
         return ExtractionResult(algorithm=NAME, status="empty", stage="empty",
-                                message="no visible text on the page",
+                                message=page.no_text_message(),
                                 main=MainText(title=extract_title(page)))
     rules_fallback = params.rules_fallback and not (
         0 < params.rules_fallback_max_elements <= len(page.tags.names))

@@ -1116,12 +1116,13 @@ def extract(page: Page, params: Params, model: object = None) -> ExtractionResul
         raise TypeError("params must be auto_rules.Params")
     root = _content_root(page)
     if not len(root) and not (root.text or "").strip():
-        return ExtractionResult(algorithm=NAME, status="empty", message="the page has no body",
+        message = page.no_text_message() if page.frame_sources() else "the page has no body"
+        return ExtractionResult(algorithm=NAME, status="empty", message=message,
                                 stage="empty", main=MainText(title=extract_title(page)))
     best, attempts = _climb_ladder(page, params)
     if best is None:
         return ExtractionResult(algorithm=NAME, status="empty", stage="body",
-                                message="no visible text on the page",
+                                message=page.no_text_message(),
                                 main=render_main(page, [], title=extract_title(page)))
     elements = list(best.elements)
     if params.include_comments:
