@@ -209,6 +209,45 @@ def test_nul_filled_html_is_binary(home, tmp_path):
     assert "binary data" in assert_one_line_error(done.returncode, done.stderr.decode())
 
 
+def test_a_gzip_compressed_page_is_read_decompressed(home, tmp_path):
+    import gzip
+
+    page = tmp_path / "article.html.gz"
+    page.write_bytes(gzip.compress(EXAMPLE.read_bytes()))
+    compressed = run("extract", str(page), home=home)
+    plain = run("extract", str(EXAMPLE), home=home)
+    assert compressed.returncode == 0, compressed.stderr
+    assert compressed.stdout == plain.stdout and plain.stdout.strip()
+    # a compressed file that is not a page, a damaged one and a cut one are named as such
+    packed = gzip.compress(EXAMPLE.read_bytes())
+    damaged = packed[:-8] + bytes(b ^ 0xFF for b in packed[-8:-4]) + packed[-4:]  # its CRC
+    for name, data, said in (("ls.gz", gzip.compress(BINARY.read_bytes()), "not an HTML page"),
+                             ("bad.gz", damaged, "damaged gzip"),
+                             ("cut.gz", gzip.compress(EXAMPLE.read_bytes())[:200], "truncated")):
+        (tmp_path / name).write_bytes(data)
+        done = run("extract", str(tmp_path / name), home=home)
+        assert said in assert_one_line_error(done.returncode, done.stderr.decode()), name
+
+
+def test_a_gzip_bomb_is_refused_not_expanded(home, tmp_path):
+    import zlib
+
+    from blocksift.cli.common import MAX_GUNZIPPED_BYTES
+
+    packer = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    bomb = tmp_path / "bomb.html.gz"
+    with bomb.open("wb") as handle:
+        handle.write(packer.compress(b"<p>"))
+        zeros = b" " * (1 << 20)
+        for _ in range(MAX_GUNZIPPED_BYTES // len(zeros) + 2):
+            handle.write(packer.compress(zeros))
+        handle.write(packer.flush())
+    assert bomb.stat().st_size < 1 << 20
+    done = run("extract", str(bomb), home=home)
+    assert "expands to more than 64 MiB" in assert_one_line_error(done.returncode,
+                                                                  done.stderr.decode())
+
+
 # -- piped -----------------------------------------------------------------------------------
 
 

@@ -120,7 +120,32 @@ def stdin_stream() -> Any:
     return sys.stdin
 
 
+#: Largest page a gzip-compressed input may expand to (the host's own frame limit).
+MAX_GUNZIPPED_BYTES = 64 * 1024 * 1024
+
+
+def _gunzipped(data: bytes, source: str) -> bytes:
+    """``data`` decompressed when it is gzip (a page saved as ``page.html.gz``), within
+    :data:`MAX_GUNZIPPED_BYTES` so that a small bomb cannot fill the memory."""
+    import zlib
+
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        page = inflater.decompress(data, MAX_GUNZIPPED_BYTES + 1)
+    except zlib.error as exc:
+        raise CommandError(f"{source} is damaged gzip data: {exc}") from None
+    if len(page) > MAX_GUNZIPPED_BYTES or inflater.unconsumed_tail:
+        raise CommandError(f"{source} expands to more than "
+                           f"{MAX_GUNZIPPED_BYTES // (1024 * 1024)} MiB; not read")
+    if not inflater.eof:
+        raise CommandError(f"{source} is truncated gzip data")
+    return page
+
+
 def _checked(data: bytes, source: str) -> bytes:
+    if data.startswith(b"\x1f\x8b"):
+        data = _gunzipped(data, source)
+        source = f"{source} (decompressed)"
     kind = binary_kind(data)
     if kind is not None:
         raise CommandError(f"{source} is {kind}, not an HTML page")
@@ -131,7 +156,8 @@ def read_source(source: str, timeout: float = 20.0) -> tuple[str, str | None]:
     """Read a page from a file path, a URL or ``-`` (stdin); returns (html, url).
 
     Binary input (an executable, an image, a NUL-filled file) is a :class:`CommandError`:
-    decoded as text it would come out as pages of garbage "main text".
+    decoded as text it would come out as pages of garbage "main text". A gzip-compressed
+    page is read decompressed.
     """
     from ..page import decode_html
 
