@@ -278,3 +278,32 @@ def test_a_byline_and_date_at_the_end_of_the_article_are_never_hidden() -> None:
     for word in ("scott", "holm", "april", "2017"):
         assert after[word] >= 1, word
     assert after["home"] == 0  # the site's navigation still goes
+
+
+_STORY = ["Researchers followed {n} thousand adults for a decade and found the pattern held.",
+          "The team said the effect was small but consistent across every age group studied.",
+          "Doctors cautioned that the findings need to be confirmed in a larger trial.",
+          "Funding for the work came from a public health charity and two universities."]
+
+
+@pytest.mark.parametrize("attributes", ["id='bbccookies-prompt'", "id='CybotCookiebotDialog'",
+                                        "class='cookieConsent'", "id='onetrust-banner-sdk'"])
+def test_cookie_banners_named_in_one_word_go(attributes: str) -> None:
+    paragraphs = "".join("<p>" + " ".join(s.format(n=i + 3) for s in _STORY)
+                         + f" Paragraph {i} ends here.</p>" for i in range(5))
+    html = ("<html><head><title>Salt and blood pressure</title></head><body>"
+            f"<div {attributes}><h2>Cookies on this website</h2><p>We use cookies to give you "
+            "the best experience, and to show advertising that suits you. You can "
+            "<a href=/privacy/settings>change your cookie settings</a> at any time.</p>"
+            "<ul><li><button type=button>Continue</button></li>"
+            "<li><a href=/privacy>Find out more</a></li></ul></div>"
+            "<nav><a href=/>Home</a> <a href=/news>News</a> <a href=/sport>Sport</a> "
+            "<a href=/weather>Weather</a></nav>"
+            # a recipe blog's tag class names cookies too: the article is the main text
+            f"<article class='post tag-cookies'><h1>Salt and blood pressure</h1>{paragraphs}"
+            "</article><footer><a href=/about>About us</a></footer></body></html>")
+    page, _result, decision = _plan(html)
+    after, _ = visible_words(page, decision.elements)
+    assert after["experience"] == 0, [t.reason for t in decision.plan.targets]
+    assert any(t.reason.startswith("cookie banner") for t in decision.plan.targets)
+    assert after["paragraph"] == 5 and after["salt"] >= 1

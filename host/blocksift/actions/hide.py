@@ -60,6 +60,9 @@ _AD_TOKENS = frozenset({"ad", "ads", "advert", "adverts", "advertisement", "adve
 _BANNER_TOKENS = frozenset({"cookie", "cookies", "consent", "gdpr", "newsletter",
                             "subscribe", "subscription", "signup", "paywall", "modal",
                             "popup", "overlay", "interstitial"})
+# consent platforms' own names, and "cookie" inside a compound token (``bbccookies-prompt``,
+# ``CybotCookiebotDialog``, ``cookieConsent``), name cookie banners as well
+_CONSENT_PLATFORMS = frozenset({"onetrust", "cookiebot", "usercentrics", "didomi", "truste"})
 # banner words that also name drawers and panels of content: held to max_prose_chars
 _GENERIC_BANNER_TOKENS = frozenset({"modal", "popup", "overlay", "interstitial"})
 _SHARE_TOKENS = frozenset({"share", "sharing", "sharebar", "social", "socials"})
@@ -633,6 +636,8 @@ def _structural_kind(element: etree._Element, tokens: set[str]) -> tuple[str, st
         name = sorted(tokens & _BANNER_TOKENS)
         what = name[0] if name else role
         return "other", f"{what} banner"
+    if tokens & _CONSENT_PLATFORMS or any("cookie" in token for token in tokens):
+        return "other", "cookie banner"
     if tag == "nav" or role in _ROLE_KINDS and _ROLE_KINDS[role] == "nav":
         return "nav", "navigation" if tag == "nav" or role == "navigation" else f"page {role}"
     if tag in ("header", "footer"):
