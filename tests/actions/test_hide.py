@@ -307,3 +307,25 @@ def test_cookie_banners_named_in_one_word_go(attributes: str) -> None:
     assert after["experience"] == 0, [t.reason for t in decision.plan.targets]
     assert any(t.reason.startswith("cookie banner") for t in decision.plan.targets)
     assert after["paragraph"] == 5 and after["salt"] >= 1
+
+
+def test_a_dateline_that_is_only_a_link_stays() -> None:
+    # an old blog's "posted on" line: a link to the story itself in a row of links, with no
+    # <time> or byline class: the story's date all the same
+    paragraphs = "".join("<p>" + " ".join(s.format(n=i + 3) for s in _STORY) + "</p>"
+                         for i in range(5))
+    html = ("<html><head><title>When the problem is you</title></head><body>"
+            "<nav><a href=/>Home</a> <a href=/blog>Blog</a> <a href=/books>Books</a> "
+            "<a href=/contact>Contact</a></nav><div class='entry'><table class='links'><tr>"
+            "<td><a href='/when-the-problem-is-you/'>POSTED ON November 7th, 2012</a></td>"
+            "<td><a href='#comments'>99 COMMENTS</a></td><td><a href='#write'>+ ADD YOUR "
+            "COMMENT</a></td></tr></table><div class='title'>When the problem is you</div>"
+            f"<div class='text'>{paragraphs}</div></div></body></html>")
+    page = Page(html)
+    main = MainText(title="When the problem is you", xpaths=["/html/body/div/div[2]"])
+    links = load("linkblocks").extract(page, load("linkblocks").Params(main_text=False))
+    decision = decide(page, ExtractionResult(algorithm="test", main=main), links, STRUCTURE)
+    after, _ = visible_words(page, decision.elements)
+    assert after["november"] == 1 and after["2012"] == 1, [t.xpath for t in
+                                                           decision.plan.targets]
+    assert after["contact"] == 0  # the site's navigation still goes

@@ -74,6 +74,17 @@ _RELATED_TOKENS = frozenset({"sidebar", "related", "recommended", "recommendatio
 _COMMENT_TOKENS = frozenset({"comment", "comments", "disqus", "replies"})
 _BYLINE_TOKENS = frozenset({"byline", "author", "dateline", "published", "pubdate",
                             "timestamp", "posted"})
+_MONTH = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?")
+_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+# a story's date written out (a day, a month and a year), alone or after "posted on": a
+# dateline without a <time> or byline class (a link to the story itself, on old blogs)
+_DATELINE = re.compile(
+    r"^\W*(?:(?:posted|published|updated|written)\b\W*(?:on\b)?\W*)?"
+    r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?"
+    rf"(?:{_MONTH}\s+{_DAY},?\s+\d{{4}}|{_DAY}\s+{_MONTH},?\s+\d{{4}}"
+    r"|\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{4})"
+    r"(?:\W+(?:at\s+)?\d{1,2}[:.]\d{2}\s*(?:[ap]\.?m\.?)?)?\W*$", re.I)
+_DATELINE_CHARS = 60
 _ROLE_KINDS = {"navigation": "nav", "banner": "nav", "contentinfo": "nav",
                "complementary": "links", "search": "nav"}
 
@@ -576,13 +587,15 @@ def _protected(page: Page, main: Sequence[etree._Element], title: str
         h.text_content().split()).lower(), wanted)]
     near = [h for h in headings if _inside(h, set(main)) or _near(h, neighbourhood)]
     roots.update(matching + near or headings)
+    datelines = _datelines(page)
     for element in page.body.iter():
         if not isinstance(element.tag, str):
             continue
         byline = (element.tag in ("time", "address")
                   or element.get("itemprop") in ("author", "datePublished", "headline")
                   or element.get("rel") == "author"
-                  or bool(_tokens(element) & _BYLINE_TOKENS and len(element) < 8))
+                  or bool(_tokens(element) & _BYLINE_TOKENS and len(element) < 8)
+                  or element in datelines)
         if byline and (not main or _near(element, neighbourhood)
                        or _near(element, stories, levels=2)):
             roots.add(element)
@@ -593,6 +606,35 @@ def _protected(page: Page, main: Sequence[etree._Element], title: str
                 break
             ancestors.add(ancestor)
     return roots, ancestors
+
+
+_FOUR_DIGITS = re.compile(r"\d{4}")
+
+
+def _datelines(page: Page) -> set[etree._Element]:
+    """Short elements whose whole text is a written-out date (``_DATELINE``): looked for
+    only from the elements whose own text holds a year, and the two above them."""
+    found: set[etree._Element] = set()
+    seen: set[etree._Element] = set()
+    search = _FOUR_DIGITS.search
+    for node in page.body.iter():
+        if not isinstance(node.tag, str):
+            continue
+        own = None if node.tag in NON_TEXT_TAGS else node.text  # a script's code is no date
+        for element, text in ((node, own), (node.getparent(), node.tail)):
+            if not text or search(text) is None:
+                continue
+            for _ in range(3):
+                if element is None or element in seen or len(element) > 3:
+                    break
+                seen.add(element)
+                words = " ".join("".join(element.itertext()).split())
+                if len(words) > _DATELINE_CHARS:
+                    break
+                if len(words) >= 8 and _DATELINE.match(words) is not None:
+                    found.add(element)
+                element = element.getparent()
+    return found
 
 
 def _similar(heading: str, title: str) -> bool:
