@@ -449,8 +449,13 @@ function wireDisplayPanel() {
 
 const squeeze = (text) => text.replace(/\s+/g, " ").trim().toLowerCase();
 
+// Wrappers a headline may open the main text inside (never a paragraph: a lead-in in bold
+// that says the title, "<p><b>JSON</b> is a format", is part of the sentence).
+const OPENING_WRAPPERS = new Set(["div", "section", "header", "hgroup", "article", "main"]);
+const HEADLINE_TAGS = new Set([...OPENING_WRAPPERS, "h1", "h2", "h3", "h4", "h5", "h6", "p"]);
+
 /** The page's own headline usually repeats the title shown above: the <h1> saying it, or the
- * text the main text opens with when that is the title alone, whatever its tag (a <div>). */
+ * block the main text opens with when that is the title alone, whatever its tag (a <div>). */
 function dropRepeatedTitle(fragment, title) {
   const wanted = squeeze(title);
   if (!wanted) return;
@@ -459,15 +464,16 @@ function dropRepeatedTitle(fragment, title) {
     heading.remove();
     return;
   }
-  // Walk into the opening containers while their text begins with the title.
+  // Walk into the opening wrappers while their text begins with the title.
   for (const element of fragment.querySelectorAll("*")) {
     const text = squeeze(element.textContent);
     if (!text) continue;
-    if (text === wanted) {
+    const tag = element.localName;
+    if (text === wanted && HEADLINE_TAGS.has(tag)) {
       element.remove();
       return;
     }
-    if (!text.startsWith(wanted)) return;
+    if (!OPENING_WRAPPERS.has(tag) || !text.startsWith(wanted)) return;
   }
 }
 

@@ -287,6 +287,25 @@ def test_reader_drops_a_headline_and_byline_repeating_its_header_whatever_their_
     page.screenshot(artifacts / "reader-headline-div.png")
 
 
+def test_reader_keeps_a_lead_in_that_says_the_title(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # an encyclopedia's first sentence names its subject in bold: the title, inside a
+    # paragraph that goes on; it is the sentence's subject, not a repeated headline
+    html = ("<div><div><p><b>Bergen</b> is a city on the west coast of Norway, between seven "
+            "mountains.</p><p>Its harbour has been a trading port since the twelfth century.</p>"
+            "</div></div>")
+    payload = {"url": site.url("article.html"), "title": "Bergen", "lang": "en",
+               "algorithm": "auto", "html": html, "text": "", "startedAt": 0, "metadata": {}}
+    page = browser.new_tab(browser.ext_url("options.html"))
+    page.wait_for("document.documentElement.dataset.blocksiftStatus === 'ready'")
+    page.evaluate(f"(globalThis.browser ?? chrome).storage.session.set({{'reader:leadin': {json.dumps(payload)}}})")
+    page.navigate(browser.ext_url("reader.html#reader%3Aleadin"))
+    page.wait_for("document.documentElement.dataset.blocksiftStatus === 'ready'")
+    text = " ".join(text_of(page).split())
+    assert text.startswith("Bergen is a city on the west coast of Norway"), text
+    page.screenshot(artifacts / "reader-lead-in.png")
+
+
 def test_reader_shows_a_description_the_page_carries_twice_once(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a shop page's desktop and mobile copies of one description (CSS shows one of them)
