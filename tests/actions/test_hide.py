@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from blocksift.actions import hide as hide_module
 from blocksift.actions.hide import (
     HideParams,
     decide,
@@ -329,3 +330,16 @@ def test_a_dateline_that_is_only_a_link_stays() -> None:
     assert after["november"] == 1 and after["2012"] == 1, [t.xpath for t in
                                                            decision.plan.targets]
     assert after["contact"] == 0  # the site's navigation still goes
+
+
+@pytest.mark.parametrize(("text", "is_date"), [
+    ("POSTED ON November 7th, 2012", True), ("Posted on: Nov 7, 2012 at 10:15 am", True),
+    ("Sunday, 7 November 2012", True), ("2012-11-07", True), ("Published 12.03.2019 14:05", True),
+    ("November 2012", False),  # an archive list's month: no day, no story date
+    ("Posted in News, Tips", False), ("1,299 items from 2012", False), ("Call 0800 123 4567", False),
+])
+def test_a_dateline_is_a_day_a_month_and_a_year_written_out(text: str, is_date: bool) -> None:
+    page = Page(f"<html><body><p>{'Story text goes on here. ' * 20}</p>"
+                f"<div><a href=/x>{text}</a></div></body></html>")
+    link = page.body.find(".//a")
+    assert (link in hide_module._datelines(page)) is is_date
