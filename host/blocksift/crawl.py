@@ -119,5 +119,8 @@ class PageExtractor:
 
 def iter_items(paths: Iterable[str], max_bytes: int, counts: WarcCounts) -> Iterator[
         WarcPage | Skip]:
+    done = 0  # bytes of the files read (counts.bytes_read runs across all of them)
     for path in paths:
-        yield from iter_warc(path, max_bytes=max_bytes, counts=counts)
+        yield from iter_warc(path, max_bytes=max_bytes, counts=counts, offset=done)
+        done += os.path.getsize(path)
+        counts.bytes_read = done

@@ -74,6 +74,9 @@ class WarcCounts:
     records: int = 0
     written: int = 0
     skipped: Counter[str] = field(default_factory=Counter)
+    #: Bytes of the input read so far, to the start of the last record (a progress bar's
+    #: position; :func:`blocksift.crawl.iter_items` adds up the files)
+    bytes_read: int = 0
 
     def add(self, other: WarcCounts) -> None:
         self.records += other.records
@@ -192,11 +195,13 @@ def _next_member(path: str, start: int, magic: bytes, opener: Opener) -> int | N
 
 
 def iter_warc(path: str, max_bytes: int = DEFAULT_MAX_BYTES, counts: WarcCounts | None = None,
-              opener: Opener = open) -> Iterator[WarcPage | Skip]:
+              opener: Opener = open, offset: int = 0) -> Iterator[WarcPage | Skip]:
     """Every record of one WARC file as a page or a skip; resumes after damaged members.
 
     ``counts.records`` is incremented for every record and damaged region (the caller
-    adds ``written`` and ``skipped`` as it consumes what this yields). ``opener(path, "rb")``
+    adds ``written`` and ``skipped`` as it consumes what this yields), and
+    ``counts.bytes_read`` follows the file's records (``offset``: the bytes of the files
+    read before this one). ``opener(path, "rb")``
     must return a seekable binary file (``open``, or an fsspec filesystem's ``open``).
     """
     warc = require_fastwarc()
@@ -214,6 +219,7 @@ def iter_warc(path: str, max_bytes: int = DEFAULT_MAX_BYTES, counts: WarcCounts 
                     last = record.stream_pos  # absolute: FastWARC starts at handle.tell()
                     if counts is not None:
                         counts.records += 1
+                        counts.bytes_read = offset + last
                     item = _classify(record, warc, max_bytes, source)
                     yield item
             return

@@ -82,6 +82,27 @@ def test_batch_in_a_terminal_draws_progress_and_writes_every_line(home, pages, t
     assert records[-1]["id"] == "nohtml" and "error" in records[-1]
 
 
+def test_batch_warc_in_a_terminal_shows_how_far_it_is_through_the_files(home, tmp_path):
+    """`blocksift batch --warc crawl-*.warc.gz -o out.jsonl`: the bar runs on the files' bytes
+    (a share and a time left, where a count of pages has no total), with the pages beside it."""
+    pytest.importorskip("fastwarc", reason="WARC input needs FastWARC: pip install '.[warc]'")
+    from blocksift import warc
+
+    article = EXAMPLE.read_bytes()
+    for n in range(2):
+        warc.write_warc_gz(tmp_path / f"crawl-{n}.warc.gz", [
+            warc.other_record("request", f"http://example.org/{n}", b"GET / HTTP/1.1\r\n\r\n",
+                              "application/http; msgtype=request"),
+            warc.response_record(f"http://example.org/{n}", article)])
+    out = tmp_path / "out.jsonl"
+    done = in_terminal(command("batch", "--warc", str(tmp_path / "crawl-*.warc.gz"), "--jobs",
+                               "1", "-o", str(out)), environment(home))
+    assert_clean(done.returncode, done.screen, 0)
+    assert "100%" in done.screen and "2 pages" in done.screen, done.screen
+    assert "4 records: 2 written, 2 skipped (not-response 2)" in done.screen
+    assert len(out.read_text().splitlines()) == 2
+
+
 def test_eval_in_a_terminal_draws_progress_and_prints_the_table(home):
     done = in_terminal(command("eval", "--dataset", str(DATASET), "--algo", "linkblocks"),
                        environment(home))

@@ -97,3 +97,16 @@ def test_a_file_that_is_not_a_warc_is_counted_not_fatal(tmp_path: Path):
     path.write_bytes(b"\x1f\x8b\x08 this is not gzip at all")
     _, counts = _read(path)
     assert counts.balanced and counts.skipped == {"damaged": 1} and counts.written == 0
+
+
+def test_bytes_read_runs_across_the_files_to_their_total(small_warc: Path, tmp_path: Path):
+    from blocksift.crawl import iter_items
+
+    second = tmp_path / "second.warc.gz"
+    second.write_bytes(small_warc.read_bytes())
+    counts, seen = WarcCounts(), []
+    for _item in iter_items([str(small_warc), str(second)], MAX_BYTES, counts):
+        seen.append(counts.bytes_read)
+    size = small_warc.stat().st_size
+    assert seen == sorted(seen) and seen[0] < size < seen[-1] < 2 * size
+    assert counts.bytes_read == 2 * size  # all read: the bar ends full

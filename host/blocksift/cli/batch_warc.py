@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 import time
 from typing import Any
@@ -85,7 +86,10 @@ async def run_records(paths: list[str], algorithm: str, params: dict[str, Any], 
                         "ms": round((time.perf_counter() - started) * 1000, 2)})
             counts.written += 1
         if progress is not None:
-            progress.update()
+            # the bar runs on the input's bytes (its total known from the start, so it shows
+            # a share and a time left); the pages written ride beside it
+            progress.update(max(counts.bytes_read - progress.n, 0))
+            progress.set_postfix_str(f"{counts.written} pages", refresh=False)
 
     try:
         await run_in_order(iter_items(paths, max_bytes, counts), start, settle, jobs)
@@ -108,10 +112,13 @@ def run(args: argparse.Namespace, params: dict[str, Any], limits: BatchLimits) -
     if want_progress(args.progress):
         from tqdm import tqdm
 
-        progress = tqdm(unit="page", file=sys.stderr)
+        progress = tqdm(total=sum(os.path.getsize(path) for path in paths), unit="B",
+                        unit_scale=True, unit_divisor=1024, file=sys.stderr)
     try:
         counts = asyncio.run(run_records(paths, args.algo, params, args.jobs, limits,
                                          args.max_bytes, sink, progress))
+        if progress is not None:
+            progress.update(progress.total - progress.n)  # the last records' bytes
     finally:
         sink.close()
         if progress is not None:
