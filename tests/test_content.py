@@ -379,6 +379,27 @@ def test_table_parts_of_two_tables_make_a_table_each_without_what_is_excluded():
     assert "ad<" not in main.html
 
 
+def test_list_items_chosen_without_their_list_stay_in_a_list_of_its_kind():
+    # an item chosen without its <ul> showed as a stray bullet at the column's edge, glued
+    # to the paragraph after it
+    page = Page("<body><h1>Coffee</h1><ul class=qna><li>Where was coffee found?</li>"
+                "<li>Who drank it first?</li></ul><p>Wild coffee plants grew in Kefa.</p>"
+                "<ol start=3><li>Roast</li><li>Grind <span class=ad>ad</span></li>"
+                "<li>Brew</li></ol><dl><dt>Arabica</dt><dd>Mild</dd></dl></body>")
+    items = page.tree.xpath("//li")
+    chosen = (page.tree.xpath("//h1") + items[:2] + page.tree.xpath("//p") + [items[2], items[4]]
+              + page.tree.xpath("//dt | //dd"))
+    main = render_main(page, chosen, exclude=page.tree.xpath("//span"))
+    html = main.html
+    assert "<ul><li>Where was coffee found?</li><li>Who drank it first?</li></ul>" in html
+    # an ordered list's items keep their own numbers, the one left out between them too
+    assert '<ol><li value="3">Roast</li><li value="5">Brew</li></ol>' in html
+    assert "<dl><dt>Arabica</dt><dd>Mild</dd></dl>" in html
+    assert html.index("</ul>") < html.index("<p>Wild") < html.index("<ol>")
+    assert main.text.split("\n\n")[1:4] == ["Where was coffee found?", "Who drank it first?",
+                                             "Wild coffee plants grew in Kefa."]
+
+
 def test_a_chosen_element_inside_a_subtree_another_leaves_out_is_rendered():
     # a forum post's region leaves out its info block (author, join date), which holds the
     # post's body, a main region of its own: the body is rendered, not lost with the block

@@ -217,8 +217,12 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
     # source has one (one search of the raw page, not a serialization of each copy)
     control = _may_hold_not_xml_text(page.raw)
     for unit in _table_runs(elements):
-        clone = (_copy_for_reader(unit, exclude, control) if not isinstance(unit, list)
-                 else _table_of(unit, exclude, control))
+        if not isinstance(unit, list):
+            clone = _copy_for_reader(unit, exclude, control)
+        elif unit[0].tag in _LIST_ITEMS:
+            clone = _list_of(unit, exclude, control)
+        else:
+            clone = _table_of(unit, exclude, control)
         etree.strip_attributes(clone, STAMP_ATTR)
         holder = lxml_html.Element("div")
         holder.append(clone)
@@ -285,22 +289,30 @@ _TABLE_PARTS = frozenset({"tr", "td", "th", "thead", "tbody", "tfoot", "caption"
                           "colgroup"})
 
 
+#: Items of a list: an item chosen without its list would be shown as a stray bullet at the
+#: column's edge, glued to the text after it.
+_LIST_ITEMS = frozenset({"li", "dt", "dd"})
+
+
 def _table_runs(elements: Sequence[etree._Element]
                 ) -> list[etree._Element | list[etree._Element]]:
-    """``elements`` in order, each run of table parts of one table as a list (rendered in a
-    table of their own, :func:`_table_of`)."""
+    """``elements`` in order, each run of table parts of one table, and each run of items of
+    one list, as a list (rendered in a table or list of their own, :func:`_table_of`,
+    :func:`_list_of`)."""
     units: list[etree._Element | list[etree._Element]] = []
-    run_table = None
+    run_holder = None
     for element in elements:
-        table = (next(element.iterancestors("table"), None)
-                 if element.tag in _TABLE_PARTS else None)
-        if table is None:
+        if element.tag in _TABLE_PARTS:
+            holder = next(element.iterancestors("table"), None)
+        else:
+            holder = element.getparent() if element.tag in _LIST_ITEMS else None
+        if holder is None:
             units.append(element)
-        elif table is run_table and isinstance(units[-1], list):
+        elif holder is run_holder and isinstance(units[-1], list):
             units[-1].append(element)
         else:
             units.append([element])
-        run_table = table
+        run_holder = holder
     return units
 
 
@@ -325,6 +337,32 @@ def _table_of(parts: list[etree._Element], exclude: Collection[etree._Element],
         else:
             table.append(clone)
     return table
+
+def _list_of(items: list[etree._Element], exclude: Collection[etree._Element],
+             control: bool = True) -> etree._Element:
+    """A list holding copies of ``items`` (of one list, in document order): of the list's
+    kind (``ol``, ``dl`` or ``ul``), an ordered list's items keeping their numbers."""
+    parent = items[0].getparent()
+    kind = parent.tag if parent is not None and parent.tag in ("ol", "ul", "dl") else (
+        "dl" if items[0].tag != "li" else "ul")
+    holder = lxml_html.Element(kind)
+    numbered = kind == "ol" and parent.get("reversed") is None
+    if kind == "ol" and parent.get("type"):
+        holder.set("type", parent.get("type"))
+    try:
+        first = int(parent.get("start") or 1) if numbered else 1
+    except ValueError:
+        first = 1
+    for item in items:
+        clone = _copy_for_reader(item, exclude, control)
+        clone.tail = None
+        if numbered and item.tag == "li" and clone.get("value") is None:
+            # its own number, whatever items before it were left out
+            clone.set("value", str(first + sum(1 for _ in item.itersiblings("li",
+                                                                            preceding=True))))
+        holder.append(clone)
+    return holder
+
 
 #: The URL attributes the reader keeps (``SAFE_ATTRIBUTES``) that lxml.html resolves
 #: (``iterlinks``; it leaves ``srcset`` alone), by tag.
