@@ -343,3 +343,34 @@ def test_a_dateline_is_a_day_a_month_and_a_year_written_out(text: str, is_date: 
                 f"<div><a href=/x>{text}</a></div></body></html>")
     link = page.body.find(".//a")
     assert (link in hide_module._datelines(page)) is is_date
+
+
+@pytest.mark.parametrize("meta_tag", ["header", "footer"])
+def test_a_comments_own_header_or_footer_with_its_author_and_date_stays(meta_tag: str) -> None:
+    # WordPress themes put each comment in an <article> whose <header> (or <footer>, in the
+    # default markup) names its author and date: that item's own, not the page's chrome
+    paragraphs = "".join("<p>" + " ".join(s.format(n=i + 3) for s in _STORY) + "</p>"
+                         for i in range(5))
+    comments = "".join(
+        f"<li class='comment'><article id='comment-{i}'><{meta_tag} class='comment-meta'>"
+        f"<p class='comment-author'><span>Reader{i} Smith</span> says</p>"
+        f"<p><time>January {i + 10}, 2026 at 1:34 pm</time></p></{meta_tag}>"
+        f"<div class='comment-content'><p>I baked this loaf{i} twice and it worked.</p></div>"
+        f"<div class='reply'><a href='#comment-{i}'>Reply</a></div></article></li>"
+        for i in range(3))
+    html = ("<html><head><title>Beginners sourdough bread</title></head><body>"
+            "<header class='site-header'><a href=/>Home</a> <a href=/recipes>Recipes</a> "
+            "<a href=/about>About</a> <a href=/shop>Shop</a></header><main>"
+            f"<article class='post'><h1>Beginners sourdough bread</h1>{paragraphs}</article>"
+            f"<div id='comments'><h3>Comments</h3><ol class='comment-list'>{comments}</ol></div>"
+            "</main><footer class='site-footer'><a href=/privacy>Privacy</a> "
+            "<a href=/terms>Terms</a> <a href=/contact>Contact</a></footer></body></html>")
+    page = Page(html)
+    main = MainText(title="Beginners sourdough bread", xpaths=["/html/body/main/article"])
+    links = load("linkblocks").extract(page, load("linkblocks").Params(main_text=False))
+    decision = decide(page, ExtractionResult(algorithm="test", main=main), links, STRUCTURE)
+    after, _ = visible_words(page, decision.elements)
+    for i in range(3):
+        assert after[f"reader{i}"] == 1 and after[f"{i + 10}"] == 1, [
+            (t.xpath, t.reason) for t in decision.plan.targets]
+    assert after["shop"] == 0 and after["privacy"] == 0  # the page's own frame still goes

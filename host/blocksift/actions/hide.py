@@ -682,7 +682,9 @@ def _structural_kind(element: etree._Element, tokens: set[str]) -> tuple[str, st
         return "other", "cookie banner"
     if tag == "nav" or role in _ROLE_KINDS and _ROLE_KINDS[role] == "nav":
         return "nav", "navigation" if tag == "nav" or role == "navigation" else f"page {role}"
-    if tag in ("header", "footer"):
+    # a header or footer inside an <article> is that item's own (a comment's author and date,
+    # a post's meta line), not the page's: its tag alone does not make it chrome
+    if tag in ("header", "footer") and next(element.iterancestors("article"), None) is None:
         return "nav", f"page {tag}"
     if tokens & _NAV_TOKENS:
         return "nav", f"navigation bar (class {sorted(tokens & _NAV_TOKENS)[0]})"
