@@ -374,3 +374,49 @@ def test_a_comments_own_header_or_footer_with_its_author_and_date_stays(meta_tag
         assert after[f"reader{i}"] == 1 and after[f"{i + 10}"] == 1, [
             (t.xpath, t.reason) for t in decision.plan.targets]
     assert after["shop"] == 0 and after["privacy"] == 0  # the page's own frame still goes
+
+
+def test_a_cookie_banner_goes_even_when_the_segmenter_half_believes_its_wording() -> None:
+    # on a section front the segmenter gave the BBC banner's paragraph a main-content
+    # probability of 0.06, over the veto's 0.05, and the banner stayed after hide
+    paragraphs = "".join("<p>" + " ".join(s.format(n=i + 3) for s in _STORY)
+                         + f" Paragraph {i} ends here.</p>" for i in range(5))
+    html = ("<html><head><title>Salt and blood pressure</title></head><body>"
+            "<div id='bbccookies-prompt'><h2>Cookies on this website</h2><p>We use cookies to "
+            "give you the best experience. You can <a href=/privacy/settings>change your cookie"
+            " settings</a> at any time.</p><ul><li><button type=button>Continue</button></li>"
+            "<li><a href=/privacy>Find out more</a></li></ul></div>"
+            f"<article><h1>Salt and blood pressure</h1>{paragraphs}</article></body></html>")
+    page = Page(html)
+    auto, linkblocks = load("auto"), load("linkblocks")
+    result = auto.extract(page, auto.Params())
+    banner = page.tree.xpath("//*[@id='bbccookies-prompt']")[0]
+    result.extra["segments"] = [
+        (element, kind, excluded, 0.06 if banner in element.iterancestors() or element is banner
+         else p) for element, kind, excluded, p in result.extra["segments"]]
+    links = linkblocks.extract(page, linkblocks.Params(main_text=False))
+    decision = decide(page, result, links, STRUCTURE)
+    after, _ = visible_words(page, decision.elements)
+    assert after["experience"] == 0, [(t.xpath, t.reason) for t in decision.plan.targets]
+    assert after["paragraph"] == 5 and after["salt"] >= 1
+
+
+def test_a_box_named_for_cookies_without_consent_wording_keeps_the_segmenters_veto() -> None:
+    # a bakery's box of cookie recipes is named "cookies" too: the veto still holds for it
+    paragraphs = "".join("<p>" + " ".join(s.format(n=i + 3) for s in _STORY) + "</p>"
+                         for i in range(5))
+    html = ("<html><head><title>Oat biscuits</title></head><body>"
+            f"<article><h1>Oat biscuits</h1>{paragraphs}</article><div class='cookies'>"
+            "<h2>More cookies</h2><p>Chewy oat cookies with raisins, baked for twelve minutes.</p>"
+            "<a href=/r/1>Ginger snaps</a> <a href=/r/2>Shortbread</a></div></body></html>")
+    page = Page(html)
+    auto, linkblocks = load("auto"), load("linkblocks")
+    result = auto.extract(page, auto.Params())
+    box = page.tree.xpath("//div[@class='cookies']")[0]
+    result.extra["segments"] = [
+        (element, kind, excluded, 0.3 if box in element.iterancestors() or element is box
+         else p) for element, kind, excluded, p in result.extra["segments"]]
+    links = linkblocks.extract(page, linkblocks.Params(main_text=False))
+    decision = decide(page, result, links, STRUCTURE)
+    after, _ = visible_words(page, decision.elements)
+    assert after["raisins"] == 1, [(t.xpath, t.reason) for t in decision.plan.targets]

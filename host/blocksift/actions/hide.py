@@ -63,6 +63,12 @@ _BANNER_TOKENS = frozenset({"cookie", "cookies", "consent", "gdpr", "newsletter"
 # consent platforms' own names, and "cookie" inside a compound token (``bbccookies-prompt``,
 # ``CybotCookiebotDialog``, ``cookieConsent``), name cookie banners as well
 _CONSENT_PLATFORMS = frozenset({"onetrust", "cookiebot", "usercentrics", "didomi", "truste"})
+# a banner named for cookies or consent (its reason's first word) whose wording asks for
+# consent to cookies is no article text, whatever the segmenter's veto says
+_CONSENT_WORDS = frozenset({"cookie", "cookies", "consent", "gdpr"})
+_CONSENT_WORDING = re.compile(r"\bcookies?\b.*\b(?:accept|agree|consent|privacy|policy|settings)"
+                              r"|\b(?:accept|agree|consent|privacy|policy|settings)\b.*\bcookies?\b",
+                              re.I | re.S)
 # banner words that also name drawers and panels of content: held to max_prose_chars
 _GENERIC_BANNER_TOKENS = frozenset({"modal", "popup", "overlay", "interstitial"})
 _SHARE_TOKENS = frozenset({"share", "sharing", "sharebar", "social", "socials"})
@@ -1038,7 +1044,9 @@ def decide(page: Page, result: ExtractionResult | None,
     likely = _likeliest_main(segments) if segments else {}
     if segments and params.veto_p < 1.0:
         chosen = {e: v for e, v in chosen.items()
-                  if v[0] == "ad" or likely.get(e, 0.0) < params.veto_p}
+                  if v[0] == "ad" or likely.get(e, 0.0) < params.veto_p
+                  or (v[1].split()[0] in _CONSENT_WORDS
+                      and _CONSENT_WORDING.search(" ".join(e.itertext())) is not None)}
 
     # 3b. a container all of whose text is hidden goes whole (one target, one box), unless
     #     what is left in it shows a picture, a video or a table
