@@ -338,6 +338,7 @@ def _table_of(parts: list[etree._Element], exclude: Collection[etree._Element],
             table.append(clone)
     return table
 
+
 def _list_of(items: list[etree._Element], exclude: Collection[etree._Element],
              control: bool = True) -> etree._Element:
     """A list holding copies of ``items`` (of one list, in document order): of the list's
