@@ -376,6 +376,20 @@ def test_a_comments_own_header_or_footer_with_its_author_and_date_stays(meta_tag
     assert after["shop"] == 0 and after["privacy"] == 0  # the page's own frame still goes
 
 
+def _plan_with_main_p(html: str, xpath: str, main_p: float):
+    """The plan when the segmenter gives the regions in and under ``xpath`` the main-content
+    probability ``main_p`` (as it did on the page a test stands for)."""
+    page = Page(html)
+    auto, linkblocks = load("auto"), load("linkblocks")
+    result = auto.extract(page, auto.Params())
+    box = page.tree.xpath(xpath)[0]
+    result.extra["segments"] = [
+        (element, kind, excluded, main_p if element is box or box in element.iterancestors()
+         else p) for element, kind, excluded, p in result.extra["segments"]]
+    links = linkblocks.extract(page, linkblocks.Params(main_text=False))
+    return page, decide(page, result, links, STRUCTURE)
+
+
 def test_a_cookie_banner_goes_even_when_the_segmenter_half_believes_its_wording() -> None:
     # on a section front the segmenter gave the BBC banner's paragraph a main-content
     # probability of 0.06, over the veto's 0.05, and the banner stayed after hide
@@ -387,15 +401,7 @@ def test_a_cookie_banner_goes_even_when_the_segmenter_half_believes_its_wording(
             " settings</a> at any time.</p><ul><li><button type=button>Continue</button></li>"
             "<li><a href=/privacy>Find out more</a></li></ul></div>"
             f"<article><h1>Salt and blood pressure</h1>{paragraphs}</article></body></html>")
-    page = Page(html)
-    auto, linkblocks = load("auto"), load("linkblocks")
-    result = auto.extract(page, auto.Params())
-    banner = page.tree.xpath("//*[@id='bbccookies-prompt']")[0]
-    result.extra["segments"] = [
-        (element, kind, excluded, 0.06 if banner in element.iterancestors() or element is banner
-         else p) for element, kind, excluded, p in result.extra["segments"]]
-    links = linkblocks.extract(page, linkblocks.Params(main_text=False))
-    decision = decide(page, result, links, STRUCTURE)
+    page, decision = _plan_with_main_p(html, "//*[@id='bbccookies-prompt']", 0.06)
     after, _ = visible_words(page, decision.elements)
     assert after["experience"] == 0, [(t.xpath, t.reason) for t in decision.plan.targets]
     assert after["paragraph"] == 5 and after["salt"] >= 1
@@ -409,14 +415,6 @@ def test_a_box_named_for_cookies_without_consent_wording_keeps_the_segmenters_ve
             f"<article><h1>Oat biscuits</h1>{paragraphs}</article><div class='cookies'>"
             "<h2>More cookies</h2><p>Chewy oat cookies with raisins, baked for twelve minutes.</p>"
             "<a href=/r/1>Ginger snaps</a> <a href=/r/2>Shortbread</a></div></body></html>")
-    page = Page(html)
-    auto, linkblocks = load("auto"), load("linkblocks")
-    result = auto.extract(page, auto.Params())
-    box = page.tree.xpath("//div[@class='cookies']")[0]
-    result.extra["segments"] = [
-        (element, kind, excluded, 0.3 if box in element.iterancestors() or element is box
-         else p) for element, kind, excluded, p in result.extra["segments"]]
-    links = linkblocks.extract(page, linkblocks.Params(main_text=False))
-    decision = decide(page, result, links, STRUCTURE)
+    page, decision = _plan_with_main_p(html, "//div[@class='cookies']", 0.3)
     after, _ = visible_words(page, decision.elements)
     assert after["raisins"] == 1, [(t.xpath, t.reason) for t in decision.plan.targets]

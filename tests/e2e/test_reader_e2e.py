@@ -27,6 +27,18 @@ def open_reader(browser: harness.Browser, site: harness.Site, name: str) -> harn
     return page
 
 
+def reader_of_answer(browser: harness.Browser, key: str, payload: dict) -> harness.Tab:
+    """The reader view of a stored host answer (``payload``, as the background stores it),
+    without a page or a host: what the reader itself makes of the main text it is given."""
+    page = browser.new_tab(browser.ext_url("options.html"))
+    page.wait_for("document.documentElement.dataset.blocksiftStatus === 'ready'")
+    page.evaluate(f"(globalThis.browser ?? chrome).storage.session.set("
+                  f"{{'reader:{key}': {json.dumps(payload)}}})")
+    page.navigate(browser.ext_url(f"reader.html#reader%3A{key}"))
+    page.wait_for("document.documentElement.dataset.blocksiftStatus === 'ready'")
+    return page
+
+
 def test_reader_reads_an_article_in_an_open_shadow_root(browser: harness.Browser, site: harness.Site,
                                                        artifacts: Path) -> None:
     page = open_reader(browser, site, "reader-shadow.html")
@@ -273,11 +285,7 @@ def test_reader_drops_a_headline_and_byline_repeating_its_header_whatever_their_
     payload = {"url": site.url("article.html"), "title": "The Night Ferry to Bergen", "lang": "en",
                "algorithm": "auto", "html": html, "text": "", "startedAt": 0,
                "metadata": {"authors": ["Ingrid Saether"]}}
-    page = browser.new_tab(browser.ext_url("options.html"))
-    page.wait_for("document.documentElement.dataset.blocksiftStatus === 'ready'")
-    page.evaluate(f"(globalThis.browser ?? chrome).storage.session.set({{'reader:repeats': {json.dumps(payload)}}})")
-    page.navigate(browser.ext_url("reader.html#reader%3Arepeats"))
-    page.wait_for("document.documentElement.dataset.blocksiftStatus === 'ready'")
+    page = reader_of_answer(browser, "repeats", payload)
     text = " ".join(text_of(page).split())
     assert page.evaluate("document.getElementById('title').textContent") == "The Night Ferry to Bergen"
     assert page.evaluate("document.getElementById('byline').textContent") == "By Ingrid Saether"
@@ -296,11 +304,7 @@ def test_reader_keeps_a_lead_in_that_says_the_title(
             "</div></div>")
     payload = {"url": site.url("article.html"), "title": "Bergen", "lang": "en",
                "algorithm": "auto", "html": html, "text": "", "startedAt": 0, "metadata": {}}
-    page = browser.new_tab(browser.ext_url("options.html"))
-    page.wait_for("document.documentElement.dataset.blocksiftStatus === 'ready'")
-    page.evaluate(f"(globalThis.browser ?? chrome).storage.session.set({{'reader:leadin': {json.dumps(payload)}}})")
-    page.navigate(browser.ext_url("reader.html#reader%3Aleadin"))
-    page.wait_for("document.documentElement.dataset.blocksiftStatus === 'ready'")
+    page = reader_of_answer(browser, "leadin", payload)
     text = " ".join(text_of(page).split())
     assert text.startswith("Bergen is a city on the west coast of Norway"), text
     page.screenshot(artifacts / "reader-lead-in.png")
