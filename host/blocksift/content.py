@@ -354,13 +354,14 @@ def _list_of(items: list[etree._Element], exclude: Collection[etree._Element],
         first = int(parent.get("start") or 1) if numbered else 1
     except ValueError:
         first = 1
+    # each item's own number, whatever items before it were left out (one pass: a list may
+    # hold thousands of items)
+    place = {li: n for n, li in enumerate(parent.iterchildren("li"))} if numbered else {}
     for item in items:
         clone = _copy_for_reader(item, exclude, control)
         clone.tail = None
-        if numbered and item.tag == "li" and clone.get("value") is None:
-            # its own number, whatever items before it were left out
-            clone.set("value", str(first + sum(1 for _ in item.itersiblings("li",
-                                                                            preceding=True))))
+        if item in place and clone.get("value") is None:
+            clone.set("value", str(first + place[item]))
         holder.append(clone)
     return holder
 
