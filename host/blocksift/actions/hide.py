@@ -66,9 +66,9 @@ _CONSENT_PLATFORMS = frozenset({"onetrust", "cookiebot", "usercentrics", "didomi
 # a banner named for cookies or consent (its reason's first word) whose wording asks for
 # consent to cookies is no article text, whatever the segmenter's veto says
 _CONSENT_WORDS = frozenset({"cookie", "cookies", "consent", "gdpr"})
-_CONSENT_WORDING = re.compile(r"\bcookies?\b.*\b(?:accept|agree|consent|privacy|policy|settings)"
-                              r"|\b(?:accept|agree|consent|privacy|policy|settings)\b.*\bcookies?\b",
-                              re.I | re.S)
+# (two searches, each linear: "cookie" and a consent word anywhere in the banner's text)
+_COOKIE_WORD = re.compile(r"\bcookies?\b", re.I)
+_CONSENT_WORD = re.compile(r"\b(?:accept|agree|consent|privacy|policy|settings)", re.I)
 # banner words that also name drawers and panels of content: held to max_prose_chars
 _GENERIC_BANNER_TOKENS = frozenset({"modal", "popup", "overlay", "interstitial"})
 _SHARE_TOKENS = frozenset({"share", "sharing", "sharebar", "social", "socials"})
@@ -643,6 +643,12 @@ def _datelines(page: Page) -> set[etree._Element]:
     return found
 
 
+def _asks_cookie_consent(element: etree._Element) -> bool:
+    """Whether a banner's own words ask for consent to cookies."""
+    text = " ".join(element.itertext())
+    return _COOKIE_WORD.search(text) is not None and _CONSENT_WORD.search(text) is not None
+
+
 def _similar(heading: str, title: str) -> bool:
     """A heading and a title name the same story (one holds most of the other)."""
     if not heading:
@@ -1045,8 +1051,7 @@ def decide(page: Page, result: ExtractionResult | None,
     if segments and params.veto_p < 1.0:
         chosen = {e: v for e, v in chosen.items()
                   if v[0] == "ad" or likely.get(e, 0.0) < params.veto_p
-                  or (v[1].split()[0] in _CONSENT_WORDS
-                      and _CONSENT_WORDING.search(" ".join(e.itertext())) is not None)}
+                  or (v[1].split()[0] in _CONSENT_WORDS and _asks_cookie_consent(e))}
 
     # 3b. a container all of whose text is hidden goes whole (one target, one box), unless
     #     what is left in it shows a picture, a video or a table
