@@ -77,15 +77,9 @@ def main() -> int:
             site_key(row.get("url")) or site_key(f"//{row.get('site') or ''}") or sample.group)
         by_site[(sample.dataset, site)].append(i)
     sites = {k: v for k, v in by_site.items() if len(v) > args.learn}
-    defaults = auto.Params()
-
-    def threshold(q: np.ndarray, page_blocks: feats.Blocks) -> float:
-        if args.threshold is not None:
-            return args.threshold
-        cap = defaults.expected_f1_cap
-        return auto.expected_f1_threshold(q, auto.expected_f1_weights(page_blocks.features),
-                                          defaults.expected_f1_floor,
-                                          at.DEFAULT_THRESHOLD if cap is None else cap)
+    # as the host chooses each page's threshold (args.threshold: one for every page)
+    page_threshold = (args.threshold if args.threshold is not None
+                      else auto.Params().page_threshold())
 
     html = {key: (row["html"], row.get("url")) for key, row in records.items()}
     rows = []
@@ -110,7 +104,8 @@ def main() -> int:
             p = prob[starts[i]:ends[i]]
             moved = prior.adjust(None, blocks[i], p)
             for scores, q in ((base, p), (adapted, p if moved is None else moved)):
-                limit = threshold(q, blocks[i])
+                limit = auto.page_limit(q, blocks[i].features, page_threshold,
+                                        at.DEFAULT_THRESHOLD)
                 text = "\n".join(t for t, keep in zip(blocks[i].texts, q >= limit) if keep)
                 scores.append(word_prf(text, samples[i].gold)[2])
         rows.append((dataset, site, len(base), float(np.mean(base)), float(np.mean(adapted))))

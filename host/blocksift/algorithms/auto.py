@@ -782,6 +782,20 @@ def expected_f1_weights(features: np.ndarray) -> np.ndarray:
     return features[:, _OWN_CHARS] + 0.1
 
 
+def page_limit(prob: np.ndarray, features: np.ndarray,
+               threshold: float | tuple[float, float | None] | None,
+               model_threshold: float) -> float:
+    """The threshold a page's blocks are held to (``threshold`` as :func:`segment` takes
+    it: one for every page, the expected-F1 rule's (floor, cap), or None: the model's)."""
+    if threshold is None:
+        return model_threshold
+    if isinstance(threshold, tuple):
+        floor, cap = threshold
+        return expected_f1_threshold(prob, expected_f1_weights(features), floor,
+                                     model_threshold if cap is None else cap)
+    return threshold
+
+
 def segment(page: Page, model: SegmenterModel,
             threshold: float | tuple[float, float | None] | None = None,
             include_comments: bool = False, site_prior: Any = None,
@@ -812,14 +826,7 @@ def _segment(page: Page, model: SegmenterModel,
         adjusted = site_prior.adjust(page, blocks, prob)
         if adjusted is not None:
             prob, stage = adjusted, "site"
-    if threshold is None:
-        limit = model.threshold
-    elif isinstance(threshold, tuple):
-        floor, cap = threshold
-        limit = expected_f1_threshold(prob, expected_f1_weights(blocks.features), floor,
-                                      model.threshold if cap is None else cap)
-    else:
-        limit = threshold
+    limit = page_limit(prob, blocks.features, threshold, model.threshold)
     is_main = prob >= limit
     _whole_data_tables(blocks, is_main)
     _trailing_paragraphs(blocks, is_main)
