@@ -62,3 +62,27 @@ def test_shipped_weights_record_their_cross_validation():
 def test_no_candidates_gives_an_empty_title():
     assert titles.best([]) == ""
     assert metadata.extract(page("<p>text only</p>")).title == ""
+
+
+def test_a_heading_that_links_to_the_front_page_is_marked_as_a_logo():
+    found = metadata.title_candidates(page(
+        "<div id=bar><h1><a href='https://quayside.example/'>Quayside</a></h1></div>"
+        "<h2><a href='/t/42'>Mooring fees for winter</a></h2>",
+        "<title>Mooring fees for winter / Harbour talk / Quayside Forums</title>",
+        url="https://forum.quayside.example/viewtopic.php?id=42"))
+    by_key = {candidate.key: candidate.features for candidate in found}
+    assert by_key["quayside"].get("h1_home_link") == 1.0
+    permalink = metadata.title_candidates(page(
+        "<h1><a href='/2026/11/harbour-lights'>Harbour lights return</a></h1>"))
+    assert "h1_home_link" not in permalink[0].features
+
+
+def test_shipped_scorer_prefers_the_thread_title_to_a_logo_heading():
+    forum = page(
+        "<div id=bar><h1><a href='https://quaysidemarina.example/'>Quayside Marina</a></h1>"
+        "<ul><li><a href='/'>Home</a></li><li><a href='/forums'>Forums</a></li></ul></div>"
+        "<div class=post><p>Has anyone seen the new Quayside Marina mooring fees for the winter season?</p>"
+        "</div><div class=post><p>Yes, they went up by a tenth this year.</p></div>",
+        "<title>Quayside Marina mooring fees for winter / Harbour talk / Quayside Marina Forums</title>",
+        url="https://forum.quaysidemarina.example/viewtopic.php?id=42")
+    assert metadata.extract(forum).title == "Quayside Marina mooring fees for winter"

@@ -157,6 +157,8 @@ def candidates(tree: etree._Element, metas: dict[str, str], ld_nodes: list[dict]
         found_h1 = add(f"h1:{source}", text)
         if found_h1 is not None and _in_main(heading):
             found_h1.add("h1_in_main")
+        if found_h1 is not None and _links_home(heading, text_of):
+            found_h1.add("h1_home_link")
         numbered = _SECTION_NUMBER.sub("", clean(text))
         if numbered != clean(text):
             add("h1_numbered", numbered)
@@ -217,6 +219,21 @@ def candidates(tree: etree._Element, metas: dict[str, str], ld_nodes: list[dict]
         if _squash(candidate.text) in site_keys:
             candidate.features["is_site"] = 1.0
     return list(found.values())
+
+
+#: Paths of a site's front page, which a logo heading links to.
+_HOME_PATHS = frozenset(("/", "/index.php", "/index.html", "/index.htm", "index.php",
+                         "index.html", "./"))
+
+
+def _links_home(heading: etree._Element, text_of) -> bool:
+    """A heading that is one link to a front page: a logo or the site's name, not the
+    page's title (a forum's ``<h1><a href="/">Site</a></h1>``)."""
+    links = heading.xpath(".//a[@href]")
+    if len(links) != 1 or words(text_of(links[0])) != words(text_of(heading)):
+        return False
+    href = urlsplit(links[0].get("href", "").strip())
+    return href.path in _HOME_PATHS or (not href.path and bool(href.netloc))
 
 
 def _in_main(element: etree._Element) -> bool:
