@@ -454,8 +454,37 @@ const squeeze = (text) => text.replace(/\s+/g, " ").trim().toLowerCase();
 const OPENING_WRAPPERS = new Set(["div", "section", "header", "hgroup", "article", "main"]);
 const HEADLINE_TAGS = new Set([...OPENING_WRAPPERS, "h1", "h2", "h3", "h4", "h5", "h6", "p"]);
 
+/** A block saying only a date (a <time> alone): a blog's date line, which many themes put
+ * above the headline. */
+function isDateLine(element) {
+  const stamp = element.localName === "time" ? element : element.querySelector("time");
+  return Boolean(stamp) && squeeze(element.textContent) === squeeze(stamp.textContent);
+}
+
+/** The first block ``container`` opens with, past empty blocks and date lines, when it says
+ * the title alone (looked for inside the opening wrappers); removed. */
+function dropOpeningTitle(container, wanted) {
+  for (const node of container.childNodes) {
+    if (node.nodeType === Node.TEXT_NODE) {
+      if (node.textContent.trim()) return false; // the text opens with words of its own
+      continue;
+    }
+    if (node.nodeType !== Node.ELEMENT_NODE) continue;
+    const text = squeeze(node.textContent);
+    if (!text || isDateLine(node)) continue;
+    const tag = node.localName;
+    if (text === wanted && HEADLINE_TAGS.has(tag)) {
+      node.remove();
+      return true;
+    }
+    return OPENING_WRAPPERS.has(tag) && text.includes(wanted) && dropOpeningTitle(node, wanted);
+  }
+  return false;
+}
+
 /** The page's own headline usually repeats the title shown above: the <h1> saying it, or the
- * block the main text opens with when that is the title alone, whatever its tag (a <div>). */
+ * block the main text opens with when that is the title alone, whatever its tag (a <div>),
+ * even below a date line (WordPress themes put the date above an <h2> title). */
 function dropRepeatedTitle(fragment, title) {
   const wanted = squeeze(title);
   if (!wanted) return;
@@ -464,17 +493,7 @@ function dropRepeatedTitle(fragment, title) {
     heading.remove();
     return;
   }
-  // Walk into the opening wrappers while their text begins with the title.
-  for (const element of fragment.querySelectorAll("*")) {
-    const text = squeeze(element.textContent);
-    if (!text) continue;
-    const tag = element.localName;
-    if (text === wanted && HEADLINE_TAGS.has(tag)) {
-      element.remove();
-      return;
-    }
-    if (!OPENING_WRAPPERS.has(tag) || !text.startsWith(wanted)) return;
-  }
+  dropOpeningTitle(fragment, wanted);
 }
 
 async function main() {

@@ -310,6 +310,25 @@ def test_reader_keeps_a_lead_in_that_says_the_title(
     page.screenshot(artifacts / "reader-lead-in.png")
 
 
+def test_reader_drops_a_headline_below_a_date_line(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a WordPress theme's post: the date line above an <h2> title, and the page's <title>
+    # (the header's) without the site suffix; no date in the metadata, so the date stays
+    html = ('<div><time datetime="2025-12-13T20:08:00+10:00">December 13, 2025</time></div>'
+            "<h2>Critique Navidad: Carved in&nbsp;Stone</h2>"
+            "<p>Each holiday season I review modules and games as a thank you to the community.</p>"
+            "<h2>Contents</h2><p>The book is a setting guide of 160 pages.</p>")
+    payload = {"url": site.url("article.html"), "title": "Critique Navidad: Carved in Stone",
+               "lang": "en", "algorithm": "auto", "html": html, "text": "", "startedAt": 0,
+               "metadata": {}}
+    page = reader_of_answer(browser, "datedtitle", payload)
+    text = " ".join(text_of(page).split())
+    assert "Carved in Stone" not in text, text
+    assert text.startswith("December 13, 2025Each holiday season"), text
+    assert page.evaluate(f"{CONTENT}.querySelectorAll('h2').length") == 1  # "Contents" stays
+    page.screenshot(artifacts / "reader-headline-after-date.png")
+
+
 def test_reader_shows_a_description_the_page_carries_twice_once(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a shop page's desktop and mobile copies of one description (CSS shows one of them)
