@@ -64,6 +64,20 @@ export function agentCall(method, args) {
     }
 
     /**
+     * With scripts on, a <noscript> holds its markup as raw text, which serializes as it came:
+     * a tag manager's <noscript> inside another then leaves the host's parser inside one to the
+     * end of the page. Its markup is parsed here as a page without scripts would (the host
+     * reads lazy images' fallbacks from it), and a <noscript> nested in it, never shown, goes.
+     */
+    function parseNoscript(element) {
+      const markup = element.textContent;
+      if (!markup.includes("<")) return;
+      const parsed = new DOMParser().parseFromString(markup, "text/html");
+      for (const nested of parsed.querySelectorAll("noscript")) nested.remove();
+      element.replaceChildren(...parsed.head.childNodes, ...parsed.body.childNodes);
+    }
+
+    /**
      * Serialize the live DOM (after the page's scripts ran) with an id on every element.
      * The ids go on a deep clone, matched to live elements by document order, so the page
      * itself is not touched. On the clone: lazy images get their real source, links and
@@ -186,6 +200,7 @@ export function agentCall(method, args) {
       readableMath(clone, (element) => map[Number(element.getAttribute(ID_ATTR))]);
       // Our own UI (overlay, messages) is never part of the page sent to the host.
       for (const element of ui) element.remove();
+      for (const element of clone.querySelectorAll("noscript")) parseNoscript(element);
       clone.removeAttribute("data-blocksift-status");
       for (const name of [...clone.getAttributeNames()]) {
         if (name.startsWith("data-blocksift-")) clone.removeAttribute(name);

@@ -85,6 +85,23 @@ def test_hide_keeps_all_main_text_and_restores(browser: harness.Browser, site: h
     assert _bag(page.evaluate(BODY_WORDS)) == body_before
 
 
+def test_hide_sees_past_a_tag_managers_nested_noscript(browser: harness.Browser,
+                                                        site: harness.Site) -> None:
+    """A tag manager's ``<noscript>`` inside another is raw text in the live page; sent as it
+    serializes, it left the host's parser inside a ``<noscript>`` to the end of the page, and
+    hide found nothing to hide."""
+    page = browser.new_tab(site.url("hide/news-tagged.html"))
+    gold = _bag(page.evaluate(GOLD_WORDS))
+    body_before = sum(_bag(page.evaluate(BODY_WORDS)).values())
+    status = browser.act(page, "hide")
+    assert status["status"] == "hidden", status
+    body_after = _bag(page.evaluate(BODY_WORDS))
+    assert sum(body_after.values()) < body_before
+    assert all(body_after.get(w, 0) >= n for w, n in gold.items())
+    assert page.evaluate("!!document.querySelector('.site-header[data-blocksift-hide], "
+                         ".site-header [data-blocksift-hide]')")
+
+
 @pytest.mark.parametrize("name", PAGES)
 def test_overlay_explains_each_block_without_moving_the_page(browser: harness.Browser, site: harness.Site,
                                                              artifacts: Path, name: str) -> None:
