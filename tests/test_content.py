@@ -480,3 +480,64 @@ def test_spacer_paragraphs_and_trailing_breaks_leave_the_reader_copy():
     assert html.count("<p>") == 4, html
     assert "<p>Pay later.\n\n</p>" in html
     assert "<img" in html and "one<br>two <b>bold<br></b>three" in html and "<pre>" in html
+
+
+def test_pictures_and_a_lone_heading_the_page_hides_stay_out_of_the_reader_but_not_its_text():
+    # a list page's spinners (img style=display:none beside each cover), a hidden pop-up's
+    # heading chosen without its explanation, and a hidden tab panel whose text is the page's
+    page = Page('<body><div id=score style="display:none"><h1>Score</h1><p>How a score is made.</p>'
+                '</div><div id=m><p>The first book <img style="display: none" class=loading '
+                'src="https://e.x/l.gif" alt="Loading trans"><img src="https://e.x/c.jpg" '
+                'alt="cover"></p><div hidden><h2>Details</h2><p>Panel text.</p>'
+                '<img src="https://e.x/p.jpg" alt="panel"></div>'
+                '<p style="visibility:hidden"><img src="https://e.x/v.jpg" alt="invisible"></p>'
+                '</div></body>', url="https://e.x/")
+    main = render_main(page, page.tree.xpath("//h1") + page.tree.xpath("//div[@id='m']"))
+    assert "Loading" not in main.html and "panel" not in main.html and "invisible" not in main.html
+    assert 'alt="cover"' in main.html
+    assert "Score" not in main.html
+    # a hidden section's text and the heading that goes with it stay
+    assert "<h2>Details</h2><p>Panel text.</p>" in main.html
+    # the text is the extractor's, what the benchmarks score: unchanged
+    assert main.text.split("\n\n") == ["Score", "The first book", "Details", "Panel text."]
+
+
+def test_a_page_hiding_its_whole_body_until_its_scripts_ran_keeps_its_pictures():
+    page = Page('<body style="visibility:hidden"><div><p>Text.</p><img src="https://e.x/c.jpg" '
+                'alt="cover"></div></body>')
+    assert 'alt="cover"' in render_main(page, page.tree.xpath("//div")).html
+
+
+_CARD = ('<div class=card><a class=price-link href="/p/{n}"><div><div class=info><h3>'
+         '<span>{name}</span> <span>Bookcase, white</span></h3></div><div class=price><span>'
+         '<span aria-hidden="true"><span>$</span><span>{p}</span><span>.00</span></span>'
+         '<span class="price__sr-text">Price $ {p}.00</span></span></div></div></a></div>')
+
+
+def test_a_link_chosen_in_part_is_shown_whole_and_a_screen_reader_copy_once():
+    # a shop's product cards: the name is chosen, the price beside it in the same link is
+    # not; the price shows as the page shows it ("$79.00"), not also as its screen-reader
+    # copy ("Price $ 79.00")
+    page = Page("<body><main>" + _CARD.format(n=1, name="BILLY", p=79)
+                + _CARD.format(n=2, name="HEMNES", p=149) + "</main></body>",
+                url="https://shop.example/cat/")
+    main = render_main(page, page.tree.xpath("//div[@class='info']"))
+    shown = Page(main.html)
+    assert [" ".join(text.split()) for text in shown.tree.xpath("//a//text()[normalize-space()]")
+            ] == ["BILLY", "Bookcase, white", "$", "79", ".00", "HEMNES", "Bookcase, white",
+                  "$", "149", ".00"]
+    assert '<a href="https://shop.example/p/2"' in main.html
+    # what the algorithm chose is its main text, as the benchmarks score it
+    assert main.text.split("\n\n") == ["BILLY Bookcase, white", "HEMNES Bookcase, white"]
+    assert main.xpaths == ["/html/body/main/div[1]/a/div/div[1]", "/html/body/main/div[2]/a/div/div[1]"]
+
+
+def test_a_long_link_or_an_icon_beside_a_label_is_not_taken_for_a_unit_or_a_copy():
+    long_text = "word " * 80
+    page = Page(f'<body><a href="/x"><div id=c><p>{long_text}</p></div><p>Other part.</p></a>'
+                '<p id=n><a href="/next">Next <span aria-hidden="true">›</span></a> '
+                '<span aria-hidden="true">12</span><span>Chapter 12 of the book</span></p></body>')
+    main = render_main(page, page.tree.xpath("//div[@id='c']") + page.tree.xpath("//p[@id='n']"))
+    shown = " ".join(Page(main.html).tree.xpath("string(//body)").split())
+    assert "Other part" not in shown
+    assert "Next ›" in shown and "Chapter 12 of the book" in shown

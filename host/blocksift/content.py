@@ -226,6 +226,13 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
         etree.strip_attributes(clone, STAMP_ATTR)
         holder = lxml_html.Element("div")
         holder.append(clone)
+        first = unit[0] if isinstance(unit, list) else unit
+        hider = next((node for node in reversed(list(first.iterancestors()))
+                      if _inline_hidden(node)), None)
+        _drop_hidden_media(holder, hider is not None, hider is not None and any(
+            other is not first and hider in other.iterancestors() for other in elements))
+        if not len(holder):
+            continue  # a hidden heading alone
         restructure(holder, math_classes=math_classes)
         clone = holder[0] if len(holder) else holder
         if page.url:
@@ -237,6 +244,74 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
     return nh3.clean("".join(pieces), tags=SAFE_TAGS, attributes=SAFE_ATTRIBUTES,
                      attribute_filter=safe_url_attribute, url_schemes=SAFE_URL_SCHEMES,
                      link_rel="noopener noreferrer", strip_comments=True)
+
+
+#: An inline style that hides its element (``display: none``, ``visibility: hidden``).
+_HIDING_STYLE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b", re.I)
+#: What a hidden part of the page never shows in the reader: pictures (spinners, another
+#: breakpoint's copy, a gallery's other slides) and a heading whose text is not shown with it.
+_PICTURES = ("img", "picture", "video", "figure")
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+
+
+#: The id of a part of a page React streams hidden (``<div hidden id="S:0">``) for its script
+#: to move into place: the page's content, shown once the page's scripts ran.
+_REACT_SEGMENT = re.compile(r"S:\d+$")
+
+
+def _inline_hidden(node: etree._Element) -> bool:
+    """Whether the page hides ``node`` itself, inline: a ``hidden`` attribute (not
+    "until-found", which the browser's find-in-page opens) or a hiding ``style``. Never
+    ``<html>`` or ``<body>``: a page hiding all of itself until its scripts ran (anti-flicker)
+    hides no part of itself."""
+    if not isinstance(node.tag, str) or node.tag in ("html", "body"):
+        return False
+    hidden = node.get("hidden")
+    if hidden is not None and hidden.lower() != "until-found" and not _REACT_SEGMENT.match(
+            node.get("id") or ""):
+        return True
+    style = node.get("style")
+    return bool(style) and _HIDING_STYLE.search(style) is not None
+
+
+def _drop_hidden_media(holder: etree._Element, hidden_above: bool,
+                       shown_beside: bool = False) -> None:
+    """Pictures and headings the page hides inline out of the reader's copy in ``holder``
+    (``hidden_above``: the copied element lies in a hidden part of the page; ``shown_beside``:
+    other elements of that part are shown too).
+
+    The text of a hidden part stays (a tab panel's, a collapsed section's: it is the page's
+    text, and the main-text benchmarks count it); its pictures go, and so do its headings
+    when no other text of it is shown (a hidden pop-up's "Score" heading chosen without
+    the explanation below it)."""
+    roots: list[etree._Element] = list(holder) if hidden_above else []
+    if not hidden_above:
+        for node in holder.iter():
+            if node is not holder and _inline_hidden(node) and not any(
+                    root in roots for root in node.iterancestors()):
+                roots.append(node)
+    for root in roots:
+        for picture in _outermost_in(root, _PICTURES):
+            _drop(picture)
+        headings = [] if hidden_above and shown_beside else _outermost_in(root, _HEADINGS)
+        if headings and "".join(element_text(root).split()) == "".join(
+                "".join(element_text(heading).split()) for heading in headings):
+            for heading in headings:
+                _drop(heading)
+
+
+def _outermost_in(root: etree._Element, tags: Sequence[str]) -> list[etree._Element]:
+    """The elements of ``tags`` in ``root`` (itself included) that no other one holds."""
+    found: list[etree._Element] = []
+    taken: set[etree._Element] = set()
+    for node in root.iter(*tags):
+        parent = None if node is root else node.getparent()
+        while parent is not None and parent not in taken and parent is not root:
+            parent = parent.getparent()
+        if parent is None or parent not in taken:
+            found.append(node)
+            taken.add(node)
+    return found
 
 
 def _may_hold_not_xml_text(raw: str) -> bool:
@@ -928,6 +1003,69 @@ def outermost(elements: Sequence[etree._Element],
     return kept
 
 
+#: Longest text of a link that is shown whole when part of it is chosen (a product card's
+#: name and price; not a page some site wrapped in one link).
+_LINK_UNIT_CHARS = 300
+
+
+def whole_links(chosen: Sequence[etree._Element],
+                exclude: Collection[etree._Element] = frozenset()) -> list[etree._Element]:
+    """``chosen`` with each element that lies inside a short link (``<a href>``, at most
+    :data:`_LINK_UNIT_CHARS` of text) replaced by the link: a link is one unit, and a part of
+    it chosen alone loses the rest (a product card's link holds the name, chosen, and the
+    price beside it, left out as a block of links)."""
+    widened: list[etree._Element] = []
+    changed = False
+    for element in chosen:
+        link = next(element.iterancestors("a"), None)
+        if (link is not None and link.get("href") is not None and link not in exclude
+                and not any(node in exclude for node in link.iterancestors())
+                and len(element_text(link)) <= _LINK_UNIT_CHARS):
+            widened.append(link)
+            changed = True
+        else:
+            widened.append(element)
+    if not changed:
+        return list(chosen)
+    return outermost(list(dict.fromkeys(widened)), exclude)
+
+
+#: Class names of text meant for screen readers only, hidden by the page's CSS
+#: ("sr-only", "sr-text", "screen-reader-text", "visually-hidden", "a11y-hidden").
+_SCREEN_READER_CLASS = re.compile(
+    r"(?:^|[\s_-])(?:sr|screen-?reader|visually-?hidden|visuallyhidden|a11y|assistive|offscreen)"
+    r"(?:$|[\s_-])", re.I)
+
+
+def _squeezed(element: etree._Element) -> str:
+    return "".join(element_text(element).split()).lower()
+
+
+def screen_reader_copies(elements: Sequence[etree._Element]) -> list[etree._Element]:
+    """Screen-reader copies of text the page shows hidden from screen readers, inside
+    ``elements``: beside an ``aria-hidden="true"`` element with text (the visible "$79.00"),
+    a sibling whose text holds it and that is a screen-reader text by its class or mostly
+    that text ("Price $ 79.00"). The visible copy stays; the other is said once, not twice."""
+    found: list[etree._Element] = []
+    for root in elements:
+        if not isinstance(root.tag, str):
+            continue
+        for shown in root.xpath("descendant-or-self::*[@aria-hidden='true']"):
+            parent = shown.getparent()
+            text = _squeezed(shown)
+            if parent is None or sum(ch.isalnum() for ch in text) < 2:
+                continue
+            for sibling in parent:
+                if sibling is shown or not isinstance(sibling.tag, str) \
+                        or sibling.get("aria-hidden") == "true":
+                    continue
+                other = _squeezed(sibling)
+                if text in other and (_SCREEN_READER_CLASS.search(sibling.get("class") or "")
+                                      or 2 * len(text) >= len(other)):
+                    found.append(sibling)
+    return found
+
+
 def render_main(page: Page, elements: Sequence[etree._Element], *,
                 with_html: bool = True,
                 exclude: Collection[etree._Element] = frozenset(),
@@ -952,10 +1090,17 @@ def render_main(page: Page, elements: Sequence[etree._Element], *,
     # an algorithm may choose a notice (or a pruned subtree) itself as a main element
     chosen = [element for element in chosen if element not in exclude]
     has_ids = page.has_ids
+    if with_html and chosen:
+        # the reader shows a link chosen in part whole, and a text the page gives twice (shown
+        # and for screen readers) once; the text, ids and xpaths stay the algorithm's choice
+        shown = whole_links(chosen, exclude)
+        html = sanitized_html(page, shown, exclude | set(screen_reader_copies(shown)))
+    else:
+        html = ""
     return MainText(
         title=page.title if title is None else title,
         text=plain_text(chosen, exclude) if with_text else "",
-        html=sanitized_html(page, chosen, exclude) if with_html and chosen else "",
+        html=html,
         element_ids=page.ids_within(chosen, exclude) if has_ids else [],
         xpaths=[] if has_ids else (page.xpaths(chosen) if xpath_of is None
                                    else [xpath_of(element) for element in chosen]),
