@@ -16,6 +16,7 @@ import {
 } from "./settings.js";
 import { examplesCall, onTrainPort, saveExample, startLabeling } from "./labeling.js";
 import { mayHandle, senderKind } from "./trust.js";
+import { textFramesOnly } from "./readerframes.js";
 
 /** Hides what the agent marked; injected as a user stylesheet so pages cannot override it. */
 const HIDE_CSS = "[data-blocksift-hide] { display: none !important; }";
@@ -251,7 +252,9 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
         lang: main.metadata?.language || snap.lang, algorithm: result.algorithm,
         html: main.html, text: main.text, startedAt, hostMs: base.hostMs,
         pageKind: plan?.pageKind ?? "article", index: plan?.index ?? [],
-        metadata: main.metadata ?? null, unreachable: snap.unreachable ?? null,
+        metadata: main.metadata ?? null,
+        // the frames it could not read that might have held text (no ads, buttons or strips)
+        unreachable: textFramesOnly(snap.unreachable, snap.html, snap.url),
         phases: { ...phases, answered: Date.now() - startedAt },
       },
     });

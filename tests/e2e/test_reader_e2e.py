@@ -70,7 +70,10 @@ def test_reader_reads_a_same_origin_frame_and_says_what_it_could_not(
     assert note is not None
     assert not page.evaluate("document.getElementById('unreachable').hidden")
     said = page.evaluate("document.getElementById('unreachable').textContent")
+    # only the frame that could hold text is counted and named: not the navigation strip,
+    # the like button or the banner ad beside it
     assert said.startswith("1 embedded frame from other sites could not be read") and "localhost" in said
+    assert said.count("localhost") == 1, said
     page.screenshot(artifacts / "reader-iframe.png")
 
 
