@@ -418,3 +418,26 @@ def test_a_box_named_for_cookies_without_consent_wording_keeps_the_segmenters_ve
     page, decision = _plan_with_main_p(html, "//div[@class='cookies']", 0.3)
     after, _ = visible_words(page, decision.elements)
     assert after["raisins"] == 1, [(t.xpath, t.reason) for t in decision.plan.targets]
+
+
+def test_a_heading_naming_a_hidden_list_goes_with_it_and_the_storys_own_headings_stay() -> None:
+    prose = " ".join(f"word{i}" for i in range(70))
+    recent = "".join(f"<li><a href=/p{i}>Older post number {i}</a></li>" for i in range(5))
+    html = ("<html><body><main><article><h1>Tides of the estuary</h1>"
+            f"<p>{prose}</p><h2>What the tide leaves</h2><p>{prose}</p></article>"
+            "<div class=col>"
+            f"<h3>Recent posts</h3>\n<ul class=related-posts>{recent}</ul>"
+            "<p>Written by a retired harbour pilot who walks the shore every morning and "
+            "writes down what he finds there, from driftwood to old bottles.</p></div>"
+            "</main></body></html>")
+    # the rule on its own: on a page this small the segmenter half-believes the heading
+    no_veto = STRUCTURE.model_copy(update={"veto_p": 1.0})
+    page, _result, decision = _plan(html, no_veto)
+    hidden = {e.tag: e for e in decision.elements}
+    assert "ul" in hidden and "h3" in hidden, decision.plan.targets
+    assert "heading of a hidden block" in next(
+        t.reason for t in decision.plan.targets if t.xpath.endswith("h3"))
+    after, _ = visible_words(page, decision.elements)
+    assert after["tide"] >= 1 and after["leaves"] >= 1  # the story's own subheading
+    _page, _result, without = _plan(html, no_veto.model_copy(update={"caption_chars": 0}))
+    assert "h3" not in {e.tag for e in without.elements}

@@ -150,6 +150,9 @@ class HideParams(BaseModel):
         "careful_uncertain_share), it still hides these parts of the page's own frame: its "
         "header (<header>, role=banner) or footer (<footer>, role=contentinfo), outside any "
         "article, section, aside, nav or main")
+    caption_chars: int = Field(80, ge=0, description="Most characters of a heading that "
+                               "names a hidden block right after it ('Recent posts' above "
+                               "its list), hidden with it; 0: headings stay")
     grow: bool = Field(True, description="Hide a container whole when all its text is "
                        "hidden (one target and one overlay box instead of many)")
     hide_comments: bool = Field(False, description="Also hide comment sections outside the "
@@ -772,6 +775,23 @@ def _likeliest_main(segments: Sequence[Segment]) -> dict[etree._Element, float]:
     return likely
 
 
+_CAPTION_TAGS = frozenset(("h2", "h3", "h4", "h5", "h6"))
+
+
+def _caption_of(element: etree._Element, longest: int) -> etree._Element | None:
+    """The short heading right before ``element`` (its previous sibling element, with no
+    text between them), which names it: "Recent posts" above a list of links."""
+    heading = element.getprevious()
+    while heading is not None and not isinstance(heading.tag, str):
+        heading = heading.getprevious()  # comments and processing instructions
+    if heading is None or (heading.tail or "").strip():
+        return None
+    if heading.tag not in _CAPTION_TAGS and (heading.get("role") or "").lower() != "heading":
+        return None
+    text = " ".join(heading.text_content().split())
+    return heading if text and len(text) <= longest else None
+
+
 def _describe(stats: _Stats) -> tuple[float, str]:
     density = stats.link_chars / stats.chars if stats.chars else 0.0
     links = f"{stats.links} link" + ("" if stats.links == 1 else "s")
@@ -1052,6 +1072,15 @@ def decide(page: Page, result: ExtractionResult | None,
         chosen = {e: v for e, v in chosen.items()
                   if v[0] == "ad" or likely.get(e, 0.0) < params.veto_p
                   or (v[1].split()[0] in _CONSENT_WORDS and _asks_cookie_consent(e))}
+
+    # 3a'. a heading that only names the hidden block right after it goes with it
+    if params.caption_chars and chosen:
+        for element, (kind, _reason) in list(chosen.items()):
+            heading = _caption_of(element, params.caption_chars)
+            if (heading is not None and heading not in chosen and allowed(heading)
+                    and heading not in stories and likely.get(heading, 0.0) < params.veto_p):
+                chosen[heading] = (kind, f"the heading of a hidden block "
+                                         f"({stats[element].links} links), outside the main text")
 
     # 3b. a container all of whose text is hidden goes whole (one target, one box), unless
     #     what is left in it shows a picture, a video or a table
