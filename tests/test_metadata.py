@@ -156,3 +156,27 @@ def test_a_declared_site_name_wins_over_the_title():
         "<title>Harbour Rain Jacket | Quayside</title>"
         "<meta property='og:site_name' content='Quayside Outfitters Ltd'>"))
     assert found.site_name == "Quayside Outfitters Ltd"
+
+
+@pytest.mark.parametrize("byline", [
+    # the job title in its own element, as BBC News marks it
+    "<span class='byline'><span class='byline-name'>By Mark Kinver</span>"
+    "<span class='byline-title'>Environment reporter, BBC News</span></span>",
+    # the same as one line of text
+    "<p class='byline'>Mark Kinver, Environment reporter, BBC News</p>",
+])
+def test_a_job_title_or_an_organisation_after_the_name_is_not_an_author(byline):
+    found = metadata.extract(page("<h1>Famine risks are badly managed</h1>" + byline + ARTICLE))
+    assert found.authors == ["Mark Kinver"]
+
+
+def test_the_date_in_a_byline_is_not_part_of_the_author_s_name():
+    found = metadata.extract(page(
+        "<h1>39 best electrician tools</h1><div class='blogDetails__BlogAuthorDate'>"
+        "<div><span><svg></svg>HarbourTools</span></div>"
+        "<div><span><svg></svg>November 26th, 2024</span></div>"
+        "<div><span>10 Min Read</span></div></div>" + ARTICLE))
+    assert found.authors == ["HarbourTools"]
+    assert found.published == "2024-11-26"
+    assert metadata._split_names("By Erin Cunningham 5 March 2024") == ["Erin Cunningham"]
+    assert metadata._split_names("Reuters Staff") == ["Reuters Staff"]

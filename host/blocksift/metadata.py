@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from . import titles
+from .content import NON_TEXT_TAGS
 from .htmltokenizer import unescape
 from .page import Page
 from .wire.results import ExtractionResult, MainText, PageMetadata
@@ -51,17 +52,32 @@ _DATE_ID = re.compile(r"date|publish")
 _DATE_FURNITURE = re.compile(r"comment|related|recommend|footer|reply|trending|popular", re.I)
 _BYLINE_CLASS = re.compile(r"byline|author|writer|contributor|posted-?by|article-?meta", re.I)
 _BY_PREFIX = re.compile(r"^\s*(?:(?:written\s+|posted\s+|reviewed\s+|story\s+)?(?:by|von|par|"
-                        r"por|door|di|av)|authors?|written)\s*[:\-]?\s+", re.I)
+                        r"por|door|di|av)|authors?|written)\s*[:\-]?(?:\s+|$)", re.I)
 _NAME_SPLIT = re.compile(r"\s*(?:,|;|\band\b|&|\||\bund\b|\bet\b|\by\b)\s*", re.I)
 #: Words that end a byline: what follows is a date, a role or a call to action.
 _BYLINE_END = re.compile(
     r"\s+(?:on|updated|published|posted|last|for|at|in|·|•|—|\|)\s+.*$|\s*[|·•]\s*.*$"
     r"|\s+\d{1,2}\s+\w+\s+\d{4}.*$|\s+\w+\s+\d{1,2},\s+\d{4}.*$", re.I)
-_NOT_A_NAME = re.compile(r"https?://|@|\d{3,}|^(?:admin|administrator|staff|editor|editorial|"
+_NOT_A_NAME = re.compile(r"https?://|@|\d{3,}|\b(?:subscribe|share|follow)\b|^(?:admin|administrator|staff|editor|editorial|"
                          r"team|guest|anonymous|unknown|author)$", re.I)
 #: A forum's user name such as "user3080392": the digits that rule out a date or a phone
 #: number in a byline are part of the name here.
 _HANDLE = re.compile(r"^[^\W\d_]+\d{3,}$")
+#: A job title after a name ("Mark Kinver, Environment reporter, BBC News"): not an author.
+_ROLE = re.compile(r"\b(?:reporter|correspondent|editor|writer|columnist|contributor|"
+                   r"journalist|producer|presenter|photographer|analyst|critic|intern|"
+                   r"freelancer?)s?\b", re.I)
+#: An organisation after a name ("..., BBC News", "..., Example Media Inc."): the publisher,
+#: not another author; kept when it is the only name in the byline ("By Reuters Staff").
+_ORGANISATION = re.compile(r"\b(?:news|press|media|magazine|newspaper|newsroom|agency|"
+                           r"times|journal|herald|tribune|gazette|inc|ltd|llc|gmbh|corp)\b",
+                           re.I)
+#: Inside a byline, the elements that give the author's job, organisation, bio or the date,
+#: not a name (``<span class="byline-title">``).
+_BYLINE_ROLE = re.compile(r"jobtitle|(?<![a-z])(?:title|role|job|bio|description|"
+                          r"affiliation|organi[sz]ation)(?![a-z])", re.I)
+_BYLINE_NOT_NAME = re.compile(f"{_BYLINE_ROLE.pattern}|(?<![a-z])(?:date|time|timestamp)"
+                              r"(?![a-z])", re.I)
 
 #: Headings of page furniture that an algorithm may take for the title.
 _NOT_A_TITLE = re.compile(r"^(?:table of contents|on this page|in this article|contents)\b|"
@@ -382,18 +398,62 @@ def _visible_authors(tree: etree._Element, layout: _Layout) -> list[str]:
                                  f"{node.get('rel', '')} {node.get('itemprop', '')}")
         and not _in_furniture(node)]
     for node in layout.near_headline(candidates):
-        text = _text(node)
+        text = _byline_text(node)
         if not text or len(text) > 120:
             continue
         # a byline container: prefer the author link inside it
         links = [a for a in node.iter("a") if _text(a)]
         if links and len(links) <= 4 and all(_plausible_name(_text(a)) for a in links):
-            names = _dedupe(name for a in links for name in _split_names(_text(a)))
+            names = _dedupe(name for a in links if not _not_a_name_part(a, node)
+                            for name in _split_names(_text(a)))
         else:
             names = _split_names(text)
         if names:
             return names
     return []
+
+
+def _not_a_name_part(element: etree._Element, byline: etree._Element) -> bool:
+    """``element`` (inside ``byline``, or ``byline`` itself) gives a job title, an
+    organisation, a bio or a date by its class or itemprop, not the author's name."""
+    node = element
+    while node is not None:
+        if _marks_not_a_name(node, _BYLINE_ROLE if node is byline else _BYLINE_NOT_NAME):
+            return True
+        if node is byline:
+            return False
+        node = node.getparent()
+    return False
+
+
+def _marks_not_a_name(element: etree._Element, pattern: re.Pattern = _BYLINE_NOT_NAME) -> bool:
+    marker = f"{element.get('class', '')} {element.get('itemprop', '')}"
+    return bool(pattern.search(marker)) and not _BYLINE_NAME.search(marker)
+
+
+#: ...unless the class names the name too (``author-name``, ``byline__name``).
+_BYLINE_NAME = re.compile(r"name", re.I)
+
+
+def _byline_text(node: etree._Element) -> str:
+    """The byline's visible text without the elements that give a job, an organisation or a
+    date (``<span class="byline-title">Environment reporter, BBC News</span>``)."""
+    if _marks_not_a_name(node, _BYLINE_ROLE):
+        return ""  # a byline's job title (its date is cut from the text: "AuthorDate")
+    pieces: list[str] = []
+    stack: list[tuple[etree._Element, bool]] = [(node, False)]
+    while stack:
+        element, closing = stack.pop()
+        if closing or not isinstance(element.tag, str) or element.tag in NON_TEXT_TAGS or \
+                (element is not node and _marks_not_a_name(element)):
+            if element is not node and element.tail:
+                pieces.append(element.tail)
+            continue
+        if element.text:
+            pieces.append(element.text)
+        stack.append((element, True))
+        stack.extend((child, False) for child in reversed(element))
+    return " ".join(" ".join(pieces).split())
 
 
 def _visible_date(tree: etree._Element, layout: _Layout, window: int = 300) -> date | None:
@@ -541,13 +601,27 @@ def _split_names(text: str | None) -> list[str]:
     if not text:
         return []
     text = _BY_PREFIX.sub("", text)
-    text = _BYLINE_END.sub("", text)
+    text = _BYLINE_END.sub("", _before_date(text))
     names = []
     for part in _NAME_SPLIT.split(text):
         part = _BY_PREFIX.sub("", part).strip(" .:-–—")
-        if part and _plausible_name(part):
-            names.append(part)
+        if not part or not _plausible_name(part) or \
+                (names and (_ROLE.search(part) or _ORGANISATION.search(part))):
+            continue  # a job title or an organisation after a name ("Our Editors" alone stays)
+        names.append(part)
     return _dedupe(names)
+
+
+def _before_date(text: str) -> str:
+    """``text`` up to the first date in it ("ServiceTitan November 26th, 2024 10 Min Read")."""
+    cut = len(text)
+    for pattern, month_at in ((_ISO_DATE, 0), (_SLASH_DATE, 0), (_NUMERIC_DATE, 0),
+                              (_TEXT_DATE_MDY, 1), (_TEXT_DATE_DMY, 2)):
+        for match in pattern.finditer(text):
+            if not month_at or match.group(month_at).lower().rstrip(".") in _MONTHS:
+                cut = min(cut, match.start())
+                break
+    return text[:cut]
 
 
 def _dedupe(names: Iterable[str]) -> list[str]:
