@@ -86,3 +86,45 @@ def test_shipped_scorer_prefers_the_thread_title_to_a_logo_heading():
         "<title>Quayside Marina mooring fees for winter / Harbour talk / Quayside Marina Forums</title>",
         url="https://forum.quaysidemarina.example/viewtopic.php?id=42")
     assert metadata.extract(forum).title == "Quayside Marina mooring fees for winter"
+
+
+def test_chinese_titles_are_cut_at_underscores_and_dashes_by_cjk_characters():
+    """Chinese sites append their section and site names with "_", "__" or "-" and no
+    spaces: "标题__商贸_产业资讯_新浪网"; underscores between Latin letters are no cut."""
+    found = metadata.title_candidates(page(
+        "<p>正文</p>", "<title>港口灯光重新点亮 渔民欢迎__商贸_产业资讯_海港网</title>",
+        url="https://news.haigang.example/a"))
+    by_key = {candidate.key: candidate.features for candidate in found}
+    assert by_key["港口灯光重新点亮 渔民欢迎"]["title_prefix"] == 1.0
+    assert by_key["港口灯光重新点亮 渔民欢迎"].get("in_title") == 1.0
+    assert "海港网" in by_key
+    sina_like = page("<p>正文</p>", "<title>四年前中了五百万如今穷困潦倒 一夜暴富后如何经营财富"
+                     "__商贸_产业资讯_海港网</title>", url="https://news.haigang.example/a")
+    assert titles.best(metadata.title_candidates(sina_like)) == \
+        "四年前中了五百万如今穷困潦倒 一夜暴富后如何经营财富"
+    assert [part for _, part, *_ in titles._parts("snake_case in x-ray - Site")] == \
+        ["snake_case in x-ray", "Site"]
+
+
+def test_hidden_text_in_a_heading_is_not_part_of_its_candidate():
+    """A forum's visually hidden prefix label ("Player") and screen-reader-only text are not
+    what a reader sees in the heading; a heading hidden whole is no candidate."""
+    found = metadata.title_candidates(page(
+        "<h1 class='sr-only'>The Harbour Herald</h1>"
+        "<h1><span class='label label--hidden'>Player</span><span>&nbsp;</span>"
+        "Squad 2024 - 2025</h1><p>Posts.</p>"))
+    h1 = [candidate for candidate in found if "h1_first" in candidate.features]
+    assert [candidate.text for candidate in h1] == ["Squad 2024 - 2025"]
+    assert "the harbour herald" not in {candidate.key for candidate in found}
+
+
+def test_a_title_with_an_empty_page_half_names_the_site():
+    """"| Site" (a "{page} | {site}" template filled with no page title) is the site's name,
+    wherever the page is served from, so the page's heading wins over it."""
+    found = metadata.title_candidates(page(
+        "<h1>Electronic Gadgets</h1><p>Stories.</p>",
+        "<title> | Harbour &amp; Quay Magazine</title>", url="http://127.0.0.1:8000/x"),
+        "| Harbour & Quay Magazine")
+    by_key = {candidate.key: candidate.features for candidate in found}
+    assert by_key["harbour quay magazine"].get("is_site") == 1.0
+    assert titles.best(found) == "Electronic Gadgets"

@@ -27,11 +27,17 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
+from .content import NON_TEXT_TAGS
 from .htmltokenizer import unescape
 
-#: Separators a site appends its name with; ``: `` too (Amazon, "Site: Headline").
-_SEPARATOR = re.compile(r"\s+[|\-–—~/»·•:]{1,2}\s+|\s*[|·•»]\s*|(?<=\w):\s+")
-_WORD = re.compile(r"\w+")
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+#: Separators a site appends its name with; ``: `` too (Amazon, "Site: Headline"); in Chinese
+#: and Japanese titles, which have no spaces, ``_``, ``__``, ``-`` and ``--`` by a CJK character
+#: ("标题__商贸_产业资讯_新浪网") and a full-width bar.
+_SEPARATOR = re.compile(r"\s+[|\-–—~/»·•:]{1,2}\s+|\s*[|·•»｜]\s*|(?<=\w):\s+"
+                        f"|(?<=[{_CJK}）)】])\\s*(?:_{{1,2}}|-{{1,2}})\\s*"
+                        f"|\\s*(?:_{{1,2}}|-{{1,2}})\\s*(?=[{_CJK}（(【])")
+_WORD = re.compile(r"[^\W_]+")
 _MOJIBAKE = re.compile(r"[\u00c2-\u00f4][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d"
                        r"\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026"
                        r"\u2030\u2039\u203a\u20ac\u2122]{1,3}")
@@ -107,6 +113,28 @@ def site_words(site_names: list[str], url: str | None) -> set[str]:
     return {name for name in names if len(name) >= 3}
 
 
+_EDGE_SEPARATOR = re.compile(r"^\s*[|\-–—~/»·•:｜]+\s*(?=\S)|(?<=\S)\s*[|\-–—~/»·•:｜]+\s*$")
+
+
+def _site_alone(title: str | None) -> list[str]:
+    """The site's name from a ``<title>`` whose page half is empty ("| Nuts & Volts
+    Magazine": a "{page} | {site}" template filled with no page title)."""
+    text = clean(title)
+    return [_EDGE_SEPARATOR.sub("", text)] if _EDGE_SEPARATOR.search(text) else []
+
+
+_CJK_CHAR = re.compile(f"[{_CJK}]")
+
+
+def _length(key: str) -> int:
+    """Words of a candidate's key; Chinese and Japanese, written without spaces, count a word
+    for every two characters (a run of them is one ``\\w+`` match, whatever its length)."""
+    cjk = len(_CJK_CHAR.findall(key))
+    if not cjk:
+        return len(key.split())
+    return len(_CJK_CHAR.sub(" ", key).split()) + max(1, cjk // 2)
+
+
 def names_site(dropped: str, site: set[str]) -> bool:
     squashed = _squash(dropped)
     return bool(squashed) and any(name in squashed or squashed in name for name in site)
@@ -118,7 +146,7 @@ def candidates(tree: etree._Element, metas: dict[str, str], ld_nodes: list[dict]
     """The distinct title candidates of a page, each with its features."""
     text_of = text_of or (lambda element: element.text_content())
     found: dict[str, Candidate] = {}
-    site = site_words(site_names, url)
+    site = site_words(site_names + _site_alone(page_title), url)
 
     def add(source: str, raw: str | None, **extra: float) -> Candidate | None:
         text = clean(raw)
@@ -149,9 +177,10 @@ def candidates(tree: etree._Element, metas: dict[str, str], ld_nodes: list[dict]
             add(f"{source}_{kind}", part, dropped=min(dropped, 4) / 4,
                 dropped_site=float(names_site(removed, site)), **{f"cut_{mark}": 1.0})
 
-    headings = [node for node in tree.iter("h1") if text_of(node).strip()][:4]
+    shown = {node: _shown_text(node, text_of) for node in tree.iter("h1")}
+    headings = [node for node, text in shown.items() if text.strip()][:4]
     for index, heading in enumerate(headings):
-        text = text_of(heading)
+        text = shown[heading]
         furniture = in_furniture(heading)
         source = "h1_furniture" if furniture else ("h1_first" if index == 0 else "h1_other")
         found_h1 = add(f"h1:{source}", text)
@@ -164,7 +193,7 @@ def candidates(tree: etree._Element, metas: dict[str, str], ld_nodes: list[dict]
             add("h1_numbered", numbered)
     h2 = next(iter(tree.iter("h2")), None)
     if h2 is not None:
-        add("h2", text_of(h2))
+        add("h2", _shown_text(h2, text_of))
     if chosen:
         add("algorithm", chosen)
     add_with_parts("title", page_title)
@@ -192,7 +221,7 @@ def candidates(tree: etree._Element, metas: dict[str, str], ld_nodes: list[dict]
         add("itemprop", node.get("content") or text_of(node))
 
     title_words = words(clean(page_title))
-    title_count = max(len(title_words.split()), 1)
+    title_count = max(_length(title_words), 1)
     h1_in_title = any(name.startswith("h1") and f" {c.key} " in f" {title_words} "
                       for c in found.values() for name in c.features)
     og_words = words(clean(metas.get("og:title")))
@@ -203,7 +232,7 @@ def candidates(tree: etree._Element, metas: dict[str, str], ld_nodes: list[dict]
         agreeing = {family for family in families
                     if any(name.startswith(family) for name in sources)}
         candidate.features["agree"] = len(agreeing) / len(families)
-        count = len(candidate.key.split())
+        count = _length(candidate.key)
         candidate.features["share_of_title"] = min(count / title_count, 2.0)
         candidate.features["page_h1_in_title"] = float(h1_in_title)
         for low, high, name in ((1, 1, "words_1"), (2, 3, "words_2_3"), (4, 8, "words_4_8"),
@@ -219,6 +248,45 @@ def candidates(tree: etree._Element, metas: dict[str, str], ld_nodes: list[dict]
         if _squash(candidate.text) in site_keys:
             candidate.features["is_site"] = 1.0
     return list(found.values())
+
+
+#: Classes of elements shown to screen readers only, or hidden ("label--hidden", "is-hidden").
+_HIDDEN_CLASS = re.compile(r"(?<![\w-])(?:sr-only|screen-reader-(?:text|only)|visually-?hidden|"
+                           r"visuallyhidden|hidden|is-hidden|u-hidden|[\w-]+--hidden)(?![\w-])",
+                           re.I)
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+
+
+def _hidden(element: etree._Element) -> bool:
+    """Not shown on the page: the ``hidden`` attribute, an inline ``display: none``, or a
+    screen-reader-only / hidden class (a forum's ``<span class="label label--hidden">``)."""
+    return element.get("hidden") is not None or \
+        bool(_HIDDEN_STYLE.search(element.get("style") or "")) or \
+        bool(_HIDDEN_CLASS.search(element.get("class") or ""))
+
+
+def _shown_text(heading: etree._Element, text_of) -> str:
+    """``heading``'s text without its hidden parts ("" when all of it is hidden)."""
+    if _hidden(heading):
+        return ""
+    hidden = [node for node in heading.iterdescendants() if isinstance(node.tag, str)
+              and _hidden(node)]
+    if not hidden:
+        return text_of(heading)
+    pieces: list[str] = []
+    stack: list[tuple[etree._Element, bool]] = [(heading, False)]
+    while stack:
+        node, closing = stack.pop()
+        if closing or not isinstance(node.tag, str) or node.tag in NON_TEXT_TAGS or \
+                node in hidden:
+            if node is not heading and node.tail:
+                pieces.append(node.tail)
+            continue
+        if node.text:
+            pieces.append(node.text)
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(node))
+    return " ".join(" ".join(pieces).split())
 
 
 #: Paths of a site's front page, which a logo heading links to.
