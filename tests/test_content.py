@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from lxml import etree
 
+from blocksift import content
 from blocksift.content import render_main
 from blocksift.page import Page
 
@@ -541,3 +542,28 @@ def test_a_long_link_or_an_icon_beside_a_label_is_not_taken_for_a_unit_or_a_copy
     shown = " ".join(Page(main.html).tree.xpath("string(//body)").split())
     assert "Other part" not in shown
     assert "Next ›" in shown and "Chapter 12 of the book" in shown
+
+
+def test_each_posts_author_is_found_beside_its_chosen_text_and_nothing_else() -> None:
+    posts = "".join(
+        f"<article class='message'><div class='user'><h4 class='message-name'>"
+        f"<a class='username' href='/m/{name}'>{name}</a></h4>"
+        f"<div class='userBanner'>Premium Member</div><dl class='stats'><dt>Messages</dt>"
+        f"<dd class='author-posts'>#{n}</dd></dl></div>"
+        f"<div class='body'><p class='text'>{body}</p></div></article>"
+        for n, (name, body) in enumerate([
+            ("Bagabaga", "I just got a fifty gallon tank for free and want a fish only tank."),
+            ("Reefing102", "A snowflake eel would likely grow too large for it."),
+            ("Dbroncos", "A little small for a flame angel, but it can work.")]))
+    page = Page(f"<html><body><div class='thread'>{posts}</div>"
+                "<div class='sidebar'><span class='author'>Editor</span></div></body></html>")
+    chosen = page.body.xpath("//p[@class='text']")
+    found = content.post_authors(page.body, chosen)
+    assert [(e.tag, e.text_content()) for e in found] == [
+        ("h4", "Bagabaga"), ("h4", "Reefing102"), ("h4", "Dbroncos")]
+    # a name inside the chosen text (a quote's "X said:") is shown already
+    assert content.post_authors(page.body, page.body.xpath("//article")) == []
+    # names that share their nearest ancestor with chosen text with other names are no
+    # post's own (the thread around one chosen post)
+    assert content.post_authors(page.body, page.body.xpath("//div[@class='thread']//p")[:1]) \
+        == found[:1]

@@ -1003,6 +1003,75 @@ def outermost(elements: Sequence[etree._Element],
     return kept
 
 
+#: Class words naming a post's author on forum software (XenForo's ``username`` and
+#: ``message-name``, phpBB's ``username``/``postauthor``, Discourse's ``username``, vBulletin's
+#: ``username``/``postbit-username``, and ``author``/``poster`` names in general).
+_AUTHOR_CLASS = re.compile(
+    r"(?:^|[\s_-])(?:user-?name|username-coloured|author|author-?name|post-?author|poster|"
+    r"message-?name|nickname)(?:$|[\s_-])", re.I)
+_AUTHOR_PREFILTER = ("descendant::*[contains(@class,'ser') or contains(@class,'uthor') or "
+                     "contains(@class,'oster') or contains(@class,'essage-name') or "
+                     "contains(@class,'ickname') or @itemprop='author']")
+#: Badges a forum shows in an author's place ("Author" beside the thread starter's posts).
+_AUTHOR_BADGES = frozenset({"author", "op", "original poster", "thread starter", "moderator",
+                            "mod", "admin", "administrator", "staff", "guest", "member", "by"})
+#: A poster's count ("196", "16.6k") and what such counts are of, beside a name.
+_COUNT = re.compile(r"^#?[\d.,]+[kKmM]?$")
+_COUNT_WORDS = frozenset({"members", "member", "posts", "post", "messages", "likes",
+                          "reputation", "joined", "points"})
+#: Most characters and words of a post author's name.
+_AUTHOR_CHARS, _AUTHOR_WORDS = 40, 4
+
+
+def post_authors(body: etree._Element, chosen: Sequence[etree._Element]
+                 ) -> list[etree._Element]:
+    """The author's name of each post of a thread whose text is chosen but not its author:
+    an element named for the author (class ``username``, ``author``, ``poster``, ...;
+    ``itemprop=author``) holding a short name, outermost such, that shares with chosen text
+    an ancestor holding no other author's name (the post). A thread read without who wrote
+    each reply cannot be followed."""
+    if not chosen:
+        return []
+    chosen_set = set(chosen)
+    holders: set[etree._Element] = set()
+    for element in chosen:
+        for ancestor in element.iterancestors():
+            if ancestor in holders:
+                break
+            holders.add(ancestor)
+    names: list[etree._Element] = []
+    for node in body.xpath(_AUTHOR_PREFILTER):
+        if node.get("itemprop") != "author" and not _AUTHOR_CLASS.search(node.get("class") or ""):
+            continue
+        text = " ".join(element_text(node).split())
+        links = [a for a in node.iter("a") if a.get("href") and element_text(a).strip()]
+        if len(links) == 1 and " ".join(element_text(links[0]).split()) != text:
+            # the name is the profile link; the rest is a reputation, badges or a copy the
+            # page hides
+            node, text = links[0], " ".join(element_text(links[0]).split())
+        words = text.split()
+        half = len(words) // 2
+        if (not text or len(text) > _AUTHOR_CHARS or len(words) > _AUTHOR_WORDS
+                or any(_COUNT.match(word) or word.lower() in _COUNT_WORDS for word in words)
+                or (half and words[:half] == words[half:])):
+            continue  # no name, a count, a name with the poster's counts, or twice the same
+        if text.lower().rstrip(":") in _AUTHOR_BADGES:
+            continue
+        if any(a in chosen_set for a in node.iterancestors()) or node in holders:
+            continue  # shown already, or holds chosen text
+        names.append(node)
+    names = outermost(names)
+    post_of: dict[etree._Element, etree._Element] = {}
+    for name in names:
+        post = next((a for a in name.iterancestors() if a in holders), None)
+        if post is not None and post.tag not in ("body", "html"):
+            post_of[name] = post
+    per_post: dict[etree._Element, int] = {}
+    for post in post_of.values():
+        per_post[post] = per_post.get(post, 0) + 1
+    return [name for name, post in post_of.items() if per_post[post] == 1]
+
+
 #: Longest text of a link that is shown whole when part of it is chosen (a product card's
 #: name and price; not a page some site wrapped in one link).
 _LINK_UNIT_CHARS = 300

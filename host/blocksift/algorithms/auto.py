@@ -37,7 +37,7 @@ import numpy as np
 from lxml import etree
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..content import BLOCK_TAGS, NON_TEXT_TAGS, notices, render_main
+from ..content import BLOCK_TAGS, NON_TEXT_TAGS, notices, post_authors, render_main
 from ..page import Page, XPaths
 from ..wire.results import Block, ExtractionResult, MainText
 from .auto_rules import extract_title
@@ -1049,6 +1049,9 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
              "long_page_fast_model": float(long_page)}
     render = params.main_text and params.with_html and bool(main_elements)
     beside = _media_beside(main_elements, _holds_blocks(blocks)) if render else []
+    if render and page_type == "forum":
+        # the reader shows who wrote each post; the text stays the blocks' (the segmenter's)
+        beside += post_authors(page.body, main_elements)
     # the blocks' elements and texts (a proxy and a string per block) are not read below:
     # freed before the reader HTML, a long page's high-water mark of memory
     del blocks, kinds, chars
