@@ -496,6 +496,56 @@ function dropRepeatedTitle(fragment, title) {
   dropOpeningTitle(fragment, wanted);
 }
 
+// What a post's meta line is made of besides its author's name: dates written out or in
+// numbers, the reading time, and the words around them.
+const MONTH = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?";
+const META_DATES = [
+  new RegExp(`\\b${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}\\b`, "g"),
+  new RegExp(`\\b\\d{1,2}(?:st|nd|rd|th)?\\s+${MONTH},?\\s+\\d{4}\\b`, "g"),
+  /\b\d{4}-\d{2}-\d{2}\b/g,
+  /\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b/g,
+];
+const META_WORDS = /\b(?:\d+\s*(?:min|mins|minutes?)(?:\s+read(?:ing)?)?|by|on|updated|published|posted|written|read|reading|time)\b/g;
+
+/** An element's text with its text nodes apart (its lines' "2024" and "10 Min Read" are two
+ * words, not "202410"). */
+function spacedText(element) {
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  const parts = [];
+  while (walker.nextNode()) parts.push(walker.currentNode.data);
+  return parts.join(" ");
+}
+
+/** The post's meta line the main text opens with (author, date, reading time: "ServiceTitan
+ * · November 26th, 2024 · 10 Min Read"), which the header above says already: the first
+ * short block, before any paragraph, made of nothing else; removed. */
+function dropOpeningMetaLine(fragment, meta) {
+  const names = (meta.authors ?? []).map(squeeze).filter(Boolean);
+  if (!names.length && !meta.published) return;
+  for (const node of fragment.querySelectorAll("p, div, address, ul, li, section, header")) {
+    const text = squeeze(spacedText(node));
+    if (!text || node.parentElement?.closest("p, li, address, h1, h2, h3, h4, h5, h6")) continue;
+    if (text.length > 160) {
+      if (node.localName === "p" || node.localName === "li") return; // the text has begun
+      continue;
+    }
+    const named = names.some((name) => text.includes(name));
+    const dated = META_DATES.some((pattern) => text.search(pattern) >= 0);
+    if (!named && !dated) {
+      if (node.localName === "p" && text.length >= 80) return;
+      continue;
+    }
+    let rest = text;
+    for (const name of names) rest = rest.split(name).join(" ");
+    for (const pattern of META_DATES) rest = rest.replace(pattern, " ");
+    rest = rest.replace(META_WORDS, " ").replace(/[\s|·•,:\-–—/]+/g, "");
+    if (!rest) {
+      node.remove();
+      return;
+    }
+  }
+}
+
 async function main() {
   root.dataset.blocksiftStatus = "loading";
   const key = decodeURIComponent(location.hash.slice(1));
@@ -544,6 +594,8 @@ async function main() {
       break;
     }
   }
+  // ... and so does a meta line of author, date and reading time
+  dropOpeningMetaLine(fragment, meta);
   // ... and so does a date line that only repeats the date shown in the header
   const stamp = meta.published ? fragment.querySelector("time") : null;
   if (stamp && (stamp.getAttribute("datetime") || "").startsWith(meta.published.slice(0, 10))) {

@@ -332,6 +332,31 @@ def test_reader_drops_a_headline_below_a_date_line(
     page.screenshot(artifacts / "reader-headline-after-date.png")
 
 
+def test_reader_drops_a_meta_line_its_header_says_already_and_keeps_the_text(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a company blog's author, date and reading time above the text, each on its line
+    html = ('<div class="blogDetails"><div>ServiceTitan</div><div>November 26th, 2024</div>'
+            "<div>10 Min Read</div></div>"
+            "<p>Electricians need specialist tools to do their job effectively and safely, so "
+            "their tool kit should include a range of heavy-duty, insulated hand tools.</p>"
+            "<p>This guide was written by <span>ServiceTitan</span> on November 26th, 2024.</p>")
+    payload = {"url": site.url("article.html"), "title": "39 Best Electrician Tools",
+               "lang": "en", "algorithm": "auto", "html": html, "text": "", "startedAt": 0,
+               "metadata": {"authors": ["ServiceTitan"], "published": "2024-11-26"}}
+    page = reader_of_answer(browser, "metaline", payload)
+    text = " ".join(text_of(page).split())
+    assert text.startswith("Electricians need specialist tools"), text
+    assert "10 Min Read" not in text
+    # a sentence naming the author and the date later on stays whole
+    assert "This guide was written by ServiceTitan on November 26th, 2024." in text
+    assert page.evaluate("document.getElementById('byline').textContent") == "By ServiceTitan"
+    page.screenshot(artifacts / "reader-meta-line.png")
+    # without an author or a date in the header, the line is the only place that says them
+    payload["metadata"] = {}
+    page = reader_of_answer(browser, "metaline-bare", payload)
+    assert "10 Min Read" in " ".join(text_of(page).split())
+
+
 def test_reader_shows_a_description_the_page_carries_twice_once(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a shop page's desktop and mobile copies of one description (CSS shows one of them)
