@@ -116,13 +116,17 @@ _MEDIA = ("img", "picture", "video", "table", "pre", "math")
 _GUTTER = re.compile(r"^[\d\s]*$")
 
 
-def element_text(element: etree._Element) -> str:
-    """Visible text of ``element`` (no script/style), whitespace collapsed."""
-    return " ".join(" ".join(_iter_pieces(element)).split())
+def element_text(element: etree._Element,
+                 skip: Callable[[etree._Element], bool] | None = None) -> str:
+    """Visible text of ``element`` (no script/style), whitespace collapsed; ``skip``: the
+    descendants left out with their subtrees (their tails stay)."""
+    return " ".join(" ".join(_iter_pieces(element, skip)).split())
 
 
-def _iter_pieces(element: etree._Element) -> list[str]:
-    """Text pieces of ``element`` in document order, skipping non-text subtrees.
+def _iter_pieces(element: etree._Element,
+                 skip: Callable[[etree._Element], bool] | None = None) -> list[str]:
+    """Text pieces of ``element`` in document order, skipping non-text subtrees (and those
+    ``skip`` names).
 
     Iterative (an explicit stack), so pages nested thousands of levels deep cannot exhaust
     Python's recursion limit.
@@ -135,7 +139,8 @@ def _iter_pieces(element: etree._Element) -> list[str]:
             if node is not element and node.tail:
                 pieces.append(node.tail)
             continue
-        if not isinstance(node.tag, str) or node.tag in NON_TEXT_TAGS:
+        if not isinstance(node.tag, str) or node.tag in NON_TEXT_TAGS or (
+                skip is not None and node is not element and skip(node)):
             if node is not element and node.tail:
                 pieces.append(node.tail)
             continue

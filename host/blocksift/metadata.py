@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from . import titles
-from .content import NON_TEXT_TAGS
+from .content import element_text
 from .htmltokenizer import unescape
 from .page import Page
 from .wire.results import ExtractionResult, MainText, PageMetadata
@@ -440,20 +440,7 @@ def _byline_text(node: etree._Element) -> str:
     date (``<span class="byline-title">Environment reporter, BBC News</span>``)."""
     if _marks_not_a_name(node, _BYLINE_ROLE):
         return ""  # a byline's job title (its date is cut from the text: "AuthorDate")
-    pieces: list[str] = []
-    stack: list[tuple[etree._Element, bool]] = [(node, False)]
-    while stack:
-        element, closing = stack.pop()
-        if closing or not isinstance(element.tag, str) or element.tag in NON_TEXT_TAGS or \
-                (element is not node and _marks_not_a_name(element)):
-            if element is not node and element.tail:
-                pieces.append(element.tail)
-            continue
-        if element.text:
-            pieces.append(element.text)
-        stack.append((element, True))
-        stack.extend((child, False) for child in reversed(element))
-    return " ".join(" ".join(pieces).split())
+    return element_text(node, skip=_marks_not_a_name)
 
 
 def _visible_date(tree: etree._Element, layout: _Layout, window: int = 300) -> date | None:

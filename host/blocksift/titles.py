@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
-from .content import NON_TEXT_TAGS
+from .content import element_text
 from .htmltokenizer import unescape
 
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
@@ -269,24 +269,9 @@ def _shown_text(heading: etree._Element, text_of) -> str:
     """``heading``'s text without its hidden parts ("" when all of it is hidden)."""
     if _hidden(heading):
         return ""
-    hidden = [node for node in heading.iterdescendants() if isinstance(node.tag, str)
-              and _hidden(node)]
-    if not hidden:
+    if not any(isinstance(node.tag, str) and _hidden(node) for node in heading.iterdescendants()):
         return text_of(heading)
-    pieces: list[str] = []
-    stack: list[tuple[etree._Element, bool]] = [(heading, False)]
-    while stack:
-        node, closing = stack.pop()
-        if closing or not isinstance(node.tag, str) or node.tag in NON_TEXT_TAGS or \
-                node in hidden:
-            if node is not heading and node.tail:
-                pieces.append(node.tail)
-            continue
-        if node.text:
-            pieces.append(node.text)
-        stack.append((node, True))
-        stack.extend((child, False) for child in reversed(node))
-    return " ".join(" ".join(pieces).split())
+    return element_text(heading, skip=_hidden)
 
 
 #: Paths of a site's front page, which a logo heading links to.
