@@ -39,6 +39,13 @@ def reader_of_answer(browser: harness.Browser, key: str, payload: dict) -> harne
     return page
 
 
+def stored_answer(site: harness.Site, title: str, html: str, metadata: dict | None = None
+                  ) -> dict:
+    """A host answer for an article page as the background stores it for the reader."""
+    return {"url": site.url("article.html"), "title": title, "lang": "en", "algorithm": "auto",
+            "html": html, "text": "", "startedAt": 0, "metadata": metadata or {}}
+
+
 def test_reader_reads_an_article_in_an_open_shadow_root(browser: harness.Browser, site: harness.Site,
                                                        artifacts: Path) -> None:
     page = open_reader(browser, site, "reader-shadow.html")
@@ -285,9 +292,8 @@ def test_reader_drops_a_headline_and_byline_repeating_its_header_whatever_their_
             "<p>The ferry leaves the quay at eight in the evening, when the last light is still on the water.</p>"
             "<p>By morning the fjord opens up and the town appears behind a line of wooden warehouses.</p>"
             "</div></div>")
-    payload = {"url": site.url("article.html"), "title": "The Night Ferry to Bergen", "lang": "en",
-               "algorithm": "auto", "html": html, "text": "", "startedAt": 0,
-               "metadata": {"authors": ["Ingrid Saether"]}}
+    payload = stored_answer(site, "The Night Ferry to Bergen", html,
+                            {"authors": ["Ingrid Saether"]})
     page = reader_of_answer(browser, "repeats", payload)
     text = " ".join(text_of(page).split())
     assert page.evaluate("document.getElementById('title').textContent") == "The Night Ferry to Bergen"
@@ -305,8 +311,7 @@ def test_reader_keeps_a_lead_in_that_says_the_title(
     html = ("<div><div><p><b>Bergen</b> is a city on the west coast of Norway, between seven "
             "mountains.</p><p>Its harbour has been a trading port since the twelfth century.</p>"
             "</div></div>")
-    payload = {"url": site.url("article.html"), "title": "Bergen", "lang": "en",
-               "algorithm": "auto", "html": html, "text": "", "startedAt": 0, "metadata": {}}
+    payload = stored_answer(site, "Bergen", html)
     page = reader_of_answer(browser, "leadin", payload)
     text = " ".join(text_of(page).split())
     assert text.startswith("Bergen is a city on the west coast of Norway"), text
@@ -321,9 +326,7 @@ def test_reader_drops_a_headline_below_a_date_line(
             "<h2>Critique Navidad: Carved in&nbsp;Stone</h2>"
             "<p>Each holiday season I review modules and games as a thank you to the community.</p>"
             "<h2>Contents</h2><p>The book is a setting guide of 160 pages.</p>")
-    payload = {"url": site.url("article.html"), "title": "Critique Navidad: Carved in Stone",
-               "lang": "en", "algorithm": "auto", "html": html, "text": "", "startedAt": 0,
-               "metadata": {}}
+    payload = stored_answer(site, "Critique Navidad: Carved in Stone", html)
     page = reader_of_answer(browser, "datedtitle", payload)
     text = " ".join(text_of(page).split())
     assert "Carved in Stone" not in text, text
@@ -340,9 +343,8 @@ def test_reader_drops_a_meta_line_its_header_says_already_and_keeps_the_text(
             "<p>Electricians need specialist tools to do their job effectively and safely, so "
             "their tool kit should include a range of heavy-duty, insulated hand tools.</p>"
             "<p>This guide was written by <span>ServiceTitan</span> on November 26th, 2024.</p>")
-    payload = {"url": site.url("article.html"), "title": "39 Best Electrician Tools",
-               "lang": "en", "algorithm": "auto", "html": html, "text": "", "startedAt": 0,
-               "metadata": {"authors": ["ServiceTitan"], "published": "2024-11-26"}}
+    payload = stored_answer(site, "39 Best Electrician Tools", html,
+                            {"authors": ["ServiceTitan"], "published": "2024-11-26"})
     page = reader_of_answer(browser, "metaline", payload)
     text = " ".join(text_of(page).split())
     assert text.startswith("Electricians need specialist tools"), text
