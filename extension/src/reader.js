@@ -496,6 +496,35 @@ function dropRepeatedTitle(fragment, title) {
   dropOpeningTitle(fragment, wanted);
 }
 
+const HEADING_LEVEL = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
+// What a heading may head besides text: pictures, tables, code, formulas, embeds.
+const CONTENT_ELEMENTS = new Set(["img", "picture", "video", "audio", "table", "pre", "math",
+  "svg", "figure", "iframe", "canvas", "hr"]);
+
+/** Headings that head nothing: followed by a heading of their rank or above, or by the end
+ * of the text (a box's "Related stories" whose list the algorithm left out). */
+function dropEmptyHeadings(fragment) {
+  const walker = document.createTreeWalker(fragment, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+  const empty = [];
+  let open = null; // the last heading seen with nothing under it yet
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (open?.contains(node)) continue;
+    if (node.nodeType === Node.TEXT_NODE) {
+      if (node.data.trim()) open = null;
+      continue;
+    }
+    const level = HEADING_LEVEL[node.localName];
+    if (level) {
+      if (open && level <= HEADING_LEVEL[open.localName]) empty.push(open);
+      open = node;
+    } else if (CONTENT_ELEMENTS.has(node.localName)) {
+      open = null;
+    }
+  }
+  if (open) empty.push(open);
+  for (const heading of empty) heading.remove();
+}
+
 // What a post's meta line is made of besides its author's name: dates written out or in
 // numbers, the reading time, and the words around them.
 const MONTH = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?";
@@ -582,9 +611,10 @@ async function main() {
   document.title = title;
   if (data.lang) $("reader").lang = data.lang;
   $("title").textContent = title;
-  const fragment = indexViewFragment(data)
-    ?? (data.html ? sanitize(data.html, data.url) : textFragment(data.text));
+  const index = indexViewFragment(data);
+  const fragment = index ?? (data.html ? sanitize(data.html, data.url) : textFragment(data.text));
   dropRepeatedTitle(fragment, title);
+  if (!index) dropEmptyHeadings(fragment);
   // ... and its byline repeats the one in the header (a heading on some sites)
   const names = meta.authors ?? [];
   for (const node of names.length ? [...fragment.querySelectorAll("p, div, address, h2, h3, h4, h5, h6")].slice(0, 8) : []) {

@@ -359,6 +359,20 @@ def test_reader_drops_a_meta_line_its_header_says_already_and_keeps_the_text(
     assert "10 Min Read" in " ".join(text_of(page).split())
 
 
+def test_reader_drops_headings_that_head_nothing(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a box's heading whose list the algorithm left out, and one at the very end
+    html = ("<h2>The tides</h2><p>The tide turns twice a day in the estuary, and the mud flats "
+            "fill in under an hour.</p><h2>Related stories</h2><h2>The harbour</h2>"
+            "<h3>Its wall</h3><p>The sea wall was rebuilt in stone after the storm of 1953.</p>"
+            "<h2>Gallery</h2><figure><img src='harbour.svg' alt='The harbour'></figure>"
+            "<h3>See also</h3>")
+    page = reader_of_answer(browser, "emptyheadings", stored_answer(site, "Estuary", html))
+    headings = page.evaluate(f"[...{CONTENT}.querySelectorAll('h2, h3')].map(h => h.textContent)")
+    assert headings == ["The tides", "The harbour", "Its wall", "Gallery"], headings
+    page.screenshot(artifacts / "reader-empty-headings.png")
+
+
 def test_reader_shows_a_description_the_page_carries_twice_once(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a shop page's desktop and mobile copies of one description (CSS shows one of them)
