@@ -170,6 +170,17 @@ def test_a_job_title_or_an_organisation_after_the_name_is_not_an_author(byline):
     assert found.authors == ["Mark Kinver"]
 
 
+def test_a_badge_or_an_icon_beside_the_name_is_not_an_author():
+    # a forum's industry badge ("CO") and rank badge in the author block
+    found = metadata.extract(page(
+        "<h1>Consulting: is it worth it?</h1><div class='author-details'>"
+        "<div class='author-details-avatar'><a class='submitted-industry' href='/s'>CO</a></div>"
+        "<span class='author-details__username'><a href='/u/quay'>Quayside</a></span>"
+        "<span class='author-details__industry-icon'>CO</span>"
+        "<a class='ranking-badge' href='/rankings'>Senior</a></div>" + ARTICLE))
+    assert found.authors == ["Quayside"]
+
+
 def test_the_date_in_a_byline_is_not_part_of_the_author_s_name():
     found = metadata.extract(page(
         "<h1>39 best electrician tools</h1><div class='blogDetails__BlogAuthorDate'>"

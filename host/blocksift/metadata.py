@@ -76,8 +76,8 @@ _ORGANISATION = re.compile(r"\b(?:news|press|media|magazine|newspaper|newsroom|a
 #: not a name (``<span class="byline-title">``).
 _BYLINE_ROLE = re.compile(r"jobtitle|(?<![a-z])(?:title|role|job|bio|description|"
                           r"affiliation|organi[sz]ation)(?![a-z])", re.I)
-_BYLINE_NOT_NAME = re.compile(f"{_BYLINE_ROLE.pattern}|(?<![a-z])(?:date|time|timestamp)"
-                              r"(?![a-z])", re.I)
+_BYLINE_NOT_NAME = re.compile(f"{_BYLINE_ROLE.pattern}|(?<![a-z])(?:date|time|timestamp|"
+                              r"badge|icon|industry|avatar|ranking)(?![a-z])", re.I)
 
 #: Headings of page furniture that an algorithm may take for the title.
 _NOT_A_TITLE = re.compile(r"^(?:table of contents|on this page|in this article|contents)\b|"
