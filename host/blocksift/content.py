@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from urllib.parse import quote, urljoin, urlsplit
 
 from lxml import etree
@@ -1028,6 +1028,17 @@ _COUNT_WORDS = frozenset({"members", "member", "posts", "post", "messages", "lik
 _AUTHOR_CHARS, _AUTHOR_WORDS = 40, 4
 
 
+def ancestors_of(elements: Iterable[etree._Element]) -> set[etree._Element]:
+    """Every ancestor of ``elements``, each walked once (a shared ancestor stops the walk)."""
+    found: set[etree._Element] = set()
+    for element in elements:
+        for ancestor in element.iterancestors():
+            if ancestor in found:
+                break
+            found.add(ancestor)
+    return found
+
+
 def post_authors(body: etree._Element, chosen: Sequence[etree._Element]
                  ) -> list[etree._Element]:
     """The author's name of each post of a thread whose text is chosen but not its author:
@@ -1038,12 +1049,7 @@ def post_authors(body: etree._Element, chosen: Sequence[etree._Element]
     if not chosen:
         return []
     chosen_set = set(chosen)
-    holders: set[etree._Element] = set()
-    for element in chosen:
-        for ancestor in element.iterancestors():
-            if ancestor in holders:
-                break
-            holders.add(ancestor)
+    holders = ancestors_of(chosen)
     names: list[etree._Element] = []
     for node in body.xpath(_AUTHOR_PREFILTER):
         if node.get("itemprop") != "author" and not _AUTHOR_CLASS.search(node.get("class") or ""):

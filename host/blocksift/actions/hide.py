@@ -34,7 +34,7 @@ from typing import Literal
 from lxml import etree
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..content import BLOCK_TAGS, NON_TEXT_TAGS
+from ..content import BLOCK_TAGS, NON_TEXT_TAGS, ancestors_of
 from ..page import Page
 from ..wire.results import ExtractionResult, WireModel
 
@@ -608,13 +608,7 @@ def _protected(page: Page, main: Sequence[etree._Element], title: str
         if byline and (not main or _near(element, neighbourhood)
                        or _near(element, stories, levels=2)):
             roots.add(element)
-    ancestors: set[etree._Element] = set()
-    for root in roots:
-        for ancestor in root.iterancestors():
-            if ancestor in ancestors:
-                break
-            ancestors.add(ancestor)
-    return roots, ancestors
+    return roots, ancestors_of(roots)
 
 
 _FOUR_DIGITS = re.compile(r"\d{4}")
