@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
 from urllib.parse import quote, urljoin, urlsplit
 
@@ -221,6 +222,7 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
     # likewise control characters, looked for in the copies' text only where the page's
     # source has one (one search of the raw page, not a serialization of each copy)
     control = _may_hold_not_xml_text(page.raw)
+    hider_of, chosen_under = _hidden_parts(elements)
     for unit in _table_runs(elements):
         if not isinstance(unit, list):
             clone = _copy_for_reader(unit, exclude, control)
@@ -231,11 +233,9 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
         etree.strip_attributes(clone, STAMP_ATTR)
         holder = lxml_html.Element("div")
         holder.append(clone)
-        first = unit[0] if isinstance(unit, list) else unit
-        hider = next((node for node in reversed(list(first.iterancestors()))
-                      if _inline_hidden(node)), None)
-        _drop_hidden_media(holder, hider is not None, hider is not None and any(
-            other is not first and hider in other.iterancestors() for other in elements))
+        hider = hider_of.get(unit[0] if isinstance(unit, list) else unit)
+        _drop_hidden_media(holder, hider is not None,
+                           hider is not None and chosen_under[hider] > 1)
         if not len(holder):
             continue  # a hidden heading alone
         restructure(holder, math_classes=math_classes)
@@ -251,7 +251,10 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
                      link_rel="noopener noreferrer", strip_comments=True)
 
 
-#: An inline style that hides its element (``display: none``, ``visibility: hidden``).
+#: An inline style that hides its element, as the extractors and hide look for it.
+HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+#: The same, as a declaration of its own (not ``content-visibility: hidden``): what the
+#: reader's copy leaves out.
 _HIDING_STYLE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b", re.I)
 #: What a hidden part of the page never shows in the reader: pictures (spinners, another
 #: breakpoint's copy, a gallery's other slides) and a heading whose text is not shown with it.
@@ -277,6 +280,24 @@ def _inline_hidden(node: etree._Element) -> bool:
         return True
     style = node.get("style")
     return bool(style) and _HIDING_STYLE.search(style) is not None
+
+
+def _hidden_parts(elements: Sequence[etree._Element]
+                  ) -> tuple[dict[etree._Element, etree._Element], Counter[etree._Element]]:
+    """Per element, the outermost part of the page above it that the page hides inline; and
+    per such part, how many of ``elements`` lie in it (one walk up from each element)."""
+    hidden: dict[etree._Element, bool] = {}
+    hider_of: dict[etree._Element, etree._Element] = {}
+    chosen_under: Counter[etree._Element] = Counter()
+    for element in elements:
+        for ancestor in element.iterancestors():
+            is_hidden = hidden.get(ancestor)
+            if is_hidden is None:
+                is_hidden = hidden[ancestor] = _inline_hidden(ancestor)
+            if is_hidden:
+                chosen_under[ancestor] += 1
+                hider_of[element] = ancestor  # the last one up is the outermost
+    return hider_of, chosen_under
 
 
 def _drop_hidden_media(holder: etree._Element, hidden_above: bool,
