@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
-from .content import element_text
+from .content import HIDDEN_STYLE, element_text
 from .htmltokenizer import unescape
 
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
@@ -254,14 +254,13 @@ def candidates(tree: etree._Element, metas: dict[str, str], ld_nodes: list[dict]
 _HIDDEN_CLASS = re.compile(r"(?<![\w-])(?:sr-only|screen-reader-(?:text|only)|visually-?hidden|"
                            r"visuallyhidden|hidden|is-hidden|u-hidden|[\w-]+--hidden)(?![\w-])",
                            re.I)
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 
 def _hidden(element: etree._Element) -> bool:
     """Not shown on the page: the ``hidden`` attribute, an inline ``display: none``, or a
     screen-reader-only / hidden class (a forum's ``<span class="label label--hidden">``)."""
     return element.get("hidden") is not None or \
-        bool(_HIDDEN_STYLE.search(element.get("style") or "")) or \
+        bool(HIDDEN_STYLE.search(element.get("style") or "")) or \
         bool(_HIDDEN_CLASS.search(element.get("class") or ""))
 
 

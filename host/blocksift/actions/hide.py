@@ -34,7 +34,7 @@ from typing import Literal
 from lxml import etree
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..content import BLOCK_TAGS, NON_TEXT_TAGS, ancestors_of
+from ..content import BLOCK_TAGS, HIDDEN_STYLE, NON_TEXT_TAGS, ancestors_of
 from ..page import Page
 from ..wire.results import ExtractionResult, WireModel
 
@@ -49,7 +49,6 @@ _CONTAINER_TAGS = (BLOCK_TAGS | {"iframe", "ins"}) - {"html", "body", "tr", "td"
                                                        "h1", "h2", "h3", "h4", "h5", "h6",
                                                        "main", "article"}
 _TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
-_STYLE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _STYLE_FIXED = re.compile(r"position\s*:\s*(fixed|sticky)", re.I)
 
 # Class / id tokens (split at non-alphanumerics) naming chrome, by kind.
@@ -254,7 +253,7 @@ def _invisible(element: etree._Element) -> bool:
     if element.get("hidden") is not None:
         return True
     style = element.get("style")
-    return bool(style and _STYLE_HIDDEN.search(style))
+    return bool(style and HIDDEN_STYLE.search(style))
 
 
 def measure(root: etree._Element) -> dict[etree._Element, _Stats]:

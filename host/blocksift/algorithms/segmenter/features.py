@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from lxml import etree
 
-from ...content import BLOCK_TAGS, NON_TEXT_TAGS
+from ...content import BLOCK_TAGS, HIDDEN_STYLE, NON_TEXT_TAGS
 from ...page import Page
 from ...rawscan import STAMP_ATTR
 from .. import linkdensity
@@ -37,7 +37,6 @@ WORD_RE = re.compile(r"\w+")
 _WS = re.compile(r"\s+")
 _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f](?:\s|$)")
 _PUNCT = re.compile(r"[.,;:!?\u3002\uff0c\uff1b\uff1a\uff01\uff1f\u3001]")
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 #: Tags with their own code (the rest share ``other``); order fixes the feature value.
 TAG_CODES = {tag: i + 1 for i, tag in enumerate((
@@ -233,7 +232,7 @@ def _hidden_style(style: str) -> bool:
     if found is None:
         if len(_HIDDEN_STYLE_CACHE) > 20000:  # bound the memo
             _HIDDEN_STYLE_CACHE.clear()
-        found = _HIDDEN_STYLE_CACHE[style] = _HIDDEN_STYLE.search(style) is not None
+        found = _HIDDEN_STYLE_CACHE[style] = HIDDEN_STYLE.search(style) is not None
     return found
 
 
