@@ -483,6 +483,24 @@ def test_spacer_paragraphs_and_trailing_breaks_leave_the_reader_copy():
     assert "<img" in html and "one<br>two <b>bold<br></b>three" in html and "<pre>" in html
 
 
+def test_boxes_left_empty_leave_the_reader_copy():
+    # a product page's slider: rows of "<div>&nbsp;</div>" dots showed as a screen of blank
+    # lines, and a list of buttons (dropped as controls) as six empty bullets; an empty
+    # ordered item keeps its place, a picture, a table cell and a line of text stay
+    page = Page("<body><article><p>Sound</p><div><div><div>&nbsp;</div><div>\u00a0</div></div>"
+                "<div><div> </div></div></div><ul><li><button>1</button></li><li><button>2"
+                "</button></li></ul><ul><li>Case</li><li><a href='#x'> </a></li></ul>"
+                "<ol><li>One</li><li> </li><li>Three</li></ol><div><img src='https://ex.org/a.png'>"
+                "</div><table><tr><th>Size</th><th></th></tr><tr><td>M</td><td> </td></tr></table>"
+                "<div><span>&nbsp;</span>Weight</div><p>Fit</p></article></body>")
+    html = render_main(page, page.tree.xpath("//article")).html
+    assert html.count("&nbsp;") == 1 and html.count("<div>") == 2, html  # Weight's, the picture's
+    assert html.count("<li>") == 4, html  # Case, One, the empty ordered item, Three
+    assert html.count("<ul>") == 1 and "<ol>" in html and "<img" in html
+    assert html.count("<td>") == 2 and html.count("<th>") == 2
+    assert "Weight" in html and "Fit" in html
+
+
 def test_pictures_and_a_lone_heading_the_page_hides_stay_out_of_the_reader_but_not_its_text():
     # a list page's spinners (img style=display:none beside each cover), a hidden pop-up's
     # heading chosen without its explanation, and a hidden tab panel whose text is the page's

@@ -983,6 +983,10 @@ _SPACER_TAGS = frozenset({"br", "span", "b", "strong", "i", "em", "font", "u", "
 _SPACE = " \t\r\n\f\u00a0\u200b"
 _BLOCKS_ENDING_IN_BREAKS = frozenset({"p", "div", "li", "dd", "td", "th", "blockquote",
                                       "section", "article", "figcaption"})
+#: Boxes that show nothing when they hold no text and no picture (a table's cells keep their
+#: place in it; an ordered list's items keep their numbers)
+_EMPTY_BOXES = ("div", "section", "article", "ul", "ol", "li", "dl", "dt", "dd", "blockquote",
+                "figure", "figcaption", "center")
 
 
 def _drop_spacers(clone: etree._Element) -> None:
@@ -1002,6 +1006,17 @@ def _drop_spacers(clone: etree._Element) -> None:
         if (parent is not None and parent.tag in _BLOCKS_ENDING_IN_BREAKS and br is parent[-1]
                 and not (br.tail or "").strip(_SPACE)):
             _drop(br)
+    # boxes left empty: a slider's "<div>&nbsp;</div>" dots, a list of buttons (gone as
+    # controls) as empty bullets; inner boxes first, so a box of empty boxes goes too
+    for box in reversed(list(clone.iter(*_EMPTY_BOXES))):
+        parent = box.getparent()
+        if parent is None or (box.tag == "li" and parent.tag == "ol"):
+            continue  # an ordered list's items keep their numbers (the whole list may go)
+        if all(node is box or node.tag in _SPACER_TAGS or node.tag in _EMPTY_BOXES
+               or node.tag == "a" for node in box.iter()) and not any(
+                (text or "").strip(_SPACE) for node in box.iter()
+                for text in (node.text, node.tail if node is not box else None)):
+            _drop(box)
 
 
 def outermost(elements: Sequence[etree._Element],
