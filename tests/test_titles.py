@@ -128,3 +128,21 @@ def test_a_title_with_an_empty_page_half_names_the_site():
     by_key = {candidate.key: candidate.features for candidate in found}
     assert by_key["harbour quay magazine"].get("is_site") == 1.0
     assert titles.best(found) == "Electronic Gadgets"
+
+
+def test_a_logo_heading_that_ends_the_title_after_a_space_is_the_site():
+    """"<title>Story SiteName</title>" with no separator, the site's name as the logo's
+    ``<h1>`` and the story as an ``<h2>`` (a Chinese news site): the story is the title, as
+    with "Story « Blog" (no separator cuts at a guillemet); a ``<title>`` that only ends with
+    an ``<h1>`` whose rest no other source names is left alone."""
+    news = page("<h1 class=none>海港网</h1><ul><li><a href='/n'>新闻</a></li></ul>"
+                "<h2>港口灯光重新点亮 渔民欢迎</h2><p>正文。</p>",
+                "<title>港口灯光重新点亮 渔民欢迎 海港网</title>", url="http://127.0.0.1:8000/x")
+    assert metadata.extract(news).title == "港口灯光重新点亮 渔民欢迎"
+    blog = page("<h1><a href='/blog/'>Quayside Notes</a></h1><h2>Mending nets in winter</h2>"
+                "<p>Cold hands.</p>", "<title>Mending nets in winter « Quayside Notes</title>"
+                "<meta property='og:title' content='Mending nets in winter'>")
+    assert metadata.extract(blog).title == "Mending nets in winter"
+    plain = page("<h1>Winter</h1><h2>Tides</h2><p>Cold hands.</p>",
+                 "<title>Mending nets in Winter</title>")
+    assert not any("title_prefix" in c.features for c in metadata.title_candidates(plain))
