@@ -501,8 +501,28 @@ const HEADING_LEVEL = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
 const CONTENT_ELEMENTS = new Set(["img", "picture", "video", "audio", "table", "pre", "math",
   "svg", "figure", "iframe", "canvas", "hr"]);
 
+/** Whether `heading`, followed by the heading `next`, signs the text before it rather than
+ * heading what the algorithm left out: in the nearest box holding other text, there is text
+ * before it, and after it only headings, `next` among them (a testimonial's quote, then its
+ * author's name and role as two headings). */
+function signsText(heading, next) {
+  for (let box = heading.parentElement; box; box = box.parentElement) {
+    let before = false;
+    let after = false;
+    const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+      if (!text.data.trim() || heading.contains(text)) continue;
+      if (heading.compareDocumentPosition(text) & Node.DOCUMENT_POSITION_PRECEDING) before = true;
+      else if (!text.parentElement.closest("h1, h2, h3, h4, h5, h6")) after = true;
+    }
+    if (before || after || box.contains(next)) return before && !after && box.contains(next);
+  }
+  return false;
+}
+
 /** Headings that head nothing: followed by a heading of their rank or above, or by the end
- * of the text (a box's "Related stories" whose list the algorithm left out). */
+ * of the text (a box's "Related stories" whose list the algorithm left out); not one that
+ * signs the text before it (`signsText`). */
 function dropEmptyHeadings(fragment) {
   const walker = document.createTreeWalker(fragment, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
   const empty = [];
@@ -515,7 +535,7 @@ function dropEmptyHeadings(fragment) {
     }
     const level = HEADING_LEVEL[node.localName];
     if (level) {
-      if (open && level <= HEADING_LEVEL[open.localName]) empty.push(open);
+      if (open && level <= HEADING_LEVEL[open.localName] && !signsText(open, node)) empty.push(open);
       open = node;
     } else if (CONTENT_ELEMENTS.has(node.localName)) {
       open = null;

@@ -373,6 +373,26 @@ def test_reader_drops_headings_that_head_nothing(
     page.screenshot(artifacts / "reader-empty-headings.png")
 
 
+def test_reader_keeps_headings_that_sign_the_text_before_them(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a testimonials page: each quote, then its author's name and role as two headings, each
+    # in a box of its own; the name, followed by the role's heading, was taken for a heading
+    # that heads nothing; a box's heading without its list still goes
+    quote = ("<section><div><div><p>{}</p></div><div><h2>{}</h2></div><div><h2>Parent</h2>"
+             "</div></div></section>")
+    html = (quote.format("Josh is a wonderful teacher, patient and always well prepared.",
+                         "Sarah Ward")
+            + quote.format("Our son went from a keen beginner to a merit at grade five.",
+                           "Bryn Harrison")
+            + "<section><p>Book a first lesson today.</p></section>"
+              "<section><div><h2>Related stories</h2></div><div><h2>Lessons</h2>"
+              "<p>Lessons are held weekly in the studio.</p></div></section>")
+    page = reader_of_answer(browser, "signedquotes", stored_answer(site, "Reviews", html))
+    headings = page.evaluate(f"[...{CONTENT}.querySelectorAll('h2')].map(h => h.textContent)")
+    assert headings == ["Sarah Ward", "Parent", "Bryn Harrison", "Parent", "Lessons"], headings
+    page.screenshot(artifacts / "reader-signed-quotes.png")
+
+
 def test_reader_shows_a_description_the_page_carries_twice_once(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a shop page's desktop and mobile copies of one description (CSS shows one of them)
