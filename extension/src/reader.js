@@ -627,11 +627,14 @@ async function main() {
   }
   const meta = data.metadata ?? {};
   const site = siteOf(data.url);
-  const title = (data.title || "").trim() || site || "Untitled";
+  const index = indexViewFragment(data);
+  // an index page is titled by the page (data.title); one too short to list is read as an
+  // article, by the article's title
+  const title = ((!index && data.pageKind === "index" && meta.title) || data.title || "").trim()
+    || site || "Untitled";
   document.title = title;
   if (data.lang) $("reader").lang = data.lang;
   $("title").textContent = title;
-  const index = indexViewFragment(data);
   const fragment = index ?? (data.html ? sanitize(data.html, data.url) : textFragment(data.text));
   dropRepeatedTitle(fragment, title);
   if (!index) dropEmptyHeadings(fragment);

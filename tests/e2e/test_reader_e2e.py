@@ -393,6 +393,28 @@ def test_reader_keeps_headings_that_sign_the_text_before_them(
     page.screenshot(artifacts / "reader-signed-quotes.png")
 
 
+def test_reader_reads_an_index_of_one_story_as_its_text(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a shop's category page the host took for an index of its one "Contact Us" teaser read
+    # "This page is an index of 1 stories" over that link, titled by "<title>" with the shop
+    answer = stored_answer(site, "Mesh Office Chairs | Quayside", "<p>Mesh office chairs built "
+                           "for the ways you live and work, backed by a lifetime guarantee.</p>",
+                           {"title": "Mesh Office Chairs"})
+    one = [{"title": "Contact Us", "href": "/contact", "teaser": "Phone: 800-558-1010"}]
+    page = reader_of_answer(browser, "indexofone", {**answer, "pageKind": "index", "index": one})
+    assert page.evaluate(f"{CONTENT}.querySelector('.index-note')") is None
+    assert "Mesh office chairs built for the ways" in text_of(page)
+    assert "Contact Us" not in text_of(page)
+    assert page.evaluate("document.getElementById('title').textContent") == "Mesh Office Chairs"
+    page.screenshot(artifacts / "reader-index-of-one.png")
+    # three stories are an index, titled by the page
+    three = [{"title": f"Story {n}", "href": f"/s{n}", "teaser": ""} for n in (1, 2, 3)]
+    page = reader_of_answer(browser, "indexofthree", {**answer, "pageKind": "index", "index": three})
+    assert "an index of 3 stories" in page.evaluate(f"{CONTENT}.querySelector('.index-note').textContent")
+    assert page.evaluate("document.getElementById('title').textContent") == \
+        "Mesh Office Chairs | Quayside"
+
+
 def test_reader_shows_a_description_the_page_carries_twice_once(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a shop page's desktop and mobile copies of one description (CSS shows one of them)
