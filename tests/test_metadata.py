@@ -191,3 +191,18 @@ def test_the_date_in_a_byline_is_not_part_of_the_author_s_name():
     assert found.published == "2024-11-26"
     assert metadata._split_names("By Erin Cunningham 5 March 2024") == ["Erin Cunningham"]
     assert metadata._split_names("Reuters Staff") == ["Reuters Staff"]
+
+
+def test_a_line_starting_by_after_the_headline_is_a_byline_without_a_byline_class():
+    """An old blog's dateline, "By Ed Silverman // November 6th, 2012 // 9:41 am", in an
+    element no class marks as a byline: the author; a sentence starting "By" is not."""
+    found = metadata.extract(page(
+        "<div id=content><h1><a href='/2012/11/axe'>The Axe Falls</a></h1>"
+        "<p class='dateline'>By Erin Cunningham // <a href='/2012/11/06/'>November 6th, 2012</a>"
+        " // 9:41 am</p>" + ARTICLE + "</div>"))
+    assert found.authors == ["Erin Cunningham"]
+    assert found.published == "2012-11-06"
+    sentence = metadata.extract(page(
+        "<h1>The harbour in winter</h1><p>By the end of the year the quay was closed.</p>"
+        + ARTICLE))
+    assert sentence.authors == []

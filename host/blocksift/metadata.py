@@ -410,6 +410,35 @@ def _visible_authors(tree: etree._Element, layout: _Layout) -> list[str]:
             names = _split_names(text)
         if names:
             return names
+    return _by_line_authors(layout)
+
+
+#: Elements a byline line is written in.
+_LINE_TAGS = frozenset({"p", "div", "span", "address", "h2", "h3", "h4", "h5", "h6", "small"})
+_BY_LINE = re.compile(r"^by\s", re.I)
+#: Lower-case words inside a name ("Ludwig van Beethoven", "Maria de la Cruz").
+_NAME_PARTICLES = frozenset({"van", "von", "der", "den", "de", "la", "le", "da", "di", "du",
+                             "del", "dos", "bin", "al", "ter", "ten"})
+#: How many elements after the headline a byline line may lie.
+BY_LINE_WINDOW = 30
+
+
+def _by_line_authors(layout: _Layout) -> list[str]:
+    """Names from a short line just after the headline that starts "By", in an element no
+    class marks as a byline ("<p class=dateline>By Ed Silverman // November 6th, 2012 //
+    9:41 am</p>"); each name in capitals ("By the end of the year" is no byline)."""
+    if layout.anchor is None:
+        return []
+    for node in layout.elements[layout.anchor + 1:layout.anchor + 1 + BY_LINE_WINDOW]:
+        if node.tag not in _LINE_TAGS or _in_furniture(node):
+            continue
+        text = _clean(_text(node))
+        if not _BY_LINE.match(text) or len(text) > 120:
+            continue
+        names = _split_names(text)
+        if names and all(word[:1].isupper() or word in _NAME_PARTICLES
+                         for name in names for word in name.split()):
+            return names
     return []
 
 
@@ -591,7 +620,7 @@ def _split_names(text: str | None) -> list[str]:
     text = _BYLINE_END.sub("", _before_date(text))
     names = []
     for part in _NAME_SPLIT.split(text):
-        part = _BY_PREFIX.sub("", part).strip(" .:-–—")
+        part = _BY_PREFIX.sub("", part).strip(" .:-–—/")
         if not part or not _plausible_name(part) or \
                 (names and (_ROLE.search(part) or _ORGANISATION.search(part))):
             continue  # a job title or an organisation after a name ("Our Editors" alone stays)
