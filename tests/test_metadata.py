@@ -206,3 +206,5 @@ def test_a_line_starting_by_after_the_headline_is_a_byline_without_a_byline_clas
         "<h1>The harbour in winter</h1><p>By the end of the year the quay was closed.</p>"
         + ARTICLE))
     assert sentence.authors == []
+    heading = metadata.extract(page("<h1>The harbour in winter</h1><h4>By Ali Noor</h4>" + ARTICLE))
+    assert heading.authors == ["Ali Noor"]

@@ -413,8 +413,9 @@ def _visible_authors(tree: etree._Element, layout: _Layout) -> list[str]:
     return _by_line_authors(layout)
 
 
-#: Elements a byline line is written in.
-_LINE_TAGS = frozenset({"p", "div", "span", "address", "h2", "h3", "h4", "h5", "h6", "small"})
+#: Elements a byline line is written in (not the date lines' _LINE_TAGS).
+_BY_LINE_TAGS = frozenset({"p", "div", "span", "address", "h2", "h3", "h4", "h5", "h6",
+                           "small", "li", "strong", "b", "em"})
 _BY_LINE = re.compile(r"^by\s", re.I)
 #: Lower-case words inside a name ("Ludwig van Beethoven", "Maria de la Cruz").
 _NAME_PARTICLES = frozenset({"van", "von", "der", "den", "de", "la", "le", "da", "di", "du",
@@ -430,7 +431,7 @@ def _by_line_authors(layout: _Layout) -> list[str]:
     if layout.anchor is None:
         return []
     for node in layout.elements[layout.anchor + 1:layout.anchor + 1 + BY_LINE_WINDOW]:
-        if node.tag not in _LINE_TAGS or _in_furniture(node):
+        if node.tag not in _BY_LINE_TAGS or _in_furniture(node):
             continue
         text = _clean(_text(node))
         if not _BY_LINE.match(text) or len(text) > 120:
