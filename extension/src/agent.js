@@ -77,14 +77,19 @@ export function agentCall(method, args) {
       element.replaceChildren(...parsed.head.childNodes, ...parsed.body.childNodes);
     }
 
+    // Script types whose bodies are data, not code: kept in the snapshot (see snapshot()).
+    const KEPT_SCRIPT_TYPE = /^\s*(?:math\/|application\/ld\+json\s*(?:;|$))/i;
+
     /**
      * Serialize the live DOM (after the page's scripts ran) with an id on every element.
      * The ids go on a deep clone, matched to live elements by document order, so the page
      * itself is not touched. On the clone: lazy images get their real source, links and
      * images become absolute, inline script bodies are dropped (never needed, often large,
-     * and they may hold tokens). Open shadow roots and same-origin frames are flattened into
-     * the clone (their ids follow the document's); frames of other sites cannot be read and
-     * are counted, so the reader can say what it could not see.
+     * and they may hold tokens) except data the host reads as it reads a fetched page's:
+     * JSON-LD (the page's type, byline and dates) and MathJax 2's formula sources. Open
+     * shadow roots and same-origin frames are flattened into the clone (their ids follow the
+     * document's); frames of other sites cannot be read and are counted, so the reader can
+     * say what it could not see.
      */
     function snapshot() {
       const started = performance.now();
@@ -116,8 +121,8 @@ export function agentCall(method, args) {
             element.removeAttribute("srcset");
           } else if (tag === "a" && original.hasAttribute("href")) {
             element.setAttribute("href", original.href);
-          } else if (tag === "script" && !original.src && !(original.type || "").startsWith("math/")) {
-            element.textContent = "";  // MathJax 2 keeps each formula's source in a script
+          } else if (tag === "script" && !original.src && !KEPT_SCRIPT_TYPE.test(original.type || "")) {
+            element.textContent = "";
           }
           const shadow = shadowOf(original);
           if (shadow) nested.push([element, original, "shadow", shadow]);

@@ -434,6 +434,17 @@ def test_site_rule_runs_on_load_and_reverts_from_options(browser: harness.Browse
     assert status["status"] == "overlay" and status["seq"] == "1"  # no rule ran before the click
     assert page.evaluate("document.querySelectorAll('[data-blocksift-hide]').length") == 0
 
+def test_the_snapshot_keeps_the_pages_json_ld(browser: harness.Browser, site: harness.Site) -> None:
+    # The page names its author and date only in JSON-LD, which the host reads from a fetched
+    # page (the byline, and the page type the segmenter predicts): the snapshot keeps it.
+    page = browser.new_tab(site.url("ld-post.html"))
+    status = browser.act(page, "reader")
+    assert status["status"] == "ready", status
+    assert page.evaluate("document.getElementById('byline').textContent") == "By Ada Quill"
+    assert page.evaluate("document.querySelector('#details time')?.dateTime") == "2024-05-02"
+    assert "patient hands" in page.evaluate(f"{CONTENT}.textContent")
+
+
 
 def test_reader_view_of_a_page_without_main_text_says_so(browser: harness.Browser, site: harness.Site,
                                                          artifacts: Path) -> None:
