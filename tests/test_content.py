@@ -585,3 +585,26 @@ def test_each_posts_author_is_found_beside_its_chosen_text_and_nothing_else() ->
     # post's own (the thread around one chosen post)
     assert content.post_authors(page.body, page.body.xpath("//div[@class='thread']//p")[:1]) \
         == found[:1]
+
+
+def test_each_post_opens_with_its_authors_name_under_a_rule_between_posts() -> None:
+    # the names sit beside each post's text: copied as they are, "Reefing102" ran on from
+    # the first post's last line into the second's first
+    posts = "".join(
+        f"<div class='post'><a class='username' href='/m/{n}'>{name}</a>"
+        f"<div class='text'>{body}<br>More of it.</div></div>"
+        for n, (name, body) in enumerate([("Bagabaga", "I just got a tank for free."),
+                                          ("Reefing102", "An eel grew too large.")]))
+    page = Page(f"<html><body><div class='thread'>{posts}</div></body></html>",
+                url="https://forum.example/t/1")
+    chosen = page.body.xpath("//div[@class='text']")
+    names = content.post_authors(page.body, chosen)
+    elements = sorted(chosen + names, key=lambda e: int(e.get("data-bso")))
+    html = render_main(page, elements, post_heads=set(names)).html
+    shown = Page(html).body
+    assert [(e.tag, " ".join(e.text_content().split())) for e in shown] == [
+        ("p", "Bagabaga"), ("div", "I just got a tank for free.More of it."),
+        ("hr", ""), ("p", "Reefing102"), ("div", "An eel grew too large.More of it.")]
+    assert [e.tag for e in shown.iter("strong")] == ["strong", "strong"]
+    # without heads the names are copied as the page has them
+    assert "<hr>" not in render_main(page, elements).html

@@ -10,6 +10,7 @@ import copy
 import re
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
+from html import escape as html_escape
 from urllib.parse import quote, urljoin, urlsplit
 
 from lxml import etree
@@ -207,11 +208,14 @@ def plain_text(elements: Sequence[etree._Element],
 
 
 def sanitized_html(page: Page, elements: Sequence[etree._Element],
-                   exclude: Collection[etree._Element] = frozenset()) -> str:
+                   exclude: Collection[etree._Element] = frozenset(),
+                   post_heads: Collection[etree._Element] = frozenset()) -> str:
     """Allowlist-sanitized HTML of ``elements``, links made absolute, lazy images resolved.
 
     nh3 (Rust ammonia) does the sanitizing: no script, no event handler, no style, only
-    http(s)/mailto URLs; the extension sanitizes again before display.
+    http(s)/mailto URLs; the extension sanitizes again before display. ``post_heads``: the
+    elements among ``elements`` that name a thread's posts' authors (:func:`post_authors`),
+    each shown as the head of its post (:func:`_post_head`).
     """
     import nh3  # lazy: only main-text replies need it
 
@@ -224,6 +228,9 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
     control = _may_hold_not_xml_text(page.raw)
     hider_of, chosen_under = _hidden_parts(elements)
     for unit in _table_runs(elements):
+        if post_heads and not isinstance(unit, list) and _names_a_post(unit, post_heads):
+            pieces.append(_post_head(unit, first=not pieces))
+            continue
         if not isinstance(unit, list):
             clone = _copy_for_reader(unit, exclude, control)
         elif unit[0].tag in _LIST_ITEMS:
@@ -249,6 +256,19 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
     return nh3.clean("".join(pieces), tags=SAFE_TAGS, attributes=SAFE_ATTRIBUTES,
                      attribute_filter=safe_url_attribute, url_schemes=SAFE_URL_SCHEMES,
                      link_rel="noopener noreferrer", strip_comments=True)
+
+
+def _names_a_post(unit: etree._Element, post_heads: Collection[etree._Element]) -> bool:
+    # a name inside a profile link is shown as the link, whole (whole_links)
+    return unit in post_heads or (unit.tag == "a" and any(
+        node in post_heads for node in unit.iterdescendants()))
+
+
+def _post_head(name: etree._Element, first: bool) -> str:
+    """A post author's name as the head of the post: a rule between posts, then the name in
+    bold on a line of its own (a name run in between two posts' texts reads as part of one)."""
+    text = html_escape(" ".join(element_text(name).split()), quote=False)
+    return ("" if first else "<hr>") + f"<p><strong>{text}</strong></p>"
 
 
 #: An inline style that hides its element, as the extractors and hide look for it.
@@ -1188,7 +1208,8 @@ def render_main(page: Page, elements: Sequence[etree._Element], *,
                 title: str | None = None,
                 with_text: bool = True,
                 found_notices: Collection[etree._Element] | None = None,
-                xpath_of: Callable[[etree._Element], str] | None = None) -> MainText:
+                xpath_of: Callable[[etree._Element], str] | None = None,
+                post_heads: Collection[etree._Element] = frozenset()) -> MainText:
     """The :class:`MainText` of ``elements`` (outermost ones, in document order).
 
     ``exclude``: elements inside ``elements`` left out with their subtrees (boilerplate an
@@ -1196,6 +1217,8 @@ def render_main(page: Page, elements: Sequence[etree._Element], *,
     For a caller that has some of the work done already: ``with_text=False`` leaves
     ``text`` empty (the caller writes its own), ``found_notices`` are :func:`notices` of
     ``elements`` (all of them), ``xpath_of`` an :class:`~blocksift.page.XPaths` in use.
+    ``post_heads``: elements among them naming a thread's posts' authors, shown in the HTML
+    as the heads of their posts (:func:`sanitized_html`).
     """
     exclude = exclude if isinstance(exclude, (set, frozenset)) else set(exclude)
     chosen = outermost(list(elements), exclude)
@@ -1210,7 +1233,8 @@ def render_main(page: Page, elements: Sequence[etree._Element], *,
         # the reader shows a link chosen in part whole, and a text the page gives twice (shown
         # and for screen readers) once; the text, ids and xpaths stay the algorithm's choice
         shown = whole_links(chosen, exclude)
-        html = sanitized_html(page, shown, exclude | set(screen_reader_copies(shown)))
+        html = sanitized_html(page, shown, exclude | set(screen_reader_copies(shown)),
+                              post_heads=post_heads)
     else:
         html = ""
     return MainText(

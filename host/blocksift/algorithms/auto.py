@@ -1049,9 +1049,11 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
              "long_page_fast_model": float(long_page)}
     render = params.main_text and params.with_html and bool(main_elements)
     beside = _media_beside(main_elements, _holds_blocks(blocks)) if render else []
+    authors: list[etree._Element] = []
     if render and page_type == "forum":
         # the reader shows who wrote each post; the text stays the blocks' (the segmenter's)
-        beside += post_authors(page.body, main_elements)
+        authors = post_authors(page.body, main_elements)
+        beside += authors
     # the blocks' elements and texts (a proxy and a string per block) are not read below:
     # freed before the reader HTML, a long page's high-water mark of memory
     del blocks, kinds, chars
@@ -1066,7 +1068,7 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
             # the text is the blocks' (above); notices and xpaths are found already
             rendered = render_main(page, main_elements, with_html=True, exclude=main_exclude,
                                    title=title, with_text=False, found_notices=found_notices,
-                                   xpath_of=xpath_of)
+                                   xpath_of=xpath_of, post_heads=set(authors))
             html = rendered.html
             if not params.include_images and html:
                 html = re.sub(r"<img\b[^>]*>", "", html)
