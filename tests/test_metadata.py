@@ -35,6 +35,20 @@ def test_visible_byline_and_time_near_the_headline():
     assert found.language == "en-GB"
 
 
+def test_a_page_layout_class_on_body_does_not_make_the_whole_page_furniture():
+    # WordPress writes the layout into <body class>: "right-sidebar" matched the sidebar
+    # pattern for every element, so no headline was found and the first byline on the page,
+    # a menu's, was taken for the article's
+    found = metadata.extract(Page(
+        "<html><body class='single two-column right-sidebar'>"
+        "<ul class='blogs'><li><a href='/b1'>Politics blog</a>"
+        "<span class='blog-byline'><a href='/w/ann'>Ann Other</a></span></li></ul>"
+        "<article><h1 class='entry-title'>How readers helped</h1>"
+        "<p class='wp-byline'>By <a href='/w/bee' rel='author'>Bee Butler</a></p>"
+        + ARTICLE + "</article></body></html>", url="https://news.example/a"))
+    assert found.authors == ["Bee Butler"]
+
+
 def test_json_ld_article_author_beats_an_organization_and_a_bio_box():
     ld = {"@context": "https://schema.org", "@graph": [
         {"@type": "WebSite", "name": "Example News"},

@@ -243,6 +243,8 @@ def _in_furniture(element: etree._Element, loose: bool = False) -> bool:
     tags = ("footer", "nav") if loose else ("footer", "nav", "aside")
     while node is not None and depth < 12:
         tag = node.tag if isinstance(node.tag, str) else ""
+        if tag in ("body", "html"):
+            break  # their classes describe the page's layout ("right-sidebar"), not a part
         if tag in tags:
             return True
         marker = f"{node.get('class', '')} {node.get('id', '')}"
