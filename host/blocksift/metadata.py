@@ -73,11 +73,13 @@ _ORGANISATION = re.compile(r"\b(?:news|press|media|magazine|newspaper|newsroom|a
                            r"times|journal|herald|tribune|gazette|inc|ltd|llc|gmbh|corp)\b",
                            re.I)
 #: Inside a byline, the elements that give the author's job, organisation, bio or the date,
-#: not a name (``<span class="byline-title">``).
+#: or a way to write to them, not a name (``<span class="byline-title">``,
+#: ``<a class="byline-email">E-mail the writer</a>``).
 _BYLINE_ROLE = re.compile(r"jobtitle|(?<![a-z])(?:title|role|job|bio|description|"
                           r"affiliation|organi[sz]ation)(?![a-z])", re.I)
 _BYLINE_NOT_NAME = re.compile(f"{_BYLINE_ROLE.pattern}|(?<![a-z])(?:date|time|timestamp|"
-                              r"badge|icon|industry|avatar|ranking)(?![a-z])", re.I)
+                              r"badge|icon|industry|avatar|ranking|e-?mail|contact)(?![a-z])",
+                              re.I)
 
 #: Headings of page furniture that an algorithm may take for the title.
 _NOT_A_TITLE = re.compile(r"^(?:table of contents|on this page|in this article|contents)\b|"
@@ -153,7 +155,9 @@ def extract(page: Page, main: MainText | None = None, page_type: str = "") -> Pa
     # Order measured on wcxb-dev (benchmarks/bench_metadata.py): a byline named in structured
     # data is the article's; visible "author" classes also mark bios and comment authors.
     # The date is the one shown by the headline (often "Updated ..."), then tags.
-    layout = _Layout(tree)
+    page_title = tree.find(".//title")
+    page_title_text = page_title.text_content() if page_title is not None else ""
+    layout = _Layout(tree, main.title if main and main.title else page_title_text)
     authors = [] if page_type in NO_BYLINE_PAGE_TYPES else (
         _json_ld_authors(article) or _microdata_authors(tree) or _meta_authors(metas)
         or _visible_authors(tree, layout))
@@ -163,13 +167,11 @@ def extract(page: Page, main: MainText | None = None, page_type: str = "") -> Pa
         _script_date(page.raw) or _meta_date(metas, _MODIFIED_META)
     words, cjk = count_words(main.text if main else "")
     title = titles.best(_title_candidates(page, metas, ld_nodes, main.title if main else ""))
-    page_title = tree.find(".//title")
     return PageMetadata(
         title=title,
         authors=authors,
         published=published.isoformat() if published else "",
-        site_name=_site_name(metas, ld_nodes) or _site_in_title(
-            page_title.text_content() if page_title is not None else "", title, page.url) or
+        site_name=_site_name(metas, ld_nodes) or _site_in_title(page_title_text, title, page.url) or
         _host_name(page.url),
         language=_language(tree, metas),
         words=words + cjk,
@@ -361,13 +363,23 @@ def _microdata_date(tree: etree._Element) -> date | None:
 # -- visible byline and <time> ---------------------------------------------------------------
 
 class _Layout:
-    """Document order and the headline of one tree, computed once per page."""
+    """Document order and the headline of one tree, computed once per page.
 
-    def __init__(self, tree: etree._Element):
+    The headline is the longest ``<h1>`` outside furniture that the page's title holds
+    (``title``: the title chosen for the page), else the first one: a site's logo is often
+    the page's first ``<h1>``, and the bylines near it are its menus'.
+    """
+
+    def __init__(self, tree: etree._Element, title: str = ""):
         self.elements = [node for node in tree.iter() if isinstance(node.tag, str)]
         self.order = {element: index for index, element in enumerate(self.elements)}
-        self.headline = next((node for node in tree.iter("h1")
-                              if _text(node) and not _in_furniture(node)), None)
+        headings = [(node, _tokens(_text(node))) for node in tree.iter("h1")
+                    if _text(node) and not _in_furniture(node)]
+        wanted = _tokens(title)
+        named = [(len(words), -n, node) for n, (node, words) in enumerate(headings)
+                 if words and wanted and f" {words} " in f" {wanted} "]
+        self.headline = max(named, key=lambda item: item[:2])[2] if named else (
+            headings[0][0] if headings else None)
         self.anchor = self.order.get(self.headline, 0) if self.headline is not None else None
 
     def near_headline(self, candidates: list[etree._Element],
