@@ -35,34 +35,35 @@ def test_visible_byline_and_time_near_the_headline():
     assert found.language == "en-GB"
 
 
+#: A blog's page: its title, a menu of the site's blogs with each one's writer, the post.
+_BLOG_HEAD = "<html><head><title>How readers helped - The Daily Post</title></head>"
+_BLOG_MENU = ("<ul class='blogs'><li><a href='/b1'>Politics blog</a>"
+              "<span class='blog-byline'><a href='/w/ann'>Ann Other</a></span></li></ul>")
+_BLOG_POST = ("<h1 class='entry-title'>How readers helped</h1>"
+              "<p class='wp-byline'>By <a href='/w/bee' rel='author'>Bee Butler</a>{more}</p>"
+              + ARTICLE)
+
+
 def test_a_page_layout_class_on_body_does_not_make_the_whole_page_furniture():
     # WordPress writes the layout into <body class>: "right-sidebar" matched the sidebar
     # pattern for every element, so no headline was found and the first byline on the page,
     # a menu's, was taken for the article's
     found = metadata.extract(Page(
-        "<html><head><title>How readers helped - The Daily Post</title></head>"
-        "<body class='single two-column right-sidebar'>"
-        "<ul class='blogs'><li><a href='/b1'>Politics blog</a>"
-        "<span class='blog-byline'><a href='/w/ann'>Ann Other</a></span></li></ul>"
-        "<article><h1 class='entry-title'>How readers helped</h1>"
-        "<p class='wp-byline'>By <a href='/w/bee' rel='author'>Bee Butler</a></p>"
-        + ARTICLE + "</article></body></html>", url="https://news.example/a"))
+        _BLOG_HEAD + "<body class='single two-column right-sidebar'>" + _BLOG_MENU
+        + "<article>" + _BLOG_POST.format(more="") + "</article></body></html>",
+        url="https://news.example/a"))
     assert found.authors == ["Bee Butler"]
 
 
 def test_the_headline_is_the_heading_the_title_names_not_the_logo_before_it():
     # the site's logo is the page's first <h1>, beside the menu's bylines; the article's
     # <h1> is the one the title holds, and its byline's e-mail link names no one
+    email = ", <a class='byline-email' href='mailto:bee@news.example'>E-mail the writer</a>"
     found = metadata.extract(Page(
-        "<html><head><title>How readers helped - The Daily Post</title></head><body>"
-        "<header><h1 class='logo'>The Daily Post</h1>"
-        "<ul class='blogs'><li><a href='/b1'>Politics blog</a>"
-        "<span class='blog-byline'><a href='/w/ann'>Ann Other</a></span></li></ul></header>"
-        + "<p>Top stories of the day, chosen by our editors.</p>" * 3 +
-        "<div class='post'><h1 class='entry-title'>How readers helped</h1>"
-        "<p class='wp-byline'>By <a href='/w/bee' rel='author'>Bee Butler</a>, "
-        "<a class='byline-email' href='mailto:bee@news.example'>E-mail the writer</a></p>"
-        + ARTICLE + "</div></body></html>", url="https://news.example/a"))
+        _BLOG_HEAD + "<body><header><h1 class='logo'>The Daily Post</h1>" + _BLOG_MENU
+        + "</header>" + "<p>Top stories of the day, chosen by our editors.</p>" * 3
+        + "<div class='post'>" + _BLOG_POST.format(more=email) + "</div></body></html>",
+        url="https://news.example/a"))
     assert found.authors == ["Bee Butler"]
 
 
