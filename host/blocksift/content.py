@@ -1027,15 +1027,22 @@ def _drop_spacers(clone: etree._Element) -> None:
                 and not (br.tail or "").strip(_SPACE)):
             _drop(br)
     # boxes left empty: a slider's "<div>&nbsp;</div>" dots, a list of buttons (gone as
-    # controls) as empty bullets; inner boxes first, so a box of empty boxes goes too
+    # controls) as empty bullets; a box of empty boxes goes too
+    shows_nothing: set[etree._Element] = set()
+    # one walk from the last element back: each element's descendants come before it, so
+    # a subtree is judged once (a box judged on its whole subtree was quadratic in depth)
+    for node in reversed(list(clone.iter())):
+        tag = node.tag
+        if isinstance(tag, str) and (tag in _SPACER_TAGS or tag in _EMPTY_BOXES or tag == "a") \
+                and not (node.text or "").strip(_SPACE) and all(
+                    child in shows_nothing and not (child.tail or "").strip(_SPACE)
+                    for child in node):
+            shows_nothing.add(node)
     for box in reversed(list(clone.iter(*_EMPTY_BOXES))):
         parent = box.getparent()
         if parent is None or (box.tag == "li" and parent.tag == "ol"):
             continue  # an ordered list's items keep their numbers (the whole list may go)
-        if all(node is box or node.tag in _SPACER_TAGS or node.tag in _EMPTY_BOXES
-               or node.tag == "a" for node in box.iter()) and not any(
-                (text or "").strip(_SPACE) for node in box.iter()
-                for text in (node.text, node.tail if node is not box else None)):
+        if box in shows_nothing:
             _drop(box)
 
 
