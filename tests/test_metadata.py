@@ -67,6 +67,20 @@ def test_the_headline_is_the_heading_the_title_names_not_the_logo_before_it():
     assert found.authors == ["Bee Butler"]
 
 
+def test_the_links_to_the_previous_and_next_posts_give_no_date_or_byline():
+    # the post shows its day without a year; the link to the previous post, beside it,
+    # shows that post's full date, which was taken for this one's
+    found = metadata.extract(Page(
+        _BLOG_HEAD + "<body>" + "<div class='post'>" + _BLOG_POST.format(
+            more=", <span>Published: March 13 at 11:52 am</span>")
+        + "<p class='nav-previous'><a href='/2013/03/08/x/'>Read comments on the web</a>"
+        "<span id='previous-next-byline' class='author'>By Julia Beizer</span>"
+        "<span class='pagination-the-time'>March 8, 2013</span></p></div></body></html>",
+        url="https://news.example/2013/03/13/how-readers-helped/"))
+    assert found.published == "2013-03-13"
+    assert found.authors == ["Bee Butler"]
+
+
 def test_json_ld_article_author_beats_an_organization_and_a_bio_box():
     ld = {"@context": "https://schema.org", "@graph": [
         {"@type": "WebSite", "name": "Example News"},

@@ -45,11 +45,15 @@ _ARTICLE_TYPES = {
     "itempage", "creativework", "podcastepisode", "videoobject", "qapage", "faqpage",
 }
 #: Elements whose bylines are not the article's (comments, related posts, page furniture).
+#: Links to the previous and next posts (with their dates and bylines): WordPress's
+#: "nav-previous", "post-navigation", a "previous-next" line.
+_POST_NAVIGATION = r"nav-(?:previous|next|links)|post-navigation|prev(?:ious)?-?next"
 _FURNITURE = re.compile(r"comment|related|sidebar|footer|widget|recommend|popular|"
-                        r"newsletter|promo|teaser|trending|reply", re.I)
+                        r"newsletter|promo|teaser|trending|reply|" + _POST_NAVIGATION, re.I)
 _DATE_CLASS = re.compile(r"[dD]ate|time|posted|publish|byline|meta|updated")
 _DATE_ID = re.compile(r"date|publish")
-_DATE_FURNITURE = re.compile(r"comment|related|recommend|footer|reply|trending|popular", re.I)
+_DATE_FURNITURE = re.compile(r"comment|related|recommend|footer|reply|trending|popular|"
+                             + _POST_NAVIGATION, re.I)
 _BYLINE_CLASS = re.compile(r"byline|author|writer|contributor|posted-?by|article-?meta", re.I)
 _BY_PREFIX = re.compile(r"^\s*(?:(?:written\s+|posted\s+|reviewed\s+|story\s+)?(?:by|von|par|"
                         r"por|door|di|av)|authors?|written)\s*[:\-]?(?:\s+|$)", re.I)
