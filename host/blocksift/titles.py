@@ -278,12 +278,14 @@ def _beside_site_heading(title: str, found: dict[str, Candidate]
         name = candidate.text.casefold()
         if not name or len(name) >= len(folded):
             continue
-        for kind, rest in (("prefix", title[:len(title) - len(name)]) if folded.endswith(name)
-                           else ("", ""),
-                           ("suffix", title[len(name):]) if folded.startswith(name)
-                           else ("", "")):
+        parts = []
+        if folded.endswith(name):  # "Story Site": the story before the name
+            parts.append(("prefix", title[:len(title) - len(name)]))
+        if folded.startswith(name):
+            parts.append(("suffix", title[len(name):]))
+        for kind, rest in parts:
             gap = rest[-1:] if kind == "prefix" else rest[:1]
-            if kind and gap.isspace() and not _EDGE_SEPARATOR.search(rest.strip()) \
+            if gap.isspace() and not _EDGE_SEPARATOR.search(rest.strip()) \
                     and words(rest) in headlines:
                 # guillemets no separator cuts at ("Story « Site", "Site › Story")
                 out.append((rest.strip().strip("«‹›").strip(), kind, candidate.text))
