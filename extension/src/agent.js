@@ -29,6 +29,8 @@ export function agentCall(method, args) {
     const HIDE_ATTR = "data-blocksift-hide";
     const UI_TAG = "blocksift-ui";
     const LAZY_SRC_ATTRS = ["data-src", "data-lazy-src", "data-original", "data-url", "data-srcset"];
+    // Long enough to read two lines; an error stays until dismissed (it may hold a command).
+    const INFO_TOAST_MS = 6000;
 
     /** id -> live element, from the last snapshot. */
     let liveById = [];
@@ -684,12 +686,25 @@ export function agentCall(method, args) {
       const close = document.createElement("button");
       close.textContent = "×";
       close.title = "Dismiss";
-      close.addEventListener("click", () => {
+      const dismiss = () => {
         box.remove();
         releaseUi();
-      });
+      };
+      close.addEventListener("click", dismiss);
       box.append(close);
       root.append(box);
+      if (kind !== "error") dismissLater(box, dismiss);
+    }
+
+    /** An info toast goes by itself after INFO_TOAST_MS, the clock paused while the pointer
+     * is on it (someone reading it or going for a link). */
+    function dismissLater(box, dismiss) {
+      let timer = setTimeout(dismiss, INFO_TOAST_MS);
+      box.addEventListener("mouseenter", () => clearTimeout(timer));
+      box.addEventListener("mouseleave", () => {
+        clearTimeout(timer);
+        timer = setTimeout(dismiss, INFO_TOAST_MS);
+      });
     }
 
     function clearToast() {

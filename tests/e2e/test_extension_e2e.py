@@ -223,6 +223,9 @@ def test_host_missing_shows_install_command(browser_name: str, tmp_path: Path, h
         toast = page.evaluate(f"(() => {{ const t = {UI}.querySelector('.toast');"
                               " return {text: t.textContent, visible: t.checkVisibility()}; })()")
         assert toast["visible"] and INSTALL_COMMAND in toast["text"] and "not installed" in toast["text"]
+        # an error stays until dismissed, past the few seconds an info toast lasts
+        assert page.evaluate(f"new Promise(done => setTimeout(() => done({UI}?.querySelector('.toast')"
+                             "?.checkVisibility() ?? false), 7000))")
         page.screenshot(artifacts / "host-missing-page.png")
         popup = browser.popup(page.url)
         popup.wait_for("document.documentElement.dataset.blocksiftHost")
@@ -463,6 +466,21 @@ def test_reader_view_of_a_page_without_main_text_says_so(browser: harness.Browse
     else:  # the host was not ready yet: the page itself says it
         assert page.evaluate(f"{UI}.querySelector('.toast').checkVisibility()")
     assert page.evaluate("document.title") == "Only links"
+
+
+def test_an_info_toast_goes_by_itself_and_takes_our_element_with_it(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    """"Nothing to hide" is news, not a fault: it leaves after a few seconds, and with it the
+    <blocksift-ui> element, so the page's DOM is as it was (an error stays until dismissed:
+    test_host_missing_shows_install_command)."""
+    page = browser.new_tab(site.url("plain-note.html"))
+    dom_before = page.evaluate(PAGE_DOM)
+    status = browser.act(page, "hide")
+    assert status["status"] == "not-suitable", status
+    assert page.evaluate(f"{UI}.querySelector('.toast.info').checkVisibility()")
+    page.screenshot(artifacts / "info-toast.png")
+    page.wait_for("!document.querySelector('blocksift-ui')", timeout=15)
+    assert page.evaluate(PAGE_DOM) == dom_before
 
 
 def test_a_page_its_own_script_emptied_gets_a_reason_and_the_next_page_still_works(
