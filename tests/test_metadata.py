@@ -254,3 +254,18 @@ def test_a_line_starting_by_after_the_headline_is_a_byline_without_a_byline_clas
     assert sentence.authors == []
     heading = metadata.extract(page("<h1>The harbour in winter</h1><h4>By Ali Noor</h4>" + ARTICLE))
     assert heading.authors == ["Ali Noor"]
+
+
+@pytest.mark.parametrize("where", ["meta", "byline"])
+def test_a_degree_after_the_name_belongs_to_the_name(where):
+    # a health site's "Written by Jillian Kubala, MS, RD": her credentials, not two more authors
+    head = "<meta name='article:author' content='Ann Quill, MS, RD'>" if where == "meta" else ""
+    byline = "" if where == "meta" else (
+        "<div class='byline'>Written by <a href='/authors/ann-quill'>Ann Quill, MS, RD</a></div>")
+    found = metadata.extract(page("<h1>A plant-based diet for beginners</h1>" + byline + ARTICLE,
+                                  head))
+    assert found.authors == ["Ann Quill, MS, RD"]
+    assert metadata._split_names("Jane Doe, PhD and John Roe, M.D.") == ["Jane Doe, PhD",
+                                                                          "John Roe, M.D."]
+    # names in capitals are names, each its own author
+    assert metadata._split_names("By SMITH, JONES") == ["SMITH", "JONES"]

@@ -67,6 +67,10 @@ _NOT_A_NAME = re.compile(r"https?://|@|\d{3,}|\b(?:subscribe|share|follow)\b|^(?
 #: A forum's user name such as "user3080392": the digits that rule out a date or a phone
 #: number in a byline are part of the name here.
 _HANDLE = re.compile(r"^[^\W\d_]+\d{3,}$")
+#: A degree or credential after a name ("Jillian Kubala, MS, RD", "Ann Lee, Ph.D.", "Jr."):
+#: part of that name, not an author of its own.
+_POST_NOMINAL = re.compile(r"[A-Z]{2,6}|(?:[A-Z][a-z]?\.){2,4}|[JS]r\.?"
+                           r"|(?=(?:[a-z]*[A-Z]){2})[A-Z][A-Za-z]{1,5}")  # PhD, MSc, DPhil
 #: A job title after a name ("Mark Kinver, Environment reporter, BBC News"): not an author.
 _ROLE = re.compile(r"\b(?:reporter|correspondent|editor|writer|columnist|contributor|"
                    r"journalist|producer|presenter|photographer|analyst|critic|intern|"
@@ -639,7 +643,11 @@ def _split_names(text: str | None) -> list[str]:
     text = _BYLINE_END.sub("", _before_date(text))
     names = []
     for part in _NAME_SPLIT.split(text):
-        part = _BY_PREFIX.sub("", part).strip(" .:-–—/")
+        part = _BY_PREFIX.sub("", part).strip(" :-–—/")
+        part = part if _POST_NOMINAL.fullmatch(part) else part.strip(".")
+        if names and _POST_NOMINAL.fullmatch(part) and any(ch.islower() for ch in names[-1]):
+            names[-1] = f"{names[-1]}, {part}"  # in capitals beside a name in mixed case
+            continue
         if not part or not _plausible_name(part) or \
                 (names and (_ROLE.search(part) or _ORGANISATION.search(part))):
             continue  # a job title or an organisation after a name ("Our Editors" alone stays)
