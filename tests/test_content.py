@@ -608,3 +608,18 @@ def test_each_post_opens_with_its_authors_name_under_a_rule_between_posts() -> N
     assert [e.tag for e in shown.iter("strong")] == ["strong", "strong"]
     # without heads the names are copied as the page has them
     assert "<hr>" not in render_main(page, elements).html
+
+
+def test_a_heading_s_link_to_itself_leaves_the_reader_copy():
+    # a documentation page's "Prerequisites¶": the sign shows on hover on the page, always here
+    main = _render("<h1>Get started</h1><p>Intro.</p>"
+                   "<h2 id='prerequisites'>Prerequisites<a href='#prerequisites' "
+                   "class='Article-idLink' aria-label='Go to prerequisites'>¶</a></h2>"
+                   "<p>Some programming experience.</p>"
+                   "<h2 id='install'><a href='#install' class='anchor'>#</a>Install"
+                   " <a href='#install-go'>Go</a></h2><p>Download it.</p>"
+                   # as the extension sends it: the browser made the link absolute
+                   "<h2 id='code'>Write code<a href='https://ex.com/a#code'>¶</a></h2><p>Go.</p>")
+    assert "¶" not in main.html and "#</a>" not in main.html
+    assert "<h2>Prerequisites</h2>" in main.html.replace(' id="prerequisites"', "")
+    assert 'href="https://ex.com/a#install-go"' in main.html  # a worded link stays

@@ -944,6 +944,25 @@ def _drop_controls(clone: etree._Element) -> None:
             _drop(node)
 
 
+def _drop_heading_anchors(clone: etree._Element) -> None:
+    """A heading's link to its own place on the page, shown as a sign ("¶", "#", "§") that
+    the page's style shows on hover only: in the reader it sat after every heading."""
+    for heading in list(clone.iter(*_HEADINGS)):
+        for link in list(heading.iter("a")):
+            href = link.get("href") or ""
+            if (href.startswith("#") or _names_itself(heading, href.partition("#")[2])) and \
+                    not any(ch.isalnum() for ch in "".join(link.itertext())) and \
+                    next(link.iter(*_PICTURES), None) is None:
+                _drop(link)
+
+
+def _names_itself(heading: etree._Element, fragment: str) -> bool:
+    """``fragment`` (of a link the browser made absolute) is the id or name of ``heading``
+    or of an element in it."""
+    return bool(fragment) and any(fragment in (node.get("id"), node.get("name"))
+                                  for node in heading.iter())
+
+
 def _lone_image(noscript: etree._Element) -> etree._Element | None:
     """The ``<img>`` a lazy loader's ``<noscript>`` holds, if that is all it holds (parsed
     as elements or kept as raw text); anything else in it stays out of the reader."""
@@ -988,6 +1007,7 @@ def restructure(clone: etree._Element, math_classes: bool = True) -> None:
     _open_noscripts(clone)
     _math_sources(clone, math_classes)
     _drop_controls(clone)  # after the formulas: MathJax 2 keeps TeX in scripts
+    _drop_heading_anchors(clone)
     for table in reversed(list(clone.iter("table"))):  # inner tables first
         if _is_layout_table(table):
             _flatten_layout_table(table)
