@@ -491,13 +491,14 @@ def test_boxes_left_empty_leave_the_reader_copy():
                 "<div><div> </div></div></div><ul><li><button>1</button></li><li><button>2"
                 "</button></li></ul><ul><li>Case</li><li><a href='#x'> </a></li></ul>"
                 "<ol><li>One</li><li> </li><li>Three</li></ol><div><img src='https://ex.org/a.png'>"
-                "</div><table><tr><th>Size</th><th></th></tr><tr><td>M</td><td> </td></tr></table>"
+                "</div><table><tr><th>Size</th><th></th></tr><tr><td>M</td><td> </td></tr>"
+                "<tr><td>L</td><td>40</td></tr></table>"
                 "<div><span>&nbsp;</span>Weight</div><p>Fit</p></article></body>")
     html = render_main(page, page.tree.xpath("//article")).html
     assert html.count("&nbsp;") == 1 and html.count("<div>") == 2, html  # Weight's, the picture's
     assert html.count("<li>") == 4, html  # Case, One, the empty ordered item, Three
     assert html.count("<ul>") == 1 and "<ol>" in html and "<img" in html
-    assert html.count("<td>") == 2 and html.count("<th>") == 2
+    assert html.count("<td>") == 4 and html.count("<th>") == 2  # a column wholly empty goes
     assert "Weight" in html and "Fit" in html
 
 
@@ -623,3 +624,20 @@ def test_a_heading_s_link_to_itself_leaves_the_reader_copy():
     assert "¶" not in main.html and "#</a>" not in main.html
     assert "<h2>Prerequisites</h2>" in main.html.replace(' id="prerequisites"', "")
     assert 'href="https://ex.com/a#install-go"' in main.html  # a worded link stays
+
+
+def test_a_table_column_with_nothing_in_it_leaves_the_reader_copy():
+    # a documentation page's contents box: a second column "<td><dl></dl></td>" under a
+    # heading over both showed as an empty framed box
+    main = _render("<h1>Tutorial</h1><div class='TOC'><table><tbody>"
+                   "<tr><th colspan='2'>Table of Contents</th></tr>"
+                   "<tr><td><dl><dt><a href='#a'>Install</a></dt><dt><a href='#b'>Write code"
+                   "</a></dt></dl></td><td><dl></dl></td></tr></tbody></table></div>"
+                   "<p>In this tutorial you write code.</p>"
+                   "<table><tr><th>Name</th><th></th><th>Size</th></tr>"
+                   "<tr><td>go</td><td> </td><td>3</td></tr><tr><td>rust</td><td></td><td></td></tr>"
+                   "</table>")
+    html = main.html
+    assert html.count("<td>") == 1 + 4 and "<th>Table of Contents</th>" in html
+    assert "<th>Name</th><th>Size</th>" in html  # a data table's empty middle column goes
+    assert "<td>rust</td><td></td>" in html  # an empty cell in a column with content stays

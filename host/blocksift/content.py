@@ -780,6 +780,56 @@ def _flatten_layout_table(table: etree._Element) -> None:
         parent.replace(table, replacement)
 
 
+def _span(cell: etree._Element, name: str) -> int:
+    value = (cell.get(name) or "1").strip()
+    return int(value) if value.isdigit() and int(value) > 0 else 1
+
+
+def _drop_empty_columns(table: etree._Element) -> None:
+    """Columns of a table with nothing in any of their cells: a page's empty second column
+    (a contents box's "<td><dl></dl></td>") showed as an empty framed box in the reader."""
+    rows = [row for row in table.iter("tr") if next(row.iterancestors("table"), None) is table]
+    grid = [[cell for cell in row if cell.tag in ("td", "th")] for row in rows]
+    if any(_span(cell, "rowspan") > 1 for cells in grid for cell in cells):
+        return  # which column a cell is in depends on the rows above: leave it be
+    def shows_something(cell: etree._Element) -> bool:
+        return bool("".join(cell.itertext()).strip(_SPACE)) or \
+            next(cell.iter(*_MEDIA), None) is not None
+
+    filled: set[int] = set()
+    spanning: list[range] = []  # the columns of cells over several (a heading's "colspan=2")
+    width = 0
+    for cells in grid:
+        column = 0
+        for cell in cells:
+            span = _span(cell, "colspan")
+            if span == 1 and shows_something(cell):
+                filled.add(column)
+            elif span > 1 and shows_something(cell):
+                spanning.append(range(column, column + span))
+            column += span
+        width = max(width, column)
+    for columns in spanning:
+        if not filled.intersection(columns):
+            filled.add(columns[0])  # a spanning cell keeps one column to show in
+    empty = set(range(width)) - filled
+    if not empty or len(empty) == width:
+        return
+    for cells in grid:
+        column = 0
+        for cell in cells:
+            span = _span(cell, "colspan")
+            if span == 1 and column in empty:
+                _drop(cell)
+            elif span > 1:
+                inside = len(empty & set(range(column, column + span)))
+                if inside == span - 1:
+                    cell.attrib.pop("colspan")
+                elif inside:
+                    cell.set("colspan", str(span - inside))
+            column += span
+
+
 def _visible_chars(text: str) -> int:
     """Characters of ``text`` that are not white space."""
     return len("".join(text.split()))
@@ -1011,6 +1061,8 @@ def restructure(clone: etree._Element, math_classes: bool = True) -> None:
     for table in reversed(list(clone.iter("table"))):  # inner tables first
         if _is_layout_table(table):
             _flatten_layout_table(table)
+    for table in list(clone.iter("table")):
+        _drop_empty_columns(table)
     for pre in list(clone.iter("pre")):
         if pre.getparent() is not None and any(a.tag == "pre" for a in pre.iterancestors()):
             continue
