@@ -641,3 +641,17 @@ def test_a_table_column_with_nothing_in_it_leaves_the_reader_copy():
     assert html.count("<td>") == 1 + 4 and "<th>Table of Contents</th>" in html
     assert "<th>Name</th><th>Size</th>" in html  # a data table's empty middle column goes
     assert "<td>rust</td><td></td>" in html  # an empty cell in a column with content stays
+
+
+def test_a_loaded_picture_and_its_noscript_copy_show_once():
+    # a recipe site's cards: the lazy loader had set the picture's src, and the <noscript>
+    # beside it holds the same picture; both showed, one above the other
+    url = "https://ex.com/thmb/tacos.jpg"
+    main = _render(f"<h2>What's for dinner?</h2><a href='/tacos'><div><img data-src='{url}' "
+                   f"src='{url}' alt='Tacos on a platter' class='lazyloaded'>"
+                   f"<noscript><img src='{url}' alt='Tacos on a platter'></noscript></div>"
+                   "<span>The 5 best taco recipes</span></a>"
+                   "<p><img src='https://ex.com/lazy.gif'><noscript><img src='https://ex.com/real.jpg'>"
+                   "</noscript></p><p>Text.</p>")
+    assert main.html.count("tacos.jpg") == 1, main.html
+    assert "real.jpg" in main.html  # a placeholder's noscript picture is still the one shown

@@ -903,8 +903,12 @@ def _resolve_images(clone: etree._Element) -> None:
         if image is None:
             continue
         previous = noscript.getprevious()
-        if previous is not None and previous.tag == "img" and _needs_source(previous):
-            _drop(previous)
+        beside = previous if previous is not None and previous.tag == "img" else None
+        if beside is not None and _needs_source(beside):
+            _drop(beside)
+        elif beside is not None and _shows_same_picture(beside, image):
+            _drop(noscript)  # the loader already showed it: the copy was a second picture
+            continue
         image.tail = noscript.tail
         noscript.getparent().replace(noscript, image)
     for image in list(clone.iter("img")):
@@ -925,6 +929,14 @@ def _resolve_images(clone: etree._Element) -> None:
                 first = srcset.split(",")[0].split()
                 if first and not first[0].startswith("data:") and _set_source(image, first[0]):
                     break
+
+
+def _shows_same_picture(image: etree._Element, fallback: etree._Element) -> bool:
+    """``image`` (loaded) has the source of ``fallback`` (a ``<noscript>`` copy) as its own
+    or as a lazy loader's attribute."""
+    wanted = (fallback.get("src") or "").strip()
+    return bool(wanted) and any((image.get(attr) or "").strip() == wanted
+                                for attr in ("src", *_LAZY_SRC_ATTRS))
 
 
 def _set_source(image: etree._Element, url: str) -> bool:
