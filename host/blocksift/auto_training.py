@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -284,15 +284,17 @@ DEFAULT_LGB = {
 
 def fit(x: np.ndarray, y: np.ndarray, *, seed: int = 0, rounds: int = 300,
         params: dict | None = None, weight: np.ndarray | None = None,
-        init_model: Any = None) -> Any:
-    """A LightGBM booster on rows ``x`` (lightgbm imported here: the ``train`` extra)."""
+        init_model: Any = None, each_round: Callable[[], None] | None = None) -> Any:
+    """A LightGBM booster on rows ``x`` (lightgbm imported here: the ``train`` extra);
+    ``each_round`` is called after every boosting round (a progress bar's tick)."""
     import lightgbm as lgb
 
     config = dict(DEFAULT_LGB, **(params or {}))
     config["seed"] = seed
     data = lgb.Dataset(x, label=y, weight=weight, free_raw_data=True,
                        init_score=None if init_model is None else init_model)
-    return lgb.train(config, data, num_boost_round=rounds)
+    callbacks = None if each_round is None else [lambda _env: each_round()]
+    return lgb.train(config, data, num_boost_round=rounds, callbacks=callbacks)
 
 
 def context_matrix(x: np.ndarray, idx: np.ndarray, prob: np.ndarray) -> np.ndarray:
@@ -311,7 +313,8 @@ def context_matrix(x: np.ndarray, idx: np.ndarray, prob: np.ndarray) -> np.ndarr
 
 def out_of_fold(x: np.ndarray, y: np.ndarray, idx: np.ndarray, groups: np.ndarray, *,
                 folds: int = 3, seed: int = 0, rounds: int = 300, params: dict | None = None,
-                weight: np.ndarray | None = None) -> np.ndarray:
+                weight: np.ndarray | None = None,
+                each_round: Callable[[], None] | None = None) -> np.ndarray:
     """Main probability of every row from a booster that never saw its page's domain
     (GroupKFold over the pages ``idx`` by ``groups``, one group per row): the first model's
     probabilities the stacked model learns from, as noisy as at run time."""
@@ -320,7 +323,7 @@ def out_of_fold(x: np.ndarray, y: np.ndarray, idx: np.ndarray, groups: np.ndarra
     prob = np.zeros(len(y))
     for train, test in GroupKFold(n_splits=folds).split(x, groups=groups):
         booster = fit(x[train], y[train], seed=seed, rounds=rounds, params=params,
-                      weight=None if weight is None else weight[train])
+                      weight=None if weight is None else weight[train], each_round=each_round)
         prob[test] = booster.predict(x[test])
     return prob
 
@@ -390,7 +393,8 @@ def page_type_features(samples: list[PageSample], seed: int = 0, folds: int = 5
 def train_model(samples: list[PageSample], *, seed: int = 0, rounds: int = 300,
                 threshold: float = 0.5, meta: dict | None = None,
                 stack_folds: int = DEFAULT_STACK_FOLDS,
-                without: tuple[str, ...] = ()) -> tuple[dict, dict]:
+                without: tuple[str, ...] = (),
+                progress: Callable[[int, int], None] | None = None) -> tuple[dict, dict]:
     """Train the shipped model's ensembles (``blocks``, ``page_type``, ``stacked``) on
     ``samples``.
 
@@ -400,6 +404,9 @@ def train_model(samples: list[PageSample], *, seed: int = 0, rounds: int = 300,
     ``stacked`` (unless ``stack_folds`` is 0) is the second model: the block features plus
     the context of the first model's probabilities (``segmenter.context``), learned from
     first-model probabilities predicted out-of-fold (``stack_folds`` domain-grouped folds).
+
+    ``progress(done, total)`` is called after every boosting round of the block models (the
+    first, its out-of-fold copies and the stacked one: ``total`` rounds in all).
     """
     x, y, idx = stack(samples)
     unknown = set(without) - set(feats.PAPER_GROUPS)
@@ -415,15 +422,26 @@ def train_model(samples: list[PageSample], *, seed: int = 0, rounds: int = 300,
         names += [f"pt_{t}" for t in PAGE_TYPES]
         ensembles["page_type"] = TreeEnsemble.from_lightgbm_dump(
             type_model.dump_model(), list(feats.PAGE_FEATURE_NAMES))
-    booster = fit(x, y, seed=seed, rounds=rounds)
+    stacking = bool(stack_folds) and len({s.group for s in samples}) >= stack_folds
+    total = rounds * (2 + stack_folds if stacking else 1)
+    done = 0
+
+    def each_round() -> None:
+        nonlocal done
+        done += 1
+        progress(done, total)
+
+    tick = None if progress is None else each_round
+    booster = fit(x, y, seed=seed, rounds=rounds, each_round=tick)
     ensembles["blocks"] = export(booster, names)
-    if stack_folds and len({s.group for s in samples}) >= stack_folds:
+    if stacking:
         from .algorithms.segmenter.context import CONTEXT_NAMES
 
         groups = np.asarray([s.group for s in samples])[idx]
-        first = out_of_fold(x, y, idx, groups, folds=stack_folds, seed=seed, rounds=rounds)
+        first = out_of_fold(x, y, idx, groups, folds=stack_folds, seed=seed, rounds=rounds,
+                            each_round=tick)
         x = np.hstack([x, context_matrix(x, idx, first)])
-        stacked = fit(x, y, seed=seed, rounds=rounds)
+        stacked = fit(x, y, seed=seed, rounds=rounds, each_round=tick)
         ensembles["stacked"] = export(stacked, names + list(CONTEXT_NAMES))
     else:
         stack_folds = 0

@@ -18,7 +18,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -98,6 +98,41 @@ def iter_pages(path: str | os.PathLike[str], limit: int | None = None) -> Iterat
                 snippets_with=_strings(row, "snippets_with", "with"),
                 snippets_without=_strings(row, "snippets_without", "without"),
                 has_gold=row.get("gold") is not None)
+
+
+def count_pages(path: str | os.PathLike[str], limit: int | None = None) -> int | None:
+    """How many pages :func:`iter_pages` yields (its non-blank lines among the first
+    ``limit``), for a progress bar's total, or None when the file cannot be read through
+    (the run that reads it then says why). Lines are counted without parsing their JSON:
+    about 1 s for a 70 MB gzipped set, against minutes of extraction."""
+    try:
+        file = dataset_file(path)
+        opener = gzip.open if file.suffix == ".gz" else open
+        pages = 0
+        with opener(file, "rb") as handle:
+            for count, line in enumerate(handle):
+                if limit is not None and count >= limit:
+                    break
+                pages += not line.isspace()
+    except (OSError, EOFError, ValueError):  # missing, damaged or truncated
+        return None
+    return pages
+
+
+def pages_total(datasets: Iterable[str | os.PathLike[str]], limit: int | None = None
+                ) -> int | None:
+    """:func:`count_pages` over several datasets (names or paths, ``limit`` pages of each);
+    None when any of them cannot be counted."""
+    total = 0
+    for dataset in datasets:
+        try:
+            count = count_pages(resolve(str(dataset)), limit)
+        except FileNotFoundError:
+            return None
+        if count is None:
+            return None
+        total += count
+    return total
 
 
 def _strings(row: dict, *keys: str) -> tuple[str, ...]:

@@ -92,6 +92,30 @@ def test_a_model_trained_without_groups_runs_without_them(tmp_path: Path, monkey
     assert np.array_equal(full.extra["block_probabilities"], lean.extra["block_probabilities"])
 
 
+@pytest.mark.skipif(not HAS_LIGHTGBM, reason="lightgbm not installed (the 'train' extra)")
+def test_training_reports_every_boosting_round_and_the_model_is_the_same(tmp_path: Path):
+    """`blocksift train auto` draws a bar over the trees' rounds: the first model, its
+    out-of-fold copies and the stacked one; reporting changes nothing in the model."""
+    from blocksift import auto_training
+
+    records = [{"id": str(n), "html": _site_page(n)[0], "gold": _site_page(n)[1],
+                "url": f"https://site{n}.example/report/{n}"} for n in range(6)]
+    samples = [auto_training.make_sample(r, "made-up") for r in records]
+    calls: list[tuple[int, int]] = []
+    reported, _meta = auto_training.train_model(samples, seed=3, rounds=7, stack_folds=2,
+                                                progress=lambda *call: calls.append(call))
+    assert calls == [(n, 7 * 4) for n in range(1, 7 * 4 + 1)]
+    silent, _meta = auto_training.train_model(samples, seed=3, rounds=7, stack_folds=2)
+    for name in ("blocks", "stacked"):
+        a = trees.save(tmp_path / f"{name}-a.npz", {"blocks": reported[name]}, {})
+        b = trees.save(tmp_path / f"{name}-b.npz", {"blocks": silent[name]}, {})
+        assert a.read_bytes() == b.read_bytes()
+    calls.clear()
+    auto_training.train_model(samples, seed=3, rounds=5, stack_folds=0,
+                              progress=lambda *call: calls.append(call))
+    assert calls[-1] == (5, 5) and len(calls) == 5
+
+
 _LINK_DENSITY_PAGES = [
     # links with and without href, a form and noscript (linkdensity removes them, the walk
     # keeps them), a marquee, comments, scripts, tails after removed and text-less elements

@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
 def run_plain(args: argparse.Namespace, module: object) -> int:
     from pydantic import ValidationError
 
-    from ..evaluation.datasets import iter_pages, resolve
+    from ..evaluation.datasets import count_pages, iter_pages, resolve
     from ..evaluation.runner import algorithm_extractor, evaluate
 
     model = module.load_model() if getattr(module, "MODEL", None) == "trained" else None
@@ -103,7 +103,8 @@ def run_plain(args: argparse.Namespace, module: object) -> int:
         if args.progress:
             from tqdm import tqdm
 
-            bar = tqdm(desc=label, unit="page", file=sys.stderr)
+            bar = tqdm(desc=label, unit="page", file=sys.stderr,
+                       total=count_pages(path, args.limit))
         report = evaluate(iter_pages(path, args.limit), extractor, dataset=label,
                           algorithm=args.algo, progress=None if bar is None else bar.update)
         if bar is not None:  # a tqdm without a total has no truth value

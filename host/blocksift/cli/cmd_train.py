@@ -65,14 +65,18 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def _progress_bar(args: argparse.Namespace, desc: str) -> Any:
-    """A page counter on stderr (tqdm) when asked, or by default in a terminal; else None."""
+def _progress_bar(args: argparse.Namespace, desc: str, paths: list[Path]) -> Any:
+    """A page counter on stderr (tqdm) when asked, or by default in a terminal, with the
+    pages of ``paths`` as its total (none without paths); else None."""
     show = args.progress if args.progress is not None else sys.stderr.isatty()
     if not show:
         return None
     from tqdm import tqdm
 
-    return tqdm(file=sys.stderr, unit="page", desc=desc)
+    from ..evaluation.datasets import pages_total
+
+    return tqdm(file=sys.stderr, unit="page", desc=desc,
+                total=pages_total(paths, args.limit) if paths else None)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -103,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     except FileNotFoundError as exc:
         print(f"blocksift: error: {exc}", file=sys.stderr)
         return 2
-    bar = _progress_bar(args, "training")
+    bar = _progress_bar(args, "training", paths)
     tick = bar.update if bar is not None else None
 
     def pages() -> Any:
@@ -187,19 +191,19 @@ def run_auto(args: argparse.Namespace) -> int:
         return 2
     samples = []
     lengthened = 0
-    bar = _progress_bar(args, "features")
+    bar = _progress_bar(args, "features", paths)
     try:
         for path in paths:
             dataset = path.parent.name if path.name.startswith("pages.") else path.stem
             for record in auto_training.iter_records(path, limit=args.limit):
-                if record.get("gold") is None or not record.get("html"):
-                    continue
-                samples.append(auto_training.make_sample(record, dataset))
-                longer = auto_training.training_lengthened(record, dataset, args.seed, share)
-                if longer is not None:
-                    samples.append(longer)
-                    lengthened += 1
-                if bar is not None:
+                if record.get("gold") is not None and record.get("html"):
+                    samples.append(auto_training.make_sample(record, dataset))
+                    longer = auto_training.training_lengthened(record, dataset, args.seed,
+                                                               share)
+                    if longer is not None:
+                        samples.append(longer)
+                        lengthened += 1
+                if bar is not None:  # a page without gold is a page of the total all the same
                     bar.set_postfix(lengthened=lengthened, refresh=False)
                     bar.update()
     except (ValueError, KeyError, OSError) as exc:
@@ -208,17 +212,29 @@ def run_auto(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
-    if bar is not None:  # the trees take minutes on the dev sets and report nothing
-        print("training the trees ...", file=sys.stderr)
     if len(samples) - lengthened < 2:
         print("training failed: need at least 2 labeled pages", file=sys.stderr)
         return 1
     rounds = args.rounds or auto_training.DEFAULT_ROUNDS
-    ensembles, meta = auto_training.train_model(
-        samples, seed=args.seed, rounds=rounds, threshold=auto_training.DEFAULT_THRESHOLD,
-        stack_folds=(auto_training.DEFAULT_STACK_FOLDS if args.stack_folds is None
-                     else max(args.stack_folds, 0)),
-        meta={"lengthen_share": share}, without=without)
+    # the trees take minutes on the dev sets: a bar over the boosting rounds of every model
+    trees_bar = _progress_bar(args, "trees", [])
+    if trees_bar is not None:
+        trees_bar.unit = "round"
+
+    def rounds_done(done: int, total: int) -> None:
+        trees_bar.total = total
+        trees_bar.update(done - trees_bar.n)
+
+    try:
+        ensembles, meta = auto_training.train_model(
+            samples, seed=args.seed, rounds=rounds, threshold=auto_training.DEFAULT_THRESHOLD,
+            stack_folds=(auto_training.DEFAULT_STACK_FOLDS if args.stack_folds is None
+                         else max(args.stack_folds, 0)),
+            meta={"lengthen_share": share}, without=without,
+            progress=None if trees_bar is None else rounds_done)
+    finally:
+        if trees_bar is not None:
+            trees_bar.close()
     out = args.out
     if out is None:
         from ..paths import data_dir

@@ -29,7 +29,7 @@ from typing import Any
 
 from ..page import Page
 from ..sites import site_key
-from .datasets import LabeledPage, load_pages, resolve
+from .datasets import LabeledPage, load_pages, pages_total, resolve
 from .metric import PageScore, score_page, summarize
 
 #: Sites with fewer pages are not tested (they still train in inter-site runs).
@@ -272,7 +272,8 @@ def run(args: Any) -> int:
     if getattr(args, "progress", False):
         from tqdm import tqdm
 
-        progress_bar = tqdm(file=sys.stderr, unit="page", desc="features")
+        progress_bar = tqdm(file=sys.stderr, unit="page", desc="features",
+                            total=pages_total(args.datasets, args.limit))
         tick = progress_bar.update
     try:
         items = load_items(args, params, tick)

@@ -7,12 +7,14 @@ from ..labeled import (  # noqa: F401 (re-exported)
     DATASETS_ENV,
     LabeledPage,
     _strings,
+    count_pages,
     dataset_file,
     default_roots,
     iter_pages,
     load_pages,
+    pages_total,
     resolve,
 )
 
-__all__ = ["DATASETS_ENV", "LabeledPage", "dataset_file", "default_roots", "iter_pages",
-           "load_pages", "resolve"]
+__all__ = ["DATASETS_ENV", "LabeledPage", "count_pages", "dataset_file", "default_roots",
+           "iter_pages", "load_pages", "pages_total", "resolve"]

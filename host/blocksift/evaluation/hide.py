@@ -36,7 +36,7 @@ from lxml import etree
 from ..actions.hide import HideParams, _invisible, decide
 from ..content import NON_TEXT_TAGS
 from ..page import Page
-from .datasets import LabeledPage, iter_pages, resolve
+from .datasets import LabeledPage, count_pages, iter_pages, resolve
 from .metric import tokens
 from .runner import percentile
 
@@ -268,7 +268,8 @@ def run(args: argparse.Namespace) -> int:
         if args.progress:
             from tqdm import tqdm
 
-            bar = tqdm(desc=label, unit="page", file=sys.stderr)
+            bar = tqdm(desc=label, unit="page", file=sys.stderr,
+                       total=count_pages(path, args.limit))
         before = HideReport(label, "linkblocks")
         after = HideReport(label, "hide")
         for labeled in iter_pages(path, args.limit):

@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from ..algorithms import linkblocks as lb
-from .datasets import iter_pages, resolve
+from .datasets import count_pages, iter_pages, resolve
 
 #: Anchor-text share of a page's text units from which it counts as index-like.
 INDEX_LINK_SHARE = 0.5
@@ -252,7 +252,8 @@ def run(args: argparse.Namespace) -> int:
         if getattr(args, "progress", False):
             from tqdm import tqdm
 
-            labeled_pages = tqdm(labeled_pages, desc=label, unit="page", file=sys.stderr)
+            labeled_pages = tqdm(labeled_pages, desc=label, unit="page", file=sys.stderr,
+                                 total=count_pages(path, getattr(args, "limit", None)))
         for labeled in labeled_pages:
             pages.append(measure(labeled.html, label, labeled.id, params, labeled.url))
     if not pages:
