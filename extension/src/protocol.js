@@ -319,6 +319,13 @@ export function readingTime(text, { wordsPerMinute = 230, cjkPerMinute = 500 } =
   return { words, cjk, minutes: Math.max(1, Math.round(minutes)) };
 }
 
+/** The text's length for the reader's header: Chinese, Japanese and Korean text is counted
+ * in characters (a run of them is not one word), other text in words. */
+export function lengthLabel({ words, cjk }, locale = undefined) {
+  return cjk > words ? `${cjk.toLocaleString(locale)} characters`
+    : `${(words + cjk).toLocaleString(locale)} words`;
+}
+
 // -- export (reader view; host/blocksift/export.py) ----------------------------------------
 
 const ARTICLE_FIELDS = ["title", "html", "url", "authors", "published", "siteName", "language"];

@@ -5,7 +5,7 @@
 
 import DOMPurify from "./vendor/dompurify/purify.es.mjs";
 import { api } from "./api.js";
-import { MSG, readingTime } from "./protocol.js";
+import { MSG, lengthLabel, readingTime } from "./protocol.js";
 import { indexViewFragment } from "./indexview.js";
 
 import { READER_KEYS, readerAction } from "./readerkeys.js";
@@ -240,7 +240,7 @@ function showMeta(data, meta) {
     stamp.textContent = day;
     parts.push(stamp);
   }
-  parts.push(`${time.minutes} min read`, `${(time.words + time.cjk).toLocaleString()} words`);
+  parts.push(`${time.minutes} min read`, lengthLabel(time));
   const details = $("details");
   details.replaceChildren();
   parts.forEach((part, i) => {

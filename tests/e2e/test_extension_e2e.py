@@ -209,6 +209,9 @@ def test_reader_view_of_a_real_dev_page(browser: harness.Browser, site: harness.
     found = [p for p in paragraphs if re.sub(r"\s+", "", p)[:15] in text]
     assert len(found) >= 0.8 * len(paragraphs), (len(found), len(paragraphs))
     assert len(text) < 2 * len(re.sub(r"\s+", "", gold))  # main text, not the whole page
+    # Chinese is measured in characters: a run of them is not one word
+    details = page.evaluate("document.getElementById('details').textContent")
+    assert re.search(r"\d+ min read · [\d,]+ characters$", details), details
     page.screenshot(artifacts / "reader-dev-page.png")
 
 

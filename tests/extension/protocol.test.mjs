@@ -4,7 +4,7 @@ import { test } from "node:test";
 
 import {
   ChunkAssembler, ID_ATTR, PROTOCOL_VERSION, cancelRequest, elementIdsToHide, extractRequest,
-  helloRequest, isHostMissingMessage, newRequestId, portClosedError, readingTime, wellFormed,
+  helloRequest, isHostMissingMessage, lengthLabel, newRequestId, portClosedError, readingTime, wellFormed,
 } from "../../extension/src/protocol.js";
 
 test("hello names the protocol version and the client", () => {
@@ -85,6 +85,9 @@ test("reading time counts words and CJK characters", () => {
   assert.deepEqual(readingTime("word ".repeat(460)), { words: 460, cjk: 0, minutes: 2 });
   assert.equal(readingTime("字".repeat(1500)).minutes, 3);
   assert.equal(readingTime("").minutes, 1);
+  // a Chinese text's length is its characters, not "words"; a few in English text are words
+  assert.equal(lengthLabel(readingTime("中文字符".repeat(300) + " GDP 2025"), "en"), "1,200 characters");
+  assert.equal(lengthLabel(readingTime("word ".repeat(1200) + "東京"), "en"), "1,202 words");
 });
 
 test("messages are made well-formed: lone surrogates become U+FFFD, pairs stay", () => {
