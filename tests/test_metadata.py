@@ -157,12 +157,17 @@ SHOP = ("<main><h1>Harbour Rain Jacket</h1><p class='price'>EUR 120</p>" + ARTIC
         "</section></main>")
 
 
-@pytest.mark.parametrize("page_type", sorted(metadata.NO_BYLINE_PAGE_TYPES))
-def test_a_page_whose_type_has_no_byline_names_no_author(page_type):
-    shop = page(SHOP, "<meta name='author' content='Quayside Outfitters'>")
-    assert metadata.extract(shop).authors  # a reviewer or the shop, taken for a byline
-    assert metadata.extract(shop, page_type=page_type).authors == []
-    assert metadata.extract(shop, page_type="article").authors
+@pytest.mark.parametrize("page_type", sorted(metadata.NOT_PUBLICATION_PAGE_TYPES))
+def test_a_page_that_is_not_a_publication_names_no_author_and_no_day(page_type):
+    shop = page(SHOP.replace("<p>Kept me dry", "<time datetime='2020-08-06'>August 6, 2020"
+                             "</time><p>Kept me dry"),
+                "<meta name='author' content='Quayside Outfitters'>")
+    found = metadata.extract(shop)  # a reviewer or the shop taken for a byline, a review's day
+    assert found.authors and found.published == "2020-08-06"
+    kept = metadata.extract(shop, page_type=page_type)
+    assert kept.authors == [] and kept.published == ""
+    article = metadata.extract(shop, page_type="article")
+    assert article.authors and article.published == "2020-08-06"
 
 
 def test_attach_passes_the_segmenter_s_page_type_when_it_is_sure_of_it():
