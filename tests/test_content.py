@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from lxml import etree
 
 from blocksift import content
@@ -641,6 +642,32 @@ def test_a_table_column_with_nothing_in_it_leaves_the_reader_copy():
     assert html.count("<td>") == 1 + 4 and "<th>Table of Contents</th>" in html
     assert "<th>Name</th><th>Size</th>" in html  # a data table's empty middle column goes
     assert "<td>rust</td><td></td>" in html  # an empty cell in a column with content stays
+
+
+@pytest.mark.parametrize("colspan, width", [("²", 1), ("0", 1), ("2px", 2), (" +2", 2),
+                                             ("1000000000", 1000)])
+def test_a_cell_s_span_is_read_as_a_browser_reads_it(colspan, width):
+    # "²" passed str.isdigit() and then failed int(): the whole extraction raised; a huge
+    # colspan made a list of that many columns (seconds and gigabytes for one cell)
+    main = _render("<h1>Sizes</h1><p>The table below lists the sizes.</p>"
+                   f"<table><tr><th colspan='{colspan}'>Head</th></tr>"
+                   "<tr><td>a</td><td></td></tr></table>")
+    assert "<th" in main.html and "<td>a</td>" in main.html
+    cell = etree.Element("td", colspan=colspan)
+    assert content._span(cell, "colspan") == width
+
+
+def test_a_reader_copy_that_cannot_be_made_falls_back_to_the_text(monkeypatch, caplog):
+    # a page no rule foresaw (as colspan="²" was) gives its text as paragraphs, not an error
+    page = Page("<html><body><article><h1>Sizes &amp; fits</h1><p>Runs small: pick one size "
+                "up &lt;really&gt;.</p></article></body></html>")
+    def broken(*args, **kwargs):
+        raise ValueError("a rule met something new")
+    monkeypatch.setattr(content, "sanitized_html", broken)
+    main = render_main(page, page.tree.findall(".//article"))
+    assert main.html == ("<p>Sizes &amp; fits</p>"
+                         "<p>Runs small: pick one size up &lt;really&gt;.</p>")
+    assert "Runs small" in main.text and "ValueError" in caplog.text
 
 
 def test_a_loaded_picture_and_its_noscript_copy_show_once():

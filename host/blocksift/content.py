@@ -7,6 +7,7 @@ reader view, the CLI and the evaluation see the same text for the same choice.
 from __future__ import annotations
 
 import copy
+import logging
 import re
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -19,6 +20,8 @@ from lxml import html as lxml_html
 from .page import Page
 from .rawscan import STAMP_ATTR
 from .wire.results import MainText
+
+log = logging.getLogger(__name__)
 
 #: Elements whose content is never text a reader sees.
 NON_TEXT_TAGS = frozenset({"script", "style", "noscript", "template", "head", "title", "meta",
@@ -780,9 +783,18 @@ def _flatten_layout_table(table: etree._Element) -> None:
         parent.replace(table, replacement)
 
 
+_SPAN_VALUE = re.compile(r"\s*\+?([0-9]+)")
+#: What a browser allows a cell's ``colspan`` / ``rowspan`` (HTML's table model).
+_SPAN_LIMITS = {"colspan": 1000, "rowspan": 65534}
+
+
 def _span(cell: etree._Element, name: str) -> int:
-    value = (cell.get(name) or "1").strip()
-    return int(value) if value.isdigit() and int(value) > 0 else 1
+    """A cell's ``colspan`` or ``rowspan`` read as a browser reads it: ASCII digits ("2px" is
+    2; "²" and "0" are 1), at most the table model's limit (a page's colspan="100000000"
+    would otherwise make a column list of that length)."""
+    found = _SPAN_VALUE.match(cell.get(name) or "")
+    value = int(found.group(1)) if found else 1
+    return min(max(value, 1), _SPAN_LIMITS[name])
 
 
 def _drop_empty_columns(table: etree._Element) -> None:
@@ -1293,6 +1305,13 @@ def screen_reader_copies(elements: Sequence[etree._Element]) -> list[etree._Elem
     return found
 
 
+def plain_html(text: str) -> str:
+    """``text`` as escaped paragraphs, one per line: the reader's copy when its HTML could not
+    be made."""
+    return "".join(f"<p>{html_escape(line.strip())}</p>" for line in text.split("\n")
+                   if line.strip())
+
+
 def render_main(page: Page, elements: Sequence[etree._Element], *,
                 with_html: bool = True,
                 exclude: Collection[etree._Element] = frozenset(),
@@ -1323,9 +1342,14 @@ def render_main(page: Page, elements: Sequence[etree._Element], *,
     if with_html and chosen:
         # the reader shows a link chosen in part whole, and a text the page gives twice (shown
         # and for screen readers) once; the text, ids and xpaths stay the algorithm's choice
-        shown = whole_links(chosen, exclude)
-        html = sanitized_html(page, shown, exclude | set(screen_reader_copies(shown)),
-                              post_heads=post_heads)
+        try:
+            shown = whole_links(chosen, exclude)
+            html = sanitized_html(page, shown, exclude | set(screen_reader_copies(shown)),
+                                  post_heads=post_heads)
+        except Exception as exc:  # a page no rule foresaw: its text, not a failed reader view
+            log.warning("reader HTML of %s failed (%s: %s); plain paragraphs instead",
+                        page.url or "a page", type(exc).__name__, exc)
+            html = plain_html(plain_text(chosen, exclude))
     else:
         html = ""
     return MainText(
