@@ -3,7 +3,8 @@
 Pages of the shared dev sets are mutated (seeded, so a run can be repeated): byte damage,
 truncation, duplicated or spliced slices, lone surrogates, NULs and control characters (in
 text and in attribute values), deep nesting, attribute bombs, unclosed comments/scripts,
-giant attribute values, tag soup; every third page first gets the element ids the
+giant attribute values, tag soup, odd numbers in spans, list starts and sizes
+("²", "1e309", "2px"); every third page first gets the element ids the
 extension's snapshot carries. Each page goes, with the algorithms taken in turn, through:
 
 * ``batch``: ``blocksift batch`` runs over all pages, ``--action extract`` and ``hide`` in
@@ -78,7 +79,7 @@ def _slice(rng: random.Random, text: str) -> tuple[int, int]:
 def mutate(rng: random.Random, html: str, other: str) -> str:
     """One to four mutations of ``html`` (``other``: a second page for splicing)."""
     for _ in range(rng.randint(1, 4)):
-        kind = rng.randrange(14)
+        kind = rng.randrange(15)
         at = rng.randrange(len(html) + 1)
         if kind == 0:  # truncate
             html = html[:at]
@@ -126,10 +127,28 @@ def mutate(rng: random.Random, html: str, other: str) -> str:
         elif kind == 12:  # many links
             html = html[:at] + "".join(f'<a href="/{i}">{i}</a>'
                                        for i in range(rng.randint(100, 30000))) + html[at:]
+        elif kind == 13:  # odd numbers where a rule reads one: spans, list starts, sizes
+            def odd() -> str:
+                return rng.choice(ODD_NUMBERS)
+            html = _NUMERIC_ATTR.sub(lambda m: f'{m.group(1)}="{odd()}"', html,
+                                     count=rng.randint(1, 200))
+            html = html[:at] + (
+                f'<table><tr><th colspan="{odd()}">h</th></tr><tr><td rowspan="{odd()}">a</td>'
+                f'<td colspan="{odd()}"></td></tr></table><ol start="{odd()}"><li value='
+                f'"{odd()}">x</li></ol><img src="/i.png" width="{odd()}" height="{odd()}">'
+            ) + html[at:]
         else:  # drop a slice
             start, end = _slice(rng, html)
             html = html[:start] + html[end:]
     return html
+
+
+#: Attribute values a page may hold where a number is meant (colspan="²" once passed
+#: str.isdigit() and failed int()).
+ODD_NUMBERS = ("²", "١٢", "1e309", "99999999999999999999", "-7", " +2", "0", "",
+               "NaN", "0x10", "2px", "∞", "1000000000")
+_NUMERIC_ATTR = re.compile(r'\b(colspan|rowspan|start|value|width|height|tabindex|span)'
+                           r'="[^"]*"', re.IGNORECASE)
 
 
 _START_TAG = re.compile(r"<[A-Za-z][\w-]*")
