@@ -657,6 +657,15 @@ def test_a_cell_s_span_is_read_as_a_browser_reads_it(colspan, width):
     assert content._span(cell, "colspan") == width
 
 
+def test_links_stay_as_written_on_a_page_whose_address_is_no_url():
+    # "http://[::1" (an IPv6 host without its "]") made the reader's copy fail whole
+    page = Page("<html><body><article><h1>Notes</h1><p>See <a href='/notes/2'>the next note"
+                "</a> and <a href='https://example.org/x'>this one</a>.</p></article></body>"
+                "</html>", url="http://[::1")
+    main = render_main(page, page.tree.findall(".//article"))
+    assert '<a href="/notes/2"' in main.html and 'href="https://example.org/x"' in main.html
+
+
 def test_a_reader_copy_that_cannot_be_made_falls_back_to_the_text(monkeypatch, caplog):
     # a page no rule foresaw (as colspan="²" was) gives its text as paragraphs, not an error
     page = Page("<html><body><article><h1>Sizes &amp; fits</h1><p>Runs small: pick one size "

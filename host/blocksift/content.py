@@ -505,7 +505,10 @@ _DOT_SEGMENT = re.compile(r"/\.\.?(?:/|\Z)")
 def _joiner(base_url: str) -> Callable[[str], str]:
     """``urljoin(base_url, url)``, with the base read once and the most common link (a
     plain path from the site's root) joined without parsing either."""
-    base = urlsplit(base_url)
+    try:
+        base = urlsplit(base_url)
+    except ValueError:  # a page address that is no URL ("http://[::1"): links stay as written
+        return lambda url: url
     if base.scheme not in ("http", "https") or not base.netloc:
         return lambda url: urljoin(base_url, url)
     origin = f"{base.scheme}://{base.netloc}"
