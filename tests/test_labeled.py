@@ -45,3 +45,12 @@ def test_the_total_of_several_sets_is_unknown_when_one_is(tmp_path):
     assert pages_total([first, folder]) == 8
     assert pages_total([first, folder], limit=2) == 4
     assert pages_total([first, tmp_path / "none"]) is None
+
+
+def test_a_set_too_large_to_read_twice_is_not_counted_ahead(tmp_path, monkeypatch):
+    import blocksift.labeled as labeled
+
+    path = _write(tmp_path / "pages.jsonl", [_page(n) for n in range(4)])
+    monkeypatch.setattr(labeled, "COUNT_AHEAD_BYTES", path.stat().st_size - 1)
+    assert count_pages(path) is None
+    assert count_pages(path, limit=3) == 3  # a limit stops the count early: still known
