@@ -181,6 +181,8 @@ def read_source(source: str, timeout: float = 20.0) -> tuple[str, str | None]:
                 charset = response.headers.get_content_charset()
         except OSError as exc:
             raise CommandError(f"cannot fetch {source}: {exc}") from None
+        except ValueError as exc:  # urllib refuses the address itself ("http://[::1")
+            raise CommandError(f"cannot fetch {source}: not a valid URL ({exc})") from None
         return decode_html(_checked(data, source), charset), source
     path = Path(source)
     try:
