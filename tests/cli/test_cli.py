@@ -68,7 +68,7 @@ def test_extract_reads_stdin():
 @pytest.mark.parametrize("args, message", [
     (["extract", "no-such-file.html"], "cannot read"),
     (["extract", "http://[::1/page"], "not a valid URL"),  # once an internal error
-    (["extract", "http://example.org:99999/page"], "not a valid URL"),
+    (["extract", "http://a b/page"], "cannot fetch"),  # http.client's own error, not an OSError
     (["extract", str(EXAMPLE), "--algo", "nonesuch"], "unknown algorithm"),
     (["extract", str(EXAMPLE), "--param", "bogus=1"], "invalid params"),
     (["extract", str(EXAMPLE), "--param", "novalue"], "key=value"),

@@ -172,16 +172,19 @@ def read_source(source: str, timeout: float = 20.0) -> tuple[str, str | None]:
             raise CommandError(f"cannot read standard input: {exc.strerror or exc}") from None
         return decode_html(_checked(data, "standard input")), None
     if source.startswith(("http://", "https://")):
+        import http.client
         import urllib.request
 
-        request = urllib.request.Request(source, headers={"User-Agent": "blocksift"})
         try:
+            request = urllib.request.Request(source, headers={"User-Agent": "blocksift"})
             with urllib.request.urlopen(request, timeout=timeout) as response:
                 data = response.read()
                 charset = response.headers.get_content_charset()
-        except OSError as exc:
+        except (OSError, http.client.HTTPException) as exc:  # HTTPException: "a b" as a host,
+            # a reply cut short
             raise CommandError(f"cannot fetch {source}: {exc}") from None
-        except ValueError as exc:  # urllib refuses the address itself ("http://[::1")
+        except (ValueError, OverflowError) as exc:  # an address urllib or the socket refuses
+            # ("http://[::1", a port past 65535)
             raise CommandError(f"cannot fetch {source}: not a valid URL ({exc})") from None
         return decode_html(_checked(data, source), charset), source
     path = Path(source)
