@@ -691,3 +691,19 @@ def test_a_loaded_picture_and_its_noscript_copy_show_once():
                    "</noscript></p><p>Text.</p>")
     assert main.html.count("tacos.jpg") == 1, main.html
     assert "real.jpg" in main.html  # a placeholder's noscript picture is still the one shown
+
+
+def test_a_template_slot_no_script_filled_leaves_the_reader_copy_code_keeps_it():
+    # a shop's price box saved before its script ran: "{{priceAnchor.info.totalPrice}}"
+    # lines stood where the prices go, above the product's text
+    main = _render("<div class='price'><p>{{priceAnchor.priceWrapper.info.totalPrice}}</p>"
+                   "<p>Original Price: {{ priceAnchor.info.orignalPrice }}</p>"
+                   "<span>{{items[0].name}}</span></div>"
+                   "<p>The tablet comes with a pen in the box.</p>"
+                   "<pre><code>Hello {{ user.name }}</code></pre>"
+                   "<p>Write <code>{{ person }}</code> where the name goes.</p>")
+    assert "priceAnchor" not in main.html and "items[0]" not in main.html, main.html
+    assert "Original Price:" in main.text
+    assert main.html.count("<p>") == 3, main.html  # the emptied paragraph goes
+    # a template language's documentation shows its slots as code
+    assert "Hello {{ user.name }}" in main.text and "{{ person }}" in main.text

@@ -1076,6 +1076,25 @@ def _needs_source(image: etree._Element) -> bool:
     return not src or src.startswith("data:")
 
 
+#: a client-side template's slot its script never filled ("{{priceAnchor.info.totalPrice}}"):
+#: an identifier path in double braces
+_TEMPLATE_SLOT = re.compile(r"\{\{\s*[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\[\d+\])*\s*\}\}")
+#: where braces are the text itself (a template language's documentation shows its slots)
+_CODE_TAGS = ("pre", "code", "kbd", "samp", "textarea")
+
+
+def _drop_template_slots(clone: etree._Element) -> None:
+    """Unfilled template slots out of the reader's text, outside code: a page saved before
+    its script ran shows "{{price.total}}" where the price goes, which says nothing."""
+    in_code = {node for holder in clone.iter(*_CODE_TAGS) for node in holder.iter()}
+    for node in clone.iter():
+        if isinstance(node.tag, str) and node not in in_code and node.text and "{{" in node.text:
+            node.text = _TEMPLATE_SLOT.sub("", node.text)
+        parent = node.getparent()
+        if node.tail and "{{" in node.tail and (parent is None or parent not in in_code):
+            node.tail = _TEMPLATE_SLOT.sub("", node.tail)
+
+
 def restructure(clone: etree._Element, math_classes: bool = True) -> None:
     """Structure a reader renders well, in place: lazy images resolved, math kept in one
     form, layout tables flattened (data tables stay), one box per code listing.
@@ -1085,6 +1104,7 @@ def restructure(clone: etree._Element, math_classes: bool = True) -> None:
     _math_sources(clone, math_classes)
     _drop_controls(clone)  # after the formulas: MathJax 2 keeps TeX in scripts
     _drop_heading_anchors(clone)
+    _drop_template_slots(clone)
     for table in reversed(list(clone.iter("table"))):  # inner tables first
         if _is_layout_table(table):
             _flatten_layout_table(table)
