@@ -68,6 +68,12 @@ def test_extract_reads_stdin():
 @pytest.mark.parametrize("args, message", [
     (["extract", "no-such-file.html"], "cannot read"),
     (["extract", "http://[::1/page"], "not a valid URL"),  # once an internal error
+    # "nan" passed a `<= 0` check (every page then timed out), "inf" overflowed a timer
+    (["extract", str(EXAMPLE), "--timeout", "nan"], "must be a number of seconds"),
+    (["extract", str(EXAMPLE), "--timeout", "inf"], "must be a number of seconds"),
+    (["batch", "--timeout", "nan"], "must be a number of seconds"),
+    (["serve", "--idle-timeout", "nan"], "must be a number of seconds"),
+    (["native", "--timeout", "-1"], "must be a number of seconds"),  # the browser's fast path
     (["extract", "http://a b/page"], "cannot fetch"),  # http.client's own error, not an OSError
     (["extract", str(EXAMPLE), "--algo", "nonesuch"], "unknown algorithm"),
     (["extract", str(EXAMPLE), "--param", "bogus=1"], "invalid params"),
@@ -82,6 +88,7 @@ def test_usage_errors_are_clear(args, message):
     assert done.returncode == 2
     assert message in done.stderr
     assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
 
 
 def test_batch_keeps_order_and_survives_bad_lines():

@@ -26,6 +26,7 @@ from .common import (
     parse_params,
     resolve_model,
     run_guarded,
+    seconds,
     stdin_stream,
     want_progress,
 )
@@ -38,7 +39,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     add_model_argument(parser)
     parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
                         help="worker processes (default: CPU count)")
-    parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+    parser.add_argument("--timeout", type=seconds, default=30.0, metavar="SECONDS",
                         help="per-page time limit; a page over it is an error line "
                              "(default %(default)s)")
     parser.add_argument("--memory-limit", type=int, default=2048, metavar="MIB",

@@ -21,6 +21,7 @@ from .common import (
     read_source,
     resolve_model,
     run_guarded,
+    seconds,
 )
 
 
@@ -39,7 +40,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                              "to hide with kind and reason; --algo names the main-content "
                              "algorithm)")
     add_model_argument(parser)
-    parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+    parser.add_argument("--timeout", type=seconds, default=30.0, metavar="SECONDS",
                         help="time limit for the page; over it is a one-line error, exit 2 "
                              "(default %(default)s)")
     parser.add_argument("--memory-limit", type=int, default=2048, metavar="MIB",

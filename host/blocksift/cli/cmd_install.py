@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .common import seconds
+
 COMMANDS = ("install", "uninstall", "doctor")
 
 
@@ -52,7 +54,7 @@ def add_parser(subparsers: Any) -> None:
     _common(p)
     p.add_argument("--no-round-trip", action="store_true",
                    help="only check the files, do not start the host")
-    p.add_argument("--timeout", type=float, default=20.0, metavar="S",
+    p.add_argument("--timeout", type=seconds, default=20.0, metavar="S",
                    help="seconds to wait for the host's replies (default %(default)s)")
     p.set_defaults(install_command="doctor", run=run)
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 
+from .common import seconds
+
 
 def _options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=None,
                         help="extraction processes (default: 2-4 by CPU count)")
-    parser.add_argument("--timeout", type=float, default=30.0,
+    parser.add_argument("--timeout", type=seconds, default=30.0,
                         help="per-request time limit in seconds (default %(default)s)")
     parser.add_argument("--max-frame", type=int, default=64 * 1024 * 1024,
                         help="largest request frame in bytes (default 64 MiB, the browsers' cap)")
@@ -54,7 +56,9 @@ def run_native(argv: list[str]) -> int:
     Browsers pass their own arguments (the caller's origin; Firefox also the manifest path),
     which are ignored.
     """
-    parser = argparse.ArgumentParser(prog="blocksift native")
+    from .main import _parser_class
+
+    parser = _parser_class()(prog="blocksift native")  # a bad option: one line, as elsewhere
     _options(parser)
     args, _unknown = parser.parse_known_args(argv)
     return _run(args)

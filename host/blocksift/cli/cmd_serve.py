@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .common import seconds
+
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -20,15 +22,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--max-connections", type=int, default=64,
                         help="open connections at most; one more gets HTTP 503 "
                              "(default %(default)s)")
-    parser.add_argument("--idle-timeout", type=float, default=300.0, metavar="SECONDS",
+    parser.add_argument("--idle-timeout", type=seconds, default=300.0, metavar="SECONDS",
                         help="close a connection with no request for this long "
                              "(default %(default)s)")
-    parser.add_argument("--grace", type=float, default=10.0, metavar="SECONDS",
+    parser.add_argument("--grace", type=seconds, default=10.0, metavar="SECONDS",
                         help="on SIGTERM, let requests in flight finish for this long before "
                              "cancelling them (default %(default)s)")
     parser.add_argument("--workers", type=int, default=None,
                         help="extraction processes (default: 2-4 by CPU count)")
-    parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+    parser.add_argument("--timeout", type=seconds, default=30.0, metavar="SECONDS",
                         help="per-request time limit (default %(default)s)")
     parser.add_argument("--max-frame", type=int, default=64 * 1024 * 1024, metavar="BYTES",
                         help="largest message accepted; a bigger one closes the connection "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -206,6 +207,23 @@ def run_guarded(func: Any) -> Any:
             return 2
 
     return wrapper
+
+
+#: The longest time limit a command takes (a day): time_t and timers overflow near infinity.
+MAX_SECONDS = 86400.0
+
+
+def seconds(text: str) -> float:
+    """An argparse type for a time limit: a positive, finite number of seconds up to a day
+    ("nan" passed a `<= 0` check and made every page time out; "inf" overflowed a timer)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not (math.isfinite(value) and 0 < value <= MAX_SECONDS):
+        raise argparse.ArgumentTypeError(
+            f"must be a number of seconds above 0 and at most {MAX_SECONDS:g}, got {text!r}")
+    return value
 
 
 def want_progress(flag: bool | None = None) -> bool:
