@@ -595,6 +595,22 @@ function dropOpeningMetaLine(fragment, meta) {
   }
 }
 
+/** Whether `element` says nothing but `stamp` and the words around a date ("Posted",
+ * "Updated on"), and shows nothing else (a picture, a table). */
+function saysOnlyDate(element, stamp) {
+  if ([...CONTENT_ELEMENTS].some((tag) => element.querySelector(tag))) return false;
+  const rest = squeeze(spacedText(element)).split(squeeze(spacedText(stamp))).join(" ");
+  return !rest.replace(META_WORDS, " ").replace(/[\s|·•,:\-–—/]+/g, "");
+}
+
+/** The line a date stamp stands on when it says nothing else ("Posted March 19, 2024", a
+ * link around it): the largest such block; the stamp alone inside a line that goes on. */
+function dateLineOf(stamp) {
+  let line = stamp;
+  for (let up = stamp.parentElement; up && saysOnlyDate(up, stamp); up = up.parentElement) line = up;
+  return line;
+}
+
 async function main() {
   root.dataset.blocksiftStatus = "loading";
   const key = decodeURIComponent(location.hash.slice(1));
@@ -652,9 +668,7 @@ async function main() {
   // ... and so does a date line that only repeats the date shown in the header
   const stamp = meta.published ? fragment.querySelector("time") : null;
   if (stamp && (stamp.getAttribute("datetime") || "").startsWith(meta.published.slice(0, 10))) {
-    const line = stamp.parentElement;
-    const lone = line && line.textContent.trim() === stamp.textContent.trim();
-    (lone ? line : stamp).remove();
+    dateLineOf(stamp).remove();
   }
   $("content").replaceChildren(fragment);
   decorate($("content"));

@@ -359,6 +359,26 @@ def test_reader_drops_a_meta_line_its_header_says_already_and_keeps_the_text(
     assert "10 Min Read" in " ".join(text_of(page).split())
 
 
+def test_reader_drops_a_date_line_with_its_lead_word_not_the_date_alone(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a forum post's head: its author's name, then a "Posted <date>" line, a link to the
+    # post; the header shows both, so the line goes whole (its date alone gone left a lone
+    # "Posted" link above the text)
+    html = ('<p><strong>Rabbids</strong></p><div><a href="#post-1">Posted <time '
+            'datetime="2024-03-19T21:22:50Z">March 19, 2024</time></a></div><p>Does anyone '
+            "know what the two holes in the case are for? The manual says nothing about them.</p>"
+            '<p>Updated <time datetime="2024-03-20">March 20, 2024</time>: found it.</p>')
+    payload = stored_answer(site, "New PC Case", html,
+                            {"authors": ["Rabbids"], "published": "2024-03-19"})
+    page = reader_of_answer(browser, "postedline", payload)
+    text = " ".join(text_of(page).split())
+    assert text.startswith("Does anyone know what the two holes"), text
+    assert page.evaluate(f"{CONTENT}.querySelectorAll('a').length") == 0
+    # a later line with words of its own keeps its date
+    assert "Updated March 20, 2024: found it." in text
+    page.screenshot(artifacts / "reader-posted-line.png")
+
+
 def test_reader_drops_headings_that_head_nothing(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a box's heading whose list the algorithm left out, and one at the very end
