@@ -74,6 +74,10 @@ def test_extract_reads_stdin():
     (["batch", "--timeout", "nan"], "must be a number of seconds"),
     (["serve", "--idle-timeout", "nan"], "must be a number of seconds"),
     (["native", "--timeout", "-1"], "must be a number of seconds"),  # the browser's fast path
+    # each worker is a process holding a model: "-j 100000" would start them all at once
+    (["batch", "-j", "100000"], "four per core"),
+    (["serve", "--workers", "0"], "must be 1 to"),
+    (["native", "--workers", "100000"], "four per core"),
     (["extract", "http://a b/page"], "cannot fetch"),  # http.client's own error, not an OSError
     (["extract", str(EXAMPLE), "--algo", "nonesuch"], "unknown algorithm"),
     (["extract", str(EXAMPLE), "--param", "bogus=1"], "invalid params"),

@@ -29,6 +29,7 @@ from .common import (
     seconds,
     stdin_stream,
     want_progress,
+    worker_count,
 )
 
 
@@ -37,7 +38,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "batch", help="extract many pages: JSONL or WARC in, JSONL or Parquet out")
     add_algorithm_arguments(parser)
     add_model_argument(parser)
-    parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
+    parser.add_argument("--jobs", "-j", type=worker_count, default=os.cpu_count() or 1,
                         help="worker processes (default: CPU count)")
     parser.add_argument("--timeout", type=seconds, default=30.0, metavar="SECONDS",
                         help="per-page time limit; a page over it is an error line "
@@ -90,8 +91,8 @@ def _refuse_binary(stream: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     params = parse_params(args.param)
     module, _ = load_algorithm(args.algo, params)  # validates algo and params before input
-    if args.timeout <= 0 or args.memory_limit < 0 or args.jobs < 1:
-        print("blocksift: error: --timeout and --jobs must be positive, --memory-limit >= 0",
+    if args.memory_limit < 0:  # --timeout and --jobs are checked as they are read
+        print("blocksift: error: --memory-limit must be 0 (none) or a number of MiB",
               file=sys.stderr)
         return 2
     model_path = resolve_model(module, args.model)

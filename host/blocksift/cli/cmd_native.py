@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from .common import seconds
+from .common import seconds, worker_count
 
 
 def _options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--workers", type=int, default=None,
+    parser.add_argument("--workers", type=worker_count, default=None,
                         help="extraction processes (default: 2-4 by CPU count)")
     parser.add_argument("--timeout", type=seconds, default=30.0,
                         help="per-request time limit in seconds (default %(default)s)")

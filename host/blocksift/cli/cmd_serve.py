@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import seconds
+from .common import seconds, worker_count
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -28,7 +28,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--grace", type=seconds, default=10.0, metavar="SECONDS",
                         help="on SIGTERM, let requests in flight finish for this long before "
                              "cancelling them (default %(default)s)")
-    parser.add_argument("--workers", type=int, default=None,
+    parser.add_argument("--workers", type=worker_count, default=None,
                         help="extraction processes (default: 2-4 by CPU count)")
     parser.add_argument("--timeout", type=seconds, default=30.0, metavar="SECONDS",
                         help="per-request time limit (default %(default)s)")
@@ -58,15 +58,10 @@ def _check(args: argparse.Namespace) -> str | None:
         return f"--port must be 0..65535, got {args.port}"
     if args.max_connections < 1:
         return "--max-connections must be at least 1"
-    for name in ("idle_timeout", "grace", "timeout"):
-        if getattr(args, name) <= 0:
-            return f"--{name.replace('_', '-')} must be positive"
     if args.max_frame < 1024:
         return "--max-frame must be at least 1024 bytes"
     if args.memory_limit < 0:
         return "--memory-limit must be 0 (none) or a number of MiB"
-    if args.workers is not None and args.workers < 1:
-        return "--workers must be at least 1"
     for origin in args.allow_origin:
         if "://" not in origin or origin.rstrip("/") != origin.rstrip("/").strip():
             return f"--allow-origin needs scheme://host[:port], got {origin!r}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -223,6 +224,21 @@ def seconds(text: str) -> float:
     if not (math.isfinite(value) and 0 < value <= MAX_SECONDS):
         raise argparse.ArgumentTypeError(
             f"must be a number of seconds above 0 and at most {MAX_SECONDS:g}, got {text!r}")
+    return value
+
+
+def worker_count(text: str) -> int:
+    """An argparse type for a number of extraction processes: at least 1, at most four per
+    core (each is a Python process holding a model; "-j 1000" would start a thousand of them
+    at once, and extraction gains nothing past one per core)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    most = 4 * (os.cpu_count() or 1)
+    if not 1 <= value <= most:
+        raise argparse.ArgumentTypeError(
+            f"must be 1 to {most} (four per core on this machine), got {value}")
     return value
 
 
