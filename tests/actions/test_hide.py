@@ -14,6 +14,7 @@ from blocksift.actions.hide import (
     HideParams,
     decide,
     hide_for,
+    index_items,
     page_kind,
     page_summary,
     plan_hide,
@@ -111,6 +112,23 @@ def test_index_pages_keep_their_story_lists() -> None:
     assert len(decision.plan.index) == 10
     first = decision.plan.index[0]
     assert first.href == "/story/0" and first.title.startswith("Lifeboat") and first.teaser
+
+
+def test_an_index_card_that_is_one_link_is_titled_by_its_heading() -> None:
+    # a shop's listing: each card one link holding a picture, its heading, the shop's name
+    # and prices; the reader's index showed all of that as one long headline
+    cards = "".join(
+        f'<li><a href="/listing/{i}"><img src="/w{i}.jpg" alt="A wallet"><h3>Leather wallet '
+        f"number {i}, handmade</h3><p>A slim wallet of vegetable tanned leather with room for "
+        f"eight cards.</p><span>From shop Walletree</span><span>USD {50 + i}.25</span>"
+        "<span>FREE shipping</span></a></li>" for i in range(10))
+    page = Page(f"<html><body><h1>Handmade wallets</h1><ul>{cards}</ul></body></html>")
+    items = index_items(page)
+    assert [item.title for item in items[:2]] == ["Leather wallet number 0, handmade",
+                                                   "Leather wallet number 1, handmade"]
+    assert items[0].href == "/listing/0"
+    assert items[0].teaser.startswith("A slim wallet of vegetable tanned leather")
+    assert not any("FREE shipping" in item.title for item in items)
 
 
 @pytest.mark.parametrize("name", ["news", "blog", "forum", "portal"])

@@ -538,26 +538,36 @@ def index_items(page: Page, limit: int = 200) -> list[IndexItem]:
             (a for a in heading.iter("a") if a.get("href")), None)
         if anchor is None:
             continue
-        title = " ".join(heading.text_content().split())
+        # a card that is one link holding its heading is titled by that heading, not by all
+        # its text (the shop's name, prices and "FREE shipping" are no part of the headline)
+        inner = next((h for h in heading.iter("h2", "h3", "h4") if h.text_content().strip()),
+                     None) if heading is anchor else None
+        title = " ".join((heading if inner is None else inner).text_content().split())
         href = anchor.get("href") or ""
         if not title or href in seen:
             continue
         seen.add(href)
-        teaser = ""
-        sibling = heading.getnext()
-        for _ in range(3):
-            if sibling is None:
-                break
-            if isinstance(sibling.tag, str) and sibling.tag in ("p", "div", "span"):
-                words = " ".join(sibling.text_content().split())
-                if len(words) > 40:
-                    teaser = words[:300]
-                    break
-            sibling = sibling.getnext()
+        # the teaser follows the headline: inside the card, else after it
+        teaser = next((t for t in (_teaser_after(h) for h in (inner, heading) if h is not None)
+                       if t), "")
         items.append(IndexItem(title=title[:300], href=href, teaser=teaser))
         if len(items) >= limit:
             break
     return items
+
+
+def _teaser_after(headline: etree._Element) -> str:
+    """The first of the three blocks after ``headline`` saying more than 40 characters."""
+    sibling = headline.getnext()
+    for _ in range(3):
+        if sibling is None:
+            break
+        if isinstance(sibling.tag, str) and sibling.tag in ("p", "div", "span"):
+            words = " ".join(sibling.text_content().split())
+            if len(words) > 40:
+                return words[:300]
+        sibling = sibling.getnext()
+    return ""
 
 
 def _near(element: etree._Element, neighbourhood: set[etree._Element], levels: int = 4
