@@ -78,6 +78,11 @@ def test_extract_reads_stdin():
     (["batch", "-j", "100000"], "four per core"),
     (["serve", "--workers", "0"], "must be 1 to"),
     (["native", "--workers", "100000"], "four per core"),
+    # "--rounds -3" and "--stack-folds 1" reached LightGBM and scikit-learn: internal errors
+    (["train", "auto", "--dataset", str(DATASET), "--rounds", "-3"], "must be at least 1"),
+    (["train", "auto", "--dataset", str(DATASET), "--stack-folds", "1"], "blocksift: error: "
+     "--stack-folds takes 0"),
+    (["eval", "--dataset", str(DATASET), "--limit", "-5"], "must be at least 1"),
     (["extract", "http://a b/page"], "cannot fetch"),  # http.client's own error, not an OSError
     (["extract", str(EXAMPLE), "--algo", "nonesuch"], "unknown algorithm"),
     (["extract", str(EXAMPLE), "--param", "bogus=1"], "invalid params"),

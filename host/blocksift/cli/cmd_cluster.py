@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from ..algorithms import clustering
 from ..page import Page, PageError
-from .common import CommandError, parse_params
+from .common import CommandError, at_least, parse_params
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -32,7 +32,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                         metavar="PATH_OR_NAME", help="labeled dataset; repeatable")
     parser.add_argument("--param", dest="params", action="append", default=[],
                         metavar="K=V", help="clustering parameter, e.g. sim_threshold=0.9")
-    parser.add_argument("--limit", type=int, default=None, help="first N pages of each dataset")
+    parser.add_argument("--limit", type=at_least(1), default=None,
+                        help="first N pages of each dataset")
     parser.add_argument("--pooled", action="store_true",
                         help="cluster all pages together instead of site by site")
     parser.add_argument("--store", nargs="?", const="", default=None, metavar="PATH",

@@ -7,7 +7,14 @@ import json
 import sys
 from pathlib import Path
 
-from .common import CommandError, add_algorithm_arguments, parse_params, run_guarded, want_progress
+from .common import (
+    CommandError,
+    add_algorithm_arguments,
+    at_least,
+    parse_params,
+    run_guarded,
+    want_progress,
+)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -24,14 +31,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     add_algorithm_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--per-page", action="store_true", help="with --json: per-page scores")
-    parser.add_argument("--limit", type=int, default=None, help="first N pages of each set")
+    parser.add_argument("--limit", type=at_least(1), default=None, help="first N pages of each set")
     parser.add_argument("--out", type=Path, default=Path("out/eval"),
                         help="folder for CSV/PNG output (default %(default)s)")
     parser.add_argument("--sweep", action="store_true",
                         help="linkblocks: the papers' parameter sweeps (CSV + plots)")
     parser.add_argument("--cv", choices=("none", "intra", "inter"), default="none",
                         help="trained algorithms: cross-validation within or across sites")
-    parser.add_argument("--folds", type=int, default=10, help="cross-validation folds")
+    parser.add_argument("--folds", type=at_least(2), default=10, help="cross-validation folds")
     parser.add_argument("--phi-sweep", action="store_true",
                         help="farsw: sliding-window length 0..10 (plot like Fig. 8)")
     parser.add_argument("--train-fraction", type=float, default=0.5,

@@ -9,7 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .common import CommandError, run_guarded, want_progress
+from .common import CommandError, at_least, run_guarded, want_progress
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -18,7 +18,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="examples database (default: the user's data dir)")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     listing = actions.add_parser("list", help="newest first")
-    listing.add_argument("--limit", type=int, default=50)
+    listing.add_argument("--limit", type=at_least(1), default=50)
     listing.add_argument("--json", action="store_true")
     show = actions.add_parser("show", help="one example's main text and marked blocks")
     show.add_argument("example_id", type=int)

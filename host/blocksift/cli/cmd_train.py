@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .common import CommandError, parse_params
+from .common import CommandError, at_least, parse_params
 
 #: Algorithms that can be trained, name -> module.
 TRAINABLE = {"farsw": "blocksift.algorithms.farsw", "auto": "blocksift.algorithms.auto"}
@@ -32,17 +32,17 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--per-site", action="store_true",
                         help="farsw: also learn one rule set per site; auto: only adapt auto "
                              "to each site of the pages (files in the user's data dir)")
-    parser.add_argument("--min-site-pages", type=int, default=2, metavar="N",
+    parser.add_argument("--min-site-pages", type=at_least(1), default=2, metavar="N",
                         help="pages a site needs for its own rules with --per-site (default 2)")
     parser.add_argument("--out", type=Path, default=None, metavar="PATH",
                         help="model file to write (default: the user's model path)")
     parser.add_argument("--param", action="append", default=[], metavar="K=V",
                         help="training param (alpha, support, significance, line_mode, ...)")
-    parser.add_argument("--limit", type=int, default=None, metavar="N",
+    parser.add_argument("--limit", type=at_least(1), default=None, metavar="N",
                         help="first N pages of each dataset")
     parser.add_argument("--seed", type=int, default=0, metavar="N",
                         help="auto: random seed (the same pages and seed give the same model)")
-    parser.add_argument("--rounds", type=int, default=None, metavar="N",
+    parser.add_argument("--rounds", type=at_least(1), default=None, metavar="N",
                         help="auto: boosting rounds (default: the shipped model's)")
     parser.add_argument("--stack-folds", type=int, default=None, metavar="N",
                         help="auto: domain-grouped folds for the second, stacked model's "
@@ -151,21 +151,22 @@ def run_auto(args: argparse.Namespace) -> int:
     try:
         from .. import auto_training
     except ImportError as exc:  # lightgbm / scikit-learn missing
-        print(f"train auto needs the 'train' extra (pip install 'blocksift[train]'): {exc}",
-              file=sys.stderr)
+        print("blocksift: error: train auto needs the 'train' extra "
+              f"(pip install 'blocksift[train]'): {exc}", file=sys.stderr)
         return 2
     try:
         import lightgbm  # noqa: F401
         import sklearn  # noqa: F401
     except ImportError as exc:
-        print(f"train auto needs the 'train' extra (pip install 'blocksift[train]'): {exc}",
-              file=sys.stderr)
+        print("blocksift: error: train auto needs the 'train' extra "
+              f"(pip install 'blocksift[train]'): {exc}", file=sys.stderr)
         return 2
     if args.param:
-        print("train auto takes no --param (use --seed, --rounds)", file=sys.stderr)
+        print("blocksift: error: train auto takes no --param (use --seed, --rounds)",
+              file=sys.stderr)
         return 2
     if args.json:  # its model is arrays of trees: a .npz file, never printed
-        print("train auto writes a .npz model file (--out); --json is for farsw",
+        print("blocksift: error: train auto writes a .npz model file (--out); --json is for farsw",
               file=sys.stderr)
         return 2
     try:
@@ -179,14 +180,18 @@ def run_auto(args: argparse.Namespace) -> int:
 
     share = auto_training.LENGTHEN_SHARE if args.lengthen is None else args.lengthen
     if not 0 <= share <= 1:
-        print("--lengthen takes a share between 0 and 1", file=sys.stderr)
+        print("blocksift: error: --lengthen takes a share between 0 and 1", file=sys.stderr)
         return 2
     from ..algorithms.segmenter.features import PAPER_GROUPS
 
+    if args.stack_folds is not None and not (args.stack_folds == 0 or args.stack_folds >= 2):
+        print("blocksift: error: --stack-folds takes 0 (no second model) or 2 or more folds",
+              file=sys.stderr)
+        return 2
     without = tuple(sorted({g.strip() for g in args.without.split(",") if g.strip()}))
     unknown = [g for g in without if g not in PAPER_GROUPS]
     if unknown:
-        print(f"--without: unknown signal group {unknown[0]!r}; choose from "
+        print(f"blocksift: error: --without: unknown signal group {unknown[0]!r}; choose from "
               f"{', '.join(PAPER_GROUPS)}", file=sys.stderr)
         return 2
     samples = []
@@ -207,13 +212,13 @@ def run_auto(args: argparse.Namespace) -> int:
                     bar.set_postfix(lengthened=lengthened, refresh=False)
                     bar.update()
     except (ValueError, KeyError, OSError) as exc:
-        print(f"cannot read the training pages: {exc}", file=sys.stderr)
+        print(f"blocksift: error: cannot read the training pages: {exc}", file=sys.stderr)
         return 2
     finally:
         if bar is not None:
             bar.close()
     if len(samples) - lengthened < 2:
-        print("training failed: need at least 2 labeled pages", file=sys.stderr)
+        print("blocksift: error: training failed: need at least 2 labeled pages", file=sys.stderr)
         return 1
     rounds = args.rounds or auto_training.DEFAULT_ROUNDS
     # the trees take minutes on the dev sets: a bar over the boosting rounds of every model
@@ -262,7 +267,7 @@ def _auto_sites(args: argparse.Namespace, paths: list[Path]) -> int:
                     by_site.setdefault(site, []).append(
                         (Page(record["html"], url=record["url"]), record["gold"]))
     except (ValueError, KeyError, OSError) as exc:
-        print(f"cannot read the training pages: {exc}", file=sys.stderr)
+        print(f"blocksift: error: cannot read the training pages: {exc}", file=sys.stderr)
         return 2
     directory = args.out or adapt.sites_dir()
     written = 0
@@ -273,6 +278,7 @@ def _auto_sites(args: argparse.Namespace, paths: list[Path]) -> int:
         print(f"{site}: {len(pages)} pages -> {path}")
         written += 1
     if not written:
-        print(f"no site has {args.min_site_pages} labeled pages with a URL", file=sys.stderr)
+        print(f"blocksift: error: no site has {args.min_site_pages} labeled pages with a URL",
+              file=sys.stderr)
         return 1
     return 0

@@ -7,6 +7,7 @@ import json
 import math
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -225,6 +226,22 @@ def seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(
             f"must be a number of seconds above 0 and at most {MAX_SECONDS:g}, got {text!r}")
     return value
+
+
+def at_least(least: int) -> Callable[[str], int]:
+    """An argparse type for a whole number of at least ``least`` ("--rounds -3" reached
+    LightGBM and came back as an internal error; "--limit -5" scored nothing)."""
+    def read(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}, got {value}")
+        return value
+
+    read.__name__ = f"whole number of at least {least}"
+    return read
 
 
 def worker_count(text: str) -> int:
