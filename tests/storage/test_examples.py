@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from blocksift.evaluation.datasets import load_pages
 from blocksift.storage.examples import Example, ExampleStore, gold_from_ids
 
@@ -101,3 +103,30 @@ def test_killed_writers_never_corrupt_the_store_or_lose_a_committed_example(tmp_
         assert store.integrity() == "ok"
         stored = {e.id for e in store.all()}
     assert committed and committed <= stored
+
+
+def _record(n: int) -> str:
+    return json.dumps({"id": str(n), "html": PAGE, "gold": "First paragraph.",
+                       "url": f"https://ex.org/{n}"}) + "\n"
+
+
+def test_a_file_with_one_bad_line_imports_nothing_and_names_the_line(tmp_path):
+    """Fixing the file and importing again must not add its first records twice."""
+    cases = {
+        "not-json.jsonl": ((_record(1) + _record(2) + "{bad json\n").encode(), "line 3 is not JSON"),
+        "no-html.jsonl": ((_record(1) + '{"id": "2", "gold": "x"}\n').encode(),
+                          'line 2 has no "html" text'),
+        "latin-1.jsonl": (_record(1).encode() + b'{"html": "caf\xe9"}\n', "line 2 is not UTF-8"),
+        "not-gzip.jsonl.gz": (b"plain text, not gzip\n", "not a gzip file"),
+        "cut.jsonl.gz": (gzip.compress("".join(_record(n) for n in range(2000)).encode())[:3000],
+                         "the gzip file is cut short after line"),
+    }
+    with ExampleStore(tmp_path / "ex.sqlite3") as store:
+        for name, (data, message) in cases.items():
+            path = tmp_path / name
+            path.write_bytes(data)
+            with pytest.raises(ValueError, match=message):
+                store.import_file(path)
+            assert store.count() == 0, name
+        (tmp_path / "fixed.jsonl").write_text(_record(1) + "\n" + _record(2), encoding="utf-8")
+        assert store.import_file(tmp_path / "fixed.jsonl") == 2 and store.count() == 2
