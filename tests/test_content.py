@@ -707,3 +707,16 @@ def test_a_template_slot_no_script_filled_leaves_the_reader_copy_code_keeps_it()
     assert main.html.count("<p>") == 3, main.html  # the emptied paragraph goes
     # a template language's documentation shows its slots as code
     assert "Hello {{ user.name }}" in main.text and "{{ person }}" in main.text
+
+
+def test_a_check_mark_drawn_by_css_in_a_table_cell_reads_as_a_check():
+    # a comparison table's "included" marks are empty <div class="checkmark">s and <i
+    # class="fa fa-check">s the page's CSS draws: the reader showed empty cells, "not
+    # included" everywhere
+    main = _render("<table><tr><th>Feature</th><th>Web</th><th>Classic</th></tr>"
+                   "<tr><td>Mobile app</td><td><div class='checkmark'></div></td><td></td></tr>"
+                   "<tr><td>E-filing</td><td><i class='fa fa-check'></i></td>"
+                   "<td><span class='checkbox'></span></td></tr></table>"
+                   "<p>Every package includes free e-filing.</p>")
+    assert _cell_rows(main.html) == [["Feature", "Web", "Classic"], ["Mobile app", "✓", ""],
+                                     ["E-filing", "✓", ""]], main.html

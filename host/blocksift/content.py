@@ -1095,6 +1095,27 @@ def _drop_template_slots(clone: etree._Element) -> None:
             node.tail = _TEMPLATE_SLOT.sub("", node.tail)
 
 
+#: a class naming a check mark ("checkmark", "fa-check", "icon-tick"), not a checkbox
+_CHECK_MARK_CLASS = re.compile(r"(?:^|[-_])(?:check|checkmark|checked|tick)(?:$|[-_])", re.I)
+
+
+def _write_drawn_check_marks(clone: etree._Element) -> None:
+    """A table cell showing only a check mark the page draws with CSS (an empty element
+    whose class names it) reads "✓": without the page's styles the cell shows empty, and a
+    comparison table's "included" read as "not included"."""
+    for cell in clone.iter("td", "th"):
+        inside = list(cell.iter())[1:]
+        if not inside or "".join(cell.itertext()).strip() or any(
+                node.tag in ("img", "svg", "picture", "input") for node in inside):
+            continue
+        if any(_CHECK_MARK_CLASS.search(token) for node in inside
+               for token in (node.get("class") or "").split()):
+            for node in inside:
+                if node.getparent() is cell:
+                    cell.remove(node)
+            cell.text = "✓"
+
+
 def restructure(clone: etree._Element, math_classes: bool = True) -> None:
     """Structure a reader renders well, in place: lazy images resolved, math kept in one
     form, layout tables flattened (data tables stay), one box per code listing.
@@ -1102,6 +1123,7 @@ def restructure(clone: etree._Element, math_classes: bool = True) -> None:
     _resolve_images(clone)
     _open_noscripts(clone)
     _math_sources(clone, math_classes)
+    _write_drawn_check_marks(clone)  # before the controls: an icon's <i> goes with them
     _drop_controls(clone)  # after the formulas: MathJax 2 keeps TeX in scripts
     _drop_heading_anchors(clone)
     _drop_template_slots(clone)
