@@ -6,7 +6,9 @@ import gzip
 import json
 from pathlib import Path
 
-from blocksift.labeled import count_pages, iter_pages, pages_total
+import pytest
+
+from blocksift.labeled import DatasetError, count_pages, iter_pages, pages_total
 
 
 def _write(path: Path, lines: list[str]) -> Path:
@@ -54,3 +56,20 @@ def test_a_set_too_large_to_read_twice_is_not_counted_ahead(tmp_path, monkeypatc
     monkeypatch.setattr(labeled, "COUNT_AHEAD_BYTES", path.stat().st_size - 1)
     assert count_pages(path) is None
     assert count_pages(path, limit=3) == 3  # a limit stops the count early: still known
+
+
+@pytest.mark.parametrize("name, data, message", [
+    ("not-json.jsonl", (_page(1) + "{bad\n").encode(), r"not-json.jsonl, line 2: not JSON"),
+    ("no-html.jsonl", b'{"id": "1", "gold": "x"}\n', r'line 1: no "html" text'),
+    ("latin.jsonl", _page(1).encode() + b'{"html": "caf\xe9"}\n', r"line 2: not UTF-8"),
+    ("plain.jsonl.gz", b"not gzip\n", r"plain.jsonl.gz: not a gzip file"),
+    ("cut.jsonl.gz", gzip.compress("".join(_page(n) for n in range(3000)).encode())[:4000],
+     r"cut.jsonl.gz: the gzip file is cut short after line \d+"),
+])
+def test_a_damaged_set_is_one_clear_error_naming_its_file_and_line(tmp_path, name, data, message):
+    """Each once reached the commands as an internal error (EOFError, BadGzipFile,
+    JSONDecodeError, KeyError)."""
+    (tmp_path / name).write_bytes(data)
+    with pytest.raises(DatasetError, match=message):
+        list(iter_pages(tmp_path / name))
+    assert count_pages(tmp_path / name) is None or name != "cut.jsonl.gz"

@@ -334,17 +334,11 @@ def export(booster: Any, feature_names: Iterable[str] = feats.FEATURE_NAMES) -> 
 
 
 def iter_records(path: Any, limit: int | None = None) -> Iterator[dict]:
-    """Raw records (dicts) of a dataset file, for training."""
-    import gzip
-    import json
+    """Raw records (dicts) of a dataset file, for training (:func:`blocksift.labeled.
+    iter_records`: a damaged file is a DatasetError naming its line)."""
+    from .labeled import iter_records as records
 
-    opener = gzip.open if str(path).endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8") as handle:
-        for n, line in enumerate(handle):
-            if limit is not None and n >= limit:
-                break
-            if line.strip():
-                yield json.loads(line)
+    return records(path, limit)
 
 
 PAGE_TYPE_LGB = {"objective": "multiclass", "num_class": len(PAGE_TYPES),

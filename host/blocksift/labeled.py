@@ -18,9 +18,11 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 #: Environment variable naming the folder that holds the dev datasets.
 DATASETS_ENV = "BLOCKSIFT_DATASETS"
@@ -79,25 +81,54 @@ def default_roots() -> list[Path]:
         [Path.cwd().parent / "shared" / "datasets"]
 
 
-def iter_pages(path: str | os.PathLike[str], limit: int | None = None) -> Iterator[LabeledPage]:
-    """Labeled pages of a dataset, in file order."""
+class DatasetError(ValueError):
+    """A dataset file that cannot be read as one: not JSON lines, a line that is no page,
+    not UTF-8, a damaged or cut gzip stream. The message names the file and the line."""
+
+
+def iter_records(path: str | os.PathLike[str], limit: int | None = None
+                 ) -> Iterator[dict[str, Any]]:
+    """The records (dicts with an ``html`` text) of a dataset file, among its first ``limit``
+    lines; :class:`DatasetError` for the first line that is not one, or a damaged file."""
     file = dataset_file(path)
     opener = gzip.open if file.suffix == ".gz" else open
-    with opener(file, "rt", encoding="utf-8") as handle:
-        for count, line in enumerate(handle):
-            if limit is not None and count >= limit:
-                return
-            if not line.strip():
-                continue
-            row = json.loads(line)
-            yield LabeledPage(
-                id=str(row["id"]), html=row["html"], gold=row.get("gold") or "",
-                url=row.get("url"), site=row.get("site"), lang=row.get("lang"),
-                page_type=row.get("page_type"), title=row.get("title"),
-                author=row.get("author"), publish_date=row.get("publish_date"),
-                snippets_with=_strings(row, "snippets_with", "with"),
-                snippets_without=_strings(row, "snippets_without", "without"),
-                has_gold=row.get("gold") is not None)
+    number = 0
+    try:
+        with opener(file, "rb") as handle:  # bytes: a line that is not UTF-8 is named
+            for number, raw in enumerate(handle, 1):
+                if limit is not None and number > limit:
+                    return
+                if raw.isspace():
+                    continue
+                try:
+                    record = json.loads(raw.decode("utf-8"))
+                except UnicodeDecodeError:
+                    raise DatasetError(f"{file}, line {number}: not UTF-8 text") from None
+                except json.JSONDecodeError as exc:
+                    raise DatasetError(f"{file}, line {number}: not JSON ({exc.msg})") from None
+                if not isinstance(record, dict) or not isinstance(record.get("html"), str):
+                    raise DatasetError(f"{file}, line {number}: no \"html\" text, not a page")
+                yield record
+    except gzip.BadGzipFile:
+        raise DatasetError(f"{file}: not a gzip file, though its name ends in .gz") from None
+    except EOFError:
+        raise DatasetError(f"{file}: the gzip file is cut short after line {number}") from None
+    except zlib.error as exc:
+        raise DatasetError(f"{file}: the gzip file is damaged after line {number} "
+                           f"({exc})") from None
+
+
+def iter_pages(path: str | os.PathLike[str], limit: int | None = None) -> Iterator[LabeledPage]:
+    """Labeled pages of a dataset, in file order (:class:`DatasetError` for a damaged one)."""
+    for number, row in enumerate(iter_records(path, limit), 1):
+        yield LabeledPage(
+            id=str(row.get("id", number)), html=row["html"], gold=row.get("gold") or "",
+            url=row.get("url"), site=row.get("site"), lang=row.get("lang"),
+            page_type=row.get("page_type"), title=row.get("title"),
+            author=row.get("author"), publish_date=row.get("publish_date"),
+            snippets_with=_strings(row, "snippets_with", "with"),
+            snippets_without=_strings(row, "snippets_without", "without"),
+            has_gold=row.get("gold") is not None)
 
 
 #: Above this size (on disk) a set's pages are not counted ahead: reading it twice would
@@ -122,7 +153,7 @@ def count_pages(path: str | os.PathLike[str], limit: int | None = None) -> int |
                 if limit is not None and count >= limit:
                     break
                 pages += not line.isspace()
-    except (OSError, EOFError, ValueError):  # missing, damaged or truncated
+    except (OSError, EOFError, ValueError, zlib.error):  # missing, damaged or truncated
         return None
     return pages
 

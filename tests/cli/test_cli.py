@@ -100,6 +100,20 @@ def test_usage_errors_are_clear(args, message):
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
 
 
+def test_a_damaged_dataset_is_a_one_line_error_for_every_command_that_reads_one(tmp_path):
+    cut = tmp_path / "cut.jsonl.gz"
+    rows = "".join(json.dumps({"id": str(n), "html": "<p>x</p>", "gold": "x"}) + "\n"
+                   for n in range(3000))
+    cut.write_bytes(gzip.compress(rows.encode())[:4000])
+    for args in (["eval", "--dataset", str(cut)], ["eval", "--dataset", str(cut), "--action",
+                 "hide"], ["cluster", "--dataset", str(cut)],
+                 ["train", "farsw", "--dataset", str(cut), "--out", str(tmp_path / "m.json")]):
+        done = blocksift(*args, home=tmp_path / "home")
+        assert done.returncode == 2, (args, done.stderr)
+        assert "cut short after line" in done.stderr and "internal error" not in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
 def test_batch_keeps_order_and_survives_bad_lines():
     lines = [
         json.dumps({"id": "a", "html": EXAMPLE.read_text(encoding="utf-8"),

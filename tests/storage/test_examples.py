@@ -113,10 +113,10 @@ def _record(n: int) -> str:
 def test_a_file_with_one_bad_line_imports_nothing_and_names_the_line(tmp_path):
     """Fixing the file and importing again must not add its first records twice."""
     cases = {
-        "not-json.jsonl": ((_record(1) + _record(2) + "{bad json\n").encode(), "line 3 is not JSON"),
+        "not-json.jsonl": ((_record(1) + _record(2) + "{bad json\n").encode(), "line 3: not JSON"),
         "no-html.jsonl": ((_record(1) + '{"id": "2", "gold": "x"}\n').encode(),
-                          'line 2 has no "html" text'),
-        "latin-1.jsonl": (_record(1).encode() + b'{"html": "caf\xe9"}\n', "line 2 is not UTF-8"),
+                          'line 2: no "html" text'),
+        "latin-1.jsonl": (_record(1).encode() + b'{"html": "caf\xe9"}\n', "line 2: not UTF-8"),
         "not-gzip.jsonl.gz": (b"plain text, not gzip\n", "not a gzip file"),
         "cut.jsonl.gz": (gzip.compress("".join(_record(n) for n in range(2000)).encode())[:3000],
                          "the gzip file is cut short after line"),

@@ -174,7 +174,7 @@ def _run(args: argparse.Namespace) -> int:
             try:
                 count = store.import_file(args.path)
             except (FileNotFoundError, KeyError, ValueError) as exc:
-                raise CommandError(f"cannot import {args.path}: {exc}") from None
+                raise CommandError(f"cannot import: {exc}") from None  # exc names the file
             bar = None
             if want_progress(args.progress) and count:
                 from tqdm import tqdm

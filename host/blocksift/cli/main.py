@@ -124,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help()
         return EXIT_USAGE
+    from ..labeled import DatasetError
+
     try:
         code = int(args.run(args) or 0)
         if sys.stdout is not None:
@@ -135,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         _quiet_broken_pipe()
         return EXIT_OK
+    except DatasetError as exc:  # a damaged dataset file: its name and line say where
+        print(f"blocksift: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except UnicodeDecodeError as exc:  # a dataset or JSONL file that is not UTF-8 text
         print(f"blocksift: error: input is not UTF-8 text ({exc.reason} at byte {exc.start})",
               file=sys.stderr)

@@ -18,7 +18,6 @@ import os
 import sqlite3
 import threading
 import time
-import zlib
 from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import asdict, dataclass, field
@@ -245,15 +244,15 @@ class ExampleStore:
         """Add every record of a datasets-format file (the inverse of :meth:`export`).
 
         The whole file is read and checked first: a bad line (not JSON, no ``html``) or a
-        damaged gzip stream is a ValueError naming it, and nothing is added, so that fixing
-        the file and importing again does not add its first records twice."""
-        from ..labeled import dataset_file
+        damaged gzip stream is a :class:`~blocksift.labeled.DatasetError` naming it, and
+        nothing is added, so that fixing the file and importing again does not add its
+        first records twice."""
+        from ..labeled import iter_records
 
-        file = dataset_file(path)
-        for _record in _import_records(file):
+        for _record in iter_records(path):
             pass
         added = 0
-        for record in _import_records(file):
+        for record in iter_records(path):
             self.add(Example(html=record["html"], main_text=record.get("gold") or "",
                              url=record.get("url"), lang=record.get("lang"),
                              title=record.get("title") or "",
@@ -261,33 +260,6 @@ class ExampleStore:
                              main_ids=record.get("main_ids") or []))
             added += 1
         return added
-
-
-def _import_records(file: Path) -> Iterator[dict[str, Any]]:
-    """The records of a datasets-format file, each checked; ValueError ("line 3: ...") for
-    the first that is not one, or for a gzip stream that is damaged or cut short."""
-    opener = gzip.open if file.suffix == ".gz" else open
-    number = 0
-    try:
-        with opener(file, "rb") as handle:  # bytes: a line that is not UTF-8 is named
-            for number, raw in enumerate(handle, 1):
-                if raw.isspace():
-                    continue
-                try:
-                    record = json.loads(raw.decode("utf-8"))
-                except UnicodeDecodeError:
-                    raise ValueError(f"line {number} is not UTF-8 text") from None
-                except json.JSONDecodeError as exc:
-                    raise ValueError(f"line {number} is not JSON ({exc.msg})") from None
-                if not isinstance(record, dict) or not isinstance(record.get("html"), str):
-                    raise ValueError(f"line {number} has no \"html\" text: not an example")
-                yield record
-    except gzip.BadGzipFile:
-        raise ValueError("not a gzip file, though its name ends in .gz") from None
-    except EOFError:
-        raise ValueError(f"the gzip file is cut short after line {number}") from None
-    except zlib.error as exc:
-        raise ValueError(f"the gzip file is damaged after line {number} ({exc})") from None
 
 
 def repair(path: Path | None = None) -> dict[str, Any]:
