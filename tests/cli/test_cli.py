@@ -291,3 +291,18 @@ def test_eval_action_hide_reports_kept_and_removed():
     for row in rows.values():
         assert 0 <= row["gold_kept_mean"] <= 1 and 0 <= row["nongold_removed"] <= 1
         assert row["pages"] > 0
+
+
+def test_an_input_past_the_page_limit_is_refused_not_read_to_the_end(tmp_path, monkeypatch):
+    """/dev/zero, an endless pipe or a video named page.html was read until the memory ran
+    out (`blocksift extract /dev/zero` never returned)."""
+    from blocksift.cli import common
+
+    monkeypatch.setattr(common, "MAX_INPUT_BYTES", 1000)
+    big = tmp_path / "big.html"
+    big.write_text("<p>" + "words " * 400 + "</p>", encoding="utf-8")
+    with pytest.raises(common.CommandError, match="big.html is larger than"):
+        common.read_source(str(big))
+    small = tmp_path / "small.html"
+    small.write_text("<p>a few words</p>", encoding="utf-8")
+    assert "a few words" in common.read_source(str(small))[0]

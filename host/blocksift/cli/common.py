@@ -125,6 +125,19 @@ def stdin_stream() -> Any:
 
 #: Largest page a gzip-compressed input may expand to (the host's own frame limit).
 MAX_GUNZIPPED_BYTES = 64 * 1024 * 1024
+#: Largest input read as one page: a device, an endless pipe or a video named page.html
+#: would otherwise be read until the memory runs out.
+MAX_INPUT_BYTES = 256 * 1024 * 1024
+
+
+def _read_at_most(stream: Any, source: str) -> bytes:
+    """All of ``stream`` (a binary file or response), or a CommandError past
+    :data:`MAX_INPUT_BYTES`."""
+    data = stream.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise CommandError(f"{source} is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB; "
+                           "not read as a page")
+    return data
 
 
 def _gunzipped(data: bytes, source: str) -> bytes:
@@ -170,7 +183,7 @@ def read_source(source: str, timeout: float = 20.0) -> tuple[str, str | None]:
             print("blocksift: reading HTML from the terminal; end it with Ctrl-D",
                   file=sys.stderr)
         try:
-            data = stream.buffer.read()
+            data = _read_at_most(stream.buffer, "standard input")
         except OSError as exc:
             raise CommandError(f"cannot read standard input: {exc.strerror or exc}") from None
         return decode_html(_checked(data, "standard input")), None
@@ -181,7 +194,7 @@ def read_source(source: str, timeout: float = 20.0) -> tuple[str, str | None]:
         try:
             request = urllib.request.Request(source, headers={"User-Agent": "blocksift"})
             with urllib.request.urlopen(request, timeout=timeout) as response:
-                data = response.read()
+                data = _read_at_most(response, source)
                 charset = response.headers.get_content_charset()
         except (OSError, http.client.HTTPException) as exc:  # HTTPException: "a b" as a host,
             # a reply cut short
@@ -192,7 +205,8 @@ def read_source(source: str, timeout: float = 20.0) -> tuple[str, str | None]:
         return decode_html(_checked(data, source), charset), source
     path = Path(source)
     try:
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            data = _read_at_most(handle, source)
     except OSError as exc:
         raise CommandError(f"cannot read {source}: {exc.strerror or exc}") from None
     return decode_html(_checked(data, source)), None
