@@ -611,6 +611,26 @@ function dateLineOf(stamp) {
   return line;
 }
 
+/** Rules with nothing shown above them since the text's start or the rule before: what
+ * they set apart was the header's repeat, gone (a forum post's author and date line), and
+ * left two lines with nothing between them. */
+function dropBareRules(fragment) {
+  const walker = document.createTreeWalker(fragment, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+  const bare = [];
+  let shown = false; // something shown since the start or the last rule
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.nodeType === Node.TEXT_NODE) {
+      if (node.data.trim()) shown = true;
+    } else if (node.localName === "hr") {
+      if (!shown) bare.push(node);
+      shown = false;
+    } else if (CONTENT_ELEMENTS.has(node.localName)) {
+      shown = true;
+    }
+  }
+  for (const rule of bare) rule.remove();
+}
+
 async function main() {
   root.dataset.blocksiftStatus = "loading";
   const key = decodeURIComponent(location.hash.slice(1));
@@ -670,6 +690,7 @@ async function main() {
   if (stamp && (stamp.getAttribute("datetime") || "").startsWith(meta.published.slice(0, 10))) {
     dateLineOf(stamp).remove();
   }
+  dropBareRules(fragment);
   $("content").replaceChildren(fragment);
   decorate($("content"));
   showMeta(data, meta);

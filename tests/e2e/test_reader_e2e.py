@@ -379,6 +379,27 @@ def test_reader_drops_a_date_line_with_its_lead_word_not_the_date_alone(
     page.screenshot(artifacts / "reader-posted-line.png")
 
 
+def test_reader_drops_rules_with_nothing_above_them(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a forum thread's main text: each post set apart by a rule, the first post's author
+    # and date line gone as the header's repeat; two lines with nothing between them stood
+    # under the header
+    html = ("<div><h1>New PC Case</h1></div><hr><p><strong>Rabbids</strong></p>"
+            '<div><a href="#post-1">Posted <time datetime="2024-03-19">March 19, 2024</time>'
+            "</a></div><hr><p>Does anyone know what the two holes in the case are for?</p>"
+            "<hr><p><strong>DevBiker</strong></p><p>The rear one is for Link devices.</p><hr>"
+            "<figure><img src='https://example.com/case.jpg' alt='The case'></figure>")
+    payload = stored_answer(site, "New PC Case", html,
+                            {"authors": ["Rabbids"], "published": "2024-03-19"})
+    page = reader_of_answer(browser, "barerules", payload)
+    text = " ".join(text_of(page).split())
+    assert text.startswith("Does anyone know what the two holes"), text
+    # the rules between posts stay, and one above a picture
+    assert page.evaluate(f"{CONTENT}.querySelectorAll('hr').length") == 2
+    assert page.evaluate(f"{CONTENT}.firstElementChild.localName") != "hr"
+    page.screenshot(artifacts / "reader-bare-rules.png")
+
+
 def test_reader_drops_headings_that_head_nothing(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a box's heading whose list the algorithm left out, and one at the very end
