@@ -36,6 +36,7 @@ from blocksift import auto_training as at  # noqa: E402
 from blocksift.algorithms import auto  # noqa: E402
 from blocksift.evaluation.datasets import resolve  # noqa: E402
 from blocksift.evaluation.metric import word_prf  # noqa: E402
+from blocksift.labeled import iter_records  # noqa: E402
 from blocksift.page import Page  # noqa: E402
 
 
@@ -71,7 +72,7 @@ def main() -> int:
     f1: dict[tuple[str, int], list[float]] = defaultdict(list)
     recall: dict[tuple[str, int], list[float]] = defaultdict(list)
     pages = 0
-    for record in at.iter_records(resolve(args.dataset), limit=args.limit):
+    for record in iter_records(resolve(args.dataset), limit=args.limit):
         seed = zlib.crc32(f"{args.dataset}:{record.get('id')}".encode())
         made = {n: at.lengthen(record, n, np.random.default_rng(seed)) for n in sizes if n}
         if any(m is None for m in made.values()):

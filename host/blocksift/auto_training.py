@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -331,14 +331,6 @@ def out_of_fold(x: np.ndarray, y: np.ndarray, idx: np.ndarray, groups: np.ndarra
 def export(booster: Any, feature_names: Iterable[str] = feats.FEATURE_NAMES) -> TreeEnsemble:
     """The booster's trees in the numpy runtime's arrays."""
     return TreeEnsemble.from_lightgbm_dump(booster.dump_model(), list(feature_names))
-
-
-def iter_records(path: Any, limit: int | None = None) -> Iterator[dict]:
-    """Raw records (dicts) of a dataset file, for training (:func:`blocksift.labeled.
-    iter_records`: a damaged file is a DatasetError naming its line)."""
-    from .labeled import iter_records as records
-
-    return records(path, limit)
 
 
 PAGE_TYPE_LGB = {"objective": "multiclass", "num_class": len(PAGE_TYPES),

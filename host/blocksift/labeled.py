@@ -81,6 +81,18 @@ def default_roots() -> list[Path]:
         [Path.cwd().parent / "shared" / "datasets"]
 
 
+def _lines(file: Path, limit: int | None) -> Iterator[tuple[int, bytes]]:
+    """(line number, bytes) of each non-blank line among the first ``limit`` of a dataset file
+    (bytes: a line that is not UTF-8 can be named)."""
+    opener = gzip.open if file.suffix == ".gz" else open
+    with opener(file, "rb") as handle:
+        for number, raw in enumerate(handle, 1):
+            if limit is not None and number > limit:
+                return
+            if not raw.isspace():
+                yield number, raw
+
+
 class DatasetError(ValueError):
     """A dataset file that cannot be read as one: not JSON lines, a line that is no page,
     not UTF-8, a damaged or cut gzip stream. The message names the file and the line."""
@@ -91,24 +103,18 @@ def iter_records(path: str | os.PathLike[str], limit: int | None = None
     """The records (dicts with an ``html`` text) of a dataset file, among its first ``limit``
     lines; :class:`DatasetError` for the first line that is not one, or a damaged file."""
     file = dataset_file(path)
-    opener = gzip.open if file.suffix == ".gz" else open
     number = 0
     try:
-        with opener(file, "rb") as handle:  # bytes: a line that is not UTF-8 is named
-            for number, raw in enumerate(handle, 1):
-                if limit is not None and number > limit:
-                    return
-                if raw.isspace():
-                    continue
-                try:
-                    record = json.loads(raw.decode("utf-8"))
-                except UnicodeDecodeError:
-                    raise DatasetError(f"{file}, line {number}: not UTF-8 text") from None
-                except json.JSONDecodeError as exc:
-                    raise DatasetError(f"{file}, line {number}: not JSON ({exc.msg})") from None
-                if not isinstance(record, dict) or not isinstance(record.get("html"), str):
-                    raise DatasetError(f"{file}, line {number}: no \"html\" text, not a page")
-                yield record
+        for number, raw in _lines(file, limit):
+            try:
+                record = json.loads(raw.decode("utf-8"))
+            except UnicodeDecodeError:
+                raise DatasetError(f"{file}, line {number}: not UTF-8 text") from None
+            except json.JSONDecodeError as exc:
+                raise DatasetError(f"{file}, line {number}: not JSON ({exc.msg})") from None
+            if not isinstance(record, dict) or not isinstance(record.get("html"), str):
+                raise DatasetError(f"{file}, line {number}: no \"html\" text, not a page")
+            yield record
     except gzip.BadGzipFile:
         raise DatasetError(f"{file}: not a gzip file, though its name ends in .gz") from None
     except EOFError:
@@ -146,13 +152,7 @@ def count_pages(path: str | os.PathLike[str], limit: int | None = None) -> int |
         file = dataset_file(path)
         if limit is None and file.stat().st_size > COUNT_AHEAD_BYTES:
             return None
-        opener = gzip.open if file.suffix == ".gz" else open
-        pages = 0
-        with opener(file, "rb") as handle:
-            for count, line in enumerate(handle):
-                if limit is not None and count >= limit:
-                    break
-                pages += not line.isspace()
+        pages = sum(1 for _line in _lines(file, limit))
     except (OSError, EOFError, ValueError, zlib.error):  # missing, damaged or truncated
         return None
     return pages

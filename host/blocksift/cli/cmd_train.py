@@ -65,9 +65,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def _progress_bar(args: argparse.Namespace, desc: str, paths: list[Path]) -> Any:
-    """A page counter on stderr (tqdm) when asked, or by default in a terminal, with the
-    pages of ``paths`` as its total (none without paths); else None."""
+def _progress_bar(args: argparse.Namespace, desc: str, paths: list[Path],
+                  unit: str = "page") -> Any:
+    """A counter on stderr (tqdm) when asked, or by default in a terminal, with the pages of
+    ``paths`` as its total (none without paths); else None."""
     show = args.progress if args.progress is not None else sys.stderr.isatty()
     if not show:
         return None
@@ -75,7 +76,7 @@ def _progress_bar(args: argparse.Namespace, desc: str, paths: list[Path]) -> Any
 
     from ..evaluation.datasets import pages_total
 
-    return tqdm(file=sys.stderr, unit="page", desc=desc,
+    return tqdm(file=sys.stderr, unit=unit, desc=desc,
                 total=pages_total(paths, args.limit) if paths else None)
 
 
@@ -177,6 +178,7 @@ def run_auto(args: argparse.Namespace) -> int:
     if args.per_site:
         return _auto_sites(args, paths)
     from ..algorithms.segmenter import trees
+    from ..labeled import iter_records
 
     share = auto_training.LENGTHEN_SHARE if args.lengthen is None else args.lengthen
     if not 0 <= share <= 1:
@@ -200,7 +202,7 @@ def run_auto(args: argparse.Namespace) -> int:
     try:
         for path in paths:
             dataset = path.parent.name if path.name.startswith("pages.") else path.stem
-            for record in auto_training.iter_records(path, limit=args.limit):
+            for record in iter_records(path, limit=args.limit):
                 if record.get("gold") is not None and record.get("html"):
                     samples.append(auto_training.make_sample(record, dataset))
                     longer = auto_training.training_lengthened(record, dataset, args.seed,
@@ -222,9 +224,7 @@ def run_auto(args: argparse.Namespace) -> int:
         return 1
     rounds = args.rounds or auto_training.DEFAULT_ROUNDS
     # the trees take minutes on the dev sets: a bar over the boosting rounds of every model
-    trees_bar = _progress_bar(args, "trees", [])
-    if trees_bar is not None:
-        trees_bar.unit = "round"
+    trees_bar = _progress_bar(args, "trees", [], unit="round")
 
     def rounds_done(done: int, total: int) -> None:
         trees_bar.total = total
@@ -255,7 +255,7 @@ def run_auto(args: argparse.Namespace) -> int:
 def _auto_sites(args: argparse.Namespace, paths: list[Path]) -> int:
     """``train auto --per-site``: each site's labeled pages adapt auto on that site."""
     from ..algorithms.segmenter import adapt
-    from ..auto_training import iter_records
+    from ..labeled import iter_records
     from ..page import Page
 
     by_site: dict[str, list[tuple[Any, str]]] = {}
