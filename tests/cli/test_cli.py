@@ -133,6 +133,23 @@ def test_batch_keeps_order_and_survives_bad_lines():
         assert out[2]["id"] == "c"
 
 
+def test_batch_skips_a_line_over_max_bytes_with_its_id_and_goes_on():
+    long_page = "<p>" + "A sentence that goes on. " * 400 + "</p>"
+    lines = [json.dumps({"id": "big", "html": long_page}),
+             json.dumps({"id": "small", "html": "<p>short page</p>"}),
+             json.dumps({"html": long_page, "id": "late-id"})]
+    done = blocksift("batch", "--jobs", "1", "--no-progress", "--max-bytes", "2000",
+                     stdin="\n".join(lines) + "\n")
+    assert done.returncode == 0, done.stderr
+    out = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [row["id"] for row in out] == ["big", "small", None]
+    assert f"{len(lines[0])} bytes, over the 2000-byte limit" in out[0]["error"]
+    assert "error" not in out[1] and "short page" in out[1]["text"]
+    assert "over the 2000-byte limit" in out[2]["error"]
+    refused = blocksift("batch", "--max-bytes", "0", stdin=lines[1] + "\n")
+    assert refused.returncode == 2 and "must be at least 1" in refused.stderr
+
+
 def test_eval_on_the_bundled_fixture_set():
     done = blocksift("eval", "--dataset", str(DATASET), "--algo", "linkblocks", "--json",
                      "--no-progress")

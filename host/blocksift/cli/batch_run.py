@@ -20,6 +20,7 @@ from typing import Any
 from ..page import DEFAULT_ID_ATTR
 from ..service.worker import Job, JobFailed, JobOutcome, WorkerPool
 from .batch_output import JsonlSink, ParquetSink
+from .common import MAX_INPUT_BYTES
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -42,6 +43,43 @@ def well_formed(value: Any) -> Any:
     if isinstance(value, dict):
         return {well_formed(key): well_formed(item) for key, item in value.items()}
     return value
+
+
+@dataclass
+class OversizedLine:
+    """An input line longer than the run's cap, read past rather than held: its first bytes
+    (for its id) and how long it was."""
+
+    head: bytes
+    size: int
+
+
+_ID_NEAR_START = re.compile(rb'^\s*\{\s*"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)')
+
+
+def bounded_lines(stream: Any, max_bytes: int) -> Iterator[bytes | OversizedLine]:
+    """The lines of a binary ``stream``; one longer than ``max_bytes`` is an
+    :class:`OversizedLine` (a line of gigabytes would otherwise be read whole into memory
+    before any limit saw it)."""
+    while line := stream.readline(max_bytes + 1):
+        if len(line) <= max_bytes or line.endswith(b"\n"):
+            yield line
+            continue
+        head, size = line[:4096], len(line)
+        del line
+        while part := stream.readline(1 << 20):
+            size += len(part)
+            if part.endswith(b"\n"):
+                break
+        yield OversizedLine(head, size - 1 if part.endswith(b"\n") else size)
+
+
+def oversized_line(line: OversizedLine, max_bytes: int) -> dict[str, Any]:
+    """The error line of a line over the cap, with its id when the line starts with it."""
+    found = _ID_NEAR_START.match(line.head)
+    record_id = well_formed(json.loads(found.group(1))) if found else None
+    return {"id": record_id, "error": f"bad input line: {line.size} bytes, over the "
+                                      f"{max_bytes}-byte limit (--max-bytes); skipped"}
 
 
 def decode_line(raw: bytes) -> tuple[Any, dict[str, Any] | None]:
@@ -91,9 +129,12 @@ async def run_job(pool: WorkerPool, job: Job, limits: BatchLimits
     return outcome, None
 
 
-async def _run_one(pool: WorkerPool, algorithm: str, params: dict[str, Any], raw: bytes,
-                   limits: BatchLimits, action: str) -> dict[str, Any]:
+async def _run_one(pool: WorkerPool, algorithm: str, params: dict[str, Any],
+                   raw: bytes | OversizedLine, limits: BatchLimits, action: str,
+                   max_bytes: int) -> dict[str, Any]:
     started = time.perf_counter()
+    if isinstance(raw, OversizedLine):
+        return oversized_line(raw, max_bytes)
     record_id, fields = decode_line(raw)
     del raw  # a page's line can be megabytes: gone while the page waits for its worker
     if fields is None or "error" in fields:
@@ -148,10 +189,12 @@ def limited_pool(jobs: int, limits: BatchLimits) -> WorkerPool:
                       memory_limit_mb=limits.memory_limit_mb)
 
 
-async def run_pages(lines: Iterator[bytes], out: JsonlSink | ParquetSink, algorithm: str,
-                    params: dict[str, Any], jobs: int, limits: BatchLimits,
-                    action: str = "extract", on_line: Callable[[], None] | None = None) -> None:
-    """Run every page of ``lines`` on ``jobs`` limited workers; write results in input order."""
+async def run_pages(lines: Iterator[bytes | OversizedLine], out: JsonlSink | ParquetSink,
+                    algorithm: str, params: dict[str, Any], jobs: int, limits: BatchLimits,
+                    action: str = "extract", on_line: Callable[[], None] | None = None,
+                    max_bytes: int = MAX_INPUT_BYTES) -> None:
+    """Run every page of ``lines`` (:func:`bounded_lines`, whose cap is ``max_bytes``) on
+    ``jobs`` limited workers; write results in input order."""
     from ..crawl import text_only_params
 
     # no output column holds the reader's HTML (the blocks' reasons are in "blocks")
@@ -165,8 +208,10 @@ async def run_pages(lines: Iterator[bytes], out: JsonlSink | ParquetSink, algori
             on_line()
 
     try:
-        await run_in_order((raw for raw in lines if raw.strip()),
-                           lambda raw: _run_one(pool, algorithm, params, raw, limits, action),
+        await run_in_order((raw for raw in lines
+                            if isinstance(raw, OversizedLine) or raw.strip()),
+                           lambda raw: _run_one(pool, algorithm, params, raw, limits, action,
+                                                max_bytes),
                            settle, jobs, keep_items=False)
     finally:
         await pool.close()

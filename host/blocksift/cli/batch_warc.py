@@ -31,12 +31,15 @@ FAILURE_REASONS = {ErrorCode.TIMEOUT: "time-limit", ErrorCode.MEMORY_LIMIT: "mem
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from ..warc import DEFAULT_MAX_BYTES
+    from .common import MAX_INPUT_BYTES, at_least
 
     parser.add_argument("--warc", nargs="+", metavar="FILE|GLOB",
                         help="read HTML responses from WARC files (.warc, .warc.gz; globs "
                              "allowed) instead of JSONL on stdin")
-    parser.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES,
-                        help="with --warc: skip payloads larger than this (default %(default)s)")
+    parser.add_argument("--max-bytes", type=at_least(1), default=None, metavar="BYTES",
+                        help="skip a larger page with a reason: a WARC payload (default "
+                             f"{DEFAULT_MAX_BYTES}) or a JSONL line, written as an error line "
+                             f"with its id (default {MAX_INPUT_BYTES})")
 
 
 async def run_records(paths: list[str], algorithm: str, params: dict[str, Any], jobs: int,
@@ -99,7 +102,7 @@ async def run_records(paths: list[str], algorithm: str, params: dict[str, Any], 
 
 
 def run(args: argparse.Namespace, params: dict[str, Any], limits: BatchLimits) -> int:
-    from ..warc import WarcUnavailable, expand_paths, require_fastwarc
+    from ..warc import DEFAULT_MAX_BYTES, WarcUnavailable, expand_paths, require_fastwarc
     from .batch_output import WARC_COLUMNS, open_sink
 
     try:
@@ -116,7 +119,8 @@ def run(args: argparse.Namespace, params: dict[str, Any], limits: BatchLimits) -
                         unit_scale=True, unit_divisor=1024, file=sys.stderr)
     try:
         counts = asyncio.run(run_records(paths, args.algo, params, args.jobs, limits,
-                                         args.max_bytes, sink, progress))
+                                         args.max_bytes or DEFAULT_MAX_BYTES, sink,
+                                         progress))
         if progress is not None:
             progress.update(progress.total - progress.n)  # the last records' bytes
     finally:

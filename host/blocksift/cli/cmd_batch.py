@@ -16,8 +16,9 @@ import os
 import sys
 from typing import Any
 
-from .batch_run import BatchLimits, run_pages
+from .batch_run import BatchLimits, bounded_lines, run_pages
 from .common import (
+    MAX_INPUT_BYTES,
     CommandError,
     add_algorithm_arguments,
     add_model_argument,
@@ -117,9 +118,10 @@ def run(args: argparse.Namespace) -> int:
 
         progress = tqdm(unit="page", file=sys.stderr, total=_line_count(stream))
     try:
-        asyncio.run(run_pages(iter(stream.buffer), sink, args.algo, params,
-                              args.jobs, limits, args.action,
-                              progress.update if progress is not None else None))
+        max_bytes = args.max_bytes or MAX_INPUT_BYTES
+        asyncio.run(run_pages(bounded_lines(stream.buffer, max_bytes), sink, args.algo,
+                              params, args.jobs, limits, args.action,
+                              progress.update if progress is not None else None, max_bytes))
     finally:
         sink.close()
         if progress is not None:  # bool(tqdm) raises without a total
