@@ -111,6 +111,24 @@ def test_a_forum_user_name_with_digits_is_the_question_s_author_not_an_answerer_
     assert metadata._split_names("Staff 2024") == []
 
 
+def test_an_author_box_marked_as_the_author_gives_its_name_not_its_bio():
+    # a blog's author box under the post is the schema.org author, with no itemprop=name:
+    # its whole text (name and bio) read as the byline "Shivya Nath Hi there! I'm Shivya"
+    bio = "Hi there! I'm Ann, and I started this travel blog back in 2011. " * 3
+    box = ("<div class='author-box' itemprop='author' itemscope "
+           "itemtype='http://schema.org/Person'><img alt='Ann Lee' src='/a.png'>"
+           "<div class='name'><a href='/author/ann/' class='vcard author' rel='author'>"
+           "<span class='fn'>Ann Lee</span></a></div><div class='desc'><p>{bio}</p></div></div>")
+    found = metadata.extract(page("<h1>Ten things to know</h1>" + ARTICLE + box.format(bio=bio)))
+    assert found.authors == ["Ann Lee"]
+    # a box naming no one (no author link, no vCard name): no byline from it, the meta tag's
+    found = metadata.extract(page(
+        "<h1>Ten things to know</h1>" + ARTICLE
+        + f"<div itemprop='author' itemscope><p>Ann Lee. {bio}</p></div>",
+        "<meta name='author' content='Ann Lee'>"))
+    assert found.authors == ["Ann Lee"]
+
+
 def test_meta_tags_and_url_date_when_nothing_is_visible():
     found = metadata.extract(page(
         "<h1>Plain page</h1>" + ARTICLE,

@@ -353,6 +353,10 @@ def _json_ld_date(article: dict | None) -> date | None:
     return None
 
 
+#: Longest text of a byline: a longer one holds more than names (an author box's bio).
+BYLINE_CHARS = 120
+
+
 def _microdata_authors(tree: etree._Element) -> list[str]:
     for node in tree.xpath("//*[@itemprop='author' or @itemprop='creator']"):
         if _in_furniture(node):
@@ -360,6 +364,12 @@ def _microdata_authors(tree: etree._Element) -> list[str]:
         named = node.xpath(".//*[@itemprop='name']")
         value = (named[0].get("content") or _text(named[0])) if named else \
             (node.get("content") or _text(node))
+        if not named and not node.get("content") and len(_clean(value)) > BYLINE_CHARS:
+            # an author box (name, photo and bio) marked as the author without naming its
+            # name: the name is its author link or vCard name, the rest is no byline
+            inner = node.xpath(".//*[@rel='author' or contains(concat(' ', normalize-space("
+                               "@class), ' '), ' fn ')]")
+            value = _text(inner[0]) if inner else ""
         names = _split_names(value)
         if names:
             return names
@@ -427,7 +437,7 @@ def _visible_authors(tree: etree._Element, layout: _Layout) -> list[str]:
         and not _in_furniture(node)]
     for node in layout.near_headline(candidates):
         text = _byline_text(node)
-        if not text or len(text) > 120:
+        if not text or len(text) > BYLINE_CHARS:
             continue
         # a byline container: prefer the author link inside it
         links = [a for a in node.iter("a") if _text(a)]
@@ -462,7 +472,7 @@ def _by_line_authors(layout: _Layout) -> list[str]:
         if node.tag not in _BY_LINE_TAGS or _in_furniture(node):
             continue
         text = _clean(_text(node))
-        if not _BY_LINE.match(text) or len(text) > 120:
+        if not _BY_LINE.match(text) or len(text) > BYLINE_CHARS:
             continue
         names = _split_names(text)
         if names and all(word[:1].isupper() or word in _NAME_PARTICLES
