@@ -50,6 +50,49 @@
     return String(text || "").replace(/\s+/g, " ").trim();
   }
 
+  // The host's plain text of elements (content.py: NON_TEXT_TAGS are skipped, BLOCK_TAGS
+  // and <br> start a paragraph, <pre> keeps its lines), so what the toolbar counts is what
+  // Save stores: a script inside an article (ad code) is not main text.
+  const NON_TEXT_TAGS = new Set(["script", "style", "noscript", "template", "head", "title", "meta",
+    "link", "iframe", "object", "embed", "svg", "canvas", "select", "option", "button", "input", "textarea"]);
+  const BLOCK_TAGS = new Set(["address", "article", "aside", "blockquote", "body", "caption", "center",
+    "dd", "details", "dialog", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form",
+    "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "html", "li", "main", "menu", "nav",
+    "ol", "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul"]);
+
+  /** Paragraphs of the elements' text, as the host renders an example's main text. */
+  function paragraphsOf(elements) {
+    const out = [];
+    let current = "";
+    const flush = () => {
+      const text = normalizeText(current);
+      if (text) out.push(text);
+      current = "";
+    };
+    const walk = (node) => {
+      if (node.nodeType === Node.TEXT_NODE || node.nodeType === Node.CDATA_SECTION_NODE) {
+        current += node.data;
+        return;
+      }
+      if (node.nodeType !== Node.ELEMENT_NODE) return;
+      const tag = node.localName;
+      if (NON_TEXT_TAGS.has(tag)) return;
+      if (BLOCK_TAGS.has(tag) || tag === "br") flush();
+      if (tag === "pre") {
+        const text = node.textContent.replace(/^\n+|\n+$/g, "");
+        if (text.trim()) out.push(text);
+        return;
+      }
+      for (const child of node.childNodes) walk(child);
+      if (BLOCK_TAGS.has(tag)) flush();
+    };
+    for (const element of elements) {
+      walk(element);
+      flush();
+    }
+    return out;
+  }
+
   function describe(element) {
     if (!element) return "";
     let name = element.localName;
@@ -239,7 +282,8 @@
 
     render() {
       const main = this.outermostMain();
-      const chars = main.reduce((sum, element) => sum + normalizeText(element.textContent).length, 0);
+      // One paragraph a line, as the stored main text (its length is what Save reports).
+      const chars = paragraphsOf(main).join("\n\n").replaceAll("\n\n", "\n").length;
       const links = this.blocks.filter((b) => b.kind === "links").length;
       const ads = this.blocks.filter((b) => b.kind === "ad").length;
       this.counts.textContent = `Main text: ${main.length} element${main.length === 1 ? "" : "s"}, ${chars} characters · `
@@ -444,7 +488,7 @@
         blocks: this.blocks.map(({ kind, element }) => ({
           kind,
           ids: this.subtree(element).map((e) => this.idOf.get(e)).filter((id) => id !== undefined),
-          text: normalizeText(element.textContent).slice(0, MAX_BLOCK_TEXT),
+          text: paragraphsOf([element]).join(" ").slice(0, MAX_BLOCK_TEXT),
         })),
         algorithm: this.algorithm,
         algorithmOutput: this.output,

@@ -288,3 +288,53 @@ def test_excluded_site_is_refused_before_anything_is_sent(browser: harness.Brows
     options.navigate(browser.ext_url("options.html"))
     options.wait_for("document.documentElement.dataset.examplesStatus === 'ready'")
     assert options.evaluate("document.documentElement.dataset.examplesCount") == "0"
+
+
+def example_of(browser: harness.Browser, example_id: str) -> dict:
+    """The stored example, as the options page gets it from the host."""
+    options = browser.new_tab(browser.ext_url("options.html"))
+    try:
+        options.wait_for("document.documentElement.dataset.examplesStatus === 'ready'")
+        reply = options.evaluate(f"(globalThis.browser ?? chrome).runtime.sendMessage("
+                                 f"{{type: 'blocksift/examples', op: 'get', exampleId: {example_id}}})")
+        return reply["value"]["example"]
+    finally:
+        options.close()
+
+
+def test_the_toolbar_counts_the_text_save_stores(browser: harness.Browser, site: harness.Site,
+                                                 artifacts: Path) -> None:
+    """An article with ad code in a <script>: the toolbar's characters are the stored main
+    text's, and a marked block's text holds no script."""
+    page = browser.new_tab(site.url("label-keys.html"))
+    page.wait_for("document.readyState === 'complete'")
+    mouse = Input(page)
+    assert start_labeling(browser, page)["status"] == "done"
+    wait_status(page, "labeling")
+    # The whole article is main text (whatever the extraction took).
+    hover(page, mouse, "#k1")
+    mouse.press("ArrowUp")
+    page.wait_for(f"{HOVER_TAG}.startsWith('article#story')")
+    if not page.evaluate(HOVER_TAG).endswith("in main text"):
+        mouse.press("Enter")
+        page.wait_for(f"{HOVER_TAG}.endswith('in main text')")
+    # The list of links (with a tracker script in it) is a link block.
+    hover(page, mouse, "#links a[href='/l2']")
+    mouse.press("ArrowUp")
+    mouse.press("ArrowUp")
+    page.wait_for(f"{HOVER_TAG}.startsWith('ul#links')")
+    mouse.press("l")
+    mouse.press("Enter")
+    page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '1'")
+    shown = int(status(page)["label-chars"])
+    toolbar = page.evaluate(f"{UI}.querySelector('.counts').textContent")
+    assert f"{shown} characters" in toolbar
+    page.screenshot(artifacts / "labeler-counts.png")
+    mouse.press("Control+s")
+    saved = wait_status(page, "label-saved", "label-error")
+    assert saved["status"] == "label-saved", saved
+    example = example_of(browser, saved["label-example"])
+    assert "google_ad_client" not in example["mainText"]
+    assert int(saved["label-chars"]) == len(example["mainText"]) == shown, (shown, example["mainText"])
+    assert [block["text"] for block in example["blocks"]] == [
+        "Hives for beginners Which flowers bees like best Swarms and what to do about them"]
