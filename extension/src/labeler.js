@@ -204,7 +204,7 @@
           el("span", { class: "algo", text: this.algorithm ? `from ${this.algorithm}` : "" })),
         el("div", { class: "modes" }, Object.values(this.modeButtons)),
         this.counts,
-        el("div", { class: "keys", text: "Click/Enter: toggle · ↑ [ parent · ↓ ] child · L/A/M: mode · Ctrl+Z: undo · Esc: cancel" }),
+        el("div", { class: "keys", text: "Click/Enter: toggle · ↑ [ parent · ↓ ] child · ← → beside · L/A/M: mode · Ctrl+Z: undo · Ctrl+S: save · Esc: cancel" }),
         this.frameNote,
         this.message,
         el("div", { class: "buttons" }, this.undoButton, button("cancel", "Cancel", "Leave without saving (Esc)"), this.saveButton));
@@ -422,7 +422,7 @@
 
     act(target, mode) {
       if (!this.pickable(target)) {
-        this.say(target ? `${describe(target)} cannot be labeled (not part of the snapshot or the whole page).` : "Nothing highlighted.", "warn");
+        this.say(target ? `${describe(target)} cannot be labeled (not part of the snapshot or the whole page).` : "Nothing highlighted: point at an element, or press an arrow key.", "warn");
         return;
       }
       if (mode === "main") this.toggleMain(target);
@@ -441,6 +441,8 @@
       else if (event.key === "Escape") this.command("cancel");
       else if (event.key === "ArrowUp" || event.key === "[") this.moveUp();
       else if (event.key === "ArrowDown" || event.key === "]") this.moveDown();
+      else if (event.key === "ArrowLeft") this.moveSibling(-1);
+      else if (event.key === "ArrowRight") this.moveSibling(1);
       else if (event.key === "Enter" || event.key === " ") {
         if (!this.busy) this.act(this.hover, this.mode);
       } else if (event.key.toLowerCase() === "m") this.command("mode-main");
@@ -453,20 +455,65 @@
       }
     }
 
-    moveUp() {
-      const parent = this.hover?.parentElement;
-      if (!parent || parent === document.documentElement) return;
-      this.downStack.push(this.hover);
-      this.hover = parent;
+    /** An element the keys can highlight: labelable and drawn on the page. */
+    reachable(element) {
+      if (!this.pickable(element) || NON_TEXT_TAGS.has(element.localName)) return false;
+      const rect = element.getBoundingClientRect();
+      return rect.width >= 1 || rect.height >= 1;
+    }
+
+    /** Highlight an element from the keyboard and bring it into view. */
+    highlight(element) {
+      this.hover = element;
+      const rect = element.getBoundingClientRect();
+      if (rect.bottom < 0 || rect.top > innerHeight || rect.right < 0 || rect.left > innerWidth) {
+        element.scrollIntoView({ block: "nearest", inline: "nearest" });
+      }
       this.drawHover();
     }
 
+    /**
+     * Without a mouse nothing is highlighted yet: the keys start at the first main-text
+     * element (else the page's first element that can be labeled). Returns whether they did.
+     */
+    startFromKeys() {
+      if (this.hover && this.hover.isConnected) return false;
+      const first = this.outermostMain().find((e) => this.reachable(e))
+        ?? [...document.body.getElementsByTagName("*")].find((e) => this.reachable(e));
+      if (first) {
+        this.downStack = [];
+        this.highlight(first);
+      }
+      return true;
+    }
+
+    moveUp() {
+      if (this.startFromKeys()) return;
+      const parent = this.hover.parentElement;
+      // The page itself cannot be labeled, so the highlight stops below <body>.
+      if (!this.pickable(parent)) return;
+      this.downStack.push(this.hover);
+      this.highlight(parent);
+    }
+
     moveDown() {
-      if (!this.hover) return;
-      const next = this.downStack.pop() ?? this.hover.firstElementChild;
+      if (this.startFromKeys()) return;
+      const next = this.downStack.pop()
+        ?? [...this.hover.children].find((e) => this.reachable(e)) ?? this.hover.firstElementChild;
       if (!next) return;
-      this.hover = next;
-      this.drawHover();
+      this.highlight(next);
+    }
+
+    /** ArrowLeft / ArrowRight: the previous / next element beside the highlighted one. */
+    moveSibling(step) {
+      if (this.startFromKeys()) return;
+      let next = this.hover;
+      do {
+        next = step < 0 ? next.previousElementSibling : next.nextElementSibling;
+      } while (next && !this.reachable(next));
+      if (!next) return;
+      this.downStack = [];
+      this.highlight(next);
     }
 
     command(name) {

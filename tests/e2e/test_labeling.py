@@ -22,7 +22,7 @@ HOVER_TAG = f"{UI}.querySelector('.hover .tag').textContent"
 
 
 #: WebDriver key codes for the keys the labeler uses (BiDi).
-BIDI_KEYS = {"ArrowUp": "\ue013", "ArrowDown": "\ue015", "Control": "\ue009", "Escape": "\ue00c",
+BIDI_KEYS = {"ArrowUp": "\ue013", "ArrowDown": "\ue015", "ArrowLeft": "\ue012", "ArrowRight": "\ue014", "Control": "\ue009", "Escape": "\ue00c",
              "Enter": "\ue007"}
 
 
@@ -338,3 +338,67 @@ def test_the_toolbar_counts_the_text_save_stores(browser: harness.Browser, site:
     assert int(saved["label-chars"]) == len(example["mainText"]) == shown, (shown, example["mainText"])
     assert [block["text"] for block in example["blocks"]] == [
         "Hives for beginners Which flowers bees like best Swarms and what to do about them"]
+
+
+def test_labeling_with_the_keyboard_only(browser: harness.Browser, site: harness.Site,
+                                         artifacts: Path) -> None:
+    """No mouse at all: the arrow keys start at the main text, move up, down and beside;
+    Enter toggles, L marks, Ctrl+Z undoes, Ctrl+S saves, Esc leaves."""
+    page = browser.new_tab(site.url("label-keys.html"))
+    page.wait_for("document.readyState === 'complete'")
+    keys = Input(page)
+    assert start_labeling(browser, page)["status"] == "done"
+    wait_status(page, "labeling")
+    assert not page.evaluate(f"{HOVER_TAG}")  # nothing highlighted yet
+
+    def at(prefix: str) -> str:
+        page.wait_for(f"{HOVER_TAG}.startsWith({json.dumps(prefix)})")
+        return page.evaluate(HOVER_TAG)
+
+    keys.press("ArrowDown")  # starts at the first main-text element
+    assert at("").endswith("in main text")
+    keys.press("ArrowUp")
+    if not at("article#story").endswith("in main text"):
+        keys.press("Enter")
+        page.wait_for(f"{HOVER_TAG}.endsWith('in main text')")
+    keys.press("ArrowDown")
+    at("h1#k-title")
+    keys.press("ArrowRight")
+    at("p#k1")
+    keys.press("ArrowRight")  # past the article's <script>
+    at("p#k2")
+    keys.press("ArrowLeft")
+    at("p#k1")
+    for _ in range(3):
+        keys.press("ArrowRight")
+    at("p#k4")
+    keys.press("ArrowRight")  # the last one: the highlight stays
+    keys.press("Enter")
+    assert at("p#k4").endswith("not selected")
+    keys.press("ArrowUp")
+    at("article#story")
+    keys.press("ArrowRight")
+    at("ul#links")
+    keys.press("l")
+    keys.press("Enter")
+    page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '1'")
+    keys.press("Control+z")
+    page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '0'")
+    keys.press("Enter")
+    page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '1'")
+    page.screenshot(artifacts / "labeler-keys.png")
+    keys.press("Control+s")
+    saved = wait_status(page, "label-saved", "label-error")
+    assert saved["status"] == "label-saved", saved
+    example = example_of(browser, saved["label-example"])
+    assert text_of(page, "#k2") in example["mainText"].split("\n")
+    assert text_of(page, "#k4") not in example["mainText"]
+    assert [block["kind"] for block in example["blocks"]] == ["links"]
+
+    # Esc leaves without storing anything.
+    assert start_labeling(browser, page)["status"] == "done"
+    wait_status(page, "labeling")
+    keys.press("ArrowDown")
+    keys.press("Escape")
+    assert wait_status(page, "label-cancelled")["status"] == "label-cancelled"
+    assert page.evaluate(f"!{UI}")
