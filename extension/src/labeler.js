@@ -25,6 +25,8 @@
   const UI_TAG = "blocksift-ui";
   const MAX_BLOCK_TEXT = 100000; // the host's limit on a marked block's text
   const api = globalThis.browser ?? globalThis.chrome;
+  /** What the toolbar, the outlines and the highlight call a marked block of each kind. */
+  const BLOCK_NAMES = { links: "link block", ad: "ad block" };
 
   let session = null;
 
@@ -247,7 +249,7 @@
         if (node) boxes.push(node);
       }
       for (const block of this.blocks) {
-        const node = this.box(block.element, block.kind, block.kind === "links" ? "link block" : "ad block");
+        const node = this.box(block.element, block.kind, BLOCK_NAMES[block.kind]);
         if (node) boxes.push(node);
       }
       for (const frame of this.frames.frames) {
@@ -275,7 +277,8 @@
         top: `${rect.top + scrollY}px`, left: `${rect.left + scrollX}px`,
         width: `${rect.width}px`, height: `${rect.height}px`,
       });
-      const state = this.isFullySelected(target) ? "in main text" : this.blockOf(target) ? `${this.blockOf(target).kind} block` : "not selected";
+      const block = this.blockOf(target);
+      const state = this.isFullySelected(target) ? "in main text" : block ? BLOCK_NAMES[block.kind] : "not selected";
       this.hoverBox.firstChild.textContent = `${describe(target)} · ${state}`;
       document.documentElement.setAttribute("data-blocksift-label-hover", this.idOf.get(target) ?? "");
     }

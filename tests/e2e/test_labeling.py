@@ -386,6 +386,8 @@ def test_labeling_with_the_keyboard_only(browser: harness.Browser, site: harness
     page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '0'")
     keys.press("Enter")
     page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '1'")
+    # The highlight names the block as its outline and the toolbar do.
+    assert at("ul#links") == "ul#links · link block"
     page.screenshot(artifacts / "labeler-keys.png")
     keys.press("Control+s")
     saved = wait_status(page, "label-saved", "label-error")
