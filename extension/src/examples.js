@@ -43,10 +43,13 @@ function row(item) {
   remove.addEventListener("click", async () => {
     remove.disabled = true;
     try {
+      // Kept until the next delete, so Undo can store it again.
+      const { example } = await ask(MSG.EXAMPLES, { op: "get", exampleId: item.exampleId });
       await ask(MSG.EXAMPLES, { op: "delete", exampleId: item.exampleId });
       if ($("example-view").dataset.exampleId === String(item.exampleId)) $("example-view").hidden = true;
+      showDeleted(example);
     } catch (err) {
-      renderError($("examples-export-result"), err);
+      renderError($("examples-deleted"), err);
     }
     await renderList();
   });
@@ -55,6 +58,32 @@ function row(item) {
     el("td", { text: new Date(item.created * 1000).toLocaleString() }),
     el("td", { text: String(item.mainChars) }), el("td", { text: String(item.blocks) }),
     el("td", { class: "actions-cell" }, remove));
+}
+
+function nameOf(example) {
+  return example.title || example.url || `Example ${example.exampleId}`;
+}
+
+/** "Deleted ..." with an Undo that stores the example again (it gets a new number). */
+function showDeleted(example) {
+  const out = $("examples-deleted");
+  const undo = el("button", { type: "button", id: "examples-undo", text: "Undo",
+    title: "Store this example again" });
+  undo.addEventListener("click", async () => {
+    undo.disabled = true;
+    try {
+      const reply = await ask(MSG.EXAMPLES, { op: "restore", example });
+      out.replaceChildren(`Restored “${nameOf(example)}” as example ${reply.exampleId}.`);
+      root.dataset.examplesRestored = String(reply.exampleId);
+    } catch (err) {
+      undo.disabled = false;
+      renderError(out, err);
+      out.append(" ", undo);
+    }
+    await renderList();
+  });
+  out.replaceChildren(`Deleted “${nameOf(example)}”. `, undo);
+  root.dataset.examplesDeleted = String(example.exampleId);
 }
 
 async function showExample(exampleId) {

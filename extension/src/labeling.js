@@ -120,10 +120,32 @@ export async function saveExample(message, sender, { api, hostClient }) {
   return { exampleId: reply.exampleId, mainChars: reply.mainChars };
 }
 
-/** examples.list / get / delete / export for the options page; resolves with the host's reply. */
+/**
+ * The save request that puts a deleted example back (the options page's Undo): the stored
+ * snapshot, ids, blocks and corrected output as they were; the host renders the same text.
+ */
+export function restoreRequest(example) {
+  if (!example || typeof example !== "object") throw new TypeError("no example to restore");
+  return examplesSaveRequest({
+    url: example.url ?? null, html: example.html, title: example.title ?? "",
+    mainIds: (example.mainIdList ?? []).map(String), blocks: example.blocks ?? [],
+    algorithm: example.algorithm ?? "", algorithmOutput: example.algorithmOutput ?? {}, isPrivate: false,
+  });
+}
+
+/**
+ * examples.list / get / delete / export for the options page, and restore (Undo of a delete:
+ * the example as `get` returned it, stored again unless labeling is refused for its site now);
+ * resolves with the host's reply.
+ */
 export async function examplesCall({ op, ...args }, { api, hostClient }) {
   const settings = await loadSettings(api.storage.local);
   const host = await hostClient(settings);
+  if (op === "restore") {
+    const refusal = await labelingRefusal(api, { incognito: false }, args.example?.url ?? "");
+    if (refusal) throw new BlocksiftError(refusal.message, { code: refusal.code });
+    return host.request(restoreRequest(args.example));
+  }
   return host.request(examplesRequest(op, args));
 }
 

@@ -404,3 +404,51 @@ def test_labeling_with_the_keyboard_only(browser: harness.Browser, site: harness
     keys.press("Escape")
     assert wait_status(page, "label-cancelled")["status"] == "label-cancelled"
     assert page.evaluate(f"!{UI}")
+
+
+def test_a_deleted_example_comes_back_with_undo(browser: harness.Browser, site: harness.Site,
+                                                host: harness.HostInstall, artifacts: Path) -> None:
+    """Delete on the options page says what went and offers Undo, which stores the example
+    again: the same text, blocks and site adaptation as before the delete."""
+    page = browser.new_tab(site.url("label-keys.html"))
+    page.wait_for("document.readyState === 'complete'")
+    keys = Input(page)
+    assert start_labeling(browser, page)["status"] == "done"
+    wait_status(page, "labeling")
+    hover(page, keys, "#links a[href='/l1']")
+    keys.press("ArrowUp")
+    keys.press("ArrowUp")
+    keys.press("l")
+    keys.press("Enter")
+    page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '1'")
+    keys.press("Control+s")
+    saved = wait_status(page, "label-saved", "label-error")
+    assert saved["status"] == "label-saved", saved
+    before = example_of(browser, saved["label-example"])
+    site_file = host.home / "data" / "models" / "auto-sites" / "127.0.0.1.json"
+    assert json.loads(site_file.read_text())["pages"] == 1
+
+    options = browser.new_tab(browser.ext_url("options.html"))
+    options.activate()
+    clicks = Input(options)
+    options.wait_for("document.documentElement.dataset.examplesStatus === 'ready'")
+    clicks.click(f"tr[data-example-id='{saved['label-example']}'] button.delete")
+    options.wait_for("document.documentElement.dataset.examplesCount === '0'"
+                     " && document.documentElement.dataset.examplesStatus === 'ready'")
+    assert not site_file.exists()
+    message = options.evaluate("document.getElementById('examples-deleted').textContent")
+    assert "Deleted “Keeping bees on a city roof”" in message, message
+    options.screenshot(artifacts / "options-deleted.png")
+
+    clicks.click("#examples-undo")
+    options.wait_for("document.documentElement.dataset.examplesRestored")
+    options.wait_for("document.documentElement.dataset.examplesCount === '1'"
+                     " && document.documentElement.dataset.examplesStatus === 'ready'")
+    restored_id = options.evaluate("document.documentElement.dataset.examplesRestored")
+    assert "Restored “Keeping bees on a city roof”" in options.evaluate(
+        "document.getElementById('examples-deleted').textContent")
+    options.screenshot(artifacts / "options-restored.png")
+    after = example_of(browser, restored_id)
+    for key in ("url", "title", "html", "mainText", "mainIdList", "blocks", "algorithm", "algorithmOutput"):
+        assert after[key] == before[key], key
+    assert json.loads(site_file.read_text())["pages"] == 1

@@ -92,3 +92,24 @@ test("a save from a private window never reaches the host", async () => {
     saveExample({ html: "<p>x</p>", mainIds: ["1"] }, {}, { api, hostClient }),
     (err) => err.code === "no_tab");
 });
+
+test("Undo of a delete stores the example again as it was, unless its site is excluded now", async () => {
+  const { examplesCall } = await import("../../extension/src/labeling.js");
+  const example = { exampleId: 7, url: "https://news.example/a", title: "A", html: "<p data-bsid='1'>x</p>",
+    mainIdList: ["1"], blocks: [{ kind: "links", ids: ["2"], text: "more" }], algorithm: "auto",
+    algorithmOutput: { algorithm: "auto", status: "ok" }, mainText: "x", created: 1 };
+  const sent = [];
+  const hostClient = async () => ({ request: async (request) => { sent.push(request); return { exampleId: 8 }; } });
+  const api = { storage: { local: memoryArea({ labeling: { excludedSites: ["bank.example"] } }) } };
+  assert.deepEqual(await examplesCall({ op: "restore", example }, { api, hostClient }), { exampleId: 8 });
+  const [request] = sent;
+  assert.equal(request.type, "examples.save");
+  assert.deepEqual(
+    { url: request.url, title: request.title, html: request.html, mainIds: request.mainIds, blocks: request.blocks,
+      algorithm: request.algorithm, algorithmOutput: request.algorithmOutput, private: request.private },
+    { url: example.url, title: "A", html: example.html, mainIds: ["1"], blocks: example.blocks, algorithm: "auto",
+      algorithmOutput: example.algorithmOutput, private: false });
+  await assert.rejects(examplesCall({ op: "restore", example: { ...example, url: "https://bank.example/x" } }, { api, hostClient }),
+    (err) => err.code === "excluded_site");
+  assert.equal(sent.length, 1);
+});
