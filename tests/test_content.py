@@ -589,6 +589,30 @@ def test_each_posts_author_is_found_beside_its_chosen_text_and_nothing_else() ->
         == found[:1]
 
 
+def test_a_post_s_head_with_no_post_text_after_it_is_left_out() -> None:
+    # the thread's header says "Thread starter slow-poke" above the posts: that name was
+    # shown as the head of a post of its own, empty, right before the first post's own
+    # head with the same name; a name the page gives again below a post's text was the
+    # head of nothing before the next post's head, and one after the last post ends it
+    posts = "".join(
+        f"<article class='message'><h4 class='message-name'><a class='username' "
+        f"href='/m/{name}'>{name}</a></h4><div class='content'><p class='text'>{body}</p>"
+        f"<div class='meta'><span class='author'>{name}</span></div></div></article>"
+        for name, body in [("slow-poke", "Which Linux should run my virtual machines?"),
+                           ("Aarknoid", "I run Proxmox with Ubuntu headless.")])
+    page = Page("<html><body><div class='p-body'><div class='p-description'>Thread starter "
+                "<a class='username' href='/m/slow-poke'>slow-poke</a> · Dec 16</div>"
+                f"<div class='thread'>{posts}</div></div></body></html>",
+                url="https://forum.example/t/1")
+    chosen = page.body.xpath("//p[@class='text']")
+    names = content.post_authors(page.body, chosen)
+    elements = sorted(chosen + names, key=lambda e: int(e.get("data-bso")))
+    shown = Page(render_main(page, elements, post_heads=set(names)).html).body
+    assert [(e.tag, " ".join(e.text_content().split())) for e in shown] == [
+        ("p", "slow-poke"), ("p", "Which Linux should run my virtual machines?"),
+        ("hr", ""), ("p", "Aarknoid"), ("p", "I run Proxmox with Ubuntu headless.")]
+
+
 def test_each_post_opens_with_its_authors_name_under_a_rule_between_posts() -> None:
     # the names sit beside each post's text: copied as they are, "Reefing102" ran on from
     # the first post's last line into the second's first

@@ -230,8 +230,14 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
     # source has one (one search of the raw page, not a serialization of each copy)
     control = _may_hold_not_xml_text(page.raw)
     hider_of, chosen_under = _hidden_parts(elements)
+    head_at = -1  # the index in pieces of a post's head with nothing shown after it yet
     for unit in _table_runs(elements):
         if post_heads and not isinstance(unit, list) and _names_a_post(unit, post_heads):
+            # a head right after another one: the other names no post shown here (a
+            # thread's starter in its header, a post's name given again below its text)
+            if head_at >= 0:
+                del pieces[head_at:]
+            head_at = len(pieces)
             pieces.append(_post_head(unit, first=not pieces))
             continue
         if not isinstance(unit, list):
@@ -253,9 +259,13 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
         if page.url:
             make_links_absolute(clone, page.url)
         pieces.append(lxml_html.tostring(clone, encoding="unicode", with_tail=False))
+        if "".join(clone.itertext()).strip() or next(clone.iter(*_PICTURES), None) is not None:
+            head_at = -1
         # the copy is free before the next is made and before nh3 parses the text again:
         # on a long page each is as large as the page's own tree
         clone = holder = None
+    if head_at >= 0:
+        del pieces[head_at:]  # a head the page's end follows
     return nh3.clean("".join(pieces), tags=SAFE_TAGS, attributes=SAFE_ATTRIBUTES,
                      attribute_filter=safe_url_attribute, url_schemes=SAFE_URL_SCHEMES,
                      link_rel="noopener noreferrer", strip_comments=True)
