@@ -613,6 +613,32 @@ def test_a_post_s_head_with_no_post_text_after_it_is_left_out() -> None:
         ("hr", ""), ("p", "Aarknoid"), ("p", "I run Proxmox with Ubuntu headless.")]
 
 
+def test_an_announcement_the_reader_may_dismiss_is_left_out_of_the_reader() -> None:
+    # a forum's notices above every thread ("Scam Alert...", "Several regions held
+    # meetups...") each with a "Dismiss notice" control, chosen with the thread, opened the
+    # reader as a list; an alert without a dismiss control, and a dismissible dialog (no
+    # announcement by its class) holding text, stay
+    notice = ("<li class='notice js-notice notice--primary'><div class='notice-content'>"
+              "<a href='/account/dismiss-notice?notice_id={n}' class='notice-dismiss' "
+              "title='Dismiss notice'></a>{text}</div></li>")
+    page = Page(
+        "<html><body><div class='p-body'><ul class='notices notices--block'>"
+        + notice.format(n=30, text="<b>Scam Alert. Members are reminded not to send money.</b>")
+        + notice.format(n=31, text="Several regions have held meetups already.")
+        + "</ul><div class='alert alert-info'>Note: the valve is sold separately.</div>"
+        "<div class='modal'><button data-bs-dismiss='modal'>×</button>"
+        "<p>How to fit the valve.</p></div>"
+        "<article><p>I want to install Linux and run Windows in virtual machines.</p></article>"
+        "</div></body></html>", url="https://forum.example/t/1")
+    html = render_main(page, page.body.xpath("//div[@class='p-body']")).html
+    assert "Scam Alert" not in html and "meetups" not in html and "<li" not in html
+    for kept in ("Note: the valve is sold separately.", "How to fit the valve.",
+                 "I want to install Linux and run Windows in virtual machines."):
+        assert kept in html
+    # chosen alone, the notices leave nothing
+    assert render_main(page, page.body.xpath("//li")).html == ""
+
+
 def test_each_post_opens_with_its_authors_name_under_a_rule_between_posts() -> None:
     # the names sit beside each post's text: copied as they are, "Reefing102" ran on from
     # the first post's last line into the second's first

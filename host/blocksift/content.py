@@ -231,6 +231,7 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
     control = _may_hold_not_xml_text(page.raw)
     hider_of, chosen_under = _hidden_parts(elements)
     head_at = -1  # the index in pieces of a post's head with nothing shown after it yet
+    shown = False  # whether a piece shows anything (text or a picture) yet
     for unit in _table_runs(elements):
         if post_heads and not isinstance(unit, list) and _names_a_post(unit, post_heads):
             # a head right after another one: the other names no post shown here (a
@@ -238,7 +239,7 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
             if head_at >= 0:
                 del pieces[head_at:]
             head_at = len(pieces)
-            pieces.append(_post_head(unit, first=not pieces))
+            pieces.append(_post_head(unit, first=not shown))
             continue
         if not isinstance(unit, list):
             clone = _copy_for_reader(unit, exclude, control)
@@ -261,6 +262,7 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
         pieces.append(lxml_html.tostring(clone, encoding="unicode", with_tail=False))
         if "".join(clone.itertext()).strip() or next(clone.iter(*_PICTURES), None) is not None:
             head_at = -1
+            shown = True
         # the copy is free before the next is made and before nh3 parses the text again:
         # on a long page each is as large as the page's own tree
         clone = holder = None
@@ -1360,6 +1362,44 @@ def screen_reader_copies(elements: Sequence[etree._Element]) -> list[etree._Elem
     return found
 
 
+#: Class words of a site's announcement ("notice", "site-wide-notification",
+#: "announcement-banner", "alert"), left out of the reader when it has a control to dismiss it.
+_ANNOUNCEMENT_CLASS = re.compile(
+    r"(?:^|[\s_-])(?:notices?|notifications?|announcements?|banner|alert)(?:$|[\s_-])", re.I)
+#: A control that dismisses what holds it: by its class, title or label ("Dismiss notice"),
+#: or Bootstrap's ``data-dismiss``/``data-bs-dismiss``.
+_DISMISS_CONTROL = (
+    "descendant::*[@data-dismiss or @data-bs-dismiss or contains(@class, 'ismiss') or "
+    "contains(@title, 'ismiss') or contains(@aria-label, 'ismiss')]")
+#: Longest text of an announcement (a forum's notice of a scam wave or of its meetups).
+_ANNOUNCEMENT_CHARS = 2000
+
+
+def dismissible_announcements(elements: Sequence[etree._Element]) -> list[etree._Element]:
+    """Announcements inside ``elements`` that the page lets its reader dismiss: the nearest
+    ancestor of a dismiss control that a class names an announcement ("notice", "alert",
+    "banner", "notification"), widened to the outermost element with the same text (its
+    list item), at most :data:`_ANNOUNCEMENT_CHARS` of text. They are the site's messages to
+    every visitor (a forum's notices above each thread), not the page's text."""
+    found: list[etree._Element] = []
+    for root in elements:
+        if not isinstance(root.tag, str):
+            continue
+        for control in root.xpath(_DISMISS_CONTROL):
+            notice = next((node for node in control.iterancestors()
+                           if _ANNOUNCEMENT_CLASS.search(node.get("class") or "")), None)
+            if notice is None or (notice is not root and root not in notice.iterancestors()):
+                continue  # no announcement, or one around the chosen element (not its part)
+            text = _squeezed(notice)
+            if not text or len(text) > _ANNOUNCEMENT_CHARS:
+                continue
+            while notice is not root and notice.getparent() is not None and \
+                    _squeezed(notice.getparent()) == text:
+                notice = notice.getparent()
+            found.append(notice)
+    return outermost(list(dict.fromkeys(found)))
+
+
 def plain_html(text: str) -> str:
     """``text`` as escaped paragraphs, one per line: the reader's copy when its HTML could not
     be made."""
@@ -1391,6 +1431,8 @@ def render_main(page: Page, elements: Sequence[etree._Element], *,
     exclude = {node for node in exclude
                if next(node.iterancestors("pre"), None) is None} | set(
         notices(chosen) if found_notices is None else found_notices)
+    if "ismiss" in page.raw:
+        exclude |= set(dismissible_announcements(chosen))
     # an algorithm may choose a notice (or a pruned subtree) itself as a main element
     chosen = [element for element in chosen if element not in exclude]
     has_ids = page.has_ids
