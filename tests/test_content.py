@@ -471,6 +471,23 @@ def test_a_button_that_opens_a_section_keeps_its_text():
     assert "<button" not in main.html and "Add to cart" not in main.html
 
 
+def test_a_button_that_opens_a_section_keeps_its_text_without_its_icons():
+    # an FAQ's question button holds an "Expand" and a "Collapse" icon, one shown at a
+    # time by the page's style: the reader showed both before every question
+    main = _render("<div><button type='button' class='accordion__label'>"
+                   "<img alt='Expand' src='https://ex.org/expand.svg' width='16'>"
+                   "<img alt='Collapse' src='https://ex.org/collapse.svg' width='16'>"
+                   "<div>What is the best mover for long distances?</div></button>"
+                   "<div><p>Allied, for most moves.</p><img alt='A van' src='https://ex.org/van.jpg'>"
+                   "</div></div><button aria-expanded='false'><figure><img alt='The model' "
+                   "src='https://ex.org/model.png' width='800'><figcaption>How it works"
+                   "</figcaption></figure></button>")
+    assert "What is the best mover for long distances?" in main.html
+    assert "Expand" not in main.html and "Collapse" not in main.html
+    # a picture the page zooms when clicked stays, with its caption
+    assert "van.jpg" in main.html and "model.png" in main.html and "How it works" in main.html
+
+
 def test_spacer_paragraphs_and_trailing_breaks_leave_the_reader_copy():
     # a shop's "<p>&nbsp;</p>" gaps and a paragraph ending in a run of <br> showed as empty
     # screens in the reader view; a picture alone, a line break within a line, code stay

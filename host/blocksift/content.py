@@ -1028,9 +1028,28 @@ def _drop_controls(clone: etree._Element) -> None:
                 node.get("aria-expanded") is not None or node.get("aria-controls") is not None
                 or next(node.iterancestors(*_HEADING_TAGS), None) is not None
                 or "".join(node.itertext()).strip().endswith("?")):
+            # its icons (an FAQ's "Expand" and "Collapse" signs, both in the page, one shown
+            # at a time) are the button's, not the section's; a picture it wraps (a figure
+            # that zooms when clicked) stays
+            for image in list(node.iter("img")):
+                if _icon_sized(image):
+                    _drop(image)
             node.drop_tag()
         else:
             _drop(node)
+
+
+#: Largest width or height (CSS pixels) an image declares that is an icon, not a picture.
+_ICON_PX = 32
+
+
+def _icon_sized(image: etree._Element) -> bool:
+    """Whether ``image`` declares a width or height of at most :data:`_ICON_PX` pixels."""
+    for name in ("width", "height"):
+        value = (image.get(name) or "").strip().removesuffix("px")
+        if value.isdigit() and 0 < int(value) <= _ICON_PX:
+            return True
+    return False
 
 
 def _drop_heading_anchors(clone: etree._Element) -> None:
