@@ -225,6 +225,16 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
         callAgent(tabId, "markHidden", ids),
         api.scripting.insertCSS({ target: { tabId }, css: HIDE_CSS, origin: "USER" }),
       ]);
+      if (!count) {
+        // The page replaced what the host named since the snapshot (a script re-drew it):
+        // nothing is hidden, and the popup must not offer to undo it.
+        await api.scripting.removeCSS({ target: { tabId }, css: HIDE_CSS, origin: "USER" }).catch(() => {});
+        const message = "Nothing hidden: the page changed while its link blocks were being found. Try again.";
+        const outcome = { ...base, status: "not-suitable", message, restraint, restrainedTo };
+        await callAgent(tabId, "toast", "Nothing hidden", { detail: message, kind: "info" });
+        await finish(tabId, { ...outcome, ms: Date.now() - startedAt });
+        return outcome;
+      }
       const outcome = { ...base, status: "hidden", count, restraint, restrainedTo, ms: Date.now() - startedAt };
       await finish(tabId, outcome);
       return outcome;

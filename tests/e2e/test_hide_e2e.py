@@ -102,6 +102,39 @@ def test_hide_sees_past_a_tag_managers_nested_noscript(browser: harness.Browser,
                          ".site-header [data-blocksift-hide]')")
 
 
+def test_hide_says_nothing_was_hidden_when_the_page_redrew_itself(
+        browser: harness.Browser, site: harness.Site) -> None:
+    """A page whose script re-draws it (every part replaced by a copy) while the host looks
+    at its snapshot: none of the elements the host named is in the page any more. The popup
+    said "Hid 0 pieces of clutter. Press again to undo."; now it says nothing was hidden."""
+    page = browser.new_tab(site.url("hide/news.html"))
+    body_before = _bag(page.evaluate(BODY_WORDS))
+    page.evaluate("""(() => {
+      const root = document.documentElement;
+      new MutationObserver((_, observer) => {
+        if (root.dataset.blocksiftStage !== "host") return;
+        observer.disconnect();
+        for (const part of [...document.body.children]) {
+          if (part.localName !== "blocksift-ui") part.replaceWith(part.cloneNode(true));
+        }
+      }).observe(root, { attributes: true, attributeFilter: ["data-blocksift-stage"] });
+      return true;
+    })()""")
+    status = browser.act(page, "hide")
+    assert status["status"] == "not-suitable", status
+    assert "page changed" in (status.get("error") or ""), status
+    popup = browser.popup(page.url)
+    popup.wait_for("document.documentElement.dataset.blocksiftHost")
+    said = popup.evaluate("document.getElementById('result').textContent")
+    popup.close()
+    page.activate()
+    assert "Hid 0" not in said and "undo" not in said, said
+    assert _bag(page.evaluate(BODY_WORDS)) == body_before
+    # pressed again, on the page as it now is, hide works
+    status = browser.act(page, "hide")
+    assert status["status"] == "hidden" and int(status["count"]) > 0, status
+
+
 @pytest.mark.parametrize("name", PAGES)
 def test_overlay_explains_each_block_without_moving_the_page(browser: harness.Browser, site: harness.Site,
                                                              artifacts: Path, name: str) -> None:
