@@ -134,6 +134,20 @@ def test_chromium_refuses_an_extension_with_another_id(
     assert "forbidden" in answer.get("error", ""), answer
 
 
+def test_chromium_is_told_how_to_fix_a_removed_virtualenv(
+        chromium_ready: None, home: Path, data_dir: Path, tmp_path: Path) -> None:
+    """The venv that ran install is gone: the extension gets the launcher's error frame
+    (which command fixes it), not just "Native host has exited"."""
+    profile = tmp_path / "profile"
+    gone = tmp_path / "removed-venv" / "bin" / "python3"
+    plan = plan_install(["chromium"], platform="linux", home=home, data_dir=data_dir,
+                        python=str(gone), env={}, user_data_dir=profile)
+    apply_install(plan, data_dir)
+    _, answer = chromium_answer(write_extension(tmp_path / "ext", key=PUBLIC_KEY_B64), profile)
+    assert answer.get("type") == "error", answer
+    assert str(gone) in answer["message"] and "blocksift install" in answer["message"]
+
+
 def test_chromium_without_registration_finds_no_host(
         chromium_ready: None, tmp_path: Path) -> None:
     _, answer = chromium_answer(write_extension(tmp_path / "ext", key=PUBLIC_KEY_B64),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import struct
 from collections.abc import Iterable, Mapping
 from pathlib import PurePath
 
@@ -123,11 +124,52 @@ def launcher_script(platform: Platform, python: str, pythonpath: str | None = No
         f"# interpreter: {python}",
         "# Re-run `blocksift install` instead of editing this file.",
     ]
+    # A moved or deleted virtualenv (or checkout) would make the browser report only "Native
+    # host has exited"; instead the extension gets one error frame that says what to run.
+    lines += _gone_check(f"[ -x {shlex.quote(python)} ]",
+                         f"its Python, {python}, is gone (a moved or deleted virtual "
+                         "environment?)")
     if pythonpath:
+        lines += _gone_check(f"[ -d {shlex.quote(pythonpath)} ]",
+                             f"its source folder, {pythonpath}, is gone (a moved checkout?)")
         lines.append(f'PYTHONPATH={shlex.quote(pythonpath)}${{PYTHONPATH:+:$PYTHONPATH}}')
         lines.append("export PYTHONPATH")
     lines.append(f'exec {shlex.quote(python)} -m blocksift native "$@"')
     return "\n".join(lines) + "\n"
+
+
+#: Error code of the launcher's own error frame (the wire's INTERNAL, 3xxx: the host could
+#: not do the work); the registration layer does not import the wire package.
+_LAUNCHER_ERROR_CODE = 3004
+
+
+def gone_message(what: str) -> str:
+    """What the extension shows when the launcher cannot start the host."""
+    return (f"blocksift cannot start: {what}. Run `blocksift install` again with the Python "
+            "that has blocksift, then `blocksift doctor`.")
+
+
+def error_frame(message: str) -> bytes:
+    """One native-messaging frame (32-bit length in native byte order, then UTF-8 JSON): an
+    error reply with no request id, which fails every request the extension has pending."""
+    body = json.dumps({"type": "error", "id": None, "code": _LAUNCHER_ERROR_CODE,
+                       "name": "internal", "message": message}).encode("ascii")
+    return struct.pack("=I", len(body)) + body
+
+
+def _gone_check(test: str, what: str) -> list[str]:
+    """sh lines: unless ``test`` holds, tell the browser (a frame on stdout) and the user
+    (stderr) what to do, and exit 1."""
+    message = gone_message(what)
+    frame = error_frame(message)
+    header = "".join(f"\\{byte:03o}" for byte in frame[:4])
+    return [
+        f"if ! {test}; then",
+        f"  printf '%s\\n' {shlex.quote(message)} >&2",
+        f"  printf '{header}%s' {shlex.quote(frame[4:].decode('ascii'))}",
+        "  exit 1",
+        "fi",
+    ]
 
 
 def launcher_interpreter(text: str) -> str | None:
