@@ -77,3 +77,15 @@ def test_doctor_exit_code_and_fix_for_a_broken_manifest(home: Path) -> None:
 def test_bad_option_combination_is_a_usage_error(home: Path) -> None:
     result = blocksift(home, "install", "--browser", "firefox", "--user-data-dir", "/tmp/p")
     assert result.returncode == 2 and "Chromium-family" in result.stderr
+
+
+def test_installing_for_a_browser_that_is_not_there_says_so(home: Path) -> None:
+    (home / ".config" / "chromium" / "Default").mkdir(parents=True)  # Chromium was used
+    result = blocksift(home, "install", "--browser", "edge", "--browser", "chromium")
+    assert result.returncode == 0, result.stderr
+    notes = [line for line in result.stdout.splitlines() if "not look installed" in line]
+    assert notes == ["note: Microsoft Edge does not look installed here; it will find "
+                     "blocksift once it is installed"], result.stdout
+    # and having registered it does not make it look installed the next time
+    again = blocksift(home, "install", "--dry-run")
+    assert "edge" not in again.stdout.splitlines()[0], again.stdout

@@ -72,7 +72,20 @@ def _browsers(args: argparse.Namespace, ctx: dict[str, Any]) -> tuple[list[str],
     from blocksift.registration import BROWSER_NAMES, detect
 
     if args.browser:
-        return list(dict.fromkeys(args.browser)), None
+        chosen = list(dict.fromkeys(args.browser))
+        if args.user_data_dir is not None:
+            return chosen, None
+        from blocksift.registration.browsers import browser
+
+        found = detect(ctx["platform"], ctx["home"], ctx["env"])
+        absent = [browser(name).label for name in chosen if name not in found]
+        note = None
+        if absent:
+            one = len(absent) == 1
+            note = (f"note: {', '.join(absent)} {'does' if one else 'do'} not look installed "
+                    f"here; {'it' if one else 'they'} will find blocksift once "
+                    f"{'it is' if one else 'they are'} installed")
+        return chosen, note
     if args.user_data_dir is not None:
         return ["chromium"], None
     found = detect(ctx["platform"], ctx["home"], ctx["env"])

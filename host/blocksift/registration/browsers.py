@@ -168,6 +168,21 @@ def profile_root(b: Browser, platform: Platform, home: PurePath,
     return _config_home(home, env) / b.linux_root
 
 
+def _used(root: Path, manifests: PurePath | None) -> bool:
+    """Whether ``root`` shows the browser was used: it exists and holds more than the
+    manifest folder that ``blocksift install`` itself may have created there (else one
+    ``install --browser edge`` would make Edge "look installed" from then on)."""
+    if not root.is_dir():
+        return False
+    ours = None
+    if manifests is not None and Path(manifests).parent == root:
+        ours = Path(manifests).name
+    try:
+        return any(child.name != ours for child in root.iterdir())
+    except OSError:
+        return True
+
+
 def detect(platform: Platform, home: Path, env: Mapping[str, str] | None = None,
            which: Callable[[str], str | None] = shutil.which,
            candidates: Iterable[Browser] = BROWSERS) -> list[str]:
@@ -176,7 +191,8 @@ def detect(platform: Platform, home: Path, env: Mapping[str, str] | None = None,
     env = env if env is not None else dict(os.environ)
     found = []
     for b in candidates:
-        seen = Path(profile_root(b, platform, home, env)).is_dir()
+        seen = _used(Path(profile_root(b, platform, home, env)),
+                     manifest_dir(b, platform, home, env))
         if not seen and platform == "linux":
             seen = any(which(cmd) for cmd in b.commands)
         if not seen and platform == "darwin":
