@@ -89,3 +89,28 @@ def test_installing_for_a_browser_that_is_not_there_says_so(home: Path) -> None:
     # and having registered it does not make it look installed the next time
     again = blocksift(home, "install", "--dry-run")
     assert "edge" not in again.stdout.splitlines()[0], again.stdout
+
+
+def test_python_that_cannot_start_the_host_is_refused_in_one_line(home: Path,
+                                                                   tmp_path: Path) -> None:
+    from install_support import write_script
+
+    before = snapshot(home)
+    missing = blocksift(home, "install", "--browser", "firefox", "--python",
+                        str(tmp_path / "gone" / "python3"))
+    assert missing.returncode == 2 and missing.stdout == ""
+    assert missing.stderr.count("\n") == 1 and "no such executable file" in missing.stderr
+    broken = write_script(tmp_path / "python3", "#!/bin/sh\n"
+                          "echo \"ModuleNotFoundError: No module named 'lxml'\" >&2\nexit 1\n")
+    refused = blocksift(home, "install", "--browser", "firefox", "--python", str(broken))
+    assert refused.returncode == 2, refused.stdout
+    assert refused.stderr.count("\n") == 1
+    assert "No module named 'lxml'" in refused.stderr and "leave --python out" in refused.stderr
+    assert snapshot(home) == before  # nothing registered that could not work
+
+
+def test_install_help_names_the_default_interpreter(home: Path) -> None:
+    result = blocksift(home, "install", "--help")
+    assert result.returncode == 0
+    text = " ".join(result.stdout.split())
+    assert "None" not in text and sys.executable in text

@@ -39,7 +39,8 @@ def add_parser(subparsers: Any) -> None:
     _common(p)
     p.add_argument("--dry-run", action="store_true", help="show what would be written")
     p.add_argument("--python", metavar="PATH", default=None,
-                   help="interpreter the launcher runs (default: this one, %(default)s)")
+                   help="interpreter the launcher runs (default: the one running this "
+                        f"command, {sys.executable})")
     p.set_defaults(install_command="install", run=run)
     p = subparsers.add_parser("uninstall", help="remove what install wrote",
                               description="Remove the manifests, registry keys and launcher "
@@ -109,9 +110,12 @@ def _install(args: argparse.Namespace) -> int:
     names, note = _browsers(args, ctx)
     python = args.python or sys.executable
     try:
+        pythonpath = launcher_pythonpath(python)
+        if args.python:
+            _check_interpreter(args.python, pythonpath, run=not args.dry_run)
         plan = plan_install(names, platform=ctx["platform"], home=ctx["home"],
                             data_dir=ctx["data_dir"], python=python,
-                            pythonpath=launcher_pythonpath(python), env=ctx["env"],
+                            pythonpath=pythonpath, env=ctx["env"],
                             user_data_dir=args.user_data_dir)
         actions = apply_install(plan, ctx["data_dir"], dry_run=args.dry_run)
     except (ValueError, RuntimeError, OSError) as exc:
@@ -132,6 +136,34 @@ def _install(args: argparse.Namespace) -> int:
     if not args.dry_run:
         print(f"registered {HOST_NAME} for {', '.join(names)}; check with `blocksift doctor`")
     return 0
+
+
+def _check_interpreter(python: str, pythonpath: str | None, *, run: bool) -> None:
+    """Refuse a ``--python`` the launcher could not start the host with (ValueError). With
+    ``run``, the host really starts under it and answers hello, as doctor checks."""
+    fix = f"give a Python that has blocksift installed, or leave --python out ({sys.executable})"
+    path = Path(python)
+    if not path.is_absolute():
+        raise ValueError(f"--python {python}: give the full path; {fix}")
+    if not path.is_file() or not os.access(path, os.X_OK):
+        raise ValueError(f"--python {python}: no such executable file; {fix}")
+    if not run:
+        return
+    from blocksift.registration.doctor import round_trip
+
+    env = dict(os.environ)
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath + (os.pathsep + env["PYTHONPATH"]
+                                          if env.get("PYTHONPATH") else "")
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as neutral:  # the browser's cwd is not ours either
+        result = round_trip([python, "-m", "blocksift", "native"], env=env, timeout=60,
+                            cwd=neutral)
+    if not result.ok:
+        last = (result.stderr.strip().splitlines() or [""])[-1]  # e.g. ModuleNotFoundError
+        why = " ".join(f"{result.error or 'no answer'}{': ' + last if last else ''}".split())
+        raise ValueError(f"--python {python}: blocksift does not start with it ({why}); {fix}")
 
 
 def _uninstall(args: argparse.Namespace) -> int:
