@@ -92,6 +92,15 @@ def _wire_constants():
     return module
 
 
+def missing_dependencies(script: str, exc: ImportError) -> str:
+    """One line for a Python that cannot import the host (the system Python, a new shell
+    without the virtual environment): what is missing and how to run the script instead."""
+    return (f"{script}: error: it reads the protocol's constants from the blocksift host, "
+            f"and this Python ({sys.executable}) cannot import it ({exc}); run it with the "
+            f"Python blocksift is installed in: `. .venv/bin/activate` first, or "
+            f"`.venv/bin/python {script}`")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("browsers", nargs="*", metavar="BROWSER",
@@ -109,7 +118,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.out and len(browsers) != 1:
         parser.error("--out needs exactly one browser")
     for browser in browsers:
-        path = build(browser, args.out, tuple(args.host_permission), tuple(args.expose_pages))
+        try:
+            path = build(browser, args.out, tuple(args.host_permission),
+                         tuple(args.expose_pages))
+        except ImportError as exc:
+            print(missing_dependencies("extension/build.py", exc), file=sys.stderr)
+            return 2
         print(f"{browser}: {path}")
     return 0
 

@@ -67,7 +67,8 @@ def find_source(target: str, root: Path = ROOT) -> Path:
                               text=True, check=False)
         if done.returncode == 0 and (built / "manifest.json").is_file():
             return built
-        raise PackError(f"building the extension failed: {done.stderr.strip()[-500:]}")
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise PackError(f"building the extension failed: {last}")
     plain = root / "extension"
     if (plain / "manifest.json").is_file():
         return plain
@@ -116,13 +117,26 @@ def check_wire_constants(source: Path, root: Path = ROOT) -> list[str]:
     generator = root / "extension" / "tools" / "gen_wire_constants.py"
     if not generator.is_file():
         return []  # packing outside a checkout: nothing to compare with
-    spec = importlib.util.spec_from_file_location("gen_wire_constants", generator)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    if shipped.read_text(encoding="utf-8") != module.render():
+    if shipped.read_text(encoding="utf-8") != _render_wire_constants(generator):
         return ["wireconstants.js differs from the host's definitions; rebuild with "
                 "python3 extension/build.py"]
     return []
+
+
+def _render_wire_constants(generator: Path) -> str:
+    """What ``gen_wire_constants.py`` generates from this checkout's host; a PackError (one
+    line, with the way out) when this Python cannot import the host."""
+    spec = importlib.util.spec_from_file_location("gen_wire_constants", generator)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+        return module.render()
+    except ImportError as exc:
+        raise PackError(f"it checks the extension against the blocksift host, and this Python "
+                        f"({sys.executable}) cannot import it ({exc}); run it with the Python "
+                        "blocksift is installed in: `. .venv/bin/activate` first, or "
+                        "`.venv/bin/python install/pack.py ...`") from None
 
 
 def collect(source: Path) -> list[Path]:
@@ -153,6 +167,9 @@ def pack(target: str, out_dir: Path, source: Path | None = None, *, store: bool 
     """Write the archive for ``target`` into ``out_dir`` and return its path."""
     if target not in TARGETS:
         raise PackError(f"unknown browser {target!r}; choose chromium or firefox")
+    generator = root / "extension" / "tools" / "gen_wire_constants.py"
+    if source is None and generator.is_file():
+        _render_wire_constants(generator)  # before building: the build needs the host too
     source = source if source is not None else find_source(target, root)
     manifest_file = source / "manifest.json"
     try:

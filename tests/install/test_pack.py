@@ -152,3 +152,19 @@ def test_packs_the_real_extension_when_it_is_built(tmp_path: Path) -> None:
     out = pack_module.pack("chromium", tmp_path, source)
     with zipfile.ZipFile(out) as archive:
         assert "manifest.json" in archive.namelist()
+
+
+@pytest.mark.parametrize("script", ["install/pack.py", "extension/build.py"])
+def test_a_python_without_the_hosts_dependencies_gets_one_line_and_the_way_out(
+        tmp_path: Path, script: str) -> None:
+    """A new shell without the virtual environment (or Debian's python3): -S hides the
+    site-packages, as the system Python lacks them."""
+    args = (["--browser", "firefox", "--out", str(tmp_path / "out")] if script.startswith("install")
+            else ["firefox", "--out", str(tmp_path / "out")])
+    done = subprocess.run([sys.executable, "-S", str(REPO / script), *args], cwd=REPO,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert "No module named" in done.stderr and ". .venv/bin/activate" in done.stderr
+    assert not (tmp_path / "out").exists()
