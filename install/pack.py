@@ -4,8 +4,10 @@
     python3 install/pack.py --browser chromium --out dist/
     python3 install/pack.py --browser firefox --out dist/
 
-Source: ``--source DIR``, else ``extension/dist/<browser>/`` (the extension's build output),
-else ``extension/`` when it holds a manifest.json. ``manifest.json`` must sit at the archive
+Source: ``--source DIR``, else a fresh build of the checkout's sources (``extension/build.py``
+into a temporary folder, so an earlier ``extension/dist`` that predates the sources is never
+shipped), else (no build.py: outside a checkout) ``extension/dist/<browser>/`` or
+``extension/`` when it holds a manifest.json. ``manifest.json`` must sit at the archive
 root (Chrome Web Store "Prepare your extension"; Firefox .xpi files are plain zips too).
 
 Archives are reproducible: entries sorted by path, every timestamp fixed (SOURCE_DATE_EPOCH
@@ -25,14 +27,17 @@ rejects a manifest with ``key``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import importlib.util
 import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,23 +62,31 @@ class PackError(Exception):
 
 
 def find_source(target: str, root: Path = ROOT) -> Path:
-    """``extension/dist/<target>/`` (built from the sources when missing), else ``extension/``."""
+    """Without ``extension/build.py`` (packing outside a checkout): ``extension/dist/<target>/``
+    when built, else ``extension/`` when it holds a manifest.json."""
     built = root / "extension" / "dist" / target
     if (built / "manifest.json").is_file():
         return built
-    build_script = root / "extension" / "build.py"
-    if build_script.is_file():  # a fresh clone: assemble dist/<target> from the sources first
-        done = subprocess.run([sys.executable, str(build_script), target], capture_output=True,
-                              text=True, check=False)
-        if done.returncode == 0 and (built / "manifest.json").is_file():
-            return built
-        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        raise PackError(f"building the extension failed: {last}")
     plain = root / "extension"
     if (plain / "manifest.json").is_file():
         return plain
     raise PackError(f"no extension to pack: neither {built}/manifest.json nor "
                     f"{plain}/manifest.json exists; build the extension first or pass --source")
+
+
+@contextlib.contextmanager
+def fresh_build(target: str, root: Path = ROOT) -> Iterator[Path]:
+    """The checkout's sources built afresh for ``target`` into a temporary folder (never an
+    earlier ``extension/dist`` that may predate the sources); the folder is removed after."""
+    with tempfile.TemporaryDirectory(prefix="blocksift-pack-") as tmp:
+        out = Path(tmp) / target
+        done = subprocess.run([sys.executable, str(root / "extension" / "build.py"), target,
+                               "--out", str(out)], capture_output=True, text=True,
+                              check=False)
+        if done.returncode != 0 or not (out / "manifest.json").is_file():
+            last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+            raise PackError(f"building the extension failed: {last}")
+        yield out
 
 
 def check_manifest(manifest: dict, target: str) -> list[str]:
@@ -167,9 +180,12 @@ def pack(target: str, out_dir: Path, source: Path | None = None, *, store: bool 
     """Write the archive for ``target`` into ``out_dir`` and return its path."""
     if target not in TARGETS:
         raise PackError(f"unknown browser {target!r}; choose chromium or firefox")
-    generator = root / "extension" / "tools" / "gen_wire_constants.py"
-    if source is None and generator.is_file():
-        _render_wire_constants(generator)  # before building: the build needs the host too
+    if source is None and (root / "extension" / "build.py").is_file():
+        generator = root / "extension" / "tools" / "gen_wire_constants.py"
+        if generator.is_file():
+            _render_wire_constants(generator)  # before building: the build needs the host too
+        with fresh_build(target, root) as built:
+            return pack(target, out_dir, built, store=store, root=root)
     source = source if source is not None else find_source(target, root)
     manifest_file = source / "manifest.json"
     try:

@@ -168,3 +168,25 @@ def test_a_python_without_the_hosts_dependencies_gets_one_line_and_the_way_out(
     assert done.stderr.count("\n") == 1, done.stderr
     assert "No module named" in done.stderr and ". .venv/bin/activate" in done.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_packs_the_sources_not_an_earlier_build(tmp_path: Path) -> None:
+    """After `git pull`, extension/dist still holds the previous build: the package must
+    carry the current sources all the same."""
+    import shutil
+
+    root = tmp_path / "checkout"
+    shutil.copytree(REPO / "extension", root / "extension",
+                    ignore=shutil.ignore_patterns("dist", "node_modules"))
+    (root / "host").symlink_to(REPO / "host")
+    built = subprocess.run([sys.executable, str(root / "extension" / "build.py"), "chromium"],
+                           capture_output=True, text=True, check=False)
+    assert built.returncode == 0, built.stderr
+    stale = root / "extension" / "dist" / "chromium" / "background.js"
+    stale.write_text("// the build before the update\n")
+    source = root / "extension" / "src" / "background.js"
+    source.write_text(source.read_text() + "// the update\n")
+    out = pack_module.pack("chromium", tmp_path / "out", root=root)
+    with zipfile.ZipFile(out) as archive:
+        assert archive.read("background.js").decode() == source.read_text()
+    assert stale.read_text() == "// the build before the update\n"  # dist left alone
