@@ -114,3 +114,19 @@ def test_install_help_names_the_default_interpreter(home: Path) -> None:
     assert result.returncode == 0
     text = " ".join(result.stdout.split())
     assert "None" not in text and sys.executable in text
+
+
+@pytest.mark.slow
+def test_uninstall_leaves_no_empty_folder_of_ours_behind(home: Path, tmp_path: Path) -> None:
+    """install, a doctor round trip (the host writes its log), uninstall: with no labeled
+    examples or settings of the user's, nothing of blocksift's is left, not even a folder."""
+    assert blocksift(home, "install", "--browser", "firefox").returncode == 0
+    assert blocksift(home, "doctor", "--browser", "firefox").returncode == 0
+    assert (tmp_path / "bs" / "state" / "logs").is_dir()  # the host really ran
+    dry = blocksift(home, "uninstall", "--dry-run")
+    assert str(tmp_path / "bs" / "state") + "\n" in dry.stdout, dry.stdout
+    gone = blocksift(home, "uninstall")
+    assert gone.returncode == 0, gone.stderr
+    left = sorted(str(p.relative_to(tmp_path)) for p in (tmp_path / "bs").rglob("*")) \
+        if (tmp_path / "bs").exists() else []
+    assert left == [], left

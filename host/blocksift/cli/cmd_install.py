@@ -212,6 +212,17 @@ def _clear_host_files(dry_run: bool) -> list[Path]:
             if not dry_run:
                 shutil.rmtree(folder, ignore_errors=True)
             removed.append(folder)
+    # the logs' folder goes too once it is empty (it holds nothing of the user's)
+    state = paths.state_dir()
+    if state.is_dir() and all(child in removed for child in state.iterdir()):
+        if dry_run:
+            removed.append(state)
+        else:
+            try:
+                state.rmdir()
+                removed.append(state)
+            except OSError:
+                pass
     return removed
 
 
