@@ -242,6 +242,19 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
     if (action === "overlay") {
       const items = paper ? paperOverlayItems(result) : planOverlayItems(plan);
       const count = await callAgent(tabId, "drawOverlay", items, paper ? "paper" : "explained");
+      if (!count) {
+        // None of the parts the host named is in the page any more (a script re-drew it
+        // since the snapshot), or it named none: no empty legend, and the next press draws
+        // again instead of "removing" outlines that were never there.
+        await callAgent(tabId, "clearOverlay");
+        const message = items.length
+          ? "Nothing outlined: the page changed while its blocks were being found. Try again."
+          : "Nothing to outline: no blocks were found on this page.";
+        const outcome = { ...base, status: "not-suitable", message };
+        await callAgent(tabId, "toast", "Nothing outlined", { detail: message, kind: "info" });
+        await finish(tabId, { ...outcome, ms: Date.now() - startedAt });
+        return outcome;
+      }
       const outcome = { ...base, status: "overlay", count, ms: Date.now() - startedAt };
       await finish(tabId, outcome);
       return outcome;

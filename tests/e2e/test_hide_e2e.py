@@ -30,6 +30,21 @@ RECTS = ("[...document.querySelectorAll('[data-gold], header, footer, nav, aside
          ".map(e => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })")
 
 
+#: A page script that replaces every part of the page by a copy once the host is at work
+#: (the snapshot is taken): the elements the host names are then no longer in the page.
+REDRAW_WHILE_THE_HOST_WORKS = """(() => {
+  const root = document.documentElement;
+  new MutationObserver((_, observer) => {
+    if (root.dataset.blocksiftStage !== "host") return;
+    observer.disconnect();
+    for (const part of [...document.body.children]) {
+      if (part.localName !== "blocksift-ui") part.replaceWith(part.cloneNode(true));
+    }
+  }).observe(root, { attributes: true, attributeFilter: ["data-blocksift-stage"] });
+  return true;
+})()"""
+
+
 def _bag(words: list[str]) -> dict[str, int]:
     bag: dict[str, int] = {}
     for word in words:
@@ -109,17 +124,7 @@ def test_hide_says_nothing_was_hidden_when_the_page_redrew_itself(
     said "Hid 0 pieces of clutter. Press again to undo."; now it says nothing was hidden."""
     page = browser.new_tab(site.url("hide/news.html"))
     body_before = _bag(page.evaluate(BODY_WORDS))
-    page.evaluate("""(() => {
-      const root = document.documentElement;
-      new MutationObserver((_, observer) => {
-        if (root.dataset.blocksiftStage !== "host") return;
-        observer.disconnect();
-        for (const part of [...document.body.children]) {
-          if (part.localName !== "blocksift-ui") part.replaceWith(part.cloneNode(true));
-        }
-      }).observe(root, { attributes: true, attributeFilter: ["data-blocksift-stage"] });
-      return true;
-    })()""")
+    page.evaluate(REDRAW_WHILE_THE_HOST_WORKS)
     status = browser.act(page, "hide")
     assert status["status"] == "not-suitable", status
     assert "page changed" in (status.get("error") or ""), status
@@ -133,6 +138,28 @@ def test_hide_says_nothing_was_hidden_when_the_page_redrew_itself(
     # pressed again, on the page as it now is, hide works
     status = browser.act(page, "hide")
     assert status["status"] == "hidden" and int(status["count"]) > 0, status
+
+
+def test_overlay_says_nothing_was_outlined_when_the_page_redrew_itself(
+        browser: harness.Browser, site: harness.Site) -> None:
+    """The overlay on a page that re-draws itself while the host looks at its snapshot: none
+    of the parts the host named is in the page any more. The popup said "Outlined 0 parts of
+    the page" over an empty legend; now it says nothing was outlined, and why."""
+    page = browser.new_tab(site.url("hide/news.html"))
+    page.evaluate(REDRAW_WHILE_THE_HOST_WORKS)
+    status = browser.act(page, "overlay")
+    assert status["status"] == "not-suitable", status
+    assert "page changed" in (status.get("error") or ""), status
+    assert page.evaluate(f"{UI}?.querySelectorAll('.box, .legend').length ?? 0") == 0
+    popup = browser.popup(page.url)
+    popup.wait_for("document.documentElement.dataset.blocksiftHost")
+    said = popup.evaluate("document.getElementById('result').textContent")
+    popup.close()
+    page.activate()
+    assert "Outlined 0" not in said and "page changed" in said, said
+    # pressed again, on the page as it now is, the overlay is drawn (not "removed")
+    status = browser.act(page, "overlay")
+    assert status["status"] == "overlay" and int(status["count"]) > 0, status
 
 
 @pytest.mark.parametrize("name", PAGES)
