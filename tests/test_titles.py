@@ -7,6 +7,7 @@ from importlib import resources
 
 from blocksift import metadata, titles
 from blocksift.page import Page
+from blocksift.wire.results import MainText
 
 
 def page(body: str, head: str = "", url: str = "https://www.harbourherald.example/a") -> Page:
@@ -146,3 +147,33 @@ def test_a_logo_heading_that_ends_the_title_after_a_space_is_the_site():
     plain = page("<h1>Winter</h1><h2>Tides</h2><p>Cold hands.</p>",
                  "<title>Mending nets in Winter</title>")
     assert not any("title_prefix" in c.features for c in metadata.title_candidates(plain))
+
+
+def test_an_untitled_page_is_titled_by_its_prominent_first_line():
+    # a 2000s page with no <title>: its bold, large first line names it
+    assert titles.opening_line("<div><b>Successful Harbour Walks</b></div>"
+                               "<p><b>Overview</b> Students walk the wall.</p>") \
+        == "Successful Harbour Walks"
+    assert titles.opening_line("<div><strong>Harbour <em>Walks</em></strong><br>Every"
+                               " Saturday we walk.</div>") == "Harbour Walks"
+    assert titles.opening_line("<section><h3>Tide Tables</h3><p>High water at six.</p>"
+                               "</section>") == "Tide Tables"
+    # not a lead-in in bold inside a sentence, a line in plain type, a bold sentence
+    assert titles.opening_line("<p><b>Overview</b> Students walk the wall.</p>") == ""
+    assert titles.opening_line("<p>Harbour Walks</p><p>Every Saturday.</p>") == ""
+    assert titles.opening_line("<p><b>Meet at the lighthouse at nine.</b></p>") == ""
+    assert titles.opening_line("<p><b>" + "word " * 20 + "</b></p>") == ""
+    assert titles.opening_line("") == ""
+
+
+def test_metadata_of_an_untitled_page_takes_its_first_line_not_nothing():
+    html = "<div><b>Successful Harbour Walks</b></div><p>" + "The club walks the wall. " * 30 \
+        + "</p>"
+    found = metadata.extract(Page(f"<html><body>{html}</body></html>", url="http://127.0.0.1/a"),
+                             MainText(text="x", html=html))
+    assert found.title == "Successful Harbour Walks"
+    assert found.site_name == "127.0.0.1"
+    # a page that names itself keeps its own title
+    found = metadata.extract(Page(f"<html><head><title>Walks</title></head><body>{html}</body>"
+                                  "</html>", url="http://127.0.0.1/a"), MainText(text="x", html=html))
+    assert found.title == "Walks"

@@ -193,13 +193,21 @@ function siteOf(url) {
   }
 }
 
+/** The headline under the site line: the page's title, or none when it has none or it only
+ * says the site line again (an untitled page's host name, "127.0.0.1" twice). */
+function headlineOf(title, siteLine) {
+  const text = (title || "").trim();
+  return text && squeeze(text) !== squeeze(siteLine || "") ? text : "";
+}
+
 /** The page's own title and a loading state, at once (before the host has answered). */
 function showLoading(data) {
   if (!$("loading").hidden || root.dataset.blocksiftLoadingMs) return; // readerboot.js did it
-  const title = (data.title || "").trim() || siteOf(data.url) || "Reader view";
-  document.title = title;
+  const headline = headlineOf(data.title, siteOf(data.url));
+  document.title = headline || siteOf(data.url) || "Reader view";
   $("site").textContent = siteOf(data.url);
-  $("title").textContent = title;
+  $("title").textContent = headline;
+  $("title").hidden = !headline;
   $("loading").hidden = false;
   root.dataset.blocksiftLoadingMs = String(Date.now() - (data.startedAt ?? Date.now()));
   // a cold host takes a moment to start: say so rather than look stuck
@@ -666,11 +674,12 @@ async function main() {
   const index = indexViewFragment(data);
   // an index page is titled by the page (data.title); one too short to list is read as an
   // article, by the article's title
-  const title = ((!index && data.pageKind === "index" && meta.title) || data.title || "").trim()
-    || site || "Untitled";
-  document.title = title;
+  const title = headlineOf((!index && data.pageKind === "index" && meta.title) || data.title,
+    meta.siteName || site);
+  document.title = title || site || "Untitled";
   if (data.lang) $("reader").lang = data.lang;
   $("title").textContent = title;
+  $("title").hidden = !title;
   const fragment = index ?? (data.html ? sanitize(data.html, data.url) : textFragment(data.text));
   dropRepeatedTitle(fragment, title);
   if (!index) dropEmptyHeadings(fragment);

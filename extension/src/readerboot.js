@@ -12,9 +12,11 @@
   if (["serif", "sans"].includes(query.get("font"))) root.dataset.font = query.get("font");
   const size = Number(query.get("size"));
   if (size >= 10 && size <= 40) root.style.setProperty("--size", `${size}px`);
-  const shown = title.trim() || query.get("site") || "Reader view";
   const site = query.get("site") || "";
-  document.title = shown;
+  // no headline that only says the site line again (an untitled page's host name)
+  const squeeze = (text) => text.replace(/\s+/g, " ").trim().toLowerCase();
+  const shown = squeeze(title) === squeeze(site) ? "" : title.trim();
+  document.title = shown || site || "Reader view";
   // a CSS string: quotes and backslashes escaped, control characters dropped
   const cssString = (text) => `"${text.replace(/[\u0000-\u001f\u007f]/g, " ").replace(/["\\]/g, "\\$&")}"`;
   root.style.setProperty("--boot-title", cssString(shown));
@@ -34,6 +36,7 @@
   document.addEventListener("readystatechange", () => {
     if (document.readyState !== "interactive" || !("boot" in root.dataset)) return;
     document.getElementById("title").textContent = shown;
+    document.getElementById("title").hidden = !shown;
     document.getElementById("site").textContent = site;
     document.getElementById("loading").hidden = false;
     delete root.dataset.boot;

@@ -180,7 +180,8 @@ def extract(page: Page, main: MainText | None = None, page_type: str = "") -> Pa
         _json_ld_date(article) or _visible_date(tree, layout, window=100_000) or
         _script_date(page.raw) or _meta_date(metas, _MODIFIED_META))
     words, cjk = count_words(main.text if main else "")
-    title = titles.best(_title_candidates(page, metas, ld_nodes, main.title if main else ""))
+    title = titles.best(_title_candidates(page, metas, ld_nodes, main.title if main else "")) \
+        or titles.opening_line(main.html if main else "")  # a page that names itself nowhere
     return PageMetadata(
         title=title,
         authors=authors,

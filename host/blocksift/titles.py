@@ -356,3 +356,67 @@ def best(found: list[Candidate], weights: dict[str, float] | None = None) -> str
     if not found:
         return ""
     return max(found, key=lambda c: (score(c, weights), -c.rank)).text
+
+
+#: Blocks a line of the main text sits in (the first one is looked at as a whole).
+_LINE_BLOCKS = frozenset({"p", "div", "td", "th", "li", "dt", "dd", "center", "blockquote",
+                          "section", "article", "header", "main", "figcaption", "caption"})
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+#: What makes a line prominent without a heading's tag: bold, or set larger.
+_PROMINENT = frozenset({"b", "strong", "big"})
+#: A prominent first line longer than this, or ending as a sentence does, is a lead-in.
+_LINE_CHARS = 120
+_LINE_WORDS = 15
+_SENTENCE_END = re.compile(r"[.,;:!?…]$")
+
+
+def opening_line(html: str) -> str:
+    """The title of a page that names none (no ``<title>``, heading or metadata): the main
+    text's first line when it is prominent, a heading, or a short line in bold or large type
+    alone in its block up to a line break ("<div><b>Successful Deaf Leaders</b></div>", as
+    pages made in the 2000s title themselves); "" otherwise (the first words of a paragraph,
+    a bold lead-in inside a sentence, a long or sentence-like line)."""
+    if not html or not html.strip():
+        return ""
+    from lxml import html as lxml_html
+
+    try:
+        root = lxml_html.fragment_fromstring(html, create_parent="div")
+    except (etree.ParserError, ValueError):
+        return ""
+    first = next(iter(root.xpath("(.//text()[normalize-space()])[1]")), None)
+    if first is None:
+        return ""
+    owner = first.getparent()
+    if first.is_tail:
+        owner = owner.getparent()
+    chain = [owner, *owner.iterancestors()]
+    heading = next((e for e in chain if e.tag in _HEADINGS), None)
+    if heading is not None:
+        text = clean(heading.text_content())
+        return text if len(text) <= _LINE_CHARS * 2 else ""
+    block = next((e for e in chain if e.tag in _LINE_BLOCKS), root)
+    # the block's first line: its text nodes up to the first line break or nested block
+    pieces: list[tuple[str, etree._Element]] = []
+    for event, element in etree.iterwalk(block, events=("start", "end")):
+        if element is not block and (element.tag == "br" or element.tag in _LINE_BLOCKS
+                                     or element.tag in _HEADINGS):
+            if event == "start" and pieces:
+                break
+            if event == "start":
+                continue
+        if event == "start" and element.text and element.text.strip():
+            pieces.append((element.text, element))
+        elif event == "end" and element is not block and element.tail and element.tail.strip():
+            pieces.append((element.tail, element.getparent()))
+    if not pieces:
+        return ""
+    for _text, holder in pieces:
+        if not any(e.tag in _PROMINENT for e in (holder, *holder.iterancestors())
+                   if e is not block and block in e.iterancestors()):
+            return ""  # a word in plain type: the line is text, not a title
+    text = clean(" ".join(text for text, _holder in pieces))
+    if not text or len(text) > _LINE_CHARS or len(text.split()) > _LINE_WORDS \
+            or _SENTENCE_END.search(text):
+        return ""
+    return text

@@ -470,3 +470,36 @@ def test_reader_shows_a_description_the_page_carries_twice_once(
     # no declared site name: the one "<title>" ends with, not the host
     assert page.evaluate("document.getElementById('site').textContent") == "Quayside Outfitters"
     page.screenshot(artifacts / "reader-repeats.png")
+
+
+def test_reader_of_an_untitled_page_is_headed_by_its_first_line_not_its_host(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    """A page with no <title> (made in the 2000s: a bold, large first line names it): the
+    header said the host name twice, as the site line and as the headline. The headline is
+    now the page's first prominent line, said once."""
+    page = open_reader(browser, site, "reader-untitled.html")
+    site_line = page.evaluate("document.getElementById('site').textContent")
+    title = page.evaluate("document.getElementById('title').textContent")
+    assert title == "Harbour Walks for Beginners", (site_line, title)
+    assert site_line and site_line != title
+    text = " ".join(text_of(page).split())
+    assert text.startswith("Overview Every second Saturday"), text  # not said twice
+    page.screenshot(artifacts / "reader-untitled.png")
+
+
+def test_reader_shows_no_headline_rather_than_the_site_line_again(
+        browser: harness.Browser, site: harness.Site) -> None:
+    """A page with no title at all (nor a prominent first line): no headline, rather than
+    the host name under the same host name."""
+    html = ("<p>Every second Saturday the club walks the old harbour wall from the lighthouse to"
+            " the fish market, a gentle hour on flat ground.</p>")
+    payload = stored_answer(site, "", html, {"siteName": "127.0.0.1"})
+    page = reader_of_answer(browser, "untitled", payload)
+    assert page.evaluate("document.getElementById('site').textContent") == "127.0.0.1"
+    assert page.evaluate("document.getElementById('title').textContent") == ""
+    assert page.evaluate("document.getElementById('title').hidden") is True
+    assert page.evaluate("document.title") == "127.0.0.1"
+    # nor a title that only says the site line again
+    payload = stored_answer(site, "127.0.0.1", html, {"siteName": "127.0.0.1"})
+    page = reader_of_answer(browser, "host-title", payload)
+    assert page.evaluate("document.getElementById('title').hidden") is True
