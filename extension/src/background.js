@@ -276,6 +276,9 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
         html: main.html, text: main.text, startedAt, hostMs: base.hostMs,
         pageKind: plan?.pageKind ?? "article", index: plan?.index ?? [],
         metadata: main.metadata ?? null,
+        // auto adapted to the site from the user's labeled pages of it (stage "site"): the
+        // reader says so, and from how many
+        adaptedFrom: result.stage === "site" ? Math.max(0, Number(result.stats?.site_pages) || 0) || true : null,
         // the frames it could not read that might have held text (no ads, buttons or strips)
         unreachable: textFramesOnly(snap.unreachable, snap.html, snap.url),
         phases: { ...phases, answered: Date.now() - startedAt },

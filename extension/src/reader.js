@@ -232,7 +232,23 @@ function joinNames(names) {
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
-/** Header: site, title, byline, date and reading time; the algorithm goes to the footer. */
+/** The quiet note that the user's labels of this site were used (auto's stage "site"):
+ * `adaptedFrom` is how many labeled pages adapted it, true when the host did not say. */
+function adaptedNote(adaptedFrom) {
+  if (!adaptedFrom) return null;
+  const note = document.createElement("span");
+  note.id = "adapted";
+  note.className = "adapted";
+  const pages = typeof adaptedFrom === "number" ? adaptedFrom : 0;
+  note.textContent = pages
+    ? `Adapted to this site from your ${pages} labeled page${pages === 1 ? "" : "s"}`
+    : "Adapted to this site from your labeled pages";
+  note.title = "Your saved examples of this site's pages taught blocksift where its text is.";
+  return note;
+}
+
+/** Header: site, title, byline, date and reading time (and whether the user's labels of the
+ * site were used); the algorithm goes to the footer. */
 function showMeta(data, meta) {
   const site = meta.siteName || siteOf(data.url);
   $("site").textContent = site;
@@ -249,6 +265,8 @@ function showMeta(data, meta) {
     parts.push(stamp);
   }
   parts.push(`${time.minutes} min read`, lengthLabel(time));
+  const adapted = adaptedNote(data.adaptedFrom);
+  if (adapted) parts.push(adapted);
   const details = $("details");
   details.replaceChildren();
   parts.forEach((part, i) => {

@@ -503,3 +503,40 @@ def test_reader_shows_no_headline_rather_than_the_site_line_again(
     payload = stored_answer(site, "127.0.0.1", html, {"siteName": "127.0.0.1"})
     page = reader_of_answer(browser, "host-title", payload)
     assert page.evaluate("document.getElementById('title').hidden") is True
+
+
+def _labeled(host: harness.HostInstall, site: harness.Site, names: list[str]) -> None:
+    """The user saved labeled examples of these pages of the test site (as the labeler does,
+    the host counts them into the site's file)."""
+    from lxml import html as lxml_html
+
+    from blocksift.algorithms.segmenter import adapt
+    from blocksift.page import Page
+
+    pages = []
+    for name in names:
+        markup = (harness_pages() / name).read_text(encoding="utf-8")
+        gold = " ".join(" ".join(e.text_content().split())
+                        for e in lxml_html.fromstring(markup).xpath("//*[@data-gold]"))
+        pages.append((Page(markup, url=site.url(name)), gold))
+    prior = adapt.learn(adapt.site_key(site.url(names[0])), pages)
+    adapt.save(prior, host.home / "data" / "models" / "auto-sites")
+
+
+def harness_pages() -> Path:
+    return Path(__file__).resolve().parent / "pages"
+
+
+def test_reader_says_when_the_users_labels_of_the_site_were_used(
+        browser: harness.Browser, site: harness.Site, host: harness.HostInstall,
+        artifacts: Path) -> None:
+    """Labeling pays off visibly: on a site the user labeled pages of, the reader's header
+    says that auto adapted to the site, and from how many pages; elsewhere it says nothing."""
+    page = open_reader(browser, site, "hide/news.html")
+    assert "Adapted to this site" not in page.evaluate("document.getElementById('details').textContent")
+    page.close()
+    _labeled(host, site, ["hide/news.html", "hide/news-tagged.html"])
+    page = open_reader(browser, site, "hide/news.html")
+    details = page.evaluate("document.getElementById('details').textContent")
+    assert "Adapted to this site from your 2 labeled pages" in details, details
+    page.screenshot(artifacts / "reader-adapted.png")

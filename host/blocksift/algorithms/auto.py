@@ -1046,7 +1046,8 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
              "text_length": float(len(text)),
              "uncertain_share": round(uncertain_share(blocks.texts, prob), 4),
              "threshold": round(limit, 4),
-             "long_page_fast_model": float(long_page)}
+             "long_page_fast_model": float(long_page),
+             **({"site_pages": float(site_prior.pages)} if stage == "site" else {})}
     render = params.main_text and params.with_html and bool(main_elements)
     beside = _media_beside(main_elements, _holds_blocks(blocks)) if render else []
     authors: list[etree._Element] = []
