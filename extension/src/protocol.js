@@ -20,8 +20,10 @@ export const HOST_NAME = "org.blocksift.host";
 export const EXTENSION_VERSION = HOST_VERSION;
 export const CLIENT_NAME = `blocksift-extension/${EXTENSION_VERSION}`;
 
-/** The command a user runs to install the host (shown when it is missing). */
-export const INSTALL_COMMAND = "pip install blocksift && blocksift install";
+/** The command that registers the host (shown when it is missing): run in the folder where
+ * blocksift was set up, its virtual environment active (README; docs/install.md). A bare
+ * "pip install" is refused by Debian's and Homebrew's Python outside a virtual environment. */
+export const INSTALL_COMMAND = "blocksift install";
 
 /** Block kinds that "Hide link blocks" hides; main/content/other stay visible. */
 export const HIDDEN_KINDS = Object.freeze(["links", "ad", "nav"]);

@@ -95,6 +95,7 @@ export function renderError(container, error) {
   container.replaceChildren(el("strong", { text: error?.message ?? String(error) }));
   if (error?.hint) {
     const command = error.hint.replace(/^Install it with:\s*/, "");
-    container.append(el("span", { text: " Install it with:" }), el("code", { class: "command", text: command }));
+    container.append(el("span", { text: " Where blocksift is set up (docs/install.md), in its virtual environment, run:" }),
+      el("code", { class: "command", text: command }));
   }
 }

@@ -15,7 +15,7 @@ import e2e_harness as harness
 import pytest
 
 PAGES = Path(__file__).resolve().parent / "pages"
-INSTALL_COMMAND = "pip install blocksift && blocksift install"
+INSTALL_COMMAND = "blocksift install"
 UI = "document.querySelector('blocksift-ui')?.shadowRoot"
 # the page's markup without the status attributes the extension keeps on <html>
 PAGE_DOM = ("(() => { const copy = document.documentElement.cloneNode(true);"
@@ -226,6 +226,8 @@ def test_host_missing_shows_install_command(browser_name: str, tmp_path: Path, h
         toast = page.evaluate(f"(() => {{ const t = {UI}.querySelector('.toast');"
                               " return {text: t.textContent, visible: t.checkVisibility()}; })()")
         assert toast["visible"] and INSTALL_COMMAND in toast["text"] and "not installed" in toast["text"]
+        # Debian's and Homebrew's Python refuse a bare pip install outside a virtual environment
+        assert "pip install" not in toast["text"]
         # an error stays until dismissed, past the few seconds an info toast lasts
         assert page.evaluate(f"new Promise(done => setTimeout(() => done({UI}?.querySelector('.toast')"
                              "?.checkVisibility() ?? false), 7000))")
@@ -233,7 +235,9 @@ def test_host_missing_shows_install_command(browser_name: str, tmp_path: Path, h
         popup = browser.popup(page.url)
         popup.wait_for("document.documentElement.dataset.blocksiftHost")
         assert popup.evaluate("document.documentElement.dataset.blocksiftHost") == "host_missing"
-        assert INSTALL_COMMAND in popup.evaluate("document.getElementById('host-status').textContent")
+        status_text = popup.evaluate("document.getElementById('host-status').textContent")
+        assert INSTALL_COMMAND in status_text and "virtual environment" in status_text
+        assert "pip install" not in status_text
         popup.screenshot(artifacts / "host-missing-popup.png")
         popup.close()
         assert host.pids() == []
