@@ -31,6 +31,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="also write the marked link/ad blocks and selected ids")
     importing = actions.add_parser("import", help="add the pages of a datasets-format file")
     importing.add_argument("path", type=Path)
+    importing.add_argument("--on-duplicate", choices=("skip", "replace", "keep"),
+                           default="skip",
+                           help="a record of a page (URL without fragment) that already has "
+                                "an example: skip it (default: nothing stored is lost, the "
+                                "record stays in the file), replace the stored one (kept "
+                                "restorable), or keep both")
     importing.add_argument("--no-progress", dest="progress", action="store_false",
                            help="no progress bar on stderr (shown by default in a terminal)")
     importing.set_defaults(progress=None)
@@ -107,25 +113,27 @@ def run(args: argparse.Namespace) -> int:
                            "it with `blocksift examples repair`") from None
 
 
-def _adapting(change: Any, example: Any, done: str, warned: set[str]) -> None:
-    """Count an example into (or out of) auto's adaptation to its site; a file that cannot be
-    written is said on stderr once per site, and the examples database keeps what was asked
-    (``done``)."""
+def _settle(store: Any, done: str) -> None:
+    """Apply the examples' journaled changes to auto's adaptation to their sites; a file that
+    cannot be written is said on stderr, and the change stays journaled (the next command or
+    the host applies it), while the examples database keeps what was asked (``done``)."""
     try:
-        change(example.html, example.main_text, example.url)
+        store.settle()
     except OSError as exc:
-        if example.site not in warned:
-            warned.add(example.site)
-            print(f"blocksift: warning: auto's adaptation to {example.site} was not updated "
-                  f"({exc}); the example itself is {done}", file=sys.stderr)
+        _warn_adaptation(exc, f"the example itself is {done}")
+
+
+def _warn_adaptation(exc: OSError, done: str) -> None:
+    print(f"blocksift: warning: {exc}; {done}, and the adaptation is updated on the next "
+          "change", file=sys.stderr)
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..algorithms.segmenter import adapt
     from ..storage.examples import ExampleStore
 
-    warned: set[str] = set()  # sites whose adaptation could not be written, said once
     with ExampleStore(_store_path(args)) as store:
+        if args.action in ("delete", "import"):
+            _settle(store, "unchanged")  # a change a killed process left half done
         if args.action == "list":
             items = store.list(limit=args.limit)
             if args.json:
@@ -135,8 +143,9 @@ def _run(args: argparse.Namespace) -> int:
                 print(f"no examples yet in {store.path}")
             for example in items if not args.json else []:
                 when = datetime.fromtimestamp(example.created).strftime("%Y-%m-%d %H:%M")
+                again = f"  (replaced {example.replaces})" if example.replaces else ""
                 print(f"{example.id:>5}  {when}  {len(example.main_text):>6} chars  "
-                      f"{example.title[:50]:<50}  {example.url or ''}")
+                      f"{example.title[:50]:<50}  {example.url or ''}{again}")
         elif args.action == "show":
             example = store.get(args.example_id)
             if example is None:
@@ -157,12 +166,10 @@ def _run(args: argparse.Namespace) -> int:
             missing = []
             wanted = list(dict.fromkeys(args.example_ids))  # an id given twice goes once
             for example_id in wanted:
-                example = store.get(example_id)
-                if not store.delete(example_id) or example is None:
+                if not store.delete(example_id):
                     missing.append(example_id)
-                    continue
-                # its labels stop adapting auto on its site (docs/auto.md)
-                _adapting(adapt.remove_example, example, "deleted", warned)
+            # their labels stop adapting auto on their sites (docs/auto.md)
+            _settle(store, "deleted")
             if missing:
                 raise CommandError(f"no example(s) {', '.join(map(str, missing))}")
             print(f"deleted {len(wanted)} example(s)")
@@ -170,24 +177,33 @@ def _run(args: argparse.Namespace) -> int:
             count = store.export(args.path, with_blocks=args.with_blocks)
             print(f"exported {count} example(s) to {args.path}", file=sys.stderr)
         elif args.action == "import":
-            newest = next((e.id for e in store.list(limit=1)), 0) or 0
             try:
-                count = store.import_file(args.path)
+                report = store.import_records(args.path, args.on_duplicate)
             except (FileNotFoundError, KeyError, ValueError) as exc:
                 raise CommandError(f"cannot import: {exc}") from None  # exc names the file
             bar = None
-            if want_progress(args.progress) and count:
+            if want_progress(args.progress) and store.pending():
                 from tqdm import tqdm
 
-                bar = tqdm(total=count, unit="page", file=sys.stderr,
+                bar = tqdm(total=store.pending(), unit="page", file=sys.stderr,
                            desc="adapting auto to their sites")
-            for example in store.added_after(newest):  # they adapt auto as saved ones do
-                _adapting(adapt.add_example, example, "stored", warned)
-                if bar is not None:
-                    bar.update()
+            try:  # they adapt auto as saved ones do, one journaled change at a time
+                while store.pending():
+                    if not store.settle_one():
+                        break
+                    if bar is not None:
+                        bar.update()
+            except OSError as exc:
+                _warn_adaptation(exc, "the examples are stored")
             if bar is not None:
                 bar.close()
-            print(f"imported {count} example(s)", file=sys.stderr)
+            for url, why in report.skipped:
+                print(f"skipped {url}: {why}", file=sys.stderr)
+            replaced = (f", replacing {len(report.replaced)} (kept restorable)"
+                        if report.replaced else "")
+            skipped = f"; skipped {len(report.skipped)}" if report.skipped else ""
+            print(f"imported {len(report.added)} example(s){replaced}{skipped}",
+                  file=sys.stderr)
     return 0
 
 

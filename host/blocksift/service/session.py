@@ -130,6 +130,7 @@ class Service:
 
                 path = Path(self.config.examples_path) if self.config.examples_path else None
                 self._example_store = ExampleStore(path)
+                _settle(self._example_store)  # a change a killed host left half done
             return self._example_store
 
     def repair_examples(self) -> dict[str, Any]:
@@ -452,15 +453,12 @@ class Session:
                               blocks=[b.model_dump() for b in request.blocks],
                               algorithm=request.algorithm,
                               algorithm_output=request.algorithm_output)
-            example_id = store.add(example)
-            try:  # the reader view's auto adapts to the site on its next page (docs/auto.md)
-                from ..algorithms.segmenter import adapt
-
-                adapt.add_example(request.html, text, request.url)
-            except Exception:  # adaptation is best effort; the saved example is what counts
-                log.exception("auto site adaptation failed")
+            # An earlier example of the same page is replaced (kept restorable), and the
+            # site's adaptation changes with it as one step (docs/labeling.md).
+            example_id, replaced = store.save(example)
+            _settle(store)  # the reader view's auto adapts on the site's next page
             return {"type": "examples.saved", "id": rid, "exampleId": example_id,
-                    "mainChars": len(text)}
+                    "mainChars": len(text), "replaced": replaced}
         if request.type == "examples.list":
             items = [e.summary() for e in store.list(request.limit, request.offset)]
             return {"type": "examples.list", "id": rid, "items": items,
@@ -472,18 +470,12 @@ class Session:
             data = example.summary()
             data.update(mainText=example.main_text, blocks=example.blocks,
                         mainIdList=example.main_ids, html=example.html,
-                        algorithmOutput=example.algorithm_output)
+                        algorithmOutput=example.algorithm_output,
+                        replacedBy=example.replaced_by)
             return {"type": "examples.item", "id": rid, "example": data}
         if request.type == "examples.delete":
-            deleted = store.get(request.example_id)
             found = store.delete(request.example_id)
-            if found and deleted is not None:
-                try:  # its labels stop adapting auto on its site (docs/auto.md)
-                    from ..algorithms.segmenter import adapt
-
-                    adapt.remove_example(deleted.html, deleted.main_text, deleted.url)
-                except Exception:  # adaptation is best effort; the delete is what counts
-                    log.exception("auto site adaptation failed")
+            _settle(store)  # its labels stop adapting auto on its site (docs/auto.md)
             return {"type": "examples.deleted", "id": rid, "exampleId": request.example_id,
                     "found": found}
         if request.type == "examples.export":
@@ -698,3 +690,13 @@ def _cut_outside_escape(piece: str) -> str:
             return piece
         tail = piece.rfind("\\", max(0, len(piece) - 6), tail)
     return piece
+
+
+def _settle(store: Any) -> None:
+    """Apply the site adaptation changes the examples store journaled. Best effort: the saved
+    example is what counts; a change that fails stays journaled and is applied by the next
+    save, delete or start."""
+    try:
+        store.settle()
+    except Exception:
+        log.exception("auto site adaptation failed; it is tried again on the next change")

@@ -23,11 +23,13 @@ from contextlib import closing
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from ..paths import move_aside
 from ..sites import site_key
 
-SCHEMA_VERSION = 1
+#: 2: the ``replaced`` and ``adapt_journal`` tables (a version-1 file gains them on open).
+SCHEMA_VERSION = 2
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS examples (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -44,11 +46,44 @@ CREATE TABLE IF NOT EXISTS examples (
     algorithm_output TEXT NOT NULL DEFAULT '{}'
 );
 CREATE INDEX IF NOT EXISTS examples_site ON examples(site);
+CREATE TABLE IF NOT EXISTS replaced (
+    id INTEGER PRIMARY KEY,
+    replaced_by INTEGER NOT NULL,
+    replaced_at REAL NOT NULL,
+    url TEXT,
+    site TEXT,
+    created REAL NOT NULL,
+    title TEXT NOT NULL DEFAULT '',
+    lang TEXT,
+    html TEXT NOT NULL,
+    main_ids TEXT NOT NULL DEFAULT '[]',
+    main_text TEXT NOT NULL DEFAULT '',
+    blocks TEXT NOT NULL DEFAULT '[]',
+    algorithm TEXT NOT NULL DEFAULT '',
+    algorithm_output TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX IF NOT EXISTS replaced_by ON replaced(replaced_by);
+CREATE TABLE IF NOT EXISTS adapt_journal (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    change TEXT NOT NULL,
+    url TEXT NOT NULL,
+    removed TEXT NOT NULL DEFAULT '[]',
+    added TEXT NOT NULL DEFAULT '[]'
+);
 """
 
 
 class ExampleError(ValueError):
     """An example cannot be stored as given (private window, empty page, ...)."""
+
+
+class AdaptationNotWritten(OSError):
+    """A site's adaptation file could not be written; the change stays journaled."""
+
+    def __init__(self, site: str, problem: OSError):
+        super().__init__(f"auto's adaptation to {site} was not updated ({problem})")
+        self.site = site
+        self.problem = problem
 
 
 class DamagedStore(RuntimeError):
@@ -83,6 +118,10 @@ class Example:
     algorithm_output: dict[str, Any] = field(default_factory=dict)
     id: int | None = None
     created: float = 0.0
+    #: the newest example this one replaced, kept restorable (:meth:`ExampleStore.save`)
+    replaces: int | None = None
+    #: set on a replaced example (:meth:`ExampleStore.get` finds those too): the one now stored
+    replaced_by: int | None = None
 
     @property
     def site(self) -> str | None:
@@ -92,12 +131,41 @@ class Example:
         return {"exampleId": self.id, "url": self.url, "title": self.title,
                 "created": self.created, "site": self.site, "mainChars": len(self.main_text),
                 "mainIds": len(self.main_ids), "blocks": len(self.blocks),
-                "algorithm": self.algorithm}
+                "algorithm": self.algorithm, "replaces": self.replaces}
 
 
 def site_of(url: str | None) -> str | None:
     """The site of ``url`` (:func:`blocksift.sites.site_key`): how examples are grouped."""
     return site_key(url)
+
+
+def page_key(url: str | None) -> str | None:
+    """Which page ``url`` names, for "has this page an example already": the URL without its
+    fragment (``#section`` is a place in the page, not another page), scheme and host in lower
+    case (they are case-insensitive). Path and query are kept as written: they may select
+    another document, and taking two pages for one would replace a label of the other.
+    None (never the same page as anything) without a URL or a site."""
+    if not url or site_of(url) is None:
+        return None
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return None
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path, parts.query,
+                       ""))
+
+
+@dataclass
+class ImportReport:
+    """What :meth:`ExampleStore.import_records` did: ids added, and (url, why) skipped."""
+
+    added: list[int] = field(default_factory=list)
+    replaced: list[int] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+#: What an import does with a record of a page the store already holds an example of.
+ON_DUPLICATE = ("skip", "replace", "keep")
 
 
 def default_path() -> Path:
@@ -116,6 +184,7 @@ class ExampleStore:
         ensure_private_dir(self.path.parent)
         fresh = not self.path.exists()
         self._lock = threading.Lock()
+        self._settle_lock = threading.Lock()
         self._conn = sqlite3.connect(self.path, check_same_thread=False, timeout=30,
                                      isolation_level=None)
         if fresh:
@@ -158,24 +227,132 @@ class ExampleStore:
     # -- writing --------------------------------------------------------------------------
 
     def add(self, example: Example) -> int:
-        """Store ``example`` in one transaction and return its id."""
+        """Store ``example`` in one transaction and return its id: nothing else (no other
+        example of its page is replaced, no site adaptation; :meth:`save` does both)."""
+        with self._lock, self._transaction():
+            return self._insert(example)
+
+    def save(self, example: Example, replace: bool = True) -> tuple[int, list[int]]:
+        """Store a labeled example and return its id and the ids it replaced.
+
+        With ``replace``, the examples stored for the same page (:func:`page_key`) are
+        replaced: in the same transaction they leave the list (kept restorable in the
+        ``replaced`` table: :meth:`get` still finds them, one step back per page), and the
+        change of the site's adaptation (their counts out, the new page's in) is written to
+        the journal; :meth:`settle` then applies it to the site file as one write. A crash
+        anywhere leaves either nothing done, or the change journaled and applied by the next
+        :meth:`settle` exactly once."""
+        with self._lock, self._transaction():
+            return self._save(example, replace)
+
+    def _save(self, example: Example, replace: bool) -> tuple[int, list[int]]:
+        key = page_key(example.url) if replace else None
+        old = self._same_page(key) if key else []
+        new_id = self._insert(example)
+        ids = [row[0] for row in old]
+        if ids:
+            marks = ",".join("?" * len(ids))
+            # one step back: what the replaced examples had replaced goes for good
+            self._conn.execute(f"DELETE FROM replaced WHERE replaced_by IN ({marks})", ids)
+            self._conn.execute(
+                f"INSERT INTO replaced (id, replaced_by, replaced_at, {_DATA}) "
+                f"SELECT id, ?, ?, {_DATA} FROM examples WHERE id IN ({marks})",
+                [new_id, time.time(), *ids])
+            self._conn.execute(f"DELETE FROM examples WHERE id IN ({marks})", ids)
+        self._journal(example.url, [(row[1], row[2]) for row in old],
+                      [(example.html, example.main_text)])
+        return new_id, ids
+
+    def delete(self, example_id: int) -> bool:
+        """Delete an example (and the one it replaced, kept restorable until now), its counts
+        taken out of its site's adaptation by the next :meth:`settle`."""
+        with self._lock, self._transaction():
+            row = self._conn.execute("SELECT url, html, main_text FROM examples WHERE id = ?",
+                                     (example_id,)).fetchone()
+            if row is None:
+                return False
+            self._conn.execute("DELETE FROM examples WHERE id = ?", (example_id,))
+            self._conn.execute("DELETE FROM replaced WHERE replaced_by = ?", (example_id,))
+            self._journal(row[0], [(row[1], row[2])], [])
+            return True
+
+    def settle(self, directory: Path | None = None) -> int:
+        """Apply the journaled site adaptation changes, oldest first; returns how many.
+
+        Each change is one write of its site file and names itself in it, so one applied
+        before a crash (file written, journal not yet cleared) is not counted again. An error
+        (a file that cannot be written) is raised with the change still journaled: the next
+        call tries again."""
+        done = 0
+        while self.settle_one(directory):
+            done += 1
+        return done
+
+    def settle_one(self, directory: Path | None = None) -> bool:
+        """Apply the oldest journaled change (:meth:`settle`); False when there is none."""
+        from ..algorithms.segmenter import adapt
+
+        with self._settle_lock:
+            with self._lock:
+                row = self._conn.execute("SELECT id, change, url, removed, added FROM "
+                                         "adapt_journal ORDER BY id LIMIT 1").fetchone()
+            if row is None:
+                return False
+            try:
+                adapt.apply_change(row[2], removed=[tuple(p) for p in json.loads(row[3])],
+                                   added=[tuple(p) for p in json.loads(row[4])],
+                                   change=row[1], directory=directory)
+            except OSError as exc:
+                raise AdaptationNotWritten(site_of(row[2]) or "", exc) from exc
+            with self._lock:
+                self._conn.execute("DELETE FROM adapt_journal WHERE id = ?", (row[0],))
+            return True
+
+    def pending(self) -> int:
+        """Site adaptation changes journaled and not yet applied (:meth:`settle`)."""
+        with self._lock:
+            return int(self._conn.execute("SELECT COUNT(*) FROM adapt_journal").fetchone()[0])
+
+    def _transaction(self) -> Any:
+        conn = self._conn
+
+        class _Tx:
+            def __enter__(self) -> None:
+                conn.execute("BEGIN IMMEDIATE")
+
+            def __exit__(self, kind: Any, *_: Any) -> None:
+                conn.execute("ROLLBACK" if kind is not None else "COMMIT")
+
+        return _Tx()
+
+    def _insert(self, example: Example) -> int:
         if not example.html.strip():
             raise ExampleError("the page snapshot is empty")
         created = example.created or time.time()
         row = (example.url, example.site, created, example.title, example.lang, example.html,
                json.dumps(example.main_ids), example.main_text, json.dumps(example.blocks),
                example.algorithm, json.dumps(example.algorithm_output))
-        with self._lock:
-            cursor = self._conn.execute(
-                "INSERT INTO examples (url, site, created, title, lang, html, main_ids, "
-                "main_text, blocks, algorithm, algorithm_output) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
-            return int(cursor.lastrowid or 0)
+        cursor = self._conn.execute(
+            f"INSERT INTO examples ({_DATA}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+        return int(cursor.lastrowid or 0)
 
-    def delete(self, example_id: int) -> bool:
-        with self._lock:
-            cursor = self._conn.execute("DELETE FROM examples WHERE id = ?", (example_id,))
-            return cursor.rowcount > 0
+    def _same_page(self, key: str) -> list[tuple[int, str, str]]:
+        """(id, html, main text) of the stored examples of the page ``key``, oldest first."""
+        rows = self._conn.execute(
+            "SELECT id, url, html, main_text FROM examples WHERE site = ? ORDER BY id",
+            (site_of(key),)).fetchall()
+        return [(row[0], row[2], row[3]) for row in rows if page_key(row[1]) == key]
+
+    def _journal(self, url: str | None, removed: list[tuple[str, str]],
+                 added: list[tuple[str, str]]) -> None:
+        """Record a change of ``url``'s site adaptation in the open transaction."""
+        if site_of(url) is None or not (removed or added):
+            return
+        import uuid
+
+        self._conn.execute(
+            "INSERT INTO adapt_journal (change, url, removed, added) VALUES (?, ?, ?, ?)",
+            (uuid.uuid4().hex, url, json.dumps(removed), json.dumps(added)))
 
     # -- reading --------------------------------------------------------------------------
 
@@ -184,11 +361,15 @@ class ExampleStore:
             return int(self._conn.execute("SELECT COUNT(*) FROM examples").fetchone()[0])
 
     def get(self, example_id: int) -> Example | None:
+        """The example ``example_id``: a stored one, or one replaced and kept restorable
+        (``replaced_by`` then says which example replaced it)."""
+        found = next(self._iter("WHERE id = ?", (example_id,)), None)
+        if found is not None:
+            return found
         with self._lock:
-            row = self._conn.execute("SELECT * FROM examples WHERE id = ?",
-                                     (example_id,)).fetchone()
-            columns = [d[0] for d in self._conn.execute("SELECT * FROM examples LIMIT 0")
-                       .description]
+            cursor = self._conn.execute("SELECT * FROM replaced WHERE id = ?", (example_id,))
+            columns = [d[0] for d in cursor.description]
+            row = cursor.fetchone()
         return _example(dict(zip(columns, row))) if row else None
 
     def list(self, limit: int = 100, offset: int = 0) -> list[Example]:
@@ -205,7 +386,9 @@ class ExampleStore:
 
     def _iter(self, clause: str, args: tuple[Any, ...]) -> Iterator[Example]:
         with self._lock:
-            cursor = self._conn.execute(f"SELECT * FROM examples {clause}", args)
+            cursor = self._conn.execute(
+                "SELECT *, (SELECT max(r.id) FROM replaced r WHERE r.replaced_by = examples.id)"
+                f" AS replaces FROM examples {clause}", args)
             columns = [d[0] for d in cursor.description]
             rows = cursor.fetchall()
         for row in rows:
@@ -240,26 +423,57 @@ class ExampleStore:
         os.replace(temporary, path)  # a crash mid-export never leaves a half file
         return count
 
-    def import_file(self, path: Path) -> int:
-        """Add every record of a datasets-format file (the inverse of :meth:`export`).
+    def import_file(self, path: Path, on_duplicate: str = "skip") -> int:
+        """:meth:`import_records`; returns how many examples were added."""
+        return len(self.import_records(path, on_duplicate).added)
+
+    def import_records(self, path: Path, on_duplicate: str = "skip") -> ImportReport:
+        """Add the records of a datasets-format file (the inverse of :meth:`export`), each
+        counted into its site's adaptation as a saved example is (:meth:`settle`).
 
         The whole file is read and checked first: a bad line (not JSON, no ``html``) or a
         damaged gzip stream is a :class:`~blocksift.labeled.DatasetError` naming it, and
         nothing is added, so that fixing the file and importing again does not add its
-        first records twice."""
+        first records twice. All records go in one transaction.
+
+        A record of a page (:func:`page_key`) the store already holds an example of is, by
+        ``on_duplicate``: ``skip`` (the default: the stored label may be the user's later
+        correction, and the skipped record is still in the file), ``replace``: stored instead
+        (the stored one kept restorable, as a save in the browser does), or ``keep``: stored
+        beside it. Within the file, only the last record of a page is imported (an export
+        lists a page's labels oldest first) unless ``keep``. Records without a URL are always
+        added: nothing says which page they are."""
         from ..labeled import iter_records
 
-        for _record in iter_records(path):
-            pass
-        added = 0
-        for record in iter_records(path):
-            self.add(Example(html=record["html"], main_text=record.get("gold") or "",
-                             url=record.get("url"), lang=record.get("lang"),
-                             title=record.get("title") or "",
-                             blocks=record.get("marked_blocks") or [],
-                             main_ids=record.get("main_ids") or []))
-            added += 1
-        return added
+        if on_duplicate not in ON_DUPLICATE:
+            raise ValueError(f"on_duplicate must be one of {', '.join(ON_DUPLICATE)}")
+        last: dict[str, int] = {}
+        for index, record in enumerate(iter_records(path)):
+            key = page_key(record.get("url"))
+            if key is not None:
+                last[key] = index
+        report = ImportReport()
+        with self._lock, self._transaction():
+            for index, record in enumerate(iter_records(path)):
+                url = record.get("url")
+                key = page_key(url)
+                if key is not None and on_duplicate != "keep":
+                    if last[key] != index:
+                        report.skipped.append((url, "a later record of this page is in "
+                                                    "the file"))
+                        continue
+                    if on_duplicate == "skip" and self._same_page(key):
+                        report.skipped.append((url, "this page has an example already"))
+                        continue
+                example = Example(html=record["html"], main_text=record.get("gold") or "",
+                                  url=url, lang=record.get("lang"),
+                                  title=record.get("title") or "",
+                                  blocks=record.get("marked_blocks") or [],
+                                  main_ids=record.get("main_ids") or [])
+                new_id, replaced = self._save(example, on_duplicate == "replace")
+                report.added.append(new_id)
+                report.replaced.extend(replaced)
+        return report
 
 
 def repair(path: Path | None = None) -> dict[str, Any]:
@@ -311,6 +525,8 @@ def is_transient(exc: sqlite3.DatabaseError) -> bool:
                                                           or "busy" in str(exc))
 
 
+_DATA = ("url, site, created, title, lang, html, main_ids, main_text, blocks, algorithm, "
+         "algorithm_output")
 _COLUMNS = ("id, url, site, created, title, lang, html, main_ids, main_text, blocks, "
             "algorithm, algorithm_output")
 
@@ -369,7 +585,8 @@ def _example(row: dict[str, Any]) -> Example:
                    lang=row["lang"], html=row["html"], main_ids=json.loads(row["main_ids"]),
                    main_text=row["main_text"], blocks=json.loads(row["blocks"]),
                    algorithm=row["algorithm"],
-                   algorithm_output=json.loads(row["algorithm_output"]))
+                   algorithm_output=json.loads(row["algorithm_output"]),
+                   replaces=row.get("replaces"), replaced_by=row.get("replaced_by"))
 
 
 def gold_from_ids(html: str, main_ids: list[str], url: str | None = None,

@@ -340,6 +340,8 @@ class ExampleSummary(WireModel):
     main_ids: int
     blocks: int
     algorithm: str
+    replaces: int | None = Field(None, description="The example of the same page this one "
+                                                   "replaced, kept restorable (examples.get)")
 
 
 @reply
@@ -348,6 +350,9 @@ class ExamplesSavedReply(WireModel):
     id: str
     example_id: int
     main_chars: int
+    replaced: list[int] = Field(default_factory=list,
+                                description="Examples of the same page (URL without fragment) "
+                                            "this one replaced; examples.get still finds them")
 
 
 @reply

@@ -26,6 +26,7 @@ import hashlib
 import json
 import logging
 import math
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -51,6 +52,8 @@ PRIOR = 1.0
 #: 0.938 word F1 on the sites' unlabeled pages).
 WEIGHT = 3.0
 _DIGITS = re.compile(r"\d+")
+#: Change ids a site file remembers (:func:`apply_change`); only the newest can be replayed.
+MAX_CHANGES = 64
 
 
 def _step(tag: str, classes: str) -> str:
@@ -92,6 +95,9 @@ class SitePrior:
     pages: int = 0
     paths: dict[str, list[int]] = field(default_factory=dict)
     texts: dict[str, list[int]] = field(default_factory=dict)
+    #: ids of the latest example changes counted in (:func:`apply_change`), newest last: a
+    #: change found here is never counted twice (a save replayed after a crash).
+    changes: list[str] = field(default_factory=list)
 
     def add_page(self, blocks: feats.Blocks, main: np.ndarray) -> None:
         """Count one labeled page (``main``: per block, is it main content)."""
@@ -140,9 +146,11 @@ class SitePrior:
         return 1.0 / (1.0 + np.exp(-logit))
 
     def to_json(self) -> str:
-        return json.dumps({"format": FORMAT, "version": VERSION, "site": self.site,
-                           "pages": self.pages, "paths": self.paths, "texts": self.texts},
-                          sort_keys=True)
+        data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "site": self.site,
+                                "pages": self.pages, "paths": self.paths, "texts": self.texts}
+        if self.changes:  # optional: readers of version 3 without it ignore it
+            data["changes"] = self.changes[-MAX_CHANGES:]
+        return json.dumps(data, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> SitePrior:
@@ -163,7 +171,10 @@ class SitePrior:
                 entry[0] += main
                 entry[1] += total
             paths = folded
-        return cls(data["site"], int(data["pages"]), paths, data["texts"])
+        changes = data.get("changes") or []
+        if not isinstance(changes, list) or not all(isinstance(c, str) for c in changes):
+            raise ValueError("the changes of this auto site file are damaged")
+        return cls(data["site"], int(data["pages"]), paths, data["texts"], list(changes))
 
 
 def learn(site: str, pages: Iterable[tuple[Any, str]], main_share: float = 0.5) -> SitePrior:
@@ -194,8 +205,11 @@ def save(prior: SitePrior, directory: Path | None = None) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{prior.site}.json"
     tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(prior.to_json(), encoding="utf-8")
-    tmp.replace(path)
+    with open(tmp, "w", encoding="utf-8") as handle:
+        handle.write(prior.to_json())
+        handle.flush()
+        os.fsync(handle.fileno())
+    tmp.replace(path)  # the old file or the new one, never half of either
     return path
 
 
@@ -230,7 +244,7 @@ def add_example(html: str, gold: str, url: str | None,
     Called when an example is saved in the browser, so the next page of that site already
     reads with it.
     """
-    return _recount(html, gold, url, directory, add=True)
+    return apply_change(url, added=[(html, gold)], directory=directory)
 
 
 def remove_example(html: str, gold: str, url: str | None,
@@ -238,39 +252,63 @@ def remove_example(html: str, gold: str, url: str | None,
     """Take a deleted example's counts out of its site's file, so a mislabeled page stops
     moving the site's blocks (what else the file counts, such as ``train auto --per-site``
     pages, stays). The file goes with its last page; None then, or when there is none."""
-    return _recount(html, gold, url, directory, add=False)
+    return apply_change(url, removed=[(html, gold)], directory=directory)
 
 
-def _recount(html: str, gold: str, url: str | None, directory: Path | None,
-             add: bool) -> Path | None:
+def apply_change(url: str | None, removed: Iterable[tuple[str, str]] = (),
+                 added: Iterable[tuple[str, str]] = (), change: str | None = None,
+                 directory: Path | None = None) -> Path | None:
+    """Take ``removed`` pages' counts out of ``url``'s site file and put ``added`` ones in, as
+    one write: the file holds the counts before the change or after it, never between (a
+    replaced example: its old label out, the new one in).
+
+    ``change`` names the change: it is remembered in the file, and a change the file already
+    holds is not counted again, so a change replayed after a crash (the examples store keeps
+    it until the file has it, :mod:`blocksift.storage.examples`) counts exactly once. Pages
+    pairs are (html, gold main text), all of ``url``'s site. Returns the file, or None when
+    the site has none (no URL; or its last page was taken out: the file goes).
+    """
     from ...page import Page
 
     site = site_key(url)
     if not site:
         return None
     directory = directory or sites_dir()
-    current = site_prior_for(url or "", directory)
     path = directory / f"{site}.json"
+    current = _read_fresh(path)  # never the cached object: a failure must not change it
     if current is None and path.exists():  # unreadable: never written over
         from ...paths import move_aside
 
         log.warning("auto site adaptation: %s could not be read; kept aside as %s", path,
                     move_aside(path)[0])
         _CACHE.pop(str(path), None)
-    if current is None:
-        if not add:
-            return None
-        current = SitePrior(site)
-    blocks = feats.compute(Page(html, url=url), papers=False, rules=False)
-    if not len(blocks):
+    if current is not None and change is not None and change in current.changes:
+        return path  # already counted (the process stopped before the store heard of it)
+    prior = current if current is not None else SitePrior(site)
+    counted = False
+    for pages, add in ((removed, False), (added, True)):
+        for html, gold in pages:
+            if not add and current is None:
+                continue  # nothing counted to take out
+            blocks = feats.compute(Page(html, url=url), papers=False, rules=False)
+            if not len(blocks):
+                continue
+            main = labels.aligned_share(blocks.texts, gold) >= 0.5
+            (prior.add_page if add else prior.remove_page)(blocks, main)
+            counted = True
+    if not counted and current is None:
         return None
-    main = labels.aligned_share(blocks.texts, gold) >= 0.5
-    if add:
-        current.add_page(blocks, main)
-    else:
-        current.remove_page(blocks, main)
-        if not current.pages:
-            path.unlink(missing_ok=True)
-            _CACHE.pop(str(path), None)
-            return None
-    return save(current, directory)
+    if change is not None:
+        prior.changes = [*prior.changes, change][-MAX_CHANGES:]
+    if not prior.pages:
+        path.unlink(missing_ok=True)
+        _CACHE.pop(str(path), None)
+        return None
+    return save(prior, directory)
+
+
+def _read_fresh(path: Path) -> SitePrior | None:
+    try:
+        return SitePrior.from_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
