@@ -355,7 +355,8 @@ def test_cluster_command_prints_classes_and_rules(capsys):
 def test_cluster_command_refuses_bad_input(argv, capsys):
     module, args = _cluster_args(argv)
     assert module.run(args) == 2
-    assert capsys.readouterr().err.startswith("blocksift cluster:")
+    err = capsys.readouterr().err
+    assert err.startswith("blocksift: error:") and err.count("\n") == 1, err
 
 
 def _news_dataset(tmp_path: Path) -> Path:
@@ -417,7 +418,8 @@ def test_sitesplit_refuses_bad_input(tmp_path, overrides, capsys):
 
     args = _eval_args(str(_news_dataset(tmp_path)), **overrides)
     assert sitesplit.run(args) == 2
-    assert capsys.readouterr().err.startswith("blocksift eval:")
+    err = capsys.readouterr().err
+    assert err.startswith("blocksift: error:") and err.count("\n") == 1, err
 
 
 def test_benchmark_extract_with_a_class(benchmark):

@@ -99,6 +99,7 @@ def test_python_that_cannot_start_the_host_is_refused_in_one_line(home: Path,
                         str(tmp_path / "gone" / "python3"))
     assert missing.returncode == 2 and missing.stdout == ""
     assert missing.stderr.count("\n") == 1 and "no such executable file" in missing.stderr
+    assert missing.stderr.startswith("blocksift: error: ")  # as every command's errors read
     broken = write_script(tmp_path / "python3", "#!/bin/sh\n"
                           "echo \"ModuleNotFoundError: No module named 'lxml'\" >&2\nexit 1\n")
     refused = blocksift(home, "install", "--browser", "firefox", "--python", str(broken))

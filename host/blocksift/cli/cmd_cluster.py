@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..algorithms import clustering
+from ..algorithms import clustering, params_problems
 from ..page import Page, PageError
 from .common import CommandError, at_least, parse_params
 
@@ -105,20 +105,23 @@ def run(args: argparse.Namespace) -> int:
     """Cluster the given pages and print classes and rules."""
     try:
         params = clustering.Params.model_validate(parse_params(args.params))
-    except (ValidationError, CommandError) as exc:
-        print(f"blocksift cluster: bad --param:\n{exc}", file=sys.stderr)
+    except ValidationError as exc:
+        print(f"blocksift: error: bad --param: {params_problems(exc)}", file=sys.stderr)
+        return 2
+    except CommandError as exc:
+        print(f"blocksift: error: {exc}", file=sys.stderr)
         return 2
     if args.store is not None:
         entries = _from_store(args)
     else:
         if not args.datasets and not args.files:
-            print("blocksift cluster: give --dataset PATH, HTML files or --store",
+            print("blocksift: error: give --dataset PATH, HTML files or --store",
                   file=sys.stderr)
             return 2
         try:
             groups = _groups(args)
         except (FileNotFoundError, OSError, PageError, ValueError) as exc:
-            print(f"blocksift cluster: {exc}", file=sys.stderr)
+            print(f"blocksift: error: {exc}", file=sys.stderr)
             return 2
         entries = []
         for site in sorted(groups):

@@ -119,7 +119,7 @@ def _install(args: argparse.Namespace) -> int:
                             user_data_dir=args.user_data_dir)
         actions = apply_install(plan, ctx["data_dir"], dry_run=args.dry_run)
     except (ValueError, RuntimeError, OSError) as exc:
-        print(f"blocksift install: {exc}", file=sys.stderr)
+        print(f"blocksift: error: {exc}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps({"dryRun": args.dry_run, "note": note,
@@ -175,7 +175,7 @@ def _uninstall(args: argparse.Namespace) -> int:
                                   env=ctx["env"], browsers=args.browser,
                                   user_data_dir=args.user_data_dir, dry_run=args.dry_run)
     except (ValueError, OSError) as exc:
-        print(f"blocksift uninstall: {exc}", file=sys.stderr)
+        print(f"blocksift: error: {exc}", file=sys.stderr)
         return 2
     # the host's logs and cache go with the last registration; the user's own data stays
     whole = not args.browser and args.user_data_dir is None
@@ -237,7 +237,7 @@ def _doctor(args: argparse.Namespace) -> int:
                             user_data_dir=args.user_data_dir,
                             do_round_trip=not args.no_round_trip, timeout=args.timeout)
     except (ValueError, OSError) as exc:
-        print(f"blocksift doctor: {exc}", file=sys.stderr)
+        print(f"blocksift: error: {exc}", file=sys.stderr)
         return 2
     if args.json:
         print(report.model_dump_json(indent=2))

@@ -31,7 +31,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..algorithms import clustering
+from ..algorithms import clustering, params_problems
 from ..page import Page
 from ..sites import site_key
 from .datasets import LabeledPage, load_pages, resolve
@@ -301,11 +301,12 @@ def run(args: Namespace) -> int:
     try:
         params = clustering.Params.model_validate(getattr(args, "params", None) or {})
     except ValidationError as exc:
-        print(f"blocksift eval: bad --param for clustering:\n{exc}", file=sys.stderr)
+        print(f"blocksift: error: bad --param for clustering: {params_problems(exc)}",
+              file=sys.stderr)
         return 2
     fraction = float(getattr(args, "train_fraction", 0.5))
     if not 0.0 < fraction < 1.0:
-        print("blocksift eval: --train-fraction must be between 0 and 1", file=sys.stderr)
+        print("blocksift: error: --train-fraction must be between 0 and 1", file=sys.stderr)
         return 2
     reports = []
     for name in args.datasets:
@@ -313,7 +314,7 @@ def run(args: Namespace) -> int:
             reports.append(run_dataset(name, params, fraction, getattr(args, "limit", None),
                                        bool(getattr(args, "progress", False))))
         except (FileNotFoundError, OSError, ValueError) as exc:
-            print(f"blocksift eval: {name}: {exc}", file=sys.stderr)
+            print(f"blocksift: error: {name}: {exc}", file=sys.stderr)
             return 2
     out = getattr(args, "out", None)
     csv_paths = [_write_csv(r, Path(out)) for r in reports] if out else []
