@@ -1,5 +1,6 @@
 // Options page, "Examples" section: the labeled examples the host stores (list, view,
-// delete, export), training farsw from them with the host's progress, and the sites where
+// delete, export; one row per page: a page labeled again shows its newest label, with
+// "Restore earlier label"), training farsw from them with the host's progress, and the sites where
 // labeling never runs. Everything goes through the background to the host on this computer.
 // Status for tests and tools: <html data-examples-status> (loading|ready|error),
 // data-examples-count, data-train-status (running|trained|error), data-train-progress (progress
@@ -53,8 +54,16 @@ function row(item) {
     }
     await renderList();
   });
-  return el("tr", { "data-example-id": item.exampleId },
-    el("td", {}, view), el("td", { text: item.site ?? "—" }),
+  const title = [view];
+  if (item.replaces) {
+    // Labeling a page again replaced its earlier example; the host keeps that one restorable.
+    const restore = el("button", { type: "button", class: "link restore-earlier", text: "Restore earlier label",
+      title: `Put back example ${item.replaces}, the label this one replaced (this one can then be restored the same way)` });
+    restore.addEventListener("click", () => restoreEarlier(item, restore));
+    title.push(el("div", { class: "muted small replaced-note" }, "Replaced your earlier label of this page. ", restore));
+  }
+  return el("tr", { "data-example-id": item.exampleId, "data-replaces": item.replaces ?? "" },
+    el("td", {}, ...title), el("td", { text: item.site ?? "—" }),
     el("td", { text: new Date(item.created * 1000).toLocaleString() }),
     el("td", { text: String(item.mainChars) }), el("td", { text: String(item.blocks) }),
     el("td", { class: "actions-cell" }, remove));
@@ -62,6 +71,23 @@ function row(item) {
 
 function nameOf(example) {
   return example.title || example.url || `Example ${example.exampleId}`;
+}
+
+/** The row's "Restore earlier label": the replaced example saved again, replacing this one. */
+async function restoreEarlier(item, button) {
+  const out = $("examples-deleted");
+  button.disabled = true;
+  try {
+    const { example } = await ask(MSG.EXAMPLES, { op: "get", exampleId: item.replaces });
+    const reply = await ask(MSG.EXAMPLES, { op: "restore", example });
+    out.replaceChildren(`Restored your earlier label of “${nameOf(example)}” as example ${reply.exampleId}; `
+      + "the label it replaced can be restored the same way.");
+    root.dataset.examplesRestored = String(reply.exampleId);
+  } catch (err) {
+    button.disabled = false;
+    renderError(out, err);
+  }
+  await renderList();
 }
 
 /** "Deleted ..." with an Undo that stores the example again (it gets a new number). */
@@ -73,7 +99,9 @@ function showDeleted(example) {
     undo.disabled = true;
     try {
       const reply = await ask(MSG.EXAMPLES, { op: "restore", example });
-      out.replaceChildren(`Restored “${nameOf(example)}” as example ${reply.exampleId}.`);
+      // The page may have been labeled again since: the restored label then replaced that one.
+      const replaced = reply.replaced?.length ? " It replaced the label of this page saved since (restorable from its row)." : "";
+      out.replaceChildren(`Restored “${nameOf(example)}” as example ${reply.exampleId}.${replaced}`);
       root.dataset.examplesRestored = String(reply.exampleId);
     } catch (err) {
       undo.disabled = false;

@@ -564,9 +564,11 @@
       }
       this.busy = false;
       if (reply?.ok) {
-        const { exampleId, mainChars } = reply.value;
-        this.close("label-saved", { "label-example": exampleId, "label-chars": mainChars });
-        agent().toast("Example saved", { kind: "info", detail: `Example ${exampleId}: ${mainChars} characters of main text and ${payload.blocks.length} marked block${payload.blocks.length === 1 ? "" : "s"}. See them in the extension's options.` });
+        const { exampleId, mainChars, replaced = [], notice } = reply.value;
+        this.close("label-saved", { "label-example": exampleId, "label-chars": mainChars,
+          "label-replaced": replaced.length ? replaced.join(" ") : null });
+        // The background words it (labeling.js savedNotice): saved, or replaced an earlier label.
+        agent().toast(notice?.title ?? "Example saved", { kind: "info", detail: notice?.detail ?? `Example ${exampleId}.` });
         return;
       }
       const message = reply?.error?.message ?? "the background did not answer";

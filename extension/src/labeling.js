@@ -5,7 +5,8 @@
 //    treated as private — before anything is injected or sent; otherwise snapshots the page
 //    (the agent), extracts it once, and injects the labeler (labeler.js) starting from that
 //    extraction;
-//  * saveExample: the labeler's Save; the same refusals are checked again, then examples.save;
+//  * saveExample: the labeler's Save; the same refusals are checked again, then examples.save
+//    (which replaces an earlier example of the same page: savedNotice says so);
 //  * examplesCall: list / get / delete / export for the options page;
 //  * onTrainPort: "Train farsw from my examples" with the host's progress forwarded.
 
@@ -117,7 +118,29 @@ export async function saveExample(message, sender, { api, hostClient }) {
     algorithmOutput: message.algorithmOutput, isPrivate: Boolean(tab.incognito),
   });
   const reply = await host.request(request);
-  return { exampleId: reply.exampleId, mainChars: reply.mainChars };
+  const replaced = reply.replaced ?? [];
+  return { exampleId: reply.exampleId, mainChars: reply.mainChars, replaced,
+    notice: savedNotice({ ...reply, replaced, blocks: message.blocks?.length ?? 0 }) };
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * What the page says after a save: {title, detail}. A save of a page that had an example
+ * replaced it (the host keeps the earlier one restorable): say so, and how to go back.
+ */
+export function savedNotice({ exampleId, mainChars, blocks = 0, replaced = [] }) {
+  const stored = `Example ${exampleId}: ${plural(mainChars, "character")} of main text and ${plural(blocks, "marked block")}.`;
+  if (!replaced.length) {
+    return { title: "Example saved", detail: `${stored} See them in the extension's options.` };
+  }
+  const earlier = replaced.length === 1 ? `example ${replaced[0]}` : `examples ${replaced.join(", ")}`;
+  return {
+    title: "Saved — replaced your earlier label of this page",
+    detail: `${stored} Your earlier label (${earlier}) no longer counts; to bring it back: the extension's options → Examples → Restore earlier label.`,
+  };
 }
 
 /**

@@ -452,3 +452,75 @@ def test_a_deleted_example_comes_back_with_undo(browser: harness.Browser, site: 
     for key in ("url", "title", "html", "mainText", "mainIdList", "blocks", "algorithm", "algorithmOutput"):
         assert after[key] == before[key], key
     assert json.loads(site_file.read_text())["pages"] == 1
+
+
+AGENT_UI = "document.querySelector('blocksift-ui')?.shadowRoot"  # toasts live here
+
+
+def test_labeling_a_page_again_replaces_the_earlier_label(browser: harness.Browser, site: harness.Site,
+                                                          host: harness.HostInstall, artifacts: Path) -> None:
+    """A correction of one's own label: the page's second save replaces the first (one entry,
+    one page counted in the site's adaptation), the page says so, and the options page can
+    put the earlier label back."""
+    site_file = host.home / "data" / "models" / "auto-sites" / "127.0.0.1.json"
+    page = browser.new_tab(site.url("label-keys.html") + "#first-visit")
+    page.wait_for("document.readyState === 'complete'")
+    keys = Input(page)
+    assert start_labeling(browser, page)["status"] == "done"
+    wait_status(page, "labeling")
+    keys.press("Control+s")  # what auto found, as it was
+    first = wait_status(page, "label-saved", "label-error")
+    assert first["status"] == "label-saved" and "label-replaced" not in first, first
+    before = example_of(browser, first["label-example"])
+    assert before["url"].endswith("label-keys.html#first-visit"), before["url"]
+    assert json.loads(site_file.read_text())["pages"] == 1
+
+    page.navigate(site.url("label-keys.html"))  # the same page, without the fragment
+    page.wait_for("document.readyState === 'complete'")
+    assert start_labeling(browser, page)["status"] == "done"
+    wait_status(page, "labeling")
+    hover(page, keys, "#links a[href='/l1']")  # the correction: the links are a link block
+    keys.press("ArrowUp")
+    keys.press("ArrowUp")
+    keys.press("l")
+    keys.press("Enter")
+    page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '1'")
+    keys.press("Control+s")
+    second = wait_status(page, "label-saved", "label-error")
+    assert second["status"] == "label-saved", second
+    assert second["label-replaced"] == first["label-example"], second
+    toast = page.evaluate(f"{AGENT_UI}.querySelector('.toast').textContent")
+    assert "Saved — replaced your earlier label of this page" in toast, toast
+    assert f"(example {first['label-example']})" in toast and "Restore earlier label" in toast
+    page.screenshot(artifacts / "label-replaced-toast.png")
+    site_prior = json.loads(site_file.read_text())
+    assert site_prior["pages"] == 1  # the old label's counts went out, the new one's came in
+
+    options = browser.new_tab(browser.ext_url("options.html"))
+    options.activate()
+    clicks = Input(options)
+    options.wait_for("document.documentElement.dataset.examplesStatus === 'ready'")
+    assert options.evaluate("document.documentElement.dataset.examplesCount") == "1"
+    row = f"tr[data-example-id='{second['label-example']}']"
+    assert options.evaluate(f"document.querySelector(\"{row}\").dataset.replaces") == first["label-example"]
+    assert "Replaced your earlier label of this page" in options.evaluate(
+        f"document.querySelector(\"{row}\").textContent")
+    options.evaluate("document.getElementById('examples-table').scrollIntoView(), true")
+    options.screenshot(artifacts / "options-replaced.png")
+
+    clicks.click(f"{row} button.restore-earlier")
+    options.wait_for("document.documentElement.dataset.examplesRestored")
+    options.wait_for("document.documentElement.dataset.examplesCount === '1'"
+                     " && document.documentElement.dataset.examplesStatus === 'ready'")
+    restored_id = options.evaluate("document.documentElement.dataset.examplesRestored")
+    assert "Restored your earlier label of “Keeping bees on a city roof”" in options.evaluate(
+        "document.getElementById('examples-deleted').textContent")
+    # the restored row can swap back to the correction the same way
+    assert options.evaluate(f"document.querySelector(\"tr[data-example-id='{restored_id}']\").dataset.replaces") \
+        == second["label-example"]
+    options.evaluate("document.getElementById('examples-table').scrollIntoView(), true")
+    options.screenshot(artifacts / "options-restored-earlier.png")
+    after = example_of(browser, restored_id)
+    for key in ("url", "title", "html", "mainText", "mainIdList", "blocks", "algorithm", "algorithmOutput"):
+        assert after[key] == before[key], key
+    assert json.loads(site_file.read_text())["pages"] == 1

@@ -113,3 +113,23 @@ test("Undo of a delete stores the example again as it was, unless its site is ex
     (err) => err.code === "excluded_site");
   assert.equal(sent.length, 1);
 });
+
+test("a save that replaced an earlier label of the page says so, and how to go back", async () => {
+  const { saveExample, savedNotice } = await import("../../extension/src/labeling.js");
+  const api = { storage: { local: memoryArea() } };
+  const replies = [{ exampleId: 4, mainChars: 120, replaced: [] }, { exampleId: 5, mainChars: 1, replaced: [4] }];
+  const hostClient = async () => ({ request: async () => replies.shift() });
+  const sender = { tab: { incognito: false, url: "https://news.example/a" } };
+  const message = { url: "https://news.example/a", html: "<p data-bsid='1'>x</p>", mainIds: ["1"], blocks: [{ kind: "ad", ids: ["1"] }] };
+  const first = await saveExample(message, sender, { api, hostClient });
+  assert.equal(first.notice.title, "Example saved");
+  assert.deepEqual(first.replaced, []);
+  const again = await saveExample(message, sender, { api, hostClient });
+  assert.deepEqual(again.replaced, [4]);
+  assert.equal(again.notice.title, "Saved — replaced your earlier label of this page");
+  assert.match(again.notice.detail, /^Example 5: 1 character of main text and 1 marked block\. /);
+  assert.match(again.notice.detail, /earlier label \(example 4\).*options → Examples → Restore earlier label/);
+  // a host of before this change answers without `replaced`
+  assert.equal(savedNotice({ exampleId: 1, mainChars: 2 }).title, "Example saved");
+  assert.match(savedNotice({ exampleId: 9, mainChars: 2, replaced: [3, 7] }).detail, /examples 3, 7/);
+});
