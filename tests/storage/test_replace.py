@@ -267,3 +267,27 @@ def test_cli_import_says_what_it_skipped_and_list_says_what_replaced(tmp_path):
     assert listed.stdout.count(URL) == 1 and f"(replaced {old})" in listed.stdout
     assert _counts(home / "data" / "models" / "auto-sites") == _expected(tmp_path,
                                                                          (PAGE, RIGHT))
+
+
+def test_a_change_that_fails_holds_back_its_site_only(tmp_path, monkeypatch):
+    sites = tmp_path / "sites"
+    other = "https://sand.example/dunes"
+    real = adapt.apply_change
+
+    def flaky(url, *args, **kwargs):
+        if "pools.example" in url:
+            raise RuntimeError("this page cannot be counted today")
+        return real(url, *args, **kwargs)
+
+    monkeypatch.setattr(adapt, "apply_change", flaky)
+    with ExampleStore(tmp_path / "ex.sqlite3") as store:
+        store.save(Example(html=PAGE, main_text=WRONG, url=URL))
+        store.save(Example(html=PAGE, main_text=RIGHT, url=URL))  # waits behind the first
+        store.save(Example(html=PAGE, main_text=RIGHT, url=other))
+        with pytest.raises(RuntimeError):
+            store.settle(sites)
+        assert (sites / "sand.example.json").exists()  # another site is not held up
+        assert not (sites / "pools.example.json").exists() and store.pending() == 2
+        monkeypatch.undo()
+        assert store.settle(sites) == 2 and store.pending() == 0
+    assert _counts(sites) == _expected(tmp_path, (PAGE, RIGHT))

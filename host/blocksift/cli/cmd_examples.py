@@ -188,11 +188,7 @@ def _run(args: argparse.Namespace) -> int:
                 bar = tqdm(total=store.pending(), unit="page", file=sys.stderr,
                            desc="adapting auto to their sites")
             try:  # they adapt auto as saved ones do, one journaled change at a time
-                while store.pending():
-                    if not store.settle_one():
-                        break
-                    if bar is not None:
-                        bar.update()
+                store.settle(progress=bar.update if bar is not None else None)
             except OSError as exc:
                 _warn_adaptation(exc, "the examples are stored")
             if bar is not None:

@@ -18,7 +18,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import closing
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -276,37 +276,50 @@ class ExampleStore:
             self._journal(row[0], [(row[1], row[2])], [])
             return True
 
-    def settle(self, directory: Path | None = None) -> int:
+    def settle(self, directory: Path | None = None,
+               progress: Callable[[], object] | None = None) -> int:
         """Apply the journaled site adaptation changes, oldest first; returns how many.
 
         Each change is one write of its site file and names itself in it, so one applied
-        before a crash (file written, journal not yet cleared) is not counted again. An error
-        (a file that cannot be written) is raised with the change still journaled: the next
-        call tries again."""
-        done = 0
-        while self.settle_one(directory):
-            done += 1
-        return done
-
-    def settle_one(self, directory: Path | None = None) -> bool:
-        """Apply the oldest journaled change (:meth:`settle`); False when there is none."""
+        before a crash (file written, journal not yet cleared) is not counted again. A change
+        that fails stays journaled, with the later changes of its site (their order
+        matters); other sites' changes still go in, then the first error is raised
+        (:class:`AdaptationNotWritten` for a file that cannot be written). The next call
+        tries again. ``progress`` is called after each change applied."""
         from ..algorithms.segmenter import adapt
 
+        done = 0
+        blocked: set[str] = set()
+        failure: Exception | None = None
         with self._settle_lock:
             with self._lock:
-                row = self._conn.execute("SELECT id, change, url, removed, added FROM "
-                                         "adapt_journal ORDER BY id LIMIT 1").fetchone()
-            if row is None:
-                return False
-            try:
-                adapt.apply_change(row[2], removed=[tuple(p) for p in json.loads(row[3])],
-                                   added=[tuple(p) for p in json.loads(row[4])],
-                                   change=row[1], directory=directory)
-            except OSError as exc:
-                raise AdaptationNotWritten(site_of(row[2]) or "", exc) from exc
-            with self._lock:
-                self._conn.execute("DELETE FROM adapt_journal WHERE id = ?", (row[0],))
-            return True
+                queued = self._conn.execute("SELECT id, url FROM adapt_journal ORDER BY id"
+                                            ).fetchall()
+            for journal_id, url in queued:
+                site = site_of(url) or ""
+                if site in blocked:
+                    continue
+                with self._lock:
+                    row = self._conn.execute("SELECT change, removed, added FROM adapt_journal"
+                                             " WHERE id = ?", (journal_id,)).fetchone()
+                try:
+                    adapt.apply_change(url, removed=[tuple(p) for p in json.loads(row[1])],
+                                       added=[tuple(p) for p in json.loads(row[2])],
+                                       change=row[0], directory=directory)
+                except Exception as exc:  # noqa: BLE001 -- kept journaled, raised below
+                    blocked.add(site)
+                    if failure is None:
+                        failure = (AdaptationNotWritten(site, exc) if isinstance(exc, OSError)
+                                   else exc)
+                    continue
+                with self._lock:
+                    self._conn.execute("DELETE FROM adapt_journal WHERE id = ?", (journal_id,))
+                done += 1
+                if progress is not None:
+                    progress()
+        if failure is not None:
+            raise failure
+        return done
 
     def pending(self) -> int:
         """Site adaptation changes journaled and not yet applied (:meth:`settle`)."""
