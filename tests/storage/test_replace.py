@@ -291,3 +291,29 @@ def test_a_change_that_fails_holds_back_its_site_only(tmp_path, monkeypatch):
         monkeypatch.undo()
         assert store.settle(sites) == 2 and store.pending() == 0
     assert _counts(sites) == _expected(tmp_path, (PAGE, RIGHT))
+
+
+def test_repair_keeps_the_replaced_examples_and_the_pending_changes(tmp_path):
+    from blocksift.storage.examples import DamagedStore, repair
+
+    path = tmp_path / "ex.sqlite3"
+    with ExampleStore(path) as store:
+        for number in range(60):  # the examples table spans many pages
+            store.add(Example(html=f"<p>{number}</p>" + "x" * 3000, main_text=str(number),
+                              url=f"https://ex.org/{number}"))
+        old, _ = store.save(Example(html=PAGE, main_text=WRONG, url=URL))
+        new, _ = store.save(Example(html=PAGE, main_text=RIGHT, url=URL))
+        assert store.pending() == 2
+        store._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    with sqlite3.connect(path) as conn:
+        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    with open(path, "r+b") as handle:  # a bad sector in the middle of the examples
+        handle.seek(19 * page_size)
+        handle.write(b"\xde\xad\xbe\xef" * (page_size // 4))
+    with pytest.raises(DamagedStore):
+        ExampleStore(path)
+    assert repair(path)["damaged"]
+    with ExampleStore(path) as store:
+        assert store.get(old).replaced_by == new and store.pending() == 2
+        assert store.settle(tmp_path / "sites") == 2
+    assert _counts(tmp_path / "sites") == _expected(tmp_path, (PAGE, RIGHT))

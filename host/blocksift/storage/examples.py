@@ -516,6 +516,11 @@ def repair(path: Path | None = None) -> dict[str, Any]:
         return {"path": str(path), "recovered": 0, "keptAside": [], "damaged": False}
     moved = move_aside(path)
     rows = _readable_rows(moved[0])
+    # what else SQLite can still read: replaced examples (restorable) and the site adaptation
+    # changes not yet applied (without them the site files would drift from the examples)
+    extra = {table: _readable_table(moved[0], table, columns)
+             for table, columns in (("replaced", f"id, replaced_by, replaced_at, {_DATA}"),
+                                    ("adapt_journal", "id, change, url, removed, added"))}
     with ExampleStore(path) as fresh, fresh._lock:
         fresh._conn.execute("BEGIN")
         for row in rows:
@@ -523,6 +528,10 @@ def repair(path: Path | None = None) -> dict[str, Any]:
                 "INSERT OR IGNORE INTO examples (id, url, site, created, title, lang, html, "
                 "main_ids, main_text, blocks, algorithm, algorithm_output) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+        for table, (columns, found) in extra.items():
+            for row in found:
+                fresh._conn.execute(f"INSERT OR IGNORE INTO {table} ({columns}) VALUES "
+                                    f"({', '.join('?' * len(row))})", row)
         fresh._conn.execute("COMMIT")
     health.clear("examples", path, "refused")
     health.report("examples", path, f"SQLite could not read it ({problem})", moved,
@@ -542,6 +551,20 @@ _DATA = ("url, site, created, title, lang, html, main_ids, main_text, blocks, al
          "algorithm_output")
 _COLUMNS = ("id, url, site, created, title, lang, html, main_ids, main_text, blocks, "
             "algorithm, algorithm_output")
+
+
+def _readable_table(damaged: Path, table: str,
+                    columns: str) -> tuple[str, list[tuple[Any, ...]]]:
+    """The rows of ``table`` SQLite reads from ``damaged`` before any damage (none when the
+    table is missing: a version-1 file)."""
+    found: list[tuple[Any, ...]] = []
+    try:
+        with closing(sqlite3.connect(damaged)) as conn:
+            for row in conn.execute(f"SELECT {columns} FROM {table} ORDER BY id"):
+                found.append(row)
+    except sqlite3.DatabaseError:
+        pass
+    return columns, found
 
 
 def _readable_rows(damaged: Path) -> list[tuple[Any, ...]]:
