@@ -131,6 +131,53 @@ def test_an_index_card_that_is_one_link_is_titled_by_its_heading() -> None:
     assert not any("FREE shipping" in item.title for item in items)
 
 
+def _site_frame(body: str) -> str:
+    """``body`` inside a site's header (a mega-menu: a linked heading per section, its
+    submenu after it) and footer (a country picker of linked headings)."""
+    sections = "".join(
+        f"<li class='menu-item'><div class='mega-dropdown'><h3><a href='/s/{n}'>Section {n}"
+        "</a></h3><div>" + "".join(f"<a href='/s/{n}/{k}'>Submenu page {k} of section {n}</a>"
+                                   for k in range(6)) + "</div></div></li>" for n in range(8))
+    countries = "".join(f"<li><a class='country' href='/{c}'><h2>{c}</h2></a></li>"
+                        for c in ("Egypt", "Morocco", "Maroc", "Chile", "Peru", "Japan",
+                                  "Austria", "Belgium", "Canada", "Norway"))
+    return (f"<html><body><header><nav><ul>{sections}</ul></nav></header>{body}"
+            f"<footer><div class='countries'><ul>{countries}</ul></div></footer></body></html>")
+
+
+def test_a_sites_menus_are_not_an_index_of_stories() -> None:
+    # a service page: its mega-menu's section headings and the footer's country picker
+    # were taken for stories (the submenus, run together, for their teasers), which made
+    # the page an index and the reader list the menu
+    prose = "<p>" + "We help employers hire, train and keep good people in every season. " * 6
+    cards = "".join(f"<div class='card'><h3><a href='/hr/{n}'>Consulting service {n}</a></h3>"
+                    "<p>Providing training to managers and supervisors to improve relations at"
+                    " work.</p></div>" for n in range(3))
+    page = Page(_site_frame(f"<main><h1>HR Consulting</h1>{prose}</p>{prose}</p>{cards}</main>"))
+    main = page.body.findall(".//main")
+    assert page_kind(page, None, main=main) == "article"
+    assert [item.title for item in index_items(page)] == [f"Consulting service {n}"
+                                                          for n in range(3)]
+
+
+def test_a_section_front_in_a_sites_frame_lists_its_stories_alone() -> None:
+    # a news section front with the same menus: its stories (one in an article's own
+    # <header>) are the index, with their teasers; none of the menus' headings is
+    stories = "".join(
+        f"<article><header><h2><a href='/story/{n}'>Harbour story number {n} told</a></h2>"
+        f"</header><p>The volunteers of the harbour crew tell story {n} at length here.</p>"
+        "</article>" for n in range(9))
+    page = Page(_site_frame(f"<main><h1>Harbour news</h1>{stories}</main>"))
+    main = page.body.findall(".//main")
+    assert page_kind(page, None, main=main) == "index"
+    items = index_items(page)
+    assert [item.title for item in items] == [f"Harbour story number {n} told" for n in range(9)]
+    assert items[0].teaser.startswith("The volunteers of the harbour crew")
+    # a page whose broken markup put its main inside the header keeps its stories
+    broken = Page(f"<html><body><header><nav><main>{stories}</main></nav></header></body></html>")
+    assert len(index_items(broken)) == 9
+
+
 @pytest.mark.parametrize("name", ["news", "blog", "forum", "portal"])
 def test_the_reader_summary_is_the_plans_page_kind_and_index(name: str) -> None:
     # The reader action skips the plan's work but must name the page as the plan does.
@@ -459,3 +506,15 @@ def test_a_heading_naming_a_hidden_list_goes_with_it_and_the_storys_own_headings
     assert after["tide"] >= 1 and after["leaves"] >= 1  # the story's own subheading
     _page, _result, without = _plan(html, no_veto.model_copy(update={"caption_chars": 0}))
     assert "h3" not in {e.tag for e in without.elements}
+
+
+def test_a_menu_named_by_its_class_is_no_story_list() -> None:
+    # a site's dropdown outside <nav> and the page's header: its linked headings are a menu
+    menu = "".join(f"<div class='dropdown'><h3><a href='/c/{n}'>Category {n}</a></h3>"
+                   f"<a href='/c/{n}/a'>Shoes of category {n}</a></div>" for n in range(9))
+    stories = "".join(f"<div class='story'><h2><a href='/s/{n}'>Story {n} of the day</a></h2>"
+                      "<p>What happened on the harbour wall today, as the crew told it.</p></div>"
+                      for n in range(2))
+    page = Page(f"<html><body><div class='site-menu'>{menu}</div>{stories}</body></html>")
+    assert [item.title for item in index_items(page)] == ["Story 0 of the day",
+                                                          "Story 1 of the day"]

@@ -471,8 +471,38 @@ def _linkblock_links(page: Page, linkblocks: ExtractionResult | None) -> list[et
     return found
 
 
+#: Roles of a site's menus, and class / id words naming one: a headline under one is a
+#: menu's heading, not a story.
+_MENU_ROLES = frozenset({"navigation", "menu", "menubar"})
+_MENU_TOKENS = frozenset({"nav", "navbar", "navigation", "menu", "menubar", "submenu",
+                          "megamenu", "dropdown", "flyout"})
+
+
+def _in_menu(element: etree._Element) -> bool:
+    """Whether ``element`` lies in the site's own menus and frame rather than its content:
+    under a ``<nav>``, a navigation/menu role or a class or id naming a menu or dropdown
+    (``mega-dropdown``, ``menu-item``), or in a ``<header>``/``<footer>`` (or banner /
+    contentinfo role) that is the page's, not an article's or a section's
+    (:func:`_page_frame`); the nearest ``<main>`` or ``<article>`` above it ends the search
+    (what a page's main holds is its content, even where broken markup put it in the header)."""
+    for node in (element, *element.iterancestors()):
+        tag = node.tag
+        if tag in ("main", "article", "body"):
+            return False
+        if tag == "nav" or (node.get("role") or "").lower() in _MENU_ROLES \
+                or _page_frame(node) or _tokens(node) & _MENU_TOKENS:
+            return True
+    return False
+
+
 def _headline_links(element: etree._Element) -> list[etree._Element]:
-    """Headings (h2-h4) whose text is mostly one link: an index page's story titles."""
+    """Headings (h2-h4) whose text is mostly one link: an index page's story titles. Not
+    those of the site's menus (:func:`_in_menu`): a mega-menu's section headings, a footer's
+    country picker."""
+    return [h for h in _linked_headings(element) if not _in_menu(h)]
+
+
+def _linked_headings(element: etree._Element) -> list[etree._Element]:
     found = []
     for heading in element.iter("h2", "h3", "h4"):
         text = " ".join(heading.text_content().split())
@@ -557,7 +587,11 @@ def index_items(page: Page, limit: int = 200) -> list[IndexItem]:
 
 
 def _teaser_after(headline: etree._Element) -> str:
-    """The first of the three blocks after ``headline`` saying more than 40 characters."""
+    """The first of the three blocks after ``headline`` saying more than 40 characters
+    (after the story's ``<header>`` or ``<hgroup>`` when the headline closes one)."""
+    while headline.getnext() is None and headline.getparent() is not None \
+            and headline.getparent().tag in ("header", "hgroup"):
+        headline = headline.getparent()
     sibling = headline.getnext()
     for _ in range(3):
         if sibling is None:
