@@ -82,6 +82,20 @@ def test_batch_in_a_terminal_draws_progress_and_writes_every_line(home, pages, t
     assert records[-1]["id"] == "nohtml" and "error" in records[-1]
 
 
+def test_batch_progress_counts_every_line_of_a_small_file(home, tmp_path):
+    """A file smaller than what the binary-input check peeks at (and a last line without its
+    newline): the bar's total is still every line."""
+    lines = [json.dumps({"id": f"p{n}", "html": f"<p>page {n} has a little text</p>"})
+             for n in range(5)]
+    pages = tmp_path / "small.jsonl"
+    pages.write_text("\n".join(lines))
+    done = in_terminal(command("batch", "--jobs", "1"), environment(home), stdin=pages,
+                       stdout=tmp_path / "out.jsonl")
+    assert_clean(done.returncode, done.screen, 0)
+    assert "5/5" in done.screen, done.screen
+    assert len((tmp_path / "out.jsonl").read_text().splitlines()) == 5
+
+
 def test_batch_warc_in_a_terminal_shows_how_far_it_is_through_the_files(home, tmp_path):
     """`blocksift batch --warc crawl-*.warc.gz -o out.jsonl`: the bar runs on the files' bytes
     (a share and a time left, where a count of pages has no total), with the pages beside it."""

@@ -70,12 +70,16 @@ def _line_count(stream: Any) -> int | None:
         fd = stream.fileno()
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
-        start = os.lseek(fd, 0, os.SEEK_CUR)
-        count = 0
+        raw_position = os.lseek(fd, 0, os.SEEK_CUR)
+        # from where reading stands, not where the file descriptor does: the binary-input
+        # check's peek has buffered the file's first kilobytes already
+        os.lseek(fd, stream.buffer.tell(), os.SEEK_SET)
+        count, last = 0, b"\n"
         while chunk := os.read(fd, 1 << 20):
             count += chunk.count(b"\n")
-        os.lseek(fd, start, os.SEEK_SET)
-        return count
+            last = chunk[-1:]
+        os.lseek(fd, raw_position, os.SEEK_SET)
+        return count + (last != b"\n")  # a last line without its newline is a line too
     except (OSError, ValueError):
         return None
 
