@@ -23,7 +23,8 @@ repeated), each run in a fresh process whose whole process tree is sampled from 
         [--limit N] [--files 4] [--workers 1,2] [--extractors auto,trafilatura] \\
         [--repeat 1] [--timeout 30] [--json FILE]
 
-``--extractors auto-fast`` runs auto with the bundled ``fast`` model (``--model fast``).
+``--extractors auto-fast`` and ``auto-lite`` run auto with the bundled ``fast`` and ``lite``
+models (``--model fast``, ``--model lite``).
 ``--extractors null`` runs the same pipeline with a step that extracts nothing (the same
 sandbox round trip): its CPU time is the pipeline's own cost (reading, decoding, pipes,
 writing, start-up), to subtract when comparing extractors alone.
@@ -154,8 +155,8 @@ def run_pipeline(extractor: str, workers: int, warc_dir: str, work: str, timeout
                 return text[:200]
 
         step = PassThrough(timeout)
-    elif extractor == "auto-fast":  # the bundled model without FAR-SW and auto-rules
-        step = BlocksiftExtractor(algorithm="auto", model_path="fast", timeout=timeout)
+    elif extractor in ("auto-fast", "auto-lite"):  # the bundled crawl models (docs/auto.md)
+        step = BlocksiftExtractor(algorithm="auto", model_path=extractor[5:], timeout=timeout)
     else:
         step = BlocksiftExtractor(algorithm=extractor, timeout=timeout)
     files = len(list(Path(warc_dir).glob("*.warc.gz")))

@@ -341,16 +341,20 @@ def test_shipped_model_loads_and_is_small():
     assert model.page_type is not None
 
 
-def test_the_shipped_fast_model_does_without_farsw_and_rules():
-    path = ROOT / "host" / "blocksift" / "data" / auto.BUNDLED_MODELS["fast"]
+@pytest.mark.parametrize(("name", "without"), [
+    ("fast", ("farsw", "rules")),
+    ("lite", ("farsw", "linkblocks", "linkdensity", "rules")),
+])
+def test_the_shipped_crawl_models_do_without_their_signal_groups(name, without):
+    path = ROOT / "host" / "blocksift" / "data" / auto.BUNDLED_MODELS[name]
     assert path.stat().st_size <= 5_000_000
-    fast = auto.load_model("fast")
-    assert fast.without == ("farsw", "rules") and fast.stacked is not None
-    left_out = {n for g in fast.without for n in features.PAPER_GROUPS[g]}
-    split_on = {tree.feature_names[f] for tree in (fast.blocks, fast.stacked)
+    model = auto.load_model(name)
+    assert model.without == without and model.stacked is not None
+    left_out = {n for g in model.without for n in features.PAPER_GROUPS[g]}
+    split_on = {tree.feature_names[f] for tree in (model.blocks, model.stacked)
                 for f in tree.feature[tree.feature >= 0]}
     assert split_on and not split_on & left_out
-    result = auto.extract(Page(_article()), auto.Params(), fast)
+    result = auto.extract(Page(_article()), auto.Params(), model)
     assert "Why Lighthouses Went Dark" in result.main.text
 
 

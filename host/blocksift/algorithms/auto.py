@@ -288,7 +288,7 @@ DISTINCT_ROWS_FROM = 16384
 KIND_PART_ROWS = 8192
 
 #: Models shipped beside the default, by the name ``--model`` also takes.
-BUNDLED_MODELS = {"fast": "auto-segmenter-fast.npz"}
+BUNDLED_MODELS = {"fast": "auto-segmenter-fast.npz", "lite": "auto-segmenter-lite.npz"}
 
 
 @lru_cache(maxsize=4)

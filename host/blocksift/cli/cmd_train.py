@@ -56,7 +56,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help="auto: signal groups the model does without, comma-separated "
                         "(farsw, rules, linkblocks, linkdensity, clustering): not computed "
                         "when it runs, so it is faster; 'farsw,rules' is the shipped 'fast' "
-                        "model")
+                        "model, 'farsw,linkblocks,linkdensity,rules' the shipped 'lite' one")
     parser.add_argument("--json", action="store_true",
                         help="farsw: print the model JSON instead of writing it")
     parser.add_argument("--no-progress", dest="progress", action="store_false",

@@ -1236,7 +1236,9 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     page_feats = _page_level(page, w, texts, chars)
     for j, name in enumerate(_PAGE):
         makers[name] = lambda r, value=page_feats[j]: value
-    if papers:
+    # a model without all three papers' signals reads none of their columns: the spans,
+    # the link-block scan and the link-density ratios are not worth computing for it
+    if papers and not {"linkblocks", "linkdensity", "farsw"} <= set(without):
         paper = paper_signals(page, blocks, None if w.link_density_rows is None
                               else w.link_density_rows[rows],
                               link_blocks="linkblocks" not in without,
