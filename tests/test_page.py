@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from blocksift.algorithms import auto
-from blocksift.page import MAX_TITLE_CHARS, Page, decode_html, plain_title
+from blocksift.page import MAX_TITLE_CHARS, Page, PageError, decode_html, plain_title
 from blocksift.repair import Repair
 
 
@@ -199,3 +199,59 @@ def test_a_frameset_page_says_where_its_text_is():
                     '<iframe src="https://example.org/story"></iframe></body></html>')
     assert embedded.frame_sources() == ["https://example.org/story"]
     assert Page("<html><body></body></html>").no_text_message() == "no visible text on the page"
+
+
+# -- pages parsed without spans (crawl runs: Page(spans=False)) ----------------------------
+
+def test_a_page_parsed_without_spans_skips_the_scan_and_numbers_elements_in_order():
+    html = ("<html><head><title>A title</title></head><body><h1>Head</h1>"
+            "<div class=main><p>One <a href='/x'>link</a></p><p>Two</p></div></body></html>")
+    page = Page(html, spans=False)
+    assert page.title == "A title" and not page.spans
+    assert "tags" not in page.__dict__  # no tag scan was needed
+    elements = list(page.iter_elements())
+    assert not any(el.get("data-bso") for el in elements)
+    assert [page.ordinal(el) for el in elements] == sorted(page.ordinal(el) for el in elements)
+    assert page.element_count == len(elements) and not page.has_ids
+    with pytest.raises(PageError, match="without source spans"):
+        page.span(elements[0])
+    # the same text either way
+    spanned = Page(html)
+    assert page.body.text_content() == spanned.body.text_content()
+
+
+@pytest.mark.parametrize("name", ["unclosed-title", "unclosed-textarea", "unclosed-xmp",
+                                  "truncated-html-tag", "button-end-tag-ignored"])
+def test_markup_only_the_scan_repairs_gets_the_scan_without_spans_asked(name):
+    html = (BROKEN / f"{name}.html").read_text(encoding="utf-8")
+    page, spanned = Page(html, spans=False), Page(html)
+    assert page.tree is not None and spanned.tree is not None
+    assert page.spans  # it took the stamped parse after all, and its repairs
+    assert page.repairs and page.repairs == spanned.repairs
+    body_text = " ".join(page.body.text_content().split())
+    assert all(line in body_text for line in ARTICLE_LINES)
+
+
+@pytest.mark.parametrize("name", ["content-in-head", "content-after-html"])
+def test_repairs_without_the_scan_still_run_on_a_page_without_spans(name):
+    html = (BROKEN / f"{name}.html").read_text(encoding="utf-8")
+    page, spanned = Page(html, spans=False), Page(html)
+    assert page.tree is not None and spanned.tree is not None
+    assert not page.spans and page.repairs and page.repairs == spanned.repairs
+    body_text = " ".join(page.body.text_content().split())
+    assert all(line in body_text for line in ARTICLE_LINES)
+
+
+@pytest.mark.parametrize("html", [
+    # a value whose quote never closes: libxml2 would drop the tag and all after it
+    '<html><body><p>Kept text.</p><div class="x>more <b>bold</b> text</div></body></html>',
+    # markup in a <body> attribute, its quote run on to a later one
+    '<html><body class="a<p>hi</p>"><p>Kept text.</p></body></html>',
+    # a tag over the attribute limit (libxml2 is quadratic in them)
+    "<html><body><div " + " ".join(f"a{i}=x" for i in range(1200)) + "><p>Kept text.</p>"
+    "</div></body></html>",
+])
+def test_other_breakage_the_scan_mends_gets_the_scan_too(html):
+    page = Page(html, spans=False)
+    assert page.tree is not None and page.spans
+    assert "Kept text." in page.body.text_content()

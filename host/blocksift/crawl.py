@@ -81,6 +81,7 @@ class PageExtractor:
                                        f"{algorithms.params_problems(exc)}") from None
         check_model_path(module, model_path)
         self._loaded: tuple[Any, Any, Any] | None = None
+        self._spans = True
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
@@ -101,6 +102,10 @@ class PageExtractor:
             elif getattr(module, "MODEL", None) == "trained":
                 model = module.load_model()
             self._loaded = (module, params, model)
+            # text only: no tag scan or stamps where the algorithm and model do without
+            # them (auto with the lite model: a fifth of its time)
+            without_spans = getattr(module, "text_without_spans", None)
+            self._spans = not (without_spans is not None and without_spans(params, model))
         return self._loaded
 
     def __call__(self, html: str, url: str | None = None) -> dict[str, Any]:
@@ -108,7 +113,7 @@ class PageExtractor:
 
         module, params, model = self.load()
         started = time.perf_counter()
-        result = module.extract(Page(html, url=url), params, model=model)
+        result = module.extract(Page(html, url=url, spans=self._spans), params, model=model)
         main = result.main
         return {"title": main.title if main else "", "text": main.text if main else "",
                 "status": result.status,

@@ -6,6 +6,12 @@ parsed from a copy whose start tags carry their source ordinal, so any element m
 to its span in ``raw`` and to the id the extension stamped (``data-bsid`` by default).
 Both are computed on first use and cached: an algorithm that only scans never pays for
 the parse.
+
+``Page(html, spans=False)`` parses the page as it is, without the scan and its stamps, when
+the markup shows none of the breakage only the scan can repair: for crawl runs, which keep
+the text and not the spans (about a tenth of ``auto``'s time there, with a model that
+reads no signal of the raw HTML: ``auto.text_without_spans``). Such a page's elements
+have no spans; :attr:`Page.spans` says which parse a page got.
 """
 
 from __future__ import annotations
@@ -32,6 +38,11 @@ MAX_ATTRIBUTES_PER_TAG = 1000
 # characters with its separator), so only longer tags are counted.
 _LONG_TAG_CHARS = 2 * MAX_ATTRIBUTES_PER_TAG
 _ATTRIBUTE_RE = re.compile(r"""[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?""")
+#: A start tag of more than MAX_ATTRIBUTES_PER_TAG attributes, found without the tag scan:
+#: atomic groups and possessive repeats, so one pass over each tag and no backtracking.
+_MANY_ATTRIBUTES = re.compile(
+    r"""<[A-Za-z][^\s"'>/=]*+(?>[\s/]*+[^\s"'>/=]++(?>\s*+=\s*+(?>"[^"]*+"|'[^']*+'|"""
+    r"""[^\s>]*+))?+){""" + str(MAX_ATTRIBUTES_PER_TAG + 1) + "}")
 
 
 #: Longest title kept; longer ones are cut at a word boundary (real titles stay well below).
@@ -222,12 +233,17 @@ class XPaths:
 class Page:
     """A web page as received: raw string, tag scan and lxml tree (both lazy)."""
 
-    def __init__(self, html: str, url: str | None = None, id_attr: str = DEFAULT_ID_ATTR):
+    def __init__(self, html: str, url: str | None = None, id_attr: str = DEFAULT_ID_ATTR, *,
+                 spans: bool = True):
         if not isinstance(html, str):
             raise PageError("html must be a str; use Page.from_bytes for bytes")
         self.raw = html
         self.url = url
         self.id_attr = id_attr
+        #: Whether the tree's elements map back to their source spans. ``spans=False`` asks
+        #: for a parse without the tag scan and its stamps; :attr:`tree` still takes the
+        #: stamped parse (and this turns True) when the markup may need the scan's repairs.
+        self.spans = spans
         #: Milliseconds spent building the lazy views (``scan``, ``parse``), for timing replies.
         self.timings: dict[str, float] = {}
         #: What the parse repaired in broken markup (empty for a well-formed page).
@@ -256,11 +272,41 @@ class Page:
         Broken markup that would hide the content from the parser is repaired first
         (:mod:`blocksift.repair`; what was done is in :attr:`repairs`).
         """
+        if not self.spans:
+            started = time.perf_counter()
+            plain = self._parse_plain()
+            self.timings["parse"] = (time.perf_counter() - started) * 1000
+            if plain is not None:
+                return plain
+            self.spans = True
         tags = self.tags
         started = time.perf_counter()
         root = self._parse_recovering(tags)
         self.timings["parse"] = (time.perf_counter() - started) * 1000
         return root
+
+    def _parse_plain(self) -> lxml_html.HtmlElement | None:
+        """The tree of :attr:`raw` as it is (no scan, no stamps), or None when the page needs
+        what only the scan gives: a tag over the attribute limit, or markup a scan-based
+        repair may mend (:func:`repair.raw_may_need_scan`, :func:`repair.tree_may_need_scan`).
+        The scan-free repair still runs."""
+        from . import repair
+
+        if _MANY_ATTRIBUTES.search(self.raw) or repair.raw_may_need_scan(self.raw):
+            return None
+        root = _parse_stamped(self.raw)
+        if root is None or repair.tree_may_need_scan(root):
+            return None
+        self._note_moved((repair.move_stray_content(root), 0))
+        return root
+
+    def _note_moved(self, moved: tuple[int, int]) -> None:
+        if moved[0]:
+            self.repairs.append(f"moved {moved[0]} element(s) from <head> or beside <body> "
+                                "into <body>")
+        if moved[1]:
+            self.repairs.append(f"moved {moved[1]} element(s) out of a button, select or "
+                                "embedded element whose end tag the parser ignored")
 
     def _parse_recovering(self, tags: TagScan) -> lxml_html.HtmlElement:
         """Parse the stamped page; use a repaired copy's parse when it shows more.
@@ -284,12 +330,7 @@ class Page:
                     self.__dict__["tags"] = fixed.scan_to_raw(fixed_tags)
                     self.repairs = list(fixed.notes)
                     root, moved = candidate, candidate_moved
-        if moved[0]:
-            self.repairs.append(f"moved {moved[0]} element(s) from <head> or beside <body> "
-                                "into <body>")
-        if moved[1]:
-            self.repairs.append(f"moved {moved[1]} element(s) out of a button, select or "
-                                "embedded element whose end tag the parser ignored")
+        self._note_moved(moved)
         if root is None:
             root = _parse_stamped(b"<html><body></body></html>".decode())
         return root
@@ -345,14 +386,38 @@ class Page:
 
     # -- element <-> source mapping -------------------------------------------------------
 
-    @staticmethod
-    def ordinal(element: etree._Element) -> int | None:
-        """Source ordinal of ``element``; None for elements the parser implied."""
-        return stamped_ordinal(element)
+    def ordinal(self, element: etree._Element) -> int | None:
+        """Source ordinal of ``element``; None for elements the parser implied. A page parsed
+        without spans numbers its elements in document order instead (same order, no span)."""
+        if self.spans:
+            return stamped_ordinal(element)
+        return self._positions.get(element)
+
+    def _parsed_without_spans(self) -> bool:
+        """Whether the tree has no spans. Asked before the parse, it parses: a page asked for
+        none may still take the stamped parse."""
+        if not self.spans:
+            _ = self.tree
+        return not self.spans
+
+    @property
+    def element_count(self) -> int:
+        """Start tags in the source; on a page parsed without spans, the tree's elements
+        (the same count but for the few elements the parser implies or merges)."""
+        return len(self._positions) if self._parsed_without_spans() else len(self.tags)
+
+    @cached_property
+    def _positions(self) -> dict[etree._Element, int]:
+        return {el: n for n, el in enumerate(self.tree.iter()) if isinstance(el.tag, str)}
+
+    def _need_spans(self) -> None:
+        if self._parsed_without_spans():
+            raise PageError("this page was parsed without source spans (Page(spans=False))")
 
     def span_starts(self, elements: Iterable[etree._Element]) -> list[int]:
         """``span(element)[0]`` of each element, the stamped ones read directly (a long
         page has hundreds of thousands)."""
+        self._need_spans()
         starts = self.tags.starts
         n_tags = len(starts)
         out: list[int] = []
@@ -367,6 +432,7 @@ class Page:
 
         An element the parser implied (``tbody``, a missing ``body``) spans its children.
         """
+        self._need_spans()
         ordinal = self.ordinal(element)
         tags = self.tags
         if ordinal is not None and ordinal < len(tags):
@@ -422,6 +488,8 @@ class Page:
     @property
     def has_ids(self) -> bool:
         """True when the page carries stamped element ids (it came from the extension)."""
+        if self._parsed_without_spans():
+            return False  # ids are read through spans; a crawl page has none
         return any(value is not None for value in self.tags.ids[:64])
 
     def iter_elements(self) -> Iterator[lxml_html.HtmlElement]:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -245,6 +246,58 @@ def move_stray_content(root: etree._Element) -> int:
 #: swallowed by one of them is lost. (Raw-text elements are closed by :func:`plan`.)
 SKIPPED_HOLDERS = frozenset({"button", "select", "option", "svg", "canvas", "object", "embed"})
 _BY_STAMP = etree.XPath(f"//*[@{STAMP_ATTR} = $number]")
+
+
+# -- which pages a parse without the scan may not take (Page(spans=False)) ---------------
+# Each check is a superset of a scan-based repair's precondition: a yes costs only the scan.
+
+#: A raw-text element's start or end tag, for the last one of each name.
+_SWALLOWING_TAG = re.compile(r"<(/?)(" + "|".join(sorted(SWALLOWING_ELEMENTS)) + r")\b", re.I)
+#: Script elements: what looks like a tag inside one is script text to the scan.
+_SCRIPT = re.compile(r"<script\b.*?(?:</script\s*>|\Z)", re.I | re.S)
+#: An attribute name and ``=`` just before a quote: the quote opens a value.
+_OPENS_VALUE = re.compile(r"""\s[A-Za-z_:][-\w:.]*\s*=\s*\Z""")
+#: A button, select or embedded element holding blocks of a page: what libxml2 leaves
+#: inside one whose end tag it ignored (:func:`release_swallowed`). Legitimate ones (icons,
+#: country pickers, a button's div) hold options, paths or phrasing, not paragraphs, lists
+#: or sections (3 such blocks: 8 of the 3,076 dev pages, the 4 real cases among them).
+_HOLDS_A_PAGE = etree.XPath(
+    "count(.//p | .//h1 | .//h2 | .//h3 | .//h4 | .//article | .//section | .//main | "
+    ".//table | .//ul | .//ol | .//form | .//header | .//footer | .//nav | .//aside) >= 3")
+
+
+def raw_may_need_scan(raw: str) -> bool:
+    """Whether ``raw`` may leave a raw-text element open to its end (:func:`_close_swallowing`)
+    or hold an attribute value that never closes (:func:`_close_open_quote`)."""
+    if _last_swallowing_open(_SWALLOWING_TAG.finditer(raw)):
+        # most such pages write those tags in script strings: look again outside scripts
+        outside = _SCRIPT.sub(lambda script: " " * len(script.group()), raw)
+        if _last_swallowing_open(_SWALLOWING_TAG.finditer(outside)):
+            return True
+    for quote in "\"'":
+        # a value that never closes holds the last quote of its kind, right after "name="
+        at = raw.rfind(quote)
+        if at > 0 and _OPENS_VALUE.search(raw, max(0, at - 200), at):
+            return True
+    return False
+
+
+def _last_swallowing_open(found: Iterator[re.Match[str]]) -> bool:
+    """Whether a raw-text element's last tag among ``found`` is a start tag (left open)."""
+    last_open: dict[str, bool] = {}
+    for match in found:
+        last_open[match.group(2).lower()] = not match.group(1)
+    return any(last_open.values())
+
+
+def tree_may_need_scan(root: etree._Element) -> bool:
+    """Whether the parse of the unstamped page shows markup in an ``<html>``/``<head>``/
+    ``<body>`` attribute (:func:`_close_markup_in_root_attributes`) or a holder element
+    whose end tag libxml2 ignored (:func:`release_swallowed`)."""
+    for element in (root, root.find("head"), root.find("body")):
+        if element is not None and any("<" in value for value in element.attrib.values()):
+            return True
+    return any(len(holder) and _HOLDS_A_PAGE(holder) for holder in root.iter(*SKIPPED_HOLDERS))
 
 
 def release_swallowed(root: etree._Element, tags: TagScan) -> int:

@@ -358,6 +358,19 @@ def test_the_shipped_crawl_models_do_without_their_signal_groups(name, without):
     assert "Why Lighthouses Went Dark" in result.main.text
 
 
+def test_only_a_model_without_the_raw_html_signals_takes_a_page_without_spans():
+    text_only = auto.Params(with_html=False)
+    assert auto.text_without_spans(text_only, auto.load_model("lite"))
+    assert not auto.text_without_spans(auto.Params(), auto.load_model("lite"))  # reader HTML
+    for model in (None, auto.load_model(), auto.load_model("fast")):  # link blocks, FAR-SW
+        assert not auto.text_without_spans(text_only, model)
+    page = Page(_article(), spans=False)
+    result = auto.extract(page, text_only, auto.load_model("lite"))
+    spanned = auto.extract(Page(_article()), text_only, auto.load_model("lite"))
+    assert not page.spans and result.blocks == [] and spanned.blocks
+    assert (result.main.title, result.main.text) == (spanned.main.title, spanned.main.text)
+
+
 # -- extraction ----------------------------------------------------------------------------
 
 def _article() -> str:

@@ -57,3 +57,33 @@ def test_the_crawl_extractor_takes_the_fast_model_by_name():
     assert lean["text"] == fast.text and lean["text"]
     with pytest.raises(crawl.ExtractorConfigError, match="model file not found: quick"):
         crawl.PageExtractor("auto", model_path="quick")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_lite_model_reads_the_text_without_the_tag_scan_and_loses_nothing(case: str):
+    html = (GOLDEN / case / "source.html").read_text(encoding="utf-8")
+    full = auto.extract(Page(html), auto.Params(), auto.load_model("lite")).main
+    extractor = crawl.PageExtractor("auto", model_path="lite")
+    lean = extractor(html)
+    assert extractor._spans is False  # parsed as it is: no scan, no stamps
+    assert (lean["title"], lean["text"]) == (full.title, full.text)
+
+
+def test_batch_warc_jobs_with_the_lite_model_take_the_same_parse():
+    from blocksift.service.worker import Job, run_job
+
+    html = (GOLDEN / "news-landmarks" / "source.html").read_text(encoding="utf-8")
+
+    def result_of(**options) -> dict:
+        outcome = run_job(Job(algorithm="auto", params=crawl.text_only_params("auto", {}),
+                              html=html, url=None, want=["main"], id_attr="data-bsid",
+                              model_path="lite", **options))
+        assert outcome.ok
+        return json.loads(outcome.result_json)
+
+    crawl_line, with_metadata = result_of(metadata=False), result_of()
+    # a crawl line's job parses without spans (so it has no blocks); one that fills the
+    # metadata keeps them, and both read the same text
+    assert crawl_line["blocks"] == [] and with_metadata["blocks"]
+    assert crawl_line["main"]["text"] == with_metadata["main"]["text"]
+    assert crawl_line["main"]["text"] == crawl.PageExtractor("auto", model_path="lite")(html)["text"]

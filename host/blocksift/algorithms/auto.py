@@ -302,6 +302,17 @@ def _load(path: str | None) -> SegmenterModel:
     return SegmenterModel(ensembles, meta)
 
 
+def text_without_spans(params: Params, model: SegmenterModel | None) -> bool:
+    """Whether ``extract`` can take a page parsed without spans (``Page(spans=False)``):
+    asked for text only, with a model that reads neither link blocks nor FAR-SW's lines
+    (both locate blocks in the raw HTML). Crawl runs then skip the tag scan and the stamps
+    (:mod:`blocksift.crawl`); such a page gets its main text and title, no blocks."""
+    if params.with_html:
+        return False
+    without = (model if isinstance(model, SegmenterModel) else load_model()).without
+    return {"linkblocks", "farsw"} <= set(without)
+
+
 def load_model(path: Path | str | None = None) -> SegmenterModel:
     """The segmenter model at ``path`` (None: the packaged one; a name of
     :data:`BUNDLED_MODELS`: that shipped model), loaded once per process."""
@@ -958,7 +969,7 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
         model = load_model()
         # the default model's extra signals cost about as much again on a long page, and
         # the fast model is level with it on the modern dev pages (docs/auto.md)
-        long_page = 0 < params.long_page_elements <= len(page.tags.names)
+        long_page = 0 < params.long_page_elements <= page.element_count
         if long_page:
             model = load_model("fast")
     site_prior = None
@@ -975,7 +986,7 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
                                 message=page.no_text_message(),
                                 main=MainText(title=extract_title(page)))
     rules_fallback = params.rules_fallback and not (
-        0 < params.rules_fallback_max_elements <= len(page.tags.names))
+        0 < params.rules_fallback_max_elements <= page.element_count)
     if "main" not in kinds and rules_fallback:
         rules_main = (feats.rules_signals(page, blocks.elements)[:, 0] if "rules" in
                       model.without else blocks.column("rules_main")
@@ -1029,6 +1040,11 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
             reasons = ["repeats the text of a main block above, shown once"] + reasons
         elements = [regions[r][0] for r in run]
         excluded = {e for r in run for e in regions[r][2]}
+        if kind == "main":
+            main_elements.extend(elements)
+            main_exclude.update(excluded)
+        if not page.spans:
+            continue  # a page parsed for its text only (Page(spans=False)) gets no blocks
         start, end = page.span(elements[0])[0], page.span(elements[-1])[1]
         out_blocks.append(Block(
             kind=kind, algorithm=NAME, score=round(p_main, 4), start=start, end=end,
@@ -1036,9 +1052,6 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
             xpaths=[] if has_ids else [xpath_of(e) for e in elements],
             confidence=round(min(max(confidence, 0.0), 1.0), 4), reasons=reasons,
             features={"p_main": round(p_main, 4)}))
-        if kind == "main":
-            main_elements.extend(elements)
-            main_exclude.update(excluded)
     left_out = set(notices(main_elements)) if main_elements else set()
     text = _main_text(blocks, kinds, left_out)
     title = extract_title(page, main_elements or None, main_exclude)

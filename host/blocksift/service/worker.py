@@ -222,12 +222,13 @@ def run_job(job: Job) -> JobOutcome:
         params = params.model_copy(update={"reasons": 0})
     started = time.perf_counter()
     try:
-        page = Page(job.html, url=job.url, id_attr=job.id_attr)
         model = job.model
         if model is None and job.model_path:
             model = model_from_path(module, job.model_path)
         if model is None and getattr(module, "MODEL", None) == "trained":
             model = trained_model(module)
+        page = Page(job.html, url=job.url, id_attr=job.id_attr,
+                    spans=not _text_without_spans(job, module, params, model))
         result = module.extract(page, params, model=model)
         hide_json = page_json = ""
         if job.action == "hide":
@@ -273,6 +274,15 @@ def run_job(job: Job) -> JobOutcome:
     return JobOutcome(True, result_json=result.model_dump_json(by_alias=True),
                       parse_ms=parse_ms, algorithm_ms=elapsed - parse_ms, extra=extra,
                       hide_json=hide_json, page_json=page_json)
+
+
+def _text_without_spans(job: Job, module: Any, params: Any, model: Any) -> bool:
+    """A job for the main text and title alone (``batch --warc``'s lines), with an algorithm
+    and model that can do without the tag scan and stamps (``Page(spans=False)``)."""
+    without_spans = getattr(module, "text_without_spans", None)
+    return (job.want == ["main"] and job.action == "extract" and not job.metadata
+            and not job.observe_site and without_spans is not None
+            and without_spans(params, model))
 
 
 _MODEL_CACHE: dict[str, tuple[tuple[int, int] | None, Any]] = {}

@@ -434,6 +434,7 @@ CONTAINER_STATS = ("chars", "link_chars", "blocks", "heading_blocks", "depth_bel
 #: and of one with a class besides (the commonest attribute set by far).
 _STAMP_ONLY = [STAMP_ATTR]
 _STAMP_CLASS = [STAMP_ATTR, "class"]
+_CLASS_ONLY = ["class"]  # the same on a page parsed without stamps (Page(spans=False))
 
 
 def _ints() -> array:
@@ -551,7 +552,7 @@ def walk(page: Page) -> Walk:
                 continue
             child = len(states)
             names = node.keys()
-            if names == _STAMP_CLASS:
+            if names == _STAMP_CLASS or names == _CLASS_ONLY:
                 cls = class_of[child] = node.get("class")
                 bits = class_bits.get(cls)
                 own |= _class_bits(cls) if bits is None else bits
@@ -919,7 +920,9 @@ def paper_signals(page: Page, blocks: list[etree._Element],
 
     n = len(blocks)
     out = np.full((n, len(_PAPERS)), -1.0)
-    starts = np.asarray(page.span_starts(blocks), dtype=np.int64)
+    # where each block starts in the raw HTML: only link blocks and FAR-SW's lines read it
+    starts = np.asarray(page.span_starts(blocks) if link_blocks or far_sw else (),
+                        dtype=np.int64)
     # seeds 000/001: logical link blocks over the raw HTML
     spans = []
     if link_blocks:
