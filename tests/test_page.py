@@ -255,3 +255,15 @@ def test_other_breakage_the_scan_mends_gets_the_scan_too(html):
     page = Page(html, spans=False)
     assert page.tree is not None and page.spans
     assert "Kept text." in page.body.text_content()
+
+
+def test_document_order_numbers_are_the_same_counted_or_tabled():
+    html = "<html><body>" + "".join(f"<div><h2>H{i}</h2><p>p <b>{i}</b></p></div>"
+                                    for i in range(40)) + "</body></html>"
+    counted, tabled = Page(html, spans=False), Page(html, spans=False)
+    elements = list(counted.iter_elements())
+    _ = tabled._positions  # the table, built first
+    # the first 64 are counted one by one, the rest read from the table: the same numbers
+    assert [counted.ordinal(el) for el in elements] == list(range(len(elements)))
+    assert [tabled.ordinal(el) for el in tabled.iter_elements()] == list(range(len(elements)))
+    assert counted.element_count == len(elements)

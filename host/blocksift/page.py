@@ -45,6 +45,14 @@ _MANY_ATTRIBUTES = re.compile(
     r"""[^\s>]*+))?+){""" + str(MAX_ATTRIBUTES_PER_TAG + 1) + "}")
 
 
+#: Elements before one in document order (its document-order number), and all elements,
+#: counted in C: a page parsed without spans numbers its elements so.
+_ELEMENTS_BEFORE = etree.XPath("count(preceding::*) + count(ancestor::*)")
+_ELEMENTS = etree.XPath("count(//*)")
+#: Ordinals counted one by one before a table of every element is cheaper (each count walks
+#: the document before the element; a text-only run asks for a handful).
+_COUNTED_ORDINALS = 64
+
 #: Longest title kept; longer ones are cut at a word boundary (real titles stay well below).
 MAX_TITLE_CHARS = 300
 _MARKUP_START = re.compile(r"<(?:[A-Za-z][\w:-]*[\s/>]|/[A-Za-z]|!--)")
@@ -244,6 +252,7 @@ class Page:
         #: for a parse without the tag scan and its stamps; :attr:`tree` still takes the
         #: stamped parse (and this turns True) when the markup may need the scan's repairs.
         self.spans = spans
+        self._counted_ordinals = 0  # ordinals of a page without spans counted one by one
         #: Milliseconds spent building the lazy views (``scan``, ``parse``), for timing replies.
         self.timings: dict[str, float] = {}
         #: What the parse repaired in broken markup (empty for a well-formed page).
@@ -388,9 +397,16 @@ class Page:
 
     def ordinal(self, element: etree._Element) -> int | None:
         """Source ordinal of ``element``; None for elements the parser implied. A page parsed
-        without spans numbers its elements in document order instead (same order, no span)."""
+        without spans numbers its elements in document order instead (same order, no span):
+        counted in C for the few a text-only run asks (the title's headings), then from a
+        table of every element."""
         if self.spans:
             return stamped_ordinal(element)
+        if not isinstance(element.tag, str):
+            return None
+        if "_positions" not in self.__dict__ and self._counted_ordinals < _COUNTED_ORDINALS:
+            self._counted_ordinals += 1
+            return int(_ELEMENTS_BEFORE(element))
         return self._positions.get(element)
 
     def _parsed_without_spans(self) -> bool:
@@ -404,11 +420,11 @@ class Page:
     def element_count(self) -> int:
         """Start tags in the source; on a page parsed without spans, the tree's elements
         (the same count but for the few elements the parser implies or merges)."""
-        return len(self._positions) if self._parsed_without_spans() else len(self.tags)
+        return int(_ELEMENTS(self.tree)) if self._parsed_without_spans() else len(self.tags)
 
     @cached_property
     def _positions(self) -> dict[etree._Element, int]:
-        return {el: n for n, el in enumerate(self.tree.iter()) if isinstance(el.tag, str)}
+        return {el: n for n, el in enumerate(self.tree.iter(etree.Element))}
 
     def _need_spans(self) -> None:
         if self._parsed_without_spans():
