@@ -21,9 +21,9 @@ from blocksift.integrations.datatrove import (  # noqa: E402
 )
 
 
-def _pipeline(warc_dir: Path, out: Path) -> list:
+def _pipeline(warc_dir: Path, out: Path, model_path: str | None = None) -> list:
     return [BlocksiftWarcReader(str(warc_dir), glob_pattern="*.warc.gz", max_bytes=MAX_BYTES),
-            BlocksiftExtractor(algorithm="auto", timeout=30),
+            BlocksiftExtractor(algorithm="auto", model_path=model_path, timeout=30),
             JsonlWriter(str(out), compression=None)]
 
 
@@ -59,6 +59,21 @@ def test_local_executor_gives_batch_texts_and_counts_every_record(
     assert skipped == EXPECTED_SKIPS
     assert counted["records"] == counted["documents"] + sum(skipped.values())
     assert _total(extractor["stats"]["extracted"]) == len(batch_lines)
+
+
+def test_the_lite_crawl_model_gives_batch_warcs_texts_too(small_warc: Path, tmp_path: Path):
+    from conftest import run_batch
+
+    done = run_batch("--warc", str(small_warc), "--max-bytes", str(MAX_BYTES), "-j", "1",
+                     "--model", "lite")
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    out = tmp_path / "out"
+    LocalPipelineExecutor(pipeline=_pipeline(small_warc.parent, out, model_path="lite"),
+                          tasks=1, workers=1, logging_dir=str(tmp_path / "logs")).run()
+    texts = {d["id"]: d["text"] for d in _written(out)}
+    assert texts == {line["id"]: line["text"] for line in lines}
+    assert any(texts.values())
 
 
 def test_options_are_checked_when_the_pipeline_is_built():
