@@ -606,6 +606,49 @@ def test_each_posts_author_is_found_beside_its_chosen_text_and_nothing_else() ->
         == found[:1]
 
 
+def test_a_post_giving_its_author_twice_opens_with_the_name_once() -> None:
+    # a forum that gives each post's author twice, in a pane for phones and in one beside
+    # the post for wider screens, showed a reply with no name at all ("two names, so no
+    # post's own"), and a reply whose phone pane was chosen with its text gained the name
+    # a second time from the other pane
+    posts = "".join(
+        f"<article class='post'><div class='authorPane_mobile showPhone'>"
+        f"<h3 class='authorPane_author'><a href='/u/{n}'>{name}</a> <span>{rep}</span></h3>"
+        f"<div class='meta'>Posted March {n + 5}, 2024</div></div>"
+        f"<aside class='authorPane hidePhone'><h3 class='authorPane_author'><strong>"
+        f"<a href='/u/{n}'>{name}</a></strong></h3><ul><li>50 posts</li></ul></aside>"
+        f"<div class='content'><p class='text'>{body}</p></div></article>"
+        for n, (name, rep, body) in enumerate([
+            ("Payam", "9", "I do not like the new look of the notes."),
+            ("Soapm", "22", "I agree, the old one was much easier to use."),
+            ("Dave", "4,522", "They mean the interface of version ten.")]))
+    page = Page(f"<html><body><div class='thread'>{posts}</div></body></html>",
+                url="https://forum.example/t/1")
+    texts = page.body.xpath("//p[@class='text']")
+    found = content.post_authors(page.body, texts)
+    assert [" ".join(e.text_content().split()) for e in found] == ["Payam", "Soapm", "Dave"]
+    # the third post's phone pane is chosen with its text: its name is shown already
+    chosen = texts + page.body.xpath("//article[3]/div[1]")
+    found = content.post_authors(page.body, chosen)
+    assert [" ".join(e.text_content().split()) for e in found] == ["Payam", "Soapm"]
+    # a name beside the post and again below its text, in a part of the post holding the
+    # text: the second copy was shown as a head after the text, read as the next post's;
+    # a copy below the text that is chosen does not take the name above away
+    posts = "".join(
+        f"<li class='message'><div class='userInfo'><a class='username' href='/u/{n}'>{name}"
+        f"</a></div><div class='messageInfo'><div class='content'><p>{body}</p></div>"
+        f"<div class='meta'><a class='username author' href='/u/{n}'>{name}</a>, May {n}"
+        f"</div></div></li>"
+        for n, (name, body) in enumerate([("Green", "Forums give a sense of community."),
+                                          ("Elena", "Social media mostly killed them.")]))
+    page = Page(f"<html><body><ol class='thread'>{posts}</ol></body></html>",
+                url="https://forum.example/t/2")
+    chosen = page.body.xpath("//div[@class='content']") + page.body.xpath("//li[2]//div[@class='meta']")
+    found = content.post_authors(page.body, chosen)
+    assert [(e.getparent().get("class"), e.text_content()) for e in found] == [
+        ("userInfo", "Green"), ("userInfo", "Elena")]
+
+
 def test_a_post_s_head_with_no_post_text_after_it_is_left_out() -> None:
     # the thread's header says "Thread starter slow-poke" above the posts: that name was
     # shown as the head of a post of its own, empty, right before the first post's own

@@ -1279,13 +1279,18 @@ def post_authors(body: etree._Element, chosen: Sequence[etree._Element]
     """The author's name of each post of a thread whose text is chosen but not its author:
     an element named for the author (class ``username``, ``author``, ``poster``, ...;
     ``itemprop=author``) holding a short name, outermost such, that shares with chosen text
-    an ancestor holding no other author's name (the post). A thread read without who wrote
-    each reply cannot be followed."""
+    an ancestor holding no other author's name (the post; copies of one name, as a page
+    gives them for phones and for wider screens, are one name, named once, and not at all
+    when the post's chosen text shows a copy above). A thread read without who wrote each
+    reply cannot be followed."""
     if not chosen:
         return []
     chosen_set = set(chosen)
     holders = ancestors_of(chosen)
     names: list[etree._Element] = []
+    text_of: dict[etree._Element, str] = {}
+    order: dict[etree._Element, int] = {}  # document order of the names (the walk's)
+    shown: list[tuple[etree._Element, str]] = []
     for node in body.xpath(_AUTHOR_PREFILTER):
         if node.get("itemprop") != "author" and not _AUTHOR_CLASS.search(node.get("class") or ""):
             continue
@@ -1303,8 +1308,13 @@ def post_authors(body: etree._Element, chosen: Sequence[etree._Element]
             continue  # no name, a count, a name with the poster's counts, or twice the same
         if text.lower().rstrip(":") in _AUTHOR_BADGES:
             continue
-        if any(a in chosen_set for a in node.iterancestors()) or node in holders:
-            continue  # shown already, or holds chosen text
+        if node in holders:
+            continue  # holds chosen text
+        order[node] = len(order)
+        text_of[node] = text.lower()
+        if node in chosen_set or any(a in chosen_set for a in node.iterancestors()):
+            shown.append((node, text.lower()))  # shown already
+            continue
         names.append(node)
     names = outermost(names)
     post_of: dict[etree._Element, etree._Element] = {}
@@ -1312,10 +1322,27 @@ def post_authors(body: etree._Element, chosen: Sequence[etree._Element]
         post = next((a for a in name.iterancestors() if a in holders), None)
         if post is not None and post.tag not in ("body", "html"):
             post_of[name] = post
-    per_post: dict[etree._Element, int] = {}
-    for post in post_of.values():
-        per_post[post] = per_post.get(post, 0) + 1
-    return [name for name, post in post_of.items() if per_post[post] == 1]
+    # a post may give its author twice (a pane for phones, one for wider screens; a name
+    # above the post and one below its text): copies of one name are one author, named
+    # once, where the first copy stands
+    per_post: dict[etree._Element, dict[str, etree._Element]] = {}
+    for name, post in post_of.items():
+        per_post.setdefault(post, {}).setdefault(text_of[name], name)
+    heads: list[etree._Element] = []
+    for post, by_text in per_post.items():
+        if len(by_text) != 1:
+            continue
+        (text, name), = by_text.items()
+        if any(seen == text and order[node] < order[name] and post in node.iterancestors()
+               for node, seen in shown):
+            continue  # the post shows the name already, above where the head would stand
+        if any(text_of[head] == text and post_of[head] in post.iterancestors()
+               and all(seen == text for node, seen in text_of.items()
+                       if post_of[head] in node.iterancestors())
+               for head in heads):
+            continue  # a copy in a part of a post named already (one naming no one else)
+        heads.append(name)
+    return heads
 
 
 #: Longest text of a link that is shown whole when part of it is chosen (a product card's
