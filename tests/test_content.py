@@ -459,6 +459,29 @@ def test_controls_and_embeds_are_left_out_of_the_reader_as_of_the_text():
     assert "Schedule below." in main.html and "After." in main.html
 
 
+def test_a_hidden_label_of_a_text_box_a_trap_for_robots_leaves_the_reader():
+    # a contact form's trap for robots, "Please do not fill in this field." (a label the
+    # page hides, holding a text box), showed in the reader as a line of the page's text
+    # once the box was left out
+    main = _render("<p>Book an assessment.</p><form style='display: none'>"
+                   "<label for='n'>Email Address</label><input id='n' type='email'>"
+                   "<label aria-hidden='true'>Please do not fill in this field. "
+                   "<input type='text' name='input_4'></label></form>"
+                   "<label style='display: none !important;'>Leave this field empty if "
+                   "you're human: <input type='text' name='_mc4wp'></label>"
+                   "<div style='display: none'><div><label for='u'>Leave this field blank"
+                   "</label><input id='u' type='text' name='url'></div></div>"
+                   "<p>After.</p><label for='q'>Your question</label><textarea id='q'>"
+                   "</textarea><div hidden><label>Sign me up</label><input type='checkbox'>"
+                   "</div>")
+    for left_out in ("Please do not fill", "Leave this field"):
+        assert left_out not in main.html
+    # a form's labels stay when it is shown, or hidden as a whole (its script shows it)
+    for kept in ("Book an assessment.", "Email Address", "After.", "Your question",
+                 "Sign me up"):
+        assert kept in main.html
+
+
 def test_a_button_that_opens_a_section_keeps_its_text():
     # FAQ questions and accordion headings are often buttons
     main = _render("<div><button class='faq'>How long can I rent it for?</button>"

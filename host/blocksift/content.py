@@ -1017,10 +1017,55 @@ _LEFT_OUT_OF_READER = tuple(sorted(NON_TEXT_TAGS - {"noscript"}))
 _HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6", "summary")
 
 
+#: Input types a person types text into (an ``<input>`` without a type is one too).
+_TEXT_INPUTS = frozenset({"", "text", "email", "url", "tel", "search", "password", "number"})
+
+
+#: Most words of a box's name (a trap's "Leave this field empty if you're human:" has 7).
+_FIELD_LABEL_WORDS = 20
+
+
+def _types_text(control: etree._Element) -> bool:
+    return control.tag == "textarea" or (
+        control.tag == "input" and (control.get("type") or "").strip().lower() in _TEXT_INPUTS)
+
+
+def _drop_field_labels(clone: etree._Element) -> None:
+    """The label of a box to type in (holding it, or naming it by ``for``) that the page
+    hides from everyone, text and all: a trap for robots ("Please do not fill in this
+    field.", "Leave this field empty if you're human:"), hidden by ``aria-hidden``, the
+    ``hidden`` attribute or an inline style on the label or on a part of the page holding
+    nothing else. The reader leaves the box out and showed the trap's label as a line of the
+    page's text. The labels of a form shown (or of one the page's script shows: its other
+    text is hidden with it) stay; so do a check box's, a tab's name on some pages."""
+    labels = list(clone.iter("label"))
+    if not labels:
+        return
+    ids = {node.get("id"): node for node in clone.iter("input", "textarea") if node.get("id")}
+    for label in labels:
+        if label.getparent() is None:
+            continue
+        own = "".join(element_text(label).split())
+        if not own or len(element_text(label).split()) > _FIELD_LABEL_WORDS:
+            continue  # text a page wrapped in a label, not a name
+        target = ids.get(label.get("for") or "")
+        if not ((target is not None and _types_text(target)) or any(
+                _types_text(node) for node in label.iter("input", "textarea"))):
+            continue
+        for node in (label, *label.iterancestors()):
+            if node is clone or "".join(element_text(node).split()) != own:
+                break  # a part holding more than the label: a form, a tab
+            if (node.get("aria-hidden") or "").strip().lower() == "true" or _inline_hidden(node):
+                _drop(label)
+                break
+
+
 def _drop_controls(clone: etree._Element) -> None:
     """Form controls, embedded objects, icons and templates out of the reader's copy, text
-    and all. A button that opens a section (``aria-expanded`` or ``aria-controls``, in a
-    heading, or a question: an FAQ's) keeps its text, without the button."""
+    and all, with the labels of hidden boxes to type in (:func:`_drop_field_labels`). A
+    button that opens a section (``aria-expanded`` or ``aria-controls``, in a heading, or a
+    question: an FAQ's) keeps its text, without the button."""
+    _drop_field_labels(clone)
     for node in list(clone.iter(*_LEFT_OUT_OF_READER)):
         if node.getparent() is None:
             continue
