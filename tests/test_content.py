@@ -482,6 +482,21 @@ def test_a_hidden_label_of_a_text_box_a_trap_for_robots_leaves_the_reader():
         assert kept in main.html
 
 
+def test_an_icon_of_a_control_drawn_without_a_button_leaves_the_reader():
+    # an animation's pause control (a <div role="button"> holding an 18-pixel icon) stayed
+    # in the reader as a picture of its own between two paragraphs, without the animation
+    main = _render("<p>Survive the night.</p><p><span><video src='/a.webm'></video><div>"
+                   "<div class='play_pause' role='button'><img width='18' height='18' "
+                   "src='/ico/pause.svg' alt='Pause animation'></div></div></span></p>"
+                   "<div role='button' tabindex='0'><img src='/ico/plus.svg' width='16' alt=''>"
+                   "How long does a wipe last?</div><p>A month.</p>"
+                   "<div role='button'><img src='/shot.jpg' width='600' alt='The island'></div>")
+    assert "Pause animation" not in main.html and "plus.svg" not in main.html
+    # the control's text stays, and so does a picture that is no icon
+    for kept in ("Survive the night.", "How long does a wipe last?", "A month.", "The island"):
+        assert kept in main.html
+
+
 def test_a_button_that_opens_a_section_keeps_its_text():
     # FAQ questions and accordion headings are often buttons
     main = _render("<div><button class='faq'>How long can I rent it for?</button>"

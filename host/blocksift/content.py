@@ -1062,10 +1062,17 @@ def _drop_field_labels(clone: etree._Element) -> None:
 
 def _drop_controls(clone: etree._Element) -> None:
     """Form controls, embedded objects, icons and templates out of the reader's copy, text
-    and all, with the labels of hidden boxes to type in (:func:`_drop_field_labels`). A
-    button that opens a section (``aria-expanded`` or ``aria-controls``, in a heading, or a
-    question: an FAQ's) keeps its text, without the button."""
+    and all, with the labels of hidden boxes to type in (:func:`_drop_field_labels`) and the
+    icons of a control drawn without ``<button>`` (``role="button"``). A button that opens a
+    section (``aria-expanded`` or ``aria-controls``, in a heading, or a question: an FAQ's)
+    keeps its text, without the button."""
     _drop_field_labels(clone)
+    for control in list(clone.xpath("descendant-or-self::*[@role='button']")):
+        # a control drawn without <button> (an animation's pause sign): its icons are the
+        # control's, not the text's; its text stays (an FAQ's question)
+        for image in list(control.iter("img")):
+            if _icon_sized(image):
+                _drop(image)
     for node in list(clone.iter(*_LEFT_OUT_OF_READER)):
         if node.getparent() is None:
             continue
