@@ -81,6 +81,21 @@ def test_the_links_to_the_previous_and_next_posts_give_no_date_or_byline():
     assert found.authors == ["Bee Butler"]
 
 
+def test_a_date_in_an_infobox_row_is_the_subject_s_not_the_page_s():
+    # an encyclopedia's infobox beside the headline: a singer's debut date, marked up as a
+    # date (class "bday dtstart published"), was shown as the day the page was published
+    infobox = ("<table class='infobox vcard'><tr><th>Born</th><td>1976-04-25</td></tr>"
+               "<tr><th scope='row'>Debut</th><td>1 September 1995<span style='display:none'>"
+               " (<span class='bday dtstart published updated'>1995-09-01</span>)</span>"
+               "</td></tr></table>")
+    found = metadata.extract(page("<h1>Kim Jong-kook</h1>" + infobox + ARTICLE))
+    assert found.published == ""
+    # a post's own date line stays the page's, a table beside it or not
+    found = metadata.extract(page("<h1>Kim Jong-kook</h1><p class='date'>Posted March 5, 2024"
+                                  "</p>" + infobox + ARTICLE))
+    assert found.published == "2024-03-05"
+
+
 def test_json_ld_article_author_beats_an_organization_and_a_bio_box():
     ld = {"@context": "https://schema.org", "@graph": [
         {"@type": "WebSite", "name": "Example News"},

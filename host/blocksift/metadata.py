@@ -523,7 +523,7 @@ def _visible_date(tree: etree._Element, layout: _Layout, window: int = 300) -> d
                   if (node.tag == "time" or _DATE_CLASS.search(node.get("class", ""))
                       or _DATE_ID.search(node.get("id", "")))
                   and node.tag not in ("html", "body", "head", "meta", "script", "style")
-                  and not _in_furniture(node, loose=True)]
+                  and not _in_furniture(node, loose=True) and not _in_labeled_row(node)]
     for node in layout.near_headline(candidates, window=window):
         if node.tag == "time":
             parsed = parse_date(node.get("datetime")) or parse_date(_text(node))
@@ -536,7 +536,8 @@ def _visible_date(tree: etree._Element, layout: _Layout, window: int = 300) -> d
         return None
     # no dated element: a short line right by the headline that is a date ("Mar 27, 2024")
     lines = [node for node in layout.around_headline(60) if node.tag in _LINE_TAGS
-             and 0 < len(_own_text(node)) <= 80 and not _in_furniture(node, loose=True)]
+             and 0 < len(_own_text(node)) <= 80 and not _in_furniture(node, loose=True)
+             and not _in_labeled_row(node)]
     for node in layout.near_headline(lines, window=60):
         parsed = parse_date(_own_text(node))
         if parsed:
@@ -545,6 +546,13 @@ def _visible_date(tree: etree._Element, layout: _Layout, window: int = 300) -> d
 
 
 _LINE_TAGS = frozenset({"span", "p", "div", "li", "small", "strong", "em"})
+
+
+def _in_labeled_row(node: etree._Element) -> bool:
+    """Whether ``node`` lies in a table row a header cell labels (an infobox's "Debut", a
+    spec sheet's "Released"): a date about the page's subject, not the page's own."""
+    row = next(node.iterancestors("tr"), None)
+    return row is not None and any(child.tag == "th" for child in row)
 
 
 def _own_text(element: etree._Element) -> str:
