@@ -487,9 +487,28 @@ function isDateLine(element) {
   return Boolean(stamp) && squeeze(element.textContent) === squeeze(stamp.textContent);
 }
 
+/** Whether a heading's squeezed `text` says the title `wanted` with only a date beside it,
+ * of the year of the date the header shows (`published`): a blog's headline "Arsenal
+ * wallpapers for iPad. <em>28 October, 2011</em>" said the title under the header again. */
+function titleWithDate(text, wanted, published) {
+  if (!published || text === wanted) return false;
+  let rest;
+  if (text.startsWith(wanted)) rest = text.slice(wanted.length);
+  else if (text.endsWith(wanted)) rest = text.slice(0, text.length - wanted.length);
+  else return false;
+  if (!rest.includes(published.slice(0, 4)) || !META_DATES.some((pattern) => rest.search(pattern) >= 0)) {
+    return false;
+  }
+  for (const pattern of META_DATES) rest = rest.replace(pattern, " ");
+  return !rest.replace(META_WORDS, " ").replace(/[\s|·•,:\-–—/]+/g, "");
+}
+
+const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+
 /** The first block ``container`` opens with, past empty blocks and date lines, when it says
- * the title alone (looked for inside the opening wrappers); removed. */
-function dropOpeningTitle(container, wanted) {
+ * the title alone, or a heading the title and the header's date (looked for inside the
+ * opening wrappers); removed. */
+function dropOpeningTitle(container, wanted, published) {
   for (const node of container.childNodes) {
     if (node.nodeType === Node.TEXT_NODE) {
       if (node.textContent.trim()) return false; // the text opens with words of its own
@@ -499,11 +518,12 @@ function dropOpeningTitle(container, wanted) {
     const text = squeeze(node.textContent);
     if (!text || isDateLine(node)) continue;
     const tag = node.localName;
-    if (text === wanted && HEADLINE_TAGS.has(tag)) {
+    if ((text === wanted && HEADLINE_TAGS.has(tag))
+        || (HEADINGS.has(tag) && titleWithDate(text, wanted, published))) {
       node.remove();
       return true;
     }
-    return OPENING_WRAPPERS.has(tag) && text.includes(wanted) && dropOpeningTitle(node, wanted);
+    return OPENING_WRAPPERS.has(tag) && text.includes(wanted) && dropOpeningTitle(node, wanted, published);
   }
   return false;
 }
@@ -511,7 +531,7 @@ function dropOpeningTitle(container, wanted) {
 /** The page's own headline usually repeats the title shown above: the <h1> saying it, or the
  * block the main text opens with when that is the title alone, whatever its tag (a <div>),
  * even below a date line (WordPress themes put the date above an <h2> title). */
-function dropRepeatedTitle(fragment, title) {
+function dropRepeatedTitle(fragment, title, published) {
   const wanted = squeeze(title);
   if (!wanted) return;
   const heading = [...fragment.querySelectorAll("h1")].find((h) => squeeze(h.textContent) === wanted);
@@ -519,7 +539,7 @@ function dropRepeatedTitle(fragment, title) {
     heading.remove();
     return;
   }
-  dropOpeningTitle(fragment, wanted);
+  dropOpeningTitle(fragment, wanted, published);
 }
 
 const HEADING_LEVEL = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
@@ -699,7 +719,7 @@ async function main() {
   $("title").textContent = title;
   $("title").hidden = !title;
   const fragment = index ?? (data.html ? sanitize(data.html, data.url) : textFragment(data.text));
-  dropRepeatedTitle(fragment, title);
+  dropRepeatedTitle(fragment, title, meta.published);
   if (!index) dropEmptyHeadings(fragment);
   // ... and its byline repeats the one in the header (a heading on some sites)
   const names = meta.authors ?? [];

@@ -335,6 +335,28 @@ def test_reader_drops_a_headline_below_a_date_line(
     page.screenshot(artifacts / "reader-headline-after-date.png")
 
 
+def test_reader_drops_a_headline_that_adds_only_the_date_its_header_shows(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a blog's <h2> says the title and the post's date ("... and iPad. <em>28 October,
+    # 2011</em>"): it read as the headline again under the header, which shows both; a
+    # heading that adds words of its own, or a date the header does not show, stays
+    html = ("<div><h2>Arsenal wallpapers for iPhone and&nbsp;iPad. <em>28 October, 2011</em></h2>"
+            "<p>Back in July I made a couple of iPhone wallpapers which seemed to be popular.</p>"
+            "<h2>Arsenal wallpapers for iPhone and iPad. 28 October, 2011, part two</h2>"
+            "<p>More of them below.</p></div>")
+    title = "Arsenal wallpapers for iPhone and iPad."
+    page = reader_of_answer(browser, "titledate", stored_answer(
+        site, title, html, {"published": "2011-10-28"}))
+    text = " ".join(text_of(page).split())
+    assert text.startswith("Back in July I made"), text
+    assert "part two" in text
+    page.screenshot(artifacts / "reader-headline-with-date.png")
+    page = reader_of_answer(browser, "titledate-other-year", stored_answer(
+        site, title, html, {"published": "2012-01-02"}))
+    assert " ".join(text_of(page).split()).startswith(
+        "Arsenal wallpapers for iPhone and iPad. 28 October, 2011Back in July")
+
+
 def test_reader_drops_a_meta_line_its_header_says_already_and_keeps_the_text(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a company blog's author, date and reading time above the text, each on its line
