@@ -613,21 +613,22 @@ function spacedText(element) {
 
 /** The post's meta line the main text opens with (author, date, reading time: "ServiceTitan
  * · November 26th, 2024 · 10 Min Read"), which the header above says already: the first
- * short block, before any paragraph, made of nothing else; removed. */
+ * short block, before any paragraph, made of nothing else; removed. Whether the line removed
+ * held a date. */
 function dropOpeningMetaLine(fragment, meta) {
   const names = (meta.authors ?? []).map(squeeze).filter(Boolean);
-  if (!names.length && !meta.published) return;
+  if (!names.length && !meta.published) return false;
   for (const node of fragment.querySelectorAll("p, div, address, ul, li, section, header")) {
     const text = squeeze(spacedText(node));
     if (!text || node.parentElement?.closest("p, li, address, h1, h2, h3, h4, h5, h6")) continue;
     if (text.length > 160) {
-      if (node.localName === "p" || node.localName === "li") return; // the text has begun
+      if (node.localName === "p" || node.localName === "li") return false; // the text has begun
       continue;
     }
     const named = names.some((name) => text.includes(name));
     const dated = META_DATES.some((pattern) => text.search(pattern) >= 0);
     if (!named && !dated) {
-      if (node.localName === "p" && text.length >= 80) return;
+      if (node.localName === "p" && text.length >= 80) return false;
       continue;
     }
     let rest = text;
@@ -636,9 +637,10 @@ function dropOpeningMetaLine(fragment, meta) {
     rest = rest.replace(META_WORDS, " ").replace(/[\s|·•,:\-–—/]+/g, "");
     if (!rest) {
       node.remove();
-      return;
+      return dated;
     }
   }
+  return false;
 }
 
 /** Whether `element` says nothing but `stamp` and the words around a date ("Posted",
@@ -731,10 +733,13 @@ async function main() {
     }
   }
   // ... and so does a meta line of author, date and reading time
-  dropOpeningMetaLine(fragment, meta);
-  // ... and so does a date line that only repeats the date shown in the header
+  const droppedDate = dropOpeningMetaLine(fragment, meta);
+  // ... and so does a date line that only repeats the date shown in the header, unless the
+  // meta line said that date already: the next date is a later post's (a thread's reply of
+  // the same day lost its "Posted" line)
   const stamp = meta.published ? fragment.querySelector("time") : null;
-  if (stamp && (stamp.getAttribute("datetime") || "").startsWith(meta.published.slice(0, 10))) {
+  if (!droppedDate && stamp
+      && (stamp.getAttribute("datetime") || "").startsWith(meta.published.slice(0, 10))) {
     dateLineOf(stamp).remove();
   }
   dropBareRules(fragment);

@@ -401,6 +401,25 @@ def test_reader_drops_a_date_line_with_its_lead_word_not_the_date_alone(
     page.screenshot(artifacts / "reader-posted-line.png")
 
 
+def test_reader_keeps_a_later_post_s_date_line_of_the_header_s_day(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a thread whose first post's date line goes as the header's repeat: the next post, of
+    # the same day, lost its "Posted" line too (the first date left in the text was taken
+    # for the header's repeat)
+    posted = '<div><a href="#post-{n}">Posted <time datetime="2024-03-05T{t}Z">March 5, 2024</time></a></div>'
+    html = ("<h3><a href='/u/1'>Payam Montie</a> 9</h3>" + posted.format(n=1, t="07:02:39")
+            + "<p>I do not like this new look; the previous one was more functional.</p>"
+            "<hr><p><strong>Soapm</strong></p>" + posted.format(n=2, t="09:42:23")
+            + "<p>I agree with you, I cannot find anything in the new one.</p>")
+    payload = stored_answer(site, "New UI 2024", html,
+                            {"authors": ["Payam Montie"], "published": "2024-03-05"})
+    page = reader_of_answer(browser, "laterdate", payload)
+    text = " ".join(text_of(page).split())
+    assert text.count("Posted March 5, 2024") == 1, text
+    assert "SoapmPosted March 5, 2024I agree with you" in text, text
+    page.screenshot(artifacts / "reader-later-date-line.png")
+
+
 def test_reader_drops_rules_with_nothing_above_them(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a forum thread's main text: each post set apart by a rule, the first post's author
