@@ -775,6 +775,20 @@ def test_a_heading_s_link_to_itself_leaves_the_reader_copy():
     assert 'href="https://ex.com/a#install-go"' in main.html  # a worded link stays
 
 
+def test_a_heading_that_is_a_link_to_itself_shows_as_a_heading():
+    # a book's chapter headings, each a link to its own place ("<h1 id=x><a href='#x'>"):
+    # the reader showed every heading as an underlined link that leads nowhere
+    main = _render("<h1 id='what-is-ownership'><a class='header' href='#what-is-ownership'>"
+                   "What Is Ownership?</a></h1><p>Rules of memory.</p>"
+                   "<h2 id='stack'><a href='https://ex.com/a#stack'>The <em>Stack</em></a></h2>"
+                   "<p>Last in, first out.</p><h2 id='heap'><a href='#more-on-heaps'>The Heap</a>"
+                   "</h2><p>Less organized.</p>")
+    assert "<h1>What Is Ownership?</h1>" in main.html.replace(' id="what-is-ownership"', "")
+    assert "<h2>The <em>Stack</em></h2>" in main.html.replace(' id="stack"', "")
+    assert 'href="https://ex.com/a#more-on-heaps"' in main.html  # a link elsewhere stays
+    assert "Rules of memory." in main.html and "The Heap" in main.html
+
+
 def test_a_table_column_with_nothing_in_it_leaves_the_reader_copy():
     # a documentation page's contents box: a second column "<td><dl></dl></td>" under a
     # heading over both showed as an empty framed box

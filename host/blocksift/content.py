@@ -1106,14 +1106,19 @@ def _icon_sized(image: etree._Element) -> bool:
 
 def _drop_heading_anchors(clone: etree._Element) -> None:
     """A heading's link to its own place on the page, shown as a sign ("¶", "#", "§") that
-    the page's style shows on hover only: in the reader it sat after every heading."""
+    the page's style shows on hover only: in the reader it sat after every heading. A link
+    to itself that holds the heading's words leaves its words, as a heading: a book's
+    chapter headings each showed as an underlined link leading nowhere."""
     for heading in list(clone.iter(*_HEADINGS)):
         for link in list(heading.iter("a")):
             href = link.get("href") or ""
-            if (href.startswith("#") or _names_itself(heading, href.partition("#")[2])) and \
-                    not any(ch.isalnum() for ch in "".join(link.itertext())) and \
-                    next(link.iter(*_PICTURES), None) is None:
-                _drop(link)
+            to_itself = _names_itself(heading, href.partition("#")[2])
+            if not any(ch.isalnum() for ch in "".join(link.itertext())):
+                if (href.startswith("#") or to_itself) and \
+                        next(link.iter(*_PICTURES), None) is None:
+                    _drop(link)
+            elif to_itself:
+                link.drop_tag()
 
 
 def _names_itself(heading: etree._Element, fragment: str) -> bool:
