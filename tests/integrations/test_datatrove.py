@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("fastwarc", reason="WARC input needs FastWARC: pip install '.[warc]'")
 pytest.importorskip("datatrove", reason="needs the datatrove extra: pip install '.[datatrove]'")
 
-from conftest import EXPECTED_SKIPS, MAX_BYTES  # noqa: E402
+from conftest import EXPECTED_SKIPS, MAX_BYTES, run_batch  # noqa: E402
 from datatrove.executor import LocalPipelineExecutor  # noqa: E402
 from datatrove.pipeline.writers import JsonlWriter  # noqa: E402
 
@@ -62,8 +62,6 @@ def test_local_executor_gives_batch_texts_and_counts_every_record(
 
 
 def test_the_lite_crawl_model_gives_batch_warcs_texts_too(small_warc: Path, tmp_path: Path):
-    from conftest import run_batch
-
     done = run_batch("--warc", str(small_warc), "--max-bytes", str(MAX_BYTES), "-j", "1",
                      "--model", "lite")
     assert done.returncode == 0, done.stderr
