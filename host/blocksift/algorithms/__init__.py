@@ -90,6 +90,13 @@ def make_params(name: str, values: dict[str, Any] | None = None) -> Any:
     return params_cls.model_validate(values or {})
 
 
+def text_without_spans(module: ModuleType, params: Any, model: Any) -> bool:
+    """Whether ``module`` can read a text-only page parsed without spans
+    (``Page(spans=False)``) with these params and model (its ``text_without_spans``)."""
+    decide = getattr(module, "text_without_spans", None)
+    return decide is not None and bool(decide(params, model))
+
+
 def params_problems(error: Any) -> str:
     """A pydantic ``ValidationError`` of an algorithm's params in one line a user reads:
     ``field: message; ...`` (a rule between fields is named ``params``)."""

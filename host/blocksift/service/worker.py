@@ -279,10 +279,10 @@ def run_job(job: Job) -> JobOutcome:
 def _text_without_spans(job: Job, module: Any, params: Any, model: Any) -> bool:
     """A job for the main text and title alone (``batch --warc``'s lines), with an algorithm
     and model that can do without the tag scan and stamps (``Page(spans=False)``)."""
-    without_spans = getattr(module, "text_without_spans", None)
+    from .. import algorithms
+
     return (job.want == ["main"] and job.action == "extract" and not job.metadata
-            and not job.observe_site and without_spans is not None
-            and without_spans(params, model))
+            and not job.observe_site and algorithms.text_without_spans(module, params, model))
 
 
 _MODEL_CACHE: dict[str, tuple[tuple[int, int] | None, Any]] = {}
