@@ -226,3 +226,27 @@ def test_the_host_skips_the_segmenters_reasons_for_hide_but_not_for_extract() ->
     assert not any(b["reasons"] for b in blocks("hide", {}))  # the plan's reasons are its own
     assert any(b["reasons"] for b in blocks("extract", {}))
     assert any(b["reasons"] for b in blocks("hide", {"reasons": 3}))  # asked for: given
+
+
+def test_lines_a_listing_marks_as_inserted_are_no_ad_slot() -> None:
+    # A tutorial marks the lines it added to a listing with <ins> ("After adding the
+    # highlighted lines"): HTML's mark of inserted text, not an ad network's <ins>. They
+    # were hidden as "ad slot (ins) inside the article", the listing left without them.
+    page, _result, decision = _decide((FIXTURES / "tutorial.html").read_text(encoding="utf-8"),
+                                      STRUCTURE)
+    hidden = {(e.tag, e.text) for e in decision.elements}
+    assert ("ins", 'use "log"') not in hidden and ("ins", "log.each(heat.reading)") not in hidden
+    assert not any(any(a.tag == "pre" for a in e.iterancestors()) for e in decision.elements)
+    # the ad network's slot beside them still goes, named by its class
+    ads = [t for t in decision.plan.targets if t.kind == "ad"]
+    assert len(ads) == 1 and "adsbygoogle" in ads[0].reason, decision.plan.targets
+    # an <ins> in a line of text is an edit there too; one alone in its box is a slot
+    assert not hide_module_ad_slot("<p>The fee is <ins>now</ins> waived.</p>")
+    assert not hide_module_ad_slot('<div><ins datetime="2026-01-02"><p>Added.</p></ins></div>')
+    assert hide_module_ad_slot('<div>\n<ins data-revive-zoneid="3"></ins>\n</div>')
+
+
+def hide_module_ad_slot(html: str) -> bool:
+    from blocksift.actions.hide import _ad_slot_tag
+
+    return _ad_slot_tag(next(Page(html).body.iter("ins")))

@@ -248,6 +248,25 @@ def _tokens(element: etree._Element) -> set[str]:
     return {t for t in _TOKEN_SPLIT.split(value) if t}
 
 
+def _ad_slot_tag(element: etree._Element) -> bool:
+    """An ``<ins>`` an ad network fills (AdSense's, Revive's), not HTML's mark of inserted
+    text: a tutorial's listing marks the lines it added with ``<ins>`` ("After adding the
+    highlighted lines"), a changelog or a wiki its edits. An edit carries ``datetime`` or
+    ``cite``, lies in code or preformatted text, or is part of a line of text (text runs
+    beside it in its parent); an ad slot is a box of its own. (A class or id naming an ad
+    makes any element an ad slot, ``<ins class="adsbygoogle">`` too.)"""
+    if element.tag != "ins" or element.get("datetime") is not None \
+            or element.get("cite") is not None:
+        return False
+    if any(a.tag in ("pre", "code", "samp", "kbd") for a in element.iterancestors()):
+        return False
+    parent = element.getparent()
+    if parent is None:
+        return True
+    beside = [parent.text or ""] + [child.tail or "" for child in parent]
+    return not any(text.strip() for text in beside)
+
+
 def _invisible(element: etree._Element) -> bool:
     """Hidden in the page itself: ``hidden`` attribute or an inline display:none style."""
     if element.get("hidden") is not None:
@@ -723,7 +742,7 @@ def _structural_kind(element: etree._Element, tokens: set[str]) -> tuple[str, st
     """(kind, reason) when the element's tag, role, class or id names chrome."""
     tag = element.tag
     role = (element.get("role") or "").lower()
-    if tokens & _AD_TOKENS or tag == "ins":
+    if tokens & _AD_TOKENS or _ad_slot_tag(element):
         name = sorted(tokens & _AD_TOKENS)
         return "ad", f"ad slot ({name[0]})" if name else "ad slot"
     if tokens & _BANNER_TOKENS or role in ("dialog", "alertdialog"):
@@ -1036,7 +1055,7 @@ def decide(page: Page, result: ExtractionResult | None,
                     or element.tag not in _CONTAINER_TAGS or element not in stats):
                 continue
             tokens = _tokens(element)
-            if not (tokens & _AD_TOKENS) and element.tag != "ins":
+            if not (tokens & _AD_TOKENS) and not _ad_slot_tag(element):
                 continue
             s = stats[element]
             if s.chars - s.link_chars > params.ad_in_main_chars or next(
