@@ -96,6 +96,31 @@ def test_a_date_in_an_infobox_row_is_the_subject_s_not_the_page_s():
     assert found.published == "2024-03-05"
 
 
+def test_a_thread_s_last_post_date_is_not_the_day_it_was_posted():
+    # a forum thread's header: its title, then "last post by <name> <time>" (the latest
+    # reply's day), then the opening post with its own date; the last post's day was shown
+    # as the thread's
+    head = ("<h1>Beginner woodworking projects</h1>"
+            "<div class='thread-info'><span>2.1K views</span> <span>13 replies</span> "
+            "<span>last post by&nbsp;<a href='/members/jw'>JWoodguy13</a>&nbsp;"
+            "<time datetime='2023-08-07T01:43:13-0400'>Aug 7, 2023</time></span></div>"
+            "<span class='postbit'><a href='#post-1'>#1</a> · <a href='#post-1'>"
+            "<time datetime='2023-08-05T06:46:16-0400'>Aug 5, 2023</time></a></span>")
+    found = metadata.extract(page(head + ARTICLE, url="https://forum.example/threads/1/"))
+    assert found.published == "2023-08-05"
+    # classed so, as older forum software does, or said as "Last reply:"
+    for stamp in ("<div class='lastpost'><time datetime='2023-08-07'>Aug 7, 2023</time></div>",
+                  "<p>Last reply: <span class='date'>Aug 7, 2023</span></p>"):
+        found = metadata.extract(page("<h1>Beginner woodworking projects</h1>" + stamp
+                                      + "<p class='date'>Posted Aug 5, 2023</p>" + ARTICLE,
+                                      url="https://forum.example/threads/1/"))
+        assert found.published == "2023-08-05", stamp
+    # "Last updated" is the day the page stands by: it stays
+    found = metadata.extract(page("<h1>Harbour lights return</h1><p class='date'>Last updated "
+                                  "March 5, 2024</p>" + ARTICLE))
+    assert found.published == "2024-03-05"
+
+
 def test_json_ld_article_author_beats_an_organization_and_a_bio_box():
     ld = {"@context": "https://schema.org", "@graph": [
         {"@type": "WebSite", "name": "Example News"},

@@ -523,7 +523,8 @@ def _visible_date(tree: etree._Element, layout: _Layout, window: int = 300) -> d
                   if (node.tag == "time" or _DATE_CLASS.search(node.get("class", ""))
                       or _DATE_ID.search(node.get("id", "")))
                   and node.tag not in ("html", "body", "head", "meta", "script", "style")
-                  and not _in_furniture(node, loose=True) and not _in_labeled_row(node)]
+                  and not _in_furniture(node, loose=True) and not _in_labeled_row(node)
+                  and not _thread_activity(node)]
     for node in layout.near_headline(candidates, window=window):
         if node.tag == "time":
             parsed = parse_date(node.get("datetime")) or parse_date(_text(node))
@@ -537,7 +538,7 @@ def _visible_date(tree: etree._Element, layout: _Layout, window: int = 300) -> d
     # no dated element: a short line right by the headline that is a date ("Mar 27, 2024")
     lines = [node for node in layout.around_headline(60) if node.tag in _LINE_TAGS
              and 0 < len(_own_text(node)) <= 80 and not _in_furniture(node, loose=True)
-             and not _in_labeled_row(node)]
+             and not _in_labeled_row(node) and not _thread_activity(node)]
     for node in layout.near_headline(lines, window=60):
         parsed = parse_date(_own_text(node))
         if parsed:
@@ -553,6 +554,39 @@ def _in_labeled_row(node: etree._Element) -> bool:
     spec sheet's "Released"): a date about the page's subject, not the page's own."""
     row = next(node.iterancestors("tr"), None)
     return row is not None and any(child.tag == "th" for child in row)
+
+
+#: The words a thread's latest activity is introduced with ("last post by Ann, Aug 7",
+#: "Last reply: ..."), and the classes of that stamp (vBulletin's and phpBB's "lastpost").
+_ACTIVITY_LABEL = re.compile(r"\b(?:last|latest|newest|most recent)\s+(?:post|posts|reply|"
+                             r"replies|replied|activity|active|message|comment)\b", re.I)
+_ACTIVITY_CLASS = re.compile(r"(?:last|latest)[-_]?(?:post|reply|activity|active)", re.I)
+
+
+def _thread_activity(node: etree._Element) -> bool:
+    """Whether ``node`` is a thread's latest activity ("last post by JWoodguy13 Aug 7,
+    2023" under a forum thread's title), not the day the page's text was posted: its line
+    says so before the date, or it is classed so."""
+    line = node
+    for _ in range(3):
+        if _ACTIVITY_CLASS.search(f"{line.get('class', '')} {line.get('id', '')}"):
+            return True
+        parent = line.getparent()
+        if parent is None or parent.tag in ("body", "html"):
+            break
+        line = parent
+    own = _text(node)
+    for holder in (node.getparent(), node.getparent().getparent()
+                   if node.getparent() is not None else None):
+        if holder is None:
+            break
+        text = _text(holder)
+        if len(text) > 160:
+            break
+        at = text.find(own) if own else -1
+        if at > 0 and _ACTIVITY_LABEL.search(text[:at][-60:]):
+            return True
+    return False
 
 
 def _own_text(element: etree._Element) -> str:
