@@ -121,6 +121,21 @@ def test_a_thread_s_last_post_date_is_not_the_day_it_was_posted():
     assert found.published == "2024-03-05"
 
 
+def test_a_testimonial_s_author_is_no_byline():
+    # a rental shop's page opens with a carousel of customers' testimonials, each signed in
+    # an element classed "author": the customer was shown as the page's author
+    carousel = ("<div class='carousel slide' id='testimonials-carousel'><div class='item'>"
+                "<div class='message'><h2>Reventals is a one-stop shop for all of my event "
+                "needs.</h2></div><div><div class='author'>Marisa Vickers</div></div></div></div>")
+    found = metadata.extract(page(carousel + "<h1>Physical Fitness Equipment</h1>" + ARTICLE,
+                                  url="https://shop.example/fitness"))
+    assert found.authors == []
+    # the article's own byline beside it stays
+    found = metadata.extract(page(carousel + "<h1>Physical Fitness Equipment</h1>"
+                                  "<p class='byline'>By Ann Lee</p>" + ARTICLE))
+    assert found.authors == ["Ann Lee"]
+
+
 def test_json_ld_article_author_beats_an_organization_and_a_bio_box():
     ld = {"@context": "https://schema.org", "@graph": [
         {"@type": "WebSite", "name": "Example News"},

@@ -49,7 +49,8 @@ _ARTICLE_TYPES = {
 #: "nav-previous", "post-navigation", a "previous-next" line.
 _POST_NAVIGATION = r"nav-(?:previous|next|links)|post-navigation|prev(?:ious)?-?next"
 _FURNITURE = re.compile(r"comment|related|sidebar|footer|widget|recommend|popular|"
-                        r"newsletter|promo|teaser|trending|reply|" + _POST_NAVIGATION, re.I)
+                        r"newsletter|promo|teaser|trending|reply|testimonial|"
+                        + _POST_NAVIGATION, re.I)
 _DATE_CLASS = re.compile(r"[dD]ate|time|posted|publish|byline|meta|updated")
 _DATE_ID = re.compile(r"date|publish")
 _DATE_FURNITURE = re.compile(r"comment|related|recommend|footer|reply|trending|popular|"
