@@ -459,6 +459,20 @@ def test_controls_and_embeds_are_left_out_of_the_reader_as_of_the_text():
     assert "Schedule below." in main.html and "After." in main.html
 
 
+def test_a_player_s_fallback_text_is_left_out_of_the_reader():
+    # the reader shows no <video> or <audio> (the sanitizer drops the tags), so what they
+    # hold for browsers without players stood alone in the text: "This browser does not
+    # support the HTML5 video element." between a shop's headings
+    main = _render("<h3>All systems include</h3><div><video class='loop-video' autoplay muted "
+                   "loop>This browser does not support the HTML5 video element.</video></div>"
+                   "<p>Smart alerts that do more.</p><audio controls><source src='a.mp3'>"
+                   "Your browser does not support the <code>audio</code> element.</audio>"
+                   "<p>After.</p>")
+    assert "does not support" not in main.html
+    assert "All systems include" in main.html and "Smart alerts that do more." in main.html
+    assert "After." in main.html
+
+
 def test_a_hidden_label_of_a_text_box_a_trap_for_robots_leaves_the_reader():
     # a contact form's trap for robots, "Please do not fill in this field." (a label the
     # page hides, holding a text box), showed in the reader as a line of the page's text

@@ -1012,8 +1012,11 @@ def _open_noscripts(clone: etree._Element) -> None:
 
 #: What the reader leaves out as the main text does (NON_TEXT_TAGS, ``<noscript>`` opened
 #: by then): the sanitizer drops these tags but keeps their text, so a dropdown's options
-#: ran together as text and a button's screen-reader text showed as prose.
-_LEFT_OUT_OF_READER = tuple(sorted(NON_TEXT_TAGS - {"noscript"}))
+#: ran together as text and a button's screen-reader text showed as prose. So too players
+#: (``<video>``, ``<audio>``), which the reader does not show: what they hold is the text a
+#: browser without them shows instead ("This browser does not support the HTML5 video
+#: element."), which stood alone between a shop's headings.
+_LEFT_OUT_OF_READER = tuple(sorted((NON_TEXT_TAGS - {"noscript"}) | {"video", "audio"}))
 _HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6", "summary")
 
 
