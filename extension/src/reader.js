@@ -249,7 +249,7 @@ function adaptedNote(adaptedFrom) {
 
 /** Header: site, title, byline, date and reading time (and whether the user's labels of the
  * site were used); the algorithm goes to the footer. */
-function showMeta(data, meta) {
+function showMeta(data, meta, stories = 0) {
   const site = meta.siteName || siteOf(data.url);
   $("site").textContent = site;
   const authors = meta.authors ?? [];
@@ -264,7 +264,9 @@ function showMeta(data, meta) {
     stamp.textContent = day;
     parts.push(stamp);
   }
-  parts.push(`${time.minutes} min read`, lengthLabel(time));
+  // an index shows its headlines, not the main text: its length is its stories'
+  if (stories) parts.push(`${stories} stories`);
+  else parts.push(`${time.minutes} min read`, lengthLabel(time));
   const adapted = adaptedNote(data.adaptedFrom);
   if (adapted) parts.push(adapted);
   const details = $("details");
@@ -709,9 +711,12 @@ async function main() {
     showNotice(data);
     return;
   }
-  const meta = data.metadata ?? {};
-  const site = siteOf(data.url);
   const index = indexViewFragment(data);
+  // an index lists many stories: the byline and date found on it are its first story's
+  // (a news section's header read "By Logan Jones · December 17, 2025" over 61 headlines)
+  const meta = index ? { ...data.metadata, authors: [], published: "" } : (data.metadata ?? {});
+  const stories = index ? index.querySelectorAll(".index-list > li").length : 0;
+  const site = siteOf(data.url);
   // an index page is titled by the page (data.title); one too short to list is read as an
   // article, by the article's title
   const title = headlineOf((!index && data.pageKind === "index" && meta.title) || data.title,
@@ -745,7 +750,7 @@ async function main() {
   dropBareRules(fragment);
   $("content").replaceChildren(fragment);
   decorate($("content"));
-  showMeta(data, meta);
+  showMeta(data, meta, stories);
   showUnreachable(data.unreachable);
   Object.assign(handlers, wireExport(data, meta), wireSpeech(meta.language || data.lang));
   const renderedAt = Date.now();

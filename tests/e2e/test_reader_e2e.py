@@ -497,6 +497,28 @@ def test_reader_reads_an_index_of_one_story_as_its_text(
         "Mesh Office Chairs | Quayside"
 
 
+def test_reader_of_an_index_gives_no_story_s_byline_or_date_and_counts_its_stories(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a news section's index: the byline and date the host found were its first story's, and
+    # the reading time was the main text's, which the index does not show ("By Logan Jones ·
+    # December 17, 2025 · 10 min read · 2,399 words" over 61 headlines)
+    answer = stored_answer(site, "Streaming News | The Herald", "<p>" + "Teaser words. " * 400
+                           + "</p>", {"title": "Streaming News", "authors": ["Logan Jones"],
+                                      "published": "2025-12-17", "siteName": "The Herald"})
+    stories = [{"title": f"Story {n}", "href": f"/s{n}", "teaser": "A teaser."} for n in range(5)]
+    page = reader_of_answer(browser, "indexheader", {**answer, "pageKind": "index", "index": stories})
+    assert "an index of 5 stories" in page.evaluate(f"{CONTENT}.querySelector('.index-note').textContent")
+    assert page.evaluate("document.getElementById('byline').hidden")
+    details = page.evaluate("document.getElementById('details').textContent")
+    assert details == "5 stories", details
+    assert page.evaluate("document.querySelector('#details time')") is None
+    page.screenshot(artifacts / "reader-index-header.png")
+    # an article keeps them
+    page = reader_of_answer(browser, "articleheader", answer)
+    assert page.evaluate("document.getElementById('byline').textContent") == "By Logan Jones"
+    assert "min read" in page.evaluate("document.getElementById('details').textContent")
+
+
 def test_reader_shows_a_description_the_page_carries_twice_once(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a shop page's desktop and mobile copies of one description (CSS shows one of them)
