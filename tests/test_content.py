@@ -473,6 +473,19 @@ def test_a_player_s_fallback_text_is_left_out_of_the_reader():
     assert "After." in main.html
 
 
+def test_a_chosen_box_left_with_nothing_adds_no_empty_box_to_the_reader():
+    # a shop's "All systems include" over a box holding only a video (left out with its
+    # fallback text): the emptied box came out as "<div> </div>" between two headings
+    page = Page("<html><body><h3>All systems include</h3><div class='media'>\n  <video "
+                "autoplay> This browser does not support the HTML5 video element. </video>\n"
+                "</div><div><select><option>Pick one</option></select></div><h3>Smarter "
+                "protection</h3><p>Text about the doorbell.</p></body></html>",
+                url="https://ex.com/a")
+    main = render_main(page, page.tree.xpath("//body/*"))
+    assert main.html == ("<h3>All systems include</h3><h3>Smarter protection</h3>"
+                         "<p>Text about the doorbell.</p>"), main.html
+
+
 def test_a_hidden_label_of_a_text_box_a_trap_for_robots_leaves_the_reader():
     # a contact form's trap for robots, "Please do not fill in this field." (a label the
     # page hides, holding a text box), showed in the reader as a line of the page's text

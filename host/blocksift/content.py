@@ -256,6 +256,11 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
         if not len(holder):
             continue  # a hidden heading alone
         restructure(holder, math_classes=math_classes)
+        if not len(holder) and not (holder.text or "").strip():
+            # all of it left the reader's copy (a player with its fallback text, a control,
+            # a spacer): the holder itself stood in for it, an empty box between two
+            # headings that kept the first from being seen as heading nothing
+            continue
         clone = holder[0] if len(holder) else holder
         if page.url:
             make_links_absolute(clone, page.url)
