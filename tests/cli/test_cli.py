@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -262,7 +263,7 @@ def test_imported_examples_adapt_their_site_and_deleted_ones_stop(tmp_path):
     assert done.returncode == 0 and not site_file.exists()
 
     # a site file that cannot be written: the import still stores, and says so once a site
-    (tmp_path / "data" / "models" / "auto-sites").rmdir()
+    shutil.rmtree(tmp_path / "data" / "models" / "auto-sites")  # its lock files too
     (tmp_path / "data" / "models" / "auto-sites").write_text("not a folder")
     done = blocksift("examples", "import", str(dataset), "--no-progress", home=tmp_path)
     assert done.returncode == 0 and "imported 2 example(s)" in done.stderr

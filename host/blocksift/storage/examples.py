@@ -285,7 +285,11 @@ class ExampleStore:
         that fails stays journaled, with the later changes of its site (their order
         matters); other sites' changes still go in, then the first error is raised
         (:class:`AdaptationNotWritten` for a file that cannot be written). The next call
-        tries again. ``progress`` is called after each change applied."""
+        tries again. ``progress`` is called after each change applied.
+
+        Other processes may settle the same store at once (each browser starts its own
+        host): the site file's lock (:func:`adapt.site_lock`) and the change names make each
+        change count once, and it is counted by the process that takes it off the journal."""
         from ..algorithms.segmenter import adapt
 
         done = 0
@@ -302,6 +306,8 @@ class ExampleStore:
                 with self._lock:
                     row = self._conn.execute("SELECT change, removed, added FROM adapt_journal"
                                              " WHERE id = ?", (journal_id,)).fetchone()
+                if row is None:
+                    continue  # another process (a second browser's host, the CLI) applied it
                 try:
                     adapt.apply_change(url, removed=[tuple(p) for p in json.loads(row[1])],
                                        added=[tuple(p) for p in json.loads(row[2])],
@@ -313,7 +319,10 @@ class ExampleStore:
                                    else exc)
                     continue
                 with self._lock:
-                    self._conn.execute("DELETE FROM adapt_journal WHERE id = ?", (journal_id,))
+                    gone = self._conn.execute("DELETE FROM adapt_journal WHERE id = ?",
+                                              (journal_id,)).rowcount
+                if not gone:
+                    continue  # applied by another process meanwhile (the file counted it once)
                 done += 1
                 if progress is not None:
                     progress()

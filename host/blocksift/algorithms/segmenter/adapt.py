@@ -200,16 +200,36 @@ def sites_dir() -> Path:
     return data_dir() / "models" / "auto-sites"
 
 
+#: How long a write waits for another process's write of the same site file (a settle
+#: counts a few pages per change); past it the change stays journaled for the next settle.
+LOCK_TIMEOUT_S = 60.0
+_LOCKS: dict[str, Any] = {}
+
+
+def site_lock(path: Path) -> Any:
+    """The inter-process lock of one site file (``<file>.lock`` beside it): two browsers'
+    hosts and the CLI may settle one examples store at once, and a read-modify-write of the
+    file must not interleave with another's. Reentrant in a thread; one object per file."""
+    from filelock import FileLock
+
+    key = str(path)
+    lock = _LOCKS.get(key)
+    if lock is None:
+        lock = _LOCKS[key] = FileLock(key + ".lock", timeout=LOCK_TIMEOUT_S, mode=0o600)
+    return lock
+
+
 def save(prior: SitePrior, directory: Path | None = None) -> Path:
     directory = directory or sites_dir()
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{prior.site}.json"
     tmp = path.with_suffix(".json.tmp")
-    with open(tmp, "w", encoding="utf-8") as handle:
-        handle.write(prior.to_json())
-        handle.flush()
-        os.fsync(handle.fileno())
-    tmp.replace(path)  # the old file or the new one, never half of either
+    with site_lock(path):  # one writer of the file, and of its temporary, at a time
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(prior.to_json())
+            handle.flush()
+            os.fsync(handle.fileno())
+        tmp.replace(path)  # the old file or the new one, never half of either
     return path
 
 
@@ -268,13 +288,23 @@ def apply_change(url: str | None, removed: Iterable[tuple[str, str]] = (),
     pairs are (html, gold main text), all of ``url``'s site. Returns the file, or None when
     the site has none (no URL; or its last page was taken out: the file goes).
     """
-    from ...page import Page
-
     site = site_key(url)
     if not site:
         return None
     directory = directory or sites_dir()
+    directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{site}.json"
+    # read, count and write as one step against other processes' changes of the file
+    with site_lock(path):
+        return _apply_change_locked(url, path, removed, added, change, directory)
+
+
+def _apply_change_locked(url: str, path: Path, removed: Iterable[tuple[str, str]],
+                         added: Iterable[tuple[str, str]], change: str | None,
+                         directory: Path) -> Path | None:
+    from ...page import Page
+
+    site = site_key(url)
     current = _read_fresh(path)  # never the cached object: a failure must not change it
     if current is None and path.exists():  # unreadable: never written over
         from ...paths import move_aside
