@@ -292,8 +292,11 @@ def apply_change(url: str | None, removed: Iterable[tuple[str, str]] = (),
     if not site:
         return None
     directory = directory or sites_dir()
-    directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{site}.json"
+    added = list(added)
+    if not added and not path.exists():
+        return None  # nothing counted to take out, nothing to put in: nothing to write
+    directory.mkdir(parents=True, exist_ok=True)
     # read, count and write as one step against other processes' changes of the file
     with site_lock(path):
         return _apply_change_locked(url, path, removed, added, change, directory)
