@@ -90,16 +90,19 @@ class SideBySide:
         self.current_context = auto.context_features
         runner = self
 
-        def predict(ensemble, x):
+        def predict(ensemble, x, distinct=False):
             name = runner.names.get(id(ensemble))
             if name is None:
-                return runner.current_predict(ensemble, x)
+                return runner.current_predict(ensemble, x, distinct)
             if name != "page_type" and runner.collect:
                 runner.matrices[name].append(np.array(x))
-            return runner.both(f"predict {name}", lambda: runner.current_predict(ensemble, x),
-                               lambda: runner.base[id(ensemble)].predict(x))
+            return runner.both(f"predict {name}",
+                               lambda: runner.current_predict(ensemble, x, distinct),
+                               lambda: runner.base[id(ensemble)].predict(x, distinct))
 
         def contributions(ensemble, x):
+            if id(ensemble) not in runner.base:  # the fast model's, on a long page
+                return runner.current_contributions(ensemble, x)
             return runner.both("contributions",
                                lambda: runner.current_contributions(ensemble, x),
                                lambda: runner.base[id(ensemble)].contributions(x))
