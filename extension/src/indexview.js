@@ -1,7 +1,8 @@
 // The reader view of an index page (a portal front page, a section index): the host's hide
 // plan says the page is an index and lists its stories; instead of a few sentences picked
 // from teasers, the reader shows a line saying so and the stories with their links.
-// Pure DOM building, no browser API: reader.js calls it with the stored reader data.
+// The reader's exports give the same stories (indexExportHtml), not the main text. Pure DOM
+// and string building, no browser API: reader.js calls it with the stored reader data.
 
 /** Only http(s) links, resolved against the page's address; anything else is dropped. */
 function safeHref(href, baseUrl) {
@@ -19,14 +20,28 @@ function safeHref(href, baseUrl) {
 export const MIN_INDEX_STORIES = 3;
 
 /**
- * A fragment for an index page, or null when the data is not one (or lists fewer than
+ * The stories an index page shows, or null when the data is not one (or lists fewer than
  * MIN_INDEX_STORIES stories: the main text is shown then). `data.index` holds
- * {title, href, teaser} items (host/blocksift/actions/hide.py, IndexItem).
+ * {title, href, teaser} items (host/blocksift/actions/hide.py, IndexItem); each story comes
+ * back with its title and teaser trimmed and its link resolved ("" when it is not http(s)).
+ * The one list both the reader's view and its exports are made from.
  */
-export function indexViewFragment(data, doc = document) {
+export function indexStories(data) {
   if (data?.pageKind !== "index" || !Array.isArray(data.index)) return null;
-  const stories = data.index.filter((item) => String(item?.title ?? "").trim());
-  if (stories.length < MIN_INDEX_STORIES) return null;
+  const stories = data.index
+    .map((item) => ({
+      title: String(item?.title ?? "").trim(),
+      href: item?.href ? safeHref(item.href, data.url) : "",
+      teaser: String(item?.teaser ?? "").trim(),
+    }))
+    .filter((story) => story.title);
+  return stories.length < MIN_INDEX_STORIES ? null : stories;
+}
+
+/** A fragment for an index page, or null when the data is not one (indexStories). */
+export function indexViewFragment(data, doc = document) {
+  const stories = indexStories(data);
+  if (!stories) return null;
   const fragment = doc.createDocumentFragment();
   const note = doc.createElement("p");
   note.className = "index-note";
@@ -35,11 +50,9 @@ export function indexViewFragment(data, doc = document) {
   fragment.append(note);
   const list = doc.createElement("ol");
   list.className = "index-list";
-  for (const item of stories) {
+  for (const { title, href, teaser } of stories) {
     const entry = doc.createElement("li");
     const heading = doc.createElement("h2");
-    const href = safeHref(item.href, data.url);
-    const title = String(item.title).trim();
     if (href) {
       const link = doc.createElement("a");
       link.href = href;
@@ -50,13 +63,35 @@ export function indexViewFragment(data, doc = document) {
       heading.textContent = title;
     }
     entry.append(heading);
-    if (item.teaser) {
-      const teaser = doc.createElement("p");
-      teaser.textContent = String(item.teaser);
-      entry.append(teaser);
+    if (teaser) {
+      const paragraph = doc.createElement("p");
+      paragraph.textContent = teaser;
+      entry.append(paragraph);
     }
     list.append(entry);
   }
   fragment.append(list);
   return fragment;
+}
+
+function escapeHtml(text) {
+  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+/**
+ * The HTML the reader's exports (Copy and Save as Markdown, HTML, EPUB) send to the host for
+ * an index page, or null when the data is not one: the stories shown, in their order, as a
+ * numbered list of links, each teaser a paragraph under its link. Not the main text, which
+ * the index view does not show; not the reader's own note. The host's Markdown of it is
+ * "1. [Headline](https://…)" with the teaser indented below; no headings, so a note keeps
+ * the page's title as its one headline.
+ */
+export function indexExportHtml(data) {
+  const stories = indexStories(data);
+  if (!stories) return null;
+  const items = stories.map(({ title, href, teaser }) => {
+    const headline = href ? `<a href="${escapeHtml(href)}">${escapeHtml(title)}</a>` : escapeHtml(title);
+    return `<li><p>${headline}</p>${teaser ? `<p>${escapeHtml(teaser)}</p>` : ""}</li>`;
+  });
+  return `<ol>${items.join("")}</ol>`;
 }

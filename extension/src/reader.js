@@ -6,7 +6,7 @@
 import DOMPurify from "./vendor/dompurify/purify.es.mjs";
 import { api } from "./api.js";
 import { MSG, lengthLabel, readingTime } from "./protocol.js";
-import { indexViewFragment } from "./indexview.js";
+import { indexExportHtml, indexViewFragment } from "./indexview.js";
 
 import { READER_KEYS, readerAction } from "./readerkeys.js";
 import { createSpeaker, readerSentences } from "./speech.js";
@@ -326,9 +326,10 @@ function say(message, { bad = false, action = null } = {}) {
   root.dataset.blocksiftAction = message;
 }
 
-function article(data, meta) {
+/** What the exports hold: the header's fields and the HTML of what the reader shows. */
+function article(data, meta, html) {
   return {
-    title: $("title").textContent, html: data.html || "", url: data.url || "",
+    title: $("title").textContent, html, url: data.url || "",
     authors: meta.authors ?? [], published: meta.published || "", siteName: meta.siteName || "",
     language: meta.language || data.lang || "",
   };
@@ -340,12 +341,12 @@ async function exportCall(payload) {
   return reply.value;
 }
 
-function wireExport(data, meta) {
+function wireExport(data, meta, html) {
   const openOptions = { label: "Open options", run: () => api.runtime.openOptionsPage() };
   const save = async (format) => {
     say(`Saving as ${format === "markdown" ? "Markdown" : format.toUpperCase()}…`);
     try {
-      const saved = await exportCall({ kind: "save", format, ...article(data, meta) });
+      const saved = await exportCall({ kind: "save", format, ...article(data, meta, html) });
       say(`Saved to ${saved.path}`);
       root.dataset.blocksiftSaved = saved.path;
     } catch (err) {
@@ -357,7 +358,7 @@ function wireExport(data, meta) {
   const copy = async () => {
     say("Copying as Markdown…");
     try {
-      const { text } = await exportCall({ kind: "render", format: "markdown", ...article(data, meta) });
+      const { text } = await exportCall({ kind: "render", format: "markdown", ...article(data, meta, html) });
       root.dataset.blocksiftMarkdownChars = String(text.length);
       try {
         await navigator.clipboard.writeText(text);
@@ -752,7 +753,9 @@ async function main() {
   decorate($("content"));
   showMeta(data, meta, stories);
   showUnreachable(data.unreachable);
-  Object.assign(handlers, wireExport(data, meta), wireSpeech(meta.language || data.lang));
+  // the exports hold what is shown: an index's stories, not the main text it does not show
+  const exported = (index && indexExportHtml(data)) || data.html || "";
+  Object.assign(handlers, wireExport(data, meta, exported), wireSpeech(meta.language || data.lang));
   const renderedAt = Date.now();
   requestAnimationFrame(() => {
     const shownAt = Date.now();

@@ -171,6 +171,73 @@ def test_reader_keeps_a_data_table_code_from_a_layout_table_and_math_then_export
     assert int(chars) == len(markdown)
 
 
+def choose_export_folder(browser: harness.Browser, folder: Path) -> None:
+    """The user's one-time choice, in the options page, of the folder for saved articles."""
+    options = browser.new_tab(browser.ext_url("options.html"))
+    options.wait_for("document.documentElement.dataset.blocksiftStatus === 'ready'")
+    options.evaluate(f"document.getElementById('export-folder').value = {json.dumps(str(folder))}, true")
+    options.evaluate("document.getElementById('export-folder-save').click(), true")
+    options.wait_for("document.documentElement.dataset.blocksiftExportFolder")
+    options.close()
+
+
+def test_reader_of_an_index_exports_the_headlines_it_shows(
+        browser: harness.Browser, site: harness.Site, host: harness.HostInstall, tmp_path: Path,
+        artifacts: Path) -> None:
+    # a portal's front page shows its headlines; Save and Copy as Markdown gave the main text
+    # the segmenter chose, which the index view does not show
+    vault = tmp_path / "Notes vault"
+    vault.mkdir()
+    choose_export_folder(browser, vault)
+    page = open_reader(browser, site, "hide/portal.html")
+    shown = page.evaluate(f"[...{CONTENT}.querySelectorAll('.index-list > li')].map(li => "
+                          "({title: li.querySelector('h2').textContent, href: li.querySelector('a').href,"
+                          " teaser: li.querySelector('p')?.textContent ?? ''}))")
+    assert len(shown) == 10
+    title = page.evaluate("document.getElementById('title').textContent")
+    page.screenshot(artifacts / "reader-index-export.png")
+    page.evaluate("document.getElementById('save-markdown').click(), true")
+    path = Path(page.wait_for("document.documentElement.dataset.blocksiftSaved"))
+    assert path.parent == vault.resolve()
+    markdown = path.read_text(encoding="utf-8")
+    (artifacts / "reader-index-export.md").write_text(markdown, encoding="utf-8")
+    assert markdown.startswith(f"---\ntitle: {json.dumps(title, ensure_ascii=False)}\n"), markdown[:200]
+    assert "author:" not in markdown and "date:" not in markdown
+    body = markdown.split("\n---\n", 1)[1]
+    # the page's title, then one numbered link per headline, in the order shown, with its teaser
+    assert body.lstrip().startswith(f"# {title}\n"), body[:200]
+    at = 0
+    for number, story in enumerate(shown, 1):
+        line = f"{number}. [{story['title']}]({story['href']})"
+        assert line in body, line
+        assert body.index(line) > at
+        at = body.index(line)
+        assert story["teaser"] and story["teaser"] in body[at:at + 400], story
+    assert "index of 10 stories" not in body  # the reader's note is not the page's
+    # HTML keeps the same links
+    page.evaluate("document.getElementById('save-html').click(), true")
+    page.wait_for("document.documentElement.dataset.blocksiftSaved.endsWith('.html')")
+    html = Path(page.evaluate("document.documentElement.dataset.blocksiftSaved")).read_text(encoding="utf-8")
+    assert all(f'href="{story["href"]}"' in html for story in shown)
+    assert html.index(shown[0]["title"]) < html.index(shown[-1]["title"])
+    # Copy as Markdown renders the same text
+    page.evaluate("document.getElementById('copy-markdown').click(), true")
+    chars = page.wait_for("document.documentElement.dataset.blocksiftMarkdownChars")
+    assert int(chars) == len(markdown)
+    # a section index whose main text is one story's sentences: the file holds the headlines
+    answer = stored_answer(site, "Streaming News | The Herald", "<p>" + "Teaser words. " * 40
+                           + "</p>", {"title": "Streaming News", "authors": ["Logan Jones"],
+                                      "published": "2025-12-17", "siteName": "The Herald"})
+    stories = [{"title": f"Story {n}", "href": f"/s{n}", "teaser": f"Teaser of story {n}."}
+               for n in range(1, 4)]
+    page = reader_of_answer(browser, "indexexport", {**answer, "pageKind": "index", "index": stories})
+    page.evaluate("document.getElementById('save-markdown').click(), true")
+    markdown = Path(page.wait_for("document.documentElement.dataset.blocksiftSaved")).read_text(encoding="utf-8")
+    assert "Teaser words" not in markdown and "Logan Jones" not in markdown and "date:" not in markdown
+    assert markdown.split("\n---\n", 1)[1].strip() == "# Streaming News | The Herald\n\n" + "\n".join(
+        f"{n}. [Story {n}]({site.url(f's{n}')})\n\n   Teaser of story {n}." for n in range(1, 4)), markdown
+
+
 def test_reader_keys_and_read_aloud_controls(browser: harness.Browser, site: harness.Site,
                                              artifacts: Path) -> None:
     page = open_reader(browser, site, "reader-structure.html")
