@@ -787,6 +787,79 @@ def test_each_post_opens_with_its_authors_name_under_a_rule_between_posts() -> N
     assert "<hr>" not in render_main(page, elements).html
 
 
+def test_a_post_s_author_in_a_part_its_chosen_box_leaves_out_heads_the_post() -> None:
+    # each post's box was chosen with its header (avatar, name, post count) left out, and
+    # its text chosen on its own: the name counted as shown, being inside a chosen box, so
+    # every reply read "#2 · Aug 5, 2023" with no one's name
+    posts = "".join(
+        f"<article class='post'><div class='card'><header class='card-head'>"
+        f"<a class='avatar' href='/m/{n}'><img src='/a/{n}.jpg' alt=''></a>"
+        f"<div class='user-info' itemprop='author'><a class='user-info__name' href='/m/{n}'>"
+        f"{name}</a><span class='count'>{count} posts</span></div></header>"
+        f"<span class='postbit'><a href='#p{n}'>#{n}</a> · <time>Aug 5, 2023</time></span>"
+        f"<div class='info'><div class='content'><p>{body}</p></div></div></div></article>"
+        for n, (name, count, body) in enumerate([
+            ("Tony B", "8,415", "Get a decent table saw before anything else."),
+            ("FrankC", "9,254", "Think small and work your way up.")], start=2))
+    page = Page(f"<html><body><div class='thread'>{posts}</div></body></html>",
+                url="https://forum.example/t/1")
+    chosen = sorted(page.body.xpath("//div[@class='card'] | //div[@class='content']"),
+                    key=lambda e: int(e.get("data-bso")))
+    exclude = set(page.body.xpath("//header | //div[@class='info']"))
+    names = content.post_authors(page.body, chosen, exclude)
+    assert [e.text_content() for e in names] == ["Tony B", "FrankC"]
+    # nothing left out: the names are shown in their boxes already
+    assert content.post_authors(page.body, chosen) == []
+    elements = sorted(chosen + names, key=lambda e: int(e.get("data-bso")))
+    shown = Page(render_main(page, elements, exclude=exclude, post_heads=set(names)).html).body
+    # each name heads its post, above the post's number and date, not after them
+    assert [(e.tag, " ".join(e.text_content().split())) for e in shown] == [
+        ("p", "Tony B"), ("div", "#2 · Aug 5, 2023"),
+        ("div", "Get a decent table saw before anything else."),
+        ("hr", ""), ("p", "FrankC"), ("div", "#3 · Aug 5, 2023"),
+        ("div", "Think small and work your way up.")]
+
+
+def test_a_chosen_user_pane_showing_a_name_alone_is_the_post_s_head() -> None:
+    # the segmenter chose each post's user pane (avatar and name) with its text: the reader
+    # showed a broken avatar, the name as a heading, and no rule between posts; the post's
+    # date, a list laid out as a line, showed as a bullet list of one item
+    posts = "".join(
+        f"<article class='message'><div class='message-cell message-cell--user'>"
+        f"<a class='avatar' href='/m/{name}'><img src='https://img.example/{name}.png' "
+        f"alt='{name}'></a><h4 class='message-name'><a class='username' href='/m/{name}'>"
+        f"{name}</a></h4></div><div class='message-main'><ul class='listInline "
+        f"listInline--bullet'><li><a href='#p{n}'><time datetime='2024-01-0{n}'>Jan {n}, 2024"
+        f"</time></a></li></ul><div class='content'><p>{body}</p></div></div></article>"
+        for n, (name, body) in enumerate([("piizog", "I daily drive FreeBSD with i3."),
+                                          ("mer", "Search the forums for desktop threads.")],
+                                         start=2))
+    page = Page(f"<html><body><div class='thread'>{posts}</div></body></html>",
+                url="https://forum.example/t/1")
+    chosen = page.body.xpath("//div[contains(@class,'message-cell--user')] | //ul | "
+                             "//div[@class='content']")
+    names = content.post_authors(page.body, chosen)
+    assert [e.get("class") for e in names] == ["message-cell message-cell--user"] * 2
+    html = render_main(page, chosen, post_heads=set(names)).html
+    assert "<img" not in html and "<li" not in html and "<h4" not in html
+    shown = Page(html).body
+    assert [(e.tag, " ".join(e.text_content().split())) for e in shown] == [
+        ("p", "piizog"), ("p", "Jan 2, 2024"), ("div", "I daily drive FreeBSD with i3."),
+        ("hr", ""), ("p", "mer"), ("p", "Jan 3, 2024"),
+        ("div", "Search the forums for desktop threads.")]
+
+
+def test_a_list_the_page_lays_out_as_a_line_reads_as_one():
+    main = _render("<ul class='list-inline'><li><a href='/u/ann'>Ann</a></li>"
+                   "<li><time datetime='2024-01-02'>Jan 2, 2024</time></li><li> </li></ul>"
+                   "<p>Text.</p><ul class='inline'><li>a list</li><li>of bullets</li></ul>"
+                   "<ul class='list-inline'><li><p>a paragraph</p></li><li>each</li></ul>")
+    shown = Page(main.html).body[0]
+    assert [(e.tag, " ".join(e.text_content().split())) for e in shown] == [
+        ("p", "Ann · Jan 2, 2024"), ("p", "Text."), ("ul", "a listof bullets"),
+        ("ul", "a paragrapheach")]
+
+
 def test_a_heading_s_link_to_itself_leaves_the_reader_copy():
     # a documentation page's "Prerequisites¶": the sign shows on hover on the page, always here
     main = _render("<h1>Get started</h1><p>Intro.</p>"

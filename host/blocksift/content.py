@@ -232,7 +232,10 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
     hider_of, chosen_under = _hidden_parts(elements)
     head_at = -1  # the index in pieces of a post's head with nothing shown after it yet
     shown = False  # whether a piece shows anything (text or a picture) yet
-    for unit in _table_runs(elements):
+    units = _table_runs(elements)
+    if post_heads:
+        units = _heads_first(units, post_heads)
+    for unit in units:
         if post_heads and not isinstance(unit, list) and _names_a_post(unit, post_heads):
             # a head right after another one: the other names no post shown here (a
             # thread's starter in its header, a post's name given again below its text)
@@ -276,6 +279,25 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
     return nh3.clean("".join(pieces), tags=SAFE_TAGS, attributes=SAFE_ATTRIBUTES,
                      attribute_filter=safe_url_attribute, url_schemes=SAFE_URL_SCHEMES,
                      link_rel="noopener noreferrer", strip_comments=True)
+
+
+def _heads_first(units: list[etree._Element | list[etree._Element]],
+                 post_heads: Collection[etree._Element]
+                 ) -> list[etree._Element | list[etree._Element]]:
+    """``units`` with each post's head that lies inside an earlier unit (in a part of that
+    box left out: a post's header) moved before that unit, which its copy would otherwise
+    follow: the name heads the post's box, not the text after it."""
+    out: list[etree._Element | list[etree._Element]] = []
+    for unit in units:
+        if not isinstance(unit, list) and _names_a_post(unit, post_heads):
+            above = set(unit.iterancestors())
+            at = next((index for index in range(len(out) - 1, -1, -1)
+                       if not isinstance(out[index], list) and out[index] in above), None)
+            if at is not None:
+                out.insert(at, unit)
+                continue
+        out.append(unit)
+    return out
 
 
 def _names_a_post(unit: etree._Element, post_heads: Collection[etree._Element]) -> bool:
@@ -488,6 +510,8 @@ def _list_of(items: list[etree._Element], exclude: Collection[etree._Element],
     kind = parent.tag if parent is not None and parent.tag in ("ol", "ul", "dl") else (
         "dl" if items[0].tag != "li" else "ul")
     holder = lxml_html.Element(kind)
+    if kind == "ul" and parent is not None and _INLINE_LIST_CLASS.search(parent.get("class") or ""):
+        holder.set("class", parent.get("class"))  # laid out as a line (:func:`_inline_lists`)
     numbered = kind == "ol" and parent.get("reversed") is None
     if kind == "ol" and parent.get("type"):
         holder.set("type", parent.get("type"))
@@ -1233,6 +1257,53 @@ def restructure(clone: etree._Element, math_classes: bool = True) -> None:
             continue
         _single_code_box(pre)
     _drop_spacers(clone)
+    _inline_lists(clone)
+
+
+#: Classes of a list the page lays out as one line (Bootstrap's ``list-inline``, XenForo's
+#: ``listInline``, ``inline-list``): a post's date, a thread's starter and start date.
+_INLINE_LIST_CLASS = re.compile(r"(?:^|[\s_-])(?:list-?inline|inline-?list)(?:$|[\s_-])", re.I)
+#: What an item of such a list may hold and still read as part of a line.
+_LINE_BREAKERS = ("p", "div", "ul", "ol", "dl", "table", "pre", "blockquote", "figure",
+                  "section", "article", "h1", "h2", "h3", "h4", "h5", "h6", "hr")
+#: What stands between the items of an inline list made a line.
+_INLINE_SEPARATOR = " · "
+
+
+def _inline_lists(clone: etree._Element) -> None:
+    """Bulleted lists the page lays out as one line (:data:`_INLINE_LIST_CLASS`), their items
+    holding no blocks, as a line of text, items apart by a middle dot: the reader has no
+    stylesheet of the page, and a post's date showed as a bullet list of one item."""
+    for ul in list(clone.iter("ul")):
+        parent = ul.getparent()
+        if parent is None or not _INLINE_LIST_CLASS.search(ul.get("class") or "") or any(
+                child.tag != "li" for child in ul if isinstance(child.tag, str)) or next(
+                ul.iterdescendants(*_LINE_BREAKERS), None) is not None:
+            continue
+        line = lxml_html.Element("p")
+        for item in ul.iterchildren("li"):
+            if not "".join(item.itertext()).strip(_SPACE) and next(
+                    item.iter(*_PICTURES), None) is None:
+                continue
+            if len(line) or (line.text or "").strip():
+                _append_text(line, _INLINE_SEPARATOR)
+            _append_text(line, (item.text or "").strip(_SPACE) or None)
+            for child in list(item):
+                line.append(child)
+            if len(line) and line[-1].tail:
+                line[-1].tail = line[-1].tail.rstrip(_SPACE)
+        line.tail = ul.tail
+        parent.replace(ul, line)
+
+
+def _append_text(element: etree._Element, text: str | None) -> None:
+    """``text`` after what ``element`` holds (its last child's tail, or its text)."""
+    if not text:
+        return
+    if len(element):
+        element[-1].tail = (element[-1].tail or "") + text
+    else:
+        element.text = (element.text or "") + text
 
 
 #: what a page leaves in a paragraph used as vertical space ("<p>&nbsp;</p>", "<p><br></p>")
@@ -1339,7 +1410,20 @@ def ancestors_of(elements: Iterable[etree._Element]) -> set[etree._Element]:
     return found
 
 
-def post_authors(body: etree._Element, chosen: Sequence[etree._Element]
+def _shown_in(node: etree._Element, chosen: Collection[etree._Element],
+              exclude: Collection[etree._Element]) -> etree._Element | None:
+    """The chosen element (``node`` or an ancestor) whose copy shows ``node``: None when
+    ``node`` lies in none, or in a part the chosen element leaves out (``exclude``)."""
+    for element in (node, *node.iterancestors()):
+        if element in exclude:
+            return None
+        if element in chosen:
+            return element
+    return None
+
+
+def post_authors(body: etree._Element, chosen: Sequence[etree._Element],
+                 exclude: Collection[etree._Element] = frozenset()
                  ) -> list[etree._Element]:
     """The author's name of each post of a thread whose text is chosen but not its author:
     an element named for the author (class ``username``, ``author``, ``poster``, ...;
@@ -1347,7 +1431,13 @@ def post_authors(body: etree._Element, chosen: Sequence[etree._Element]
     an ancestor holding no other author's name (the post; copies of one name, as a page
     gives them for phones and for wider screens, are one name, named once, and not at all
     when the post's chosen text shows a copy above). A thread read without who wrote each
-    reply cannot be followed."""
+    reply cannot be followed.
+
+    A name inside a chosen element but in a part of it left out (``exclude``: a post's
+    header, left out of the post's box) is not shown: it is a head too (:func:`sanitized_html`
+    puts it before that box). A chosen element that shows nothing but a post's author's name
+    (the page's own user pane: an avatar and the name) is returned as a head as well, so
+    that every post is headed alike, its avatar and badges not copied."""
     if not chosen:
         return []
     chosen_set = set(chosen)
@@ -1356,6 +1446,7 @@ def post_authors(body: etree._Element, chosen: Sequence[etree._Element]
     text_of: dict[etree._Element, str] = {}
     order: dict[etree._Element, int] = {}  # document order of the names (the walk's)
     shown: list[tuple[etree._Element, str]] = []
+    panes: list[etree._Element] = []  # chosen boxes showing a name alone
     for node in body.xpath(_AUTHOR_PREFILTER):
         if node.get("itemprop") != "author" and not _AUTHOR_CLASS.search(node.get("class") or ""):
             continue
@@ -1377,14 +1468,18 @@ def post_authors(body: etree._Element, chosen: Sequence[etree._Element]
             continue  # holds chosen text
         order[node] = len(order)
         text_of[node] = text.lower()
-        if node in chosen_set or any(a in chosen_set for a in node.iterancestors()):
+        box = _shown_in(node, chosen_set, exclude)
+        if box is not None:
             shown.append((node, text.lower()))  # shown already
+            if box not in panes and _squeezed(box) == _squeezed(node) \
+                    and not text.startswith("@"):
+                panes.append(box)  # ... by a box showing the name alone: its head
             continue
         names.append(node)
     names = outermost(names)
     post_of: dict[etree._Element, etree._Element] = {}
     for name in names:
-        post = next((a for a in name.iterancestors() if a in holders), None)
+        post = next((a for a in name.iterancestors() if a in holders or a in chosen_set), None)
         if post is not None and post.tag not in ("body", "html"):
             post_of[name] = post
     # a post may give its author twice (a pane for phones, one for wider screens; a name
@@ -1407,7 +1502,7 @@ def post_authors(body: etree._Element, chosen: Sequence[etree._Element]
                for head in heads):
             continue  # a copy in a part of a post named already (one naming no one else)
         heads.append(name)
-    return heads
+    return heads + panes
 
 
 #: Longest text of a link that is shown whole when part of it is chosen (a product card's

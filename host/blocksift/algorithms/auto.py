@@ -1066,8 +1066,9 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
     authors: list[etree._Element] = []
     if render and page_type == "forum":
         # the reader shows who wrote each post; the text stays the blocks' (the segmenter's)
-        authors = post_authors(page.body, main_elements)
-        beside += authors
+        authors = post_authors(page.body, main_elements, main_exclude)
+        # a chosen box showing a name alone is a head too (already among main_elements)
+        beside += [name for name in authors if name not in set(main_elements)]
     # the blocks' elements and texts (a proxy and a string per block) are not read below:
     # freed before the reader HTML, a long page's high-water mark of memory
     del blocks, kinds, chars
