@@ -1068,7 +1068,8 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
         # the reader shows who wrote each post; the text stays the blocks' (the segmenter's)
         authors = post_authors(page.body, main_elements, main_exclude)
         # a chosen box showing a name alone is a head too (already among main_elements)
-        beside += [name for name in authors if name not in set(main_elements)]
+        chosen = set(main_elements)
+        beside += [name for name in authors if name not in chosen]
     # the blocks' elements and texts (a proxy and a string per block) are not read below:
     # freed before the reader HTML, a long page's high-water mark of memory
     del blocks, kinds, chars
