@@ -55,6 +55,28 @@ def test_a_page_layout_class_on_body_does_not_make_the_whole_page_furniture():
     assert found.authors == ["Bee Butler"]
 
 
+def test_a_box_whose_class_says_it_has_a_sidebar_is_not_one():
+    # a forum's content column is "p-body-main p-body-main--withSidebar": the thread's
+    # author, marked up in it, was taken for a sidebar's and the header gave no byline
+    found = metadata.extract(page(
+        "<div class='p-body-main p-body-main--withSidebar'><h1>Beginner projects</h1>"
+        "<div itemscope itemtype='https://schema.org/DiscussionForumPosting'>"
+        "<div class='hidden'><div itemprop='author' itemscope><span class='username' "
+        "itemprop='name'>JWoodguy13</span></div></div>" + ARTICLE + "</div></div>"
+        "<div class='p-body-sidebar'><div itemprop='author'>Sidebar Sam</div></div>"))
+    assert found.authors == ["JWoodguy13"]
+    # a sidebar itself stays furniture
+    assert metadata.extract(page("<div class='sidebar has-sidebar'><div itemprop='author'>"
+                                 "Sidebar Sam</div></div>" + ARTICLE)).authors == []
+
+
+def test_a_weekday_before_a_date_in_a_byline_box_is_no_name():
+    found = metadata.extract(page("<article><div class='byline'>Sun, 21 Dec, 2025 - 06:36"
+                                  "</div><h1>In the garden</h1>" + ARTICLE + "</article>"))
+    assert found.authors == []
+    assert found.published == "2025-12-21"
+
+
 def test_the_headline_is_the_heading_the_title_names_not_the_logo_before_it():
     # the site's logo is the page's first <h1>, beside the menu's bylines; the article's
     # <h1> is the one the title holds, and its byline's e-mail link names no one

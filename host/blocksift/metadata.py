@@ -51,6 +51,9 @@ _POST_NAVIGATION = r"nav-(?:previous|next|links)|post-navigation|prev(?:ious)?-?
 _FURNITURE = re.compile(r"comment|related|sidebar|footer|widget|recommend|popular|"
                         r"newsletter|promo|teaser|trending|reply|testimonial|"
                         + _POST_NAVIGATION, re.I)
+#: A class naming a layout that has a sidebar or none beside the content ("p-body-main
+#: --withSidebar", "has-sidebar", "no-sidebar"): the box holds the page's text, not a sidebar.
+_SIDEBAR_LAYOUT = re.compile(r"[\w-]*(?:with|has|no)[-_]?sidebar[\w-]*", re.I)
 _DATE_CLASS = re.compile(r"[dD]ate|time|posted|publish|byline|meta|updated")
 _DATE_ID = re.compile(r"date|publish")
 _DATE_FURNITURE = re.compile(r"comment|related|recommend|footer|reply|trending|popular|"
@@ -64,7 +67,9 @@ _BYLINE_END = re.compile(
     r"\s+(?:on|updated|published|posted|last|for|at|in|·|•|—|\|)\s+.*$|\s*[|·•]\s*.*$"
     r"|\s+\d{1,2}\s+\w+\s+\d{4}.*$|\s+\w+\s+\d{1,2},\s+\d{4}.*$", re.I)
 _NOT_A_NAME = re.compile(r"https?://|@|\d{3,}|\b(?:subscribe|share|follow)\b|^(?:admin|administrator|staff|editor|editorial|"
-                         r"team|guest|anonymous|unknown|author)$", re.I)
+                         r"team|guest|anonymous|unknown|author)$"
+                         # a weekday before a date ("Sat, 20 Dec, 2025" in a byline box)
+                         r"|^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\.?$", re.I)
 #: A forum's user name such as "user3080392": the digits that rule out a date or a phone
 #: number in a byline are part of the name here.
 _HANDLE = re.compile(r"^[^\W\d_]+\d{3,}$")
@@ -266,6 +271,8 @@ def _in_furniture(element: etree._Element, loose: bool = False) -> bool:
         if tag in tags:
             return True
         marker = f"{node.get('class', '')} {node.get('id', '')}"
+        if "idebar" in marker:
+            marker = _SIDEBAR_LAYOUT.sub(" ", marker)
         if marker.strip() and pattern.search(marker):
             return True
         node = node.getparent()
