@@ -533,16 +533,44 @@ function dropOpeningTitle(container, wanted, published) {
 
 /** The page's own headline usually repeats the title shown above: the <h1> saying it, or the
  * block the main text opens with when that is the title alone, whatever its tag (a <div>),
- * even below a date line (WordPress themes put the date above an <h2> title). */
+ * even below a date line (WordPress themes put the date above an <h2> title). Whether one
+ * was dropped. */
 function dropRepeatedTitle(fragment, title, published) {
   const wanted = squeeze(title);
-  if (!wanted) return;
+  if (!wanted) return false;
   const heading = [...fragment.querySelectorAll("h1")].find((h) => squeeze(h.textContent) === wanted);
   if (heading) {
     heading.remove();
-    return;
+    return true;
   }
-  dropOpeningTitle(fragment, wanted, published);
+  return dropOpeningTitle(fragment, wanted, published);
+}
+
+// The longest opening <h1> taken for the page's own wording of its title (a longer one is a
+// lead paragraph set large).
+const SUBTITLE_CHARS = 200;
+
+/** The <h1> the main text opens with (past empty blocks and date lines, inside the opening
+ * wrappers) when it words the title otherwise than the header ("The Beginner's Guide to
+ * SEO" under "SEO: The Complete Guide for Beginners"): two headlines, one under the other.
+ * Taken out of the text and returned, for the header to show under its title. */
+function takeOpeningHeadline(container) {
+  for (const node of container.childNodes) {
+    if (node.nodeType === Node.TEXT_NODE) {
+      if (node.textContent.trim()) return "";
+      continue;
+    }
+    if (node.nodeType !== Node.ELEMENT_NODE) continue;
+    const text = node.textContent.replace(/\s+/g, " ").trim();
+    if (!text || isDateLine(node)) continue;
+    if (node.localName === "h1") {
+      if (text.length > SUBTITLE_CHARS) return "";
+      node.remove();
+      return text;
+    }
+    return OPENING_WRAPPERS.has(node.localName) ? takeOpeningHeadline(node) : "";
+  }
+  return "";
 }
 
 const HEADING_LEVEL = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
@@ -727,7 +755,11 @@ async function main() {
   $("title").textContent = title;
   $("title").hidden = !title;
   const fragment = index ?? (data.html ? sanitize(data.html, data.url) : textFragment(data.text));
-  dropRepeatedTitle(fragment, title, meta.published);
+  // the page's headline in other words than the title: shown once, under it
+  const dropped = dropRepeatedTitle(fragment, title, meta.published);
+  const subtitle = title && !index && !dropped ? takeOpeningHeadline(fragment) : "";
+  $("subtitle").textContent = subtitle;
+  $("subtitle").hidden = !subtitle;
   if (!index) dropEmptyHeadings(fragment);
   // ... and its byline repeats the one in the header (a heading on some sites)
   const names = meta.authors ?? [];

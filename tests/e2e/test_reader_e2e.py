@@ -424,6 +424,32 @@ def test_reader_drops_a_headline_that_adds_only_the_date_its_header_shows(
         "Arsenal wallpapers for iPhone and iPad. 28 October, 2011Back in July")
 
 
+def test_reader_shows_an_opening_headline_worded_otherwise_under_the_title_once(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a guide's <title> (the header's) and its <h1> word the title differently: the <h1>
+    # opened the text right under the header, a second headline of the same size; it is
+    # shown once, under the title, and an <h1> further on stays in the text
+    html = ("<section><div><h1>Reading the Tides</h1><p>Your walk starts here!</p></div></section>"
+            "<p>Tide tables give the height of the sea at every hour of the day.</p>"
+            "<h1>Chapter two</h1><p>Spring tides follow the new and the full moon.</p>")
+    page = reader_of_answer(browser, "subtitle", stored_answer(
+        site, "Tides: A Field Guide for Walkers", html))
+    assert page.evaluate("document.getElementById('title').textContent") == \
+        "Tides: A Field Guide for Walkers"
+    assert page.evaluate("document.getElementById('subtitle').hidden") is False
+    assert page.evaluate("document.getElementById('subtitle').textContent") == "Reading the Tides"
+    text = " ".join(text_of(page).split())
+    assert text.startswith("Your walk starts here!"), text
+    assert page.evaluate(f"[...{CONTENT}.querySelectorAll('h1')].map(h => h.textContent)") == \
+        ["Chapter two"]
+    page.screenshot(artifacts / "reader-subtitle.png")
+    # the headline saying the title is dropped as before, with no subtitle
+    page = reader_of_answer(browser, "subtitle-same", stored_answer(
+        site, "Reading the Tides", html))
+    assert page.evaluate("document.getElementById('subtitle').hidden") is True
+    assert " ".join(text_of(page).split()).startswith("Your walk starts here!")
+
+
 def test_reader_drops_a_meta_line_its_header_says_already_and_keeps_the_text(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a company blog's author, date and reading time above the text, each on its line
