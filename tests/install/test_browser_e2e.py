@@ -287,3 +287,22 @@ def test_firefox_home_registration_reaches_the_host(home: Path, data_dir: Path,
     assert received, "the probe extension never reported"
     assert received[0].get("type") == "hello", received[0]
     assert received[0].get("id") == "e2e-hello"
+
+
+def test_firefox_is_told_how_to_fix_a_removed_virtualenv(home: Path, data_dir: Path,
+                                                        tmp_path: Path) -> None:
+    """As for Chromium: the add-on gets the launcher's error frame, which the launcher must
+    not race by exiting before Firefox has written the hello and read the frame."""
+    if not Path(FIREFOX).exists():
+        pytest.skip("Firefox is not installed (apt-get install firefox-esr)")
+    pytest.importorskip("websockets.sync.client")
+    gone = tmp_path / "removed-venv" / "bin" / "python3"
+    apply_install(plan_install(["firefox"], platform="linux", home=home, data_dir=data_dir,
+                               python=str(gone), env={}), data_dir)
+    with report_server() as (url, received):
+        ext = write_extension(tmp_path / "ext", key=PUBLIC_KEY_B64, report_url=url)
+        firefox_install_and_wait(home, tmp_path / "ff-profile", ext, received)
+    assert received, "the probe extension never reported"
+    assert received[0].get("type") == "error", received[0]
+    assert str(gone) in received[0]["message"]
+    assert "blocksift install" in received[0]["message"]

@@ -224,6 +224,21 @@ def test_a_host_that_exits_before_the_hello_is_written_is_explained_the_same(
     assert "no module named lxml" in trip.stderr
 
 
+def test_round_trip_reports_the_launchers_cannot_start_frame(tmp_path: Path) -> None:
+    """A launcher whose checkout moved answers with an id-less error frame and then waits for
+    EOF: doctor shows that message at once, and the launcher exits when stdin closes."""
+    from blocksift.registration.plan import launcher_script
+
+    launcher = write_script(tmp_path / "blocksift-native-host", launcher_script(
+        "linux", sys.executable, pythonpath=str(tmp_path / "moved" / "host")))
+    started = time.monotonic()
+    trip = round_trip([str(launcher), CHROMIUM_ORIGIN], timeout=30)
+    assert not trip.ok and trip.exited_on_eof
+    assert "blocksift cannot start" in (trip.error or "")
+    assert str(tmp_path / "moved" / "host") in (trip.error or "")
+    assert time.monotonic() - started < 10  # not the round trip's own 30 s timeout
+
+
 def test_a_host_that_lingers_after_end_of_input_is_flagged(toy_host: Path) -> None:
     trip = round_trip([str(toy_host), "linger"], timeout=10)
     assert trip.ok  # it answered; the browser would kill it later

@@ -208,6 +208,13 @@ def round_trip(command: list[str], *, timeout: float = DEFAULT_TIMEOUT_S,
             if tag == "bad":
                 result.error = value
                 return None
+            if isinstance(value, dict) and value.get("id") is None \
+                    and value.get("type") == "error":
+                # No request id: it answers every pending request, as the extension reads it
+                # (the launcher's "blocksift cannot start", sent before it waits for EOF).
+                result.error = f"the host answered {kind} with error {value.get('name')}: " \
+                               f"{value.get('message')}"
+                return None
             if not isinstance(value, dict) or value.get("id") != request_id:
                 continue  # unrelated frame (e.g. a log event); keep waiting
             if value.get("type") == "error":

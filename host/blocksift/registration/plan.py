@@ -126,6 +126,7 @@ def launcher_script(platform: Platform, python: str, pythonpath: str | None = No
     ]
     # A moved or deleted virtualenv (or checkout) would make the browser report only "Native
     # host has exited"; instead the extension gets one error frame that says what to run.
+    lines += _hang_up_wait()
     lines += _gone_check(f"[ -x {shlex.quote(python)} ]",
                          f"its Python, {python}, is gone (a moved or deleted virtual "
                          "environment?)")
@@ -157,9 +158,56 @@ def error_frame(message: str) -> bytes:
     return struct.pack("=I", len(body)) + body
 
 
+#: The most a launcher that cannot start the host waits for the browser to hang up (s).
+HANG_UP_WAIT_S = 5
+
+
+def _hang_up_wait() -> list[str]:
+    """sh function run after the error frame: close stdout, then wait until the browser closes
+    our stdin, at most HANG_UP_WAIT_S.
+
+    Exiting at once races the browser's first write (the extension's hello): a write into a
+    pipe nobody reads any more fails, and Chromium then reports "Error when communicating
+    with the native messaging host" and drops the frame it had not read yet. Closing stdout
+    tells the browser we are done, so it hangs up (closes our stdin) as soon as it has read.
+
+    POSIX sh only (macOS has no ``timeout``): ``cat`` reads until EOF and a watchdog
+    subshell stops it after the bound; the watchdog (with its ``sleep``) is stopped and both
+    are reaped before the function returns, so nothing outlives the launcher. Background
+    jobs of a non-interactive shell read /dev/null, hence fd 3 to hand ``cat`` our stdin.
+    In the watchdog's trap, ``$!`` is its ``sleep`` once forked, else the inherited value;
+    that ``sleep`` gets SIGKILL: just forked, it still has the trap's handler until it execs,
+    and a TERM then is swallowed (seen with dash: the watchdog then lasted the whole bound).
+    """
+    return [
+        f"# After an error frame: wait (at most {HANG_UP_WAIT_S} s) for the browser to close our",
+        "# stdin; exiting at once can fail the browser's first write and lose the frame.",
+        "wait_for_hang_up() {",
+        "  exec >/dev/null",
+        "  [ -t 0 ] && return",
+        "  exec 3<&0",
+        "  cat <&3 >/dev/null 3<&- &",
+        "  reader=$!",
+        "  exec 3<&-",
+        "  (",
+        "    inherited=$!",
+        "    trap '[ \"$!\" = \"$inherited\" ] || { kill -s KILL \"$!\"; wait \"$!\"; } "
+        "2>/dev/null; exit 0' TERM",
+        f"    sleep {HANG_UP_WAIT_S} &",
+        "    wait \"$!\"",
+        "    kill \"$reader\" 2>/dev/null",
+        "  ) </dev/null >/dev/null 2>&1 &",
+        "  watchdog=$!",
+        "  wait \"$reader\"",
+        "  kill \"$watchdog\" 2>/dev/null",
+        "  wait \"$watchdog\"",
+        "}",
+    ]
+
+
 def _gone_check(test: str, what: str) -> list[str]:
     """sh lines: unless ``test`` holds, tell the browser (a frame on stdout) and the user
-    (stderr) what to do, and exit 1."""
+    (stderr) what to do, wait for the browser to hang up (bounded), and exit 1."""
     message = gone_message(what)
     frame = error_frame(message)
     header = "".join(f"\\{byte:03o}" for byte in frame[:4])
@@ -167,6 +215,7 @@ def _gone_check(test: str, what: str) -> list[str]:
         f"if ! {test}; then",
         f"  printf '%s\\n' {shlex.quote(message)} >&2",
         f"  printf '{header}%s' {shlex.quote(frame[4:].decode('ascii'))}",
+        "  wait_for_hang_up",
         "  exit 1",
         "fi",
     ]
