@@ -642,6 +642,18 @@ function spacedText(element) {
   return parts.join(" ");
 }
 
+/** Whether a rule with text above it comes before `node` in `fragment`: `node` is in a later
+ * post of a thread (the host sets each post after the first apart by a rule). */
+function afterTextAndRule(fragment, node) {
+  const walker = document.createTreeWalker(fragment, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+  let text = false;
+  for (let at = walker.nextNode(); at && at !== node; at = walker.nextNode()) {
+    if (at.nodeType === Node.TEXT_NODE) text ||= Boolean(at.data.trim());
+    else if (at.localName === "hr" && text) return true;
+  }
+  return false;
+}
+
 /** The post's meta line the main text opens with (author, date, reading time: "ServiceTitan
  * · November 26th, 2024 · 10 Min Read"), which the header above says already: the first
  * short block, before any paragraph, made of nothing else; removed. Whether the line removed
@@ -778,7 +790,11 @@ async function main() {
   const stamp = meta.published ? fragment.querySelector("time") : null;
   if (!droppedDate && stamp
       && (stamp.getAttribute("datetime") || "").startsWith(meta.published.slice(0, 10))) {
-    dateLineOf(stamp).remove();
+    const line = dateLineOf(stamp);
+    // ... in the opening post: a date after a rule with text above it is a later post's
+    // ("#2 · Aug 5, 2023" lost its date under a header of that day, the opening post showing
+    // none)
+    if (!afterTextAndRule(fragment, line)) line.remove();
   }
   dropBareRules(fragment);
   $("content").replaceChildren(fragment);

@@ -513,6 +513,24 @@ def test_reader_keeps_a_later_post_s_date_line_of_the_header_s_day(
     page.screenshot(artifacts / "reader-later-date-line.png")
 
 
+def test_reader_keeps_a_reply_s_date_when_the_opening_post_shows_none(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a thread whose opening post shows no date line: the first date in the text is the
+    # first reply's, of the header's day, and was dropped as the header's repeat ("#2 ·")
+    html = ("<div><div>Hello all, I am new here and keen to take up woodworking properly. I "
+            "have a jigsaw, a circular saw and a drill. Which first projects would you suggest "
+            "for someone who wants to make a side table next?</div></div>"
+            "<hr><p><strong>Tony</strong></p><div><span><a href='#post-2'>#2</a> · <a "
+            "href='#post-2'><time datetime='2023-08-05T11:06:27-0400'>Aug 5, 2023</time></a>"
+            "</span></div><div><div>Get a decent table saw first.</div></div>")
+    payload = stored_answer(site, "First projects", html,
+                            {"authors": ["Woodguy"], "published": "2023-08-05"})
+    page = reader_of_answer(browser, "replydate", payload)
+    text = " ".join(text_of(page).split())
+    assert "Tony#2 · Aug 5, 2023Get a decent table saw first." in text, text
+    page.screenshot(artifacts / "reader-reply-date.png")
+
+
 def test_reader_drops_rules_with_nothing_above_them(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a forum thread's main text: each post set apart by a rule, the first post's author
