@@ -860,6 +860,20 @@ def test_a_list_the_page_lays_out_as_a_line_reads_as_one():
         ("ul", "a paragrapheach")]
 
 
+def test_a_navigation_box_showing_only_its_heading_is_left_out():
+    # a documentation page's outline, "In this article", whose links the page's script
+    # fills: chosen with the text, its heading alone headed the introduction; a navigation
+    # box with its links, and a heading outside one, stay
+    main = _render("<nav aria-label='In this article'><h2>In this article</h2></nav>"
+                   "<p>Tide tables give the height of the sea.</p>"
+                   "<div role='navigation'><h3>See also</h3><ul><li><a href='/m'>Moon</a></li>"
+                   "</ul></div><h2>Scenarios</h2><p>Spring tides follow the full moon.</p>")
+    shown = Page(main.html).body[0]
+    assert [(e.tag, " ".join(e.text_content().split())) for e in shown] == [
+        ("p", "Tide tables give the height of the sea."), ("div", "See alsoMoon"),
+        ("h2", "Scenarios"), ("p", "Spring tides follow the full moon.")]
+
+
 def test_a_heading_s_link_to_itself_leaves_the_reader_copy():
     # a documentation page's "Prerequisites¶": the sign shows on hover on the page, always here
     main = _render("<h1>Get started</h1><p>Intro.</p>"

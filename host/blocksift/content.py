@@ -1246,6 +1246,7 @@ def restructure(clone: etree._Element, math_classes: bool = True) -> None:
     _write_drawn_check_marks(clone)  # before the controls: an icon's <i> goes with them
     _drop_controls(clone)  # after the formulas: MathJax 2 keeps TeX in scripts
     _drop_heading_anchors(clone)
+    _drop_bare_navigation(clone)
     _drop_template_slots(clone)
     for table in reversed(list(clone.iter("table"))):  # inner tables first
         if _is_layout_table(table):
@@ -1258,6 +1259,20 @@ def restructure(clone: etree._Element, math_classes: bool = True) -> None:
         _single_code_box(pre)
     _drop_spacers(clone)
     _inline_lists(clone)
+
+
+def _drop_bare_navigation(clone: etree._Element) -> None:
+    """Navigation boxes (``<nav>``, ``role=navigation``) showing nothing but headings: the
+    heading of a list of links that is not there (left out, or filled by the page's script:
+    a documentation page's "In this article" outline) heads the text after it instead."""
+    for nav in list(clone.xpath("descendant::*[self::nav or @role='navigation']")):
+        if clone not in nav.iterancestors():
+            continue  # inside a box dropped already
+        text = "".join(element_text(nav).split())
+        headings = "".join("".join(element_text(heading).split())
+                           for heading in _outermost_in(nav, _HEADINGS))
+        if text and text == headings and next(nav.iter(*_PICTURES), None) is None:
+            _drop(nav)
 
 
 #: Classes of a list the page lays out as one line (Bootstrap's ``list-inline``, XenForo's
