@@ -84,6 +84,21 @@ def test_a_listing_beside_a_toolbar_keeps_its_code_and_drops_the_buttons():
     assert "Copy" not in main.html and "copy icon" not in main.html
 
 
+def test_a_listing_s_language_label_above_it_is_said_once_in_the_box():
+    # a documentation site's header box above each example says its language ("js"): the
+    # reader shows the language in the box's corner, and the label stood as a line of its
+    # own above it; a line that says more, or a label of another language, stays
+    main = _render("<p>Intro.</p><div class='code-example'><div class='example-header'>"
+                   "<span class='language-name'>js</span></div><pre class='brush: js'><code>"
+                   "let a = 1;</code></pre></div>"
+                   "<p>js</p><div class='highlight'><pre class='language-python'>x = 1</pre></div>"
+                   "<div class='example-header'>js example</div><pre class='brush: js'>b()</pre>")
+    shown = Page(main.html).body[0]
+    assert [" ".join(e.text_content().split()) for e in shown] == [
+        "Intro.", "let a = 1;", "js", "x = 1", "js example", "b()"]
+    assert main.html.count('class="language-js"') == 2
+
+
 def test_a_listing_with_control_characters_still_renders():
     # the HTML parser keeps a form feed in a listing; lxml refuses it as element text
     main = _render("<pre class='language-sh'>echo one\x0c\n<span>echo two</span>\x0b</pre>")

@@ -914,6 +914,32 @@ def _single_code_box(pre: etree._Element) -> None:
     pre.attrib.clear()
     if language:
         code.set("class", f"language-{language}")
+        _drop_language_label(pre, language)
+
+
+#: The longest text of a box that labels a listing with its language.
+_LABEL_CHARS = 20
+
+
+def _drop_language_label(pre: etree._Element, language: str) -> None:
+    """The page's label of a listing's language just above it ("js" in a header box, as MDN
+    gives each example): the reader shows the language in the box's corner, and the label
+    read as a line of text of its own, the language said twice. The box right before the
+    listing (or before the wrapper that the listing opens) goes when all its text is the
+    language's name and it shows nothing else."""
+    node = pre
+    while node is not None and node.getprevious() is None:
+        node = node.getparent()  # the listing opens its wrapper: the label is the wrapper's
+        if node is None or node.tag not in ("div", "figure", "section"):
+            return
+    label = node.getprevious() if node is not None else None
+    if label is None or not isinstance(label.tag, str) or label.tag == "pre" or \
+            (node is not pre and (node.text or "").strip()):
+        return
+    text = "".join(element_text(label).split()).lower()
+    if 0 < len(text) <= _LABEL_CHARS and text == language.lower() and \
+            not (label.tail or "").strip() and next(label.iter(*_PICTURES), None) is None:
+        _drop(label)
 
 
 #: Classes that mark a formula's copies (:func:`_math_sources`).
