@@ -19,6 +19,7 @@ from lxml import html as lxml_html
 
 from .page import Page
 from .rawscan import STAMP_ATTR
+from .repair import append_text
 from .wire.results import MainText
 
 log = logging.getLogger(__name__)
@@ -1327,24 +1328,14 @@ def _inline_lists(clone: etree._Element) -> None:
                     item.iter(*_PICTURES), None) is None:
                 continue
             if len(line) or (line.text or "").strip():
-                _append_text(line, _INLINE_SEPARATOR)
-            _append_text(line, (item.text or "").strip(_SPACE) or None)
+                append_text(line, _INLINE_SEPARATOR)
+            append_text(line, (item.text or "").strip(_SPACE) or None)
             for child in list(item):
                 line.append(child)
             if len(line) and line[-1].tail:
                 line[-1].tail = line[-1].tail.rstrip(_SPACE)
         line.tail = ul.tail
         parent.replace(ul, line)
-
-
-def _append_text(element: etree._Element, text: str | None) -> None:
-    """``text`` after what ``element`` holds (its last child's tail, or its text)."""
-    if not text:
-        return
-    if len(element):
-        element[-1].tail = (element[-1].tail or "") + text
-    else:
-        element.text = (element.text or "") + text
 
 
 #: what a page leaves in a paragraph used as vertical space ("<p>&nbsp;</p>", "<p><br></p>")

@@ -232,11 +232,11 @@ def move_stray_content(root: etree._Element) -> int:
     for position, node in enumerate(moved_before):
         body.insert(position, node)  # document order: head content comes first
     if body.tail and body.tail.strip():
-        _append_text(body, body.tail)
+        append_text(body, body.tail)
     body.tail = None
     for node in after:
         if isinstance(node, str):
-            _append_text(body, node)
+            append_text(body, node)
         else:
             body.append(node)
     return len(moved_before) + sum(not isinstance(node, str) for node in after)
@@ -358,7 +358,10 @@ def release_swallowed(root: etree._Element, tags: TagScan) -> int:
     return moved
 
 
-def _append_text(parent: etree._Element, text: str) -> None:
+def append_text(parent: etree._Element, text: str | None) -> None:
+    """``text`` after what ``parent`` holds (its last child's tail, or its text)."""
+    if not text:
+        return
     if len(parent):
         last = parent[-1]
         last.tail = (last.tail or "") + text
