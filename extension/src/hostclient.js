@@ -64,9 +64,16 @@ export class HostClient {
       this.onEvent({ type: "hello", generation, hostVersion: reply.hostVersion });
       return reply;
     });
-    // A failed hello leaves no half-open state behind: the next call reconnects.
+    // A failed hello leaves no half-open state behind: the next call reconnects, and the
+    // port is closed, or a host that answered late (or in the wrong protocol) would live on.
     this.ready.catch(() => {
-      if (generation === this.generation) this.reset();
+      if (generation !== this.generation) return;
+      this.reset();
+      try {
+        port.disconnect();
+      } catch {
+        // already closed
+      }
     });
     return this.ready;
   }

@@ -95,6 +95,22 @@ summary.hide = { plan: hidden.hide, ids: hidePlanIds(hidden.hide), items: planOv
 
 summary.unknownAlgorithm = await outcome(client.request(extractRequest({ html: "<p>x</p>", algorithm: "nope" })));
 
+// A hello that times out (a host slow to start) closes its port: the late host exits rather
+// than living on beside the next one, and the next call starts a fresh host.
+const slowSpawned = spawned.length;
+const impatient = new HostClient({ openPort: nodePort, helloTimeoutMs: 1 });
+summary.helloTimeout = await outcome(impatient.connect());
+const lateHost = spawned.at(-1);
+summary.lateHostExited = await new Promise((resolve) => {
+  if (lateHost.exitCode !== null || lateHost.signalCode !== null) resolve(true);
+  const timer = setTimeout(() => resolve(false), 10000);
+  lateHost.once("exit", () => { clearTimeout(timer); resolve(true); });
+});
+impatient.helloTimeoutMs = 20000;
+summary.afterHelloTimeout = (await impatient.request(pingRequest())).type;
+summary.helloTimeoutSpawned = spawned.length - slowSpawned;
+impatient.close();
+
 summary.events = events;
 summary.sent = sent;
 summary.built = [helloRequest("h"), pingRequest("p"), cancelRequest("t", "c"),

@@ -70,6 +70,13 @@ def test_killed_host_fails_the_request_clearly_and_the_next_one_recovers(roundtr
     assert roundtrip["events"].count("connect") == 2
 
 
+def test_a_hello_that_times_out_closes_its_host_and_the_next_call_starts_another(roundtrip: dict) -> None:
+    assert roundtrip["helloTimeout"]["ok"] is False and roundtrip["helloTimeout"]["code"] == "timeout"
+    assert roundtrip["lateHostExited"] is True
+    assert roundtrip["afterHelloTimeout"] == "pong"
+    assert roundtrip["helloTimeoutSpawned"] == 2
+
+
 def test_cancel_fails_the_request_at_once(roundtrip: dict) -> None:
     assert roundtrip["cancelled"] == {"ok": False, "code": "cancelled", "message": "Cancelled."}
     assert roundtrip["cancelledInFlight"] == {"ok": False, "code": "cancelled", "message": "Cancelled."}
