@@ -1011,3 +1011,21 @@ def test_a_check_mark_drawn_by_css_in_a_table_cell_reads_as_a_check():
                    "<p>Every package includes free e-filing.</p>")
     assert _cell_rows(main.html) == [["Feature", "Web", "Classic"], ["Mobile app", "✓", ""],
                                      ["E-filing", "✓", ""]], main.html
+
+
+def test_inline_siblings_the_page_set_apart_by_style_read_apart():
+    # a product's details as rows of two <span> (name, value) and a sale price beside the
+    # crossed-out one read "PublisherHoughton Mifflin", "$499.99$599.99*" in the reader, which
+    # has no stylesheet of the page; a word cut in two, a drop cap, a spaced pair stay as written
+    page = Page("<body><article><h3>Product Identifiers</h3>"
+                "<div><span><span>Publisher</span></span><span><span>Houghton Mifflin</span>"
+                "</span></div><div><span>ISBN-10</span><span>054410305X</span></div>"
+                "<div>$<span>499.99</span><span><span>$599.99</span>*</span></div>"
+                "<p><span>T</span><span>HE</span> story of <b>Java</b><b>script</b> and "
+                "<span>Brand: </span><span>EVGA</span>, <i>fine</i><i>ly</i> said.</p>"
+                "</article></body>")
+    html = render_main(page, page.tree.xpath("//article")).html
+    text = " ".join(etree.HTML(html).xpath("string()").split())
+    assert "Publisher Houghton Mifflin" in text and "ISBN-10 054410305X" in text, text
+    assert "$499.99 $599.99*" in text, text
+    assert "THE story of Javascript and Brand: EVGA, finely said." in text, text

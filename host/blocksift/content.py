@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import logging
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
 from html import escape as html_escape
@@ -1285,6 +1286,7 @@ def restructure(clone: etree._Element, math_classes: bool = True) -> None:
             continue
         _single_code_box(pre)
     _drop_spacers(clone)
+    _part_glued_siblings(clone)
     _inline_lists(clone)
 
 
@@ -1300,6 +1302,63 @@ def _drop_bare_navigation(clone: etree._Element) -> None:
                            for heading in _outermost_in(nav, _HEADINGS))
         if text and text == headings and next(nav.iter(*_PICTURES), None) is None:
             _drop(nav)
+
+
+#: Inline elements whose text a page's stylesheet sets apart from the next one's (a row of
+#: a product's details, a label and its value as two ``<span>``): the reader has no
+#: stylesheet, and with no space written between them their words ran into one.
+_GLUE_TAGS = frozenset({"span", "a", "b", "strong", "em", "i", "label", "small", "font", "u",
+                        "abbr", "time", "data", "cite", "mark", "bdi", "q", "s", "del", "ins"})
+def _starts_apart(text: str) -> bool:
+    """Whether ``text`` starts as no word goes on: a capital, a figure, a currency sign."""
+    first = text[:1]
+    return bool(first) and (first.isupper() or first.isdecimal()
+                            or unicodedata.category(first) == "Sc")
+
+
+def _part_glued_siblings(clone: etree._Element) -> None:
+    """A space between two inline siblings with nothing written between them, the first's
+    text ending in a letter or figure (more than one character: not a drop cap) and the
+    second's starting with a capital, a figure or a currency sign: what the page set apart by
+    its stylesheet ("Publisher" and "Houghton Mifflin" as a row's two ``<span>``, a price
+    and the price before a sale) read "PublisherHoughton Mifflin", "$499.99$599.99". A word
+    the page cut in two ("Java" "script", a drop cap "T" "he") stays whole."""
+    for first in list(clone.iter(*_GLUE_TAGS)):
+        second = first.getnext()
+        if second is None or first.tail or not isinstance(second.tag, str) \
+                or second.tag not in _GLUE_TAGS:
+            continue
+        before = _edge_piece(first, last=True)
+        if before[-1:].isalnum() and _starts_apart(_edge_piece(second, last=False)) and (
+                len(before) > 1 or len(element_text(first)) > 1):
+            first.tail = " "
+
+
+def _edge_piece(element: etree._Element, last: bool) -> str:
+    """The last (or first) piece of text written inside ``element``, "" when it has none:
+    its end (or start) as read, without a walk of all its text."""
+    # (what, node): "node" its text and children, "text" its text alone, "tail" its tail
+    stack: list[tuple[str, etree._Element]] = [("node", element)]
+    while stack:
+        what, node = stack.pop()
+        if what == "tail":
+            if node.tail:
+                return node.tail
+        elif what == "text":
+            if node.text:
+                return node.text
+        elif isinstance(node.tag, str):  # a comment's text is not shown
+            if last:
+                stack.append(("text", node))  # the text comes off after the children
+                for child in node:  # the last child's tail comes off first
+                    stack.append(("node", child))
+                    stack.append(("tail", child))
+            else:
+                for child in reversed(node):  # the first child comes off first
+                    stack.append(("tail", child))
+                    stack.append(("node", child))
+                stack.append(("text", node))
+    return ""
 
 
 #: Classes of a list the page lays out as one line (Bootstrap's ``list-inline``, XenForo's
