@@ -518,3 +518,73 @@ def test_a_menu_named_by_its_class_is_no_story_list() -> None:
     page = Page(f"<html><body><div class='site-menu'>{menu}</div>{stories}</body></html>")
     assert [item.title for item in index_items(page)] == ["Story 0 of the day",
                                                           "Story 1 of the day"]
+
+
+_PURPOSES = "".join(
+    f"<li><h4>{name}</h4><p>We and our partners use cookies and similar technologies for "
+    f"{name.lower()}: to store and read information on your device, measure how content "
+    "performs and learn about the people who see it. You can object to this purpose in the "
+    "settings at any time.</p></li>"
+    for name in ("Targeted advertising", "Social media cookies", "Performance cookies",
+                 "Audience measurement", "Functional cookies", "Personalised content"))
+_CONSENT_DIALOG = (
+    "<div id='fides-banner-container' class='fides-banner fides-banner-bottom' "
+    "role='alertdialog' aria-modal='true'><div id='fides-banner'><h2>We Care About Your "
+    "Privacy</h2><p>We, and our 228 partners use cookies and similar methods to recognize "
+    "visitors and remember their preferences. Some of these technologies are essential; "
+    "others are optional and you may accept or reject them.</p>"
+    f"<ul>{_PURPOSES}</ul><button>Your Privacy Choices</button><button>I Accept</button>"
+    "<a href=/privacy>Privacy Policy</a></div></div>")
+
+
+def _plan_with_main_region(html: str, xpath: str, main_p: float):
+    """The plan when the segmenter makes ``xpath`` a main region of probability ``main_p``
+    (as it did with a consent banner's paragraphs on a listing page)."""
+    page = Page(html)
+    auto, linkblocks = load("auto"), load("linkblocks")
+    result = auto.extract(page, auto.Params())
+    box = page.tree.xpath(xpath)[0]
+    inside = set(box.iter())
+    segments = [s for s in result.extra["segments"] if s[0] not in inside]
+    result.extra["segments"] = segments + [(box, "main", [], main_p)]
+    links = linkblocks.extract(page, linkblocks.Params(main_text=False))
+    return page, decide(page, result, links, STRUCTURE)
+
+
+@pytest.mark.parametrize("main_p", [0.0, 0.9])
+def test_a_wordy_cookie_consent_dialog_goes_whole_even_where_the_segmenter_calls_it_main(
+        main_p: float) -> None:
+    # Seen in the browser: a news section's consent banner ("We Care About Your Privacy",
+    # its purposes listed: 2,000 characters, over the 800 a banner may hold) stayed over the
+    # page after hide, and the overlay outlined its paragraph as main text.
+    paragraphs = "".join("<p>" + " ".join(s.format(n=i + 3) for s in _STORY)
+                         + f" Paragraph {i} ends here.</p>" for i in range(12))
+    html = ("<html><head><title>Salt and blood pressure</title></head><body>"
+            f"{_CONSENT_DIALOG}<nav><a href=/>Home</a> <a href=/news>News</a> "
+            "<a href=/sport>Sport</a></nav>"
+            f"<article><h1>Salt and blood pressure</h1>{paragraphs}</article></body></html>")
+    page, decision = _plan_with_main_region(html, "//*[@id='fides-banner']", main_p)
+    after, _ = visible_words(page, decision.elements)
+    assert after["partners"] == 0 and after["audience"] == 0, [
+        (t.xpath, t.reason) for t in decision.plan.targets]
+    assert any(t.reason.startswith("cookie consent banner") for t in decision.plan.targets)
+    assert after["paragraph"] == 12 and after["salt"] >= 1
+    # the overlay draws no main-text box over the hidden banner
+    banner = set(page.tree.xpath("//*[@id='fides-banner-container']")[0].iter())
+    drawn = {x for region in decision.plan.main_regions for x in region.xpaths}
+    assert not drawn & {page.xpath(e) for e in banner}
+
+
+def test_a_cookie_policy_that_is_the_pages_text_stays() -> None:
+    # a privacy page's own text asks about cookies and settings too: it is the story (an
+    # <article> with the headline), never a banner, even in a box named for cookies
+    policy = "".join(f"<p>Section {i}: we use cookies to remember your settings; you may "
+                     "accept or refuse them, and our privacy policy explains how.</p>"
+                     for i in range(8))
+    html = ("<html><head><title>Cookie policy</title></head><body>"
+            "<nav><a href=/>Home</a> <a href=/news>News</a> <a href=/sport>Sport</a></nav>"
+            f"<div class='cookie-policy' role='dialog'><article><h1>Cookie policy</h1>{policy}"
+            "</article></div></body></html>")
+    page, _result, decision = _plan(html)
+    after, _ = visible_words(page, decision.elements)
+    assert after["section"] == 8, [(t.xpath, t.reason) for t in decision.plan.targets]

@@ -106,6 +106,12 @@ class HideParams(BaseModel):
                                  "hidden container may hold (more is prose: kept)")
     banner_prose_chars: int = Field(800, ge=0, description="Same limit for cookie, newsletter "
                                     "and sticky banners, which are wordy")
+    consent_chars: int = Field(3000, ge=0, description="Most visible text outside links of a "
+                               "cookie consent banner (named for cookies, consent or a consent "
+                               "platform, or a dialog, whose words ask for consent to cookies), "
+                               "hidden whole even where the segmenter takes its words for main "
+                               "text; at most half the page's text. 0: none beyond "
+                               "banner_prose_chars")
     sweep: bool = Field(False, description="Also hide what lies beside the main content and "
                         "holds no prose (article pages; off: it costs gold text)")
     sweep_prose_chars: int = Field(150, ge=0, description="Most text outside links such a "
@@ -708,6 +714,22 @@ def _asks_cookie_consent(element: etree._Element) -> bool:
     return _COOKIE_WORD.search(text) is not None and _CONSENT_WORD.search(text) is not None
 
 
+_DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
+
+
+def _consent_banner(element: etree._Element, tokens: set[str]) -> bool:
+    """Whether ``element`` is a cookie consent banner: named for cookies or consent (a
+    consent platform's name, a token holding "cookie") or a dialog (``<dialog>``, a dialog
+    role, ``aria-modal``, a class naming a modal or pop-up), whose own words ask for consent
+    to cookies."""
+    named = bool(tokens & _CONSENT_WORDS or tokens & _CONSENT_PLATFORMS
+                 or any("cookie" in token for token in tokens))
+    dialog = (element.tag == "dialog" or (element.get("role") or "").lower() in _DIALOG_ROLES
+              or (element.get("aria-modal") or "").lower() == "true"
+              or bool(tokens & _GENERIC_BANNER_TOKENS))
+    return (named or dialog) and _asks_cookie_consent(element)
+
+
 def _similar(heading: str, title: str) -> bool:
     """A heading and a title name the same story (one holds most of the other)."""
     if not heading:
@@ -1121,6 +1143,37 @@ def decide(page: Page, result: ExtractionResult | None,
                     continue
             queue.extend(child for child in element if isinstance(child.tag, str))
 
+    # 2b. a cookie consent banner goes whole, however wordy (one listing its purposes runs to
+    #     a few thousand characters) and even where the segmenter takes its words for main
+    #     text (a banner of paragraphs is all a snapshot taken before consent shows), unless
+    #     it holds the headline, a byline, a <main> or an <article>, lies in an <article>,
+    #     or holds half the page's text
+    if params.consent_chars:
+        total_chars = stats[body].chars if body in stats else 0
+        named_roots = roots - set(main)
+        consent: set[etree._Element] = set()
+        for element in body.iter():
+            if (not isinstance(element.tag, str) or element.tag not in _CONTAINER_TAGS
+                    or element is body or element not in stats):
+                continue
+            s = stats[element]
+            prose = s.chars - s.link_chars
+            if (not s.chars or prose > params.consent_chars or 2 * s.chars > total_chars
+                    or not _consent_banner(element, _tokens(element))):
+                continue
+            if any(a in consent or a.tag == "article" for a in element.iterancestors()):
+                continue
+            if any(node in named_roots or node.tag in ("main", "article", "h1")
+                   or node.get("role") == "main" for node in element.iter()
+                   if isinstance(node.tag, str)):
+                continue
+            consent.add(element)
+            if element in chosen and chosen[element][1].split()[0] in _CONSENT_WORDS:
+                continue  # already a "cookie banner" or "consent banner"
+            _density, words = _describe(s)
+            chosen[element] = ("other", f"cookie consent banner: {words}, outside the main "
+                                        "text")
+
     # 3a. the segmenter's veto: a container holding a region it finds at all likely to be main
     #     content stays, whatever its structure says (ads excepted)
     likely = _likeliest_main(segments) if segments else {}
@@ -1189,7 +1242,9 @@ def decide(page: Page, result: ExtractionResult | None,
             kind=kind, element_id=page.element_id(element) if has_ids else None,
             xpath=None if has_ids else page.xpath(element), reason=reason, links=s.links,
             link_density=round(density, 3), chars=s.chars))
-    regions = main_regions(main, stats, body, hidden={e: chosen[e][0] for e in keep})
+    # (a main element inside a hidden banner is no region the overlay draws)
+    shown = [m for m in main if not _inside(m, picked)]
+    regions = main_regions(shown, stats, body, hidden={e: chosen[e][0] for e in keep})
     plan = HidePlan(
         page_kind=kind_of_page, targets=targets,
         main_regions=[MainRegion(
