@@ -428,18 +428,28 @@ export function agentCall(method, args) {
     // (Both spellings of the options: older browsers know only the first two.)
     const SHOWN = { checkOpacity: true, checkVisibilityCSS: true, opacityProperty: true, visibilityProperty: true };
 
-    /** Union of the elements' boxes in document coordinates; null when nothing shows. */
+    /**
+     * Union of the elements' boxes in document coordinates; null when nothing shows. An
+     * element with no box of its own that still shows (a consent banner's wrapper, whose
+     * children are fixed to the window; `display: contents`) counts by its descendants'
+     * boxes, a few levels down.
+     */
     function unionRect(elements) {
       let top = Infinity, left = Infinity, bottom = -Infinity, right = -Infinity;
-      for (const element of elements) {
+      const add = (element, depth) => {
         const rect = element.getBoundingClientRect();
-        if (rect.width < 1 || rect.height < 1) continue;
-        if (element.checkVisibility && !element.checkVisibility(SHOWN)) continue;
+        if (rect.width < 1 || rect.height < 1) {
+          // (a child of what is hidden, transparent or display: none, is so too)
+          if (depth < 4) for (const child of element.children) add(child, depth + 1);
+          return;
+        }
+        if (element.checkVisibility && !element.checkVisibility(SHOWN)) return;
         top = Math.min(top, rect.top + scrollY);
         left = Math.min(left, rect.left + scrollX);
         bottom = Math.max(bottom, rect.bottom + scrollY);
         right = Math.max(right, rect.right + scrollX);
-      }
+      };
+      for (const element of elements) add(element, 0);
       return top === Infinity ? null : { top, left, width: right - left, height: bottom - top };
     }
 

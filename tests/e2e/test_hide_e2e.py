@@ -277,3 +277,47 @@ def test_overlay_draws_one_box_per_region_and_its_labels_cover_no_text(
         inside = [b for b in ads if main[0]["x"] <= b["x"] and b["x"] + b["w"] <= main[0]["x"] + main[0]["w"]
                   and main[0]["y"] <= b["y"] and b["y"] + b["h"] <= main[0]["y"] + main[0]["h"]]
         assert len(inside) == 1, ads
+
+
+#: A consent banner as consent platforms put it in a page (``onetrust-consent-sdk``): a
+#: wrapper named for consent with no box of its own (its only child is fixed to the window's
+#: bottom).
+ADD_CONSENT_BANNER = """(() => {
+  const wrap = document.createElement("div");
+  wrap.id = "consent-wrap";
+  wrap.innerHTML = `<div id="consent" role="alertdialog" aria-modal="true"
+      style="position: fixed; left: 0; right: 0; bottom: 0; padding: 12px; background: #eef;">
+    <p>We and our partners use cookies and similar technologies to store and read information
+    on your device. You may accept or refuse them, and change your settings at any time.</p>
+    <button>Reject all</button> <button>I accept</button> <a href="/privacy">Privacy policy</a></div>`;
+  document.body.prepend(wrap);
+  const box = wrap.getBoundingClientRect();
+  return [box.height, document.getElementById("consent").getBoundingClientRect().height];
+})()"""
+
+
+def test_a_consent_banner_fixed_to_the_window_is_outlined_and_hidden(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    """Seen on a news section front: hide took the consent banner away, but the overlay drew
+    no box for it: the element hide names is the banner's wrapper, which has no box of its
+    own (its child is fixed to the window), and the overlay skipped boxes of no size."""
+    page = browser.new_tab(site.url("hide/news.html"))
+    wrapper_height, banner_height = page.evaluate(ADD_CONSENT_BANNER)
+    assert wrapper_height == 0 and banner_height > 40
+    status = browser.act(page, "overlay")
+    assert status["status"] == "overlay", status
+    page.screenshot(artifacts / "consent-overlay.png")
+    banner = page.evaluate("(() => { const r = document.getElementById('consent').getBoundingClientRect();"
+                           " return [r.left + scrollX, r.top + scrollY, r.width, r.height]; })()")
+    boxes = page.evaluate(BOXES)
+    outlined = [b for b in boxes if b["kind"] == "other"
+                and _overlap([b["x"], b["y"], b["w"], b["h"]], banner) >= 0.9 * banner[2] * banner[3]]
+    assert outlined, (banner, boxes)
+    reasons = page.evaluate(f"[...{UI}.querySelectorAll('.label .why')].map(w => w.textContent)")
+    assert any("consent banner" in r for r in reasons), reasons
+    status = browser.act(page, "overlay")
+    assert status["status"] == "overlay-cleared", status
+    status = browser.act(page, "hide")
+    assert status["status"] == "hidden", status
+    assert not page.evaluate("document.getElementById('consent').checkVisibility()")
+    page.screenshot(artifacts / "consent-hidden.png")
