@@ -200,6 +200,28 @@ function headlineOf(title, siteLine) {
   return text && squeeze(text) !== squeeze(siteLine || "") ? text : "";
 }
 
+/** What parts a page's <title> from the site's name: "|", "·", "»", a dash or slash with
+ * spaces around it, a colon before a space. */
+const TITLE_SEPARATOR = String.raw`(?:\s*[|·•»«]\s*|\s+[-–—/]\s+|:\s+)`;
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** An index page's headline: its <title> (data.title; the metadata's title may be its first
+ * story's headline) without the site's name after it, which the site line above says
+ * already: the metadata's title when the <title> opens with it, a separator after it
+ * ("Latest Cloud Computing News | CIO Dive"), else the <title> less the site's name at its
+ * end ("machine-learning · GitHub Topics · GitHub"). A site's name before the separator
+ * stays: "Figma: The Collaborative Interface Design Tool" is how the site titles itself. */
+function indexTitleOf(pageTitle, meta) {
+  const text = (pageTitle || "").replace(/\s+/g, " ").trim();
+  const named = (meta.title || "").replace(/\s+/g, " ").trim();
+  const siteName = (meta.siteName || "").trim();
+  if (named && squeeze(named) !== squeeze(siteName)
+      && new RegExp(`^(?:${escapeRegExp(named)})${TITLE_SEPARATOR}.`, "is").test(text)) return named;
+  const rest = siteName
+    ? new RegExp(`^(.+?)${TITLE_SEPARATOR}(?:${escapeRegExp(siteName)})$`, "is").exec(text) : null;
+  return rest ? rest[1].trim() : text;
+}
+
 /** The page's own title and a loading state, at once (before the host has answered). */
 function showLoading(data) {
   if (!$("loading").hidden || root.dataset.blocksiftLoadingMs) return; // readerboot.js did it
@@ -758,10 +780,10 @@ async function main() {
   const meta = index ? { ...data.metadata, authors: [], published: "" } : (data.metadata ?? {});
   const stories = index ? index.querySelectorAll(".index-list > li").length : 0;
   const site = siteOf(data.url);
-  // an index page is titled by the page (data.title); one too short to list is read as an
-  // article, by the article's title
-  const title = headlineOf((!index && data.pageKind === "index" && meta.title) || data.title,
-    meta.siteName || site);
+  // an index page is titled by the page (data.title), less the site's name; one too short to
+  // list is read as an article, by the article's title
+  const title = headlineOf(index ? indexTitleOf(data.title, meta)
+    : (data.pageKind === "index" && meta.title) || data.title, meta.siteName || site);
   document.title = title || site || "Untitled";
   if (data.lang) $("reader").lang = data.lang;
   $("title").textContent = title;

@@ -234,7 +234,8 @@ def test_reader_of_an_index_exports_the_headlines_it_shows(
     page.evaluate("document.getElementById('save-markdown').click(), true")
     markdown = Path(page.wait_for("document.documentElement.dataset.blocksiftSaved")).read_text(encoding="utf-8")
     assert "Teaser words" not in markdown and "Logan Jones" not in markdown and "date:" not in markdown
-    assert markdown.split("\n---\n", 1)[1].strip() == "# Streaming News | The Herald\n\n" + "\n".join(
+    # ... under the title shown, the <title> less the site's name
+    assert markdown.split("\n---\n", 1)[1].strip() == "# Streaming News\n\n" + "\n".join(
         f"{n}. [Story {n}]({site.url(f's{n}')})\n\n   Teaser of story {n}." for n in range(1, 4)), markdown
 
 
@@ -600,12 +601,41 @@ def test_reader_reads_an_index_of_one_story_as_its_text(
     assert "Contact Us" not in text_of(page)
     assert page.evaluate("document.getElementById('title').textContent") == "Mesh Office Chairs"
     page.screenshot(artifacts / "reader-index-of-one.png")
-    # three stories are an index, titled by the page
+    # three stories are an index, titled by the page (its <title> less the site's name)
     three = [{"title": f"Story {n}", "href": f"/s{n}", "teaser": ""} for n in (1, 2, 3)]
     page = reader_of_answer(browser, "indexofthree", {**answer, "pageKind": "index", "index": three})
     assert "an index of 3 stories" in page.evaluate(f"{CONTENT}.querySelector('.index-note').textContent")
-    assert page.evaluate("document.getElementById('title').textContent") == \
-        "Mesh Office Chairs | Quayside"
+    assert page.evaluate("document.getElementById('title').textContent") == "Mesh Office Chairs"
+
+
+def test_reader_titles_an_index_by_its_page_without_the_site_s_name(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a news topic's index was headed "Latest Cloud Computing News | CIO Dive" under the site
+    # line "CIO Dive", a code host's "machine-learning · GitHub Topics · GitHub" under "GitHub"
+    stories = [{"title": f"Story {n}", "href": f"/s{n}", "teaser": ""} for n in range(4)]
+
+    def title_of(key: str, page_title: str, metadata: dict) -> str:
+        answer = stored_answer(site, page_title, "<p>Teasers.</p>", metadata)
+        page = reader_of_answer(browser, key, {**answer, "pageKind": "index", "index": stories})
+        assert page.evaluate("document.getElementById('site').textContent") == metadata["siteName"]
+        if key == "indextitle1":
+            page.screenshot(artifacts / "reader-index-title.png")
+        return page.evaluate("document.getElementById('title').textContent")
+
+    # the metadata's title, a part of the <title>
+    assert title_of("indextitle1", "Latest Cloud Computing News | CIO Dive", {
+        "title": "Latest Cloud Computing News", "siteName": "CIO Dive"}) == "Latest Cloud Computing News"
+    # the <title> less the site's name at its end; the site's name before its words stays
+    assert title_of("indextitle2", "machine-learning · GitHub Topics · GitHub", {
+        "title": "Machine learning", "siteName": "GitHub"}) == "machine-learning · GitHub Topics"
+    assert title_of("indextitle3", "Figma: The Collaborative Interface Design Tool", {
+        "title": "Figma", "siteName": "Figma"}) == "Figma: The Collaborative Interface Design Tool"
+    # never the first story's headline the metadata took for the title
+    assert title_of("indextitle4", "Streaming News – The Herald", {
+        "title": "Tesla recalls 2 million cars", "siteName": "The Herald"}) == "Streaming News"
+    # a <title> that names the site in a word of its own keeps it
+    assert title_of("indextitle5", "GitHub Topics", {
+        "title": "Topics", "siteName": "GitHub"}) == "GitHub Topics"
 
 
 def test_reader_of_an_index_gives_no_story_s_byline_or_date_and_counts_its_stories(
