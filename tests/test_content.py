@@ -1020,6 +1020,7 @@ def test_inline_siblings_the_page_set_apart_by_style_read_apart():
     page = Page("<body><article><h3>Product Identifiers</h3>"
                 "<div><span><span>Publisher</span></span><span><span>Houghton Mifflin</span>"
                 "</span></div><div><span>ISBN-10</span><span>054410305X</span></div>"
+                "<div><span>eBay Product ID (ePID)</span><span>27038656990</span></div>"
                 "<div>$<span>499.99</span><span><span>$599.99</span>*</span></div>"
                 "<p><span>T</span><span>HE</span> story of <b>Java</b><b>script</b> and "
                 "<span>Brand: </span><span>EVGA</span>, <i>fine</i><i>ly</i> said.</p>"
@@ -1027,5 +1028,5 @@ def test_inline_siblings_the_page_set_apart_by_style_read_apart():
     html = render_main(page, page.tree.xpath("//article")).html
     text = " ".join(etree.HTML(html).xpath("string()").split())
     assert "Publisher Houghton Mifflin" in text and "ISBN-10 054410305X" in text, text
-    assert "$499.99 $599.99*" in text, text
+    assert "$499.99 $599.99*" in text and "(ePID) 27038656990" in text, text
     assert "THE story of Javascript and Brand: EVGA, finely said." in text, text

@@ -1309,6 +1309,10 @@ def _drop_bare_navigation(clone: etree._Element) -> None:
 #: stylesheet, and with no space written between them their words ran into one.
 _GLUE_TAGS = frozenset({"span", "a", "b", "strong", "em", "i", "label", "small", "font", "u",
                         "abbr", "time", "data", "cite", "mark", "bdi", "q", "s", "del", "ins"})
+#: a closing bracket a word may end with: "eBay Product ID (ePID)" and its value
+_CLOSING = frozenset(")]")
+
+
 def _starts_apart(text: str) -> bool:
     """Whether ``text`` starts as no word goes on: a capital, a figure, a currency sign."""
     first = text[:1]
@@ -1318,18 +1322,20 @@ def _starts_apart(text: str) -> bool:
 
 def _part_glued_siblings(clone: etree._Element) -> None:
     """A space between two inline siblings with nothing written between them, the first's
-    text ending in a letter or figure (more than one character: not a drop cap) and the
-    second's starting with a capital, a figure or a currency sign: what the page set apart by
-    its stylesheet ("Publisher" and "Houghton Mifflin" as a row's two ``<span>``, a price
-    and the price before a sale) read "PublisherHoughton Mifflin", "$499.99$599.99". A word
-    the page cut in two ("Java" "script", a drop cap "T" "he") stays whole."""
+    text ending in a letter, a figure or a closing bracket (more than one character: not a
+    drop cap) and the second's starting with a capital, a figure or a currency sign: what
+    the page set apart by its stylesheet ("Publisher" and "Houghton Mifflin" as a row's two
+    ``<span>``, a price and the price before a sale) read "PublisherHoughton Mifflin",
+    "$499.99$599.99". A word the page cut in two ("Java" "script", a drop cap "T" "he")
+    stays whole."""
     for first in list(clone.iter(*_GLUE_TAGS)):
         second = first.getnext()
         if second is None or first.tail or not isinstance(second.tag, str) \
                 or second.tag not in _GLUE_TAGS:
             continue
         before = _edge_piece(first, last=True)
-        if before[-1:].isalnum() and _starts_apart(_edge_piece(second, last=False)) and (
+        if (before[-1:].isalnum() or before[-1:] in _CLOSING) \
+                and _starts_apart(_edge_piece(second, last=False)) and (
                 len(before) > 1 or len(element_text(first)) > 1):
             first.tail = " "
 
