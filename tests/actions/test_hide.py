@@ -588,3 +588,26 @@ def test_a_cookie_policy_that_is_the_pages_text_stays() -> None:
     page, _result, decision = _plan(html)
     after, _ = visible_words(page, decision.elements)
     assert after["section"] == 8, [(t.xpath, t.reason) for t in decision.plan.targets]
+
+
+def test_a_consent_dialog_showing_its_message_in_a_frame_goes() -> None:
+    # Seen on news fronts (BBC News, the Guardian): Sourcepoint's dialog, an <iframe> titled
+    # "SP Consent Message" over the whole window, stayed after hide: it holds no words of
+    # its own, so neither its text nor a name said what it is
+    paragraphs = "".join("<p>" + " ".join(s.format(n=i + 3) for s in _STORY)
+                         + f" Paragraph {i} ends here.</p>" for i in range(5))
+    html = ("<html><head><title>Salt and blood pressure</title></head><body>"
+            "<nav><a href=/>Home</a> <a href=/news>News</a> <a href=/sport>Sport</a></nav>"
+            f"<article><h1>Salt and blood pressure</h1>{paragraphs}</article>"
+            "<div id='sp_message_container_1355822' aria-modal='true' role='dialog'>"
+            "<iframe src='https://cdn.privacy-mgmt.com/index.html?message_id=1355822' "
+            "id='sp_message_iframe_1355822' title='SP Consent Message'></iframe></div>"
+            # a video in a dialog is no consent message
+            "<div role='dialog' aria-modal='true' id='player'><iframe title='Video player' "
+            "src='https://www.youtube-nocookie.com/embed/x'></iframe></div></body></html>")
+    page, _result, decision = _plan(html)
+    reasons = {t.xpath: t.reason for t in decision.plan.targets}
+    assert reasons.get("/html/body/div[1]", "").startswith("consent dialog"), reasons
+    assert "/html/body/div[2]" not in reasons, reasons
+    after, _ = visible_words(page, decision.elements)
+    assert after["paragraph"] == 5

@@ -730,6 +730,20 @@ def _consent_banner(element: etree._Element, tokens: set[str]) -> bool:
     return (named or dialog) and _asks_cookie_consent(element)
 
 
+_CONSENT_TITLE = re.compile(r"\b(?:consent|cookies?|gdpr)\b", re.I)
+
+
+def _consent_frame(element: etree._Element) -> bool:
+    """Whether ``element`` is a dialog (``<dialog>``, a dialog role, ``aria-modal``) showing
+    a consent platform's message in a frame titled or named for consent or cookies
+    (Sourcepoint's ``<iframe title="SP Consent Message">``): its words are not in the page."""
+    if not (element.tag == "dialog" or (element.get("role") or "").lower() in _DIALOG_ROLES
+            or (element.get("aria-modal") or "").lower() == "true"):
+        return False
+    return any(_CONSENT_TITLE.search(frame.get("title") or "") or _tokens(frame) & _CONSENT_WORDS
+               for frame in element.iter("iframe"))
+
+
 def _similar(heading: str, title: str) -> bool:
     """A heading and a title name the same story (one holds most of the other)."""
     if not heading:
@@ -1147,7 +1161,8 @@ def decide(page: Page, result: ExtractionResult | None,
     #     a few thousand characters) and even where the segmenter takes its words for main
     #     text (a banner of paragraphs is all a snapshot taken before consent shows), unless
     #     it holds the headline, a byline, a <main> or an <article>, lies in an <article>,
-    #     or holds half the page's text
+    #     or holds half the page's text; likewise a dialog showing a consent platform's
+    #     message in a frame
     if params.consent_chars:
         total_chars = stats[body].chars if body in stats else 0
         named_roots = roots - set(main)
@@ -1158,8 +1173,9 @@ def decide(page: Page, result: ExtractionResult | None,
                 continue
             s = stats[element]
             prose = s.chars - s.link_chars
-            if (not s.chars or prose > params.consent_chars or 2 * s.chars > total_chars
-                    or not _consent_banner(element, _tokens(element))):
+            if prose > params.consent_chars or 2 * s.chars > total_chars or not (
+                    _consent_banner(element, _tokens(element)) if s.chars
+                    else _consent_frame(element)):
                 continue
             if any(a in consent or a.tag == "article" for a in element.iterancestors()):
                 continue
@@ -1171,8 +1187,8 @@ def decide(page: Page, result: ExtractionResult | None,
             if element in chosen and chosen[element][1].split()[0] in _CONSENT_WORDS:
                 continue  # already a "cookie banner" or "consent banner"
             _density, words = _describe(s)
-            chosen[element] = ("other", f"cookie consent banner: {words}, outside the main "
-                                        "text")
+            what = "cookie consent banner" if s.chars else "consent dialog (its message in a frame)"
+            chosen[element] = ("other", f"{what}: {words}, outside the main text")
 
     # 3a. the segmenter's veto: a container holding a region it finds at all likely to be main
     #     content stays, whatever its structure says (ads excepted)
