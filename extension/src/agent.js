@@ -27,6 +27,7 @@ export function agentCall(method, args) {
   function installAgent() {
     const ID_ATTR = "data-bsid";
     const HIDE_ATTR = "data-blocksift-hide";
+    const UNLOCK_ATTR = "data-blocksift-unlock";
     const UI_TAG = "blocksift-ui";
     const LAZY_SRC_ATTRS = ["data-src", "data-lazy-src", "data-original", "data-url", "data-srcset"];
     // Long enough to read two lines; an error stays until dismissed (it may hold a command).
@@ -309,15 +310,46 @@ export function agentCall(method, args) {
       unmarkHidden();
       hiddenElements = elementsFor(ids).filter((element) => element !== document.documentElement
         && element !== document.body);
+      const unlock = scrollLock(hiddenElements);
       for (const element of hiddenElements) element.setAttribute(HIDE_ATTR, "");
+      if (unlock) document.documentElement.setAttribute(UNLOCK_ATTR, unlock);
       return hiddenElements.length;
     }
 
     function unmarkHidden() {
       for (const element of hiddenElements) element.removeAttribute(HIDE_ATTR);
+      document.documentElement.removeAttribute(UNLOCK_ATTR);
       const count = hiddenElements.length;
       hiddenElements = [];
       return count;
+    }
+
+    /**
+     * How the page is locked against scrolling ("fixed": its body is pinned, "overflow": html
+     * or body clip it), when one of the elements about to be hidden is what locked it: a
+     * window-filling fixed layer, as a consent dialog and its backdrop are (the element, or
+     * one of its first few levels). "" otherwise: a page that never scrolls (an app whose
+     * panes scroll) stays as it is.
+     */
+    function scrollLock(elements) {
+      const html = getComputedStyle(document.documentElement);
+      const body = document.body ? getComputedStyle(document.body) : null;
+      const clipped = (style) => style && ["hidden", "clip"].includes(style.overflowY);
+      const lock = body?.position === "fixed" ? "fixed"
+        : clipped(html) || clipped(body) ? "overflow" : "";
+      if (!lock) return "";
+      const windowArea = innerWidth * innerHeight;
+      const covers = (element, depth) => {
+        const style = getComputedStyle(element);
+        if (style.position === "fixed" && style.display !== "none" && style.visibility !== "hidden") {
+          const r = element.getBoundingClientRect();
+          const w = Math.min(r.right, innerWidth) - Math.max(r.left, 0);
+          const h = Math.min(r.bottom, innerHeight) - Math.max(r.top, 0);
+          if (w > 0 && h > 0 && w * h >= 0.4 * windowArea) return true;
+        }
+        return depth < 3 && [...element.children].some((child) => covers(child, depth + 1));
+      };
+      return elements.some((element) => covers(element, 0)) ? lock : "";
     }
 
     function ensureUi() {

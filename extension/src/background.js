@@ -18,8 +18,16 @@ import { examplesCall, onTrainPort, saveExample, startLabeling } from "./labelin
 import { mayHandle, senderKind } from "./trust.js";
 import { textFramesOnly } from "./readerframes.js";
 
-/** Hides what the agent marked; injected as a user stylesheet so pages cannot override it. */
-const HIDE_CSS = "[data-blocksift-hide] { display: none !important; }";
+/**
+ * Hides what the agent marked; injected as a user stylesheet so pages cannot override it
+ * (a user sheet's !important beats the page's). A page that a hidden dialog had locked
+ * (html or body `overflow: hidden`, body `position: fixed`: a consent platform's lock while
+ * its message shows) scrolls again: the agent marks `<html>` so only then.
+ */
+const HIDE_CSS = "[data-blocksift-hide] { display: none !important; }\n"
+  + "html[data-blocksift-unlock] { overflow: auto !important; height: auto !important; }\n"
+  + "html[data-blocksift-unlock] > body { overflow: visible !important; height: auto !important; }\n"
+  + "html[data-blocksift-unlock=\"fixed\"] > body { position: static !important; }";
 const STATS_KEY = "stats";
 
 let client = null;

@@ -321,3 +321,61 @@ def test_a_consent_banner_fixed_to_the_window_is_outlined_and_hidden(
     assert status["status"] == "hidden", status
     assert not page.evaluate("document.getElementById('consent').checkVisibility()")
     page.screenshot(artifacts / "consent-hidden.png")
+
+
+#: A consent dialog over the whole window that locks the page while it shows, as
+#: Sourcepoint does on news sites (``html.sp-message-open body { overflow: hidden
+#: !important; position: fixed !important }``).
+ADD_LOCKING_DIALOG = """(() => {
+  const style = document.createElement("style");
+  style.textContent = `.sp-message-open { height: 100vh !important; }
+    .sp-message-open body { overflow: hidden !important; position: fixed !important;
+      top: 0 !important; left: 0 !important; right: 0 !important; }
+    #sp_message_container { position: fixed; inset: 0; z-index: 99; background: rgba(0,0,0,.5); }`;
+  document.head.append(style);
+  const dialog = document.createElement("div");
+  dialog.id = "sp_message_container";
+  dialog.setAttribute("role", "dialog");
+  dialog.setAttribute("aria-modal", "true");
+  dialog.innerHTML = `<div style="background: #fff; margin: 20vh auto; width: 50%; padding: 1em">
+    <p>We and our partners use cookies to store and read information on your device. You may
+    accept or refuse them, and change your settings at any time.</p><button>Accept</button></div>`;
+  document.body.append(dialog);
+  document.documentElement.classList.add("sp-message-open");
+  scrollTo(0, 400);
+  return scrollY;
+})()"""
+
+
+def test_hiding_a_dialog_that_locked_the_page_lets_it_scroll_and_undo_locks_it_again(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    """Seen on a news section front (the Guardian's, wcxb-dev 2966): a consent platform pins
+    the page's body while its dialog shows; hide took the dialog away, but the page stayed
+    pinned at its top and would not scroll."""
+    page = browser.new_tab(site.url("hide/news.html"))
+    page.set_viewport(800, 500)
+    assert page.evaluate(ADD_LOCKING_DIALOG) == 0  # locked: it does not scroll
+    styles = ("[getComputedStyle(document.body).position, getComputedStyle(document.body).overflowY,"
+              " document.documentElement.scrollHeight]")
+    locked = page.evaluate(styles)
+    status = browser.act(page, "hide")
+    assert status["status"] == "hidden", status
+    assert not page.evaluate("document.getElementById('sp_message_container').checkVisibility()")
+    assert page.evaluate("scrollTo(0, 400), scrollY") > 0, page.evaluate(styles)
+    page.screenshot(artifacts / "locked-hidden.png")
+    status = browser.act(page, "hide")
+    assert status["status"] == "restored", status
+    assert page.evaluate(styles) == locked
+    assert not page.evaluate("document.documentElement.hasAttribute('data-blocksift-unlock')")
+
+
+def test_hide_leaves_a_page_that_never_scrolls_as_it_is(browser: harness.Browser,
+                                                        site: harness.Site) -> None:
+    """A page whose body never scrolls (an app whose panes scroll) keeps its overflow when hide
+    hides nothing that fills the window."""
+    page = browser.new_tab(site.url("hide/news.html"))
+    page.evaluate("document.documentElement.style.overflow = 'hidden', true")
+    status = browser.act(page, "hide")
+    assert status["status"] == "hidden", status
+    assert not page.evaluate("document.documentElement.hasAttribute('data-blocksift-unlock')")
+    assert page.evaluate("getComputedStyle(document.documentElement).overflowY") == "hidden"
