@@ -1030,3 +1030,30 @@ def test_inline_siblings_the_page_set_apart_by_style_read_apart():
     assert "Publisher Houghton Mifflin" in text and "ISBN-10 054410305X" in text, text
     assert "$499.99 $599.99*" in text and "(ePID) 27038656990" in text, text
     assert "THE story of Javascript and Brand: EVGA, finely said." in text, text
+
+
+def test_a_screen_reader_text_in_other_words_than_the_one_shown_is_said_once():
+    # an eBay product's delivery line read "Est. delivery Wed, Apr 22 - Fri, May 15 Estimated
+    # delivery Wed, Apr 22 - Fri, May 15": the line shown, hidden from screen readers, then
+    # their own wording of it, hidden from the eye by a class: the words stay; a screen
+    # reader's text saying something else beside one shown stays
+    page = Page("<body><article><p>About the book.</p><div><span aria-hidden='true'>"
+                "<span>Est. delivery </span><b>Wed, Apr 22 - Fri, May 15</b></span>"
+                "<span class='clipped'>Estimated delivery Wed, Apr 22 - Fri, May 15</span></div>"
+                "<ul><li><span aria-hidden='true'>Whole Bean (13)</span>"
+                "<span class='visually-hidden'>Whole Bean (13 products)</span></li>"
+                "<li><span aria-hidden='true'>Selected</span><span class='sr-only'>Slide 3 of 38"
+                "</span></li></ul></article></body>")
+    text = " ".join(Page(render_main(page, page.tree.xpath("//article")).html)
+                    .tree.xpath("string(//body)").split())
+    assert text.count("delivery") == 1 and "Estimated delivery Wed, Apr 22 - Fri, May 15" in text, text
+    assert text.count("Whole Bean") == 1 and "Whole Bean (13 products)" in text, text
+    assert "Selected" in text and "Slide 3 of 38" in text, text
+    # the one spoken holds the price's point, which the one shown left to the stylesheet
+    page = Page("<body><article><p>Headphones.</p><div><span class='a-offscreen'>EUR 34.42"
+                "</span><span aria-hidden='true'><span>EUR</span><span>34</span><span>42</span>"
+                "</span></div></article></body>")
+    text = " ".join(Page(render_main(page, page.tree.xpath("//article")).html)
+                    .tree.xpath("string(//body)").split())
+    assert text.count("EUR") == 1 and text.endswith("EUR 34.42"), text
+

@@ -1630,10 +1630,12 @@ def whole_links(chosen: Sequence[etree._Element],
 
 
 #: Class names of text meant for screen readers only, hidden by the page's CSS
-#: ("sr-only", "sr-text", "screen-reader-text", "visually-hidden", "a11y-hidden").
+#: ("sr-only", "sr-text", "screen-reader-text", "visually-hidden", "a11y-hidden", eBay's
+#: "clipped").
 _SCREEN_READER_CLASS = re.compile(
-    r"(?:^|[\s_-])(?:sr|screen-?reader|visually-?hidden|visuallyhidden|a11y|assistive|offscreen)"
-    r"(?:$|[\s_-])", re.I)
+    r"(?:^|[\s_-])(?:sr|screen-?reader|visually-?hidden|visuallyhidden|a11y|assistive|offscreen"
+    r"|clipped)(?:$|[\s_-])", re.I)
+_WORD = re.compile(r"\w+")
 
 
 def _squeezed(element: etree._Element) -> str:
@@ -1644,7 +1646,11 @@ def screen_reader_copies(elements: Sequence[etree._Element]) -> list[etree._Elem
     """Screen-reader copies of text the page shows hidden from screen readers, inside
     ``elements``: beside an ``aria-hidden="true"`` element with text (the visible "$79.00"),
     a sibling whose text holds it and that is a screen-reader text by its class or mostly
-    that text ("Price $ 79.00"). The visible copy stays; the other is said once, not twice."""
+    that text ("Price $ 79.00"): the visible copy stays. Beside a screen-reader text by its
+    class that says mostly the same words otherwise (:func:`_says_mostly_the_same`:
+    "Estimated delivery Wed, Apr 22" for the "Est. delivery Wed, Apr 22" shown, "EUR 34.42"
+    for a price whose point the page's stylesheet draws), the element shown is the copy:
+    its words are the page's drawing of them. Either way the text is said once, not twice."""
     found: list[etree._Element] = []
     for root in elements:
         if not isinstance(root.tag, str):
@@ -1659,10 +1665,27 @@ def screen_reader_copies(elements: Sequence[etree._Element]) -> list[etree._Elem
                         or sibling.get("aria-hidden") == "true":
                     continue
                 other = _squeezed(sibling)
-                if text in other and (_SCREEN_READER_CLASS.search(sibling.get("class") or "")
-                                      or 2 * len(text) >= len(other)):
+                spoken = _SCREEN_READER_CLASS.search(sibling.get("class") or "")
+                if text in other and (spoken or 2 * len(text) >= len(other)):
                     found.append(sibling)
+                elif spoken and _says_mostly_the_same(shown, sibling):
+                    # the same in other words: the words, not the page's drawing of them
+                    # (a price's point drawn by the stylesheet read "EUR 34 42", an icon
+                    # font's "%" was no character)
+                    found.append(shown)
+                    break
     return found
+
+
+def _says_mostly_the_same(shown: etree._Element, spoken: etree._Element) -> bool:
+    """Whether a screen reader's text says what the element shown says in other words:
+    most words of each are the other's ("Est. delivery Wed, Apr 22" and "Estimated delivery
+    Wed, Apr 22", "Whole Bean (13)" and "Whole Bean (13 products)")."""
+    words = Counter(_WORD.findall(element_text(shown).lower()))
+    other = Counter(_WORD.findall(element_text(spoken).lower()))
+    common = sum((words & other).values())
+    return bool(words) and common >= 0.6 * sum(words.values()) \
+        and common >= 0.5 * sum(other.values())
 
 
 #: Class words of a site's announcement ("notice", "site-wide-notification",
