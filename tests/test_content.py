@@ -1057,3 +1057,22 @@ def test_a_screen_reader_text_in_other_words_than_the_one_shown_is_said_once():
                     .tree.xpath("string(//body)").split())
     assert text.count("EUR") == 1 and text.endswith("EUR 34.42"), text
 
+
+def test_links_that_put_a_product_in_the_cart_leave_the_reader_copy():
+    # a shop's grid showed "Add To Cart" and "Quick view" as a line of their own under every
+    # product, an auction's page "Buy It Now" and "Add to cart": controls drawn as links; a
+    # link to the product, one saying more, and a picture's link stay
+    page = Page("<body><article><ul><li><a href='/p/ballparks'>Ballparks Past and Present</a>"
+                "<div><em>$135.00</em></div><div><a href='/cart.php?action=add&amp;product_id=3'>"
+                "Add To Cart</a></div><div><a>Quick view</a></div></li>"
+                "<li><a href='/p/mugs'>Mugs</a><div><a href='/shop/?add-to-cart=3092'>Order</a></div>"
+                "<div><a href='https://www.ebay.com/atc/binctr?item=3'><span>Buy It Now</span></a>"
+                "</div></li></ul><p>Read <a href='/guide'>how to add to cart from the app</a>.</p>"
+                "<p><a href='/cart/add?id=4'><img src='https://ex.org/mug.jpg' alt='Mug'></a></p>"
+                "</article></body>", url="https://shop.example/c/")
+    html = render_main(page, page.tree.xpath("//article")).html
+    for gone in ("Add To Cart", "Quick view", "Order", "Buy It Now"):
+        assert gone not in html, gone
+    assert html.count("<div>") == 1, html  # the price's; the controls' boxes went with them
+    assert "Ballparks Past and Present" in html and "$135.00" in html and "Mugs" in html
+    assert "how to add to cart from the app" in html and "mug.jpg" in html

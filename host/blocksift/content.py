@@ -1151,6 +1151,33 @@ def _drop_controls(clone: etree._Element) -> None:
             _drop(node)
 
 
+#: A link that puts a product in the cart: by its address (WooCommerce's "?add-to-cart=",
+#: BigCommerce's "cart.php?action=add", "/cart/add", eBay's "/sc/add" and "/atc/") or by
+#: all its text ("Add to cart", "Buy it now", "Quick view"): a shop's control drawn as a
+#: link, which the reader showed as a line of its own under every product.
+_CART_ACTION_URL = re.compile(
+    r"[?&]add[-_]?to[-_]?cart=|/add[-_]?to[-_]?cart\b|\baddtocart\b|cart(?:\.php)?\?action=add\b"
+    r"|/cart/add\b|/sc/add\b|/atc/", re.I)
+_SHOP_ACTIONS = frozenset({"add to cart", "add to bag", "add to basket", "add to trolley",
+                           "buy now", "buy it now", "quick view", "quick shop",
+                           "add to wishlist", "add to wish list"})
+_CART_LINK_WORDS = 4
+
+
+def _drop_cart_links(clone: etree._Element) -> None:
+    """Links that put a product in the cart (:data:`_CART_ACTION_URL`, :data:`_SHOP_ACTIONS`),
+    at most :data:`_CART_LINK_WORDS` words and no picture, out of the reader's copy: the box
+    left empty goes with the empty boxes (:func:`_drop_spacers`)."""
+    for link in list(clone.iter("a")):
+        if link.getparent() is None or next(link.iter(*_PICTURES), None) is not None:
+            continue
+        words = " ".join(element_text(link).lower().split())
+        if not words or len(words.split()) > _CART_LINK_WORDS:
+            continue
+        if words in _SHOP_ACTIONS or _CART_ACTION_URL.search(link.get("href") or ""):
+            _drop(link)
+
+
 #: Largest width or height (CSS pixels) an image declares that is an icon, not a picture.
 _ICON_PX = 32
 
@@ -1273,6 +1300,7 @@ def restructure(clone: etree._Element, math_classes: bool = True) -> None:
     _math_sources(clone, math_classes)
     _write_drawn_check_marks(clone)  # before the controls: an icon's <i> goes with them
     _drop_controls(clone)  # after the formulas: MathJax 2 keeps TeX in scripts
+    _drop_cart_links(clone)
     _drop_heading_anchors(clone)
     _drop_bare_navigation(clone)
     _drop_template_slots(clone)
