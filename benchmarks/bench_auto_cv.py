@@ -42,6 +42,7 @@ from blocksift.algorithms import auto  # noqa: E402
 from blocksift.algorithms.segmenter import features as feats  # noqa: E402
 from blocksift.evaluation.datasets import resolve  # noqa: E402
 from blocksift.evaluation.metric import score_page, summarize, word_prf  # noqa: E402
+from blocksift.labeled import iter_records  # noqa: E402
 
 SETS = ["wcxb-dev", "dragnet", "cleaneval-dev", "cleanportaleval", "zh-cwce"]
 
@@ -53,7 +54,7 @@ def load_samples(cache: Path, sets: list[str]) -> list[at.PageSample]:
         if not file.exists():
             print(f"building features of {name} ...", file=sys.stderr)
             built = []
-            for record in at.iter_records(resolve(name)):
+            for record in iter_records(resolve(name)):
                 built.append(at.make_sample(record, name))
             cache.mkdir(parents=True, exist_ok=True)
             file.write_bytes(pickle.dumps(built))
@@ -69,7 +70,7 @@ def load_lengthened(cache: Path, sets: list[str], share: float, seed: int = 0
         file = cache / f"{name}.lengthened-{share}-{seed}.pkl"
         if not file.exists():
             print(f"lengthening pages of {name} ...", file=sys.stderr)
-            built = [s for record in at.iter_records(resolve(name))
+            built = [s for record in iter_records(resolve(name))
                      if (s := at.training_lengthened(record, name, seed, share)) is not None]
             cache.mkdir(parents=True, exist_ok=True)
             file.write_bytes(pickle.dumps(built))
@@ -166,7 +167,7 @@ def start_tags(cache: Path, samples: list[at.PageSample]) -> np.ndarray:
     counts = pickle.loads(file.read_bytes()) if file.exists() else {}
     wanted = {s.dataset for s in samples if (s.dataset, s.page_id) not in counts}
     for name in sorted(wanted):
-        for record in at.iter_records(resolve(name)):
+        for record in iter_records(resolve(name)):
             counts[(name, str(record.get("id")))] = len(
                 Page(record["html"], url=record.get("url")).tags.names)
     if wanted:

@@ -54,6 +54,7 @@ from blocksift.evaluation.datasets import resolve  # noqa: E402
 from blocksift.evaluation.hide import LOSS_LIMIT, score, visible_words  # noqa: E402
 from blocksift.evaluation.metric import tokens  # noqa: E402
 from blocksift.evaluation.runner import percentile  # noqa: E402
+from blocksift.labeled import iter_records  # noqa: E402
 from blocksift.page import Page  # noqa: E402
 from blocksift.wire import results as _results  # noqa: E402
 
@@ -122,7 +123,7 @@ def _cache_one(job: tuple[str, int, dict]) -> dict[str, Any]:
 
 def _jobs(sets: list[str], limit: int | None):
     for dataset in sets:
-        for n, record in enumerate(at.iter_records(resolve(dataset), limit)):
+        for n, record in enumerate(iter_records(resolve(dataset), limit)):
             yield dataset, n, record
 
 
@@ -306,7 +307,7 @@ def _with_records(cache: list[dict[str, Any]], sets: list[str], every: int = 1):
     wanted = {(c["dataset"], c["n"]): c for c in cache
               if every == 1 or c["dataset"] not in LARGE or c["n"] % every == 0}
     for dataset in sets:
-        for n, record in enumerate(at.iter_records(resolve(dataset))):
+        for n, record in enumerate(iter_records(resolve(dataset))):
             item = wanted.get((dataset, n))
             if item is not None:
                 yield {**item, "record": record}
