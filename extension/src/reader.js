@@ -530,6 +530,20 @@ function titleWithDate(text, wanted, published) {
 
 const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 
+/** An element's text as read: a line break is a space ("Rebuilding the Legacy<br>of American
+ * Made" is the title "Rebuilding the Legacy of American Made", which its textContent,
+ * "Legacyof", was not: the headline stood twice, under the title as its subtitle). */
+function readText(element) {
+  if (!element.querySelector("br")) return element.textContent;
+  let text = "";
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.nodeType === Node.TEXT_NODE) text += node.data;
+    else if (node.localName === "br") text += " ";
+  }
+  return text;
+}
+
 /** The first block ``container`` opens with, past empty blocks and date lines, when it says
  * the title alone, or a heading the title and the header's date (looked for inside the
  * opening wrappers); removed. */
@@ -540,7 +554,7 @@ function dropOpeningTitle(container, wanted, published) {
       continue;
     }
     if (node.nodeType !== Node.ELEMENT_NODE) continue;
-    const text = squeeze(node.textContent);
+    const text = squeeze(readText(node));
     if (!text || isDateLine(node)) continue;
     const tag = node.localName;
     if ((text === wanted && HEADLINE_TAGS.has(tag))
@@ -560,7 +574,7 @@ function dropOpeningTitle(container, wanted, published) {
 function dropRepeatedTitle(fragment, title, published) {
   const wanted = squeeze(title);
   if (!wanted) return false;
-  const heading = [...fragment.querySelectorAll("h1")].find((h) => squeeze(h.textContent) === wanted);
+  const heading = [...fragment.querySelectorAll("h1")].find((h) => squeeze(readText(h)) === wanted);
   if (heading) {
     heading.remove();
     return true;
@@ -583,7 +597,7 @@ function takeOpeningHeadline(container) {
       continue;
     }
     if (node.nodeType !== Node.ELEMENT_NODE) continue;
-    const text = node.textContent.replace(/\s+/g, " ").trim();
+    const text = readText(node).replace(/\s+/g, " ").trim();
     if (!text || isDateLine(node)) continue;
     if (node.localName === "h1") {
       if (text.length > SUBTITLE_CHARS) return "";

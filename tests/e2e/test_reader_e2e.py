@@ -451,6 +451,28 @@ def test_reader_shows_an_opening_headline_worded_otherwise_under_the_title_once(
     assert " ".join(text_of(page).split()).startswith("Your walk starts here!")
 
 
+def test_reader_reads_a_line_break_in_a_headline_as_a_space(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a shop's headline broken in two lines ("Rebuilding the Legacy<br>of American Made")
+    # did not say the title for the reader ("Legacyof"): it stood under the title again, as
+    # its subtitle, glued; an <h1> further on with a line break stays in the text
+    html = ("<div><h1>Rebuilding the Legacy<br>of American Made</h1>"
+            "<p>Makers Market is a return to the good old days.</p></div>"
+            "<h1>Our <br>makers</h1><p>Each one vetted.</p>")
+    page = reader_of_answer(browser, "headlinebreak", stored_answer(
+        site, "Rebuilding the Legacy of American Made", html))
+    assert page.evaluate("document.getElementById('subtitle').hidden") is True
+    text = " ".join(text_of(page).split())
+    assert text.startswith("Makers Market is a return"), text
+    assert page.evaluate(f"{CONTENT}.querySelectorAll('h1').length") == 1
+    page.screenshot(artifacts / "reader-headline-break.png")
+    # worded otherwise, it is the subtitle, its words apart
+    page = reader_of_answer(browser, "headlinebreak2", stored_answer(
+        site, "American Made Gifts", html))
+    assert page.evaluate("document.getElementById('subtitle').textContent") == \
+        "Rebuilding the Legacy of American Made"
+
+
 def test_reader_drops_a_meta_line_its_header_says_already_and_keeps_the_text(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a company blog's author, date and reading time above the text, each on its line
