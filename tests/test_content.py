@@ -1032,6 +1032,16 @@ def test_inline_siblings_the_page_set_apart_by_style_read_apart():
     assert "THE story of Javascript and Brand: EVGA, finely said." in text, text
 
 
+def test_code_split_into_spans_by_a_highlighter_stays_as_written():
+    # inline code and keyboard keys highlighted token by token: "sumX" is one name, not two
+    page = Page("<body><article><p>Call <code><span>sum</span><span>X</span><span>(</span>"
+                "<span>a</span><span>)</span></code> or press <kbd><span>Ctrl</span><span>K"
+                "</span></kbd>; <span>Price</span><span>$10</span>.</p></article></body>")
+    html = render_main(page, page.tree.xpath("//article")).html
+    text = " ".join(etree.HTML(html).xpath("string()").split())
+    assert "Call sumX(a) or press CtrlK; Price $10." in text, text
+
+
 def test_a_screen_reader_text_in_other_words_than_the_one_shown_is_said_once():
     # an eBay product's delivery line read "Est. delivery Wed, Apr 22 - Fri, May 15 Estimated
     # delivery Wed, Apr 22 - Fri, May 15": the line shown, hidden from screen readers, then

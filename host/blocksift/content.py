@@ -1348,6 +1348,10 @@ def _starts_apart(text: str) -> bool:
                             or unicodedata.category(first) == "Sc")
 
 
+#: Code and program text, whose characters are the text: nothing is added inside.
+_VERBATIM_TAGS = ("pre", "code", "kbd", "samp", "tt", "var")
+
+
 def _part_glued_siblings(clone: etree._Element) -> None:
     """A space between two inline siblings with nothing written between them, the first's
     text ending in a letter, a figure or a closing bracket (more than one character: not a
@@ -1355,11 +1359,12 @@ def _part_glued_siblings(clone: etree._Element) -> None:
     the page set apart by its stylesheet ("Publisher" and "Houghton Mifflin" as a row's two
     ``<span>``, a price and the price before a sale) read "PublisherHoughton Mifflin",
     "$499.99$599.99". A word the page cut in two ("Java" "script", a drop cap "T" "he")
-    stays whole."""
+    stays whole. Code is left as written: a highlighter's spans split ``sumX`` too."""
+    verbatim = {node for box in clone.iter(*_VERBATIM_TAGS) for node in box.iter()}
     for first in list(clone.iter(*_GLUE_TAGS)):
         second = first.getnext()
         if second is None or first.tail or not isinstance(second.tag, str) \
-                or second.tag not in _GLUE_TAGS:
+                or second.tag not in _GLUE_TAGS or first in verbatim:
             continue
         before = _edge_piece(first, last=True)
         if (before[-1:].isalnum() or before[-1:] in _CLOSING) \
