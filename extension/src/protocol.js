@@ -293,9 +293,22 @@ export function planOverlayItems(plan) {
   for (const target of plan?.targets ?? []) {
     if (typeof target?.elementId !== "string") continue;
     const links = target.links ? ` · ${target.links} link${target.links === 1 ? "" : "s"}` : "";
-    items.push({ kind: target.kind, elementIds: [target.elementId], label: `${KIND_NAMES[target.kind] ?? target.kind}${links}`, reason: target.reason });
+    items.push({ kind: target.kind, elementIds: [target.elementId], label: `${targetName(target)}${links}`, reason: target.reason });
   }
   return items;
+}
+
+/**
+ * A hidden target's name on its label: its kind's, or for "other" what the host's reason
+ * names it ("cookie consent banner: 2,114 characters, …"), which says more than "other".
+ */
+function targetName(target) {
+  const kindName = KIND_NAMES[target.kind] ?? target.kind;
+  if (target.kind !== "other" || typeof target.reason !== "string") return kindName;
+  const head = target.reason.split(":")[0].trim();
+  const named = head !== target.reason && head.length <= 32 && /^[\p{L} -]+$/u.test(head)
+    && head.split(/\s+/).length <= 4;
+  return named ? head : kindName;
 }
 
 /** Overlay items of the paper's link blocks, unchanged ("as the paper finds them"). */

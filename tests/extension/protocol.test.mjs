@@ -4,7 +4,8 @@ import { test } from "node:test";
 
 import {
   ChunkAssembler, ID_ATTR, PROTOCOL_VERSION, cancelRequest, elementIdsToHide, extractRequest,
-  helloRequest, isHostMissingMessage, lengthLabel, newRequestId, portClosedError, readingTime, wellFormed,
+  helloRequest, isHostMissingMessage, lengthLabel, newRequestId, planOverlayItems, portClosedError, readingTime,
+  wellFormed,
 } from "../../extension/src/protocol.js";
 
 test("hello names the protocol version and the client", () => {
@@ -98,4 +99,16 @@ test("messages are made well-formed: lone surrogates become U+FFFD, pairs stay",
   assert.equal(mended.n, 5);
   assert.equal(mended.none, null);
   assert.equal(message.html, "a\uD800b \uD83D\uDE00 c\uDC00");  // the snapshot itself is untouched
+});
+
+test("an overlay label names an 'other' target as the host's reason does, else by its kind", () => {
+  const plan = { version: 1, targets: [
+    { kind: "other", elementId: "1", links: 3, reason: "cookie consent banner: 2,114 characters, 3 links, outside the main text" },
+    { kind: "other", elementId: "2", links: 0, reason: "share buttons: 40 characters, outside the main text" },
+    { kind: "other", elementId: "3", links: 1, reason: "labeled other by the segmenter (main probability 0.01), 12 characters" },
+    { kind: "other", elementId: "4", links: 1, reason: "cookie banner, labeled other by the segmenter (main probability 0.02): its words" },
+    { kind: "nav", elementId: "5", links: 9, reason: "navigation: 9 links, outside the main text" },
+  ] };
+  assert.deepEqual(planOverlayItems(plan).map((item) => item.label), [
+    "cookie consent banner · 3 links", "share buttons", "other · 1 link", "other · 1 link", "navigation · 9 links"]);
 });
