@@ -369,3 +369,71 @@ def test_a_degree_after_the_name_belongs_to_the_name(where):
                                                                           "John Roe, M.D."]
     # names in capitals are names, each its own author
     assert metadata._split_names("By SMITH, JONES") == ["SMITH", "JONES"]
+
+
+def _shop_page(*heads: str) -> Page:
+    return Page("<html><head><title>Trail Mug | Kiln Co</title>" + "".join(heads) + "</head><body>"
+                "<h1>Trail Mug</h1><p>$29.95</p><p>A stoneware mug for long walks.</p></body></html>",
+                url="https://kiln.example/products/trail-mug")
+
+
+def _ld(data: object) -> str:
+    return f'<script type="application/ld+json">{json.dumps(data)}</script>'
+
+
+@pytest.mark.parametrize(("heads", "expected"), [
+    # one Offer, a number
+    ([_ld({"@type": "Product", "name": "Trail Mug", "offers": {"@type": "Offer", "price": 29.95,
+                                                                 "priceCurrency": "usd"}})],
+     ("29.95", "USD")),
+    # in a @graph, offers as a list of one price, grouped thousands as a string
+    ([_ld({"@graph": [{"@type": "WebPage"}, {"@type": ["Product"], "offers": [
+        {"@type": "Offer", "price": "1,299.99", "priceCurrency": "EUR"},
+        {"@type": "Offer", "price": "1299.99", "priceCurrency": "EUR"}]}]})], ("1,299.99", "EUR")),
+    # an AggregateOffer whose low and high agree; a price specification
+    ([_ld({"@type": "Product", "offers": {"@type": "AggregateOffer", "lowPrice": "12",
+                                          "highPrice": "12.00", "priceCurrency": "GBP"}})],
+     ("12", "GBP")),
+    ([_ld({"@type": "Product", "offers": {"@type": "Offer", "priceSpecification": {
+        "price": "8.50", "priceCurrency": "AUD"}}})], ("8.50", "AUD")),
+    # no structured data: the product:price meta tags
+    (['<meta property="product:price:amount" content="60.00">',
+      '<meta property="product:price:currency" content="AUD">'], ("60.00", "AUD")),
+])
+def test_a_product_pages_one_price_comes_from_its_structured_data(heads, expected) -> None:
+    found = metadata.extract(_shop_page(*heads), page_type="product").price
+    assert found is not None
+    assert (found.amount, found.currency) == (expected[0].replace(",", ""), expected[1])
+
+
+@pytest.mark.parametrize("heads", [
+    # variants at two prices: no one price to show
+    [_ld({"@type": "Product", "offers": [{"@type": "Offer", "price": "325", "priceCurrency": "USD"},
+                                         {"@type": "Offer", "price": "335", "priceCurrency": "USD"}]})],
+    # a range, a price of zero, a word, no currency, a currency that is no ISO code
+    [_ld({"@type": "Product", "offers": {"@type": "AggregateOffer", "lowPrice": "10",
+                                         "highPrice": "40", "priceCurrency": "USD"}})],
+    [_ld({"@type": "Product", "offers": {"@type": "Offer", "price": "0", "priceCurrency": "USD"}})],
+    [_ld({"@type": "Product", "offers": {"@type": "Offer", "price": "Free", "priceCurrency": "USD"}})],
+    [_ld({"@type": "Product", "offers": {"@type": "Offer", "price": "19.99"}})],
+    ['<meta property="og:price:amount" content="19.99">', '<meta property="og:price:currency" content="$">'],
+    # an offer that is not a product's (an event's ticket)
+    [_ld({"@type": "Event", "offers": {"@type": "Offer", "price": "25", "priceCurrency": "USD"}})],
+    # broken JSON-LD and odd values never raise
+    ['<script type="application/ld+json">{"@type": "Product", "offers": </script>'],
+    [_ld({"@type": "Product", "offers": [None, 3, {"@type": "Offer", "price": True,
+                                                    "priceCurrency": "USD"}]})],
+])
+def test_no_price_where_the_page_states_none_or_several(heads) -> None:
+    assert metadata.extract(_shop_page(*heads), page_type="product").price is None
+
+
+def test_a_price_is_given_on_product_pages_only() -> None:
+    page = _shop_page(_ld({"@type": "Product", "offers": {"@type": "Offer", "price": "29.95",
+                                                          "priceCurrency": "USD"}}))
+    assert metadata.extract(page, page_type="product").price is not None
+    # a review article describing the product, or a page of uncertain type: no price
+    assert metadata.extract(page, page_type="article").price is None
+    assert metadata.extract(page).price is None
+    assert metadata.extract(page, page_type="product").model_dump(by_alias=True)["price"] == {
+        "amount": "29.95", "currency": "USD"}

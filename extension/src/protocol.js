@@ -334,6 +334,22 @@ export function readingTime(text, { wordsPerMinute = 230, cjkPerMinute = 500 } =
   return { words, cjk, minutes: Math.max(1, Math.round(minutes)) };
 }
 
+/**
+ * A product's price for the reader's header, in the page's language ("$29.95", "29,95 €");
+ * "" without one. The host sends it as its structured data states it: a decimal amount and
+ * an ISO 4217 code; a code the browser has no symbol for is shown by its code ("XQQ 4.50").
+ */
+export function priceLabel(price, locale = undefined) {
+  const amount = Number(price?.amount);
+  const currency = String(price?.currency ?? "");
+  if (!(amount > 0) || !/^[A-Z]{3}$/.test(currency)) return "";
+  try {
+    return new Intl.NumberFormat(locale || undefined, { style: "currency", currency }).format(amount);
+  } catch {
+    return `${price.amount} ${currency}`;
+  }
+}
+
 /** The text's length for the reader's header: Chinese, Japanese and Korean text is counted
  * in characters (a run of them is not one word), other text in words. */
 export function lengthLabel({ words, cjk }, locale = undefined) {

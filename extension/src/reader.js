@@ -5,7 +5,7 @@
 
 import DOMPurify from "./vendor/dompurify/purify.es.mjs";
 import { api } from "./api.js";
-import { MSG, lengthLabel, readingTime } from "./protocol.js";
+import { MSG, lengthLabel, priceLabel, readingTime } from "./protocol.js";
 import { indexExportHtml, indexViewFragment } from "./indexview.js";
 
 import { READER_KEYS, readerAction } from "./readerkeys.js";
@@ -285,6 +285,16 @@ function showMeta(data, meta, stories = 0) {
     stamp.dateTime = meta.published.slice(0, 10);
     stamp.textContent = day;
     parts.push(stamp);
+  }
+  // a product page's price, as its structured data states it, before its length
+  const price = priceLabel(meta.price, meta.language || data.lang);
+  if (price) {
+    const value = document.createElement("data");
+    value.id = "price";
+    value.className = "price";
+    value.value = `${meta.price.amount} ${meta.price.currency}`;
+    value.textContent = price;
+    parts.push(value);
   }
   // an index shows its headlines, not the main text: its length is its stories'
   if (stories) parts.push(`${stories} stories`);

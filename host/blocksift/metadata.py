@@ -26,7 +26,7 @@ from . import titles
 from .content import element_text
 from .htmltokenizer import unescape
 from .page import Page
-from .wire.results import ExtractionResult, MainText, PageMetadata
+from .wire.results import ExtractionResult, MainText, PageMetadata, Price
 
 #: Reading speed used for ``reading_minutes`` (the extension's readingTime uses the same).
 WORDS_PER_MINUTE = 230
@@ -198,7 +198,78 @@ def extract(page: Page, main: MainText | None = None, page_type: str = "") -> Pa
         words=words + cjk,
         reading_minutes=max(1, round(words / WORDS_PER_MINUTE + cjk / CJK_PER_MINUTE))
         if words + cjk else 0,
+        price=_product_price(ld_nodes, metas) if page_type in PRICED_PAGE_TYPES else None,
     )
+
+
+#: Page types whose price the reader shows (the segmenter's, at any probability: the price
+#: must also be the one price of a schema.org Product or of product:price meta tags).
+PRICED_PAGE_TYPES = frozenset({"product"})
+_PRODUCT_TYPES = frozenset({"product", "productgroup", "individualproduct", "productmodel",
+                            "vehicle", "car", "book", "softwareapplication"})
+_AMOUNT = re.compile(r"\d+(?:\.\d+)?")
+_GROUPED_AMOUNT = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+_CURRENCY = re.compile(r"[A-Z]{3}")
+
+
+def _amount(value: object) -> str:
+    """A price as a plain decimal ('1299.99'), '' when it is none (a range, a word, zero)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return ""
+    text = (f"{value:.2f}" if isinstance(value, float) else str(value)).strip()
+    if _GROUPED_AMOUNT.fullmatch(text):
+        text = text.replace(",", "")
+    if not _AMOUNT.fullmatch(text) or not float(text) > 0:
+        return ""
+    return text
+
+
+def _offer_prices(offers: object, currency: str = "") -> list[tuple[str, str]]:
+    """(amount, currency) of each offer of a Product's ``offers`` (an Offer, a list of them,
+    an AggregateOffer whose low and high price agree)."""
+    found: list[tuple[str, str]] = []
+    for offer in offers if isinstance(offers, list) else [offers]:
+        if not isinstance(offer, dict):
+            continue
+        code = str(offer.get("priceCurrency") or currency).strip().upper()
+        spec = offer.get("priceSpecification")
+        spec = spec[0] if isinstance(spec, list) and spec else spec
+        if "aggregateoffer" in _ld_types(offer):
+            low, high = _amount(offer.get("lowPrice")), _amount(offer.get("highPrice"))
+            amount = low if low and (not high or float(low) == float(high)) else ""
+            if not amount and "offers" in offer:
+                found += _offer_prices(offer["offers"], code)
+                continue
+        elif "price" in offer:
+            amount = _amount(offer.get("price"))
+        elif isinstance(spec, dict):
+            amount = _amount(spec.get("price"))
+            code = str(spec.get("priceCurrency") or code).strip().upper()
+        else:
+            continue
+        found.append((amount, code))
+    return found
+
+
+def _product_price(ld_nodes: list[dict], metas: dict[str, str]) -> Price | None:
+    """The page's product price: the one price its schema.org Products offer (every offer
+    the same amount in one currency; variants at different prices say no one price), else
+    its ``product:price:amount`` / ``og:price:amount`` meta with a currency."""
+    offers = [price for node in ld_nodes if _ld_types(node) & _PRODUCT_TYPES
+              and "offers" in node for price in _offer_prices(node["offers"])]
+    if not offers:
+        for prefix in ("product:price:", "og:price:"):
+            if metas.get(prefix + "amount"):
+                offers = [(_amount(metas[prefix + "amount"]),
+                           metas.get(prefix + "currency", "").strip().upper())]
+                break
+    distinct = {(float(amount) if amount else None, code) for amount, code in offers}
+    if len(distinct) != 1:
+        return None
+    amount, code = offers[0]
+    if not amount or not _CURRENCY.fullmatch(code):
+        return None
+    return Price(amount=amount, currency=code)
 
 
 def count_words(text: str) -> tuple[int, int]:

@@ -766,3 +766,22 @@ def test_reader_says_when_the_users_labels_of_the_site_were_used(
     details = page.evaluate("document.getElementById('details').textContent")
     assert "Adapted to this site from your 2 labeled pages" in details, details
     page.screenshot(artifacts / "reader-adapted.png")
+
+
+def test_reader_shows_a_product_pages_price_from_its_structured_data(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a shop's product page: the price sits in a box of its own by the product's name, which
+    # the main text leaves out; the page's schema.org Product states it, and the header shows it
+    page = open_reader(browser, site, "reader-product.html")
+    assert page.evaluate("document.getElementById('title').textContent") == \
+        "Trail Mug, Speckled Stoneware"
+    assert page.evaluate("document.getElementById('price')?.textContent") == "$34.00"
+    assert page.evaluate("document.getElementById('price').value") == "34.00 USD"
+    details = " ".join(page.evaluate("document.getElementById('details').textContent").split())
+    assert details.startswith("$34.00 · "), details
+    text = text_of(page)
+    assert "Thrown by hand on the wheel" in text and "Camp Bowl" not in text
+    page.screenshot(artifacts / "reader-product.png")
+    # an article names no price, even where its page describes a product
+    page = open_reader(browser, site, "reader-shadow.html")
+    assert page.evaluate("document.getElementById('price')") is None

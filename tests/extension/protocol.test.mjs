@@ -4,7 +4,7 @@ import { test } from "node:test";
 
 import {
   ChunkAssembler, ID_ATTR, PROTOCOL_VERSION, cancelRequest, elementIdsToHide, extractRequest,
-  helloRequest, isHostMissingMessage, lengthLabel, newRequestId, planOverlayItems, portClosedError, readingTime,
+  helloRequest, isHostMissingMessage, lengthLabel, newRequestId, planOverlayItems, portClosedError, priceLabel, readingTime,
   wellFormed,
 } from "../../extension/src/protocol.js";
 
@@ -111,4 +111,15 @@ test("an overlay label names an 'other' target as the host's reason does, else b
   ] };
   assert.deepEqual(planOverlayItems(plan).map((item) => item.label), [
     "cookie consent banner · 3 links", "share buttons", "other · 1 link", "other · 1 link", "navigation · 9 links"]);
+});
+
+test("a product's price reads in the page's language; a bad one is no price", () => {
+  assert.equal(priceLabel({ amount: "29.95", currency: "USD" }, "en-US"), "$29.95");
+  assert.equal(priceLabel({ amount: "1299.99", currency: "EUR" }, "de-DE").replace(/\s/g, " "), "1.299,99 €");
+  assert.equal(priceLabel({ amount: "17", currency: "GBP" }, "en-GB"), "£17.00");
+  assert.equal(priceLabel({ amount: "4.5", currency: "XQQ" }, "en-US").replace(/\s/g, " "), "XQQ 4.50");
+  for (const bad of [null, {}, { amount: "0", currency: "USD" }, { amount: "abc", currency: "USD" },
+    { amount: "5", currency: "usd" }, { amount: "5", currency: "US$" }]) {
+    assert.equal(priceLabel(bad, "en-US"), "", JSON.stringify(bad));
+  }
 });

@@ -47,6 +47,13 @@ class Block(WireModel):
                                description="Why the block is what it is, in words (top reasons)")
 
 
+class Price(WireModel):
+    """A product's price as the page's structured data states it."""
+
+    amount: str = Field(description="Decimal amount, '.' before the cents: '1299.99'")
+    currency: str = Field(description="ISO 4217 code: 'USD'")
+
+
 class PageMetadata(WireModel):
     """Who wrote the main text, when and where (blocksift.metadata fills it in)."""
 
@@ -57,6 +64,8 @@ class PageMetadata(WireModel):
     language: str = Field("", description="BCP 47 language tag of the page, '' if unknown")
     words: int = Field(0, ge=0, description="Words of the main text (CJK characters count one)")
     reading_minutes: int = Field(0, ge=0, description="Reading time at 230 words a minute")
+    price: Price | None = Field(None, description="A product page's one price, from its "
+                                "structured data (JSON-LD offers, product:price meta)")
 
 
 class MainText(WireModel):
