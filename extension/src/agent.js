@@ -594,10 +594,26 @@ export function agentCall(method, args) {
         box.append(label);
         root.append(box);
         // a pixel of room around the label (sizes are fractional; lines touch)
-        const size = label.getBoundingClientRect();
-        const w = Math.ceil(size.width || 80) + 1;
-        const h = Math.ceil(size.height || 16) + 1;
-        const at = placeLabel(rect, w, h, text, placed);
+        const measure = () => {
+          const size = label.getBoundingClientRect();
+          return [Math.ceil(size.width || 80) + 1, Math.ceil(size.height || 16) + 1];
+        };
+        let [w, h] = measure();
+        let at = placeLabel(rect, w, h, text, placed);
+        // a long name ("cookie consent banner") that finds no free spot gives way to the
+        // short one ("other"), which may; the reason still names it
+        if (at.area > 0 && item.shortLabel && item.shortLabel !== item.label) {
+          const long = label.firstChild.textContent;
+          label.firstChild.textContent = item.shortLabel;
+          const [shortW, shortH] = measure();
+          const shortAt = placeLabel(rect, shortW, shortH, text, placed);
+          if (!(shortAt.area > 0) || shortAt.area < at.area) {
+            [w, h, at] = [shortW, shortH, shortAt];
+            label.setAttribute("aria-label", `${item.shortLabel}: ${why.textContent}`);
+          } else {
+            label.firstChild.textContent = long;
+          }
+        }
         placed.push({ x: at.x, y: at.y, w, h });
         label.dataset.side = at.side;
         // the label is placed inside the box's border: offsets count from its padding edge

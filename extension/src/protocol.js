@@ -293,7 +293,10 @@ export function planOverlayItems(plan) {
   for (const target of plan?.targets ?? []) {
     if (typeof target?.elementId !== "string") continue;
     const links = target.links ? ` · ${target.links} link${target.links === 1 ? "" : "s"}` : "";
-    items.push({ kind: target.kind, elementIds: [target.elementId], label: `${targetName(target)}${links}`, reason: target.reason });
+    const kindName = KIND_NAMES[target.kind] ?? target.kind;
+    // the kind's name is the short label, for a box whose long one finds no free spot
+    items.push({ kind: target.kind, elementIds: [target.elementId], label: `${targetName(target)}${links}`,
+      shortLabel: `${kindName}${links}`, reason: target.reason });
   }
   return items;
 }

@@ -111,6 +111,9 @@ test("an overlay label names an 'other' target as the host's reason does, else b
   ] };
   assert.deepEqual(planOverlayItems(plan).map((item) => item.label), [
     "cookie consent banner · 3 links", "share buttons", "other · 1 link", "other · 1 link", "navigation · 9 links"]);
+  // the short label, for a long one that finds no free spot, is the kind's name
+  assert.deepEqual(planOverlayItems(plan).map((item) => item.shortLabel), [
+    "other · 3 links", "other", "other · 1 link", "other · 1 link", "navigation · 9 links"]);
 });
 
 test("a product's price reads in the page's language; a bad one is no price", () => {
