@@ -590,6 +590,59 @@ def test_a_cookie_policy_that_is_the_pages_text_stays() -> None:
     assert after["section"] == 8, [(t.xpath, t.reason) for t in decision.plan.targets]
 
 
+def _platform_page(root_attributes: str) -> str:
+    """A short story beside a menu, and a consent platform's root holding its banner and a
+    preference centre that describes every cookie (more words than the story)."""
+    paragraphs = "".join("<p>" + " ".join(s.format(n=i + 3) for s in _STORY)
+                         + f" Paragraph {i} ends here.</p>" for i in range(3))
+    cookies = "".join(f"<tr><td>_cookie{i}</td><td>Vendor {i}</td><td>This cookie stores an "
+                      "identifier so that the vendor can recognise a returning browser and "
+                      "measure how its advertising performs over thirteen months.</td></tr>"
+                      for i in range(40))
+    return ("<html><head><title>Salt and blood pressure</title></head><body>"
+            "<nav><a href=/>Home</a> <a href=/news>News</a> <a href=/sport>Sport</a> "
+            "<a href=/weather>Weather</a> <a href=/travel>Travel</a></nav>"
+            f"<article><h1>Salt and blood pressure</h1>{paragraphs}</article>"
+            f"<div {root_attributes}><div id='banner'><p>We use cookies to improve your "
+            "experience. By clicking Accept All Cookies you agree to the storing of cookies on "
+            "your device.</p><button>Accept All Cookies</button><button>Cookie Settings"
+            "</button></div><div id='preference-center'><h2>Privacy Preference Center</h2>"
+            f"<table>{cookies}</table><button>Confirm my choices</button></div></div>"
+            "</body></html>")
+
+
+@pytest.mark.parametrize("root", ["id='onetrust-consent-sdk'", "id='CybotCookiebotDialog'",
+                                  "id='wpconsent-root'", "class='iubenda-cs-container'"])
+def test_a_consent_platforms_root_goes_whole_however_long(root: str) -> None:
+    # Seen on wcxb-dev shop and service pages: OneTrust's root holds its banner and its
+    # preference centre (10,000 characters or more, listing every cookie); only the banner
+    # went, the centre's words stayed, and on a short page the centre made hide take the
+    # page for one whose main content was missed, so the menu stayed too
+    page, _result, decision = _plan(_platform_page(root))
+    reasons = {t.xpath: t.reason for t in decision.plan.targets}
+    assert reasons.get("/html/body/div", "").startswith("cookie consent banner"), reasons
+    assert not decision.plan.restraint, decision.plan.restraint
+    assert "/html/body/nav" in reasons, reasons
+    after, _ = visible_words(page, decision.elements)
+    assert after["paragraph"] == 3 and after["vendor"] == 0 and after["accept"] == 0
+
+
+def test_a_consent_platforms_root_is_held_to_consent_chars_when_asked() -> None:
+    page, _result, decision = _plan(_platform_page("id='onetrust-consent-sdk'"),
+                                    STRUCTURE.model_copy(update={"consent_platform_whole": False}))
+    reasons = {t.xpath: t.reason for t in decision.plan.targets}
+    assert "/html/body/div" not in reasons, reasons
+
+
+def test_a_dialog_a_script_has_not_opened_is_not_shown() -> None:
+    # a <dialog> without ``open`` is drawn by no browser; the live DOM the extension
+    # snapshots marks an opened one with ``open``
+    html = ("<html><body><p>Story text here.</p><dialog><p>Closed words</p></dialog>"
+            "<dialog open><p>Opened words</p></dialog></body></html>")
+    words, _ = visible_words(Page(html))
+    assert words["story"] == 1 and words["opened"] == 1 and words["closed"] == 0
+
+
 def test_a_consent_dialog_showing_its_message_in_a_frame_goes() -> None:
     # Seen on news fronts (BBC News, the Guardian): Sourcepoint's dialog, an <iframe> titled
     # "SP Consent Message" over the whole window, stayed after hide: it holds no words of

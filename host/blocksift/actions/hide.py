@@ -59,9 +59,15 @@ _AD_TOKENS = frozenset({"ad", "ads", "advert", "adverts", "advertisement", "adve
 _BANNER_TOKENS = frozenset({"cookie", "cookies", "consent", "gdpr", "newsletter",
                             "subscribe", "subscription", "signup", "paywall", "modal",
                             "popup", "overlay", "interstitial"})
-# consent platforms' own names, and "cookie" inside a compound token (``bbccookies-prompt``,
-# ``CybotCookiebotDialog``, ``cookieConsent``), name cookie banners as well
+# consent platforms' own names, and "cookie" or "consent" inside a compound token
+# (``bbccookies-prompt``, ``CybotCookiebotDialog``, ``wpconsent-root``), name cookie banners
+# as well
 _CONSENT_PLATFORMS = frozenset({"onetrust", "cookiebot", "usercentrics", "didomi", "truste"})
+# a platform's name inside a token marks its own root (``onetrust-consent-sdk``,
+# ``CybotCookiebotDialog``, ``wpconsent-root``), whose preference centre lists every cookie
+# it sets: the whole root goes, however long ("truste" alone is a token: "trusted" is not it)
+_CONSENT_PLATFORM_IN_TOKEN = re.compile(
+    r"onetrust|cookiebot|usercentrics|didomi|wpconsent|cookielawinfo|cookieyes|iubenda|cmplz")
 # a banner named for cookies or consent (its reason's first word) whose wording asks for
 # consent to cookies is no article text, whatever the segmenter's veto says
 _CONSENT_WORDS = frozenset({"cookie", "cookies", "consent", "gdpr"})
@@ -112,6 +118,12 @@ class HideParams(BaseModel):
                                "hidden whole even where the segmenter takes its words for main "
                                "text; at most half the page's text. 0: none beyond "
                                "banner_prose_chars")
+    consent_platform_whole: bool = Field(True, description="A consent platform's own root "
+                                         "(its class or id names the platform: OneTrust, "
+                                         "Cookiebot, ...) goes whole however long, its "
+                                         "preference centre listing every cookie included, "
+                                         "even past half the page's text; off: it is held to "
+                                         "consent_chars and that half too")
     sweep: bool = Field(False, description="Also hide what lies beside the main content and "
                         "holds no prose (article pages; off: it costs gold text)")
     sweep_prose_chars: int = Field(150, ge=0, description="Most text outside links such a "
@@ -274,8 +286,12 @@ def _ad_slot_tag(element: etree._Element) -> bool:
 
 
 def _invisible(element: etree._Element) -> bool:
-    """Hidden in the page itself: ``hidden`` attribute or an inline display:none style."""
+    """Hidden in the page itself: ``hidden`` attribute, an inline display:none style, or a
+    ``<dialog>`` not open (a browser draws none until a script opens it, which sets
+    ``open`` in the live DOM the extension snapshots)."""
     if element.get("hidden") is not None:
+        return True
+    if element.tag == "dialog" and element.get("open") is None:
         return True
     style = element.get("style")
     return bool(style and HIDDEN_STYLE.search(style))
@@ -722,12 +738,19 @@ def _consent_banner(element: etree._Element, tokens: set[str]) -> bool:
     consent platform's name, a token holding "cookie") or a dialog (``<dialog>``, a dialog
     role, ``aria-modal``, a class naming a modal or pop-up), whose own words ask for consent
     to cookies."""
-    named = bool(tokens & _CONSENT_WORDS or tokens & _CONSENT_PLATFORMS
-                 or any("cookie" in token for token in tokens))
+    named = bool(tokens & _CONSENT_WORDS or _consent_platform_root(tokens)
+                 or any("cookie" in token or "consent" in token for token in tokens))
     dialog = (element.tag == "dialog" or (element.get("role") or "").lower() in _DIALOG_ROLES
               or (element.get("aria-modal") or "").lower() == "true"
               or bool(tokens & _GENERIC_BANNER_TOKENS))
     return (named or dialog) and _asks_cookie_consent(element)
+
+
+def _consent_platform_root(tokens: set[str]) -> bool:
+    """Whether an element's class or id names a consent platform's own root (see
+    :data:`_CONSENT_PLATFORM_IN_TOKEN`)."""
+    return bool(tokens & _CONSENT_PLATFORMS) or any(
+        _CONSENT_PLATFORM_IN_TOKEN.search(token) for token in tokens)
 
 
 _CONSENT_TITLE = re.compile(r"\b(?:consent|cookies?|gdpr)\b", re.I)
@@ -785,7 +808,7 @@ def _structural_kind(element: etree._Element, tokens: set[str]) -> tuple[str, st
         name = sorted(tokens & _BANNER_TOKENS)
         what = name[0] if name else role
         return "other", f"{what} banner"
-    if tokens & _CONSENT_PLATFORMS or any("cookie" in token for token in tokens):
+    if _consent_platform_root(tokens) or any("cookie" in token for token in tokens):
         return "other", "cookie banner"
     if tag == "nav" or role in _ROLE_KINDS and _ROLE_KINDS[role] == "nav":
         return "nav", "navigation" if tag == "nav" or role == "navigation" else f"page {role}"
@@ -1163,19 +1186,21 @@ def decide(page: Page, result: ExtractionResult | None,
     #     it holds the headline, a byline, a <main> or an <article>, lies in an <article>,
     #     or holds half the page's text; likewise a dialog showing a consent platform's
     #     message in a frame
+    consent: set[etree._Element] = set()
     if params.consent_chars:
         total_chars = stats[body].chars if body in stats else 0
         named_roots = roots - set(main)
-        consent: set[etree._Element] = set()
         for element in body.iter():
             if (not isinstance(element.tag, str) or element.tag not in _CONTAINER_TAGS
                     or element is body or element not in stats):
                 continue
             s = stats[element]
-            prose = s.chars - s.link_chars
-            if prose > params.consent_chars or 2 * s.chars > total_chars or not (
-                    _consent_banner(element, _tokens(element)) if s.chars
-                    else _consent_frame(element)):
+            tokens = _tokens(element)
+            platform = params.consent_platform_whole and _consent_platform_root(tokens)
+            too_long = not platform and (s.chars - s.link_chars > params.consent_chars
+                                         or 2 * s.chars > total_chars)
+            if too_long or not (
+                    _consent_banner(element, tokens) if s.chars else _consent_frame(element)):
                 continue
             if any(a in consent or a.tag == "article" for a in element.iterancestors()):
                 continue
@@ -1215,10 +1240,13 @@ def decide(page: Page, result: ExtractionResult | None,
     # 4. a plan that would hide most of what a reader sees, or a page whose main content is
     #    next to nothing, means the main content was not found: only banners and ads go;
     #    likewise on the page types whose main content the segmenter finds least well
-    total = stats[body].chars if body in stats else 0
+    #    (measured on the page without its consent banners: a platform's preference centre
+    #    can hold more words than the page it sits on)
+    outermost = [e for e in chosen if not any(a in chosen for a in e.iterancestors())]
+    consent_total = sum(stats[e].chars for e in outermost if e in consent)
+    total = stats[body].chars - consent_total if body in stats else 0
     main_chars = sum(stats[m].chars for m in main if m in stats)
-    hidden_total = sum(stats[e].chars for e in chosen
-                       if not any(a in chosen for a in e.iterancestors()))
+    hidden_total = sum(stats[e].chars for e in outermost if e not in consent)
     restraint = restrained_to = ""
     careful = False
     if total:
