@@ -62,8 +62,12 @@
     "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "html", "li", "main", "menu", "nav",
     "ol", "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul"]);
 
-  /** Paragraphs of the elements' text, as the host renders an example's main text. */
-  function paragraphsOf(elements) {
+  /**
+   * Paragraphs of the elements' text, as the host renders an example's main text. `inSnapshot`
+   * says whether an element is in the snapshot the host has: one the page added since is not
+   * in the stored text, so it is not counted either.
+   */
+  function paragraphsOf(elements, inSnapshot = () => true) {
     const out = [];
     let current = "";
     const flush = () => {
@@ -78,7 +82,7 @@
       }
       if (node.nodeType !== Node.ELEMENT_NODE) return;
       const tag = node.localName;
-      if (NON_TEXT_TAGS.has(tag)) return;
+      if (NON_TEXT_TAGS.has(tag) || !inSnapshot(node)) return;
       if (BLOCK_TAGS.has(tag) || tag === "br") flush();
       if (tag === "pre") {
         const text = node.textContent.replace(/^\n+|\n+$/g, "");
@@ -143,6 +147,7 @@
         const element = live[Number(id)];
         if (element && element.isConnected) this.selected.add(element);
       }
+      this.inSnapshot = (element) => this.idOf.has(element);
       this.initialIds = new Set(this.mainIds());
       this.blocks = []; // [{kind, element}]
       this.frames = framesOf(document);
@@ -266,11 +271,7 @@
         return;
       }
       const rect = target.getBoundingClientRect();
-      // The toolbar moves to the other corner when it covers the highlighted element.
-      const bar = this.toolbar.getBoundingClientRect();
-      if (rect.left < bar.right && rect.right > bar.left && rect.top < bar.bottom && rect.bottom > bar.top) {
-        this.toolbar.classList.toggle("left");
-      }
+      this.placeToolbar(rect);
       this.hoverBox.hidden = false;
       this.hoverBox.className = `hover ${this.mode}`;
       Object.assign(this.hoverBox.style, {
@@ -278,15 +279,31 @@
         width: `${rect.width}px`, height: `${rect.height}px`,
       });
       const block = this.blockOf(target);
-      const state = this.isFullySelected(target) ? "in main text" : block ? BLOCK_NAMES[block.kind] : "not selected";
+      const state = this.isFullySelected(target) ? "in main text" : block ? BLOCK_NAMES[block.kind]
+        : this.hasSelected(target) ? "partly in main text" : "not selected";
       this.hoverBox.firstChild.textContent = `${describe(target)} · ${state}`;
       document.documentElement.setAttribute("data-blocksift-label-hover", this.idOf.get(target) ?? "");
+    }
+
+    /**
+     * The toolbar moves to the other bottom corner when it covers the highlighted element and
+     * that corner does not; an element under both corners (a wide one) leaves it where it is,
+     * so it does not jump from side to side at every redraw.
+     */
+    placeToolbar(rect) {
+      const bar = this.toolbar.getBoundingClientRect();
+      const covers = (left, right) => rect.left < right && rect.right > left && rect.top < bar.bottom && rect.bottom > bar.top;
+      if (!covers(bar.left, bar.right)) return;
+      const onLeft = this.toolbar.classList.contains("left");
+      const margin = onLeft ? bar.left : innerWidth - bar.right;
+      const otherLeft = onLeft ? innerWidth - margin - bar.width : margin;
+      if (!covers(otherLeft, otherLeft + bar.width)) this.toolbar.classList.toggle("left", !onLeft);
     }
 
     render() {
       const main = this.outermostMain();
       // One paragraph a line, as the stored main text (its length is what Save reports).
-      const chars = paragraphsOf(main).join("\n\n").replaceAll("\n\n", "\n").length;
+      const chars = paragraphsOf(main, this.inSnapshot).join("\n\n").replaceAll("\n\n", "\n").length;
       const links = this.blocks.filter((b) => b.kind === "links").length;
       const ads = this.blocks.filter((b) => b.kind === "ad").length;
       this.counts.textContent = `Main text: ${main.length} element${main.length === 1 ? "" : "s"}, ${chars} characters · `
@@ -310,28 +327,48 @@
 
     // -- selection model -------------------------------------------------------------------
 
+    // Elements the page added after the snapshot (an ad slot filled in, a widget rendered late)
+    // are not in what the host stores: they neither make their container "partly selected"
+    // (that would drop the container, and its own text, from the main text without a word)
+    // nor count as main text themselves.
+
     isFullySelected(element) {
       if (!this.selected.has(element)) return false;
-      for (const child of element.getElementsByTagName("*")) if (!this.selected.has(child)) return false;
+      for (const child of element.getElementsByTagName("*")) {
+        if (!this.selected.has(child) && this.idOf.has(child)) return false;
+      }
       return true;
     }
 
-    /** Fully selected elements: bottom-up over the selected set (reverse document order). */
-    fullySelected() {
-      // Document order in one pass (no pairwise position comparisons).
-      const ordered = [...document.documentElement.getElementsByTagName("*")].filter((e) => this.selected.has(e));
-      const full = new Set();
-      for (let i = ordered.length - 1; i >= 0; i -= 1) {
-        const element = ordered[i];
-        if ([...element.children].every((child) => full.has(child))) full.add(element);
+    /** Whether any snapshot element in the element's subtree is selected. */
+    hasSelected(element) {
+      if (this.selected.has(element)) return true;
+      for (const child of element.getElementsByTagName("*")) {
+        if (this.selected.has(child) && this.idOf.has(child)) return true;
       }
-      return ordered.filter((e) => full.has(e));
+      return false;
+    }
+
+    /** Fully selected elements, in document order: bottom-up (reverse document order) in one pass. */
+    fullySelected() {
+      const all = [...document.documentElement.getElementsByTagName("*")];
+      const whole = new Set(); // selected, or added by the page since, with every child whole
+      for (let i = all.length - 1; i >= 0; i -= 1) {
+        const element = all[i];
+        if (!this.selected.has(element) && this.idOf.has(element)) continue;
+        if ([...element.children].every((child) => whole.has(child))) whole.add(element);
+      }
+      return all.filter((e) => whole.has(e) && this.selected.has(e) && this.idOf.has(e));
     }
 
     outermostMain() {
       const full = this.fullySelected();
       const set = new Set(full);
-      return full.filter((element) => !set.has(element.parentElement));
+      return full.filter((element) => {
+        let parent = element.parentElement;
+        while (parent && !this.idOf.has(parent) && !set.has(parent)) parent = parent.parentElement;
+        return !set.has(parent);
+      });
     }
 
     mainIds() {
@@ -538,7 +575,7 @@
         blocks: this.blocks.map(({ kind, element }) => ({
           kind,
           ids: this.subtree(element).map((e) => this.idOf.get(e)).filter((id) => id !== undefined),
-          text: paragraphsOf([element]).join(" ").slice(0, MAX_BLOCK_TEXT),
+          text: paragraphsOf([element], this.inSnapshot).join(" ").slice(0, MAX_BLOCK_TEXT),
         })),
         algorithm: this.algorithm,
         algorithmOutput: this.output,
@@ -573,7 +610,7 @@
       }
       const message = reply?.error?.message ?? "the background did not answer";
       this.render();
-      this.say(`Not saved: ${message}`, "error");
+      this.say(`Not saved: ${message} Your marks are kept: press Save to try again.`, "error");
       agent().setStatus("label-error", { error: message, "error-code": reply?.error?.code ?? null });
     }
 
@@ -590,6 +627,14 @@
   globalThis.__blocksiftLabeler = Object.freeze({
     /** Start (or restart) labeling; returns what the toolbar shows first. */
     start(options) {
+      if (session && session.history.length) {
+        // "Label this page" again while the toolbar is open: starting over would throw the
+        // user's marks away without a word; they stay (Cancel, then label again, starts over).
+        session.render();
+        session.say("Still labeling: your marks are kept. To start over, Cancel, then label the page again.", "warn");
+        return { main: session.outermostMain().length, frames: session.frames.total,
+          ids: session.mainIds().length, resumed: true };
+      }
       if (session) session.close("label-cancelled");
       session = new Session(options);
       return { main: session.outermostMain().length, frames: session.frames.total, ids: session.mainIds().length };

@@ -91,8 +91,9 @@ export async function startLabeling({ tabId, algorithm, params, startedAt = Date
       }],
     });
     const info = started?.result ?? {};
+    // resumed: the toolbar was open with the user's marks, which it keeps (labeler.js start).
     return { status: "labeling", action: "label", algorithm: result.algorithm, main: info.main ?? 0,
-      frames: info.frames ?? 0, ms: Date.now() - startedAt };
+      frames: info.frames ?? 0, resumed: Boolean(info.resumed), ms: Date.now() - startedAt };
   } catch (err) {
     const error = err instanceof BlocksiftError ? err : new BlocksiftError(String(err?.message ?? err));
     try {

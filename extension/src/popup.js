@@ -122,7 +122,9 @@ async function label() {
   const box = $("result");
   box.dataset.status = outcome.status;
   box.classList.toggle("bad", outcome.status !== "labeling");
-  if (outcome.status === "labeling") {
+  if (outcome.status === "labeling" && outcome.resumed) {
+    box.textContent = "Still labeling this page: your marks are kept. To start over, press Cancel on the page's toolbar, then label again.";
+  } else if (outcome.status === "labeling") {
     box.textContent = `Labeling with ${outcome.main} element${outcome.main === 1 ? "" : "s"} of main text from ${outcome.algorithm}: use the toolbar on the page.`;
   } else if (outcome.status === "refused") {
     box.textContent = outcome.message;

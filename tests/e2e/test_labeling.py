@@ -524,3 +524,102 @@ def test_labeling_a_page_again_replaces_the_earlier_label(browser: harness.Brows
     for key in ("url", "title", "html", "mainText", "mainIdList", "blocks", "algorithm", "algorithmOutput"):
         assert after[key] == before[key], key
     assert json.loads(site_file.read_text())["pages"] == 1
+
+
+def _select_article(page: harness.Tab, keys: Input) -> None:
+    """The whole article#story of label-keys.html as main text, from the keyboard."""
+    hover(page, keys, "#k1")
+    keys.press("ArrowUp")
+    page.wait_for(f"{HOVER_TAG}.startsWith('article#story')")
+    if not page.evaluate(HOVER_TAG).endswith("· in main text"):
+        keys.press("Enter")
+        page.wait_for(f"{HOVER_TAG}.endsWith('· in main text')")
+
+
+def test_what_the_page_adds_after_the_snapshot_leaves_the_selection_as_it_was(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    """A page's script adds an element to the selected article while the labeler is open (an
+    ad slot filled in late): the article stays main text, its text is counted and stored
+    without the addition; a partly selected article says so."""
+    page = browser.new_tab(site.url("label-keys.html"))
+    page.wait_for("document.readyState === 'complete'")
+    keys = Input(page)
+    assert start_labeling(browser, page)["status"] == "done"
+    wait_status(page, "labeling")
+    _select_article(page, keys)
+
+    # One paragraph out: the article is neither in nor out.
+    hover(page, keys, "#k4")
+    keys.click()
+    page.wait_for(f"{HOVER_TAG}.endsWith('#k4 · not selected')")
+    keys.move(at=(2, 2))
+    hover(page, keys, "#k1")
+    keys.press("ArrowUp")
+    assert page.evaluate(HOVER_TAG) == "article#story · partly in main text"
+    keys.press("Enter")
+    page.wait_for(f"{HOVER_TAG} === 'article#story · in main text'")
+    chars = status(page)["label-chars"]
+
+    page.evaluate("(document.getElementById('story').append(Object.assign(document.createElement('div'),"
+                  " {id: 'late', textContent: 'Sponsored: the mattress that bees love'})), true)")
+    keys.move(at=(2, 2))
+    hover(page, keys, "#k1")
+    keys.press("ArrowUp")
+    assert page.evaluate(HOVER_TAG) == "article#story · in main text"
+    keys.press("m")  # redraws and counts again
+    assert status(page)["label-chars"] == chars
+    # The addition cannot be labeled: it is not in the snapshot the host stores.
+    keys.move(at=(2, 2))
+    keys.click("#late")
+    assert "cannot be labeled" in page.evaluate(f"{UI}.querySelector('.message').textContent")
+    page.screenshot(artifacts / "labeler-page-changed.png")
+
+    keys.press("Control+s")
+    saved = wait_status(page, "label-saved", "label-error")
+    assert saved["status"] == "label-saved", saved
+    assert saved["label-chars"] == chars
+    example = example_of(browser, saved["label-example"])
+    from lxml import html as lxml_html
+
+    article_id = lxml_html.fromstring(example["html"]).get_element_by_id("story").get("data-bsid")
+    assert article_id in [str(i) for i in example["mainIdList"]]
+    assert "mattress" not in example["mainText"] and text_of(page, "#k4") in example["mainText"]
+
+
+def test_the_toolbar_keeps_its_corner_and_a_second_start_keeps_the_marks(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    """Highlighting an element under both bottom corners leaves the toolbar where it is (it
+    jumped from side to side at every redraw); pressing "Label this page" again while
+    labeling keeps the marks made so far instead of starting over without a word."""
+    page = browser.new_tab(site.url("label-keys.html"))
+    page.wait_for("document.readyState === 'complete'")
+    page.set_viewport(700, 420)
+    keys = Input(page)
+    assert start_labeling(browser, page)["status"] == "done"
+    wait_status(page, "labeling")
+    keys.press("ArrowDown")
+    for _ in range(4):
+        if page.evaluate(HOVER_TAG).startswith("article#story"):
+            break
+        keys.press("ArrowUp")
+    assert page.evaluate(HOVER_TAG).startswith("article#story")
+    corners = []
+    for _ in range(4):  # a redraw per resize event (the scroll and a click redraw the same way)
+        page.evaluate("(dispatchEvent(new Event('resize')),"
+                      " new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))")
+        corners.append(page.evaluate(f"{UI}.querySelector('.toolbar').classList.contains('left')"))
+    assert len(set(corners)) == 1, corners
+    page.screenshot(artifacts / "labeler-small-window.png")
+
+    keys.press("ArrowDown")
+    keys.press("Enter")
+    page.wait_for("document.documentElement.dataset.blocksiftLabelUndo === '1'")
+    marked = status(page)
+    outcome = start_labeling(browser, page)
+    assert outcome["status"] == "done" and "your marks are kept" in outcome["text"], outcome
+    again = wait_status(page, "labeling")
+    assert again["label-undo"] == "1" and again["label-chars"] == marked["label-chars"], again
+    assert "your marks are kept" in page.evaluate(f"{UI}.querySelector('.message').textContent")
+    assert page.evaluate("document.querySelectorAll('blocksift-ui[data-blocksift-labeler]').length") == 1
+    keys.press("Control+z")
+    page.wait_for("document.documentElement.dataset.blocksiftLabelUndo === '0'")
