@@ -279,7 +279,8 @@
         width: `${rect.width}px`, height: `${rect.height}px`,
       });
       const block = this.blockOf(target);
-      const state = this.isFullySelected(target) ? "in main text" : block ? BLOCK_NAMES[block.kind]
+      const state = !this.idOf.has(target) ? "added since labeling started: cannot be labeled"
+        : this.isFullySelected(target) ? "in main text" : block ? BLOCK_NAMES[block.kind]
         : this.hasSelected(target) ? "partly in main text" : "not selected";
       this.hoverBox.firstChild.textContent = `${describe(target)} · ${state}`;
       document.documentElement.setAttribute("data-blocksift-label-hover", this.idOf.get(target) ?? "");
@@ -462,7 +463,10 @@
 
     act(target, mode) {
       if (!this.pickable(target)) {
-        this.say(target ? `${describe(target)} cannot be labeled (not part of the snapshot or the whole page).` : "Nothing highlighted: point at an element, or press an arrow key.", "warn");
+        const why = !target ? null : this.idOf.has(target) || target === this.host
+          ? "the whole page cannot be labeled: point at a part of it"
+          : "the page added it after labeling started, so the snapshot to be saved does not hold it";
+        this.say(target ? `${describe(target)} cannot be labeled: ${why}.` : "Nothing highlighted: point at an element, or press an arrow key.", "warn");
         return;
       }
       if (mode === "main") this.toggleMain(target);

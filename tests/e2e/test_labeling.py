@@ -571,7 +571,8 @@ def test_what_the_page_adds_after_the_snapshot_leaves_the_selection_as_it_was(
     # The addition cannot be labeled: it is not in the snapshot the host stores.
     keys.move(at=(2, 2))
     keys.click("#late")
-    assert "cannot be labeled" in page.evaluate(f"{UI}.querySelector('.message').textContent")
+    assert page.evaluate(HOVER_TAG) == "div#late · added since labeling started: cannot be labeled"
+    assert "the page added it after labeling started" in page.evaluate(f"{UI}.querySelector('.message').textContent")
     page.screenshot(artifacts / "labeler-page-changed.png")
 
     keys.press("Control+s")
