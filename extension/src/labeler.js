@@ -561,8 +561,13 @@
     }
 
     command(name) {
+      if (this.busy) {
+        // The example is on its way to the host: leaving now would say "cancelled" of an
+        // example that is then stored. The host's answer (or its error) comes first.
+        if (name === "cancel") this.say("Saving… the example is already on its way; Cancel once the host has answered.", "warn");
+        return undefined;
+      }
       if (name === "cancel") return this.close("label-cancelled");
-      if (this.busy) return undefined;
       if (name.startsWith("mode-")) this.mode = name.slice(5);
       else if (name === "undo") this.undo();
       else if (name === "save") return this.save();
@@ -604,6 +609,7 @@
         reply = { ok: false, error: { message: String(err?.message ?? err), code: "internal" } };
       }
       this.busy = false;
+      if (this.closed) return; // the page took the labeler away (labeling started anew)
       if (reply?.ok) {
         const { exampleId, mainChars, replaced = [], notice } = reply.value;
         this.close("label-saved", { "label-example": exampleId, "label-chars": mainChars,
@@ -619,19 +625,21 @@
     }
 
     close(status, details = {}) {
+      if (this.closed) return;
+      this.closed = true;
       for (const [target, type, handler] of this.listeners) target.removeEventListener(type, handler, true);
       if (this.frame) cancelAnimationFrame(this.frame);
       this.host.remove();
       document.documentElement.removeAttribute("data-blocksift-label-hover");
       agent().setStatus(status, { action: "label", stage: null, ...details });
-      session = null;
+      if (session === this) session = null;
     }
   }
 
   globalThis.__blocksiftLabeler = Object.freeze({
     /** Start (or restart) labeling; returns what the toolbar shows first. */
     start(options) {
-      if (session && session.history.length) {
+      if (session && (session.history.length || session.busy)) {
         // "Label this page" again while the toolbar is open: starting over would throw the
         // user's marks away without a word; they stay (Cancel, then label again, starts over).
         session.render();

@@ -624,3 +624,32 @@ def test_the_toolbar_keeps_its_corner_and_a_second_start_keeps_the_marks(
     assert page.evaluate("document.querySelectorAll('blocksift-ui[data-blocksift-labeler]').length") == 1
     keys.press("Control+z")
     page.wait_for("document.documentElement.dataset.blocksiftLabelUndo === '0'")
+
+
+def test_esc_while_saving_waits_for_the_host(browser: harness.Browser, site: harness.Site,
+                                             host: harness.HostInstall, artifacts: Path) -> None:
+    """Esc (or Cancel) after Save, while the host has not answered: the example is already
+    on its way, so the labeler stays and says so, then reports the save; it said "cancelled"
+    of an example that was then stored."""
+    import signal
+
+    page = browser.new_tab(site.url("label-keys.html"))
+    page.wait_for("document.readyState === 'complete'")
+    keys = Input(page)
+    assert start_labeling(browser, page)["status"] == "done"
+    wait_status(page, "labeling")
+    stopped = host.signal_all(signal.SIGSTOP)  # the host hears the save but cannot answer yet
+    assert stopped
+    try:
+        keys.press("Control+s")
+        page.wait_for("document.documentElement.dataset.blocksiftStage === 'label-save'")
+        keys.press("Escape")
+        page.wait_for(f"{UI}.querySelector('.message').textContent.includes('already on its way')")
+        assert page.status()["status"] == "working"
+        page.screenshot(artifacts / "labeler-esc-while-saving.png")
+    finally:
+        host.signal_all(signal.SIGCONT)
+    saved = wait_status(page, "label-saved", "label-error", "label-cancelled")
+    assert saved["status"] == "label-saved", saved
+    assert page.evaluate(f"!{UI}")
+    assert example_of(browser, saved["label-example"])["title"] == "Keeping bees on a city roof"
