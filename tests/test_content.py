@@ -1086,3 +1086,53 @@ def test_links_that_put_a_product_in_the_cart_leave_the_reader_copy():
     assert html.count("<div>") == 1, html  # the price's; the controls' boxes went with them
     assert "Ballparks Past and Present" in html and "$135.00" in html and "Mugs" in html
     assert "how to add to cart from the app" in html and "mug.jpg" in html
+
+
+# -- writing direction and language ------------------------------------------------------------
+
+_MIXED = ("<html lang='en'><body><article><p>The sign above the market quotes the harbour "
+          "master.</p><blockquote dir='rtl' lang='he'><p>הים עלה עד המדרגה השלישית.</p>"
+          "<p>והמזח החדש עמד.</p></blockquote><p>They call it <bdi lang='ar'>سوق السمك</bdi>; "
+          "a sign reads <bdo dir='rtl'>ABC</bdo>.</p><p dir='sideways'>Odd.</p></article>"
+          "</body></html>")
+
+
+def test_dir_and_lang_of_a_part_survive_with_bdi_and_bdo():
+    page = Page(_MIXED)
+    html = render_main(page, page.tree.xpath("//article")).html
+    assert '<blockquote dir="rtl" lang="he">' in html
+    assert '<bdi lang="ar">سوق السمك</bdi>' in html
+    assert '<bdo dir="rtl">ABC</bdo>' in html
+    assert "sideways" not in html  # not one of HTML's directions
+
+
+def test_parts_chosen_inside_a_quote_keep_the_direction_and_language_around_them():
+    page = Page(_MIXED)
+    chosen = page.tree.xpath("//article/p[1] | //blockquote/p")
+    html = render_main(page, chosen).html
+    assert html.count('<p dir="rtl" lang="he">') == 2, html
+    assert html.startswith("<p>The sign")  # the article's own direction is not repeated
+
+
+def test_a_listing_keeps_its_direction_when_made_one_code_box():
+    page = Page("<html dir='rtl' lang='ar'><body><article><p>نص المقال هنا.</p>"
+                "<pre dir='ltr' class='language-python'><div>x = 1</div><div>y = 2</div></pre>"
+                "</article></body></html>")
+    html = render_main(page, page.tree.xpath("//article")).html
+    assert '<pre dir="ltr"><code class="language-python">x = 1\ny = 2</code></pre>' in html
+
+
+@pytest.mark.parametrize(("tag", "expected"), [
+    ("ar", "rtl"), ("he-IL", "rtl"), ("fa_IR", "rtl"), ("ur", "rtl"), ("ps", "rtl"),
+    ("yi", "rtl"), ("dv", "rtl"), ("ckb", "rtl"), ("sd", "rtl"), ("ug", "rtl"), ("iw", "rtl"),
+    ("az-Arab", "rtl"), ("pa-Arab-PK", "rtl"), ("en", "ltr"), ("en-US", "ltr"), ("ku", "ltr"),
+    ("ar-Latn", "ltr"), ("zh-Hant-TW", "ltr"), ("", ""), ("  ", ""), ("*", ""),
+])
+def test_language_direction(tag, expected):
+    assert content.language_direction(tag) == expected
+
+
+def test_text_direction_is_the_direction_of_most_letters():
+    assert content.text_direction("يرتفع البحر وينخفض مرتين كل يوم (Python 3)") == "rtl"
+    assert content.text_direction("The sign reads נמל חיפה in large letters.") == "ltr"
+    assert content.text_direction("12:30 — 4.62") == ""

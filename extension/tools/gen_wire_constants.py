@@ -50,7 +50,8 @@ def constants() -> dict[str, Any]:
     _host()
     from blocksift import __version__
     from blocksift.actions.hide import HIDE_PLAN_VERSION
-    from blocksift.content import SAFE_ATTRIBUTES, SAFE_TAGS, SAFE_URL_SCHEMES
+    from blocksift.content import (RTL_LANGUAGES, RTL_SCRIPTS, SAFE_ATTRIBUTES, SAFE_TAGS,
+                                   SAFE_URL_SCHEMES)
     from blocksift.wire import protocol
     from blocksift.wire.constants import ID_ATTR, MAX_ID_LENGTH, PROTOCOL_VERSION, ErrorCode
 
@@ -70,6 +71,8 @@ def constants() -> dict[str, Any]:
         "READER_ALLOWED_TAGS": sorted(SAFE_TAGS - READER_DROPS_TAGS),
         "READER_ALLOWED_ATTRIBUTES": sorted(attributes - READER_DROPS_ATTRIBUTES),
         "SAFE_URL_SCHEMES": sorted(SAFE_URL_SCHEMES),
+        "RTL_LANGUAGES": sorted(RTL_LANGUAGES),
+        "RTL_SCRIPTS": sorted(RTL_SCRIPTS),
     }
 
 

@@ -49,6 +49,8 @@ SAFE_TAGS = {
     "picture", "pre", "q", "s", "samp", "section", "small", "source", "span", "strong", "sub",
     "summary", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "time", "tr", "u", "ul",
     "var", "wbr",
+    # text of another direction inside a line: a name, a word (isolated, or forced)
+    "bdi", "bdo",
 } | {
     # MathML (math kept readable: the browser renders it; KaTeX/MathJax carry it too)
     "math", "semantics", "annotation", "mrow", "mi", "mo", "mn", "ms", "mtext", "mspace",
@@ -57,6 +59,9 @@ SAFE_TAGS = {
     "mmultiscripts", "mprescripts", "none",
 }
 SAFE_ATTRIBUTES = {
+    # on any element: its writing direction and language (a Hebrew quote in an English
+    # article, English code in an Arabic one; ``dir`` values other than these are dropped)
+    "*": {"dir", "lang"},
     "a": {"href", "title"},
     "img": {"src", "alt", "title", "width", "height", "srcset", "sizes"},
     "source": {"srcset", "type", "media", "sizes"},
@@ -206,6 +211,94 @@ def paragraphs(elements: Sequence[etree._Element],
     return out
 
 
+#: The values of ``dir`` the reader keeps (HTML's three).
+DIRECTIONS = frozenset({"ltr", "rtl", "auto"})
+#: Languages written right to left, by a language tag's first subtag: Arabic, Hebrew,
+#: Persian (and Dari), Urdu, Pashto, Yiddish, Dhivehi, Sorani Kurdish, Sindhi, Uyghur,
+#: Kashmiri, Western Punjabi, South Azerbaijani, Balochi, Syriac, Aramaic, N'Ko, the Iranian
+#: languages written in Arabic script, and Hebrew's and Yiddish's old codes. Kurdish ("ku")
+#: is written both ways (Kurmanji in Latin letters) and is left to the page's letters.
+RTL_LANGUAGES = frozenset({
+    "ar", "he", "fa", "prs", "ur", "ps", "yi", "dv", "ckb", "sd", "ug", "ks", "pnb", "azb",
+    "bal", "syr", "arc", "nqo", "glk", "mzn", "lrc", "skr", "khw", "iw", "ji",
+})
+#: Scripts written right to left (a tag's script subtag: "az-Arab", "pa-Arab", "uz-Arab").
+RTL_SCRIPTS = frozenset({"arab", "hebr", "syrc", "thaa", "nkoo", "adlm", "rohg", "mand",
+                         "samr", "mend"})
+#: How much of a text :func:`text_direction` reads (the opening letters say it).
+_DIRECTION_SAMPLE = 4000
+
+
+def language_direction(tag: str) -> str:
+    """The writing direction of a BCP 47 language tag: "rtl" ("ar", "he-IL", "az-Arab"),
+    "ltr" for any other tag ("en", "ku-Latn"), "" without one."""
+    parts = [part for part in re.split(r"[-_]", (tag or "").strip().lower()) if part]
+    if not parts or not parts[0].isalpha():
+        return ""
+    script = next((part for part in parts[1:] if len(part) == 4 and part.isalpha()), "")
+    if script:
+        return "rtl" if script in RTL_SCRIPTS else "ltr"
+    return "rtl" if parts[0] in RTL_LANGUAGES else "ltr"
+
+
+def text_direction(text: str) -> str:
+    """The direction most of ``text``'s letters are written in: "rtl" when right-to-left
+    letters (Hebrew, Arabic, Syriac, Thaana, N'Ko) outnumber left-to-right ones, "ltr" when
+    it has letters and they do not, "" without any."""
+    rtl = ltr = 0
+    for char in text[:_DIRECTION_SAMPLE]:
+        kind = unicodedata.bidirectional(char)
+        if kind == "L":
+            ltr += 1
+        elif kind in ("R", "AL"):
+            rtl += 1
+    return "" if not rtl + ltr else "rtl" if rtl > ltr else "ltr"
+
+
+def declared(element: etree._Element, name: str) -> str:
+    """The value of ``name`` ("dir" or "lang") ``element`` has or inherits from the nearest
+    ancestor that sets it ("" when none does); for "dir" only "ltr", "rtl" and "auto"
+    (HTML's values) count, lower-cased; ``lang`` also as ``xml:lang``."""
+    node: etree._Element | None = element
+    while node is not None:
+        if isinstance(node.tag, str):
+            value = node.get(name)
+            if value is None and name == "lang":
+                value = node.get("xml:lang")
+            if value is not None:
+                value = value.strip()
+                if name != "dir":
+                    return value  # lang="" says "unknown": it is the element's language
+                if value.lower() in DIRECTIONS:
+                    return value.lower()
+        node = node.getparent()
+    return ""
+
+
+def common_ancestor(elements: Sequence[etree._Element]) -> etree._Element | None:
+    """The nearest element holding all of ``elements`` (in document order): that of the
+    first and the last, since whatever lies between them lies inside it too."""
+    if not elements:
+        return None
+    first, last = elements[0], elements[-1]
+    above = {first, *first.iterancestors()}  # held: lxml keeps one proxy per node meanwhile
+    for node in (last, *last.iterancestors()):
+        if node in above:
+            return node
+    return None
+
+
+def _mark_direction(clone: etree._Element, source: etree._Element,
+                    base: tuple[str, str]) -> None:
+    """Give ``clone`` (the reader's copy of ``source``) the ``dir`` and ``lang`` ``source``
+    inherits where they differ from ``base`` (the article's): a quote in Hebrew whose
+    paragraphs alone were chosen keeps its direction once its <blockquote dir> is left out."""
+    for name, value in zip(("dir", "lang"), base, strict=True):
+        own = declared(source, name)
+        if own and own != value and clone.get(name) is None:
+            clone.set(name, own)
+
+
 def plain_text(elements: Sequence[etree._Element],
                exclude: Collection[etree._Element] = frozenset()) -> str:
     """Main text as plain text, paragraphs separated by a blank line."""
@@ -237,6 +330,8 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
     units = _table_runs(elements)
     if post_heads:
         units = _heads_first(units, post_heads)
+    around = common_ancestor(elements)
+    base = (declared(around, "dir"), declared(around, "lang")) if around is not None else ("", "")
     for unit in units:
         if post_heads and not isinstance(unit, list) and _names_a_post(unit, post_heads):
             # a head right after another one: the other names no post shown here (a
@@ -253,6 +348,7 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
         else:
             clone = _table_of(unit, exclude, control)
         etree.strip_attributes(clone, STAMP_ATTR)
+        _mark_direction(clone, unit[0] if isinstance(unit, list) else unit, base)
         holder = lxml_html.Element("div")
         holder.append(clone)
         hider = hider_of.get(unit[0] if isinstance(unit, list) else unit)
@@ -671,7 +767,11 @@ def srcset_urls(value: str) -> list[str]:
 
 
 def safe_url_attribute(tag: str, attribute: str, value: str) -> str | None:
-    """nh3 attribute filter: drop a URL-bearing attribute holding any unsafe URL."""
+    """nh3 attribute filter: drop a URL-bearing attribute holding any unsafe URL, and a
+    ``dir`` that is not one of :data:`DIRECTIONS`."""
+    if attribute == "dir":
+        value = value.strip().lower()
+        return value if value in DIRECTIONS else None
     if attribute not in _URL_ATTRIBUTES:
         return value
     image = tag in ("img", "source")
@@ -897,6 +997,11 @@ def _single_code_box(pre: etree._Element) -> None:
     """One ``<pre><code class="language-x">`` per listing: nested boxes (``pre`` in ``pre``,
     per-line ``div``s) become plain text lines; the language comes from the classes."""
     language = code_language(pre)
+    # its direction and language stay (English code in an Arabic article: dir="ltr"), the
+    # listing's own or its <code>'s
+    inner = pre.find("code")
+    kept = {name: pre.get(name) or (inner.get(name) if inner is not None else None)
+            for name in ("dir", "lang")}
     # (a listing's copy and run buttons and their icons went with _drop_controls)
     text = "".join(pre.itertext())
     if pre.find(".//pre") is not None or pre.find(".//div") is not None or \
@@ -914,6 +1019,9 @@ def _single_code_box(pre: etree._Element) -> None:
     code = etree.SubElement(pre, "code")
     code.text = text.strip("\n")
     pre.attrib.clear()
+    for name, value in kept.items():
+        if value is not None:
+            pre.set(name, value)
     if language:
         code.set("class", f"language-{language}")
         _drop_language_label(pre, language)
