@@ -9,6 +9,7 @@ import pytest
 
 from blocksift import metadata
 from blocksift.algorithms import auto
+from blocksift.content import render_main
 from blocksift.page import Page
 
 
@@ -437,3 +438,62 @@ def test_a_price_is_given_on_product_pages_only() -> None:
     assert metadata.extract(page).price is None
     assert metadata.extract(page, page_type="product").model_dump(by_alias=True)["price"] == {
         "amount": "29.95", "currency": "USD"}
+
+
+# -- writing direction -----------------------------------------------------------------------
+
+_ARABIC = "<p>" + "يرتفع البحر وينخفض مرتين كل يوم في ميناء الإسكندرية. " * 20 + "</p>"
+_HEBREW = "<p>" + "בנמל חיפה עולה הים ויורד פעמיים ביום. " * 20 + "</p>"
+
+
+def _of(html: str) -> tuple[str, str]:
+    """(language, direction) of the metadata of ``html``'s <article>, chosen as main text."""
+    parsed = Page(html, url="https://news.example/a")
+    main = render_main(parsed, parsed.tree.xpath("//article"))
+    found = metadata.extract(parsed, main)
+    return found.language, found.direction
+
+
+def test_direction_of_the_page_s_html_dir():
+    assert _of(f"<html dir='rtl' lang='ar'><body><article>{_ARABIC}</article></body></html>") \
+        == ("ar", "rtl")
+    assert _of(f"<html lang='ar'><body dir='RTL'><article>{_ARABIC}</article></body></html>") \
+        == ("ar", "rtl")
+
+
+def test_direction_of_a_right_to_left_language_without_dir():
+    assert _of(f"<html lang='he'><body><article>{_HEBREW}</article></body></html>") \
+        == ("he", "rtl")
+
+
+def test_direction_and_language_of_the_nearest_element_around_the_text():
+    # a site in English around an article in Persian: Readability's rule, the nearest dir
+    assert _of(f"<html lang='en' dir='ltr'><body><nav>Home News</nav><div dir='rtl' lang='fa'>"
+               f"<article>{_ARABIC}</article></div></body></html>") == ("fa", "rtl")
+
+
+def test_an_english_article_quoting_hebrew_reads_left_to_right():
+    assert _of("<html lang='en'><body><article>" + ARTICLE + "<blockquote dir='rtl' lang='he'>"
+               + _HEBREW + "</blockquote>" + ARTICLE + "</article></body></html>") \
+        == ("en", "ltr")
+
+
+def test_direction_of_the_letters_when_the_page_says_nothing_or_the_wrong_language():
+    # direction set in the stylesheet only, or a template's lang='en' around Arabic text
+    assert _of(f"<html><body><article>{_ARABIC}</article></body></html>") == ("", "rtl")
+    assert _of(f"<html lang='en'><body><article>{_ARABIC}</article></body></html>") \
+        == ("en", "rtl")
+    # dir='auto' is the text's own direction
+    assert _of(f"<html lang='ar' dir='auto'><body><article>{ARTICLE}</article></body></html>") \
+        == ("ar", "ltr")
+    assert _of(f"<html><body><article>{ARTICLE}</article></body></html>") == ("", "ltr")
+
+
+def test_direction_from_stamped_ids_as_the_extension_sends_them():
+    parsed = Page(f"<html lang='en'><body><nav data-bsid='1'>Home</nav><div data-bsid='2' "
+                  f"dir='rtl' lang='ar'><article data-bsid='3'>{_ARABIC}</article></div>"
+                  "</body></html>", url="https://news.example/a")
+    main = render_main(parsed, parsed.tree.xpath("//article"))
+    assert main.element_ids[0] == "3"
+    found = metadata.extract(parsed, main)
+    assert (found.language, found.direction) == ("ar", "rtl")

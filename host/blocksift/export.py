@@ -38,6 +38,8 @@ class Article:
     published: str = ""
     site_name: str = ""
     language: str = ""
+    #: "rtl" or "ltr" (the metadata's ``direction``); "" when unknown
+    direction: str = ""
 
 
 def settings_file() -> Path:
@@ -117,11 +119,20 @@ def render(article: Article, fmt: str) -> bytes:
 def sanitize(fragment: str) -> str:
     import nh3
 
-    from .content import SAFE_ATTRIBUTES, SAFE_TAGS, SAFE_URL_SCHEMES
+    from .content import SAFE_ATTRIBUTES, SAFE_TAGS, SAFE_URL_SCHEMES, safe_url_attribute
 
     return nh3.clean(fragment or "", tags=SAFE_TAGS, attributes=SAFE_ATTRIBUTES,
-                     url_schemes=SAFE_URL_SCHEMES, link_rel="noopener noreferrer",
-                     strip_comments=True)
+                     attribute_filter=safe_url_attribute, url_schemes=SAFE_URL_SCHEMES,
+                     link_rel="noopener noreferrer", strip_comments=True)
+
+
+def _direction(article: Article) -> str:
+    """The article's direction: as sent, else its language's ("ar" is written right to
+    left), "" when neither says."""
+    from .content import language_direction
+
+    return article.direction if article.direction in ("ltr", "rtl") \
+        else language_direction(article.language)
 
 
 def _yaml(value: str) -> str:
@@ -141,6 +152,11 @@ def markdown(article: Article) -> str:
         lines.append(f"url: {_yaml(article.url)}")
     if article.site_name:
         lines.append(f"site: {_yaml(article.site_name)}")
+    # as Pandoc reads them: its HTML and EPUB writers set the document's lang and dir
+    if article.language:
+        lines.append(f"lang: {_yaml(article.language)}")
+    if _direction(article) == "rtl":
+        lines.append("dir: rtl")
     lines.append("---")
     return "\n".join(lines) + "\n\n" + to_markdown(article.title, article.html) + "\n"
 
@@ -167,6 +183,8 @@ def standalone_html(article: Article) -> str:
     """One self-contained HTML file: the article, its byline and a link to the original."""
     esc = html_lib.escape
     lang = f' lang="{esc(article.language)}"' if article.language else ""
+    direction = _direction(article)
+    lang += f' dir="{direction}"' if direction else ""
     source = f'<p><a href="{esc(article.url)}">{esc(article.url)}</a></p>' if article.url \
         else ""
     return (f"<!doctype html>\n<html{lang}>\n<head>\n<meta charset=\"utf-8\">\n"
@@ -196,13 +214,16 @@ def epub(article: Article) -> bytes:
     book.set_identifier(article.url or f"urn:uuid:{uuid.uuid4()}")
     book.set_title(article.title or "Article")
     book.set_language(article.language or "en")
+    direction = _direction(article)
+    if direction:
+        book.set_direction(direction)  # the spine's page-progression-direction
     for name in article.authors:
         book.add_author(name)
     # EPUB chapters are XHTML: reserialize the HTML fragment as XML
     root = lxml_html.fragment_fromstring(article.html or "<p></p>", create_parent="div")
     body = etree.tostring(root, method="xml", encoding="unicode")
     chapter = epublib.EpubHtml(title=article.title or "Article", file_name="article.xhtml",
-                               lang=article.language or "en")
+                               lang=article.language or "en", direction=direction or None)
     chapter.content = (f"<h1>{html_lib.escape(article.title)}</h1>"
                        f"<p><small>{html_lib.escape(_byline(article))}</small></p>{body}")
     book.add_item(chapter)

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from . import titles
-from .content import element_text
+from .content import common_ancestor, declared, element_text, language_direction, text_direction
 from .htmltokenizer import unescape
 from .page import Page
 from .wire.results import ExtractionResult, MainText, PageMetadata, Price
@@ -186,6 +186,8 @@ def extract(page: Page, main: MainText | None = None, page_type: str = "") -> Pa
         _json_ld_date(article) or _visible_date(tree, layout, window=100_000) or
         _script_date(page.raw) or _meta_date(metas, _MODIFIED_META))
     words, cjk = count_words(main.text if main else "")
+    around = _main_ancestor(page, main)
+    language = _language(tree, metas, around)
     title = titles.best(_title_candidates(page, metas, ld_nodes, main.title if main else "")) \
         or titles.opening_line(main.html if main else "")  # a page that names itself nowhere
     return PageMetadata(
@@ -194,7 +196,9 @@ def extract(page: Page, main: MainText | None = None, page_type: str = "") -> Pa
         published=published.isoformat() if published else "",
         site_name=_site_name(metas, ld_nodes) or _site_in_title(page_title_text, title, page.url) or
         _host_name(page.url),
-        language=_language(tree, metas),
+        language=language,
+        direction=_direction(tree if around is None else around, language,
+                             main.text if main else ""),
         words=words + cjk,
         reading_minutes=max(1, round(words / WORDS_PER_MINUTE + cjk / CJK_PER_MINUTE))
         if words + cjk else 0,
@@ -758,10 +762,52 @@ def _host_name(url: str | None) -> str:
     return host.removeprefix("www.") if host else ""
 
 
-def _language(tree: etree._Element, metas: dict[str, str]) -> str:
-    value = tree.get("lang") or tree.get("xml:lang") or metas.get("content-language") or \
+def _main_ancestor(page: Page, main: MainText | None) -> etree._Element | None:
+    """The nearest element holding the whole main text (None without one): its first and
+    last chosen elements' common ancestor, found by their stamped ids or their paths."""
+    if main is None:
+        return None
+    found: list[etree._Element] = []
+    try:
+        if main.element_ids:
+            for value in dict.fromkeys((main.element_ids[0], main.element_ids[-1])):
+                found += page.tree.xpath(f"//*[@{page.id_attr}=$value]", value=value)[:1]
+        else:
+            for path in dict.fromkeys(main.xpaths[:1] + main.xpaths[-1:]):
+                hits = page.tree.xpath(path)
+                found += [hit for hit in hits if isinstance(hit, etree._Element)][:1] \
+                    if isinstance(hits, list) else []
+    except (etree.XPathError, ValueError):
+        return None
+    return common_ancestor(found)
+
+
+def _language(tree: etree._Element, metas: dict[str, str],
+              around: etree._Element | None = None) -> str:
+    """The main text's language: the nearest ``lang`` around it (a page in two languages
+    sets it on each part), else the page's (``<html lang>``, then its meta tags)."""
+    value = (declared(around, "lang") if around is not None else "") or tree.get("lang") or \
+        tree.get("xml:lang") or metas.get("content-language") or \
         metas.get("og:locale", "").replace("_", "-") or metas.get("language", "")
     return value.strip().split(",")[0].strip()[:35]
+
+
+def _direction(around: etree._Element, language: str, text: str) -> str:
+    """The main text's writing direction, "rtl" or "ltr" ("" when nothing says): the
+    ``dir`` the nearest element around it sets (Readability's rule: the page's own
+    ``<html dir>`` or ``<body dir>`` when nothing nearer does), else right to left when its
+    language is written so ("ar", "he", "fa-IR") or most of its letters are (a page that
+    sets its direction in its stylesheet and names no language, or the wrong one)."""
+    declared_dir = declared(around, "dir")
+    if declared_dir in ("ltr", "rtl"):
+        return declared_dir
+    by_language = language_direction(language)
+    by_text = text_direction(text) if text else ""
+    if declared_dir == "auto":  # the text's own direction, as the browser would take it
+        return by_text or by_language
+    if "rtl" in (by_language, by_text):
+        return "rtl"
+    return by_language or by_text
 
 
 # -- names and dates -------------------------------------------------------------------------

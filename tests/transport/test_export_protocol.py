@@ -86,3 +86,15 @@ def test_render_returns_the_markdown_without_writing(host, tmp_path):
     assert "First paragraph." in reply["text"] and "alert" not in reply["text"]
     host.send({"type": "export.render", "id": "r2", "format": "epub", "title": "T", "html": ""})
     assert host.recv()["code"] == 1007
+
+
+def test_render_of_a_right_to_left_article_says_its_direction(host):
+    host.send({"type": "export.render", "id": "d1", "format": "html", "title": "מדידת גובה המים",
+               "html": "<p>בנמל חיפה עולה הים.</p><pre dir='ltr'>x = 1</pre>", "language": "he",
+               "direction": "rtl"})
+    reply = host.recv()
+    assert reply["type"] == "export.rendered", reply
+    assert '<html lang="he" dir="rtl">' in reply["text"] and '<pre dir="ltr">' in reply["text"]
+    host.send({"type": "export.render", "id": "d2", "format": "html", "title": "T", "html": "",
+               "direction": "sideways"})
+    assert host.recv()["code"] == 1007

@@ -504,7 +504,8 @@ class Session:
             article = export.Article(
                 title=request.title, html=request.html, url=request.url,
                 authors=list(request.authors), published=request.published,
-                site_name=request.site_name, language=request.language)
+                site_name=request.site_name, language=request.language,
+                direction=request.direction)
             if request.type == "export.render":
                 article.html = export.sanitize(article.html)
                 text = export.render(article, request.format).decode("utf-8")

@@ -217,6 +217,8 @@ class ExportSaveRequest(WireModel):
     published: str = Field("", max_length=40)
     site_name: str = Field("", max_length=500)
     language: str = Field("", max_length=35)
+    direction: Literal["", "ltr", "rtl"] = Field(
+        "", description="The article's writing direction (the metadata's); '' if unknown")
 
 
 @request

@@ -61,7 +61,11 @@ class PageMetadata(WireModel):
     authors: list[str] = Field(default_factory=list, description="Author names, byline order")
     published: str = Field("", description="Publication date, ISO YYYY-MM-DD; '' if unknown")
     site_name: str = Field("", description="The publication's name (og:site_name, host name)")
-    language: str = Field("", description="BCP 47 language tag of the page, '' if unknown")
+    language: str = Field("", description="BCP 47 language tag of the main text (the "
+                          "nearest lang around it, else the page's), '' if unknown")
+    direction: Literal["", "ltr", "rtl"] = Field(
+        "", description="Writing direction of the main text: the nearest dir around it, else "
+        "'rtl' for a right-to-left language or letters; '' if unknown (older hosts)")
     words: int = Field(0, ge=0, description="Words of the main text (CJK characters count one)")
     reading_minutes: int = Field(0, ge=0, description="Reading time at 230 words a minute")
     price: Price | None = Field(None, description="A product page's one price, from its "
