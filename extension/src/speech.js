@@ -8,8 +8,9 @@ const WATCH_MS = 1000;
 export const NO_SYNTHESIS = "This browser cannot read aloud (no speech synthesis).";
 export const NO_VOICE = "No voice is installed for speech; install one for your system (on Linux: "
   + "the speech-dispatcher and espeak-ng packages), then restart the browser.";
-// A sentence ends at . ! ? … (then closing quotes or brackets) before a space, or at a CJK stop.
-const SENTENCE = /\S[^]*?(?:[.!?…]+["'”’)\]]*(?=\s|$)|[。！？]+|$)/g;
+// A sentence ends at . ! ? … (and Arabic's ؟, Urdu's ۔; then closing quotes or brackets)
+// before a space, or at a CJK stop.
+const SENTENCE = /\S[^]*?(?:[.!?…؟۔]+["'”’)\]»]*(?=\s|$)|[。！？]+|$)/g;
 
 /** Sentences of plain `text` as {start, end, text} offsets (trimmed): Intl.Segmenter where
  * the engine has it (and `useSegmenter`), else a punctuation rule. */
@@ -56,8 +57,17 @@ export function sentences(container, lang, options = {}) {
   return blocks.flatMap((block) => blockSentences(block, lang, options));
 }
 
-/** Sentences of one block (a paragraph, a heading) as {text, range, block}. */
+/** The language a block says it is in: the nearest lang around it below the document's root
+ * (a Hebrew quote in an English article: "he"), else `lang`. */
+export function blockLanguage(block, lang = "") {
+  const holder = block.closest?.("[lang]");
+  return holder && holder !== block.ownerDocument?.documentElement ? holder.getAttribute("lang") || lang : lang;
+}
+
+/** Sentences of one block (a paragraph, a heading) as {text, range, block, lang}: `lang` is
+ * the block's own language (blockLanguage), spoken in its voice. */
 export function blockSentences(block, lang, options = {}) {
+  lang = blockLanguage(block, lang);
   const out = [];
   const nodes = [];
   const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
@@ -71,7 +81,7 @@ export function blockSentences(block, lang, options = {}) {
     const [last, to] = textPosition(lengths, end);
     range.setStart(nodes[first], from);
     range.setEnd(nodes[last], to);
-    out.push({ text, range, block });
+    out.push({ text, range, block, lang });
   }
   return out;
 }
@@ -149,7 +159,8 @@ export function createSpeaker(container, {
     const utterance = new Utterance(item.text);
     let begun = false;
     utterance.rate = rate;
-    if (speakingLang) utterance.lang = speakingLang;
+    // the sentence's own language (a quote in another), else the article's
+    if (item.lang || speakingLang) utterance.lang = item.lang || speakingLang;
     utterance.onstart = () => {
       if (current !== utterance) return;
       begun = true;

@@ -30,6 +30,13 @@ test("the punctuation fallback keeps decimals and times inside a sentence and sp
     ["No stop at the end"]);
 });
 
+test("the punctuation fallback ends a sentence at Arabic's question mark and Urdu's full stop", () => {
+  assert.deepEqual(splitSentences("هل ارتفع البحر؟ نعم ارتفع. «قال الفني.» انتهى", "ar", { useSegmenter: false }).map((p) => p.text),
+    ["هل ارتفع البحر؟", "نعم ارتفع.", "«قال الفني.»", "انتهى"]);
+  assert.deepEqual(splitSentences("سمندر اونچا ہے۔ آج ہوا تیز ہے۔", "ur", { useSegmenter: false }).map((p) => p.text),
+    ["سمندر اونچا ہے۔", "آج ہوا تیز ہے۔"]);
+});
+
 test("an unknown language tag still splits (the engine's default locale)", () => {
   assert.equal(splitSentences("One. Two.", "not a tag!").length, 2);
 });
@@ -274,6 +281,16 @@ test("utterances carry the article's language, else the browser's (never the eng
   const { speaker: second } = speakerWith(unlabelled, ITEMS, { lang: "" });
   await second.play();
   assert.equal(unlabelled.langs.at(-1), "de-CH");
+});
+
+test("a sentence in another language than the article's (a quoted line) is spoken in its own", async () => {
+  const synth = new StandInSynthesis();
+  const items = [{ text: "The sign reads:" }, { text: "הים עלה עד המדרגה השלישית.", lang: "he" }, { text: "It held." }];
+  const { speaker } = speakerWith(synth, items);
+  await speaker.play();
+  synth.finish();
+  synth.finish();
+  assert.deepEqual(synth.langs.slice(-3), ["en", "he", "en"]);
 });
 
 test("an utterance the engine drops without a word is spoken again, and after three a reason is given", async () => {
