@@ -39,6 +39,7 @@ export function agentCall(method, args) {
     let overlayBlocks = null;
     let uiHost = null;
     let uiRoot = null;
+    let uiLayer = null;
     let seq = 0;
 
     function absolute(url) {
@@ -355,11 +356,21 @@ export function agentCall(method, args) {
     function ensureUi() {
       if (uiHost && uiHost.isConnected) return uiRoot;
       uiHost = document.createElement(UI_TAG);
-      // Fixed size 0 box at the document origin: the overlay and toasts position themselves.
-      uiHost.style.cssText = "all: initial; position: absolute; top: 0; left: 0; width: 0; height: 0; z-index: 2147483647;";
+      // A layer fixed to the window and clipped to it, which nothing it holds can make
+      // larger: the page's scroll size stays as it was, also where the page is locked
+      // against scrolling (its body pinned) and boxes for what lies below the window would
+      // otherwise have made it scroll. Clipped, not hidden: a layer with overflow hidden
+      // scrolls itself to show a label given focus, away from the page it marks. Only
+      // labels, the legend, toasts and the cover take the mouse.
+      uiHost.style.cssText = "all: initial; position: fixed; inset: 0; overflow: clip;"
+        + " pointer-events: none; z-index: 2147483647;";
       uiRoot = uiHost.attachShadow({ mode: "open" });
+      // The boxes, in document coordinates: the layer follows the page as it scrolls.
+      uiLayer = document.createElement("div");
+      uiLayer.className = "layer";
       const style = document.createElement("style");
       style.textContent = `
+        .layer { position: absolute; top: 0; left: 0; width: 0; height: 0; }
         .box { position: absolute; box-sizing: border-box; pointer-events: none;
                border: 2px solid var(--c); background: color-mix(in srgb, var(--c) 7%, transparent); }
         .box.main { border-style: dashed; background: none; }
@@ -384,7 +395,7 @@ export function agentCall(method, args) {
                        vertical-align: -1px; background: var(--c); border-radius: 2px; }
         .legend .buttons { display: flex; flex-direction: column; align-items: flex-start; gap: 4px; margin-top: 6px; }
         .legend button { font: 12px system-ui, sans-serif; padding: 2px 6px; cursor: pointer; }
-        .toast { position: fixed; right: 16px; bottom: 16px; max-width: 420px; padding: 12px 14px;
+        .toast { position: fixed; right: 16px; bottom: 16px; max-width: 420px; padding: 12px 14px; pointer-events: auto;
                  font: 14px/1.45 system-ui, sans-serif; color: #1b1b1f; background: #fff;
                  border-left: 4px solid #c62828; border-radius: 6px; box-shadow: 0 4px 18px rgba(0,0,0,.25); }
         .toast.info { border-left-color: #1565c0; }
@@ -412,9 +423,33 @@ export function agentCall(method, args) {
                           border-top-color: var(--link); border-radius: 50%; animation: spin .8s linear infinite; }
         @keyframes spin { to { transform: rotate(360deg); } }
         @media (prefers-reduced-motion: reduce) { .cover .spinner { animation: none; } }`;
-      uiRoot.append(style);
+      uiRoot.append(style, uiLayer);
+      // A label reached with Tab out of the window: the page scrolls to it (the fixed layer
+      // cannot bring it into view itself).
+      uiRoot.addEventListener("focusin", (event) => {
+        if (event.target.classList?.contains("label")) revealInWindow(event.target);
+      });
       document.documentElement.append(uiHost);
+      followScroll();
       return uiRoot;
+    }
+
+    function revealInWindow(element) {
+      const r = element.getBoundingClientRect(), m = 40;
+      const dx = r.left < 0 ? r.left - m : r.right > innerWidth ? r.right - innerWidth + m : 0;
+      const dy = r.top < 0 ? r.top - m : r.bottom > innerHeight ? r.bottom - innerHeight + m : 0;
+      if (dx || dy) scrollBy({ left: dx, top: dy, behavior: "instant" });
+    }
+
+    /**
+     * Put the layer's origin at the document's: the window's scroll offset, less where the
+     * fixed host element really is (the window's corner; the document's own where the page
+     * gave <html> a transform or filter, which fixes its descendants to it instead).
+     */
+    function followScroll() {
+      if (!uiLayer || !uiHost?.isConnected) return;
+      const at = uiHost.getBoundingClientRect();
+      uiLayer.style.transform = `translate(${-scrollX - at.left}px, ${-scrollY - at.top}px)`;
     }
 
     // One colour per kind (the legend names them); text on them stays readable (WCAG AA).
@@ -523,7 +558,10 @@ export function agentCall(method, args) {
      * gaps between its lines; when every place covers something, the one covering least.
      */
     function placeLabel(box, w, h, text, placed) {
-      const pageWidth = Math.max(document.documentElement.scrollWidth, innerWidth);
+      // The page's width in document coordinates: a right-to-left page overflows leftwards.
+      const root = document.documentElement;
+      const pageLeft = getComputedStyle(root).direction === "rtl" ? Math.min(0, root.clientWidth - root.scrollWidth) : 0;
+      const pageWidth = Math.max(root.scrollWidth, innerWidth) + pageLeft;
       const inset = 2;
       const right = box.left + box.width - w - inset;
       const candidates = [
@@ -540,7 +578,7 @@ export function agentCall(method, args) {
       for (let y = box.top + h; y + h < box.top + box.height && candidates.length < 60; y += Math.max(4, h / 2)) {
         candidates.push({ x: box.left + inset, y, side: "inside" }, { x: right, y, side: "inside" });
       }
-      const fits = (c) => c.x >= 0 && c.y >= 0 && c.x + w <= pageWidth;
+      const fits = (c) => c.x >= pageLeft && c.y >= 0 && c.x + w <= pageWidth;
       const obstacles = text.concat(placed);
       let best = null;
       for (const candidate of candidates.filter(fits)) {
@@ -556,9 +594,9 @@ export function agentCall(method, args) {
      * elements, so a region of many paragraphs is one box), one label per box placed outside
      * it (never over the text it marks), the reason in words on hover or keyboard focus, and a
      * legend with one colour per kind. Main regions are drawn first, so boxes inside them
-     * (an ad in the article) lie on top. Everything lives in a zero-size shadow-root layer
-     * with pointer-events off except labels and the legend, so the page's layout never moves
-     * and its clicks still work.
+     * (an ad in the article) lie on top. Everything lives in a shadow root on a layer fixed
+     * to the window and clipped to it (ensureUi), with pointer-events off except labels and
+     * the legend, so the page's layout and scroll size never move and its clicks still work.
      */
     function drawOverlay(items, mode = "explained") {
       clearOverlay();
@@ -592,7 +630,7 @@ export function agentCall(method, args) {
         label.setAttribute("aria-label", `${label.textContent}: ${why.textContent}`);
         label.append(why);
         box.append(label);
-        root.append(box);
+        uiLayer.append(box);
         // a pixel of room around the label (sizes are fractional; lines touch)
         const measure = () => {
           const size = label.getBoundingClientRect();
@@ -723,7 +761,7 @@ export function agentCall(method, args) {
     function releaseUi() {
       if (!uiHost || uiRoot.querySelector(".box, .legend, .toast, .cover")) return;
       uiHost.remove();
-      uiHost = uiRoot = null;
+      uiHost = uiRoot = uiLayer = null;
     }
 
     function toast(title, { detail = "", command = "", kind = "error" } = {}) {
@@ -871,6 +909,7 @@ export function agentCall(method, args) {
     addEventListener("resize", () => {
       if (overlayBlocks) drawOverlay(overlayBlocks, overlayMode);
     });
+    addEventListener("scroll", followScroll, { passive: true });
     // Keyboard: Esc closes the overlay (the "show blocks" command toggles it).
     addEventListener("keydown", (event) => {
       if (event.key === "Escape" && overlayBlocks) closeOverlay();

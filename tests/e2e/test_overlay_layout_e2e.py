@@ -1,0 +1,98 @@
+"""The overlay never moves the page, in both browsers: its scroll size, how far it scrolls and
+where its elements lie are the same with the overlay on as before, and after it is closed the
+page's DOM is as it was. Pages: a news article; the same with its body pinned to the window
+(scroll-locked, as a consent platform or an open menu pins it); wider than the window; right to
+left and wider than the window (it overflows, and scrolls, leftwards).
+
+Seen on a news section front (the Guardian's, wcxb-dev 2966, locked by its consent dialog):
+the overlay's boxes, absolutely positioned in the document, made the locked page one window
+high scroll 6,000 pixels down over nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import e2e_harness as harness
+import pytest
+
+UI = "document.querySelector('blocksift-ui')?.shadowRoot"
+# the page's markup without the status attributes the extension keeps on <html>
+PAGE_DOM = ("(() => { const copy = document.documentElement.cloneNode(true);"
+            " for (const a of [...copy.attributes]) if (a.name.startsWith('data-blocksift-'))"
+            " copy.removeAttribute(a.name); return copy.outerHTML; })()")
+# The page's scroll size (<html>'s and <body>'s) and how far it scrolls each way.
+SCROLL = """(() => {
+  const d = document.documentElement, b = document.body, at = [scrollX, scrollY];
+  scrollTo(1e6, 1e6); const end = [scrollX, scrollY];
+  scrollTo(-1e6, -1e6); const start = [scrollX, scrollY];
+  scrollTo(at[0], at[1]);
+  return { size: [d.scrollWidth, d.scrollHeight, b.scrollWidth, b.scrollHeight], start, end };
+})()"""
+# Where the page's parts lie (page coordinates), the extension's own element left out.
+RECTS = ("[...document.body.querySelectorAll('*')].filter(e => e.localName !== 'blocksift-ui')"
+         ".map(e => { const r = e.getBoundingClientRect();"
+         " return [e.localName, r.x + scrollX, r.y + scrollY, r.width, r.height]; })")
+# The ad inside the article, and its box in the overlay (window coordinates).
+AD_AND_BOX = (f"(() => {{ const box = [...{UI}.querySelectorAll('.box')].find(b => b.dataset.kind === 'ad'"
+              " && Math.abs(b.getBoundingClientRect().width - document.getElementById('ad-inline')"
+              ".getBoundingClientRect().width) < 1);"
+              " const r = (e) => { const b = e.getBoundingClientRect(); return [b.x, b.y, b.width, b.height]; };"
+              " return [r(document.getElementById('ad-inline')), box ? r(box) : null]; })()")
+
+# After a scroll: the next frame, whose scroll event moves the boxes.
+NEXT_FRAME = "new Promise(r => requestAnimationFrame(() => setTimeout(() => r(true), 50)))"
+
+PAGES = ["hide/news", "overlay/locked", "overlay/wide", "overlay/rtl"]
+
+
+def _close(a: list[float], b: list[float] | None) -> bool:
+    return b is not None and all(abs(x - y) < 1 for x, y in zip(a, b, strict=True))
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_the_overlay_never_moves_the_page(browser: harness.Browser, site: harness.Site,
+                                          artifacts: Path, name: str) -> None:
+    page = browser.new_tab(site.url(f"{name}.html"))
+    shot = name.replace("/", "-")
+    # (first: Playwright's screenshot leaves an empty style attribute on the page's inputs)
+    page.screenshot(artifacts / f"{shot}-page.png")
+    dom_before = page.evaluate(PAGE_DOM)
+    scroll_before = page.evaluate(SCROLL)
+    rects_before = page.evaluate(RECTS)
+    if name == "overlay/locked":
+        assert scroll_before["end"] == [0, 0], scroll_before  # it does not scroll
+        assert scroll_before["size"][3] > scroll_before["size"][1]  # but its body is taller
+
+    status = browser.act(page, "overlay")
+    assert status["status"] == "overlay", status
+    page.screenshot(artifacts / f"{shot}-overlay.png")
+    assert page.evaluate(f"{UI}.querySelectorAll('.box').length") >= 3
+    assert page.evaluate(SCROLL) == scroll_before
+    assert page.evaluate(RECTS) == rects_before
+    # Each label shown with its reason (keyboard focus) leaves the scroll size alone too.
+    sizes = page.evaluate(f"(() => {{ const out = []; for (const l of {UI}.querySelectorAll('.label')) {{"
+                          " l.focus(); const d = document.documentElement;"
+                          " out.push([d.scrollWidth, d.scrollHeight]); } return out; })()")
+    assert all(size == scroll_before["size"][:2] for size in sizes), (sizes, scroll_before)
+    page.evaluate(f"({UI}.activeElement?.blur(), scrollTo(0, 0), true)")
+    page.evaluate(NEXT_FRAME)
+
+    # The boxes follow the page as it scrolls (sideways too: leftwards on the RTL page).
+    ad, box = page.evaluate(AD_AND_BOX)
+    assert _close(ad, box), (ad, box)
+    if name != "overlay/locked":
+        sideways = {"overlay/wide": 200, "overlay/rtl": -200}.get(name, 0)
+        page.evaluate(f"(scrollBy({sideways}, 150), true)")
+        page.wait_for("scrollY > 0")
+        page.evaluate(NEXT_FRAME)
+        page.screenshot(artifacts / f"{shot}-overlay-scrolled.png")
+        ad, box = page.evaluate(AD_AND_BOX)
+        assert _close(ad, box), (ad, box)
+        page.evaluate("(scrollTo(0, 0), true)")
+
+    status = browser.act(page, "overlay")
+    assert status["status"] == "overlay-cleared", status
+    assert page.evaluate(SCROLL) == scroll_before
+    assert page.evaluate(RECTS) == rects_before
+    assert page.evaluate(PAGE_DOM) == dom_before
