@@ -397,22 +397,37 @@
       } else {
         for (const node of this.subtree(element)) this.selected.add(node);
         // Main text and marked blocks exclude each other.
-        this.blocks = this.blocks.filter((b) => !b.element.contains(element) && !element.contains(b.element));
-        this.say(`Added ${describe(element)} to the main text.`);
+        const dropped = this.dropOverlapping(element);
+        this.say(`Added ${describe(element)} to the main text.${this.unmarkedNote(dropped)}`);
       }
+    }
+
+    /** Unmark the blocks around or inside an element; returns them. */
+    dropOverlapping(element) {
+      const dropped = this.blocks.filter((b) => b.element.contains(element) || element.contains(b.element));
+      this.blocks = this.blocks.filter((b) => !dropped.includes(b));
+      return dropped;
+    }
+
+    /** A mark that goes with another change is said, never dropped without a word. */
+    unmarkedNote(dropped) {
+      if (!dropped.length) return "";
+      const names = dropped.slice(0, 3).map((b) => `${BLOCK_NAMES[b.kind]} ${describe(b.element)}`).join(", ");
+      const more = dropped.length > 3 ? ` and ${dropped.length - 3} more` : "";
+      return ` Unmarked the ${names}${more} it overlapped (Ctrl+Z brings ${dropped.length === 1 ? "it" : "them"} back).`;
     }
 
     toggleBlock(element, kind) {
       this.remember();
       const same = this.blocks.find((b) => b.element === element);
-      this.blocks = this.blocks.filter((b) => !b.element.contains(element) && !element.contains(b.element));
+      const dropped = this.dropOverlapping(element).filter((b) => b !== same);
       if (same && same.kind === kind) {
-        this.say(`Unmarked ${describe(element)}.`);
+        this.say(`Unmarked ${describe(element)}.${this.unmarkedNote(dropped)}`);
         return;
       }
       this.blocks.push({ kind, element });
       for (const node of this.subtree(element)) this.selected.delete(node);
-      this.say(`Marked ${describe(element)} as ${kind === "links" ? "a link block" : "an ad block"}.`);
+      this.say(`Marked ${describe(element)} as ${kind === "links" ? "a link block" : "an ad block"}.${this.unmarkedNote(dropped)}`);
     }
 
     undo() {

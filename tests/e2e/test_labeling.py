@@ -653,3 +653,31 @@ def test_esc_while_saving_waits_for_the_host(browser: harness.Browser, site: har
     assert saved["status"] == "label-saved", saved
     assert page.evaluate(f"!{UI}")
     assert example_of(browser, saved["label-example"])["title"] == "Keeping bees on a city roof"
+
+
+def test_a_mark_that_goes_with_another_change_is_named(browser: harness.Browser, site: harness.Site,
+                                                       artifacts: Path) -> None:
+    """Adding a link of a marked list to the main text unmarks the list (main text and marks
+    exclude each other): the toolbar says so, and Ctrl+Z brings the mark back."""
+    page = browser.new_tab(site.url("label-keys.html"))
+    page.wait_for("document.readyState === 'complete'")
+    keys = Input(page)
+    assert start_labeling(browser, page)["status"] == "done"
+    wait_status(page, "labeling")
+    hover(page, keys, "#links a[href='/l2']")
+    keys.press("ArrowUp")
+    keys.press("ArrowUp")
+    page.wait_for(f"{HOVER_TAG}.startsWith('ul#links')")
+    keys.press("l")
+    keys.press("Enter")
+    page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '1'")
+    keys.press("m")
+    keys.move(at=(2, 2))
+    hover(page, keys, "#links a[href='/l2']")
+    keys.click()
+    page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '0'")
+    message = page.evaluate(f"{UI}.querySelector('.message').textContent")
+    assert "Added a to the main text. Unmarked the link block ul#links it overlapped" in message, message
+    page.screenshot(artifacts / "labeler-unmarked.png")
+    keys.press("Control+z")
+    page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '1'")
