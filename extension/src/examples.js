@@ -122,8 +122,16 @@ async function showExample(exampleId) {
   try {
     const { example } = await ask(MSG.EXAMPLES, { op: "get", exampleId });
     const blocks = example.blocks ?? [];
+    const close = el("button", { type: "button", class: "close-view", text: "Close",
+      title: "Close this example's view" });
+    close.addEventListener("click", () => {
+      box.hidden = true;
+      delete box.dataset.exampleId;
+      // back to the row it was opened from, for keyboard users
+      document.querySelector(`tr[data-example-id="${exampleId}"] button.link`)?.focus();
+    });
     box.replaceChildren(
-      el("h4", { text: example.title || `Example ${exampleId}` }),
+      el("div", { class: "view-head" }, el("h4", { text: example.title || `Example ${exampleId}` }), close),
       el("p", { class: "muted small" },
         example.url ? el("span", { text: example.url }) : "(no address)",
         ` · ${new Date(example.created * 1000).toLocaleString()} · corrected ${example.algorithm || "—"}`

@@ -193,6 +193,12 @@ def test_label_save_export_holds_exactly_the_selection(browser: harness.Browser,
     assert options.evaluate("document.documentElement.dataset.examplesCount") == "1"
     clicks.click(f"tr[data-example-id='{example_id}'] button.link")
     options.wait_for("!!document.querySelector('#example-view .main-text')")
+    # The view closes (it stayed open under the list for good).
+    clicks.click("#example-view button.close-view")
+    options.wait_for("document.getElementById('example-view').hidden")
+    assert options.evaluate("document.activeElement.closest('tr')?.dataset.exampleId") == example_id
+    clicks.click(f"tr[data-example-id='{example_id}'] button.link")
+    options.wait_for("!!document.querySelector('#example-view .main-text')")
     clicks.click("#examples-export")
     options.wait_for("document.documentElement.dataset.exportPath")
     path = Path(options.evaluate("document.documentElement.dataset.exportPath"))
