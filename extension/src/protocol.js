@@ -10,7 +10,7 @@
 // hide plan's version), generated from it at build time: see wireconstants.js.
 import {
   EXPORT_FORMATS, HIDE_PLAN_VERSION, HOST_VERSION, ID_ATTR, MAX_ID_LENGTH, PROTOCOL_VERSION,
-  REQUEST_ACTIONS, WANTS,
+  REQUEST_ACTIONS, RTL_LANGUAGES, RTL_SCRIPTS, WANTS,
 } from "./wireconstants.js";
 
 export { HIDE_PLAN_VERSION, ID_ATTR, MAX_ID_LENGTH, PROTOCOL_VERSION, REQUEST_ACTIONS, WANTS };
@@ -360,9 +360,24 @@ export function lengthLabel({ words, cjk }, locale = undefined) {
     : `${(words + cjk).toLocaleString(locale)} words`;
 }
 
+/**
+ * The writing direction of a BCP 47 language tag, as the host's language_direction says
+ * it: "rtl" for a language or script written right to left ("ar", "he-IL", "az-Arab"),
+ * "ltr" for another tag, "" without one. The reader's fallback where the host sent no
+ * direction (an older host, a page it gave no metadata).
+ */
+export function languageDirection(tag) {
+  const parts = String(tag ?? "").trim().toLowerCase().split(/[-_]/).filter(Boolean);
+  if (!parts.length || !/^[a-z]+$/.test(parts[0])) return "";
+  const script = parts.slice(1).find((part) => /^[a-z]{4}$/.test(part));
+  if (script) return RTL_SCRIPTS.includes(script) ? "rtl" : "ltr";
+  return RTL_LANGUAGES.includes(parts[0]) ? "rtl" : "ltr";
+}
+
 // -- export (reader view; host/blocksift/export.py) ----------------------------------------
 
-const ARTICLE_FIELDS = ["title", "html", "url", "authors", "published", "siteName", "language"];
+const ARTICLE_FIELDS = ["title", "html", "url", "authors", "published", "siteName", "language",
+  "direction"];
 
 /**
  * export.folder ({kind: "folder", folder?}: ask for or set the folder the user chose),

@@ -5,7 +5,7 @@
 
 import DOMPurify from "./vendor/dompurify/purify.es.mjs";
 import { api } from "./api.js";
-import { MSG, lengthLabel, priceLabel, readingTime } from "./protocol.js";
+import { MSG, languageDirection, lengthLabel, priceLabel, readingTime } from "./protocol.js";
 import { indexExportHtml, indexViewFragment } from "./indexview.js";
 
 import { READER_KEYS, readerAction } from "./readerkeys.js";
@@ -249,9 +249,35 @@ function formatDay(iso, lang) {
   }
 }
 
-function joinNames(names) {
-  if (names.length <= 1) return names[0] ?? "";
-  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+/** Words of the reader's own (English), kept left to right as a whole inside a header
+ * that follows the article's direction: "5 min read" in a Hebrew article's details line
+ * read "min read 5" with its number on the wrong side (Firefox's reader gives its reading
+ * time the interface's direction too). */
+function uiText(...parts) {
+  const span = document.createElement("span");
+  span.dir = "ltr";
+  span.lang = "en";
+  span.append(...parts);
+  return span;
+}
+
+/** "By A, B and C", each name isolated in its own direction (a Latin name in an Arabic
+ * byline, an Arabic one in an English byline, keep their letters in order). */
+function bylineOf(names) {
+  const parts = ["By "];
+  names.forEach((name, i) => {
+    if (i) parts.push(i === names.length - 1 ? " and " : ", ");
+    const who = document.createElement("bdi");
+    who.textContent = name;
+    parts.push(who);
+  });
+  return uiText(...parts);
+}
+
+/** The article's writing direction: the host's (the page's dir around the text, else its
+ * language's or its letters'), else its language's; "" when nothing says. */
+function directionOf(data, meta) {
+  return meta.direction || languageDirection(meta.language || data.lang || "");
 }
 
 /** The quiet note that the user's labels of this site were used (auto's stage "site"):
@@ -261,6 +287,8 @@ function adaptedNote(adaptedFrom) {
   const note = document.createElement("span");
   note.id = "adapted";
   note.className = "adapted";
+  note.dir = "ltr";
+  note.lang = "en";
   const pages = typeof adaptedFrom === "number" ? adaptedFrom : 0;
   note.textContent = pages
     ? `Adapted to this site from your ${pages} labeled page${pages === 1 ? "" : "s"}`
@@ -276,12 +304,13 @@ function showMeta(data, meta, stories = 0) {
   $("site").textContent = site;
   const authors = meta.authors ?? [];
   $("byline").hidden = !authors.length;
-  $("byline").textContent = authors.length ? `By ${joinNames(authors)}` : "";
+  $("byline").replaceChildren(...(authors.length ? [bylineOf(authors)] : []));
   const time = readingTime(data.text || $("content").textContent);
   const parts = [];
   const day = formatDay(meta.published, meta.language || data.lang);
   if (day) {
     const stamp = document.createElement("time");
+    stamp.dir = "auto"; // in the page's language, so in its direction
     stamp.dateTime = meta.published.slice(0, 10);
     stamp.textContent = day;
     parts.push(stamp);
@@ -292,13 +321,14 @@ function showMeta(data, meta, stories = 0) {
     const value = document.createElement("data");
     value.id = "price";
     value.className = "price";
+    value.dir = "auto";
     value.value = `${meta.price.amount} ${meta.price.currency}`;
     value.textContent = price;
     parts.push(value);
   }
   // an index shows its headlines, not the main text: its length is its stories'
-  if (stories) parts.push(`${stories} stories`);
-  else parts.push(`${time.minutes} min read`, lengthLabel(time));
+  if (stories) parts.push(uiText(`${stories} stories`));
+  else parts.push(uiText(`${time.minutes} min read`), uiText(lengthLabel(time)));
   const adapted = adaptedNote(data.adaptedFrom);
   if (adapted) parts.push(adapted);
   const details = $("details");
@@ -363,7 +393,7 @@ function article(data, meta, html) {
   return {
     title: $("title").textContent, html, url: data.url || "",
     authors: meta.authors ?? [], published: meta.published || "", siteName: meta.siteName || "",
-    language: meta.language || data.lang || "",
+    language: meta.language || data.lang || "", direction: directionOf(data, meta),
   };
 }
 
@@ -809,7 +839,13 @@ async function main() {
   const title = headlineOf(index ? indexTitleOf(data.title, meta)
     : (data.pageKind === "index" && meta.title) || data.title, meta.siteName || site);
   document.title = title || site || "Untitled";
-  if (data.lang) $("reader").lang = data.lang;
+  // the article's language and direction hold for the whole reader below the toolbar (site,
+  // title, byline, text): an Arabic or Hebrew page reads right to left, its lists' numbers
+  // and its quotes' rules on the right; the toolbar keeps the extension's own (English)
+  const lang = meta.language || data.lang || "";
+  const dir = directionOf(data, meta);
+  if (lang) $("reader").lang = lang;
+  if (dir) $("reader").dir = dir;
   $("title").textContent = title;
   $("title").hidden = !title;
   const fragment = index ?? (data.html ? sanitize(data.html, data.url) : textFragment(data.text));

@@ -785,3 +785,68 @@ def test_reader_shows_a_product_pages_price_from_its_structured_data(
     # an article names no price, even where its page describes a product
     page = open_reader(browser, site, "reader-shadow.html")
     assert page.evaluate("document.getElementById('price')") is None
+
+
+DIRECTION = "(selector) => getComputedStyle(document.querySelector(selector)).direction"
+
+
+def direction(page: harness.Tab, selector: str) -> str:
+    return page.evaluate(f"({DIRECTION})({json.dumps(selector)})")
+
+
+def test_reader_of_a_right_to_left_page_reads_right_to_left_and_saves_so(
+        browser: harness.Browser, site: harness.Site, tmp_path: Path, artifacts: Path) -> None:
+    vault = tmp_path / "Notes vault"
+    vault.mkdir()
+    choose_export_folder(browser, vault)
+    # an Arabic article (<html dir="rtl" lang="ar">) with a Python listing marked dir="ltr"
+    page = open_reader(browser, site, "reader-rtl-arabic.html")
+    assert page.evaluate("document.getElementById('reader').getAttribute('dir')") == "rtl"
+    assert page.evaluate("document.getElementById('reader').getAttribute('lang')") == "ar"
+    assert page.evaluate("document.getElementById('title').textContent") == "قياس المد والجزر في ميناء الإسكندرية"
+    for selector in ("#title", "#site", "#details", "#content p", "#content ol"):
+        assert direction(page, selector) == "rtl", selector
+    # the listing keeps its own direction; code in a sentence reads left to right too
+    assert page.evaluate("document.querySelector('#content pre').getAttribute('dir')") == "ltr"
+    assert direction(page, "#content pre") == "ltr"
+    assert direction(page, "#content p code") == "ltr"
+    # the toolbar and the reader's own words stay the extension's (left to right)
+    assert direction(page, ".toolbar") == "ltr" and direction(page, "#provenance") == "ltr"
+    assert page.evaluate("document.getElementById('byline').textContent") == "By ليلى حسن"
+    assert page.evaluate("document.querySelector('#details time').dateTime") == "2024-03-14"
+    # the text's first line starts at the right edge of the column
+    box = page.evaluate("(() => { const p = document.querySelector('#content p'), r = document.createRange();"
+                        " r.setStart(p.firstChild, 0); r.setEnd(p.firstChild, 1);"
+                        " const c = p.getBoundingClientRect(), f = r.getBoundingClientRect();"
+                        " return {right: c.right, first: f.right}; })()")
+    assert abs(box["right"] - box["first"]) < 2, box
+    page.screenshot(artifacts / "reader-rtl-arabic.png")
+    # the saved HTML file reads right to left in Arabic, the listing left to right
+    page.evaluate("document.getElementById('save-html').click(), true")
+    saved = Path(page.wait_for("document.documentElement.dataset.blocksiftSaved"))
+    html = saved.read_text(encoding="utf-8")
+    assert '<html lang="ar" dir="rtl">' in html and '<pre dir="ltr">' in html
+    page.close()
+
+    # a Hebrew page that says its language only (<html lang="he">)
+    page = open_reader(browser, site, "reader-rtl-hebrew.html")
+    assert page.evaluate("document.getElementById('reader').getAttribute('dir')") == "rtl"
+    assert page.evaluate("document.getElementById('reader').getAttribute('lang')") == "he"
+    assert direction(page, "#content ul") == "rtl"
+    page.screenshot(artifacts / "reader-rtl-hebrew.png")
+
+
+def test_reader_keeps_a_quote_s_direction_and_language_in_an_english_article(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    page = open_reader(browser, site, "reader-mixed-direction.html")
+    assert page.evaluate("document.getElementById('reader').getAttribute('dir')") == "ltr"
+    assert page.evaluate("document.getElementById('reader').getAttribute('lang')") == "en"
+    assert page.evaluate(f"{CONTENT}.querySelector('blockquote').getAttribute('dir')") == "rtl"
+    assert page.evaluate(f"{CONTENT}.querySelector('blockquote').lang") == "he"
+    assert direction(page, "#content blockquote p") == "rtl"
+    assert direction(page, "#content > p, #content p") == "ltr"
+    # a name in Arabic isolated in its sentence, a word drawn the other way round
+    assert page.evaluate(f"{CONTENT}.querySelector('bdi')?.lang") == "ar"
+    assert page.evaluate(f"{CONTENT}.querySelector('bdo')?.getAttribute('dir')") == "rtl"
+    assert direction(page, "#content bdo") == "rtl"
+    page.screenshot(artifacts / "reader-mixed-direction.png")

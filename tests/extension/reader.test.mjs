@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { algorithmForAction, exportRequest } from "../../extension/src/protocol.js";
+import { algorithmForAction, exportRequest, languageDirection } from "../../extension/src/protocol.js";
 import { READER_KEYS, readerAction } from "../../extension/src/readerkeys.js";
 
 test("export requests carry the article fields and refuse unknown kinds and formats", () => {
@@ -15,6 +15,21 @@ test("export requests carry the article fields and refuse unknown kinds and form
   assert.deepEqual(exportRequest({ kind: "folder", id: "f", folder: "/n" }), { type: "export.folder", id: "f", folder: "/n" });
   assert.throws(() => exportRequest({ kind: "delete" }), TypeError);
   assert.throws(() => exportRequest({ kind: "save", format: "pdf" }), TypeError);
+});
+
+test("an export request carries the article's direction", () => {
+  const save = exportRequest({ kind: "save", id: "s", format: "html", title: "T", html: "<p>x</p>",
+    language: "ar", direction: "rtl" });
+  assert.equal(save.direction, "rtl");
+  assert.equal(save.language, "ar");
+});
+
+test("a language tag's direction, as the host's language_direction says it", () => {
+  for (const tag of ["ar", "he-IL", "fa_IR", "ur", "ps", "yi", "dv", "ckb", "sd", "ug", "az-Arab", "pa-Arab-PK"]) {
+    assert.equal(languageDirection(tag), "rtl", tag);
+  }
+  for (const tag of ["en", "en-US", "ku", "ar-Latn", "zh-Hant-TW", "de"]) assert.equal(languageDirection(tag), "ltr", tag);
+  for (const tag of ["", "  ", "*", null, undefined]) assert.equal(languageDirection(tag), "", String(tag));
 });
 
 test("reader keys: one action per key, ignored while typing or with a modifier", () => {
