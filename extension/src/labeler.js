@@ -161,6 +161,13 @@
       this.listen(window, "keydown", (e) => this.onKey(e));
       this.listen(window, "resize", () => this.schedule());
       this.listen(window, "scroll", () => this.schedule());
+      // Closing the tab, reloading or going back with marks not saved asks first (the
+      // browser's own "Leave page?"), as a form with unsaved changes does: they would be lost.
+      this.listen(window, "beforeunload", (event) => {
+        if (!this.history.length || this.closed) return;
+        event.preventDefault();
+        event.returnValue = "";
+      });
       this.render();
       if (!this.selected.size) {
         this.say(`${this.algorithm || "The algorithm"} found no main text here: click the elements that are.`, "warn");

@@ -687,3 +687,62 @@ def test_a_mark_that_goes_with_another_change_is_named(browser: harness.Browser,
     page.screenshot(artifacts / "labeler-unmarked.png")
     keys.press("Control+z")
     page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '1'")
+
+
+def _leave_prompt(page: harness.Tab, url: str) -> bool:
+    """Navigate the tab away; True if the page asked first (the prompt is dismissed: the page stays)."""
+    if isinstance(page, harness.ChromiumTab):
+        prompts: list[str] = []
+
+        def on_dialog(dialog) -> None:  # noqa: ANN001 (Playwright's Dialog)
+            prompts.append(dialog.type)
+            dialog.dismiss()
+
+        page.page.on("dialog", on_dialog)
+        try:
+            page.page.evaluate(f"location.href = {json.dumps(url)}")
+            page.page.wait_for_timeout(1000)
+        finally:
+            page.page.remove_listener("dialog", on_dialog)
+        return prompts == ["beforeunload"]
+    page.evaluate(f"(setTimeout(() => {{ location.href = {json.dumps(url)}; }}, 0), true)")
+    import time
+
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            page.browser.bidi("browsingContext.handleUserPrompt", {"context": page.context, "accept": False})
+            return True
+        except RuntimeError:  # no prompt (yet)
+            time.sleep(0.1)
+    return False
+
+
+def test_leaving_with_marks_not_saved_asks_first(browser_name: str, tmp_path: Path, site: harness.Site,
+                                                 host: harness.HostInstall) -> None:
+    """Closing, reloading or leaving the page with marks not saved asks first (they went
+    without a word); with nothing changed, or after Save, the page leaves at once."""
+    # Firefox under WebDriver turns "Leave page?" off unless the profile says otherwise.
+    prefs = {"extra_prefs": {"dom.disable_beforeunload": False}} if browser_name == "firefox" else {}
+    with harness.launch(browser_name, tmp_path / "asks", host, launchpad=site.url("blank.html", host="localhost"),
+                        **prefs) as browser:
+        _leave_with_marks(browser, site)
+
+
+def _leave_with_marks(browser: harness.Browser, site: harness.Site) -> None:
+    page = browser.new_tab(site.url("label-keys.html"))
+    page.wait_for("document.readyState === 'complete'")
+    keys = Input(page)
+    assert start_labeling(browser, page)["status"] == "done"
+    wait_status(page, "labeling")
+    hover(page, keys, "#k4")
+    keys.click()
+    page.wait_for("document.documentElement.dataset.blocksiftLabelUndo === '1'")
+    assert _leave_prompt(page, site.url("plain-note.html"))
+    page.wait_for(f"!!{UI}")  # still labeling, the mark still there
+    assert page.evaluate("location.pathname") == "/label-keys.html"
+    assert status(page)["label-undo"] == "1"
+    keys.press("Control+s")
+    assert wait_status(page, "label-saved", "label-error")["status"] == "label-saved"
+    page.navigate(site.url("plain-note.html"))  # saved: nothing to lose, no question
+    assert page.evaluate("location.pathname") == "/plain-note.html"
