@@ -236,12 +236,19 @@ def test_on_careful_page_types_only_ads_banners_and_the_page_frame_go() -> None:
     page, result, free, links, careful = _news_as_a_product_page()
     assert {t.kind for t in free.plan.targets} > {"ad", "other"}
     frame = {t.xpath for t in careful.plan.targets if t.kind not in ("ad", "other")}
-    assert frame == {"/html/body/header", "/html/body/footer"}
+    # (the page's breadcrumb trail is its first <div>)
+    assert frame == {"/html/body/header", "/html/body/footer", "/html/body/div[1]"}
     # all of it hidden on the page as an article too, which hides more
     assert all(e in free.elements or any(a in free.elements for a in e.iterancestors())
                for e in careful.elements)
     assert sum(t.chars for t in free.plan.targets) > sum(t.chars for t in careful.plan.targets)
-    assert careful.plan.restrained_to == "ads, banners and the page's own header and footer"
+    assert careful.plan.restrained_to == ("ads, banners and the page's own header, footer and "
+                                          "breadcrumbs")
+    # the header and footer alone: the trail stays
+    framed = decide(page, result, links, HideParams(careful_page_chrome=("header", "footer")))
+    assert {t.xpath for t in framed.plan.targets if t.kind not in ("ad", "other")} == {
+        "/html/body/header", "/html/body/footer"}
+    assert framed.plan.restrained_to == "ads, banners and the page's own header and footer"
     # without the frame: ads and banners alone, and the plan says so
     bare = decide(page, result, links, HideParams(careful_page_chrome=()))
     assert bare.plan.targets and {t.kind for t in bare.plan.targets} <= {"ad", "other"}
@@ -265,6 +272,19 @@ def test_the_page_frame_is_the_body_level_header_and_footer_only() -> None:
              if el.tag in ("header", "footer") or el.get("role")}
     assert found == {"top": "header", "banner": "header", "story": "", "tags": "",
                      "card": "", "site": "footer", "info": "footer"}
+
+
+def test_a_breadcrumb_trail_is_the_sites_frame_wherever_it_lies() -> None:
+    from blocksift.actions.hide import _page_frame
+
+    page = Page('<html><body><main><nav aria-label="Breadcrumb" id="a"><a href=/>Home</a></nav>'
+                '<article><ol itemscope itemtype="https://schema.org/BreadcrumbList" id="b">'
+                '<li><a href=/>Home</a></li></ol><div class="c-breadcrumbs__list" id="c"></div>'
+                '<p id="p">Text</p><nav id="n"><a href=/x>Next story</a></nav></article></main>'
+                '</body></html>')
+    found = {el.get("id"): _page_frame(el) for el in page.tree.iter() if el.get("id")}
+    assert found == {"a": "breadcrumbs", "b": "breadcrumbs", "c": "breadcrumbs", "p": "",
+                     "n": ""}
 
 
 def test_where_the_segmenter_is_unsure_only_ads_and_banners_go() -> None:

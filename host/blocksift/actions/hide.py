@@ -162,11 +162,13 @@ class HideParams(BaseModel):
         "segmenter's doubts (careful_page_types, careful_uncertain_share), it still hides "
         "what it chose whose segmenter regions all have a main-content probability below "
         "this; 0: only ads and banners there")
-    careful_page_chrome: tuple[Literal["header", "footer"], ...] = Field(
-        ("header", "footer"), description="Where hide holds back (careful_page_types, "
-        "careful_uncertain_share), it still hides these parts of the page's own frame: its "
-        "header (<header>, role=banner) or footer (<footer>, role=contentinfo), outside any "
-        "article, section, aside, nav or main")
+    careful_page_chrome: tuple[Literal["header", "footer", "breadcrumbs"], ...] = Field(
+        ("header", "footer", "breadcrumbs"), description="Where hide holds back "
+        "(careful_page_types, careful_uncertain_share), it still hides these parts of the "
+        "page's own frame: its header (<header>, role=banner) or footer (<footer>, "
+        "role=contentinfo), outside any article, section, aside, nav or main, and its "
+        "breadcrumb trail (a class, id or aria-label naming breadcrumbs, or schema.org's "
+        "BreadcrumbList), wherever it lies")
     caption_chars: int = Field(80, ge=0, description="Most characters of a heading that "
                                "names a hidden block right after it ('Recent posts' above "
                                "its list), hidden with it; 0: headings stay")
@@ -837,15 +839,28 @@ _SECTIONING = ("article", "section", "aside", "nav", "main")
 _FRAME_ROLES = {"contentinfo": "footer", "banner": "header"}
 
 
+_BREADCRUMB = re.compile("breadcrumb", re.I)
+
+
 def _page_frame(element: etree._Element) -> str:
     """Which part of the page's own frame ``element`` is: "header" (``<header>``,
     ``role=banner``) or "footer" (``<footer>``, ``role=contentinfo``) with no sectioning
-    ancestor (one inside an article or a card is that item's own); "" for anything else."""
+    ancestor (one inside an article or a card is that item's own), "breadcrumbs" (a class,
+    id or ``aria-label`` naming them, or ``itemtype`` BreadcrumbList: a trail is the site's
+    wherever it lies); "" for anything else."""
+    if any(_BREADCRUMB.search(element.get(name) or "") for name in ("class", "id", "aria-label")
+           ) or "BreadcrumbList" in (element.get("itemtype") or ""):
+        return "breadcrumbs"
     part = element.tag if element.tag in ("footer", "header") else _FRAME_ROLES.get(
         (element.get("role") or "").lower(), "")
     if part and next(element.iterancestors(*_SECTIONING), None) is not None:
         return ""
     return part
+
+
+def _words_list(words: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def predicted_type(result: ExtractionResult | None) -> str:
@@ -1266,7 +1281,7 @@ def decide(page: Page, result: ExtractionResult | None,
         chosen = {e: v for e, v in chosen.items()
                   if v[0] in ("ad", "other") or likely.get(e, 0.0) < sure_p
                   or (frame and _page_frame(e) in frame)}
-        restrained_to = ("ads, banners and the page's own " + " and ".join(frame) if frame
+        restrained_to = ("ads, banners and the page's own " + _words_list(frame) if frame
                          else "ads and banners")
         if sure_p:
             restrained_to += " and what auto is sure is not main content"
