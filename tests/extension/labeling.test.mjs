@@ -133,3 +133,13 @@ test("a save that replaced an earlier label of the page says so, and how to go b
   assert.equal(savedNotice({ exampleId: 1, mainChars: 2 }).title, "Example saved");
   assert.match(savedNotice({ exampleId: 9, mainChars: 2, replaced: [3, 7] }).detail, /examples 3, 7/);
 });
+
+test("the popup's button is called what the options page and the toolbar call it", async () => {
+  const { readFile } = await import("node:fs/promises");
+  const read = (name) => readFile(new URL(`../../extension/src/${name}`, import.meta.url), "utf8");
+  const [popup, options, labeler] = await Promise.all([read("popup.html"), read("options.html"), read("labeler.js")]);
+  const name = popup.match(/id="act-label"[^>]*>\s*<span class="label">([^<]+)</)?.[1];
+  // the options page sends people to the popup by this name ('"Label this page" in the toolbar popup')
+  assert.ok(options.includes(`"${name}" in the toolbar popup`), name);
+  assert.ok(labeler.includes(`text: "${name}"`), name);
+});
