@@ -656,11 +656,13 @@ def test_a_consent_platforms_root_is_held_to_consent_chars_when_asked() -> None:
 
 def test_a_dialog_a_script_has_not_opened_is_not_shown() -> None:
     # a <dialog> without ``open`` is drawn by no browser; the live DOM the extension
-    # snapshots marks an opened one with ``open``
+    # snapshots marks an opened one with ``open``; a popover shows only while open
     html = ("<html><body><p>Story text here.</p><dialog><p>Closed words</p></dialog>"
-            "<dialog open><p>Opened words</p></dialog></body></html>")
+            "<dialog open><p>Opened words</p></dialog><div popover id=card><p>Card words</p>"
+            "</div><button popovertarget=card>Open</button></body></html>")
     words, _ = visible_words(Page(html))
-    assert words["story"] == 1 and words["opened"] == 1 and words["closed"] == 0
+    assert words["story"] == 1 and words["opened"] == 1
+    assert words["closed"] == 0 and words["card"] == 0
 
 
 def test_a_consent_dialog_showing_its_message_in_a_frame_goes() -> None:

@@ -288,10 +288,11 @@ def _ad_slot_tag(element: etree._Element) -> bool:
 
 
 def _invisible(element: etree._Element) -> bool:
-    """Hidden in the page itself: ``hidden`` attribute, an inline display:none style, or a
+    """Hidden in the page itself: ``hidden`` attribute, an inline display:none style, a
     ``<dialog>`` not open (a browser draws none until a script opens it, which sets
-    ``open`` in the live DOM the extension snapshots)."""
-    if element.get("hidden") is not None:
+    ``open`` in the live DOM the extension snapshots), or a ``popover`` (drawn only while
+    open: a menu or card the user opened and left open is rarely what hide is asked about)."""
+    if element.get("hidden") is not None or element.get("popover") is not None:
         return True
     if element.tag == "dialog" and element.get("open") is None:
         return True
