@@ -28,6 +28,7 @@ export function agentCall(method, args) {
     const ID_ATTR = "data-bsid";
     const HIDE_ATTR = "data-blocksift-hide";
     const UNLOCK_ATTR = "data-blocksift-unlock";
+    const UNPAD_ATTR = "data-blocksift-unpad";
     const UI_TAG = "blocksift-ui";
     const LAZY_SRC_ATTRS = ["data-src", "data-lazy-src", "data-original", "data-url", "data-srcset"];
     // Long enough to read two lines; an error stays until dismissed (it may hold a command).
@@ -312,14 +313,17 @@ export function agentCall(method, args) {
       hiddenElements = elementsFor(ids).filter((element) => element !== document.documentElement
         && element !== document.body);
       const unlock = scrollLock(hiddenElements);
+      const unpad = reservedRoom(hiddenElements);
       for (const element of hiddenElements) element.setAttribute(HIDE_ATTR, "");
       if (unlock) document.documentElement.setAttribute(UNLOCK_ATTR, unlock);
+      if (unpad) document.documentElement.setAttribute(UNPAD_ATTR, unpad);
       return hiddenElements.length;
     }
 
     function unmarkHidden() {
       for (const element of hiddenElements) element.removeAttribute(HIDE_ATTR);
       document.documentElement.removeAttribute(UNLOCK_ATTR);
+      document.documentElement.removeAttribute(UNPAD_ATTR);
       const count = hiddenElements.length;
       hiddenElements = [];
       return count;
@@ -351,6 +355,55 @@ export function agentCall(method, args) {
         return depth < 3 && [...element.children].some((child) => covers(child, depth + 1));
       };
       return elements.some((element) => covers(element, 0)) ? lock : "";
+    }
+
+    /**
+     * The room <html> or <body> keeps at the window's top or bottom edge for a bar fixed
+     * there that is about to be hidden (the element, or one of its first few levels): a
+     * cookie banner whose script pads the body's bottom by its height, so that the page's
+     * end can scroll above it (Amazon's), or a fixed header the page's style sheet makes room
+     * for. Hidden, the bar leaves that room as an empty band. As tokens ("body-bottom",
+     * "html-top", ...) for UNPAD_ATTR, whose user style sheet sets that padding to 0. A
+     * padding the page's script set (inline) counts when it is half to one and a half times
+     * the bar's height (it was measured in another window); one from a style sheet only
+     * when it is the bar's height (to 2 px): other padding is the page's own spacing.
+     */
+    function reservedRoom(elements) {
+      const root = document.documentElement;
+      const bars = [];
+      const collect = (element, depth) => {
+        const style = getComputedStyle(element);
+        if (style.display === "none") return;
+        if (style.position === "fixed") {
+          const r = element.getBoundingClientRect();
+          const top = r.top <= 2, bottom = r.bottom >= root.clientHeight - 2;
+          // a layer over the whole window (a dialog's backdrop) is no bar at an edge
+          if (style.visibility !== "hidden" && r.height >= 20 && r.width >= 0.5 * root.clientWidth
+              && r.height <= 0.75 * root.clientHeight && top !== bottom) {
+            bars.push({ edge: top ? "top" : "bottom", height: r.height });
+          }
+          return;
+        }
+        if (depth < 3) for (const child of element.children) collect(child, depth + 1);
+      };
+      for (const element of elements) collect(element, 0);
+      if (!bars.length) return "";
+      const tokens = [];
+      for (const [name, element] of [["html", root], ["body", document.body]]) {
+        if (!element) continue;
+        const style = getComputedStyle(element);
+        for (const edge of ["top", "bottom"]) {
+          const property = edge === "top" ? "paddingTop" : "paddingBottom";
+          const room = parseFloat(style[property]) || 0;
+          if (room < 20) continue;
+          const inline = element.style[property] !== "";
+          const reserved = (bar) => bar.edge === edge && (inline
+            ? room >= 0.5 * bar.height && room <= 1.5 * bar.height
+            : Math.abs(room - bar.height) <= 2);
+          if (bars.some(reserved)) tokens.push(`${name}-${edge}`);
+        }
+      }
+      return tokens.join(" ");
     }
 
     function ensureUi() {

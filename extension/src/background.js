@@ -22,12 +22,18 @@ import { textFramesOnly } from "./readerframes.js";
  * Hides what the agent marked; injected as a user stylesheet so pages cannot override it
  * (a user sheet's !important beats the page's). A page that a hidden dialog had locked
  * (html or body `overflow: hidden`, body `position: fixed`: a consent platform's lock while
- * its message shows) scrolls again: the agent marks `<html>` so only then.
+ * its message shows) scrolls again: the agent marks `<html>` so only then. The room the
+ * page kept at the window's edge for a bar it hides (a cookie banner's padding at the body's
+ * bottom) goes with it, likewise only where the agent marks `<html>` (data-blocksift-unpad).
  */
 const HIDE_CSS = "[data-blocksift-hide] { display: none !important; }\n"
   + "html[data-blocksift-unlock] { overflow: auto !important; height: auto !important; }\n"
   + "html[data-blocksift-unlock] > body { overflow: visible !important; height: auto !important; }\n"
-  + "html[data-blocksift-unlock=\"fixed\"] > body { position: static !important; }";
+  + "html[data-blocksift-unlock=\"fixed\"] > body { position: static !important; }\n"
+  + "html[data-blocksift-unpad~=\"html-top\"] { padding-top: 0 !important; }\n"
+  + "html[data-blocksift-unpad~=\"html-bottom\"] { padding-bottom: 0 !important; }\n"
+  + "html[data-blocksift-unpad~=\"body-top\"] > body { padding-top: 0 !important; }\n"
+  + "html[data-blocksift-unpad~=\"body-bottom\"] > body { padding-bottom: 0 !important; }";
 const STATS_KEY = "stats";
 
 let client = null;

@@ -379,3 +379,49 @@ def test_hide_leaves_a_page_that_never_scrolls_as_it_is(browser: harness.Browser
     assert status["status"] == "hidden", status
     assert not page.evaluate("document.documentElement.hasAttribute('data-blocksift-unlock')")
     assert page.evaluate("getComputedStyle(document.documentElement).overflowY") == "hidden"
+
+
+# Room at the window's edges: where the page's first and last lines are, and how far it scrolls.
+ROOM = ("[getComputedStyle(document.body).paddingTop, getComputedStyle(document.body).paddingBottom,"
+        " document.documentElement.scrollHeight]")
+# the page's markup without the status attributes the extension keeps on <html>
+PAGE_DOM = ("(() => { const copy = document.documentElement.cloneNode(true);"
+            " for (const a of [...copy.attributes]) if (a.name.startsWith('data-blocksift-'))"
+            " copy.removeAttribute(a.name); return copy.outerHTML; })()")
+
+
+def test_hide_takes_the_room_a_page_kept_for_a_fixed_bar_it_hides(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    """Seen on an Amazon product page (wcxb-dev 3058): its cookie banner's script pads the
+    body's bottom by the banner's height; hide took the banner away and left an empty band of
+    354 pixels at the page's end. Likewise a header fixed to the top, which the style sheet
+    makes room for: hidden, it left an empty band over the page."""
+    page = browser.new_tab(site.url("hide/banner-room.html"))
+    page.screenshot(artifacts / "room-page.png")
+    dom_before = page.evaluate(PAGE_DOM)
+    top, bottom, height = page.evaluate(ROOM)
+    assert top == "88px" and float(bottom[:-2]) > 30, (top, bottom)
+    status = browser.act(page, "hide")
+    assert status["status"] == "hidden", status
+    assert not page.evaluate("document.getElementById('cookie-banner').checkVisibility()")
+    assert not page.evaluate("document.querySelector('.site-header').checkVisibility()")
+    page.screenshot(artifacts / "room-hidden.png")
+    assert page.evaluate(ROOM)[:2] == ["0px", "0px"]
+    # the page starts at the window's top: its first line is no more under an empty band
+    assert page.evaluate("document.querySelector('article').getBoundingClientRect().top") < 30
+    assert page.evaluate("document.documentElement.scrollHeight") <= height - 88 - float(bottom[:-2]) + 1
+    status = browser.act(page, "hide")
+    assert status["status"] == "restored", status
+    assert page.evaluate(ROOM) == [top, bottom, height]
+    assert page.evaluate(PAGE_DOM) == dom_before
+
+
+def test_hide_keeps_a_pages_own_padding(browser: harness.Browser, site: harness.Site) -> None:
+    """Padding at the body's edges that is no room for the bar hidden (a page's own margin
+    under its footer) stays."""
+    page = browser.new_tab(site.url("hide/news.html"))
+    page.evaluate("(document.body.style.paddingBottom = '300px', true)")
+    status = browser.act(page, "hide")
+    assert status["status"] == "hidden", status
+    assert not page.evaluate("document.getElementById('cookie-banner').checkVisibility()")
+    assert page.evaluate("getComputedStyle(document.body).paddingBottom") == "300px"
