@@ -418,7 +418,8 @@ export function agentCall(method, args) {
       uiHost.style.cssText = "all: initial; position: fixed; inset: 0; overflow: clip;"
         + " pointer-events: none; z-index: 2147483647;";
       uiRoot = uiHost.attachShadow({ mode: "open" });
-      // The boxes, in document coordinates: the layer follows the page as it scrolls.
+      // The boxes, in document coordinates: the layer follows the page as it scrolls; boxes
+      // of what is fixed to the window stay on the host, in window coordinates.
       uiLayer = document.createElement("div");
       uiLayer.className = "layer";
       const style = document.createElement("style");
@@ -573,6 +574,24 @@ export function agentCall(method, args) {
       return top === Infinity ? null : { top, left, width: right - left, height: bottom - top };
     }
 
+    /** Whether every element shown of a block is fixed to the window (itself or an
+     * ancestor `position: fixed`; an element with no box of its own by its children's). */
+    function fixedToWindow(ids) {
+      const fixed = (element, depth) => {
+        const rect = element.getBoundingClientRect();
+        if (rect.width < 1 || rect.height < 1) {
+          const shown = [...element.children].filter((child) => depth < 4 && child.getClientRects().length);
+          return shown.length > 0 && shown.every((child) => fixed(child, depth + 1));
+        }
+        for (let e = element; e; e = e.parentElement) {
+          if (getComputedStyle(e).position === "fixed") return true;
+        }
+        return false;
+      };
+      const elements = elementsFor(ids);
+      return elements.length > 0 && elements.every((element) => fixed(element, 0));
+    }
+
     /** Document-coordinate boxes of the page's visible lines of text (labels avoid them). */
     function textRects() {
       const rects = [];
@@ -683,7 +702,16 @@ export function agentCall(method, args) {
         label.setAttribute("aria-label", `${label.textContent}: ${why.textContent}`);
         label.append(why);
         box.append(label);
-        uiLayer.append(box);
+        // A bar fixed to the window (a cookie banner) stays in place as the page scrolls:
+        // so does its box, in window coordinates at the host's level.
+        if (fixedToWindow(item.elementIds ?? [])) {
+          box.style.top = `${rect.top - scrollY}px`;
+          box.style.left = `${rect.left - scrollX}px`;
+          box.dataset.fixed = "";
+          uiRoot.append(box);
+        } else {
+          uiLayer.append(box);
+        }
         // a pixel of room around the label (sizes are fractional; lines touch)
         const measure = () => {
           const size = label.getBoundingClientRect();

@@ -40,6 +40,11 @@ AD_AND_BOX = (f"(() => {{ const box = [...{UI}.querySelectorAll('.box')].find(b 
               " const r = (e) => { const b = e.getBoundingClientRect(); return [b.x, b.y, b.width, b.height]; };"
               " return [r(document.getElementById('ad-inline')), box ? r(box) : null]; })()")
 
+# The cookie banner fixed to the window's bottom, and the box drawn over it (by its place).
+BANNER_AND_BOX = (f"(() => {{ const r = (e) => {{ const b = e.getBoundingClientRect(); return [b.x, b.y, b.width, b.height]; }};"
+                  " const banner = r(document.getElementById('cookie-banner'));"
+                  f" const box = [...{UI}.querySelectorAll('.box')].map(r).find(b => b.every((v, i) => Math.abs(v - banner[i]) < 1));"
+                  " return [banner, box ?? null]; })()")
 # After a scroll: the next frame, whose scroll event moves the boxes.
 NEXT_FRAME = "new Promise(r => requestAnimationFrame(() => setTimeout(() => r(true), 50)))"
 
@@ -78,9 +83,12 @@ def test_the_overlay_never_moves_the_page(browser: harness.Browser, site: harnes
     page.evaluate(f"({UI}.activeElement?.blur(), scrollTo(0, 0), true)")
     page.evaluate(NEXT_FRAME)
 
-    # The boxes follow the page as it scrolls (sideways too: leftwards on the RTL page).
+    # The boxes follow the page as it scrolls (sideways too: leftwards on the RTL page), and
+    # the box of a bar fixed to the window stays with it.
     ad, box = page.evaluate(AD_AND_BOX)
     assert _close(ad, box), (ad, box)
+    banner, box = page.evaluate(BANNER_AND_BOX)
+    assert _close(banner, box), (banner, box)
     if name != "overlay/locked":
         sideways = {"overlay/wide": 200, "overlay/rtl": -200}.get(name, 0)
         page.evaluate(f"(scrollBy({sideways}, 150), true)")
@@ -89,6 +97,9 @@ def test_the_overlay_never_moves_the_page(browser: harness.Browser, site: harnes
         page.screenshot(artifacts / f"{shot}-overlay-scrolled.png")
         ad, box = page.evaluate(AD_AND_BOX)
         assert _close(ad, box), (ad, box)
+        # the banner stays at the window's bottom, and so does its box
+        banner, box = page.evaluate(BANNER_AND_BOX)
+        assert _close(banner, box), (banner, box)
         page.evaluate("(scrollTo(0, 0), true)")
 
     status = browser.act(page, "overlay")
