@@ -62,7 +62,15 @@ export async function startLabeling({ tabId, algorithm, params, startedAt = Date
   const host = await hostClient(settings);
   host.connect().catch(() => {});
   try {
-    const { snapshot: snap } = await beginOnPage(tabId, "label");
+    const { state: pageState, snapshot: snap } = await beginOnPage(tabId, "label");
+    if (pageState?.overlay) {
+      // "Show what was found" is on: its outlines are the algorithm's, drawn over the user's
+      // marks and never updated by them (two sets of boxes, and a legend behind the toolbar).
+      await callAgent(tabId, "clearOverlay");
+      // the popup's toggle reads the tab's last outcome (background.js setTabState)
+      await api.storage.session?.set({ [`tab:${tabId}`]: { status: "overlay-cleared", action: "overlay", at: Date.now() } })
+        .catch(() => {});
+    }
     // The page may have navigated to an excluded site since the tab was read.
     const late = await labelingRefusal(api, tab, snap.url);
     if (late) {

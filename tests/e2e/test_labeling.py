@@ -746,3 +746,28 @@ def _leave_with_marks(browser: harness.Browser, site: harness.Site) -> None:
     assert wait_status(page, "label-saved", "label-error")["status"] == "label-saved"
     page.navigate(site.url("plain-note.html"))  # saved: nothing to lose, no question
     assert page.evaluate("location.pathname") == "/plain-note.html"
+
+
+def test_labeling_takes_the_overlay_away(browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    """"Show what was found" then "Label this page": the overlay's outlines and legend go (they
+    stood under the labeler's, showing the algorithm's choice whatever the user marked), and
+    the popup offers to show them again."""
+    page = browser.new_tab(site.url("label-keys.html"))
+    page.wait_for("document.readyState === 'complete'")
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    overlay = ("[...document.querySelectorAll('blocksift-ui:not([data-blocksift-labeler])')]"
+               ".reduce((n, e) => n + e.shadowRoot.querySelectorAll('.box, .legend').length, 0)")
+    assert page.evaluate(overlay) > 0
+    assert start_labeling(browser, page)["status"] == "done"
+    wait_status(page, "labeling")
+    assert page.evaluate(overlay) == 0
+    page.screenshot(artifacts / "labeler-after-overlay.png")
+    control = browser.popup(page.url)
+    try:
+        assert control.evaluate("document.getElementById('act-overlay').getAttribute('aria-pressed')") == "false"
+    finally:
+        page.activate()
+        control.close()
+    Input(page).press("Escape")
+    assert wait_status(page, "label-cancelled")["status"] == "label-cancelled"
+    assert page.evaluate(overlay) == 0
