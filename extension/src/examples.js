@@ -44,11 +44,15 @@ function row(item) {
   remove.addEventListener("click", async () => {
     remove.disabled = true;
     try {
-      // Kept until the next delete, so Undo can store it again.
+      // Kept until the next delete, so Undo can store it again. The host deletes the earlier
+      // label this one replaced with it: Undo puts that one back too, first, so that this one
+      // replaces it again and "Restore earlier label" works as before the delete.
       const { example } = await ask(MSG.EXAMPLES, { op: "get", exampleId: item.exampleId });
+      const earlier = item.replaces
+        ? (await ask(MSG.EXAMPLES, { op: "get", exampleId: item.replaces }).catch(() => null))?.example ?? null : null;
       await ask(MSG.EXAMPLES, { op: "delete", exampleId: item.exampleId });
       if ($("example-view").dataset.exampleId === String(item.exampleId)) $("example-view").hidden = true;
-      showDeleted(example);
+      showDeleted(example, earlier);
     } catch (err) {
       renderError($("examples-deleted"), err);
     }
@@ -90,17 +94,27 @@ async function restoreEarlier(item, button) {
   await renderList();
 }
 
-/** "Deleted ..." with an Undo that stores the example again (it gets a new number). */
-function showDeleted(example) {
+/**
+ * "Deleted ..." with an Undo that stores the example again (it gets a new number), after
+ * the earlier label of its page it had replaced, if any.
+ */
+function showDeleted(example, earlier = null) {
   const out = $("examples-deleted");
   const undo = el("button", { type: "button", id: "examples-undo", text: "Undo",
     title: "Store this example again" });
+  const restoredEarlier = Boolean(earlier);
   undo.addEventListener("click", async () => {
     undo.disabled = true;
     try {
+      if (earlier) {
+        await ask(MSG.EXAMPLES, { op: "restore", example: earlier });
+        earlier = null; // a second press (after an error below) does not store it twice
+      }
       const reply = await ask(MSG.EXAMPLES, { op: "restore", example });
       // The page may have been labeled again since: the restored label then replaced that one.
-      const replaced = reply.replaced?.length ? " It replaced the label of this page saved since (restorable from its row)." : "";
+      const replaced = reply.replaced?.length && !restoredEarlier
+        ? " It replaced the label of this page saved since (restorable from its row)."
+        : reply.replaced?.length ? " Your earlier label of this page is restorable from its row again." : "";
       out.replaceChildren(`Restored “${nameOf(example)}” as example ${reply.exampleId}.${replaced}`);
       root.dataset.examplesRestored = String(reply.exampleId);
     } catch (err) {
@@ -110,7 +124,7 @@ function showDeleted(example) {
     }
     await renderList();
   });
-  out.replaceChildren(`Deleted “${nameOf(example)}”. `, undo);
+  out.replaceChildren(`Deleted “${nameOf(example)}”${earlier ? " and the earlier label of its page it had replaced" : ""}. `, undo);
   root.dataset.examplesDeleted = String(example.exampleId);
 }
 

@@ -771,3 +771,57 @@ def test_labeling_takes_the_overlay_away(browser: harness.Browser, site: harness
     Input(page).press("Escape")
     assert wait_status(page, "label-cancelled")["status"] == "label-cancelled"
     assert page.evaluate(overlay) == 0
+
+
+def test_undo_of_a_delete_brings_back_the_earlier_label_too(browser: harness.Browser, site: harness.Site,
+                                                            host: harness.HostInstall, artifacts: Path) -> None:
+    """Deleting a page's example deletes the earlier label it replaced with it; Undo puts
+    both back, the newer one replacing the earlier as before (Undo used to bring back the
+    newer one only: the earlier label was gone for good)."""
+    page = browser.new_tab(site.url("label-keys.html"))
+    page.wait_for("document.readyState === 'complete'")
+    keys = Input(page)
+    saved = []
+    for _ in range(2):
+        assert start_labeling(browser, page)["status"] == "done"
+        wait_status(page, "labeling")
+        if saved:  # the second label: the links are a link block
+            hover(page, keys, "#links a[href='/l1']")
+            keys.press("ArrowUp")
+            keys.press("ArrowUp")
+            keys.press("l")
+            keys.press("Enter")
+            page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '1'")
+        keys.press("Control+s")
+        state = wait_status(page, "label-saved", "label-error")
+        assert state["status"] == "label-saved", state
+        saved.append(state["label-example"])
+    first_before = example_of(browser, saved[0])
+
+    options = browser.new_tab(browser.ext_url("options.html"))
+    options.activate()
+    clicks = Input(options)
+    options.wait_for("document.documentElement.dataset.examplesStatus === 'ready'")
+    clicks.click(f"tr[data-example-id='{saved[1]}'] button.delete")
+    options.wait_for("document.documentElement.dataset.examplesCount === '0'"
+                     " && document.documentElement.dataset.examplesStatus === 'ready'")
+    assert "and the earlier label of its page it had replaced" in options.evaluate(
+        "document.getElementById('examples-deleted').textContent")
+    clicks.click("#examples-undo")
+    options.wait_for("document.documentElement.dataset.examplesRestored")
+    options.wait_for("document.documentElement.dataset.examplesCount === '1'"
+                     " && document.documentElement.dataset.examplesStatus === 'ready'")
+    restored = options.evaluate("document.documentElement.dataset.examplesRestored")
+    row = f"tr[data-example-id='{restored}']"
+    earlier = options.evaluate(f"document.querySelector(\"{row}\").dataset.replaces")
+    assert earlier, "the earlier label is not restorable"
+    assert example_of(browser, restored)["blocks"] and not example_of(browser, earlier)["blocks"]
+    options.evaluate("document.getElementById('examples').scrollIntoView(), true")
+    options.screenshot(artifacts / "options-undo-with-earlier.png")
+    clicks.click(f"{row} button.restore-earlier")
+    options.wait_for(f"document.documentElement.dataset.examplesRestored !== '{restored}'")
+    options.wait_for("document.documentElement.dataset.examplesStatus === 'ready'")
+    back = options.evaluate("document.documentElement.dataset.examplesRestored")
+    assert example_of(browser, back)["mainText"] == first_before["mainText"]
+    site_file = host.home / "data" / "models" / "auto-sites" / "127.0.0.1.json"
+    assert json.loads(site_file.read_text())["pages"] == 1
