@@ -15,7 +15,7 @@ import {
   extractRequest, initialMainIds, trainRequest,
 } from "./protocol.js";
 import { excludedEntry, loadLabeling } from "./labelsettings.js";
-import { choiceFor, loadSettings } from "./settings.js";
+import { choiceFor, loadSettings, siteOf } from "./settings.js";
 
 export const TRAINING_KEY = "training";
 const TRAIN_TIMEOUT_MS = 60 * 60 * 1000; // training a model on many pages takes minutes
@@ -121,15 +121,16 @@ export async function saveExample(message, sender, { api, hostClient }) {
   if (refusal) throw new BlocksiftError(refusal.message, { code: refusal.code });
   const settings = await loadSettings(api.storage.local);
   const host = await hostClient(settings);
+  const url = settings.privacy.sendUrl ? message.url : null;
   const request = examplesSaveRequest({
-    url: settings.privacy.sendUrl ? message.url : null, html: message.html, title: message.title,
+    url, html: message.html, title: message.title,
     mainIds: message.mainIds, blocks: message.blocks, algorithm: message.algorithm,
     algorithmOutput: message.algorithmOutput, isPrivate: Boolean(tab.incognito),
   });
   const reply = await host.request(request);
   const replaced = reply.replaced ?? [];
   return { exampleId: reply.exampleId, mainChars: reply.mainChars, replaced,
-    notice: savedNotice({ ...reply, replaced, blocks: message.blocks?.length ?? 0 }) };
+    notice: savedNotice({ ...reply, replaced, blocks: message.blocks?.length ?? 0, site: url ? siteOf(url) : null }) };
 }
 
 function plural(n, word) {
@@ -139,9 +140,13 @@ function plural(n, word) {
 /**
  * What the page says after a save: {title, detail}. A save of a page that had an example
  * replaced it (the host keeps the earlier one restorable): say so, and how to go back.
+ * `site`: the site whose reader view the example adapts (docs/auto.md), null when it was
+ * saved without its address (it adapts nothing: say so), undefined when not known.
  */
-export function savedNotice({ exampleId, mainChars, blocks = 0, replaced = [] }) {
-  const stored = `Example ${exampleId}: ${plural(mainChars, "character")} of main text and ${plural(blocks, "marked block")}.`;
+export function savedNotice({ exampleId, mainChars, blocks = 0, replaced = [], site }) {
+  const adapts = site ? ` The reader view adapts to ${site} from it.`
+    : site === null ? " Saved without the page's address (options → Privacy), it does not adapt the reader view." : "";
+  const stored = `Example ${exampleId}: ${plural(mainChars, "character")} of main text and ${plural(blocks, "marked block")}.${adapts}`;
   if (!replaced.length) {
     return { title: "Example saved", detail: `${stored} See them in the extension's options.` };
   }

@@ -127,11 +127,26 @@ test("a save that replaced an earlier label of the page says so, and how to go b
   const again = await saveExample(message, sender, { api, hostClient });
   assert.deepEqual(again.replaced, [4]);
   assert.equal(again.notice.title, "Saved — replaced your earlier label of this page");
-  assert.match(again.notice.detail, /^Example 5: 1 character of main text and 1 marked block\. /);
+  assert.match(again.notice.detail, /^Example 5: 1 character of main text and 1 marked block\. The reader view adapts to news\.example from it\. /);
   assert.match(again.notice.detail, /earlier label \(example 4\).*options → Examples → Restore earlier label/);
   // a host of before this change answers without `replaced`
   assert.equal(savedNotice({ exampleId: 1, mainChars: 2 }).title, "Example saved");
   assert.match(savedNotice({ exampleId: 9, mainChars: 2, replaced: [3, 7] }).detail, /examples 3, 7/);
+});
+
+test("a save says whether it adapts the reader view on its site", async () => {
+  const { saveExample } = await import("../../extension/src/labeling.js");
+  const api = { storage: { local: memoryArea() } };
+  const sent = [];
+  const hostClient = async () => ({ request: async (request) => (sent.push(request), { exampleId: 1, mainChars: 3, replaced: [] }) });
+  const sender = { tab: { incognito: false, url: "https://www.news.example/a" } };
+  const message = { url: "https://www.news.example/a", html: "<p data-bsid='1'>x</p>", mainIds: ["1"], blocks: [] };
+  const withUrl = await saveExample(message, sender, { api, hostClient });
+  assert.match(withUrl.notice.detail, /The reader view adapts to news\.example from it\./);
+  await api.storage.local.set({ settings: { privacy: { sendUrl: false } } });
+  const without = await saveExample(message, sender, { api, hostClient });
+  assert.equal(sent[1].url ?? null, null);
+  assert.match(without.notice.detail, /Saved without the page's address .*does not adapt the reader view\./);
 });
 
 test("the popup's button is called what the options page and the toolbar call it", async () => {
