@@ -719,11 +719,20 @@ def _leave_prompt(page: harness.Tab, url: str) -> bool:
 
 
 def test_leaving_with_marks_not_saved_asks_first(browser_name: str, tmp_path: Path, site: harness.Site,
-                                                 host: harness.HostInstall) -> None:
+                                                 host: harness.HostInstall, monkeypatch) -> None:  # noqa: ANN001
     """Closing, reloading or leaving the page with marks not saved asks first (they went
     without a word); with nothing changed, or after Save, the page leaves at once."""
-    # Firefox under WebDriver turns "Leave page?" off unless the profile says otherwise.
+    # Firefox under WebDriver turns "Leave page?" off unless the profile says otherwise, and a
+    # BiDi session accepts one by itself unless told to leave it to the test.
     prefs = {"extra_prefs": {"dom.disable_beforeunload": False}} if browser_name == "firefox" else {}
+    bidi_call = harness.Bidi.__call__
+
+    def leave_prompts(self, method, params=None, timeout=120):  # noqa: ANN001, ANN202
+        if method == "session.new":
+            params = {"capabilities": {"alwaysMatch": {"unhandledPromptBehavior": {"beforeUnload": "ignore"}}}}
+        return bidi_call(self, method, params, timeout)
+
+    monkeypatch.setattr(harness.Bidi, "__call__", leave_prompts)
     with harness.launch(browser_name, tmp_path / "asks", host, launchpad=site.url("blank.html", host="localhost"),
                         **prefs) as browser:
         _leave_with_marks(browser, site)
