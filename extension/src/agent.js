@@ -38,6 +38,8 @@ export function agentCall(method, args) {
     let liveById = [];
     let hiddenElements = [];
     let overlayBlocks = null;
+    /** Boxes of sticky elements, which move against the page as it scrolls: [box, elements]. */
+    let stickyBoxes = [];
     let uiHost = null;
     let uiRoot = null;
     let uiLayer = null;
@@ -504,6 +506,13 @@ export function agentCall(method, args) {
       if (!uiLayer || !uiHost?.isConnected) return;
       const at = uiHost.getBoundingClientRect();
       uiLayer.style.transform = `translate(${-scrollX - at.left}px, ${-scrollY - at.top}px)`;
+      // a sticky header's box goes where the header now is
+      for (const [box, elements] of stickyBoxes) {
+        const rect = unionRect(elements);
+        if (!rect) continue;
+        box.style.top = `${rect.top}px`;
+        box.style.left = `${rect.left}px`;
+      }
     }
 
     // One colour per kind (the legend names them); text on them stays readable (WCAG AA).
@@ -590,6 +599,14 @@ export function agentCall(method, args) {
       };
       const elements = elementsFor(ids);
       return elements.length > 0 && elements.every((element) => fixed(element, 0));
+    }
+
+    /** Whether an element is, or lies in, one that is `position: sticky`. */
+    function inSticky(element) {
+      for (let e = element; e && e !== document.documentElement; e = e.parentElement) {
+        if (getComputedStyle(e).position === "sticky") return true;
+      }
+      return false;
     }
 
     /** Document-coordinate boxes of the page's visible lines of text (labels avoid them). */
@@ -711,6 +728,8 @@ export function agentCall(method, args) {
           uiRoot.append(box);
         } else {
           uiLayer.append(box);
+          const covered = coverElements(elementsFor(item.elementIds ?? []));
+          if (covered.some(inSticky)) stickyBoxes.push([box, covered]);
         }
         // a pixel of room around the label (sizes are fractional; lines touch)
         const measure = () => {
@@ -829,6 +848,7 @@ export function agentCall(method, args) {
 
     function clearOverlay() {
       overlayBlocks = null;
+      stickyBoxes = [];
       if (!uiRoot) return 0;
       const boxes = uiRoot.querySelectorAll(".box");
       for (const box of boxes) box.remove();

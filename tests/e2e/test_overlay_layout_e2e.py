@@ -45,6 +45,9 @@ BANNER_AND_BOX = (f"(() => {{ const r = (e) => {{ const b = e.getBoundingClientR
                   " const banner = r(document.getElementById('cookie-banner'));"
                   f" const box = [...{UI}.querySelectorAll('.box')].map(r).find(b => b.every((v, i) => Math.abs(v - banner[i]) < 1));"
                   " return [banner, box ?? null]; })()")
+# The header (sticky on the wide page), and the box drawn over it (by its place).
+HEADER_AND_BOX = BANNER_AND_BOX.replace("document.getElementById('cookie-banner')",
+                                        "document.querySelector('.site-header')")
 # After a scroll: the next frame, whose scroll event moves the boxes.
 NEXT_FRAME = "new Promise(r => requestAnimationFrame(() => setTimeout(() => r(true), 50)))"
 
@@ -84,7 +87,7 @@ def test_the_overlay_never_moves_the_page(browser: harness.Browser, site: harnes
     page.evaluate(NEXT_FRAME)
 
     # The boxes follow the page as it scrolls (sideways too: leftwards on the RTL page), and
-    # the box of a bar fixed to the window stays with it.
+    # the box of a bar fixed to the window, or of a sticky header, stays with it.
     ad, box = page.evaluate(AD_AND_BOX)
     assert _close(ad, box), (ad, box)
     banner, box = page.evaluate(BANNER_AND_BOX)
@@ -97,9 +100,12 @@ def test_the_overlay_never_moves_the_page(browser: harness.Browser, site: harnes
         page.screenshot(artifacts / f"{shot}-overlay-scrolled.png")
         ad, box = page.evaluate(AD_AND_BOX)
         assert _close(ad, box), (ad, box)
-        # the banner stays at the window's bottom, and so does its box
+        # the banner stays at the window's bottom, and so does its box; a sticky header's
+        # box stays on it too
         banner, box = page.evaluate(BANNER_AND_BOX)
         assert _close(banner, box), (banner, box)
+        header, box = page.evaluate(HEADER_AND_BOX)
+        assert _close(header, box), (header, box)
         page.evaluate("(scrollTo(0, 0), true)")
 
     status = browser.act(page, "overlay")
