@@ -222,8 +222,13 @@ function indexTitleOf(pageTitle, meta) {
   return rest ? rest[1].trim() : text;
 }
 
-/** The page's own title and a loading state, at once (before the host has answered). */
+/** The page's own title and a loading state, at once (before the host has answered), in
+ * the page's language, and right to left when that is written so and the title's letters
+ * (readerboot.js) did not say it already. */
 function showLoading(data) {
+  const reader = $("reader");
+  if (data.lang && !reader.lang) reader.lang = data.lang;
+  if (!reader.dir && languageDirection(data.lang) === "rtl") reader.dir = "rtl";
   if (!$("loading").hidden || root.dataset.blocksiftLoadingMs) return; // readerboot.js did it
   const headline = headlineOf(data.title, siteOf(data.url));
   document.title = headline || siteOf(data.url) || "Reader view";
@@ -844,8 +849,12 @@ async function main() {
   // and its quotes' rules on the right; the toolbar keeps the extension's own (English)
   const lang = meta.language || data.lang || "";
   const dir = directionOf(data, meta);
+  // (the loading state's, from the title's letters or the page's language, gives way)
   if (lang) $("reader").lang = lang;
+  else $("reader").removeAttribute("lang");
   if (dir) $("reader").dir = dir;
+  else $("reader").removeAttribute("dir");
+  delete root.dataset.bootDir;
   $("title").textContent = title;
   $("title").hidden = !title;
   const fragment = index ?? (data.html ? sanitize(data.html, data.url) : textFragment(data.text));

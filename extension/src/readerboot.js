@@ -2,7 +2,17 @@
 // before the first frame): the page's title and a loading state from the address, in the
 // reader's own look, before the modules and the stored text load. The body does not exist
 // yet: the title and site go to CSS variables reader.css shows until the elements get them.
+// An Arabic or Hebrew title reads right to left from the first frame, on the right where the
+// header will stand once the text comes: the address carries no language or direction, so
+// the title's letters say it (as `dir="auto"` would); the header jumped from left to right.
 (() => {
+  /** "rtl" when a text's first letter is of a script written right to left (Arabic, Hebrew,
+   * Syriac, Thaana, N'Ko...), else "" (a Latin letter, or only digits and punctuation). */
+  const letterDirection = (text) => {
+    const letter = /\p{L}/u.exec(text)?.[0] ?? "";
+    return /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}\p{Script=Hanifi_Rohingya}\p{Script=Mende_Kikakui}]/u
+      .test(letter) ? "rtl" : "";
+  };
   const query = new URLSearchParams(location.search);
   const title = query.get("title");
   if (title === null) return;
@@ -21,6 +31,8 @@
   const cssString = (text) => `"${text.replace(/[\u0000-\u001f\u007f]/g, " ").replace(/["\\]/g, "\\$&")}"`;
   root.style.setProperty("--boot-title", cssString(shown));
   root.style.setProperty("--boot-site", cssString(site));
+  const direction = letterDirection(shown);
+  if (direction) root.dataset.bootDir = direction; // reader.css, until <main> is parsed
   root.dataset.boot = "";
   root.dataset.blocksiftStatus = "loading";
   const at = Number(query.get("at"));
@@ -38,6 +50,8 @@
     document.getElementById("title").textContent = shown;
     document.getElementById("title").hidden = !shown;
     document.getElementById("site").textContent = site;
+    // the article's own direction replaces it when the text comes (reader.js)
+    if (direction) document.getElementById("reader").dir = direction;
     document.getElementById("loading").hidden = false;
     delete root.dataset.boot;
   });
