@@ -46,6 +46,10 @@ export function indexViewFragment(data, doc = document) {
   const note = doc.createElement("p");
   note.className = "index-note";
   note.setAttribute("role", "note");
+  // the reader's own words, left to right on an Arabic index too (its full stop stood at the
+  // sentence's start); the headlines below keep the page's direction
+  note.setAttribute("dir", "ltr");
+  note.setAttribute("lang", "en");
   note.textContent = `This page is an index of ${stories.length} stories, not an article: here are its headlines.`;
   fragment.append(note);
   const list = doc.createElement("ol");

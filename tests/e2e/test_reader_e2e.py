@@ -850,3 +850,82 @@ def test_reader_keeps_a_quote_s_direction_and_language_in_an_english_article(
     assert page.evaluate(f"{CONTENT}.querySelector('bdo')?.getAttribute('dir')") == "rtl"
     assert direction(page, "#content bdo") == "rtl"
     page.screenshot(artifacts / "reader-mixed-direction.png")
+
+
+def text_box(page: harness.Tab, selector: str) -> dict:
+    """Where an element's text is drawn (its first text node's box), in the window."""
+    return page.evaluate(
+        "((el) => { const r = document.createRange(); r.selectNodeContents(el);"
+        " const t = r.getBoundingClientRect(), b = el.getBoundingClientRect();"
+        " return {left: Math.round(t.left), right: Math.round(t.right), boxRight: Math.round(b.right)}; })"
+        f"(document.querySelector({json.dumps(selector)}))")
+
+
+def test_reader_loading_state_of_a_right_to_left_page_stands_where_its_text_will(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # the reader opens before the host has answered, titled from its address: an Arabic
+    # title stood on the left, left to right, until the text came and it jumped right
+    from urllib.parse import urlencode
+
+    title = "قياس المد والجزر في ميناء الإسكندرية"
+    page = browser.new_tab(browser.ext_url("options.html"))
+    page.wait_for("document.documentElement.dataset.blocksiftStatus === 'ready'")
+    page.evaluate("(globalThis.browser ?? chrome).storage.session.set({'reader:rtlboot': "
+                  + json.dumps({"pending": True, "url": site.url("reader-rtl-arabic.html"),
+                                "title": title, "lang": "ar", "startedAt": 0}) + "})")
+    query = urlencode({"title": title, "site": "127.0.0.1", "theme": "light"})
+    page.navigate(browser.ext_url(f"reader.html?{query}#reader%3Artlboot"))
+    page.wait_for("document.documentElement.dataset.blocksiftStatus === 'waiting'")
+    assert page.evaluate("document.getElementById('title').textContent") == title
+    for selector in ("#title", "#site", "#loading"):
+        assert direction(page, selector) == "rtl", selector
+    assert direction(page, "#loading-text") == "ltr"  # the reader's own words
+    loading = text_box(page, "#title")
+    assert abs(loading["right"] - loading["boxRight"]) < 2, loading  # on the right
+    page.screenshot(artifacts / "reader-rtl-loading.png")
+    # the text comes: the title stays where it stood
+    answer = {**stored_answer(site, title, "<p>يرتفع البحر وينخفض مرتين كل يوم في ميناء الإسكندرية.</p>",
+                              {"title": title, "language": "ar", "direction": "rtl"}),
+              "lang": "ar"}
+    page.evaluate("(globalThis.browser ?? chrome).storage.session.set({'reader:rtlboot': "
+                  + json.dumps(answer) + "})")
+    page.wait_for("document.documentElement.dataset.blocksiftStatus === 'ready'")
+    assert text_box(page, "#title") == loading
+    assert page.evaluate("document.documentElement.dataset.bootDir") is None
+    page.screenshot(artifacts / "reader-rtl-loaded.png")
+    # a title without letters (a date): the language the page declared says it
+    page.evaluate("(globalThis.browser ?? chrome).storage.session.set({'reader:rtlboot2': "
+                  + json.dumps({"pending": True, "url": site.url("reader-rtl-hebrew.html"),
+                                "title": "2024", "lang": "he", "startedAt": 0}) + "})")
+    page.navigate(browser.ext_url(f"reader.html?{urlencode({'title': '2024', 'site': 'x'})}"
+                                  "#reader%3Artlboot2"))
+    page.wait_for("document.documentElement.dataset.blocksiftStatus === 'waiting'")
+    assert page.evaluate("document.getElementById('reader').lang") == "he"
+    assert direction(page, "#title") == "rtl"
+    # an English title stays left to right
+    page.evaluate("(globalThis.browser ?? chrome).storage.session.set({'reader:ltrboot': "
+                  + json.dumps({"pending": True, "url": site.url("article.html"),
+                                "title": "Harbour lights", "lang": "en", "startedAt": 0}) + "})")
+    page.navigate(browser.ext_url(f"reader.html?{urlencode({'title': 'Harbour lights'})}"
+                                  "#reader%3Altrboot"))
+    page.wait_for("document.documentElement.dataset.blocksiftStatus === 'waiting'")
+    assert direction(page, "#title") == "ltr" and direction(page, "#loading") == "ltr"
+
+
+def test_reader_of_a_right_to_left_index_keeps_its_own_note_left_to_right(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # an Arabic section index: the reader's English note ("This page is an index of …")
+    # inherited right to left, its full stop at the sentence's start; the headlines read
+    # right to left
+    page = open_reader(browser, site, "reader-rtl-index.html")
+    assert page.evaluate("document.getElementById('reader').getAttribute('dir')") == "rtl"
+    note = f"{CONTENT}.querySelector('.index-note')"
+    assert page.evaluate(f"{note}.textContent").startswith("This page is an index of 10 stories")
+    assert direction(page, "#content .index-note") == "ltr"
+    assert page.evaluate(f"{note}.lang") == "en"
+    assert direction(page, "#content .index-list") == "rtl"
+    assert direction(page, "#content .index-list h2") == "rtl"
+    assert page.evaluate(f"{CONTENT}.querySelector('.index-list h2').textContent") == \
+        "قارب النجاة ينقذ اثنين من راكبي الكاياك قرب الرأس"
+    assert page.evaluate("document.getElementById('title').textContent") == "محليات"
+    page.screenshot(artifacts / "reader-rtl-index.png")

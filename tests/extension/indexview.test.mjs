@@ -63,3 +63,11 @@ test("the view shows the same stories the export holds", () => {
   });
   assert.deepEqual(shown, indexStories(data));
 });
+
+test("the note is the reader's own words, left to right in English on any page", () => {
+  // an Arabic index's note inherited right to left: its full stop stood at its start
+  const [note, list] = indexViewFragment(index(STORIES), fakeDocument()).children;
+  assert.equal(note.attributes.dir, "ltr");
+  assert.equal(note.attributes.lang, "en");
+  assert.equal(list.attributes.dir, undefined); // the headlines keep the page's direction
+});
