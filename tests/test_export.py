@@ -61,3 +61,36 @@ def test_epub_is_right_to_left_in_its_language():
     head = chapter.decode()[:600]
     assert 'dir="rtl"' in head and 'lang="ar"' in head, head
     assert b'<pre dir="ltr">' in chapter
+
+
+PRODUCT = {"title": "Trail Mug, Speckled Stoneware", "html": "<p>Thrown by hand.</p>",
+           "url": "https://kiln.example/mug", "authors": [], "published": "",
+           "site_name": "Kiln & Copper", "language": "en-US", "direction": "ltr",
+           "price": "$34.00"}
+
+
+def test_a_products_price_heads_the_front_matter_as_the_reader_shows_it():
+    # the reader showed "$34.00" in its details line; the saved files left it out
+    front = export.markdown(article(**PRODUCT)).split("---")[1]
+    assert '\nprice: "$34.00"\nurl: "https://kiln.example/mug"\n' in front, front
+    assert "price:" not in export.markdown(article(**{**PRODUCT, "price": ""})).split("---")[1]
+    # a price in another language's format is kept as written, quoted
+    front = export.markdown(article(**{**PRODUCT, "price": "34,00\u00a0€", "language": "de"}))
+    assert 'price: "34,00\u00a0€"' in front
+
+
+def test_a_products_price_stands_in_the_html_files_details_line():
+    page = export.standalone_html(article(**PRODUCT))
+    assert "<p><small>$34.00 · Kiln &amp; Copper</small></p>" in page, page
+    dated = export.standalone_html(article(**{**PRODUCT, "published": "2024-03-14",
+                                              "authors": ["Ann Lee"]}))
+    assert "<small>By Ann Lee · 2024-03-14 · $34.00 · Kiln &amp; Copper</small>" in dated
+    assert "$" not in export.standalone_html(article(**{**PRODUCT, "price": ""}))
+
+
+def test_a_products_price_stands_in_the_epub_chapters_details_line():
+    pytest.importorskip("ebooklib", reason="EPUB export needs the export extra (ebooklib)")
+    with zipfile.ZipFile(BytesIO(export.epub(article(**PRODUCT)))) as book:
+        chapter = book.read(next(name for name in book.namelist()
+                                 if name.endswith("article.xhtml"))).decode()
+    assert "<small>$34.00 · Kiln &amp; Copper</small>" in chapter, chapter

@@ -377,7 +377,7 @@ export function languageDirection(tag) {
 // -- export (reader view; host/blocksift/export.py) ----------------------------------------
 
 const ARTICLE_FIELDS = ["title", "html", "url", "authors", "published", "siteName", "language",
-  "direction"];
+  "direction", "price"];
 
 /**
  * export.folder ({kind: "folder", folder?}: ask for or set the folder the user chose),

@@ -393,12 +393,14 @@ function say(message, { bad = false, action = null } = {}) {
   root.dataset.blocksiftAction = message;
 }
 
-/** What the exports hold: the header's fields and the HTML of what the reader shows. */
+/** What the exports hold: the header's fields and the HTML of what the reader shows (a
+ * product's price as its details line shows it, in the page's language). */
 function article(data, meta, html) {
+  const language = meta.language || data.lang || "";
   return {
     title: $("title").textContent, html, url: data.url || "",
     authors: meta.authors ?? [], published: meta.published || "", siteName: meta.siteName || "",
-    language: meta.language || data.lang || "", direction: directionOf(data, meta),
+    language, direction: directionOf(data, meta), price: priceLabel(meta.price, language),
   };
 }
 

@@ -40,6 +40,9 @@ class Article:
     language: str = ""
     #: "rtl" or "ltr" (the metadata's ``direction``); "" when unknown
     direction: str = ""
+    #: a product's price as the reader's details line shows it, amount and currency in the
+    #: page's language ("$34.00", "34,00 €"); "" for none
+    price: str = ""
 
 
 def settings_file() -> Path:
@@ -140,7 +143,8 @@ def _yaml(value: str) -> str:
 
 
 def markdown(article: Article) -> str:
-    """Markdown with YAML front matter (title, author, date, url, site) for notes apps."""
+    """Markdown with YAML front matter (title, author, date, price, url, site) for notes
+    apps."""
     to_markdown = _markdown_function()
     lines = ["---", f"title: {_yaml(article.title)}"]
     if article.authors:
@@ -148,6 +152,8 @@ def markdown(article: Article) -> str:
         lines += [f"  - {_yaml(name)}" for name in article.authors]
     if article.published:
         lines.append(f"date: {article.published[:10]}")
+    if article.price:
+        lines.append(f"price: {_yaml(article.price)}")
     if article.url:
         lines.append(f"url: {_yaml(article.url)}")
     if article.site_name:
@@ -174,6 +180,8 @@ def _byline(article: Article) -> str:
         parts.append("By " + ", ".join(article.authors))
     if article.published:
         parts.append(article.published[:10])
+    if article.price:  # after the date, as in the reader's details line
+        parts.append(article.price)
     if article.site_name:
         parts.append(article.site_name)
     return " · ".join(parts)

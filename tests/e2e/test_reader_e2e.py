@@ -929,3 +929,27 @@ def test_reader_of_a_right_to_left_index_keeps_its_own_note_left_to_right(
         "قارب النجاة ينقذ اثنين من راكبي الكاياك قرب الرأس"
     assert page.evaluate("document.getElementById('title').textContent") == "محليات"
     page.screenshot(artifacts / "reader-rtl-index.png")
+
+
+def test_reader_saves_a_product_pages_price_with_it(
+        browser: harness.Browser, site: harness.Site, tmp_path: Path, artifacts: Path) -> None:
+    # the details line showed "$34.00"; the saved files and the copy left it out
+    vault = tmp_path / "Notes vault"
+    vault.mkdir()
+    choose_export_folder(browser, vault)
+    page = open_reader(browser, site, "reader-product.html")
+    shown = page.evaluate("document.getElementById('price').textContent")
+    assert shown == "$34.00"
+    page.evaluate("document.getElementById('save-html').click(), true")
+    html = Path(page.wait_for("document.documentElement.dataset.blocksiftSaved")).read_text(
+        encoding="utf-8")
+    assert "<small>$34.00 · Kiln &amp; Copper</small>" in html, html[:1200]
+    page.evaluate("delete document.documentElement.dataset.blocksiftSaved, true")
+    page.evaluate("document.getElementById('save-markdown').click(), true")
+    markdown = Path(page.wait_for("document.documentElement.dataset.blocksiftSaved")).read_text(
+        encoding="utf-8")
+    assert 'price: "$34.00"\n' in markdown.split("\n---\n", 1)[0], markdown[:400]
+    page.evaluate("document.getElementById('copy-markdown').click(), true")
+    assert int(page.wait_for("document.documentElement.dataset.blocksiftMarkdownChars")) == \
+        len(markdown)
+    (artifacts / "saved-product.html").write_text(html, encoding="utf-8")

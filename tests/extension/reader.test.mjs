@@ -24,6 +24,12 @@ test("an export request carries the article's direction", () => {
   assert.equal(save.language, "ar");
 });
 
+test("an export request carries a product's price as the reader shows it", () => {
+  const save = exportRequest({ kind: "save", id: "s", format: "html", title: "T", html: "<p>x</p>",
+    price: "$34.00" });
+  assert.equal(save.price, "$34.00");
+});
+
 test("a language tag's direction, as the host's language_direction says it", () => {
   for (const tag of ["ar", "he-IL", "fa_IR", "ur", "ps", "yi", "dv", "ckb", "sd", "ug", "az-Arab", "pa-Arab-PK"]) {
     assert.equal(languageDirection(tag), "rtl", tag);

@@ -98,3 +98,14 @@ def test_render_of_a_right_to_left_article_says_its_direction(host):
     host.send({"type": "export.render", "id": "d2", "format": "html", "title": "T", "html": "",
                "direction": "sideways"})
     assert host.recv()["code"] == 1007
+
+
+def test_render_of_a_product_carries_its_price(host):
+    host.send({"type": "export.render", "id": "p1", "format": "markdown", "title": "Trail Mug",
+               "html": "<p>Thrown by hand.</p>", "price": "$34.00"})
+    reply = host.recv()
+    assert reply["type"] == "export.rendered", reply
+    assert reply["text"].startswith('---\ntitle: "Trail Mug"\nprice: "$34.00"\n---\n'), reply
+    host.send({"type": "export.render", "id": "p2", "format": "html", "title": "Trail Mug",
+               "html": "<p>Thrown by hand.</p>", "price": "$34.00"})
+    assert "<small>$34.00</small>" in host.recv()["text"]

@@ -505,7 +505,7 @@ class Session:
                 title=request.title, html=request.html, url=request.url,
                 authors=list(request.authors), published=request.published,
                 site_name=request.site_name, language=request.language,
-                direction=request.direction)
+                direction=request.direction, price=request.price)
             if request.type == "export.render":
                 article.html = export.sanitize(article.html)
                 text = export.render(article, request.format).decode("utf-8")

@@ -219,6 +219,9 @@ class ExportSaveRequest(WireModel):
     language: str = Field("", max_length=35)
     direction: Literal["", "ltr", "rtl"] = Field(
         "", description="The article's writing direction (the metadata's); '' if unknown")
+    price: str = Field("", max_length=100, description=(
+        "A product's price as the reader shows it ('$34.00', in the page's language); "
+        "'' for none"))
 
 
 @request
