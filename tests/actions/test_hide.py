@@ -275,16 +275,15 @@ def test_the_page_frame_is_the_body_level_header_and_footer_only() -> None:
 
 
 def test_a_breadcrumb_trail_is_the_sites_frame_wherever_it_lies() -> None:
-    from blocksift.actions.hide import _page_frame
+    from blocksift.actions.hide import _breadcrumbs
 
     page = Page('<html><body><main><nav aria-label="Breadcrumb" id="a"><a href=/>Home</a></nav>'
                 '<article><ol itemscope itemtype="https://schema.org/BreadcrumbList" id="b">'
                 '<li><a href=/>Home</a></li></ol><div class="c-breadcrumbs__list" id="c"></div>'
                 '<p id="p">Text</p><nav id="n"><a href=/x>Next story</a></nav></article></main>'
                 '</body></html>')
-    found = {el.get("id"): _page_frame(el) for el in page.tree.iter() if el.get("id")}
-    assert found == {"a": "breadcrumbs", "b": "breadcrumbs", "c": "breadcrumbs", "p": "",
-                     "n": ""}
+    found = {el.get("id"): _breadcrumbs(el) for el in page.tree.iter() if el.get("id")}
+    assert found == {"a": True, "b": True, "c": True, "p": False, "n": False}
 
 
 def test_where_the_segmenter_is_unsure_only_ads_and_banners_go() -> None:
@@ -645,6 +644,22 @@ def test_a_consent_platforms_root_goes_whole_however_long(root: str) -> None:
     assert "/html/body/nav" in reasons, reasons
     after, _ = visible_words(page, decision.elements)
     assert after["paragraph"] == 3 and after["vendor"] == 0 and after["accept"] == 0
+
+
+def test_a_menu_item_named_for_cookies_is_no_cookie_banner() -> None:
+    # Seen on a kitchen shop: its menu's 'Cookie Cutters', 'Cookie Scoops' and 'Cookie
+    # Sheets' items (class navmenu-id-cookie-cutters) were hidden as 'cookie banner: 1 link'
+    from blocksift.actions.hide import _structural_kind, _tokens
+
+    page = Page("<html><body><nav><ul><li class='navmenu-id-cookie-cutters' id=item>"
+                "<a href=/c>Cookie Cutters</a></li><li><div class='cookie-notice' id=notice>"
+                "We use cookies. <a href=/privacy>Privacy policy</a></div></li></ul></nav>"
+                "</body></html>")
+    kinds = {el.get("id"): _structural_kind(el, _tokens(el)) for el in page.tree.iter()
+             if el.get("id")}
+    assert kinds["item"] is None, kinds
+    # one asking for consent is a banner even in a menu
+    assert kinds["notice"] == ("other", "cookie banner")
 
 
 def test_a_consent_platforms_root_is_held_to_consent_chars_when_asked() -> None:

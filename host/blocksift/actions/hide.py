@@ -807,6 +807,11 @@ def _structural_kind(element: etree._Element, tokens: set[str]) -> tuple[str, st
     if tokens & _AD_TOKENS or _ad_slot_tag(element):
         name = sorted(tokens & _AD_TOKENS)
         return "ad", f"ad slot ({name[0]})" if name else "ad slot"
+    if (tokens & _CONSENT_WORDS or any("cookie" in token for token in tokens)) \
+            and _in_menu(element) and not _asks_cookie_consent(element):
+        # a kitchen shop's menu item 'Cookie Cutters' (navmenu-id-cookie-cutters) is no
+        # cookie banner: in a menu, only one asking for consent is
+        tokens = {t for t in tokens if t not in _CONSENT_WORDS and "cookie" not in t}
     if tokens & _BANNER_TOKENS or role in ("dialog", "alertdialog"):
         name = sorted(tokens & _BANNER_TOKENS)
         what = name[0] if name else role
@@ -843,15 +848,18 @@ _FRAME_ROLES = {"contentinfo": "footer", "banner": "header"}
 _BREADCRUMB = re.compile("breadcrumb", re.I)
 
 
+def _breadcrumbs(element: etree._Element) -> bool:
+    """Whether ``element`` is a breadcrumb trail: a class, id or ``aria-label`` naming one, or
+    ``itemtype`` BreadcrumbList (a trail is the site's frame wherever it lies)."""
+    return any(_BREADCRUMB.search(element.get(name) or "")
+               for name in ("class", "id", "aria-label")) or \
+        "BreadcrumbList" in (element.get("itemtype") or "")
+
+
 def _page_frame(element: etree._Element) -> str:
     """Which part of the page's own frame ``element`` is: "header" (``<header>``,
     ``role=banner``) or "footer" (``<footer>``, ``role=contentinfo``) with no sectioning
-    ancestor (one inside an article or a card is that item's own), "breadcrumbs" (a class,
-    id or ``aria-label`` naming them, or ``itemtype`` BreadcrumbList: a trail is the site's
-    wherever it lies); "" for anything else."""
-    if any(_BREADCRUMB.search(element.get(name) or "") for name in ("class", "id", "aria-label")
-           ) or "BreadcrumbList" in (element.get("itemtype") or ""):
-        return "breadcrumbs"
+    ancestor (one inside an article or a card is that item's own); "" for anything else."""
     part = element.tag if element.tag in ("footer", "header") else _FRAME_ROLES.get(
         (element.get("role") or "").lower(), "")
     if part and next(element.iterancestors(*_SECTIONING), None) is not None:
@@ -1281,7 +1289,8 @@ def decide(page: Page, result: ExtractionResult | None,
         frame = params.careful_page_chrome if careful else ()
         chosen = {e: v for e, v in chosen.items()
                   if v[0] in ("ad", "other") or likely.get(e, 0.0) < sure_p
-                  or (frame and _page_frame(e) in frame)}
+                  or (frame and (_page_frame(e) or ("breadcrumbs" if _breadcrumbs(e) else ""))
+                      in frame)}
         restrained_to = ("ads, banners and the page's own " + _words_list(frame) if frame
                          else "ads and banners")
         if sure_p:
