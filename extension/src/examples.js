@@ -12,6 +12,7 @@ import { loadLabeling, parseSiteList, saveLabeling } from "./labelsettings.js";
 import { ask, el, renderError } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
+const LIST_LIMIT = 500;
 const root = document.documentElement;
 
 function plural(n, word) {
@@ -22,14 +23,20 @@ async function renderList() {
   root.dataset.examplesStatus = "loading";
   const body = $("examples-table").querySelector("tbody");
   try {
-    const reply = await ask(MSG.EXAMPLES, { op: "list", limit: 500 });
+    const reply = await ask(MSG.EXAMPLES, { op: "list", limit: LIST_LIMIT });
     body.replaceChildren(...reply.items.map(row));
+    // The list holds the newest LIST_LIMIT; say so when there are more (Export has them all).
+    const more = reply.total - reply.items.length;
+    $("examples-more").hidden = more <= 0;
+    $("examples-more").textContent = more > 0
+      ? `Showing the newest ${reply.items.length} of ${reply.total} examples; Export writes all of them, and blocksift examples list shows the rest.` : "";
     $("examples-empty").hidden = reply.total > 0;
     $("examples-table").hidden = reply.total === 0;
     root.dataset.examplesCount = String(reply.total);
     root.dataset.examplesStatus = "ready";
   } catch (err) {
     $("examples-table").hidden = true;
+    $("examples-more").hidden = true;
     $("examples-empty").hidden = false;
     renderError($("examples-empty"), err);
     root.dataset.examplesStatus = "error";

@@ -834,3 +834,30 @@ def test_undo_of_a_delete_brings_back_the_earlier_label_too(browser: harness.Bro
     assert example_of(browser, back)["mainText"] == first_before["mainText"]
     site_file = host.home / "data" / "models" / "auto-sites" / "127.0.0.1.json"
     assert json.loads(site_file.read_text())["pages"] == 1
+
+
+def test_the_list_says_when_it_shows_only_the_newest(browser: harness.Browser, host: harness.HostInstall,
+                                                     tmp_path: Path) -> None:
+    """Over the list's 500 rows, the options page says how many it shows of how many, and
+    that Export has them all (the other examples were simply not there)."""
+    import os
+    import subprocess
+    import sys
+
+    pages = tmp_path / "many.jsonl.gz"
+    with gzip.open(pages, "wt", encoding="utf-8") as handle:
+        for i in range(503):
+            handle.write(json.dumps({"id": f"p{i}", "url": f"https://many.example/p{i}.html",
+                                     "html": f"<html><body><p>Page {i} of a long series.</p></body></html>",
+                                     "gold": f"Page {i} of a long series."}) + "\n")
+    env = {**os.environ, "PYTHONPATH": str(harness.REPO / "host"), "BLOCKSIFT_HOME": str(host.home)}
+    subprocess.run([sys.executable, "-m", "blocksift", "examples", "import", str(pages)], env=env,
+                   check=True, capture_output=True, timeout=600)
+    options = browser.new_tab(browser.ext_url("options.html"))
+    options.wait_for("document.documentElement.dataset.examplesStatus === 'ready'", timeout=60)
+    assert options.evaluate("document.documentElement.dataset.examplesCount") == "503"
+    assert options.evaluate("document.querySelectorAll('#examples-table tbody tr').length") == 500
+    assert options.evaluate("!!document.getElementById('examples-more')")
+    assert not options.evaluate("document.getElementById('examples-more').hidden")
+    assert "Showing the newest 500 of 503 examples; Export writes all of them" in options.evaluate(
+        "document.getElementById('examples-more').textContent")
