@@ -29,7 +29,7 @@ async function renderList() {
     const more = reply.total - reply.items.length;
     $("examples-more").hidden = more <= 0;
     $("examples-more").textContent = more > 0
-      ? `Showing the newest ${reply.items.length} of ${reply.total} examples; Export writes all of them, and so does blocksift examples list --limit ${reply.total}.` : "";
+      ? `Showing the newest ${reply.items.length} of ${reply.total} examples; Export writes all of them, and blocksift examples list --limit ${reply.total} lists them all.` : "";
     $("examples-empty").hidden = reply.total > 0;
     $("examples-table").hidden = reply.total === 0;
     root.dataset.examplesCount = String(reply.total);
