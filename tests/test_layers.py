@@ -30,7 +30,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "host" / "blocksift"
 SHARED = ("blocksift.page", "blocksift.rawscan", "blocksift.htmltokenizer",
           "blocksift.content", "blocksift.sites", "blocksift.shingles", "blocksift.labeled",
           "blocksift.paths", "blocksift.repair", "blocksift.metadata", "blocksift.titles",
-          "blocksift.render_markdown", "blocksift.warc", "blocksift.wire.constants",
+          "blocksift.render_markdown", "blocksift.warc", "blocksift.index_prices",
+          "blocksift.wire.constants",
           "blocksift.wire.results")
 ALGORITHMS = ("blocksift.algorithms",)
 ACTIONS = ("blocksift.actions",)

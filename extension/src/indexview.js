@@ -24,6 +24,8 @@ export const MIN_INDEX_STORIES = 3;
  * MIN_INDEX_STORIES stories: the main text is shown then). `data.index` holds
  * {title, href, teaser} items (host/blocksift/actions/hide.py, IndexItem); each story comes
  * back with its title and teaser trimmed and its link resolved ("" when it is not http(s)).
+ * A shop's index names each product's price as its card shows it (`price`, "" for none):
+ * beside the headline in the view, after the link in the exports.
  * The one list both the reader's view and its exports are made from.
  */
 export function indexStories(data) {
@@ -33,6 +35,8 @@ export function indexStories(data) {
       title: String(item?.title ?? "").trim(),
       href: item?.href ? safeHref(item.href, data.url) : "",
       teaser: String(item?.teaser ?? "").trim(),
+      // a shop's product: the price its card shows, as written ("$34.00"; the host's)
+      price: String(item?.price ?? "").trim().slice(0, 40),
     }))
     .filter((story) => story.title);
   return stories.length < MIN_INDEX_STORIES ? null : stories;
@@ -54,7 +58,7 @@ export function indexViewFragment(data, doc = document) {
   fragment.append(note);
   const list = doc.createElement("ol");
   list.className = "index-list";
-  for (const { title, href, teaser } of stories) {
+  for (const { title, href, teaser, price } of stories) {
     const entry = doc.createElement("li");
     const heading = doc.createElement("h2");
     if (href) {
@@ -65,6 +69,15 @@ export function indexViewFragment(data, doc = document) {
       heading.append(link);
     } else {
       heading.textContent = title;
+    }
+    if (price) {
+      // beside the product's name, what a shopper reads the list for; in the page's own
+      // writing, so in the direction of its own letters
+      const value = doc.createElement("span");
+      value.className = "index-price";
+      value.setAttribute("dir", "auto");
+      value.textContent = price;
+      heading.append(" ", value);
     }
     entry.append(heading);
     if (teaser) {
@@ -93,8 +106,9 @@ function escapeHtml(text) {
 export function indexExportHtml(data) {
   const stories = indexStories(data);
   if (!stories) return null;
-  const items = stories.map(({ title, href, teaser }) => {
-    const headline = href ? `<a href="${escapeHtml(href)}">${escapeHtml(title)}</a>` : escapeHtml(title);
+  const items = stories.map(({ title, href, teaser, price }) => {
+    const headline = (href ? `<a href="${escapeHtml(href)}">${escapeHtml(title)}</a>` : escapeHtml(title))
+      + (price ? ` · ${escapeHtml(price)}` : "");
     return `<li><p>${headline}</p>${teaser ? `<p>${escapeHtml(teaser)}</p>` : ""}</li>`;
   });
   return `<ol>${items.join("")}</ol>`;

@@ -953,3 +953,31 @@ def test_reader_saves_a_product_pages_price_with_it(
     assert int(page.wait_for("document.documentElement.dataset.blocksiftMarkdownChars")) == \
         len(markdown)
     (artifacts / "saved-product.html").write_text(html, encoding="utf-8")
+
+
+def test_reader_of_a_shop_s_index_shows_each_product_s_price(
+        browser: harness.Browser, site: harness.Site, tmp_path: Path, artifacts: Path) -> None:
+    # a shop's category page read as an index listed its products' names, not their prices
+    vault = tmp_path / "Notes vault"
+    vault.mkdir()
+    choose_export_folder(browser, vault)
+    page = open_reader(browser, site, "reader-shop-index.html")
+    shown = page.evaluate(f"[...{CONTENT}.querySelectorAll('.index-list > li h2')].map(h => "
+                          "[h.querySelector('a').textContent, h.querySelector('.index-price')?.textContent ?? ''])")
+    assert shown == [["Trail Mug, Speckled Stoneware", "$34.00"], ["Camp Bowl", "$28.00"],
+                     ["Summit Plate", "$31.00"], ["Ridge Vase", ""], ["River Cup", "$22.00"],
+                     ["Ember Teapot", "$88.00"], ["Pine Serving Board", ""],
+                     ["Harbor Pitcher", "$64.00"], ["Tide Espresso Cups, Set of Two", "$40.00"]], shown
+    # beside the name, on its line
+    box = page.evaluate(f"(() => {{ const h = {CONTENT}.querySelector('.index-list h2');"
+                        " const a = h.querySelector('a').getBoundingClientRect(),"
+                        " p = h.querySelector('.index-price').getBoundingClientRect();"
+                        " return {gap: p.left - a.right, dy: Math.abs(p.bottom - a.bottom)}; })()")
+    assert 0 <= box["gap"] < 20 and box["dy"] < 6, box
+    page.screenshot(artifacts / "reader-shop-index.png")
+    page.evaluate("document.getElementById('save-markdown').click(), true")
+    markdown = Path(page.wait_for("document.documentElement.dataset.blocksiftSaved")).read_text(
+        encoding="utf-8")
+    assert f"1. [Trail Mug, Speckled Stoneware]({site.url('products/0')}) · $34.00" in markdown, \
+        markdown
+    assert f"4. [Ridge Vase]({site.url('products/3')})\n" in markdown

@@ -34,9 +34,9 @@ test("not an index, or fewer than three stories: no stories, nothing to show or 
 
 test("the stories: titled ones in order, trimmed, links resolved and only http(s)", () => {
   assert.deepEqual(indexStories(index(STORIES)), [
-    { title: "Harbour wins the cup", href: "https://news.example/sport/cup", teaser: "A late goal settled it." },
-    { title: "Rowers <train> at dawn & dusk", href: "", teaser: "" },
-    { title: 'Quay "fun run" moves', href: "https://other.example/run?a=1&b=2", teaser: "It starts at 9." },
+    { title: "Harbour wins the cup", href: "https://news.example/sport/cup", teaser: "A late goal settled it.", price: "" },
+    { title: "Rowers <train> at dawn & dusk", href: "", teaser: "", price: "" },
+    { title: 'Quay "fun run" moves', href: "https://other.example/run?a=1&b=2", teaser: "It starts at 9.", price: "" },
   ]);
 });
 
@@ -59,7 +59,7 @@ test("the view shows the same stories the export holds", () => {
     const [heading, teaser] = entry.children;
     const link = heading.children[0];
     return { title: link ? link.textContent : heading.textContent, href: link ? link.href : "",
-      teaser: teaser ? teaser.textContent : "" };
+      teaser: teaser ? teaser.textContent : "", price: heading.children[2]?.textContent ?? "" };
   });
   assert.deepEqual(shown, indexStories(data));
 });
@@ -70,4 +70,24 @@ test("the note is the reader's own words, left to right in English on any page",
   assert.equal(note.attributes.dir, "ltr");
   assert.equal(note.attributes.lang, "en");
   assert.equal(list.attributes.dir, undefined); // the headlines keep the page's direction
+});
+
+test("a shop's index shows each product's price beside its name, and exports it after the link", () => {
+  const shop = index([
+    { title: "Trail Mug", href: "/mug", teaser: "", price: " $34.00 " },
+    { title: "Camp Bowl", href: "/bowl", teaser: "", price: "" },
+    { title: "Ridge Vase", href: "/vase", teaser: "", price: "$52.00" },
+  ]);
+  assert.deepEqual(indexStories(shop).map((story) => story.price), ["$34.00", "", "$52.00"]);
+  const [, list] = indexViewFragment(shop, fakeDocument()).children;
+  const [mug, bowl] = list.children.map((entry) => entry.children[0]);
+  assert.equal(mug.children[1], " ");
+  assert.equal(mug.children[2].className, "index-price");
+  assert.equal(mug.children[2].textContent, "$34.00");
+  assert.equal(mug.children[2].attributes.dir, "auto");
+  assert.equal(bowl.children.length, 1); // no price: the headline alone
+  assert.equal(indexExportHtml(shop),
+    '<ol><li><p><a href="https://news.example/mug">Trail Mug</a> · $34.00</p></li>'
+    + '<li><p><a href="https://news.example/bowl">Camp Bowl</a></p></li>'
+    + '<li><p><a href="https://news.example/vase">Ridge Vase</a> · $52.00</p></li></ol>');
 });

@@ -45,6 +45,20 @@ def test_the_reader_action_answers_the_page_kind_without_the_hide_plan(host):
         assert all(not b.get("reasons") for b in reply["result"]["blocks"])
 
 
+def test_the_reader_action_gives_a_shop_index_its_products_prices(host):
+    # a shop's category page read as an index named its products, not their prices
+    cards = "".join(f'<li><h3><a href="/p/{i}">Stoneware mug number {i}</a></h3>'
+                    f'<p>A mug thrown by hand, glaze number {i}.</p>'
+                    f'<span class="money">{"Sold out" if i == 3 else f"${20 + i}.00"}</span></li>'
+                    for i in range(12))
+    host.send({"type": "extract", "id": "shop", "algorithm": "auto", "want": ["main"],
+               "action": "reader", "html": f"<html><body><main><ul>{cards}</ul></main></body></html>"})
+    reply = host.recv_reply()
+    assert reply["page"]["pageKind"] == "index", reply["page"]
+    assert [item["price"] for item in reply["page"]["index"]] == \
+        [f"${20 + i}.00" if i != 3 else "" for i in range(12)]
+
+
 def test_newer_protocol_is_refused_clearly(host):
     host.send({"type": "hello", "id": "h2", "protocol": 99})
     reply = host.recv()

@@ -237,8 +237,15 @@ def run_job(job: Job) -> JobOutcome:
             hide_json = hide_for(page, result).model_dump_json(by_alias=True)
         elif job.action == "reader":
             from ..actions.hide import page_summary
+            from ..index_prices import index_prices
+            from ..wire.protocol import ReaderPageSummary
 
-            page_json = page_summary(page, result).model_dump_json(by_alias=True)
+            summary = page_summary(page, result).model_dump()
+            # a shop's index: each product's price from its card, beside its name
+            prices = index_prices(page.tree, [item["href"] for item in summary["index"]])
+            for item, price in zip(summary["index"], prices):
+                item["price"] = price
+            page_json = ReaderPageSummary.model_validate(summary).model_dump_json(by_alias=True)
     except PageError as exc:
         return JobOutcome(False, error_code=ErrorCode.PAGE_ERROR, error_message=str(exc))
     except Exception as exc:  # an algorithm bug on one page must not take the host down

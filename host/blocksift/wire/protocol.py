@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal, TypeVar, Union, get_args
 from pydantic import Field, TypeAdapter
 
 from .. import __version__
-from ..actions.hide import HidePlan, PageSummary
+from ..actions.hide import HidePlan, IndexItem, PageSummary
 from .constants import ID_ATTR, MAX_ID_LENGTH, PROTOCOL_VERSION, ErrorCode
 from .results import ExtractionResult, WireModel
 
@@ -288,14 +288,29 @@ class Timing(WireModel):
     total_ms: float = 0.0
 
 
+class PricedIndexItem(IndexItem):
+    """One story of an index page as the reader gets it: with a shop's product, the price
+    its card shows (blocksift.index_prices)."""
+
+    price: str = Field("", max_length=40, description=(
+        "The price the story's card shows, as written ('$34.00'); '' for none or several"))
+
+
+class ReaderPageSummary(PageSummary):
+    """The reader's page summary: :class:`PageSummary` with each story's price."""
+
+    index: list[PricedIndexItem] = Field(default_factory=list,  # type: ignore[assignment]
+                                         description="Index pages: the page's stories")
+
+
 @reply
 class ResultReply(WireModel):
     type: Literal["result"] = "result"
     id: str
     result: ExtractionResult
     hide: HidePlan | None = Field(None, description="With action 'hide': what to hide")
-    page: PageSummary | None = Field(None, description="With action 'reader': the page's kind "
-                                                       "and an index page's stories")
+    page: ReaderPageSummary | None = Field(
+        None, description="With action 'reader': the page's kind and an index page's stories")
     timing: Timing
 
 

@@ -1,0 +1,204 @@
+"""The price a shop's card shows beside its product's name, for the reader's index view.
+
+A shop's category page read as an index (the reader lists its headlines) named its products
+but not their prices, which is what a shopper reads the list for. Each story of an index is a
+headline link (``actions.hide.index_items``); its *card* is the largest element around that
+link holding no other story's link. The card's price is its one amount:
+
+* schema.org microdata inside the card (``itemprop="price"``, with ``priceCurrency``), else
+* its visible text's one amount with a currency sign or code ("$34.00", "£1,299", "34,00 €",
+  "USD 12.50"), leaving out a crossed-out or "was"/"compare at"/"regular" price (a sale shows
+  both: the price paid is the other one).
+
+A card with no amount, or with two different ones left (a range "$7.95 - $179.95", "from $x",
+a price per month beside the price), gets none: a wrong price is worse than no price.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from lxml import etree
+
+#: A currency sign or ISO code, then an amount; or an amount, then a sign or code written
+#: after it ("34,00 €"; not one that opens the next price: "Size 1 €20").
+_SIGN = (r"(?:US\$|C\$|CA\$|A\$|AU\$|NZ\$|HK\$|R\$|[$€£¥₹₩₽₺₪]"
+         r"|(?<![A-Z])(?:USD|EUR|GBP|CAD|AUD|CHF|JPY|INR)(?![A-Z]))")
+_AMOUNT = r"\d{1,3}(?:[,.\u00a0\u202f ]\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+_PRICE = re.compile(rf"{_SIGN}\s?(?:{_AMOUNT})(?![.,]?\d)"
+                    rf"|(?<![\d.,])(?:{_AMOUNT})\s?(?:[€₽₺₪]|\b(?:EUR|USD|CHF|kr|zł|Kč)\b)(?!\s?\d)")
+#: Words after an amount that make it no price of the product ("$9.72 delivery", "$20 off").
+_NOT_PAID_AFTER = re.compile(r"\s*(?:delivery|shipping|off|savings?)\b", re.I)
+#: Words that make the price a range or a starting point, not the product's one price.
+_RANGE = re.compile(r"\b(?:from|starting at|starts at|as low as|up to)\s*$|[-–—]\s*$", re.I)
+#: Class words of a price that is not the one paid: crossed out, the earlier one, a member's
+#: or a unit price (words of a class, split at "-" and "_": "price--was", "compare-at-price";
+#: not "original" or "regular", which some shops name the price paid with).
+_NOT_PAID_CLASSES = frozenset({"compare", "strike", "strikethrough", "crossed", "was", "old",
+                               "msrp", "rrp", "previous", "before", "savings", "save", "unit",
+                               "vip", "member", "members"})
+#: Words before an amount that make it another price than the one paid.
+_NOT_PAID_WORDS = re.compile(
+    r"(?:\bwas|\boriginal(?: price)?|\bregular(?: price)?|\breg\.?|\bcompare(?: at)?|"
+    r"\blist(?: price)?|\bmsrp|\brrp|\b(?:vip|member|members)(?:'s)? price|\byou save|\bsave)"
+    r"\s*:?\s*$", re.I)
+_NOT_PAID_TAGS = frozenset({"s", "del", "strike"})
+_SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "select", "option", "button"})
+_HIDDEN_CLASS = re.compile(r"(?<![\w-])(?:sr-only|screen-reader-(?:text|only)|visually-?hidden|"
+                           r"visuallyhidden|hidden|is-hidden|u-hidden|a11y-hidden)(?![\w-])", re.I)
+#: Above this many characters a "card" is a section of the page, not one product's box.
+_CARD_CHARS = 1500
+
+
+def card_of(anchor: etree._Element, others: set[etree._Element],
+            stop: etree._Element | None = None) -> etree._Element:
+    """The largest element around ``anchor`` holding none of ``others`` (the other stories'
+    links), below ``stop`` (the page's body)."""
+    card = anchor
+    for ancestor in anchor.iterancestors():
+        if ancestor is stop or ancestor.tag in ("body", "html", "main"):
+            break
+        if any(a in others for a in ancestor.iter("a")):
+            break
+        card = ancestor
+    return card
+
+
+def _excluded(element: etree._Element, card: etree._Element) -> bool:
+    """Whether a text inside ``card`` under ``element`` is no price shown and paid: script,
+    hidden, crossed out, an earlier or a unit price."""
+    for node in (element, *element.iterancestors()):
+        if not isinstance(node.tag, str):
+            return True
+        if node.tag in _SKIP_TAGS or node.tag in _NOT_PAID_TAGS:
+            return True
+        if node.get("hidden") is not None:  # (aria-hidden is shown: a price drawn in parts)
+            return True
+        style = (node.get("style") or "").replace(" ", "").lower()
+        if "display:none" in style or "visibility:hidden" in style:
+            return True
+        classes = node.get("class") or ""
+        if classes and (_HIDDEN_CLASS.search(classes)
+                        or _NOT_PAID_CLASSES & set(re.split(r"[\s_-]+", classes.lower()))):
+            return True
+        if node is card:
+            return False
+    return False
+
+
+_BLOCKS = frozenset({"address", "article", "aside", "blockquote", "br", "dd", "div", "dl",
+                     "dt", "figcaption", "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6",
+                     "header", "hr", "li", "main", "nav", "ol", "p", "section", "table", "td",
+                     "th", "tr", "ul"})
+
+
+def shown_text(card: etree._Element) -> str:
+    """The card's text as shown: inline pieces joined as the browser draws them (a price
+    split into "$", "99" and ".99" spans reads "$99.99"), blocks apart, and nothing of what
+    :func:`_excluded` leaves out (a crossed-out price, a hidden one, a script's data)."""
+    parts: list[str] = []
+
+    def walk(node: etree._Element) -> None:
+        if not isinstance(node.tag, str) or _excluded(node, card):
+            parts.append(" ")
+            return
+        block = node.tag in _BLOCKS
+        if block:
+            parts.append(" ")
+        elif node.tag == "sup" and re.fullmatch(r"\d\d", (node.text or "").strip()):
+            parts.append(".")  # cents set high: "$619<sup>00</sup>" is $619.00
+        if node.text:
+            parts.append(node.text)
+        for child in node:
+            walk(child)
+            if child.tail:
+                parts.append(child.tail)
+        if block:
+            parts.append(" ")
+
+    walk(card)
+    return " ".join("".join(parts).split())
+
+
+def _key(price: str) -> str:
+    """The amount of a price text without its sign and spacing, to tell two apart."""
+    return re.sub(r"[^\d]", "", price)
+
+
+def _microdata_price(card: etree._Element) -> str:
+    for element in card.iter():
+        if not isinstance(element.tag, str) or element.get("itemprop") != "price":
+            continue
+        if _excluded(element, card):
+            continue
+        shown = " ".join(element.text_content().split())
+        if _PRICE.fullmatch(shown):
+            return shown
+    return ""
+
+
+def card_price(card: etree._Element) -> str:
+    """The one price ``card`` shows, as written ("$34.00"), or "" (none, or several).
+
+    An amount after "Was", "Regular price", "Compare at", "VIP price"... is another price
+    than the one paid; the card's price is then its one other amount ("$123.95 Was $154.95
+    VIP Price $111.55" is $123.95), or that amount when it is the card's only one
+    ("Regular Price: $36")."""
+    text = shown_text(card)
+    if len(text) > _CARD_CHARS:
+        return ""  # a section of the page around one story, not its card
+    micro = _microdata_price(card)
+    if micro:
+        return micro
+    paid: list[str] = []
+    other: list[str] = []
+    last: tuple[str, int, list[str]] = ("", -9, paid)
+    for match in _PRICE.finditer(text):
+        # the same amount again at once is a copy of it (a screen reader's wording drawn
+        # beside it: "List: EUR 28.39EUR28.39"), of the same kind
+        if _key(match.group(0)) == last[0] and match.start() - last[1] <= 2:
+            last[2].append(match.group(0))
+            continue
+        before = text[max(0, match.start() - 24):match.start()]
+        if _NOT_PAID_WORDS.search(before):
+            other.append(match.group(0))
+            last = (_key(match.group(0)), match.end(), other)
+            continue
+        if _RANGE.search(before):
+            return ""  # "from $19", "$7.95 - $179.95": no one price
+        after = text[match.end():match.end() + 12]
+        if _NOT_PAID_AFTER.match(after):
+            other.append(match.group(0))
+            last = (_key(match.group(0)), match.end(), other)
+            continue
+        if re.match(r"\s*(?:[-–—]\s*\S|/\s*(?:mo|month|yr|year|week|wk|day)\b|a month\b)",
+                    after, re.I):
+            return ""  # a range, or a price per month beside the price
+        paid.append(match.group(0))
+        last = (_key(match.group(0)), match.end(), paid)
+    found = paid or other
+    return found[0] if len({_key(price) for price in found}) == 1 else ""
+
+
+def index_prices(root: etree._Element, hrefs: Sequence[str]) -> list[str]:
+    """For each story link of an index page (its ``href`` as written), the price its card
+    shows, "" where none (or where the link is not found once, or its card is a story's
+    neighbour's too)."""
+    anchors: dict[str, list[etree._Element]] = {}
+    wanted = set(hrefs)
+    for anchor in root.iter("a"):
+        href = anchor.get("href")
+        if href in wanted:
+            anchors.setdefault(href, []).append(anchor)
+    prices: list[str] = []
+    for href in hrefs:
+        mine = anchors.get(href, [])
+        if not mine:
+            prices.append("")
+            continue
+        others = {a for other, found in anchors.items() if other != href for a in found}
+        # the card around the story's first link (a card links its picture and its name
+        # to the product: both are inside it)
+        prices.append(card_price(card_of(mine[0], others)))
+    return prices

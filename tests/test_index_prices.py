@@ -1,0 +1,85 @@
+"""A shop's index page in the reader: each product's price from its card
+(blocksift.index_prices), or none where the card does not show one price."""
+
+from __future__ import annotations
+
+from lxml import html as lxml_html
+
+from blocksift.index_prices import index_prices
+
+
+def cards(*bodies: str) -> tuple[object, list[str]]:
+    """A grid of product cards, the n-th linking to /p/n, each with ``bodies[n]`` after its
+    name."""
+    items = "".join(f'<li class="card"><a href="/p/{n}"><img src="x.jpg" alt=""></a>'
+                    f'<h3><a href="/p/{n}">Product {n}</a></h3>{body}</li>'
+                    for n, body in enumerate(bodies))
+    return lxml_html.fromstring(f"<html><body><ul>{items}</ul></body></html>"), \
+        [f"/p/{n}" for n in range(len(bodies))]
+
+
+def prices(*bodies: str) -> list[str]:
+    root, hrefs = cards(*bodies)
+    return index_prices(root, hrefs)
+
+
+def test_each_card_gives_its_own_price_as_written():
+    assert prices('<span class="money">$34.00</span>', "<p>£1,299</p>",
+                  "<p>34,00 €</p>", "<p>Price: USD 12.50</p>") == \
+        ["$34.00", "£1,299", "34,00 €", "USD 12.50"]
+
+
+def test_a_card_without_a_price_gets_none_not_a_neighbours():
+    assert prices("<p>$20.00</p>", "<p>Sold out</p>", "<p>$22.00</p>") == \
+        ["$20.00", "", "$22.00"]
+
+
+def test_a_sale_gives_the_price_paid_not_the_crossed_out_or_earlier_one():
+    assert prices("<p><s>$40.00</s> $34.00</p>",
+                  '<p><span class="price--compare">$40.00</span> <span>$30.00</span></p>',
+                  "<p>$123.95 Was $154.95 VIP Price $111.55</p>",
+                  "<p>Sale price: $24.50 Original price: $35.00</p>") == \
+        ["$34.00", "$30.00", "$123.95", "$24.50"]
+
+
+def test_a_price_labelled_regular_is_the_price_when_it_is_the_only_one():
+    assert prices("<p>Regular Price: $36</p>",
+                  "<p>Regular price $19.99 Sale price $19.99</p>") == ["$36", "$19.99"]
+
+
+def test_no_one_price_gives_none():
+    # a range, a starting price, a price per month, two prices the card does not tell apart
+    assert prices("<p>$7.95 - $179.95</p>", "<p>From $19.00</p>",
+                  "<p>$1,099.00 or $91.58/mo.</p>", "<p>$100.00 $90.00</p>") == ["", "", "", ""]
+
+
+def test_a_price_drawn_in_parts_reads_whole():
+    # a shop's cents set high (B&H), IKEA's sign, units and cents in spans of their own
+    assert prices('<p><span>$619</span><sup>00</sup></p>',
+                  '<p><span aria-hidden="true"><span>$</span><span>99</span>'
+                  '<span>.99</span></span><span class="sr-only">Price $ 99.99</span></p>',
+                  "<p><span>$2,898</span><sup>00</sup> In Stock</p>") == \
+        ["$619.00", "$99.99", "$2,898.00"]
+
+
+def test_hidden_scripts_and_choices_are_no_price():
+    assert prices('<p>$19.99</p><select><option>2 bags - $39.98</option></select>'
+                  '<script type="application/json">{"price": "$84.99"}</script>'
+                  '<p hidden>$5.00</p>') == ["$19.99"]
+
+
+def test_microdata_names_the_price():
+    assert prices('<div itemprop="offers" itemscope><span itemprop="price" content="34">'
+                  "$34.00</span></div><p>Save $6.00 on two</p>") == ["$34.00"]
+
+
+def test_numbers_that_are_no_prices_are_none():
+    assert prices("<p>4.5 out of 5 stars (1,234)</p>", "<p>12 oz, 350 ml, 2 for 1</p>") == \
+        ["", ""]
+
+
+def test_a_deal_gives_its_price_not_the_list_price_or_the_delivery():
+    # Amazon's card: the deal, its list price, each with a screen reader's copy glued on
+    assert prices("<p>Limited time deal Price, product page<span>EUR 17.07</span>"
+                  "<span>EUR17.07</span> List: <span>EUR 28.39</span><span>EUR28.39</span>"
+                  " EUR 9.72 delivery Wed, Mar 25</p>") == ["EUR 17.07"]
