@@ -65,22 +65,28 @@ def card_of(anchor: etree._Element, others: set[etree._Element],
     return card
 
 
+def _not_shown_or_paid(node: etree._Element) -> bool:
+    """Whether ``node`` (itself, not counting its ancestors) holds no price shown and paid:
+    script, hidden, crossed out, an earlier, a member's or a unit price."""
+    if not isinstance(node.tag, str):
+        return True
+    if node.tag in _SKIP_TAGS or node.tag in _NOT_PAID_TAGS:
+        return True
+    if node.get("hidden") is not None:  # (aria-hidden is shown: a price drawn in parts)
+        return True
+    style = node.get("style")
+    if style and re.search(r"display\s*:\s*none|visibility\s*:\s*hidden", style, re.I):
+        return True
+    classes = node.get("class")
+    return bool(classes) and (_HIDDEN_CLASS.search(classes) is not None
+                              or not _NOT_PAID_CLASSES.isdisjoint(
+                                  re.split(r"[\s_-]+", classes.lower())))
+
+
 def _excluded(element: etree._Element, card: etree._Element) -> bool:
-    """Whether a text inside ``card`` under ``element`` is no price shown and paid: script,
-    hidden, crossed out, an earlier or a unit price."""
+    """Whether ``element`` or a box around it inside ``card`` holds no price shown and paid."""
     for node in (element, *element.iterancestors()):
-        if not isinstance(node.tag, str):
-            return True
-        if node.tag in _SKIP_TAGS or node.tag in _NOT_PAID_TAGS:
-            return True
-        if node.get("hidden") is not None:  # (aria-hidden is shown: a price drawn in parts)
-            return True
-        style = (node.get("style") or "").replace(" ", "").lower()
-        if "display:none" in style or "visibility:hidden" in style:
-            return True
-        classes = node.get("class") or ""
-        if classes and (_HIDDEN_CLASS.search(classes)
-                        or _NOT_PAID_CLASSES & set(re.split(r"[\s_-]+", classes.lower()))):
+        if _not_shown_or_paid(node):
             return True
         if node is card:
             return False
@@ -100,7 +106,7 @@ def shown_text(card: etree._Element) -> str:
     parts: list[str] = []
 
     def walk(node: etree._Element) -> None:
-        if not isinstance(node.tag, str) or _excluded(node, card):
+        if _not_shown_or_paid(node):  # (its boxes were looked at on the way down)
             parts.append(" ")
             return
         block = node.tag in _BLOCKS

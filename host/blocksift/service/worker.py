@@ -242,7 +242,11 @@ def run_job(job: Job) -> JobOutcome:
 
             summary = page_summary(page, result).model_dump()
             # a shop's index: each product's price from its card, beside its name
-            prices = index_prices(page.tree, [item["href"] for item in summary["index"]])
+            try:
+                prices = index_prices(page.tree, [item["href"] for item in summary["index"]])
+            except Exception:  # the stories matter more than their prices
+                log.exception("index prices failed")
+                prices = []
             for item, price in zip(summary["index"], prices):
                 item["price"] = price
             page_json = ReaderPageSummary.model_validate(summary).model_dump_json(by_alias=True)
