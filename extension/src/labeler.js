@@ -99,6 +99,14 @@
     return out;
   }
 
+  /** Whether an element is fixed to the window (itself or an ancestor `position: fixed`). */
+  function fixedToWindow(element) {
+    for (let e = element; e && e !== document.documentElement; e = e.parentElement) {
+      if (getComputedStyle(e).position === "fixed") return true;
+    }
+    return false;
+  }
+
   function describe(element) {
     if (!element) return "";
     let name = element.localName;
@@ -160,7 +168,10 @@
       }
       this.listen(window, "keydown", (e) => this.onKey(e));
       this.listen(window, "resize", () => this.schedule());
-      this.listen(window, "scroll", () => this.schedule());
+      this.listen(window, "scroll", () => {
+        this.followScroll();
+        this.schedule(); // a sticky element's outline is measured again
+      });
       // Closing the tab, reloading or going back with marks not saved asks first (the
       // browser's own "Leave page?"), as a form with unsaved changes does: they would be lost.
       this.listen(window, "beforeunload", (event) => {
@@ -184,11 +195,20 @@
     buildUi(css) {
       this.host = document.createElement(UI_TAG);
       this.host.setAttribute("data-blocksift-labeler", "");
-      this.host.style.cssText = "all: initial; position: absolute; top: 0; left: 0; width: 0; height: 0; z-index: 2147483647;";
+      // A layer fixed to the window and clipped to it, which nothing it holds can make larger
+      // (as the overlay's, agent.js ensureUi): the page's scroll size stays as it was, also
+      // where the page is locked against scrolling (its body pinned) and outlines of what lies
+      // below the window would otherwise have made it scroll, and a tag near the right edge
+      // does not widen it. Only the toolbar takes the mouse.
+      this.host.style.cssText = "all: initial; position: fixed; inset: 0; overflow: clip;"
+        + " pointer-events: none; z-index: 2147483647;";
       const root = this.host.attachShadow({ mode: "open" });
       this.root = root;
       root.append(el("style", { text: css }));
+      // Outlines in document coordinates: the layer follows the page as it scrolls; outlines
+      // of what is fixed to the window are on `pinned`, in window coordinates.
       this.layer = el("div", { class: "layer" });
+      this.pinned = el("div", { class: "layer pinned" });
       this.hoverBox = el("div", { class: "hover", hidden: true }, el("span", { class: "tag" }));
       const button = (name, text, title) => {
         const node = el("button", { type: "button", "data-action": name, title, text });
@@ -222,8 +242,10 @@
         this.frameNote,
         this.message,
         el("div", { class: "buttons" }, this.undoButton, button("cancel", "Cancel", "Leave without saving (Esc)"), this.saveButton));
-      root.append(this.layer, this.hoverBox, this.toolbar);
+      root.append(this.layer, this.pinned, this.toolbar);
+      this.layer.append(this.hoverBox);
       document.documentElement.append(this.host);
+      this.followScroll();
       if (this.frames.total) {
         const { total, sameOrigin, crossOrigin } = this.frames;
         this.frameNote.textContent = `${total} frame${total === 1 ? "" : "s"} not reachable`
@@ -231,6 +253,31 @@
       } else {
         this.frameNote.hidden = true;
       }
+    }
+
+    /**
+     * Put the layer's origin at the document's: the window's scroll offset, less where the
+     * fixed host really is (the window's corner; the document's own where the page gave
+     * <html> a transform or filter, which fixes its descendants to it instead).
+     */
+    followScroll() {
+      if (!this.host.isConnected) return;
+      const at = this.host.getBoundingClientRect();
+      this.origin = at;
+      this.layer.style.transform = `translate(${-scrollX - at.left}px, ${-scrollY - at.top}px)`;
+    }
+
+    /** Place an outline over an element's rect: on the layer in document coordinates, or,
+     * for what is fixed to the window (a cookie bar), on `pinned` in window coordinates. */
+    place(node, element, rect) {
+      const fixed = fixedToWindow(element);
+      const at = this.origin ?? { left: 0, top: 0 };
+      Object.assign(node.style, {
+        top: `${fixed ? rect.top - at.top : rect.top + scrollY}px`,
+        left: `${fixed ? rect.left - at.left : rect.left + scrollX}px`,
+        width: `${rect.width}px`, height: `${rect.height}px`,
+      });
+      return fixed;
     }
 
     schedule() {
@@ -246,15 +293,13 @@
       const rect = element.getBoundingClientRect();
       if (rect.width < 1 && rect.height < 1) return null;
       const node = el("div", { class: `box ${cls}` });
-      node.style.top = `${rect.top + scrollY}px`;
-      node.style.left = `${rect.left + scrollX}px`;
-      node.style.width = `${rect.width}px`;
-      node.style.height = `${rect.height}px`;
+      node.fixed = this.place(node, element, rect);
       if (label) node.append(el("span", { class: "tag", text: label }));
       return node;
     }
 
     draw() {
+      this.followScroll();
       const boxes = [];
       for (const element of this.outermostMain()) {
         const node = this.box(element, "main");
@@ -268,7 +313,10 @@
         const node = this.box(frame, "frame", "frame: not reachable");
         if (node) boxes.push(node);
       }
-      this.layer.replaceChildren(...boxes);
+      const hoverIn = this.hoverBox.parentNode ?? this.layer; // drawHover puts it where it belongs
+      this.layer.replaceChildren(...boxes.filter((node) => !node.fixed));
+      this.pinned.replaceChildren(...boxes.filter((node) => node.fixed));
+      hoverIn.append(this.hoverBox);
     }
 
     drawHover() {
@@ -281,10 +329,8 @@
       this.placeToolbar(rect);
       this.hoverBox.hidden = false;
       this.hoverBox.className = `hover ${this.mode}`;
-      Object.assign(this.hoverBox.style, {
-        top: `${rect.top + scrollY}px`, left: `${rect.left + scrollX}px`,
-        width: `${rect.width}px`, height: `${rect.height}px`,
-      });
+      const pinned = this.place(this.hoverBox, target, rect);
+      if (pinned !== (this.hoverBox.parentNode === this.pinned)) (pinned ? this.pinned : this.layer).append(this.hoverBox);
       const block = this.blockOf(target);
       const state = !this.idOf.has(target) ? "added since labeling started: cannot be labeled"
         : this.isFullySelected(target) ? "in main text" : block ? BLOCK_NAMES[block.kind]
