@@ -1,8 +1,9 @@
-"""The overlay never moves the page, in both browsers: its scroll size, how far it scrolls and
+"""The overlay and the labeler never move the page, in both browsers: its scroll size, how far it scrolls and
 where its elements lie are the same with the overlay on as before, and after it is closed the
 page's DOM is as it was. Pages: a news article; the same with its body pinned to the window
 (scroll-locked, as a consent platform or an open menu pins it); wider than the window; right to
-left and wider than the window (it overflows, and scrolls, leftwards).
+left and wider than the window (it overflows, and scrolls, leftwards). The labeler draws
+its outlines the same way (labeler.js buildUi).
 
 Seen on a news section front (the Guardian's, wcxb-dev 2966, locked by its consent dialog):
 the overlay's boxes, absolutely positioned in the document, made the locked page one window
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import e2e_harness as harness
 import pytest
+from test_labeling import HOVER_TAG, Input, start_labeling, wait_status
 
 UI = "document.querySelector('blocksift-ui')?.shadowRoot"
 # the page's markup without the status attributes the extension keeps on <html>
@@ -112,4 +114,94 @@ def test_the_overlay_never_moves_the_page(browser: harness.Browser, site: harnes
     assert status["status"] == "overlay-cleared", status
     assert page.evaluate(SCROLL) == scroll_before
     assert page.evaluate(RECTS) == rects_before
+    assert page.evaluate(PAGE_DOM) == dom_before
+
+
+LABELER = "document.querySelector('blocksift-ui[data-blocksift-labeler]')?.shadowRoot"
+
+
+def _labeler_box(element: str) -> str:
+    """An element's rect and that of the labeler's outline drawn over it (found by its place;
+    window coordinates)."""
+    return (f"(() => {{ const r = (e) => {{ const b = e.getBoundingClientRect(); return [b.x, b.y, b.width, b.height]; }};"
+            f" const target = r({element});"
+            f" const box = [...{LABELER}.querySelectorAll('.box')].map(r).find(b => b.every((v, i) => Math.abs(v - target[i]) < 1));"
+            " return [target, box ?? null]; })()")
+
+
+def _mark(page: harness.Tab, keys: Input, selector: str, tag: str, mode: str = "l") -> None:
+    """Mark an element as a link block (or an ad, mode "a"): the mouse over it, up with the
+    keys to it, Enter."""
+    keys.press(mode)
+    keys.move(selector)
+    page.wait_for(f"{HOVER_TAG}.length > 0")
+    for _ in range(4):
+        if page.evaluate(HOVER_TAG).startswith(tag):
+            break
+        keys.press("ArrowUp")
+    assert page.evaluate(HOVER_TAG).startswith(tag), page.evaluate(HOVER_TAG)
+    keys.press("Enter")
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_the_labeler_never_moves_the_page(browser: harness.Browser, site: harness.Site,
+                                          artifacts: Path, name: str) -> None:
+    """The labeler's outlines, tags, highlight and toolbar leave the page's scroll size, scroll
+    range and layout as they were, and its outlines follow the page as it scrolls (those of a
+    bar fixed to the window, or of a sticky header, stay on it). Its outlines, absolutely
+    positioned in the document, made the locked page one window high scroll down over
+    nothing (147 px in Chromium; in Firefox 234 px, with a scroll bar that narrowed the page
+    and moved its text)."""
+    page = browser.new_tab(site.url(f"{name}.html"))
+    page.wait_for("document.readyState === 'complete'")
+    shot = name.replace("/", "-")
+    page.screenshot(artifacts / f"{shot}-page.png")
+    dom_before = page.evaluate(PAGE_DOM)
+    scroll_before = page.evaluate(SCROLL)
+    rects_before = page.evaluate(RECTS)
+    keys = Input(page)
+
+    def unmoved() -> None:
+        page.evaluate(f"(scrollTo(0, 0), {NEXT_FRAME})")
+        assert page.evaluate(SCROLL) == scroll_before
+        assert page.evaluate(RECTS) == rects_before
+
+    assert start_labeling(browser, page)["status"] == "done"
+    wait_status(page, "labeling")
+    assert page.evaluate(f"{LABELER}.querySelectorAll('.box').length") >= 1
+    page.screenshot(artifacts / f"{shot}-labeler.png")
+    unmoved()
+    # marks with their tags, the highlight near the right edge, keyboard moves
+    _mark(page, keys, "#ad-inline", "div#ad-inline", "a")
+    page.wait_for("document.documentElement.dataset.blocksiftLabelAd === '1'")
+    _mark(page, keys, "#cookie-banner", "div#cookie-banner")
+    _mark(page, keys, ".site-header", "header")
+    page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '2'")
+    keys.press("m")
+    keys.move(".sidebar ol li:last-child a")
+    for key in ["ArrowDown", "ArrowUp", "ArrowUp", "ArrowRight", "ArrowDown"]:
+        keys.press(key)
+    unmoved()
+
+    # The outlines follow the page as it scrolls (sideways too: leftwards on the RTL page);
+    # that of the bar fixed to the window, and of the header sticky on the wide pages, stays on it.
+    outlines = {"ad": _labeler_box("document.getElementById('ad-inline')"),
+                "banner": _labeler_box("document.getElementById('cookie-banner')"),
+                "header": _labeler_box("document.querySelector('.site-header')")}
+    for what, probe in outlines.items():
+        target, box = page.evaluate(probe)
+        assert _close(target, box), (what, target, box)
+    if name != "overlay/locked":
+        sideways = {"overlay/wide": 200, "overlay/rtl": -200}.get(name, 0)
+        page.evaluate(f"(scrollBy({sideways}, 150), true)")
+        page.wait_for("scrollY > 0")
+        page.evaluate(NEXT_FRAME)
+        page.screenshot(artifacts / f"{shot}-labeler-scrolled.png")
+        for what, probe in outlines.items():
+            target, box = page.evaluate(probe)
+            assert _close(target, box), (what, target, box)
+
+    keys.press("Escape")
+    wait_status(page, "label-cancelled")
+    unmoved()
     assert page.evaluate(PAGE_DOM) == dom_before
