@@ -102,6 +102,17 @@ def hover(page: harness.Tab, mouse: Input, selector: str) -> str:
     return page.evaluate(HOVER_TAG)
 
 
+def mark_links_as_link_block(page: harness.Tab, keys: Input) -> None:
+    """With the keyboard: from a link of the fixture's #links list up to the list, marked a
+    link block (L, Enter), as the labeler's counter then says."""
+    hover(page, keys, "#links a[href='/l1']")
+    keys.press("ArrowUp")
+    keys.press("ArrowUp")
+    keys.press("l")
+    keys.press("Enter")
+    page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '1'")
+
+
 def describe(page: harness.Tab, selector: str) -> str:
     return page.evaluate(f"(e => e.localName + (e.id ? '#' + e.id : ''))(document.querySelector({json.dumps(selector)}))")
 
@@ -421,12 +432,7 @@ def test_a_deleted_example_comes_back_with_undo(browser: harness.Browser, site: 
     keys = Input(page)
     assert start_labeling(browser, page)["status"] == "done"
     wait_status(page, "labeling")
-    hover(page, keys, "#links a[href='/l1']")
-    keys.press("ArrowUp")
-    keys.press("ArrowUp")
-    keys.press("l")
-    keys.press("Enter")
-    page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '1'")
+    mark_links_as_link_block(page, keys)
     keys.press("Control+s")
     saved = wait_status(page, "label-saved", "label-error")
     assert saved["status"] == "label-saved", saved
@@ -485,12 +491,7 @@ def test_labeling_a_page_again_replaces_the_earlier_label(browser: harness.Brows
     page.wait_for("document.readyState === 'complete'")
     assert start_labeling(browser, page)["status"] == "done"
     wait_status(page, "labeling")
-    hover(page, keys, "#links a[href='/l1']")  # the correction: the links are a link block
-    keys.press("ArrowUp")
-    keys.press("ArrowUp")
-    keys.press("l")
-    keys.press("Enter")
-    page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '1'")
+    mark_links_as_link_block(page, keys)  # the correction: the links are a link block
     keys.press("Control+s")
     second = wait_status(page, "label-saved", "label-error")
     assert second["status"] == "label-saved", second
@@ -795,12 +796,7 @@ def test_undo_of_a_delete_brings_back_the_earlier_label_too(browser: harness.Bro
         assert start_labeling(browser, page)["status"] == "done"
         wait_status(page, "labeling")
         if saved:  # the second label: the links are a link block
-            hover(page, keys, "#links a[href='/l1']")
-            keys.press("ArrowUp")
-            keys.press("ArrowUp")
-            keys.press("l")
-            keys.press("Enter")
-            page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '1'")
+            mark_links_as_link_block(page, keys)
         keys.press("Control+s")
         state = wait_status(page, "label-saved", "label-error")
         assert state["status"] == "label-saved", state
