@@ -83,3 +83,8 @@ def test_a_deal_gives_its_price_not_the_list_price_or_the_delivery():
     assert prices("<p>Limited time deal Price, product page<span>EUR 17.07</span>"
                   "<span>EUR17.07</span> List: <span>EUR 28.39</span><span>EUR28.39</span>"
                   " EUR 9.72 delivery Wed, Mar 25</p>") == ["EUR 17.07"]
+
+
+def test_a_was_price_glued_to_the_price_is_still_the_earlier_one():
+    # the live page draws "$123.95Was $154.95": the "Was" starts no word of its own
+    assert prices("<p><span>$123.95</span><span>Was $154.95</span></p>") == ["$123.95"]

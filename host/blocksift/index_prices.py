@@ -39,9 +39,10 @@ _NOT_PAID_CLASSES = frozenset({"compare", "strike", "strikethrough", "crossed", 
                                "msrp", "rrp", "previous", "before", "savings", "save", "unit",
                                "vip", "member", "members"})
 #: Words before an amount that make it another price than the one paid.
+#: (after a letter's end, not a word's: a shop draws "$123.95Was $154.95" glued)
 _NOT_PAID_WORDS = re.compile(
-    r"(?:\bwas|\boriginal(?: price)?|\bregular(?: price)?|\breg\.?|\bcompare(?: at)?|"
-    r"\blist(?: price)?|\bmsrp|\brrp|\b(?:vip|member|members)(?:'s)? price|\byou save|\bsave)"
+    r"(?<![^\W\d_])(?:was|original(?: price)?|regular(?: price)?|reg\.?|compare(?: at)?|"
+    r"list(?: price)?|msrp|rrp|(?:vip|member|members)(?:'s)? price|you save|save)"
     r"\s*:?\s*$", re.I)
 _NOT_PAID_TAGS = frozenset({"s", "del", "strike"})
 _SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "select", "option", "button"})
