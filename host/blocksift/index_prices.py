@@ -28,6 +28,8 @@ _SIGN = (r"(?:US\$|C\$|CA\$|A\$|AU\$|NZ\$|HK\$|R\$|[$€£¥₹₩₽₺₪]"
 _AMOUNT = r"\d{1,3}(?:[,.\u00a0\u202f ]\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
 _PRICE = re.compile(rf"{_SIGN}\s?(?:{_AMOUNT})(?![.,]?\d)"
                     rf"|(?<![\d.,])(?:{_AMOUNT})\s?(?:[€₽₺₪]|\b(?:EUR|USD|CHF|kr|zł|Kč)\b)(?!\s?\d)")
+#: (public for the index's teasers: a card's block of prices is no teaser; actions.hide)
+PRICE = _PRICE
 #: Words after an amount that make it no price of the product ("$9.72 delivery", "$20 off").
 _NOT_PAID_AFTER = re.compile(r"\s*(?:delivery|shipping|off|savings?)\b", re.I)
 #: Words that make the price a range or a starting point, not the product's one price.

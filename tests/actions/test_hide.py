@@ -539,6 +539,84 @@ def test_a_menu_named_by_its_class_is_no_story_list() -> None:
                                                           "Story 1 of the day"]
 
 
+def _shop_grid(*cards: str, before: str = "") -> Page:
+    """A shop's category page: ``cards`` in a grid under its heading (``before`` it)."""
+    items = "".join(f"<li class='card'>{card}</li>" for card in cards)
+    return Page(f"<html><body><main>{before}<h1>Projectors</h1><ul class='grid'>{items}</ul>"
+                "</main></body></html>")
+
+
+def test_a_shop_card_headed_by_its_code_is_titled_by_the_name_it_gives() -> None:
+    # a projector shop's cards, each one link holding the product's name in a div and its
+    # code in the heading: the reader listed 30 "Item Number: Optoma-ZU607T"
+    def card(n: int, name: str = "", title: str = "", alt: str = "") -> str:
+        label = f" title='{title}'" if title else ""
+        named = f"<div class='cat-grid-product-name'>{name}</div>" if name else ""
+        return (f"<a href='/p{n}.html'{label}><img src='p{n}.jpg' alt='{alt}'></a>"
+                f"<a href='/p{n}.html'>{named}<h3 class='sku'><span>Item Number:</span> "
+                f"Optoma-ZU{n}T</h3><div>Price: $3,299.00</div></a>")
+
+    page = _shop_grid(card(1, name="Optoma ZU1T WUXGA Laser Projector"),
+                      card(2, title="Optoma ZU2T Installation Projector"),
+                      card(3, alt="Optoma ZU3T projector, front view"),
+                      card(4), *(card(n, name=f"Projector {n}") for n in range(5, 9)))
+    assert [item.title for item in index_items(page)[:4]] == [
+        "Optoma ZU1T WUXGA Laser Projector", "Optoma ZU2T Installation Projector",
+        "Optoma ZU3T projector, front view", "Optoma-ZU4T"]  # no name: the code alone
+    # a news headline with a kicker keeps it
+    stories = "".join(f"<h2><a href='/s{n}'>Opinion: the harbour wall needs mending now</a></h2>"
+                      for n in range(8))
+    assert index_items(Page(f"<html><body>{stories}</body></html>"))[0].title == \
+        "Opinion: the harbour wall needs mending now"
+
+
+def test_a_badge_before_a_products_name_is_no_part_of_it() -> None:
+    # eBay's "New Listing" badge, an element of its own glued to the name
+    page = _shop_grid(
+        "<h3><a href='/itm/1'><span class='highlight'>New Listing</span>Brass Ship Bell</a></h3>",
+        "<h3><a href='/itm/2'><span>Sale</span> Harbour Print, 8x10</a></h3>",
+        # a brand in an element of its own, and a name that opens with "New", stay
+        "<h3><a href='/itm/3'><span>Anker</span> Soundcore Q20i</a></h3>",
+        "<h3><a href='/itm/4'>New Balance Fresh Foam X Hierro</a></h3>",
+        *(f"<h3><a href='/itm/{n}'>Item {n}</a></h3>" for n in range(5, 9)))
+    assert [item.title for item in index_items(page)[:4]] == [
+        "Brass Ship Bell", "Harbour Print, 8x10", "Anker Soundcore Q20i",
+        "New Balance Fresh Foam X Hierro"]
+
+
+def test_a_shops_cart_and_account_links_are_no_products() -> None:
+    icons = "".join(f"<div class='icon-box'><h3><a href='https://shop.example/{path}/'>{path}"
+                    "</a></h3></div>" for path in ("my-account", "cart"))
+    page = _shop_grid(*(f"<h3><a href='/product/{n}'>Gear bag {n}</a></h3>" for n in range(8)),
+                      before=icons)
+    assert [item.title for item in index_items(page)] == [f"Gear bag {n}" for n in range(8)]
+
+
+def test_an_index_teaser_is_a_short_sentence_too_but_not_a_cards_prices_or_labels() -> None:
+    def card(n: int, *blocks: str) -> str:
+        return f"<h3><a href='/product/{n}'>Trail shoe {n}</a></h3>" + "".join(blocks)
+
+    page = _shop_grid(
+        # a sentence under 40 characters is the card's teaser
+        card(0, "<p>Super tight fit, like a second skin.</p>"),
+        # a block of prices is not (the reader shows the price beside the name); the
+        # sentence after it is
+        card(1, "<div>$115.95 - $123.95Was $154.95VIP Price $104.35 - $111.55</div>",
+             "<p>A light shoe for long days on rocky trails.</p>"),
+        card(2, "<div>Sale price: $24.50Original price: $35.00Limited Time!</div>"),
+        # colour swatches' labels run together are not
+        card(3, "<div><span>Amberlight</span><span>Bluestone</span><span>Butterrum</span>"
+                "<span>Flaxen</span><span>Lilac</span><span>Meadowlark</span></div>"),
+        # a label, or a few words without a sentence's end, are not
+        card(4, "<p>Free shipping</p>"), card(5, "<p>Only three left in stock</p>"),
+        # a teaser naming a price is one
+        card(6, "<p>Our lightest trail shoe yet, down from $160 to $129 for the spring.</p>"),
+        card(7))
+    assert [item.teaser for item in index_items(page)] == [
+        "Super tight fit, like a second skin.", "A light shoe for long days on rocky trails.",
+        "", "", "", "", "Our lightest trail shoe yet, down from $160 to $129 for the spring.", ""]
+
+
 _PURPOSES = "".join(
     f"<li><h4>{name}</h4><p>We and our partners use cookies and similar technologies for "
     f"{name.lower()}: to store and read information on your device, measure how content "
