@@ -1136,3 +1136,32 @@ def test_text_direction_is_the_direction_of_most_letters():
     assert content.text_direction("يرتفع البحر وينخفض مرتين كل يوم (Python 3)") == "rtl"
     assert content.text_direction("The sign reads נמל חיפה in large letters.") == "ltr"
     assert content.text_direction("12:30 — 4.62") == ""
+
+
+def test_a_post_s_author_named_below_its_text_heads_that_post_not_the_next() -> None:
+    # Stack Exchange signs each question and answer below its text ("answered Feb 4 ...
+    # poke"): each name, shown where the page has it, headed the next answer, so every
+    # answer of a thread read as written by the one before's author
+    posts = "".join(
+        f"<div class='{kind}'><div class='post-layout'><div class='votecell'>{n}</div>"
+        f"<div class='postcell'><div class='s-prose js-post-body'><p>{body}</p></div>"
+        f"<div class='post-signature'><div class='user-info'><div class='user-action-time'>"
+        f"answered Feb {n}, 2014</div><div class='user-details' itemprop='author'>"
+        f"<a href='/users/{n}/{name}'>{name}</a><div class='-flair'>"
+        f"<span class='reputation-score'>2,165</span></div></div></div></div></div></div>"
+        f"</div>"
+        for n, (kind, name, body) in enumerate([
+            ("question", "Vader", "Why is except: pass a bad practice?"),
+            ("answer", "poke", "Catching any error hides the ones you did not expect."),
+            ("answer", "Aaron", "Executing your pseudo code does not even raise.")], start=1))
+    page = Page(f"<html><body><div id='mainbar'>{posts}</div></body></html>",
+                url="https://stackoverflow.com/questions/1")
+    chosen = page.body.xpath("//div[contains(@class,'js-post-body')]")
+    names = content.post_authors(page.body, chosen)
+    assert [e.text_content() for e in names] == ["Vader", "poke", "Aaron"]
+    elements = sorted(chosen + names, key=lambda e: int(e.get("data-bso")))
+    shown = Page(render_main(page, elements, post_heads=set(names)).html).body
+    assert [(e.tag, " ".join(e.text_content().split())) for e in shown] == [
+        ("p", "Vader"), ("div", "Why is except: pass a bad practice?"),
+        ("hr", ""), ("p", "poke"), ("div", "Catching any error hides the ones you did not expect."),
+        ("hr", ""), ("p", "Aaron"), ("div", "Executing your pseudo code does not even raise.")]

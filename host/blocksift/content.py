@@ -395,7 +395,78 @@ def _heads_first(units: list[etree._Element | list[etree._Element]],
                 out.insert(at, unit)
                 continue
         out.append(unit)
+    return _signed_posts_headed(out, post_heads)
+
+
+def _signed_posts_headed(units: list[etree._Element | list[etree._Element]],
+                         post_heads: Collection[etree._Element]
+                         ) -> list[etree._Element | list[etree._Element]]:
+    """``units`` with the name of a post signed below its text (Stack Exchange's "answered
+    Feb 4, 2014 poke" under each answer) moved above that text. A name shares its nearest
+    ancestor with its own post's text: where that text lies before the name and none after
+    it (the units up to the next name), and that ancestor holds no other name, the name is
+    the post's signature; left where it stood, it headed the next post, and every answer of a
+    thread read as written by the author of the one before."""
+    at = [index for index, unit in enumerate(units)
+          if not isinstance(unit, list) and _names_a_post(unit, post_heads)]
+    moved: dict[int, int] = {}  # a head's index -> the index of the unit it goes before
+    for k, index in enumerate(at):
+        head = units[index]
+        assert not isinstance(head, list)
+        chain = list(head.iterancestors())
+        level = {ancestor: n for n, ancestor in enumerate(chain)}
+
+        low = at[k - 1] + 1 if k else 0
+        high = at[k + 1] if k + 1 < len(at) else len(units)
+        before = [(_nearness(units[j], level), j) for j in range(low, index)]
+        if not before:
+            continue
+        best = min(n for n, _ in before)
+        if best >= len(chain) or any(_nearness(units[j], level) <= best
+                                     for j in range(index + 1, high)):
+            continue  # text of its own after it: a head above its post already
+        post = chain[best]
+        neighbours = [units[at[n]] for n in (k - 1, k + 1) if 0 <= n < len(at)]
+        if any(post in set(other.iterancestors()) for other in neighbours
+               if not isinstance(other, list)):
+            continue  # the ancestor is the thread's, holding other posts' names too
+        target = next(j for n, j in before if n == best)
+        if k:
+            # the text is the post of the name above it when the two share an ancestor
+            # holding no third name: a name below it is no signature but, say, who liked
+            # the post ("MargoFarrel likes this")
+            above = units[at[k - 1]]
+            assert not isinstance(above, list)
+            above_chain = list(above.iterancestors())
+            reach = _nearness(units[target], {a: n for n, a in enumerate(above_chain)})
+            if reach < len(above_chain) and not any(
+                    above_chain[reach] in set(other.iterancestors())
+                    for other in (units[at[n]] for n in (k - 2, k + 1) if 0 <= n < len(at))
+                    if not isinstance(other, list)):
+                continue
+        moved[index] = target
+    if not moved:
+        return units
+    before_unit: dict[int, list[etree._Element | list[etree._Element]]] = {}
+    for index, target in moved.items():
+        before_unit.setdefault(target, []).append(units[index])
+    out: list[etree._Element | list[etree._Element]] = []
+    for index, unit in enumerate(units):
+        out.extend(before_unit.get(index, ()))
+        if index not in moved:
+            out.append(unit)
     return out
+
+
+def _nearness(unit: etree._Element | list[etree._Element],
+              level: dict[etree._Element, int]) -> int:
+    """How near (0: the parent) the nearest of a head's ancestors (``level``: each one's
+    distance) that holds ``unit`` is; past them all when none does."""
+    element = unit[0] if isinstance(unit, list) else unit
+    for node in (element, *element.iterancestors()):
+        if node in level:
+            return level[node]
+    return len(level)
 
 
 def _names_a_post(unit: etree._Element, post_heads: Collection[etree._Element]) -> bool:
