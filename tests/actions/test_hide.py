@@ -556,7 +556,8 @@ def test_a_shop_card_headed_by_its_code_is_titled_by_the_name_it_gives() -> None
                 f"<a href='/p{n}.html'>{named}<h3 class='sku'><span>Item Number:</span> "
                 f"Optoma-ZU{n}T</h3><div>Price: $3,299.00</div></a>")
 
-    page = _shop_grid(card(1, name="Optoma ZU1T WUXGA Laser Projector"),
+    page = _shop_grid(card(1, name="Optoma ZU1T WUXGA Laser Projector", title="Optoma ZU1T",
+                           alt="Optoma ZU1T"),  # the name shown, before a shorter one
                       card(2, title="Optoma ZU2T Installation Projector"),
                       card(3, alt="Optoma ZU3T projector, front view"),
                       card(4), *(card(n, name=f"Projector {n}") for n in range(5, 9)))

@@ -680,14 +680,11 @@ def _title_text(heading: etree._Element) -> str:
 
 
 def _card_name(anchors: Sequence[etree._Element], heading: etree._Element) -> str:
-    """The product's name a card gives beside a heading that holds its code: the title of a
-    link to the product, an element in one named for a name or title
-    (``class="cat-grid-product-name"``), or the words of its picture (``alt``)."""
+    """The product's name a card gives beside a heading that holds its code: the words of an
+    element in a link to the product named for a name or title (``class=
+    "cat-grid-product-name"``), as shown; else such a link's title, else its picture's
+    words (``alt``)."""
     inside = set(heading.iter())
-    for anchor in anchors:
-        name = " ".join((anchor.get("title") or "").split())
-        if name and not _FIELD_LABEL.match(name):
-            return name
     for anchor in anchors:
         for element in anchor.iterdescendants():
             if element in inside or not isinstance(element.tag, str) \
@@ -696,6 +693,10 @@ def _card_name(anchors: Sequence[etree._Element], heading: etree._Element) -> st
             name = " ".join(element.text_content().split())
             if name and not _FIELD_LABEL.match(name):
                 return name
+    for anchor in anchors:
+        name = " ".join((anchor.get("title") or "").split())
+        if name and not _FIELD_LABEL.match(name):
+            return name
     for anchor in anchors:
         for image in anchor.iter("img"):
             name = " ".join((image.get("alt") or "").split())
