@@ -90,7 +90,8 @@ async function restoreEarlier(item, button) {
   button.disabled = true;
   try {
     const { example } = await ask(MSG.EXAMPLES, { op: "get", exampleId: item.replaces });
-    const reply = await ask(MSG.EXAMPLES, { op: "restore", example });
+    // Saved again as the page's label now: a new number and date, at the top of the list.
+    const reply = await ask(MSG.EXAMPLES, { op: "restore", example, keep: false });
     out.replaceChildren(`Restored your earlier label of “${nameOf(example)}” as example ${reply.exampleId}; `
       + "the label it replaced can be restored the same way.");
     root.dataset.examplesRestored = String(reply.exampleId);
@@ -102,8 +103,8 @@ async function restoreEarlier(item, button) {
 }
 
 /**
- * "Deleted ..." with an Undo that stores the example again (it gets a new number), after
- * the earlier label of its page it had replaced, if any.
+ * "Deleted ..." with an Undo that stores the example again (with its number and date, so it
+ * is back at its place in the list), after the earlier label of its page it had replaced, if any.
  */
 function showDeleted(example, earlier = null) {
   const out = $("examples-deleted");

@@ -160,19 +160,28 @@ export function savedNotice({ exampleId, mainChars, blocks = 0, replaced = [], s
 /**
  * The save request that puts a deleted example back (the options page's Undo): the stored
  * snapshot, ids, blocks and corrected output as they were; the host renders the same text.
+ * It keeps the date it was saved, and its number where the host still has that free, so it
+ * comes back at its place in the list and the export (`restore`, PROTOCOL.md).
  */
-export function restoreRequest(example) {
+export function restoreRequest(example, { keep = true } = {}) {
   if (!example || typeof example !== "object") throw new TypeError("no example to restore");
-  return examplesSaveRequest({
+  const request = examplesSaveRequest({
     url: example.url ?? null, html: example.html, title: example.title ?? "",
     mainIds: (example.mainIdList ?? []).map(String), blocks: example.blocks ?? [],
     algorithm: example.algorithm ?? "", algorithmOutput: example.algorithmOutput ?? {}, isPrivate: false,
   });
+  const exampleId = Number(example.exampleId);
+  const created = Number(example.created);
+  if (keep && Number.isInteger(exampleId) && exampleId >= 1 && Number.isFinite(created) && created >= 0) {
+    request.restore = { exampleId, created };
+  }
+  return request;
 }
 
 /**
  * examples.list / get / delete / export for the options page, and restore (Undo of a delete:
- * the example as `get` returned it, stored again unless labeling is refused for its site now);
+ * the example as `get` returned it, stored again unless labeling is refused for its site now,
+ * with its date and number; `keep: false`, "Restore earlier label", stores it as saved now);
  * resolves with the host's reply.
  */
 export async function examplesCall({ op, ...args }, { api, hostClient }) {
@@ -181,7 +190,7 @@ export async function examplesCall({ op, ...args }, { api, hostClient }) {
   if (op === "restore") {
     const refusal = await labelingRefusal(api, { incognito: false }, args.example?.url ?? "");
     if (refusal) throw new BlocksiftError(refusal.message, { code: refusal.code });
-    return host.request(restoreRequest(args.example));
+    return host.request(restoreRequest(args.example, { keep: args.keep !== false }));
   }
   return host.request(examplesRequest(op, args));
 }

@@ -444,7 +444,9 @@ def test_a_deleted_example_comes_back_with_undo(browser: harness.Browser, site: 
     options.activate()
     clicks = Input(options)
     options.wait_for("document.documentElement.dataset.examplesStatus === 'ready'")
-    clicks.click(f"tr[data-example-id='{saved['label-example']}'] button.delete")
+    row = f"tr[data-example-id='{saved['label-example']}']"
+    dated = options.evaluate(f"document.querySelector(\"{row}\").cells[2].textContent")
+    clicks.click(f"{row} button.delete")
     options.wait_for("document.documentElement.dataset.examplesCount === '0'"
                      " && document.documentElement.dataset.examplesStatus === 'ready'")
     assert not site_file.exists()
@@ -460,7 +462,11 @@ def test_a_deleted_example_comes_back_with_undo(browser: harness.Browser, site: 
     assert "Restored “Keeping bees on a city roof”" in options.evaluate(
         "document.getElementById('examples-deleted').textContent")
     options.screenshot(artifacts / "options-restored.png")
+    # back as it was: its number and the date it was saved (Undo used to give it new ones)
+    assert restored_id == saved["label-example"]
+    assert options.evaluate(f"document.querySelector(\"{row}\").cells[2].textContent") == dated
     after = example_of(browser, restored_id)
+    assert after["created"] == before["created"]
     for key in ("url", "title", "html", "mainText", "mainIdList", "blocks", "algorithm", "algorithmOutput"):
         assert after[key] == before[key], key
     assert json.loads(site_file.read_text())["pages"] == 1

@@ -84,3 +84,54 @@ def test_every_labeling_message_matches_the_host_models(summary: dict) -> None:
     with pytest.raises(ValidationError):  # the check above can fail
         REQUEST_MODELS["examples.save"].model_validate({"type": "examples.save", "id": "x",
                                                         "html": "<p>", "blocks": [{"kind": "nav"}]})
+
+
+@pytest.fixture(scope="module")
+def undo(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """labeling_undo.mjs against the real host; its SQLite file is read afterwards."""
+    if NODE is None:
+        pytest.skip("node is not installed (apt-get install nodejs)")
+    home = tmp_path_factory.mktemp("blocksift-undo")
+    env = {**os.environ, "PYTHONPATH": str(REPO / "host"), "BLOCKSIFT_HOME": str(home),
+           "EXPORT_PATH": str(home / "data" / "exports" / "undo.jsonl"),
+           "BLOCKSIFT_HOST_CMD": json.dumps([sys.executable, "-m", "blocksift", "native"])}
+    run = subprocess.run([NODE, str(HERE / "labeling_undo.mjs")], capture_output=True,
+                         text=True, env=env, timeout=600)
+    assert run.returncode == 0, run.stderr[-4000:]
+    data = json.loads(run.stdout)
+    data["exportPath"] = env["EXPORT_PATH"]
+    data["database"] = str(home / "data" / "examples.sqlite3")
+    return data
+
+
+def test_undo_of_a_delete_keeps_the_number_and_the_date(undo: dict) -> None:
+    before, after = undo["before"], undo["after"]
+    assert [item["title"] for item in before] == ["last", "middle", "first"]
+    assert undo["undone"]["exampleId"] == before[1]["exampleId"]
+    assert after == before  # same numbers, same dates, same order
+    records = [json.loads(line) for line in open(undo["exportPath"], encoding="utf-8")]
+    assert [r["id"] for r in records] == [f"example-{i['exampleId']}" for i in reversed(before)]
+    import sqlite3
+    from contextlib import closing
+
+    with closing(sqlite3.connect(undo["database"])) as conn:
+        rows = conn.execute("SELECT id, title, created FROM examples ORDER BY id").fetchall()
+    stored = {row[0]: (row[1], row[2]) for row in rows}
+    for item in before:
+        assert stored[item["exampleId"]] == (item["title"], item["created"])
+
+
+def test_undo_puts_back_the_earlier_label_with_its_number_too(undo: dict) -> None:
+    newer, earlier = undo["twiceBefore"], undo["earlierBefore"]
+    assert undo["earlierUndone"]["exampleId"] == earlier["exampleId"]
+    assert undo["newerUndone"]["exampleId"] == newer["exampleId"]
+    assert undo["newerUndone"]["replaced"] == [earlier["exampleId"]]
+    assert undo["twiceAfter"] == newer  # its row as before: number, date, what it replaced
+
+
+def test_restore_earlier_label_stores_it_as_the_label_now(undo: dict) -> None:
+    newest = max(item["exampleId"] for item in undo["final"])
+    assert undo["restoredEarlier"]["exampleId"] == newest
+    assert undo["restoredEarlier"]["exampleId"] > undo["twiceBefore"]["exampleId"]
+    assert undo["final"][0]["title"] == "twice" and undo["final"][0]["created"] > \
+        undo["earlierBefore"]["created"]

@@ -130,3 +130,24 @@ def test_a_file_with_one_bad_line_imports_nothing_and_names_the_line(tmp_path):
             assert store.count() == 0, name
         (tmp_path / "fixed.jsonl").write_text(_record(1) + "\n" + _record(2), encoding="utf-8")
         assert store.import_file(tmp_path / "fixed.jsonl") == 2 and store.count() == 2
+
+
+def test_a_restored_example_keeps_only_a_number_it_was_given(tmp_path):
+    """Undo of a delete keeps the example's number where it is free and was given out by
+    this store; a number in use, or past the store's counter, gets a new one (the date stays)."""
+    with ExampleStore(tmp_path / "ex.sqlite3") as store:
+        first = store.add(Example(html=PAGE, main_text="a", url="https://ex.org/1"))
+        second = store.add(Example(html=PAGE, main_text="b", url="https://ex.org/2"))
+        gone = store.get(first)
+        assert gone is not None and store.delete(first)
+        assert store.save(gone, restore=True) == (first, [])
+        assert store.get(first).created == gone.created
+        taken = Example(html=PAGE, main_text="c", url="https://ex.org/3", id=second,
+                        created=1000.0)
+        again, _ = store.save(taken, restore=True)
+        assert again not in (first, second) and store.get(again).created == 1000.0
+        ahead = Example(html=PAGE, main_text="d", url="https://ex.org/4", id=again + 50)
+        assert store.save(ahead, restore=True)[0] == again + 1
+        # a plain save never takes the number it is given
+        assert store.save(Example(html=PAGE, main_text="e", url="https://ex.org/5",
+                                  id=first))[0] == again + 2

@@ -453,9 +453,12 @@ class Session:
                               blocks=[b.model_dump() for b in request.blocks],
                               algorithm=request.algorithm,
                               algorithm_output=request.algorithm_output)
+            if request.restore is not None:  # Undo of a delete: its date, its number if free
+                example.id = request.restore.example_id
+                example.created = min(request.restore.created, time.time()) or time.time()
             # An earlier example of the same page is replaced (kept restorable), and the
             # site's adaptation changes with it as one step (docs/labeling.md).
-            example_id, replaced = store.save(example)
+            example_id, replaced = store.save(example, restore=request.restore is not None)
             _settle(store)  # the reader view's auto adapts on the site's next page
             return {"type": "examples.saved", "id": rid, "exampleId": example_id,
                     "mainChars": len(text), "replaced": replaced}

@@ -232,7 +232,8 @@ class ExampleStore:
         with self._lock, self._transaction():
             return self._insert(example)
 
-    def save(self, example: Example, replace: bool = True) -> tuple[int, list[int]]:
+    def save(self, example: Example, replace: bool = True,
+             restore: bool = False) -> tuple[int, list[int]]:
         """Store a labeled example and return its id and the ids it replaced.
 
         With ``replace``, the examples stored for the same page (:func:`page_key`) are
@@ -241,14 +242,21 @@ class ExampleStore:
         change of the site's adaptation (their counts out, the new page's in) is written to
         the journal; :meth:`settle` then applies it to the site file as one write. A crash
         anywhere leaves either nothing done, or the change journaled and applied by the next
-        :meth:`settle` exactly once."""
-        with self._lock, self._transaction():
-            return self._save(example, replace)
+        :meth:`settle` exactly once.
 
-    def _save(self, example: Example, replace: bool) -> tuple[int, list[int]]:
+        With ``restore`` (Undo of a delete), the example keeps its ``created`` date and its
+        ``id`` where that number is free and was given out by this store before (a deleted
+        example's), so it comes back at its place in the list and the export; otherwise it
+        gets a new number."""
+        with self._lock, self._transaction():
+            return self._save(example, replace, restore)
+
+    def _save(self, example: Example, replace: bool,
+              restore: bool = False) -> tuple[int, list[int]]:
         key = page_key(example.url) if replace else None
         old = self._same_page(key) if key else []
-        new_id = self._insert(example)
+        new_id = self._insert(example, keep_id=restore and example.id is not None
+                              and self._free_id(example.id))
         ids = [row[0] for row in old]
         if ids:
             marks = ",".join("?" * len(ids))
@@ -347,16 +355,32 @@ class ExampleStore:
 
         return _Tx()
 
-    def _insert(self, example: Example) -> int:
+    def _insert(self, example: Example, keep_id: bool = False) -> int:
         if not example.html.strip():
             raise ExampleError("the page snapshot is empty")
         created = example.created or time.time()
-        row = (example.url, example.site, created, example.title, example.lang, example.html,
-               json.dumps(example.main_ids), example.main_text, json.dumps(example.blocks),
-               example.algorithm, json.dumps(example.algorithm_output))
+        row = (example.id if keep_id else None, example.url, example.site, created,
+               example.title, example.lang, example.html, json.dumps(example.main_ids),
+               example.main_text, json.dumps(example.blocks), example.algorithm,
+               json.dumps(example.algorithm_output))
         cursor = self._conn.execute(
-            f"INSERT INTO examples ({_DATA}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+            f"INSERT INTO examples (id, {_DATA}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            row)
         return int(cursor.lastrowid or 0)
+
+    def _free_id(self, example_id: int) -> bool:
+        """Whether ``example_id`` may be given back: a number this store gave out before
+        (never one past its counter, which would move the next new example's number) that no
+        stored or replaced example holds now."""
+        if not isinstance(example_id, int) or example_id < 1:
+            return False
+        given = self._conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'examples'"
+                                   ).fetchone()
+        if given is None or example_id > int(given[0] or 0):
+            return False
+        return not any(self._conn.execute(f"SELECT 1 FROM {table} WHERE id = ?",
+                                          (example_id,)).fetchone()
+                       for table in ("examples", "replaced"))
 
     def _same_page(self, key: str) -> list[tuple[int, str, str]]:
         """(id, html, main text) of the stored examples of the page ``key``, oldest first."""

@@ -121,6 +121,13 @@ class MarkedBlock(WireModel):
     text: str = Field("", max_length=100_000)
 
 
+class ExampleRestore(WireModel):
+    """Undo of a delete: the deleted example's number and the date it was saved."""
+
+    example_id: int = Field(ge=1)
+    created: float = Field(ge=0, description="Seconds since the epoch, as examples.get gave it")
+
+
 @request
 class ExamplesSaveRequest(WireModel):
     """Store a labeled example: the snapshot, the selected main content, marked blocks."""
@@ -138,6 +145,9 @@ class ExamplesSaveRequest(WireModel):
     algorithm_output: dict[str, Any] = Field(default_factory=dict)
     id_attr: str = Field(ID_ATTR, max_length=64)
     private: bool = Field(False, description="Private window: the host refuses to store")
+    restore: ExampleRestore | None = Field(
+        None, description="Undo of a delete: the example keeps its date, and its number "
+                          "when that is free (else it gets a new one)")
 
 
 @request
