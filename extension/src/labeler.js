@@ -30,6 +30,31 @@
 
   let session = null;
 
+  // "Hide link blocks" marks what it hides (agent.js markHidden; the background's style sheet
+  // matches the marks) and, where that unlocked or unpadded the page, <html>.
+  const HIDE_ATTR = "data-blocksift-hide";
+  const HIDE_PAGE_ATTRS = ["data-blocksift-unlock", "data-blocksift-unpad"];
+
+  /**
+   * Show what "Hide link blocks" hid, for as long as the labeler is open: the user labels the
+   * page as it is (what hide hid is what most needs marking, and could not be pointed at).
+   * Returns a function that hides it again, unless hide was turned off meanwhile.
+   */
+  function showHidden() {
+    const hidden = [...document.querySelectorAll(`[${HIDE_ATTR}]`)];
+    const root = document.documentElement;
+    const pageAttrs = HIDE_PAGE_ATTRS.filter((name) => root.hasAttribute(name))
+      .map((name) => [name, root.getAttribute(name)]);
+    for (const element of hidden) element.removeAttribute(HIDE_ATTR);
+    for (const [name] of pageAttrs) root.removeAttribute(name);
+    const restore = () => {
+      if (!agent().state().hidden) return; // "Hide link blocks" was pressed again: the page stays shown
+      for (const element of hidden) if (element.isConnected) element.setAttribute(HIDE_ATTR, "");
+      for (const [name, value] of pageAttrs) root.setAttribute(name, value);
+    };
+    return { count: hidden.length, restore };
+  }
+
   function agent() {
     const value = globalThis.__blocksiftAgent;
     if (!value) throw new Error("the page agent is not installed");
@@ -156,6 +181,7 @@
         if (element && element.isConnected) this.selected.add(element);
       }
       this.inSnapshot = (element) => this.idOf.has(element);
+      this.unhidden = showHidden();
       this.initialIds = new Set(this.mainIds());
       this.blocks = []; // [{kind, element}]
       this.frames = framesOf(document);
@@ -226,6 +252,7 @@
       this.counts = el("div", { class: "counts", role: "status", "aria-live": "polite" });
       this.message = el("div", { class: "message", role: "status" });
       this.frameNote = el("div", { class: "frames", role: "note" });
+      this.hiddenNote = el("div", { class: "shown-hidden", role: "note" });
       this.modeButtons = {
         main: button("mode-main", "Main text", "Click toggles main text (M)"),
         links: button("mode-links", "Link block", "Click marks a link block (L, or Shift+click)"),
@@ -240,6 +267,7 @@
         this.counts,
         el("div", { class: "keys", text: "Click/Enter: toggle · ↑ [ parent · ↓ ] child · ← → beside · L/A/M: mode · Ctrl+Z: undo · Ctrl+S: save · Esc: cancel" }),
         this.frameNote,
+        this.hiddenNote,
         this.message,
         el("div", { class: "buttons" }, this.undoButton, button("cancel", "Cancel", "Leave without saving (Esc)"), this.saveButton));
       root.append(this.layer, this.pinned, this.toolbar);
@@ -253,6 +281,10 @@
       } else {
         this.frameNote.hidden = true;
       }
+      const shown = this.unhidden.count;
+      this.hiddenNote.textContent = shown ? `Showing the ${shown} part${shown === 1 ? "" : "s"} “Hide link blocks” hid,`
+        + " so that you can label them; hidden again when you close the labeler." : "";
+      this.hiddenNote.hidden = !shown;
     }
 
     /**
@@ -369,6 +401,7 @@
         action: "label", stage: null, error: null, "error-code": null, "label-error": null,
         "label-main": main.length, "label-chars": chars, "label-links": links, "label-ad": ads,
         "label-mode": this.mode, "label-undo": this.history.length, "label-frames": this.frames.total,
+        "label-unhidden": this.unhidden.count,
       });
       this.draw();
       this.drawHover();
@@ -698,6 +731,7 @@
       for (const [target, type, handler] of this.listeners) target.removeEventListener(type, handler, true);
       if (this.frame) cancelAnimationFrame(this.frame);
       this.host.remove();
+      this.unhidden.restore();
       document.documentElement.removeAttribute("data-blocksift-label-hover");
       agent().setStatus(status, { action: "label", stage: null, ...details });
       if (session === this) session = null;

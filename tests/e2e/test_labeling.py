@@ -789,6 +789,58 @@ def test_labeling_takes_the_overlay_away(browser: harness.Browser, site: harness
     assert page.evaluate(overlay) == 0
 
 
+HIDDEN = "document.querySelectorAll('[data-blocksift-hide]')"
+
+
+def test_what_hide_hid_can_be_labeled_and_is_hidden_again_after(browser: harness.Browser, site: harness.Site,
+                                                                artifacts: Path) -> None:
+    """"Hide link blocks", then "Label this page": the labeler shows the page as it is, what
+    hide hid too (it could not be pointed at, and it is what most needs marking), and hides
+    it again when it closes. Before, the hidden link blocks could not be marked at all."""
+    page = browser.new_tab(site.url("hide/news.html"))
+    page.wait_for("document.readyState === 'complete'")
+    hid = browser.act(page, "hide")
+    assert hid["status"] == "hidden", hid
+    count = page.evaluate(f"{HIDDEN}.length")
+    assert count > 0
+    # a link inside what hide hid, found before the labeler starts
+    page.evaluate(f"[...{HIDDEN}].flatMap(e => [...e.querySelectorAll('a')])[0]"
+                  ".setAttribute('data-e2e-was-hidden', ''), true")
+    link = "[data-e2e-was-hidden]"
+    assert page.evaluate(f"document.querySelector('{link}').getClientRects().length") == 0
+    for attempt in range(2):  # cancelled, then saved: both hide it again
+        keys = Input(page)
+        assert start_labeling(browser, page)["status"] == "done"
+        state = wait_status(page, "labeling")
+        assert state["label-unhidden"] == str(count)
+        assert page.evaluate(f"{HIDDEN}.length") == 0
+        assert page.evaluate(f"document.querySelector('{link}').getClientRects().length") > 0
+        note = page.evaluate(f"{UI}.querySelector('.shown-hidden').textContent")
+        assert f"Showing the {count} part" in note and "hidden again when you close" in note, note
+        keys.move(at=(1, 1))  # the mouse may still be over the link from the first round
+        hover(page, keys, link)
+        keys.press("l")
+        keys.press("Enter")
+        page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '1'")
+        if attempt == 0:
+            page.screenshot(artifacts / "labeler-shows-what-hide-hid.png")
+            keys.press("Escape")
+            assert wait_status(page, "label-cancelled")["status"] == "label-cancelled"
+        else:
+            keys.press("Control+s")
+            saved = wait_status(page, "label-saved", "label-error")
+            assert saved["status"] == "label-saved", saved
+            block = example_of(browser, saved["label-example"])["blocks"][0]
+            assert block["kind"] == "links"
+            assert block["text"] == text_of(page, link)
+        assert page.evaluate(f"{HIDDEN}.length") == count
+        assert page.evaluate(f"document.querySelector('{link}').getClientRects().length") == 0
+    page.screenshot(artifacts / "hidden-again-after-labeling.png")
+    # and "Hide link blocks" pressed again still shows the page
+    assert browser.act(page, "hide")["status"] == "restored"
+    assert page.evaluate(f"{HIDDEN}.length") == 0
+
+
 def test_undo_of_a_delete_brings_back_the_earlier_label_too(browser: harness.Browser, site: harness.Site,
                                                             host: harness.HostInstall, artifacts: Path) -> None:
     """Deleting a page's example deletes the earlier label it replaced with it; Undo puts
