@@ -539,11 +539,12 @@ def test_a_menu_named_by_its_class_is_no_story_list() -> None:
                                                           "Story 1 of the day"]
 
 
-def _shop_grid(*cards: str, before: str = "") -> Page:
-    """A shop's category page: ``cards`` in a grid under its heading (``before`` it)."""
+def _shop_grid(*cards: str, before: str = "", url: str | None = None) -> Page:
+    """A shop's category page at ``url``: ``cards`` in a grid under its heading (``before``
+    it)."""
     items = "".join(f"<li class='card'>{card}</li>" for card in cards)
     return Page(f"<html><body><main>{before}<h1>Projectors</h1><ul class='grid'>{items}</ul>"
-                "</main></body></html>")
+                "</main></body></html>", url=url)
 
 
 def test_a_shop_card_headed_by_its_code_is_titled_by_the_name_it_gives() -> None:
@@ -591,6 +592,13 @@ def test_a_shops_cart_and_account_links_are_no_products() -> None:
     page = _shop_grid(*(f"<h3><a href='/product/{n}'>Gear bag {n}</a></h3>" for n in range(8)),
                       before=icons)
     assert [item.title for item in index_items(page)] == [f"Gear bag {n}" for n in range(8)]
+    # nor is a card linking to the page itself (an empty link, as the browser's copy of the
+    # page writes it: eBay's hidden "Shop on eBay" cards)
+    url = "https://shop.example/b/bags"
+    cards = [f"<h3><a href='{url}'>Shop on eBay</a></h3>", f"<h3><a href='{url}#top'>Top</a></h3>",
+             *(f"<h3><a href='/itm/{n}'>Gear bag {n}</a></h3>" for n in range(8))]
+    assert [item.title for item in index_items(_shop_grid(*cards, url=url))] == \
+        [f"Gear bag {n}" for n in range(8)]
 
 
 def test_an_index_teaser_is_a_short_sentence_too_but_not_a_cards_prices_or_labels() -> None:

@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
-from urllib.parse import urlsplit
+from urllib.parse import urldefrag, urljoin, urlsplit
 
 from lxml import etree
 from pydantic import BaseModel, ConfigDict, Field
@@ -626,7 +626,7 @@ def index_items(page: Page, limit: int = 200) -> list[IndexItem]:
                      None) if heading is anchor else None
         title = _title_text(heading if inner is None else inner)
         href = anchor.get("href") or ""
-        if not title or href in seen or _site_utility(href):
+        if not title or href in seen or _site_utility(href) or _self_link(href, page.url):
             continue
         seen.add(href)
         field = _FIELD_LABEL.match(title)
@@ -717,6 +717,17 @@ def _site_utility(href: str) -> bool:
     except ValueError:
         return False
     return len(path) == 1 and path[0].lower() in _UTILITY_PATHS
+
+
+def _self_link(href: str, url: str | None) -> bool:
+    """Whether ``href`` leads to the page itself (the browser's copy of the page writes an
+    empty ``href`` as the page's address: eBay's hidden "Shop on eBay" cards)."""
+    if not url:
+        return False
+    try:
+        return urldefrag(urljoin(url, href)).url == urldefrag(url).url
+    except ValueError:
+        return False
 
 
 def _teaser_after(headline: etree._Element) -> str:
