@@ -565,6 +565,11 @@ def test_a_shop_card_headed_by_its_code_is_titled_by_the_name_it_gives() -> None
     assert [item.title for item in index_items(page)[:4]] == [
         "Optoma ZU1T WUXGA Laser Projector", "Optoma ZU2T Installation Projector",
         "Optoma ZU3T projector, front view", "Optoma-ZU4T"]  # no name: the code alone
+    # among cards whose heading holds the link, in the page's order
+    mixed = _shop_grid(*(f"<h3><a href='/q{n}'>Lamp {n}</a></h3>" for n in range(4)),
+                       card(1, name="Optoma ZU1T"), "<h3><a href='/q9'>Lamp 9</a></h3>")
+    assert [item.title for item in index_items(mixed)] == [
+        "Lamp 0", "Lamp 1", "Lamp 2", "Lamp 3", "Optoma ZU1T", "Lamp 9"]
     # a news headline with a kicker keeps it
     stories = "".join(f"<h2><a href='/s{n}'>Opinion: the harbour wall needs mending now</a></h2>"
                       for n in range(8))

@@ -615,7 +615,10 @@ def index_items(page: Page, limit: int = 200) -> list[IndexItem]:
     items: list[IndexItem] = []
     seen: set[str] = set()
     by_href: dict[str, list[etree._Element]] | None = None
-    for heading in _headline_links(page.body):
+    # in the page's order: a card that is one link holding its heading among cards whose
+    # heading holds the link came last
+    order = {element: n for n, element in enumerate(page.body.iter())}
+    for heading in sorted(_headline_links(page.body), key=lambda h: order.get(h, 0)):
         anchor = heading if heading.tag == "a" else next(
             (a for a in heading.iter("a") if a.get("href")), None)
         if anchor is None:
