@@ -205,6 +205,12 @@
         event.preventDefault();
         event.returnValue = "";
       });
+      // A page that redraws itself (a script replacing an element) takes marked parts away:
+      // what it draws instead is not in the snapshot and cannot be labeled. Say so, and drop
+      // them, so that what Save stores stays what the outlines show.
+      this.lost = 0;
+      this.observer = new MutationObserver(() => this.checkLost());
+      this.observer.observe(document, { childList: true, subtree: true });
       this.render();
       if (!this.selected.size) {
         this.say(`${this.algorithm || "The algorithm"} found no main text here: click the elements that are.`, "warn");
@@ -253,6 +259,7 @@
       this.message = el("div", { class: "message", role: "status" });
       this.frameNote = el("div", { class: "frames", role: "note" });
       this.hiddenNote = el("div", { class: "shown-hidden", role: "note" });
+      this.lostNote = el("div", { class: "lost", role: "alert", hidden: true });
       this.modeButtons = {
         main: button("mode-main", "Main text", "Click toggles main text (M)"),
         links: button("mode-links", "Link block", "Click marks a link block (L, or Shift+click)"),
@@ -268,6 +275,7 @@
         el("div", { class: "keys", text: "Click/Enter: toggle · ↑ [ parent · ↓ ] child · ← → beside · L/A/M: mode · Ctrl+Z: undo · Ctrl+S: save · Esc: cancel" }),
         this.frameNote,
         this.hiddenNote,
+        this.lostNote,
         this.message,
         el("div", { class: "buttons" }, this.undoButton, button("cancel", "Cancel", "Leave without saving (Esc)"), this.saveButton));
       root.append(this.layer, this.pinned, this.toolbar);
@@ -395,16 +403,34 @@
       this.counts.textContent = `Main text: ${main.length} element${main.length === 1 ? "" : "s"}, ${chars} characters · `
         + `${links} link block${links === 1 ? "" : "s"} · ${ads} ad block${ads === 1 ? "" : "s"}`;
       for (const [mode, node] of Object.entries(this.modeButtons)) node.setAttribute("aria-pressed", String(mode === this.mode));
+      this.parts = [...main, ...this.blocks.map((b) => b.element)];
       this.undoButton.disabled = this.history.length === 0 || this.busy;
       this.saveButton.disabled = this.busy;
       agent().setStatus("labeling", {
         action: "label", stage: null, error: null, "error-code": null, "label-error": null,
         "label-main": main.length, "label-chars": chars, "label-links": links, "label-ad": ads,
         "label-mode": this.mode, "label-undo": this.history.length, "label-frames": this.frames.total,
-        "label-unhidden": this.unhidden.count,
+        "label-unhidden": this.unhidden.count, "label-lost": this.lost,
       });
       this.draw();
       this.drawHover();
+    }
+
+    /** Marked parts (main-text outlines, marked blocks) the page took out of the document. */
+    checkLost() {
+      if (this.closed) return;
+      const gone = (this.parts ?? []).filter((element) => !element.isConnected);
+      if (!gone.length) return;
+      const lost = new Set(gone);
+      this.blocks = this.blocks.filter((b) => !lost.has(b.element));
+      for (const element of gone) for (const node of this.subtree(element)) this.selected.delete(node);
+      this.lost += gone.length;
+      const n = this.lost;
+      this.lostNote.textContent = `${n} marked part${n === 1 ? " was" : "s were"} replaced by the page and lost:`
+        + " the page redrew them after labeling started, and what it drew instead is not in the snapshot.";
+      this.lostNote.hidden = false;
+      this.say(""); // "Marked … as a link block" of a block now lost would say the opposite
+      this.render();
     }
 
     say(text, kind = "info") {
@@ -520,7 +546,8 @@
       const last = this.history.pop();
       if (!last) return;
       this.selected = last.selected;
-      this.blocks = last.blocks;
+      // a block the page took away since stays gone (checkLost said so)
+      this.blocks = last.blocks.filter((b) => b.element.isConnected);
       this.say("Undone.");
     }
 
@@ -728,6 +755,7 @@
     close(status, details = {}) {
       if (this.closed) return;
       this.closed = true;
+      this.observer.disconnect();
       for (const [target, type, handler] of this.listeners) target.removeEventListener(type, handler, true);
       if (this.frame) cancelAnimationFrame(this.frame);
       this.host.remove();

@@ -841,6 +841,42 @@ def test_what_hide_hid_can_be_labeled_and_is_hidden_again_after(browser: harness
     assert page.evaluate(f"{HIDDEN}.length") == 0
 
 
+def test_marks_the_page_redraws_away_are_named_and_not_saved(browser: harness.Browser, site: harness.Site,
+                                                             artifacts: Path) -> None:
+    """A script replaces marked parts while the labeler is open (a page redrawing itself):
+    the toolbar says how many were lost, their outlines and counts go, and Save stores what
+    is still shown. Before, they went without a word (and a lost block was still saved)."""
+    page = browser.new_tab(site.url("label-keys.html"))
+    page.wait_for("document.readyState === 'complete'")
+    keys = Input(page)
+    assert start_labeling(browser, page)["status"] == "done"
+    wait_status(page, "labeling")
+    mark_links_as_link_block(page, keys)
+    main = int(status(page)["label-main"])
+    assert main >= 1 and page.evaluate("document.getElementById('story').contains(document.getElementById('k1'))")
+    # the page's own script draws the story and the list again: new elements, same content
+    page.evaluate("['story', 'links'].forEach(id => (e => e.replaceWith(e.cloneNode(true)))"
+                  "(document.getElementById(id))), true")
+    page.wait_for(f"document.documentElement.dataset.blocksiftLabelLost === '{main + 1}'")
+    state = status(page)
+    assert (state["label-main"], state["label-links"], state["label-chars"]) == ("0", "0", "0")
+    note = page.evaluate(f"{UI}.querySelector('.lost').textContent")
+    assert note.startswith(f"{main + 1} marked parts were replaced by the page and lost"), note
+    page.screenshot(artifacts / "labeler-lost-marks.png")
+    # what is left can be labeled and saved: the footer, not the lost parts
+    keys.move(at=(1, 1))
+    hover(page, keys, "#foot p")
+    keys.press("m")
+    keys.press("Enter")
+    page.wait_for("document.documentElement.dataset.blocksiftLabelMain === '1'")
+    keys.press("Control+s")
+    saved = wait_status(page, "label-saved", "label-error")
+    assert saved["status"] == "label-saved", saved
+    example = example_of(browser, saved["label-example"])
+    assert example["mainText"] == "Written by the garden desk. Letters welcome."
+    assert example["blocks"] == []
+
+
 def test_undo_of_a_delete_brings_back_the_earlier_label_too(browser: harness.Browser, site: harness.Site,
                                                             host: harness.HostInstall, artifacts: Path) -> None:
     """Deleting a page's example deletes the earlier label it replaced with it; Undo puts
