@@ -42,6 +42,50 @@ export function indexStories(data) {
   return stories.length < MIN_INDEX_STORIES ? null : stories;
 }
 
+/** Path segments naming a shop's product page: "/products/trail-mug" (Shopify), "/product/…"
+ * (WooCommerce), Amazon's "/dp/…", eBay's "/itm/…", Wayfair's "/pdp/…" (the segment before
+ * the last; not "/p/", a Substack post's). */
+const PRODUCT_SEGMENTS = new Set(["product", "products", "dp", "itm", "pdp"]);
+
+function productLink(href) {
+  try {
+    return new URL(href).pathname.toLowerCase().split("/").slice(0, -1)
+      .some((segment) => PRODUCT_SEGMENTS.has(segment));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether the stories are a shop's products: at least half show a price, or at least half
+ * link to a product page (PRODUCT_SEGMENTS). A news index with a price in a headline or
+ * two is not (6 of a news page's 61 stories); a shop's listing whose cards show no price
+ * readable from the page still is, from its links. On wcxb-dev: 23 pages, none a news page.
+ */
+export function listsProducts(stories) {
+  const half = stories.length / 2;
+  return stories.filter((story) => story.price).length >= half
+    || stories.filter((story) => productLink(story.href)).length >= half;
+}
+
+/** The reader's line over an index: stories and headlines, or a shop's products (with their
+ * prices when at least half show one). */
+export function indexNote(stories) {
+  if (!listsProducts(stories)) {
+    return `This page is an index of ${stories.length} stories, not an article: here are its headlines.`;
+  }
+  const priced = stories.filter((story) => story.price).length >= stories.length / 2;
+  return `This page lists ${stories.length} products, not an article: here they are${priced ? " with their prices" : ""}.`;
+}
+
+/** The reader's count of an index's stories, for its header ("10 stories", "48 products"),
+ * or "" when the data is not one. */
+export function indexCountLabel(data) {
+  const stories = indexStories(data);
+  if (!stories) return "";
+  return `${stories.length} ${listsProducts(stories) ? "products" : "stories"}`;
+}
+
 /** A fragment for an index page, or null when the data is not one (indexStories). */
 export function indexViewFragment(data, doc = document) {
   const stories = indexStories(data);
@@ -54,7 +98,7 @@ export function indexViewFragment(data, doc = document) {
   // sentence's start); the headlines below keep the page's direction
   note.setAttribute("dir", "ltr");
   note.setAttribute("lang", "en");
-  note.textContent = `This page is an index of ${stories.length} stories, not an article: here are its headlines.`;
+  note.textContent = indexNote(stories);
   fragment.append(note);
   const list = doc.createElement("ol");
   list.className = "index-list";

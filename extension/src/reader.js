@@ -6,7 +6,7 @@
 import DOMPurify from "./vendor/dompurify/purify.es.mjs";
 import { api } from "./api.js";
 import { MSG, languageDirection, lengthLabel, priceLabel, readingTime } from "./protocol.js";
-import { indexExportHtml, indexViewFragment } from "./indexview.js";
+import { indexCountLabel, indexExportHtml, indexViewFragment } from "./indexview.js";
 
 import { READER_KEYS, readerAction } from "./readerkeys.js";
 import { createSpeaker, readerSentences } from "./speech.js";
@@ -331,8 +331,9 @@ function showMeta(data, meta, stories = 0) {
     value.textContent = price;
     parts.push(value);
   }
-  // an index shows its headlines, not the main text: its length is its stories'
-  if (stories) parts.push(uiText(`${stories} stories`));
+  // an index shows its headlines, not the main text: its length is its stories' (a shop's
+  // products: indexCountLabel)
+  if (stories) parts.push(uiText(indexCountLabel(data)));
   else parts.push(uiText(`${time.minutes} min read`), uiText(lengthLabel(time)));
   const adapted = adaptedNote(data.adaptedFrom);
   if (adapted) parts.push(adapted);

@@ -955,19 +955,32 @@ def test_reader_saves_a_product_pages_price_with_it(
     (artifacts / "saved-product.html").write_text(html, encoding="utf-8")
 
 
-def test_reader_of_a_shop_s_index_shows_each_product_s_price(
+def test_reader_of_a_shop_s_index_shows_each_product_s_name_and_price(
         browser: harness.Browser, site: harness.Site, tmp_path: Path, artifacts: Path) -> None:
-    # a shop's category page read as an index listed its products' names, not their prices
+    # a shop's category page read as an index listed its products' names, not their prices,
+    # as "an index of 9 stories" and "its headlines"
     vault = tmp_path / "Notes vault"
     vault.mkdir()
     choose_export_folder(browser, vault)
     page = open_reader(browser, site, "reader-shop-index.html")
     shown = page.evaluate(f"[...{CONTENT}.querySelectorAll('.index-list > li h2')].map(h => "
                           "[h.querySelector('a').textContent, h.querySelector('.index-price')?.textContent ?? ''])")
+    # each card's name: not the code under its label ("Item Number: KC-LJ-09"), nor with the
+    # badge before it ("New")
     assert shown == [["Trail Mug, Speckled Stoneware", "$34.00"], ["Camp Bowl", "$28.00"],
                      ["Summit Plate", "$31.00"], ["Ridge Vase", ""], ["River Cup", "$22.00"],
                      ["Ember Teapot", "$88.00"], ["Pine Serving Board", ""],
-                     ["Harbor Pitcher", "$64.00"], ["Tide Espresso Cups, Set of Two", "$40.00"]], shown
+                     ["Harbor Pitcher", "$64.00"], ["Tide Espresso Cups, Set of Two", "$40.00"],
+                     ["Lantern Jug, Ash Glaze", "$58.00"], ["Salt Cellar with Lid", "$18.00"]], shown
+    # the reader speaks of products, not stories and headlines
+    assert page.evaluate(f"{CONTENT}.querySelector('.index-note').textContent") == \
+        "This page lists 11 products, not an article: here they are with their prices."
+    assert page.evaluate("document.getElementById('details').textContent") == "11 products"
+    # a short sentence is a teaser; a card's prices ("$18.00 Was $24.00 Member price") are not
+    teasers = page.evaluate(f"[...{CONTENT}.querySelectorAll('.index-list > li')].map(li => "
+                            "li.querySelector('p')?.textContent ?? '')")
+    assert teasers[3] == "Tall and narrow, for a single branch." and teasers[9] == "", teasers
+    assert teasers[10] == "Keeps the salt dry by the stove.", teasers
     # beside the name, on its line
     box = page.evaluate(f"(() => {{ const h = {CONTENT}.querySelector('.index-list h2');"
                         " const a = h.querySelector('a').getBoundingClientRect(),"
@@ -981,3 +994,4 @@ def test_reader_of_a_shop_s_index_shows_each_product_s_price(
     assert f"1. [Trail Mug, Speckled Stoneware]({site.url('products/0')}) · $34.00" in markdown, \
         markdown
     assert f"4. [Ridge Vase]({site.url('products/3')})\n" in markdown
+    assert "Tall and narrow, for a single branch." in markdown

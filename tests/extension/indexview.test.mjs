@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { indexExportHtml, indexStories, indexViewFragment } from "../../extension/src/indexview.js";
+import { indexCountLabel, indexExportHtml, indexStories, indexViewFragment, listsProducts } from "../../extension/src/indexview.js";
 
 const URL_ = "https://news.example/sport/";
 const index = (items) => ({ pageKind: "index", url: URL_, html: "<p>Teaser words of the main text.</p>", index: items });
@@ -90,4 +90,34 @@ test("a shop's index shows each product's price beside its name, and exports it 
     '<ol><li><p><a href="https://news.example/mug">Trail Mug</a> · $34.00</p></li>'
     + '<li><p><a href="https://news.example/bowl">Camp Bowl</a></p></li>'
     + '<li><p><a href="https://news.example/vase">Ridge Vase</a> · $52.00</p></li></ol>');
+});
+
+test("a shop's index speaks of its products, with their prices when half show one", () => {
+  const items = (n, make) => Array.from({ length: n }, (_, i) => make(i));
+  const note = (data) => indexViewFragment(data, fakeDocument()).children[0].textContent;
+  // most cards show a price
+  const priced = index(items(4, (i) => ({ title: `Mug ${i}`, href: `/m${i}`, price: i < 2 ? `$${30 + i}.00` : "" })));
+  assert.equal(note(priced), "This page lists 4 products, not an article: here they are with their prices.");
+  assert.ok(listsProducts(indexStories(priced)));
+  // no price read, but the links are product pages (Shopify, Amazon, eBay, Wayfair)
+  for (const path of ["/products/mug", "/collections/mugs/products/mug", "/Mug-Speckled/dp/B0F", "/itm/358290078244", "/furniture/pdp/sofa.html"]) {
+    const linked = index(items(3, (i) => ({ title: `Mug ${i}`, href: `${path}${i}`, price: i ? "" : "$30.00" })));
+    assert.equal(note(linked), "This page lists 3 products, not an article: here they are.", path);
+  }
+  // a news index keeps its words: a price in one headline of three, posts at "/p/" (Substack),
+  // a section named "/products/" as the last part of a link
+  const news = index([
+    { title: "Channel bloat may cost you over $1,600 a year", href: "/news/bloat", price: "$1,600" },
+    { title: "Harbour wins the cup", href: "/p/harbour-wins" },
+    { title: "Our products this spring", href: "/products" },
+  ]);
+  assert.ok(!listsProducts(indexStories(news)));
+  assert.equal(note(news), "This page is an index of 3 stories, not an article: here are its headlines.");
+});
+
+test("the reader's header counts an index's stories, or a shop's products", () => {
+  assert.equal(indexCountLabel(index(STORIES)), "3 stories");
+  const shop = index(["/products/a", "/products/b", "/products/c"].map((href) => ({ title: href, href })));
+  assert.equal(indexCountLabel(shop), "3 products");
+  assert.equal(indexCountLabel({ pageKind: "article", index: STORIES }), "");
 });
