@@ -190,7 +190,17 @@ export async function examplesCall({ op, ...args }, { api, hostClient }) {
   if (op === "restore") {
     const refusal = await labelingRefusal(api, { incognito: false }, args.example?.url ?? "");
     if (refusal) throw new BlocksiftError(refusal.message, { code: refusal.code });
-    return host.request(restoreRequest(args.example, { keep: args.keep !== false }));
+    const request = restoreRequest(args.example, { keep: args.keep !== false });
+    try {
+      return await host.request(request);
+    } catch (err) {
+      // A host from before `restore` refuses the field: the example still comes back, as a
+      // new one dated now, rather than not at all.
+      if (!request.restore || !/\brestore\b/.test(String(err?.message))) throw err;
+      const plain = { ...request, id: `${request.id}-again` };
+      delete plain.restore;
+      return host.request(plain);
+    }
   }
   return host.request(examplesRequest(op, args));
 }

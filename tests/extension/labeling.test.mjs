@@ -114,6 +114,37 @@ test("Undo of a delete stores the example again as it was, unless its site is ex
   assert.equal(sent.length, 1);
 });
 
+test("Undo asks for the example's number and date back; an older host that refuses that still gets it", async () => {
+  const { examplesCall } = await import("../../extension/src/labeling.js");
+  const { BlocksiftError } = await import("../../extension/src/protocol.js");
+  const example = { exampleId: 7, url: "https://news.example/a", title: "A", html: "<p data-bsid='1'>x</p>",
+    mainIdList: ["1"], blocks: [], algorithm: "auto", algorithmOutput: {}, mainText: "x", created: 1700000000.5 };
+  const api = { storage: { local: memoryArea() } };
+  const sent = [];
+  const host = (refuse) => async () => ({
+    request: async (request) => {
+      sent.push(request);
+      // the message a host from before `restore` answers with (error 1007, extra="forbid")
+      if (refuse && request.restore) throw new BlocksiftError("invalid examples.save: restore: Extra inputs are not permitted", { code: 1007 });
+      return { exampleId: request.restore?.exampleId ?? 9, replaced: [] };
+    },
+  });
+  assert.equal((await examplesCall({ op: "restore", example }, { api, hostClient: host(false) })).exampleId, 7);
+  assert.deepEqual(sent.pop().restore, { exampleId: 7, created: 1700000000.5 });
+  // "Restore earlier label" (keep: false) stores it as the page's label now
+  await examplesCall({ op: "restore", example, keep: false }, { api, hostClient: host(false) });
+  assert.equal(sent.pop().restore, undefined);
+  sent.length = 0;
+  assert.equal((await examplesCall({ op: "restore", example }, { api, hostClient: host(true) })).exampleId, 9);
+  assert.deepEqual(sent.map((request) => Boolean(request.restore)), [true, false]);
+  assert.notEqual(sent[0].id, sent[1].id);
+  // any other refusal is the user's to see, not retried
+  const other = async () => ({ request: async (request) => { sent.push(request); throw new BlocksiftError("the database is damaged", { code: 2003 }); } });
+  sent.length = 0;
+  await assert.rejects(examplesCall({ op: "restore", example }, { api, hostClient: other }), /damaged/);
+  assert.equal(sent.length, 1);
+});
+
 test("a save that replaced an earlier label of the page says so, and how to go back", async () => {
   const { saveExample, savedNotice } = await import("../../extension/src/labeling.js");
   const api = { storage: { local: memoryArea() } };
