@@ -1165,3 +1165,44 @@ def test_a_post_s_author_named_below_its_text_heads_that_post_not_the_next() -> 
         ("p", "Vader"), ("div", "Why is except: pass a bad practice?"),
         ("hr", ""), ("p", "poke"), ("div", "Catching any error hides the ones you did not expect."),
         ("hr", ""), ("p", "Aaron"), ("div", "Executing your pseudo code does not even raise.")]
+
+
+def test_a_documentation_page_s_notes_are_set_apart_their_labels_no_headings() -> None:
+    # PostgreSQL's "Note" was an <h3> of the text's outline, rustdoc's warning read as the
+    # paragraph around it (its class, the only thing that set it apart, went), Asciidoctor's
+    # note showed as a table of two cells; a box classed otherwise stays a box
+    main = _render(
+        "<p>Set-returning functions are evaluated after sorting.</p>"
+        "<div class='note'><h3 class='title'>Note</h3><p>Versions before 9.6 gave no "
+        "guarantee.</p></div>"
+        "<div class='warning'>The <code>[build]</code> section does <strong>not</strong> go "
+        "in <code>Cargo.toml</code>.</div>"
+        "<div class='admonitionblock note'><table><tr><td class='icon'><div class='title'>Note"
+        "</div></td><td class='content'>The date part is accepted as <code>YYYY.MM.DD</code>."
+        "</td></tr></table></div>"
+        "<div class='admonition tip'><p class='admonition-title'>Tip</p><p>Use "
+        "<code>visudo</code>, always.</p></div>"
+        "<div class='x-callout'><div class='x-callout__heading'><h3>Overview</h3></div>"
+        "<div class='x-callout__content'><p>Tests run by tools.</p></div></div>"
+        "<section class='note'><h3>The Stack and the Heap</h3><p>Many languages hide it.</p>"
+        "</section>"
+        "<div class='example'><p>An example box.</p></div>"
+        "<aside class='pullquote'><p>A pull quote.</p></aside>")
+    shown = Page(main.html).body[0]
+    assert [(e.tag, " ".join(e.text_content().split())) for e in shown] == [
+        ("p", "Set-returning functions are evaluated after sorting."),
+        ("aside", "NoteVersions before 9.6 gave no guarantee."),
+        ("aside", "The [build] section does not go in Cargo.toml."),
+        ("aside", "NoteThe date part is accepted as YYYY.MM.DD."),
+        ("aside", "TipUse visudo, always."),
+        ("aside", "OverviewTests run by tools."),
+        ("aside", "The Stack and the HeapMany languages hide it."),
+        ("div", "An example box."), ("p", "A pull quote.")]
+    notes = shown.findall("aside")
+    # the labels are bold lines, not headings; a note's title of several words stays one
+    assert [[(e.tag, e.text_content()) for e in note.iter("h3", "strong")]
+            for note in notes] == [
+        [("strong", "Note")], [("strong", "not")], [("strong", "Note")], [("strong", "Tip")],
+        [("strong", "Overview")], [("h3", "The Stack and the Heap")]]
+    assert shown.find(".//table") is None
+    assert main.html.count("<aside>") == 6  # the class went with the page's other attributes

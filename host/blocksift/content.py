@@ -49,6 +49,8 @@ SAFE_TAGS = {
     "picture", "pre", "q", "s", "samp", "section", "small", "source", "span", "strong", "sub",
     "summary", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "time", "tr", "u", "ul",
     "var", "wbr",
+    # a note set apart from the text (a documentation page's "Note", "Warning", "Tip")
+    "aside",
     # text of another direction inside a line: a name, a word (isolated, or forced)
     "bdi", "bdo",
 } | {
@@ -1483,6 +1485,7 @@ def restructure(clone: etree._Element, math_classes: bool = True) -> None:
     _drop_heading_anchors(clone)
     _drop_bare_navigation(clone)
     _drop_template_slots(clone)
+    _set_notes_apart(clone)  # before the layout tables: Asciidoctor lays a note out in one
     for table in reversed(list(clone.iter("table"))):  # inner tables first
         if _is_layout_table(table):
             _flatten_layout_table(table)
@@ -1495,6 +1498,96 @@ def restructure(clone: etree._Element, math_classes: bool = True) -> None:
     _drop_spacers(clone)
     _part_glued_siblings(clone)
     _inline_lists(clone)
+
+
+#: Class words of a note a documentation page sets apart from its text (an admonition):
+#: Sphinx's and MkDocs' ``admonition``, Docusaurus' ``theme-admonition``, Asciidoctor's
+#: ``admonitionblock``, MDN's ``notecard``, GitHub's ``markdown-alert``, ``callout``s, and
+#: DocBook's (PostgreSQL's), rustdoc's and mdBook's bare ``note``, ``warning``, ``caution``...
+_NOTE_CLASS = re.compile(
+    r"^(?:(?:[\w-]*[-_])?(?:admonition|admonitionblock|notecard|callout|markdown-alert)"
+    r"(?:[-_][\w-]*)?|note|warning|caution|tip|hint|important|danger|attention|"
+    r"archwiki-template-box)$", re.I)
+_NOTE_TAGS = ("div", "section", "aside", "blockquote", "p")
+#: Most words of a note (a longer box so classed is the page's text, not a note in it).
+_NOTE_WORDS = 1000
+#: Most words and characters of a note's label ("Note", "Warning", "Tip").
+_NOTE_LABEL_WORDS, _NOTE_LABEL_CHARS = 3, 30
+
+
+def _shown_text(element: etree._Element) -> str:
+    return etree.tostring(element, method="text", encoding="unicode", with_tail=False)
+
+
+def _is_note(element: etree._Element) -> bool:
+    if element.tag not in _NOTE_TAGS:
+        return False
+    if not any(_NOTE_CLASS.match(word) for word in (element.get("class") or "").split()):
+        return False
+    words = len(_shown_text(element).split())
+    return 0 < words <= _NOTE_WORDS and next(element.iter("h1", "h2"), None) is None
+
+
+def _note_label(element: etree._Element) -> bool:
+    text = " ".join(_shown_text(element).split())
+    return (0 < len(text) <= _NOTE_LABEL_CHARS and len(text.split()) <= _NOTE_LABEL_WORDS
+            and next(element.iter(*_PICTURES, "pre", "table"), None) is None)
+
+
+def _set_notes_apart(clone: etree._Element) -> None:
+    """Notes a documentation page sets apart in a box ("Note", "Caution", "Warning", by the
+    box's class: :data:`_NOTE_CLASS`) become ``<aside>``, which the reader draws as a box: the
+    class that set them apart goes with the page's other attributes, and a note read as the
+    text around it (rustdoc's warnings have no label at all). The note's label, a heading or
+    the one-word first line (PostgreSQL's ``<h3>Note</h3>``), becomes a bold line: as a
+    heading it stood in the page's outline as a section of its own. Asciidoctor's note, a
+    table of one row (the label's cell, the text's cell), becomes the label and the text.
+    The page's other ``<aside>`` elements (a pull quote, a sidebar in the text) lose their tag,
+    as before ``aside`` was allowed: the reader's box is for notes."""
+    classed = {element for element in clone.iter(*_NOTE_TAGS) if _is_note(element)}
+    # a note inside a note (or a part of one classed alike, "callout__heading"): the outer
+    # one is the box
+    notes = [note for note in clone.iter(*_NOTE_TAGS) if note in classed
+             and not any(above in classed for above in note.iterancestors())]
+    for aside in list(clone.iter("aside")):
+        if aside not in notes and aside is not clone:
+            aside.drop_tag()  # a pull quote, a sidebar: its text, as the sanitizer left it
+    for note in notes:
+        rows = note.xpath("./table[count(.//tr) = 1] | ./div/table[count(.//tr) = 1]")
+        if len(rows) == 1 and len(note.xpath(".//table")) == 1 \
+                and not "".join(note.xpath("./text()")).strip():
+            table = rows[0]
+            parent = table.getparent()
+            assert parent is not None
+            at = parent.index(table)
+            for cell in table.iter("td", "th"):
+                box = lxml_html.Element("div")
+                box.text = cell.text
+                for child in list(cell):
+                    box.append(child)
+                parent.insert(at, box)
+                at += 1
+            parent.remove(table)
+        note.tag = "aside"
+        for name in list(note.attrib):
+            if name not in ("dir", "lang", STAMP_ATTR):
+                del note.attrib[name]
+        first = next((node for node in note.iter() if node is not note and (
+            node.tag in _HEADINGS or (node.tag in ("p", "div", "span", "strong", "b")
+                                      and "title" in (node.get("class") or "").lower()))),
+                     None)
+        if first is None or not _note_label(first):
+            continue
+        text = " ".join(_shown_text(first).split())
+        if not " ".join(_shown_text(note).split()).startswith(text):
+            continue  # text comes before it: not the note's label
+        label = lxml_html.Element("p")
+        strong = etree.SubElement(label, "strong")
+        strong.text = text
+        label.tail = first.tail
+        parent = first.getparent()
+        assert parent is not None
+        parent.replace(first, label)
 
 
 def _drop_bare_navigation(clone: etree._Element) -> None:

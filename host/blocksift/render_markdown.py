@@ -27,7 +27,7 @@ HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 BLOCK_TAGS = frozenset({
     "article", "section", "div", "p", "blockquote", "pre", "ul", "ol", "li", "dl", "dt", "dd",
     "figure", "figcaption", "table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption",
-    "hr", "details", "summary", "picture", *HEADINGS,
+    "hr", "details", "summary", "picture", "aside", *HEADINGS,
 })
 #: Block content that makes a table cell a layout cell rather than a data cell.
 _LAYOUT_CELL_CONTENT = ("p", "div", "ul", "ol", "dl", "blockquote", "pre", "figure", "section",
@@ -161,7 +161,7 @@ def _block(node: etree._Element, tag: str, depth: int) -> list[str]:
         return [_fence(node)]
     if tag in ("ul", "ol"):
         return [_list(node, tag, depth)]
-    if tag == "blockquote":
+    if tag in ("blockquote", "aside"):  # a note (content.py's aside) quoted, as GitHub's are
         inner = "\n\n".join(_blocks(node, depth))
         return ["\n".join(f"> {line}" if line else ">" for line in inner.split("\n"))] \
             if inner else []

@@ -995,3 +995,29 @@ def test_reader_of_a_shop_s_index_shows_each_product_s_name_and_price(
         markdown
     assert f"4. [Ridge Vase]({site.url('products/3')})\n" in markdown
     assert "Tall and narrow, for a single branch." in markdown
+
+
+def test_reader_sets_a_documentation_page_s_notes_apart_in_boxes(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a "Note" box (Sphinx's admonition) and a warning with no label (rustdoc's) read as the
+    # paragraphs around them: their class, all that set them apart, went with the page's
+    page = open_reader(browser, site, "reader-docs-notes.html")
+    notes = page.evaluate(f"""[...{CONTENT}.querySelectorAll('aside')].map((note) => {{
+        const style = getComputedStyle(note);
+        return {{text: note.textContent.replace(/\\s+/g, ' ').trim(),
+                 label: note.querySelector('strong')?.textContent ?? '',
+                 rule: style.borderInlineStartWidth, ruleStyle: style.borderInlineStartStyle,
+                 background: style.backgroundColor}};
+    }})""")
+    assert [note["text"][:40] for note in notes] == [
+        "NoteThe order of the entries in the drop",
+        "A malformed drop-in file stops the daemo"]
+    assert notes[0]["label"] == "Note"
+    for note in notes:
+        assert note["rule"] == "4px" and note["ruleStyle"] == "solid", note
+        assert note["background"] not in ("rgba(0, 0, 0, 0)", "transparent"), note
+    # the label is a bold line, not a heading of the text's outline
+    assert page.evaluate(f"[...{CONTENT}.querySelectorAll('h1, h2, h3, h4')]"
+                         ".map((h) => h.textContent.trim())") == []
+    page.evaluate(f"{CONTENT}.querySelector('aside').scrollIntoView(), true")
+    page.screenshot(artifacts / "reader-docs-notes.png")
