@@ -38,11 +38,17 @@ export function agentCall(method, args) {
     let liveById = [];
     let hiddenElements = [];
     let overlayBlocks = null;
-    /** Boxes of sticky elements, which move against the page as it scrolls: [box, elements]. */
-    let stickyBoxes = [];
     let uiHost = null;
     let uiRoot = null;
     let uiLayer = null;
+    let uiFixed = null;
+    /** The page's scroll area in document coordinates, without our layer, and the layer's
+     * origin: {left, top, right, bottom, originX, originY} (measureScrollArea). */
+    let scrollArea = null;
+    /** Boxes drawn, with what places them: {box, elements, fixed, sticky}. */
+    let overlayBoxes = [];
+    /** Notices a change of the page's size, which changes its scroll area. */
+    let pageResized = null;
     let seq = 0;
 
     function absolute(url) {
@@ -411,22 +417,29 @@ export function agentCall(method, args) {
     function ensureUi() {
       if (uiHost && uiHost.isConnected) return uiRoot;
       uiHost = document.createElement(UI_TAG);
-      // A layer fixed to the window and clipped to it, which nothing it holds can make
-      // larger: the page's scroll size stays as it was, also where the page is locked
-      // against scrolling (its body pinned) and boxes for what lies below the window would
-      // otherwise have made it scroll. Clipped, not hidden: a layer with overflow hidden
-      // scrolls itself to show a label given focus, away from the page it marks. Only
-      // labels, the legend, toasts and the cover take the mouse.
-      uiHost.style.cssText = "all: initial; position: fixed; inset: 0; overflow: clip;"
-        + " pointer-events: none; z-index: 2147483647;";
+      // A layer over the part of the document around the window, absolutely positioned in
+      // it and clipped to it, which nothing it holds can make larger: it never reaches past
+      // the page's scroll area (placeUi), so the page's scroll size stays as it was, also
+      // where the page is locked against scrolling (its body pinned) and boxes for what lies
+      // below the window would otherwise have made it scroll. The boxes in it lie in the
+      // document and move with the page as the browser scrolls it, in the same frame; a
+      // layer fixed to the window and moved on the page's scroll event lagged a frame behind.
+      // Clipped, not hidden: a layer with overflow hidden scrolls itself to show a label
+      // given focus, away from the page it marks. Only labels, the legend, toasts and the
+      // cover take the mouse.
+      uiHost.style.cssText = "all: initial; position: absolute; top: 0; left: 0; width: 0; height: 0;"
+        + " overflow: clip; pointer-events: none; z-index: 2147483647;";
       uiRoot = uiHost.attachShadow({ mode: "open" });
-      // The boxes, in document coordinates: the layer follows the page as it scrolls; boxes
-      // of what is fixed to the window stay on the host, in window coordinates.
+      // The boxes, in document coordinates (the layer's origin is the document's); boxes of
+      // what is fixed to the window go on a layer fixed to it, in window coordinates.
       uiLayer = document.createElement("div");
       uiLayer.className = "layer";
+      uiFixed = document.createElement("div");
+      uiFixed.className = "fixed";
       const style = document.createElement("style");
       style.textContent = `
         .layer { position: absolute; top: 0; left: 0; width: 0; height: 0; }
+        .fixed { position: fixed; inset: 0; overflow: clip; }
         .box { position: absolute; box-sizing: border-box; pointer-events: none;
                border: 2px solid var(--c); background: color-mix(in srgb, var(--c) 7%, transparent); }
         .box.main { border-style: dashed; background: none; }
@@ -479,14 +492,20 @@ export function agentCall(method, args) {
                           border-top-color: var(--link); border-radius: 50%; animation: spin .8s linear infinite; }
         @keyframes spin { to { transform: rotate(360deg); } }
         @media (prefers-reduced-motion: reduce) { .cover .spinner { animation: none; } }`;
-      uiRoot.append(style, uiLayer);
+      uiRoot.append(style, uiLayer, uiFixed);
       // A label reached with Tab out of the window: the page scrolls to it (the fixed layer
       // cannot bring it into view itself).
       uiRoot.addEventListener("focusin", (event) => {
         if (event.target.classList?.contains("label")) revealInWindow(event.target);
       });
       document.documentElement.append(uiHost);
-      followScroll();
+      scrollArea = null;
+      placeUi();
+      pageResized = new ResizeObserver(() => {
+        scrollArea = null;
+        placeUi();
+      });
+      for (const element of [document.documentElement, document.body]) if (element) pageResized.observe(element);
       return uiRoot;
     }
 
@@ -497,22 +516,76 @@ export function agentCall(method, args) {
       if (dx || dy) scrollBy({ left: dx, top: dy, behavior: "instant" });
     }
 
+    /** The page's scroll area in document coordinates, measured without our layer (a page
+     * overflowing leftwards, right to left, scrolls to negative x), and where the layer's
+     * containing block starts (the document's corner, unless the page moved <html>). */
+    function measureScrollArea() {
+      const root = document.documentElement;
+      const scroller = document.scrollingElement ?? root;
+      const display = uiHost.style.display;
+      uiHost.style.display = "none";
+      const width = scroller.scrollWidth, height = scroller.scrollHeight;
+      uiHost.style.display = display;
+      uiHost.style.left = uiHost.style.top = "0px";
+      const origin = uiHost.getBoundingClientRect();
+      uiFixed.style.transform = "";
+      const fixedAt = uiFixed.getBoundingClientRect();
+      // (a page whose <html> has a transform fixes the layer to <html> instead of the window)
+      if (fixedAt.left || fixedAt.top) uiFixed.style.transform = `translate(${-fixedAt.left}px, ${-fixedAt.top}px)`;
+      const left = getComputedStyle(root).direction === "rtl" ? Math.min(0, scroller.clientWidth - width) : 0;
+      return {
+        left, top: 0, right: left + width, bottom: height,
+        originX: origin.left + scrollX, originY: origin.top + scrollY,
+      };
+    }
+
     /**
-     * Put the layer's origin at the document's: the window's scroll offset, less where the
-     * fixed host element really is (the window's corner; the document's own where the page
-     * gave <html> a transform or filter, which fixes its descendants to it instead).
+     * Lay the layer over the window and half a window around it, within the page's scroll
+     * area (so that it never makes it larger), and put the boxes' origin at the document's.
+     * Between two calls the browser scrolls the layer with the page; the half window around
+     * keeps boxes coming into view drawn until it is placed again.
      */
-    function followScroll() {
-      if (!uiLayer || !uiHost?.isConnected) return;
-      const at = uiHost.getBoundingClientRect();
-      uiLayer.style.transform = `translate(${-scrollX - at.left}px, ${-scrollY - at.top}px)`;
-      // a sticky header's box goes where the header now is
-      for (const [box, elements] of stickyBoxes) {
-        const rect = unionRect(elements);
-        if (!rect) continue;
-        box.style.top = `${rect.top}px`;
-        box.style.left = `${rect.left}px`;
+    function placeUi() {
+      if (!uiHost?.isConnected) return;
+      const scroller = document.scrollingElement ?? document.documentElement;
+      const width = scroller.clientWidth, height = scroller.clientHeight;
+      // the window always lies in the scroll area: one that does not hold it is out of date
+      // (the page grew); one that shrank is measured again when the page's size changes
+      const stale = (a) => scrollX < a.left - 1 || scrollY < a.top - 1
+        || scrollX + width > a.right + 1 || scrollY + height > a.bottom + 1;
+      if (!scrollArea || stale(scrollArea)) scrollArea = measureScrollArea();
+      const a = scrollArea;
+      const left = Math.max(a.left, scrollX - width / 2), top = Math.max(a.top, scrollY - height / 2);
+      const right = Math.min(a.right, scrollX + width * 1.5), bottom = Math.min(a.bottom, scrollY + height * 1.5);
+      uiHost.style.left = `${left - a.originX}px`;
+      uiHost.style.top = `${top - a.originY}px`;
+      uiHost.style.width = `${Math.max(0, Math.floor(right - left))}px`;
+      uiHost.style.height = `${Math.max(0, Math.floor(bottom - top))}px`;
+      uiLayer.style.transform = `translate(${-left}px, ${-top}px)`;
+    }
+
+    /** Put a box on its block (document coordinates on the layer; window coordinates on the
+     * fixed layer). Returns the block's rect (document coordinates), null when nothing of it
+     * shows. */
+    function placeBox(entry) {
+      const { box, elements, fixed } = entry;
+      const rect = unionRect(elements);
+      if (!rect) {
+        box.style.width = box.style.height = "0px";
+        return null;
       }
+      box.style.left = `${rect.left - (fixed ? scrollX : 0)}px`;
+      box.style.top = `${rect.top - (fixed ? scrollY : 0)}px`;
+      box.style.width = `${rect.width}px`;
+      box.style.height = `${rect.height}px`;
+      return rect;
+    }
+
+    /** The page scrolled: move the layer along, and the boxes of sticky elements. */
+    function followScroll() {
+      if (!uiHost?.isConnected) return;
+      placeUi();
+      for (const entry of overlayBoxes) if (entry.sticky) placeBox(entry);
     }
 
     // One colour per kind (the legend names them); text on them stays readable (WCAG AA).
@@ -697,17 +770,13 @@ export function agentCall(method, args) {
       const text = textRects();
       let drawn = 0;
       items.forEach((item, index) => {
-        const rect = unionRect(coverElements(elementsFor(item.elementIds ?? [])));
-        if (!rect) return;
+        const elements = coverElements(elementsFor(item.elementIds ?? []));
+        if (!unionRect(elements)) return;
         const box = document.createElement("div");
         box.className = `box ${item.kind === "main" ? "main" : ""}`;
         box.dataset.kind = item.kind;
         box.dataset.block = String(index);
         box.style.setProperty("--c", KIND_COLORS[item.kind] ?? KIND_COLORS.other);
-        box.style.top = `${rect.top}px`;
-        box.style.left = `${rect.left}px`;
-        box.style.width = `${rect.width}px`;
-        box.style.height = `${rect.height}px`;
         const label = document.createElement("span");
         label.className = "label";
         label.tabIndex = 0;
@@ -720,17 +789,12 @@ export function agentCall(method, args) {
         label.append(why);
         box.append(label);
         // A bar fixed to the window (a cookie banner) stays in place as the page scrolls:
-        // so does its box, in window coordinates at the host's level.
-        if (fixedToWindow(item.elementIds ?? [])) {
-          box.style.top = `${rect.top - scrollY}px`;
-          box.style.left = `${rect.left - scrollX}px`;
-          box.dataset.fixed = "";
-          uiRoot.append(box);
-        } else {
-          uiLayer.append(box);
-          const covered = coverElements(elementsFor(item.elementIds ?? []));
-          if (covered.some(inSticky)) stickyBoxes.push([box, covered]);
-        }
+        // so does its box, on the layer fixed to the window.
+        const fixed = fixedToWindow(item.elementIds ?? []);
+        (fixed ? uiFixed : uiLayer).append(box);
+        const entry = { box, elements, fixed, sticky: !fixed && elements.some(inSticky) };
+        overlayBoxes.push(entry);
+        const rect = placeBox(entry);
         // a pixel of room around the label (sizes are fractional; lines touch)
         const measure = () => {
           const size = label.getBoundingClientRect();
@@ -848,7 +912,7 @@ export function agentCall(method, args) {
 
     function clearOverlay() {
       overlayBlocks = null;
-      stickyBoxes = [];
+      overlayBoxes = [];
       if (!uiRoot) return 0;
       const boxes = uiRoot.querySelectorAll(".box");
       for (const box of boxes) box.remove();
@@ -862,7 +926,8 @@ export function agentCall(method, args) {
     function releaseUi() {
       if (!uiHost || uiRoot.querySelector(".box, .legend, .toast, .cover")) return;
       uiHost.remove();
-      uiHost = uiRoot = uiLayer = null;
+      pageResized?.disconnect();
+      uiHost = uiRoot = uiLayer = uiFixed = pageResized = null;
     }
 
     function toast(title, { detail = "", command = "", kind = "error" } = {}) {
@@ -1008,6 +1073,8 @@ export function agentCall(method, args) {
     }
 
     addEventListener("resize", () => {
+      scrollArea = null;
+      placeUi();
       if (overlayBlocks) drawOverlay(overlayBlocks, overlayMode);
     });
     addEventListener("scroll", followScroll, { passive: true });

@@ -205,3 +205,23 @@ def test_the_labeler_never_moves_the_page(browser: harness.Browser, site: harnes
     wait_status(page, "label-cancelled")
     unmoved()
     assert page.evaluate(PAGE_DOM) == dom_before
+
+
+def test_boxes_are_in_place_as_soon_as_the_page_scrolls(browser: harness.Browser, site: harness.Site,
+                                                        artifacts: Path) -> None:
+    """The boxes lie on their blocks the moment the page has scrolled, before any script runs
+    (the frame that shows the page scrolled shows them there too); the box of a bar fixed to
+    the window stays on it. They were moved by the page's scroll event, a frame late, which
+    made them jitter behind the page."""
+    page = browser.new_tab(site.url("hide/news.html"))
+    page.wait_for("document.readyState === 'complete'")
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    # (as the page is scrolled: the box of the ad in the article on the ad, not below it)
+    page.evaluate("(scrollBy(0, 300), true)")
+    page.screenshot(artifacts / "overlay-news-just-scrolled.png")
+    page.evaluate(f"(scrollTo(0, 0), {NEXT_FRAME})")
+    for by in [150, 230, -80]:
+        ad, box = page.evaluate(f"(scrollBy(0, {by}), {AD_AND_BOX})")
+        assert _close(ad, box), (by, ad, box)
+        banner, box = page.evaluate(f"(scrollBy(0, {by}), {BANNER_AND_BOX})")
+        assert _close(banner, box), (by, banner, box)
