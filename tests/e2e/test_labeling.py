@@ -836,9 +836,14 @@ def test_what_hide_hid_can_be_labeled_and_is_hidden_again_after(browser: harness
         assert page.evaluate(f"{HIDDEN}.length") == count
         assert page.evaluate(f"document.querySelector('{link}').getClientRects().length") == 0
     page.screenshot(artifacts / "hidden-again-after-labeling.png")
-    # and "Hide link blocks" pressed again still shows the page
+    # "Hide link blocks" pressed while labeling shows the page: closing the labeler leaves it so
+    assert start_labeling(browser, page)["status"] == "done"
+    wait_status(page, "labeling")
     assert browser.act(page, "hide")["status"] == "restored"
+    Input(page).press("Escape")
+    assert wait_status(page, "label-cancelled")["status"] == "label-cancelled"
     assert page.evaluate(f"{HIDDEN}.length") == 0
+    assert page.evaluate(f"document.querySelector('{link}').getClientRects().length") > 0
 
 
 def test_marks_the_page_redraws_away_are_named_and_not_saved(browser: harness.Browser, site: harness.Site,
