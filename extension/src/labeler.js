@@ -427,7 +427,7 @@
       this.lost += gone.length;
       const n = this.lost;
       this.lostNote.textContent = `${n} marked part${n === 1 ? " was" : "s were"} replaced by the page and lost:`
-        + " the page redrew them after labeling started, and what it drew instead is not in the snapshot.";
+        + " the page redrew or removed them after labeling started, and what it drew instead is not in the snapshot.";
       this.lostNote.hidden = false;
       this.say(""); // "Marked … as a link block" of a block now lost would say the opposite
       this.render();
