@@ -45,7 +45,7 @@ export function agentCall(method, args) {
     /** The page's scroll area in document coordinates, without our layer, and the layer's
      * origin: {left, top, right, bottom, originX, originY} (measureScrollArea). */
     let scrollArea = null;
-    /** Boxes drawn, with what places them: {box, elements, fixed, sticky}. */
+    /** Boxes drawn, with what places them: {box, pane, elements, fixed, sticky, scrollers}. */
     let overlayBoxes = [];
     /** Notices a change of the page's size, which changes its scroll area. */
     let pageResized = null;
@@ -440,6 +440,7 @@ export function agentCall(method, args) {
       style.textContent = `
         .layer { position: absolute; top: 0; left: 0; width: 0; height: 0; }
         .fixed { position: fixed; inset: 0; overflow: clip; }
+        .pane { position: absolute; overflow: clip; }
         .box { position: absolute; box-sizing: border-box; pointer-events: none;
                border: 2px solid var(--c); background: color-mix(in srgb, var(--c) 7%, transparent); }
         .box.main { border-style: dashed; background: none; }
@@ -564,28 +565,100 @@ export function agentCall(method, args) {
       uiLayer.style.transform = `translate(${-left}px, ${-top}px)`;
     }
 
-    /** Put a box on its block (document coordinates on the layer; window coordinates on the
-     * fixed layer). Returns the block's rect (document coordinates), null when nothing of it
-     * shows. */
+    /** The elements that clip an element as they scroll (or not): those with overflow other
+     * than visible on its way to the document through its containing blocks (an absolutely
+     * positioned element escapes those that do not position it; one fixed to the window,
+     * all). */
+    function scrollersOf(element) {
+      const root = document.documentElement;
+      const rootStyle = getComputedStyle(root);
+      // <body>'s overflow is the window's, unless <html> has one of its own
+      const bodyClips = rootStyle.overflowX !== "visible" || rootStyle.overflowY !== "visible";
+      const out = [];
+      for (let e = element; e;) {
+        const position = getComputedStyle(e).position;
+        if (position === "fixed") break;
+        let parent = e.parentElement;
+        if (position === "absolute") {
+          while (parent && parent !== root) {
+            const style = getComputedStyle(parent);
+            if (style.position !== "static" || style.transform !== "none") break;
+            parent = parent.parentElement;
+          }
+        }
+        if (!parent || parent === root) break;
+        const style = getComputedStyle(parent);
+        if ((style.overflowX !== "visible" || style.overflowY !== "visible") && (parent !== document.body || bodyClips)) {
+          out.push(parent);
+        }
+        e = parent;
+      }
+      return out;
+    }
+
+    /** What clips all the elements, from the innermost. */
+    function commonScrollers(elements) {
+      const [first, ...rest] = elements;
+      if (!first) return [];
+      return scrollersOf(first).filter((scroller) => rest.every((element) => scroller.contains(element)));
+    }
+
+    /** The part of the page the scrollers show (their padding boxes less scroll bars), in
+     * document coordinates. */
+    function visibleArea(scrollers) {
+      let left = -Infinity, top = -Infinity, right = Infinity, bottom = Infinity;
+      for (const scroller of scrollers) {
+        const r = scroller.getBoundingClientRect();
+        const x = r.left + scroller.clientLeft + scrollX, y = r.top + scroller.clientTop + scrollY;
+        left = Math.max(left, x);
+        top = Math.max(top, y);
+        right = Math.min(right, x + scroller.clientWidth);
+        bottom = Math.min(bottom, y + scroller.clientHeight);
+      }
+      return { left, top, width: Math.max(0, right - left), height: Math.max(0, bottom - top) };
+    }
+
+    /**
+     * Put a box on its block (document coordinates on the layer; window coordinates on the
+     * fixed layer); a box inside a scroll pane lies in a clip of the pane's visible area.
+     * Returns the block's rect (document coordinates), null when nothing of it shows.
+     */
     function placeBox(entry) {
-      const { box, elements, fixed } = entry;
+      const { box, pane, elements, fixed, scrollers } = entry;
       const rect = unionRect(elements);
       if (!rect) {
         box.style.width = box.style.height = "0px";
         return null;
       }
-      box.style.left = `${rect.left - (fixed ? scrollX : 0)}px`;
-      box.style.top = `${rect.top - (fixed ? scrollY : 0)}px`;
+      let originX = fixed ? scrollX : 0, originY = fixed ? scrollY : 0;
+      if (pane) {
+        const clip = visibleArea(scrollers);
+        pane.style.left = `${clip.left - originX}px`;
+        pane.style.top = `${clip.top - originY}px`;
+        pane.style.width = `${clip.width}px`;
+        pane.style.height = `${clip.height}px`;
+        [originX, originY] = [clip.left, clip.top];
+      }
+      box.style.left = `${rect.left - originX}px`;
+      box.style.top = `${rect.top - originY}px`;
       box.style.width = `${rect.width}px`;
       box.style.height = `${rect.height}px`;
       return rect;
     }
 
-    /** The page scrolled: move the layer along, and the boxes of sticky elements. */
-    function followScroll() {
+    /** The page scrolled (the window: move the layer along and the boxes of sticky
+     * elements; an element: the boxes of what it holds). */
+    function followScroll(event) {
       if (!uiHost?.isConnected) return;
-      placeUi();
-      for (const entry of overlayBoxes) if (entry.sticky) placeBox(entry);
+      const target = event?.target;
+      if (!target || target === document || target === document.documentElement || target === document.scrollingElement) {
+        placeUi();
+        for (const entry of overlayBoxes) if (entry.sticky) placeBox(entry);
+      } else if (target instanceof Element) {
+        for (const entry of overlayBoxes) {
+          if (entry.scrollers.some((scroller) => scroller === target || target.contains(scroller))) placeBox(entry);
+        }
+      }
     }
 
     // One colour per kind (the legend names them); text on them stays readable (WCAG AA).
@@ -719,7 +792,7 @@ export function agentCall(method, args) {
      * margins to the left and right, just above and below it, its bottom corners, then the
      * gaps between its lines; when every place covers something, the one covering least.
      */
-    function placeLabel(box, w, h, text, placed) {
+    function placeLabel(box, w, h, text, placed, bounds = null) {
       // The page's width in document coordinates: a right-to-left page overflows leftwards.
       const root = document.documentElement;
       const pageLeft = getComputedStyle(root).direction === "rtl" ? Math.min(0, root.clientWidth - root.scrollWidth) : 0;
@@ -740,7 +813,8 @@ export function agentCall(method, args) {
       for (let y = box.top + h; y + h < box.top + box.height && candidates.length < 60; y += Math.max(4, h / 2)) {
         candidates.push({ x: box.left + inset, y, side: "inside" }, { x: right, y, side: "inside" });
       }
-      const fits = (c) => c.x >= pageLeft && c.y >= 0 && c.x + w <= pageWidth;
+      const fits = (c) => c.x >= pageLeft && c.y >= 0 && c.x + w <= pageWidth
+        && (!bounds || (c.x >= bounds.left && c.x + w <= bounds.left + bounds.width));
       const obstacles = text.concat(placed);
       let best = null;
       for (const candidate of candidates.filter(fits)) {
@@ -789,26 +863,37 @@ export function agentCall(method, args) {
         label.append(why);
         box.append(label);
         // A bar fixed to the window (a cookie banner) stays in place as the page scrolls:
-        // so does its box, on the layer fixed to the window.
+        // so does its box, on the layer fixed to the window. A block inside an element that
+        // scrolls by itself (a docs sidebar, a comments pane) has its box moved as that
+        // scrolls, shown only within what it shows.
         const fixed = fixedToWindow(item.elementIds ?? []);
-        (fixed ? uiFixed : uiLayer).append(box);
-        const entry = { box, elements, fixed, sticky: !fixed && elements.some(inSticky) };
+        const scrollers = commonScrollers(elements);
+        let pane = null;
+        if (scrollers.length) {
+          pane = document.createElement("div");
+          pane.className = "pane";
+          pane.append(box);
+        }
+        (fixed ? uiFixed : uiLayer).append(pane ?? box);
+        const entry = { box, pane, elements, fixed, scrollers, sticky: !fixed && elements.some(inSticky) };
         overlayBoxes.push(entry);
         const rect = placeBox(entry);
+        // a label in a pane keeps to its width (the pane cuts off what lies beside it)
+        const bounds = pane ? visibleArea(scrollers) : null;
         // a pixel of room around the label (sizes are fractional; lines touch)
         const measure = () => {
           const size = label.getBoundingClientRect();
           return [Math.ceil(size.width || 80) + 1, Math.ceil(size.height || 16) + 1];
         };
         let [w, h] = measure();
-        let at = placeLabel(rect, w, h, text, placed);
+        let at = placeLabel(rect, w, h, text, placed, bounds);
         // a long name ("cookie consent banner") that finds no free spot gives way to the
         // short one ("other"), which may; the reason still names it
         if (at.area > 0 && item.shortLabel && item.shortLabel !== item.label) {
           const long = label.firstChild.textContent;
           label.firstChild.textContent = item.shortLabel;
           const [shortW, shortH] = measure();
-          const shortAt = placeLabel(rect, shortW, shortH, text, placed);
+          const shortAt = placeLabel(rect, shortW, shortH, text, placed, bounds);
           if (!(shortAt.area > 0) || shortAt.area < at.area) {
             [w, h, at] = [shortW, shortH, shortAt];
             label.setAttribute("aria-label", `${item.shortLabel}: ${why.textContent}`);
@@ -916,6 +1001,7 @@ export function agentCall(method, args) {
       if (!uiRoot) return 0;
       const boxes = uiRoot.querySelectorAll(".box");
       for (const box of boxes) box.remove();
+      for (const pane of uiRoot.querySelectorAll(".pane")) pane.remove();
       for (const legend of uiRoot.querySelectorAll(".legend")) legend.remove();
       releaseUi();
       return boxes.length;
@@ -1077,7 +1163,7 @@ export function agentCall(method, args) {
       placeUi();
       if (overlayBlocks) drawOverlay(overlayBlocks, overlayMode);
     });
-    addEventListener("scroll", followScroll, { passive: true });
+    addEventListener("scroll", followScroll, { passive: true, capture: true });
     // Keyboard: Esc closes the overlay (the "show blocks" command toggles it).
     addEventListener("keydown", (event) => {
       if (event.key === "Escape" && overlayBlocks) closeOverlay();

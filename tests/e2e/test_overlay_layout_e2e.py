@@ -207,6 +207,97 @@ def test_the_labeler_never_moves_the_page(browser: harness.Browser, site: harnes
     assert page.evaluate(PAGE_DOM) == dom_before
 
 
+# An element's rect and the part of its overlay box a reader sees (the box found by its kind
+# and its size; window coordinates): the box cut by every element of the overlay around it
+# that clips (a scroll pane's part of the overlay, the layer's).
+def _box_shown(element: str, kind: str) -> str:
+    return (f"(() => {{ const r = (e) => {{ const b = e.getBoundingClientRect(); return [b.x, b.y, b.width, b.height]; }};"
+            f" const el = {element}, target = r(el);"
+            f" const box = [...{UI}.querySelectorAll('.box')].find(b => b.dataset.kind === '{kind}'"
+            " && Math.abs(b.getBoundingClientRect().width - target[2]) < 1"
+            " && Math.abs(b.getBoundingClientRect().height - target[3]) < 1);"
+            " if (!box) return [target, null, null];"
+            " let [x, y, w, h] = r(box); let right = x + w, bottom = y + h;"
+            " for (let e = box.parentElement; e; e = e.parentElement) {"
+            "  const s = getComputedStyle(e); if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;"
+            "  const [ex, ey, ew, eh] = r(e); x = Math.max(x, ex); y = Math.max(y, ey);"
+            "  right = Math.min(right, ex + ew); bottom = Math.min(bottom, ey + eh); }"
+            " return [target, r(box), [x, y, Math.max(0, right - x), Math.max(0, bottom - y)]]; })()")
+
+
+# A scroll pane's visible area (its padding box less its scroll bars; window coordinates).
+def _pane(element: str) -> str:
+    return (f"(() => {{ const e = {element}, b = e.getBoundingClientRect();"
+            " return [b.x + e.clientLeft, b.y + e.clientTop, e.clientWidth, e.clientHeight]; })()")
+
+
+def _inside(shown: list[float], area: list[float]) -> bool:
+    x, y, w, h = shown
+    return (w == 0 or h == 0) or (x >= area[0] - 1 and y >= area[1] - 1
+                                  and x + w <= area[0] + area[2] + 1 and y + h <= area[1] + area[3] + 1)
+
+
+def test_boxes_follow_what_scrolls_inside_a_pane(browser: harness.Browser, site: harness.Site,
+                                                 artifacts: Path) -> None:
+    """A block inside an element that scrolls by itself (a docs sidebar, a comments pane): its
+    box moves as the pane scrolls and shows only within the pane's visible area. The boxes
+    stayed where they were drawn while the pane's content scrolled under them, and the box of
+    an ad further down the comments pane was drawn over the text below the pane."""
+    page = browser.new_tab(site.url("overlay/scroll-panes.html"))
+    page.wait_for("document.readyState === 'complete'")
+    scroll_before = page.evaluate(SCROLL)
+    rects_before = page.evaluate(RECTS)
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    page.screenshot(artifacts / "overlay-scroll-panes.png")
+
+    # the sidebar's ad, below its links: nothing of its box shows until the sidebar is
+    # scrolled to its end, and then only within the sidebar
+    sidebar_ad = _box_shown("document.getElementById('sidebar-ad')", "ad")
+    target, box, shown = page.evaluate(sidebar_ad)
+    assert _close(target, box), (target, box)
+    assert shown[2] * shown[3] == 0, shown
+    page.evaluate("(document.getElementById('sidebar').scrollTop = 1e6, true)")
+    page.evaluate(NEXT_FRAME)
+    page.screenshot(artifacts / "overlay-scroll-panes-sidebar.png")
+    target, box, shown = page.evaluate(sidebar_ad)
+    assert _close(target, box), (target, box)
+    assert shown[2] * shown[3] > 0, shown
+    assert _inside(shown, page.evaluate(_pane("document.getElementById('sidebar')"))), shown
+
+    # the comments pane, its ad further down than it shows
+    page.evaluate("(scrollTo(0, document.getElementById('comments').getBoundingClientRect().top + scrollY - 150), true)")
+    page.evaluate(NEXT_FRAME)
+    page.screenshot(artifacts / "overlay-scroll-panes-comments.png")
+    ad = _box_shown("document.getElementById('pane-ad')", "ad")
+    pane = _pane("document.getElementById('comments')")
+    target, box, shown = page.evaluate(ad)
+    assert _close(target, box), (target, box)
+    assert target[1] > page.evaluate(pane)[1] + page.evaluate(pane)[3]
+    assert shown[2] * shown[3] == 0, shown
+    # the pane scrolls the ad into view: its box comes with it, cut at the pane's edges
+    page.evaluate("(document.getElementById('comments').scrollTop = document.getElementById('pane-ad')"
+                  ".offsetTop - document.getElementById('comments').offsetTop - 200, true)")
+    page.evaluate(NEXT_FRAME)
+    page.screenshot(artifacts / "overlay-scroll-panes-comments-scrolled.png")
+    target, box, shown = page.evaluate(ad)
+    assert _close(target, box), (target, box)
+    assert shown[2] * shown[3] > 0, shown
+    assert _inside(shown, page.evaluate(pane)), (shown, page.evaluate(pane))
+
+    # the page scrolls too: the boxes stay on their blocks, and the page is as it was
+    page.evaluate("(document.getElementById('sidebar').scrollTop = 0,"
+                  " document.getElementById('comments').scrollTop = 0, scrollTo(0, 0), true)")
+    assert page.evaluate(SCROLL) == scroll_before
+    assert page.evaluate(RECTS) == rects_before
+    page.evaluate("(scrollBy(0, 300), true)")
+    page.wait_for("scrollY > 0")
+    page.evaluate(NEXT_FRAME)
+    target, box, shown = page.evaluate(ad)
+    assert _close(target, box), (target, box)
+    assert shown[2] * shown[3] == 0, shown
+    assert browser.act(page, "overlay")["status"] == "overlay-cleared"
+
+
 def test_boxes_are_in_place_as_soon_as_the_page_scrolls(browser: harness.Browser, site: harness.Site,
                                                         artifacts: Path) -> None:
     """The boxes lie on their blocks the moment the page has scrolled, before any script runs
