@@ -47,6 +47,8 @@ export function agentCall(method, args) {
     let scrollArea = null;
     /** Boxes drawn, with what places them: {box, pane, elements, fixed, sticky, scrollers}. */
     let overlayBoxes = [];
+    /** The legend, and the text and labels it keeps off (document coordinates). */
+    let legendPlace = null;
     /** Notices a change of the page's size, which changes its scroll area. */
     let pageResized = null;
     let seq = 0;
@@ -909,7 +911,9 @@ export function agentCall(method, args) {
         drawn += 1;
         counts[item.kind] = (counts[item.kind] ?? 0) + 1;
       });
-      placeLegend(drawLegend(root, counts, mode), text, placed);
+      const legend = drawLegend(root, counts, mode);
+      legendPlace = { legend, text, labels: placed };
+      placeLegend(legend, text, placed);
       return drawn;
     }
 
@@ -926,7 +930,10 @@ export function agentCall(method, args) {
       fold.setAttribute("aria-expanded", "true");
       fold.title = "Fold or unfold the legend";
       fold.textContent = "▾";
-      fold.addEventListener("click", () => setFolded(legend, !legend.classList.contains("folded")));
+      fold.addEventListener("click", () => {
+        delete legend.dataset.autoFolded; // folded or unfolded by hand: it stays so
+        setFolded(legend, !legend.classList.contains("folded"));
+      });
       title.append(fold);
       legend.append(title);
       for (const kind of Object.keys(KIND_COLORS)) {
@@ -979,8 +986,22 @@ export function agentCall(method, args) {
       // nowhere free: fold it to its title line and place that instead
       if (best.area > 0 && !legend.classList.contains("folded")) {
         setFolded(legend, true);
+        legend.dataset.autoFolded = "";
         placeLegend(legend, text, labels);
       }
+    }
+
+    /** Place the legend again for what the window now shows (after a scroll; the page's
+     * text and the labels lie where they were drawn), unfolded if it was folded for want of
+     * room. */
+    function replaceLegend() {
+      const { legend, text, labels } = legendPlace ?? {};
+      if (!legend?.isConnected) return;
+      if (legend.dataset.autoFolded !== undefined) {
+        setFolded(legend, false);
+        delete legend.dataset.autoFolded;
+      }
+      placeLegend(legend, text, labels);
     }
 
     function setFolded(legend, folded) {
@@ -998,6 +1019,7 @@ export function agentCall(method, args) {
     function clearOverlay() {
       overlayBlocks = null;
       overlayBoxes = [];
+      legendPlace = null;
       if (!uiRoot) return 0;
       const boxes = uiRoot.querySelectorAll(".box");
       for (const box of boxes) box.remove();
@@ -1164,6 +1186,19 @@ export function agentCall(method, args) {
       if (overlayBlocks) drawOverlay(overlayBlocks, overlayMode);
     });
     addEventListener("scroll", followScroll, { passive: true, capture: true });
+    // The legend goes where it covers least of what the window shows once the page stops
+    // scrolling (where it was placed may now lie over the text).
+    let legendTimer = 0;
+    const windowScrolled = (event) => event.target === document || event.target === document.documentElement;
+    if ("onscrollend" in globalThis) {
+      addEventListener("scrollend", (event) => windowScrolled(event) && replaceLegend(), { passive: true, capture: true });
+    } else {
+      addEventListener("scroll", (event) => {
+        if (!windowScrolled(event) || !legendPlace) return;
+        clearTimeout(legendTimer);
+        legendTimer = setTimeout(replaceLegend, 150);
+      }, { passive: true, capture: true });
+    }
     // Keyboard: Esc closes the overlay (the "show blocks" command toggles it).
     addEventListener("keydown", (event) => {
       if (event.key === "Escape" && overlayBlocks) closeOverlay();

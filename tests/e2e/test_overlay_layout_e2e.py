@@ -316,3 +316,46 @@ def test_boxes_are_in_place_as_soon_as_the_page_scrolls(browser: harness.Browser
         assert _close(ad, box), (by, ad, box)
         banner, box = page.evaluate(f"(scrollBy(0, {by}), {BANNER_AND_BOX})")
         assert _close(banner, box), (by, banner, box)
+
+
+# The text of the page under the legend (its area, in square pixels).
+TEXT_UNDER_LEGEND = f"""(() => {{
+  const legend = {UI}.querySelector('.legend').getBoundingClientRect();
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT), range = document.createRange();
+  let area = 0;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {{
+    if (!node.data.trim()) continue;
+    range.selectNodeContents(node);
+    for (const r of range.getClientRects()) {{
+      const dx = Math.min(r.right, legend.right) - Math.max(r.left, legend.left);
+      const dy = Math.min(r.bottom, legend.bottom) - Math.max(r.top, legend.top);
+      if (dx > 0 && dy > 0) area += dx * dy;
+    }}
+  }}
+  return Math.round(area);
+}})()"""
+
+
+def test_the_legend_moves_off_the_text_when_the_window_does(browser: harness.Browser, site: harness.Site,
+                                                             artifacts: Path) -> None:
+    """The legend is placed again when the page scrolls or the window changes size: where it
+    was put at first (the free margin beside a narrow column) it covered the text further
+    down once the page was scrolled there."""
+    page = browser.new_tab(site.url("overlay/legend.html"))
+    page.wait_for("document.readyState === 'complete'")
+    scroll_before = page.evaluate(SCROLL)
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    page.screenshot(artifacts / "overlay-legend.png")
+    assert page.evaluate(TEXT_UNDER_LEGEND) == 0
+    assert not page.evaluate(f"{UI}.querySelector('.legend').classList.contains('folded')")
+    page.evaluate("(scrollTo(0, document.getElementById('report').offsetTop + 200), true)")
+    page.wait_for(f"{TEXT_UNDER_LEGEND} === 0", timeout=10)
+    page.screenshot(artifacts / "overlay-legend-scrolled.png")
+    assert not page.evaluate(f"{UI}.querySelector('.legend').classList.contains('folded')")
+    assert page.evaluate(f"(scrollTo(0, 0), {SCROLL})") == scroll_before
+    # a narrower window: placed again, still off the text
+    page.evaluate("(scrollTo(0, document.getElementById('report').offsetTop + 200), true)")
+    page.set_viewport(900, 700)
+    page.wait_for(f"innerWidth === 900 && {UI}?.querySelector('.legend') && {TEXT_UNDER_LEGEND} === 0", timeout=10)
+    page.screenshot(artifacts / "overlay-legend-narrow.png")
+    assert browser.act(page, "overlay")["status"] == "overlay-cleared"
