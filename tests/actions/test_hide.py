@@ -793,3 +793,56 @@ def test_a_consent_dialog_showing_its_message_in_a_frame_goes() -> None:
     assert "/html/body/div[2]" not in reasons, reasons
     after, _ = visible_words(page, decision.elements)
     assert after["paragraph"] == 5
+
+
+def _settings_dialog_page() -> str:
+    """A short story, and a cookie settings dialog (CookieLawInfo's, named by no cookie word)
+    that describes every purpose: more words than the story and than consent_chars."""
+    paragraphs = "".join("<p>" + " ".join(s.format(n=i + 3) for s in _STORY)
+                         + f" Paragraph {i} ends here.</p>" for i in range(3))
+    purposes = "".join(f"<h3>Purpose {i}</h3><p>Cookies of this kind let a vendor recognise a "
+                       "returning browser and measure how its advertising performs; they are "
+                       "kept for thirteen months and shared with our partners.</p>"
+                       for i in range(25))
+    return ("<html><head><title>Salt and blood pressure</title></head><body>"
+            "<nav><a href=/>Home</a> <a href=/news>News</a> <a href=/sport>Sport</a></nav>"
+            f"<article><h1>Salt and blood pressure</h1>{paragraphs}</article>"
+            "<div id='cliSettingsPopup' class='cli-modal' role='dialog'><h2>Privacy overview"
+            "</h2><p>This website uses cookies to improve your experience. You can accept or "
+            f"refuse your consent to each purpose below.</p>{purposes}"
+            "<button>Save and accept</button></div></body></html>")
+
+
+def test_a_cookie_settings_dialog_goes_whole_however_long() -> None:
+    # Seen on two wcxb-dev articles: CookieLawInfo's settings dialog (role=dialog, 3,300
+    # and 8,300 characters listing its purposes) stayed: past consent_chars, and its class
+    # and id name no cookie or platform
+    html = _settings_dialog_page()
+    page, _result, decision = _plan(html)
+    reasons = {t.xpath: t.reason for t in decision.plan.targets}
+    assert reasons.get("/html/body/div", "").startswith("cookie consent banner"), reasons
+    after, _ = visible_words(page, decision.elements)
+    assert after["paragraph"] == 3 and after["purpose"] == 0
+    page, _result, decision = _plan(html, STRUCTURE.model_copy(
+        update={"consent_dialog_whole": False}))
+    assert "/html/body/div" not in {t.xpath for t in decision.plan.targets}
+
+
+def test_a_consent_platforms_root_inside_the_story_goes() -> None:
+    # Seen on a wcxb-dev review: the theme renders OneTrust's root inside the story's
+    # <article>; a consent banner in an article is otherwise kept (a story may quote one)
+    paragraphs = "".join("<p>" + " ".join(s.format(n=i + 3) for s in _STORY)
+                         + f" Paragraph {i} ends here.</p>" for i in range(5))
+    html = ("<html><head><title>Salt and blood pressure</title></head><body>"
+            "<nav><a href=/>Home</a> <a href=/news>News</a> <a href=/sport>Sport</a></nav>"
+            f"<main><article><h1>Salt and blood pressure</h1>{paragraphs}"
+            "<div id='onetrust-consent-sdk'><div id='onetrust-banner-sdk'><p>We use cookies "
+            "to improve your experience. By clicking Accept All Cookies you agree to the "
+            "storing of cookies on your device.</p><button>Accept All Cookies</button></div>"
+            "<div id='onetrust-pc-sdk'><h2>Privacy Preference Center</h2><p>Each vendor "
+            "below stores an identifier for thirteen months.</p><ul><li>Vendor one</li>"
+            "<li>Vendor two</li></ul></div></div></article></main></body></html>")
+    page, _result, decision = _plan(html)
+    after, _ = visible_words(page, decision.elements)
+    assert after["paragraph"] == 5 and after["accept"] == 0 and after["vendor"] == 0, [
+        (t.xpath, t.reason) for t in decision.plan.targets]

@@ -126,6 +126,11 @@ class HideParams(BaseModel):
                                          "preference centre listing every cookie included, "
                                          "even past half the page's text; off: it is held to "
                                          "consent_chars and that half too")
+    consent_dialog_whole: bool = Field(True, description="A dialog (<dialog>, a dialog role "
+                                       "or aria-modal) whose words ask for consent to "
+                                       "cookies goes whole however long, as a platform's root "
+                                       "does (a cookie settings dialog lists every purpose); "
+                                       "off: it is held to consent_chars and half the page")
     sweep: bool = Field(False, description="Also hide what lies beside the main content and "
                         "holds no prose (article pages; off: it costs gold text)")
     sweep_prose_chars: int = Field(150, ge=0, description="Most text outside links such a "
@@ -875,10 +880,14 @@ def _consent_banner(element: etree._Element, tokens: set[str]) -> bool:
     to cookies."""
     named = bool(tokens & _CONSENT_WORDS or _consent_platform_root(tokens)
                  or any("cookie" in token or "consent" in token for token in tokens))
-    dialog = (element.tag == "dialog" or (element.get("role") or "").lower() in _DIALOG_ROLES
-              or (element.get("aria-modal") or "").lower() == "true"
-              or bool(tokens & _GENERIC_BANNER_TOKENS))
+    dialog = _dialog(element) or bool(tokens & _GENERIC_BANNER_TOKENS)
     return (named or dialog) and _asks_cookie_consent(element)
+
+
+def _dialog(element: etree._Element) -> bool:
+    """Whether ``element`` says it is a dialog: ``<dialog>``, a dialog role or ``aria-modal``."""
+    return (element.tag == "dialog" or (element.get("role") or "").lower() in _DIALOG_ROLES
+            or (element.get("aria-modal") or "").lower() == "true")
 
 
 def _consent_platform_root(tokens: set[str]) -> bool:
@@ -895,8 +904,7 @@ def _consent_frame(element: etree._Element) -> bool:
     """Whether ``element`` is a dialog (``<dialog>``, a dialog role, ``aria-modal``) showing
     a consent platform's message in a frame titled or named for consent or cookies
     (Sourcepoint's ``<iframe title="SP Consent Message">``): its words are not in the page."""
-    if not (element.tag == "dialog" or (element.get("role") or "").lower() in _DIALOG_ROLES
-            or (element.get("aria-modal") or "").lower() == "true"):
+    if not _dialog(element):
         return False
     return any(_CONSENT_TITLE.search(frame.get("title") or "") or _tokens(frame) & _CONSENT_WORDS
                for frame in element.iter("iframe"))
@@ -1341,7 +1349,9 @@ def decide(page: Page, result: ExtractionResult | None,
     #     text (a banner of paragraphs is all a snapshot taken before consent shows), unless
     #     it holds the headline, a byline, a <main> or an <article>, lies in an <article>,
     #     or holds half the page's text; likewise a dialog showing a consent platform's
-    #     message in a frame
+    #     message in a frame. A platform's own root and a consent dialog have no length or
+    #     half-page limit, and a platform's root goes even from inside an <article> (a
+    #     theme that renders the SDK's root in the story's template)
     consent: set[etree._Element] = set()
     if params.consent_chars:
         total_chars = stats[body].chars if body in stats else 0
@@ -1353,12 +1363,14 @@ def decide(page: Page, result: ExtractionResult | None,
             s = stats[element]
             tokens = _tokens(element)
             platform = params.consent_platform_whole and _consent_platform_root(tokens)
-            too_long = not platform and (s.chars - s.link_chars > params.consent_chars
-                                         or 2 * s.chars > total_chars)
+            unbounded = platform or (params.consent_dialog_whole and _dialog(element))
+            too_long = not unbounded and (s.chars - s.link_chars > params.consent_chars
+                                          or 2 * s.chars > total_chars)
             if too_long or not (
                     _consent_banner(element, tokens) if s.chars else _consent_frame(element)):
                 continue
-            if any(a in consent or a.tag == "article" for a in element.iterancestors()):
+            if any(a in consent or (a.tag == "article" and not platform)
+                   for a in element.iterancestors()):
                 continue
             if any(node in named_roots or node.tag in ("main", "article", "h1")
                    or node.get("role") == "main" for node in element.iter()
