@@ -88,3 +88,24 @@ def test_a_deal_gives_its_price_not_the_list_price_or_the_delivery():
 def test_a_was_price_glued_to_the_price_is_still_the_earlier_one():
     # the live page draws "$123.95Was $154.95": the "Was" starts no word of its own
     assert prices("<p><span>$123.95</span><span>Was $154.95</span></p>") == ["$123.95"]
+
+
+def test_a_news_storys_sums_are_no_price():
+    # a news index: the amounts in its headlines and teasers stood beside each headline as
+    # its price ("$47" for "Sells Five Hotels for $47 Million", "$5" for "A New $5 Streaming
+    # Option"); a sum with its magnitude ("$38B", "$30M", "C$90k") is no price either
+    root = lxml_html.fromstring(
+        "<html><body><ul>"
+        "<li><h2><a href='/s/0'>Service Properties Trust Sells Five Hotels for $47 Million</a>"
+        "</h2><p>The trust sold 5 hotels.</p></li>"
+        "<li><h3><a href='/s/1'>Sling TV Has Launched a New $5 Streaming Option</a></h3></li>"
+        "<li><h3><a href='/s/2'>OpenAI and AWS sign a compute deal</a></h3>"
+        "<p>The $38B agreement runs seven years.</p></li>"
+        "<li><h3><a href='/s/3'>Senior engineer</a></h3><p>C$90k a year</p></li>"
+        "<li><h3><a href='/s/4'>Lio raises money</a></h3><p>Lio raises $30M.</p></li>"
+        # a shop's heading that holds just the price is its price, a size after it no sum
+        "<li><h3><a href='/s/5'>Trail Mug</a></h3><h4>Price: $34.00</h4></li>"
+        "<li><h3><a href='/s/6'>Tee</a></h3><p>$36 M L XL</p></li>"
+        "</ul></body></html>")
+    assert index_prices(root, [f"/s/{n}" for n in range(7)]) == \
+        ["", "", "", "", "", "$34.00", "$36"]

@@ -32,6 +32,9 @@ _PRICE = re.compile(rf"{_SIGN}\s?(?:{_AMOUNT})(?![.,]?\d)"
 PRICE = _PRICE
 #: Words after an amount that make it no price of the product ("$9.72 delivery", "$20 off").
 _NOT_PAID_AFTER = re.compile(r"\s*(?:delivery|shipping|off|savings?)\b", re.I)
+#: A magnitude after an amount: a sum of money ("$38B", "$47 Million"), not a price.
+#: (a letter only glued to it: a size "M" may follow a price after a space)
+_MAGNITUDE = re.compile(r"[kKmMbB]n?\b|\s?(?i:thousand|million|billion|trillion|bn|mn)\b")
 #: Words that make the price a range or a starting point, not the product's one price.
 _RANGE = re.compile(r"\b(?:from|starting at|starts at|as low as|up to)\s*$|[-–—]\s*$", re.I)
 #: Class words of a price that is not the one paid: crossed out, the earlier one, a member's
@@ -102,14 +105,16 @@ _BLOCKS = frozenset({"address", "article", "aside", "blockquote", "br", "dd", "d
                      "th", "tr", "ul"})
 
 
-def shown_text(card: etree._Element) -> str:
+def shown_text(card: etree._Element, leave_out: frozenset[etree._Element] = frozenset()
+               ) -> str:
     """The card's text as shown: inline pieces joined as the browser draws them (a price
     split into "$", "99" and ".99" spans reads "$99.99"), blocks apart, and nothing of what
-    :func:`_excluded` leaves out (a crossed-out price, a hidden one, a script's data)."""
+    :func:`_excluded` leaves out (a crossed-out price, a hidden one, a script's data), nor
+    of the elements ``leave_out``."""
     parts: list[str] = []
 
     def walk(node: etree._Element) -> None:
-        if _not_shown_or_paid(node):  # (its boxes were looked at on the way down)
+        if node in leave_out or _not_shown_or_paid(node):  # (its boxes were looked at)
             parts.append(" ")
             return
         block = node.tag in _BLOCKS
@@ -128,6 +133,14 @@ def shown_text(card: etree._Element) -> str:
 
     walk(card)
     return " ".join("".join(parts).split())
+
+
+def _headlines(card: etree._Element) -> list[etree._Element]:
+    """The headings in ``card`` that say more than an amount (two words or more besides
+    it): a story's headline, whose amounts are no price; "Price: $34" in an ``<h4>`` is
+    one."""
+    return [heading for heading in card.iter("h1", "h2", "h3", "h4", "h5", "h6")
+            if len(re.findall(r"[^\W\d_]{2,}", _PRICE.sub(" ", heading.text_content()))) >= 2]
 
 
 def _key(price: str) -> str:
@@ -154,12 +167,14 @@ def card_price(card: etree._Element) -> str:
     than the one paid; the card's price is then its one other amount ("$123.95 Was $154.95
     VIP Price $111.55" is $123.95), or that amount when it is the card's only one
     ("Regular Price: $36")."""
-    text = shown_text(card)
-    if len(text) > _CARD_CHARS:
+    if len(shown_text(card)) > _CARD_CHARS:
         return ""  # a section of the page around one story, not its card
     micro = _microdata_price(card)
     if micro:
         return micro
+    # a headline's amount is what the story is about, not a price ("Sling TV Has Launched a
+    # New $5 Streaming Option", "Service Properties Trust Sells Five Hotels for $47 Million")
+    text = shown_text(card, frozenset(_headlines(card)))
     paid: list[str] = []
     other: list[str] = []
     last: tuple[str, int, list[str]] = ("", -9, paid)
@@ -177,6 +192,8 @@ def card_price(card: etree._Element) -> str:
         if _RANGE.search(before):
             return ""  # "from $19", "$7.95 - $179.95": no one price
         after = text[match.end():match.end() + 12]
+        if _MAGNITUDE.match(after):
+            continue  # a sum, not a price: "$38B", "$30M from a16z", "$1.2 billion", "C$90k"
         if _NOT_PAID_AFTER.match(after):
             other.append(match.group(0))
             last = (_key(match.group(0)), match.end(), other)
