@@ -1206,3 +1206,46 @@ def test_a_documentation_page_s_notes_are_set_apart_their_labels_no_headings() -
         [("strong", "Overview")], [("h3", "The Stack and the Heap")]]
     assert shown.find(".//table") is None
     assert main.html.count("<aside>") == 6  # the class went with the page's other attributes
+
+
+def test_a_chosen_post_header_of_name_date_and_number_heads_its_post() -> None:
+    # Discourse's pages for readers without script give each post a header of the author's
+    # name, the date and the post's number, which the segmenter chose with the text: the
+    # posts ran together, each reply opening with a plain line "BurntSushi February 20,
+    # 2026, 5:07pm 2" and no rule between them
+    posts = "".join(
+        f"<div class='topic-body crawler-post' itemprop='comment'><div class='crawler-post-meta'>"
+        f"<span class='creator' itemprop='author'><a itemprop='url' href='/u/{name}'>"
+        f"<span itemprop='name'>{name}</span></a></span><span class='crawler-post-infos'>"
+        + (f"<time itemprop='datePublished' datetime='{stamp}'>{when}</time>" if when else "")
+        + f"<span itemprop='position'>{n}</span></span></div>"
+        f"<div class='post' itemprop='text'><p>{body}</p></div></div>"
+        for n, (name, stamp, when, body) in enumerate([
+            ("sorairolake", "", "", "Is changing the MSRV a breaking change?"),
+            ("BurntSushi", "2026-02-20T17:07:33Z", "February 20, 2026, 5:07pm",
+             "Bumping MSRV has never been considered breaking."),
+            ("newpavlov", "2026-02-20T18:49:03Z", "February 20, 2026, 6:49pm",
+             "As a maintainer, I confirm it.")], start=1))
+    page = Page(f"<html><body><div class='topic'>{posts}</div></body></html>",
+                url="https://users.rust-lang.org/t/1")
+    chosen = page.body.xpath("//div[@class='crawler-post-meta'] | //div[@class='post']")
+    names = content.post_authors(page.body, chosen)
+    assert [e.get("class") for e in names] == ["crawler-post-meta"] * 3
+    html = render_main(page, chosen, post_heads=set(names)).html
+    shown = Page(html).body
+    assert [(e.tag, " ".join(e.text_content().split())) for e in shown] == [
+        ("p", "sorairolake"), ("div", "Is changing the MSRV a breaking change?"),
+        ("hr", ""), ("p", "BurntSushi · February 20, 2026, 5:07pm"),
+        ("div", "Bumping MSRV has never been considered breaking."),
+        ("hr", ""), ("p", "newpavlov · February 20, 2026, 6:49pm"),
+        ("div", "As a maintainer, I confirm it.")]
+    assert [e.text_content() for e in shown.iter("strong")] == [
+        "sorairolake", "BurntSushi", "newpavlov"]
+    assert [e.get("datetime") for e in shown.iter("time")] == [
+        "2026-02-20T17:07:33Z", "2026-02-20T18:49:03Z"]
+    # a header saying more than who and when is the post's text, copied as it is
+    chatty = Page("<html><body><div class='topic'><div class='meta'><span class='username'>"
+                  "ann</span> <time>May 1</time> replied to the poll</div><div class='post'>"
+                  "<p>Yes.</p></div></div></body></html>")
+    chosen = chatty.body.xpath("//div[@class='meta'] | //div[@class='post']")
+    assert content.post_authors(chatty.body, chosen) == []

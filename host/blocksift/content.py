@@ -479,9 +479,45 @@ def _names_a_post(unit: etree._Element, post_heads: Collection[etree._Element]) 
 
 def _post_head(name: etree._Element, first: bool) -> str:
     """A post author's name as the head of the post: a rule between posts, then the name in
-    bold on a line of its own (a name run in between two posts' texts reads as part of one)."""
-    text = html_escape(" ".join(element_text(name).split()), quote=False)
-    return ("" if first else "<hr>") + f"<p><strong>{text}</strong></p>"
+    bold on a line of its own (a name run in between two posts' texts reads as part of one).
+    A chosen header of the post (``name`` holds the author's name with the post's date and
+    number: :func:`_post_header_alone`) gives the name and, after it, the date."""
+    author = _author_in(name)
+    if author is not None and (not _squeezed(author) or not _post_header_alone(name, author)):
+        author = None  # the name is all the head shows, as the page words it
+    when = next(name.iter("time"), None)
+    text = html_escape(" ".join(element_text(author if author is not None else name).split()),
+                       quote=False)
+    date = ""
+    if author is not None and when is not None and element_text(when).strip():
+        stamp = when.get("datetime")
+        stamp_attr = f' datetime="{html_escape(stamp)}"' if stamp else ""
+        date = f" · <time{stamp_attr}>" \
+               f"{html_escape(' '.join(element_text(when).split()), quote=False)}</time>"
+    return ("" if first else "<hr>") + f"<p><strong>{text}</strong>{date}</p>"
+
+
+def _author_in(box: etree._Element) -> etree._Element | None:
+    """The element naming a post's author inside ``box`` (as :func:`post_authors` finds it),
+    its one profile link when it holds more."""
+    for node in (box, *box.xpath(_AUTHOR_PREFILTER)):
+        if node.get("itemprop") != "author" and not _AUTHOR_CLASS.search(node.get("class") or ""):
+            continue
+        links = [a for a in node.iter("a") if a.get("href") and element_text(a).strip()]
+        return links[0] if len(links) == 1 else node
+    return None
+
+
+def _post_header_alone(box: etree._Element, name: etree._Element) -> bool:
+    """Whether ``box`` shows nothing but a post's author (``name``), its date (``<time>``,
+    the opening post's often has none) and its number: the post's header (Discourse's
+    "BurntSushi February 20, 2026, 5:07pm 2" above each post of its pages for readers
+    without script; Invision's name and reputation, "Dave-in-Decatur 4,522")."""
+    times = list(box.iter("time"))
+    rest = _squeezed(box)
+    for part in (name, *times):
+        rest = rest.replace(_squeezed(part), "", 1)
+    return not rest or bool(_COUNT.match(rest))
 
 
 #: An inline style that hides its element, as the extractors and hide look for it.
@@ -1848,7 +1884,7 @@ def post_authors(body: etree._Element, chosen: Sequence[etree._Element],
     text_of: dict[etree._Element, str] = {}
     order: dict[etree._Element, int] = {}  # document order of the names (the walk's)
     shown: list[tuple[etree._Element, str]] = []
-    panes: list[etree._Element] = []  # chosen boxes showing a name alone
+    panes: list[etree._Element] = []  # chosen boxes showing a name alone (or with its date)
     for node in body.xpath(_AUTHOR_PREFILTER):
         if node.get("itemprop") != "author" and not _AUTHOR_CLASS.search(node.get("class") or ""):
             continue
@@ -1873,8 +1909,8 @@ def post_authors(body: etree._Element, chosen: Sequence[etree._Element],
         box = _shown_in(node, chosen_set, exclude)
         if box is not None:
             shown.append((node, text.lower()))  # shown already
-            if box not in panes and _squeezed(box) == _squeezed(node) \
-                    and not text.startswith("@"):
+            if box not in panes and not text.startswith("@") and (
+                    _squeezed(box) == _squeezed(node) or _post_header_alone(box, node)):
                 panes.append(box)  # ... by a box showing the name alone: its head
             continue
         names.append(node)
