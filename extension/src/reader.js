@@ -716,6 +716,10 @@ const META_DATES = [
   /\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b/g,
 ];
 const META_WORDS = /\b(?:\d+\s*(?:min|mins|minutes?)(?:\s+read(?:ing)?)?|by|on|updated|published|posted|written|read|reading|time)\b/g;
+// ... and the time of day after a date ("February 20, 2026, 4:55pm", a thread's post head)
+const META_TIME = /\b\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?(?![\w:])/g;
+// A separator a date leaves at the end of its line when it goes ("sorairolake · ").
+const HANGING_SEPARATOR = /\s*[·•|,–—]\s*$/;
 
 /** An element's text with its text nodes apart (its lines' "2024" and "10 Min Read" are two
  * words, not "202410"). */
@@ -761,6 +765,7 @@ function dropOpeningMetaLine(fragment, meta) {
     let rest = text;
     for (const name of names) rest = rest.split(name).join(" ");
     for (const pattern of META_DATES) rest = rest.replace(pattern, " ");
+    if (dated) rest = rest.replace(META_TIME, " ");
     rest = rest.replace(META_WORDS, " ").replace(/[\s|·•,:\-–—/]+/g, "");
     if (!rest) {
       node.remove();
@@ -888,7 +893,15 @@ async function main() {
     // ... in the opening post: a date after a rule with text above it is a later post's
     // ("#2 · Aug 5, 2023" lost its date under a header of that day, the opening post showing
     // none)
-    if (!afterTextAndRule(fragment, line)) line.remove();
+    if (!afterTextAndRule(fragment, line)) {
+      // the line it stood on keeps no separator hanging at its end ("sorairolake ·")
+      const before = line.previousSibling;
+      const after = line.nextSibling;
+      line.remove();
+      if (before?.nodeType === Node.TEXT_NODE && !after?.textContent?.trim()) {
+        before.data = before.data.replace(HANGING_SEPARATOR, "");
+      }
+    }
   }
   dropBareRules(fragment);
   $("content").replaceChildren(fragment);

@@ -1021,3 +1021,30 @@ def test_reader_sets_a_documentation_page_s_notes_apart_in_boxes(
                          ".map((h) => h.textContent.trim())") == []
     page.evaluate(f"{CONTENT}.querySelector('aside').scrollIntoView(), true")
     page.screenshot(artifacts / "reader-docs-notes.png")
+
+
+def test_reader_drops_an_opening_post_s_head_of_name_date_and_time_its_header_says(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # each post opens with its author and date ("sorairolake · February 20, 2026, 4:55pm"):
+    # the opening post's, the header's byline and day, was kept for its time of day, and the
+    # date then left it without the date, a separator hanging at its end ("sorairolake ·")
+    posts = ("<p><strong>{first}</strong> · <time datetime='2026-02-20T16:55:07Z'>February 20, "
+             "2026, 4:55pm</time></p><div><p>Is changing the MSRV a breaking change?</p></div>"
+             "<hr><p><strong>BurntSushi</strong> · <time datetime='2026-02-20T17:07:33Z'>"
+             "February 20, 2026, 5:07pm</time></p><p>Bumping MSRV was never breaking.</p>")
+    shown = {}
+    for key, authors in (("heads", ["sorairolake"]), ("headsnoname", [])):
+        payload = stored_answer(site, "Is changing the MSRV a breaking change?",
+                                posts.format(first="sorairolake"),
+                                {"authors": authors, "published": "2026-02-20"})
+        page = reader_of_answer(browser, key, payload)
+        shown[key] = page.evaluate(f"[...{CONTENT}.querySelectorAll('p')]"
+                                   ".map((p) => p.textContent.replace(/\\s+/g, ' ').trim())")
+        page.screenshot(artifacts / f"reader-{key}.png")
+        page.close()
+    # the byline says who: the whole line goes; the reply keeps its head and date
+    assert shown["heads"] == ["Is changing the MSRV a breaking change?",
+                              "BurntSushi · February 20, 2026, 5:07pm",
+                              "Bumping MSRV was never breaking."], shown
+    # no byline: the name stays, without the header's date or a separator after it
+    assert shown["headsnoname"][:2] == ["sorairolake", "Is changing the MSRV a breaking change?"], shown
