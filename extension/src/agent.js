@@ -963,10 +963,29 @@ export function agentCall(method, args) {
       return legend;
     }
 
+    /** The parts of the boxes drawn that show, in document coordinates, but for those of
+     * main text (which cover most of the page). */
+    function boxRects() {
+      const rects = [];
+      for (const { box, pane } of overlayBoxes) {
+        if (box.dataset.kind === "main") continue;
+        let { left, top, right, bottom } = box.getBoundingClientRect();
+        if (pane) {
+          const clip = pane.getBoundingClientRect();
+          [left, top] = [Math.max(left, clip.left), Math.max(top, clip.top)];
+          [right, bottom] = [Math.min(right, clip.right), Math.min(bottom, clip.bottom)];
+        }
+        if (right > left && bottom > top) rects.push({ x: left + scrollX, y: top + scrollY, w: right - left, h: bottom - top });
+      }
+      return rects;
+    }
+
     /** Put the legend at the window's left or right edge where it covers the least text
-     * (a corner when nothing is free). */
+     * and the fewest boxes (a corner when nothing is free): an ad that is a picture has no
+     * text to keep it free. */
     function placeLegend(legend, text, labels) {
       const w = legend.offsetWidth, h = legend.offsetHeight, m = 12;
+      const boxes = boxRects();
       const spots = [];
       for (let top = innerHeight - h - m; top >= m; top -= 40) {
         spots.push({ left: m, top }, { left: innerWidth - w - m, top });
@@ -976,7 +995,7 @@ export function agentCall(method, args) {
       for (const spot of spots) {
         const x = spot.left + scrollX, y = spot.top + scrollY;
         // a label hidden under the legend is worse than a line of text (it has no other copy)
-        const area = covered(x, y, w, h, text) + 10 * covered(x, y, w, h, labels);
+        const area = covered(x, y, w, h, text) + 10 * covered(x, y, w, h, labels) + covered(x, y, w, h, boxes);
         if (!best || area < best.area) best = { ...spot, area };
         if (area === 0) break;
       }

@@ -336,11 +336,19 @@ TEXT_UNDER_LEGEND = f"""(() => {{
 }})()"""
 
 
+# How much of the picture ad beside the text the legend covers (square pixels).
+LEGEND_ON_AD = (f"(() => {{ const l = {UI}.querySelector('.legend').getBoundingClientRect(),"
+                " a = document.getElementById('skyscraper').getBoundingClientRect();"
+                " return Math.max(0, Math.min(l.right, a.right) - Math.max(l.left, a.left))"
+                " * Math.max(0, Math.min(l.bottom, a.bottom) - Math.max(l.top, a.top)); })()")
+
+
 def test_the_legend_moves_off_the_text_when_the_window_does(browser: harness.Browser, site: harness.Site,
                                                              artifacts: Path) -> None:
-    """The legend is placed again when the page scrolls or the window changes size: where it
-    was put at first (the free margin beside a narrow column) it covered the text further
-    down once the page was scrolled there."""
+    """The legend is placed again when the page scrolls or the window changes size, off the
+    text and off the boxes: where it was put at first (the free margin beside a narrow
+    column) it covered the text further down once the page was scrolled there; placed where
+    it covered no text, it covered an ad that is a picture and its box."""
     page = browser.new_tab(site.url("overlay/legend.html"))
     page.wait_for("document.readyState === 'complete'")
     scroll_before = page.evaluate(SCROLL)
@@ -351,6 +359,9 @@ def test_the_legend_moves_off_the_text_when_the_window_does(browser: harness.Bro
     page.evaluate("(scrollTo(0, document.getElementById('report').offsetTop + 200), true)")
     page.wait_for(f"{TEXT_UNDER_LEGEND} === 0", timeout=10)
     page.screenshot(artifacts / "overlay-legend-scrolled.png")
+    # nor over the box of the ad beside the text, which is a picture
+    assert page.evaluate(f"[...{UI}.querySelectorAll('.box')].some(b => b.dataset.kind === 'ad')")
+    assert page.evaluate(LEGEND_ON_AD) == 0
     assert not page.evaluate(f"{UI}.querySelector('.legend').classList.contains('folded')")
     assert page.evaluate(f"(scrollTo(0, 0), {SCROLL})") == scroll_before
     # a narrower window: placed again, still off the text
@@ -358,4 +369,5 @@ def test_the_legend_moves_off_the_text_when_the_window_does(browser: harness.Bro
     page.set_viewport(900, 700)
     page.wait_for(f"innerWidth === 900 && {UI}?.querySelector('.legend') && {TEXT_UNDER_LEGEND} === 0", timeout=10)
     page.screenshot(artifacts / "overlay-legend-narrow.png")
+    assert page.evaluate(LEGEND_ON_AD) == 0
     assert browser.act(page, "overlay")["status"] == "overlay-cleared"
