@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import shlex
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
-from install_support import TOY_HOST, posix_only, write_script
+from install_support import TOY_HOST, posix_only, subprocess_env, write_script
 
 from blocksift.registration import (
     CHROMIUM_ORIGIN,
@@ -19,6 +21,7 @@ from blocksift.registration import (
     run_doctor,
 )
 from blocksift.registration.doctor import format_report
+from blocksift.registration.plan import launcher_interpreter, launcher_script
 
 pytestmark = posix_only
 
@@ -44,6 +47,12 @@ def chrome_manifest(home: Path) -> Path:
 def edit(file: Path, **changes: object) -> None:
     doc = json.loads(file.read_text())
     doc.update(changes)
+    file.write_text(json.dumps(doc))
+
+
+def drop(file: Path, key: str) -> None:
+    doc = json.loads(file.read_text())
+    del doc[key]
     file.write_text(json.dumps(doc))
 
 
@@ -86,6 +95,8 @@ def test_nothing_registered_is_not_ok(home: Path, data_dir: Path) -> None:
      "allowed_origins", "forbids our extension"),
     (lambda p: edit(p, allowed_origins=[CHROMIUM_ORIGIN, "chrome-extension://evil/"]),
      "allowed_origins", "other extensions"),
+    (lambda p: drop(p, "allowed_origins"), "allowed_origins", "allowed_origins is missing"),
+    (lambda p: drop(p, "type"), "type", "type is missing, must be 'stdio'"),
     (lambda p: edit(p, name="org.other.host"), "name", "org.blocksift.host"),
     (lambda p: edit(p, type="socket"), "type", "stdio"),
 ])
@@ -117,7 +128,49 @@ def test_launcher_whose_interpreter_is_gone(home: Path, data_dir: Path, tmp_path
     (r,) = doctor(home, data_dir, browsers=["firefox"]).browsers
     problem = next(p for p in r.problems if p.check == "interpreter")
     assert "no longer exists" in problem.message and str(venv_python) in problem.message
-    assert problem.fix == "blocksift install --browser firefox"
+    # The `blocksift` command went with that virtualenv: the fix runs the doctor's own Python,
+    # and it does fix the registration.
+    assert problem.fix == f"{sys.executable} -m blocksift install --browser firefox"
+    done = subprocess.run(shlex.split(problem.fix), env=subprocess_env(home), cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert doctor(home, data_dir, browsers=["firefox"], do_round_trip=False).ok
+
+
+def test_doctor_finds_the_gone_interpreter_of_a_windows_launcher(tmp_path: Path) -> None:
+    """The Windows launcher (a .bat with CRLF lines, as install writes it) names its Python
+    in a `rem` line; the doctor reads it there. The registry is a dict (no winreg here); the
+    launcher, manifest and interpreter are real files."""
+    data = tmp_path / "data"
+    python = tmp_path / "venv" / "Scripts" / "python.exe"
+    python.parent.mkdir(parents=True)
+    python.write_bytes(b"")
+    launcher = tmp_path / "blocksift-native-host.bat"
+    launcher.write_bytes(launcher_script("win32", str(python)).encode("utf-8"))
+    assert launcher.read_bytes().count(b"\r\n") == launcher.read_bytes().count(b"\n")
+    assert launcher_interpreter(launcher.read_text(encoding="utf-8")) == str(python)
+    plan = plan_install(["chrome"], platform="win32", home=str(tmp_path), data_dir=str(data),
+                        python="C:\\Python\\python.exe")
+    manifest = tmp_path / "chrome.json"
+    manifest.write_text(json.dumps(dict(json.loads(plan.manifests[0].content),
+                                        path=str(launcher))))
+
+    class Registry:
+        def read_default(self, key: str) -> str | None:
+            return str(manifest) if key == plan.registry[0].key else None
+
+    def check():
+        report = run_doctor(platform="win32", home=tmp_path, data_dir=data, env={},
+                            browsers=["chrome"], registry=Registry(), do_round_trip=False)
+        return report.browsers[0]
+
+    assert check().status == "ok" and "interpreter" in check().checks
+    python.unlink()
+    r = check()
+    assert r.status == "broken"
+    (problem,) = r.problems
+    assert problem.check == "interpreter" and str(python) in problem.message
+    assert problem.fix == f"{sys.executable} -m blocksift install --browser chrome"
 
 
 def test_firefox_manifest_must_name_our_add_on(home: Path, data_dir: Path) -> None:

@@ -18,9 +18,11 @@ import contextlib
 import json
 import os
 import queue
+import shlex
 import signal
 import struct
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterable, Mapping
@@ -262,8 +264,11 @@ def round_trip(command: list[str], *, timeout: float = DEFAULT_TIMEOUT_S,
 # -- checks -------------------------------------------------------------------------------
 
 
-def _install_command(b: Browser, user_data_dir: str | None) -> str:
-    cmd = f"blocksift install --browser {b.name}"
+def _install_command(b: Browser, user_data_dir: str | None, python: str | None = None) -> str:
+    """The command that registers ``b`` again; with ``python``, run through that interpreter
+    (``<python> -m blocksift``) rather than whichever ``blocksift`` is on PATH."""
+    program = f"{shlex.quote(python)} -m blocksift" if python else "blocksift"
+    cmd = f"{program} install --browser {b.name}"
     return cmd + (f" --user-data-dir '{user_data_dir}'" if user_data_dir else "")
 
 
@@ -306,14 +311,18 @@ def check_manifest(b: Browser, manifest_path: Path, platform: Platform,
         else:
             problems.append(Problem(severity="error", check=check, message=message, fix=fix))
 
+    def said(key: str) -> str:
+        """How a field reads to the user: its value, or that the file has none."""
+        return f"{key} is missing" if key not in doc else f"{key} is {doc[key]!r}"
+
     need(doc.get("name") == HOST_NAME, "name",
-         f"name is {doc.get('name')!r}, must be {HOST_NAME!r} (what the extension connects to)")
+         f"{said('name')}, must be {HOST_NAME!r} (what the extension connects to)")
     if platform != "win32":
         need(manifest_path.name == f"{HOST_NAME}.json", "file name",
              f"file is named {manifest_path.name!r}; Linux and macOS browsers look for "
              f"{HOST_NAME}.json")
     need(doc.get("type") == "stdio", "type",
-         f"type is {doc.get('type')!r}, must be 'stdio'")
+         f"{said('type')}, must be 'stdio'")
     if b.family == "firefox":
         want, key = [FIREFOX_EXTENSION_ID], "allowed_extensions"
     else:
@@ -328,7 +337,7 @@ def check_manifest(b: Browser, manifest_path: Path, platform: Platform,
                                         f"{want[0]}", fix=fix))
     else:
         problems.append(Problem(severity="error", check=key,
-                                message=f"{key} is {got!r}; it must be {want!r}, otherwise "
+                                message=f"{said(key)}; it must be {want!r}, otherwise "
                                         "the browser forbids our extension to start the host",
                                 fix=fix))
     path_value = doc.get("path")
@@ -360,10 +369,16 @@ def check_manifest(b: Browser, manifest_path: Path, platform: Platform,
     except OSError:
         interpreter = None
     if interpreter is not None:
-        ok = Path(interpreter).is_file()
-        need(ok, "interpreter",
-             f"the launcher runs {interpreter}, which no longer exists (a removed virtualenv?); "
-             "re-run install with the Python that has blocksift")
+        if Path(interpreter).is_file():
+            passed.append("interpreter")
+        else:
+            # The `blocksift` command most often went with that virtualenv; the Python
+            # running this check has blocksift, so the fix names it.
+            problems.append(Problem(
+                severity="error", check="interpreter",
+                message=f"the launcher runs {interpreter}, which no longer exists (a removed "
+                        "virtualenv?); install again with a Python that has blocksift",
+                fix=_install_command(b, user_data_dir, python=sys.executable)))
     return passed, problems, doc
 
 
