@@ -1249,3 +1249,26 @@ def test_a_chosen_post_header_of_name_date_and_number_heads_its_post() -> None:
                   "<p>Yes.</p></div></div></body></html>")
     chosen = chatty.body.xpath("//div[@class='meta'] | //div[@class='post']")
     assert content.post_authors(chatty.body, chosen) == []
+
+
+def test_a_forum_listing_s_select_all_link_and_code_label_leave_the_reader() -> None:
+    # phpBB heads each listing with "Code: Select all", the link a script's control (href
+    # "#", onclick): the reader showed it as a link to the page itself above every listing;
+    # a link with an address, one inside a sentence, and a heading named "Code", stay
+    main = _render(
+        "<p>I added these lines to /boot/config.txt:</p>"
+        "<div class='codebox'><p>Code: <a href='#' onclick='selectCode(this); return false;'>"
+        "Select all</a></p><pre><code>dtparam=pwr_led_activelow=off\ndtparam=eth_led0=14"
+        "</code></pre></div>"
+        "<div class='smallfont'>Code:</div><pre class='alt2'>sudo reboot</pre>"
+        "<p>See <a href='javascript:void(0)' onclick='zoom()'>the full diagram</a> and "
+        "<a href='/wiki/leds' onclick='track()'>the LED page</a>.</p>"
+        "<h3>Code</h3><pre>make</pre>", url="https://forums.raspberrypi.com/viewtopic.php?t=1")
+    shown = Page(main.html).body[0]
+    assert [(e.tag, " ".join(e.text_content().split())) for e in shown] == [
+        ("p", "I added these lines to /boot/config.txt:"),
+        ("div", "dtparam=pwr_led_activelow=off dtparam=eth_led0=14"),
+        ("pre", "sudo reboot"),
+        ("p", "See the full diagram and the LED page."),
+        ("h3", "Code"), ("pre", "make")]
+    assert "Select all" not in main.html and "Code:" not in main.html

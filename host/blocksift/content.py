@@ -1133,9 +1133,12 @@ def _single_code_box(pre: etree._Element) -> None:
             pre.set(name, value)
     if language:
         code.set("class", f"language-{language}")
-        _drop_language_label(pre, language)
+    _drop_language_label(pre, language)
 
 
+#: The label a forum gives a listing (phpBB's, vBulletin's, SMF's "Code:"), which the reader's
+#: box around the listing says already.
+_CODE_LABEL = "code:"
 #: The longest text of a box that labels a listing with its language.
 _LABEL_CHARS = 20
 
@@ -1145,7 +1148,7 @@ def _drop_language_label(pre: etree._Element, language: str) -> None:
     gives each example): the reader shows the language in the box's corner, and the label
     read as a line of text of its own, the language said twice. The box right before the
     listing (or before the wrapper that the listing opens) goes when all its text is the
-    language's name and it shows nothing else."""
+    language's name (or a forum's "Code:") and it shows nothing else."""
     node = pre
     while node is not None and node.getprevious() is None:
         node = node.getparent()  # the listing opens its wrapper: the label is the wrapper's
@@ -1156,7 +1159,8 @@ def _drop_language_label(pre: etree._Element, language: str) -> None:
             (node is not pre and (node.text or "").strip()):
         return
     text = "".join(element_text(label).split()).lower()
-    if 0 < len(text) <= _LABEL_CHARS and text == language.lower() and \
+    if 0 < len(text) <= _LABEL_CHARS and text in (language.lower(), _CODE_LABEL) and \
+            label.tag not in _HEADINGS and \
             not (label.tail or "").strip() and next(label.iter(*_PICTURES), None) is None:
         _drop(label)
 
@@ -1408,6 +1412,35 @@ def _icon_sized(image: etree._Element) -> bool:
     return False
 
 
+#: Most words of a box's text besides a script's link in it for the link to be a control
+#: ("Code: Select all"), not a link in a sentence.
+_SCRIPT_LINK_BESIDE_WORDS = 2
+#: Most words of such a link's text.
+_SCRIPT_LINK_WORDS = 3
+
+
+def _drop_script_links(clone: etree._Element) -> None:
+    """Links that are a script's controls (an ``onclick`` and no address: ``href="#"``,
+    ``javascript:``) standing alone in their box, text and all: phpBB's "Select all" above
+    each listing, a thread's "reply" and "[–]". The reader showed each as a link to the page
+    itself (``#`` made absolute). One inside a sentence stays, its words being the text's."""
+    for link in list(clone.iter("a")):
+        if link.get("onclick") is None or link.getparent() is None:
+            continue
+        href = (link.get("href") or "").strip()
+        if href not in ("", "#") and not href.lower().startswith("javascript:"):
+            continue
+        words = element_text(link).split()
+        if len(words) > _SCRIPT_LINK_WORDS or next(link.iter(*_PICTURES), None) is not None:
+            continue
+        box = next((a for a in link.iterancestors() if a.tag in BLOCK_TAGS), None)
+        if box is None:
+            continue
+        beside = len(element_text(box).split()) - len(words)
+        if beside <= _SCRIPT_LINK_BESIDE_WORDS:
+            _drop(link)
+
+
 def _drop_heading_anchors(clone: etree._Element) -> None:
     """A heading's link to its own place on the page, shown as a sign ("¶", "#", "§") that
     the page's style shows on hover only: in the reader it sat after every heading. A link
@@ -1518,6 +1551,7 @@ def restructure(clone: etree._Element, math_classes: bool = True) -> None:
     _write_drawn_check_marks(clone)  # before the controls: an icon's <i> goes with them
     _drop_controls(clone)  # after the formulas: MathJax 2 keeps TeX in scripts
     _drop_cart_links(clone)
+    _drop_script_links(clone)
     _drop_heading_anchors(clone)
     _drop_bare_navigation(clone)
     _drop_template_slots(clone)
