@@ -130,3 +130,32 @@ def test_uninstall_leaves_no_empty_folder_of_ours_behind(home: Path, tmp_path: P
     left = sorted(str(p.relative_to(tmp_path)) for p in (tmp_path / "bs").rglob("*")) \
         if (tmp_path / "bs").exists() else []
     assert left == [], left
+
+
+def _second_venv(root: Path) -> Path:
+    """A real virtualenv (no pip) whose Python imports this checkout's blocksift and its
+    dependencies through the test environment's site-packages."""
+    import site
+
+    subprocess.run([sys._base_executable, "-m", "venv", "--without-pip", str(root)],  # type: ignore[attr-defined]
+                   check=True, timeout=120)
+    (purelib,) = root.glob("lib/python*/site-packages")
+    ours = [p for p in site.getsitepackages() if Path(p).is_dir()]
+    (purelib / "outer.pth").write_text(
+        "".join(f"import site; site.addsitedir({p!r})\n" for p in ours))
+    return root / "bin" / "python"
+
+
+def test_install_with_another_python_says_the_other_browsers_switch_too(
+        home: Path, tmp_path: Path) -> None:
+    first = blocksift(home, "install", "--browser", "chromium", "--browser", "firefox")
+    assert first.returncode == 0, first.stderr
+    assert "note: the launcher ran" not in first.stdout
+    same = blocksift(home, "install", "--browser", "chromium")
+    assert "note: the launcher ran" not in same.stdout, same.stdout
+    other = _second_venv(tmp_path / "venv2")
+    second = blocksift(home, "install", "--browser", "chromium", "--python", str(other))
+    assert second.returncode == 0, second.stderr
+    notes = [line for line in second.stdout.splitlines() if line.startswith("note: the launcher")]
+    assert notes == [f"note: the launcher ran {sys.executable}; it now runs {other}, for "
+                     "firefox too (one launcher serves every browser)"], second.stdout

@@ -117,6 +117,7 @@ def _install(args: argparse.Namespace) -> int:
                             data_dir=ctx["data_dir"], python=python,
                             pythonpath=pythonpath, env=ctx["env"],
                             user_data_dir=args.user_data_dir)
+        switched = _interpreter_switch(plan, names, ctx["data_dir"], args.dry_run)
         actions = apply_install(plan, ctx["data_dir"], dry_run=args.dry_run)
     except (ValueError, RuntimeError, OSError) as exc:
         print(f"blocksift: error: {exc}", file=sys.stderr)
@@ -132,10 +133,38 @@ def _install(args: argparse.Namespace) -> int:
 
     for sandbox_note in sandboxed_browsers(ctx["platform"], ctx["home"]):
         print(f"note: {sandbox_note}")
+    if switched:
+        print(switched)
     _print_actions(actions, args.dry_run)
     if not args.dry_run:
         print(f"registered {HOST_NAME} for {', '.join(names)}; check with `blocksift doctor`")
     return 0
+
+
+def _interpreter_switch(plan: Any, names: list[str], data_dir: Path,
+                        dry_run: bool) -> str | None:
+    """A note when this install points the launcher at another Python than the one it ran:
+    one launcher serves every registered browser, so the others switch too."""
+    from blocksift.registration.apply import load_receipt
+
+    receipt, _ = load_receipt(data_dir)
+    if receipt is None or not receipt.python or receipt.launcher != plan.launcher.path:
+        return None
+    old, new = receipt.python, plan.python
+    if old == new:
+        return None
+    try:  # bin/python and bin/python3 of one virtualenv are the same Python
+        if Path(old).parent == Path(new).parent and os.path.samefile(old, new):
+            return None
+    except OSError:
+        pass
+    others = list(dict.fromkeys(e.registration.browser for e in receipt.entries
+                                if e.registration.browser not in names))
+    gone = "" if Path(old).exists() else " (gone)"
+    also = (f", for {', '.join(others)} too (one launcher serves every browser)"
+            if others else "")
+    return (f"note: the launcher ran {old}{gone}; it {'would run' if dry_run else 'now runs'} "
+            f"{new}{also}")
 
 
 def _check_interpreter(python: str, pythonpath: str | None, *, run: bool) -> None:
