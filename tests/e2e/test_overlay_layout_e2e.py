@@ -371,3 +371,37 @@ def test_the_legend_moves_off_the_text_when_the_window_does(browser: harness.Bro
     page.screenshot(artifacts / "overlay-legend-narrow.png")
     assert page.evaluate(LEGEND_ON_AD) == 0
     assert browser.act(page, "overlay")["status"] == "overlay-cleared"
+
+
+def test_the_overlay_follows_the_page_growing_and_shrinking(browser: harness.Browser, site: harness.Site,
+                                                            artifacts: Path) -> None:
+    """The page grows under the overlay (more loaded at its end) and shrinks back while it is
+    scrolled to that end: the layer reaches the new end, and never holds the page larger
+    than it is (it is laid around the window within the page's scroll area, measured again
+    when <html> or <body> changes size); a label a reader reached with Tab keeps the focus
+    meanwhile."""
+    page = browser.new_tab(site.url("hide/news.html"))
+    page.wait_for("document.readyState === 'complete'")
+    scroll_before = page.evaluate(SCROLL)
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    focused = f"{UI}.activeElement?.classList.contains('label') ?? false"
+    page.evaluate(f"({UI}.querySelector('.label').focus(), scrollTo(0, 0), true)")
+    assert page.evaluate(focused)
+    page.evaluate("(window.more = Object.assign(document.createElement('div'), {id: 'more'}),"
+                  " more.style.height = '2000px', document.body.append(more), true)")
+    page.evaluate(NEXT_FRAME)
+    assert page.evaluate(focused)
+    # at the new end, the boxes still show: the layer reaches there
+    page.evaluate(f"(scrollTo(0, 1e6), {NEXT_FRAME})")
+    assert page.evaluate("scrollY") > scroll_before["end"][1]
+    host = page.evaluate("(() => { const r = document.querySelector('blocksift-ui').getBoundingClientRect();"
+                         " return [r.top, r.bottom]; })()")
+    assert host[0] <= 0 and host[1] >= page.evaluate("document.documentElement.clientHeight"), host
+    page.evaluate(f"(document.getElementById('more').remove(), {NEXT_FRAME})")
+    page.evaluate(NEXT_FRAME)
+    assert page.evaluate(SCROLL)["size"] == scroll_before["size"]
+    assert page.evaluate(focused)
+    page.evaluate(f"(scrollTo(0, 0), {NEXT_FRAME})")
+    assert page.evaluate(SCROLL) == scroll_before
+    assert browser.act(page, "overlay")["status"] == "overlay-cleared"
+    assert page.evaluate(SCROLL) == scroll_before
