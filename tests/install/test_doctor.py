@@ -20,6 +20,7 @@ from blocksift.registration import (
     round_trip,
     run_doctor,
 )
+from blocksift.registration.apply import load_receipt
 from blocksift.registration.doctor import format_report
 from blocksift.registration.plan import launcher_interpreter, launcher_script
 
@@ -371,3 +372,24 @@ exec sleep 60
     if not gone():
         os.kill(child, signal.SIGKILL)
         pytest.fail("the host's child survived doctor")
+
+
+def test_a_damaged_receipt_is_named_with_the_command_that_writes_it_again(
+        home: Path, data_dir: Path, tmp_path: Path) -> None:
+    install(home, data_dir, ["chrome", "firefox"])
+    receipt = data_dir / "native-host" / "installed.json"
+    receipt.write_text('{"version": 1,')
+    report = doctor(home, data_dir, do_round_trip=False)
+    assert report.ok  # the registrations work; only uninstall's record is lost
+    (note,) = [n for n in report.notes if "damaged" in n]
+    assert note == (f"{receipt} (install's record of what it wrote, for uninstall) is damaged "
+                    "(1 problem); it was ignored; `blocksift install --browser chrome "
+                    "--browser firefox` writes it again")
+    command = note.split("`")[1].replace("blocksift", f"{sys.executable} -m blocksift", 1)
+    done = subprocess.run(shlex.split(command), env=subprocess_env(home), cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    again = doctor(home, data_dir, do_round_trip=False)
+    assert again.ok and not [n for n in again.notes if "damaged" in n]
+    assert {e.registration.browser for e in load_receipt(data_dir)[0].entries} == \
+        {"chrome", "firefox"}

@@ -116,7 +116,9 @@ def load_receipt(data_dir: Path) -> tuple[Receipt | None, str | None]:
     try:
         return Receipt.model_validate_json(raw), None
     except ValidationError as exc:
-        return None, f"{path} is damaged ({exc.error_count()} problems); it was ignored"
+        count = exc.error_count()
+        return None, (f"{path} (install's record of what it wrote, for uninstall) is damaged "
+                      f"({count} problem{'s' if count != 1 else ''}); it was ignored")
 
 
 def _write_atomic(path: Path, content: str, mode: int) -> None:

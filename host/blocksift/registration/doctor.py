@@ -432,8 +432,6 @@ def run_doctor(*, platform: Platform, home: Path, data_dir: Path,
     detected = set(detect(platform, home, env))
     notes: list[str] = []
     _receipt, receipt_problem = load_receipt(data_dir)
-    if receipt_problem:
-        notes.append(receipt_problem)
     notes.extend(sandboxed_browsers(platform, home))
     notes.extend(store_problem_notes())
     reports: list[BrowserReport] = []
@@ -515,6 +513,12 @@ def run_doctor(*, platform: Platform, home: Path, data_dir: Path,
         reports.append(report)
     registered = [r for r in reports if r.status != "not_registered"]
     broken = [r for r in reports if r.status == "broken"]
+    if receipt_problem:
+        # Installing again writes the record anew, for the browsers registered now.
+        again = " ".join(f"--browser {name}" for name in dict.fromkeys(
+            r.browser for r in registered if r.user_data_dir is None))
+        notes.insert(0, f"{receipt_problem}; `blocksift install{' ' + again if again else ''}` "
+                        "writes it again")
     if not registered:
         notes.append("blocksift is not registered with any browser: run `blocksift install`")
     return DoctorReport(platform=platform, ok=bool(registered) and not broken,
