@@ -499,7 +499,11 @@ export function agentCall(method, args) {
       // A label reached with Tab out of the window: the page scrolls to it (the fixed layer
       // cannot bring it into view itself).
       uiRoot.addEventListener("focusin", (event) => {
-        if (event.target.classList?.contains("label")) revealInWindow(event.target);
+        if (!event.target.classList?.contains("label")) return;
+        // a block cut off in a scroll pane: the pane scrolls to show it first
+        const entry = overlayBoxes.find(({ box }) => box.contains(event.target));
+        if (entry?.pane) revealInPanes(entry);
+        revealInWindow(event.target);
       });
       document.documentElement.append(uiHost);
       scrollArea = null;
@@ -510,6 +514,21 @@ export function agentCall(method, args) {
       });
       for (const element of [document.documentElement, document.body]) if (element) pageResized.observe(element);
       return uiRoot;
+    }
+
+    /** Scroll the panes a block lies in (innermost first) so that its top shows, with its
+     * box and label moved along at once. */
+    function revealInPanes(entry) {
+      for (const scroller of entry.scrollers) {
+        const rect = unionRect(entry.elements);
+        if (!rect) return;
+        const area = visibleArea([scroller]), m = 24;
+        const top = rect.top - area.top, left = rect.left - area.left;
+        const dy = top < m || top + Math.min(rect.height, area.height - m) > area.height ? top - m : 0;
+        const dx = left < 0 || left + Math.min(rect.width, area.width) > area.width ? left : 0;
+        if (dx || dy) scroller.scrollBy({ left: dx, top: dy, behavior: "instant" });
+      }
+      placeBox(entry);
     }
 
     function revealInWindow(element) {

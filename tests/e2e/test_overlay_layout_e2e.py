@@ -295,6 +295,20 @@ def test_boxes_follow_what_scrolls_inside_a_pane(browser: harness.Browser, site:
     target, box, shown = page.evaluate(ad)
     assert _close(target, box), (target, box)
     assert shown[2] * shown[3] == 0, shown
+
+    # Tab to the label of the ad hidden in the pane: the pane scrolls to show the ad, and
+    # with it its box and label (the label stayed cut off, out of sight)
+    page.evaluate(f"([...{UI}.querySelectorAll('.box')].find(b => b.dataset.kind === 'ad'"
+                  " && b.getBoundingClientRect().top > document.getElementById('sidebar-ad').getBoundingClientRect().bottom)"
+                  ".querySelector('.label').focus(), true)")
+    page.evaluate(NEXT_FRAME)
+    page.screenshot(artifacts / "overlay-scroll-panes-label-focused.png")
+    target, box, shown = page.evaluate(ad)
+    assert _close(target, box), (target, box)
+    assert shown[2] * shown[3] > 0, shown
+    label = page.evaluate(f"(() => {{ const l = {UI}.activeElement.getBoundingClientRect();"
+                          " return [l.x, l.y, l.width, l.height]; })()")
+    assert _inside(label, page.evaluate(pane)), (label, page.evaluate(pane))
     assert browser.act(page, "overlay")["status"] == "overlay-cleared"
 
 
