@@ -330,6 +330,18 @@ def test_crash_stderr_reaches_the_report(home: Path, data_dir: Path, tmp_path: P
     (r,) = doctor(home, data_dir, browsers=["chrome"]).browsers
     problem = next(p for p in r.problems if p.check == "round trip")
     assert "No module named blocksift" in problem.message
+    # its Python lacks blocksift: the fix points the launcher at doctor's own Python
+    assert problem.fix == f"{sys.executable} -m blocksift install --browser chrome"
+
+
+def test_other_host_crashes_are_sent_to_the_launcher_by_hand(home: Path, data_dir: Path,
+                                                             tmp_path: Path) -> None:
+    crashing = write_script(tmp_path / "py", "#!/bin/sh\necho 'Segmentation fault' >&2\n"
+                                             "exit 139\n")
+    install(home, data_dir, ["chrome"], python=str(crashing))
+    (r,) = doctor(home, data_dir, browsers=["chrome"]).browsers
+    problem = next(p for p in r.problems if p.check == "round trip")
+    assert "Segmentation fault" in problem.message
     assert "by hand" in (problem.fix or "")
 
 
@@ -393,3 +405,26 @@ def test_a_damaged_receipt_is_named_with_the_command_that_writes_it_again(
     assert again.ok and not [n for n in again.notes if "damaged" in n]
     assert {e.registration.browser for e in load_receipt(data_dir)[0].entries} == \
         {"chrome", "firefox"}
+
+
+@pytest.mark.slow
+def test_a_launcher_python_without_blocksift_gets_the_doctors_python_as_fix(
+        home: Path, data_dir: Path, tmp_path: Path) -> None:
+    """A real virtualenv that lacks blocksift (as after `pip uninstall blocksift` in it):
+    the host cannot start; the fix points the launcher at the Python running doctor."""
+    venv = tmp_path / "bare venv"
+    subprocess.run([sys._base_executable, "-m", "venv", "--without-pip", str(venv)],  # type: ignore[attr-defined]
+                   check=True, timeout=120)
+    python = venv / "bin" / "python"
+    plan = plan_install(["chromium"], platform="linux", home=home, data_dir=data_dir,
+                        python=str(python), env={})  # no PYTHONPATH: it has no blocksift
+    apply_install(plan, data_dir)
+    (r,) = doctor(home, data_dir, browsers=["chromium"], env=None).browsers
+    (problem,) = r.problems
+    assert problem.check == "round trip" and "No module named blocksift" in problem.message
+    assert f"the launcher's Python, {python}, cannot import blocksift" in problem.message
+    assert problem.fix == f"{sys.executable} -m blocksift install --browser chromium"
+    done = subprocess.run(shlex.split(problem.fix), env=subprocess_env(home), cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert doctor(home, data_dir, browsers=["chromium"], env=None).ok

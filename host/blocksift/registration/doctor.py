@@ -18,6 +18,7 @@ import contextlib
 import json
 import os
 import queue
+import re
 import shlex
 import signal
 import struct
@@ -382,6 +383,25 @@ def check_manifest(b: Browser, manifest_path: Path, platform: Platform,
     return passed, problems, doc
 
 
+def _lacking_module(stderr: str, launcher: Path) -> tuple[str, str] | None:
+    """(the launcher's Python, the module it could not import) when the host failed that
+    way and another Python (the one running this check, which has them) could serve."""
+    found = re.findall(r"No module named '?([\w.]+)'?", stderr)
+    if not found:
+        return None
+    try:
+        python = launcher_interpreter(launcher.read_text(encoding="utf-8", errors="replace"))
+    except OSError:
+        return None
+    if python is None:
+        return None
+    with contextlib.suppress(OSError):
+        if os.path.samefile(python, sys.executable) and \
+                Path(python).parent == Path(sys.executable).parent:
+            return None  # the same Python: pointing the launcher at it again changes nothing
+    return python, found[-1]
+
+
 def _registrations_to_check(platform: Platform, home: Path, data_dir: Path,
                             env: Mapping[str, str], names: list[str],
                             user_data_dir: Path | None) -> list[tuple[Browser, str, str | None]]:
@@ -506,10 +526,21 @@ def run_doctor(*, platform: Platform, home: Path, data_dir: Path,
                 report.status = "broken"
                 hint = f"; host stderr: {trip.stderr.strip()[-300:]}" if trip.stderr.strip() \
                     else ""
-                report.problems.append(Problem(
-                    severity="error", check="round trip",
-                    message=f"{trip.error}{hint}",
-                    fix=f"run `{path_value}` by hand to see its error, then {fix}"))
+                lacking = _lacking_module(trip.stderr, Path(path_value))
+                if lacking is not None:
+                    # Its Python lost blocksift (or a dependency): the Python running this
+                    # check has them, so the fix points the launcher at it.
+                    python, module = lacking
+                    report.problems.append(Problem(
+                        severity="error", check="round trip",
+                        message=f"{trip.error}{hint}; the launcher's Python, {python}, cannot "
+                                f"import {module} (uninstalled from it?)",
+                        fix=_install_command(b, udd, python=sys.executable)))
+                else:
+                    report.problems.append(Problem(
+                        severity="error", check="round trip",
+                        message=f"{trip.error}{hint}",
+                        fix=f"run `{path_value}` by hand to see its error, then {fix}"))
         reports.append(report)
     registered = [r for r in reports if r.status != "not_registered"]
     broken = [r for r in reports if r.status == "broken"]
