@@ -1272,3 +1272,26 @@ def test_a_forum_listing_s_select_all_link_and_code_label_leave_the_reader() -> 
         ("p", "See the full diagram and the LED page."),
         ("h3", "Code"), ("pre", "make")]
     assert "Select all" not in main.html and "Code:" not in main.html
+
+
+def test_a_definition_s_and_a_caption_s_link_to_itself_shown_as_a_sign_leave_the_reader():
+    # Sphinx ends every function's signature (a <dt>) and every table's caption with a "¶"
+    # link to itself, shown on hover: in the reader one stood after each of the 21 functions
+    # of a Python module's page; a sign that links elsewhere stays
+    main = _render(
+        "<dl><dt id='json.dumps'><code>json.dumps</code>(<em>obj</em>)<a class='headerlink' "
+        "href='#json.dumps' title='Link to this definition'>¶</a></dt><dd><p>Serialize obj."
+        "</p></dd><dt id='json.loads'><a href='/json.html#json.loads'><code>json.loads</code>"
+        "</a>(<em>s</em>)<a class='headerlink' href='https://docs.python.org/3/library/json."
+        "html#json.loads'>¶</a></dt><dd>Deserialize s.</dd>"
+        "<dt>decoder <a href='/json.html#decoders'>→</a></dt><dd>See there.</dd></dl>"
+        "<table><caption><span>Conversion table</span><a class='headerlink' href='#id1'>¶</a>"
+        "</caption><tr><th>JSON</th><th>Python</th></tr><tr><td>object</td><td>dict</td></tr>"
+        "</table>", url="https://docs.python.org/3/library/json.html")
+    assert "¶" not in main.html
+    shown = Page(main.html).body[0]
+    assert [" ".join(e.text_content().split()) for e in shown.iter("dt", "caption")] == [
+        "json.dumps(obj)", "json.loads(s)", "decoder →", "Conversion table"]
+    # (a term's link to itself keeps its words, as a heading's does)
+    assert [a.get("href") for a in shown.iter("a")] == [
+        "https://docs.python.org/json.html#decoders"]

@@ -1445,8 +1445,10 @@ def _drop_heading_anchors(clone: etree._Element) -> None:
     """A heading's link to its own place on the page, shown as a sign ("¶", "#", "§") that
     the page's style shows on hover only: in the reader it sat after every heading. A link
     to itself that holds the heading's words leaves its words, as a heading: a book's
-    chapter headings each showed as an underlined link leading nowhere."""
-    for heading in list(clone.iter(*_HEADINGS)):
+    chapter headings each showed as an underlined link leading nowhere. A definition's term
+    and a table's caption are headings too: Sphinx ends each function's signature (a
+    ``<dt>``) and each caption with such a "¶"."""
+    for heading in list(clone.iter(*_HEADINGS, "dt", "caption")):
         for link in list(heading.iter("a")):
             href = link.get("href") or ""
             to_itself = _names_itself(heading, href.partition("#")[2])
