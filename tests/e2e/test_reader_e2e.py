@@ -1048,3 +1048,19 @@ def test_reader_drops_an_opening_post_s_head_of_name_date_and_time_its_header_sa
                               "Bumping MSRV was never breaking."], shown
     # no byline: the name stays, without the header's date or a separator after it
     assert shown["headsnoname"][:2] == ["sorairolake", "Is changing the MSRV a breaking change?"], shown
+
+
+def test_reader_shows_a_definition_list_s_terms_in_bold(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a reference page's definitions (Python's functions, git's options): each term read as a
+    # plain line, one more paragraph before its indented text (the exports make it **bold**)
+    html = ("<p>The module defines these functions.</p><dl><dt><code>json.dumps</code>(<em>obj"
+            "</em>)</dt><dd><p>Serialize <em>obj</em> to a JSON formatted string.</p></dd>"
+            "<dt>indent</dt><dd>Pretty-print with that indent level.</dd></dl>")
+    page = reader_of_answer(browser, "terms", stored_answer(site, "json", html))
+    weights = page.evaluate(f"[...{CONTENT}.querySelectorAll('dt, dd')]"
+                            ".map((e) => [e.localName, Number(getComputedStyle(e).fontWeight)])")
+    assert [name for name, _ in weights] == ["dt", "dd", "dt", "dd"]
+    assert all(weight >= 600 for name, weight in weights if name == "dt"), weights
+    assert all(weight < 600 for name, weight in weights if name == "dd"), weights
+    page.screenshot(artifacts / "reader-terms.png")
