@@ -159,3 +159,14 @@ def test_install_with_another_python_says_the_other_browsers_switch_too(
     notes = [line for line in second.stdout.splitlines() if line.startswith("note: the launcher")]
     assert notes == [f"note: the launcher ran {sys.executable}; it now runs {other}, for "
                      "firefox too (one launcher serves every browser)"], second.stdout
+
+
+def test_uninstalling_a_browser_not_registered_names_those_that_are(home: Path) -> None:
+    done = blocksift(home, "install", "--browser", "chromium", "--browser", "firefox")
+    assert done.returncode == 0, done.stderr
+    wrong = blocksift(home, "uninstall", "--browser", "chrome")  # meant Chromium
+    assert wrong.returncode == 0, wrong.stderr
+    assert wrong.stdout.splitlines() == [
+        "nothing to remove: blocksift is not registered for Google Chrome; it is registered "
+        "for chromium, firefox (`blocksift uninstall --browser NAME`, or no option for all)"]
+    assert (home / ".config/chromium/NativeMessagingHosts" / f"{HOST_NAME}.json").is_file()

@@ -215,7 +215,7 @@ def _uninstall(args: argparse.Namespace) -> int:
                           "removedDirs": [str(p) for p in cleared]}, indent=2))
         return 0
     if not actions and not cleared:
-        print("nothing to remove: blocksift is not registered here")
+        print(_nothing_to_remove(args, ctx["data_dir"]))
     _print_actions(actions, args.dry_run)
     for path in cleared:
         print(f"{'would ' if args.dry_run else ''}{'remove-dir':<15} {path}")
@@ -227,6 +227,26 @@ def _uninstall(args: argparse.Namespace) -> int:
             print(f"kept your data (labeled examples, models, token): "
                   f"{', '.join(map(str, kept))}; delete by hand to remove everything")
     return 0
+
+
+def _nothing_to_remove(args: argparse.Namespace, data_dir: Path) -> str:
+    """Why uninstall removed nothing: with ``--browser`` or ``--user-data-dir``, the
+    registrations that are there (Chrome and Chromium are easily confused)."""
+    from blocksift.registration.apply import load_receipt
+    from blocksift.registration.browsers import browser
+
+    receipt, _ = load_receipt(data_dir)
+    there = [e.registration for e in receipt.entries] if receipt else []
+    if not there or (not args.browser and args.user_data_dir is None):
+        return "nothing to remove: blocksift is not registered here"
+    asked = ", ".join(browser(name).label for name in dict.fromkeys(args.browser or []))
+    if args.user_data_dir is not None:
+        asked = f"{asked or 'any browser'} in the profile {args.user_data_dir}"
+    names = ", ".join(dict.fromkeys(
+        r.browser + (f" --user-data-dir {r.user_data_dir}" if r.user_data_dir else "")
+        for r in there))
+    return (f"nothing to remove: blocksift is not registered for {asked}; it is registered "
+            f"for {names} (`blocksift uninstall --browser NAME`, or no option for all)")
 
 
 def _clear_host_files(dry_run: bool) -> list[Path]:
