@@ -455,6 +455,7 @@ export function agentCall(method, args) {
                       color: #1b1b1f; background: #fff; border: 1px solid var(--c); border-radius: 4px;
                       padding: 4px 6px; box-shadow: 0 2px 8px rgba(0,0,0,.2); }
         .label:hover .why, .label:focus .why { display: block; }
+        .label.up .why { top: auto; bottom: 100%; margin: 0 0 2px; }
         .label:focus { outline: 2px solid #000; z-index: 2; }
         .legend { position: fixed; left: 12px; bottom: 12px; pointer-events: auto; padding: 8px 10px;
                   font: 12px/1.5 system-ui, sans-serif; color: #1b1b1f; background: #fff;
@@ -498,12 +499,18 @@ export function agentCall(method, args) {
       uiRoot.append(style, uiLayer, uiFixed);
       // A label reached with Tab out of the window: the page scrolls to it (the fixed layer
       // cannot bring it into view itself).
+      // a label's reason shows where it can be read
+      uiRoot.addEventListener("mouseover", (event) => {
+        const label = event.target.closest?.(".label");
+        if (label && !label.contains(event.relatedTarget)) fitReason(label);
+      });
       uiRoot.addEventListener("focusin", (event) => {
         if (!event.target.classList?.contains("label")) return;
         // a block cut off in a scroll pane: the pane scrolls to show it first
         const entry = overlayBoxes.find(({ box }) => box.contains(event.target));
         if (entry?.pane) revealInPanes(entry);
         revealInWindow(event.target);
+        fitReason(event.target);
       });
       document.documentElement.append(uiHost);
       scrollArea = null;
@@ -529,6 +536,28 @@ export function agentCall(method, args) {
         if (dx || dy) scroller.scrollBy({ left: dx, top: dy, behavior: "instant" });
       }
       placeBox(entry);
+    }
+
+    /** Show a label's reason above the label where below it would leave the window or the
+     * pane the label is in, and moved left where it would leave them to the right. */
+    function fitReason(label) {
+      const why = label.querySelector(".why");
+      if (!why) return;
+      label.classList.remove("up");
+      why.style.left = "";
+      why.style.display = "block"; // (measured as shown, before :hover applies)
+      const w = why.getBoundingClientRect(), at = label.getBoundingClientRect();
+      why.style.display = "";
+      if (!w.width) return;
+      const scroller = document.scrollingElement ?? document.documentElement;
+      let top = 0, left = 0, bottom = scroller.clientHeight, right = scroller.clientWidth;
+      const pane = label.closest(".pane")?.getBoundingClientRect();
+      if (pane) {
+        [top, left] = [Math.max(top, pane.top), Math.max(left, pane.left)];
+        [bottom, right] = [Math.min(bottom, pane.bottom), Math.min(right, pane.right)];
+      }
+      if (w.bottom > bottom && at.top - w.height - 2 >= top) label.classList.add("up");
+      if (w.right > right) why.style.left = `${Math.max(left - at.left, right - w.right)}px`;
     }
 
     function revealInWindow(element) {

@@ -419,3 +419,25 @@ def test_the_overlay_follows_the_page_growing_and_shrinking(browser: harness.Bro
     assert page.evaluate(SCROLL) == scroll_before
     assert browser.act(page, "overlay")["status"] == "overlay-cleared"
     assert page.evaluate(SCROLL) == scroll_before
+
+
+def test_a_labels_reason_shows_within_the_window_and_its_pane(browser: harness.Browser, site: harness.Site,
+                                                               artifacts: Path) -> None:
+    """A label's reason (shown on hover or keyboard focus, below the label) goes above it
+    where below would leave the window or the scroll pane the label is in, and moves left
+    where it would leave them on the right: at the window's bottom edge it showed below, out
+    of sight, and at its right edge it ran 40 px past it."""
+    page = browser.new_tab(site.url("overlay/legend.html"))
+    page.wait_for("document.readyState === 'complete'")
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    ad_label = f"[...{UI}.querySelectorAll('.box')].find(b => b.dataset.kind === 'ad').querySelector('.label')"
+    # the label of the picture ad 4 px above the window's bottom edge
+    page.evaluate(f"(scrollBy(0, {ad_label}.getBoundingClientRect().bottom - innerHeight + 4), true)")
+    page.evaluate(NEXT_FRAME)
+    page.evaluate(f"({ad_label}.focus(), true)")
+    page.screenshot(artifacts / "overlay-reason-at-the-bottom.png")
+    why = page.evaluate(f"(() => {{ const w = {UI}.activeElement.querySelector('.why').getBoundingClientRect();"
+                        " return [w.x, w.y, w.width, w.height]; })()")
+    assert why[2] > 0 and why[3] > 0, why
+    assert why[1] >= 0 and why[1] + why[3] <= page.evaluate("innerHeight"), why
+    assert why[0] >= 0 and why[0] + why[2] <= page.evaluate("document.documentElement.clientWidth"), why
