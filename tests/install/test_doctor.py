@@ -428,3 +428,24 @@ def test_a_launcher_python_without_blocksift_gets_the_doctors_python_as_fix(
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert doctor(home, data_dir, browsers=["chromium"], env=None).ok
+
+
+def test_doctor_for_an_unregistered_browser_names_the_registered_ones(home: Path,
+                                                                      data_dir: Path) -> None:
+    install(home, data_dir, ["chromium", "firefox"])
+    report = doctor(home, data_dir, browsers=["chrome"], do_round_trip=False)  # meant Chromium
+    assert not report.ok
+    assert report.notes[-1] == ("blocksift is not registered for Google Chrome; it is "
+                                "registered for chromium, firefox: `blocksift doctor` checks "
+                                "every browser")
+    assert doctor(home, data_dir, do_round_trip=False).ok
+    profile = doctor(home, data_dir, user_data_dir=home / "p", do_round_trip=False)
+    assert profile.notes[-1] == (f"blocksift is not registered for the profile {home / 'p'}; "
+                                 "it is registered for chromium, firefox: "
+                                 "`blocksift doctor` checks every browser")
+
+
+def test_doctor_with_nothing_registered_says_run_install(home: Path, data_dir: Path) -> None:
+    report = doctor(home, data_dir, browsers=["chrome"], do_round_trip=False)
+    assert report.notes[-1] == ("blocksift is not registered with any browser: run "
+                                "`blocksift install`")

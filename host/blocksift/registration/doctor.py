@@ -551,7 +551,20 @@ def run_doctor(*, platform: Platform, home: Path, data_dir: Path,
         notes.insert(0, f"{receipt_problem}; `blocksift install{' ' + again if again else ''}` "
                         "writes it again")
     if not registered:
-        notes.append("blocksift is not registered with any browser: run `blocksift install`")
+        checked = {r.location for r in reports}
+        elsewhere = list(dict.fromkeys(
+            e.registration.browser + (f" --user-data-dir {e.registration.user_data_dir}"
+                                      if e.registration.user_data_dir else "")
+            for e in (_receipt.entries if _receipt else [])
+            if e.registration.manifest_path not in checked))
+        if elsewhere:  # --browser or --user-data-dir left them out (Chrome is not Chromium)
+            asked = ", ".join(dict.fromkeys(
+                f"the profile {r.user_data_dir}" if r.user_data_dir else r.label
+                for r in reports))
+            notes.append(f"blocksift is not registered for {asked}; it is registered for "
+                         f"{', '.join(elsewhere)}: `blocksift doctor` checks every browser")
+        else:
+            notes.append("blocksift is not registered with any browser: run `blocksift install`")
     return DoctorReport(platform=platform, ok=bool(registered) and not broken,
                         browsers=reports, notes=notes)
 
