@@ -1253,13 +1253,17 @@ def test_a_chosen_post_header_of_name_date_and_number_heads_its_post() -> None:
 
 def test_a_forum_listing_s_select_all_link_and_code_label_leave_the_reader() -> None:
     # phpBB heads each listing with "Code: Select all", the link a script's control (href
-    # "#", onclick): the reader showed it as a link to the page itself above every listing;
-    # a link with an address, one inside a sentence, and a heading named "Code", stay
+    # "#", made absolute by the snapshot, onclick): the reader showed it as a link to the
+    # page itself above every listing; a link with an address, one inside a sentence, and a
+    # heading named "Code", stay
     main = _render(
         "<p>I added these lines to /boot/config.txt:</p>"
         "<div class='codebox'><p>Code: <a href='#' onclick='selectCode(this); return false;'>"
         "Select all</a></p><pre><code>dtparam=pwr_led_activelow=off\ndtparam=eth_led0=14"
         "</code></pre></div>"
+        "<div class='codebox'><p>Code: <a href='https://forums.raspberrypi.com/viewtopic.php?"
+        "t=1#' onclick='selectCode(this); return false;'>Select all</a></p><pre><code>"
+        "dtparam=act_led_trigger=none</code></pre></div>"
         "<div class='smallfont'>Code:</div><pre class='alt2'>sudo reboot</pre>"
         "<p>See <a href='javascript:void(0)' onclick='zoom()'>the full diagram</a> and "
         "<a href='/wiki/leds' onclick='track()'>the LED page</a>.</p>"
@@ -1268,6 +1272,7 @@ def test_a_forum_listing_s_select_all_link_and_code_label_leave_the_reader() -> 
     assert [(e.tag, " ".join(e.text_content().split())) for e in shown] == [
         ("p", "I added these lines to /boot/config.txt:"),
         ("div", "dtparam=pwr_led_activelow=off dtparam=eth_led0=14"),
+        ("div", "dtparam=act_led_trigger=none"),
         ("pre", "sudo reboot"),
         ("p", "See the full diagram and the LED page."),
         ("h3", "Code"), ("pre", "make")]

@@ -1420,15 +1420,17 @@ _SCRIPT_LINK_WORDS = 3
 
 
 def _drop_script_links(clone: etree._Element) -> None:
-    """Links that are a script's controls (an ``onclick`` and no address: ``href="#"``,
-    ``javascript:``) standing alone in their box, text and all: phpBB's "Select all" above
-    each listing, a thread's "reply" and "[–]". The reader showed each as a link to the page
-    itself (``#`` made absolute). One inside a sentence stays, its words being the text's."""
+    """Links that are a script's controls (an ``onclick`` and no address: ``href="#"``, the
+    page's own address and an empty ``#``, ``javascript:``) standing alone in their box, text
+    and all: phpBB's "Select all" above each listing, a thread's "reply" and "[–]". The
+    reader showed each as a link to the page itself (``#`` made absolute). One inside a
+    sentence stays, its words being the text's."""
     for link in list(clone.iter("a")):
         if link.get("onclick") is None or link.getparent() is None:
             continue
         href = (link.get("href") or "").strip()
-        if href not in ("", "#") and not href.lower().startswith("javascript:"):
+        # (the extension's snapshot makes "#" absolute: the page's own address and "#")
+        if not href.endswith("#") and href and not href.lower().startswith("javascript:"):
             continue
         words = element_text(link).split()
         if len(words) > _SCRIPT_LINK_WORDS or next(link.iter(*_PICTURES), None) is not None:
