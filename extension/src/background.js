@@ -9,7 +9,8 @@ import { api, lastErrorMessage } from "./api.js";
 import { HostClient, nativePortFactory, websocketPortFactory } from "./hostclient.js";
 import {
   BlocksiftError, HOST_NAME, INSTALL_COMMAND, LOCAL_ERRORS, MSG, algorithmForAction,
-  exportRequest, extractRequest, helloRequest, hidePlanIds, paperOverlayItems, planOverlayItems,
+  exportRequest, extractRequest, helloRequest, hidePlanIds, hintCommand, paperOverlayItems,
+  planOverlayItems,
 } from "./protocol.js";
 import {
   SETTINGS_KEY, choiceFor, isPrivateRequest, loadSettings, normalizeSettings, ruleFor,
@@ -311,7 +312,7 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
       // The page is already the reader view: the message goes there.
       await api.storage.session.set({ [readerKey(tabId)]: { url: snap.url, title: snap.title, startedAt, notice: {
         title: error.code === LOCAL_ERRORS.HOST_MISSING ? "blocksift host not installed" : "blocksift could not finish",
-        message: error.message, command: error.code === LOCAL_ERRORS.HOST_MISSING ? INSTALL_COMMAND : "", error: true,
+        message: error.message, command: error.code === LOCAL_ERRORS.HOST_MISSING ? INSTALL_COMMAND : hintCommand(error.hint), error: true,
       } } }).catch(() => {});
       await setTabState(tabId, outcome).catch(() => {});
       return outcome;
@@ -321,7 +322,8 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
         await callAgent(tabId, "toast", "blocksift host not installed",
           { detail: "The extension needs its host program. Install it, then try again:", command: INSTALL_COMMAND });
       } else {
-        await callAgent(tabId, "toast", "blocksift could not finish", { detail: error.message });
+        await callAgent(tabId, "toast", "blocksift could not finish",
+          { detail: error.message, command: hintCommand(error.hint) });
       }
       await finish(tabId, outcome);
     } catch {

@@ -24,6 +24,8 @@ export const CLIENT_NAME = `blocksift-extension/${EXTENSION_VERSION}`;
  * blocksift was set up, its virtual environment active (README; docs/install.md). A bare
  * "pip install" is refused by Debian's and Homebrew's Python outside a virtual environment. */
 export const INSTALL_COMMAND = "blocksift install";
+/** What checks the host's registration and starts it once, saying what is wrong. */
+export const DOCTOR_COMMAND = "blocksift doctor";
 
 /** Block kinds that "Hide link blocks" hides; main/content/other stay visible. */
 export const HIDDEN_KINDS = Object.freeze(["links", "ad", "nav"]);
@@ -231,13 +233,22 @@ export function isHostMissingMessage(message) {
   return MISSING_PATTERNS.some((re) => re.test(String(message || "")));
 }
 
-/** A BlocksiftError for a closed port, with the install hint when the host is missing. */
+/**
+ * A BlocksiftError for a closed port, with the install hint when the host is missing and
+ * the doctor's when it went before answering anything (a launcher that cannot run, a
+ * virtualenv deleted: it would not start on the next request either).
+ */
 export function portClosedError(message, { everConnected = false } = {}) {
   const text = String(message || "no reason given");
   if (!everConnected && isHostMissingMessage(text)) {
     return new BlocksiftError(
       "The blocksift host is not installed (or not registered for this browser).",
       { code: LOCAL_ERRORS.HOST_MISSING, hint: `Install it with: ${INSTALL_COMMAND}` });
+  }
+  if (!everConnected) {
+    return new BlocksiftError(
+      `The blocksift host stopped before it answered (${text}): it may not start at all.`,
+      { code: LOCAL_ERRORS.HOST_CLOSED, hint: `Check it with: ${DOCTOR_COMMAND}` });
   }
   if (/exceeds the limit|error when communicating/i.test(text)) {
     return new BlocksiftError(
@@ -247,6 +258,11 @@ export function portClosedError(message, { everConnected = false } = {}) {
   return new BlocksiftError(
     `The blocksift host closed the connection (${text}). It restarts on the next request.`,
     { code: LOCAL_ERRORS.HOST_CLOSED });
+}
+
+/** The command an error's hint names ("Install it with: blocksift install"), or "". */
+export function hintCommand(hint) {
+  return String(hint || "").replace(/^(?:Install|Check) it with:\s*/, "");
 }
 
 /** Turn a host error reply into a BlocksiftError. */

@@ -1,7 +1,7 @@
 // Helpers shared by the popup and options pages (DOM, no page access).
 
 import { api } from "./api.js";
-import { BlocksiftError } from "./protocol.js";
+import { BlocksiftError, hintCommand } from "./protocol.js";
 
 /** Send an internal message to the background; throws BlocksiftError on failure. */
 export async function ask(type, payload = {}) {
@@ -94,7 +94,7 @@ export function oneLine(description) {
 export function renderError(container, error) {
   container.replaceChildren(el("strong", { text: error?.message ?? String(error) }));
   if (error?.hint) {
-    const command = error.hint.replace(/^Install it with:\s*/, "");
+    const command = hintCommand(error.hint);
     container.append(el("span", { text: " Where blocksift is set up (docs/install.md), in its virtual environment, run:" }),
       el("code", { class: "command", text: command }));
   }

@@ -249,6 +249,35 @@ def test_host_missing_shows_install_command(browser_name: str, tmp_path: Path, h
         assert page.evaluate(f"{UI}?.querySelectorAll('.toast').length ?? 0") == 0
 
 
+def test_a_host_that_cannot_start_names_the_doctor(browser_name: str, tmp_path: Path,
+                                                   site: harness.Site, artifacts: Path) -> None:
+    """A registered launcher that cannot run (not executable: a copy that lost its mode):
+    the browser says only "Error when communicating with the native messaging host." or "An
+    unexpected error occurred". It said the host "restarts on the next request", which it
+    never would; now it says the host went before answering and names the doctor."""
+    broken = harness.HostInstall(tmp_path / "host")
+    broken.launcher.chmod(0o644)
+    with harness.launch(browser_name, tmp_path / "browser", broken,
+                        launchpad=site.url("blank.html", host="localhost")) as browser:
+        page = browser.new_tab(site.url("article.html"))
+        status = browser.act(page, "hide")
+        assert status["status"] == "error" and status["error-code"] == "host_closed", status
+        assert "stopped before it answered" in status["error"], status
+        assert "restarts on the next request" not in status["error"], status
+        toast = page.evaluate(f"{UI}.querySelector('.toast').textContent")
+        assert "blocksift doctor" in toast, toast
+        popup = browser.popup(page.url)
+        popup.wait_for("document.documentElement.dataset.blocksiftHost")
+        status_text = popup.evaluate("document.getElementById('host-status').textContent")
+        assert "blocksift doctor" in status_text and "virtual environment" in status_text
+        popup.screenshot(artifacts / "host-cannot-start-popup.png")
+        popup.close()
+
+        # Mended (the doctor's fix), the next request starts it without a browser restart.
+        broken.launcher.chmod(0o755)
+        assert browser.act(page, "hide")["status"] == "hidden"
+
+
 def test_host_killed_mid_request_then_recovers(browser: harness.Browser, site: harness.Site,
                                                 host: harness.HostInstall) -> None:
     page = browser.new_tab(site.url("article.html"))

@@ -4,7 +4,7 @@ import { test } from "node:test";
 
 import {
   ChunkAssembler, ID_ATTR, PROTOCOL_VERSION, cancelRequest, elementIdsToHide, extractRequest,
-  helloRequest, isHostMissingMessage, lengthLabel, newRequestId, planOverlayItems, portClosedError, priceLabel, readingTime,
+  helloRequest, hintCommand, isHostMissingMessage, lengthLabel, newRequestId, planOverlayItems, portClosedError, priceLabel, readingTime,
   wellFormed,
 } from "../../extension/src/protocol.js";
 
@@ -70,7 +70,22 @@ test("a missing host is told apart from a host that closed", () => {
   assert.match(portClosedError("Specified native messaging host not found.").hint, /blocksift install/);
   // Once the host answered, the same browser wording cannot mean "not installed".
   assert.equal(portClosedError("Native host has exited.", { everConnected: true }).code, "host_closed");
-  assert.match(portClosedError("Native host has exited.").message, /restarts on the next request/);
+  assert.match(portClosedError("Native host has exited.", { everConnected: true }).message,
+    /restarts on the next request/);
+  // A host that went before answering anything (a launcher that cannot run: Chromium says
+  // "Error when communicating ...", Firefox "An unexpected error occurred") would not start
+  // on the next request either: the doctor says what is wrong.
+  for (const text of ["Error when communicating with the native messaging host.",
+    "An unexpected error occurred", "Native host has exited."]) {
+    const error = portClosedError(text);
+    assert.equal(error.code, "host_closed");
+    assert.match(error.message, /stopped before it answered/);
+    assert.doesNotMatch(error.message, /restarts on the next request/);
+    assert.equal(hintCommand(error.hint), "blocksift doctor");
+  }
+  assert.equal(hintCommand(portClosedError("Specified native messaging host not found.").hint),
+    "blocksift install");
+  assert.equal(hintCommand(""), "");
 });
 
 test("hide takes the elements of link, ad and nav blocks only", () => {
