@@ -236,14 +236,16 @@ def test_on_careful_page_types_only_ads_banners_and_the_page_frame_go() -> None:
     page, result, free, links, careful = _news_as_a_product_page()
     assert {t.kind for t in free.plan.targets} > {"ad", "other"}
     frame = {t.xpath for t in careful.plan.targets if t.kind not in ("ad", "other")}
-    # (the page's breadcrumb trail is its first <div>)
-    assert frame == {"/html/body/header", "/html/body/footer", "/html/body/div[1]"}
+    # (the page's breadcrumb trail is its first <div>, its sidebar the <aside> beside the
+    # story)
+    assert frame == {"/html/body/header", "/html/body/footer", "/html/body/div[1]",
+                     "/html/body/div[2]/aside"}
     # all of it hidden on the page as an article too, which hides more
     assert all(e in free.elements or any(a in free.elements for a in e.iterancestors())
                for e in careful.elements)
     assert sum(t.chars for t in free.plan.targets) > sum(t.chars for t in careful.plan.targets)
-    assert careful.plan.restrained_to == ("ads, banners and the page's own header, footer and "
-                                          "breadcrumbs")
+    assert careful.plan.restrained_to == ("ads, banners and the page's own header, footer, "
+                                          "breadcrumbs and sidebar")
     # the header and footer alone: the trail stays
     framed = decide(page, result, links, HideParams(careful_page_chrome=("header", "footer")))
     assert {t.xpath for t in framed.plan.targets if t.kind not in ("ad", "other")} == {
@@ -272,6 +274,97 @@ def test_the_page_frame_is_the_body_level_header_and_footer_only() -> None:
              if el.tag in ("header", "footer") or el.get("role")}
     assert found == {"top": "header", "banner": "header", "story": "", "tags": "",
                      "card": "", "site": "footer", "info": "footer"}
+
+
+def test_the_page_sidebar_is_an_aside_outside_any_article_or_main() -> None:
+    from blocksift.actions.hide import _page_sidebar
+
+    page = Page('<html><body><aside id="a"><ul id="a1"><li>x</li></ul></aside>'
+                '<div role="complementary" id="b"><p id="b1">y</p></div>'
+                '<main><aside id="m">z</aside></main><div role="main"><aside id="r">z</aside>'
+                '</div><article><aside id="s"><p id="s1">Author</p></aside></article>'
+                '<div id="d"><p id="p">Text</p></div></body></html>')
+    found = {el.get("id"): _page_sidebar(el) for el in page.tree.iter() if el.get("id")}
+    assert found == {"a": True, "a1": True, "b": True, "b1": True, "m": False, "r": False,
+                     "s": False, "s1": False, "d": False, "p": False}
+
+
+_SIDEBAR_THREAD = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Anchor dragging in soft mud - Sailing Forum</title></head>
+<body>
+<header><a href="/">Sailing Forum</a> <a href="/forums">Forums</a> <a href="/search">Search</a>
+<a href="/login">Log in</a></header>
+<div class="p-body">
+<main>
+<h1>Anchor dragging in soft mud</h1>
+<article class="message" id="p1"><aside class="message-user"><a href="/u/keel">keelhauler</a>
+<a href="/u/keel/posts">412 posts</a> <a href="/u/keel/boat">Boat</a></aside>
+<div class="message-body"><p>Every night in the estuary my anchor drags a few metres once the tide
+turns, although I let out five times the depth in chain. The bottom is soft grey mud. Should I try a
+heavier anchor, more chain, or a different design altogether before the trip next month?</p></div>
+</article>
+<article class="message" id="p2"><aside class="message-user"><a href="/u/mizzen">mizzen</a>
+<a href="/u/mizzen/posts">1,870 posts</a> <a href="/u/mizzen/boat">Boat</a></aside>
+<div class="message-body"><p>Soft mud wants a big fluke area, not weight: a spade or a Fortress-style
+anchor sets deeper and holds far better there than a plough. Let it soak for a few minutes before
+you back down on it, so the mud can settle around the flukes and the set is a real one.</p></div>
+</article>
+<article class="message" id="p3"><aside class="message-user"><a href="/u/keel">keelhauler</a>
+<a href="/u/keel/posts">412 posts</a> <a href="/u/keel/boat">Boat</a></aside>
+<div class="message-body"><p>Borrowed a friend's aluminium anchor with big flukes and waited ten
+minutes before backing down: no dragging at all for three nights, even with wind against tide on the
+last one. Thanks for the advice, I will buy one before the trip.</p></div>
+</article>
+</main>
+<aside class="p-body-sidebar">
+<div class="block"><h3>Similar threads</h3><ul>
+<li><a href="/t/1">Best anchor for a sandy bottom?</a></li>
+<li><a href="/t/2">How much chain to carry for coastal cruising</a></li>
+<li><a href="/t/3">Snubber length and chafe on the bow roller</a></li>
+<li><a href="/t/4">Anchor alarm apps compared</a></li>
+<li><a href="/t/5">Kellets: worth carrying one?</a></li></ul></div>
+<div class="block"><h3>Hot threads</h3><ul>
+<li><a href="/t/6">Winter storage ashore or afloat</a></li>
+<li><a href="/t/7">Replacing standing rigging yourself</a></li>
+<li><a href="/t/8">Which VHF handheld for a dinghy</a></li></ul></div>
+</aside>
+</div>
+<footer><a href="/rules">Forum rules</a> <a href="/help">Help</a> <a href="/privacy">Privacy</a></footer>
+</body></html>"""
+
+
+def test_where_hide_holds_back_a_threads_sidebar_of_similar_threads_still_goes() -> None:
+    # a forum thread the segmenter is unsure of: hide holds back to the page's frame, and its
+    # sidebar (an <aside> beside the posts, outside any article or main) is part of that
+    # frame; a post's own author pane (an <aside> inside the post) is not
+    page, result, free = _plan(_SIDEBAR_THREAD)
+    links = load("linkblocks").extract(page, load("linkblocks").Params(main_text=False))
+    result.stats["uncertain_share"] = 0.35
+    unsure = decide(page, result, links, HideParams(careful_page_types=()))
+    assert unsure.plan.restraint == "auto is unsure about 35% of this page's text"
+    assert unsure.plan.restrained_to.endswith("breadcrumbs and sidebar")
+    hidden = {page.xpath(e) for e in unsure.elements}
+    assert "/html/body/div/aside" in hidden or {
+        "/html/body/div/aside/div[1]", "/html/body/div/aside/div[2]"} <= hidden
+    after, _links = visible_words(page, unsure.elements)
+    assert after["similar"] == 0 and after["kellets"] == 0
+    for word in ("estuary", "flukes", "keelhauler", "mizzen", "aluminium", "thanks"):
+        assert after[word] == visible_words(page)[0][word], word
+    assert not any(_inside_article(e) for e in unsure.elements)
+    # without "sidebar" in the frame, it stays
+    framed = decide(page, result, links, HideParams(
+        careful_page_types=(), careful_page_chrome=("header", "footer", "breadcrumbs")))
+    assert visible_words(page, framed.elements)[0]["similar"] == 1
+    # and where the segmenter is unsure of most of the page, its main content is a guess:
+    # the sidebar stays too
+    result.stats["uncertain_share"] = 0.6
+    guess = decide(page, result, links, HideParams(careful_page_types=()))
+    assert visible_words(page, guess.elements)[0]["similar"] == 1
+    assert guess.plan.restrained_to.endswith("footer and breadcrumbs")
+
+
+def _inside_article(element) -> bool:
+    return element.tag == "article" or next(element.iterancestors("article"), None) is not None
 
 
 def test_a_breadcrumb_trail_is_the_sites_frame_wherever_it_lies() -> None:

@@ -169,13 +169,19 @@ class HideParams(BaseModel):
         "segmenter's doubts (careful_page_types, careful_uncertain_share), it still hides "
         "what it chose whose segmenter regions all have a main-content probability below "
         "this; 0: only ads and banners there")
-    careful_page_chrome: tuple[Literal["header", "footer", "breadcrumbs"], ...] = Field(
-        ("header", "footer", "breadcrumbs"), description="Where hide holds back "
-        "(careful_page_types, careful_uncertain_share), it still hides these parts of the "
-        "page's own frame: its header (<header>, role=banner) or footer (<footer>, "
-        "role=contentinfo), outside any article, section, aside, nav or main, and its "
-        "breadcrumb trail (a class, id or aria-label naming breadcrumbs, or schema.org's "
-        "BreadcrumbList), wherever it lies")
+    careful_page_chrome: tuple[Literal["header", "footer", "breadcrumbs", "sidebar"], ...] = \
+        Field(("header", "footer", "breadcrumbs", "sidebar"), description="Where hide holds "
+              "back (careful_page_types, careful_uncertain_share), it still hides these parts "
+              "of the page's own frame: its header (<header>, role=banner) or footer "
+              "(<footer>, role=contentinfo), outside any article, section, aside, nav or "
+              "main, its breadcrumb trail (a class, id or aria-label naming breadcrumbs, or "
+              "schema.org's BreadcrumbList), wherever it lies, and what it chose in its "
+              "sidebar (an <aside> or role=complementary outside any article or main)")
+    careful_sidebar_uncertain_share: float = Field(
+        0.5, ge=0, le=1, description="Share of the page's text the segmenter is unsure of "
+        "above which the sidebar of careful_page_chrome is left too: the main content is "
+        "a guess there (on wcxb-dev, the one page the sidebar cost gold text on was such a "
+        "page); 1: never")
     caption_chars: int = Field(80, ge=0, description="Most characters of a heading that "
                                "names a hidden block right after it ('Recent posts' above "
                                "its list), hidden with it; 0: headings stay")
@@ -1007,6 +1013,17 @@ def _page_frame(element: etree._Element) -> str:
     return part
 
 
+def _page_sidebar(element: etree._Element) -> bool:
+    """Whether ``element`` is or lies in the page's own sidebar: an ``<aside>`` or
+    ``role=complementary`` with no ``<article>``, ``<main>`` or ``role=main`` around it (an
+    aside inside an article is the story's own: a pull quote, a post's author pane)."""
+    for node in (element, *element.iterancestors()):
+        if node.tag == "aside" or (node.get("role") or "").lower() == "complementary":
+            return not any(a.tag in ("article", "main") or (a.get("role") or "").lower()
+                           == "main" for a in node.iterancestors())
+    return False
+
+
 def _words_list(words: Sequence[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
@@ -1431,10 +1448,13 @@ def decide(page: Page, result: ExtractionResult | None,
         # of still goes; where it was missed, its probabilities say nothing safe
         sure_p = params.restraint_sure_p if careful and segments else 0.0
         frame = params.careful_page_chrome if careful else ()
+        if "sidebar" in frame and result is not None and float(result.stats.get(
+                "uncertain_share", 0.0)) > params.careful_sidebar_uncertain_share:
+            frame = tuple(part for part in frame if part != "sidebar")
         chosen = {e: v for e, v in chosen.items()
                   if v[0] in ("ad", "other") or likely.get(e, 0.0) < sure_p
-                  or (frame and (_page_frame(e) or ("breadcrumbs" if _breadcrumbs(e) else ""))
-                      in frame)}
+                  or (frame and (_page_frame(e) or ("breadcrumbs" if _breadcrumbs(e) else "")
+                                 or ("sidebar" if _page_sidebar(e) else "")) in frame)}
         restrained_to = ("ads, banners and the page's own " + _words_list(frame) if frame
                          else "ads and banners")
         if sure_p:
