@@ -497,3 +497,29 @@ def test_direction_from_stamped_ids_as_the_extension_sends_them():
     assert main.element_ids[0] == "3"
     found = metadata.extract(parsed, main)
     assert (found.language, found.direction) == ("ar", "rtl")
+
+
+def test_a_reference_pages_terms_and_sections_named_for_authors_are_no_byline():
+    # Seen in the reader's header: "By reset-author" over git-commit's manual (a <dt> anchored
+    # "...---reset-author") and "By § Authoring applications" over tokio's docs (a section
+    # heading anchored "authoring-applications")
+    found = metadata.extract(page(
+        "<main><h1>git-commit</h1><dl><dt class='hdlist1' id='git-commit.txt---reset-author'>"
+        "<code>--reset-author</code></dt><dd><p>Declare that the authorship of the resulting "
+        "commit now belongs to the committer.</p></dd></dl>"
+        "<h2 id='authoring-applications'><a href='#authoring-applications'>§</a> Authoring "
+        "applications</h2>" + ARTICLE + "</main>", "<title>git-commit</title>"))
+    assert found.authors == []
+
+
+def test_a_byline_holding_other_links_gives_the_one_marked_as_the_authors():
+    # lobste.rs: "via scvalex 1 year ago | caches | 12 comments" read "By scvalex and 12
+    # comments": the byline's links were all taken for names
+    found = metadata.extract(page(
+        "<h1>Rust project goals for 2024</h1><div class='byline'><span>via</span> "
+        "<a href='/~scvalex' aria-hidden='true'><img alt='scvalex avatar' src='/a.png'></a> "
+        "<a class='u-author h-card' href='/~scvalex'>scvalex</a> <time datetime='2024-08-12 "
+        "10:00:23'>1 year ago</time> | <a href='/t/caches'>caches</a> | "
+        "<a href='/s/dwip3v'>12 comments</a></div>" + ARTICLE,
+        "<title>Rust project goals for 2024 | Lobsters</title>"))
+    assert found.authors == ["scvalex"]

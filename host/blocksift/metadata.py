@@ -58,7 +58,10 @@ _DATE_CLASS = re.compile(r"[dD]ate|time|posted|publish|byline|meta|updated")
 _DATE_ID = re.compile(r"date|publish")
 _DATE_FURNITURE = re.compile(r"comment|related|recommend|footer|reply|trending|popular|"
                              + _POST_NAVIGATION, re.I)
-_BYLINE_CLASS = re.compile(r"byline|author|writer|contributor|posted-?by|article-?meta", re.I)
+#: ("authoring", "authority", "authorize" name no author: a docs section's anchor
+#: "authoring-applications" is none)
+_BYLINE_CLASS = re.compile(r"byline|author(?!i(?:ng|t|z|s))|writer|contributor|posted-?by|"
+                           r"article-?meta", re.I)
 _BY_PREFIX = re.compile(r"^\s*(?:(?:written\s+|posted\s+|reviewed\s+|story\s+)?(?:by|von|par|"
                         r"por|door|di|av)|authors?|written)\s*[:\-]?(?:\s+|$)", re.I)
 _NAME_SPLIT = re.compile(r"\s*(?:,|;|\band\b|&|\||\bund\b|\bet\b|\by\b)\s*", re.I)
@@ -513,9 +516,7 @@ def _visible_authors(tree: etree._Element, layout: _Layout) -> list[str]:
         "//body//*[@rel='author' or contains(@class,'byline') or contains(@class,'author')"
         " or contains(@class,'Byline') or contains(@class,'Author') or @itemprop='author'"
         " or contains(@id,'byline') or contains(@id,'author')]")
-        if isinstance(node.tag, str) and node.tag not in ("img", "meta", "link", "script",
-                                                          "style", "body", "html", "article",
-                                                          "main", "section")
+        if isinstance(node.tag, str) and node.tag not in _NO_BYLINE_TAGS
         and _BYLINE_CLASS.search(f"{node.get('class', '')} {node.get('id', '')} "
                                  f"{node.get('rel', '')} {node.get('itemprop', '')}")
         and not _in_furniture(node)]
@@ -523,8 +524,11 @@ def _visible_authors(tree: etree._Element, layout: _Layout) -> list[str]:
         text = _byline_text(node)
         if not text or len(text) > BYLINE_CHARS:
             continue
-        # a byline container: prefer the author link inside it
+        # a byline container: prefer the author link inside it, the one marked as the
+        # author's where it holds others ("via scvalex 1 year ago | caches | 12 comments")
         links = [a for a in node.iter("a") if _text(a)]
+        marked = [a for a in links if a is not node and _marked_author(a)]
+        links = marked or links
         if links and len(links) <= 4 and all(_plausible_name(_text(a)) for a in links):
             names = _dedupe(name for a in links if not _not_a_name_part(a, node)
                             for name in _split_names(_text(a)))
@@ -533,6 +537,24 @@ def _visible_authors(tree: etree._Element, layout: _Layout) -> list[str]:
         if names:
             return names
     return _by_line_authors(layout)
+
+
+#: Elements no byline is: besides the page's frame, a term a reference page defines (git's
+#: "--reset-author" option, anchored "...---reset-author") and code.
+_NO_BYLINE_TAGS = frozenset({"img", "meta", "link", "script", "style", "body", "html",
+                             "article", "main", "section", "dt", "code", "pre", "kbd", "samp",
+                             "var"})
+
+
+def _marked_author(element: etree._Element) -> bool:
+    """Whether ``element`` says it is an author's name (``rel=author``, ``itemprop=author``,
+    a class naming the author: microformats' ``u-author``)."""
+    return ("author" in (element.get("rel") or "").lower().split()
+            or (element.get("itemprop") or "").lower() == "author"
+            or bool(_AUTHOR_CLASS.search(element.get("class") or "")))
+
+
+_AUTHOR_CLASS = re.compile(r"(?<![a-z])author(?!i(?:ng|t|z|s))", re.I)
 
 
 #: Elements a byline line is written in (not the date lines' _LINE_TAGS).
