@@ -60,7 +60,8 @@ _DATE_FURNITURE = re.compile(r"comment|related|recommend|footer|reply|trending|p
                              + _POST_NAVIGATION, re.I)
 #: ("authoring", "authority", "authorize" name no author: a docs section's anchor
 #: "authoring-applications" is none)
-_BYLINE_CLASS = re.compile(r"byline|author(?!i(?:ng|t|z|s))|writer|contributor|posted-?by|"
+_AUTHOR_WORD = r"author(?!i(?:ng|t|z|s))"
+_BYLINE_CLASS = re.compile(rf"byline|{_AUTHOR_WORD}|writer|contributor|posted-?by|"
                            r"article-?meta", re.I)
 _BY_PREFIX = re.compile(r"^\s*(?:(?:written\s+|posted\s+|reviewed\s+|story\s+)?(?:by|von|par|"
                         r"por|door|di|av)|authors?|written)\s*[:\-]?(?:\s+|$)", re.I)
@@ -554,7 +555,7 @@ def _marked_author(element: etree._Element) -> bool:
             or bool(_AUTHOR_CLASS.search(element.get("class") or "")))
 
 
-_AUTHOR_CLASS = re.compile(r"(?<![a-z])author(?!i(?:ng|t|z|s))", re.I)
+_AUTHOR_CLASS = re.compile(rf"(?<![a-z]){_AUTHOR_WORD}", re.I)
 
 
 #: Elements a byline line is written in (not the date lines' _LINE_TAGS).

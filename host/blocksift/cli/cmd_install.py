@@ -146,6 +146,7 @@ def _interpreter_switch(plan: Any, names: list[str], data_dir: Path,
     """A note when this install points the launcher at another Python than the one it ran:
     one launcher serves every registered browser, so the others switch too."""
     from blocksift.registration.apply import load_receipt
+    from blocksift.registration.plan import same_python
 
     receipt, _ = load_receipt(data_dir)
     if receipt is None or not receipt.python or receipt.launcher != plan.launcher.path:
@@ -153,11 +154,8 @@ def _interpreter_switch(plan: Any, names: list[str], data_dir: Path,
     old, new = receipt.python, plan.python
     if old == new:
         return None
-    try:  # bin/python and bin/python3 of one virtualenv are the same Python
-        if Path(old).parent == Path(new).parent and os.path.samefile(old, new):
-            return None
-    except OSError:
-        pass
+    if same_python(old, new):
+        return None
     others = list(dict.fromkeys(e.registration.browser for e in receipt.entries
                                 if e.registration.browser not in names))
     gone = "" if Path(old).exists() else " (gone)"
@@ -242,9 +240,7 @@ def _nothing_to_remove(args: argparse.Namespace, data_dir: Path) -> str:
     asked = ", ".join(browser(name).label for name in dict.fromkeys(args.browser or []))
     if args.user_data_dir is not None:
         asked = f"{asked or 'any browser'} in the profile {args.user_data_dir}"
-    names = ", ".join(dict.fromkeys(
-        r.browser + (f" --user-data-dir {r.user_data_dir}" if r.user_data_dir else "")
-        for r in there))
+    names = ", ".join(dict.fromkeys(r.label for r in there))
     return (f"nothing to remove: blocksift is not registered for {asked}; it is registered "
             f"for {names} (`blocksift uninstall --browser NAME`, or no option for all)")
 

@@ -47,7 +47,7 @@ from .browsers import (
     registry_key,
     sandboxed_browsers,
 )
-from .plan import launcher_interpreter, manifest_location
+from .plan import launcher_interpreter, manifest_location, same_python
 
 Severity = Literal["error", "warning", "info"]
 #: Browsers refuse host messages above 1 MiB (Chrome docs; measured in browser-testing.md).
@@ -395,10 +395,8 @@ def _lacking_module(stderr: str, launcher: Path) -> tuple[str, str] | None:
         return None
     if python is None:
         return None
-    with contextlib.suppress(OSError):
-        if os.path.samefile(python, sys.executable) and \
-                Path(python).parent == Path(sys.executable).parent:
-            return None  # the same Python: pointing the launcher at it again changes nothing
+    if same_python(python, sys.executable):
+        return None  # the same Python: pointing the launcher at it again changes nothing
     return python, found[-1]
 
 
@@ -553,9 +551,7 @@ def run_doctor(*, platform: Platform, home: Path, data_dir: Path,
     if not registered:
         checked = {r.location for r in reports}
         elsewhere = list(dict.fromkeys(
-            e.registration.browser + (f" --user-data-dir {e.registration.user_data_dir}"
-                                      if e.registration.user_data_dir else "")
-            for e in (_receipt.entries if _receipt else [])
+            e.registration.label for e in (_receipt.entries if _receipt else [])
             if e.registration.manifest_path not in checked))
         if elsewhere:  # --browser or --user-data-dir left them out (Chrome is not Chromium)
             asked = ", ".join(dict.fromkeys(

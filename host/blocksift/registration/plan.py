@@ -13,10 +13,11 @@ produce and check the macOS and Windows plans.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import struct
 from collections.abc import Iterable, Mapping
-from pathlib import PurePath
+from pathlib import Path, PurePath
 
 from pydantic import BaseModel, ConfigDict
 
@@ -71,6 +72,21 @@ class Registration(_Frozen):
     def same_place(self, other: Registration) -> bool:
         return (self.browser, self.manifest_path, self.registry_key) == (
             other.browser, other.manifest_path, other.registry_key)
+
+    @property
+    def label(self) -> str:
+        """The browser as the options that name it read ("chromium --user-data-dir D")."""
+        return self.browser + (f" --user-data-dir {self.user_data_dir}"
+                               if self.user_data_dir else "")
+
+
+def same_python(a: str, b: str) -> bool:
+    """Whether two interpreter paths are one Python of one environment (``bin/python`` and
+    ``bin/python3`` of a virtualenv are; a virtualenv's link to the system Python is not)."""
+    try:
+        return Path(a).parent == Path(b).parent and os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 class InstallPlan(_Frozen):
