@@ -2,7 +2,7 @@
 
 A shop's category page read as an index (the reader lists its headlines) named its products
 but not their prices, which is what a shopper reads the list for. Each story of an index is a
-headline link (``actions.hide.index_items``); its *card* is the largest element around that
+headline link (``actions.index_items``); its *card* is the largest element around that
 link holding no other story's link. The card's price is its one amount:
 
 * schema.org microdata inside the card (``itemprop="price"``, with ``priceCurrency``), else
@@ -28,7 +28,7 @@ _SIGN = (r"(?:US\$|C\$|CA\$|A\$|AU\$|NZ\$|HK\$|R\$|[$€£¥₹₩₽₺₪]"
 _AMOUNT = r"\d{1,3}(?:[,.\u00a0\u202f ]\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
 _PRICE = re.compile(rf"{_SIGN}\s?(?:{_AMOUNT})(?![.,]?\d)"
                     rf"|(?<![\d.,])(?:{_AMOUNT})\s?(?:[€₽₺₪]|\b(?:EUR|USD|CHF|kr|zł|Kč)\b)(?!\s?\d)")
-#: (public for the index's teasers: a card's block of prices is no teaser; actions.hide)
+#: (public for the index's teasers: a card's block of prices is no teaser; actions.index_items)
 PRICE = _PRICE
 #: Words after an amount that make it no price of the product ("$9.72 delivery", "$20 off").
 _NOT_PAID_AFTER = re.compile(r"\s*(?:delivery|shipping|off|savings?)\b", re.I)

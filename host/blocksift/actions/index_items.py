@@ -1,0 +1,247 @@
+"""The stories of an index page, for the reader's index view: each story headline's title,
+link and teaser (:func:`index_items`), and what a story headline is (:func:`_headline_links`:
+not a heading of the site's menus and frame)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from urllib.parse import urldefrag, urljoin, urlsplit
+
+from lxml import etree
+
+from ..index_prices import PRICE
+from ..page import Page
+from ..wire.results import WireModel
+from .markup import _page_frame, _tokens
+
+
+class IndexItem(WireModel):
+    """One story of an index page: headline, link and teaser."""
+
+    title: str
+    href: str = ""
+    teaser: str = ""
+
+
+#: Roles of a site's menus, and class / id words naming one: a headline under one is a
+#: menu's heading, not a story.
+_MENU_ROLES = frozenset({"navigation", "menu", "menubar"})
+_MENU_TOKENS = frozenset({"nav", "navbar", "navigation", "menu", "menubar", "submenu",
+                          "megamenu", "dropdown", "flyout"})
+
+
+def _in_menu(element: etree._Element) -> bool:
+    """Whether ``element`` lies in the site's own menus and frame rather than its content:
+    under a ``<nav>``, a navigation/menu role or a class or id naming a menu or dropdown
+    (``mega-dropdown``, ``menu-item``), or in a ``<header>``/``<footer>`` (or banner /
+    contentinfo role) that is the page's, not an article's or a section's
+    (:func:`_page_frame`); the nearest ``<main>`` or ``<article>`` above it ends the search
+    (what a page's main holds is its content, even where broken markup put it in the header)."""
+    for node in (element, *element.iterancestors()):
+        tag = node.tag
+        if tag in ("main", "article", "body"):
+            return False
+        if tag == "nav" or (node.get("role") or "").lower() in _MENU_ROLES \
+                or _page_frame(node) or _tokens(node) & _MENU_TOKENS:
+            return True
+    return False
+
+
+def _headline_links(element: etree._Element) -> list[etree._Element]:
+    """Headings (h2-h4) whose text is mostly one link: an index page's story titles. Not
+    those of the site's menus (:func:`_in_menu`): a mega-menu's section headings, a footer's
+    country picker."""
+    return [h for h in _linked_headings(element) if not _in_menu(h)]
+
+
+def _linked_headings(element: etree._Element) -> list[etree._Element]:
+    found = []
+    for heading in element.iter("h2", "h3", "h4"):
+        text = " ".join(heading.text_content().split())
+        anchors = [a for a in heading.iter("a") if a.get("href")]
+        if not text or not anchors:
+            continue
+        link_text = sum(len(" ".join(a.text_content().split())) for a in anchors)
+        if link_text >= 0.6 * len(text):
+            found.append(heading)
+    # a story title may also be a link holding a heading
+    for anchor in element.iter("a"):
+        if anchor.get("href") and any(True for _ in anchor.iter("h2", "h3", "h4")):
+            found.append(anchor)
+    return found
+
+
+def index_items(page: Page, limit: int = 200) -> list[IndexItem]:
+    """The stories of an index page: headline link, its address and the teaser after it.
+
+    A shop card's heading may be no name: a field's label and a code ("Item Number:
+    Optoma-ZU607T"), whose card names the product elsewhere (:func:`_card_name`), or a
+    badge before the name ("New Listing", :data:`_BADGES`), which is left out. Links to the
+    shop's own cart or account (:func:`_site_utility`) are no stories."""
+    items: list[IndexItem] = []
+    seen: set[str] = set()
+    by_href: dict[str, list[etree._Element]] | None = None
+    # in the page's order: a card that is one link holding its heading among cards whose
+    # heading holds the link came last
+    order = {element: n for n, element in enumerate(page.body.iter())}
+    for heading in sorted(_headline_links(page.body), key=lambda h: order.get(h, 0)):
+        anchor = heading if heading.tag == "a" else next(
+            (a for a in heading.iter("a") if a.get("href")), None)
+        if anchor is None:
+            continue
+        # a card that is one link holding its heading is titled by that heading, not by all
+        # its text (the shop's name, prices and "FREE shipping" are no part of the headline)
+        inner = next((h for h in heading.iter("h2", "h3", "h4") if h.text_content().strip()),
+                     None) if heading is anchor else None
+        title = _title_text(heading if inner is None else inner)
+        href = anchor.get("href") or ""
+        if not title or href in seen or _site_utility(href) or _self_link(href, page.url):
+            continue
+        seen.add(href)
+        field = _FIELD_LABEL.match(title)
+        if field and len(title[field.end():].split()) <= 3:
+            # a code under its label: the card's name, else the code without its label
+            if by_href is None:
+                by_href = {}
+                for link in page.body.iter("a"):
+                    by_href.setdefault(link.get("href") or "", []).append(link)
+            title = _card_name(by_href.get(href, [anchor]), heading if inner is None else inner
+                               ) or title[field.end():]
+        # the teaser follows the headline: inside the card, else after it
+        teaser = next((t for t in (_teaser_after(h) for h in (inner, heading) if h is not None)
+                       if t), "")
+        items.append(IndexItem(title=title[:300], href=href, teaser=teaser))
+        if len(items) >= limit:
+            break
+    return items
+
+
+#: A product field's label opening a card's heading: what follows is the product's code, not
+#: its name ("Item Number: Optoma-ZU607T", "SKU: 4471", "Model #: KR161").
+_FIELD_LABEL = re.compile(
+    r"(?:(?:item|part|model|product|article|catalog(?:ue)?|stock|mfr\.?|manufacturer)\s*"
+    r"(?:number|no\.?|#|code|id)|sku|mpn|upc|ean|gtin|model)\s*[:#]\s*(?=\S)", re.I)
+#: Badges a shop sets before a product's name in its heading, each an element of its own
+#: (eBay's "New Listing" glued to the name: "New ListingGABBIE CARTER #50 …").
+_BADGES = frozenset({"new listing", "new", "new!", "new arrival", "just in", "sale", "on sale",
+                     "sponsored", "ad", "best seller", "bestseller", "top seller", "sold out",
+                     "clearance", "online only", "hot"})
+
+
+def _title_text(heading: etree._Element) -> str:
+    """The heading's text, less a badge (:data:`_BADGES`) in an element of its own at its
+    start."""
+    text = " ".join(heading.text_content().split())
+    # (through a link, or another box, that is all the heading holds)
+    while not (heading.text or "").strip() and len(heading) == 1 \
+            and isinstance(heading[0].tag, str) and not (heading[0].tail or "").strip():
+        heading = heading[0]
+    first = next((child for child in heading if isinstance(child.tag, str)), None)
+    if first is None or (heading.text or "").strip():
+        return text
+    badge = " ".join(first.text_content().split())
+    if badge.lower() not in _BADGES:
+        return text
+    rest = " ".join(((first.tail or "") + "".join(
+        etree.tostring(sibling, method="text", encoding="unicode", with_tail=True)
+        for sibling in first.itersiblings())).split())
+    return rest or text
+
+
+def _card_name(anchors: Sequence[etree._Element], heading: etree._Element) -> str:
+    """The product's name a card gives beside a heading that holds its code: the words of an
+    element in a link to the product named for a name or title (``class=
+    "cat-grid-product-name"``), as shown; else such a link's title, else its picture's
+    words (``alt``)."""
+    inside = set(heading.iter())
+    for anchor in anchors:
+        for element in anchor.iterdescendants():
+            if element in inside or not isinstance(element.tag, str) \
+                    or not _tokens(element) & {"name", "title"}:
+                continue
+            name = " ".join(element.text_content().split())
+            if name and not _FIELD_LABEL.match(name):
+                return name
+    for anchor in anchors:
+        name = " ".join((anchor.get("title") or "").split())
+        if name and not _FIELD_LABEL.match(name):
+            return name
+    for anchor in anchors:
+        for image in anchor.iter("img"):
+            name = " ".join((image.get("alt") or "").split())
+            if len(name.split()) >= 2:
+                return name
+    return ""
+
+
+#: The shop's own pages a card-like box links to ("account", "cart" under icons).
+_UTILITY_PATHS = frozenset({"cart", "basket", "bag", "checkout", "account", "my-account",
+                            "login", "signin", "sign-in", "register", "wishlist"})
+
+
+def _site_utility(href: str) -> bool:
+    """Whether ``href`` is the site's cart, account, login or wish list page."""
+    try:
+        path = [part for part in urlsplit(href).path.split("/") if part]
+    except ValueError:
+        return False
+    return len(path) == 1 and path[0].lower() in _UTILITY_PATHS
+
+
+def _self_link(href: str, url: str | None) -> bool:
+    """Whether ``href`` leads to the page itself (the browser's copy of the page writes an
+    empty ``href`` as the page's address: eBay's hidden "Shop on eBay" cards)."""
+    if not url:
+        return False
+    try:
+        return urldefrag(urljoin(url, href)).url == urldefrag(url).url
+    except ValueError:
+        return False
+
+
+def _teaser_after(headline: etree._Element) -> str:
+    """The first of the three blocks after ``headline`` that says something (:func:`_says`)
+    (after the story's ``<header>`` or ``<hgroup>`` when the headline closes one)."""
+    while headline.getnext() is None and headline.getparent() is not None \
+            and headline.getparent().tag in ("header", "hgroup"):
+        headline = headline.getparent()
+    sibling = headline.getnext()
+    for _ in range(3):
+        if sibling is None:
+            break
+        if isinstance(sibling.tag, str) and sibling.tag in ("p", "div", "span"):
+            words = " ".join(sibling.text_content().split())
+            if _says(words):
+                return words[:300]
+        sibling = sibling.getnext()
+    return ""
+
+
+#: A sentence's end, after its closing quote or bracket.
+_SENTENCE_END = re.compile(r"[.!?…][\"'’”)]?$")
+#: Words of a card's price block, beside its amounts ("Sale price: $24.50 Original price:
+#: $35.00", "$127.95 - $159.95Was $159.95VIP").
+_PRICE_WORDS = re.compile(
+    r"(?<![^\W\d_])(?:sale|original|regular|current|list|vip|member|was|now|from|price|"
+    r"prices|is|save|off|compare|at|you|to)(?![^\W\d_])", re.I)
+#: A word joined to the next without a space ("AmberlightBluestoneButterrum", "Duration6
+#: MinExercises5"): labels (colour swatches, facts) drawn apart, read as one run.
+#: (after two small letters: "iPhone", "McDonald" are one word each)
+_GLUED = re.compile(r"(?<=[a-z]{2})(?=[A-Z\d])|(?<=\d)(?=[A-Z][a-z])")
+
+
+def _says(words: str) -> bool:
+    """Whether a block's text is a teaser: over 40 characters, or a sentence of four words or
+    more ("Tall and narrow, for a single branch."); not a card's prices and their labels
+    (the reader shows the price beside the name), nor labels run together."""
+    if len(words) <= 40 and not (len(words.split()) >= 4 and _SENTENCE_END.search(words)):
+        return False
+    glued = len(_GLUED.findall(words))
+    if glued >= 3 and 2 * glued >= len(words.split()):
+        return False
+    if PRICE.search(words):
+        rest = _PRICE_WORDS.sub(" ", PRICE.sub(" ", words))
+        if len(re.findall(r"[^\W\d_]{2,}", rest)) < 5:
+            return False
+    return True
