@@ -77,11 +77,33 @@ def test_a_listing_beside_a_toolbar_keeps_its_code_and_drops_the_buttons():
     # mdBook: a box of copy and run buttons inside the <pre>, the code beside it
     main = _render("<pre><div class='buttons'><button class='clip-button' title='Copy'>"
                    "Copy<svg><title>copy icon</title><path d='M0 0'/></svg></button></div>"
-                   "<code class='language-rust hljs'><span class='boring'>fn main() {</span>\n"
+                   "<code class='language-rust hljs'><span class='hljs-keyword'>fn</span> main() {\n"
                    "    println!(\"hi\");\n}</code></pre>")
     assert '<code class="language-rust">fn main() {\n    println!("hi");\n}</code>' \
         in main.html
     assert "Copy" not in main.html and "copy icon" not in main.html
+
+
+def test_the_lines_an_example_hides_leave_the_listing():
+    # mdBook wraps the lines a Rust example hides (its source's "# " lines: the setup around
+    # the snippet) in <span class="boring">, shown only with the listing's eye button; the
+    # reader showed them all. Highlighted (spans inside) or not, as the page is saved.
+    main = _render("<p>Take the following variable:</p>"
+                   "<pre class='playground'><code class='language-rust edition2024'>"
+                   "<span class='boring'>#![allow(unused)]\n</span>"
+                   "<span class='boring'>fn main() {\n</span>let s = \"hello\";\n"
+                   "<span class='boring'>}</span></code></pre>"
+                   "<pre><code class='language-rust hljs hide-boring'><span class='boring'>"
+                   "<span class='hljs-keyword'>use</span> std::fs::File;\n</span>"
+                   "<span class='hljs-keyword'>fn</span> main() {}</code></pre>"
+                   # the source's form: "# " lines of a Rust listing no script has marked
+                   "<pre><code class='language-rust'># use std::io;\n#\nfn read() {}\n"
+                   "#[derive(Debug)]\nstruct A;</code></pre>"
+                   # "# " in another language is a comment or a prompt, not a hidden line
+                   "<pre><code class='language-python'># a comment\nx = 1</code></pre>")
+    codes = [code.text_content() for code in Page(main.html).body.iter("code")]
+    assert codes == ['let s = "hello";', "fn main() {}", "fn read() {}\n#[derive(Debug)]\nstruct A;",
+                     "# a comment\nx = 1"]
 
 
 def test_a_listing_s_language_label_above_it_is_said_once_in_the_box():

@@ -1102,10 +1102,39 @@ def _visible_chars(text: str) -> int:
     return len("".join(text.split()))
 
 
+#: The class mdBook gives the lines of a Rust example it hides (``# `` lines of its source:
+#: the ``fn main() {`` around a snippet, imports, setup), shown only with the listing's eye
+#: button.
+_HIDDEN_LINE_CLASS = "boring"
+#: A hidden line of a Rust example as rustdoc and mdBook write it in the source: ``# ``
+#: then the code, or ``#`` alone (``#[derive]`` and ``#![allow]`` are Rust's own).
+_HIDDEN_RUST_LINE = re.compile(r"^[ \t]*#(?: |$)")
+
+
+def _drop_hidden_lines(pre: etree._Element, language: str) -> None:
+    """Leave out the lines a documentation page hides in its example (mdBook's ``boring``
+    lines; in a Rust listing still in its source's form, the ``# `` lines): the page shows
+    the example without them, and the reader showed the whole setup around each snippet
+    (``#![allow(unused)]``, ``fn main() {`` ... ``}``: 157 lines on one chapter of the Rust
+    book)."""
+    for span in list(pre.iter("span")):
+        if _HIDDEN_LINE_CLASS in (span.get("class") or "").split():
+            _drop(span)
+    if language != "rust" or any(True for node in pre.iterdescendants() if node.tag != "code"):
+        return  # a listing drawn in spans: its lines are not its text's lines
+    for node in (pre, *pre.iter("code")):
+        if node.text and "#" in node.text:
+            lines = node.text.split("\n")
+            kept = [line for line in lines if not _HIDDEN_RUST_LINE.match(line)]
+            if len(kept) < len(lines) and "".join(kept).strip():
+                node.text = "\n".join(kept)
+
+
 def _single_code_box(pre: etree._Element) -> None:
     """One ``<pre><code class="language-x">`` per listing: nested boxes (``pre`` in ``pre``,
     per-line ``div``s) become plain text lines; the language comes from the classes."""
     language = code_language(pre)
+    _drop_hidden_lines(pre, language)
     # its direction and language stay (English code in an Arabic article: dir="ltr"), the
     # listing's own or its <code>'s
     inner = pre.find("code")
