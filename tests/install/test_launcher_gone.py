@@ -112,6 +112,13 @@ def left_behind(group: int) -> list[str]:
             if len(line.split()) >= 2 and line.split()[1] == str(group)]
 
 
+def one_line(stderr: bytes) -> bool:
+    """The launcher's stderr is its one message and nothing else (a browser logs it)."""
+    text = stderr.decode()
+    return text.startswith("blocksift cannot start: ") and text.count("\n") == 1 \
+        and text.endswith("\n")
+
+
 def hello_frame() -> bytes:
     body = json.dumps({"type": "hello", "id": "h1", "client": "test"}).encode()
     return struct.pack("=I", len(body)) + body
@@ -151,13 +158,15 @@ def test_the_wait_for_a_hang_up_is_bounded(
     and its reader and watchdog go with it."""
     monkeypatch.setattr(plan, "HANG_UP_WAIT_S", 2)
     proc, _ = start_launcher(tmp_path, shell)
-    assert proc.stdin is not None and proc.stdout is not None
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     try:
         only_frame(read_to_eof(proc.stdout, timeout=30))
         started = time.monotonic()
         assert proc.wait(timeout=60) == 1  # stdin still open
         assert time.monotonic() - started > 1
         assert left_behind(proc.pid) == []
+        # The reader the watchdog stopped is not reported (dash said "Terminated").
+        assert one_line(proc.stderr.read())
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
@@ -203,3 +212,32 @@ def test_run_by_hand_from_a_terminal_it_does_not_wait(
     finally:
         os.close(leader)
         os.close(follower)
+
+
+@pytest.mark.parametrize("shell", list(SHELLS))
+def test_a_watchdog_not_yet_running_when_the_browser_hangs_up(tmp_path: Path, shell: str) -> None:
+    """On a loaded machine the watchdog subshell may not have set its trap when the reader
+    ends and the launcher stops it: it dies of the TERM, and dash's ``wait`` reported
+    "Terminated" on stderr (test_missing_interpreter_answers_with_an_error_frame[sh] failed
+    so). Here the watchdog is held before its trap until the launcher stops it."""
+    argv = SHELLS[shell]
+    if shutil.which(argv[0]) is None:
+        pytest.skip(f"{argv[0]} is not installed")
+    text = launcher_script("linux", str(tmp_path / "removed venv" / "bin" / "python3"))
+    late = "    inherited=$!"
+    assert text.count(late) == 1
+    launcher = write_script(tmp_path / "blocksift-native-host",
+                            text.replace(late, "    while :; do :; done\n" + late))
+    proc = subprocess.Popen([*argv, str(launcher), "chrome-extension://x/"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, err = proc.communicate(b"", timeout=60)  # the browser hangs up at once
+        assert proc.returncode == 1
+        only_frame(out)
+        assert one_line(err), err
+        assert left_behind(proc.pid) == []
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()

@@ -194,12 +194,16 @@ def _hang_up_wait() -> list[str]:
     In the watchdog's trap, ``$!`` is its ``sleep`` once forked, else the inherited value;
     that ``sleep`` gets SIGKILL: just forked, it still has the trap's handler until it execs,
     and a TERM then is swallowed (seen with dash: the watchdog then lasted the whole bound).
+    stderr goes too, once the message is out: dash's ``wait`` reports a job a signal ended
+    ("Terminated"), which the browser would log as a second line: the reader stopped at the
+    bound, or a watchdog stopped before it set its trap (a loaded machine runs it late).
     """
     return [
         f"# After an error frame: wait (at most {HANG_UP_WAIT_S} s) for the browser to close our",
         "# stdin; exiting at once can fail the browser's first write and lose the frame.",
+        "# Quiet from here: dash reports a job a signal ended (\"Terminated\") on stderr.",
         "wait_for_hang_up() {",
-        "  exec >/dev/null",
+        "  exec >/dev/null 2>&1",
         "  [ -t 0 ] && return",
         "  exec 3<&0",
         "  cat <&3 >/dev/null 3<&- &",
