@@ -405,3 +405,24 @@ def test_ctrl_c_stops_batch_with_workers_quietly(home, pages):
     assert "Traceback" not in done.screen and "KeyboardInterrupt" not in done.screen, \
         done.screen
     assert "blocksift: interrupted" in done.screen
+
+
+def test_ctrl_c_during_batch_says_what_was_written_and_leaves_whole_lines(home, tmp_path):
+    """`blocksift batch < pages.jsonl -o out.jsonl`, Ctrl-C part way: the output holds the
+    first pages' lines, each whole JSON, and the last words say how many; the bar stays where
+    it was stopped (it showed '100% 30/30' of a 400-page file, as if the run had finished)."""
+    html = EXAMPLE.read_text(encoding="utf-8")
+    pages = tmp_path / "many.jsonl"
+    pages.write_text("".join(json.dumps({"id": f"p{n}", "html": html}) + "\n"
+                             for n in range(400)), encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    done = in_terminal(command("batch", "--jobs", "1", "-o", str(out)), environment(home),
+                       stdin=pages, interrupt_after=r" [1-9][0-9]*/400 ", timeout=240)
+    assert_clean(done.returncode, done.screen, 130)
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert 0 < len(records) < 400, done.screen
+    assert [r["id"] for r in records] == [f"p{n}" for n in range(len(records))]
+    last = done.lines[-1]
+    assert last.startswith("blocksift: interrupted"), done.screen
+    assert f"{len(records)} of 400 pages" in last and str(out) in last, last
+    assert "100%" not in done.screen and f"{len(records)}/{len(records)}" not in done.screen

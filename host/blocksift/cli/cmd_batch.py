@@ -32,6 +32,7 @@ from .common import (
     want_progress,
     worker_count,
 )
+from .main import EXIT_INTERRUPTED
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -84,6 +85,16 @@ def _line_count(stream: Any) -> int | None:
         return None
 
 
+def interrupted_summary(written: int, total: int | None, output: Any, parquet: bool) -> str:
+    """What a run stopped by Ctrl-C left behind: how many pages were written (the first
+    ones, in input order, each whole) and where."""
+    pages = f"{written} of {total} pages" if total else \
+        f"{written} page{'' if written == 1 else 's'}"
+    where = output if output is not None else "standard output"
+    form = "a complete Parquet file" if parquet else "whole lines"
+    return f"{pages} written to {where} ({form}, in input order)"
+
+
 def _refuse_binary(stream: Any) -> None:
     """A binary stdin (an archive, an image) is a usage error, not a page per line."""
     buffer = stream.buffer
@@ -112,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("batch reads JSONL pages on standard input: "
                            "blocksift batch < pages.jsonl > out.jsonl")
     _refuse_binary(stream)
-    from .batch_output import JSONL_COLUMNS, open_sink
+    from .batch_output import JSONL_COLUMNS, JsonlSink, open_sink
 
     sink = open_sink(args, sys.stdout.buffer, JSONL_COLUMNS)
     # tqdm without a total has no truth value (bool() raises): compare with None
@@ -121,16 +132,32 @@ def run(args: argparse.Namespace) -> int:
         from tqdm import tqdm
 
         progress = tqdm(unit="page", file=sys.stderr, total=_line_count(stream))
+    written = 0
+
+    def on_line() -> None:
+        nonlocal written
+        written += 1
+        if progress is not None:
+            progress.update()
+
+    interrupted = False
     try:
         max_bytes = args.max_bytes or MAX_INPUT_BYTES
         asyncio.run(run_pages(bounded_lines(stream.buffer, max_bytes), sink, args.algo,
-                              params, args.jobs, limits, args.action,
-                              progress.update if progress is not None else None, max_bytes))
+                              params, args.jobs, limits, args.action, on_line, max_bytes))
+    except KeyboardInterrupt:
+        interrupted = True
     finally:
-        sink.close()
+        sink.close()  # every settled page's line is whole (a Parquet file gets its footer)
         if progress is not None:  # bool(tqdm) raises without a total
-            if progress.total and progress.n < progress.total:  # blank lines were counted
-                progress.total = progress.n
+            if not interrupted and progress.total and progress.n < progress.total:
+                progress.total = progress.n  # blank lines were counted
                 progress.refresh()
             progress.close()
+    if interrupted:
+        total = progress.total if progress is not None else None
+        summary = interrupted_summary(written, total, args.output,
+                                      parquet=not isinstance(sink, JsonlSink))
+        print(f"blocksift: interrupted: {summary}", file=sys.stderr)
+        return EXIT_INTERRUPTED
     return 0
