@@ -857,6 +857,30 @@ def test_a_post_s_author_in_a_part_its_chosen_box_leaves_out_heads_the_post() ->
         ("div", "Think small and work your way up.")]
 
 
+def test_a_line_about_the_poster_in_the_author_s_box_is_no_second_name() -> None:
+    # SMF: each post's "poster" box holds the profile link and a "poster_ip" line that shows
+    # "Logged"; taken for a second name in the post, it left every post of the thread
+    # without a head, and the replies read as the opening post going on
+    posts = "".join(
+        f"<div class='windowbg'><div class='post_wrapper'><div class='poster'><h4>"
+        f"<a href='/profile;u={n}'>{name}</a></h4><ul class='user_info'>"
+        f"<li class='postgroup'>Sophist Member</li><li class='postcount'>Posts: 1,006</li>"
+        f"<li class='poster_ip'>Logged</li></ul></div><div class='postarea'>"
+        f"<div class='post'><div class='inner'>{body}</div></div></div></div></div>"
+        for n, (name, body) in enumerate([("Biology Forums", "How do you use AI?"),
+                                          ("Arantor", "Not really, so far.")]))
+    page = Page(f"<html><body><form>{posts}</form></body></html>",
+                url="https://forum.example/index.php?topic=1")
+    chosen = page.body.xpath("//div[@class='inner']")
+    names = content.post_authors(page.body, chosen)
+    assert [e.text_content() for e in names] == ["Biology Forums", "Arantor"]
+    elements = sorted(chosen + names, key=lambda e: int(e.get("data-bso")))
+    shown = Page(render_main(page, elements, post_heads=set(names)).html).body
+    assert [(e.tag, " ".join(e.text_content().split())) for e in shown] == [
+        ("p", "Biology Forums"), ("div", "How do you use AI?"),
+        ("hr", ""), ("p", "Arantor"), ("div", "Not really, so far.")]
+
+
 def test_a_chosen_user_pane_showing_a_name_alone_is_the_post_s_head() -> None:
     # the segmenter chose each post's user pane (avatar and name) with its text: the reader
     # showed a broken avatar, the name as a heading, and no rule between posts; the post's

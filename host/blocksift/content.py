@@ -1900,6 +1900,8 @@ _AUTHOR_BADGES = frozenset({"author", "op", "original poster", "thread starter",
 _COUNT = re.compile(r"^#?[\d.,]+[kKmM]?$")
 _COUNT_WORDS = frozenset({"members", "member", "posts", "post", "messages", "likes",
                           "reputation", "joined", "points"})
+#: Most characters of an avatar's initials drawn in a profile link ("J", "PE").
+_INITIALS_CHARS = 2
 #: Most characters and words of a post author's name.
 _AUTHOR_CHARS, _AUTHOR_WORDS = 40, 4
 
@@ -1952,15 +1954,25 @@ def post_authors(body: etree._Element, chosen: Sequence[etree._Element],
     order: dict[etree._Element, int] = {}  # document order of the names (the walk's)
     shown: list[tuple[etree._Element, str]] = []
     panes: list[etree._Element] = []  # chosen boxes showing a name alone (or with its date)
+    # an author's box whose name is its profile link (the box -> the name): a line in it
+    # named for the author but showing no link and another text is about them (SMF's
+    # "poster_ip" line, "Logged"), not a second name in the post
+    named_by_link: dict[etree._Element, str] = {}
     for node in body.xpath(_AUTHOR_PREFILTER):
         if node.get("itemprop") != "author" and not _AUTHOR_CLASS.search(node.get("class") or ""):
             continue
         text = " ".join(element_text(node).split())
         links = [a for a in node.iter("a") if a.get("href") and element_text(a).strip()]
+        if not links and any(named_by_link.get(ancestor, text) != text
+                             for ancestor in node.iterancestors()):
+            continue
         if len(links) == 1 and " ".join(element_text(links[0]).split()) != text:
             # the name is the profile link; the rest is a reputation, badges or a copy the
             # page hides
+            box = node
             node, text = links[0], " ".join(element_text(links[0]).split())
+            if len(text) > _INITIALS_CHARS:  # (not an avatar's initials, "J", "PE")
+                named_by_link[box] = text
         words = text.split()
         half = len(words) // 2
         if (not text or len(text) > _AUTHOR_CHARS or len(words) > _AUTHOR_WORDS
