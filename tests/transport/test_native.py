@@ -95,12 +95,32 @@ def test_extract_round_trip_maps_blocks_to_stamped_ids(host):
     (b"{\"type\": \"teleport\", \"id\": \"x\"}", 1008),  # unknown message type
     (json.dumps({"type": "extract", "id": "s", "html": "\ud800"}).encode(), 1006),
     (b"{\"type\": \"extract\", \"id\": \"m\"}", 1007),   # missing html
+    # a number of more than 4300 digits: Python's int limit, not a JSON error to json.loads
+    (b"{\"type\": \"ping\", \"id\": \"n\", \"n\": " + b"1" * 5000 + b"}", 1005),
 ])
 def test_every_bad_frame_gets_an_error_and_the_host_keeps_serving(host, frame, code):
     host.send_frame(frame)
     reply = host.recv()
     assert reply["type"] == "error" and reply["code"] == code, reply
     assert reply["message"]
+    host.send({"type": "ping", "id": "after"})
+    assert host.recv() == {"type": "pong", "id": "after"}
+
+
+@pytest.mark.parametrize("kind, extra", [
+    ("extract", {"html": "<p>x</p>", "algorithm": "linkblocks"}),
+    ("examples.save", {"html": "<p data-bsid='1'>x</p>", "mainIds": ["1"]}),
+])
+def test_a_deeply_nested_request_is_refused_with_its_id(host, kind, extra):
+    # Valid JSON that json.loads reads, nested too deep to be passed to a worker process
+    depth = 600
+    frame = json.dumps({"type": kind, "id": "deep", **extra}).encode()[:-1]
+    field = b"params" if kind == "extract" else b"algorithmOutput"
+    frame += b', "' + field + b'": {"a": ' + b"[" * depth + b"]" * depth + b"}}"
+    host.send_frame(frame)
+    reply = host.recv()
+    assert reply["type"] == "error" and reply["code"] == 1007 and reply["id"] == "deep", reply
+    assert "nested" in reply["message"]
     host.send({"type": "ping", "id": "after"})
     assert host.recv() == {"type": "pong", "id": "after"}
 

@@ -593,7 +593,10 @@ def test_bad_messages_get_error_replies_and_the_connection_stays(server: ServePr
     with connect(server.url, additional_headers=bearer(server.token)) as ws:
         for payload, code in [(b"\xff\xfe{", 1004), ("{nope", 1005), ("[1]", 1007),
                               ('{"type": "teleport", "id": "t"}', 1008),
-                              ('{"type": "extract", "id": "m"}', 1007)]:
+                              ('{"type": "extract", "id": "m"}', 1007),
+                              ('{"type": "ping", "id": "n", "n": ' + "1" * 5000 + "}", 1005),
+                              ('{"type": "extract", "id": "d", "html": "", "params": {"a": '
+                               + "[" * 600 + "]" * 600 + "}}", 1007)]:
             ws.send(payload)
             reply = json.loads(ws.recv(timeout=20))
             assert reply["type"] == "error" and reply["code"] == code, reply

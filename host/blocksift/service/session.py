@@ -38,6 +38,8 @@ NATIVE_MAX_REPLY_BYTES = 1024 * 1024
 #: Browsers refuse to send more than 64 MiB; the host refuses larger frames too.
 DEFAULT_MAX_FRAME_BYTES = 64 * 1024 * 1024
 _SURROGATE = re.compile("[\ud800-\udfff]")
+#: Deepest nesting of objects and arrays a message may have (the protocol's own go 4 deep).
+MAX_NESTING = 64
 #: Request types with a fast path that needs no message models (the host's cold start).
 _ANSWERED_BEFORE_MODELS_LOAD = ("ping", "hello")
 
@@ -272,11 +274,14 @@ class Session:
                               f"message is not valid UTF-8 (byte {exc.start}: {exc.reason})")
         try:
             return json.loads(data), None
-        except (json.JSONDecodeError, RecursionError) as exc:
-            detail = getattr(exc, "msg", "too deeply nested")
-            position = getattr(exc, "pos", None)
-            where = f" at character {position}" if position is not None else ""
-            return None, (ErrorCode.INVALID_JSON, f"message is not JSON: {detail}{where}")
+        except json.JSONDecodeError as exc:
+            return None, (ErrorCode.INVALID_JSON,
+                          f"message is not JSON: {exc.msg} at character {exc.pos}")
+        except RecursionError:
+            return None, (ErrorCode.INVALID_JSON, "message is not JSON: too deeply nested")
+        except ValueError:  # a number of over 4300 digits: Python's int limit, not JSON's
+            return None, (ErrorCode.INVALID_JSON, "message is not JSON this host reads: a "
+                                                  "number has more than 4300 digits")
 
     async def handle_bytes(self, data: bytes | str) -> None:
         """Decode one message body and handle it; bad input gets an error reply."""
@@ -305,7 +310,13 @@ class Session:
                                       f"unknown message type {kind!r}; known: {known}",
                                       request_id)
                 return
-        if _has_lone_surrogate(message):
+        problem = _inspect(message)
+        if problem == "nested":
+            await self.send_error(ErrorCode.INVALID_MESSAGE,
+                                  f"message is nested deeper than {MAX_NESTING} levels",
+                                  request_id)
+            return
+        if problem == "surrogate":
             await self.send_error(ErrorCode.LONE_SURROGATE,
                                   "message holds a lone UTF-16 surrogate; send well-formed "
                                   "strings (String.prototype.toWellFormed)", request_id)
@@ -642,17 +653,25 @@ def _plain_hello(message: dict[str, Any]) -> bool:
             and len(message.get("client", "")) <= 200)
 
 
-def _has_lone_surrogate(value: Any, depth: int = 0) -> bool:
-    if isinstance(value, str):
-        return _SURROGATE.search(value) is not None
-    if depth > 32:
-        return False
-    if isinstance(value, dict):
-        return any(_has_lone_surrogate(k, depth + 1) or _has_lone_surrogate(v, depth + 1)
-                   for k, v in value.items())
-    if isinstance(value, list):
-        return any(_has_lone_surrogate(v, depth + 1) for v in value)
-    return False
+def _inspect(message: Any) -> str | None:
+    """``"nested"`` for a message deeper than :data:`MAX_NESTING` (pickling it for a worker or
+    reading a stored example back would exceed Python's recursion limit), ``"surrogate"`` for
+    one holding a lone surrogate in any string or key, else None. No recursion of its own."""
+    stack: list[tuple[Any, int]] = [(message, 0)]
+    surrogate = False
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            surrogate = surrogate or _SURROGATE.search(value) is not None
+        elif isinstance(value, dict | list):
+            if depth >= MAX_NESTING:
+                return "nested"
+            if isinstance(value, dict):
+                stack.extend((key, depth) for key in value)
+                stack.extend((item, depth + 1) for item in value.values())
+            else:
+                stack.extend((item, depth + 1) for item in value)
+    return "surrogate" if surrogate else None
 
 
 def chunk_messages(text: str, request_id: str, limit: int) -> list[str]:
