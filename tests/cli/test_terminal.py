@@ -426,3 +426,20 @@ def test_ctrl_c_during_batch_says_what_was_written_and_leaves_whole_lines(home, 
     assert last.startswith("blocksift: interrupted"), done.screen
     assert f"{len(records)} of 400 pages" in last and str(out) in last, last
     assert "100%" not in done.screen and f"{len(records)}/{len(records)}" not in done.screen
+
+
+@pytest.mark.parametrize("action", ["extract", "hide"])
+def test_ctrl_c_during_eval_ends_with_its_message_below_the_bar(home, tmp_path, action):
+    """Ctrl-C part way through `blocksift eval`: the bar stays where it stopped and the last
+    line is 'blocksift: interrupted' (the bar was drawn again below the message, which was
+    left at the end of the bar's line)."""
+    first = (DATASET / "pages.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    pages = tmp_path / "many" / "pages.jsonl"
+    pages.parent.mkdir()
+    pages.write_text((first + "\n") * 400, encoding="utf-8")
+    done = in_terminal(command("eval", "--dataset", str(pages.parent), "--algo", "linkblocks",
+                               "--action", action),
+                       environment(home), interrupt_after=r" [1-9][0-9]*/400 ", timeout=240)
+    assert_clean(done.returncode, done.screen, 130)
+    assert done.lines[-1].strip() == "blocksift: interrupted", done.screen[-600:]
+    assert "100%" not in done.screen

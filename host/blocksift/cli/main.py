@@ -96,6 +96,18 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _close_progress_bars() -> None:
+    """Close the progress bars a command left open when Ctrl-C cut it short, so that each
+    stays where it stopped and the message goes below them (an open bar kept the message at
+    the end of its line, and was drawn once more under it when it was collected)."""
+    tqdm = sys.modules.get("tqdm")
+    for bar in list(getattr(getattr(tqdm, "tqdm", None), "_instances", ())):
+        try:
+            bar.close()
+        except Exception:  # a bar whose stream is gone: nothing to tidy
+            pass
+
+
 def _quiet_broken_pipe() -> None:
     """After ``blocksift ... | head``: no 'Exception ignored' noise when Python exits."""
     try:
@@ -132,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.flush()  # a reader gone early (`| head`) shows up here, not at exit
         return code
     except KeyboardInterrupt:
+        _close_progress_bars()
         print("blocksift: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
