@@ -293,6 +293,23 @@ def test_round_trip_reports_the_launchers_cannot_start_frame(tmp_path: Path) -> 
     assert time.monotonic() - started < 10  # not the round trip's own 30 s timeout
 
 
+def test_round_trip_names_the_exit_code_of_a_launcher_that_found_its_python_gone(
+        tmp_path: Path) -> None:
+    """The Windows launcher cannot write the error frame: it says so on stderr and exits
+    LAUNCHER_GONE_EXIT. A POSIX script stands in for it (no cmd.exe here)."""
+    from blocksift.registration.plan import LAUNCHER_GONE_EXIT
+
+    launcher = write_script(tmp_path / "blocksift-native-host", (
+        "#!/bin/sh\nprintf '%s\\n' 'blocksift cannot start: its Python, C:\\venv\\python.exe, "
+        f"is gone' >&2\nexit {LAUNCHER_GONE_EXIT}\n"))
+    trip = round_trip([str(launcher), CHROMIUM_ORIGIN], timeout=30)
+    assert not trip.ok
+    assert trip.error == (f"the host closed stdout before answering hello (exit code "
+                          f"{LAUNCHER_GONE_EXIT}): the launcher could not start the host, its "
+                          "Python or its source folder is gone")
+    assert "C:\\venv\\python.exe, is gone" in trip.stderr
+
+
 def test_a_host_that_lingers_after_end_of_input_is_flagged(toy_host: Path) -> None:
     trip = round_trip([str(toy_host), "linger"], timeout=10)
     assert trip.ok  # it answered; the browser would kill it later

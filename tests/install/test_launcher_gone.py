@@ -20,6 +20,7 @@ import pytest
 from install_support import posix_only, write_script
 
 from blocksift.registration import plan
+from blocksift.registration.plan import LAUNCHER_GONE_EXIT as GONE
 from blocksift.registration.plan import launcher_script
 
 pytestmark = posix_only
@@ -44,7 +45,7 @@ def test_missing_interpreter_answers_with_an_error_frame(tmp_path: Path, shell: 
     gone = tmp_path / "moved venv" / "bin" / "python3"  # a space and a quote-free path
     text = launcher_script("linux", str(gone)).replace("#!/bin/sh", f"#!{shutil.which(shell)}")
     done = run_launcher(tmp_path, text)
-    assert done.returncode == 1
+    assert done.returncode == GONE
     reply = only_frame(done.stdout)
     assert reply["type"] == "error" and reply["id"] is None and reply["code"] == 3004
     assert str(gone) in reply["message"] and "blocksift install" in reply["message"]
@@ -63,7 +64,7 @@ def test_missing_source_folder_answers_with_an_error_frame(tmp_path: Path) -> No
     assert python
     done = run_launcher(tmp_path, launcher_script("linux", python,
                                                   pythonpath=str(tmp_path / "old" / "host")))
-    assert done.returncode == 1
+    assert done.returncode == GONE
     reply = only_frame(done.stdout)
     assert str(tmp_path / "old" / "host") in reply["message"]
     assert "blocksift install" in reply["message"]
@@ -142,7 +143,7 @@ def test_the_launcher_waits_for_the_browser_to_hang_up(
         with pytest.raises(subprocess.TimeoutExpired):
             proc.wait(timeout=0.5)
         proc.stdin.close()  # the browser hangs up
-        assert proc.wait(timeout=30) == 1
+        assert proc.wait(timeout=30) == GONE
         assert left_behind(proc.pid) == []
         assert "blocksift install" in proc.stderr.read().decode()
     finally:
@@ -162,7 +163,7 @@ def test_the_wait_for_a_hang_up_is_bounded(
     try:
         only_frame(read_to_eof(proc.stdout, timeout=30))
         started = time.monotonic()
-        assert proc.wait(timeout=60) == 1  # stdin still open
+        assert proc.wait(timeout=60) == GONE  # stdin still open
         assert time.monotonic() - started > 1
         assert left_behind(proc.pid) == []
         # The reader the watchdog stopped is not reported (dash said "Terminated").
@@ -184,7 +185,7 @@ def test_a_launcher_whose_stdin_is_closed_exits_at_once(
     try:
         # b"": the pipe is closed before anything is read from it; well inside the bound.
         out, _ = proc.communicate(b"" if proc.stdin is not None else None, timeout=30)
-        assert proc.returncode == 1
+        assert proc.returncode == GONE
         assert str(gone) in only_frame(out)["message"]
         assert left_behind(proc.pid) == []
     finally:
@@ -204,7 +205,7 @@ def test_run_by_hand_from_a_terminal_it_does_not_wait(
                                  stdin=follower)
         try:
             proc.communicate(timeout=30)
-            assert proc.returncode == 1
+            assert proc.returncode == GONE
         finally:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
@@ -233,7 +234,7 @@ def test_a_watchdog_not_yet_running_when_the_browser_hangs_up(tmp_path: Path, sh
                             stderr=subprocess.PIPE, start_new_session=True)
     try:
         out, err = proc.communicate(b"", timeout=60)  # the browser hangs up at once
-        assert proc.returncode == 1
+        assert proc.returncode == GONE
         only_frame(out)
         assert one_line(err), err
         assert left_behind(proc.pid) == []

@@ -18,7 +18,13 @@ from blocksift.registration import (
     extension_id_from_key,
     plan_install,
 )
-from blocksift.registration.plan import launcher_interpreter, launcher_script
+from blocksift.registration.apply import _write_atomic
+from blocksift.registration.plan import (
+    LAUNCHER_GONE_EXIT,
+    gone_message,
+    launcher_interpreter,
+    launcher_script,
+)
 
 ORIGIN = f"chrome-extension://{CHROMIUM_EXTENSION_ID}/"
 
@@ -108,8 +114,103 @@ def test_windows_plan_writes_registry_keys_naming_manifests_in_the_data_dir() ->
 def test_windows_launcher_escapes_percent_and_sets_pythonpath() -> None:
     text = launcher_script("win32", r"C:\50%\python.exe", pythonpath=r"C:\src\host")
     assert '"C:\\50%%\\python.exe" -m blocksift native %*' in text
+    assert "rem interpreter: C:\\50%%\\python.exe" in text  # cmd.exe expands rem lines too
     assert 'set "PYTHONPATH=C:\\src\\host;%PYTHONPATH%"' in text
     assert launcher_interpreter(text) == r"C:\50%\python.exe"
+
+
+#: The line after which the Windows launcher is read in the UTF-8 code page.
+TO_UTF8 = 'if defined BLOCKSIFT_OLD_CP "%SystemRoot%\\System32\\chcp.com" 65001 >nul\r\n'
+
+
+def written_bat(tmp_path: Path, python: str, pythonpath: str | None = None) -> bytes:
+    """The Windows launcher's bytes, written by install's own writer."""
+    plan = plan_install(["chrome"], platform="win32", home=r"C:\Users\x", data_dir=r"C:\d",
+                        python=python, pythonpath=pythonpath)
+    target = tmp_path / "blocksift-native-host.bat"
+    _write_atomic(target, plan.launcher.content, plan.launcher.mode)
+    return target.read_bytes()
+
+
+def test_windows_launcher_switches_cmd_to_utf8_before_a_non_ascii_path(tmp_path: Path) -> None:
+    """cmd.exe reads a batch file in the console's code page (OEM: 437, 850...): a UTF-8
+    'José' read so is 'Jos├⌐' and the Python is not found. The file stays UTF-8 (no BOM,
+    which cmd.exe would run as part of the first command) and its ASCII-only head switches
+    the code page to 65001 before the first line that can hold other characters."""
+    python = r"C:\Users\José\Envs\ünï 名前\Scripts\python.exe"
+    raw = written_bat(tmp_path, python, pythonpath=r"C:\Users\José\src\host")
+    assert not raw.startswith(b"\xef\xbb\xbf")
+    assert raw.count(b"\n") == raw.count(b"\r\n")
+    head, switch, rest = raw.decode("utf-8").partition(TO_UTF8)
+    assert switch, "no switch to the UTF-8 code page"
+    assert (head + switch).isascii() and not rest.isascii()
+    assert head.startswith("@echo off\r\n")
+    assert ('for /f "tokens=2 delims=:." %%a in (\'"%SystemRoot%\\System32\\chcp.com"\') '
+            'do set "BLOCKSIFT_OLD_CP=%%a"\r\n') in head
+    # What cmd.exe reads after the switch: the path as written.
+    assert f'"{python}" -m blocksift native %*\r\n' in rest
+    assert f'if exist "{python}" goto python_found\r\n' in rest
+    assert 'if exist "C:\\Users\\José\\src\\host\\" goto source_found\r\n' in rest
+    # What it read before (the OEM code page): another path, which does not exist.
+    assert python not in raw.decode("cp850")
+    # The code page it found is put back, then the host's exit code is the launcher's.
+    assert rest.endswith('if defined BLOCKSIFT_OLD_CP "%SystemRoot%\\System32\\chcp.com" '
+                         '%BLOCKSIFT_OLD_CP% >nul\r\nexit /b %BLOCKSIFT_EXIT%\r\n')
+    assert 'set "BLOCKSIFT_EXIT=%ERRORLEVEL%"\r\n:done\r\n' in rest
+    # The doctor reads the interpreter back from the file.
+    assert launcher_interpreter(raw.decode("utf-8")) == python
+
+
+def cmd_echo(line: str) -> str:
+    """What cmd.exe prints for ``>&2 echo TEXT`` (delayed expansion off): %% is %, and
+    outside double quotes a caret makes the next character plain."""
+    prefix = ">&2 echo "
+    assert line.startswith(prefix)
+    text = line[len(prefix):]
+    assert "%" not in text.replace("%%", "")  # no variable would be expanded
+    text = text.replace("%%", "%")
+    out, quoted, i = [], False, 0
+    while i < len(text):
+        char = text[i]
+        if char == '"':
+            quoted = not quoted
+        elif char == "^" and not quoted:
+            i += 1
+            char = text[i]
+        elif char in "&|<>" and not quoted:
+            raise AssertionError(f"unescaped {char!r} would end the echo: {line}")
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+@pytest.mark.parametrize("python", [
+    r"C:\Users\Ann Lee\venv\Scripts\python.exe",
+    r"C:\Users\A&B (x)\50% ^off\<odd>|\Scripts\python.exe",
+])
+def test_windows_launcher_says_when_its_python_is_gone(tmp_path: Path, python: str) -> None:
+    """The sh launcher's check, in batch: a missing Python gets one line on stderr naming it
+    and the exit code LAUNCHER_GONE_EXIT (the doctor names it), not cmd.exe's "The system
+    cannot find the path specified" and a port that closes."""
+    lines = written_bat(tmp_path, python).decode("utf-8").split("\r\n")
+    check = lines.index(f'if exist "{python.replace("%", "%%")}" goto python_found')
+    assert lines[check - 1] == f'set "BLOCKSIFT_EXIT={LAUNCHER_GONE_EXIT}"'
+    message = cmd_echo(lines[check + 1])
+    assert message == gone_message(f"its Python, {python}, is gone (a moved or deleted "
+                                   "virtual environment, or an uninstalled Python?)")
+    assert lines[check + 2:check + 4] == ["goto done", ":python_found"]
+    run = lines.index(f'"{python.replace("%", "%%")}" -m blocksift native %*')
+    assert check < run < lines.index(":done")
+    assert LAUNCHER_GONE_EXIT not in (0, 1, 2, 3, 9009)  # the host's, cmd.exe's not-found
+
+
+def test_windows_launcher_says_when_its_source_folder_is_gone(tmp_path: Path) -> None:
+    lines = written_bat(tmp_path, r"C:\Python\python.exe",
+                        pythonpath="C:\\src\\host\\").decode("utf-8").split("\r\n")
+    check = lines.index('if exist "C:\\src\\host\\" goto source_found')  # a folder only
+    assert "its source folder, C:\\src\\host\\, is gone" in cmd_echo(lines[check + 1])
+    assert lines[check + 2:check + 5] == [
+        "goto done", ":source_found", 'set "PYTHONPATH=C:\\src\\host\\;%PYTHONPATH%"']
 
 
 def test_xdg_config_home_moves_chromium_family_dirs_not_firefox(tmp_path: Path) -> None:

@@ -47,7 +47,7 @@ from .browsers import (
     registry_key,
     sandboxed_browsers,
 )
-from .plan import launcher_interpreter, manifest_location, same_python
+from .plan import LAUNCHER_GONE_EXIT, launcher_interpreter, manifest_location, same_python
 
 Severity = Literal["error", "warning", "info"]
 #: Browsers refuse host messages above 1 MiB (Chrome docs; measured in browser-testing.md).
@@ -207,6 +207,11 @@ def round_trip(command: list[str], *, timeout: float = DEFAULT_TIMEOUT_S,
                     code = None
                 result.error = (f"the host closed stdout before answering {kind}"
                                 + (f" (exit code {code})" if code is not None else ""))
+                if code == LAUNCHER_GONE_EXIT:
+                    # The Windows launcher's way to say it (a batch file cannot write the
+                    # error frame the sh launcher sends): its stderr line names the path.
+                    result.error += (": the launcher could not start the host, its Python "
+                                     "or its source folder is gone")
                 return None
             if tag == "bad":
                 result.error = value

@@ -118,21 +118,7 @@ def launcher_script(platform: Platform, python: str, pythonpath: str | None = No
     the caller's origin; Firefox: manifest path and add-on id) are passed through.
     """
     if platform == "win32":
-        # cmd.exe expands %...% even inside quotes; a literal % is written %%.
-        def bat(text: str) -> str:
-            return text.replace("%", "%%")
-
-        lines = [
-            "@echo off",
-            f"rem {LAUNCHER_MARKER}, written by `blocksift install`.",
-            "rem Browsers start this file: a host manifest's path cannot carry arguments.",
-            f"rem interpreter: {python}",
-            "rem Re-run `blocksift install` instead of editing this file.",
-        ]
-        if pythonpath:
-            lines.append(f'set "PYTHONPATH={bat(pythonpath)};%PYTHONPATH%"')
-        lines.append(f'"{bat(python)}" -m blocksift native %*')
-        return "\r\n".join(lines) + "\r\n"
+        return _batch_launcher(python, pythonpath)
     lines = [
         "#!/bin/sh",
         f"# {LAUNCHER_MARKER}, written by `blocksift install`.",
@@ -154,6 +140,11 @@ def launcher_script(platform: Platform, python: str, pythonpath: str | None = No
     lines.append(f'exec {shlex.quote(python)} -m blocksift native "$@"')
     return "\n".join(lines) + "\n"
 
+
+#: Exit code of a launcher that cannot start the host (its Python or source folder is gone):
+#: EX_CONFIG of sysexits.h, which neither the host (0, 1, 2) nor cmd.exe (9009: command not
+#: found; 3: path not found) uses, so the doctor can name it.
+LAUNCHER_GONE_EXIT = 78
 
 #: Error code of the launcher's own error frame (the wire's INTERNAL, 3xxx: the host could
 #: not do the work); the registration layer does not import the wire package.
@@ -227,7 +218,8 @@ def _hang_up_wait() -> list[str]:
 
 def _gone_check(test: str, what: str) -> list[str]:
     """sh lines: unless ``test`` holds, tell the browser (a frame on stdout) and the user
-    (stderr) what to do, wait for the browser to hang up (bounded), and exit 1."""
+    (stderr) what to do, wait for the browser to hang up (bounded), and exit
+    LAUNCHER_GONE_EXIT."""
     message = gone_message(what)
     frame = error_frame(message)
     header = "".join(f"\\{byte:03o}" for byte in frame[:4])
@@ -236,9 +228,91 @@ def _gone_check(test: str, what: str) -> list[str]:
         f"  printf '%s\\n' {shlex.quote(message)} >&2",
         f"  printf '{header}%s' {shlex.quote(frame[4:].decode('ascii'))}",
         "  wait_for_hang_up",
-        "  exit 1",
+        f"  exit {LAUNCHER_GONE_EXIT}",
         "fi",
     ]
+
+
+#: cmd.exe's chcp, by full path (a chcp.bat earlier on PATH must not run instead).
+_CHCP = r'"%SystemRoot%\System32\chcp.com"'
+
+
+def _bat_percent(text: str) -> str:
+    """``text`` as cmd.exe reads it back after its %-expansion, which runs on every line of
+    a batch file, ``rem`` and quoted text included (``%~`` even aborts the whole file)."""
+    return text.replace("%", "%%")
+
+
+def _bat_echo(text: str) -> str:
+    """``text`` escaped to be printed by ``echo`` exactly: % doubled; outside double quotes,
+    ^ & | < > behind a caret (inside them cmd.exe takes those literally, and a caret too)."""
+    out: list[str] = []
+    quoted = False
+    for char in _bat_percent(text):
+        if char == '"':
+            quoted = not quoted
+        elif not quoted and char in "^&|<>":
+            out.append("^")
+        out.append(char)
+    return "".join(out)
+
+
+def _batch_launcher(python: str, pythonpath: str | None) -> str:
+    r"""The Windows launcher: a batch file (CRLF lines), written as UTF-8 without a BOM.
+
+    cmd.exe decodes a batch file line by line in the console's code page (the OEM one,
+    e.g. 437 or 850), so a UTF-8 path such as ``C:\Users\José\...`` came out as
+    ``Jos├⌐`` and the Python was not found. As CPython's venv ``activate.bat`` does
+    (bpo-32409; virtualenv and uv followed), the ASCII-only head switches the code page to
+    UTF-8 (65001) before the first line that can hold other characters and puts the old
+    one back at the end. Encoding in the OEM code page instead fails for a path it cannot
+    represent (virtualenv tried it: pypa/virtualenv#943). Chromium starts a batch host as
+    ``cmd.exe /d /s /c`` with a hidden console, Firefox with CREATE_NO_WINDOW: both have a
+    console, which chcp needs; without one the switch is skipped.
+
+    When the Python (or the checkout's ``host`` folder) is gone, the launcher prints one
+    line on stderr naming it and exits LAUNCHER_GONE_EXIT instead of cmd.exe's "The
+    system cannot find the path specified"; a batch file cannot write the sh launcher's
+    binary error frame, so the extension sees the port close and names ``blocksift
+    doctor``, which names the exit code.
+    """
+    lines = [
+        "@echo off",
+        f"rem {LAUNCHER_MARKER}, written by `blocksift install`.",
+        "rem Browsers start this file: a host manifest's path cannot carry arguments.",
+        "rem Re-run `blocksift install` instead of editing this file.",
+        "rem UTF-8 text: read in the UTF-8 code page (65001) from here on, the old one restored.",
+        "setlocal DisableDelayedExpansion",
+        'set "BLOCKSIFT_OLD_CP="',
+        f'for /f "tokens=2 delims=:." %%a in (\'{_CHCP}\') do set "BLOCKSIFT_OLD_CP=%%a"',
+        f"if defined BLOCKSIFT_OLD_CP {_CHCP} 65001 >nul",
+        # Only now may a line hold a character outside ASCII.
+        f"rem interpreter: {_bat_percent(python)}",
+        f'set "BLOCKSIFT_EXIT={LAUNCHER_GONE_EXIT}"',
+    ]
+
+    def gone_check(test: str, label: str, what: str) -> list[str]:
+        return [f"if exist {test} goto {label}",
+                f">&2 echo {_bat_echo(gone_message(what))}",
+                "goto done",
+                f":{label}"]
+
+    lines += gone_check(f'"{_bat_percent(python)}"', "python_found",
+                        f"its Python, {python}, is gone (a moved or deleted virtual "
+                        "environment, or an uninstalled Python?)")
+    if pythonpath:
+        # A trailing backslash makes `if exist` true for a folder only.
+        lines += gone_check(f'"{_bat_percent(pythonpath.rstrip(chr(92)))}\\"', "source_found",
+                            f"its source folder, {pythonpath}, is gone (a moved checkout?)")
+        lines.append(f'set "PYTHONPATH={_bat_percent(pythonpath)};%PYTHONPATH%"')
+    lines += [
+        f'"{_bat_percent(python)}" -m blocksift native %*',
+        'set "BLOCKSIFT_EXIT=%ERRORLEVEL%"',
+        ":done",
+        f"if defined BLOCKSIFT_OLD_CP {_CHCP} %BLOCKSIFT_OLD_CP% >nul",
+        "exit /b %BLOCKSIFT_EXIT%",
+    ]
+    return "\r\n".join(lines) + "\r\n"
 
 
 def launcher_interpreter(text: str) -> str | None:
@@ -246,9 +320,10 @@ def launcher_interpreter(text: str) -> str | None:
     if LAUNCHER_MARKER not in text:
         return None
     for line in text.splitlines():
-        for prefix in ("# interpreter: ", "rem interpreter: "):
-            if line.startswith(prefix):
-                return line[len(prefix):]
+        if line.startswith("# interpreter: "):
+            return line[len("# interpreter: "):]
+        if line.startswith("rem interpreter: "):  # as cmd.exe reads it: %% is one %
+            return line[len("rem interpreter: "):].replace("%%", "%")
     return None
 
 
