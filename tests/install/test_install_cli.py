@@ -170,3 +170,24 @@ def test_uninstalling_a_browser_not_registered_names_those_that_are(home: Path) 
         "nothing to remove: blocksift is not registered for Google Chrome; it is registered "
         "for chromium, firefox (`blocksift uninstall --browser NAME`, or no option for all)"]
     assert (home / ".config/chromium/NativeMessagingHosts" / f"{HOST_NAME}.json").is_file()
+
+
+def test_uninstall_ends_saying_which_registrations_stay(home: Path) -> None:
+    """The steps alone do not say that uninstalling Chrome's leaves Chromium's and
+    Firefox's registrations working."""
+    done = blocksift(home, "install", "--browser", "chrome", "--browser", "chromium",
+                     "--browser", "firefox")
+    assert done.returncode == 0, done.stderr
+    dry = blocksift(home, "uninstall", "--browser", "chrome", "--dry-run")
+    assert dry.stdout.splitlines()[-1] == (
+        f"would unregister {HOST_NAME} for chrome; it would stay registered for chromium, "
+        "firefox (`blocksift doctor` checks them)"), dry.stdout
+    one = blocksift(home, "uninstall", "--browser", "chrome")
+    assert one.returncode == 0, one.stderr
+    assert one.stdout.splitlines()[-1] == (
+        f"unregistered {HOST_NAME} for chrome; still registered for chromium, firefox "
+        "(`blocksift doctor` checks them)"), one.stdout
+    rest = blocksift(home, "uninstall")
+    assert rest.returncode == 0, rest.stderr
+    assert f"unregistered {HOST_NAME} for chromium, firefox; no browser can start it now" \
+        in rest.stdout.splitlines(), rest.stdout

@@ -195,9 +195,14 @@ def _check_interpreter(python: str, pythonpath: str | None, *, run: bool) -> Non
 
 def _uninstall(args: argparse.Namespace) -> int:
     from blocksift.registration import apply_uninstall
+    from blocksift.registration.apply import load_receipt, plan_uninstall
 
     ctx = _context()
     try:
+        before, _ = load_receipt(ctx["data_dir"])
+        _, after = plan_uninstall(ctx["data_dir"], platform=ctx["platform"], home=ctx["home"],
+                                  env=ctx["env"], browsers=args.browser,
+                                  user_data_dir=args.user_data_dir)
         actions = apply_uninstall(ctx["data_dir"], platform=ctx["platform"], home=ctx["home"],
                                   env=ctx["env"], browsers=args.browser,
                                   user_data_dir=args.user_data_dir, dry_run=args.dry_run)
@@ -217,6 +222,8 @@ def _uninstall(args: argparse.Namespace) -> int:
     _print_actions(actions, args.dry_run)
     for path in cleared:
         print(f"{'would ' if args.dry_run else ''}{'remove-dir':<15} {path}")
+    if actions:
+        print(_uninstall_summary(before, after, args.dry_run))
     if whole:
         from blocksift import paths
 
@@ -225,6 +232,26 @@ def _uninstall(args: argparse.Namespace) -> int:
             print(f"kept your data (labeled examples, models, token): "
                   f"{', '.join(map(str, kept))}; delete by hand to remove everything")
     return 0
+
+
+def _uninstall_summary(before: Any, after: Any, dry_run: bool) -> str:
+    """What uninstall unregistered and which registrations stay (``--browser chrome``
+    leaves Chromium and Firefox registered; the list of steps does not say so)."""
+    from blocksift.registration import HOST_NAME
+
+    def labels(receipt: Any) -> list[str]:
+        return list(dict.fromkeys(e.registration.label for e in receipt.entries)) \
+            if receipt is not None else []
+
+    left = labels(after)
+    gone = [label for label in labels(before) if label not in left]
+    done = f"{'would unregister' if dry_run else 'unregistered'} {HOST_NAME}" + (
+        f" for {', '.join(gone)}" if gone else "")
+    if left:
+        return (f"{done}; {'it would stay' if dry_run else 'still'} registered for "
+                f"{', '.join(left)} (`blocksift doctor` checks them)")
+    return f"{done}; " + ("no browser could start it then" if dry_run
+                          else "no browser can start it now")
 
 
 def _nothing_to_remove(args: argparse.Namespace, data_dir: Path) -> str:
