@@ -86,7 +86,7 @@ def test_extract_reads_stdin():
     (["eval", "--dataset", str(DATASET), "--limit", "-5"], "must be at least 1"),
     (["extract", "http://a b/page"], "cannot fetch"),  # http.client's own error, not an OSError
     (["extract", str(EXAMPLE), "--algo", "nonesuch"], "unknown algorithm"),
-    (["extract", str(EXAMPLE), "--param", "bogus=1"], "invalid params"),
+    (["extract", str(EXAMPLE), "--param", "bogus=1"], "unknown parameter"),
     (["extract", str(EXAMPLE), "--param", "novalue"], "key=value"),
     # a rule between two params is named as one, in words, without pydantic's prefix
     (["extract", str(EXAMPLE), "--param", "expected_f1_floor=0.6", "--param",
@@ -98,6 +98,38 @@ def test_usage_errors_are_clear(args, message):
     assert done.returncode == 2
     assert message in done.stderr
     assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    # pydantic's "Extra inputs are not permitted" named neither the word nor what is known
+    (["extract", str(EXAMPLE), "--algo", "linkblocks", "--param", "C_T=3"],
+     "unknown parameter 'C_T' for linkblocks (did you mean c_t?); its parameters: distance, "
+     "d_t, c_t, "),
+    (["extract", str(EXAMPLE), "--algo", "linkblocks", "--param", "C_T=3", "--param", "dt=2"],
+     "unknown parameters for linkblocks: 'C_T' (did you mean c_t?), 'dt' (did you mean d_t?); "
+     "its parameters: "),
+    (["batch", "--algo", "linkblocks", "--param", "distanse=code"],
+     "unknown parameter 'distanse' for linkblocks (did you mean distance?)"),
+    (["extract", str(EXAMPLE), "--param", "bogus=1"],
+     "unknown parameter 'bogus' for auto; its parameters: threshold, "),
+    (["train", "farsw", "--dataset", str(DATASET), "--param", "supprt=0.1"],
+     "unknown parameter 'supprt' for farsw (did you mean support?)"),
+    (["cluster", "--dataset", str(DATASET), "--param", "sim=0.9"],
+     "unknown parameter 'sim' for clustering; its parameters: sim_threshold, "),
+    # eval said only "invalid params: Extra inputs are not permitted", not even which one
+    (["eval", "--dataset", str(DATASET), "--algo", "linkblocks", "--param", "C_T=3"],
+     "unknown parameter 'C_T' for linkblocks (did you mean c_t?)"),
+    (["eval", "--dataset", str(DATASET), "--algo", "linkblocks", "--param", "c_t=many"],
+     "invalid params for linkblocks: c_t: Input should be a valid integer"),
+    # the hide evaluation runs each algorithm as the host does for hide: a --param was ignored
+    (["eval", "--dataset", str(DATASET), "--action", "hide", "--param", "c_t=3"],
+     "--action hide takes no --param"),
+])
+def test_param_errors_name_the_word_and_the_known_ones(args, message, tmp_path):
+    done = blocksift(*args, home=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert message in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
 
 
@@ -297,7 +329,7 @@ def test_extract_action_hide_says_why_it_holds_back():
                                 "json").stdout)
     assert "product page" in plan["restraint"]
     assert plan["restrainedTo"] == ("ads, banners and the page's own header, footer, "
-                                    "breadcrumbs and sidebar")
+                                    "menu, breadcrumbs and sidebar")
     first = blocksift("extract", str(shop), "--action", "hide").stdout.splitlines()[0]
     assert first.endswith(f"(only {plan['restrainedTo']}: {plan['restraint']})"), first
 

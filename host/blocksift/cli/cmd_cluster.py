@@ -17,9 +17,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..algorithms import clustering, params_problems
+from ..algorithms import clustering
 from ..page import Page, PageError
-from .common import CommandError, at_least, parse_params
+from .common import CommandError, at_least, params_message, parse_params
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -106,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         params = clustering.Params.model_validate(parse_params(args.params))
     except ValidationError as exc:
-        print(f"blocksift: error: bad --param: {params_problems(exc)}", file=sys.stderr)
+        print(f"blocksift: error: {params_message('clustering', clustering.Params, exc)}",
+              file=sys.stderr)
         return 2
     except CommandError as exc:
         print(f"blocksift: error: {exc}", file=sys.stderr)

@@ -11,6 +11,7 @@ from .common import (
     CommandError,
     add_algorithm_arguments,
     at_least,
+    load_algorithm,
     parse_params,
     run_guarded,
     want_progress,
@@ -56,22 +57,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 @run_guarded
 def run(args: argparse.Namespace) -> int:
-    from .. import algorithms
 
     args.params = parse_params(args.param)
     args.progress = want_progress(args.progress)
     if args.action == "hide":
         from ..evaluation import hide
 
+        if args.params:  # it would be ignored: each algorithm runs as the host's hide runs it
+            raise CommandError("--action hide takes no --param: it scores each algorithm with "
+                               "the settings the host's hide uses")
         try:
             return hide.run(args)
         except hide.HideEvalError as exc:
             raise CommandError(str(exc)) from None
-    try:
-        module = algorithms.load(args.algo)
-    except algorithms.UnknownAlgorithm:
-        raise CommandError(f"unknown algorithm {args.algo!r}; known: "
-                           f"{', '.join(algorithms.names())}") from None
+    module, _ = load_algorithm(args.algo, args.params)  # before any page is read
     kind = getattr(module, "MODEL", None)
     if args.sweep:
         from ..evaluation import sweep
@@ -89,16 +88,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_plain(args: argparse.Namespace, module: object) -> int:
-    from pydantic import ValidationError
-
     from ..evaluation.datasets import count_pages, iter_pages, resolve
     from ..evaluation.runner import algorithm_extractor, evaluate
 
     model = module.load_model() if getattr(module, "MODEL", None) == "trained" else None
-    try:
-        extractor = algorithm_extractor(args.algo, args.params, model)
-    except ValidationError as exc:
-        raise CommandError(f"invalid params: {exc.errors()[0]['msg']}") from None
+    extractor = algorithm_extractor(args.algo, args.params, model)  # params checked in run
     reports = []
     for name in args.datasets:
         try:

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .common import CommandError, at_least, parse_params
+from .common import CommandError, at_least, params_message, parse_params
 
 #: Algorithms that can be trained, name -> module.
 TRAINABLE = {"farsw": "blocksift.algorithms.farsw", "auto": "blocksift.algorithms.auto"}
@@ -92,16 +92,14 @@ def run(args: argparse.Namespace) -> int:
     module = importlib.import_module(TRAINABLE[args.algorithm])
     from pydantic import ValidationError
 
-    from .. import algorithms
-
     try:
         params = module.Params.model_validate(parse_params(args.param))
     except CommandError as exc:
         print(f"blocksift: error: {exc}", file=sys.stderr)
         return 2
     except ValidationError as exc:  # one line, as every usage error
-        print(f"blocksift: error: invalid params for {args.algorithm}: "
-              f"{algorithms.params_problems(exc)}", file=sys.stderr)
+        print(f"blocksift: error: {params_message(args.algorithm, module.Params, exc)}",
+              file=sys.stderr)
         return 2
     try:
         paths = [resolve(name) for name in args.datasets]

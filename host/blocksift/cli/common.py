@@ -90,8 +90,34 @@ def load_algorithm(name: str, params: dict[str, Any]) -> tuple[Any, Any]:
     try:
         return module, module.Params.model_validate(params)
     except ValidationError as exc:
-        raise CommandError(f"invalid params for {name}: "
-                           f"{algorithms.params_problems(exc)}") from None
+        raise CommandError(params_message(name, module.Params, exc)) from None
+
+
+def params_message(name: str, params_class: Any, error: Any) -> str:
+    """One line for a ``--param`` that ``params_class`` (pydantic) refused: a word it does
+    not know is named with the nearest known one and the whole list (pydantic says only
+    "Extra inputs are not permitted"); a bad value is named with what was wrong."""
+    from difflib import get_close_matches
+
+    from ..algorithms import params_problems
+
+    unknown = [str(e["loc"][0]) for e in error.errors()
+               if e["type"] == "extra_forbidden" and e["loc"]]
+    if not unknown:
+        return f"invalid params for {name}: {params_problems(error)}"
+    known = list(params_class.model_fields)
+    by_lower = {key.lower(): key for key in known}
+
+    def hint(word: str) -> str:
+        close = get_close_matches(word.lower(), list(by_lower), n=1)
+        return f" (did you mean {by_lower[close[0]]}?)" if close else ""
+
+    if len(unknown) == 1:
+        named = f"parameter {unknown[0]!r} for {name}{hint(unknown[0])}"
+    else:
+        named = f"parameters for {name}: " + ", ".join(f"{word!r}{hint(word)}"
+                                                       for word in unknown)
+    return f"unknown {named}; its parameters: {', '.join(known)}"
 
 
 #: Leading bytes of common non-text files, named in the error a user sees.
