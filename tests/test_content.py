@@ -881,6 +881,63 @@ def test_a_line_about_the_poster_in_the_author_s_box_is_no_second_name() -> None
         ("hr", ""), ("p", "Arantor"), ("div", "Not really, so far.")]
 
 
+def _comment(name: str, body: str, replies: str = "") -> str:
+    # old Reddit's comment: the author and the text in the comment's entry, its replies in a
+    # box of its own inside the comment
+    return (f"<div class='thing id-t1_{name.lower()} comment'><div class='entry'>"
+            f"<p class='tagline'><a class='author' href='/user/{name}'>{name}</a> 5 points</p>"
+            f"<div class='md'><p>{body}</p></div></div>"
+            f"<div class='child'>{f'<div class=sitetable>{replies}</div>' if replies else ''}"
+            f"</div></div>")
+
+
+def _thread_shown(page: Page) -> list[tuple[int, str]]:
+    """Each paragraph of the reader's copy of ``page``'s thread with how many boxes hold it."""
+    chosen = page.body.xpath("//div[@class='md']")
+    names = content.post_authors(page.body, chosen)
+    elements = sorted(chosen + names, key=lambda e: int(e.get("data-bso")))
+    shown = Page(render_main(page, elements, post_heads=set(names)).html).body
+    return [(sum(1 for a in p.iterancestors() if a.tag == "blockquote"), p.text_content())
+            for p in shown.iter("p")]
+
+
+def test_a_nested_thread_s_replies_stand_in_their_post_s_box() -> None:
+    # old Reddit nests each reply in the comment it answers: the reader showed every comment
+    # one after the other, a reply to a reply as if it answered the thread
+    thread = (_comment("Ragnar", "A cure for tinnitus?",
+                       _comment("Baron", "I dream of silence.",
+                                _comment("rich", "I no longer notice it.")
+                                + _comment("Zissoo", "Now you hear it."))
+                       + _comment("floris", "Different cells, though."))
+              + _comment("Pen", "I will wear mouse hair."))
+    page = Page(f"<html><body><div class='sitetable nestedlisting'>{thread}</div></body></html>",
+                url="https://old.reddit.com/r/science/comments/1/x/")
+    assert _thread_shown(page) == [
+        (0, "Ragnar"), (0, "A cure for tinnitus?"),
+        (1, "Baron"), (1, "I dream of silence."),
+        (2, "rich"), (2, "I no longer notice it."), (2, "Zissoo"), (2, "Now you hear it."),
+        (1, "floris"), (1, "Different cells, though."),
+        (0, "Pen"), (0, "I will wear mouse hair.")]
+
+
+def test_a_thread_laid_out_flat_or_a_question_above_its_answers_is_not_nested() -> None:
+    # a question's box and its answers' boxes are of another make, the answers deeper in the
+    # page's tree: no replies to the question
+    def post(kind: str, name: str, body: str) -> str:
+        return (f"<div class='{kind}'><div class='md'><p>{body}</p></div>"
+                f"<div class='signature'><a class='author' href='/u/{name}'>{name}</a></div></div>")
+    page = Page("<html><body><div id='mainbar'>" + post("question", "Pup", "Why?")
+                + "<div id='answers'>" + post("answer", "Jon", "Because.")
+                + post("answer", "Lester", "Also.") + "</div>"
+                + post("question-footer", "Edward", "Related.") + "</div></body></html>")
+    assert {depth for depth, _ in _thread_shown(page)} == {0}
+    # a flat thread whose last post sits a box deeper (a reply whose post is not shown)
+    flat = _comment("Ann", "One.") + _comment("Bob", "Two.")
+    page = Page(f"<html><body><div class='sitetable'>{flat}<div>{_comment('Cy', 'Three.')}"
+                "</div></div></body></html>")
+    assert {depth for depth, _ in _thread_shown(page)} == {0}
+
+
 def test_a_chosen_user_pane_showing_a_name_alone_is_the_post_s_head() -> None:
     # the segmenter chose each post's user pane (avatar and name) with its text: the reader
     # showed a broken avatar, the name as a heading, and no rule between posts; the post's

@@ -330,8 +330,13 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
     head_at = -1  # the index in pieces of a post's head with nothing shown after it yet
     shown = False  # whether a piece shows anything (text or a picture) yet
     units = _table_runs(elements)
+    level_of: dict[etree._Element, int] = {}  # a nested thread's reply's depth, by its head
     if post_heads:
         units = _heads_first(units, post_heads)
+        heads = [unit for unit in units
+                 if not isinstance(unit, list) and _names_a_post(unit, post_heads)]
+        level_of = dict(zip(heads, reply_levels(heads)))
+    level = level_before = 0  # replies open in a <blockquote> each, its post's box
     around = common_ancestor(elements)
     base = (declared(around, "dir"), declared(around, "lang")) if around is not None else ("", "")
     for unit in units:
@@ -340,8 +345,13 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
             # thread's starter in its header, a post's name given again below its text)
             if head_at >= 0:
                 del pieces[head_at:]
+                level = level_before
             head_at = len(pieces)
-            pieces.append(_post_head(unit, first=not shown))
+            level_before, deeper = level, level_of.get(unit, 0)
+            moves = "</blockquote>" * (level - deeper) + "<blockquote>" * (deeper - level)
+            # (a reply opens its box: no rule between it and the post it answers)
+            pieces.append(moves + _post_head(unit, first=not shown or deeper > level))
+            level = deeper
             continue
         if not isinstance(unit, list):
             clone = _copy_for_reader(unit, exclude, control)
@@ -376,9 +386,84 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
         clone = holder = None
     if head_at >= 0:
         del pieces[head_at:]  # a head the page's end follows
+        level = level_before
+    pieces.append("</blockquote>" * level)
     return nh3.clean("".join(pieces), tags=SAFE_TAGS, attributes=SAFE_ATTRIBUTES,
                      attribute_filter=safe_url_attribute, url_schemes=SAFE_URL_SCHEMES,
                      link_rel="noopener noreferrer", strip_comments=True)
+
+
+def reply_levels(heads: Sequence[etree._Element]) -> list[int]:
+    """How deep in a thread's tree of replies each post is (0: at the top), from its head's
+    place in the page (``heads``: the posts' author names, in document order), or all 0 where
+    the page lays its posts out flat.
+
+    A nested thread (old Reddit's, Hacker News' as boxes in boxes) puts a reply inside the
+    box of the post it answers, each level deeper in the page's tree by the same few
+    elements: a head deeper than the one before is a reply to it when that post is the
+    first one inside the box the two share; a head as deep as an earlier one answers the same
+    post. Levels are shown only when the thread comes back up from a reply (a later head
+    higher than the one before it) and every level of replies answers its post so: a
+    question whose answers alone sit deeper than it is no tree."""
+    depths = [sum(1 for _ in head.iterancestors()) for head in heads]
+    levels = [0] * len(heads)
+    open_depths: list[int] = []  # the depth of each level open, top first
+    came_back = False
+    position = {head: n for n, head in enumerate(heads)}
+    for n, (head, depth) in enumerate(zip(heads, depths)):
+        while open_depths and open_depths[-1] > depth:
+            open_depths.pop()
+            came_back = True
+        if open_depths and open_depths[-1] == depth:
+            levels[n] = len(open_depths) - 1
+            continue
+        if open_depths and open_depths[-1] < depth and not _replies_to(head, heads[n - 1],
+                                                                       position):
+            # deeper, but no reply: the posts start here (a thread's own post above its
+            # comments, laid out otherwise)
+            open_depths = [depth]
+            continue
+        if came_back and open_depths and open_depths[-1] < depth < depths[n - 1]:
+            return [0] * len(heads)  # back up to a depth no post had: no tree
+        open_depths.append(depth)
+        levels[n] = len(open_depths) - 1
+    if not came_back or max(levels, default=0) == 0:
+        return [0] * len(heads)
+    return levels
+
+
+def _class_words(node: etree._Element) -> frozenset[str]:
+    """The words of ``node``'s class that name a kind of box, not one box (no figures: an
+    id such as Reddit's ``id-t1_m3x9``; not ``odd``/``even``)."""
+    return frozenset(word for word in (node.get("class") or "").lower().split()
+                     if not any(c.isdigit() for c in word) and word not in ("odd", "even"))
+
+
+def _replies_to(head: etree._Element, above: etree._Element,
+                position: dict[etree._Element, int]) -> bool:
+    """Whether the post named by ``head`` lies in the box of the post named by ``above`` as
+    a reply: ``above`` is the first name in the box the two share, and ``head`` sits in a box
+    of the same make as the one ``above`` sits in there (the same tags, mostly the same
+    class words, from the name up: a comment in a comment's box of replies), not in a box of
+    another make (a question's answers, laid out otherwise than the question)."""
+    chain = list(above.iterancestors())
+    mine = {node: n for n, node in enumerate(head.iterancestors())}
+    shared_at = next((n for n, node in enumerate(chain) if node in mine), None)
+    if shared_at is None:
+        return False
+    shared = chain[shared_at]
+    if next((node for node in shared.iter() if node in position), None) is not above:
+        return False
+    own = list(head.iterancestors())[:shared_at + 1]
+    if len(own) <= shared_at or any(node is shared for node in own):
+        return False
+    for theirs, ours in zip(chain[:shared_at + 1], own):
+        if theirs.tag != ours.tag:
+            return False
+        words, other = _class_words(theirs), _class_words(ours)
+        if (words or other) and len(words & other) * 2 < len(words | other):
+            return False
+    return True
 
 
 def _heads_first(units: list[etree._Element | list[etree._Element]],
