@@ -242,3 +242,34 @@ def test_a_watchdog_not_yet_running_when_the_browser_hangs_up(tmp_path: Path, sh
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+
+
+def test_run_by_hand_it_prints_the_message_not_the_frame(tmp_path: Path) -> None:
+    """Doctor says to run the launcher by hand to see its error: in a terminal it prints
+    the one message, not the frame's binary length and the message again as JSON."""
+    gone = tmp_path / "removed venv" / "bin" / "python3"
+    launcher = write_script(tmp_path / "blocksift-native-host",
+                            launcher_script("linux", str(gone)))
+    leader, follower = os.openpty()
+    try:
+        proc = subprocess.Popen([str(launcher)], stdin=follower, stdout=follower,
+                                stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            _, err = proc.communicate(timeout=30)
+            assert proc.returncode == GONE
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        os.close(follower)
+        follower = -1
+        shown = b""
+        with contextlib.suppress(OSError):  # EIO: the terminal has no writer left
+            while chunk := os.read(leader, 4096):
+                shown += chunk
+        assert shown == b"", shown
+        assert one_line(err) and str(gone) in err.decode()
+    finally:
+        os.close(leader)
+        if follower >= 0:
+            os.close(follower)

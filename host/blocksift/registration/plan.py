@@ -217,8 +217,8 @@ def _hang_up_wait() -> list[str]:
 
 
 def _gone_check(test: str, what: str) -> list[str]:
-    """sh lines: unless ``test`` holds, tell the browser (a frame on stdout) and the user
-    (stderr) what to do, wait for the browser to hang up (bounded), and exit
+    """sh lines: unless ``test`` holds, tell the browser (a frame on stdout, unless that is a
+    terminal) and the user (stderr) what to do, wait for the browser to hang up (bounded), and exit
     LAUNCHER_GONE_EXIT."""
     message = gone_message(what)
     frame = error_frame(message)
@@ -226,7 +226,9 @@ def _gone_check(test: str, what: str) -> list[str]:
     return [
         f"if ! {test}; then",
         f"  printf '%s\\n' {shlex.quote(message)} >&2",
-        f"  printf '{header}%s' {shlex.quote(frame[4:].decode('ascii'))}",
+        # Run by hand in a terminal (doctor's advice for a host that fails), not a browser:
+        # the frame would only print its binary length and the message again.
+        f"  [ -t 1 ] || printf '{header}%s' {shlex.quote(frame[4:].decode('ascii'))}",
         "  wait_for_hang_up",
         f"  exit {LAUNCHER_GONE_EXIT}",
         "fi",
