@@ -37,7 +37,8 @@ def check_reply(reply: Any) -> dict[str, Any]:
 class HostProcess:
     """``python -m blocksift native`` with a reader thread collecting reply frames."""
 
-    def __init__(self, home: Path, *args: str, extra_path: Path | None = None):
+    def __init__(self, home: Path, *args: str, extra_path: Path | None = None,
+                 prefix: tuple[str, ...] = ()):
         from conftest_ws import LAUNCHER
 
         paths = [str(HOST_DIR)] + ([str(extra_path)] if extra_path is not None else [])
@@ -46,7 +47,8 @@ class HostProcess:
         # With extra_path, the test-only "sleepy" algorithm found there is loaded too.
         command = ([sys.executable, "-c", LAUNCHER] if extra_path is not None
                    else [sys.executable, "-m", "blocksift"])
-        self.proc = subprocess.Popen([*command, "native", *args],
+        # ``prefix`` runs the host under another command (unshare, to give it a full disk).
+        self.proc = subprocess.Popen([*prefix, *command, "native", *args],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=env)
         self.replies: queue.Queue[dict[str, Any] | None] = queue.Queue()

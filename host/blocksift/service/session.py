@@ -403,8 +403,21 @@ class Session:
         except Exception as exc:
             import sqlite3
 
-            from ..storage.examples import DamagedStore, is_transient
+            from ..storage.examples import (
+                DamagedStore,
+                default_path,
+                is_transient,
+                is_unwritable,
+                unwritable_message,
+            )
 
+            if is_unwritable(exc):  # a full disk or a read-only folder is not damage
+                configured = self.service.config.examples_path
+                path = Path(configured) if configured else default_path()
+                log.warning("examples database cannot be written: %s", exc)
+                await self.send_error(ErrorCode.INTERNAL, unwritable_message(path, exc),
+                                      request.id)
+                return
             damaged = isinstance(exc, DamagedStore) or (
                 isinstance(exc, sqlite3.DatabaseError) and not is_transient(exc))
             if damaged:

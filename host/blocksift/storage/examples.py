@@ -199,7 +199,7 @@ class ExampleStore:
                 raise sqlite3.DatabaseError(str(check[0] if check else "quick_check failed"))
         except sqlite3.DatabaseError as exc:
             self._conn.close()
-            if is_transient(exc):
+            if is_transient(exc) or is_unwritable(exc):
                 raise
             from . import health
 
@@ -542,8 +542,8 @@ def repair(path: Path | None = None) -> dict[str, Any]:
             else:
                 problem = str(check[0] if check else "quick_check failed")
     except sqlite3.DatabaseError as exc:
-        if is_transient(exc):
-            raise
+        if is_transient(exc) or is_unwritable(exc):
+            raise  # nothing a rebuild would mend: keep the file where it is
         problem = str(exc)
     if not problem:
         return {"path": str(path), "recovered": 0, "keptAside": [], "damaged": False}
@@ -578,6 +578,29 @@ def is_transient(exc: sqlite3.DatabaseError) -> bool:
     """A lock held by another process, not damage."""
     return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc)
                                                           or "busy" in str(exc))
+
+
+#: SQLite's primary result codes for a file that cannot be opened or written, not damaged:
+#: SQLITE_PERM, SQLITE_READONLY, SQLITE_FULL, SQLITE_CANTOPEN.
+_UNWRITABLE_CODES = (3, 8, 13, 14)
+
+
+def is_unwritable(exc: BaseException) -> bool:
+    """The disk is full, or the file or its folder cannot be opened or written (read-only
+    file system, another user's file): not damage, and nothing a repair would mend."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(exc, sqlite3.OperationalError) and isinstance(code, int) \
+        and code & 0xFF in _UNWRITABLE_CODES
+
+
+def unwritable_message(path: Path, exc: BaseException) -> str:
+    """What a client is told when :func:`is_unwritable` holds for ``exc``."""
+    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+    why = ("the disk is full: free some space" if code == 13 else
+           "the file or its folder is read-only or cannot be opened: check that this user "
+           "may write to the folder")
+    return (f"the examples database {path} cannot be written ({exc}); {why}, then try again. "
+            "It is not damaged and nothing saved is lost")
 
 
 _DATA = ("url, site, created, title, lang, html, main_ids, main_text, blocks, algorithm, "
