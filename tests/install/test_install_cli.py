@@ -191,3 +191,16 @@ def test_uninstall_ends_saying_which_registrations_stay(home: Path) -> None:
     assert rest.returncode == 0, rest.stderr
     assert f"unregistered {HOST_NAME} for chromium, firefox; no browser can start it now" \
         in rest.stdout.splitlines(), rest.stdout
+
+
+def test_a_dry_run_uninstall_says_it_would_keep_the_users_data(home: Path,
+                                                                  data_dir: Path) -> None:
+    assert blocksift(home, "install", "--browser", "firefox").returncode == 0
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "examples.sqlite").write_bytes(b"")  # the user's labeled examples
+    dry = blocksift(home, "uninstall", "--dry-run")
+    assert dry.stdout.splitlines()[-1].startswith(
+        "would keep your data (labeled examples, models, token): "), dry.stdout
+    done = blocksift(home, "uninstall")
+    assert done.stdout.splitlines()[-1].startswith("kept your data"), done.stdout
+    assert (data_dir / "examples.sqlite").is_file()

@@ -229,7 +229,8 @@ def _uninstall(args: argparse.Namespace) -> int:
 
         kept = [p for p in (paths.data_dir(), paths.config_dir()) if p.exists()]
         if kept:
-            print(f"kept your data (labeled examples, models, token): "
+            print(f"{'would keep' if args.dry_run else 'kept'} your data (labeled examples, "
+                  "models, token): "
                   f"{', '.join(map(str, kept))}; delete by hand to remove everything")
     return 0
 
