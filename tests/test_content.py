@@ -881,6 +881,31 @@ def test_a_line_about_the_poster_in_the_author_s_box_is_no_second_name() -> None
         ("hr", ""), ("p", "Arantor"), ("div", "Not really, so far.")]
 
 
+def test_a_byline_of_name_and_age_links_names_its_post_by_the_name() -> None:
+    # lobste.rs heads each comment with a byline: the avatar and the name linking to the
+    # profile, the age linking to the comment; no class names the author, and the comments
+    # ran together with no name at all
+    comments = "".join(
+        f"<li class='comments_subtree'><div class='comment'><div class='details'>"
+        f"<div class='byline'><a name='c_{n}'></a><span><a href='/~{name}' aria-hidden='true'>"
+        f"<img class='avatar' src='/avatars/{name}-16.png' alt='{name} avatar'></a> "
+        f"<a href='/~{name}'>{name}</a> <a href='/c/{n}'><time datetime='2024-08-12'>"
+        f"1 year ago</time></a></span></div><div class='comment_text'><p>{body}</p></div>"
+        f"</div></div></li>"
+        for n, (name, body) in enumerate([("jamesw", "List of all goals."),
+                                          ("kkiri", "Very interested in ref counting.")]))
+    page = Page(f"<html><body><ol class='comments'>{comments}</ol></body></html>",
+                url="https://lobste.rs/s/dwip3v/x")
+    chosen = page.body.xpath("//div[@class='comment_text']")
+    names = content.post_authors(page.body, chosen)
+    assert [e.text_content() for e in names] == ["jamesw", "kkiri"]
+    elements = sorted(chosen + names, key=lambda e: int(e.get("data-bso")))
+    shown = Page(render_main(page, elements, post_heads=set(names)).html).body
+    assert [(e.tag, " ".join(e.text_content().split())) for e in shown] == [
+        ("p", "jamesw"), ("div", "List of all goals."),
+        ("hr", ""), ("p", "kkiri"), ("div", "Very interested in ref counting.")]
+
+
 def _comment(name: str, body: str, replies: str = "") -> str:
     # old Reddit's comment: the author and the text in the comment's entry, its replies in a
     # box of its own inside the comment

@@ -1974,8 +1974,9 @@ def outermost(elements: Sequence[etree._Element],
 #: ``username``/``postbit-username``, and ``author``/``poster`` names in general).
 _AUTHOR_CLASS = re.compile(
     r"(?:^|[\s_-])(?:user-?name|username-coloured|author|author-?name|post-?author|poster|"
-    r"message-?name|nickname)(?:$|[\s_-])", re.I)
+    r"message-?name|nickname|byline)(?:$|[\s_-])", re.I)
 _AUTHOR_PREFILTER = ("descendant::*[contains(@class,'ser') or contains(@class,'uthor') or "
+                     "contains(@class,'byline') or "
                      "contains(@class,'oster') or contains(@class,'essage-name') or "
                      "contains(@class,'ickname') or @itemprop='author']")
 #: Badges a forum shows in an author's place ("Author" beside the thread starter's posts).
@@ -2048,6 +2049,11 @@ def post_authors(body: etree._Element, chosen: Sequence[etree._Element],
             continue
         text = " ".join(element_text(node).split())
         links = [a for a in node.iter("a") if a.get("href") and element_text(a).strip()]
+        if len(links) > 1:
+            # a post's byline links its author and its own page by its age ("jamesw 1 year
+            # ago", lobste.rs): the name is the link that is no date
+            named = [a for a in links if next(a.iter("time"), None) is None]
+            links = named if len(named) == 1 else links
         if not links and any(named_by_link.get(ancestor, text) != text
                              for ancestor in node.iterancestors()):
             continue
