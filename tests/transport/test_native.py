@@ -240,6 +240,30 @@ def test_cancel_stops_work_and_the_host_keeps_serving(host_factory, tmp_path):
     assert host.recv_reply(timeout=60)["type"] == "result"
 
 
+@pytest.mark.parametrize("second", [
+    {"type": "examples.list"},
+    {"type": "export.render", "title": "t", "html": "<p>x</p>", "format": "markdown"},
+    {"type": "extract", "html": "<p>x</p>", "algorithm": "linkblocks"},
+])
+def test_a_request_reusing_the_id_of_one_in_progress_is_refused(host_factory, tmp_path, second):
+    # The second request with the same id used to replace the first in the session's table
+    # of work in flight: the first could then no longer be cancelled, and a WebSocket
+    # server's SIGTERM did not wait for it.
+    host = host_factory("--workers", "1", extra_path=write_sleepy_module(tmp_path / "algos"))
+    started = tmp_path / "started"
+    host.send({"type": "extract", "id": "same", "html": "<p>x</p>", "algorithm": "sleepy",
+               "params": {"seconds": 600, "started_file": str(started)}})
+    wait_for_file(started)
+    host.send({"id": "same", **second})
+    refused = host.recv(timeout=60)
+    assert refused["type"] == "error" and refused["code"] == 1010, refused
+    assert refused["id"] == "same"
+    host.send({"type": "cancel", "id": "c1", "target": "same"})
+    replies = {r["type"]: r for r in (host.recv(timeout=60), host.recv(timeout=60))}
+    assert replies["cancelled"]["found"] is True
+    assert replies["error"]["code"] == 3002 and replies["error"]["id"] == "same"
+
+
 def test_per_request_time_limit(host_factory, tmp_path):
     # The job sleeps far past the limit; the follow-up needs milliseconds of it, so the
     # limit is generous enough for a loaded machine.

@@ -343,6 +343,11 @@ class Session:
             await self.send_error(ErrorCode.INVALID_MESSAGE, f"invalid {kind}: {problems}",
                                   request_id)
             return
+        if request.type not in ("hello", "ping", "cancel") and request.id in self._tasks:
+            # Replies are matched by id, and cancel finds work by it: one at a time.
+            await self.send_error(ErrorCode.DUPLICATE_ID,
+                                  f"request {request.id!r} is already in progress", request.id)
+            return
         if request.type == "hello":
             await self._hello(request.id, request.protocol)
         elif request.type == "ping":
@@ -361,14 +366,7 @@ class Session:
         elif request.type.startswith("export."):
             self._start(request.id, self._export(request))
         elif request.type == "extract":
-            if request.id in self._tasks:
-                await self.send_error(ErrorCode.DUPLICATE_ID,
-                                      f"request {request.id!r} is already in progress",
-                                      request.id)
-                return
-            task = asyncio.create_task(self._extract(request))
-            self._tasks[request.id] = task
-            task.add_done_callback(lambda _t, rid=request.id: self._tasks.pop(rid, None))
+            self._start(request.id, self._extract(request))
 
     async def _hello(self, request_id: str, protocol: int) -> None:
         if protocol > PROTOCOL_VERSION:
@@ -385,7 +383,12 @@ class Session:
         """Run ``work`` as this session's task for ``request_id`` (cancellable)."""
         task = asyncio.create_task(work)
         self._tasks[request_id] = task
-        task.add_done_callback(lambda _t, rid=request_id: self._tasks.pop(rid, None))
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        for request_id, running in list(self._tasks.items()):
+            if running is task:
+                del self._tasks[request_id]
 
     async def _examples(self, request: Any) -> None:
         """The examples.* requests: storage work runs on a thread, off the event loop."""
