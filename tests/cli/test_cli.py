@@ -357,3 +357,21 @@ def test_an_input_past_the_page_limit_is_refused_not_read_to_the_end(tmp_path, m
     small = tmp_path / "small.html"
     small.write_text("<p>a few words</p>", encoding="utf-8")
     assert "a few words" in common.read_source(str(small))[0]
+
+
+@pytest.mark.parametrize("given", ["pages.jsonl", "."])
+@pytest.mark.parametrize("action", ["extract", "hide"])
+def test_eval_of_a_dataset_in_the_current_folder_is_named_after_it(tmp_path, given, action):
+    """`cd mysite && blocksift eval --dataset pages.jsonl`: the set is 'mysite' in the table
+    and the JSON; it was '' (the name of '.'), and an empty table column."""
+    folder = tmp_path / "mysite"
+    folder.mkdir()
+    shutil.copy(DATASET / "pages.jsonl", folder / "pages.jsonl")
+    env = dict(os.environ, PYTHONPATH=str(REPO / "host"), BLOCKSIFT_HOME=str(tmp_path / "home"))
+    done = subprocess.run([sys.executable, "-m", "blocksift", "eval", "--dataset", given,
+                           "--algo", "linkblocks", "--action", action, "--json"],
+                          capture_output=True, text=True, timeout=300, env=env, cwd=folder)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    rows = report if isinstance(report, list) else report["hide"]
+    assert {row["dataset"] for row in rows} == {"mysite"}, done.stdout[:500]

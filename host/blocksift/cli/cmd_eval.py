@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
 
 def run_plain(args: argparse.Namespace, module: object) -> int:
     from ..evaluation.datasets import count_pages, iter_pages, resolve
-    from ..evaluation.runner import algorithm_extractor, evaluate
+    from ..evaluation.runner import algorithm_extractor, dataset_label, evaluate
 
     model = module.load_model() if getattr(module, "MODEL", None) == "trained" else None
     extractor = algorithm_extractor(args.algo, args.params, model)  # params checked in run
@@ -99,7 +99,7 @@ def run_plain(args: argparse.Namespace, module: object) -> int:
             path = resolve(name)
         except FileNotFoundError as exc:
             raise CommandError(str(exc)) from None
-        label = path.parent.name if path.name.startswith("pages.") else path.stem
+        label = dataset_label(path)
         bar = None
         if args.progress:
             from tqdm import tqdm

@@ -146,6 +146,7 @@ def run(args: argparse.Namespace) -> int:
 def run_auto(args: argparse.Namespace) -> int:
     """``train auto``: the segmenter's trees from labeled pages (needs the ``train`` extra)."""
     from ..evaluation.datasets import resolve
+    from ..evaluation.runner import dataset_label
 
     try:
         from .. import auto_training
@@ -199,7 +200,7 @@ def run_auto(args: argparse.Namespace) -> int:
     bar = _progress_bar(args, "features", paths)
     try:
         for path in paths:
-            dataset = path.parent.name if path.name.startswith("pages.") else path.stem
+            dataset = dataset_label(path)
             for record in iter_records(path, limit=args.limit):
                 if record.get("gold") is not None and record.get("html"):
                     samples.append(auto_training.make_sample(record, dataset))

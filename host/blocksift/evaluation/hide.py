@@ -38,7 +38,7 @@ from ..content import NON_TEXT_TAGS
 from ..page import Page
 from .datasets import LabeledPage, count_pages, iter_pages, resolve
 from .metric import tokens
-from .runner import percentile
+from .runner import dataset_label, percentile
 
 LOSS_LIMIT = 0.98  # a page "loses more than 2 %" when it keeps less than this
 
@@ -263,7 +263,7 @@ def run(args: argparse.Namespace) -> int:
             path = resolve(name)
         except FileNotFoundError as exc:
             raise HideEvalError(str(exc)) from None
-        label = path.parent.name if path.name.startswith("pages.") else path.stem
+        label = dataset_label(path)
         bar = None
         if args.progress:
             from tqdm import tqdm

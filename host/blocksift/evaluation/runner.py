@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from ..page import Page
@@ -153,6 +155,17 @@ class Report:
                  "word_f1": round(o.word[2], 4) if o.word else None,
                  "snippets": list(o.snippets)} for o in self.pages]
         return data
+
+
+def dataset_label(path: Path) -> str:
+    """The name a dataset file goes by in reports: its folder's for ``<set>/pages.jsonl(.gz)``
+    (also when given as ``pages.jsonl`` or ``.`` from inside the folder, whose name is ''),
+    else the file's stem."""
+    if path.name.startswith("pages."):
+        folder = Path(os.path.abspath(path)).parent.name  # "../pages.jsonl": not ".."
+        if folder:
+            return folder
+    return path.stem
 
 
 def percentile(values: Sequence[float], q: float) -> float:

@@ -35,6 +35,7 @@ import numpy as np
 
 from ..algorithms import linkblocks as lb
 from .datasets import count_pages, iter_pages, resolve
+from .runner import dataset_label
 
 #: Anchor-text share of a page's text units from which it counts as index-like.
 INDEX_LINK_SHARE = 0.5
@@ -247,7 +248,7 @@ def run(args: argparse.Namespace) -> int:
         except FileNotFoundError as exc:
             print(f"blocksift: {exc}", file=sys.stderr)
             return 2
-        label = path.parent.name if path.name.startswith("pages.") else path.stem
+        label = dataset_label(path)
         labeled_pages = iter_pages(path, getattr(args, "limit", None))
         if getattr(args, "progress", False):
             from tqdm import tqdm
