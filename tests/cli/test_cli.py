@@ -375,3 +375,49 @@ def test_eval_of_a_dataset_in_the_current_folder_is_named_after_it(tmp_path, giv
     report = json.loads(done.stdout)
     rows = report if isinstance(report, list) else report["hide"]
     assert {row["dataset"] for row in rows} == {"mysite"}, done.stdout[:500]
+
+
+def test_train_farsw_json_prints_the_model_and_leaves_the_users_model_alone(tmp_path):
+    """--json is 'print the model JSON instead of writing it': it wrote the user's model
+    anyway, which the host then used instead of the packaged one."""
+    home = tmp_path / "home"
+    done = blocksift("train", "farsw", "--dataset", str(DATASET), "--json", home=home)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["algorithm"] == "farsw"
+    assert not [path for path in home.rglob("*") if path.is_file()]
+    out = tmp_path / "rules.json"  # asked for: written too
+    done = blocksift("train", "farsw", "--dataset", str(DATASET), "--json", "--out", str(out),
+                     home=home)
+    assert done.returncode == 0 and json.loads(out.read_text()) == json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("algorithm", ["farsw", "auto"])
+def test_train_to_a_folder_is_refused_before_training(tmp_path, algorithm):
+    """`--out models/` (a folder): said '/…/models.tmp: Is a directory' once training was
+    over; now before it, naming the folder."""
+    folder = tmp_path / "models"
+    folder.mkdir()
+    done = blocksift("train", algorithm, "--dataset", str(DATASET), "--out", str(folder),
+                     home=tmp_path / "home")
+    assert done.returncode == 2, done.stderr
+    example = folder / ("farsw.json" if algorithm == "farsw" else "auto-segmenter.npz")
+    assert done.stderr == (f"blocksift: error: --out {folder} is a folder; give the model "
+                           f"file's name, e.g. {example}\n")
+
+
+@pytest.mark.parametrize("command", [["train", "farsw"], ["train", "auto"], ["cluster"],
+                                     ["eval"]])
+def test_every_command_that_reads_a_dataset_takes_d(tmp_path, command):
+    """`eval -d SET` works; `train farsw -d SET` said '--dataset is required' (with -d given)
+    and `cluster -d SET` 'unrecognized arguments: -d'."""
+    out = ["--out", str(tmp_path / "m.json")] if command == ["train", "farsw"] else []
+    extra = ["--rounds", "2", "--stack-folds", "0", "--out", str(tmp_path / "m.npz")] \
+        if command == ["train", "auto"] else []
+    done = blocksift(*command, "-d", str(DATASET), *out, *extra, home=tmp_path / "home")
+    assert done.returncode == 0, done.stderr
+
+
+def test_train_auto_names_an_unknown_dataset_as_an_error(tmp_path):
+    done = blocksift("train", "auto", "--dataset", "no-such-set", home=tmp_path / "home")
+    assert done.returncode == 2
+    assert done.stderr.startswith("blocksift: error: no-such-set: no such dataset"), done.stderr

@@ -28,7 +28,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "cluster", help="show the template classes and extraction rules of sites",
         description=__doc__)
     parser.add_argument("files", nargs="*", type=Path, help="HTML files (one group)")
-    parser.add_argument("--dataset", dest="datasets", action="append", default=[],
+    parser.add_argument("--dataset", "-d", dest="datasets", action="append", default=[],
                         metavar="PATH_OR_NAME", help="labeled dataset; repeatable")
     parser.add_argument("--param", dest="params", action="append", default=[],
                         metavar="K=V", help="clustering parameter, e.g. sim_threshold=0.9")

@@ -26,7 +26,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         description="Learn a model from labeled pages: auto's segmenter (trees in a .npz "
                     "file; needs the 'train' extra) or FAR-SW's rules (a JSON file).")
     parser.add_argument("algorithm", choices=sorted(TRAINABLE), help="algorithm to train")
-    parser.add_argument("--dataset", action="append", dest="datasets", required=True,
+    parser.add_argument("--dataset", "-d", action="append", dest="datasets", required=True,
                         metavar="PATH", help="labeled pages: a dataset name, folder or .jsonl"
                         "(.gz) file; repeat to combine")
     parser.add_argument("--per-site", action="store_true",
@@ -58,7 +58,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         "when it runs, so it is faster; 'farsw,rules' is the shipped 'fast' "
                         "model, 'farsw,linkblocks,linkdensity,rules' the shipped 'lite' one")
     parser.add_argument("--json", action="store_true",
-                        help="farsw: print the model JSON instead of writing it")
+                        help="farsw: print the model JSON instead of writing it (also "
+                             "written with --out)")
     parser.add_argument("--no-progress", dest="progress", action="store_false",
                         help="no progress bar on stderr")
     parser.set_defaults(progress=None)
@@ -80,10 +81,26 @@ def _progress_bar(args: argparse.Namespace, desc: str, paths: list[Path],
                 total=pages_total(paths, args.limit) if paths else None)
 
 
+#: The model file each algorithm's training writes by default (in the user's data dir).
+MODEL_FILE = {"farsw": "farsw.json", "auto": "auto-segmenter.npz"}
+
+
+def _out_is_a_folder(args: argparse.Namespace) -> bool:
+    """``--out`` names an existing folder where a model file is meant (said before training,
+    not once it is over as '.../models.tmp: Is a directory')."""
+    if args.out is None or args.per_site or not args.out.is_dir():
+        return False
+    print(f"blocksift: error: --out {args.out} is a folder; give the model file's name, "
+          f"e.g. {args.out / MODEL_FILE[args.algorithm]}", file=sys.stderr)
+    return True
+
+
 def run(args: argparse.Namespace) -> int:
     """Train, write the model, print the rules; 0 on success, 2 on bad input."""
     import importlib
 
+    if _out_is_a_folder(args):
+        return 2
     if args.algorithm == "auto":
         return run_auto(args)
 
@@ -128,18 +145,20 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
+    if args.json:  # printed instead of written: the user's model stays as it is
+        if args.out is not None:
+            module.save_model(model, args.out)
+        print(model.to_json(), end="")
+        return 0
     out = args.out
     if out is None:
         from ..paths import model_path
 
         out = model_path(args.algorithm)
     written = module.save_model(model, out)
-    if args.json:
-        print(model.to_json(), end="")
-    else:
-        print(module.format_rules(model))
-        print(f"model: {written} ({model.training.pages} pages, sha256 "
-              f"{model.training.sha256[:12]})")
+    print(module.format_rules(model))
+    print(f"model: {written} ({model.training.pages} pages, sha256 "
+          f"{model.training.sha256[:12]})")
     return 0
 
 
@@ -172,7 +191,7 @@ def run_auto(args: argparse.Namespace) -> int:
     try:
         paths = [resolve(name) for name in args.datasets]
     except FileNotFoundError as exc:
-        print(str(exc), file=sys.stderr)
+        print(f"blocksift: error: {exc}", file=sys.stderr)
         return 2
     if args.per_site:
         return _auto_sites(args, paths)
@@ -243,7 +262,7 @@ def run_auto(args: argparse.Namespace) -> int:
     if out is None:
         from ..paths import data_dir
 
-        out = data_dir() / "models" / "auto-segmenter.npz"
+        out = data_dir() / "models" / MODEL_FILE["auto"]
     written = trees.save(out, ensembles, meta)
     print(f"model: {written} ({meta['pages']} pages and {meta['lengthened_pages']} lengthened "
           f"copies, {meta['blocks']} blocks, "
