@@ -443,3 +443,34 @@ def test_ctrl_c_during_eval_ends_with_its_message_below_the_bar(home, tmp_path, 
     assert_clean(done.returncode, done.screen, 130)
     assert done.lines[-1].strip() == "blocksift: interrupted", done.screen[-600:]
     assert "100%" not in done.screen
+
+
+def test_ctrl_c_during_batch_warc_accounts_for_the_records_so_far(home, tmp_path):
+    """`blocksift batch --warc crawl.warc.gz -o out.jsonl`, Ctrl-C part way: the record count
+    that ends a run is given for the records settled so far (it was only 'interrupted'), and
+    the output holds their lines, whole."""
+    pytest.importorskip("fastwarc", reason="WARC input needs FastWARC: pip install '.[warc]'")
+    from blocksift import warc
+
+    article = EXAMPLE.read_bytes()
+    warc.write_warc_gz(tmp_path / "crawl.warc.gz", [
+        record for n in range(300) for record in (
+            warc.other_record("request", f"http://example.org/{n}", b"GET / HTTP/1.1\r\n\r\n",
+                              "application/http; msgtype=request"),
+            warc.response_record(f"http://example.org/{n}", article))])
+    out = tmp_path / "out.jsonl"
+    done = in_terminal(command("batch", "--warc", str(tmp_path / "crawl.warc.gz"), "--jobs",
+                               "1", "-o", str(out)), environment(home),
+                       interrupt_after=r"[1-9][0-9]* pages\]", timeout=240)
+    assert_clean(done.returncode, done.screen, 130)
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert 0 < len(records) < 300
+    assert [r["url"] for r in records] == [f"http://example.org/{n}"
+                                           for n in range(len(records))]
+    last = done.lines[-1]
+    found = re.fullmatch(r"blocksift: interrupted: warc: (\d+) records: (\d+) written, "
+                         r"(\d+) skipped \(not-response \d+\), to (.+)", last.strip())
+    assert found, done.screen[-800:]
+    settled, written, skipped = map(int, found.groups()[:3])
+    assert written == len(records) and settled == written + skipped
+    assert found.group(4) == f"{out} (whole lines, in record order)"

@@ -44,14 +44,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 async def run_records(paths: list[str], algorithm: str, params: dict[str, Any], jobs: int,
                       limits: BatchLimits, max_bytes: int, sink: Any,
-                      progress: Any = None) -> Any:
+                      progress: Any = None, counts: Any = None) -> Any:
     """Every record of ``paths``: each HTML page extracted on a limited worker and written
-    in record order, every other record counted with its reason; returns the counts."""
+    in record order, every other record counted with its reason; returns the counts (kept
+    in ``counts`` as they go when given, for a run cut short)."""
     from ..crawl import iter_items, text_only_params
     from ..warc import Skip, WarcCounts, WarcPage
 
     params = text_only_params(algorithm, params)
-    counts = WarcCounts()
+    counts = WarcCounts() if counts is None else counts
     pool = limited_pool(jobs, limits)
     await pool.start()
 
@@ -102,8 +103,15 @@ async def run_records(paths: list[str], algorithm: str, params: dict[str, Any], 
 
 
 def run(args: argparse.Namespace, params: dict[str, Any], limits: BatchLimits) -> int:
-    from ..warc import DEFAULT_MAX_BYTES, WarcUnavailable, expand_paths, require_fastwarc
-    from .batch_output import WARC_COLUMNS, open_sink
+    from ..warc import (
+        DEFAULT_MAX_BYTES,
+        WarcCounts,
+        WarcUnavailable,
+        expand_paths,
+        require_fastwarc,
+    )
+    from .batch_output import WARC_COLUMNS, JsonlSink, open_sink
+    from .main import EXIT_INTERRUPTED
 
     try:
         require_fastwarc()
@@ -117,15 +125,26 @@ def run(args: argparse.Namespace, params: dict[str, Any], limits: BatchLimits) -
 
         progress = tqdm(total=sum(os.path.getsize(path) for path in paths), unit="B",
                         unit_scale=True, unit_divisor=1024, file=sys.stderr)
+    counts = WarcCounts()
+    interrupted = False
     try:
-        counts = asyncio.run(run_records(paths, args.algo, params, args.jobs, limits,
-                                         args.max_bytes or DEFAULT_MAX_BYTES, sink,
-                                         progress))
+        asyncio.run(run_records(paths, args.algo, params, args.jobs, limits,
+                                args.max_bytes or DEFAULT_MAX_BYTES, sink, progress, counts))
         if progress is not None:
             progress.update(progress.total - progress.n)  # the last records' bytes
+    except KeyboardInterrupt:
+        interrupted = True
     finally:
         sink.close()
         if progress is not None:
             progress.close()
+    if interrupted:
+        # the records settled so far, each accounted for (those read ahead are not: their
+        # pages were never written)
+        counts.records = counts.written + sum(counts.skipped.values())
+        form = "whole lines" if isinstance(sink, JsonlSink) else "a complete Parquet file"
+        print(f"blocksift: interrupted: warc: {counts.summary()}, to "
+              f"{args.output or 'standard output'} ({form}, in record order)", file=sys.stderr)
+        return EXIT_INTERRUPTED
     print(f"blocksift: warc: {counts.summary()}", file=sys.stderr)
     return 0
