@@ -421,3 +421,24 @@ def test_train_auto_names_an_unknown_dataset_as_an_error(tmp_path):
     done = blocksift("train", "auto", "--dataset", "no-such-set", home=tmp_path / "home")
     assert done.returncode == 2
     assert done.stderr.startswith("blocksift: error: no-such-set: no such dataset"), done.stderr
+
+
+def test_examples_export_to_stdout_and_says_which_file_it_wrote(tmp_path):
+    """`examples export -` wrote a folder named '-' holding pages.jsonl.gz; it is standard
+    output, as `extract -` reads standard input. A folder given gets pages.jsonl.gz, and the
+    message names that file (it named the folder)."""
+    home = tmp_path / "home"
+    assert blocksift("examples", "import", str(DATASET), home=home).returncode == 0
+    env = dict(os.environ, PYTHONPATH=str(REPO / "host"), BLOCKSIFT_HOME=str(home))
+    done = subprocess.run([sys.executable, "-m", "blocksift", "examples", "export", "-"],
+                          capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(rows) == 6 and all(row["html"] and "gold" in row for row in rows)
+    assert not (tmp_path / "-").exists()
+    assert done.stderr == "exported 6 example(s) to standard output\n"
+    folder = tmp_path / "set"
+    done = blocksift("examples", "export", str(folder), home=home)
+    assert done.returncode == 0
+    assert done.stderr == f"exported 6 example(s) to {folder / 'pages.jsonl.gz'}\n"
+    assert len(gzip.decompress((folder / "pages.jsonl.gz").read_bytes()).splitlines()) == 6

@@ -26,7 +26,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     delete = actions.add_parser("delete", help="delete examples by id")
     delete.add_argument("example_ids", type=int, nargs="+")
     export = actions.add_parser("export", help="write the shared datasets' JSONL format")
-    export.add_argument("path", type=Path, help="file (.jsonl or .jsonl.gz) or folder")
+    export.add_argument("path", type=Path,
+                        help="file (.jsonl or .jsonl.gz), folder (gets pages.jsonl.gz) or - "
+                             "(standard output)")
     export.add_argument("--with-blocks", action="store_true",
                         help="also write the marked link/ad blocks and selected ids")
     importing = actions.add_parser("import", help="add the pages of a datasets-format file")
@@ -174,8 +176,8 @@ def _run(args: argparse.Namespace) -> int:
                 raise CommandError(f"no example(s) {', '.join(map(str, missing))}")
             print(f"deleted {len(wanted)} example(s)")
         elif args.action == "export":
-            count = store.export(args.path, with_blocks=args.with_blocks)
-            print(f"exported {count} example(s) to {args.path}", file=sys.stderr)
+            count, written = _export(store, args.path, args.with_blocks)
+            print(f"exported {count} example(s) to {written}", file=sys.stderr)
         elif args.action == "import":
             try:
                 report = store.import_records(args.path, args.on_duplicate)
@@ -201,6 +203,23 @@ def _run(args: argparse.Namespace) -> int:
             print(f"imported {len(report.added)} example(s){replaced}{skipped}",
                   file=sys.stderr)
     return 0
+
+
+def _export(store: Any, path: Path, with_blocks: bool) -> tuple[int, str]:
+    """Every example in the datasets' JSONL: to standard output for ``-`` (it made a folder
+    named '-'), else to the file, or to ``pages.jsonl.gz`` in a folder; (count, where)."""
+    if str(path) == "-":
+        from ..storage.examples import export_record
+
+        count = 0
+        for example in store.all():
+            sys.stdout.write(json.dumps(export_record(example, with_blocks),
+                                        ensure_ascii=False) + "\n")
+            count += 1
+        return count, "standard output"
+    # as the store names it: a folder, or a name without a suffix, gets pages.jsonl.gz
+    target = path / "pages.jsonl.gz" if path.is_dir() or not path.suffix else path
+    return store.export(path, with_blocks=with_blocks), str(target)
 
 
 def _no_store(args: argparse.Namespace, path: Path) -> int:
