@@ -109,3 +109,79 @@ def test_a_news_storys_sums_are_no_price():
         "</ul></body></html>")
     assert index_prices(root, [f"/s/{n}" for n in range(7)]) == \
         ["", "", "", "", "", "$34.00", "$36"]
+
+
+# -- whether the page says it sells (the reader's "products", not "stories") ---------------
+
+def _page(body: str, head: str = ""):
+    return lxml_html.fromstring(f"<html><head>{head}</head><body>{body}</body></html>")
+
+
+def test_a_page_says_it_sells_by_schema_org_products_an_add_to_cart_control_or_its_type():
+    from blocksift.index_prices import sale_cues
+
+    card = '<li><a href="/car71{n}.html">Lens {n}</a>{extra}</li>'
+    hrefs = [f"/car71{n}.html" for n in range(3)]
+
+    def shop(extra: str = "", head: str = "", item: str = "li") -> object:
+        cards = "".join(card.format(n=n, extra=extra) for n in range(3))
+        if item != "li":
+            cards = cards.replace("<li>", f"<li {item}>")
+        return _page(f"<ul>{cards}</ul><p>Deals: $20 off a camera.</p>", head)
+
+    news = shop(head='<script type="application/ld+json">{"@type": "NewsArticle"}</script>')
+    assert sale_cues(news, hrefs) == []
+    # JSON-LD naming the stories' pages as products (a list of types too), microdata, RDFa
+    listing = ('<script type="application/ld+json">{"@graph": [{"@type": "ItemList"}, '
+               + ", ".join(f'{{"@type": ["Thing", "Product"], "url": "https://shop.example'
+                           f'/car71{n}.html", "offers": {{"@type": "Offer"}}}}'
+                           for n in range(2)) + "]}</script>")
+    assert sale_cues(shop(head=listing), hrefs) == ["schema"]
+    assert sale_cues(shop(item='itemscope itemtype="https://schema.org/Product"'), hrefs) \
+        == ["schema"]
+    assert sale_cues(shop(item='typeof="Product"'), hrefs) == ["schema"]
+    # products the stories are not (a freelancer site's people beside its blog's posts), or
+    # one story in ten: no
+    people = ('<script type="application/ld+json">[' + ", ".join(
+        f'{{"@type": "Product", "url": "https://shop.example/designers/{n}"}}'
+        for n in range(5)) + "]</script>")
+    assert sale_cues(shop(head=people), hrefs) == []
+    assert sale_cues(shop(head=listing), hrefs + [f"/blog/{n}" for n in range(6)]) == []
+    assert sale_cues(shop(head="<script type='application/ld+json'>{\"@type\": \"Product\"")
+                     , hrefs) == []  # (broken JSON)
+    # a card's button, an input's value, a form's address, a link to an add-to-cart address
+    for extra in ['<button type="button"> Add to Cart </button>',
+                  '<input type="submit" value="Add to bag">',
+                  '<form action="/cart/add" method="post"><button>Choose</button></form>',
+                  '<a href="/cart.php?action=add&amp;product_id=1041">Pre-Order Now</a>']:
+        assert sale_cues(shop(extra), hrefs) == ["cart"], extra
+    # a sentence about a cart is no control; a control outside the stories' cards is not
+    # theirs (a shop's blog: the posts listed, a product's box beside them)
+    assert sale_cues(shop("<p>Add to cart</p>"), hrefs) == []
+    blog = _page("<ul>" + "".join(card.format(n=n, extra="") for n in range(3)) + "</ul>"
+                 "<aside><h3>Our best seller</h3><button>Add to cart</button></aside>")
+    assert sale_cues(blog, hrefs) == []
+    assert sale_cues(news, hrefs, {"product": 0.8, "collection": 0.1}) == ["type"]
+    assert sale_cues(news, hrefs, {"product": 0.6, "collection": 0.3}) == []
+
+
+def test_the_reader_answer_of_a_shop_index_says_it_sells():
+    import json
+
+    from blocksift.service.worker import Job, run_job
+
+    cards = "".join(f'<li class="card"><h3><a href="/car71{n}.html">Lens number {n}</a></h3>'
+                    f'<p>A sharp lens for every day.</p><button>Add to cart</button></li>'
+                    for n in range(8))
+    links = "".join(f'<li><a href="/s{n}">Section {n}</a></li>' for n in range(12))
+    html = (f"<html><head><title>Lenses</title></head><body><nav><ul>{links}</ul></nav>"
+            f"<main><h1>Lenses</h1><ul>{cards}</ul></main></body></html>")
+    outcome = run_job(Job(algorithm="auto", params={}, html=html, url="https://shop.example/l",
+                          want=["main"], id_attr="data-bs", action="reader"))
+    page = json.loads(outcome.page_json)
+    assert page["pageKind"] == "index", page
+    assert page["sells"] is True
+    news = html.replace("<button>Add to cart</button>", "")
+    outcome = run_job(Job(algorithm="auto", params={}, html=news, url="https://shop.example/l",
+                          want=["main"], id_attr="data-bs", action="reader"))
+    assert json.loads(outcome.page_json)["sells"] is False

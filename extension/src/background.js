@@ -290,6 +290,8 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
         lang: main.metadata?.language || snap.lang, algorithm: result.algorithm,
         html: main.html, text: main.text, startedAt, hostMs: base.hostMs,
         pageKind: plan?.pageKind ?? "article", index: plan?.index ?? [],
+        // an index page that says it sells (host: index_prices.sale_cues): its products
+        sells: plan?.sells === true,
         metadata: main.metadata ?? null,
         // auto adapted to the site from the user's labeled pages of it (stage "site"): the
         // reader says so, and from how many

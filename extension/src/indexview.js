@@ -57,21 +57,24 @@ function productLink(href) {
 }
 
 /**
- * Whether the stories are a shop's products: at least half show a price, or at least half
- * link to a product page (PRODUCT_SEGMENTS). A news index with a price in a headline or
- * two is not (6 of a news page's 61 stories); a shop's listing whose cards show no price
- * readable from the page still is, from its links. On wcxb-dev: 23 pages, none a news page.
+ * Whether the stories are a shop's products: the page says it sells (`sells`, the host's
+ * page-level cues: schema.org products or offers, an add-to-cart control, a product page's
+ * predicted type), or at least half show a price, or at least half link to a product page
+ * (PRODUCT_SEGMENTS). A news index with a price in a headline or two is not (6 of a news
+ * page's 61 stories); a shop's listing whose cards show no price readable from the page
+ * and link to no product page ("/car714.html") still is, from its add-to-cart buttons.
  */
-export function listsProducts(stories) {
+export function listsProducts(stories, sells = false) {
+  if (sells === true) return true;
   const half = stories.length / 2;
   return stories.filter((story) => story.price).length >= half
     || stories.filter((story) => productLink(story.href)).length >= half;
 }
 
 /** The reader's line over an index: stories and headlines, or a shop's products (with their
- * prices when at least half show one). */
-export function indexNote(stories) {
-  if (!listsProducts(stories)) {
+ * prices when at least half show one); `sells` as for listsProducts. */
+export function indexNote(stories, sells = false) {
+  if (!listsProducts(stories, sells)) {
     return `This page is an index of ${stories.length} stories, not an article: here are its headlines.`;
   }
   const priced = stories.filter((story) => story.price).length >= stories.length / 2;
@@ -83,7 +86,7 @@ export function indexNote(stories) {
 export function indexCountLabel(data) {
   const stories = indexStories(data);
   if (!stories) return "";
-  return `${stories.length} ${listsProducts(stories) ? "products" : "stories"}`;
+  return `${stories.length} ${listsProducts(stories, data.sells) ? "products" : "stories"}`;
 }
 
 /** A fragment for an index page, or null when the data is not one (indexStories). */
@@ -98,7 +101,7 @@ export function indexViewFragment(data, doc = document) {
   // sentence's start); the headlines below keep the page's direction
   note.setAttribute("dir", "ltr");
   note.setAttribute("lang", "en");
-  note.textContent = indexNote(stories);
+  note.textContent = indexNote(stories, data.sells);
   fragment.append(note);
   const list = doc.createElement("ol");
   list.className = "index-list";

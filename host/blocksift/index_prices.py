@@ -16,8 +16,10 @@ a price per month beside the price), gets none: a wrong price is worse than no p
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
+from urllib.parse import urlsplit
 
 from lxml import etree
 
@@ -207,6 +209,19 @@ def card_price(card: etree._Element) -> str:
     return found[0] if len({_key(price) for price in found}) == 1 else ""
 
 
+def _cards(root: etree._Element, hrefs: Sequence[str]) -> list[etree._Element]:
+    """The card of each story found (its link's ``href`` as written; :func:`card_of` around
+    its first link)."""
+    anchors: dict[str, list[etree._Element]] = {}
+    wanted = set(hrefs)
+    for anchor in root.iter("a"):
+        href = anchor.get("href")
+        if href in wanted:
+            anchors.setdefault(href, []).append(anchor)
+    everyone = {a for found in anchors.values() for a in found}
+    return [card_of(found[0], everyone - set(found)) for found in anchors.values()]
+
+
 def index_prices(root: etree._Element, hrefs: Sequence[str]) -> list[str]:
     """For each story link of an index page (its ``href`` as written), the price its card
     shows, "" where none (or where the link is not found once, or its card is a story's
@@ -228,3 +243,113 @@ def index_prices(root: etree._Element, hrefs: Sequence[str]) -> list[str]:
         # to the product: both are inside it)
         prices.append(card_price(card_of(mine[0], others)))
     return prices
+
+
+#: schema.org types of a product on sale (JSON-LD ``@type``, microdata ``itemtype``, RDFa
+#: ``typeof``).
+_PRODUCT_TYPES = re.compile(r"(?:https?://schema\.org/)?(?:Product|ProductGroup|"
+                            r"IndividualProduct|ProductModel)")
+#: A control's words that put a product in the cart.
+_CART_WORDS = re.compile(r"^(?:\+\s*)?(?:add to (?:cart|bag|basket|trolley)|buy now|buy it now)"
+                         r"$", re.I)
+#: An address that puts a product in the cart (a form's action, a link's href).
+_CART_URL = re.compile(r"[?&]add[-_]?to[-_]?cart=|/add[-_]?to[-_]?cart\b|\baddtocart\b"
+                       r"|cart(?:\.php)?\?action=add\b|/cart/add\b", re.I)
+#: The page types a segmenter predicts for a shop's pages, and how sure it must be.
+_SHOP_PAGE_TYPES = ("product",)
+_SHOP_PAGE_TYPE_MIN_P = 0.7
+#: The share of an index's stories that must be products in the page's schema.org data.
+_SCHEMA_SHARE = 1 / 3
+
+
+def _path(url: str) -> str:
+    try:
+        return urlsplit(url.strip()).path.rstrip("/").lower()
+    except ValueError:
+        return ""
+
+
+def _ld_products(data: object, found: list[dict]) -> None:
+    """Every JSON-LD object in ``data`` typed as a product (:data:`_PRODUCT_TYPES`)."""
+    if isinstance(data, list):
+        for item in data:
+            _ld_products(item, found)
+    elif isinstance(data, dict):
+        kind = data.get("@type")
+        kinds = kind if isinstance(kind, list) else [kind]
+        if any(isinstance(k, str) and _PRODUCT_TYPES.fullmatch(k) for k in kinds):
+            found.append(data)
+        for value in data.values():
+            if isinstance(value, (list, dict)):
+                _ld_products(value, found)
+
+
+def _schema_products(root: etree._Element, hrefs: Sequence[str]) -> int:
+    """How many of the stories (their links ``hrefs``) the page's schema.org data calls
+    products: a JSON-LD product whose ``url`` (or ``@id``, or its offer's ``url``) is the
+    story's page, or a microdata or RDFa product holding the story's link."""
+    paths: set[str] = set()
+    for script in root.iter("script"):
+        if "ld+json" not in (script.get("type") or "").lower() or not script.text:
+            continue
+        if not _PRODUCT_TYPES.search(script.text):
+            continue
+        try:
+            data = json.loads(script.text)
+        except ValueError:
+            continue
+        products: list[dict] = []
+        _ld_products(data, products)
+        for product in products:
+            offers = product.get("offers")
+            for url in (product.get("url"), product.get("@id"),
+                        offers.get("url") if isinstance(offers, dict) else None):
+                if isinstance(url, str) and _path(url):
+                    paths.add(_path(url))
+    wanted = set(hrefs)
+    held: set[str] = set()
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        kind = element.get("itemtype") or element.get("typeof")
+        if kind and any(_PRODUCT_TYPES.fullmatch(word) for word in kind.split()):
+            held.update(a.get("href") for a in element.iter("a") if a.get("href") in wanted)
+    return sum(1 for href in hrefs if href in held or (_path(href) and _path(href) in paths))
+
+
+def sale_cues(root: etree._Element, hrefs: Sequence[str] = (),
+              page_types: dict[str, float] | None = None) -> list[str]:
+    """What on an index page (its stories' links: ``hrefs``) says that it sells, its stories
+    being products (none: they may still be, but the page says nothing of it):
+
+    * ``schema``: schema.org calls a third of the stories or more products (JSON-LD, microdata,
+      RDFa; a freelancer site marking up its people as products beside a list of its blog's
+      posts does not);
+    * ``cart``: a story's card holds a control putting a product in the cart ("Add to cart",
+      "Add to bag", "Buy now" buttons; a form or link to an add-to-cart address);
+    * ``type``: the page type predicted (``page_types``: type -> probability, auto's
+      ``page_type.*`` stats) is a product page's, with a probability of at least 0.7.
+
+    Page-level cues, none naming a shop: a category page whose cards show no price and link
+    to no ``/products/`` path ("/car714.html") is a shop's by these."""
+    cues: list[str] = []
+    if hrefs and _schema_products(root, hrefs) >= len(hrefs) * _SCHEMA_SHARE:
+        cues.append("schema")
+    cards = set(_cards(root, hrefs))
+    for element in root.iter("button", "input", "a", "form"):
+        if not any(node in cards for node in (element, *element.iterancestors())):
+            continue  # the header's cart, a shop's blog's "Buy now" box: not the stories'
+        if element.tag == "form":
+            found = bool(_CART_URL.search(element.get("action") or ""))
+        elif element.tag == "a" and _CART_URL.search(element.get("href") or ""):
+            found = True
+        else:
+            words = element.get("value") if element.tag == "input" else element.text_content()
+            found = bool(words) and bool(_CART_WORDS.match(" ".join(words.split())))
+        if found:
+            cues.append("cart")
+            break
+    if page_types and max((page_types.get(name, 0.0) for name in _SHOP_PAGE_TYPES),
+                          default=0.0) >= _SHOP_PAGE_TYPE_MIN_P:
+        cues.append("type")
+    return cues

@@ -115,6 +115,20 @@ test("a shop's index speaks of its products, with their prices when half show on
   assert.equal(note(news), "This page is an index of 3 stories, not an article: here are its headlines.");
 });
 
+test("a shop's index that says it sells speaks of products without a price or a product link", () => {
+  // a lens shop's cards show no amount and link to "/car714.html": the page's add-to-cart
+  // buttons and schema.org offers say it sells (the host's `sells`)
+  const cards = ["Sony FE 50mm f/1.8", "Canon RF 35mm", "Nikon Z 40mm"].map((title, i) => ({ title, href: `/car71${i}.html` }));
+  const note = (data) => indexViewFragment(data, fakeDocument()).children[0].textContent;
+  assert.equal(note(index(cards)), "This page is an index of 3 stories, not an article: here are its headlines.");
+  const shop = { ...index(cards), sells: true };
+  assert.equal(note(shop), "This page lists 3 products, not an article: here they are.");
+  assert.equal(indexCountLabel(shop), "3 products");
+  assert.ok(listsProducts(indexStories(shop), true));
+  // only a true "sells" counts (stored data from elsewhere)
+  assert.equal(indexCountLabel({ ...index(cards), sells: "yes" }), "3 stories");
+});
+
 test("the reader's header counts an index's stories, or a shop's products", () => {
   assert.equal(indexCountLabel(index(STORIES)), "3 stories");
   const shop = index(["/products/a", "/products/b", "/products/c"].map((href) => ({ title: href, href })));

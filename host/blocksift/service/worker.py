@@ -249,6 +249,16 @@ def run_job(job: Job) -> JobOutcome:
                 prices = []
             for item, price in zip(summary["index"], prices):
                 item["price"] = price
+            if summary["index"]:
+                from ..index_prices import sale_cues
+
+                types = {name.split(".", 1)[1]: p for name, p in result.stats.items()
+                         if name.startswith("page_type.")}
+                try:
+                    summary["sells"] = bool(sale_cues(
+                        page.tree, [item["href"] for item in summary["index"]], types))
+                except Exception:  # a cue, not worth the stories
+                    log.exception("sale cues failed")
             page_json = ReaderPageSummary.model_validate(summary).model_dump_json(by_alias=True)
     except PageError as exc:
         return JobOutcome(False, error_code=ErrorCode.PAGE_ERROR, error_message=str(exc))

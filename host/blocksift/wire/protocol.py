@@ -311,6 +311,10 @@ class ReaderPageSummary(PageSummary):
 
     index: list[PricedIndexItem] = Field(default_factory=list,  # type: ignore[assignment]
                                          description="Index pages: the page's stories")
+    sells: bool = Field(False, description=(
+        "Index pages: the page says it sells (schema.org calls its stories products, an "
+        "add-to-cart control, a product page's predicted type; "
+        "blocksift.index_prices.sale_cues): its stories are products"))
 
 
 @reply
