@@ -442,3 +442,32 @@ def test_examples_export_to_stdout_and_says_which_file_it_wrote(tmp_path):
     assert done.returncode == 0
     assert done.stderr == f"exported 6 example(s) to {folder / 'pages.jsonl.gz'}\n"
     assert len(gzip.decompress((folder / "pages.jsonl.gz").read_bytes()).splitlines()) == 6
+
+
+@pytest.mark.parametrize("given, message", [
+    ("missing.html", "cannot read {path}: No such file or directory"),  # was '[Errno 2] ...'
+    ("folder", "cannot read {path}: Is a directory"),
+    (str(shutil.which("ls") or "/bin/ls"), "{path} is an ELF executable, not an HTML page"),
+])
+def test_cluster_reads_its_files_as_extract_does(tmp_path, given, message):
+    """A binary file was clustered as a page of garbage; the others were Python's errors."""
+    (tmp_path / "folder").mkdir()
+    path = given if given.startswith("/") else str(tmp_path / given)
+    done = blocksift("cluster", path, home=tmp_path / "home")
+    assert done.returncode == 2
+    assert done.stderr == f"blocksift: error: {message.format(path=path)}\n"
+
+
+def test_cluster_store_shows_what_is_there_and_creates_nothing(tmp_path):
+    """`cluster --store` created an empty database where there was none (a mistyped path
+    too) and printed nothing at all."""
+    home = tmp_path / "home"
+    done = blocksift("cluster", "--store", home=home)
+    assert done.returncode == 0, done.stderr
+    default = home / "data" / "sites.sqlite3"
+    assert done.stdout == f"no sites learned yet: {default} does not exist\n"
+    typo = tmp_path / "sites.sqlite"
+    done = blocksift("cluster", "--store", str(typo), home=home)
+    assert done.returncode == 2
+    assert done.stderr == f"blocksift: error: no site store at {typo}\n"
+    assert not default.exists() and not typo.exists()

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from ..algorithms import clustering
 from ..page import Page, PageError
-from .common import CommandError, at_least, params_message, parse_params
+from .common import CommandError, at_least, params_message, parse_params, read_source
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -52,8 +52,10 @@ def _groups(args: argparse.Namespace) -> dict[str, list[tuple[str, Page]]]:
             site = "all pages" if args.pooled else site_of(labeled)
             groups[site].append((labeled.id, Page(labeled.html, url=labeled.url)))
     for path in args.files:
-        groups["all pages" if args.pooled else "files"].append(
-            (str(path), Page.from_bytes(path.read_bytes())))
+        # read as extract reads a page: a missing file, a folder or a binary file is a
+        # one-line error (a binary one was clustered as a page of garbage)
+        html, url = read_source(str(path))
+        groups["all pages" if args.pooled else "files"].append((str(path), Page(html, url=url)))
     return groups
 
 
@@ -83,10 +85,18 @@ def _print_site(entry: dict[str, Any]) -> None:
             print(f"    {members}")
 
 
-def _from_store(args: argparse.Namespace) -> list[dict[str, Any]]:
-    from ..storage.sitestore import SiteStore
+def _from_store(args: argparse.Namespace) -> tuple[Path, list[dict[str, Any]]]:
+    """The store's path and its sites; none without opening (and so creating) a store that
+    is not there, and a store named on the command line must be there."""
+    from ..paths import data_dir
+    from ..storage.sitestore import DEFAULT_FILE_NAME, SiteStore
 
-    store = SiteStore(Path(args.store) if args.store else None)
+    path = Path(args.store) if args.store else data_dir() / DEFAULT_FILE_NAME
+    if not path.is_file():
+        if args.store:
+            raise CommandError(f"no site store at {path}")
+        return path, []
+    store = SiteStore(path)
     try:
         entries = []
         for row in store.sites():
@@ -96,7 +106,7 @@ def _from_store(args: argparse.Namespace) -> list[dict[str, Any]]:
                                 "unclassed": row["pages"], "classes": []})
             else:
                 entries.append(_model_dict(row["site"], model))
-        return entries
+        return path, entries
     finally:
         store.close()
 
@@ -113,7 +123,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"blocksift: error: {exc}", file=sys.stderr)
         return 2
     if args.store is not None:
-        entries = _from_store(args)
+        try:
+            store_path, entries = _from_store(args)
+        except CommandError as exc:
+            print(f"blocksift: error: {exc}", file=sys.stderr)
+            return 2
+        if not entries and not args.json:
+            print(f"no sites learned yet: {store_path} does not exist" if not
+                  store_path.exists() else f"no sites learned yet in {store_path}")
+            return 0
     else:
         if not args.datasets and not args.files:
             print("blocksift: error: give --dataset PATH, HTML files or --store",
@@ -121,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
         try:
             groups = _groups(args)
-        except (FileNotFoundError, OSError, PageError, ValueError) as exc:
+        except (FileNotFoundError, OSError, PageError, ValueError, CommandError) as exc:
             print(f"blocksift: error: {exc}", file=sys.stderr)
             return 2
         entries = []
