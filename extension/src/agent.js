@@ -51,6 +51,9 @@ export function agentCall(method, args) {
     let legendPlace = null;
     /** Notices a change of the page's size, which changes its scroll area. */
     let pageResized = null;
+    /** Layers laid over the document around the window (placeUi): the overlay's, and the
+     * labeler's (labeler.js, through followDocument). {host, layer, fixed} each. */
+    const docLayers = new Set();
     let seq = 0;
 
     function absolute(url) {
@@ -513,14 +516,35 @@ export function agentCall(method, args) {
         fitReason(event.target);
       });
       document.documentElement.append(uiHost);
+      followDocument(uiHost, uiLayer, uiFixed);
+      return uiRoot;
+    }
+
+    /**
+     * Keep a layer host (absolutely positioned at the document's corner, clipped, appended to
+     * <html>) laid over the window and half a window around it, its `layer`'s origin at the
+     * document's and its `fixed` layer (fixed, inset 0) at the window's corner, as the page
+     * scrolls and changes size. Returns the function that lets it go.
+     */
+    function followDocument(host, layer, fixed) {
+      const entry = { host, layer, fixed };
+      docLayers.add(entry);
+      if (!pageResized) {
+        pageResized = new ResizeObserver(() => {
+          scrollArea = null;
+          placeUi();
+        });
+        for (const element of [document.documentElement, document.body]) if (element) pageResized.observe(element);
+      }
       scrollArea = null;
       placeUi();
-      pageResized = new ResizeObserver(() => {
-        scrollArea = null;
-        placeUi();
-      });
-      for (const element of [document.documentElement, document.body]) if (element) pageResized.observe(element);
-      return uiRoot;
+      return () => {
+        docLayers.delete(entry);
+        if (!docLayers.size) {
+          pageResized?.disconnect();
+          pageResized = null;
+        }
+      };
     }
 
     /** Scroll the panes a block lies in (innermost first) so that its top shows, with its
@@ -570,19 +594,24 @@ export function agentCall(method, args) {
     /** The page's scroll area in document coordinates, measured without our layer (a page
      * overflowing leftwards, right to left, scrolls to negative x), and where the layer's
      * containing block starts (the document's corner, unless the page moved <html>). */
-    function measureScrollArea() {
+    function measureScrollArea(layers) {
       const root = document.documentElement;
       const scroller = document.scrollingElement ?? root;
-      const display = uiHost.style.display;
-      uiHost.style.display = "none";
+      const displays = layers.map(({ host }) => host.style.display);
+      for (const { host } of layers) host.style.display = "none";
       const width = scroller.scrollWidth, height = scroller.scrollHeight;
-      uiHost.style.display = display;
-      uiHost.style.left = uiHost.style.top = "0px";
-      const origin = uiHost.getBoundingClientRect();
-      uiFixed.style.transform = "";
-      const fixedAt = uiFixed.getBoundingClientRect();
-      // (a page whose <html> has a transform fixes the layer to <html> instead of the window)
-      if (fixedAt.left || fixedAt.top) uiFixed.style.transform = `translate(${-fixedAt.left}px, ${-fixedAt.top}px)`;
+      layers.forEach(({ host }, i) => {
+        host.style.display = displays[i];
+        host.style.left = host.style.top = "0px";
+      });
+      // (all of them children of <html>, absolutely positioned alike: one origin)
+      const origin = layers[0].host.getBoundingClientRect();
+      for (const { fixed } of layers) {
+        fixed.style.transform = "";
+        const fixedAt = fixed.getBoundingClientRect();
+        // (a page whose <html> has a transform fixes the layer to <html> instead of the window)
+        if (fixedAt.left || fixedAt.top) fixed.style.transform = `translate(${-fixedAt.left}px, ${-fixedAt.top}px)`;
+      }
       const left = getComputedStyle(root).direction === "rtl" ? Math.min(0, scroller.clientWidth - width) : 0;
       return {
         left, top: 0, right: left + width, bottom: height,
@@ -597,22 +626,27 @@ export function agentCall(method, args) {
      * keeps boxes coming into view drawn until it is placed again.
      */
     function placeUi() {
-      if (!uiHost?.isConnected) return;
+      const layers = [...docLayers].filter(({ host }) => host.isConnected);
+      if (!layers.length) return;
       const scroller = document.scrollingElement ?? document.documentElement;
       const width = scroller.clientWidth, height = scroller.clientHeight;
       // the window always lies in the scroll area: one that does not hold it is out of date
       // (the page grew); one that shrank is measured again when the page's size changes
       const stale = (a) => scrollX < a.left - 1 || scrollY < a.top - 1
         || scrollX + width > a.right + 1 || scrollY + height > a.bottom + 1;
-      if (!scrollArea || stale(scrollArea)) scrollArea = measureScrollArea();
+      if (!scrollArea || stale(scrollArea)) scrollArea = measureScrollArea(layers);
       const a = scrollArea;
       const left = Math.max(a.left, scrollX - width / 2), top = Math.max(a.top, scrollY - height / 2);
       const right = Math.min(a.right, scrollX + width * 1.5), bottom = Math.min(a.bottom, scrollY + height * 1.5);
-      uiHost.style.left = `${left - a.originX}px`;
-      uiHost.style.top = `${top - a.originY}px`;
-      uiHost.style.width = `${Math.max(0, Math.floor(right - left))}px`;
-      uiHost.style.height = `${Math.max(0, Math.floor(bottom - top))}px`;
-      uiLayer.style.transform = `translate(${-left}px, ${-top}px)`;
+      for (const { host, layer } of layers) {
+        host.style.left = `${left - a.originX}px`;
+        host.style.top = `${top - a.originY}px`;
+        host.style.width = `${Math.max(0, Math.floor(right - left))}px`;
+        host.style.height = `${Math.max(0, Math.floor(bottom - top))}px`;
+        // (by its place, not a transform: a sticky box in it is stuck by where it lies)
+        layer.style.left = `${-left}px`;
+        layer.style.top = `${-top}px`;
+      }
     }
 
     /** The elements that clip an element as they scroll (or not): those with overflow other
@@ -674,11 +708,19 @@ export function agentCall(method, args) {
      * Returns the block's rect (document coordinates), null when nothing of it shows.
      */
     function placeBox(entry) {
-      const { box, pane, elements, fixed, scrollers } = entry;
+      const { box, pane, elements, fixed, scrollers, stuck } = entry;
       const rect = unionRect(elements);
       if (!rect) {
         box.style.width = box.style.height = "0px";
         return null;
+      }
+      if (stuck) {
+        // (in the copy of its sticky element, where it lies unstuck)
+        box.style.left = `${stuck.rect.left - stuck.left}px`;
+        box.style.top = `${stuck.rect.top - stuck.top}px`;
+        box.style.width = `${stuck.rect.width}px`;
+        box.style.height = `${stuck.rect.height}px`;
+        return rect;
       }
       let originX = fixed ? scrollX : 0, originY = fixed ? scrollY : 0;
       if (pane) {
@@ -699,10 +741,11 @@ export function agentCall(method, args) {
     /** The page scrolled (the window: move the layer along and the boxes of sticky
      * elements; an element: the boxes of what it holds). */
     function followScroll(event) {
-      if (!uiHost?.isConnected) return;
+      if (!docLayers.size) return;
       const target = event?.target;
       if (!target || target === document || target === document.documentElement || target === document.scrollingElement) {
         placeUi();
+        // (a sticky element whose stickiness the layer could not copy: moved, a frame late)
         for (const entry of overlayBoxes) if (entry.sticky) placeBox(entry);
       } else if (target instanceof Element) {
         for (const entry of overlayBoxes) {
@@ -803,6 +846,94 @@ export function agentCall(method, args) {
         if (getComputedStyle(e).position === "sticky") return true;
       }
       return false;
+    }
+
+    /**
+     * Where a box over elements sticking with a sticky element of the page (a header sticky to
+     * the window's top, or what lies in it) goes, so that the browser sticks the box with it
+     * as the page scrolls, in the same frame: a copy of the element's stickiness on a layer
+     * in document coordinates, an empty block at the place of the element's containing block
+     * holding a sticky block of its size at its place, with its insets and margins. Returns
+     * {outer, inner, left, top, rect}: `outer` goes on the layer, the box in `inner` at
+     * `rect` (the elements' place unstuck, document coordinates) less (left, top). Null
+     * when there is none to copy: no sticky element, one sticking in a scroll pane, in
+     * another sticky element or a table (whose stickiness a copy does not follow), or the
+     * elements not all in it.
+     */
+    function stickyFrame(elements) {
+      let sticky = null;
+      for (let e = elements[0]; e && e !== document.documentElement; e = e.parentElement) {
+        const position = getComputedStyle(e).position;
+        if (position === "fixed") return null;
+        if (position !== "sticky") continue;
+        if (sticky) return null; // sticky in sticky
+        sticky = e;
+      }
+      if (!sticky || !elements.every((element) => sticky.contains(element)) || scrollersOf(sticky).length) return null;
+      const style = getComputedStyle(sticky);
+      if (style.display.startsWith("table")) return null;
+      let block = sticky.parentElement;
+      while (block && getComputedStyle(block).display === "contents") block = block.parentElement;
+      if (!block) return null;
+      // Where it lies unstuck: measured with the stickiness taken off for that moment (its
+      // inline style given back as it was, before anything is drawn; still relatively
+      // positioned, so that what it positions stays where it is).
+      const had = sticky.getAttribute("style");
+      let at, rect;
+      try {
+        sticky.style.setProperty("position", "relative", "important");
+        for (const side of ["top", "right", "bottom", "left"]) sticky.style.setProperty(side, "auto", "important");
+        at = sticky.getBoundingClientRect();
+        rect = unionRect(elements);
+      } finally {
+        sticky.setAttribute("style", had ?? "");
+        // (set first: Chromium's removeAttribute alone left an empty style attribute behind)
+        if (had === null) sticky.removeAttribute("style");
+      }
+      if (!rect) return null;
+      const b = block.getBoundingClientRect(), bs = getComputedStyle(block);
+      const px = (value) => parseFloat(value) || 0;
+      const cb = {
+        left: b.left + scrollX + block.clientLeft + px(bs.paddingLeft),
+        top: b.top + scrollY + block.clientTop + px(bs.paddingTop),
+        width: Math.max(0, block.clientWidth - px(bs.paddingLeft) - px(bs.paddingRight)),
+        height: Math.max(0, block.clientHeight - px(bs.paddingTop) - px(bs.paddingBottom)),
+      };
+      const left = at.left + scrollX, top = at.top + scrollY;
+      const marginTop = px(style.marginTop);
+      const spacer = Math.max(0, top - cb.top - marginTop);
+      const outer = document.createElement("div");
+      outer.style.cssText = `position: absolute; left: ${cb.left}px; top: ${cb.top}px; width: ${cb.width}px;`
+        + ` height: ${cb.height}px; pointer-events: none;`;
+      const gap = document.createElement("div");
+      gap.style.cssText = `display: block; height: ${spacer}px;`;
+      const inner = document.createElement("div");
+      inner.style.cssText = `display: block; position: sticky; top: ${style.top}; right: ${style.right};`
+        + ` bottom: ${style.bottom}; left: ${style.left}; width: ${at.width}px; height: ${at.height}px;`
+        + ` margin: ${top - cb.top - spacer}px ${px(style.marginRight)}px ${px(style.marginBottom)}px ${left - cb.left}px;`;
+      outer.append(gap, inner);
+      return { outer, inner, left, top, rect };
+    }
+
+    /**
+     * Where a box over elements goes on a layer in document coordinates, so that it stays on
+     * them: {outer, inner, left, top, rect}, the box in `inner` at `rect` less (left, top),
+     * `outer` on the layer (null: the box itself, at `rect`). In a sticky element: a copy of
+     * its stickiness (stickyFrame). In a scroll pane: a clip of what the pane shows (placed
+     * again as it scrolls, by whoever drew it). Null when nothing of them shows.
+     */
+    function placeOver(elements) {
+      const stuck = stickyFrame(elements);
+      if (stuck) return stuck;
+      const rect = unionRect(elements);
+      if (!rect) return null;
+      const scrollers = commonScrollers(elements);
+      if (!scrollers.length) return { outer: null, inner: null, left: 0, top: 0, rect };
+      const clip = visibleArea(scrollers);
+      const pane = document.createElement("div");
+      pane.style.cssText = `position: absolute; overflow: clip; left: ${clip.left}px; top: ${clip.top}px;`
+        + ` width: ${clip.width}px; height: ${clip.height}px; pointer-events: none;`;
+      return { outer: pane, inner: pane, left: clip.left, top: clip.top, rect };
     }
 
     /** Document-coordinate boxes of the page's visible lines of text (labels avoid them). */
@@ -924,8 +1055,16 @@ export function agentCall(method, args) {
           pane.className = "pane";
           pane.append(box);
         }
-        (fixed ? uiFixed : uiLayer).append(pane ?? box);
-        const entry = { box, pane, elements, fixed, scrollers, sticky: !fixed && elements.some(inSticky) };
+        // A block in a sticky element (a sticky header) has its box stuck with it by the
+        // browser, as the page scrolls: moved on the page's scroll event, it jittered.
+        const stuck = fixed || scrollers.length ? null : stickyFrame(elements);
+        if (stuck) {
+          stuck.inner.append(box);
+          uiLayer.append(stuck.outer);
+        } else {
+          (fixed ? uiFixed : uiLayer).append(pane ?? box);
+        }
+        const entry = { box, pane, elements, fixed, scrollers, stuck, sticky: !fixed && !stuck && elements.some(inSticky) };
         overlayBoxes.push(entry);
         const rect = placeBox(entry);
         // a label in a pane keeps to its width (the pane cuts off what lies beside it)
@@ -1084,6 +1223,7 @@ export function agentCall(method, args) {
     }
 
     function clearOverlay() {
+      const drawn = overlayBoxes;
       overlayBlocks = null;
       overlayBoxes = [];
       legendPlace = null;
@@ -1091,6 +1231,7 @@ export function agentCall(method, args) {
       const boxes = uiRoot.querySelectorAll(".box");
       for (const box of boxes) box.remove();
       for (const pane of uiRoot.querySelectorAll(".pane")) pane.remove();
+      for (const { stuck } of drawn) stuck?.outer.remove();
       for (const legend of uiRoot.querySelectorAll(".legend")) legend.remove();
       releaseUi();
       return boxes.length;
@@ -1101,8 +1242,12 @@ export function agentCall(method, args) {
     function releaseUi() {
       if (!uiHost || uiRoot.querySelector(".box, .legend, .toast, .cover")) return;
       uiHost.remove();
-      pageResized?.disconnect();
-      uiHost = uiRoot = uiLayer = uiFixed = pageResized = null;
+      for (const entry of docLayers) if (entry.host === uiHost) docLayers.delete(entry);
+      if (!docLayers.size) {
+        pageResized?.disconnect();
+        pageResized = null;
+      }
+      uiHost = uiRoot = uiLayer = uiFixed = null;
     }
 
     function toast(title, { detail = "", command = "", kind = "error" } = {}) {
@@ -1276,6 +1421,8 @@ export function agentCall(method, args) {
       clearCover,
       // The labeler (labeler.js, same isolated world) maps snapshot ids to live elements.
       liveElements: () => liveById,
+      // ... and lays its outlines over the document as the overlay's boxes are.
+      followDocument, placeOver,
     });
   }
 }

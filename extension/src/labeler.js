@@ -132,6 +132,14 @@
     return false;
   }
 
+  /** Whether an element is, or lies in, one that is `position: sticky`. */
+  function inSticky(element) {
+    for (let e = element; e && e !== document.documentElement; e = e.parentElement) {
+      if (getComputedStyle(e).position === "sticky") return true;
+    }
+    return false;
+  }
+
   function describe(element) {
     if (!element) return "";
     let name = element.localName;
@@ -194,9 +202,14 @@
       }
       this.listen(window, "keydown", (e) => this.onKey(e));
       this.listen(window, "resize", () => this.schedule());
-      this.listen(window, "scroll", () => {
-        this.followScroll();
-        this.schedule(); // a sticky element's outline is measured again
+      this.listen(window, "scroll", (event) => {
+        // The window's scroll moves the outlines with the page by itself (the layer lies in
+        // the document, agent.js followDocument), and sticks those of a sticky header with
+        // it; a scroll pane's moves the outlines of what is in it, drawn again.
+        const target = event.target;
+        const windowScrolled = target === document || target === document.documentElement
+          || target === document.scrollingElement;
+        if (!windowScrolled || this.restick) this.schedule();
       });
       // Closing the tab, reloading or going back with marks not saved asks first (the
       // browser's own "Leave page?"), as a form with unsaved changes does: they would be lost.
@@ -227,20 +240,23 @@
     buildUi(css) {
       this.host = document.createElement(UI_TAG);
       this.host.setAttribute("data-blocksift-labeler", "");
-      // A layer fixed to the window and clipped to it, which nothing it holds can make larger
-      // (as the overlay's, agent.js ensureUi): the page's scroll size stays as it was, also
-      // where the page is locked against scrolling (its body pinned) and outlines of what lies
-      // below the window would otherwise have made it scroll, and a tag near the right edge
-      // does not widen it. Only the toolbar takes the mouse.
-      this.host.style.cssText = "all: initial; position: fixed; inset: 0; overflow: clip;"
-        + " pointer-events: none; z-index: 2147483647;";
+      // A layer over the part of the document around the window, absolutely positioned in it
+      // and clipped to it, which nothing it holds can make larger (the overlay's, agent.js
+      // ensureUi and followDocument): the page's scroll size stays as it was, also where the
+      // page is locked against scrolling (its body pinned) and outlines of what lies below the
+      // window would otherwise have made it scroll, and a tag near the right edge does not
+      // widen it. The browser scrolls the outlines with the page, in the same frame (a layer
+      // fixed to the window and moved on the page's scroll event trailed it by a frame). Only
+      // the toolbar takes the mouse.
+      this.host.style.cssText = "all: initial; position: absolute; top: 0; left: 0; width: 0; height: 0;"
+        + " overflow: clip; pointer-events: none; z-index: 2147483647;";
       const root = this.host.attachShadow({ mode: "open" });
       this.root = root;
       root.append(el("style", { text: css }));
-      // Outlines in document coordinates: the layer follows the page as it scrolls; outlines
-      // of what is fixed to the window are on `pinned`, in window coordinates.
+      // Outlines in document coordinates, on a layer whose origin is the document's; outlines
+      // of what is fixed to the window are on `pinned`, fixed to it, in window coordinates.
       this.layer = el("div", { class: "layer" });
-      this.pinned = el("div", { class: "layer pinned" });
+      this.pinned = el("div", { class: "pinned" });
       this.hoverBox = el("div", { class: "hover", hidden: true }, el("span", { class: "tag" }));
       const button = (name, text, title) => {
         const node = el("button", { type: "button", "data-action": name, title, text });
@@ -281,7 +297,7 @@
       root.append(this.layer, this.pinned, this.toolbar);
       this.layer.append(this.hoverBox);
       document.documentElement.append(this.host);
-      this.followScroll();
+      this.letGo = agent().followDocument(this.host, this.layer, this.pinned);
       if (this.frames.total) {
         const { total, sameOrigin, crossOrigin } = this.frames;
         this.frameNote.textContent = `${total} frame${total === 1 ? "" : "s"} not reachable`
@@ -296,28 +312,30 @@
     }
 
     /**
-     * Put the layer's origin at the document's: the window's scroll offset, less where the
-     * fixed host really is (the window's corner; the document's own where the page gave
-     * <html> a transform or filter, which fixes its descendants to it instead).
+     * Put an outline over an element: on `pinned` in window coordinates where the element is
+     * fixed to the window (a cookie bar); else on the layer in document coordinates, in a
+     * copy of its sticky element's stickiness (a sticky header, stuck with it by the browser
+     * as the page scrolls) or in a clip of the scroll pane it is in (agent.js placeOver).
+     * Returns {on, node}: what goes on which layer; null when the element does not show.
      */
-    followScroll() {
-      if (!this.host.isConnected) return;
-      const at = this.host.getBoundingClientRect();
-      this.origin = at;
-      this.layer.style.transform = `translate(${-scrollX - at.left}px, ${-scrollY - at.top}px)`;
-    }
-
-    /** Place an outline over an element's rect: on the layer in document coordinates, or,
-     * for what is fixed to the window (a cookie bar), on `pinned` in window coordinates. */
-    place(node, element, rect) {
-      const fixed = fixedToWindow(element);
-      const at = this.origin ?? { left: 0, top: 0 };
-      Object.assign(node.style, {
-        top: `${fixed ? rect.top - at.top : rect.top + scrollY}px`,
-        left: `${fixed ? rect.left - at.left : rect.left + scrollX}px`,
-        width: `${rect.width}px`, height: `${rect.height}px`,
+    mount(node, element) {
+      const size = (rect, left, top) => Object.assign(node.style, {
+        left: `${left}px`, top: `${top}px`, width: `${rect.width}px`, height: `${rect.height}px`,
       });
-      return fixed;
+      if (fixedToWindow(element)) {
+        const rect = element.getBoundingClientRect();
+        if (rect.width < 1 && rect.height < 1) return null;
+        size(rect, rect.left, rect.top);
+        return { on: this.pinned, node };
+      }
+      const spot = agent().placeOver([element]);
+      if (!spot) return null;
+      const { outer, inner, left, top, rect } = spot;
+      size(rect, rect.left - left, rect.top - top);
+      // a sticky element whose stickiness is not copied (in another, in a table): drawn again as the page scrolls
+      if (!outer && inSticky(element)) this.restick = true;
+      if (inner) inner.append(node);
+      return { on: this.layer, node: outer ?? node };
     }
 
     schedule() {
@@ -329,48 +347,39 @@
       });
     }
 
-    box(element, cls, label) {
-      const rect = element.getBoundingClientRect();
-      if (rect.width < 1 && rect.height < 1) return null;
-      const node = el("div", { class: `box ${cls}` });
-      node.fixed = this.place(node, element, rect);
-      if (label) node.append(el("span", { class: "tag", text: label }));
-      return node;
-    }
-
     draw() {
-      this.followScroll();
-      const boxes = [];
-      for (const element of this.outermostMain()) {
-        const node = this.box(element, "main");
-        if (node) boxes.push(node);
-      }
-      for (const block of this.blocks) {
-        const node = this.box(block.element, block.kind, BLOCK_NAMES[block.kind]);
-        if (node) boxes.push(node);
-      }
-      for (const frame of this.frames.frames) {
-        const node = this.box(frame, "frame", "frame: not reachable");
-        if (node) boxes.push(node);
-      }
-      const hoverIn = this.hoverBox.parentNode ?? this.layer; // drawHover puts it where it belongs
-      this.layer.replaceChildren(...boxes.filter((node) => !node.fixed));
-      this.pinned.replaceChildren(...boxes.filter((node) => node.fixed));
-      hoverIn.append(this.hoverBox);
+      this.restick = false;
+      const onLayer = [], onPinned = [];
+      const add = (element, cls, label) => {
+        const node = el("div", { class: `box ${cls}` });
+        if (label) node.append(el("span", { class: "tag", text: label }));
+        const spot = this.mount(node, element);
+        if (spot) (spot.on === this.pinned ? onPinned : onLayer).push(spot.node);
+      };
+      for (const element of this.outermostMain()) add(element, "main");
+      for (const block of this.blocks) add(block.element, block.kind, BLOCK_NAMES[block.kind]);
+      for (const frame of this.frames.frames) add(frame, "frame", "frame: not reachable");
+      this.layer.replaceChildren(...onLayer);
+      this.pinned.replaceChildren(...onPinned);
+      this.hoverSpot = null; // (gone with them: drawHover draws it again, on top)
     }
 
     drawHover() {
+      this.hoverSpot?.node.remove();
+      this.hoverSpot = null;
       const target = this.hover;
-      if (!target || !target.isConnected) {
-        this.hoverBox.hidden = true;
-        return;
+      const shown = target && target.isConnected ? this.mount(this.hoverBox, target) : null;
+      // (in the shadow root all the time, hidden where it has nothing to show)
+      this.hoverBox.hidden = !shown;
+      if (shown) {
+        this.hoverSpot = shown;
+        shown.on.append(shown.node);
+      } else if (!this.hoverBox.isConnected || this.hoverBox.parentNode !== this.layer) {
+        this.layer.append(this.hoverBox);
       }
-      const rect = target.getBoundingClientRect();
-      this.placeToolbar(rect);
-      this.hoverBox.hidden = false;
+      if (!target || !target.isConnected) return;
+      this.placeToolbar(target.getBoundingClientRect());
       this.hoverBox.className = `hover ${this.mode}`;
-      const pinned = this.place(this.hoverBox, target, rect);
-      if (pinned !== (this.hoverBox.parentNode === this.pinned)) (pinned ? this.pinned : this.layer).append(this.hoverBox);
       const block = this.blockOf(target);
       const state = !this.idOf.has(target) ? "added since labeling started: cannot be labeled"
         : this.isFullySelected(target) ? "in main text" : block ? BLOCK_NAMES[block.kind]
@@ -759,6 +768,7 @@
       for (const [target, type, handler] of this.listeners) target.removeEventListener(type, handler, true);
       if (this.frame) cancelAnimationFrame(this.frame);
       this.host.remove();
+      this.letGo?.();
       this.unhidden.restore();
       document.documentElement.removeAttribute("data-blocksift-label-hover");
       agent().setStatus(status, { action: "label", stage: null, ...details });

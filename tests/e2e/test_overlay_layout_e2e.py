@@ -441,3 +441,108 @@ def test_a_labels_reason_shows_within_the_window_and_its_pane(browser: harness.B
     assert why[2] > 0 and why[3] > 0, why
     assert why[1] >= 0 and why[1] + why[3] <= page.evaluate("innerHeight"), why
     assert why[0] >= 0 and why[0] + why[2] <= page.evaluate("document.documentElement.clientWidth"), why
+
+
+# Scrolled and read in one script: before any scroll event, animation frame or paint has run,
+# so a box is on its element only if the browser itself keeps it there as the page scrolls
+# (it scrolls the page, and sticks a sticky element, in a thread of its own: a box moved by
+# a script on the page's scroll event trails its element by a frame, and jitters over a
+# sticky header that holds still while the page moves under it).
+SCROLLS = [150, 230, -80, 400]
+
+
+def test_the_box_of_a_sticky_header_stays_on_it_as_the_page_scrolls(browser: harness.Browser, site: harness.Site,
+                                                                     artifacts: Path) -> None:
+    """The overlay's box of a header sticky to the window's top is on it the moment the page
+    has scrolled, as the boxes of what scrolls with the page and of a bar fixed to the window
+    are. It was moved back onto the header by the page's scroll event: scrolled down, it lay
+    a frame's scroll below the header, and jittered as the page scrolled."""
+    page = browser.new_tab(site.url("overlay/wide.html"))
+    page.wait_for("document.readyState === 'complete'")
+    # (first: Playwright's screenshot leaves an empty style attribute on the page's inputs)
+    page.screenshot(artifacts / "overlay-wide-page.png")
+    dom_before = page.evaluate(PAGE_DOM)
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    for by in SCROLLS:
+        header, box = page.evaluate(f"(scrollBy(0, {by}), {HEADER_AND_BOX})")
+        assert _close(header, box), (by, header, box)
+        ad, box = page.evaluate(AD_AND_BOX)
+        assert _close(ad, box), (by, ad, box)
+        banner, box = page.evaluate(BANNER_AND_BOX)
+        assert _close(banner, box), (by, banner, box)
+    page.screenshot(artifacts / "overlay-sticky-header-scrolled.png")
+    assert browser.act(page, "overlay")["status"] == "overlay-cleared"
+    assert page.evaluate(PAGE_DOM) == dom_before
+
+
+def test_the_labelers_outlines_stay_on_their_elements_as_the_page_scrolls(browser: harness.Browser, site: harness.Site,
+                                                                          artifacts: Path) -> None:
+    """The labeler's outlines (of a part that scrolls with the page, of a bar fixed to the
+    window, of a header sticky to its top) and its highlight are on their elements the moment
+    the page has scrolled. Its layer, fixed to the window, was moved along on the page's
+    scroll event: every outline but the fixed bar's trailed the page by a frame (150 px off
+    right after a scroll of 150 px)."""
+    page = browser.new_tab(site.url("overlay/wide.html"))
+    page.wait_for("document.readyState === 'complete'")
+    page.screenshot(artifacts / "labeler-wide-page.png")
+    dom_before = page.evaluate(PAGE_DOM)
+    keys = Input(page)
+    assert start_labeling(browser, page)["status"] == "done"
+    wait_status(page, "labeling")
+    _mark(page, keys, "#ad-inline", "div#ad-inline", "a")
+    _mark(page, keys, "#cookie-banner", "div#cookie-banner")
+    _mark(page, keys, ".site-header", "header")
+    page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '2'")
+    keys.press("m")
+    page.evaluate(f"(scrollTo(0, 0), {NEXT_FRAME})")
+    keys.move(".sidebar h3")
+    page.wait_for(f"{HOVER_TAG}.startsWith('h3')")
+    keys.move(".toolbar", ui=True)  # (the mouse off the page: scrolled, it would point at another element)
+    page.evaluate(f"(scrollTo(0, 0), {NEXT_FRAME})")
+    outlines = {"ad": _labeler_box("document.getElementById('ad-inline')"),
+                "banner": _labeler_box("document.getElementById('cookie-banner')"),
+                "header": _labeler_box("document.querySelector('.site-header')")}
+    hovered = (f"(() => {{ const r = (e) => {{ const b = e.getBoundingClientRect(); return [b.x, b.y, b.width, b.height]; }};"
+               f" return [r(document.querySelector('.sidebar h3')), r({LABELER}.querySelector('.hover'))]; }})()")
+    for by in SCROLLS:
+        for what, probe in outlines.items():
+            target, box = page.evaluate(f"(scrollBy(0, {by}), {probe})" if what == "ad" else probe)
+            assert _close(target, box), (by, what, target, box)
+        target, box = page.evaluate(hovered)
+        assert _close(target, box), (by, "highlight", target, box)
+    page.screenshot(artifacts / "labeler-wide-scrolled.png")
+    keys.press("Escape")
+    wait_status(page, "label-cancelled")
+    assert page.evaluate(PAGE_DOM) == dom_before
+
+
+def test_the_labelers_outline_follows_what_scrolls_inside_a_pane(browser: harness.Browser, site: harness.Site,
+                                                                 artifacts: Path) -> None:
+    """An outline of a part inside an element that scrolls by itself (a comments pane) is on
+    it once the pane has scrolled and a frame has been drawn, and shows only within the pane."""
+    page = browser.new_tab(site.url("overlay/scroll-panes.html"))
+    page.wait_for("document.readyState === 'complete'")
+    keys = Input(page)
+    assert start_labeling(browser, page)["status"] == "done"
+    wait_status(page, "labeling")
+    page.evaluate("(document.getElementById('comments').scrollTop = document.getElementById('pane-ad')"
+                  ".offsetTop - document.getElementById('comments').offsetTop - 100, true)")
+    _mark(page, keys, "#pane-ad", "div#pane-ad", "a")
+    page.wait_for("document.documentElement.dataset.blocksiftLabelAd === '1'")
+    outline = _labeler_box("document.getElementById('pane-ad')")
+    pane = _pane("document.getElementById('comments')")
+    for top in [0, 60, 1e6]:
+        page.evaluate(f"(document.getElementById('comments').scrollTop = {top}, {NEXT_FRAME})")
+        target, box = page.evaluate(outline)
+        assert _close(target, box), (top, target, box)
+        shown = page.evaluate(f"(() => {{ const b = [...{LABELER}.querySelectorAll('.box.ad')][0];"
+                              " let r = b.getBoundingClientRect(), x = r.left, y = r.top, right = r.right, bottom = r.bottom;"
+                              " for (let e = b.parentElement; e; e = e.parentElement) {"
+                              "  const s = getComputedStyle(e); if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;"
+                              "  const c = e.getBoundingClientRect(); x = Math.max(x, c.left); y = Math.max(y, c.top);"
+                              "  right = Math.min(right, c.right); bottom = Math.min(bottom, c.bottom); }"
+                              " return [x, y, Math.max(0, right - x), Math.max(0, bottom - y)]; })()")
+        assert _inside(shown, page.evaluate(pane)), (top, shown, page.evaluate(pane))
+    page.screenshot(artifacts / "labeler-pane-scrolled.png")
+    keys.press("Escape")
+    wait_status(page, "label-cancelled")
