@@ -1421,6 +1421,8 @@ export function agentCall(method, args) {
       clearCover,
       // The labeler (labeler.js, same isolated world) maps snapshot ids to live elements.
       liveElements: () => liveById,
+      // what "Hide link blocks" hides (the labeler shows it while open, and hides it again)
+      hiddenParts: () => hiddenElements.slice(),
       // ... and lays its outlines over the document as the overlay's boxes are.
       followDocument, placeOver,
     });

@@ -36,23 +36,58 @@
   const HIDE_PAGE_ATTRS = ["data-blocksift-unlock", "data-blocksift-unpad"];
 
   /**
-   * Show what "Hide link blocks" hid, for as long as the labeler is open: the user labels the
-   * page as it is (what hide hid is what most needs marking, and could not be pointed at).
-   * Returns a function that hides it again, unless hide was turned off meanwhile.
+   * Show what "Hide link blocks" hides, for as long as the labeler is open: the user labels the
+   * page as it is (what hide hides is what most needs marking, and could not be pointed at).
+   * That is what it hid before labeling started, and what it hides when pressed while the
+   * labeler is open (take, from the labeler's mutation observer: its marks go before the page
+   * is drawn again). `restore` hides what hide last chose again, unless it was turned off.
    */
-  function showHidden() {
-    const hidden = [...document.querySelectorAll(`[${HIDE_ATTR}]`)];
-    const root = document.documentElement;
-    const pageAttrs = HIDE_PAGE_ATTRS.filter((name) => root.hasAttribute(name))
-      .map((name) => [name, root.getAttribute(name)]);
-    for (const element of hidden) element.removeAttribute(HIDE_ATTR);
-    for (const [name] of pageAttrs) root.removeAttribute(name);
-    const restore = () => {
-      if (!agent().state().hidden) return; // "Hide link blocks" was pressed again: the page stays shown
-      for (const element of hidden) if (element.isConnected) element.setAttribute(HIDE_ATTR, "");
-      for (const [name, value] of pageAttrs) root.setAttribute(name, value);
-    };
-    return { count: hidden.length, restore };
+  class Unhidden {
+    constructor() {
+      this.before = 0; // parts hidden when labeling started
+      this.later = 0; // parts of a hide pressed since, waiting for the labeler to close
+      this.pageAttrs = new Map();
+      this.before = this.take();
+    }
+
+    /** Take hide's marks off; returns how many parts it newly marked. */
+    take() {
+      const marked = [...document.querySelectorAll(`[${HIDE_ATTR}]`)];
+      if (!marked.length) return 0;
+      for (const element of marked) element.removeAttribute(HIDE_ATTR);
+      const root = document.documentElement;
+      this.pageAttrs = new Map(HIDE_PAGE_ATTRS.filter((name) => root.hasAttribute(name))
+        .map((name) => [name, root.getAttribute(name)]));
+      for (const name of this.pageAttrs.keys()) root.removeAttribute(name);
+      return marked.length;
+    }
+
+    /** After hide's marks or the page's status changed: whether what is shown changed (hide
+     * pressed while labeling, to hide or to show the page again). */
+    check() {
+      const taken = this.take();
+      if (taken) {
+        this.later = taken;
+        return true;
+      }
+      if ((this.later || this.before) && !agent().state().hidden) {
+        this.later = this.before = 0; // nothing to hide again: the note goes
+        return true;
+      }
+      return false;
+    }
+
+    get count() {
+      return this.later || this.before;
+    }
+
+    restore() {
+      const agentNow = agent();
+      if (!agentNow.state().hidden) return; // "Hide link blocks" was pressed again: the page stays shown
+      for (const element of agentNow.hiddenParts()) if (element.isConnected) element.setAttribute(HIDE_ATTR, "");
+      const root = document.documentElement;
+      for (const [name, value] of this.pageAttrs) root.setAttribute(name, value);
+    }
   }
 
   function agent() {
@@ -189,7 +224,7 @@
         if (element && element.isConnected) this.selected.add(element);
       }
       this.inSnapshot = (element) => this.idOf.has(element);
-      this.unhidden = showHidden();
+      this.unhidden = new Unhidden();
       this.initialIds = new Set(this.mainIds());
       this.blocks = []; // [{kind, element}]
       this.frames = framesOf(document);
@@ -222,8 +257,14 @@
       // what it draws instead is not in the snapshot and cannot be labeled. Say so, and drop
       // them, so that what Save stores stays what the outlines show.
       this.lost = 0;
-      this.observer = new MutationObserver(() => this.checkLost());
-      this.observer.observe(document, { childList: true, subtree: true });
+      // "Hide link blocks" pressed while labeling: what it chose stays shown until the labeler
+      // closes (it vanished under the labeler, with its outlines and marks).
+      this.observer = new MutationObserver((records) => {
+        if (records.some((record) => record.type === "attributes") && this.unhidden.check()) this.noteHidden();
+        this.checkLost();
+      });
+      this.observer.observe(document, { childList: true, subtree: true, attributes: true,
+        attributeFilter: [HIDE_ATTR, ...HIDE_PAGE_ATTRS, "data-blocksift-status"] });
       this.render();
       if (!this.selected.size) {
         this.say(`${this.algorithm || "The algorithm"} found no main text here: click the elements that are.`, "warn");
@@ -305,10 +346,22 @@
       } else {
         this.frameNote.hidden = true;
       }
-      const shown = this.unhidden.count;
-      this.hiddenNote.textContent = shown ? `Showing the ${shown} part${shown === 1 ? "" : "s"} “Hide link blocks” hid,`
-        + " so that you can label them; hidden again when you close the labeler." : "";
-      this.hiddenNote.hidden = !shown;
+      this.noteHidden(false);
+    }
+
+    /** Say what of the page "Hide link blocks" hides and the labeler shows. */
+    noteHidden(rendered = true) {
+      const { before, later } = this.unhidden;
+      const parts = (n) => `${n} part${n === 1 ? "" : "s"}`;
+      this.hiddenNote.textContent = later
+        ? `“Hide link blocks” hides ${parts(later)} when you close the labeler; until then you label the page as it is.`
+        : before ? `Showing the ${parts(before)} “Hide link blocks” hid,`
+          + " so that you can label them; hidden again when you close the labeler." : "";
+      this.hiddenNote.hidden = !later && !before;
+      if (!rendered) return;
+      // (not render(): the page's status stays what the background just set, "hidden")
+      document.documentElement.setAttribute("data-blocksift-label-unhidden", String(this.unhidden.count));
+      this.schedule(); // what hide chose is drawn again, and may have moved the page
     }
 
     /**

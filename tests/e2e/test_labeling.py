@@ -846,6 +846,49 @@ def test_what_hide_hid_can_be_labeled_and_is_hidden_again_after(browser: harness
     assert page.evaluate(f"document.querySelector('{link}').getClientRects().length") > 0
 
 
+def test_hide_pressed_while_labeling_waits_for_the_labeler_to_close(browser: harness.Browser, site: harness.Site,
+                                                                    artifacts: Path) -> None:
+    """"Hide link blocks" pressed while the labeler is open: the labeler goes on showing the
+    page as it is (what hide hides is what most needs marking), says that hide waits for it,
+    and hide takes effect when it closes. Before, the parts hide chose vanished under the
+    open labeler, their outlines and marks with them, and could no longer be pointed at."""
+    page = browser.new_tab(site.url("hide/news.html"))
+    page.wait_for("document.readyState === 'complete'")
+    # a link in what hide hides, found first (and shown again)
+    assert browser.act(page, "hide")["status"] == "hidden"
+    count = page.evaluate(f"{HIDDEN}.length")
+    page.evaluate(f"[...{HIDDEN}].flatMap(e => [...e.querySelectorAll('a')])[0]"
+                  ".setAttribute('data-e2e-was-hidden', ''), true")
+    link = "[data-e2e-was-hidden]"
+    shown = f"document.querySelector('{link}').getClientRects().length > 0"
+    assert browser.act(page, "hide")["status"] == "restored"
+    keys = Input(page)
+    assert start_labeling(browser, page)["status"] == "done"
+    wait_status(page, "labeling")
+    assert page.evaluate(f"{UI}.querySelector('.shown-hidden').hidden")
+    browser.act(page, "hide")
+    page.wait_for(f"document.documentElement.dataset.blocksiftLabelUnhidden === '{count}'")
+    assert page.evaluate(f"{HIDDEN}.length") == 0
+    assert page.evaluate(shown)
+    note = page.evaluate(f"{UI}.querySelector('.shown-hidden').textContent")
+    assert f"hides {count} part" in note and "when you close" in note, note
+    page.screenshot(artifacts / "labeler-hide-pressed-while-labeling.png")
+    # what hide chose can still be marked
+    keys.move(at=(1, 1))
+    hover(page, keys, link)
+    keys.press("l")
+    keys.press("Enter")
+    page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '1'")
+    keys.press("Escape")
+    assert wait_status(page, "label-cancelled")["status"] == "label-cancelled"
+    assert page.evaluate(f"{HIDDEN}.length") == count
+    assert not page.evaluate(shown)
+    page.screenshot(artifacts / "hidden-after-the-labeler-closed.png")
+    # and the popup's toggle shows the page again
+    assert browser.act(page, "hide")["status"] == "restored"
+    assert page.evaluate(f"{HIDDEN}.length") == 0
+
+
 def test_marks_the_page_redraws_away_are_named_and_not_saved(browser: harness.Browser, site: harness.Site,
                                                              artifacts: Path) -> None:
     """A script replaces marked parts while the labeler is open (a page redrawing itself):
