@@ -471,3 +471,27 @@ def test_cluster_store_shows_what_is_there_and_creates_nothing(tmp_path):
     assert done.returncode == 2
     assert done.stderr == f"blocksift: error: no site store at {typo}\n"
     assert not default.exists() and not typo.exists()
+
+
+def test_examples_delete_says_what_it_deleted_when_an_id_is_missing(tmp_path):
+    """`examples delete 1 99` deleted 1 and said only 'no example(s) 99'."""
+    home = tmp_path / "home"
+    assert blocksift("examples", "import", str(DATASET), home=home).returncode == 0
+    done = blocksift("examples", "delete", "1", "99", home=home)
+    assert done.returncode == 2
+    assert done.stderr == "blocksift: error: no example(s) 99 (deleted the other 1)\n"
+    listed = json.loads(blocksift("examples", "list", "--json", home=home).stdout)
+    assert sorted(e["exampleId"] for e in listed) == [2, 3, 4, 5, 6]
+
+
+def test_examples_list_and_show_without_titles(tmp_path):
+    """Imported pages without a title: list padded an empty 50-column title before each URL
+    (50 blanks in every line), and show began with an empty '# '."""
+    home = tmp_path / "home"
+    assert blocksift("examples", "import", str(DATASET), home=home).returncode == 0
+    lines = blocksift("examples", "list", home=home).stdout.splitlines()
+    assert len(lines) == 6
+    assert not any("    http" in line for line in lines), lines
+    assert lines[-1].endswith("chars  (no title)  https://gazette.example/coast/lighthouses")
+    shown = blocksift("examples", "show", "1", home=home).stdout
+    assert shown.startswith("# (no title)\nhttps://gazette.example/coast/lighthouses\n")

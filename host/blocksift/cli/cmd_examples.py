@@ -143,11 +143,13 @@ def _run(args: argparse.Namespace) -> int:
                 print()
             elif not items:
                 print(f"no examples yet in {store.path}")
+            # titles as wide as the longest, up to 50 (not 50 blanks when none has one)
+            width = max((len(_title(e)[:50]) for e in items), default=0)
             for example in items if not args.json else []:
                 when = datetime.fromtimestamp(example.created).strftime("%Y-%m-%d %H:%M")
                 again = f"  (replaced {example.replaces})" if example.replaces else ""
                 print(f"{example.id:>5}  {when}  {len(example.main_text):>6} chars  "
-                      f"{example.title[:50]:<50}  {example.url or ''}{again}")
+                      f"{_title(example)[:50]:<{width}}  {example.url or ''}{again}")
         elif args.action == "show":
             example = store.get(args.example_id)
             if example is None:
@@ -159,7 +161,7 @@ def _run(args: argparse.Namespace) -> int:
                 json.dump(summary, sys.stdout, indent=2, ensure_ascii=False)
                 print()
             else:
-                print(f"# {example.title}\n{example.url or ''}\n")
+                print(f"# {_title(example)}\n{example.url or ''}\n")
                 print(example.main_text)
                 for block in example.blocks:
                     print(f"\n[{block.get('kind')}] {len(block.get('ids', []))} elements: "
@@ -173,7 +175,9 @@ def _run(args: argparse.Namespace) -> int:
             # their labels stop adapting auto on their sites (docs/auto.md)
             _settle(store, "deleted")
             if missing:
-                raise CommandError(f"no example(s) {', '.join(map(str, missing))}")
+                others = len(wanted) - len(missing)
+                raise CommandError(f"no example(s) {', '.join(map(str, missing))}"
+                                   + (f" (deleted the other {others})" if others else ""))
             print(f"deleted {len(wanted)} example(s)")
         elif args.action == "export":
             count, written = _export(store, args.path, args.with_blocks)
@@ -203,6 +207,11 @@ def _run(args: argparse.Namespace) -> int:
             print(f"imported {len(report.added)} example(s){replaced}{skipped}",
                   file=sys.stderr)
     return 0
+
+
+def _title(example: Any) -> str:
+    """An example's title as listed and shown; a page saved without one says so."""
+    return " ".join(example.title.split()) or "(no title)"
 
 
 def _export(store: Any, path: Path, with_blocks: bool) -> tuple[int, str]:
