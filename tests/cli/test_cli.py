@@ -67,7 +67,14 @@ def test_extract_reads_stdin():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["extract", "no-such-file.html"], "cannot read"),
+    (["extract", "no-such-file.html"], "cannot read no-such-file.html: No such file or "
+     "directory\n"),
+    # a URL typed without its scheme was only 'No such file or directory'
+    (["extract", "www.example.com"], "cannot read www.example.com: No such file or directory; "
+     "for a web page give its URL with https://\n"),
+    (["extract", "example.org/news/today"], "for a web page give its URL with https://\n"),
+    (["extract", "ftp://example.org/page.html"], "cannot fetch ftp://example.org/page.html: "
+     "only http:// and https:// URLs are fetched\n"),
     (["extract", "http://[::1/page"], "not a valid URL"),  # once an internal error
     # "nan" passed a `<= 0` check (every page then timed out), "inf" overflowed a timer
     (["extract", str(EXAMPLE), "--timeout", "nan"], "must be a number of seconds"),

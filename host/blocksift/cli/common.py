@@ -6,6 +6,7 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -236,8 +237,27 @@ def read_source(source: str, timeout: float = 20.0) -> tuple[str, str | None]:
         with path.open("rb") as handle:
             data = _read_at_most(handle, source)
     except OSError as exc:
-        raise CommandError(f"cannot read {source}: {exc.strerror or exc}") from None
+        if _OTHER_SCHEME.match(source):
+            raise CommandError(f"cannot fetch {source}: only http:// and https:// URLs are "
+                               "fetched") from None
+        hint = ("; for a web page give its URL with https://"
+                if isinstance(exc, FileNotFoundError) and _looks_like_a_url(source) else "")
+        raise CommandError(f"cannot read {source}: {exc.strerror or exc}{hint}") from None
     return decode_html(_checked(data, source)), None
+
+
+_HOST = re.compile(r"^(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?$", re.I)
+_FILE_SUFFIX = re.compile(r"\.(?:x?html?|xml|txt|gz|jsonl?|md|json)$", re.I)
+
+
+def _looks_like_a_url(source: str) -> bool:
+    """A missing "file" that reads as a web address typed without its scheme
+    ("www.example.com", "example.org/news/today"): a host name first ("page.html" and
+    "out/page.htm" are not)."""
+    host = source.split("/", 1)[0]
+    return bool(_HOST.match(host)) and not _FILE_SUFFIX.search(host)
+#: A URL with a scheme that is not fetched ("ftp://...", "file://...").
+_OTHER_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://", re.I)
 
 
 def run_guarded(func: Any) -> Any:
