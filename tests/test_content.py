@@ -906,6 +906,30 @@ def test_a_byline_of_name_and_age_links_names_its_post_by_the_name() -> None:
         ("hr", ""), ("p", "kkiri"), ("div", "Very interested in ref counting.")]
 
 
+def test_a_reply_s_words_between_its_chosen_quote_and_smiley_are_shown() -> None:
+    # SMF: a reply is loose text in its box, after the quote it answers and before a
+    # smiley; the segmenter chose the quote and the picture, and the reader showed them
+    # without the reply's words
+    page = Page("<html><body><div class='inner'><blockquote><cite>Quote from: Arantor</cite>"
+                "A general chatbot.<br></blockquote><br>It can write a pretty mean haiku "
+                "<img src='/smiley.gif' alt=':)'></div>"
+                "<div class='other'><p>Signature.</p><img src='/a.png' alt='a'>"
+                "<img src='/b.png' alt='b'> a caption</div>"
+                "<div class='cta'><img src='/c.png' alt='c'><a href='/trial'>Free Trial</a>"
+                "<img src='/d.png' alt='d'> today</div></body></html>",
+                url="https://forum.example/t/1")
+    chosen = page.body.xpath("//blockquote | //div[@class='inner']/img | //div[@class='other']/img"
+                             " | //div[@class='cta']/img")
+    main = render_main(page, chosen)
+    assert "It can write a pretty mean haiku" in main.html
+    assert main.html.index("A general chatbot.") < main.html.index("It can write")
+    # the text stays the segmenter's; a box holding a block not chosen stays as chosen
+    assert "It can write" not in main.text
+    assert "Signature." not in main.html and "a caption" not in main.html
+    # nor one holding an element with words of its own the segmenter left out (a button)
+    assert "Free Trial" not in main.html and "today" not in main.html
+
+
 def _comment(name: str, body: str, replies: str = "") -> str:
     # old Reddit's comment: the author and the text in the comment's entry, its replies in a
     # box of its own inside the comment

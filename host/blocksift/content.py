@@ -2140,6 +2140,44 @@ def whole_links(chosen: Sequence[etree._Element],
     return outermost(list(dict.fromkeys(widened)), exclude)
 
 
+def loose_text_kept(chosen: Sequence[etree._Element],
+                    exclude: Collection[etree._Element] = frozenset(),
+                    keep: Collection[etree._Element] = frozenset()) -> list[etree._Element]:
+    """``chosen`` with two or more children of one box replaced by the box when the rest of
+    it is loose text and inline elements (a line break, a picture, a link): text written
+    between a post's quote and its smiley, "<blockquote>…</blockquote><br>It can write a
+    pretty mean haiku <img>", is no element a segmenter can choose, and the reader showed
+    the quote and the picture of a reply without its words. A box holding an element not
+    chosen that is a block (a paragraph, a list, a signature's ``<div>``) or has words of its
+    own (a "Free Trial" button's link), or one of ``keep`` (a post's head, shown as such), is
+    left as chosen: only the box's own loose text comes in, with its line breaks."""
+    by_parent: dict[etree._Element, int] = {}
+    for element in chosen:
+        parent = element.getparent()
+        if parent is not None:
+            by_parent[parent] = by_parent.get(parent, 0) + 1
+    chosen_set = set(chosen)
+    boxes = set()
+    for parent, count in by_parent.items():
+        if count < 2 or parent in exclude or parent.tag in ("body", "html") or any(
+                node in exclude for node in parent.iterancestors()) or any(
+                node in keep for node in parent.iter()):
+            continue
+        rest = [child for child in parent if child not in chosen_set
+                and isinstance(child.tag, str)]  # (a comment: nothing shown)
+        if any(child in exclude or child.tag in BLOCK_TAGS or element_text(child).strip()
+               or next((node for node in child.iterdescendants() if node.tag in BLOCK_TAGS),
+                       None) is not None for child in rest):
+            continue  # a block, or an element with words of its own the segmenter left out
+        if ((parent.text or "") + "".join(child.tail or "" for child in parent)).strip():
+            boxes.add(parent)
+    if not boxes:
+        return list(chosen)
+    widened = [next((node for node in (element, *element.iterancestors()) if node in boxes),
+                    element) for element in chosen]
+    return outermost(list(dict.fromkeys(widened)), exclude)
+
+
 #: Class names of text meant for screen readers only, hidden by the page's CSS
 #: ("sr-only", "sr-text", "screen-reader-text", "visually-hidden", "a11y-hidden", eBay's
 #: "clipped").
@@ -2277,7 +2315,7 @@ def render_main(page: Page, elements: Sequence[etree._Element], *,
         # the reader shows a link chosen in part whole, and a text the page gives twice (shown
         # and for screen readers) once; the text, ids and xpaths stay the algorithm's choice
         try:
-            shown = whole_links(chosen, exclude)
+            shown = loose_text_kept(whole_links(chosen, exclude), exclude, post_heads)
             html = sanitized_html(page, shown, exclude | set(screen_reader_copies(shown)),
                                   post_heads=post_heads)
         except Exception as exc:  # a page no rule foresaw: its text, not a failed reader view
