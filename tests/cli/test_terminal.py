@@ -237,6 +237,26 @@ def test_binary_input_on_stdin(home, args):
     assert "not" in line and not done.stdout.strip()
 
 
+@pytest.mark.parametrize("kind", ["html", "json array", "json array on one line"])
+def test_batch_refuses_a_page_or_a_json_array_on_stdin(home, kind):
+    """`blocksift batch < page.html` or `< pages.json` (an array) wrote one 'bad input line'
+    per line of the input and ended 'done' (exit 0); it is the wrong input, said once."""
+    html = EXAMPLE.read_text(encoding="utf-8")
+    pages = [{"id": "a", "html": html}, {"id": "b", "html": html}]
+    given = {"html": "\n\n" + html, "json array": json.dumps(pages, indent=2),
+             "json array on one line": json.dumps(pages)}[kind]
+    done = run("batch", "--jobs", "1", home=home, stdin=given.encode())
+    line = assert_one_line_error(done.returncode, done.stderr.decode())
+    assert not done.stdout.strip()
+    if kind == "html":
+        assert line == ("blocksift: error: standard input is an HTML page, not JSONL pages; "
+                        "for one page: blocksift extract PAGE.html"), line
+    else:
+        assert line == ("blocksift: error: standard input is a JSON array, not JSONL pages "
+                        "(one JSON object a line): jq -c '.[]' pages.json | blocksift batch"
+                        ), line
+
+
 def test_nul_filled_html_is_binary(home, tmp_path):
     page = tmp_path / "page.html"
     page.write_bytes(b"<html><body>" + b"\x00" * 4096 + b"</body></html>")

@@ -96,11 +96,21 @@ def interrupted_summary(written: int, total: int | None, output: Any, parquet: b
 
 
 def _refuse_binary(stream: Any) -> None:
-    """A binary stdin (an archive, an image) is a usage error, not a page per line."""
+    """A binary stdin (an archive, an image) is a usage error, not a page per line; so is an
+    HTML page or a JSON array, which no JSONL line starts as (each of their lines was an error
+    line, and the run ended as done)."""
     buffer = stream.buffer
-    kind = binary_kind(buffer.peek(8192)[:8192]) if hasattr(buffer, "peek") else None
+    head = buffer.peek(8192)[:8192] if hasattr(buffer, "peek") else b""
+    kind = binary_kind(head)
     if kind is not None:
         raise CommandError(f"standard input is {kind}, not JSONL pages")
+    first = head.lstrip(b" \t\r\n\f\xef\xbb\xbf")[:1]
+    if first == b"<":
+        raise CommandError("standard input is an HTML page, not JSONL pages; for one page: "
+                           "blocksift extract PAGE.html")
+    if first == b"[":
+        raise CommandError("standard input is a JSON array, not JSONL pages (one JSON object "
+                           "a line): jq -c '.[]' pages.json | blocksift batch")
 
 
 @run_guarded
