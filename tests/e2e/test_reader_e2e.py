@@ -1064,3 +1064,63 @@ def test_reader_shows_a_definition_list_s_terms_in_bold(
     assert all(weight >= 600 for name, weight in weights if name == "dt"), weights
     assert all(weight < 600 for name, weight in weights if name == "dd"), weights
     page.screenshot(artifacts / "reader-terms.png")
+
+
+def test_reader_speaks_of_a_shop_s_products_when_its_cards_show_no_price(
+        browser: harness.Browser, tmp_path: Path, artifacts: Path) -> None:
+    # a lens shop's cards show no amount and link to "/car714.html": the reader called its
+    # category page "an index of 8 stories"; the cards' add-to-cart buttons say it sells
+    cards = "".join(f'<li class="card"><h3><a href="/car71{n}.html">Lens number {n}</a></h3>'
+                    f'<p>A sharp lens for every day.</p><button>Add to cart</button></li>'
+                    for n in range(8))
+    links = "".join(f'<li><a href="/s{n}">Section {n}</a></li>' for n in range(12))
+    (tmp_path / "lenses.html").write_text(
+        f"<html><head><title>Lenses</title></head><body><nav><ul>{links}</ul></nav>"
+        f"<main><h1>Lenses</h1><ul>{cards}</ul></main></body></html>", encoding="utf-8")
+    shop = harness.Site(tmp_path)
+    try:
+        page = browser.new_tab(shop.url("lenses.html"))
+        status = browser.act(page, "reader")
+        assert status["status"] == "ready", status
+        assert page.evaluate(f"{CONTENT}.querySelector('.index-note') !== null"), text_of(page)[:300]
+        assert page.evaluate(f"{CONTENT}.querySelector('.index-note').textContent") == \
+            "This page lists 8 products, not an article: here they are."
+        assert page.evaluate("document.getElementById('details').textContent") == "8 products"
+        page.screenshot(artifacts / "reader-shop-without-prices.png")
+    finally:
+        shop.close()
+
+
+def test_reader_shows_a_nested_thread_s_replies_in_their_post_s_box(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # old Reddit nests each reply in the comment it answers; the reader showed them flat, a
+    # reply to a reply as if it answered the story. The host's reader HTML of such a thread:
+    from blocksift import content
+    from blocksift.page import Page
+
+    def comment(name: str, body: str, replies: str = "") -> str:
+        return (f"<div class='thing comment'><div class='entry'><p class='tagline'>"
+                f"<a class='author' href='/user/{name}'>{name}</a> 5 points</p>"
+                f"<div class='md'><p>{body}</p></div></div><div class='child'>"
+                f"{f'<div class=sitetable>{replies}</div>' if replies else ''}</div></div>")
+    thread = (comment("Ragnar", "A cure for tinnitus?",
+                      comment("Baron", "I dream of silence.", comment("rich", "I no longer notice it.")))
+              + comment("Pen", "I will wear mouse hair."))
+    source = Page(f"<html><body><div class='sitetable'>{thread}</div></body></html>",
+                  url=site.url("article.html"))
+    chosen = source.body.xpath("//div[@class='md']")
+    names = content.post_authors(source.body, chosen)
+    elements = sorted(chosen + names, key=lambda e: int(e.get("data-bso")))
+    html = content.render_main(source, elements, post_heads=set(names)).html
+    page = reader_of_answer(browser, "nested", stored_answer(site, "Hair follicles grown", html))
+    shown = page.evaluate(f"[...{CONTENT}.querySelectorAll('p')].map((p) => [p.textContent.trim(), "
+                          "(() => { let n = 0; for (let e = p.parentElement; e; e = e.parentElement) "
+                          "if (e.tagName === 'BLOCKQUOTE') n++; return n; })()])")
+    assert shown == [["Ragnar", 0], ["A cure for tinnitus?", 0], ["Baron", 1],
+                     ["I dream of silence.", 1], ["rich", 2], ["I no longer notice it.", 2],
+                     ["Pen", 0], ["I will wear mouse hair.", 0]], shown
+    # each level stands further in, the names in bold
+    lefts = page.evaluate(f"[...{CONTENT}.querySelectorAll('strong')].map((s) => "
+                          "Math.round(s.getBoundingClientRect().left))")
+    assert lefts[0] < lefts[1] < lefts[2] and lefts[3] == lefts[0], lefts
+    page.screenshot(artifacts / "reader-nested-thread.png")
