@@ -415,6 +415,16 @@ def test_progress_options_have_help(command_name):
     assert "--progress show a progress bar" in text and "--no-progress no progress bar" in text
 
 
+def test_batch_help_says_what_goes_in_and_comes_out(tmp_path):
+    """`blocksift batch --help` had options only: not a word on the JSONL it reads."""
+    done = run("batch", "--help", home=tmp_path)
+    text = " ".join(done.stdout.decode().split())
+    assert 'one {"id", "html", "url"} object a line' in text, text[:600]
+    assert 'one line per page, in input order: {"id", "text", "title", "metadata", "blocks", ' \
+           '"status", "ms"}, or {"id", "error", "code"}' in text
+    assert "blocksift batch < pages.jsonl > out.jsonl" in text
+
+
 def test_ctrl_c_stops_batch_with_workers_quietly(home, pages):
     """Ctrl-C reaches every process of the terminal's group: the workers stay quiet, the
     parent drops the queued pages and exits 130 with one line."""
