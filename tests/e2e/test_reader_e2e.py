@@ -1123,4 +1123,7 @@ def test_reader_shows_a_nested_thread_s_replies_in_their_post_s_box(
     lefts = page.evaluate(f"[...{CONTENT}.querySelectorAll('strong')].map((s) => "
                           "Math.round(s.getBoundingClientRect().left))")
     assert lefts[0] < lefts[1] < lefts[2] and lefts[3] == lefts[0], lefts
+    # a reply is a post in the text's colour, not greyed as a quote
+    colours = page.evaluate(f"[...{CONTENT}.querySelectorAll('p')].map((p) => getComputedStyle(p).color)")
+    assert len(set(colours)) == 1, colours
     page.screenshot(artifacts / "reader-nested-thread.png")
