@@ -91,6 +91,12 @@ def test_extract_reads_stdin():
     (["train", "auto", "--dataset", str(DATASET), "--stack-folds", "1"], "blocksift: error: "
      "--stack-folds takes 0"),
     (["eval", "--dataset", str(DATASET), "--limit", "-5"], "must be at least 1"),
+    # both were ignored without a word: the run scored with 0.5, or printed the table only
+    (["eval", "--dataset", str(DATASET), "--algo", "clustering", "--train-fraction", "7"],
+     "argument --train-fraction: must be above 0 and below 1, got '7'"),
+    (["eval", "--dataset", str(DATASET), "--train-fraction", "half"],
+     "argument --train-fraction: must be above 0 and below 1, got 'half'"),
+    (["eval", "--dataset", str(DATASET), "--per-page"], "--per-page goes with --json"),
     (["extract", "http://a b/page"], "cannot fetch"),  # http.client's own error, not an OSError
     (["extract", str(EXAMPLE), "--algo", "nonesuch"], "unknown algorithm"),
     (["extract", str(EXAMPLE), "--param", "bogus=1"], "unknown parameter"),

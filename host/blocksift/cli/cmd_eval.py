@@ -14,6 +14,7 @@ from .common import (
     load_algorithm,
     parse_params,
     run_guarded,
+    share,
     want_progress,
 )
 
@@ -42,8 +43,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--folds", type=at_least(2), default=10, help="cross-validation folds")
     parser.add_argument("--phi-sweep", action="store_true",
                         help="farsw: sliding-window length 0..10 (plot like Fig. 8)")
-    parser.add_argument("--train-fraction", type=float, default=0.5,
-                        help="site-learned algorithms: share of each site's pages to learn on")
+    parser.add_argument("--train-fraction", type=share, default=0.5,
+                        help="site-learned algorithms: share of each site's pages to learn on, "
+                             "above 0 and below 1 (default %(default)s)")
     parser.add_argument("--action", choices=("extract", "hide"), default="extract",
                         help="hide: gold main text kept and clutter removed by hiding, "
                              "before (linkblocks) and after (the hide plan); --cv inter "
@@ -60,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
 
     args.params = parse_params(args.param)
     args.progress = want_progress(args.progress)
+    if args.per_page and not args.json:
+        raise CommandError("--per-page goes with --json (the per-page scores are in the JSON)")
     if args.action == "hide":
         from ..evaluation import hide
 

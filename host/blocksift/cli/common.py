@@ -306,6 +306,18 @@ def at_least(least: int) -> Callable[[str], int]:
     return read
 
 
+def share(text: str) -> float:
+    """An argparse type for a share strictly between 0 and 1 ("--train-fraction 7" was taken
+    and ignored by every algorithm but clustering)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"must be above 0 and below 1, got {text!r}")
+    return value
+
+
 def worker_count(text: str) -> int:
     """An argparse type for a number of extraction processes: at least 1, at most four per
     core (each is a Python process holding a model; "-j 1000" would start a thousand of them
