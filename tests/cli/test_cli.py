@@ -508,3 +508,26 @@ def test_examples_list_and_show_without_titles(tmp_path):
     assert lines[-1].endswith("chars  (no title)  https://gazette.example/coast/lighthouses")
     shown = blocksift("examples", "show", "1", home=home).stdout
     assert shown.startswith("# (no title)\nhttps://gazette.example/coast/lighthouses\n")
+
+
+@pytest.mark.parametrize("kind", ["jsonl", "html", "html.gz", "empty warc"])
+def test_batch_warc_refuses_a_file_that_is_not_one(tmp_path, kind):
+    """`batch --warc pages.jsonl` counted the file as one damaged record and ended as done
+    (exit 0); a file that does not begin with a WARC record is the wrong file, said once."""
+    pytest.importorskip("fastwarc", reason="WARC input needs FastWARC: pip install '.[warc]'")
+    page = EXAMPLE.read_bytes()
+    path = tmp_path / {"jsonl": "pages.jsonl", "html": "page.html", "html.gz": "page.html.gz",
+                       "empty warc": "empty.warc.gz"}[kind]
+    path.write_bytes({"jsonl": json.dumps({"id": "a", "html": page.decode()}).encode() + b"\n",
+                      "html": page, "html.gz": gzip.compress(page),
+                      "empty warc": gzip.compress(b"")}[kind])
+    done = blocksift("batch", "--warc", str(path), "--no-progress", home=tmp_path / "home")
+    if kind == "empty warc":  # no records: nothing wrong with it
+        assert done.returncode == 0 and "0 records" in done.stderr, done.stderr
+        return
+    assert done.returncode == 2, done.stderr
+    hint = {"jsonl": f"; JSONL pages go on standard input: blocksift batch < {path}",
+            "html": f"; for one page: blocksift extract {path}",
+            "html.gz": f"; for one page: blocksift extract {path}"}[kind]
+    assert done.stderr == (f"blocksift: error: {path} is not a WARC file (it does not begin "
+                           f"with a WARC/ record){hint}\n")

@@ -102,6 +102,40 @@ async def run_records(paths: list[str], algorithm: str, params: dict[str, Any], 
     return counts
 
 
+#: How compressed WARC files begin (gzip, zstd, LZ4 frames), and how a WARC record does.
+_GZIP, _ZSTD, _LZ4, _WARC = b"\x1f\x8b", b"\x28\xb5\x2f\xfd", b"\x04\x22\x4d\x18", b"WARC/"
+
+
+def _refuse_other_files(path: str) -> None:
+    """A file given to ``--warc`` that does not begin with a WARC record (a JSONL file, an HTML
+    page) is a usage error: it was counted as one damaged record, and the run ended as done.
+    zstd and LZ4 files are left to the reader; an empty file has no records, nothing wrong."""
+    import zlib
+
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(65536)
+    except OSError as exc:
+        raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if not head or head.startswith((_ZSTD, _LZ4)):
+        return
+    text = head
+    if head.startswith(_GZIP):
+        try:
+            text = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 4096)
+        except zlib.error:
+            return  # a damaged first member: the reader resumes at the next and says so
+        if not text:
+            return  # an empty member, or a first member's start too short to tell
+    if text.startswith(_WARC):
+        return
+    begins = text.lstrip()[:1]
+    hint = (f"; JSONL pages go on standard input: blocksift batch < {path}" if begins == b"{"
+            else f"; for one page: blocksift extract {path}" if begins == b"<" else "")
+    raise CommandError(f"{path} is not a WARC file (it does not begin with a WARC/ record)"
+                       f"{hint}")
+
+
 def run(args: argparse.Namespace, params: dict[str, Any], limits: BatchLimits) -> int:
     from ..warc import (
         DEFAULT_MAX_BYTES,
@@ -118,6 +152,8 @@ def run(args: argparse.Namespace, params: dict[str, Any], limits: BatchLimits) -
         paths = expand_paths(args.warc)
     except (WarcUnavailable, FileNotFoundError) as exc:
         raise CommandError(str(exc)) from None
+    for path in paths:
+        _refuse_other_files(path)
     sink = open_sink(args, sys.stdout.buffer, WARC_COLUMNS)
     progress = None
     if want_progress(args.progress):
