@@ -348,6 +348,15 @@ class Session:
             await self.send_error(ErrorCode.DUPLICATE_ID,
                                   f"request {request.id!r} is already in progress", request.id)
             return
+        if request.type not in ("hello", "ping", "cancel") \
+                and len(self._tasks) >= self.service.config.max_queue:
+            # Each request in progress holds its page and then its reply until the client
+            # reads it: a client that sends without reading must not grow the host unbounded.
+            # Waiting to send this reply is what stops the transport reading more.
+            await self.send_error(ErrorCode.BUSY,
+                                  f"{len(self._tasks)} requests of this connection are in "
+                                  "progress (the limit); read their replies first", request.id)
+            return
         if request.type == "hello":
             await self._hello(request.id, request.protocol)
         elif request.type == "ping":
