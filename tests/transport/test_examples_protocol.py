@@ -5,6 +5,8 @@ from __future__ import annotations
 import gzip
 import json
 
+import pytest
+
 PAGE = ('<html><head><title>Ledger</title></head><body data-bsid="1"><div data-bsid="2">'
         '<a data-bsid="3" href="/">Home</a> <a data-bsid="4" href="/a">A</a></div>'
         '<article data-bsid="5"><p data-bsid="6">Kept paragraph one.</p><p data-bsid="7">'
@@ -144,3 +146,24 @@ def test_a_damaged_examples_database_is_reported_and_repaired_over_the_protocol(
     host.send({"type": "hello", "id": "h2", "protocol": 1})
     (problem,) = host.recv()["storeProblems"]
     assert problem["state"] == "repaired" and problem["keptAside"] == repaired["keptAside"]
+
+
+@pytest.mark.parametrize("message", [
+    {"type": "examples.get", "exampleId": 10**20},
+    {"type": "examples.delete", "exampleId": 10**20},
+    {"type": "examples.list", "offset": 10**20},
+    {"type": "examples.save", "url": "https://ex.org/x", "html": PAGE, "mainIds": ["6"],
+     "restore": {"exampleId": 10**20, "created": 1.0}},
+])
+def test_a_number_too_big_for_the_database_is_an_invalid_message(host, message):
+    # it reached SQLite, whose OverflowError came back as error 3004 internal
+    host.send({"type": "examples.save", "id": "s", "url": "https://ex.org/x", "html": PAGE,
+               "mainIds": ["6", "8"]})
+    assert host.recv()["type"] == "examples.saved"
+    host.send({"id": "big", **message})
+    reply = host.recv()
+    assert reply["type"] == "error" and reply["code"] == 1007 and reply["id"] == "big", reply
+    host.send({"type": "examples.list", "id": "l"})
+    listing = host.recv()
+    assert listing["total"] == 1
+    assert listing["items"][0]["mainChars"] == len("Kept paragraph one.\nKept paragraph two.")

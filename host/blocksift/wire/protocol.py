@@ -21,6 +21,8 @@ from .constants import ID_ATTR, MAX_ID_LENGTH, PROTOCOL_VERSION, ErrorCode
 from .results import ExtractionResult, WireModel
 
 RequestId = Annotated[str, Field(min_length=1, max_length=MAX_ID_LENGTH)]
+#: SQLite's largest integer: a bigger example number or offset cannot even be looked up.
+MAX_STORED_INT = 2**63 - 1
 
 #: Request model by ``type``, in declaration order: validating one message builds only its own
 #: model's validator. Filled by :func:`request`; the one list of request types.
@@ -124,7 +126,7 @@ class MarkedBlock(WireModel):
 class ExampleRestore(WireModel):
     """Undo of a delete: the deleted example's number and the date it was saved."""
 
-    example_id: int = Field(ge=1)
+    example_id: int = Field(ge=1, le=MAX_STORED_INT)
     created: float = Field(ge=0, description="Seconds since the epoch, as examples.get gave it")
 
 
@@ -155,21 +157,21 @@ class ExamplesListRequest(WireModel):
     type: Literal["examples.list"]
     id: RequestId
     limit: int = Field(100, ge=1, le=10_000)
-    offset: int = Field(0, ge=0)
+    offset: int = Field(0, ge=0, le=MAX_STORED_INT)
 
 
 @request
 class ExamplesGetRequest(WireModel):
     type: Literal["examples.get"]
     id: RequestId
-    example_id: int
+    example_id: int = Field(le=MAX_STORED_INT)
 
 
 @request
 class ExamplesDeleteRequest(WireModel):
     type: Literal["examples.delete"]
     id: RequestId
-    example_id: int
+    example_id: int = Field(le=MAX_STORED_INT)
 
 
 @request
