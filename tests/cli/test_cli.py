@@ -531,3 +531,15 @@ def test_batch_warc_refuses_a_file_that_is_not_one(tmp_path, kind):
             "html.gz": f"; for one page: blocksift extract {path}"}[kind]
     assert done.stderr == (f"blocksift: error: {path} is not a WARC file (it does not begin "
                            f"with a WARC/ record){hint}\n")
+
+
+@pytest.mark.parametrize("action", ["extract", "hide"])
+def test_eval_names_a_missing_dataset_before_scoring_any(tmp_path, action):
+    """`eval -d wcxb-dev -d cleanevl`: every set before the misspelled one was scored (minutes
+    on the dev sets), then the run ended in the error with none of it printed."""
+    done = blocksift("eval", "-d", str(DATASET), "-d", "no-such-set", "--action", action,
+                     "--algo", "linkblocks", "--progress", home=tmp_path)
+    assert done.returncode == 2
+    # the forced bar would have drawn for the first set
+    assert done.stderr == ("blocksift: error: no-such-set: no such dataset "
+                           "(set $BLOCKSIFT_DATASETS)\n"), done.stderr

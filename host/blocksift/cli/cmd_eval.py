@@ -64,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
     args.progress = want_progress(args.progress)
     if args.per_page and not args.json:
         raise CommandError("--per-page goes with --json (the per-page scores are in the JSON)")
+    _check_datasets(args.datasets)
     if args.action == "hide":
         from ..evaluation import hide
 
@@ -89,6 +90,18 @@ def run(args: argparse.Namespace) -> int:
 
         return crossval.run(args)
     return run_plain(args, module)
+
+
+def _check_datasets(names: list[str]) -> None:
+    """Every ``--dataset`` found before any is scored (a misspelled last one ended the run
+    after all the others had been scored, with none of it printed)."""
+    from ..evaluation.datasets import resolve
+
+    for name in names:
+        try:
+            resolve(name)
+        except FileNotFoundError as exc:
+            raise CommandError(str(exc)) from None
 
 
 def run_plain(args: argparse.Namespace, module: object) -> int:
