@@ -543,3 +543,18 @@ def test_eval_names_a_missing_dataset_before_scoring_any(tmp_path, action):
     # the forced bar would have drawn for the first set
     assert done.stderr == ("blocksift: error: no-such-set: no such dataset "
                            "(set $BLOCKSIFT_DATASETS)\n"), done.stderr
+
+
+@pytest.mark.parametrize("args", [["--algo", "linkblocks", "--sweep"],
+                                  ["--algo", "clustering"],
+                                  ["--algo", "farsw", "--cv", "inter", "--folds", "2"]])
+def test_eval_that_writes_files_checks_out_before_scoring(tmp_path, args):
+    """The sweeps and cross-validations write CSV (and plots) to --out once every page is
+    scored: an --out that cannot be a folder failed then, the work lost."""
+    taken = tmp_path / "results"
+    taken.write_text("a file where the folder should be")
+    done = blocksift("eval", "-d", str(DATASET), *args, "--out", str(taken), "--progress",
+                     home=tmp_path / "home")
+    assert done.returncode == 2
+    assert done.stderr == (f"blocksift: error: --out {taken}: cannot write there "
+                           "(File exists)\n"), done.stderr

@@ -77,6 +77,9 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(str(exc)) from None
     module, _ = load_algorithm(args.algo, args.params)  # before any page is read
     kind = getattr(module, "MODEL", None)
+    if args.sweep or kind == "site" or (kind == "trained" and (args.cv != "none"
+                                                               or args.phi_sweep)):
+        _check_out(args.out)  # these write there once every page is scored
     if args.sweep:
         from ..evaluation import sweep
 
@@ -102,6 +105,15 @@ def _check_datasets(names: list[str]) -> None:
             resolve(name)
         except FileNotFoundError as exc:
             raise CommandError(str(exc)) from None
+
+
+def _check_out(out: Path) -> None:
+    """``--out`` made a folder before any page is scored (a file in its place, or a folder
+    that cannot be made, failed only once the work was done)."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CommandError(f"--out {out}: cannot write there ({exc.strerror or exc})") from None
 
 
 def run_plain(args: argparse.Namespace, module: object) -> int:
