@@ -523,3 +523,20 @@ def test_a_byline_holding_other_links_gives_the_one_marked_as_the_authors():
         "<a href='/s/dwip3v'>12 comments</a></div>" + ARTICLE,
         "<title>Rust project goals for 2024 | Lobsters</title>"))
     assert found.authors == ["scvalex"]
+
+
+@pytest.mark.parametrize(("tags", "site"), [
+    # a theme's placeholders are no name: the title names the site
+    ("<meta name='twitter:site' content='website'>", "Quayside Outfitters"),
+    ("<meta property='og:site_name' content='Blog'>", "Quayside Outfitters"),
+    # the next tag that does name it still wins over the title
+    ("<meta property='og:site_name' content='homepage'>"
+     "<meta name='twitter:site' content='@quayside'>", "quayside"),
+    # an address is named by its host
+    ("<meta property='og:site_name' content='http://www.quayside.example/'>", "quayside.example"),
+])
+def test_a_placeholder_or_an_address_in_a_site_name_tag(tags: str, site: str):
+    found = metadata.extract(page("<main><h1>Harbour Rain Jacket</h1>" + ARTICLE + "</main>",
+                                  "<title>Harbour Rain Jacket | Quayside Outfitters</title>" + tags,
+                                  url="https://www.shop.example/p/1"))
+    assert found.site_name == site

@@ -741,12 +741,21 @@ def _url_date(url: str | None) -> date | None:
     return _make_date(*match.groups()) if match else None
 
 
+#: What a theme leaves in a site-name tag when nobody filled it in (``twitter:site`` =
+#: "website", ``og:site_name`` = "Blog"): no name; the title or the host names the site.
+_PLACEHOLDER_SITE_NAMES = frozenset({"website", "web site", "site", "homepage", "home page",
+                                     "home", "blog", "null", "undefined", "none"})
+#: A site name given as an address ("http://ibnlive.in.com/"): its host is the name.
+_SITE_ADDRESS = re.compile(r"^[a-z][a-z0-9+.-]*://(?:www\.)?([^/?#\s]+)/?$", re.I)
+
+
 def _site_name(metas: dict[str, str], ld_nodes: list[dict]) -> str:
     """The name the page declares for its site (meta tags, then schema.org); "" if none."""
     for key in ("og:site_name", "application-name", "twitter:site", "al:ios:app_name"):
         value = metas.get(key, "").lstrip("@")
-        if value:
-            return value
+        if value and value.lower() not in _PLACEHOLDER_SITE_NAMES:
+            address = _SITE_ADDRESS.match(value)
+            return address.group(1) if address else value
     for node in ld_nodes:
         if _ld_types(node) & {"website", "newsmediaorganization", "organization"}:
             name = node.get("name")
