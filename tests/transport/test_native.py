@@ -125,6 +125,24 @@ def test_a_deeply_nested_request_is_refused_with_its_id(host, kind, extra):
     assert host.recv() == {"type": "pong", "id": "after"}
 
 
+@pytest.mark.parametrize("message, code", [
+    ({"type": "x" * 3_000_000}, 1008),
+    ({"type": list(range(300_000))}, 1008),
+    ({"type": "examples.list", "k" * 3_000_000: 1}, 1007),
+    ({"type": "extract", "html": "<p>x</p>", "params": {"k" * 3_000_000: 1}}, 2002),
+])
+def test_a_huge_name_is_not_echoed_back(host, message, code):
+    # The error quoted the whole type, field or param: a 3 MB reply, sent as chunks (and
+    # those of the unknown type under the id "", which no request has)
+    host.send({**message, "id": "t"})
+    reply = host.recv()
+    assert reply["type"] == "error" and reply["code"] == code and reply["id"] == "t", \
+        str(reply)[:200]
+    assert len(reply["message"]) < 2100
+    host.send({"type": "ping", "id": "after"})
+    assert host.recv() == {"type": "pong", "id": "after"}
+
+
 def test_invalid_params_and_unknown_algorithm_are_errors(host):
     host.send({"type": "extract", "id": "p1", "html": "<p>x</p>", "algorithm": "linkblocks",
                "params": {"no_such_param": 1}})

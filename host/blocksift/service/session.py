@@ -40,6 +40,8 @@ DEFAULT_MAX_FRAME_BYTES = 64 * 1024 * 1024
 _SURROGATE = re.compile("[\ud800-\udfff]")
 #: Deepest nesting of objects and arrays a message may have (the protocol's own go 4 deep).
 MAX_NESTING = 64
+#: Longest error message sent: one may name a client's field or param, which can be huge.
+MAX_ERROR_CHARS = 2000
 #: Request types with a fast path that needs no message models (the host's cold start).
 _ANSWERED_BEFORE_MODELS_LOAD = ("ping", "hello")
 
@@ -256,7 +258,9 @@ class Session:
 
     async def send_error(self, code: ErrorCode, message: str, request_id: str | None = None
                          ) -> None:
-        await self.send_json(error_payload(code, message, request_id))
+        if len(message) > MAX_ERROR_CHARS:  # a message quoting a client's huge key or value
+            message = message[:MAX_ERROR_CHARS] + " ..."
+        await self.send_json(error_payload(code, message, request_id), request_id)
 
     # -- receiving --------------------------------------------------------------------------
 
@@ -307,7 +311,7 @@ class Session:
             if not isinstance(kind, str) or kind not in REQUEST_MODELS:
                 known = ", ".join(sorted(REQUEST_MODELS))
                 await self.send_error(ErrorCode.UNKNOWN_TYPE,
-                                      f"unknown message type {kind!r}; known: {known}",
+                                      f"unknown message type {_quote(kind)}; known: {known}",
                                       request_id)
                 return
         problem = _inspect(message)
@@ -676,6 +680,15 @@ def _plain_hello(message: dict[str, Any]) -> bool:
             and not isinstance(message.get("protocol", 1), bool)
             and isinstance(message.get("client", ""), str)
             and len(message.get("client", "")) <= 200)
+
+
+def _quote(value: Any, limit: int = 80) -> str:
+    """``repr(value)`` for an error message, cut to ``limit`` characters: a client's input is
+    never echoed back whole (a 3 MB ``type`` made a 3 MB error)."""
+    if isinstance(value, list | dict):
+        return f"<a JSON {'array' if isinstance(value, list) else 'object'}>"
+    text = repr(value[:limit + 1] if isinstance(value, str) else value)
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _inspect(message: Any) -> str | None:
