@@ -558,3 +558,17 @@ def test_eval_that_writes_files_checks_out_before_scoring(tmp_path, args):
     assert done.returncode == 2
     assert done.stderr == (f"blocksift: error: --out {taken}: cannot write there "
                            "(File exists)\n"), done.stderr
+
+
+@pytest.mark.parametrize("algorithm", ["farsw", "auto"])
+def test_train_checks_where_the_model_goes_before_training(tmp_path, algorithm):
+    """`--out notes.txt/model.json` (a file where a folder should be): training ran to the
+    end, then failed to write."""
+    taken = tmp_path / "notes.txt"
+    taken.write_text("a file")
+    out = taken / "model.json"
+    done = blocksift("train", algorithm, "-d", str(DATASET), "--out", str(out),
+                     home=tmp_path / "home")
+    assert done.returncode == 2
+    assert done.stderr == f"blocksift: error: --out {out}: cannot write there ({taken} is a " \
+                          "file, not a folder)\n", done.stderr

@@ -85,21 +85,32 @@ def _progress_bar(args: argparse.Namespace, desc: str, paths: list[Path],
 MODEL_FILE = {"farsw": "farsw.json", "auto": "auto-segmenter.npz"}
 
 
-def _out_is_a_folder(args: argparse.Namespace) -> bool:
-    """``--out`` names an existing folder where a model file is meant (said before training,
-    not once it is over as '.../models.tmp: Is a directory')."""
-    if args.out is None or args.per_site or not args.out.is_dir():
+def _out_is_unusable(args: argparse.Namespace) -> bool:
+    """``--out`` cannot take the model: said before training, not once it is over (as
+    '.../models.tmp: Is a directory' for a folder named where a file is meant)."""
+    import os
+
+    if args.out is None:
         return False
-    print(f"blocksift: error: --out {args.out} is a folder; give the model file's name, "
-          f"e.g. {args.out / MODEL_FILE[args.algorithm]}", file=sys.stderr)
-    return True
+    if args.out.is_dir() and not args.per_site:  # --per-site writes its files into a folder
+        print(f"blocksift: error: --out {args.out} is a folder; give the model file's name, "
+              f"e.g. {args.out / MODEL_FILE[args.algorithm]}", file=sys.stderr)
+        return True
+    folder = args.out if args.per_site else args.out.parent
+    existing = next(p for p in (folder, *folder.parents) if p.exists() or p == p.parent)
+    why = (f"{existing} is a file, not a folder" if not existing.is_dir() else
+           f"{existing} is not writable" if not os.access(existing, os.W_OK | os.X_OK) else "")
+    if why:
+        print(f"blocksift: error: --out {args.out}: cannot write there ({why})",
+              file=sys.stderr)
+    return bool(why)
 
 
 def run(args: argparse.Namespace) -> int:
     """Train, write the model, print the rules; 0 on success, 2 on bad input."""
     import importlib
 
-    if _out_is_a_folder(args):
+    if _out_is_unusable(args):
         return 2
     if args.algorithm == "auto":
         return run_auto(args)
