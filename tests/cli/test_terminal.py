@@ -504,3 +504,22 @@ def test_ctrl_c_during_batch_warc_accounts_for_the_records_so_far(home, tmp_path
     settled, written, skipped = map(int, found.groups()[:3])
     assert written == len(records) and settled == written + skipped
     assert found.group(4) == f"{out} (whole lines, in record order)"
+
+
+def test_ctrl_c_while_imported_examples_adapt_auto_says_they_are_stored(home, tmp_path):
+    """Ctrl-C during 'adapting auto to their sites' (minutes for a dev set): the examples are
+    stored and the rest of the adaptation is applied later; it said only 'interrupted'."""
+    html = EXAMPLE.read_text(encoding="utf-8")
+    pages = tmp_path / "pages.jsonl"
+    pages.write_text("".join(json.dumps({"id": str(n), "url": f"https://s{n % 7}.example/{n}",
+                                         "html": html, "gold": "Gull Point"}) + "\n"
+                             for n in range(300)), encoding="utf-8")
+    done = in_terminal(command("examples", "import", str(pages)), environment(home),
+                       interrupt_after=r"adapting auto to their sites: +\d+%\|[^|]*\| [1-9]",
+                       timeout=240)
+    assert_clean(done.returncode, done.screen, 130)
+    assert done.lines[-1].strip() == (
+        "blocksift: interrupted: imported 300 example(s); auto's adaptation to their sites "
+        "is finished by the next `blocksift examples` change or by the host"), done.screen[-600:]
+    listed = run("examples", "list", "--json", "--limit", "1000", home=home)
+    assert len(json.loads(listed.stdout)) == 300

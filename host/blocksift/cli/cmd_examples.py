@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .common import CommandError, at_least, run_guarded, want_progress
+from .main import EXIT_INTERRUPTED
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -197,6 +198,13 @@ def _run(args: argparse.Namespace) -> int:
                 store.settle(progress=bar.update if bar is not None else None)
             except OSError as exc:
                 _warn_adaptation(exc, "the examples are stored")
+            except KeyboardInterrupt:  # the examples are in; the journal keeps the rest
+                if bar is not None:
+                    bar.close()
+                print(f"blocksift: interrupted: imported {len(report.added)} example(s); "
+                      "auto's adaptation to their sites is finished by the next "
+                      "`blocksift examples` change or by the host", file=sys.stderr)
+                return EXIT_INTERRUPTED
             if bar is not None:
                 bar.close()
             for url, why in report.skipped:
