@@ -572,3 +572,17 @@ def test_train_checks_where_the_model_goes_before_training(tmp_path, algorithm):
     assert done.returncode == 2
     assert done.stderr == f"blocksift: error: --out {out}: cannot write there ({taken} is a " \
                           "file, not a folder)\n", done.stderr
+
+
+def test_examples_import_takes_a_dataset_name_as_train_and_eval_do(tmp_path):
+    """`examples import wcxb-dev` said 'no such dataset' where `train farsw -d wcxb-dev` and
+    `eval -d wcxb-dev` find it under $BLOCKSIFT_DATASETS."""
+    sets = tmp_path / "datasets"
+    (sets / "myset").mkdir(parents=True)
+    shutil.copy(DATASET / "pages.jsonl", sets / "myset" / "pages.jsonl")
+    env = dict(os.environ, PYTHONPATH=str(REPO / "host"), BLOCKSIFT_HOME=str(tmp_path / "home"),
+               BLOCKSIFT_DATASETS=str(sets))
+    done = subprocess.run([sys.executable, "-m", "blocksift", "examples", "import", "myset"],
+                          capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.endswith("imported 6 example(s)\n"), done.stderr

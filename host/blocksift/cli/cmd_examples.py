@@ -33,7 +33,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     export.add_argument("--with-blocks", action="store_true",
                         help="also write the marked link/ad blocks and selected ids")
     importing = actions.add_parser("import", help="add the pages of a datasets-format file")
-    importing.add_argument("path", type=Path)
+    importing.add_argument("path", type=Path, help="a .jsonl(.gz) file, a folder holding "
+                           "pages.jsonl(.gz), or a dataset's name under $BLOCKSIFT_DATASETS")
     importing.add_argument("--on-duplicate", choices=("skip", "replace", "keep"),
                            default="skip",
                            help="a record of a page (URL without fragment) that already has "
@@ -185,7 +186,7 @@ def _run(args: argparse.Namespace) -> int:
             print(f"exported {count} example(s) to {written}", file=sys.stderr)
         elif args.action == "import":
             try:
-                report = store.import_records(args.path, args.on_duplicate)
+                report = store.import_records(_dataset(args.path), args.on_duplicate)
             except (FileNotFoundError, KeyError, ValueError) as exc:
                 raise CommandError(f"cannot import: {exc}") from None  # exc names the file
             bar = None
@@ -215,6 +216,19 @@ def _run(args: argparse.Namespace) -> int:
             print(f"imported {len(report.added)} example(s){replaced}{skipped}",
                   file=sys.stderr)
     return 0
+
+
+def _dataset(path: Path) -> Path:
+    """A file or folder to import, or a dataset's name under $BLOCKSIFT_DATASETS (as train and
+    eval take it); left as given when neither, for the store to say so."""
+    if path.exists():
+        return path
+    from ..evaluation.datasets import resolve
+
+    try:
+        return resolve(str(path))
+    except FileNotFoundError:
+        return path
 
 
 def _title(example: Any) -> str:
