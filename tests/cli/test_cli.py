@@ -586,3 +586,15 @@ def test_examples_import_takes_a_dataset_name_as_train_and_eval_do(tmp_path):
                           capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stderr.endswith("imported 6 example(s)\n"), done.stderr
+
+
+def test_farsw_cross_validation_without_a_site_to_fold_says_why_on_stderr(tmp_path):
+    """`eval --algo farsw --cv inter` on a set whose sites have fewer than 10 pages each
+    printed 'nothing to cross-validate' on stdout (lost in `> results.txt`), without the
+    set's figures; it is the run's last word, on stderr, and stdout stays empty."""
+    done = blocksift("eval", "-d", str(DATASET), "--algo", "farsw", "--cv", "inter",
+                     "--out", str(tmp_path / "out"), home=tmp_path / "home")
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr == ("blocksift: nothing to cross-validate: no site has 10 or more "
+                           "pages (6 pages from 6 sites)\n"), done.stderr

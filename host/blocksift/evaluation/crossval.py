@@ -290,6 +290,11 @@ def run(args: Any) -> int:
     if progress_bar is not None:
         progress_bar.close()
     rows = [r.row() for r in results]
+    if not rows and not getattr(args, "json", False):  # said before any (empty) file is written
+        sites = len({item.site for item in items})
+        print(f"blocksift: nothing to cross-validate: no site has {MIN_SITE_PAGES} or more "
+              f"pages ({len(items)} pages from {sites} sites)", file=sys.stderr)
+        return 1
     overall = _summary_row(f"ALL ({mode}-site)", results)
     out = Path(getattr(args, "out", None) or "out/eval")
     tag = "-".join(Path(d).name for d in args.datasets)
@@ -313,9 +318,6 @@ def run(args: Any) -> int:
     if getattr(args, "json", False):
         print(json.dumps(document, indent=1))
         return 0
-    if not rows:
-        print(f"no site has {MIN_SITE_PAGES} or more pages; nothing to cross-validate")
-        return 1
     header = f"{'site':<28} {'pages':>5} {'P':>6} {'R':>6} {'F1':>6} {'empty':>5} {'ms':>7}"
     print(f"FAR-SW {mode}-site cross-validation ({folds if mode == 'intra' else 'leave-site'}"
           f"-fold), {len(items)} pages loaded, sites with >= {MIN_SITE_PAGES} pages")
