@@ -598,3 +598,14 @@ def test_farsw_cross_validation_without_a_site_to_fold_says_why_on_stderr(tmp_pa
     assert done.stdout == ""
     assert done.stderr == ("blocksift: nothing to cross-validate: no site has 10 or more "
                            "pages (6 pages from 6 sites)\n"), done.stderr
+
+
+@pytest.mark.parametrize("typed, message", [
+    ("extarct", "unknown command 'extarct' (did you mean extract?)"),
+    ("evaluate", "unknown command 'evaluate' (did you mean eval?)"),
+    ("frobnicate", "unknown command 'frobnicate'"),
+])
+def test_a_mistyped_command_is_named_with_the_nearest_one(typed, message):
+    done = blocksift(typed, "page.html")
+    assert done.returncode == 2
+    assert done.stderr == f"blocksift: error: {message} (see `blocksift --help`)\n"

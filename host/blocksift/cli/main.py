@@ -91,8 +91,13 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
             if subparsers.choices[command].get_default("run") is None:
                 subparsers.choices[command].set_defaults(run=module.run)
     if argv is not None and chosen is not None and chosen not in subparsers.choices:
-        # argparse would list every command in one long line; say it shorter
-        parser.error(f"unknown command {chosen!r}")
+        # argparse would list every command in one long line; say it shorter, with the
+        # nearest command when there is one ("extarct", "evaluate")
+        from difflib import get_close_matches
+
+        near = get_close_matches(chosen, list(subparsers.choices), n=1)
+        parser.error(f"unknown command {chosen!r}"
+                     + (f" (did you mean {near[0]}?)" if near else ""))
     return parser
 
 
