@@ -342,7 +342,7 @@ def test_extract_action_hide_says_why_it_holds_back():
                                 "json").stdout)
     assert "product page" in plan["restraint"]
     assert plan["restrainedTo"] == ("ads, banners and the page's own header, footer, "
-                                    "menu, breadcrumbs and sidebar")
+                                    "breadcrumbs and sidebar")
     first = blocksift("extract", str(shop), "--action", "hide").stdout.splitlines()[0]
     assert first.endswith(f"(only {plan['restrainedTo']}: {plan['restraint']})"), first
 
