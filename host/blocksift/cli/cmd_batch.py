@@ -101,11 +101,47 @@ def interrupted_summary(written: int, total: int | None, output: Any, parquet: b
     return f"{pages} written to {where} ({form}, in input order)"
 
 
-def _refuse_binary(stream: Any) -> None:
+class _Gunzipped:
+    """The lines of gzip-compressed JSONL (``batch < pages.jsonl.gz``, as the dev sets are
+    stored); data cut short or damaged is a :class:`CommandError` once the lines before it
+    are read."""
+
+    def __init__(self, buffer: Any):
+        import gzip
+
+        self.file = gzip.GzipFile(fileobj=buffer, mode="rb")
+
+    def _guarded(self, read: Any, *args: Any) -> bytes:
+        import zlib
+
+        try:
+            return read(*args)
+        except EOFError:
+            raise CommandError("standard input is truncated gzip data") from None
+        except (OSError, zlib.error) as exc:
+            raise CommandError(f"standard input is damaged gzip data: {exc}") from None
+
+    def peek(self, size: int) -> bytes:
+        return self._guarded(self.file.peek, size)
+
+    def readline(self, size: int = -1) -> bytes:
+        return self._guarded(self.file.readline, size)
+
+
+def _input(stream: Any) -> Any:
+    """The binary stream of JSONL lines on stdin, gzip data read decompressed; refused when
+    it is not JSONL (:func:`_refuse_binary`)."""
+    buffer = stream.buffer
+    if hasattr(buffer, "peek") and buffer.peek(2)[:2] == b"\x1f\x8b":
+        buffer = _Gunzipped(buffer)
+    _refuse_binary(buffer)
+    return buffer
+
+
+def _refuse_binary(buffer: Any) -> None:
     """A binary stdin (an archive, an image) is a usage error, not a page per line; so is an
     HTML page or a JSON array, which no JSONL line starts as (each of their lines was an error
     line, and the run ended as done)."""
-    buffer = stream.buffer
     head = buffer.peek(8192)[:8192] if hasattr(buffer, "peek") else b""
     kind = binary_kind(head)
     if kind is not None:
@@ -138,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
     if stream.isatty():
         raise CommandError("batch reads JSONL pages on standard input: "
                            "blocksift batch < pages.jsonl > out.jsonl")
-    _refuse_binary(stream)
+    lines = _input(stream)
     from .batch_output import JSONL_COLUMNS, JsonlSink, open_sink
 
     sink = open_sink(args, sys.stdout.buffer, JSONL_COLUMNS)
@@ -147,7 +183,8 @@ def run(args: argparse.Namespace) -> int:
     if want_progress(args.progress):
         from tqdm import tqdm
 
-        progress = tqdm(unit="page", file=sys.stderr, total=_line_count(stream))
+        progress = tqdm(unit="page", file=sys.stderr, total=None if isinstance(
+            lines, _Gunzipped) else _line_count(stream))
     written = 0
 
     def on_line() -> None:
@@ -159,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
     interrupted = False
     try:
         max_bytes = args.max_bytes or MAX_INPUT_BYTES
-        asyncio.run(run_pages(bounded_lines(stream.buffer, max_bytes), sink, args.algo,
+        asyncio.run(run_pages(bounded_lines(lines, max_bytes), sink, args.algo,
                               params, args.jobs, limits, args.action, on_line, max_bytes))
     except KeyboardInterrupt:
         interrupted = True
