@@ -38,8 +38,9 @@ from .main import EXIT_INTERRUPTED
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "batch", help="extract many pages: JSONL or WARC in, JSONL or Parquet out",
-        description='Extract many pages. In: JSONL on standard input, one {"id", "html", '
-                    '"url"} object a line ("url" optional), or WARC files (--warc). Out: one '
+        description='Extract many pages. In: JSONL on standard input (gzip-compressed too), '
+                    'one {"id", "html", "url"} object a line ("url" optional), or WARC files '
+                    '(--warc). Out: one '
                     'line per page, in input order: {"id", "text", "title", "metadata", '
                     '"blocks", "status", "ms"}, or {"id", "error", "code"} for a page that '
                     "failed (the run goes on); to standard output or --output, as JSONL or "
