@@ -939,3 +939,96 @@ def test_a_consent_platforms_root_inside_the_story_goes() -> None:
     after, _ = visible_words(page, decision.elements)
     assert after["paragraph"] == 5 and after["accept"] == 0 and after["vendor"] == 0, [
         (t.xpath, t.reason) for t in decision.plan.targets]
+
+
+def _story(paragraphs: int) -> str:
+    return "".join("<p>" + " ".join(s.format(n=i + 3) for s in _STORY)
+                   + f" Paragraph {i} ends here.</p>" for i in range(paragraphs))
+
+
+_NETWORK = ("<div class='dropdown'><p>Our network consists of 183 question and answer "
+            "communities, including the largest and most trusted online community for "
+            "developers to learn, share their knowledge and build their careers.</p><ul>"
+            + "".join(f"<li><a href=https://{w}.example.com/>{w.title()}</a></li>" for w in
+                      ("cooking", "travel", "physics", "gardening", "writers", "music"))
+            + "</ul><p>Take the network's tour.</p></div>")
+_PROMO = ("<p>Teams is now called Internal. Bring the best of human thought and automation "
+          "together at your work: private questions and answers for your company, with the "
+          "knowledge your colleagues already wrote down.</p><a href=/teams>Learn more</a>")
+
+
+def _framed_thread(article_nav: str = "") -> str:
+    """A Q&A page whose top bar holds a network drop-down's sentences and whose left menu
+    holds a promotion (a Q&A network's: 250 to 500 characters outside links each)."""
+    menu = " ".join(f"<a href=/{w.lower()}>{w}</a>" for w in
+                    ("Home", "Questions", "Tags", "Users", "Companies", "Collectives"))
+    return ("<html><head><title>Salt and blood pressure</title></head><body>"
+            f"<header class='top-bar'><a href=/>Home</a> <a href=/about>About</a> "
+            f"<a href=/login>Log in</a> <a href=/signup>Sign up</a>{_NETWORK}</header>"
+            f"<div class='container'><div id='left-sidebar'><nav aria-label='Primary'>{menu}"
+            f"{_PROMO}</nav></div>"
+            f"<main><article><h1>Salt and blood pressure</h1>{article_nav}{_story(6)}"
+            "</article></main></div></body></html>")
+
+
+def test_the_pages_own_menu_goes_with_a_few_sentences_in_it() -> None:
+    # Seen on wcxb-dev's Stack Exchange pages: the left menu's <nav> holds a Teams promotion
+    # (250 characters outside links), over the 200 a hidden container may hold: it stayed
+    contents = ("<nav id='contents'><a href=#a>Method</a> <a href=#b>Results</a><p>This story "
+                "is the second of three on how salt in the diet acts on the blood pressure of "
+                "adults, from the trial's first year to its last, with the team's notes on "
+                "each of its findings and on where the trial fell short.</p></nav>")
+    page, _result, decision = _plan(_framed_thread(contents))
+    reasons = {t.xpath: t.reason for t in decision.plan.targets}
+    assert "/html/body/div/div/nav" in reasons or "/html/body/div/div" in reasons, reasons
+    after, _ = visible_words(page, decision.elements)
+    assert after["teams"] == 0 and after["collectives"] == 0
+    # a story's own table of contents is no page menu: its sentences stay
+    assert after["paragraph"] == 6 and after["fell"] == 1
+    page, _result, decision = _plan(_framed_thread(), STRUCTURE.model_copy(
+        update={"menu_prose_chars": 200}))
+    after, _ = visible_words(page, decision.elements)
+    assert after["teams"] and after["collectives"]
+
+
+def test_the_page_menu_is_a_nav_outside_any_article_or_main() -> None:
+    from blocksift.actions.hide import _page_menu
+
+    page = Page('<html><body><nav id="a"><ul id="a1"><li>x</li></ul></nav>'
+                '<div role="navigation" id="b"><p id="b1">y</p></div>'
+                '<main><nav id="m">z</nav></main><div role="main"><nav id="r">z</nav></div>'
+                '<article><nav id="s"><a id="s1" href=#x>Part two</a></nav></article>'
+                '<div id="d"><p id="p">Text</p></div></body></html>')
+    found = {el.get("id"): _page_menu(el) for el in page.tree.iter() if el.get("id")}
+    assert found == {"a": True, "a1": True, "b": True, "b1": True, "m": False, "r": False,
+                     "s": False, "s1": False, "d": False, "p": False}
+
+
+def test_where_hide_holds_back_the_pages_own_menu_goes_when_asked() -> None:
+    # the same page where the segmenter is unsure of a third of its text: hide holds back to
+    # the page's frame, and its left menu is part of it where careful_page_chrome names it
+    # (not by default: measured, it cost gold text on wcxb-dev's shop and service pages)
+    page, result, _free = _plan(_framed_thread())
+    links = load("linkblocks").extract(page, load("linkblocks").Params(main_text=False))
+    result.stats["uncertain_share"] = 0.35
+    default = decide(page, result, links, HideParams(careful_page_types=()))
+    assert visible_words(page, default.elements)[0]["collectives"] == 1
+    assert "menu" not in default.plan.restrained_to
+    menu = HideParams(careful_page_types=(), careful_page_chrome=(
+        "header", "footer", "menu", "breadcrumbs", "sidebar"))
+    unsure = decide(page, result, links, menu)
+    assert unsure.plan.restraint == "auto is unsure about 35% of this page's text"
+    assert unsure.plan.restrained_to == ("ads, banners and the page's own header, footer, "
+                                         "menu, breadcrumbs and sidebar")
+    after, _ = visible_words(page, unsure.elements)
+    assert after["collectives"] == 0 and after["teams"] == 0 and after["paragraph"] == 6
+    framed = decide(page, result, links, HideParams(
+        careful_page_types=(), careful_page_chrome=("header", "footer", "breadcrumbs")))
+    assert visible_words(page, framed.elements)[0]["collectives"] == 1
+    # where the segmenter is unsure of most of the page, its main content is a guess: the
+    # menu stays, as the sidebar does (a finance site's mega-menu, 63 % unsure, shared words
+    # with a gold that is mostly lists)
+    result.stats["uncertain_share"] = 0.6
+    guess = decide(page, result, links, menu)
+    assert visible_words(page, guess.elements)[0]["collectives"] == 1
+    assert guess.plan.restrained_to.endswith("header, footer and breadcrumbs")
