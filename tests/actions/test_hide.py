@@ -1032,3 +1032,65 @@ def test_where_hide_holds_back_the_pages_own_menu_goes_when_asked() -> None:
     guess = decide(page, result, links, menu)
     assert visible_words(page, guess.elements)[0]["collectives"] == 1
     assert guess.plan.restrained_to.endswith("header, footer and breadcrumbs")
+
+
+def _cookie_notice_page(wrapped: bool) -> str:
+    """A short story and a cookie notice that is no dialog and names no platform, its
+    details listing every cookie (3,900 characters: over consent_chars)."""
+    rows = "".join(f"<div class='cookie-row'><span>_cookie{i}</span> <span>Vendor {i}</span> "
+                   "<span>Lets the vendor recognise a returning browser and measure how its "
+                   "advertising performs, for thirteen months.</span></div>" for i in range(28))
+    notice = ("<div class='cookie-notice' id='js-cookie-notice'><h2>This website uses cookies"
+              "</h2><p>We and our partners use cookies to personalise content and measure "
+              "traffic. You can accept all, or choose in the settings.</p><div "
+              f"class='cookie-details'>{rows}</div><button>Accept selected</button>"
+              "<button>Accept all</button></div>")
+    story = ("<nav><a href=/>Home</a> <a href=/news>News</a> <a href=/sport>Sport</a></nav>"
+             f"<article><h1>Salt and blood pressure</h1>{_story(12)}</article>")
+    body = f"<div id='page'>{story}{notice}</div>" if wrapped else f"{story}{notice}"
+    return f"<html><head><title>Salt and blood pressure</title></head><body>{body}</body></html>"
+
+
+def test_a_cookie_notice_at_the_pages_top_level_goes_whole_however_long() -> None:
+    # Seen on a wcxb-dev shop's guide: its cookie notice (a <div> under <body>, no dialog,
+    # no platform's name) lists 12 cookies in 3,756 characters, over consent_chars: it
+    # stayed whole, below the story
+    page, _result, decision = _plan(_cookie_notice_page(wrapped=False))
+    reasons = {t.xpath: t.reason for t in decision.plan.targets}
+    assert reasons.get("/html/body/div", "").startswith("cookie consent banner"), reasons
+    after, _ = visible_words(page, decision.elements)
+    assert after["vendor"] == 0 and after["accept"] == 0 and after["paragraph"] == 12
+    # one deeper in the page is held to consent_chars, as before; and so is this one when
+    # asked
+    for html, params in ((_cookie_notice_page(wrapped=True), STRUCTURE),
+                         (_cookie_notice_page(wrapped=False), STRUCTURE.model_copy(
+                             update={"consent_top_level_whole": False}))):
+        page, _result, decision = _plan(html, params)
+        assert visible_words(page, decision.elements)[0]["vendor"] == 56
+
+
+def test_a_consent_platforms_empty_root_goes_but_not_around_a_blocked_video() -> None:
+    # Seen on wcxb-dev: WPConsent's root holds its banner only in a <template> (its script
+    # draws it in a shadow root): no words in the page's copy, so nothing named it a banner
+    # and the banner stayed over the page in the browser
+    html = ("<html><head><title>Salt and blood pressure</title></head><body>"
+            "<nav><a href=/>Home</a> <a href=/news>News</a> <a href=/sport>Sport</a></nav>"
+            f"<article><h1>Salt and blood pressure</h1>{_story(5)}"
+            "<div class='cmplz-blocked-content-container'><iframe "
+            "src='https://www.youtube-nocookie.com/embed/x' title='Video'></iframe></div>"
+            "</article><footer><a href=/about>About</a> <a href=/contact>Contact</a> "
+            "<a href=/jobs>Jobs</a><div class='onetrust-embed-content'></div></footer>"
+            "<div id='wpconsent-root'><div id='wpconsent-container' "
+            "style='display: none;'><template id='wpconsent-template'><div "
+            "class='wpconsent-banner'><p>We use cookies to improve your experience.</p>"
+            "<button>Accept all</button></div></template></div></div></body></html>")
+    page, _result, decision = _plan(html)
+    reasons = {t.xpath: t.reason for t in decision.plan.targets}
+    assert reasons.get("/html/body/div", "").startswith("consent platform's root"), reasons
+    # a platform's empty box inside the page (OneTrust's embed a form is drawn in, after
+    # consent) is no root of its banner: only a child of <body> is
+    assert not any("iframe" in x or x.endswith("article/div") or x.endswith("footer/div")
+                   for x in reasons), reasons
+    page, _result, decision = _plan(html, STRUCTURE.model_copy(
+        update={"consent_empty_root": False}))
+    assert "/html/body/div" not in {t.xpath for t in decision.plan.targets}

@@ -134,6 +134,15 @@ class HideParams(BaseModel):
                                        "cookies goes whole however long, as a platform's root "
                                        "does (a cookie settings dialog lists every purpose); "
                                        "off: it is held to consent_chars and half the page")
+    consent_top_level_whole: bool = Field(True, description="A cookie consent banner that is "
+                                          "a child of <body> (where a consent script puts its "
+                                          "own) goes whole however long, up to half the "
+                                          "page's text (its cookie tables included); off: it "
+                                          "is held to consent_chars")
+    consent_empty_root: bool = Field(True, description="A consent platform's own root that is "
+                                     "a child of <body> and shows no words in the page's copy, "
+                                     "no picture, frame or video (WPConsent draws its banner in "
+                                     "a shadow root from a <template>) goes too")
     sweep: bool = Field(False, description="Also hide what lies beside the main content and "
                         "holds no prose (article pages; off: it costs gold text)")
     sweep_prose_chars: int = Field(150, ge=0, description="Most text outside links such a "
@@ -672,6 +681,11 @@ def _consent_platform_root(tokens: set[str]) -> bool:
         _CONSENT_PLATFORM_IN_TOKEN.search(token) for token in tokens)
 
 
+#: What shows something without words in the page's copy: an empty consent root holding one
+#: is no banner (Complianz's placeholder around a blocked video).
+_EMBEDS = ("img", "picture", "video", "audio", "iframe", "object", "embed", "canvas", "svg")
+
+
 _CONSENT_TITLE = re.compile(r"\b(?:consent|cookies?|gdpr)\b", re.I)
 
 
@@ -1160,10 +1174,14 @@ def decide(page: Page, result: ExtractionResult | None,
             tokens = _tokens(element)
             platform = params.consent_platform_whole and _consent_platform_root(tokens)
             unbounded = platform or (params.consent_dialog_whole and _dialog(element))
-            too_long = not unbounded and (s.chars - s.link_chars > params.consent_chars
-                                          or 2 * s.chars > total_chars)
-            if too_long or not (
-                    _consent_banner(element, tokens) if s.chars else _consent_frame(element)):
+            top_level = params.consent_top_level_whole and element.getparent() is body
+            too_long = not unbounded and ((s.chars - s.link_chars > params.consent_chars
+                                           and not top_level) or 2 * s.chars > total_chars)
+            empty_root = (not s.chars and platform and params.consent_empty_root
+                          and element.getparent() is body
+                          and next(element.iter(*_EMBEDS), None) is None)
+            if too_long or not (_consent_banner(element, tokens) if s.chars
+                                else _consent_frame(element) or empty_root):
                 continue
             if any(a in consent or (a.tag == "article" and not platform)
                    for a in element.iterancestors()):
@@ -1176,7 +1194,9 @@ def decide(page: Page, result: ExtractionResult | None,
             if element in chosen and chosen[element][1].split()[0] in _CONSENT_WORDS:
                 continue  # already a "cookie banner" or "consent banner"
             _density, words = _describe(s)
-            what = "cookie consent banner" if s.chars else "consent dialog (its message in a frame)"
+            what = ("cookie consent banner" if s.chars else
+                    "consent dialog (its message in a frame)" if _consent_frame(element) else
+                    "consent platform's root (its banner drawn by its script)")
             chosen[element] = ("other", f"{what}: {words}, outside the main text")
 
     # 3a. the segmenter's veto: a container holding a region it finds at all likely to be main
