@@ -284,6 +284,20 @@ def test_labels_follow_the_gold_order_not_its_bag_of_words():
     assert share[0] < 0.5
 
 
+def test_a_page_of_one_sentence_repeated_is_aligned_without_comparing_every_pair():
+    # a labeled example of a page repeating one sentence 5,000 times took a minute to save:
+    # difflib's exact alignment compares each page word with each of its places in the gold
+    repeated = "Text of the article. " * 5000
+    page_words = labels.words(repeated + " Menu Home About")
+    assert not labels.exact_fits(page_words, labels.words(repeated))
+    share = labels.aligned_share([repeated, "Menu Home About"], repeated)
+    assert share.tolist() == [1.0, 0.0]
+    # an ordinary article stays exact: its labels are those the model was trained on
+    article = " ".join(f"Paragraph {n} tells the story of the river in its own words."
+                       for n in range(400))
+    assert labels.exact_fits(labels.words(article), labels.words(article))
+
+
 # -- tree runtime --------------------------------------------------------------------------
 
 @pytest.mark.skipif(not HAS_LIGHTGBM, reason="lightgbm not installed (the 'train' extra)")
