@@ -1094,3 +1094,23 @@ def test_a_consent_platforms_empty_root_goes_but_not_around_a_blocked_video() ->
     page, _result, decision = _plan(html, STRUCTURE.model_copy(
         update={"consent_empty_root": False}))
     assert "/html/body/div" not in {t.xpath for t in decision.plan.targets}
+
+
+def test_story_titles_in_h1_make_an_index_when_several_are_links() -> None:
+    # a blog theme giving every card's title an <h1> (stackoverflow.blog's front page: 41
+    # <h1>, four linked <h2>-<h4>) was taken for an article, and the reader showed its first
+    # card's title over the whole page
+    cards = "".join(f"<article><a href='/2026/03/{n}/post-{n}'><h1>Post number {n} of the blog"
+                    f"</h1></a><p>What post {n} is about, in a sentence or two.</p></article>"
+                    for n in range(9))
+    page = Page(f"<html><body><main>{cards}</main></body></html>")
+    main = page.body.findall(".//main")
+    assert page_kind(page, None, main=main) == "index"
+    items = index_items(page)
+    assert [item.title for item in items] == [f"Post number {n} of the blog" for n in range(9)]
+    assert items[0].teaser.startswith("What post 0 is about")
+    # an article's own linked <h1> is its title, not a story: two are still no index
+    story = "<p>" + "The harbour crew met on the quay at dawn to talk about the storm. " * 5
+    two = Page(f"<html><body><main><h1><a href='/a'>The storm</a></h1>{story}</p>"
+               f"<h1><a href='/b'>And after</a></h1>{story}</p></main></body></html>")
+    assert index_items(two) == []

@@ -49,15 +49,29 @@ def _in_menu(element: etree._Element) -> bool:
 
 
 def _headline_links(element: etree._Element) -> list[etree._Element]:
-    """Headings (h2-h4) whose text is mostly one link: an index page's story titles. Not
-    those of the site's menus (:func:`_in_menu`): a mega-menu's section headings, a footer's
-    country picker."""
+    """Headings (h2-h4, or h1 where several are links) whose text is mostly one link: an
+    index page's story titles. Not those of the site's menus (:func:`_in_menu`): a
+    mega-menu's section headings, a footer's country picker."""
     return [h for h in _linked_headings(element) if not _in_menu(h)]
 
 
+#: An ``<h1>`` is a page's own title, so ``<h1>`` story titles count only where at least this
+#: many are links: some themes give every card's title an ``<h1>`` (stackoverflow.blog's
+#: index held 41 and no linked ``<h2>``-``<h4>`` but four).
+MIN_LINKED_H1 = 3
+
+
 def _linked_headings(element: etree._Element) -> list[etree._Element]:
+    found = _linked(element, ("h2", "h3", "h4"))
+    titles = [h for h in _linked(element, ("h1",))
+              if h.tag == "h1" or not any(True for _ in h.iter("h2", "h3", "h4"))]
+    return found + titles if len(titles) >= MIN_LINKED_H1 else found
+
+
+def _linked(element: etree._Element, levels: tuple[str, ...]) -> list[etree._Element]:
+    """Headings of ``levels`` whose text is mostly link text, and links holding one."""
     found = []
-    for heading in element.iter("h2", "h3", "h4"):
+    for heading in element.iter(*levels):
         text = " ".join(heading.text_content().split())
         anchors = [a for a in heading.iter("a") if a.get("href")]
         if not text or not anchors:
@@ -67,7 +81,7 @@ def _linked_headings(element: etree._Element) -> list[etree._Element]:
             found.append(heading)
     # a story title may also be a link holding a heading
     for anchor in element.iter("a"):
-        if anchor.get("href") and any(True for _ in anchor.iter("h2", "h3", "h4")):
+        if anchor.get("href") and any(True for _ in anchor.iter(*levels)):
             found.append(anchor)
     return found
 
