@@ -1103,7 +1103,10 @@ def test_story_titles_in_h1_make_an_index_when_several_are_links() -> None:
     cards = "".join(f"<article><a href='/2026/03/{n}/post-{n}'><h1>Post number {n} of the blog"
                     f"</h1></a><p>What post {n} is about, in a sentence or two.</p></article>"
                     for n in range(9))
-    page = Page(f"<html><body><main>{cards}</main></body></html>")
+    # the logo's link to the front page, in an <h1> of its own, is no story
+    logo = "<a href='/'><h1>The Blog</h1></a>"
+    page = Page(f"<html><body>{logo}<main>{cards}</main></body></html>",
+                url="https://blog.example/page/2/")
     main = page.body.findall(".//main")
     assert page_kind(page, None, main=main) == "index"
     items = index_items(page)
@@ -1114,3 +1117,17 @@ def test_story_titles_in_h1_make_an_index_when_several_are_links() -> None:
     two = Page(f"<html><body><main><h1><a href='/a'>The storm</a></h1>{story}</p>"
                f"<h1><a href='/b'>And after</a></h1>{story}</p></main></body></html>")
     assert index_items(two) == []
+    # a card whose image link holds its number in a heading is titled by its name
+    numbered = "".join(f"<li><a href='/c/{n}'><img alt=''><h3>{n}</h3></a><a href='/c/{n}'>"
+                       f"<h1>Coupon {n} off a repair</h1></a><p>Shown before the work starts.</p></li>"
+                       for n in range(1, 10))
+    coupons = Page(f"<html><body><main><ul>{numbered}</ul></main></body></html>")
+    assert [item.title for item in index_items(coupons)] == [f"Coupon {n} off a repair"
+                                                             for n in range(1, 10)]
+    # a card that is one link holding its source's name and its <h1> is titled by the <h1>
+    network = "".join(f"<a href='https://q{n}.example/questions/{n}'><article><div>q{n}.example"
+                      f"</div><h1>Question {n} of the network</h1></article></a>"
+                      for n in range(3))
+    both = Page(f"<html><body><main>{network}{cards}</main></body></html>")
+    assert [item.title for item in index_items(both)][:3] == [f"Question {n} of the network"
+                                                             for n in range(3)]

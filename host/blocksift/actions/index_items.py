@@ -55,6 +55,8 @@ def _headline_links(element: etree._Element) -> list[etree._Element]:
     return [h for h in _linked_headings(element) if not _in_menu(h)]
 
 
+#: A title has a letter: a heading of digits and signs alone is a card's number.
+_WORDED = re.compile(r"[^\W\d_]")
 #: An ``<h1>`` is a page's own title, so ``<h1>`` story titles count only where at least this
 #: many are links: some themes give every card's title an ``<h1>`` (stackoverflow.blog's
 #: index held 41 and no linked ``<h2>``-``<h4>`` but four).
@@ -74,14 +76,15 @@ def _linked(element: etree._Element, levels: tuple[str, ...]) -> list[etree._Ele
     for heading in element.iter(*levels):
         text = " ".join(heading.text_content().split())
         anchors = [a for a in heading.iter("a") if a.get("href")]
-        if not text or not anchors:
-            continue
+        if not _WORDED.search(text) or not anchors:
+            continue  # a card's number ("1", "02") is no title
         link_text = sum(len(" ".join(a.text_content().split())) for a in anchors)
         if link_text >= 0.6 * len(text):
             found.append(heading)
     # a story title may also be a link holding a heading
     for anchor in element.iter("a"):
-        if anchor.get("href") and any(True for _ in anchor.iter(*levels)):
+        if anchor.get("href") and any(_WORDED.search(h.text_content())
+                                      for h in anchor.iter(*levels)):
             found.append(anchor)
     return found
 
@@ -106,11 +109,12 @@ def index_items(page: Page, limit: int = 200) -> list[IndexItem]:
             continue
         # a card that is one link holding its heading is titled by that heading, not by all
         # its text (the shop's name, prices and "FREE shipping" are no part of the headline)
-        inner = next((h for h in heading.iter("h2", "h3", "h4") if h.text_content().strip()),
-                     None) if heading is anchor else None
+        inner = next((h for h in heading.iter("h1", "h2", "h3", "h4")
+                      if _WORDED.search(h.text_content())), None) if heading is anchor else None
         title = _title_text(heading if inner is None else inner)
         href = anchor.get("href") or ""
-        if not title or href in seen or _site_utility(href) or _self_link(href, page.url):
+        if not title or href in seen or _site_utility(href) or _self_link(href, page.url) \
+                or _home_link(href, page.url):
             continue
         seen.add(href)
         field = _FIELD_LABEL.match(title)
@@ -212,6 +216,18 @@ def _self_link(href: str, url: str | None) -> bool:
         return urldefrag(urljoin(url, href)).url == urldefrag(url).url
     except ValueError:
         return False
+
+
+def _home_link(href: str, url: str | None) -> bool:
+    """Whether ``href`` leads to the site's own front page: its logo's link or a "Home" link,
+    which some themes put in a heading (``<a href="/"><h1>Jezebel</h1></a>``)."""
+    try:
+        target = urlsplit(urljoin(url or "", href))
+        here = urlsplit(url or "")
+    except ValueError:
+        return False
+    return target.path in ("", "/") and not target.query \
+        and (not target.netloc or target.netloc == here.netloc)
 
 
 def _teaser_after(headline: etree._Element) -> str:
