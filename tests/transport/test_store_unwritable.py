@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -101,3 +102,18 @@ def test_a_read_only_folder_is_said_and_nothing_is_moved_aside(blocksift_home: P
     assert sorted(path.name for path in data.iterdir()) == before
     with ExampleStore(data / "examples.sqlite3") as store:
         assert store.count() == 2
+
+
+def test_the_cli_says_a_read_only_folder_is_no_damage(tmp_path: Path):
+    # `blocksift examples list` on a read-only folder told the user to repair a healthy file
+    data = tmp_path / "data"
+    with ExampleStore(data / "examples.sqlite3") as store:
+        store.add(Example(html=_page(0), main_text="Page 0.", url="https://ex.org/0"))
+    read_only = 'mount --bind "$0" "$0" && mount -o remount,ro,bind "$0" && exec "$@"'
+    done = subprocess.run(
+        [*_namespace(), "sh", "-c", read_only, str(data), sys.executable, "-m", "blocksift",
+         "examples", "--store", str(data / "examples.sqlite3"), "list"],
+        capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0, done
+    assert "read-only" in done.stderr and "not damaged" in done.stderr, done.stderr
+    assert "repair" not in done.stderr, done.stderr

@@ -113,6 +113,10 @@ def run(args: argparse.Namespace) -> int:
     except DamagedStore as exc:
         raise CommandError(str(exc)) from None
     except sqlite3.DatabaseError as exc:
+        from ..storage.examples import is_unwritable, unwritable_message
+
+        if is_unwritable(exc):  # a full disk or a read-only folder: repair would not help
+            raise CommandError(unwritable_message(path, exc)) from None
         raise CommandError(f"the examples database {path} could not be read ({exc}); repair "
                            "it with `blocksift examples repair`") from None
 
