@@ -768,9 +768,7 @@ def test_a_post_s_head_with_no_post_text_after_it_is_left_out() -> None:
                 url="https://forum.example/t/1")
     chosen = page.body.xpath("//p[@class='text']")
     names = content.post_authors(page.body, chosen)
-    elements = sorted(chosen + names, key=lambda e: int(e.get("data-bso")))
-    shown = Page(render_main(page, elements, post_heads=set(names)).html).body
-    assert [(e.tag, " ".join(e.text_content().split())) for e in shown] == [
+    assert _shown_with_heads(page, chosen, names) == [
         ("p", "slow-poke"), ("p", "Which Linux should run my virtual machines?"),
         ("hr", ""), ("p", "Aarknoid"), ("p", "I run Proxmox with Ubuntu headless.")]
 
@@ -857,6 +855,14 @@ def test_a_post_s_author_in_a_part_its_chosen_box_leaves_out_heads_the_post() ->
         ("div", "Think small and work your way up.")]
 
 
+def _shown_with_heads(page: Page, chosen: list, names: list) -> list[tuple[str, str]]:
+    """(tag, text) of each top element of the main text rendered with ``names`` as the
+    posts' heads."""
+    elements = sorted(chosen + names, key=lambda e: int(e.get("data-bso")))
+    shown = Page(render_main(page, elements, post_heads=set(names)).html).body
+    return [(e.tag, " ".join(e.text_content().split())) for e in shown]
+
+
 def test_a_line_about_the_poster_in_the_author_s_box_is_no_second_name() -> None:
     # SMF: each post's "poster" box holds the profile link and a "poster_ip" line that shows
     # "Logged"; taken for a second name in the post, it left every post of the thread
@@ -874,9 +880,7 @@ def test_a_line_about_the_poster_in_the_author_s_box_is_no_second_name() -> None
     chosen = page.body.xpath("//div[@class='inner']")
     names = content.post_authors(page.body, chosen)
     assert [e.text_content() for e in names] == ["Biology Forums", "Arantor"]
-    elements = sorted(chosen + names, key=lambda e: int(e.get("data-bso")))
-    shown = Page(render_main(page, elements, post_heads=set(names)).html).body
-    assert [(e.tag, " ".join(e.text_content().split())) for e in shown] == [
+    assert _shown_with_heads(page, chosen, names) == [
         ("p", "Biology Forums"), ("div", "How do you use AI?"),
         ("hr", ""), ("p", "Arantor"), ("div", "Not really, so far.")]
 
@@ -899,9 +903,7 @@ def test_a_byline_of_name_and_age_links_names_its_post_by_the_name() -> None:
     chosen = page.body.xpath("//div[@class='comment_text']")
     names = content.post_authors(page.body, chosen)
     assert [e.text_content() for e in names] == ["jamesw", "kkiri"]
-    elements = sorted(chosen + names, key=lambda e: int(e.get("data-bso")))
-    shown = Page(render_main(page, elements, post_heads=set(names)).html).body
-    assert [(e.tag, " ".join(e.text_content().split())) for e in shown] == [
+    assert _shown_with_heads(page, chosen, names) == [
         ("p", "jamesw"), ("div", "List of all goals."),
         ("hr", ""), ("p", "kkiri"), ("div", "Very interested in ref counting.")]
 
@@ -1311,9 +1313,7 @@ def test_a_post_s_author_named_below_its_text_heads_that_post_not_the_next() -> 
     chosen = page.body.xpath("//div[contains(@class,'js-post-body')]")
     names = content.post_authors(page.body, chosen)
     assert [e.text_content() for e in names] == ["Vader", "poke", "Aaron"]
-    elements = sorted(chosen + names, key=lambda e: int(e.get("data-bso")))
-    shown = Page(render_main(page, elements, post_heads=set(names)).html).body
-    assert [(e.tag, " ".join(e.text_content().split())) for e in shown] == [
+    assert _shown_with_heads(page, chosen, names) == [
         ("p", "Vader"), ("div", "Why is except: pass a bad practice?"),
         ("hr", ""), ("p", "poke"), ("div", "Catching any error hides the ones you did not expect."),
         ("hr", ""), ("p", "Aaron"), ("div", "Executing your pseudo code does not even raise.")]

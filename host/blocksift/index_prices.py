@@ -209,15 +209,22 @@ def card_price(card: etree._Element) -> str:
     return found[0] if len({_key(price) for price in found}) == 1 else ""
 
 
-def _cards(root: etree._Element, hrefs: Sequence[str]) -> list[etree._Element]:
-    """The card of each story found (its link's ``href`` as written; :func:`card_of` around
-    its first link)."""
+def _anchors_by_href(root: etree._Element, hrefs: Sequence[str]
+                     ) -> dict[str, list[etree._Element]]:
+    """The ``<a>`` elements of each of ``hrefs`` (as written), in document order."""
     anchors: dict[str, list[etree._Element]] = {}
     wanted = set(hrefs)
     for anchor in root.iter("a"):
         href = anchor.get("href")
         if href in wanted:
             anchors.setdefault(href, []).append(anchor)
+    return anchors
+
+
+def _cards(root: etree._Element, hrefs: Sequence[str]) -> list[etree._Element]:
+    """The card of each story found (its link's ``href`` as written; :func:`card_of` around
+    its first link)."""
+    anchors = _anchors_by_href(root, hrefs)
     everyone = {a for found in anchors.values() for a in found}
     return [card_of(found[0], everyone - set(found)) for found in anchors.values()]
 
@@ -226,12 +233,7 @@ def index_prices(root: etree._Element, hrefs: Sequence[str]) -> list[str]:
     """For each story link of an index page (its ``href`` as written), the price its card
     shows, "" where none (or where the link is not found once, or its card is a story's
     neighbour's too)."""
-    anchors: dict[str, list[etree._Element]] = {}
-    wanted = set(hrefs)
-    for anchor in root.iter("a"):
-        href = anchor.get("href")
-        if href in wanted:
-            anchors.setdefault(href, []).append(anchor)
+    anchors = _anchors_by_href(root, hrefs)
     prices: list[str] = []
     for href in hrefs:
         mine = anchors.get(href, [])
