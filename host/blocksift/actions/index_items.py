@@ -64,29 +64,29 @@ MIN_LINKED_H1 = 3
 
 
 def _linked_headings(element: etree._Element) -> list[etree._Element]:
-    found = _linked(element, ("h2", "h3", "h4"))
-    titles = [h for h in _linked(element, ("h1",))
-              if h.tag == "h1" or not any(True for _ in h.iter("h2", "h3", "h4"))]
-    return found + titles if len(titles) >= MIN_LINKED_H1 else found
-
-
-def _linked(element: etree._Element, levels: tuple[str, ...]) -> list[etree._Element]:
-    """Headings of ``levels`` whose text is mostly link text, and links holding one."""
-    found = []
-    for heading in element.iter(*levels):
+    """Headings (h1-h4) whose text is mostly link text, and links holding one, in one walk
+    of the headings and one of the links; the ``<h1>`` ones only where they are enough."""
+    found: list[etree._Element] = []
+    titles: list[etree._Element] = []  # the <h1> ones
+    for heading in element.iter("h1", "h2", "h3", "h4"):
         text = " ".join(heading.text_content().split())
         anchors = [a for a in heading.iter("a") if a.get("href")]
         if not _WORDED.search(text) or not anchors:
             continue  # a card's number ("1", "02") is no title
         link_text = sum(len(" ".join(a.text_content().split())) for a in anchors)
         if link_text >= 0.6 * len(text):
-            found.append(heading)
+            (titles if heading.tag == "h1" else found).append(heading)
     # a story title may also be a link holding a heading
     for anchor in element.iter("a"):
-        if anchor.get("href") and any(_WORDED.search(h.text_content())
-                                      for h in anchor.iter(*levels)):
+        if not anchor.get("href"):
+            continue
+        inside = list(anchor.iter("h1", "h2", "h3", "h4"))
+        worded = {h.tag for h in inside if _WORDED.search(h.text_content())}
+        if worded - {"h1"}:
             found.append(anchor)
-    return found
+        elif worded and all(h.tag == "h1" for h in inside):
+            titles.append(anchor)
+    return found + titles if len(titles) >= MIN_LINKED_H1 else found
 
 
 def index_items(page: Page, limit: int = 200) -> list[IndexItem]:
