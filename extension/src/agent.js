@@ -848,6 +848,50 @@ export function agentCall(method, args) {
       return false;
     }
 
+    /** A selector for one element of the document by its place, which needs nothing of the
+     * page's written on it (":root > body:nth-child(2) > header:nth-child(1)"); null for an
+     * element in a shadow tree or out of the document. */
+    function selectorOf(element) {
+      const parts = [];
+      for (let e = element; e !== document.documentElement; e = e.parentElement) {
+        if (!e?.parentElement) return null;
+        let index = 1;
+        for (let s = e.previousElementSibling; s; s = s.previousElementSibling) index += 1;
+        parts.unshift(`${CSS.escape(e.localName)}:nth-child(${index})`);
+      }
+      return [":root", ...parts].join(" > ");
+    }
+
+    /**
+     * What `measure` returns while a sticky element lies where it would unstuck: its
+     * stickiness taken off for that moment by a style sheet adopted by the document and
+     * given back before anything else runs (still relatively positioned, so that what it
+     * positions stays where it is). Nothing is written on the page's elements: a style set
+     * on the element itself, even for a moment, is seen by the page's observers of its
+     * attributes. Null where that cannot be done (in a shadow tree, a browser without
+     * adopted style sheets, stickiness the sheet cannot override).
+     */
+    function measureUnstuck(sticky, measure) {
+      const selector = selectorOf(sticky);
+      if (!selector || typeof CSSStyleSheet !== "function" || !("adoptedStyleSheets" in document)) return null;
+      // (ids that match nothing: outweighs the page's own rules, but for its inline style)
+      const weight = ":not(#blocksift-unstuck)".repeat(4);
+      // (a copy: the document's list is live)
+      const before = [...document.adoptedStyleSheets];
+      try {
+        const sheet = new CSSStyleSheet();
+        sheet.replaceSync(`${selector}${weight} { position: relative !important; top: auto !important;`
+          + " right: auto !important; bottom: auto !important; left: auto !important; }");
+        document.adoptedStyleSheets = [...before, sheet];
+        if (getComputedStyle(sticky).position === "sticky") return null;
+        return measure();
+      } catch {
+        return null;
+      } finally {
+        document.adoptedStyleSheets = before;
+      }
+    }
+
     /**
      * Where a box over elements sticking with a sticky element of the page (a header sticky to
      * the window's top, or what lies in it) goes, so that the browser sticks the box with it
@@ -875,22 +919,9 @@ export function agentCall(method, args) {
       let block = sticky.parentElement;
       while (block && getComputedStyle(block).display === "contents") block = block.parentElement;
       if (!block) return null;
-      // Where it lies unstuck: measured with the stickiness taken off for that moment (its
-      // inline style given back as it was, before anything is drawn; still relatively
-      // positioned, so that what it positions stays where it is).
-      const had = sticky.getAttribute("style");
-      let at, rect;
-      try {
-        sticky.style.setProperty("position", "relative", "important");
-        for (const side of ["top", "right", "bottom", "left"]) sticky.style.setProperty(side, "auto", "important");
-        at = sticky.getBoundingClientRect();
-        rect = unionRect(elements);
-      } finally {
-        sticky.setAttribute("style", had ?? "");
-        // (set first: Chromium's removeAttribute alone left an empty style attribute behind)
-        if (had === null) sticky.removeAttribute("style");
-      }
-      if (!rect) return null;
+      const unstuck = measureUnstuck(sticky, () => [sticky.getBoundingClientRect(), unionRect(elements)]);
+      if (!unstuck?.[1]) return null;
+      const [at, rect] = unstuck;
       const b = block.getBoundingClientRect(), bs = getComputedStyle(block);
       const px = (value) => parseFloat(value) || 0;
       const cb = {

@@ -50,6 +50,12 @@ BANNER_AND_BOX = (f"(() => {{ const r = (e) => {{ const b = e.getBoundingClientR
 # The header (sticky on the wide page), and the box drawn over it (by its place).
 HEADER_AND_BOX = BANNER_AND_BOX.replace("document.getElementById('cookie-banner')",
                                         "document.querySelector('.site-header')")
+# A page's script watching its elements' style attributes (as a page that restyles itself
+# when something else restyles it does): the elements whose style was written since.
+WATCH_STYLES = ("(window.styleWrites = [], new MutationObserver((records) => styleWrites.push(...records"
+                ".filter(r => r.target.localName !== 'blocksift-ui').map(r => r.target.localName)))"
+                ".observe(document, {attributes: true, attributeFilter: ['style'], subtree: true}), true)")
+STYLE_WRITES = "new Promise(r => setTimeout(() => r(styleWrites), 0))"
 # After a scroll: the next frame, whose scroll event moves the boxes.
 NEXT_FRAME = "new Promise(r => requestAnimationFrame(() => setTimeout(() => r(true), 50)))"
 
@@ -456,12 +462,15 @@ def test_the_box_of_a_sticky_header_stays_on_it_as_the_page_scrolls(browser: har
     """The overlay's box of a header sticky to the window's top is on it the moment the page
     has scrolled, as the boxes of what scrolls with the page and of a bar fixed to the window
     are. It was moved back onto the header by the page's scroll event: scrolled down, it lay
-    a frame's scroll below the header, and jittered as the page scrolled."""
+    a frame's scroll below the header, and jittered as the page scrolled. Where the header
+    lies unstuck is found without writing on it: its stickiness was taken off with an inline
+    style for a moment, which a page's observer of its style attributes saw (two writes)."""
     page = browser.new_tab(site.url("overlay/wide.html"))
     page.wait_for("document.readyState === 'complete'")
     # (first: Playwright's screenshot leaves an empty style attribute on the page's inputs)
     page.screenshot(artifacts / "overlay-wide-page.png")
     dom_before = page.evaluate(PAGE_DOM)
+    page.evaluate(WATCH_STYLES)
     assert browser.act(page, "overlay")["status"] == "overlay"
     for by in SCROLLS:
         header, box = page.evaluate(f"(scrollBy(0, {by}), {HEADER_AND_BOX})")
@@ -470,6 +479,8 @@ def test_the_box_of_a_sticky_header_stays_on_it_as_the_page_scrolls(browser: har
         assert _close(ad, box), (by, ad, box)
         banner, box = page.evaluate(BANNER_AND_BOX)
         assert _close(banner, box), (by, banner, box)
+    # finding where the header lies unstuck wrote nothing on it, not even for a moment
+    assert page.evaluate(STYLE_WRITES) == []
     page.screenshot(artifacts / "overlay-sticky-header-scrolled.png")
     assert browser.act(page, "overlay")["status"] == "overlay-cleared"
     assert page.evaluate(PAGE_DOM) == dom_before
@@ -486,6 +497,7 @@ def test_the_labelers_outlines_stay_on_their_elements_as_the_page_scrolls(browse
     page.wait_for("document.readyState === 'complete'")
     page.screenshot(artifacts / "labeler-wide-page.png")
     dom_before = page.evaluate(PAGE_DOM)
+    page.evaluate(WATCH_STYLES)
     keys = Input(page)
     assert start_labeling(browser, page)["status"] == "done"
     wait_status(page, "labeling")
@@ -510,6 +522,7 @@ def test_the_labelers_outlines_stay_on_their_elements_as_the_page_scrolls(browse
             assert _close(target, box), (by, what, target, box)
         target, box = page.evaluate(hovered)
         assert _close(target, box), (by, "highlight", target, box)
+    assert page.evaluate(STYLE_WRITES) == []  # (the sticky header's outline wrote nothing on it)
     page.screenshot(artifacts / "labeler-wide-scrolled.png")
     keys.press("Escape")
     wait_status(page, "label-cancelled")
