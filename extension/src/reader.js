@@ -875,8 +875,9 @@ async function main() {
   // ... and its byline repeats the one in the header (a heading on some sites)
   const names = meta.authors ?? [];
   for (const node of names.length ? [...fragment.querySelectorAll("p, div, address, h2, h3, h4, h5, h6")].slice(0, 8) : []) {
-    const text = node.textContent.trim();
-    if (text.length < 120 && /^by\s/i.test(text) && names.some((name) => text.includes(name))) {
+    // (its white space as shown: a template's indented line ran past 120 characters of tabs)
+    const text = node.textContent.replace(/\s+/g, " ").trim();
+    if (text.length < 120 && /^by\s/i.test(text) && names.some((name) => text.includes(name.replace(/\s+/g, " ").trim()))) {
       node.remove();
       break;
     }

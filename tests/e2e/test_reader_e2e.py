@@ -372,6 +372,28 @@ def test_reader_drops_a_headline_and_byline_repeating_its_header_whatever_their_
     page.screenshot(artifacts / "reader-headline-div.png")
 
 
+def test_reader_drops_a_byline_line_indented_by_its_template(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a blog template's byline line, indented with tabs and line breaks between its parts
+    # ("by Nat Torkington | @gnat | Comment | November 6, 2012"): short as shown, but its
+    # white space ran past the length a byline line is looked for up to
+    tabs = "\n" + "\t" * 10
+    html = (f"<div><h2>Copters, Privacy and Secure Configs</h2><div>{tabs}<span>by</span>{tabs}"
+            f"<span><a href='/nat'>{tabs}Nat Torkington</a></span> |{tabs}"
+            f"<a href='/gnat'>{tabs}@gnat</a> |{tabs}<a href='#respond'>Comment</a>{tabs}"
+            f"<span> | </span>{tabs}<span>November 6, 2012</span>{tabs}</div>"
+            "<ol><li>A tilt-to-fly controller with a USB port and a documented protocol.</li>"
+            "<li>A game that shows how privacy and consent work online.</li></ol></div>")
+    payload = stored_answer(site, "Four short links: 6 November 2012", html,
+                            {"authors": ["Nat Torkington"], "published": "2012-11-06"})
+    page = reader_of_answer(browser, "tabbed-byline", payload)
+    text = " ".join(text_of(page).split())
+    assert page.evaluate("document.getElementById('byline').textContent") == "By Nat Torkington"
+    assert "@gnat" not in text and "Nat Torkington" not in text, text
+    assert "A tilt-to-fly controller" in text
+    page.screenshot(artifacts / "reader-tabbed-byline.png")
+
+
 def test_reader_keeps_a_lead_in_that_says_the_title(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # an encyclopedia's first sentence names its subject in bold: the title, inside a
