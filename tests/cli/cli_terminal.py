@@ -56,19 +56,21 @@ class TerminalRun:
 
 def in_terminal(argv: list[str], env: dict[str, str], *, stdin: str | Path | None = None,
                 stdout: Path | None = None, typed: bytes = b"", interrupt_after: str = "",
-                timeout: float = 120.0, cwd: Path = REPO) -> TerminalRun:
+                timeout: float = 120.0, cwd: Path = REPO, columns: int = 100) -> TerminalRun:
     """Run ``argv`` on a new pseudo-terminal.
 
     ``stdin``: None (the terminal), a file path (``< file``) or :data:`CLOSED` (``<&-``);
     ``stdout``: a file (``> file``) or None (the terminal). ``typed`` is typed at the
     keyboard once the process starts (``\\x04`` is Ctrl-D); with ``interrupt_after`` (a regular
-    expression), Ctrl-C is pressed once the screen matches it.
+    expression), Ctrl-C is pressed once the screen matches it. ``columns``: the terminal's
+    width (its ``COLUMNS`` too, as a shell exports it).
     """
+    env = dict(env, COLUMNS=str(columns))
     pid, master = pty.fork()
     if pid == 0:  # the child: set up redirections the way a shell does, then exec
         try:
             # a real terminal has a size (a new pty has 0x0, and bars would draw nothing)
-            fcntl.ioctl(2, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+            fcntl.ioctl(2, termios.TIOCSWINSZ, struct.pack("HHHH", 30, columns, 0, 0))
             # a shell at a prompt has Ctrl-C at its default, even if this test run was
             # started in the background (`cmd &` ignores SIGINT, and children inherit that)
             signal.signal(signal.SIGINT, signal.SIG_DFL)

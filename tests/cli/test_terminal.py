@@ -545,3 +545,70 @@ def test_batch_reads_gzip_jsonl_on_stdin(home, tmp_path):
     assert line == "blocksift: error: standard input is truncated gzip data", line
     written = [json.loads(line) for line in done.stdout.decode().splitlines()]
     assert [r["id"] for r in written] == [f"p{n}" for n in range(len(written))]
+
+
+def _typed_set(path: Path) -> Path:
+    """Three pages of two page types, with gold and snippets: every table eval prints."""
+    html = EXAMPLE.read_text(encoding="utf-8")
+    rows = [{"id": f"page-{n}", "html": html, "page_type": kind,
+             "gold": "For nearly two centuries the lamp at Gull Point turned every night",
+             "snippets_with": ["Gull Point"], "snippets_without": ["Subscribe"]}
+            for n, kind in enumerate(["article", "article", "forum"])]
+    path.mkdir()
+    (path / "pages.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows),
+                                      encoding="utf-8")
+    return path
+
+
+TABLE_TITLES = ("dataset", "algorithm", "pages", "P", "R", "F1", "pageF1", "wordF1", "snip+",
+                "snip-", "empty", "fail", "med ms", "p95 ms", "statuses", "wordP", "wordR")
+
+
+@pytest.mark.parametrize("columns", [80, 100])
+@pytest.mark.parametrize("action", ["extract", "hide"])
+def test_eval_tables_fit_the_terminal(home, tmp_path, columns, action):
+    """eval's table was 120 columns wide (hide's 103) and every row wrapped in a 100-column
+    terminal: now it fits, stacked in blocks that each start with the dataset and algorithm,
+    and every figure is still on the screen."""
+    dataset = _typed_set(tmp_path / "typed-news-set")
+    done = in_terminal(command("eval", "--dataset", str(dataset), "--algo", "linkblocks",
+                               "--action", action, "--no-progress"), environment(home),
+                       columns=columns)
+    assert_clean(done.returncode, done.screen, 0)
+    assert max(len(line) for line in done.lines) <= columns, done.screen
+    piped = run("eval", "--dataset", str(dataset), "--algo", "linkblocks", "--action", action,
+                home=home)
+    assert_clean(piped.returncode, piped.stderr.decode(), 0)
+    whole = piped.stdout.decode()
+    for title in (TABLE_TITLES if action == "extract" else ("hider", "clutter rm", "link rm")):
+        assert re.search(rf"(^| ){re.escape(title)}( |$)", done.screen, flags=re.M), title
+    # the same scores as the whole (piped) table, and every row of scores starts with its
+    # dataset (or page type); milliseconds differ from run to run and are left out
+    def scores(text: str) -> list[str]:
+        return sorted(re.findall(r"\b\d\.\d{3}\b", text))
+
+    assert scores(done.screen) == scores(whole) != []
+    for line in done.lines:
+        if re.search(r"\d\.\d{3}", line):
+            assert line.startswith(("typed-news-set ", "all ", "article ", "forum ")), line
+
+
+@pytest.mark.parametrize("action", ["extract", "hide"])
+def test_eval_piped_prints_each_table_whole(home, tmp_path, action):
+    """Piped (or redirected), one line per row with every column, whatever the terminal
+    the shell runs in: what a script reads."""
+    dataset = _typed_set(tmp_path / "typed-news-set")
+    done = run("eval", "--dataset", str(dataset), "--algo", "linkblocks", "--action", action,
+               home=home)
+    assert_clean(done.returncode, done.stderr.decode(), 0)
+    lines = done.stdout.decode().splitlines()
+    headers = [line for line in lines if line.startswith("dataset ")]
+    assert len(headers) == 1, lines
+    if action == "extract":
+        assert headers[0].split()[:3] == ["dataset", "algorithm", "pages"]
+        assert headers[0].endswith("statuses")
+        (row,) = [line for line in lines if line.startswith("typed-news-set linkblocks ")]
+        assert row.endswith("ok=3") and len(row.split()) == 15, row
+    else:
+        assert headers[0].endswith("link rm")
+        assert len([line for line in lines if line.startswith("typed-news-set ")]) == 2

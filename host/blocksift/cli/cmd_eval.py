@@ -173,21 +173,27 @@ def warn_about_gold(report) -> None:
 
 
 def print_table(reports: list) -> None:
-    header = (f"{'dataset':<18} {'algorithm':<12} {'pages':>5} {'P':>6} {'R':>6} {'F1':>6} "
-              f"{'pageF1':>6} {'wordF1':>6} {'snip+':>6} {'snip-':>6} {'empty':>5} "
-              f"{'fail':>4} {'med ms':>7} {'p95 ms':>7}  statuses")
-    print(header)
-    print("-" * len(header))
+    """One row per dataset; in a terminal narrower than the table the columns are stacked
+    in blocks that repeat the dataset and algorithm (piped, the table is whole)."""
+    from .table import Column, figure
+    from .table import print_table as show
+
+    columns = [Column("dataset", left=True, key=True), Column("algorithm", left=True, key=True),
+               Column("pages")] + [Column(title) for title in (
+                   "P", "R", "F1", "pageF1", "wordF1", "snip+", "snip-", "empty", "fail",
+                   "med ms", "p95 ms")] + [Column("statuses", left=True, gap=2)]
     for r in reports:
         s, overall = r.summary, r.overall
         text = r.gold_pages > 0  # without any gold, text scores are "-", not 0
-        statuses = ", ".join(f"{k}={v}" for k, v in sorted(r.statuses.items()))
-        print(f"{r.dataset:<18} {r.algorithm:<12} {s.pages:>5} {_share(s.precision, text)} "
-              f"{_share(s.recall, text)} {_share(s.f1, text)} "
-              f"{_share(s.mean_page_f1, text)} {_share(overall.words.f1, text)} "
-              f"{_share(overall.snippets_with)} "
-              f"{_share(overall.snippets_without)} {s.empty_outputs:>5} "
-              f"{r.failures:>4} {r.median_ms:>7.1f} {r.p95_ms:>7.1f}  {statuses}")
+        cells = [r.dataset, r.algorithm, str(s.pages), figure(s.precision, text),
+                 figure(s.recall, text), figure(s.f1, text), figure(s.mean_page_f1, text),
+                 figure(overall.words.f1, text), figure(overall.snippets_with),
+                 figure(overall.snippets_without), str(s.empty_outputs), str(r.failures),
+                 f"{r.median_ms:.1f}", f"{r.p95_ms:.1f}",
+                 ", ".join(f"{k}={v}" for k, v in sorted(r.statuses.items()))]
+        for column, cell in zip(columns, cells):
+            column.cells.append(cell)
+    show(columns)
     for r in reports:
         groups = r.by_page_type()
         if groups:
@@ -196,18 +202,19 @@ def print_table(reports: list) -> None:
 
 def print_page_types(dataset: str, groups: dict) -> None:
     """Word F1 (the wcxb metric) beside shingle F1, per page type."""
-    header = (f"{dataset + ' by page type':<28} {'pages':>5} {'wordP':>6} {'wordR':>6} "
-              f"{'wordF1':>6} {'F1':>6} {'snip+':>6} {'snip-':>6} {'empty':>5}")
-    print()
-    print(header)
-    print("-" * len(header))
+    from .table import Column, figure
+    from .table import print_table as show
+
+    columns = [Column(f"{dataset} by page type", left=True, key=True), Column("pages")] + [
+        Column(title) for title in ("wordP", "wordR", "wordF1", "F1", "snip+", "snip-",
+                                    "empty")]
     for name, g in groups.items():
         text = g.gold_pages > 0
-        print(f"{name:<28} {g.pages:>5} {_share(g.words.precision, text)} "
-              f"{_share(g.words.recall, text)} {_share(g.words.f1, text)} "
-              f"{_share(g.shingle.f1, text)} {_share(g.snippets_with)} "
-              f"{_share(g.snippets_without)} {g.words.empty_outputs:>5}")
-
-
-def _share(value: float | None, known: bool = True) -> str:
-    return f"{value:>6.3f}" if value is not None and known else f"{'-':>6}"
+        cells = [name, str(g.pages), figure(g.words.precision, text),
+                 figure(g.words.recall, text), figure(g.words.f1, text),
+                 figure(g.shingle.f1, text), figure(g.snippets_with),
+                 figure(g.snippets_without), str(g.words.empty_outputs)]
+        for column, cell in zip(columns, cells):
+            column.cells.append(cell)
+    print()
+    show(columns)

@@ -297,13 +297,12 @@ def run(args: argparse.Namespace) -> int:
         json.dump({"hide": rows, "cv": cv}, sys.stdout, indent=2)
         print()
         return 0
-    header = f"{'dataset':<18} {'hider':<23} {'pages':>5} " + " ".join(
-        f"{title:>10}" for _, title in COLUMNS)
-    print(header)
-    print("-" * len(header))
-    for row in rows:
-        print(f"{row['dataset']:<18} {row['hider']:<23} {row['pages']:>5} "
-              + " ".join(f"{row[key]:>10.3f}" for key, _ in COLUMNS))
+    from ..cli.table import Column, print_table  # fitted to the terminal, whole when piped
+
+    print_table([Column("dataset", [r["dataset"] for r in rows], left=True, key=True),
+                 Column("hider", [r["hider"] for r in rows], left=True, key=True),
+                 Column("pages", [str(r["pages"]) for r in rows])]
+                + [Column(title, [f"{r[key]:.3f}" for r in rows]) for key, title in COLUMNS])
     if cv:
         print(f"\nthresholds chosen per fold (sites of all sets pooled, {len(cv['folds'])} folds):")
         for fold in cv["folds"]:

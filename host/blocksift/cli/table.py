@@ -1,0 +1,95 @@
+"""Tables of figures for a person: one table when it fits the terminal, else stacked.
+
+A column is as wide as its title or its widest cell. Piped or redirected, every table is
+printed whole, one line per row (what a script or a file wants). In a terminal narrower
+than the table, the columns are dealt into blocks printed one under the other, each
+repeating the key columns (the dataset, the algorithm) so that every line still says what
+it is about: eval's 120-column table wrapped every row in a 100-column terminal.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from dataclasses import dataclass, field
+from typing import TextIO
+
+
+@dataclass
+class Column:
+    title: str
+    cells: list[str] = field(default_factory=list)
+    left: bool = False  # text, aligned left (figures align right)
+    key: bool = False  # repeated in every block when the table is stacked
+    gap: int = 1  # spaces before the column
+
+    @property
+    def width(self) -> int:
+        return max([len(self.title), *map(len, self.cells)])
+
+    def cell(self, text: str) -> str:
+        return f"{text:<{self.width}}" if self.left else f"{text:>{self.width}}"
+
+
+def figure(value: float | None, known: bool = True, digits: int = 3) -> str:
+    """A share or score for a cell; ``-`` when there is none (not a fake 0)."""
+    return f"{value:.{digits}f}" if value is not None and known else "-"
+
+
+def terminal_width(stream: TextIO | None = None) -> int | None:
+    """Columns of the terminal ``stream`` (stdout) shows, or None when it is not one."""
+    stream = sys.stdout if stream is None else stream
+    try:
+        if not stream.isatty():
+            return None
+    except (AttributeError, ValueError):  # closed or replaced by something without a tty
+        return None
+    return shutil.get_terminal_size().columns
+
+
+def _block(columns: list[Column], rows: int) -> list[str]:
+    def line(cells: list[str]) -> str:
+        text = ""
+        for index, (column, cell) in enumerate(zip(columns, cells)):
+            text += (" " * column.gap if index else "") + column.cell(cell)
+        return text.rstrip()
+
+    header = line([c.title for c in columns])
+    body = [line([c.cells[row] for c in columns]) for row in range(rows)]
+    rule_width = max(len(text) for text in [header, *body])
+    return [header, "-" * rule_width, *body]
+
+
+def _span(columns: list[Column]) -> int:
+    return sum(c.width for c in columns) + sum(c.gap for c in columns[1:])
+
+
+def render(columns: list[Column], width: int | None) -> list[str]:
+    """The table's lines: whole when ``width`` is None or the table fits in it, else in
+    blocks of at most ``width`` columns (a single column wider than that gets a block of its
+    own), separated by an empty line."""
+    rows = len(columns[0].cells) if columns else 0
+    if width is None or _span(columns) <= width:
+        return _block(columns, rows)
+    keys = [c for c in columns if c.key]
+    blocks: list[list[Column]] = []
+    current: list[Column] = []
+    for column in (c for c in columns if not c.key):
+        if current and _span(keys + current + [column]) > width:
+            blocks.append(current)
+            current = []
+        current.append(column)
+    if current:
+        blocks.append(current)
+    lines: list[str] = []
+    for number, block in enumerate(blocks):
+        if number:
+            lines.append("")
+        lines += _block(keys + block, rows)
+    return lines
+
+
+def print_table(columns: list[Column], stream: TextIO | None = None) -> None:
+    stream = sys.stdout if stream is None else stream
+    for line in render(columns, terminal_width(stream)):
+        print(line, file=stream)
