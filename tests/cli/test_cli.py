@@ -609,3 +609,37 @@ def test_a_mistyped_command_is_named_with_the_nearest_one(typed, message):
     done = blocksift(typed, "page.html")
     assert done.returncode == 2
     assert done.stderr == f"blocksift: error: {message} (see `blocksift --help`)\n"
+
+
+def _sweep(tmp_path: Path, *params: str) -> tuple[subprocess.CompletedProcess[str], list[dict]]:
+    import csv
+
+    out = tmp_path / "sweep"
+    done = blocksift("eval", "-d", str(DATASET), "--algo", "linkblocks", "--sweep",
+                     "--no-progress", "--out", str(out), *params, home=tmp_path / "home")
+    assert done.returncode == 0, done.stderr
+    with (out / "linkblocks_sweep.csv").open(encoding="utf-8") as handle:
+        return done, list(csv.DictReader(handle))
+
+
+def test_sweep_holds_the_other_given_setting_fixed(tmp_path):
+    """`--sweep -p c_t=5 -p d_t=50`: the sweep of d_t ran with C_t = 3 and that of C_t with
+    d_t 40/80 whatever was given; now a given setting is held where the other is swept."""
+    done, rows = _sweep(tmp_path, "-p", "c_t=5", "-p", "d_t=50")
+    by_experiment: dict[str, set[tuple[int, int]]] = {}
+    for row in rows:
+        by_experiment.setdefault(row["experiment"], set()).add((int(row["d_t"]),
+                                                                int(row["c_t"])))
+    assert by_experiment["dt_text"] == {(d, 5) for d in range(5, 61, 5)}
+    assert by_experiment["dt_code"] == {(d, 5) for d in range(10, 121, 10)}
+    assert by_experiment["ct_text"] == by_experiment["ct_code"] == {(50, c)
+                                                                    for c in range(2, 13)}
+    assert "held: C_t = 5 while d_t is swept; d_t = 50 while C_t is swept" in done.stdout
+
+
+def test_sweep_with_a_distance_runs_that_kind_only_and_names_what_it_ignores(tmp_path):
+    done, rows = _sweep(tmp_path, "-p", "distance=code", "-p", "main_text=false")
+    assert {row["distance"] for row in rows} == {"code"}
+    assert {row["experiment"] for row in rows} == {"dt_code", "ct_code"}
+    assert done.stderr == ("blocksift: note: the sweep counts link blocks; --param main_text "
+                           "does not change them\n")

@@ -37,7 +37,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", type=Path, default=Path("out/eval"),
                         help="folder for CSV/PNG output (default %(default)s)")
     parser.add_argument("--sweep", action="store_true",
-                        help="linkblocks: the papers' parameter sweeps (CSV + plots)")
+                        help="linkblocks: the papers' parameter sweeps (CSV + plots); a "
+                             "--param c_t or d_t is held where the other is swept, a "
+                             "--param distance runs that kind only")
     parser.add_argument("--cv", choices=("none", "intra", "inter"), default="none",
                         help="trained algorithms: cross-validation within or across sites")
     parser.add_argument("--folds", type=at_least(2), default=10, help="cross-validation folds")

@@ -16,6 +16,10 @@ at least half of its text units (seed 001 §5.3 counting) are anchor text, i.e. 
 what a reader can read on it are links (the usual link-density reading of a navigation
 page); every other page is *content-like*. The rule looks at the page only, not at the gold.
 
+A ``--param`` of one of the swept settings holds it fixed where the other one is swept:
+``c_t`` in group 1, ``d_t`` in group 2 (both distance kinds), ``distance`` runs that kind's
+experiments only; ``hidden_code`` and ``link_scope`` change the measuring.
+
 Output in ``args.out``: ``linkblocks_sweep.csv`` (one row per experiment, setting, dataset
 and page class, plus an ``all`` dataset) and four PNG figures in the manner of Figures 4-8.
 """
@@ -107,21 +111,33 @@ def group(page: PageMeasures, kind: str, d_t: int, c_t: int) -> tuple[int, float
     return int(kept.sum()), block_links / count, block_chars / page.length if page.length else 0.0
 
 
-def settings() -> Iterable[tuple[str, str, int, int]]:
-    """(experiment, kind, d_t, c_t) of both groups of seed 000 §4.2."""
-    for name, kind, varied, values in EXPERIMENTS:
+#: The settings a ``--param`` holds fixed while the other is swept.
+HELD = ("distance", "d_t", "c_t")
+
+
+def experiments(held: dict | None = None) -> list[tuple[str, str, str, tuple[int, ...]]]:
+    """The experiments run: those of the ``distance`` held, else all four."""
+    kind = (held or {}).get("distance")
+    return [e for e in EXPERIMENTS if kind is None or e[1] == kind]
+
+
+def settings(held: dict | None = None) -> Iterable[tuple[str, str, int, int]]:
+    """(experiment, kind, d_t, c_t) of both groups of seed 000 §4.2, with the ``held``
+    ``c_t`` in group 1 and ``d_t`` in group 2 in place of the papers' values."""
+    held = held or {}
+    for name, kind, varied, values in experiments(held):
         for value in values:
             if varied == "d_t":
-                yield name, kind, value, GROUP1_CT
+                yield name, kind, value, held.get("c_t", GROUP1_CT)
             else:
-                yield name, kind, GROUP2_DT[kind], value
+                yield name, kind, held.get("d_t", GROUP2_DT[kind]), value
 
 
-def summarize(pages: Sequence[PageMeasures]) -> list[dict]:
+def summarize(pages: Sequence[PageMeasures], held: dict | None = None) -> list[dict]:
     """One row per experiment, setting, dataset (and ``all``) and page class."""
     rows: list[dict] = []
     datasets = sorted({p.dataset for p in pages}) + ["all"]
-    for name, kind, d_t, c_t in settings():
+    for name, kind, d_t, c_t in settings(held):
         results = [(p, *group(p, kind, d_t, c_t)) for p in pages]
         for dataset in datasets:
             for page_class in ("index", "content"):
@@ -152,7 +168,7 @@ def write_csv(rows: Sequence[dict], path: Path) -> None:
         writer.writerows(rows)
 
 
-def plot(rows: Sequence[dict], out: Path) -> list[Path]:
+def plot(rows: Sequence[dict], out: Path, held: dict | None = None) -> list[Path]:
     """Figures 4-8 style: per experiment, index and content pages side by side; left axis the
     mean number of link blocks per page, right axis LCR and CCR (%), one line per dataset
     (thin) and all datasets together (thick)."""
@@ -162,10 +178,14 @@ def plot(rows: Sequence[dict], out: Path) -> list[Path]:
     import matplotlib.pyplot as plt
 
     written = []
-    titles = {"dt_text": "d_t^t (text distance), C_t = 3", "dt_code":
-              "d_t^c (code distance), C_t = 3", "ct_text": "C_t, text distance d_t^t = 40",
-              "ct_code": "C_t, code distance d_t^c = 80"}
-    for name, _kind, varied, _values in EXPERIMENTS:
+    held = held or {}
+    c_t = held.get("c_t", GROUP1_CT)
+    d_t = {kind: held.get("d_t", value) for kind, value in GROUP2_DT.items()}
+    titles = {"dt_text": f"d_t^t (text distance), C_t = {c_t}", "dt_code":
+              f"d_t^c (code distance), C_t = {c_t}",
+              "ct_text": f"C_t, text distance d_t^t = {d_t['text']}",
+              "ct_code": f"C_t, code distance d_t^c = {d_t['code']}"}
+    for name, _kind, varied, _values in experiments(held):
         fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharex=True)
         for ax, page_class in zip(axes, ("index", "content")):
             mine = [r for r in rows if r["experiment"] == name and r["page_class"] == page_class]
@@ -204,7 +224,8 @@ def plot(rows: Sequence[dict], out: Path) -> list[Path]:
 
 
 def findings(rows: Sequence[dict]) -> dict[str, float | str]:
-    """The papers' claims, measured on the ``all`` rows (see docs/linkblocks.md)."""
+    """The papers' claims, measured on the ``all`` rows (see docs/linkblocks.md); those of
+    settings a ``--param`` moved away are left out."""
     def row(name: str, page_class: str, **setting: int) -> dict | None:
         for r in rows:
             if (r["experiment"] == name and r["page_class"] == page_class
@@ -213,16 +234,17 @@ def findings(rows: Sequence[dict]) -> dict[str, float | str]:
         return None
 
     out: dict[str, float | str] = {}
-    big = row("dt_text", "content", d_t=60)
+    big = row("dt_text", "content", d_t=60, c_t=GROUP1_CT)
     if big:
         out["content, d_t^t=60: median blocks"] = big["median_blocks"]
         out["content, d_t^t=60: share with 2 blocks"] = big["share_2_blocks"]
         out["content, d_t^t=60: share with 2-3 blocks"] = big["share_2_3_blocks"]
-    small = row("dt_text", "index", d_t=5)
+    small = row("dt_text", "index", d_t=5, c_t=GROUP1_CT)
     if small:
         out["index, d_t^t=5: mean LCR"] = small["mean_lcr"]
     for page_class in ("index", "content"):
-        text, code = row("ct_text", page_class, c_t=3), row("ct_code", page_class, c_t=3)
+        text = row("ct_text", page_class, c_t=3, d_t=GROUP2_DT["text"])
+        code = row("ct_code", page_class, c_t=3, d_t=GROUP2_DT["code"])
         if text and code:
             out[f"{page_class}, C_t=3: blocks text/code"] = \
                 f"{text['mean_blocks']:.2f} / {code['mean_blocks']:.2f}"
@@ -238,9 +260,16 @@ def run(args: argparse.Namespace) -> int:
     if args.algo != lb.NAME:
         print(f"--sweep is the linkblocks experiment; got --algo {args.algo}", file=sys.stderr)
         return 2
-    values = {k: v for k, v in (getattr(args, "params", None) or {}).items()
-              if k in ("hidden_code", "link_scope")}
+    given = getattr(args, "params", None) or {}
+    values = {k: v for k, v in given.items() if k in ("hidden_code", "link_scope")}
     params = lb.Params.model_validate(values)
+    # the swept settings a user gave are held fixed where the other one is swept
+    held = {k: v for k, v in lb.Params.model_validate(given).model_dump().items()
+            if k in HELD and k in given and v is not None}
+    unused = sorted(set(given) - set(HELD) - set(values))
+    if unused:
+        print(f"blocksift: note: the sweep counts link blocks; --param {', '.join(unused)} "
+              "does not change them", file=sys.stderr)
     pages: list[PageMeasures] = []
     for name in args.datasets:
         try:
@@ -262,11 +291,11 @@ def run(args: argparse.Namespace) -> int:
         return 1
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    rows = summarize(pages)
+    rows = summarize(pages, held)
     csv_path = out / "linkblocks_sweep.csv"
     write_csv(rows, csv_path)
     try:
-        figures = plot(rows, out)
+        figures = plot(rows, out, held)
     except ImportError:
         figures = []
         print("matplotlib is not installed (pip install 'blocksift[eval]'): CSV only",
@@ -274,16 +303,29 @@ def run(args: argparse.Namespace) -> int:
     found = findings(rows)
     counts = {c: sum(p.page_class == c for p in pages) for c in ("index", "content")}
     if getattr(args, "json", False):
-        json.dump({"pages": len(pages), "classes": counts, "findings": found,
+        json.dump({"pages": len(pages), "classes": counts, "held": held, "findings": found,
                    "csv": str(csv_path), "figures": [str(f) for f in figures]},
                   sys.stdout, indent=2)
         print()
     else:
         print(f"{len(pages)} pages: {counts['index']} index-like, {counts['content']} "
               f"content-like (index-like = anchor text >= {INDEX_LINK_SHARE:.0%} of text)")
+        if held:
+            print("held: " + "; ".join(_held_words(held)))
         for key, value in found.items():
             print(f"  {key:<42} {value}")
         print(f"wrote {csv_path}")
         for figure in figures:
             print(f"wrote {figure}")
     return 0
+
+
+def _held_words(held: dict) -> list[str]:
+    words = []
+    if "distance" in held:
+        words.append(f"{held['distance']} distance only")
+    if "c_t" in held:
+        words.append(f"C_t = {held['c_t']} while d_t is swept")
+    if "d_t" in held:
+        words.append(f"d_t = {held['d_t']} while C_t is swept")
+    return words
