@@ -47,3 +47,17 @@ def test_docs_and_scripts_never_assume_a_bare_python_command():
                  for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
                  if BARE_PYTHON.search(line) and "```" not in line]
     assert not offenders, "\n".join(offenders)
+
+
+def test_readme_says_batch_reads_gzip_and_what_ctrl_c_leaves():
+    """The README's command-line section names gzip JSONL on stdin and what each long
+    command leaves when Ctrl-C stops it, in the words batch prints."""
+    from blocksift.cli.cmd_batch import interrupted_summary
+
+    section = README.split("## Command line", 1)[1].split("### Exit codes", 1)[0]
+    prose = " ".join(section.split())
+    assert "blocksift batch < pages.jsonl.gz > out.jsonl" in prose
+    said = interrupted_summary(120, 400, "out.jsonl", parquet=False)
+    assert f"`blocksift: interrupted: {said}`" in prose
+    ctrl_c = prose[prose.index("Ctrl-C (exit 130)"):]
+    assert "`examples import`" in ctrl_c and "`eval`" in ctrl_c and "`--warc`" in ctrl_c
