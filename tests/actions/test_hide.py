@@ -632,6 +632,30 @@ def test_a_menu_named_by_its_class_is_no_story_list() -> None:
                                                           "Story 1 of the day"]
 
 
+def test_a_section_s_heading_over_its_stories_is_no_story() -> None:
+    # a tech news front page: each section headed by its name linked to the section's page
+    # ("News" at /news/), its stories at addresses under it; the reader listed "News" and
+    # "Articles" as stories among them
+    def section(name: str, path: str, stories: list[str]) -> str:
+        cards = "".join(f"<div class='card'><h3><a href='{path}2026/03/{n}-{slug}'>{slug.title()} "
+                        "in production, a case study</a></h3></div>"
+                        for n, slug in enumerate(stories))
+        return f"<div class='actions'><h2><a href='{path}'>{name}</a></h2></div>{cards}"
+
+    page = Page("<html><body><main>"
+                + section("News", "/news/", ["ipsec", "bigquery", "dragonfly"])
+                + section("Articles", "https://www.infoq.example/articles/", ["rcu", "swiftui"])
+                # a story whose address a story's lies under alone stays a story
+                + "<h3><a href='/guides/tides'>Reading the tides, a guide</a></h3>"
+                + "<h3><a href='/guides/tides/tables'>Tide tables for the coast</a></h3>"
+                + "</main></body></html>", url="https://www.infoq.example/")
+    titles = [item.title for item in index_items(page)]
+    assert "News" not in titles and "Articles" not in titles
+    assert titles[:2] == ["Ipsec in production, a case study",
+                          "Bigquery in production, a case study"]
+    assert len(titles) == 7 and "Reading the tides, a guide" in titles
+
+
 def _shop_grid(*cards: str, before: str = "", url: str | None = None) -> Page:
     """A shop's category page at ``url``: ``cards`` in a grid under its heading (``before``
     it)."""

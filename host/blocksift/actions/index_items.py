@@ -132,7 +132,40 @@ def index_items(page: Page, limit: int = 200) -> list[IndexItem]:
         items.append(IndexItem(title=title[:300], href=href, teaser=teaser))
         if len(items) >= limit:
             break
-    return items
+    return _without_sections(items, page.url)
+
+
+#: Least number of other stories under a headline's address for the headline to be their
+#: section's ("News" over the news, linked to "/news/").
+MIN_SECTION_STORIES = 2
+
+
+def _without_sections(items: list[IndexItem], url: str | None) -> list[IndexItem]:
+    """``items`` less the headings of sections: a headline whose address is a folder that
+    holds the addresses of :data:`MIN_SECTION_STORIES` other stories of the list ("News",
+    linked to "/news/", over stories at "/news/2026/03/..."): a front page's section
+    heading, not a story."""
+    folders: list[tuple[str, str] | None] = []
+    for item in items:
+        try:
+            target = urlsplit(urljoin(url or "", item.href))
+        except ValueError:
+            folders.append(None)
+            continue
+        folders.append((target.netloc, target.path))
+    sections = set()
+    for index, where in enumerate(folders):
+        if where is None or where[1].strip("/") == "":
+            continue
+        host, path = where
+        folder = path if path.endswith("/") else path + "/"
+        under = sum(1 for other, there in enumerate(folders) if other != index
+                    and there is not None and there[0] == host and there[1].startswith(folder)
+                    and there[1].rstrip("/") != path.rstrip("/"))
+        if under >= MIN_SECTION_STORIES:
+            sections.add(index)
+    return [item for index, item in enumerate(items) if index not in sections] \
+        if sections else items
 
 
 #: A product field's label opening a card's heading: what follows is the product's code, not
