@@ -735,7 +735,55 @@ export function agentCall(method, args) {
       box.style.top = `${rect.top - originY}px`;
       box.style.width = `${rect.width}px`;
       box.style.height = `${rect.height}px`;
+      if (pane) entry.following = followPane(box, entry, rect, originX, originY, entry.following);
       return rect;
+    }
+
+    // Scroll timelines (Chromium): an animation driven by a scroll pane's scroll offset.
+    const SCROLL_TIMELINES = typeof ScrollTimeline === "function";
+
+    /**
+     * Have the browser move a node (at `rect`, document coordinates, less the origin) with the
+     * one pane that scrolls it, as the pane scrolls: an animation of its translation on the
+     * pane's scroll timeline, from where it lies at the pane's scroll start to where it lies
+     * at its end, run by the browser with the scroll itself (in the frame that shows the pane
+     * scrolled, also when the page scrolls it from an animation frame; moved on the pane's
+     * scroll event, the node came a frame later). Not for what sticks in the pane (it does
+     * not scroll with it), nested panes, or a right-to-left pane that scrolls sideways: those
+     * are placed again as the pane scrolls, by whoever drew them. Returns the animations,
+     * given back to be replaced on the next call.
+     */
+    function followPane(node, { scrollers, elements, pinned }, rect, originX, originY, previous = []) {
+      for (const animation of previous) animation.cancel();
+      const [scroller] = scrollers;
+      if (!SCROLL_TIMELINES || scrollers.length !== 1 || pinned) return [];
+      const rangeY = Math.max(0, scroller.scrollHeight - scroller.clientHeight);
+      const rangeX = Math.max(0, scroller.scrollWidth - scroller.clientWidth);
+      if (rangeX && getComputedStyle(scroller).direction === "rtl") return [];
+      if (!elements.every((element) => scroller.contains(element))) return [];
+      // where it lies with the pane at its scroll start
+      node.style.left = `${rect.left + scroller.scrollLeft - originX}px`;
+      node.style.top = `${rect.top + scroller.scrollTop - originY}px`;
+      const animations = [];
+      const options = { duration: "auto", fill: "both", easing: "linear" };
+      // Run at half speed over twice the way, so that the pane at its end is halfway through:
+      // an animation finished there was not brought back in the frame that scrolled the pane
+      // back from its end (Chromium 156), only in the next.
+      const run = (keyframes, axis) => {
+        const animation = node.animate(keyframes, { ...options, timeline: new ScrollTimeline({ source: scroller, axis }) });
+        animation.playbackRate = 0.5;
+        animations.push(animation);
+      };
+      try {
+        if (rangeY) run({ transform: ["translateY(0px)", `translateY(${-2 * rangeY}px)`] }, "y");
+        if (rangeX) run({ translate: ["0px 0px", `${-2 * rangeX}px 0px`] }, "x");
+      } catch {
+        for (const animation of animations) animation.cancel();
+        node.style.left = `${rect.left - originX}px`;
+        node.style.top = `${rect.top - originY}px`;
+        return [];
+      }
+      return animations;
     }
 
     /** The page scrolled (the window: move the layer along and the boxes of sticky
@@ -745,7 +793,8 @@ export function agentCall(method, args) {
       const target = event?.target;
       if (!target || target === document || target === document.documentElement || target === document.scrollingElement) {
         placeUi();
-        // (a sticky element whose stickiness the layer could not copy: moved, a frame late)
+        // (a sticky element whose stickiness the layer could not copy: moved, a frame late;
+        // one sticking in a scroll pane moves only as that scrolls)
         for (const entry of overlayBoxes) if (entry.sticky) placeBox(entry);
       } else if (target instanceof Element) {
         for (const entry of overlayBoxes) {
@@ -840,12 +889,17 @@ export function agentCall(method, args) {
       return elements.length > 0 && elements.every((element) => fixed(element, 0));
     }
 
-    /** Whether an element is, or lies in, one that is `position: sticky`. */
-    function inSticky(element) {
+    /** Where the sticky elements an element is in (itself included) stick: {window, pane},
+     * whether one of them sticks to the window's edge (no scroll pane around it), one to a
+     * scroll pane's. */
+    function stickiness(element) {
+      const out = { window: false, pane: false };
       for (let e = element; e && e !== document.documentElement; e = e.parentElement) {
-        if (getComputedStyle(e).position === "sticky") return true;
+        if (getComputedStyle(e).position !== "sticky") continue;
+        if (scrollersOf(e).length) out.pane = true;
+        else out.window = true;
       }
-      return false;
+      return out;
     }
 
     /** A selector for one element of the document by its place, which needs nothing of the
@@ -950,8 +1004,10 @@ export function agentCall(method, args) {
      * Where a box over elements goes on a layer in document coordinates, so that it stays on
      * them: {outer, inner, left, top, rect}, the box in `inner` at `rect` less (left, top),
      * `outer` on the layer (null: the box itself, at `rect`). In a sticky element: a copy of
-     * its stickiness (stickyFrame). In a scroll pane: a clip of what the pane shows (placed
-     * again as it scrolls, by whoever drew it). Null when nothing of them shows.
+     * its stickiness (stickyFrame). In a scroll pane: a clip of what the pane shows, and
+     * `follow(box)` (after the box is placed) to have the browser move the box as the pane
+     * scrolls where it can (followPane); placed again as it scrolls, by whoever drew it, in
+     * any case. Null when nothing of them shows.
      */
     function placeOver(elements) {
       const stuck = stickyFrame(elements);
@@ -964,7 +1020,10 @@ export function agentCall(method, args) {
       const pane = document.createElement("div");
       pane.style.cssText = `position: absolute; overflow: clip; left: ${clip.left}px; top: ${clip.top}px;`
         + ` width: ${clip.width}px; height: ${clip.height}px; pointer-events: none;`;
-      return { outer: pane, inner: pane, left: clip.left, top: clip.top, rect };
+      // the box, placed in the pane at `rect`, moved with the pane by the browser where it can
+      const pinned = elements.some((element) => stickiness(element).pane);
+      const follow = (node) => followPane(node, { scrollers, elements, pinned }, rect, clip.left, clip.top);
+      return { outer: pane, inner: pane, left: clip.left, top: clip.top, rect, follow };
     }
 
     /** Document-coordinate boxes of the page's visible lines of text (labels avoid them). */
@@ -1095,9 +1154,20 @@ export function agentCall(method, args) {
         } else {
           (fixed ? uiFixed : uiLayer).append(pane ?? box);
         }
-        const entry = { box, pane, elements, fixed, scrollers, stuck, sticky: !fixed && !stuck && elements.some(inSticky) };
+        const sticks = elements.map(stickiness);
+        const entry = { box, pane, elements, fixed, scrollers, stuck, following: [],
+          // moved as the window scrolls: in a sticky element stuck to the window, uncopied
+          sticky: !fixed && !stuck && sticks.some((at) => at.window),
+          // stuck in its pane: moved as the pane scrolls, not with it
+          pinned: sticks.some((at) => at.pane) };
+
         overlayBoxes.push(entry);
         const rect = placeBox(entry);
+        // How the box is kept on its block, for people's tools and tests: by the browser (in
+        // the document, on the fixed layer, in a copy of its sticky element, on its pane's
+        // scroll timeline), or placed again on the window's or its pane's scroll events.
+        box.dataset.follows = fixed ? "window" : stuck ? "sticky" : entry.sticky ? "window-scroll"
+          : !pane ? "document" : entry.following.length ? "pane-timeline" : "pane-scroll";
         // a label in a pane keeps to its width (the pane cuts off what lies beside it)
         const bounds = pane ? visibleArea(scrollers) : null;
         // a pixel of room around the label (sizes are fractional; lines touch)

@@ -372,6 +372,8 @@
      * Returns {on, node}: what goes on which layer; null when the element does not show.
      */
     mount(node, element) {
+      // (the highlight is one node, drawn again and again: it follows one pane at a time)
+      for (const animation of node.getAnimations?.() ?? []) animation.cancel();
       const size = (rect, left, top) => Object.assign(node.style, {
         left: `${left}px`, top: `${top}px`, width: `${rect.width}px`, height: `${rect.height}px`,
       });
@@ -383,8 +385,10 @@
       }
       const spot = agent().placeOver([element]);
       if (!spot) return null;
-      const { outer, inner, left, top, rect } = spot;
+      const { outer, inner, left, top, rect, follow } = spot;
       size(rect, rect.left - left, rect.top - top);
+      // in a scroll pane: moved by the browser as the pane scrolls, where it can (agent.js followPane)
+      follow?.(node);
       // a sticky element whose stickiness is not copied (in another, in a table): drawn again as the page scrolls
       if (!outer && inSticky(element)) this.restick = true;
       if (inner) inner.append(node);

@@ -557,5 +557,73 @@ def test_the_labelers_outline_follows_what_scrolls_inside_a_pane(browser: harnes
                               " return [x, y, Math.max(0, right - x), Math.max(0, bottom - y)]; })()")
         assert _inside(shown, page.evaluate(pane)), (top, shown, page.evaluate(pane))
     page.screenshot(artifacts / "labeler-pane-scrolled.png")
+    # scrolled by the page's script from an animation frame: on it in that frame, where the
+    # browser has scroll timelines to move it (it was drawn again with the next frame)
+    if page.evaluate("typeof ScrollTimeline === 'function'"):
+        for top in [40, 200, 90]:
+            target, box = page.evaluate(_scrolled_in_a_frame("document.getElementById('comments')", top, outline))
+            assert _close(target, box), (top, target, box)
     keys.press("Escape")
     wait_status(page, "label-cancelled")
+
+
+# The pane scrolled by the page's own script from an animation frame (as a chat pane that
+# keeps to its newest message, or a smooth-scrolling library, scrolls it), read once that
+# frame has been drawn: before the pane's scroll event, which comes with the next frame.
+def _scrolled_in_a_frame(pane: str, top: int, probe: str) -> str:
+    return (f"new Promise(r => requestAnimationFrame(() => {{ {pane}.scrollTop = {top};"
+            f" setTimeout(() => r({probe}), 0); }}))")
+
+
+def test_a_box_stuck_in_a_pane_moves_as_the_pane_scrolls(browser: harness.Browser, site: harness.Site,
+                                                        artifacts: Path) -> None:
+    """An ad that sticks to the top of a comments pane as the pane scrolls: its box stays on it
+    as the pane scrolls (placed again as the pane scrolls), and as the window scrolls (the pane
+    and its box move with the document). It was measured again at every scroll of the window
+    too, for nothing: the pane, and what sticks in it, move with the document."""
+    page = browser.new_tab(site.url("overlay/pane-sticky.html"))
+    page.wait_for("document.readyState === 'complete'")
+    dom_before = page.evaluate(PAGE_DOM)
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    page.evaluate("(scrollTo(0, document.getElementById('comments').getBoundingClientRect().top + scrollY - 150), true)")
+    page.evaluate(NEXT_FRAME)
+    pinned = _box_shown("document.getElementById('pinned-ad')", "ad")
+    ad = _box_shown("document.getElementById('pane-ad')", "ad")
+    pane = _pane("document.getElementById('comments')")
+    follows = f"[...{UI}.querySelectorAll('.box')].filter(b => b.dataset.kind === 'ad').map(b => b.dataset.follows)"
+    assert page.evaluate(follows)[0] == "pane-scroll", page.evaluate(follows)
+    for top in [120, 400, 1e6, 60]:
+        page.evaluate(f"(document.getElementById('comments').scrollTop = {top}, {NEXT_FRAME})")
+        for what, probe in [("pinned", pinned), ("ad", ad)]:
+            target, box, shown = page.evaluate(probe)
+            assert _close(target, box), (top, what, target, box)
+            assert _inside(shown, page.evaluate(pane)), (top, what, shown)
+    page.screenshot(artifacts / "overlay-pane-sticky-scrolled.png")
+    for by in [120, -60, 200]:
+        target, box, _ = page.evaluate(f"(scrollBy(0, {by}), {pinned})")
+        assert _close(target, box), (by, target, box)
+    assert browser.act(page, "overlay")["status"] == "overlay-cleared"
+    assert page.evaluate(PAGE_DOM) == dom_before
+
+
+def test_a_box_in_a_pane_moves_in_the_frame_that_scrolls_the_pane(browser: harness.Browser, site: harness.Site,
+                                                                   artifacts: Path) -> None:
+    """The box of an ad among the comments of a pane that the page's own script scrolls from an
+    animation frame is on the ad in the frame that shows the pane scrolled: the browser moves
+    it, on the pane's scroll timeline. Moved on the pane's scroll event, which comes with the
+    next frame, it lay a frame's scroll away from the ad in every frame of the scroll (120 px
+    after a jump of 120 px). Browsers without scroll timelines (Firefox ESR 153) still move it
+    on the scroll event."""
+    page = browser.new_tab(site.url("overlay/pane-sticky.html"))
+    page.wait_for("document.readyState === 'complete'")
+    if not page.evaluate("typeof ScrollTimeline === 'function'"):
+        pytest.skip(f"{browser.name} has no scroll timelines: a box in a pane moves on the pane's scroll event")
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    page.evaluate("(scrollTo(0, document.getElementById('comments').getBoundingClientRect().top + scrollY - 150), true)")
+    page.evaluate(NEXT_FRAME)
+    ad = _box_shown("document.getElementById('pane-ad')", "ad")
+    for top in [120, 260, 30, 1e6, 90, 1e6, 0]:
+        target, box, _ = page.evaluate(_scrolled_in_a_frame("document.getElementById('comments')", top, ad))
+        assert _close(target, box), (top, target, box)
+    page.screenshot(artifacts / "overlay-pane-scrolled-in-a-frame.png")
+    assert browser.act(page, "overlay")["status"] == "overlay-cleared"
