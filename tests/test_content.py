@@ -1089,6 +1089,48 @@ def test_a_table_column_with_nothing_in_it_leaves_the_reader_copy():
     assert "<td>rust</td><td></td>" in html  # an empty cell in a column with content stays
 
 
+def test_a_listing_s_cells_chosen_without_their_first_column_are_not_framed_boxes():
+    # a 2000s classifieds page: each ad a row of a date cell and the ad's cell; the ads
+    # chosen without their dates became one-row tables of an empty cell and the ad, then
+    # one-column tables (the empty column gone): a framed box around every ad
+    ads = "".join(f"<table><tr><td><p>12-20-06</p></td><td><p>{text}<br><a href='/ad{n}'>"
+                  "View this ad</a></p></td></tr></table>"
+                  for n, text in enumerate(["GROUNDS KEEPING Do you have knowledge of lawn care?",
+                                            "HELP WANTED School Crossing Guard, apply in person."]))
+    page = Page(f"<body><h1>Classifieds</h1>{ads}</body>", url="https://ex.com/a")
+    main = render_main(page, page.tree.xpath("//h1") + page.tree.xpath("//td[2]"))
+    assert "<table" not in main.html and "12-20-06" not in main.html
+    assert main.text.split("\n\n") == [
+        "Classifieds", "GROUNDS KEEPING Do you have knowledge of lawn care?", "View this ad",
+        "HELP WANTED School Crossing Guard, apply in person.", "View this ad"]
+    # a data table keeps its frame however many columns are left
+    data = _render("<h1>Rates</h1><p>The rates for the season are below.</p><table>"
+                   "<tr><th>Course</th><th></th></tr><tr><td>Brookside</td><td></td></tr></table>")
+    assert "<table>" in data.html and "<th>Course</th>" in data.html
+
+
+def test_spacer_images_and_the_tables_they_alone_filled_leave_the_reader_copy():
+    # a spacer GIF 670 pixels wide and one high held the table it stood in wider than the
+    # reader's column (the text beside it cut at the edge); a row of rounded corners'
+    # spacers showed as empty frames
+    main = _render("<h1>Golf courses</h1><table><tr><td><img src='/spacer.gif' width='1' "
+                   "height='1'></td><td><img src='/spacer.gif' width='1px' height='1px'></td>"
+                   "</tr></table><table><tr><td><b>Civic Address:</b> 14 Golf Course Road, "
+                   "Seal Cove</td><td><b>Rates:</b> Green fees are $15.00.</td></tr><tr>"
+                   "<td><img src='/graphics/spacer.gif' width='50' height='1'></td>"
+                   "<td><img src='/graphics/spacer.gif' width='670' height='1'></td></tr>"
+                   "</table><p><img src='/course.jpg' width='640' height='480' alt='The green'>"
+                   "<img src='/pixel.gif' width='1' height='1'>"
+                   "<img src='/logo.svg' width='0' height='0' alt='Harbour Herald'></p>")
+    html = main.html
+    assert "spacer.gif" not in html and "pixel.gif" not in html
+    # a picture the page sizes by its stylesheet, written width="0" height="0", stays
+    assert "logo.svg" in html
+    assert html.count("<table>") == 1 and _cell_rows(html) == [
+        ["Civic Address: 14 Golf Course Road, Seal Cove", "Rates: Green fees are $15.00."]]
+    assert 'src="https://ex.com/course.jpg"' in html
+
+
 @pytest.mark.parametrize("colspan, width", [("²", 1), ("0", 1), ("2px", 2), (" +2", 2),
                                              ("1000000000", 1000)])
 def test_a_cell_s_span_is_read_as_a_browser_reads_it(colspan, width):

@@ -1137,13 +1137,25 @@ def _span(cell: etree._Element, name: str) -> int:
     return min(max(value, 1), _SPAN_LIMITS[name])
 
 
-def _drop_empty_columns(table: etree._Element) -> None:
+def _drop_empty_rows(table: etree._Element) -> None:
+    """Rows of a table with nothing in any of their cells (a row of spacers, gone from the
+    reader's copy), shown as a row of empty frames; not where a cell spans rows."""
+    rows = [row for row in table.iter("tr") if next(row.iterancestors("table"), None) is table]
+    if any(_span(cell, "rowspan") > 1 for row in rows for cell in row if cell.tag in ("td", "th")):
+        return
+    for row in rows:
+        if not "".join(row.itertext()).strip(_SPACE) and next(row.iter(*_MEDIA), None) is None:
+            _drop(row)
+
+
+def _drop_empty_columns(table: etree._Element) -> bool:
     """Columns of a table with nothing in any of their cells: a page's empty second column
-    (a contents box's "<td><dl></dl></td>") showed as an empty framed box in the reader."""
+    (a contents box's "<td><dl></dl></td>") showed as an empty framed box in the reader.
+    Whether any went."""
     rows = [row for row in table.iter("tr") if next(row.iterancestors("table"), None) is table]
     grid = [[cell for cell in row if cell.tag in ("td", "th")] for row in rows]
     if any(_span(cell, "rowspan") > 1 for cells in grid for cell in cells):
-        return  # which column a cell is in depends on the rows above: leave it be
+        return False  # which column a cell is in depends on the rows above: leave it be
     def shows_something(cell: etree._Element) -> bool:
         return bool("".join(cell.itertext()).strip(_SPACE)) or \
             next(cell.iter(*_MEDIA), None) is not None
@@ -1166,7 +1178,7 @@ def _drop_empty_columns(table: etree._Element) -> None:
             filled.add(columns[0])  # a spanning cell keeps one column to show in
     empty = set(range(width)) - filled
     if not empty or len(empty) == width:
-        return
+        return False
     for cells in grid:
         column = 0
         for cell in cells:
@@ -1180,6 +1192,7 @@ def _drop_empty_columns(table: etree._Element) -> None:
                 elif inside:
                     cell.set("colspan", str(span - inside))
             column += span
+    return True
 
 
 def _visible_chars(text: str) -> int:
@@ -1526,6 +1539,25 @@ def _icon_sized(image: etree._Element) -> bool:
     return False
 
 
+#: Most width or height (CSS pixels) an image declares that shows nothing: a spacer GIF
+#: ("<img src=spacer.gif width=670 height=1>" held a 2000s page's table open) or a tracking
+#: pixel.
+_SPACER_PX = 2
+
+
+def _drop_spacer_images(clone: etree._Element) -> None:
+    """Images declaring a width or height of 1 to :data:`_SPACER_PX` pixels: they show
+    nothing on the page, and in the reader a spacer's declared width widened the column it
+    stood in past the reader's (its text cut at the edge). Not 0: a page sizing its pictures
+    by its stylesheet may write width="0" height="0" (a shop's banner, a strip of logos)."""
+    for image in list(clone.iter("img")):
+        for name in ("width", "height"):
+            value = (image.get(name) or "").strip().removesuffix("px").strip()
+            if value.isdigit() and 0 < int(value) <= _SPACER_PX:
+                _drop(image)
+                break
+
+
 #: Most words of a box's text besides a script's link in it for the link to be a control
 #: ("Code: Select all"), not a link in a sentence.
 _SCRIPT_LINK_BESIDE_WORDS = 2
@@ -1673,12 +1705,21 @@ def restructure(clone: etree._Element, math_classes: bool = True) -> None:
     _drop_heading_anchors(clone)
     _drop_bare_navigation(clone)
     _drop_template_slots(clone)
+    _drop_spacer_images(clone)  # before the tables: a column of spacers shows nothing
     _set_notes_apart(clone)  # before the layout tables: Asciidoctor lays a note out in one
     for table in reversed(list(clone.iter("table"))):  # inner tables first
         if _is_layout_table(table):
             _flatten_layout_table(table)
     for table in list(clone.iter("table")):
-        _drop_empty_columns(table)
+        if table.getparent() is not None and not "".join(table.itertext()).strip(_SPACE) \
+                and next(table.iter(*_PICTURES, "pre", "math"), None) is None:
+            _drop(table)  # empty cells alone (their spacers gone): a row of empty frames
+            continue
+        _drop_empty_rows(table)
+        # a table left with one column (a listing's date cells, not chosen, were its first)
+        # lays out what is left: a framed box around each classified ad, flattened
+        if _drop_empty_columns(table) and _is_layout_table(table):
+            _flatten_layout_table(table)
     for pre in list(clone.iter("pre")):
         if pre.getparent() is not None and any(a.tag == "pre" for a in pre.iterancestors()):
             continue
