@@ -579,7 +579,10 @@ def _post_head(name: etree._Element, first: bool) -> str:
         stamp_attr = f' datetime="{html_escape(stamp)}"' if stamp else ""
         date = f" · <time{stamp_attr}>" \
                f"{html_escape(' '.join(element_text(when).split()), quote=False)}</time>"
-    return ("" if first else "<hr>") + f"<p><strong>{text}</strong>{date}</p>"
+    # the name isolated (a user name may be written in any direction, as in HTML's own
+    # example of <bdi>): and the reader knows a reply's box by it, not by a bold first line,
+    # which a quote of the page may open with too
+    return ("" if first else "<hr>") + f"<p><strong><bdi>{text}</bdi></strong>{date}</p>"
 
 
 def _author_in(box: etree._Element) -> etree._Element | None:

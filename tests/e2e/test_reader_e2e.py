@@ -1149,3 +1149,41 @@ def test_reader_shows_a_nested_thread_s_replies_in_their_post_s_box(
     colours = page.evaluate(f"[...{CONTENT}.querySelectorAll('p')].map((p) => getComputedStyle(p).color)")
     assert len(set(colours)) == 1, colours
     page.screenshot(artifacts / "reader-nested-thread.png")
+
+
+def test_reader_greys_a_quote_opening_with_a_bold_line_and_not_a_reply(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # an article quoting a report whose first line is in bold: a quote, greyed as quotes
+    # are; it was shown in the text's colour, taken for a thread's reply (whose box opens
+    # with its author's name in bold)
+    from blocksift import content
+    from blocksift.page import Page
+
+    html = ("<p>The harbour board published its findings on Monday.</p>"
+            "<blockquote><p><strong>From the report</strong></p><p>The wall will need "
+            "mending before the winter storms.</p></blockquote>"
+            "<p>Repairs are due to begin in the spring.</p>")
+    # and a thread's reply, as the host writes it, stays in the text's colour
+    def comment(name: str, body: str, replies: str = "") -> str:
+        return (f"<div class='thing comment'><div class='entry'><p class='tagline'>"
+                f"<a class='author' href='/user/{name}'>{name}</a> 5 points</p>"
+                f"<div class='md'><p>{body}</p></div></div><div class='child'>"
+                f"{f'<div class=sitetable>{replies}</div>' if replies else ''}</div></div>")
+    source = Page("<html><body><div class='sitetable'>"
+                  + comment("Ragnar", "Is the wall safe?",
+                            comment("Baron", "Not for long.", comment("rich", "It held in March.")))
+                  + comment("Pen", "They said so in spring.")
+                  + "</div></body></html>", url=site.url("article.html"))
+    chosen = source.body.xpath("//div[@class='md']")
+    names = content.post_authors(source.body, chosen)
+    thread = content.render_main(source, sorted(chosen + names, key=lambda e: int(e.get("data-bso"))),
+                                 post_heads=set(names)).html
+    assert "<blockquote><p><strong><bdi>Baron</bdi></strong></p>" in thread, thread
+    page = reader_of_answer(browser, "bold-quote", stored_answer(site, "Harbour wall", html + thread))
+    colour = "(s) => getComputedStyle(document.evaluate(`//p[contains(., '${s}')]`, document, " \
+             "null, 9, null).singleNodeValue).color"
+    text, quoted, reply = (page.evaluate(f"({colour})({json.dumps(s)})") for s in
+                           ("Repairs are due", "The wall will need", "Not for long"))
+    assert quoted != text, (quoted, text)
+    assert reply == text, (reply, text)
+    page.screenshot(artifacts / "reader-bold-quote.png")
