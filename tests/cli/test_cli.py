@@ -643,3 +643,49 @@ def test_sweep_with_a_distance_runs_that_kind_only_and_names_what_it_ignores(tmp
     assert {row["experiment"] for row in rows} == {"dt_code", "ct_code"}
     assert done.stderr == ("blocksift: note: the sweep counts link blocks; --param main_text "
                            "does not change them\n")
+
+
+@pytest.fixture
+def web_server(tmp_path):
+    """A real HTTP server on 127.0.0.1 serving the bundled page (and 404 for others)."""
+    import functools
+    import http.server
+    import threading
+
+    root = tmp_path / "www"
+    root.mkdir()
+    shutil.copy(REPO / "examples" / "article.html", root / "article.html")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(root))
+    handler.log_message = lambda *a: None  # type: ignore[attr-defined]
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_a_url_that_cannot_be_fetched_is_said_in_words(web_server):
+    """urllib's repr reached the user: 'cannot fetch URL: <urlopen error [Errno -2] Name or
+    service not known>'."""
+    assert blocksift("extract", f"http://{web_server}/article.html").stdout.startswith(
+        "Why Lighthouses Went Dark")
+    cases = {f"http://{web_server}/missing.html": "the server answered HTTP 404 File not found",
+             f"http://127.0.0.1:{_closed_port()}/": "Connection refused",
+             f"https://{web_server}/article.html":  # TLS to a plain-HTTP port
+                 "the TLS connection failed (",
+             "https://no-such-host.invalid/": "no such host, or no network ("}
+    for url, why in cases.items():
+        done = blocksift("extract", url)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.startswith(f"blocksift: error: cannot fetch {url}: {why}"), \
+            done.stderr
+        assert "<urlopen error" not in done.stderr and done.stderr.count("\n") == 1

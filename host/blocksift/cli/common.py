@@ -227,7 +227,7 @@ def read_source(source: str, timeout: float = 20.0) -> tuple[str, str | None]:
                 charset = response.headers.get_content_charset()
         except (OSError, http.client.HTTPException) as exc:  # HTTPException: "a b" as a host,
             # a reply cut short
-            raise CommandError(f"cannot fetch {source}: {exc}") from None
+            raise CommandError(f"cannot fetch {source}: {_not_fetched(exc, timeout)}") from None
         except (ValueError, OverflowError) as exc:  # an address urllib or the socket refuses
             # ("http://[::1", a port past 65535)
             raise CommandError(f"cannot fetch {source}: not a valid URL ({exc})") from None
@@ -244,6 +244,30 @@ def read_source(source: str, timeout: float = 20.0) -> tuple[str, str | None]:
                 if isinstance(exc, FileNotFoundError) and _looks_like_a_url(source) else "")
         raise CommandError(f"cannot read {source}: {exc.strerror or exc}{hint}") from None
     return decode_html(_checked(data, source)), None
+
+
+def _not_fetched(exc: BaseException, timeout: float) -> str:
+    """Why a URL could not be fetched, in words ("<urlopen error [Errno -2] Name or service
+    not known>" was urllib's repr)."""
+    import socket
+    import ssl
+    import urllib.error
+
+    if isinstance(exc, urllib.error.HTTPError):
+        return f"the server answered HTTP {exc.code} {exc.reason}".rstrip()
+    reason = exc.reason if isinstance(exc, urllib.error.URLError) else exc
+    if isinstance(reason, socket.gaierror):
+        return f"no such host, or no network ({reason.strerror or reason})"
+    if isinstance(reason, TimeoutError):
+        return f"no answer within {timeout:g} s"
+    if isinstance(reason, ssl.SSLCertVerificationError):
+        return f"its TLS certificate is not trusted ({reason.verify_message or reason})"
+    if isinstance(reason, ssl.SSLError):
+        why = reason.reason.replace("_", " ").lower() if reason.reason else str(reason)
+        return f"the TLS connection failed ({why})"
+    if isinstance(reason, OSError) and reason.strerror:
+        return reason.strerror
+    return str(reason)
 
 
 _HOST = re.compile(r"^(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?$", re.I)
