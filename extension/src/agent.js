@@ -47,7 +47,7 @@ export function agentCall(method, args) {
     let scrollArea = null;
     /** Boxes drawn, with what places them: {box, pane, elements, fixed, sticky, scrollers}. */
     let overlayBoxes = [];
-    /** The legend, and the text and labels it keeps off (document coordinates). */
+    /** The legend, and the labels it keeps off (document coordinates). */
     let legendPlace = null;
     /** Notices a change of the page's size, which changes its scroll area. */
     let pageResized = null;
@@ -1200,7 +1200,7 @@ export function agentCall(method, args) {
         counts[item.kind] = (counts[item.kind] ?? 0) + 1;
       });
       const legend = drawLegend(root, counts, mode);
-      legendPlace = { legend, text, labels: placed };
+      legendPlace = { legend, labels: placed };
       placeLegend(legend, text, placed);
       return drawn;
     }
@@ -1298,17 +1298,18 @@ export function agentCall(method, args) {
       }
     }
 
-    /** Place the legend again for what the window now shows (after a scroll; the page's
-     * text and the labels lie where they were drawn), unfolded if it was folded for want of
-     * room. */
+    /** Place the legend again for what the window now shows (after a scroll), unfolded if it
+     * was folded for want of room. The page's text is measured again: what sticks to the
+     * window (a sticky table of contents, 'Popular posts') has come down the page since the
+     * overlay was drawn, and a page changes after its load; the labels lie where they were. */
     function replaceLegend() {
-      const { legend, text, labels } = legendPlace ?? {};
+      const { legend, labels } = legendPlace ?? {};
       if (!legend?.isConnected) return;
       if (legend.dataset.autoFolded !== undefined) {
         setFolded(legend, false);
         delete legend.dataset.autoFolded;
       }
-      placeLegend(legend, text, labels);
+      placeLegend(legend, textRects(), labels);
     }
 
     function setFolded(legend, folded) {

@@ -627,3 +627,30 @@ def test_a_box_in_a_pane_moves_in_the_frame_that_scrolls_the_pane(browser: harne
         assert _close(target, box), (top, target, box)
     page.screenshot(artifacts / "overlay-pane-scrolled-in-a-frame.png")
     assert browser.act(page, "overlay")["status"] == "overlay-cleared"
+
+
+# Resolves once the window's scroll has ended and the legend has been placed again (the
+# overlay's listener runs before the page's own).
+SCROLL_ENDED = ("(window.scrollEnded = new Promise(r => addEventListener('scrollend',"
+                " () => setTimeout(() => r(true), 0), {once: true})), true)")
+
+
+def test_the_legend_keeps_off_what_sticks_to_the_window(browser: harness.Browser, site: harness.Site,
+                                                        artifacts: Path) -> None:
+    """Placed again once the page has scrolled, the legend keeps off the text of the page as it
+    now lies: a key to the page's tables sticky to the window's top comes down the page with
+    it. The legend was kept off the text as it lay when the overlay was drawn, and went over
+    the key (17,429 square pixels of its text; on a travel site, over its 'Popular posts',
+    sticky beside the article)."""
+    page = browser.new_tab(site.url("overlay/legend-sticky.html"))
+    page.wait_for("document.readyState === 'complete'")
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    assert page.evaluate(TEXT_UNDER_LEGEND) == 0
+    for y in [1500, 2200]:
+        page.evaluate(SCROLL_ENDED)
+        page.evaluate(f"(scrollTo(0, {y}), true)")
+        page.evaluate("scrollEnded")
+        page.screenshot(artifacts / f"overlay-legend-sticky-{y}.png")
+        assert page.evaluate("document.getElementById('contents').getBoundingClientRect().top") == 0
+        assert page.evaluate(TEXT_UNDER_LEGEND) == 0, y
+    assert browser.act(page, "overlay")["status"] == "overlay-cleared"
