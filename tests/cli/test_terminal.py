@@ -612,3 +612,26 @@ def test_eval_piped_prints_each_table_whole(home, tmp_path, action):
     else:
         assert headers[0].endswith("link rm")
         assert len([line for line in lines if line.startswith("typed-news-set ")]) == 2
+
+
+@pytest.mark.parametrize("columns", [60, 80])
+def test_algorithms_in_a_terminal_wraps_under_each_indent(home, columns):
+    """Descriptions of 300 characters wrapped mid-word at column 0 of a terminal; now they
+    wrap at its width under their indent, with the same words as the piped lines."""
+    done = in_terminal(command("algorithms"), environment(home), columns=columns)
+    assert_clean(done.returncode, done.screen, 0)
+    assert max(len(line) for line in done.lines) <= columns, done.screen
+    piped = run("algorithms", home=home)
+    assert done.screen.split() == piped.stdout.decode().split()
+    assert max(len(line) for line in piped.stdout.decode().splitlines()) > columns
+    # a wrapped description's lines keep its indent: none starts at column 0 but the names
+    names = [line for line in done.lines if not line.startswith(" ")]
+    assert len(names) == len(re.findall(r"^\S", piped.stdout.decode(), flags=re.M)) >= 5
+
+
+def test_algorithms_names_one_and_says_a_misspelled_one(home):
+    done = run("algorithms", "linkblocks", "--json", home=home)
+    assert [entry["name"] for entry in json.loads(done.stdout)] == ["linkblocks"]
+    wrong = run("algorithms", "lnkblocks", home=home)
+    line = assert_one_line_error(wrong.returncode, wrong.stderr.decode())
+    assert "unknown algorithm 'lnkblocks' (did you mean linkblocks?)" in line

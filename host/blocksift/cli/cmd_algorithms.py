@@ -6,18 +6,37 @@ import argparse
 import json
 import sys
 
+from .common import CommandError, run_guarded
+
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("algorithms", help="list algorithms, params and defaults")
+    parser = subparsers.add_parser(
+        "algorithms", help="list algorithms, params and defaults",
+        description="Every algorithm (or the NAMEd ones) with its paper and its --param "
+                    "settings, each with its default and what it does.")
+    parser.add_argument("names", nargs="*", metavar="NAME",
+                        help="only these algorithms (default: all)")
     parser.add_argument("--json", action="store_true", help="print JSON (params' JSON Schema)")
     parser.set_defaults(run=run)
 
 
+@run_guarded
 def run(args: argparse.Namespace) -> int:
     from .. import algorithms
 
+    names = algorithms.names()
+    for name in getattr(args, "names", None) or []:
+        if name not in names:
+            from difflib import get_close_matches
+
+            near = get_close_matches(name, names, n=1)
+            raise CommandError(f"unknown algorithm {name!r}"
+                               + (f" (did you mean {near[0]}?)" if near else "")
+                               + f"; known: {', '.join(names)}")
     described = []
-    for name in algorithms.names():
+    for name in names:
+        if getattr(args, "names", None) and name not in args.names:
+            continue
         info = algorithms.ALGORITHMS[name]
         schema = algorithms.params_schema(name)
         described.append({"name": name, "summary": info.summary, "paper": info.paper,
@@ -27,15 +46,30 @@ def run(args: argparse.Namespace) -> int:
         json.dump(described, sys.stdout, indent=2)
         print()
         return 0
+    from .table import terminal_width
+
+    width = terminal_width()
     for entry in described:
         default = " (default)" if entry["name"] == algorithms.DEFAULT_ALGORITHM else ""
-        print(f"{entry['name']}{default}: {entry['summary']}")
-        print(f"  paper: {entry['paper']}")
+        _say(f"{entry['name']}{default}: {entry['summary']}", "", "  ", width)
+        _say(f"paper: {entry['paper']}", "  ", "    ", width)
         for field, spec in entry["params"].get("properties", {}).items():
             value = json.dumps(spec.get("default")) if "default" in spec else "(required)"
             description = spec.get("description", "")
-            print(f"  --param {field}={value}")
+            _say(f"--param {field}={value}", "  ", "      ", width)
             if description:
-                print(f"      {description}")
+                _say(description, "      ", "      ", width)
         print()
     return 0
+
+
+def _say(text: str, first: str, rest: str, width: int | None) -> None:
+    """``text`` on one line when piped (a line per setting, for grep), wrapped at the
+    terminal's width under its indent in a terminal (it wrapped mid-word at column 0)."""
+    if width is None or len(first) + len(text) <= width:
+        print(first + text)
+        return
+    import textwrap
+
+    print(textwrap.fill(text, width=max(width - 1, 40), initial_indent=first,
+                        subsequent_indent=rest, break_on_hyphens=False))
