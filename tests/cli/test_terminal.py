@@ -635,3 +635,14 @@ def test_algorithms_names_one_and_says_a_misspelled_one(home):
     wrong = run("algorithms", "lnkblocks", home=home)
     line = assert_one_line_error(wrong.returncode, wrong.stderr.decode())
     assert "unknown algorithm 'lnkblocks' (did you mean linkblocks?)" in line
+
+
+def test_batch_in_a_terminal_ends_with_how_the_pages_went(home, pages, tmp_path):
+    """Under the bar, a run ended with nothing said: a file with error lines looked like a
+    clean run until its lines were read. Piped, stderr stays quiet (see above)."""
+    out = tmp_path / "out.jsonl"
+    done = in_terminal(command("batch", "--jobs", "1", "-o", str(out)), environment(home),
+                       stdin=pages)
+    assert_clean(done.returncode, done.screen, 0)
+    assert done.lines[-1] == f"blocksift: batch: 31 lines written to {out}: ok 30, error 1"
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 31

@@ -102,6 +102,29 @@ def interrupted_summary(written: int, total: int | None, output: Any, parquet: b
     return f"{pages} written to {where} ({form}, in input order)"
 
 
+class _Counted:
+    """The output sink, counting each line's status (an error line counts as ``error``)
+    for the summary under a progress bar."""
+
+    def __init__(self, sink: Any):
+        self.sink = sink
+        self.counts: dict[str, int] = {}
+
+    def write(self, record: dict[str, Any]) -> None:
+        self.sink.write(record)
+        status = "error" if "error" in record else str(record.get("status") or "ok")
+        self.counts[status] = self.counts.get(status, 0) + 1
+
+    def summary(self, output: Any) -> str:
+        """``31 lines written to out.jsonl: ok 28, not_suitable 2, error 1``"""
+        total = sum(self.counts.values())
+        shares = ", ".join(f"{status} {count}" for status, count in sorted(
+            self.counts.items(), key=lambda item: (item[0] == "error", -item[1], item[0])))
+        return (f"{total} line{'' if total == 1 else 's'} written to "
+                f"{output if output is not None else 'standard output'}"
+                + (f": {shares}" if shares else ""))
+
+
 class _Gunzipped:
     """The lines of gzip-compressed JSONL (``batch < pages.jsonl.gz``, as the dev sets are
     stored); data cut short or damaged is a :class:`CommandError` once the lines before it
@@ -179,6 +202,7 @@ def run(args: argparse.Namespace) -> int:
     from .batch_output import JSONL_COLUMNS, JsonlSink, open_sink
 
     sink = open_sink(args, sys.stdout.buffer, JSONL_COLUMNS)
+    counted = _Counted(sink)
     # tqdm without a total has no truth value (bool() raises): compare with None
     progress = None
     if want_progress(args.progress):
@@ -197,7 +221,7 @@ def run(args: argparse.Namespace) -> int:
     interrupted = False
     try:
         max_bytes = args.max_bytes or MAX_INPUT_BYTES
-        asyncio.run(run_pages(bounded_lines(lines, max_bytes), sink, args.algo,
+        asyncio.run(run_pages(bounded_lines(lines, max_bytes), counted, args.algo,
                               params, args.jobs, limits, args.action, on_line, max_bytes))
     except KeyboardInterrupt:
         interrupted = True
@@ -214,4 +238,6 @@ def run(args: argparse.Namespace) -> int:
                                       parquet=not isinstance(sink, JsonlSink))
         print(f"blocksift: interrupted: {summary}", file=sys.stderr)
         return EXIT_INTERRUPTED
+    if progress is not None:  # under the bar, how the pages went (piped, stderr stays quiet)
+        print(f"blocksift: batch: {counted.summary(args.output)}", file=sys.stderr)
     return 0
