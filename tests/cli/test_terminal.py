@@ -646,3 +646,27 @@ def test_batch_in_a_terminal_ends_with_how_the_pages_went(home, pages, tmp_path)
     assert_clean(done.returncode, done.screen, 0)
     assert done.lines[-1] == f"blocksift: batch: 31 lines written to {out}: ok 30, error 1"
     assert len(out.read_text(encoding="utf-8").splitlines()) == 31
+
+
+def test_examples_list_lines_up_chinese_titles(home, tmp_path):
+    """A Chinese title takes two terminal columns a character: padded by len() its row's
+    URL stood up to 25 columns right of the others'."""
+    from blocksift.cli.table import display_width
+
+    html = EXAMPLE.read_text(encoding="utf-8")
+    titles = ["北医新闻网_(新闻)", "Why Lighthouses Went Dark",
+              "脂溢性脱发：爱出油快秃顶？你知道什么该吃什么不该吃吗？-报社新闻-查报纸网", ""]
+    pages = tmp_path / "pages.jsonl"
+    pages.write_text("".join(json.dumps({"id": str(n), "url": f"https://s{n}.example/page",
+                                         "title": title, "html": html, "gold": "Gull Point"},
+                                        ensure_ascii=False) + "\n"
+                             for n, title in enumerate(titles)), encoding="utf-8")
+    imported = run("examples", "import", str(pages), "--no-progress", home=home)
+    assert_clean(imported.returncode, imported.stderr.decode(), 0)
+    done = run("examples", "list", home=home)
+    rows = done.stdout.decode("utf-8").splitlines()
+    assert len(rows) == 4
+    starts = {display_width(row[:row.index("https://")]) for row in rows}
+    assert len(starts) == 1, rows
+    assert max(display_width(row[:row.index("https://")]) for row in rows) <= 5 + 2 + 16 + 2 \
+        + 6 + 8 + 50 + 2

@@ -149,13 +149,17 @@ def _run(args: argparse.Namespace) -> int:
                 print()
             elif not items:
                 print(f"no examples yet in {store.path}")
-            # titles as wide as the longest, up to 50 (not 50 blanks when none has one)
-            width = max((len(_title(e)[:50]) for e in items), default=0)
+            from .table import clip, display_width, pad
+
+            # titles as wide as the longest, up to 50 terminal columns (not 50 blanks when
+            # none has one; a Chinese title takes two columns a character)
+            width = max((display_width(clip(_title(e), 50)) for e in items), default=0)
             for example in items if not args.json else []:
                 when = datetime.fromtimestamp(example.created).strftime("%Y-%m-%d %H:%M")
                 again = f"  (replaced {example.replaces})" if example.replaces else ""
                 print(f"{example.id:>5}  {when}  {len(example.main_text):>6} chars  "
-                      f"{_title(example)[:50]:<{width}}  {example.url or ''}{again}")
+                      f"{pad(clip(_title(example), 50), width)}  {example.url or ''}"
+                      f"{again}".rstrip())
         elif args.action == "show":
             example = store.get(args.example_id)
             if example is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+import unicodedata
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -25,10 +26,33 @@ class Column:
 
     @property
     def width(self) -> int:
-        return max([len(self.title), *map(len, self.cells)])
+        return max([display_width(self.title), *map(display_width, self.cells)])
 
     def cell(self, text: str) -> str:
-        return f"{text:<{self.width}}" if self.left else f"{text:>{self.width}}"
+        return pad(text, self.width, left=self.left)
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes in a terminal: two for a wide (CJK) character, none for a
+    combining mark; ``len()`` counted a Chinese title as half its width."""
+    return sum(0 if unicodedata.combining(ch) else
+               2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+def clip(text: str, columns: int) -> str:
+    """``text`` cut to at most ``columns`` terminal columns."""
+    used = 0
+    for index, ch in enumerate(text):
+        used += display_width(ch)
+        if used > columns:
+            return text[:index]
+    return text
+
+
+def pad(text: str, columns: int, left: bool = True) -> str:
+    """``text`` padded with spaces to ``columns`` terminal columns."""
+    fill = " " * max(columns - display_width(text), 0)
+    return text + fill if left else fill + text
 
 
 def figure(value: float | None, known: bool = True, digits: int = 3) -> str:
