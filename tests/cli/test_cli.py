@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from blocksift.cli.main import COMMANDS
+
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "article.html"
 DATASET = REPO / "tests" / "fixtures" / "dataset"
@@ -689,3 +691,17 @@ def test_a_url_that_cannot_be_fetched_is_said_in_words(web_server):
         assert done.stderr.startswith(f"blocksift: error: cannot fetch {url}: {why}"), \
             done.stderr
         assert "<urlopen error" not in done.stderr and done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("name", sorted({name for name, _module, _help in COMMANDS}))
+def test_help_shows_no_docstring_markup(name):
+    """`cluster --help` printed its module docstring, ``double backticks`` and all."""
+    done = blocksift(name, "--help")
+    assert done.returncode == 0, done.stderr
+    assert "``" not in done.stdout, done.stdout
+
+
+def test_cluster_counts_in_words(tmp_path):
+    done = blocksift("cluster", "-d", str(DATASET), home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "gazette.example: 1 page, 0 classes, 1 page in no class" in done.stdout.splitlines()

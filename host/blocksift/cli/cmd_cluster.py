@@ -26,7 +26,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     """Register ``cluster``."""
     parser = subparsers.add_parser(
         "cluster", help="show the template classes and extraction rules of sites",
-        description=__doc__)
+        description=__doc__.replace("``", "`"))  # the docstring's markup is not for a reader
     parser.add_argument("files", nargs="*", type=Path, help="HTML files (one group)")
     parser.add_argument("--dataset", "-d", dest="datasets", action="append", default=[],
                         metavar="PATH_OR_NAME", help="labeled dataset; repeatable")
@@ -69,8 +69,9 @@ def _model_dict(site: str, model: clustering.SiteModel) -> dict[str, Any]:
 
 
 def _print_site(entry: dict[str, Any]) -> None:
-    print(f"{entry['site']}: {entry['pages']} pages, {len(entry['classes'])} classes, "
-          f"{entry['unclassed']} pages in no class")
+    print(f"{entry['site']}: {_count(entry['pages'], 'page')}, "
+          f"{_count(len(entry['classes']), 'class', 'classes')}, "
+          f"{_count(entry['unclassed'], 'page')} in no class")
     for cls in entry["classes"]:
         rule = cls["rule"]
         if rule is None:
@@ -153,3 +154,8 @@ def run(args: argparse.Namespace) -> int:
         for entry in entries:
             _print_site(entry)
     return 0
+
+
+def _count(number: int, one: str, many: str | None = None) -> str:
+    """``1 page``, ``3 pages``"""
+    return f"{number} {one if number == 1 else many or one + 's'}"
