@@ -47,14 +47,20 @@ export function indexStories(data) {
  * the last; not "/p/", a Substack post's). */
 const PRODUCT_SEGMENTS = new Set(["product", "products", "dp", "itm", "pdp"]);
 
-function productLink(href) {
+/** Path segments naming a category of the site's pages: Shopify's "/collections/…",
+ * WooCommerce's "/product-category/…", "/category/…", "/categories/…" (before the last). */
+const CATEGORY_SEGMENTS = new Set(["collections", "product-category", "category", "categories"]);
+
+function linkUnder(href, segments) {
   try {
     return new URL(href).pathname.toLowerCase().split("/").slice(0, -1)
-      .some((segment) => PRODUCT_SEGMENTS.has(segment));
+      .some((segment) => segments.has(segment));
   } catch {
     return false;
   }
 }
+
+const productLink = (href) => linkUnder(href, PRODUCT_SEGMENTS);
 
 /**
  * Whether the stories are a shop's products: the page says it sells (`sells`, the host's
@@ -71,22 +77,40 @@ export function listsProducts(stories, sells = false) {
     || stories.filter((story) => productLink(story.href)).length >= half;
 }
 
-/** The reader's line over an index: stories and headlines, or a shop's products (with their
- * prices when at least half show one); `sells` as for listsProducts. */
+/** Whether the stories are categories of the site (a shop's collections, not its products:
+ * listsProducts): at least half link to a category's page (CATEGORY_SEGMENTS). A sock shop's
+ * "Ankle", "Calf", "Knee High" and an electronics shop's "Radios (4)" were called stories. */
+export function listsCategories(stories, sells = false) {
+  return !listsProducts(stories, sells)
+    && stories.filter((story) => linkUnder(story.href, CATEGORY_SEGMENTS)).length >= stories.length / 2;
+}
+
+/** What an index lists, for its note and its header's count: "products", "categories" or
+ * "stories". */
+function listed(stories, sells) {
+  return listsProducts(stories, sells) ? "products" : listsCategories(stories, sells) ? "categories" : "stories";
+}
+
+/** The reader's line over an index: stories and headlines, a site's categories, or a shop's
+ * products (with their prices when at least half show one); `sells` as for listsProducts. */
 export function indexNote(stories, sells = false) {
-  if (!listsProducts(stories, sells)) {
+  const kind = listed(stories, sells);
+  if (kind === "categories") {
+    return `This page lists ${stories.length} categories, not an article: here they are.`;
+  }
+  if (kind === "stories") {
     return `This page is an index of ${stories.length} stories, not an article: here are its headlines.`;
   }
   const priced = stories.filter((story) => story.price).length >= stories.length / 2;
   return `This page lists ${stories.length} products, not an article: here they are${priced ? " with their prices" : ""}.`;
 }
 
-/** The reader's count of an index's stories, for its header ("10 stories", "48 products"),
- * or "" when the data is not one. */
+/** The reader's count of an index's stories, for its header ("10 stories", "48 products",
+ * "9 categories"), or "" when the data is not one. */
 export function indexCountLabel(data) {
   const stories = indexStories(data);
   if (!stories) return "";
-  return `${stories.length} ${listsProducts(stories, data.sells) ? "products" : "stories"}`;
+  return `${stories.length} ${listed(stories, data.sells)}`;
 }
 
 /** A fragment for an index page, or null when the data is not one (indexStories). */

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { indexCountLabel, indexExportHtml, indexStories, indexViewFragment, listsProducts } from "../../extension/src/indexview.js";
+import { indexCountLabel, indexExportHtml, indexStories, indexViewFragment, listsCategories, listsProducts } from "../../extension/src/indexview.js";
 
 const URL_ = "https://news.example/sport/";
 const index = (items) => ({ pageKind: "index", url: URL_, html: "<p>Teaser words of the main text.</p>", index: items });
@@ -135,3 +135,23 @@ test("the reader's header counts an index's stories, or a shop's products", () =
   assert.equal(indexCountLabel(shop), "3 products");
   assert.equal(indexCountLabel({ pageKind: "article", index: STORIES }), "");
 });
+
+test("an index of a site's categories speaks of categories, not stories", () => {
+  const note = (data) => indexViewFragment(data, fakeDocument()).children[0].textContent;
+  // a sock shop's collections (Shopify), an electronics shop's categories (WooCommerce)
+  const socks = index(["Ankle", "Calf", "Knee High", "Trail Mix"].map((title, i) => ({
+    title, href: i < 3 ? `/collections/mens-${title.toLowerCase().replace(" ", "-")}-socks` : "/products/trail-mix" })));
+  assert.ok(listsCategories(indexStories(socks)));
+  assert.equal(note(socks), "This page lists 4 categories, not an article: here they are.");
+  assert.equal(indexCountLabel(socks), "4 categories");
+  const gadgets = index(["Radios (4)", "Power Banks (158)", "Bluetooth Speakers (44)"].map((title, i) => ({
+    title, href: `/product-category/electronics/${i}/` })));
+  assert.equal(indexCountLabel(gadgets), "3 categories");
+  // products come first (a Shopify product inside a collection), and a news index keeps its words
+  const products = index(["a", "b", "c"].map((name) => ({ title: name, href: `/collections/mugs/products/${name}` })));
+  assert.equal(indexCountLabel(products), "3 products");
+  assert.ok(!listsCategories(indexStories(products)));
+  assert.equal(indexCountLabel(index(STORIES)), "3 stories");
+  assert.equal(indexCountLabel({ ...socks, sells: true }), "4 products");
+});
+
