@@ -18,6 +18,7 @@ and the rule-based extractor's choice (``auto-rules``).
 from __future__ import annotations
 
 import math
+import os
 import re
 from array import array
 from collections.abc import Callable, Collection
@@ -30,6 +31,16 @@ from ...content import BLOCK_TAGS, HIDDEN_STYLE, NON_TEXT_TAGS
 from ...page import Page
 from ...rawscan import STAMP_ATTR
 from .. import linkdensity
+
+# The walk's loop compiled (``_walk.pyx``), where the install found a C compiler; the
+# Python loop gives the same records. BLOCKSIFT_NO_SPEEDUPS=1 keeps to the Python loop.
+if os.environ.get("BLOCKSIFT_NO_SPEEDUPS"):
+    _compiled_walk = None
+else:
+    try:
+        from . import _walk as _compiled_walk
+    except ImportError:
+        _compiled_walk = None
 
 #: Tags whose subtree is never text (``noscript`` is kept: see the module docstring).
 SKIP_TAGS = (NON_TEXT_TAGS - {"noscript"}) | {"head"}
@@ -467,12 +478,14 @@ class _Records:
     block_parent: array = field(default_factory=_ints)  # and its parent block
 
 
-def walk(page: Page) -> Walk:
+def walk(page: Page, *, compiled: bool | None = None) -> Walk:
     """One iterative walk of the body: blocks and their text pieces, and what every element
     has itself (its state, its text's collapsed length, where its subtree ends).
 
     What a subtree has is summed afterwards with numpy (:func:`_tally`), only for the
-    elements features read: the loop does as little per element as it can.
+    elements features read: the loop does as little per element as it can. The loop below
+    the start is compiled when ``_walk.pyx`` was built (``compiled=None``: whenever it was);
+    the Python loop (:func:`_walk_below`) gives the same records.
     """
     root = page.tree
     body = root.find("body")
@@ -480,25 +493,22 @@ def walk(page: Page) -> Walk:
     out = Walk()
     if not isinstance(start.tag, str) or start.tag in SKIP_TAGS:
         return out
+    if compiled and _compiled_walk is None:
+        raise RuntimeError("the compiled walk (blocksift.algorithms.segmenter._walk) is not "
+                           "built: reinstall with a C compiler")
     rec = _Records()
-    states, parents, closed_at, closed_end = rec.state, rec.parent, rec.closed_at, rec.closed_end
     piece_text, piece_block = out.piece_text, out.piece_block
-    piece_at, piece_chars = rec.piece_at, rec.piece_chars
-    blocks, tags, block_at, block_parent = out.blocks, out.tags, rec.block_at, rec.block_parent
-    tag_bits, class_bits = _TAG_BITS, _CLASS_BITS
-    skipped_parent, element_tags, class_of = rec.skipped_parent, rec.tag, rec.class_of
-    head_inside = False
 
     # the start: a block whatever its tag, in linkdensity's view whatever its tag
-    own = tag_bits.get(start.tag, 0) | _BLOCK
+    own = _TAG_BITS.get(start.tag, 0) | _BLOCK
     names = start.keys()
     if names and names != _STAMP_ONLY:
         own |= _attribute_bits(start, names, own, rec.class_of, 0)
     state = own & ~_LD_OFF
     index = block = 0
-    states.append(state)
-    parents.append(-1)
-    element_tags.append(start.tag)
+    rec.state.append(state)
+    rec.parent.append(-1)
+    rec.tag.append(start.tag)
     if own & _HINT_MASK:
         rec.hinted_at.append(index)
         rec.hinted_own.append(own)
@@ -506,19 +516,15 @@ def walk(page: Page) -> Walk:
         rec.anchor_block.append(block)
         if own & _LD_LINK:
             rec.href_at.append(index)
-    blocks.append(start)
-    tags.append(start.tag)
-    block_at.append(index)
-    block_parent.append(-1)
+    out.blocks.append(start)
+    out.tags.append(start.tag)
+    rec.block_at.append(index)
+    rec.block_parent.append(-1)
     if own & _BREAK:
         piece_text.append(LINE_BREAK)
         piece_block.append(block)
-        piece_at.append(index)
-        piece_chars.append(0)
-    children = iter(start)
-    # An open element's frame: node, index, state, block, children left. The innermost
-    # open element's are in the local variables too.
-    stack = [(start, index, state, block, children)]
+        rec.piece_at.append(index)
+        rec.piece_chars.append(0)
     # Each text piece (an element's text, or a child's tail) belongs to the innermost open
     # element: its collapsed length (_collapse_len) is its characters, a white-space piece
     # renders as one space. A text of printable characters and single spaces needs no split
@@ -530,8 +536,35 @@ def walk(page: Page) -> Walk:
                  else len(" ".join(text.split())))
         piece_text.append(text if chars else " ")
         piece_block.append(block)
-        piece_at.append(index)
-        piece_chars.append(chars)
+        rec.piece_at.append(index)
+        rec.piece_chars.append(chars)
+    if compiled is None:
+        compiled = _compiled_walk is not None
+    if compiled:
+        head_inside = _compiled_walk.walk_below(start, rec, out, _TAG_BITS, state)
+    else:
+        head_inside = _walk_below(start, rec, out, state)
+    # linkdensity walks the head too when there is no body or one is inside it
+    _tally(out, rec, link_density_known=not head_inside and body is not None)
+    return out
+
+
+def _walk_below(start: etree._Element, rec: _Records, out: Walk, state: int) -> bool:
+    """The walk's loop below the start element, in Python (the reference, and the fallback
+    where the compiled loop of ``_walk.pyx`` is not built). Returns whether a ``head`` was
+    met inside the start."""
+    states, parents, closed_at, closed_end = rec.state, rec.parent, rec.closed_at, rec.closed_end
+    piece_text, piece_block = out.piece_text, out.piece_block
+    piece_at, piece_chars = rec.piece_at, rec.piece_chars
+    blocks, tags, block_at, block_parent = out.blocks, out.tags, rec.block_at, rec.block_parent
+    tag_bits, class_bits = _TAG_BITS, _CLASS_BITS
+    skipped_parent, element_tags, class_of = rec.skipped_parent, rec.tag, rec.class_of
+    head_inside = False
+    index = block = 0
+    children = iter(start)
+    # An open element's frame: node, index, state, block, children left. The innermost
+    # open element's are in the local variables too.
+    stack = [(start, index, state, block, children)]
     while True:
         for node in children:
             tag = node.tag
@@ -620,9 +653,7 @@ def walk(page: Page) -> Walk:
                 piece_block.append(block)
                 piece_at.append(index)
                 piece_chars.append(chars)
-    # linkdensity walks the head too when there is no body or one is inside it
-    _tally(out, rec, link_density_known=not head_inside and body is not None)
-    return out
+    return head_inside
 
 
 def _range_max(values: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
@@ -793,6 +824,14 @@ def _link_density_rows(rec: _Records, n: int, state: np.ndarray, ends: np.ndarra
 
 #: Stands for a line break (``<br>``, a newline in ``<pre>``) until the text is joined.
 LINE_BREAK = "\x1e"
+if _compiled_walk is not None:
+    _compiled_walk.configure(block=_BLOCK, line_break_bit=_BREAK, skip=_SKIP,
+                             not_element=_NOT_ELEMENT, in_link=_IN_LINK, ld_link=_LD_LINK,
+                             hint_mask=_HINT_MASK, hint_shift=_HINT_SHIFT, hidden=_HIDDEN,
+                             itemprop=_ITEMPROP, role_bits=_ROLE_BITS, hint_bits=_hint_bits,
+                             hidden_style=_hidden_style, class_bits_memo=_CLASS_BITS,
+                             class_bits=_class_bits, stamp_attr=STAMP_ATTR,
+                             line_break=LINE_BREAK)
 
 
 def _text(pieces: list[str], keep_newlines: bool = False) -> str:
