@@ -670,3 +670,15 @@ def test_examples_list_lines_up_chinese_titles(home, tmp_path):
     assert len(starts) == 1, rows
     assert max(display_width(row[:row.index("https://")]) for row in rows) <= 5 + 2 + 16 + 2 \
         + 6 + 8 + 50 + 2
+
+
+def test_cluster_in_a_terminal_shows_how_far_it_is(home):
+    """`cluster -d wcxb-dev` ran 85 s with nothing on the screen; now a bar counts the
+    pages of the sites clustered so far (piped, stderr stays empty)."""
+    done = in_terminal(command("cluster", "--dataset", str(DATASET)), environment(home))
+    assert_clean(done.returncode, done.screen, 0)
+    assert re.search(r"clustering: 100%\|.*\| 6/6 ", done.screen), done.screen
+    assert "gazette.example: 1 page, 0 classes, 1 page in no class" in done.lines
+    piped = run("cluster", "--dataset", str(DATASET), home=home)
+    assert_clean(piped.returncode, piped.stderr.decode(), 0)
+    assert piped.stderr == b""

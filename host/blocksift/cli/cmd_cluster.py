@@ -19,7 +19,14 @@ from pydantic import ValidationError
 
 from ..algorithms import clustering
 from ..page import Page, PageError
-from .common import CommandError, at_least, params_message, parse_params, read_source
+from .common import (
+    CommandError,
+    at_least,
+    params_message,
+    parse_params,
+    read_source,
+    want_progress,
+)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -39,6 +46,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("--store", nargs="?", const="", default=None, metavar="PATH",
                         help="show the per-site store (default: the user's store)")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--progress", dest="progress", action="store_true", default=None,
+                        help="show a progress bar on stderr even when it is not a terminal")
+    parser.add_argument("--no-progress", dest="progress", action="store_false",
+                        help="no progress bar (default when stderr is not a terminal)")
     return parser
 
 
@@ -144,10 +155,20 @@ def run(args: argparse.Namespace) -> int:
             print(f"blocksift: error: {exc}", file=sys.stderr)
             return 2
         entries = []
+        bar = None
+        if want_progress(getattr(args, "progress", None)):  # a dev set takes a minute or more
+            from tqdm import tqdm
+
+            bar = tqdm(total=sum(map(len, groups.values())), desc="clustering", unit="page",
+                       file=sys.stderr)
         for site in sorted(groups):
             keys = [key for key, _ in groups[site]]
             model = clustering.fit([page for _, page in groups[site]], params, keys)
             entries.append(_model_dict(site, model))
+            if bar is not None:
+                bar.update(len(keys))
+        if bar is not None:
+            bar.close()
     if args.json:
         print(json.dumps({"params": params.model_dump(), "sites": entries}, indent=1))
     else:
