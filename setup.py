@@ -1,9 +1,9 @@
-"""The optional compiled part of the package: the segmenter walk's loop (``_walk.pyx``).
-Everything else is in pyproject.toml.
+"""The optional compiled part of the package: the segmenter walk's loop (``_walk.pyx``) and
+the trees' walk (``_trees.pyx``). Everything else is in pyproject.toml.
 
-The extension is optional (``optional=True``): where no C compiler is found the install
-goes on, and the same loop runs in Python, giving the same features, only slower
-(docs/scale.md). It reads lxml's nodes through lxml's public C API and headers
+Both extensions are optional (``optional=True``): where no C compiler is found the install
+goes on, and the same code runs in Python and numpy, giving the same features and scores,
+only slower (docs/scale.md). The walk reads lxml's nodes through lxml's public C API and headers
 (``lxml.get_include()``) and calls no libxml2 function itself.
 """
 
@@ -14,8 +14,10 @@ from setuptools import Extension, setup
 WALK = Extension("blocksift.algorithms.segmenter._walk",
                  ["host/blocksift/algorithms/segmenter/_walk.pyx"],
                  include_dirs=lxml.get_include())
+TREES = Extension("blocksift.algorithms.segmenter._trees",
+                  ["host/blocksift/algorithms/segmenter/_trees.pyx"])
 
-EXTENSIONS = cythonize([WALK], language_level=3, quiet=True)
+EXTENSIONS = cythonize([WALK, TREES], language_level=3, quiet=True)
 for extension in EXTENSIONS:  # after cythonize, whose copies drop the flag
     extension.optional = True
 

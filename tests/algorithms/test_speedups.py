@@ -1,6 +1,6 @@
-"""The compiled walk (``segmenter/_walk.pyx``) against the Python walk it stands in for: the
-same records and extraction, item for item, on every bundled page and on markup made to
-reach its rarer paths."""
+"""The compiled walk and trees (``segmenter/_walk.pyx``, ``_trees.pyx``) against the Python
+walk and numpy trees they stand in for: the same records, leaves and extraction, item for
+item, on every bundled page and on markup made to reach their rarer paths."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from blocksift.algorithms.segmenter import features
+from blocksift.algorithms.segmenter import features, trees
 from blocksift.page import Page, decode_html
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,6 +23,9 @@ BUNDLED_PAGES = sorted([*(ROOT / "tests").glob("golden/*/source.html"),
 
 needs_walk = pytest.mark.skipif(features._compiled_walk is None,
                                 reason="the compiled walk was not built (no C compiler at install)")
+needs_trees = pytest.mark.skipif(trees._compiled_trees is None,
+                                 reason="the compiled trees were not built (no C compiler at "
+                                        "install)")
 
 #: Markup for the compiled walk's rarer paths: attributes in a namespace, a class that is not
 #: the last attribute, an empty class, entities in values, comments, processing instructions
@@ -97,19 +100,72 @@ def test_asking_for_the_compiled_walk_where_it_is_missing_says_so(monkeypatch):
         features.walk(Page("<p>x</p>"), compiled=True)
 
 
+def _ensemble(seed: int) -> trees.TreeEnsemble:
+    """A random forest of full trees of depth 5 over 6 features, some splits sending NaN
+    right, with a few stumps (a root that is a leaf)."""
+    rng = np.random.default_rng(seed)
+    feature, threshold, left, right, value, default_left, roots = [], [], [], [], [], [], []
+
+    def add(level: int) -> int:
+        index = len(feature)
+        for column in (feature, threshold, left, right, value, default_left):
+            column.append(0)
+        value[index] = rng.normal()
+        if level == 5 or (level == 0 and rng.random() < 0.1):
+            feature[index], left[index], right[index], default_left[index] = -1, index, index, 1
+            return index
+        feature[index] = int(rng.integers(6))
+        threshold[index] = float(rng.normal())
+        default_left[index] = bool(rng.random() < 0.5)
+        left[index] = add(level + 1)
+        right[index] = add(level + 1)
+        return index
+
+    for _ in range(40):
+        roots.append(add(0))
+    return trees.TreeEnsemble(np.asarray(feature, np.int32), np.asarray(threshold),
+                              np.asarray(left, np.int32), np.asarray(right, np.int32),
+                              np.asarray(value), np.asarray(default_left, bool),
+                              np.asarray(roots, np.int32), 5)
+
+
+@needs_trees
+@pytest.mark.parametrize("seed", range(5))
+def test_the_compiled_trees_reach_the_numpy_walks_leaves(seed: int):
+    ensemble = _ensemble(seed)
+    x = np.random.default_rng(100 + seed).normal(size=(300, 6))
+    x[x > 1.5] = np.nan  # NaN follows each split's default side
+    x[:5] = ensemble.threshold[ensemble.feature >= 0][:1]  # ties go left
+    assert np.array_equal(ensemble._walk(x), ensemble._walk_numpy(x))
+    assert len(np.unique(ensemble._walk(x))) > 40  # many leaves reached, not one path
+
+
+@needs_trees
+def test_the_compiled_trees_score_the_shipped_model_as_numpy_does(monkeypatch):
+    from blocksift.algorithms.auto import load_model
+
+    model = load_model()
+    blocks = features.compute(Page((ROOT / "examples" / "article.html").read_text("utf-8")))
+    x = model.block_matrix(blocks, np.full(len(model.feature_names), 0.2))
+    compiled = model.blocks.raw(x)
+    monkeypatch.setattr(trees, "_compiled_trees", None)
+    assert np.array_equal(compiled, model.blocks.raw(x))
+
+
 def _in_a_fresh_process(env: dict[str, str], *args: str) -> str:
     return subprocess.run([sys.executable, *args], env=env, capture_output=True, text=True,
                           check=True, cwd=ROOT).stdout
 
 
 @needs_walk
+@needs_trees
 def test_without_the_speedups_the_extraction_is_the_same():
     env = {**os.environ, "PYTHONPATH": str(ROOT / "host")}
     pure_env = {**env, "BLOCKSIFT_NO_SPEEDUPS": "1"}
-    which = ("-c", "from blocksift.algorithms.segmenter import features; "
-                   "print(features._compiled_walk is None)")
-    assert _in_a_fresh_process(env, *which).split() == ["False"]
-    assert _in_a_fresh_process(pure_env, *which).split() == ["True"]
+    which = ("-c", "from blocksift.algorithms.segmenter import features, trees; "
+                   "print(features._compiled_walk is None, trees._compiled_trees is None)")
+    assert _in_a_fresh_process(env, *which).split() == ["False", "False"]
+    assert _in_a_fresh_process(pure_env, *which).split() == ["True", "True"]
     extract = ("-m", "blocksift", "extract", str(ROOT / "examples" / "article.html"),
                "--format", "json")
     compiled = json.loads(_in_a_fresh_process(env, *extract))
@@ -120,6 +176,6 @@ def test_without_the_speedups_the_extraction_is_the_same():
 
 @pytest.mark.skipif(not os.environ.get("CI") or not sys.platform.startswith("linux"),
                     reason="only CI on Linux promises a C compiler at install")
-def test_ci_builds_the_compiled_walk():
+def test_ci_builds_the_compiled_walk_and_trees():
     # else the comparisons above would all skip, and CI would check nothing of them
-    assert features._compiled_walk is not None
+    assert features._compiled_walk is not None and trees._compiled_trees is not None

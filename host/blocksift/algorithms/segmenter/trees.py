@@ -15,12 +15,23 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+# The walk compiled (``_trees.pyx``), where the install found a C compiler; the numpy walk
+# gives the same leaves. BLOCKSIFT_NO_SPEEDUPS=1 keeps to numpy.
+if os.environ.get("BLOCKSIFT_NO_SPEEDUPS"):
+    _compiled_trees = None
+else:
+    try:
+        from . import _trees as _compiled_trees
+    except ImportError:
+        _compiled_trees = None
 
 FORMAT_VERSION = 1
 #: Rows evaluated at once (memory: a few arrays of rows x trees x 8 bytes; 512 rows of 200
@@ -107,8 +118,21 @@ class TreeEnsemble:
         self._children = 2 * np.stack([self.right, self.left], axis=1).ravel().astype(np.intp)
         self._roots = 2 * np.asarray(self.roots, np.intp)
         self._node_value = np.repeat(np.asarray(self.value, np.float64), 2)
+        self._inner_bytes = self._inner.view(np.uint8)
+        self._nan_left_bytes = self._nan_left.view(np.uint8)
 
     def _walk(self, x: np.ndarray) -> np.ndarray:
+        """Doubled leaf index (``2 * node``) of every (row, tree), flat in row-major order:
+        compiled where it was built, else in numpy (:meth:`_walk_numpy`)."""
+        if _compiled_trees is None:
+            return self._walk_numpy(x)
+        out = np.empty(len(x) * len(self._roots), dtype=np.intp)
+        _compiled_trees.leaf_states(x, self._roots, self._inner_bytes, self._split_feature,
+                                    self._split_threshold, self._nan_left_bytes,
+                                    self._children, out)
+        return out
+
+    def _walk_numpy(self, x: np.ndarray) -> np.ndarray:
         """Doubled leaf index (``2 * node``) of every (row, tree), flat in row-major order.
 
         Level by level over all (row, tree) pairs at once; every other level the pairs
