@@ -472,8 +472,32 @@ def test_ctrl_c_during_eval_ends_with_its_message_below_the_bar(home, tmp_path, 
                                "--action", action),
                        environment(home), interrupt_after=r" [1-9][0-9]*/400 ", timeout=240)
     assert_clean(done.returncode, done.screen, 130)
-    assert done.lines[-1].strip() == "blocksift: interrupted", done.screen[-600:]
+    if action == "extract":  # the scores of the pages before (see below)
+        assert done.lines[-1].startswith("blocksift: interrupted: the scores above are of "
+                                         "the first "), done.screen[-600:]
+    else:
+        assert done.lines[-1].strip() == "blocksift: interrupted", done.screen[-600:]
     assert "100%" not in done.screen
+
+
+def test_ctrl_c_during_eval_prints_the_scores_of_the_pages_before(home, tmp_path):
+    """Ctrl-C 10 minutes into an evaluation printed 'interrupted' and nothing of what was
+    scored; now the page being scored finishes and the table of those before is printed."""
+    first = (DATASET / "pages.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    pages = tmp_path / "many" / "pages.jsonl"
+    pages.parent.mkdir()
+    pages.write_text((first + "\n") * 400, encoding="utf-8")
+    done = in_terminal(command("eval", "--dataset", str(pages.parent), "--algo", "linkblocks"),
+                       environment(home), interrupt_after=r" [1-9][0-9]*/400 ", timeout=240)
+    assert_clean(done.returncode, done.screen, 130)
+    found = re.fullmatch(r"blocksift: interrupted: the scores above are of the first (\d+) "
+                         r"of 400 pages of many", done.lines[-1].strip())
+    assert found, done.screen[-600:]
+    scored = int(found.group(1))
+    assert 0 < scored < 400
+    assert re.search(rf"^many\s+linkblocks\s+{scored}\s+\d\.\d{{3}}", done.screen,
+                     flags=re.M), done.screen[-1200:]
+    assert "Traceback" not in done.screen and "KeyboardInterrupt" not in done.screen
 
 
 def test_ctrl_c_during_batch_warc_accounts_for_the_records_so_far(home, tmp_path):

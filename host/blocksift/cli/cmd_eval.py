@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from .common import (
     CommandError,
@@ -125,23 +127,35 @@ def run_plain(args: argparse.Namespace, module: object) -> int:
     model = module.load_model() if getattr(module, "MODEL", None) == "trained" else None
     extractor = algorithm_extractor(args.algo, args.params, model)  # params checked in run
     reports = []
-    for name in args.datasets:
-        try:
-            path = resolve(name)
-        except FileNotFoundError as exc:
-            raise CommandError(str(exc)) from None
-        label = dataset_label(path)
-        bar = None
-        if args.progress:
-            from tqdm import tqdm
+    stop = StopOnCtrlC()
+    cut_short = ""
+    with stop:
+        for name in args.datasets:
+            try:
+                path = resolve(name)
+            except FileNotFoundError as exc:
+                raise CommandError(str(exc)) from None
+            label = dataset_label(path)
+            bar = None
+            if args.progress:
+                from tqdm import tqdm
 
-            bar = tqdm(desc=label, unit="page", file=sys.stderr,
-                       total=count_pages(path, args.limit))
-        report = evaluate(iter_pages(path, args.limit), extractor, dataset=label,
-                          algorithm=args.algo, progress=None if bar is None else bar.update)
-        if bar is not None:  # a tqdm without a total has no truth value
-            bar.close()
-        reports.append(report)
+                bar = tqdm(desc=label, unit="page", file=sys.stderr,
+                           total=count_pages(path, args.limit))
+            report = evaluate(stop.until_pressed(iter_pages(path, args.limit)), extractor,
+                              dataset=label, algorithm=args.algo,
+                              progress=None if bar is None else bar.update)
+            if bar is not None:  # a tqdm without a total has no truth value
+                bar.close()
+            if stop.pressed:
+                if report.pages:
+                    reports.append(report)
+                total = bar.total if bar is not None else count_pages(path, args.limit)
+                cut_short = (f"the scores above are of the first {len(report.pages)} of "
+                             f"{total} pages of {label}" if report.pages else
+                             f"no page of {label} was scored")
+                break
+            reports.append(report)
     for report in reports:
         warn_about_gold(report)
     scored = [r for r in reports if r.scorable]
@@ -156,7 +170,52 @@ def run_plain(args: argparse.Namespace, module: object) -> int:
                   + ("no pages" if not report.pages else
                      f"none of its {len(report.pages)} pages has a `gold` text or snippets "
                      "(`snippets_with` / `snippets_without`)"), file=sys.stderr)
+    if stop.pressed:
+        from .main import EXIT_INTERRUPTED
+
+        if not scored:
+            cut_short = "no page was scored"
+        print(f"blocksift: interrupted: {cut_short}", file=sys.stderr)
+        return EXIT_INTERRUPTED
     return 0 if len(scored) == len(reports) else 2
+
+
+class StopOnCtrlC:
+    """The first Ctrl-C ends a run after the page being scored, so that the scores of the
+    pages before are printed (a long evaluation cut short printed nothing); a second one
+    stops at once. Only where Ctrl-C is at Python's default (not in a background job that
+    ignores it, nor outside the main thread)."""
+
+    def __init__(self) -> None:
+        self.pressed = False
+        self._previous: object = None
+
+    def __enter__(self) -> StopOnCtrlC:
+        import signal
+        import threading
+
+        if threading.current_thread() is threading.main_thread() and \
+                signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import signal
+
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+            self._previous = None
+
+    def _handle(self, signum: int, frame: object) -> None:
+        if self.pressed:
+            raise KeyboardInterrupt
+        self.pressed = True
+
+    def until_pressed(self, pages: Iterable[Any]) -> Iterator[Any]:
+        for page in pages:
+            if self.pressed:
+                return
+            yield page
 
 
 def warn_about_gold(report) -> None:
