@@ -377,16 +377,27 @@
       const size = (rect, left, top) => Object.assign(node.style, {
         left: `${left}px`, top: `${top}px`, width: `${rect.width}px`, height: `${rect.height}px`,
       });
+      // The tag goes above the outline, inside it where nothing may show above it: at the top
+      // of the document, of the window for what is fixed or sticks there, or of the pane it is
+      // in (it was cut off there, and with it the outline's top edge).
+      const TAG_HEIGHT = 18;
+      const tagInside = (inside) => {
+        if (inside) node.dataset.tag = "inside";
+        else delete node.dataset.tag;
+      };
       if (fixedToWindow(element)) {
         const rect = element.getBoundingClientRect();
         if (rect.width < 1 && rect.height < 1) return null;
         size(rect, rect.left, rect.top);
+        tagInside(rect.top < TAG_HEIGHT);
         return { on: this.pinned, node };
       }
       const spot = agent().placeOver([element]);
       if (!spot) return null;
       const { outer, inner, left, top, rect, follow } = spot;
       size(rect, rect.left - left, rect.top - top);
+      // (what sticks comes to lie at the window's top edge as the page scrolls)
+      tagInside(rect.top < TAG_HEIGHT || (outer && outer === inner && rect.top - top < TAG_HEIGHT) || inSticky(element));
       // in a scroll pane: moved by the browser as the pane scrolls, where it can (agent.js followPane)
       follow?.(node);
       // a sticky element whose stickiness is not copied (in another, in a table): drawn again as the page scrolls

@@ -154,7 +154,8 @@ def test_the_labeler_never_moves_the_page(browser: harness.Browser, site: harnes
                                           artifacts: Path, name: str) -> None:
     """The labeler's outlines, tags, highlight and toolbar leave the page's scroll size, scroll
     range and layout as they were, and its outlines follow the page as it scrolls (those of a
-    bar fixed to the window, or of a sticky header, stay on it). Its outlines, absolutely
+    bar fixed to the window, or of a sticky header, stay on it); the tag of an outline at the
+    page's top edge shows, inside it (it was cut off above the page). Its outlines, absolutely
     positioned in the document, made the locked page one window high scroll down over
     nothing (147 px in Chromium; in Firefox 234 px, with a scroll bar that narrowed the page
     and moved its text)."""
@@ -188,6 +189,11 @@ def test_the_labeler_never_moves_the_page(browser: harness.Browser, site: harnes
     for key in ["ArrowDown", "ArrowUp", "ArrowUp", "ArrowRight", "ArrowDown"]:
         keys.press(key)
     unmoved()
+    # at the page's top, every tag shows: that of the header at the document's top edge went
+    # above it, cut off with the outline's top edge
+    tags_cut = (f"[...{LABELER}.querySelectorAll('.tag')].filter(t => t.getClientRects().length)"
+                ".map(t => [t.textContent, Math.round(t.getBoundingClientRect().top)]).filter(([, top]) => top < 0)")
+    assert page.evaluate(tags_cut) == []
 
     # The outlines follow the page as it scrolls (sideways too: leftwards on the RTL page);
     # that of the bar fixed to the window, and of the header sticky on the wide pages, stays on it.
