@@ -408,9 +408,12 @@ def test_install_doctor_uninstall_as_a_person_does(home):
     assert run("examples", "list", home=home).stdout.count(b"\n") >= 6, "the user's data stays"
 
 
-@pytest.mark.parametrize("command_name", ["batch", "eval"])
+@pytest.mark.parametrize("command_name", ["batch", "eval", "cluster", "train",
+                                          "examples import"])
 def test_progress_options_have_help(command_name):
-    done = run(command_name, "--help", home=Path("/nonexistent-home"))
+    """Every command that draws a bar takes both (train and examples import took only
+    --no-progress: no bar in a log file, however long the run)."""
+    done = run(*command_name.split(), "--help", home=Path("/nonexistent-home"))
     text = " ".join(done.stdout.decode().split())
     assert "--progress show a progress bar" in text and "--no-progress no progress bar" in text
 

@@ -22,6 +22,7 @@ from .common import (
     CommandError,
     add_algorithm_arguments,
     add_model_argument,
+    add_progress_arguments,
     binary_kind,
     load_algorithm,
     parse_params,
@@ -58,10 +59,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--action", choices=("extract", "hide"), default="extract",
                         help='hide: each output line also holds "hide", the plan the '
                              "extension receives")
-    parser.add_argument("--progress", dest="progress", action="store_true", default=None,
-                        help="show a progress bar on stderr even when it is not a terminal")
-    parser.add_argument("--no-progress", dest="progress", action="store_false",
-                        help="no progress bar (default when stderr is not a terminal)")
+    add_progress_arguments(parser)
     from . import batch_output, batch_warc
 
     batch_output.add_arguments(parser)

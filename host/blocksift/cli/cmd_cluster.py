@@ -21,6 +21,7 @@ from ..algorithms import clustering
 from ..page import Page, PageError
 from .common import (
     CommandError,
+    add_progress_arguments,
     at_least,
     params_message,
     parse_params,
@@ -46,10 +47,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("--store", nargs="?", const="", default=None, metavar="PATH",
                         help="show the per-site store (default: the user's store)")
     parser.add_argument("--json", action="store_true", help="print JSON")
-    parser.add_argument("--progress", dest="progress", action="store_true", default=None,
-                        help="show a progress bar on stderr even when it is not a terminal")
-    parser.add_argument("--no-progress", dest="progress", action="store_false",
-                        help="no progress bar (default when stderr is not a terminal)")
+    add_progress_arguments(parser)
     return parser
 
 

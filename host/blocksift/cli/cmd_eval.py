@@ -12,6 +12,7 @@ from typing import Any
 from .common import (
     CommandError,
     add_algorithm_arguments,
+    add_progress_arguments,
     at_least,
     load_algorithm,
     parse_params,
@@ -54,10 +55,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="hide: gold main text kept and clutter removed by hiding, "
                              "before (linkblocks) and after (the hide plan); --cv inter "
                              "cross-validates its thresholds across sites")
-    parser.add_argument("--progress", dest="progress", action="store_true", default=None,
-                        help="show a progress bar on stderr even when it is not a terminal")
-    parser.add_argument("--no-progress", dest="progress", action="store_false",
-                        help="no progress bar (default when stderr is not a terminal)")
+    add_progress_arguments(parser)
     parser.set_defaults(run=run)
 
 

@@ -9,7 +9,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .common import CommandError, at_least, run_guarded, want_progress
+from .common import (
+    CommandError,
+    add_progress_arguments,
+    at_least,
+    run_guarded,
+    want_progress,
+)
 from .main import EXIT_INTERRUPTED
 
 
@@ -41,9 +47,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                                 "an example: skip it (default: nothing stored is lost, the "
                                 "record stays in the file), replace the stored one (kept "
                                 "restorable), or keep both")
-    importing.add_argument("--no-progress", dest="progress", action="store_false",
-                           help="no progress bar on stderr (shown by default in a terminal)")
-    importing.set_defaults(progress=None)
+    add_progress_arguments(importing)
     actions.add_parser("repair", help="keep a damaged database aside and rebuild it from "
                                       "every example SQLite can still read")
     folders = actions.add_parser("export-folders",

@@ -13,7 +13,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .common import CommandError, at_least, params_message, parse_params
+from .common import (
+    CommandError,
+    add_progress_arguments,
+    at_least,
+    params_message,
+    parse_params,
+)
 
 #: Algorithms that can be trained, name -> module.
 TRAINABLE = {"farsw": "blocksift.algorithms.farsw", "auto": "blocksift.algorithms.auto"}
@@ -60,9 +66,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true",
                         help="farsw: print the model JSON instead of writing it (also "
                              "written with --out)")
-    parser.add_argument("--no-progress", dest="progress", action="store_false",
-                        help="no progress bar on stderr")
-    parser.set_defaults(progress=None)
+    add_progress_arguments(parser)
     return parser
 
 

@@ -357,6 +357,14 @@ def worker_count(text: str) -> int:
     return value
 
 
+def add_progress_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--progress`` / ``--no-progress``, the same on every command with a bar."""
+    parser.add_argument("--progress", dest="progress", action="store_true", default=None,
+                        help="show a progress bar on stderr even when it is not a terminal")
+    parser.add_argument("--no-progress", dest="progress", action="store_false",
+                        help="no progress bar (default when stderr is not a terminal)")
+
+
 def want_progress(flag: bool | None = None) -> bool:
     """Progress bars only on an interactive stderr, unless forced."""
     return sys.stderr.isatty() if flag is None else flag
