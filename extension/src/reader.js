@@ -706,6 +706,34 @@ function dropEmptyHeadings(fragment) {
   for (const heading of empty) heading.remove();
 }
 
+/** A label in bold the text ends with, introducing what is not there ("Related posts:", its
+ * list of links left out as the page's furniture; "You may also like:"): the last line
+ * shown, at most 60 characters, ending in a colon, all of it bold (or a heading's), and
+ * nothing shown after it; removed with the box it leaves empty. */
+function dropDanglingLabel(fragment) {
+  const walker = document.createTreeWalker(fragment, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+  let last = null;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.nodeType === Node.TEXT_NODE ? node.data.trim() : CONTENT_ELEMENTS.has(node.localName)) last = node;
+  }
+  if (last?.nodeType !== Node.TEXT_NODE) return;
+  const block = last.parentElement?.closest("p, div, li, h1, h2, h3, h4, h5, h6, dt, dd, section");
+  if (!block || !fragment.contains(block)) return;
+  const text = block.textContent.replace(/\s+/g, " ").trim();
+  if (text.length > 60 || !/:$/.test(text)) return;
+  const bold = (node) => node.parentElement?.closest("b, strong, h1, h2, h3, h4, h5, h6");
+  const pieces = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
+  for (let node = pieces.nextNode(); node; node = pieces.nextNode()) {
+    // (the colon may stand after the bold words: "<strong>Related posts</strong>:")
+    if (node.data.trim() && node.data.trim() !== ":" && !(bold(node) && block.contains(bold(node)))) return;
+  }
+  let box = block;
+  while (box.parentElement && fragment.contains(box.parentElement)
+    && box.parentElement.textContent.trim() === box.textContent.trim()
+    && ![...CONTENT_ELEMENTS].some((tag) => box.parentElement.querySelector(tag))) box = box.parentElement;
+  box.remove();
+}
+
 // What a post's meta line is made of besides its author's name: dates written out or in
 // numbers, the reading time, and the words around them.
 const MONTH = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?";
@@ -871,7 +899,10 @@ async function main() {
   const subtitle = title && !index && !dropped ? takeOpeningHeadline(fragment) : "";
   $("subtitle").textContent = subtitle;
   $("subtitle").hidden = !subtitle;
-  if (!index) dropEmptyHeadings(fragment);
+  if (!index) {
+    dropEmptyHeadings(fragment);
+    dropDanglingLabel(fragment);
+  }
   // ... and its byline repeats the one in the header (a heading on some sites)
   const names = meta.authors ?? [];
   for (const node of names.length ? [...fragment.querySelectorAll("p, div, address, h2, h3, h4, h5, h6")].slice(0, 8) : []) {

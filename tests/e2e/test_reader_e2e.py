@@ -1187,3 +1187,26 @@ def test_reader_greys_a_quote_opening_with_a_bold_line_and_not_a_reply(
     assert quoted != text, (quoted, text)
     assert reply == text, (reply, text)
     page.screenshot(artifacts / "reader-bold-quote.png")
+
+
+def test_reader_drops_a_bold_label_the_text_ends_with_and_nothing_follows(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a blog post ended with "Related posts:" in bold, its list of links left out as the
+    # page's furniture: a label introducing nothing
+    body = ("<p>Removing features is almost impossible once people depend on them.</p>"
+            "<p>A hidden cost of extra features is that they must be supported for years.</p>")
+    page = reader_of_answer(browser, "dangling", stored_answer(
+        site, "Software features", body + "<p><strong>Related posts</strong>:</p>"))
+    text = " ".join(text_of(page).split())
+    assert text.endswith("supported for years."), text
+    assert "Related posts" not in text
+    page.screenshot(artifacts / "reader-dangling-label.png")
+    # a label with what it introduces after it stays, and so does a sentence ending in a colon
+    kept = {"<p><b>Watch the video below:</b></p><figure><img src='https://e.x/v.png' alt='The launch'>"
+            "</figure>": "Watch the video below:",
+            "<p>Then I use this prompt:</p>": "Then I use this prompt:",
+            "<p><strong>Related posts:</strong></p><ul><li><a href='/a'>Feature creep</a></li></ul>":
+            "Related posts:"}
+    for n, (tail, words) in enumerate(kept.items()):
+        page = reader_of_answer(browser, f"label-{n}", stored_answer(site, "Software features", body + tail))
+        assert words in " ".join(text_of(page).split()), tail
