@@ -516,7 +516,7 @@ export function agentCall(method, args) {
         fitReason(event.target);
       });
       document.documentElement.append(uiHost);
-      followDocument(uiHost, uiLayer, uiFixed);
+      followDocument(uiHost, uiLayer, uiFixed, replaceBoxes);
       return uiRoot;
     }
 
@@ -524,15 +524,19 @@ export function agentCall(method, args) {
      * Keep a layer host (absolutely positioned at the document's corner, clipped, appended to
      * <html>) laid over the window and half a window around it, its `layer`'s origin at the
      * document's and its `fixed` layer (fixed, inset 0) at the window's corner, as the page
-     * scrolls and changes size. Returns the function that lets it go.
+     * scrolls and changes size; `moved` is called when the page changed size (what it marks
+     * may have moved: an ad slot filled in above it, a list loaded late). Returns the
+     * function that lets it go.
      */
-    function followDocument(host, layer, fixed) {
-      const entry = { host, layer, fixed };
+    function followDocument(host, layer, fixed, moved = null) {
+      const entry = { host, layer, fixed, moved };
       docLayers.add(entry);
       if (!pageResized) {
+        // (after the page's layout, before it is painted: the boxes move in the same frame)
         pageResized = new ResizeObserver(() => {
           scrollArea = null;
           placeUi();
+          for (const { moved: callback } of docLayers) callback?.();
         });
         for (const element of [document.documentElement, document.body]) if (element) pageResized.observe(element);
       }
@@ -784,6 +788,21 @@ export function agentCall(method, args) {
         return [];
       }
       return animations;
+    }
+
+    /** Put the boxes on their blocks again, after the page changed size: what was drawn where
+     * a block lay had stayed there when the page moved it (a slot above it filled in). */
+    function replaceBoxes() {
+      for (const entry of overlayBoxes) {
+        if (entry.stuck) {
+          const stuck = stickyFrame(entry.elements);
+          if (!stuck) continue;
+          stuck.inner.append(entry.box);
+          entry.stuck.outer.replaceWith(stuck.outer);
+          entry.stuck = stuck;
+        }
+        placeBox(entry);
+      }
     }
 
     /** The page scrolled (the window: move the layer along and the boxes of sticky

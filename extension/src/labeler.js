@@ -338,7 +338,13 @@
       root.append(this.layer, this.pinned, this.toolbar);
       this.layer.append(this.hoverBox);
       document.documentElement.append(this.host);
-      this.letGo = agent().followDocument(this.host, this.layer, this.pinned);
+      // The page changed size: what it marks may have moved (a slot above it filled in), the
+      // outlines go with it, drawn again before the page is painted.
+      this.letGo = agent().followDocument(this.host, this.layer, this.pinned, () => {
+        if (this.closed) return;
+        this.draw();
+        this.drawHover();
+      });
       if (this.frames.total) {
         const { total, sameOrigin, crossOrigin } = this.frames;
         this.frameNote.textContent = `${total} frame${total === 1 ? "" : "s"} not reachable`

@@ -660,3 +660,37 @@ def test_the_legend_keeps_off_what_sticks_to_the_window(browser: harness.Browser
         assert page.evaluate("document.getElementById('contents').getBoundingClientRect().top") == 0
         assert page.evaluate(TEXT_UNDER_LEGEND) == 0, y
     assert browser.act(page, "overlay")["status"] == "overlay-cleared"
+
+
+# The page fills a slot at its top after it was drawn (a late ad, a consent bar in the flow):
+# everything below moves down.
+FILL_SLOT = ("(document.body.prepend(Object.assign(document.createElement('div'),"
+             " {className: 'late-slot', style: 'height: 240px', textContent: 'A slot filled in late'})), true)")
+
+
+def test_boxes_stay_on_their_blocks_when_the_page_changes(browser: harness.Browser, site: harness.Site,
+                                                          artifacts: Path) -> None:
+    """The page fills a slot at its top after the overlay, or the labeler, was drawn: the boxes
+    and outlines move down with what they mark, in the frame that shows it moved. They stayed
+    where the blocks had been, 240 px above them, until the window was resized."""
+    page = browser.new_tab(site.url("hide/news.html"))
+    page.wait_for("document.readyState === 'complete'")
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    page.evaluate(f"({FILL_SLOT}, {NEXT_FRAME})")
+    page.screenshot(artifacts / "overlay-page-changed.png")
+    ad, box = page.evaluate(AD_AND_BOX)
+    assert _close(ad, box), (ad, box)
+    assert browser.act(page, "overlay")["status"] == "overlay-cleared"
+
+    keys = Input(page)
+    assert start_labeling(browser, page)["status"] == "done"
+    wait_status(page, "labeling")
+    _mark(page, keys, "#ad-inline", "div#ad-inline", "a")
+    page.wait_for("document.documentElement.dataset.blocksiftLabelAd === '1'")
+    outline = _labeler_box("document.getElementById('ad-inline')")
+    page.evaluate(f"({FILL_SLOT}, {NEXT_FRAME})")
+    page.screenshot(artifacts / "labeler-page-changed.png")
+    target, box = page.evaluate(outline)
+    assert _close(target, box), (target, box)
+    keys.press("Escape")
+    wait_status(page, "label-cancelled")
