@@ -709,3 +709,14 @@ def test_cluster_in_a_terminal_shows_how_far_it_is(home):
     piped = run("cluster", "--dataset", str(DATASET), home=home)
     assert_clean(piped.returncode, piped.stderr.decode(), 0)
     assert piped.stderr == b""
+
+
+def test_install_dry_run_says_each_folder_once(home):
+    """Nothing is made in a dry run, so every browser's plan would make the folders they
+    share again: 'would mkdir HOME' was printed once per browser."""
+    done = run("install", "--dry-run", home=home)
+    assert_clean(done.returncode, done.stderr.decode(), 0)
+    lines = [line for line in done.stdout.decode().splitlines() if line.startswith("would ")]
+    assert lines and len(lines) == len(set(lines)), lines
+    assert f"would mkdir           {home}" in lines
+    assert not home.exists()

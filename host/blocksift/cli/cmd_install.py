@@ -97,7 +97,11 @@ def _browsers(args: argparse.Namespace, ctx: dict[str, Any]) -> tuple[list[str],
 
 def _print_actions(actions: list[Any], dry_run: bool) -> None:
     prefix = "would " if dry_run else ""
+    said: set[tuple[str, str]] = set()
     for a in actions:
+        if (a.verb, str(a.target)) in said:  # a dry run makes nothing, so each browser's
+            continue  # plan would make the folders they share again ('would mkdir ~' 3x)
+        said.add((a.verb, str(a.target)))
         detail = f"  ({a.detail})" if a.detail else ""
         print(f"{prefix}{a.verb:<15} {a.target}{detail}")
 
