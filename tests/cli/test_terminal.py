@@ -720,3 +720,19 @@ def test_install_dry_run_says_each_folder_once(home):
     assert lines and len(lines) == len(set(lines)), lines
     assert f"would mkdir           {home}" in lines
     assert not home.exists()
+
+
+def test_serve_on_a_port_in_use_says_so_once(home):
+    """The error repeated the address in asyncio's words: 'cannot listen on 127.0.0.1 port
+    N: error while attempting to bind on address ('127.0.0.1', N): address already in use'."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = run("serve", "--port", str(port), home=home)
+    line = assert_one_line_error(done.returncode, done.stderr.decode(), expected=1)
+    assert line == (f"blocksift: error: cannot listen on 127.0.0.1 port {port}: Address "
+                    "already in use (is another `blocksift serve` running? try another "
+                    "--port)"), line

@@ -108,10 +108,27 @@ def _run(args: argparse.Namespace) -> int:
     try:
         asyncio.run(run(service_config, config, token, announce))
     except BindError as exc:
-        print(f"blocksift: error: {exc} (is another `blocksift serve` running? try --port)",
-              file=sys.stderr)
+        print(f"blocksift: error: {_bind_message(exc, args.port)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         pass
     print("blocksift serve: stopped", flush=True)
     return 0
+
+
+def _bind_message(exc: OSError, port: int) -> str:
+    """Why the server cannot listen, once: asyncio's own words repeated the address ("cannot
+    listen on 127.0.0.1 port 8787: error while attempting to bind on address ('127.0.0.1',
+    8787): address already in use"), and the hint fits the cause."""
+    import errno
+    import os
+
+    cause = exc.__cause__
+    code = getattr(cause, "errno", None)
+    if not code:
+        return f"{exc} (is another `blocksift serve` running? try --port)"
+    what = str(exc).split(":", 1)[0]  # "cannot listen on 127.0.0.1 port 8787"
+    hint = {errno.EADDRINUSE: " (is another `blocksift serve` running? try another --port)",
+            errno.EACCES: f" (port {port} needs more privileges; try a port above 1023)"
+            }.get(code, "")
+    return f"{what}: {os.strerror(code)}{hint}"
