@@ -93,6 +93,11 @@ def test_extract_reads_stdin():
     (["train", "auto", "--dataset", str(DATASET), "--stack-folds", "1"], "blocksift: error: "
      "--stack-folds takes 0"),
     (["eval", "--dataset", str(DATASET), "--limit", "-5"], "must be at least 1"),
+    # auto's training options were taken by farsw and ignored: the rules came out the same
+    (["train", "farsw", "--dataset", str(DATASET), "--rounds", "5", "--seed", "3"],
+     "blocksift: error: train farsw takes no --seed, --rounds (auto's trees only"),
+    (["train", "farsw", "--dataset", str(DATASET), "--without", "rules"],
+     "train farsw takes no --without"),
     # both were ignored without a word: the run scored with 0.5, or printed the table only
     (["eval", "--dataset", str(DATASET), "--algo", "clustering", "--train-fraction", "7"],
      "argument --train-fraction: must be above 0 and below 1, got '7'"),

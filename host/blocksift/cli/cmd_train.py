@@ -46,8 +46,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help="training param (alpha, support, significance, line_mode, ...)")
     parser.add_argument("--limit", type=at_least(1), default=None, metavar="N",
                         help="first N pages of each dataset")
-    parser.add_argument("--seed", type=int, default=0, metavar="N",
-                        help="auto: random seed (the same pages and seed give the same model)")
+    parser.add_argument("--seed", type=int, default=None, metavar="N",
+                        help="auto: random seed (the same pages and seed give the same "
+                             "model; default 0)")
     parser.add_argument("--rounds", type=at_least(1), default=None, metavar="N",
                         help="auto: boosting rounds (default: the shipped model's)")
     parser.add_argument("--stack-folds", type=int, default=None, metavar="N",
@@ -117,7 +118,17 @@ def run(args: argparse.Namespace) -> int:
     if _out_is_unusable(args):
         return 2
     if args.algorithm == "auto":
+        if args.seed is None:
+            args.seed = 0
         return run_auto(args)
+    auto_only = [flag for flag, value in (
+        ("--seed", args.seed), ("--rounds", args.rounds), ("--stack-folds", args.stack_folds),
+        ("--lengthen", args.lengthen), ("--without", args.without or None)) if value is not None]
+    if auto_only:  # they were taken and ignored: the rules came out as without them
+        print(f"blocksift: error: train farsw takes no {', '.join(auto_only)} (auto's trees "
+              "only; farsw's training settings are --param, see `blocksift algorithms farsw`)",
+              file=sys.stderr)
+        return 2
 
     from ..evaluation.datasets import iter_pages, resolve
 
