@@ -104,6 +104,16 @@ def test_extract_reads_stdin():
     (["eval", "--dataset", str(DATASET), "--train-fraction", "half"],
      "argument --train-fraction: must be above 0 and below 1, got 'half'"),
     (["eval", "--dataset", str(DATASET), "--per-page"], "--per-page goes with --json"),
+    # an experiment of another algorithm printed the plain table, as if it had been run
+    (["eval", "--dataset", str(DATASET), "--algo", "linkblocks", "--cv", "inter"],
+     "--cv cross-validates what an algorithm learns from the pages (farsw; with --action "
+     "hide, hide's thresholds); linkblocks learns nothing from them\n"),
+    (["eval", "--dataset", str(DATASET), "--algo", "linkblocks", "--phi-sweep"],
+     "--phi-sweep is farsw's sliding-window experiment; got --algo linkblocks\n"),
+    (["eval", "--dataset", str(DATASET), "--action", "hide", "--sweep"],
+     "--action hide takes no --sweep"),
+    (["eval", "--dataset", str(DATASET), "--algo", "auto", "--sweep"],  # had no "error:"
+     "blocksift: error: --sweep is the linkblocks experiment"),
     (["extract", "http://a b/page"], "cannot fetch"),  # http.client's own error, not an OSError
     (["extract", str(EXAMPLE), "--algo", "nonesuch"], "unknown algorithm"),
     (["extract", str(EXAMPLE), "--param", "bogus=1"], "unknown parameter"),

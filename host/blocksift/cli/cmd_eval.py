@@ -70,6 +70,11 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "hide":
         from ..evaluation import hide
 
+        for flag, given in (("--sweep", args.sweep), ("--phi-sweep", args.phi_sweep)):
+            if given:  # ignored: the hide table came out as without it
+                raise CommandError(f"--action hide takes no {flag} (an experiment of "
+                                   f"{'linkblocks' if flag == '--sweep' else 'farsw'})")
+
         if args.params:  # it would be ignored: each algorithm runs as the host's hide runs it
             raise CommandError("--action hide takes no --param: it scores each algorithm with "
                                "the settings the host's hide uses")
@@ -79,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(str(exc)) from None
     module, _ = load_algorithm(args.algo, args.params)  # before any page is read
     kind = getattr(module, "MODEL", None)
+    _check_mode(args, kind)
     if args.sweep or kind == "site" or (kind == "trained" and (args.cv != "none"
                                                                or args.phi_sweep)):
         _check_out(args.out)  # these write there once every page is scored
@@ -95,6 +101,24 @@ def run(args: argparse.Namespace) -> int:
 
         return crossval.run(args)
     return run_plain(args, module)
+
+
+def _check_mode(args: argparse.Namespace, kind: str | None) -> None:
+    """An experiment asked of an algorithm that has none is a usage error: `--cv inter` or
+    `--phi-sweep` on linkblocks printed the plain table as if they had been run."""
+    if args.sweep and args.algo != "linkblocks":
+        raise CommandError(f"--sweep is the linkblocks experiment (the papers' parameter "
+                           f"sweeps); got --algo {args.algo}")
+    if args.phi_sweep and kind != "trained":
+        raise CommandError(f"--phi-sweep is farsw's sliding-window experiment; got --algo "
+                           f"{args.algo}")
+    if args.cv != "none" and kind != "trained":
+        raise CommandError(f"--cv cross-validates what an algorithm learns from the pages "
+                           f"(farsw; with --action hide, hide's thresholds); {args.algo} "
+                           + ("learns per site: --train-fraction sets its split"
+                              if kind == "site" else "learns nothing from them"))
+    if args.sweep and (args.cv != "none" or args.phi_sweep):
+        raise CommandError("--sweep runs alone, without --cv or --phi-sweep")
 
 
 def _check_datasets(names: list[str]) -> None:
