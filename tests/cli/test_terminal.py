@@ -736,3 +736,25 @@ def test_serve_on_a_port_in_use_says_so_once(home):
     assert line == (f"blocksift: error: cannot listen on 127.0.0.1 port {port}: Address "
                     "already in use (is another `blocksift serve` running? try another "
                     "--port)"), line
+
+
+def test_examples_list_says_when_it_shows_only_the_newest(home, tmp_path):
+    """`examples list` showed the 50 newest of any number, as if they were all."""
+    html = EXAMPLE.read_text(encoding="utf-8")
+    pages = tmp_path / "pages.jsonl"
+    pages.write_text("".join(json.dumps({"id": str(n), "url": f"https://s{n}.example/page",
+                                         "html": html, "gold": "Gull Point"}) + "\n"
+                             for n in range(4)), encoding="utf-8")
+    assert run("examples", "import", str(pages), "--no-progress", home=home).returncode == 0
+    cut = run("examples", "list", "--limit", "3", home=home)
+    assert_clean(cut.returncode, cut.stderr.decode(), 0)
+    assert len(cut.stdout.splitlines()) == 3
+    assert cut.stderr.decode() == ("blocksift: the 3 newest of 4 examples; --limit N lists "
+                                   "more\n")
+    for whole in (run("examples", "list", home=home),
+                  run("examples", "list", "--limit", "4", home=home)):
+        assert whole.stderr == b"" and len(whole.stdout.splitlines()) == 4
+    helped = run("examples", "list", "--help", home=home).stdout.decode()
+    assert "the N newest (default 50" in " ".join(helped.split())
+    described = run("examples", "import", "--help", home=home).stdout.decode()
+    assert "add the pages of a datasets-format file" in described

@@ -24,14 +24,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--store", type=Path, default=None,
                         help="examples database (default: the user's data dir)")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    listing = actions.add_parser("list", help="newest first")
-    listing.add_argument("--limit", type=at_least(1), default=50)
-    listing.add_argument("--json", action="store_true")
+    listing = actions.add_parser("list", help="newest first",
+                                 description="The examples, newest first: id, when, length "
+                                             "of the main text, title and URL.")
+    listing.add_argument("--limit", type=at_least(1), default=50, metavar="N",
+                         help="the N newest (default %(default)s; a longer list says so)")
+    listing.add_argument("--json", action="store_true", help="print JSON")
     show = actions.add_parser("show", help="one example's main text and marked blocks")
-    show.add_argument("example_id", type=int)
-    show.add_argument("--json", action="store_true")
+    show.add_argument("example_id", type=int, metavar="ID", help="its id (see `list`)")
+    show.add_argument("--json", action="store_true",
+                      help="print JSON (main text, blocks and the selected element ids)")
     delete = actions.add_parser("delete", help="delete examples by id")
-    delete.add_argument("example_ids", type=int, nargs="+")
+    delete.add_argument("example_ids", type=int, nargs="+", metavar="ID",
+                        help="their ids (see `list`)")
     export = actions.add_parser("export", help="write the shared datasets' JSONL format")
     export.add_argument("path", type=Path,
                         help="file (.jsonl or .jsonl.gz), folder (gets pages.jsonl.gz) or - "
@@ -53,8 +58,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     folders = actions.add_parser("export-folders",
                                  help="folders the browser may export into (besides the "
                                       "default exports folder)")
-    folders.add_argument("--add", type=Path, action="append", default=[], metavar="DIR")
-    folders.add_argument("--remove", type=Path, action="append", default=[], metavar="DIR")
+    folders.add_argument("--add", type=Path, action="append", default=[], metavar="DIR",
+                         help="let the browser export into DIR (repeatable)")
+    folders.add_argument("--remove", type=Path, action="append", default=[], metavar="DIR",
+                         help="no longer (repeatable)")
+    for name, action in actions.choices.items():  # `examples import --help` said no word
+        if action.description is None:  # of what the action does
+            action.description = next(a.help for a in actions._choices_actions
+                                      if a.dest == name)
     parser.set_defaults(run=run)
 
 
@@ -148,6 +159,10 @@ def _run(args: argparse.Namespace) -> int:
             _settle(store, "unchanged")  # a change a killed process left half done
         if args.action == "list":
             items = store.list(limit=args.limit)
+            if not args.json and len(items) == args.limit and store.count() > args.limit:
+                # fifty lines looked like all of them
+                print(f"blocksift: the {args.limit} newest of {store.count()} examples; "
+                      "--limit N lists more", file=sys.stderr)
             if args.json:
                 json.dump([e.summary() for e in items], sys.stdout, indent=2)
                 print()
