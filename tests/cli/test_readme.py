@@ -61,3 +61,19 @@ def test_readme_says_batch_reads_gzip_and_what_ctrl_c_leaves():
     assert f"`blocksift: interrupted: {said}`" in prose
     ctrl_c = prose[prose.index("Ctrl-C (exit 130)"):]
     assert "`examples import`" in ctrl_c and "`eval`" in ctrl_c and "`--warc`" in ctrl_c
+
+
+def test_readme_names_every_command_whose_bar_can_be_forced():
+    """Each command taking --progress is named where the README says so (only batch and
+    eval were, when cluster, train and examples import took it too)."""
+    import subprocess
+    import sys
+
+    prose = " ".join(README.split("## Command line", 1)[1].split("### Exit codes", 1)[0]
+                     .split())
+    said = prose[prose.index("`--progress` /"):][:300]
+    for name in ("batch", "eval", "cluster", "train", "examples import"):
+        helped = subprocess.run([sys.executable, "-m", "blocksift", *name.split(), "--help"],
+                                capture_output=True, text=True, timeout=120)
+        assert "--progress" in helped.stdout, name
+        assert name == "batch" or f"`{name}`" in said, (name, said)
