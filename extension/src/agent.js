@@ -45,7 +45,8 @@ export function agentCall(method, args) {
     /** The page's scroll area in document coordinates, without our layer, and the layer's
      * origin: {left, top, right, bottom, originX, originY} (measureScrollArea). */
     let scrollArea = null;
-    /** Boxes drawn, with what places them: {box, pane, elements, fixed, sticky, scrollers}. */
+    /** Boxes drawn, with what places them: {box, pane, elements, fixed, scrollers, stuck,
+     * sticky, pinned, following} (drawOverlay). */
     let overlayBoxes = [];
     /** The legend, and the labels it keeps off (document coordinates). */
     let legendPlace = null;
@@ -790,11 +791,20 @@ export function agentCall(method, args) {
       return animations;
     }
 
+    /** Where a sticky element's containing block lies, and its size (document coordinates). */
+    function stickyKey(sticky, block) {
+      const b = block.getBoundingClientRect();
+      return [b.left + scrollX, b.top + scrollY, b.width, b.height, sticky.offsetWidth, sticky.offsetHeight].join(" ");
+    }
+
     /** Put the boxes on their blocks again, after the page changed size: what was drawn where
-     * a block lay had stayed there when the page moved it (a slot above it filled in). */
+     * a block lay had stayed there when the page moved it (a slot above it filled in). A copy
+     * of a sticky element's stickiness is made again only where its containing block moved
+     * (where it lies unstuck is found by restyling the page for a moment). */
     function replaceBoxes() {
       for (const entry of overlayBoxes) {
         if (entry.stuck) {
+          if (stickyKey(entry.stuck.sticky, entry.stuck.block) === entry.stuck.at) continue;
           const stuck = stickyFrame(entry.elements);
           if (!stuck) continue;
           stuck.inner.append(entry.box);
@@ -1016,7 +1026,7 @@ export function agentCall(method, args) {
         + ` bottom: ${style.bottom}; left: ${style.left}; width: ${at.width}px; height: ${at.height}px;`
         + ` margin: ${top - cb.top - spacer}px ${px(style.marginRight)}px ${px(style.marginBottom)}px ${left - cb.left}px;`;
       outer.append(gap, inner);
-      return { outer, inner, left, top, rect };
+      return { outer, inner, left, top, rect, sticky, block, at: stickyKey(sticky, block) };
     }
 
     /**
