@@ -1,31 +1,43 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The trees' walk (trees.TreeEnsemble._walk) compiled (optional): the same doubled leaf
 index of every (row, tree), found one pair at a time down its own path instead of level
-by level over every pair, with the same node tables and the same comparisons (``x <=
-threshold``; NaN goes where the split's ``default_left`` says). The leaf values are then
-summed by numpy as before, so the scores are the same to the bit."""
+by level over every pair, with the same splits and comparisons (``x <= threshold``; NaN
+goes where the split's ``default_left`` says). The leaf values are then summed by numpy as
+before, so the scores are the same to the bit."""
 
 from libc.math cimport isnan
+from libc.stdint cimport int32_t, uint8_t
 
 
-def leaf_states(const double[:, ::1] x, const Py_ssize_t[::1] roots,
-                const unsigned char[::1] inner, const Py_ssize_t[::1] split_feature,
-                const double[::1] split_threshold, const unsigned char[::1] nan_left,
-                const Py_ssize_t[::1] children, Py_ssize_t[::1] out):
+cdef struct Node:
+    # one node's split in one place (trees.NODE_DTYPE, aligned): a step reads one cache line
+    double threshold
+    int32_t feature  # -1 at a leaf
+    int32_t left
+    int32_t right
+    uint8_t nan_left
+
+
+def leaf_states(const double[:, ::1] x, const int32_t[::1] roots, const Node[::1] nodes,
+                Py_ssize_t[::1] out):
     """Fill ``out`` (rows x trees, row-major) with each pair's doubled leaf index."""
     cdef Py_ssize_t n_rows = x.shape[0], n_trees = roots.shape[0]
-    cdef Py_ssize_t row, t, state
+    cdef Py_ssize_t row, t
+    cdef int32_t index
+    cdef const Node* node
     cdef double value
-    cdef bint go_left
     with nogil:
-        for row in range(n_rows):
-            for t in range(n_trees):
-                state = roots[t]
-                while inner[state]:
-                    value = x[row, split_feature[state]]
+        # tree by tree: one tree's nodes stay in the nearest cache while every row walks it
+        # (row by row, each row went through all the trees' nodes, megabytes of them)
+        for t in range(n_trees):
+            for row in range(n_rows):
+                index = roots[t]
+                node = &nodes[index]
+                while node.feature >= 0:
+                    value = x[row, node.feature]
                     if isnan(value):
-                        go_left = nan_left[state]
+                        index = node.left if node.nan_left else node.right
                     else:
-                        go_left = value <= split_threshold[state]
-                    state = children[state + go_left]
-                out[row * n_trees + t] = state
+                        index = node.left if value <= node.threshold else node.right
+                    node = &nodes[index]
+                out[row * n_trees + t] = 2 * <Py_ssize_t>index

@@ -34,6 +34,9 @@ else:
         _compiled_trees = None
 
 FORMAT_VERSION = 1
+#: A node as the compiled walk reads it (``_trees.pyx``'s ``Node``, C's alignment).
+NODE_DTYPE = np.dtype([("threshold", np.float64), ("feature", np.int32), ("left", np.int32),
+                       ("right", np.int32), ("nan_left", np.uint8)], align=True)
 #: Rows evaluated at once (memory: a few arrays of rows x trees x 8 bytes; 512 rows of 200
 #: trees keep them under a megabyte each, and most pages are one chunk).
 CHUNK_ROWS = 512
@@ -118,8 +121,12 @@ class TreeEnsemble:
         self._children = 2 * np.stack([self.right, self.left], axis=1).ravel().astype(np.intp)
         self._roots = 2 * np.asarray(self.roots, np.intp)
         self._node_value = np.repeat(np.asarray(self.value, np.float64), 2)
-        self._inner_bytes = self._inner.view(np.uint8)
-        self._nan_left_bytes = self._nan_left.view(np.uint8)
+        if _compiled_trees is not None:
+            nodes = np.zeros(len(self.feature), NODE_DTYPE)
+            nodes["threshold"], nodes["feature"] = self.threshold, self.feature
+            nodes["left"], nodes["right"] = self.left, self.right
+            nodes["nan_left"] = self.default_left
+            self._nodes, self._root_nodes = nodes, np.asarray(self.roots, np.int32)
 
     def _walk(self, x: np.ndarray) -> np.ndarray:
         """Doubled leaf index (``2 * node``) of every (row, tree), flat in row-major order:
@@ -127,9 +134,7 @@ class TreeEnsemble:
         if _compiled_trees is None:
             return self._walk_numpy(x)
         out = np.empty(len(x) * len(self._roots), dtype=np.intp)
-        _compiled_trees.leaf_states(x, self._roots, self._inner_bytes, self._split_feature,
-                                    self._split_threshold, self._nan_left_bytes,
-                                    self._children, out)
+        _compiled_trees.leaf_states(x, self._root_nodes, self._nodes, out)
         return out
 
     def _walk_numpy(self, x: np.ndarray) -> np.ndarray:
