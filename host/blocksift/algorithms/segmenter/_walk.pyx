@@ -94,7 +94,7 @@ cdef str _collect_text(xmlNode* first):
     cdef const char* found = NULL
     cdef Py_ssize_t count = 0
     while node is not NULL:
-        if node.content[0] != 0:
+        if node.content is not NULL and node.content[0] != 0:
             found = <const char*>node.content
         count += 1
         node = _text_node_or_skip(node.next)
@@ -105,7 +105,8 @@ cdef str _collect_text(xmlNode* first):
     joined = b""
     node = start
     while node is not NULL:
-        joined += <bytes>(<const char*>node.content)
+        if node.content is not NULL:
+            joined += <bytes>(<const char*>node.content)
         node = _text_node_or_skip(node.next)
     return joined.decode("utf-8")
 
