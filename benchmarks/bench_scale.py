@@ -25,6 +25,8 @@ repeated), each run in a fresh process whose whole process tree is sampled from 
 
 ``--extractors auto-fast`` and ``auto-lite`` run auto with the bundled ``fast`` and ``lite``
 models (``--model fast``, ``--model lite``).
+A name ending in ``:python`` (``auto-lite:python``) runs without the compiled walk and trees
+(``BLOCKSIFT_NO_SPEEDUPS=1``), to compare them in one run.
 ``--extractors null`` runs the same pipeline with a step that extracts nothing (the same
 sandbox round trip): its CPU time is the pipeline's own cost (reading, decoding, pipes,
 writing, start-up), to subtract when comparing extractors alone.
@@ -50,6 +52,9 @@ sys.path.insert(0, str(HERE.parent / "host"))
 
 DATASETS = ["cleaneval-dev", "cleanportaleval", "dragnet", "wcxb-dev", "zh-cwce"]
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
+#: An extractor name ending so (``auto-lite:python``) runs without the compiled walk and
+#: trees (BLOCKSIFT_NO_SPEEDUPS=1): the same code in Python and numpy, side by side.
+PURE = ":python"
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -136,6 +141,7 @@ def run_pipeline(extractor: str, workers: int, warc_dir: str, work: str, timeout
 
     from blocksift.integrations.datatrove import BlocksiftExtractor, BlocksiftWarcReader
 
+    extractor = extractor.removesuffix(PURE)
     if extractor == "trafilatura":
         from datatrove.pipeline.extractors import Trafilatura
 
@@ -228,9 +234,12 @@ def measure(extractor: str, workers: int, warc_dir: Path, timeout: float) -> dic
     load_before = os.getloadavg()[0]
     work = tempfile.mkdtemp(prefix="bench-scale-")
     try:
+        env = ({**os.environ, "BLOCKSIFT_NO_SPEEDUPS": "1"} if extractor.endswith(PURE)
+               else None)
         process = subprocess.Popen(
             [sys.executable, __file__, "--run-pipeline", extractor, str(workers), str(warc_dir),
-             work, str(timeout)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+             work, str(timeout)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            env=env)
         sampler = TreeSampler(process.pid)
         while process.poll() is None:
             sampler.sample()
