@@ -755,33 +755,32 @@ export function agentCall(method, args) {
      * scrolled, also when the page scrolls it from an animation frame; moved on the pane's
      * scroll event, the node came a frame later). Not for what sticks in the pane (it does
      * not scroll with it), nested panes, or a right-to-left pane that scrolls sideways: those
-     * are placed again as the pane scrolls, by whoever drew them. Returns the animations,
-     * given back to be replaced on the next call.
+     * are placed again as the pane scrolls, by whoever drew them (and so is this node, which
+     * that keeps right). Returns the animations, given back to be replaced on the next call.
      */
     function followPane(node, { scrollers, elements, pinned }, rect, originX, originY, previous = []) {
       for (const animation of previous) animation.cancel();
       const [scroller] = scrollers;
       if (!SCROLL_TIMELINES || scrollers.length !== 1 || pinned) return [];
-      const rangeY = Math.max(0, scroller.scrollHeight - scroller.clientHeight);
-      const rangeX = Math.max(0, scroller.scrollWidth - scroller.clientWidth);
-      if (rangeX && getComputedStyle(scroller).direction === "rtl") return [];
+      const ltr = getComputedStyle(scroller).direction !== "rtl";
+      if (!ltr && scroller.scrollWidth > scroller.clientWidth) return [];
       if (!elements.every((element) => scroller.contains(element))) return [];
       // where it lies with the pane at its scroll start
       node.style.left = `${rect.left + scroller.scrollLeft - originX}px`;
       node.style.top = `${rect.top + scroller.scrollTop - originY}px`;
+      // Over a way in pixels longer than any pane scrolls, not the pane's scroll range: a pane
+      // that grows (a chat's new message) keeps the node where it is, and one scrolled to its
+      // end leaves no animation finished (those were not brought back in the frame that
+      // scrolled the pane back, in Chromium 156).
+      const way = 1e7;
       const animations = [];
-      const options = { duration: "auto", fill: "both", easing: "linear" };
-      // Run at half speed over twice the way, so that the pane at its end is halfway through:
-      // an animation finished there was not brought back in the frame that scrolled the pane
-      // back from its end (Chromium 156), only in the next.
-      const run = (keyframes, axis) => {
-        const animation = node.animate(keyframes, { ...options, timeline: new ScrollTimeline({ source: scroller, axis }) });
-        animation.playbackRate = 0.5;
-        animations.push(animation);
-      };
+      const run = (keyframes, axis) => animations.push(node.animate(keyframes, {
+        duration: "auto", fill: "both", easing: "linear", rangeStart: "0px", rangeEnd: `${way}px`,
+        timeline: new ScrollTimeline({ source: scroller, axis }),
+      }));
       try {
-        if (rangeY) run({ transform: ["translateY(0px)", `translateY(${-2 * rangeY}px)`] }, "y");
-        if (rangeX) run({ translate: ["0px 0px", `${-2 * rangeX}px 0px`] }, "x");
+        run({ transform: ["translateY(0px)", `translateY(${-way}px)`] }, "y");
+        if (ltr) run({ translate: ["0px 0px", `${-way}px 0px`] }, "x");
       } catch {
         for (const animation of animations) animation.cancel();
         node.style.left = `${rect.left - originX}px`;

@@ -618,8 +618,9 @@ def test_a_box_in_a_pane_moves_in_the_frame_that_scrolls_the_pane(browser: harne
     animation frame is on the ad in the frame that shows the pane scrolled: the browser moves
     it, on the pane's scroll timeline. Moved on the pane's scroll event, which comes with the
     next frame, it lay a frame's scroll away from the ad in every frame of the scroll (120 px
-    after a jump of 120 px). Browsers without scroll timelines (Firefox ESR 153) still move it
-    on the scroll event."""
+    after a jump of 120 px). New comments at the pane's end leave it on the ad (it was moved by
+    the share of the pane's scroll range, which they changed). Browsers without scroll
+    timelines (Firefox ESR 153) still move it on the scroll event."""
     page = browser.new_tab(site.url("overlay/pane-sticky.html"))
     page.wait_for("document.readyState === 'complete'")
     if not page.evaluate("typeof ScrollTimeline === 'function'"):
@@ -632,6 +633,13 @@ def test_a_box_in_a_pane_moves_in_the_frame_that_scrolls_the_pane(browser: harne
         target, box, _ = page.evaluate(_scrolled_in_a_frame("document.getElementById('comments')", top, ad))
         assert _close(target, box), (top, target, box)
     page.screenshot(artifacts / "overlay-pane-scrolled-in-a-frame.png")
+    # new comments come in at the pane's end (it scrolls further, the ad stays where it is)
+    page.evaluate("(document.getElementById('comments').scrollTop = 150, true)")
+    for _ in range(3):
+        target, box, _ = page.evaluate(
+            "(document.getElementById('comments').append(Object.assign(document.createElement('div'),"
+            f" {{className: 'msg', innerHTML: '<b>Reader</b><p>A new comment.</p>'}})), {NEXT_FRAME}).then(() => {ad})")
+        assert _close(target, box), (target, box)
     assert browser.act(page, "overlay")["status"] == "overlay-cleared"
 
 
