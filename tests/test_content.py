@@ -1131,6 +1131,26 @@ def test_spacer_images_and_the_tables_they_alone_filled_leave_the_reader_copy():
     assert 'src="https://ex.com/course.jpg"' in html
 
 
+def test_share_buttons_and_their_label_leave_the_reader_copy():
+    # a blog's "Tweet" link (Twitter's share endpoint) ended its text; an article opened with
+    # "Share This:" over its networks' icons
+    main = _render("<h1>Just keep going</h1><div><strong>Share This: </strong>"
+                   "<a href='https://www.facebook.com/sharer/sharer.php?u=x'><img src='/fb.svg'></a>"
+                   "<a href='https://twitter.com/intent/tweet?url=x'><img src='/x.svg'></a>"
+                   "<a href='https://www.linkedin.com/shareArticle?url=x'>in</a></div>"
+                   "<p>In 1997 I was just graduating from high school and designing websites.</p>"
+                   "<p>Read <a href='https://twitter.com/randfish'>my tweets</a> or look at "
+                   "the <a href='https://twitter.com/share'>share</a> page's source.</p>"
+                   "<div><a href='https://twitter.com/share' class='twitter-share-button'>Tweet</a>"
+                   "</div>")
+    assert main.html.count("<a ") == 1 and "twitter.com/randfish" in main.html
+    assert "Share This" not in main.html and "Tweet" not in main.html
+    assert "fb.svg" not in main.html and "x.svg" not in main.html
+    # a sentence that names a share link keeps its words
+    assert "Read my tweets or look at the share page's source." in " ".join(
+        etree.HTML(main.html).xpath("string()").split())
+
+
 @pytest.mark.parametrize("colspan, width", [("²", 1), ("0", 1), ("2px", 2), (" +2", 2),
                                              ("1000000000", 1000)])
 def test_a_cell_s_span_is_read_as_a_browser_reads_it(colspan, width):

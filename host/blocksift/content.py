@@ -1561,6 +1561,52 @@ def _drop_spacer_images(clone: etree._Element) -> None:
                 break
 
 
+#: The addresses of a network's "share this" endpoints: a link to one is a button that posts
+#: the page there ("Tweet", a Facebook or Pinterest icon), not a link of the text.
+_SHARE_URL = re.compile(
+    r"^(?:https?:)?//(?:www\.|m\.|api\.)?(?:twitter\.com/(?:share|intent/tweet)|"
+    r"x\.com/(?:share|intent/(?:tweet|post))|facebook\.com/(?:sharer|share\.php|dialog/share|"
+    r"dialog/feed)|linkedin\.com/(?:shareArticle|sharing/share-offsite|cws/share)|"
+    r"pinterest\.[a-z.]+/pin/create|reddit\.com/submit|whatsapp\.com/send|wa\.me/\?|"
+    r"t(?:elegram)?\.me/share|tumblr\.com/(?:share|widgets/share)|digg\.com/submit|"
+    r"del\.icio\.us/post|stumbleupon\.com/submit|news\.ycombinator\.com/submitlink|"
+    r"plus\.google\.com/share|getpocket\.com/(?:save|edit)|bsky\.app/intent/compose|"
+    r"threads\.net/intent/post|buffer\.com/add|flipboard\.com/bookmarklet)", re.I)
+#: What a row of share buttons says beside them ("Share This:", "Share this post", "Tweet").
+_SHARE_LABEL = re.compile(r"^(?:share(?: (?:this|on|via|it))?(?: (?:post|article|page|story))?|"
+                          r"tweet|pin it|email|print)\W*$", re.I)
+#: Most characters of a box around share buttons that says nothing else but their label.
+_SHARE_BOX_CHARS = 40
+
+
+def _drop_share_links(clone: etree._Element) -> None:
+    """Links to a network's share endpoint (:data:`_SHARE_URL`) out of the reader's copy, and
+    the box around them when all it says is a share label (:data:`_SHARE_LABEL`): a blog's
+    "Tweet" link ended the text, an article opened with "Share This:" over its icons. In a
+    sentence, the link's words stay, without the link."""
+    for link in list(clone.iter("a")):
+        if link.getparent() is None or not _SHARE_URL.match((link.get("href") or "").strip()):
+            continue
+        parent = link.getparent()
+        block = next((node for node in (parent, *parent.iterancestors())
+                      if node.tag in BLOCK_TAGS), parent)
+        if len(" ".join(element_text(block).split())) - len(
+                " ".join(element_text(link).split())) > _SHARE_BOX_CHARS:
+            link.drop_tag()  # in a sentence: its words stay, not as a button
+            continue
+        _drop(link)
+        box = None
+        for node in (parent, *parent.iterancestors()):
+            text = " ".join(element_text(node).split())
+            if len(text) > _SHARE_BOX_CHARS or (text and not _SHARE_LABEL.match(text)) \
+                    or next(node.iter(*_PICTURES, "table", "pre", "math"), None) is not None:
+                break
+            if node.getparent() is not None:
+                box = node
+        if box is not None and box.tag not in ("body", "html"):
+            _drop(box)
+
+
 #: Most words of a box's text besides a script's link in it for the link to be a control
 #: ("Code: Select all"), not a link in a sentence.
 _SCRIPT_LINK_BESIDE_WORDS = 2
@@ -1705,6 +1751,7 @@ def restructure(clone: etree._Element, math_classes: bool = True) -> None:
     _drop_controls(clone)  # after the formulas: MathJax 2 keeps TeX in scripts
     _drop_cart_links(clone)
     _drop_script_links(clone)
+    _drop_share_links(clone)
     _drop_heading_anchors(clone)
     _drop_bare_navigation(clone)
     _drop_template_slots(clone)
