@@ -758,3 +758,20 @@ def test_examples_list_says_when_it_shows_only_the_newest(home, tmp_path):
     assert "the N newest (default 50" in " ".join(helped.split())
     described = run("examples", "import", "--help", home=home).stdout.decode()
     assert "add the pages of a datasets-format file" in described
+
+
+def test_extract_action_hide_in_a_terminal_wraps_each_reason_under_its_element(home):
+    """`extract --action hide` lines of 100 and more columns wrapped at column 0 of an
+    80-column terminal; the reasons now wrap under their indent (piped: a line each)."""
+    done = in_terminal(command("extract", str(EXAMPLE), "--action", "hide"),
+                       environment(home), columns=80)
+    assert_clean(done.returncode, done.screen, 0)
+    assert max(len(line) for line in done.lines) <= 80, done.screen
+    piped = run("extract", str(EXAMPLE), "--action", "hide", home=home).stdout.decode()
+    assert max(len(line) for line in piped.splitlines()) > 80
+    assert done.screen.split() == piped.split()
+    # a line per element, its reason's further lines under the reason
+    assert len([line for line in done.lines if not line.startswith(" ")]) == \
+        len(piped.splitlines())
+    assert all(line.startswith(" " * 9) and line[9] != " " for line in done.lines
+               if line.startswith(" "))

@@ -46,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
         json.dump(described, sys.stdout, indent=2)
         print()
         return 0
+    from .table import say as _say
     from .table import terminal_width
 
     width = terminal_width()
@@ -62,14 +63,3 @@ def run(args: argparse.Namespace) -> int:
         print()
     return 0
 
-
-def _say(text: str, first: str, rest: str, width: int | None) -> None:
-    """``text`` on one line when piped (a line per setting, for grep), wrapped at the
-    terminal's width under its indent in a terminal (it wrapped mid-word at column 0)."""
-    if width is None or len(first) + len(text) <= width:
-        print(first + text)
-        return
-    import textwrap
-
-    print(textwrap.fill(text, width=max(width - 1, 40), initial_indent=first,
-                        subsequent_indent=rest, break_on_hyphens=False))

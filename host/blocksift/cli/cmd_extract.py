@@ -60,6 +60,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     model_path = resolve_model(module, args.model)
     html, fetched_url = read_source(args.source)
+    from .table import terminal_width
+
+    args.width = terminal_width()  # the child writes into a buffer, not to the terminal
     return run_limited(lambda: _extract(args, module, params, html, fetched_url, model_path),
                        args.timeout, args.memory_limit or None)
 
@@ -87,12 +90,15 @@ def _extract(args: argparse.Namespace, module: Any, params: Any, html: str,
                       ensure_ascii=False, indent=2)
             print()
         else:
-            print(f"{plan.page_kind} page: {len(plan.targets)} elements to hide"
-                  + (f" (only {plan.restrained_to}: {plan.restraint})" if plan.restraint
-                     else ""))
+            from .table import say
+
+            width = getattr(args, "width", None)  # a terminal's: reasons wrap under their indent
+            say(f"{plan.page_kind} page: {len(plan.targets)} elements to hide"
+                + (f" (only {plan.restrained_to}: {plan.restraint})" if plan.restraint
+                   else ""), width=width)
             for target in plan.targets:
                 where = target.element_id or target.xpath
-                print(f"{target.kind:<8} {where}  {target.reason}")
+                say(f"{target.kind:<8} {where}  {target.reason}", rest=" " * 9, width=width)
         return 0
     elapsed = (time.perf_counter() - started) * 1000
     if result.status != "ok" and args.format != "json":

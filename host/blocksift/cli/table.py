@@ -113,6 +113,19 @@ def render(columns: list[Column], width: int | None) -> list[str]:
     return lines
 
 
+def say(text: str, first: str = "", rest: str = "  ", width: int | None = None) -> None:
+    """``text`` after ``first`` on one line when piped (a line per item, for grep), wrapped
+    at the terminal's ``width`` under the ``rest`` indent in a terminal (long lines wrapped
+    mid-word at column 0)."""
+    if width is None or display_width(first + text) <= width:
+        print(first + text)
+        return
+    import textwrap
+
+    print(textwrap.fill(text, width=max(width - 1, 40), initial_indent=first,
+                        subsequent_indent=rest, break_on_hyphens=False))
+
+
 def print_table(columns: list[Column], stream: TextIO | None = None) -> None:
     stream = sys.stdout if stream is None else stream
     for line in render(columns, terminal_width(stream)):
