@@ -1054,7 +1054,8 @@ export function agentCall(method, args) {
       return { outer: pane, inner: pane, left: clip.left, top: clip.top, rect, follow };
     }
 
-    /** Document-coordinate boxes of the page's visible lines of text (labels avoid them). */
+    /** Document-coordinate boxes of the page's visible lines of text, its form controls and
+     * frames (labels and the legend avoid them). */
     function textRects() {
       const rects = [];
       const walker = document.createTreeWalker(document.body ?? document.documentElement, NodeFilter.SHOW_TEXT);
@@ -1066,8 +1067,9 @@ export function agentCall(method, args) {
           if (r.width >= 1 && r.height >= 1) rects.push({ x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height });
         }
       }
-      // form controls show text that is no text node
-      for (const control of document.querySelectorAll("input, button, select, textarea")) {
+      // form controls show text that is no text node; frames and players, what is none of
+      // the page's text (an embedded post, a video)
+      for (const control of document.querySelectorAll("input, button, select, textarea, iframe, frame, embed, object, video")) {
         const r = control.getBoundingClientRect();
         if (r.width >= 1 && r.height >= 1) rects.push({ x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height });
       }

@@ -702,3 +702,21 @@ def test_boxes_stay_on_their_blocks_when_the_page_changes(browser: harness.Brows
     assert _close(target, box), (target, box)
     keys.press("Escape")
     wait_status(page, "label-cancelled")
+
+
+def test_the_legend_keeps_off_a_frame(browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    """The legend keeps off a frame on the page (a video player, an embedded post) as it keeps
+    off the page's text, where the window has room for it elsewhere: the frame's text is none of
+    the page's, and the legend went over the player at the window's lower left."""
+    page = browser.new_tab(site.url("overlay/legend-frame.html"))
+    page.wait_for("document.readyState === 'complete'")
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    page.screenshot(artifacts / "overlay-legend-frame.png")
+    over = (f"(() => {{ const l = {UI}.querySelector('.legend').getBoundingClientRect(),"
+            " f = document.getElementById('player').getBoundingClientRect();"
+            " return Math.max(0, Math.min(l.right, f.right) - Math.max(l.left, f.left))"
+            " * Math.max(0, Math.min(l.bottom, f.bottom) - Math.max(l.top, f.top)); })()")
+    assert page.evaluate(over) == 0
+    assert page.evaluate(TEXT_UNDER_LEGEND) == 0
+    assert not page.evaluate(f"{UI}.querySelector('.legend').classList.contains('folded')")
+    assert browser.act(page, "overlay")["status"] == "overlay-cleared"
