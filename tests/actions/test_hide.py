@@ -1155,3 +1155,45 @@ def test_story_titles_in_h1_make_an_index_when_several_are_links() -> None:
     both = Page(f"<html><body><main>{network}{cards}</main></body></html>")
     assert [item.title for item in index_items(both)][:3] == [f"Question {n} of the network"
                                                              for n in range(3)]
+
+
+def _table_layout(column: str) -> str:
+    """An old table layout: the site's column of links in the cell beside the story's."""
+    paragraphs = "".join("<p>" + " ".join(s.format(n=i + 3) for s in _STORY)
+                         + f" Paragraph {i} ends here.</p>" for i in range(5))
+    return ("<html><head><title>Salt and blood pressure</title></head><body><table><tr>"
+            f"<td id='column'>{column}</td><td><h1>Salt and blood pressure</h1>{paragraphs}"
+            "</td></tr></table></body></html>")
+
+
+def _links(count: int) -> str:
+    return "<ul>" + "".join(f"<li><a href='/archive/{n}'>Week {n} of the salt series</a></li>"
+                            for n in range(1, count + 1)) + "</ul>"
+
+
+_ARCHIVE = _links(12)
+
+
+@pytest.mark.parametrize("main_p", [0.06, 0.12, 0.19])
+def test_a_column_of_links_alone_goes_though_the_segmenter_half_believes_it(
+        main_p: float) -> None:
+    # cleaneval-dev's table layouts: a cell of 22 archive links beside the story's, given a
+    # main-content probability of 0.1 to 0.14, stayed under the veto's 0.05 after hide
+    page, decision = _plan_with_main_p(_table_layout(_ARCHIVE), "//td[@id='column']", main_p)
+    after, _ = visible_words(page, decision.elements)
+    assert after["week"] == 0, [(t.xpath, t.reason) for t in decision.plan.targets]
+    assert after["paragraph"] == 5 and after["salt"] >= 1
+
+
+@pytest.mark.parametrize(("column", "main_p"), [
+    (_ARCHIVE, 0.25),  # the segmenter believes it more: the veto holds
+    # a few words outside its links: no longer nearly all links, the veto holds
+    (_ARCHIVE + "<p>Every week a reader writes in about salt.</p>", 0.12),
+    # nearly all links but few of them
+    (_links(5), 0.12)])
+def test_a_column_the_segmenter_believes_or_with_words_of_its_own_keeps_the_veto(
+        column: str, main_p: float) -> None:
+    page, decision = _plan_with_main_p(_table_layout(column), "//td[@id='column']", main_p)
+    after, _ = visible_words(page, decision.elements)
+    assert after["week"] >= 1, [(t.xpath, t.reason) for t in decision.plan.targets]
+    assert after["paragraph"] == 5

@@ -199,6 +199,17 @@ class HideParams(BaseModel):
         "above which the sidebar and the menu of careful_page_chrome are left too: the main "
         "content is a guess there (on wcxb-dev the one page the sidebar cost gold text on, "
         "and the one the menu cost most on, were such pages); 1: never")
+    veto_links_p: float = Field(0.2, ge=0, le=1, description="Least main-content "
+                                "probability of a region for the veto to keep a container "
+                                "that is nearly all links (veto_links_density of its text, "
+                                "veto_links_min links or more): a column of a site's links "
+                                "the segmenter half believes (0.1 to 0.14 on cleaneval-dev's "
+                                "table layouts) is no text to keep; at most veto_p: such a "
+                                "container has the veto of any other")
+    veto_links_density: float = Field(0.9, ge=0, le=1, description="Least link density of "
+                                      "a container veto_links_p applies to")
+    veto_links_min: int = Field(10, ge=1, description="Least links of a container "
+                                "veto_links_p applies to")
     caption_chars: int = Field(80, ge=0, description="Most characters of a heading that "
                                "names a hidden block right after it ('Recent posts' above "
                                "its list), hidden with it; 0: headings stay")
@@ -849,6 +860,13 @@ def _careful(result: ExtractionResult | None, params: HideParams) -> str:
     return ""
 
 
+def _all_links(stats: _Stats, params: HideParams) -> bool:
+    """Whether a container is nearly all links, and many (``veto_links_density``,
+    ``veto_links_min``): what ``veto_links_p`` applies to."""
+    return (stats.links >= params.veto_links_min
+            and stats.link_chars >= params.veto_links_density * stats.chars)
+
+
 def _likeliest_main(segments: Sequence[Segment]) -> dict[etree._Element, float]:
     """Per element holding a segmenter region (itself or below), the highest main-content
     probability of those regions."""
@@ -1200,11 +1218,13 @@ def decide(page: Page, result: ExtractionResult | None,
             chosen[element] = ("other", f"{what}: {words}, outside the main text")
 
     # 3a. the segmenter's veto: a container holding a region it finds at all likely to be main
-    #     content stays, whatever its structure says (ads excepted)
+    #     content stays, whatever its structure says (ads excepted); one that is nearly all
+    #     links (a site's column of archive links) only where it finds it more likely
     likely = _likeliest_main(segments) if segments else {}
     if segments and params.veto_p < 1.0:
         chosen = {e: v for e, v in chosen.items()
                   if v[0] == "ad" or likely.get(e, 0.0) < params.veto_p
+                  or (likely.get(e, 0.0) < params.veto_links_p and _all_links(stats[e], params))
                   or (v[1].split()[0] in _CONSENT_WORDS and _asks_cookie_consent(e))}
 
     # 3a'. a heading that only names the hidden block right after it goes with it
