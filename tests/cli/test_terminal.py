@@ -678,7 +678,7 @@ def test_batch_in_a_terminal_ends_with_how_the_pages_went(home, pages, tmp_path)
 def test_examples_list_lines_up_chinese_titles(home, tmp_path):
     """A Chinese title takes two terminal columns a character: padded by len() its row's
     URL stood up to 25 columns right of the others'."""
-    from blocksift.cli.table import display_width
+    from blocksift.terminal import display_width
 
     html = EXAMPLE.read_text(encoding="utf-8")
     titles = ["北医新闻网_(新闻)", "Why Lighthouses Went Dark",

@@ -46,8 +46,8 @@ def run(args: argparse.Namespace) -> int:
         json.dump(described, sys.stdout, indent=2)
         print()
         return 0
-    from .table import say as _say
-    from .table import terminal_width
+    from ..terminal import say as _say
+    from ..terminal import terminal_width
 
     width = terminal_width()
     for entry in described:

@@ -258,8 +258,8 @@ def warn_about_gold(report) -> None:
 def print_table(reports: list) -> None:
     """One row per dataset; in a terminal narrower than the table the columns are stacked
     in blocks that repeat the dataset and algorithm (piped, the table is whole)."""
-    from .table import Column, figure
-    from .table import print_table as show
+    from ..terminal import Column, figure
+    from ..terminal import print_table as show
 
     columns = [Column("dataset", left=True, key=True), Column("algorithm", left=True, key=True),
                Column("pages")] + [Column(title) for title in (
@@ -285,8 +285,8 @@ def print_table(reports: list) -> None:
 
 def print_page_types(dataset: str, groups: dict) -> None:
     """Word F1 (the wcxb metric) beside shingle F1, per page type."""
-    from .table import Column, figure
-    from .table import print_table as show
+    from ..terminal import Column, figure
+    from ..terminal import print_table as show
 
     columns = [Column(f"{dataset} by page type", left=True, key=True), Column("pages")] + [
         Column(title) for title in ("wordP", "wordR", "wordF1", "F1", "snip+", "snip-",

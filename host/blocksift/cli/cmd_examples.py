@@ -168,7 +168,7 @@ def _run(args: argparse.Namespace) -> int:
                 print()
             elif not items:
                 print(f"no examples yet in {store.path}")
-            from .table import clip, display_width, pad
+            from ..terminal import clip, display_width, pad
 
             # titles as wide as the longest, up to 50 terminal columns (not 50 blanks when
             # none has one; a Chinese title takes two columns a character)

@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     model_path = resolve_model(module, args.model)
     html, fetched_url = read_source(args.source)
-    from .table import terminal_width
+    from ..terminal import terminal_width
 
     args.width = terminal_width()  # the child writes into a buffer, not to the terminal
     return run_limited(lambda: _extract(args, module, params, html, fetched_url, model_path),
@@ -90,7 +90,7 @@ def _extract(args: argparse.Namespace, module: Any, params: Any, html: str,
                       ensure_ascii=False, indent=2)
             print()
         else:
-            from .table import say
+            from ..terminal import say
 
             width = getattr(args, "width", None)  # a terminal's: reasons wrap under their indent
             say(f"{plan.page_kind} page: {len(plan.targets)} elements to hide"

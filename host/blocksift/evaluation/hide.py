@@ -297,7 +297,7 @@ def run(args: argparse.Namespace) -> int:
         json.dump({"hide": rows, "cv": cv}, sys.stdout, indent=2)
         print()
         return 0
-    from ..cli.table import Column, print_table  # fitted to the terminal, whole when piped
+    from ..terminal import Column, print_table  # fitted to the terminal, whole when piped
 
     print_table([Column("dataset", [r["dataset"] for r in rows], left=True, key=True),
                  Column("hider", [r["hider"] for r in rows], left=True, key=True),

@@ -1,4 +1,4 @@
-"""Tables of figures for a person: one table when it fits the terminal, else stacked.
+"""Text for a person's terminal: tables of figures, one table when it fits, else stacked.
 
 A column is as wide as its title or its widest cell. Piped or redirected, every table is
 printed whole, one line per row (what a script or a file wants). In a terminal narrower
