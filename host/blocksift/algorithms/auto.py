@@ -985,9 +985,11 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
         return ExtractionResult(algorithm=NAME, status="empty", stage="empty",
                                 message=page.no_text_message(),
                                 main=MainText(title=extract_title(page)))
-    rules_fallback = params.rules_fallback and not (
-        0 < params.rules_fallback_max_elements <= page.element_count)
-    if "main" not in kinds and rules_fallback:
+
+    def too_long_for_rules() -> bool:  # asked only when needed: counting walks the tree
+        return 0 < params.rules_fallback_max_elements <= page.element_count
+
+    if "main" not in kinds and params.rules_fallback and not too_long_for_rules():
         rules_main = (feats.rules_signals(page, blocks.elements)[:, 0] if "rules" in
                       model.without else blocks.column("rules_main")
                       ) > 0
@@ -1099,7 +1101,7 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
         stats[f"page_type.{name}"] = round(float(p), 4)
     status = "ok" if text else "empty"
     message = "" if text else "no block was labeled main content" + (
-        "" if rules_fallback or not params.rules_fallback else
+        "" if not params.rules_fallback or not too_long_for_rules() else
         f" (no rule-based fallback on a page of {params.rules_fallback_max_elements:,} "
         "elements or more)")
     return ExtractionResult(
