@@ -347,7 +347,8 @@ def test_cluster_command_prints_classes_and_rules(capsys):
     assert cls["size"] == 8 and cls["rule"]["element_id"] == "story"
     module, args = _cluster_args([str(SITE / "news0.html"), "--param", "min_class_size=0"])
     assert module.run(args) == 0
-    assert "1 classes" in capsys.readouterr().out
+    shown = capsys.readouterr().out
+    assert "1 page, 1 class," in shown and "class 0: 1 page;" in shown
 
 
 @pytest.mark.parametrize("argv", [[], ["--param", "alpha=-1", "x.html"], ["missing.html"],

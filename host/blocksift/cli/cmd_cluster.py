@@ -89,7 +89,7 @@ def _print_site(entry: dict[str, Any]) -> None:
             shown = " ".join(f"{k}={rule[k]!r}" for k in ("element_id", "css_class", "path")
                              if rule[k] is not None)
         members = ", ".join(cls["members"][:6]) + (" ..." if cls["size"] > 6 else "")
-        print(f"  class {cls['label']}: {cls['size']} pages; rule {shown} "
+        print(f"  class {cls['label']}: {_count(cls['size'], 'page')}; rule {shown} "
               f"(summed H {cls['rule_score']:.4f})")
         if members:
             print(f"    {members}")
