@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -21,6 +23,20 @@ def shared_datasets() -> Path | None:
         if (candidate / "zh-cwce" / "pages.jsonl.gz").exists():
             return candidate
     return None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The tests never read or write the person's own blocksift folders: a farsw model they
+    # had trained made the hostile-page tests find no main text. One temporary home for the
+    # session (subprocesses inherit it); fixtures narrow it further per test.
+    config._blocksift_home = tempfile.mkdtemp(prefix="blocksift-tests-")
+    os.environ["BLOCKSIFT_HOME"] = config._blocksift_home
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    home = getattr(config, "_blocksift_home", None)
+    if home:
+        shutil.rmtree(home, ignore_errors=True)
 
 
 SHARED = shared_datasets()
