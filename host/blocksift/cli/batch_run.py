@@ -149,6 +149,17 @@ async def _run_one(pool: WorkerPool, algorithm: str, params: dict[str, Any],
     return result_line(record_id, outcome, started)
 
 
+def ignore_late_reads(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The loop's exception handler: Ctrl-C cancels the wait on the input's read thread, and
+    when that read ends, during asyncio.run's shutdown, CPython's ``_chain_future`` may try to
+    set the cancelled wait's result and log an InvalidStateError traceback over the
+    interrupted run's last words (a batch fed by a pipe that stays open). Nothing is lost:
+    the line read is one the run no longer wants. Anything else goes to the default handler."""
+    if isinstance(context.get("exception"), asyncio.InvalidStateError):
+        return
+    loop.default_exception_handler(context)
+
+
 async def run_in_order(items: Iterator[Any], start: Callable[[Any], Awaitable[Any] | None],
                        settle: Callable[[Any], None], jobs: int,
                        keep_items: bool = True) -> None:
@@ -158,6 +169,7 @@ async def run_in_order(items: Iterator[Any], start: Callable[[Any], Awaitable[An
     ``keep_items`` False: ``settle`` gets None for the item, which is not kept meanwhile
     (a page's raw line may be megabytes)."""
     loop = asyncio.get_running_loop()
+    loop.set_exception_handler(ignore_late_reads)
     window: deque[tuple[Any, asyncio.Task[Any] | None]] = deque()
     end = object()
 
