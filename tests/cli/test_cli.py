@@ -722,3 +722,20 @@ def test_cluster_counts_in_words(tmp_path):
     done = blocksift("cluster", "-d", str(DATASET), home=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "gazette.example: 1 page, 0 classes, 1 page in no class" in done.stdout.splitlines()
+
+
+@pytest.mark.parametrize("args, fix", [
+    ([], "fix: blocksift install\n"),
+    (["--browser", "firefox"], "fix: blocksift install --browser firefox\n"),
+])
+def test_doctor_with_nothing_registered_says_so_and_how_to_register(tmp_path, args, fix):
+    """Before any install, doctor listed every browser's missing manifest and ended in
+    'verdict: NOT OK - 0 broken, 0 working'."""
+    env = dict(os.environ, PYTHONPATH=str(REPO / "host"), HOME=str(tmp_path),
+               BLOCKSIFT_HOME=str(tmp_path / "home"), PATH="/nonexistent")
+    done = subprocess.run([sys.executable, "-m", "blocksift", "doctor", *args],
+                          capture_output=True, text=True, timeout=300, env=env, cwd=REPO)
+    assert done.returncode == 1, done.stderr
+    where = "for Firefox" if args else "with any browser"
+    assert done.stdout == (f"not registered: blocksift is not registered {where}, so there is "
+                           f"nothing to check\n{fix}"), done.stdout
