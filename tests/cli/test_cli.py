@@ -104,6 +104,26 @@ def test_extract_reads_stdin():
     (["eval", "--dataset", str(DATASET), "--train-fraction", "half"],
      "argument --train-fraction: must be above 0 and below 1, got 'half'"),
     (["eval", "--dataset", str(DATASET), "--per-page"], "--per-page goes with --json"),
+    # taken and ignored where they do not apply: the figures came out as without them
+    (["eval", "--dataset", str(DATASET), "--folds", "3"], "blocksift: error: --folds splits "
+     "each site's pages for --cv intra (farsw) or the sites for --action hide --cv inter; "
+     "auto runs no cross-validation\n"),
+    (["eval", "--dataset", str(DATASET), "--algo", "farsw", "--cv", "inter", "--folds", "3"],
+     "--cv inter leaves out one site at a time\n"),
+    (["eval", "--dataset", str(DATASET), "--algo", "farsw", "--folds", "3"], "add --cv intra"),
+    (["eval", "--dataset", str(DATASET), "--algo", "farsw", "--cv", "intra",
+      "--train-fraction", "0.3"], "blocksift: error: --train-fraction is the share of each "
+     "site's pages a site-learned algorithm (clustering) learns on; farsw does not learn per "
+     "site\n"),
+    (["eval", "--dataset", str(DATASET), "--action", "hide", "--train-fraction", "0.3"],
+     "--action hide takes no --train-fraction"),
+    (["eval", "--dataset", str(DATASET), "--action", "hide", "--folds", "3"],
+     "--folds goes with --cv inter"),
+    # hide's --cv intra ran as inter, and --folds 20 ran 10 folds
+    (["eval", "--dataset", str(DATASET), "--action", "hide", "--cv", "intra"],
+     "--action hide cross-validates its thresholds across sites only: --cv inter\n"),
+    (["eval", "--dataset", str(DATASET), "--action", "hide", "--cv", "inter", "--folds", "20"],
+     "--action hide --cv inter takes --folds 2 to 10; got 20\n"),
     # an experiment of another algorithm printed the plain table, as if it had been run
     (["eval", "--dataset", str(DATASET), "--algo", "linkblocks", "--cv", "inter"],
      "--cv cross-validates what an algorithm learns from the pages (farsw; with --action "
@@ -564,7 +584,7 @@ def test_eval_names_a_missing_dataset_before_scoring_any(tmp_path, action):
 
 @pytest.mark.parametrize("args", [["--algo", "linkblocks", "--sweep"],
                                   ["--algo", "clustering"],
-                                  ["--algo", "farsw", "--cv", "inter", "--folds", "2"]])
+                                  ["--algo", "farsw", "--cv", "inter"]])
 def test_eval_that_writes_files_checks_out_before_scoring(tmp_path, args):
     """The sweeps and cross-validations write CSV (and plots) to --out once every page is
     scored: an --out that cannot be a folder failed then, the work lost."""

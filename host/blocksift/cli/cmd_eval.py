@@ -45,12 +45,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                              "--param distance runs that kind only")
     parser.add_argument("--cv", choices=("none", "intra", "inter"), default="none",
                         help="trained algorithms: cross-validation within or across sites")
-    parser.add_argument("--folds", type=at_least(2), default=10, help="cross-validation folds")
+    parser.add_argument("--folds", type=at_least(2), default=None,
+                        help="folds of --cv intra (farsw, default 10) and of --action hide "
+                             "--cv inter (2 to 10, default 10)")
     parser.add_argument("--phi-sweep", action="store_true",
                         help="farsw: sliding-window length 0..10 (plot like Fig. 8)")
-    parser.add_argument("--train-fraction", type=share, default=0.5,
-                        help="site-learned algorithms: share of each site's pages to learn on, "
-                             "above 0 and below 1 (default %(default)s)")
+    parser.add_argument("--train-fraction", type=share, default=None,
+                        help="site-learned algorithms (clustering): share of each site's pages "
+                             "to learn on, above 0 and below 1 (default 0.5)")
     parser.add_argument("--action", choices=("extract", "hide"), default="extract",
                         help="hide: gold main text kept and clutter removed by hiding, "
                              "before (linkblocks) and after (the hide plan); --cv inter "
@@ -74,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
             if given:  # ignored: the hide table came out as without it
                 raise CommandError(f"--action hide takes no {flag} (an experiment of "
                                    f"{'linkblocks' if flag == '--sweep' else 'farsw'})")
+        _check_hide_split(args)
 
         if args.params:  # it would be ignored: each algorithm runs as the host's hide runs it
             raise CommandError("--action hide takes no --param: it scores each algorithm with "
@@ -119,6 +122,43 @@ def _check_mode(args: argparse.Namespace, kind: str | None) -> None:
                               if kind == "site" else "learns nothing from them"))
     if args.sweep and (args.cv != "none" or args.phi_sweep):
         raise CommandError("--sweep runs alone, without --cv or --phi-sweep")
+    # both were taken and ignored where they do not apply: the figures came out as without
+    if args.train_fraction is not None and kind != "site":
+        raise CommandError(f"--train-fraction is the share of each site's pages a site-learned "
+                           f"algorithm (clustering) learns on; {args.algo} does not learn per "
+                           "site")
+    if args.train_fraction is None:
+        args.train_fraction = 0.5
+    if args.folds is not None and not (kind == "trained" and args.cv == "intra"):
+        raise CommandError("--folds splits each site's pages for --cv intra (farsw) or the "
+                           "sites for --action hide --cv inter; "
+                           + ("--cv inter leaves out one site at a time"
+                              if args.cv == "inter" else "add --cv intra"
+                              if kind == "trained" else
+                              f"{args.algo} splits each site's pages by --train-fraction"
+                              if kind == "site" else
+                              f"{args.algo} runs no cross-validation"))
+    if args.folds is None:
+        args.folds = 10
+
+
+def _check_hide_split(args: argparse.Namespace) -> None:
+    """What ``--action hide`` cross-validates: hide's thresholds across sites, in 2 to 10
+    folds of sites (--cv intra ran the same as inter, --folds 20 ran 10, and --folds or
+    --train-fraction without --cv were ignored)."""
+    if args.train_fraction is not None:
+        raise CommandError("--action hide takes no --train-fraction (the share of each site's "
+                           "pages clustering learns on)")
+    if args.cv == "intra":
+        raise CommandError("--action hide cross-validates its thresholds across sites only: "
+                           "--cv inter")
+    if args.folds is not None and args.cv == "none":
+        raise CommandError("--folds goes with --cv inter: --action hide alone runs no "
+                           "cross-validation")
+    if args.folds is not None and args.folds > 10:
+        raise CommandError(f"--action hide --cv inter takes --folds 2 to 10; got {args.folds}")
+    if args.folds is None:
+        args.folds = 10
 
 
 def _check_datasets(names: list[str]) -> None:
