@@ -536,15 +536,18 @@ def test_examples_delete_says_what_it_deleted_when_an_id_is_missing(tmp_path):
 
 def test_examples_list_and_show_without_titles(tmp_path):
     """Imported pages without a title: list padded an empty 50-column title before each URL
-    (50 blanks in every line), and show began with an empty '# '."""
+    (50 blanks in every line), and show began with an empty '# '; then each said
+    '(no title)'. The URL's host and path name the page instead."""
     home = tmp_path / "home"
     assert blocksift("examples", "import", str(DATASET), home=home).returncode == 0
     lines = blocksift("examples", "list", home=home).stdout.splitlines()
     assert len(lines) == 6
-    assert not any("    http" in line for line in lines), lines
-    assert lines[-1].endswith("chars  (no title)  https://gazette.example/coast/lighthouses")
+    assert lines[-1].split()[-2:] == ["gazette.example/coast/lighthouses",
+                                      "https://gazette.example/coast/lighthouses"], lines
+    assert "  cdp1998.org/details.asp?detailsid=2359  " in lines[2]  # the query names it
     shown = blocksift("examples", "show", "1", home=home).stdout
-    assert shown.startswith("# (no title)\nhttps://gazette.example/coast/lighthouses\n")
+    assert shown.startswith("# gazette.example/coast/lighthouses\n"
+                            "https://gazette.example/coast/lighthouses\n")
 
 
 @pytest.mark.parametrize("kind", ["jsonl", "html", "html.gz", "empty warc"])

@@ -775,3 +775,33 @@ def test_extract_action_hide_in_a_terminal_wraps_each_reason_under_its_element(h
         len(piped.splitlines())
     assert all(line.startswith(" " * 9) and line[9] != " " for line in done.lines
                if line.startswith(" "))
+
+
+def test_examples_list_names_untitled_pages_and_fits_the_terminal(home, tmp_path):
+    """Imported pages have no title: the list said '(no title)' on each, and its lines, 150
+    columns and more with the URL, wrapped in an 80-column terminal. An untitled page is
+    named by its URL's host and path (the path's end kept when cut), else by its first
+    words; in a terminal each line fits, piped it is whole."""
+    html = "<html><body><article><p>" + "Plain words of a page. " * 20 + "</p></article>"
+    long_url = ("http://www.example.com/reuters/2012/07/24/world/middleeast/"
+                "24reuters-syria-crisis-aleppo.html?ref=world")
+    rows = [{"id": "a", "url": long_url, "html": html, "gold": "Plain words of a page."},
+            {"id": "b", "url": "https://www.example.org/news/lighthouses/", "html": html,
+             "gold": "Plain words of a page."},
+            {"id": "c", "html": html, "gold": "No address, only words."}]
+    dataset = tmp_path / "untitled.jsonl"
+    dataset.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    assert run("examples", "import", str(dataset), home=home).returncode == 0
+    piped = run("examples", "list", home=home).stdout.decode().splitlines()
+    assert "(no title)" not in "\n".join(piped)
+    titles = [line.split("chars  ", 1)[1] for line in piped]
+    assert titles[0] == "\u201cNo address, only words.\u201d"
+    assert titles[1].startswith("example.org/news/lighthouses  ")
+    assert titles[1].endswith("  https://www.example.org/news/lighthouses/")  # piped: whole
+    assert titles[2].startswith("example.com/\u2026/24reuters-syria-crisis-aleppo.html  ")
+    assert titles[2].endswith(long_url)
+    for columns in (60, 80):
+        done = in_terminal(command("examples", "list"), environment(home), columns=columns)
+        assert_clean(done.returncode, done.screen, 0)
+        assert len(done.lines) == 3, done.screen  # one line each, none wrapped
+        assert all(len(line) < columns for line in done.lines), done.screen

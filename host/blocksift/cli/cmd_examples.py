@@ -168,17 +168,28 @@ def _run(args: argparse.Namespace) -> int:
                 print()
             elif not items:
                 print(f"no examples yet in {store.path}")
-            from ..terminal import clip, display_width, pad
+            from ..terminal import display_width, pad, terminal_width
 
             # titles as wide as the longest, up to 50 terminal columns (not 50 blanks when
             # none has one; a Chinese title takes two columns a character)
-            width = max((display_width(clip(_title(e), 50)) for e in items), default=0)
+            # in a terminal a line per example, the title fitted and the URL shown where
+            # there is room (lines wrapped into two or three under the next one's id);
+            # piped, whole
+            columns = terminal_width()
+            room = TITLE_COLUMNS if columns is None else max(min(
+                TITLE_COLUMNS, columns - 1 - len(_list_start(items[0]))), 20) if items else 0
+            titles = {e.id: _cut(_title(e, room), room) for e in items}
+            width = max(map(display_width, titles.values()), default=0)
             for example in items if not args.json else []:
-                when = datetime.fromtimestamp(example.created).strftime("%Y-%m-%d %H:%M")
                 again = f"  (replaced {example.replaces})" if example.replaces else ""
-                print(f"{example.id:>5}  {when}  {len(example.main_text):>6} chars  "
-                      f"{pad(clip(_title(example), 50), width)}  {example.url or ''}"
-                      f"{again}".rstrip())
+                line = (f"{_list_start(example)}{pad(titles[example.id], width)}  "
+                        f"{example.url or ''}{again}").rstrip()
+                if columns is not None and display_width(line) > columns - 1:
+                    start = f"{_list_start(example)}{pad(titles[example.id], width)}"
+                    left = columns - 1 - display_width(start) - 2
+                    line = (start + "  " + _cut(example.url + again, left) if left >= 24
+                            and example.url else start).rstrip()
+                print(line)
         elif args.action == "show":
             example = store.get(args.example_id)
             if example is None:
@@ -258,9 +269,82 @@ def _dataset(path: Path) -> Path:
         return path
 
 
-def _title(example: Any) -> str:
-    """An example's title as listed and shown; a page saved without one says so."""
-    return " ".join(example.title.split()) or "(no title)"
+def _list_start(example: Any) -> str:
+    """An example's line in ``examples list`` up to its title: id, date, length."""
+    when = datetime.fromtimestamp(example.created).strftime("%Y-%m-%d %H:%M")
+    return f"{example.id:>5}  {when}  {len(example.main_text):>6} chars  "
+
+
+def _title(example: Any, columns: int = 0) -> str:
+    """An example's title as listed and shown. Without one (imported pages have none) the
+    URL's host and path say which page it is, else the start of its main text; a list of
+    '(no title)' told the pages apart by their ids only."""
+    title = " ".join((example.title or "").split())
+    if title:
+        return title
+    columns = columns or TITLE_COLUMNS
+    where = _host_and_path(example.url or "", columns)
+    if where:
+        return where
+    words = " ".join((example.main_text or "").split())
+    words = _cut(words, columns - 2)
+    return f"\u201c{words}\u201d" if words else "(no title, no URL, no text)"
+
+
+#: Columns of a title in ``examples list`` (a longer one is cut).
+TITLE_COLUMNS = 50
+
+
+def _cut(text: str, columns: int) -> str:
+    """``text`` in at most ``columns`` terminal columns, ending in '\u2026' when cut."""
+    from ..terminal import clip, display_width
+
+    if display_width(text) <= columns:
+        return text
+    return clip(text, columns - 1).rstrip() + "\u2026"
+
+
+#: A page made by one of these scripts is named by its query (``?ref=world`` after an
+#: article's own path is noise).
+SCRIPTS = {"asp", "aspx", "php", "jsp", "cgi", "cfm", "pl", "do", "dll", "exe"}
+
+
+def _host_and_path(url: str, columns: int = TITLE_COLUMNS) -> str:
+    """``https://www.example.com/news/2012/07/a-long-story.html`` as
+    ``example.com/news/2012/07/a-long-story.html``, and in ``columns`` or fewer as
+    ``example.com/\u2026/a-long-story.html``: the host and the path's end name the page."""
+    from urllib.parse import unquote, urlsplit
+
+    from ..terminal import display_width
+
+    try:
+        parts = urlsplit(url.strip())
+        host = (parts.hostname or "").removeprefix("www.")
+    except ValueError:  # an address that is not one ("http://[::1")
+        return ""
+    if not host:
+        return ""
+    path = unquote(parts.path, errors="replace").rstrip("/")
+    if parts.query and (not path or path.rsplit(".", 1)[-1].lower() in SCRIPTS):
+        path += "?" + unquote(parts.query, errors="replace")  # details.asp?id=2359
+    path = " ".join(path.split())
+    if display_width(host + path) <= columns:
+        return host + path
+    room = columns - display_width(host) - 2  # "/…"
+    if room < 8:
+        return _cut(host + path, columns)
+    tail = ""
+    for segment in reversed(path.split("/")):  # whole segments from the end while they fit
+        if not segment:
+            continue
+        longer = f"/{segment}{tail}"
+        if display_width(longer) > room:
+            break
+        tail = longer
+    if not tail:  # the last segment alone is too long: its start
+        last = path.rsplit("/", 1)[-1]
+        tail = "/" + _cut(last, room - 1)
+    return f"{host}/\u2026{tail}"
 
 
 def _export(store: Any, path: Path, with_blocks: bool) -> tuple[int, str]:
