@@ -99,6 +99,7 @@ def index_items(page: Page, limit: int = 200) -> list[IndexItem]:
     items: list[IndexItem] = []
     seen: set[str] = set()
     by_href: dict[str, list[etree._Element]] | None = None
+    site_headers: dict[etree._Element, bool] = {}
     # in the page's order: a card that is one link holding its heading among cards whose
     # heading holds the link came last
     order = {element: n for n, element in enumerate(page.body.iter())}
@@ -114,7 +115,7 @@ def index_items(page: Page, limit: int = 200) -> list[IndexItem]:
         title = _title_text(heading if inner is None else inner)
         href = anchor.get("href") or ""
         if not title or href in seen or _site_utility(href) or _self_link(href, page.url) \
-                or _home_link(href, page.url):
+                or _home_link(href, page.url) or _in_site_header(heading, site_headers, page.body):
             continue
         seen.add(href)
         field = _FIELD_LABEL.match(title)
@@ -166,6 +167,32 @@ def _without_sections(items: list[IndexItem], url: str | None) -> list[IndexItem
             sections.add(index)
     return [item for index, item in enumerate(items) if index not in sections] \
         if sections else items
+
+
+def _in_site_header(element: etree._Element, seen: dict[etree._Element, bool],
+                    body: etree._Element) -> bool:
+    """Whether ``element`` lies in a ``<header>`` (or ``role=banner``) holding a search form
+    and less than half the text of ``body``: the site's own header, wherever it sits. An app
+    that wraps the whole page in ``<main><section>`` puts it under a sectioning element, so
+    :func:`_page_frame` takes it for a section's header (B&H's "Deal Zone" promotion,
+    beside the search box and the cart, headed the list of cameras); a story's or card's
+    header holds no search form, and a header around most of the page is broken markup
+    around its content. ``seen`` keeps each
+    header's answer for the page's other headlines."""
+    for node in element.iterancestors():
+        if node.tag != "header" and (node.get("role") or "").lower() != "banner":
+            continue
+        if node not in seen:
+            seen[node] = any(
+                child.tag == "search" or (child.get("role") or "").lower() == "search"
+                or (child.tag == "form" and any(
+                    (field.get("type") or "text").lower() in ("search", "text")
+                    for field in child.iter("input")))
+                for child in node.iterdescendants()) \
+                and 2 * len(node.text_content()) < len(body.text_content())
+        if seen[node]:
+            return True
+    return False
 
 
 #: A product field's label opening a card's heading: what follows is the product's code, not

@@ -1,0 +1,47 @@
+"""The stories of an index page for the reader (blocksift.actions.index_items)."""
+
+from __future__ import annotations
+
+from blocksift.actions.index_items import index_items
+from blocksift.page import Page
+
+#: A shop's app that wraps the whole page, its header too, in <main><section> (B&H's): the
+#: header's promotion card is a linked heading like the products'.
+_CARDS = "".join(
+    f"<div class='card'><a href='/c/product/{n}-REG/camera_{n}.html'><h3>Camera body {n}</h3>"
+    f"</a><p>Mirrorless camera with a 24 MP sensor and a {n} mm lens kit</p></div>"
+    for n in range(1, 7))
+
+
+def _shop(header: str, body: str = _CARDS) -> Page:
+    return Page("<html><body><main id='app'><section class='app-layout'>"
+                f"<header>{header}</header><div class='listing'>{body}</div>"
+                "</section></main></body></html>",
+                url="https://shop.example/c/buy/Mirrorless-Cameras/ci/24049")
+
+
+_PROMO = ("<div class='deal'><a href='/find/dealZone.jsp'><section><h3>Deal Zone</h3>"
+          "<span>Ends In 16:58:57</span></section></a></div>")
+
+
+def test_a_promotion_in_the_site_s_header_is_no_story():
+    page = _shop("<a href='/'>Shop</a><form class='search'><input type='text' "
+                 f"placeholder='Search'><button>Go</button></form>{_PROMO}"
+                 "<a href='/find/cart.jsp'>Cart</a>")
+    titles = [item.title for item in index_items(page)]
+    assert titles == [f"Camera body {n}" for n in range(1, 7)]
+    # role=search and <search> say the same
+    for search in ("<div role='search'><input type='search'></div>", "<search></search>"):
+        page = _shop(f"{search}{_PROMO}")
+        assert "Deal Zone" not in [item.title for item in index_items(page)]
+
+
+def test_a_header_without_search_or_around_most_of_the_page_keeps_its_stories():
+    # a section's own header (no search form) heads a story of the list
+    page = _shop(_PROMO)
+    assert [item.title for item in index_items(page)][0] == "Deal Zone"
+    # broken markup: the header holds the site's search and the whole listing
+    page = Page("<html><body><main><section><header><form><input type='text'></form>"
+                f"{_CARDS}</header></section></main></body></html>",
+                url="https://shop.example/c/buy/cameras")
+    assert len(index_items(page)) == 6
