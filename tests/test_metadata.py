@@ -540,3 +540,23 @@ def test_a_placeholder_or_an_address_in_a_site_name_tag(tags: str, site: str):
                                   "<title>Harbour Rain Jacket | Quayside Outfitters</title>" + tags,
                                   url="https://www.shop.example/p/1"))
     assert found.site_name == site
+
+
+def test_a_web_address_is_no_author_and_the_visible_byline_is_taken():
+    """CBS News' pages name "CBSNews.com" in <meta name=author> and in "By" lines: the
+    site, not a person; the correspondent's box under the headline names the writer."""
+    body = ("<article><h1>Fracking boon could boost Obama in Ohio</h1>"
+            "<div class='correspondent'><span class='author'>Brian Montopoli</span></div>"
+            + ARTICLE + "</article>")
+    found = metadata.extract(page(body, "<title>Fracking boon - CBS News</title>"
+                                  "<meta name='author' content='CBSNews.com'>"))
+    assert found.authors == ["Brian Montopoli"]
+    found = metadata.extract(page("<article><h1>Sally Ride dead at 61</h1>"
+                                  "<p class='byline'>By CBSNews.com</p>" + ARTICLE + "</article>",
+                                  "<title>Sally Ride dead at 61 - CBS News</title>"))
+    assert found.authors == []
+    # a name with initials stays one
+    found = metadata.extract(page("<article><h1>Old lights</h1>"
+                                  "<p class='byline'>By J.R. Hartley</p>" + ARTICLE + "</article>",
+                                  "<title>Old lights</title>"))
+    assert found.authors == ["J.R. Hartley"]

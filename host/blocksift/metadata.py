@@ -73,7 +73,11 @@ _BYLINE_END = re.compile(
 _NOT_A_NAME = re.compile(r"https?://|@|\d{3,}|\b(?:subscribe|share|follow)\b|^(?:admin|administrator|staff|editor|editorial|"
                          r"team|guest|anonymous|unknown|author)$"
                          # a weekday before a date ("Sat, 20 Dec, 2025" in a byline box)
-                         r"|^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\.?$", re.I)
+                         r"|^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\.?$"
+                         # a web address, the site's own ("By CBSNews.com", <meta name=author
+                         # content="CBSNews.com">): the publisher, not a person
+                         r"|^[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|edu|gov|info|biz|io|co|tv|me|"
+                         r"us|uk|ca|au|de|fr|in)(?:\s|$)", re.I)
 #: A forum's user name such as "user3080392": the digits that rule out a date or a phone
 #: number in a byline are part of the name here.
 _HANDLE = re.compile(r"^[^\W\d_]+\d{3,}$")
