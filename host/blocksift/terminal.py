@@ -23,6 +23,7 @@ class Column:
     left: bool = False  # text, aligned left (figures align right)
     key: bool = False  # repeated in every block when the table is stacked
     gap: int = 1  # spaces before the column
+    group: str = ""  # columns of one group stay in one block when stacked, if they fit
 
     @property
     def width(self) -> int:
@@ -98,8 +99,16 @@ def render(columns: list[Column], width: int | None) -> list[str]:
     keys = [c for c in columns if c.key]
     blocks: list[list[Column]] = []
     current: list[Column] = []
-    for column in (c for c in columns if not c.key):
-        if current and _span(keys + current + [column]) > width:
+    rest = [c for c in columns if not c.key]
+    for index, column in enumerate(rest):
+        # a group starting here goes whole into the next block when it does not fit in this
+        # one but fits in one of its own (clustering's four scores with clustering)
+        together = [column]
+        if column.group and (not index or rest[index - 1].group != column.group):
+            together = [c for c in rest[index:] if c.group == column.group]
+        if current and (_span(keys + current + together) > width
+                        and _span(keys + together) <= width
+                        or _span(keys + current + [column]) > width):
             blocks.append(current)
             current = []
         current.append(column)

@@ -805,3 +805,38 @@ def test_examples_list_names_untitled_pages_and_fits_the_terminal(home, tmp_path
         assert_clean(done.returncode, done.screen, 0)
         assert len(done.lines) == 3, done.screen  # one line each, none wrapped
         assert all(len(line) < columns for line in done.lines), done.screen
+
+
+@pytest.mark.parametrize("columns", [60, 80])
+@pytest.mark.parametrize("args", [["--algo", "clustering"],
+                                  ["--action", "hide", "--cv", "inter", "--folds", "3"]])
+def test_clustering_and_hide_folds_fit_the_terminal(home, tmp_path, columns, args):
+    """The clustering table was 111 columns and more, and --action hide --cv printed each
+    fold's thresholds as a Python dict on a line of 118 columns: both wrapped in an
+    80-column terminal. They fit, with the same figures as the whole table piped."""
+    html = EXAMPLE.read_text(encoding="utf-8")
+    rows = [{"id": f"{site}-{n}", "site": f"{site}.example", "html": html + f"<!-- {n} -->",
+             "gold": "For nearly two centuries the lamp at Gull Point turned every night"}
+            for site in ("harbour", "coast", "bay") for n in range(4)]
+    dataset = tmp_path / "sites.jsonl"
+    dataset.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    argv = ["eval", "--dataset", str(dataset), *args, "--out", str(tmp_path / "out")]
+    done = in_terminal(command(*argv, "--no-progress"), environment(home), columns=columns)
+    assert_clean(done.returncode, done.screen, 0)
+    # a file's path is left whole, to be copied
+    assert [line for line in done.lines if len(line) >= columns
+            and not line.startswith("per-site table written to /")] == [], done.screen
+    piped = run(*argv, home=home)
+    assert_clean(piped.returncode, piped.stderr.decode(), 0)
+    whole = piped.stdout.decode()
+    header = ("site pages train test cls P R F1 acc cl P cl R cl F1 cl acc"
+              if "clustering" in args else
+              "fold segments segment_links_p segment_other_p hide_comments held-out pages")
+    assert header in [" ".join(line.split()) for line in whole.splitlines()], whole
+    assert "{" not in whole
+
+    def scores(text: str) -> list[str]:
+        return sorted(re.findall(r"\b\d\.\d+%?(?= |$)", text, flags=re.M))
+
+    table = whole.split("with clustering, how")[0]  # the milliseconds below differ
+    assert scores(done.screen.split("with clustering, how")[0]) == scores(table) != []

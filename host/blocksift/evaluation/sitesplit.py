@@ -227,54 +227,69 @@ def run_dataset(name: str, params: clustering.Params, train_fraction: float,
     }
 
 
-def _row(label: str, result: dict[str, Any], pages: int, train: int, classes: int) -> str:
+def _cells(label: str, result: dict[str, Any], pages: int, train: int,
+           classes: int) -> list[str]:
     a, b = result["without_clustering"], result["with_clustering"]
+    counts = [label, str(pages), str(train), str(a["pages"]), str(classes)]
     if not a["pages"]:
-        return (f"{label[:28]:<28} {pages:>5} {train:>5} {0:>4} {classes:>3} | "
-                f"{'no test page':<28} | {'no test page'}")
-    return (f"{label[:28]:<28} {pages:>5} {train:>5} {a['pages']:>4} {classes:>3} | "
-            f"{a['precision']:>5.3f} {a['recall']:>5.3f} {a['f1']:>5.3f} {a['accuracy']:>5.1%} | "
-            f"{b['precision']:>5.3f} {b['recall']:>5.3f} {b['f1']:>5.3f} {b['accuracy']:>5.1%}")
+        return counts + ["-"] * 8
+    return counts + [cell for m in (a, b) for cell in (
+        f"{m['precision']:.3f}", f"{m['recall']:.3f}", f"{m['f1']:.3f}",
+        f"{m['accuracy']:.1%}")]
 
 
-def format_report(report: dict[str, Any]) -> str:
-    """The human table: per site, then totals, purity and timings."""
-    title = (f"{report['dataset']}: learn from {report['train_fraction']:.0%} of each "
-             f"site's pages, test on the rest (accuracy = share of pages with F1 >= "
-             f"{report['correct_f1']})")
-    header = (f"{'site':<28} {'pages':>5} {'train':>5} {'test':>4} {'cls':>3} | "
-              f"{'without clustering (Table 1)':<28} | with clustering (Table 2)")
-    columns = (f"{'':<28} {'':>5} {'':>5} {'':>4} {'':>3} | "
-               f"{'P':>5} {'R':>5} {'F1':>5} {'acc':>6} | {'P':>5} {'R':>5} {'F1':>5} "
-               f"{'acc':>6}")
-    lines = [title, header, columns]
-    for site in report["sites"]:
-        lines.append(_row(site["site"], site, site["pages"], site["train"], site["classes"]))
+def format_report(report: dict[str, Any], width: int | None = None) -> str:
+    """The human table: per site, then totals, purity and timings. In ``width`` terminal
+    columns the table is stacked in blocks that repeat the site, and the lines of text are
+    wrapped (the table was 111 columns and more); with None, whole."""
+    import textwrap
+
+    from ..terminal import Column, render
+
+    def wrap(text: str, indent: str = "  ") -> list[str]:
+        if width is None:
+            return [text]
+        return textwrap.wrap(text, width=max(width - 1, 40), subsequent_indent=indent,
+                             break_on_hyphens=False) or [""]
+
+    lines = wrap(f"{report['dataset']}: learn from {report['train_fraction']:.0%} of each "
+                 f"site's pages, test on the rest. P, R, F1 and acc without clustering "
+                 f"(Table 1), cl P, cl R, cl F1 and cl acc with clustering (Table 2); acc = "
+                 f"share of pages with F1 >= {report['correct_f1']}", indent="")
     sites = report["sites"]
-    lines.append(_row("all sites", report["overall"], sum(s["pages"] for s in sites),
-                      sum(s["train"] for s in sites), sum(s["classes"] for s in sites)))
     learned = report["sites_with_classes"]
-    lines.append(_row(f"sites with a class ({learned['sites']})", learned,
-                      sum(s["pages"] for s in sites if s["classes"]),
-                      sum(s["train"] for s in sites if s["classes"]),
-                      sum(s["classes"] for s in sites)))
+    rows = [_cells(site["site"], site, site["pages"], site["train"], site["classes"])
+            for site in sites]
+    rows.append(_cells("all sites", report["overall"], sum(s["pages"] for s in sites),
+                       sum(s["train"] for s in sites), sum(s["classes"] for s in sites)))
+    rows.append(_cells(f"sites with a class ({learned['sites']})", learned,
+                       sum(s["pages"] for s in sites if s["classes"]),
+                       sum(s["train"] for s in sites if s["classes"]),
+                       sum(s["classes"] for s in sites)))
+    titles = ["site", "pages", "train", "test", "cls", "P", "R", "F1", "acc",
+              "cl P", "cl R", "cl F1", "cl acc"]
+    columns = [Column(title, [row[i] for row in rows], left=i == 0, key=i == 0,
+                      gap=3 if title == "cl P" else 1,
+                      group="with" if i >= 9 else "without" if i >= 5 else "")
+               for i, title in enumerate(titles)]
+    lines += render(columns, width)
     stages = report["overall"]["with_clustering"]["stages"]
-    lines.append("with clustering, how blocks were found: "
-                 + ", ".join(f"{k} {v}" for k, v in stages.items()))
+    lines += wrap("with clustering, how blocks were found: "
+                  + ", ".join(f"{k} {v}" for k, v in stages.items()))
     pooled = report["clustering_all_pages"]
-    lines.append(f"Algorithm 1 over all {pooled['pages']} pages with a site label "
-                 f"({pooled['unlabeled_pages_left_out']} without left out): "
-                 f"{pooled['classes']} classes "
-                 f"holding {pooled['classed_pages']} pages, purity vs site labels "
-                 f"{pooled['purity']:.3f}")
+    lines += wrap(f"Algorithm 1 over all {pooled['pages']} pages with a site label "
+                  f"({pooled['unlabeled_pages_left_out']} without left out): "
+                  f"{pooled['classes']} classes "
+                  f"holding {pooled['classed_pages']} pages, purity vs site labels "
+                  f"{pooled['purity']:.3f}")
     for cls in pooled["per_class"]:
-        lines.append(f"  class of {cls['size']}: "
-                     + ", ".join(f"{k} {v}" for k, v in cls["sites"].items()))
+        lines += wrap(f"  class of {cls['size']}: "
+                      + ", ".join(f"{k} {v}" for k, v in cls["sites"].items()), indent="    ")
     timing = report["timing"]
-    lines.append(f"ms per page: parse {timing['parse_ms_median']} (median), learning "
-                 f"{timing['learn_ms_per_page']} (mean, parse excluded), extraction "
-                 f"{timing['extract_ms_median_without']} without / "
-                 f"{timing['extract_ms_median_with']} with clustering (median)")
+    lines += wrap(f"ms per page: parse {timing['parse_ms_median']} (median), learning "
+                  f"{timing['learn_ms_per_page']} (mean, parse excluded), extraction "
+                  f"{timing['extract_ms_median_without']} without / "
+                  f"{timing['extract_ms_median_with']} with clustering (median)")
     return "\n".join(lines)
 
 
@@ -321,7 +336,10 @@ def run(args: Namespace) -> int:
     if getattr(args, "json", False):
         print(json.dumps(reports if len(reports) != 1 else reports[0], indent=1))
     else:
-        print("\n\n".join(format_report(r) for r in reports))
+        from ..terminal import terminal_width  # fitted to a terminal, whole when piped
+
+        width = terminal_width()
+        print("\n\n".join(format_report(r, width) for r in reports))
         for path in csv_paths:
             print(f"per-site table written to {path}")
     return 0
