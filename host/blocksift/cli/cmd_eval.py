@@ -82,7 +82,9 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError("--action hide takes no --param: it scores each algorithm with "
                                "the settings the host's hide uses")
         try:
-            return hide.run(args)
+            if args.cv == "none" or args.json:
+                return hide.run(args)
+            return _hide_cross_validated(args)
         except hide.HideEvalError as exc:
             raise CommandError(str(exc)) from None
     module, _ = load_algorithm(args.algo, args.params)  # before any page is read
@@ -140,6 +142,40 @@ def _check_mode(args: argparse.Namespace, kind: str | None) -> None:
                               f"{args.algo} runs no cross-validation"))
     if args.folds is None:
         args.folds = 10
+
+
+def _hide_cross_validated(args: argparse.Namespace) -> int:
+    """``eval --action hide --cv inter`` in a person's terminal: the hide evaluation's own
+    JSON, printed as its table and a table of the thresholds each fold chose, both fitted to
+    the terminal (whole when piped). A line per fold printed the chosen settings as a Python
+    dict, 118 columns, wrapped in an 80-column terminal."""
+    import contextlib
+    import io
+
+    from ..evaluation import hide
+    from ..terminal import Column, print_table, say, terminal_width
+
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        code = hide.run(argparse.Namespace(**{**vars(args), "json": True}))
+    if code:
+        return code
+    result = json.loads(buffer.getvalue())
+    rows, folds = result["hide"], result["cv"]["folds"]
+    print_table([Column("dataset", [r["dataset"] for r in rows], left=True, key=True),
+                 Column("hider", [r["hider"] for r in rows], left=True, key=True),
+                 Column("pages", [str(r["pages"]) for r in rows])]
+                + [Column(title, [f"{r[key]:.3f}" for r in rows])
+                   for key, title in hide.COLUMNS])
+    print()
+    say(f"thresholds chosen per fold (sites of all sets pooled, {len(folds)} folds):",
+        width=terminal_width())
+    names = ("segments", "segment_links_p", "segment_other_p", "hide_comments")
+    print_table([Column("fold", [str(f["fold"]) for f in folds], key=True)]
+                + [Column(name, [str(f["params"].get(name, "-")) for f in folds])
+                   for name in names]
+                + [Column("held-out pages", [str(f["held_out"]) for f in folds])])
+    return 0
 
 
 def _check_hide_split(args: argparse.Namespace) -> None:
