@@ -42,6 +42,13 @@ export function agentCall(method, args) {
     let uiRoot = null;
     let uiLayer = null;
     let uiFixed = null;
+    /** The boxes that scroll with the document (in uiLayer), clipped where the page's own bars
+     * fixed or sticky to the window lie over it (coverClip). */
+    let uiDoc = null;
+    /** The page's bars over what scrolls under them: {element, hole(sx, sy), breaks} each
+     * (findCovers); the clip's animation on the window's scroll timeline (Chromium). */
+    let covers = [];
+    let coverAnimation = null;
     /** The page's scroll area in document coordinates, without our layer, and the layer's
      * origin: {left, top, right, bottom, originX, originY} (measureScrollArea). */
     let scrollArea = null;
@@ -442,10 +449,14 @@ export function agentCall(method, args) {
       uiLayer.className = "layer";
       uiFixed = document.createElement("div");
       uiFixed.className = "fixed";
+      uiDoc = document.createElement("div");
+      uiDoc.className = "doc";
+      uiLayer.append(uiDoc);
       const style = document.createElement("style");
       style.textContent = `
         .layer { position: absolute; top: 0; left: 0; width: 0; height: 0; }
         .fixed { position: fixed; inset: 0; overflow: clip; }
+        .doc { position: absolute; top: 0; left: 0; width: 0; height: 0; }
         .pane { position: absolute; overflow: clip; }
         .box { position: absolute; box-sizing: border-box; pointer-events: none;
                border: 2px solid var(--c); background: color-mix(in srgb, var(--c) 7%, transparent); }
@@ -589,10 +600,19 @@ export function agentCall(method, args) {
       if (w.right > right) why.style.left = `${Math.max(left - at.left, right - w.right)}px`;
     }
 
+    /** Scroll the window to show an element of ours (a label given focus), below the page's
+     * own bars at the window's top and above those at its bottom where it lies under them. */
     function revealInWindow(element) {
       const r = element.getBoundingClientRect(), m = 40;
+      let top = 0, bottom = innerHeight;
+      for (const cover of uiDoc?.contains(element) ? covers : []) {
+        const [x1, y1, x2, y2] = cover.hole(scrollX, scrollY).map((v, i) => v - (i % 2 ? scrollY : scrollX));
+        if (x2 <= r.left || x1 >= r.right) continue;
+        if (y1 <= 1 && y2 < innerHeight / 2) top = Math.max(top, y2);
+        else if (y2 >= innerHeight - 1 && y1 > innerHeight / 2) bottom = Math.min(bottom, y1);
+      }
       const dx = r.left < 0 ? r.left - m : r.right > innerWidth ? r.right - innerWidth + m : 0;
-      const dy = r.top < 0 ? r.top - m : r.bottom > innerHeight ? r.bottom - innerHeight + m : 0;
+      const dy = r.top < top ? r.top - top - m : r.bottom > bottom ? r.bottom - bottom + m : 0;
       if (dx || dy) scrollBy({ left: dx, top: dy, behavior: "instant" });
     }
 
@@ -812,6 +832,10 @@ export function agentCall(method, args) {
         }
         placeBox(entry);
       }
+      // (the page's bars found again once it has settled: finding a sticky one's place
+      // restyles the page, and a page may change its size every frame)
+      clearTimeout(coversTimer);
+      if (overlayBoxes.length) coversTimer = setTimeout(() => overlayBoxes.length && findCovers(), 300);
     }
 
     /** The page scrolled (the window: move the layer along and the boxes of sticky
@@ -824,10 +848,115 @@ export function agentCall(method, args) {
         // (a sticky element whose stickiness the layer could not copy: moved, a frame late;
         // one sticking in a scroll pane moves only as that scrolls)
         for (const entry of overlayBoxes) if (entry.sticky) placeBox(entry);
+        if (covers.length) coverClip();
       } else if (target instanceof Element) {
         for (const entry of overlayBoxes) {
           if (entry.scrollers.some((scroller) => scroller === target || target.contains(scroller))) placeBox(entry);
         }
+      }
+    }
+
+    /**
+     * The page's own bars that lie over what scrolls under them: elements fixed to the window
+     * (an app banner, a header that stays put) or sticky to it (a sticky header), shown, not
+     * behind the page (negative z-index), the outermost, each smaller than half the window (a
+     * dialog's backdrop or a wrapper over the whole window is no bar). Each gives the hole it
+     * makes in the clip of the boxes, in document coordinates, as a function of the window's
+     * scroll offset (piecewise linear: `breaks` are the offsets where its pieces meet).
+     * Boxes were drawn over the page's header as their blocks scrolled under it.
+     */
+    function findCovers() {
+      covers = [];
+      if (!uiDoc) return;
+      const scroller = document.scrollingElement ?? document.documentElement;
+      const vw = innerWidth, vh = innerHeight, windowHeight = scroller.clientHeight;
+      const px = (value) => parseFloat(value) || 0;
+      for (const element of document.body?.querySelectorAll("*") ?? []) {
+        if (covers.length >= 12) break;
+        if (element.localName === UI_TAG) continue;
+        const style = getComputedStyle(element);
+        if (style.position !== "fixed" && style.position !== "sticky") continue;
+        if (covers.some((cover) => cover.element.contains(element))) continue;
+        const r = element.getBoundingClientRect();
+        if (r.width < 1 || r.height < 1 || r.width * r.height > vw * vh / 2) continue;
+        if (px(style.zIndex) < 0 || (element.checkVisibility && !element.checkVisibility(SHOWN))) continue;
+        if (style.position === "fixed") {
+          covers.push({ element, breaks: [], hole: (sx, sy) => [sx + r.left, sy + r.top, sx + r.right, sy + r.bottom] });
+          continue;
+        }
+        // sticky: to the window only (one in a scroll pane moves with the pane)
+        if (scrollersOf(element).length) continue;
+        const at = measureUnstuck(element, () => element.getBoundingClientRect());
+        let block = element.parentElement;
+        while (block && getComputedStyle(block).display === "contents") block = block.parentElement;
+        if (!at || !block) continue;
+        const b = block.getBoundingClientRect(), bs = getComputedStyle(block);
+        const blockTop = b.top + scrollY + block.clientTop + px(bs.paddingTop) + px(style.marginTop);
+        const blockBottom = blockTop - px(style.marginTop) + block.clientHeight - px(bs.paddingTop)
+          - px(bs.paddingBottom) - px(style.marginBottom);
+        const n = at.top + scrollY, h = at.height, x1 = at.left + scrollX, x2 = at.right + scrollX;
+        let y = null, breaks = [];
+        if (style.top !== "auto") {
+          const top = px(style.top), high = Math.max(n, blockBottom - h);
+          y = (sy) => Math.min(Math.max(n, sy + top), high);
+          breaks = [n - top, high - top];
+        } else if (style.bottom !== "auto") {
+          const gap = windowHeight - px(style.bottom) - h, low = Math.min(n, blockTop);
+          y = (sy) => Math.max(Math.min(n, sy + gap), low);
+          breaks = [n - gap, low - gap];
+        }
+        if (y) covers.push({ element, breaks, hole: (sx, sy) => [x1, y(sy), x2, y(sy) + h] });
+      }
+      coverClip(true);
+    }
+
+    /** The clip of the boxes that scroll with the document for the window scrolled to (sx,
+     * sy): around the window and a window each way, less the holes of the page's bars (one
+     * polygon, even-odd: each hole a loop from and back to the first corner). */
+    function coverPolygon(sx, sy) {
+      const vw = innerWidth, vh = innerHeight;
+      const [l, t, r, b] = [sx - vw, sy - vh, sx + 2 * vw, sy + 2 * vh];
+      const points = [[l, t], [r, t], [r, b], [l, b], [l, t]];
+      for (const cover of covers) {
+        const [x1, y1, x2, y2] = cover.hole(sx, sy);
+        points.push([x1, y1], [x2, y1], [x2, y2], [x1, y2], [x1, y1], [l, t]);
+      }
+      return `polygon(evenodd, ${points.map(([x, y]) => `${x.toFixed(2)}px ${y.toFixed(2)}px`).join(", ")})`;
+    }
+
+    let coverScrollX = 0, coversTimer = 0;
+    /**
+     * Clip the boxes that scroll with the document where the page's bars lie over them. In a
+     * browser with scroll timelines (Chromium) the clip is an animation on the window's
+     * scroll offset, run with the scroll itself, built again when `rebuild` or the page
+     * scrolled sideways; elsewhere (Firefox ESR) it is set for where the window lies, on
+     * each scroll event (a frame late).
+     */
+    function coverClip(rebuild = false) {
+      if (!uiDoc) return;
+      if (!covers.length) {
+        coverAnimation?.cancel();
+        coverAnimation = null;
+        uiDoc.style.clipPath = "";
+        return;
+      }
+      uiDoc.style.clipPath = coverPolygon(scrollX, scrollY);
+      if (!SCROLL_TIMELINES || (!rebuild && coverAnimation && coverScrollX === scrollX)) return;
+      coverAnimation?.cancel();
+      coverAnimation = null;
+      const scroller = document.scrollingElement ?? document.documentElement;
+      // (a way in pixels past the page's end; the clip is built again when the page grows)
+      const way = Math.max(1e5, 2 * scroller.scrollHeight);
+      const offsets = [...new Set([0, way, ...covers.flatMap(({ breaks }) => breaks)])]
+        .filter((sy) => sy >= 0 && sy <= way).sort((a, b) => a - b);
+      coverScrollX = scrollX;
+      try {
+        coverAnimation = uiDoc.animate(offsets.map((sy) => ({ offset: sy / way, clipPath: coverPolygon(scrollX, sy) })), {
+          duration: "auto", fill: "both", easing: "linear", rangeStart: "0px", rangeEnd: `${way}px`,
+          timeline: new ScrollTimeline({ source: scroller, axis: "y" }),
+        });
+      } catch {
+        coverAnimation = null;
       }
     }
 
@@ -1178,16 +1307,17 @@ export function agentCall(method, args) {
         // A block in a sticky element (a sticky header) has its box stuck with it by the
         // browser, as the page scrolls: moved on the page's scroll event, it jittered.
         const stuck = fixed || scrollers.length ? null : stickyFrame(elements);
+        const sticks = elements.map(stickiness);
+        // moved as the window scrolls: in a sticky element stuck to the window, uncopied
+        const sticky = !fixed && !stuck && sticks.some((at) => at.window);
         if (stuck) {
           stuck.inner.append(box);
           uiLayer.append(stuck.outer);
         } else {
-          (fixed ? uiFixed : uiLayer).append(pane ?? box);
+          // what scrolls with the document goes under the page's own bars (coverClip)
+          (fixed ? uiFixed : sticky ? uiLayer : uiDoc).append(pane ?? box);
         }
-        const sticks = elements.map(stickiness);
-        const entry = { box, pane, elements, fixed, scrollers, stuck, following: [],
-          // moved as the window scrolls: in a sticky element stuck to the window, uncopied
-          sticky: !fixed && !stuck && sticks.some((at) => at.window),
+        const entry = { box, pane, elements, fixed, scrollers, stuck, following: [], sticky,
           // stuck in its pane: moved as the pane scrolls, not with it
           pinned: sticks.some((at) => at.pane) };
 
@@ -1229,6 +1359,7 @@ export function agentCall(method, args) {
         drawn += 1;
         counts[item.kind] = (counts[item.kind] ?? 0) + 1;
       });
+      findCovers();
       const legend = drawLegend(root, counts, mode);
       legendPlace = { legend, labels: placed };
       placeLegend(legend, text, placed);
@@ -1359,6 +1490,8 @@ export function agentCall(method, args) {
       overlayBlocks = null;
       overlayBoxes = [];
       legendPlace = null;
+      covers = [];
+      coverClip();
       if (!uiRoot) return 0;
       const boxes = uiRoot.querySelectorAll(".box");
       for (const box of boxes) box.remove();
@@ -1379,7 +1512,10 @@ export function agentCall(method, args) {
         pageResized?.disconnect();
         pageResized = null;
       }
-      uiHost = uiRoot = uiLayer = uiFixed = null;
+      coverAnimation?.cancel();
+      coverAnimation = null;
+      covers = [];
+      uiHost = uiRoot = uiLayer = uiFixed = uiDoc = null;
     }
 
     function toast(title, { detail = "", command = "", kind = "error" } = {}) {
@@ -1534,13 +1670,18 @@ export function agentCall(method, args) {
     // scrolling (where it was placed may now lie over the text).
     let legendTimer = 0;
     const windowScrolled = (event) => event.target === document || event.target === document.documentElement;
+    // So do the page's bars the boxes go under (a header that shows once the page scrolls).
+    const scrolled = () => {
+      replaceLegend();
+      if (overlayBoxes.length) findCovers();
+    };
     if ("onscrollend" in globalThis) {
-      addEventListener("scrollend", (event) => windowScrolled(event) && replaceLegend(), { passive: true, capture: true });
+      addEventListener("scrollend", (event) => windowScrolled(event) && scrolled(), { passive: true, capture: true });
     } else {
       addEventListener("scroll", (event) => {
         if (!windowScrolled(event) || !legendPlace) return;
         clearTimeout(legendTimer);
-        legendTimer = setTimeout(replaceLegend, 150);
+        legendTimer = setTimeout(scrolled, 150);
       }, { passive: true, capture: true });
     }
     // Keyboard: Esc closes the overlay (the "show blocks" command toggles it).

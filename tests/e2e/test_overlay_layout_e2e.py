@@ -12,6 +12,7 @@ high scroll 6,000 pixels down over nothing.
 
 from __future__ import annotations
 
+import zlib
 from pathlib import Path
 
 import e2e_harness as harness
@@ -719,4 +720,117 @@ def test_the_legend_keeps_off_a_frame(browser: harness.Browser, site: harness.Si
     assert page.evaluate(over) == 0
     assert page.evaluate(TEXT_UNDER_LEGEND) == 0
     assert not page.evaluate(f"{UI}.querySelector('.legend').classList.contains('folded')")
+    assert browser.act(page, "overlay")["status"] == "overlay-cleared"
+
+
+def _pixels(path: Path) -> tuple[int, int, list[bytes]]:
+    """A screenshot's rows of RGB(A) bytes: (width, channels, rows); 8-bit PNGs, not interlaced,
+    as both browsers write them (no imaging library in the test install)."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    at, chunks, header = 8, [], b""
+    while at < len(data):
+        size = int.from_bytes(data[at:at + 4], "big")
+        kind, body = data[at + 4:at + 8], data[at + 8:at + 8 + size]
+        if kind == b"IHDR":
+            header = body
+        elif kind == b"IDAT":
+            chunks.append(body)
+        at += size + 12
+    width, height = int.from_bytes(header[:4], "big"), int.from_bytes(header[4:8], "big")
+    depth, color, interlace = header[8], header[9], header[12]
+    assert depth == 8 and color in (2, 6) and not interlace, header
+    channels = 3 if color == 2 else 4
+    raw, stride, rows = zlib.decompress(b"".join(chunks)), width * channels, []
+    previous = bytearray(stride)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            left = line[i - channels] if i >= channels else 0
+            up, corner = previous[i], previous[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + left) & 255
+            elif kind == 2:
+                line[i] = (line[i] + up) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (left + up) // 2) & 255
+            elif kind == 4:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 255
+        rows.append(bytes(line))
+        previous = line
+    return width, channels, rows
+
+
+def _colour_at(shot: tuple[int, int, list[bytes]], scale: float, x: float, y: float) -> tuple[int, ...]:
+    """The screenshot's colour at a point of the window (CSS pixels)."""
+    _, channels, rows = shot
+    i = int(x * scale) * channels
+    return tuple(rows[int(y * scale)][i:i + 3])
+
+
+def _near(colour: tuple[int, ...], hex_colour: str) -> bool:
+    want = bytes.fromhex(hex_colour.lstrip("#"))
+    return all(abs(a - b) <= 24 for a, b in zip(colour, want, strict=True))
+
+
+def test_boxes_go_under_the_pages_own_bars(browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    """A box whose block has scrolled under the page's header (sticky to the window's top) is
+    drawn under it as the block is, and so under a bar fixed to the window's bottom: the header
+    shows whole, and the box below it. The boxes lay over everything, and the box of the list of
+    related stories (and its label) was drawn over the header as soon as the list had scrolled
+    under it; the main text's box went across the app's bar."""
+    page = browser.new_tab(site.url("overlay/under-header.html"))
+    page.wait_for("document.readyState === 'complete'")
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    box_of = (f"(id => {{ const e = document.getElementById(id).getBoundingClientRect();"
+              f" const b = [...{UI}.querySelectorAll('.box')].map(b => b.getBoundingClientRect())"
+              " .find(b => Math.abs(b.width - e.width) < 1 && Math.abs(b.height - e.height) < 1);"
+              " return b ? [b.left, b.top, b.right, b.bottom] : null; })")
+    header = page.evaluate("document.getElementById('masthead').getBoundingClientRect().bottom")
+    bar = page.evaluate("document.getElementById('app-bar').getBoundingClientRect().top")
+    for under in [60, 30, 5]:
+        # the list's top `under` px under the header
+        page.evaluate(f"(scrollTo(0, document.getElementById('related').getBoundingClientRect().top"
+                      f" + scrollY - {header} + {under}), {NEXT_FRAME})")
+        related = page.evaluate(f"{box_of}('related')")
+        assert related and related[1] < header < related[3], (related, header)
+        main = page.evaluate(f"[...{UI}.querySelectorAll('.box.main')].map(b => b.getBoundingClientRect())"
+                             f".filter(b => b.top < {bar} && b.bottom > innerHeight).map(b => b.left)")
+        assert main, "no main text box runs under the bar"
+        shot_path = page.screenshot(artifacts / f"under-header-{under}.png")
+        shot = _pixels(shot_path)
+        scale = shot[0] / page.evaluate("innerWidth")
+        # the box's left edge and its label's place: the header's colour inside the header,
+        # the box's own just below it
+        for y in [header - under + 1, header - 2]:
+            for x in [related[0] + 1, related[2] - 3, related[2] - 20]:
+                assert _near(_colour_at(shot, scale, x, y), "#0d3b66"), (under, x, y, _colour_at(shot, scale, x, y))
+        assert _near(_colour_at(shot, scale, related[0] + 1, header + 3), "#c2185b"), _colour_at(shot, scale, related[0] + 1, header + 3)
+        # the main text's box: its dashed edge not across the bar (which shows its own colour)
+        left = main[0]
+        assert all(_near(_colour_at(shot, scale, left + dx, y), "#333333")
+                   for dx in [0.5, 1.5] for y in range(int(bar) + 2, int(bar) + 50, 3)), left
+    assert browser.act(page, "overlay")["status"] == "overlay-cleared"
+
+
+
+def test_a_label_given_focus_comes_out_from_under_the_pages_header(browser: harness.Browser, site: harness.Site,
+                                                                   artifacts: Path) -> None:
+    """A label reached with Tab whose block has scrolled under the page's sticky header brings
+    the window back until it shows below the header: the window scrolled only for a label
+    out of the window, and this one, inside it, stayed under the header, out of sight."""
+    page = browser.new_tab(site.url("overlay/under-header.html"))
+    page.wait_for("document.readyState === 'complete'")
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    header = page.evaluate("document.getElementById('masthead').getBoundingClientRect().bottom")
+    page.evaluate(f"(scrollTo(0, document.getElementById('related').getBoundingClientRect().top"
+                  f" + scrollY - {header} + 30), {NEXT_FRAME})")
+    label = (f"[...{UI}.querySelectorAll('.box')].find(b => b.dataset.kind === 'links').querySelector('.label')")
+    assert page.evaluate(f"{label}.getBoundingClientRect().top") < header
+    page.evaluate(f"({label}.focus(), {NEXT_FRAME})")
+    top = page.evaluate(f"{label}.getBoundingClientRect().top")
+    page.screenshot(artifacts / "under-header-label-focused.png")
+    assert header <= top < page.evaluate("innerHeight") / 2, (header, top)
     assert browser.act(page, "overlay")["status"] == "overlay-cleared"
