@@ -674,12 +674,53 @@ export function agentCall(method, args) {
       }
     }
 
+    /** The frame elements (iframe, frame) of the page that an element of a frame of the
+     * page's own site lies in, from the innermost; none for an element of the page. */
+    function framesOf(element) {
+      const out = [];
+      for (let doc = element.ownerDocument; doc && doc !== document;) {
+        let frame = null;
+        try {
+          frame = doc.defaultView?.frameElement ?? null;
+        } catch {
+          frame = null;
+        }
+        if (!frame) break;
+        out.push(frame);
+        doc = frame.ownerDocument;
+      }
+      return out;
+    }
+
+    /** An element's border box in the window's coordinates: for one in a frame (whose rect
+     * is the frame's), moved by where the frame's content lies in the window. */
+    function windowRect(element) {
+      const r = element.getBoundingClientRect();
+      if (element.ownerDocument === document) return r;
+      let dx = 0, dy = 0;
+      for (const frame of framesOf(element)) {
+        const f = frame.getBoundingClientRect(), style = frame.ownerDocument.defaultView.getComputedStyle(frame);
+        dx += f.left + frame.clientLeft + (parseFloat(style.paddingLeft) || 0);
+        dy += f.top + frame.clientTop + (parseFloat(style.paddingTop) || 0);
+      }
+      return { left: r.left + dx, top: r.top + dy, right: r.right + dx, bottom: r.bottom + dy,
+        x: r.left + dx, y: r.top + dy, width: r.width, height: r.height };
+    }
+
+    /** Whether `outer` holds `element`, also through the frames it lies in. */
+    function holds(outer, element) {
+      return outer.contains(element) || framesOf(element).some((frame) => outer === frame || outer.contains(frame));
+    }
+
     /** The elements that clip an element as they scroll (or not): those with overflow other
      * than visible on its way to the document through its containing blocks (an absolutely
      * positioned element escapes those that do not position it; one fixed to the window,
-     * all). */
+     * all). For an element of a frame: those in the frame's document, then the frame element
+     * (which shows only its part of the frame's document) and what clips it. */
     function scrollersOf(element) {
-      const root = document.documentElement;
+      const doc = element.ownerDocument ?? document, view = doc.defaultView ?? globalThis;
+      const getComputedStyle = (e) => view.getComputedStyle(e);
+      const root = doc.documentElement;
       const rootStyle = getComputedStyle(root);
       // <body>'s overflow is the window's, unless <html> has one of its own
       const bodyClips = rootStyle.overflowX !== "visible" || rootStyle.overflowY !== "visible";
@@ -697,11 +738,13 @@ export function agentCall(method, args) {
         }
         if (!parent || parent === root) break;
         const style = getComputedStyle(parent);
-        if ((style.overflowX !== "visible" || style.overflowY !== "visible") && (parent !== document.body || bodyClips)) {
+        if ((style.overflowX !== "visible" || style.overflowY !== "visible") && (parent !== doc.body || bodyClips)) {
           out.push(parent);
         }
         e = parent;
       }
+      const [frame] = doc === document ? [] : framesOf(element);
+      if (frame) out.push(frame, ...scrollersOf(frame));
       return out;
     }
 
@@ -709,7 +752,7 @@ export function agentCall(method, args) {
     function commonScrollers(elements) {
       const [first, ...rest] = elements;
       if (!first) return [];
-      return scrollersOf(first).filter((scroller) => rest.every((element) => scroller.contains(element)));
+      return scrollersOf(first).filter((scroller) => rest.every((element) => holds(scroller, element)));
     }
 
     /** The part of the page the scrollers show (their padding boxes less scroll bars), in
@@ -717,7 +760,7 @@ export function agentCall(method, args) {
     function visibleArea(scrollers) {
       let left = -Infinity, top = -Infinity, right = Infinity, bottom = Infinity;
       for (const scroller of scrollers) {
-        const r = scroller.getBoundingClientRect();
+        const r = windowRect(scroller);
         const x = r.left + scroller.clientLeft + scrollX, y = r.top + scroller.clientTop + scrollY;
         left = Math.max(left, x);
         top = Math.max(top, y);
@@ -836,6 +879,38 @@ export function agentCall(method, args) {
       // restyles the page, and a page may change its size every frame)
       clearTimeout(coversTimer);
       if (overlayBoxes.length) coversTimer = setTimeout(() => overlayBoxes.length && findCovers(), 300);
+    }
+
+    /** The windows of the frames the boxes drawn lie in, each with the listener that places
+     * those boxes again as the frame's document (or a pane in it) scrolls: the window's
+     * scroll events are not the frame's. */
+    const frameScrolls = new Map();
+    function followFrames() {
+      const frames = new Set(overlayBoxes.flatMap(({ elements }) => elements.flatMap(framesOf)));
+      const views = new Set([...frames].map((frame) => frame.contentWindow).filter(Boolean));
+      for (const [view, listener] of frameScrolls) {
+        if (views.has(view)) continue;
+        try {
+          view.removeEventListener("scroll", listener, true);
+        } catch {
+          // (a frame gone with its window)
+        }
+        frameScrolls.delete(view);
+      }
+      for (const view of views) {
+        if (frameScrolls.has(view)) continue;
+        const listener = () => {
+          for (const entry of overlayBoxes) {
+            if (entry.scrollers.some((scroller) => scroller.contentWindow === view)) placeBox(entry);
+          }
+        };
+        try {
+          view.addEventListener("scroll", listener, { capture: true, passive: true });
+          frameScrolls.set(view, listener);
+        } catch {
+          // (a frame of another site now: its boxes stay where they were drawn)
+        }
+      }
     }
 
     /** The page scrolled (the window: move the layer along and the boxes of sticky
@@ -1012,7 +1087,7 @@ export function agentCall(method, args) {
     function unionRect(elements) {
       let top = Infinity, left = Infinity, bottom = -Infinity, right = -Infinity;
       const add = (element, depth) => {
-        const rect = element.getBoundingClientRect();
+        const rect = windowRect(element);
         if (rect.width < 1 || rect.height < 1) {
           // (a child of what is hidden, transparent or display: none, is so too)
           if (depth < 4) for (const child of element.children) add(child, depth + 1);
@@ -1116,6 +1191,7 @@ export function agentCall(method, args) {
      * elements not all in it.
      */
     function stickyFrame(elements) {
+      if (elements.some((element) => element.ownerDocument !== document)) return null;
       let sticky = null;
       for (let e = elements[0]; e && e !== document.documentElement; e = e.parentElement) {
         const position = getComputedStyle(e).position;
@@ -1295,8 +1371,10 @@ export function agentCall(method, args) {
         // A bar fixed to the window (a cookie banner) stays in place as the page scrolls:
         // so does its box, on the layer fixed to the window. A block inside an element that
         // scrolls by itself (a docs sidebar, a comments pane) has its box moved as that
-        // scrolls, shown only within what it shows.
-        const fixed = fixedToWindow(item.elementIds ?? []);
+        // scrolls, shown only within what it shows; so does a block in a frame of the page's
+        // own site, within the frame, as the frame scrolls (followFrames).
+        const framed = elements.some((element) => element.ownerDocument !== document);
+        const fixed = !framed && fixedToWindow(item.elementIds ?? []);
         const scrollers = commonScrollers(elements);
         let pane = null;
         if (scrollers.length) {
@@ -1307,7 +1385,7 @@ export function agentCall(method, args) {
         // A block in a sticky element (a sticky header) has its box stuck with it by the
         // browser, as the page scrolls: moved on the page's scroll event, it jittered.
         const stuck = fixed || scrollers.length ? null : stickyFrame(elements);
-        const sticks = elements.map(stickiness);
+        const sticks = framed ? [] : elements.map(stickiness);
         // moved as the window scrolls: in a sticky element stuck to the window, uncopied
         const sticky = !fixed && !stuck && sticks.some((at) => at.window);
         if (stuck) {
@@ -1360,6 +1438,7 @@ export function agentCall(method, args) {
         counts[item.kind] = (counts[item.kind] ?? 0) + 1;
       });
       findCovers();
+      followFrames();
       const legend = drawLegend(root, counts, mode);
       legendPlace = { legend, labels: placed };
       placeLegend(legend, text, placed);
@@ -1492,6 +1571,7 @@ export function agentCall(method, args) {
       legendPlace = null;
       covers = [];
       coverClip();
+      followFrames();
       if (!uiRoot) return 0;
       const boxes = uiRoot.querySelectorAll(".box");
       for (const box of boxes) box.remove();

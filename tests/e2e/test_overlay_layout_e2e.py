@@ -815,6 +815,36 @@ def test_boxes_go_under_the_pages_own_bars(browser: harness.Browser, site: harne
     assert browser.act(page, "overlay")["status"] == "overlay-cleared"
 
 
+# The list of links in the frame of letters (window coordinates), the box drawn over it, and
+# the part of the window the box shows in (its pane's).
+LETTERS = (f"(() => {{ const f = document.getElementById('letters'), at = f.getBoundingClientRect();"
+           " const e = f.contentDocument.getElementById('more-letters').getBoundingClientRect();"
+           " const r = (b) => [b.x, b.y, b.width, b.height];"
+           f" const box = [...{UI}.querySelectorAll('.box')].find(b => b.dataset.kind === 'links');"
+           " return [[e.x + at.x + f.clientLeft, e.y + at.y + f.clientTop, e.width, e.height],"
+           " box ? r(box.getBoundingClientRect()) : null, box?.closest('.pane') ? r(box.closest('.pane').getBoundingClientRect()) : null,"
+           " [at.x + f.clientLeft, at.y + f.clientTop, f.clientWidth, f.clientHeight]]; })()")
+
+
+def test_the_blocks_of_a_frame_are_drawn_where_the_frame_shows_them(browser: harness.Browser, site: harness.Site,
+                                                                     artifacts: Path) -> None:
+    """A block the host finds in a frame of the page's own site (letters to the editor, with
+    their list of links) has its box on it where the frame shows it, only within the frame, as
+    the page and the frame scroll. Its box lay where the block lies in the frame's own
+    coordinates, over the page's article at the window's top left."""
+    page = browser.new_tab(site.url("overlay/frame-links.html"))
+    page.wait_for("document.readyState === 'complete'"
+                  " && document.getElementById('letters').contentDocument?.readyState === 'complete'")
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    for frame_top, window_top in [(0, 0), (0, 900), (200, 900), (120, 1000)]:
+        page.evaluate(f"(document.getElementById('letters').contentWindow.scrollTo(0, {frame_top}),"
+                      f" scrollTo(0, {window_top}), {NEXT_FRAME})")
+        block, box, pane, frame = page.evaluate(LETTERS)
+        assert _close(block, box), (frame_top, window_top, block, box)
+        assert pane and _inside(pane, frame), (pane, frame)
+    page.screenshot(artifacts / "overlay-frame-scrolled.png")
+    assert browser.act(page, "overlay")["status"] == "overlay-cleared"
+
 
 def test_a_label_given_focus_comes_out_from_under_the_pages_header(browser: harness.Browser, site: harness.Site,
                                                                    artifacts: Path) -> None:
