@@ -762,3 +762,22 @@ def test_doctor_with_nothing_registered_says_so_and_how_to_register(tmp_path, ar
     where = "for Firefox" if args else "with any browser"
     assert done.stdout == (f"not registered: blocksift is not registered {where}, so there is "
                            f"nothing to check\n{fix}"), done.stdout
+
+
+@pytest.mark.parametrize("algorithm", ["farsw", "auto"])
+@pytest.mark.parametrize("rows, message", [
+    ([], "no pages to learn from (a datasets-format .jsonl(.gz) file or folder)"),
+    ([{"id": "a", "html": "<p>words</p>"}, {"id": "b", "html": "<p>more</p>"}],
+     "none of its 2 page(s) has a `gold` text (the expected main text) to learn from"),
+])
+def test_train_on_pages_it_cannot_learn_from_is_unusable_input(tmp_path, algorithm, rows,
+                                                                message):
+    """A dataset without a page, or without gold, said 'training failed' and exited 1 (a
+    negative answer) where a file without pages is unusable input (exit 2) everywhere else."""
+    dataset = tmp_path / "pages.jsonl"
+    dataset.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    done = blocksift("train", algorithm, "-d", str(dataset), "--out", str(tmp_path / "m.json"),
+                     home=tmp_path / "home")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == f"blocksift: error: {dataset}: {message}\n"
+    assert not (tmp_path / "m.json").exists()

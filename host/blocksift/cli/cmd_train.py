@@ -152,9 +152,14 @@ def run(args: argparse.Namespace) -> int:
     bar = _progress_bar(args, "training", paths)
     tick = bar.update if bar is not None else None
 
+    seen = {"pages": 0, "gold": 0}
+
     def pages() -> Any:
         for path in paths:
-            yield from iter_pages(path, limit=args.limit)
+            for page in iter_pages(path, limit=args.limit):
+                seen["pages"] += 1
+                seen["gold"] += bool((page.gold or "").strip())
+                yield page
 
     description = ", ".join(
         f"{Path(name).name}{'' if args.limit is None else f' (first {args.limit})'}"
@@ -163,6 +168,10 @@ def run(args: argparse.Namespace) -> int:
         model = module.train(pages(), params, per_site=args.per_site, description=description,
                              min_site_pages=args.min_site_pages, progress=tick)
     except module.TrainingError as exc:
+        if not seen["gold"]:  # unusable input, not a negative answer
+            print(f"blocksift: error: {_nothing_to_learn(args.datasets, seen['pages'])}",
+                  file=sys.stderr)
+            return 2
         print(f"blocksift: error: training failed: {exc}", file=sys.stderr)
         return 1
     except (ValueError, KeyError, OSError) as exc:  # unreadable or malformed dataset rows
@@ -241,7 +250,7 @@ def run_auto(args: argparse.Namespace) -> int:
               f"{', '.join(PAPER_GROUPS)}", file=sys.stderr)
         return 2
     samples = []
-    lengthened = 0
+    lengthened = pages_seen = 0
     bar = _progress_bar(args, "features", paths)
     try:
         for path in paths:
@@ -254,6 +263,7 @@ def run_auto(args: argparse.Namespace) -> int:
                     if longer is not None:
                         samples.append(longer)
                         lengthened += 1
+                pages_seen += 1
                 if bar is not None:  # a page without gold is a page of the total all the same
                     bar.set_postfix(lengthened=lengthened, refresh=False)
                     bar.update()
@@ -263,9 +273,12 @@ def run_auto(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
-    if len(samples) - lengthened < 2:
-        print("blocksift: error: training failed: need at least 2 labeled pages", file=sys.stderr)
-        return 1
+    if len(samples) - lengthened < 2:  # unusable input: exit 2 as a file without pages
+        labeled = len(samples) - lengthened
+        print("blocksift: error: " + (_nothing_to_learn(args.datasets, pages_seen) if not labeled
+              else f"training needs at least 2 pages with a `gold` text and HTML; "
+                   f"{', '.join(args.datasets)} has 1"), file=sys.stderr)
+        return 2
     rounds = args.rounds or auto_training.DEFAULT_ROUNDS
     # the trees take minutes on the dev sets: a bar over the boosting rounds of every model
     trees_bar = _progress_bar(args, "trees", [], unit="round")
@@ -326,3 +339,13 @@ def _auto_sites(args: argparse.Namespace, paths: list[Path]) -> int:
               file=sys.stderr)
         return 1
     return 0
+
+
+def _nothing_to_learn(datasets: list[str], pages: int) -> str:
+    """Why training had nothing to learn from: no page at all, or none with a gold text
+    (it said 'training failed', exit 1, as if the pages had been usable)."""
+    names = ", ".join(datasets)
+    if not pages:
+        return f"{names}: no pages to learn from (a datasets-format .jsonl(.gz) file or folder)"
+    return (f"{names}: none of its {pages} page(s) has a `gold` text (the expected main text) "
+            "to learn from")
