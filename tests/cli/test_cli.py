@@ -137,6 +137,11 @@ def test_extract_reads_stdin():
     (["extract", "http://a b/page"], "cannot fetch"),  # http.client's own error, not an OSError
     (["extract", str(EXAMPLE), "--algo", "nonesuch"], "unknown algorithm"),
     (["extract", str(EXAMPLE), "--param", "bogus=1"], "unknown parameter"),
+    # an option the command does not have pointed at `blocksift --help`, not the command's
+    (["serve", "--param", "x=1"], "blocksift serve: error: unrecognized arguments: --param "
+     "x=1 (see `blocksift serve --help`)\n"),
+    (["examples", "list", "--bogus"], "blocksift examples list: error: unrecognized "
+     "arguments: --bogus (see `blocksift examples list --help`)\n"),
     (["extract", str(EXAMPLE), "--param", "novalue"], "key=value"),
     # a rule between two params is named as one, in words, without pydantic's prefix
     (["extract", str(EXAMPLE), "--param", "expected_f1_floor=0.6", "--param",

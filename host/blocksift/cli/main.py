@@ -137,7 +137,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"blocksift {__version__}")
         return EXIT_OK
     parser = build_parser(argv)
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # said by the command's own parser: 'blocksift serve: error: unrecognized arguments:
+        # --param x=1 (see `blocksift serve --help`)', not the top parser's help
+        import argparse
+
+        target = parser  # down to the (sub)command named: `examples list`
+        while True:
+            commands = next((a for a in target._actions
+                             if isinstance(a, argparse._SubParsersAction)), None)
+            name = getattr(args, commands.dest, None) if commands is not None else None
+            if name not in getattr(commands, "choices", {}):
+                break
+            target = commands.choices[name]
+        target.error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "run", None):
         parser.print_help()
         return EXIT_USAGE
