@@ -956,7 +956,8 @@ export function agentCall(method, args) {
         if (r.width < 1 || r.height < 1 || r.width * r.height > vw * vh / 2) continue;
         if (px(style.zIndex) < 0 || (element.checkVisibility && !element.checkVisibility(SHOWN))) continue;
         if (style.position === "fixed") {
-          covers.push({ element, breaks: [], hole: (sx, sy) => [sx + r.left, sy + r.top, sx + r.right, sy + r.bottom] });
+          covers.push({ element, breaks: [], hole: (sx, sy) => [sx + r.left, sy + r.top, sx + r.right, sy + r.bottom],
+            over: () => true });
           continue;
         }
         // sticky: to the window only (one in a scroll pane moves with the pane)
@@ -980,7 +981,8 @@ export function agentCall(method, args) {
           y = (sy) => Math.max(Math.min(n, sy + gap), low);
           breaks = [n - gap, low - gap];
         }
-        if (y) covers.push({ element, breaks, hole: (sx, sy) => [x1, y(sy), x2, y(sy) + h] });
+        // (over the page only where stuck: in its own place it is the page)
+        if (y) covers.push({ element, breaks, hole: (sx, sy) => [x1, y(sy), x2, y(sy) + h], over: (sy) => Math.abs(y(sy) - n) > 0.5 });
       }
       coverClip(true);
     }
@@ -1298,7 +1300,7 @@ export function agentCall(method, args) {
      * margins to the left and right, just above and below it, its bottom corners, then the
      * gaps between its lines; when every place covers something, the one covering least.
      */
-    function placeLabel(box, w, h, text, placed, bounds = null) {
+    function placeLabel(box, w, h, text, placed, bounds = null, hidden = []) {
       // The page's width in document coordinates: a right-to-left page overflows leftwards.
       const root = document.documentElement;
       const pageLeft = getComputedStyle(root).direction === "rtl" ? Math.min(0, root.clientWidth - root.scrollWidth) : 0;
@@ -1324,7 +1326,8 @@ export function agentCall(method, args) {
       const obstacles = text.concat(placed);
       let best = null;
       for (const candidate of candidates.filter(fits)) {
-        const area = covered(candidate.x, candidate.y, w, h, obstacles);
+        // (a label under the page's own bar is not seen at all)
+        const area = covered(candidate.x, candidate.y, w, h, obstacles) + 10 * covered(candidate.x, candidate.y, w, h, hidden);
         if (area === 0) return candidate;
         if (!best || area < best.area) best = { ...candidate, area };
       }
@@ -1348,6 +1351,13 @@ export function agentCall(method, args) {
       const counts = {};
       const placed = [];
       const text = textRects();
+      // the page's bars, which hide the labels of what scrolls under them (where they lie
+      // over the page now)
+      findCovers();
+      const bars = covers.filter((cover) => cover.over(scrollY)).map((cover) => {
+        const [x1, y1, x2, y2] = cover.hole(scrollX, scrollY);
+        return { x: x1, y: y1, w: x2 - x1, h: y2 - y1 };
+      });
       let drawn = 0;
       items.forEach((item, index) => {
         const elements = coverElements(elementsFor(item.elementIds ?? []));
@@ -1414,14 +1424,15 @@ export function agentCall(method, args) {
           return [Math.ceil(size.width || 80) + 1, Math.ceil(size.height || 16) + 1];
         };
         let [w, h] = measure();
-        let at = placeLabel(rect, w, h, text, placed, bounds);
+        const hidden = box.closest(".doc") ? bars : [];
+        let at = placeLabel(rect, w, h, text, placed, bounds, hidden);
         // a long name ("cookie consent banner") that finds no free spot gives way to the
         // short one ("other"), which may; the reason still names it
         if (at.area > 0 && item.shortLabel && item.shortLabel !== item.label) {
           const long = label.firstChild.textContent;
           label.firstChild.textContent = item.shortLabel;
           const [shortW, shortH] = measure();
-          const shortAt = placeLabel(rect, shortW, shortH, text, placed, bounds);
+          const shortAt = placeLabel(rect, shortW, shortH, text, placed, bounds, hidden);
           if (!(shortAt.area > 0) || shortAt.area < at.area) {
             [w, h, at] = [shortW, shortH, shortAt];
             label.setAttribute("aria-label", `${item.shortLabel}: ${why.textContent}`);
@@ -1437,7 +1448,6 @@ export function agentCall(method, args) {
         drawn += 1;
         counts[item.kind] = (counts[item.kind] ?? 0) + 1;
       });
-      findCovers();
       followFrames();
       const legend = drawLegend(root, counts, mode);
       legendPlace = { legend, labels: placed };

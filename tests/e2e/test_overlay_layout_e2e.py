@@ -864,3 +864,23 @@ def test_a_label_given_focus_comes_out_from_under_the_pages_header(browser: harn
     page.screenshot(artifacts / "under-header-label-focused.png")
     assert header <= top < page.evaluate("innerHeight") / 2, (header, top)
     assert browser.act(page, "overlay")["status"] == "overlay-cleared"
+
+
+def test_a_label_is_not_placed_under_the_pages_own_bar(browser: harness.Browser, site: harness.Site,
+                                                       artifacts: Path) -> None:
+    """A label goes where it can be seen: not under a bar fixed to the window. Drawn with the
+    list of related stories just above the app's bar at the window's bottom, the list's label
+    went on the list's top right corner, half under the bar, out of sight."""
+    page = browser.new_tab(site.url("overlay/under-header.html"))
+    page.wait_for("document.readyState === 'complete'")
+    page.set_viewport(1100, 500)
+    page.wait_for("innerHeight === 500")
+    bar = page.evaluate("document.getElementById('app-bar').getBoundingClientRect().top")
+    page.evaluate(f"(scrollTo(0, document.getElementById('related').getBoundingClientRect().top"
+                  f" + scrollY - {bar} + 8), {NEXT_FRAME})")
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    page.screenshot(artifacts / "label-over-the-bar.png")
+    label = page.evaluate(f"(() => {{ const l = [...{UI}.querySelectorAll('.box')].find(b => b.dataset.kind === 'links')"
+                          ".querySelector('.label').getBoundingClientRect(); return [l.top, l.bottom]; })()")
+    assert label[1] <= bar or label[0] >= page.evaluate("innerHeight"), (label, bar)
+    assert browser.act(page, "overlay")["status"] == "overlay-cleared"
