@@ -1465,6 +1465,50 @@ def test_a_chosen_post_header_of_name_date_and_number_heads_its_post() -> None:
     assert content.post_authors(chatty.body, chosen) == []
 
 
+def test_a_post_header_inside_a_chosen_post_box_heads_the_post() -> None:
+    # the segmenter chose each whole post box of Discourse's page for readers without
+    # script, its header with it: each post opened with a plain line "hayley.p 6 May 2025
+    # 17:41 7" (the name a link, then the date and the post's number) and no rule between
+    # posts, where a post whose header was chosen alone had its head
+    posts = "".join(
+        f"<div id='post_{n}' class='topic-body crawler-post' itemprop='comment'>"
+        f"<div class='crawler-post-meta'><span class='creator' itemprop='author'>"
+        f"<a itemprop='url' href='/u/{name}'><span itemprop='name'>{name}</span></a></span>"
+        f"<span class='crawler-post-infos'><time itemprop='datePublished' datetime='{stamp}'>"
+        f"{when}</time><span itemprop='position'>{n}</span></span></div>"
+        f"<div class='post' itemprop='text'><p>{body}</p></div></div>"
+        for n, (name, stamp, when, body) in enumerate([
+            ("hayley.p", "2025-05-02T18:48:59Z", "2 May 2025 18:48", "I get so confused."),
+            ("whammel", "2025-05-03T18:23:06Z", "3 May 2025 18:23", "Trust your body."),
+            ("hayley.p", "2025-05-06T17:41:49Z", "6 May 2025 17:41", "Thank you.")],
+            start=1))
+    page = Page(f"<html><body><div class='topic'>{posts}</div></body></html>",
+                url="https://forum.example/t/79349")
+    chosen = page.body.xpath("//div[contains(@class, 'crawler-post')]")
+    names = content.post_authors(page.body, chosen)
+    assert [e.get("class") for e in names] == ["crawler-post-meta"] * 3
+    main = render_main(page, chosen + names, post_heads=set(names))
+    shown = Page(main.html).body
+    assert [(e.tag, " ".join(e.text_content().split())) for e in shown] == [
+        ("p", "hayley.p · 2 May 2025 18:48"), ("div", "I get so confused."),
+        ("hr", ""), ("p", "whammel · 3 May 2025 18:23"), ("div", "Trust your body."),
+        ("hr", ""), ("p", "hayley.p · 6 May 2025 17:41"), ("div", "Thank you.")]
+    # the text and the xpaths stay the chosen boxes', header and all
+    plain = render_main(page, chosen)
+    assert (main.text, main.xpaths) == (plain.text, plain.xpaths)
+    assert "6 May 2025 17:413" in main.text  # (the page writes no space there)
+    # the thread's box chosen whole holds every post's header: none heads it
+    assert content.post_authors(page.body, page.body.xpath("//div[@class='topic']")) == []
+    # a post's name in its box without a date, or with more words than a header's, is shown
+    # as the page has it, no head
+    for meta in ("<span class='username'>ann</span> <span>12</span>",
+                 "<span class='username'>ann</span> <time>May 1</time> replied to the poll"):
+        page = Page(f"<html><body><div class='topic'><div class='post-box'><div class='meta'>"
+                    f"{meta}</div><p>Yes.</p></div></div></body></html>")
+        assert content.post_authors(page.body, page.body.xpath("//div[@class='post-box']")) \
+            == []
+
+
 def test_a_forum_listing_s_select_all_link_and_code_label_leave_the_reader() -> None:
     # phpBB heads each listing with "Code: Select all", the link a script's control (href
     # "#", made absolute by the snapshot, onclick): the reader showed it as a link to the

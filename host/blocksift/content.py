@@ -608,6 +608,23 @@ def _post_header_alone(box: etree._Element, name: etree._Element) -> bool:
     return not rest or bool(_COUNT.match(rest))
 
 
+def _post_header_in(box: etree._Element, name: etree._Element) -> etree._Element | None:
+    """The post's header around ``name`` inside the chosen ``box`` (the whole post): the
+    outermost element below ``box`` showing nothing but the name, a date (``<time>``, which
+    it must hold) and the post's number (:func:`_post_header_alone`); None without one.
+    Discourse's pages for readers without script give each post "hayley.p 6 May 2025 17:41
+    7" above its text: chosen with the post, it read as a plain line, the posts run
+    together, where a post whose header was chosen alone had its head (:func:`_post_head`,
+    which :func:`render_main` shows in the header's place)."""
+    header = None
+    for node in name.iterancestors():
+        if node is box:
+            return header
+        if next(node.iter("time"), None) is not None and _post_header_alone(node, name):
+            header = node
+    return None
+
+
 #: An inline style that hides its element, as the extractors and hide look for it.
 HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 #: The same, as a declaration of its own (not ``content-visibility: hidden``): what the
@@ -2135,6 +2152,8 @@ def post_authors(body: etree._Element, chosen: Sequence[etree._Element],
     # named for the author but showing no link and another text is about them (SMF's
     # "poster_ip" line, "Logged"), not a second name in the post
     named_by_link: dict[etree._Element, str] = {}
+    # posts' headers inside chosen boxes, by box: a box of one post is headed by its header
+    headers_in: dict[etree._Element, list[etree._Element]] = {}
     for node in body.xpath(_AUTHOR_PREFILTER):
         if node.get("itemprop") != "author" and not _AUTHOR_CLASS.search(node.get("class") or ""):
             continue
@@ -2173,8 +2192,17 @@ def post_authors(body: etree._Element, chosen: Sequence[etree._Element],
             if box not in panes and not text.startswith("@") and (
                     _squeezed(box) == _squeezed(node) or _post_header_alone(box, node)):
                 panes.append(box)  # ... by a box showing the name alone: its head
+            elif not text.startswith("@"):
+                header = _post_header_in(box, node)
+                if header is not None:
+                    headers_in.setdefault(box, []).append(header)
             continue
         names.append(node)
+    for found in headers_in.values():
+        # (a box holding several posts' headers is the thread's: each head would stand
+        # before the whole box, the last one heading all of it)
+        if len(found) == 1 and found[0] not in panes:
+            panes.append(found[0])  # ... or by the post's header inside its box
     names = outermost(names)
     post_of: dict[etree._Element, etree._Element] = {}
     for name in names:
@@ -2406,8 +2434,19 @@ def render_main(page: Page, elements: Sequence[etree._Element], *,
         # the reader shows a link chosen in part whole, and a text the page gives twice (shown
         # and for screen readers) once; the text, ids and xpaths stay the algorithm's choice
         try:
-            shown = loose_text_kept(whole_links(chosen, exclude), exclude, post_heads)
-            html = sanitized_html(page, shown, exclude | set(screen_reader_copies(shown)),
+            # a post's header inside its chosen box is shown as the post's head, in its place
+            # (post_authors' _post_header_in): the box's copy leaves it out
+            chosen_set = set(chosen)
+            inner = [head for head in post_heads if head not in chosen_set
+                     and head.getparent() is not None
+                     and _shown_in(head.getparent(), chosen_set, exclude) is not None]
+            html_exclude = exclude | set(inner) if inner else exclude
+            shown = loose_text_kept(whole_links(chosen, html_exclude), html_exclude, post_heads)
+            if inner:
+                position = {node: n for n, node in enumerate(page.body.iter())}
+                shown = sorted(shown + inner, key=lambda node: position.get(node, 0))
+            html = sanitized_html(page, shown,
+                                  html_exclude | set(screen_reader_copies(shown)),
                                   post_heads=post_heads)
         except Exception as exc:  # a page no rule foresaw: its text, not a failed reader view
             log.warning("reader HTML of %s failed (%s: %s); plain paragraphs instead",
