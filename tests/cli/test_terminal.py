@@ -840,3 +840,22 @@ def test_clustering_and_hide_folds_fit_the_terminal(home, tmp_path, columns, arg
 
     table = whole.split("with clustering, how")[0]  # the milliseconds below differ
     assert scores(done.screen.split("with clustering, how")[0]) == scores(table) != []
+
+
+def test_cluster_wraps_its_long_lines_in_a_terminal(home, tmp_path):
+    """A class's rule and its members ran to 176 columns on the dev sets and wrapped at
+    column 0 of the terminal; they wrap under their indent, and piped stay a line each."""
+    html = EXAMPLE.read_text(encoding="utf-8")
+    rows = [{"id": f"a-rather-long-page-identifier-{n:02d}", "site": "harbour.example",
+             "html": html + f"<!-- {n} -->", "gold": "Gull Point"} for n in range(8)]
+    dataset = tmp_path / "site.jsonl"
+    dataset.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    piped = run("cluster", "--dataset", str(dataset), home=home)
+    assert_clean(piped.returncode, piped.stderr.decode(), 0)
+    whole = piped.stdout.decode().splitlines()
+    assert max(map(len, whole)) > 80, whole  # what there is to wrap
+    done = in_terminal(command("cluster", "--dataset", str(dataset), "--no-progress"),
+                       environment(home), columns=80)
+    assert_clean(done.returncode, done.screen, 0)
+    assert [line for line in done.lines if len(line) >= 80] == [], done.screen
+    assert " ".join(done.screen.split()) == " ".join(" ".join(whole).split())

@@ -77,10 +77,15 @@ def _model_dict(site: str, model: clustering.SiteModel) -> dict[str, Any]:
                          "feature_paths": len(cls.feature)} for cls in model.classes]}
 
 
-def _print_site(entry: dict[str, Any]) -> None:
-    print(f"{entry['site']}: {_count(entry['pages'], 'page')}, "
-          f"{_count(len(entry['classes']), 'class', 'classes')}, "
-          f"{_count(entry['unclassed'], 'page')} in no class")
+def _print_site(entry: dict[str, Any], width: int | None = None) -> None:
+    """A site's classes, each with its rule and first members; in a terminal of ``width``
+    columns the long lines wrap under their indent (rules and members ran to 176 columns and
+    wrapped at column 0), piped a line each."""
+    from ..terminal import say
+
+    say(f"{entry['site']}: {_count(entry['pages'], 'page')}, "
+        f"{_count(len(entry['classes']), 'class', 'classes')}, "
+        f"{_count(entry['unclassed'], 'page')} in no class", width=width)
     for cls in entry["classes"]:
         rule = cls["rule"]
         if rule is None:
@@ -89,10 +94,10 @@ def _print_site(entry: dict[str, Any]) -> None:
             shown = " ".join(f"{k}={rule[k]!r}" for k in ("element_id", "css_class", "path")
                              if rule[k] is not None)
         members = ", ".join(cls["members"][:6]) + (" ..." if cls["size"] > 6 else "")
-        print(f"  class {cls['label']}: {_count(cls['size'], 'page')}; rule {shown} "
-              f"(summed H {cls['rule_score']:.4f})")
+        say(f"class {cls['label']}: {_count(cls['size'], 'page')}; rule {shown} "
+            f"(summed H {cls['rule_score']:.4f})", first="  ", rest="      ", width=width)
         if members:
-            print(f"    {members}")
+            say(members, first="    ", rest="    ", width=width)
 
 
 def _from_store(args: argparse.Namespace) -> tuple[Path, list[dict[str, Any]]]:
@@ -170,8 +175,11 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"params": params.model_dump(), "sites": entries}, indent=1))
     else:
+        from ..terminal import terminal_width
+
+        width = terminal_width()
         for entry in entries:
-            _print_site(entry)
+            _print_site(entry, width)
     return 0
 
 

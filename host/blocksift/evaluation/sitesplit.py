@@ -191,7 +191,7 @@ def run_dataset(name: str, params: clustering.Params, train_fraction: float,
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=len(by_site), desc=f"{name} sites", file=sys.stderr)
+        bar = tqdm(total=len(by_site), desc=f"{name} sites", unit="site", file=sys.stderr)
     for site in sorted(by_site):
         sites.append(evaluate_site(site, by_site[site], params, train_fraction, parse_ms))
         if bar is not None:
