@@ -40,7 +40,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                         metavar="PATH_OR_NAME", help="labeled dataset; repeatable")
     parser.add_argument("--param", dest="params", action="append", default=[],
                         metavar="K=V", help="clustering parameter, e.g. sim_threshold=0.9")
-    parser.add_argument("--limit", type=at_least(1), default=None,
+    parser.add_argument("--limit", type=at_least(1), default=None, metavar="N",
                         help="first N pages of each dataset")
     parser.add_argument("--pooled", action="store_true",
                         help="cluster all pages together instead of site by site")

@@ -36,8 +36,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     add_algorithm_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--per-page", action="store_true", help="with --json: per-page scores")
-    parser.add_argument("--limit", type=at_least(1), default=None, help="first N pages of each set")
-    parser.add_argument("--out", type=Path, default=Path("out/eval"),
+    parser.add_argument("--limit", type=at_least(1), default=None, metavar="N",
+                        help="first N pages of each set")
+    parser.add_argument("--out", type=Path, default=Path("out/eval"), metavar="DIR",
                         help="folder for CSV/PNG output (default %(default)s)")
     parser.add_argument("--sweep", action="store_true",
                         help="linkblocks: the papers' parameter sweeps (CSV + plots); a "
@@ -45,12 +46,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                              "--param distance runs that kind only")
     parser.add_argument("--cv", choices=("none", "intra", "inter"), default="none",
                         help="trained algorithms: cross-validation within or across sites")
-    parser.add_argument("--folds", type=at_least(2), default=None,
+    parser.add_argument("--folds", type=at_least(2), default=None, metavar="N",
                         help="folds of --cv intra (farsw, default 10) and of --action hide "
                              "--cv inter (2 to 10, default 10)")
     parser.add_argument("--phi-sweep", action="store_true",
                         help="farsw: sliding-window length 0..10 (plot like Fig. 8)")
-    parser.add_argument("--train-fraction", type=share, default=None,
+    parser.add_argument("--train-fraction", type=share, default=None, metavar="SHARE",
                         help="site-learned algorithms (clustering): share of each site's pages "
                              "to learn on, above 0 and below 1 (default 0.5)")
     parser.add_argument("--action", choices=("extract", "hide"), default="extract",
