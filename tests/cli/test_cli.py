@@ -786,3 +786,13 @@ def test_train_on_pages_it_cannot_learn_from_is_unusable_input(tmp_path, algorit
     assert done.returncode == 2, done.stderr
     assert done.stderr == f"blocksift: error: {dataset}: {message}\n"
     assert not (tmp_path / "m.json").exists()
+
+
+def test_examples_import_of_a_file_without_pages_is_unusable_input(tmp_path):
+    """An empty file said 'imported 0 example(s)' and exited 0, as a set of pages would."""
+    empty = tmp_path / "pages.jsonl"
+    empty.write_text("", encoding="utf-8")
+    done = blocksift("examples", "import", str(empty), home=tmp_path / "home")
+    assert done.returncode == 2
+    assert done.stderr == (f"blocksift: error: cannot import: {empty} holds no pages (a "
+                           "datasets-format .jsonl(.gz) file or folder)\n"), done.stderr

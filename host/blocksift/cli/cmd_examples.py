@@ -227,6 +227,10 @@ def _run(args: argparse.Namespace) -> int:
                 report = store.import_records(_dataset(args.path), args.on_duplicate)
             except (FileNotFoundError, KeyError, ValueError) as exc:
                 raise CommandError(f"cannot import: {exc}") from None  # exc names the file
+            if not (report.added or report.replaced or report.skipped):
+                # 'imported 0 example(s)', exit 0, as if an empty file were a set of pages
+                raise CommandError(f"cannot import: {args.path} holds no pages (a "
+                                   "datasets-format .jsonl(.gz) file or folder)")
             bar = None
             if want_progress(args.progress) and store.pending():
                 from tqdm import tqdm
