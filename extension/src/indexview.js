@@ -77,24 +77,56 @@ export function listsProducts(stories, sells = false) {
     || stories.filter((story) => productLink(story.href)).length >= half;
 }
 
+/** What parts a page's <title> (as reader.js' TITLE_SEPARATOR): "|", "·", "»", a dash or
+ * slash with spaces around it, a colon before a space. */
+const TITLE_PARTS = /\s*[|·•»«]\s*|\s+[-–—/]\s+|:\s+/u;
+const wordsOf = (text) => new Set(String(text ?? "").toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
+
+/**
+ * Whether the stories narrow down what the page's <title> names (`pageTitle`, one of its
+ * first two parts, of two to four words): at least half of them hold all its words and more,
+ * in six words at most. iFixit's "iPhone Parts" lists "iPhone 16 Parts", "iPhone 15 Pro Max
+ * Parts"…, the site's categories under the one the page is, whose links name no category
+ * ("/Parts/iPhone_16"): the reader called them 72 stories and headlines. A news section's
+ * headlines say more than its name; over the wcxb-dev and dragnet pages with three stories or
+ * more, only that page and a shop's product page (its <title>'s colour, one word) have such
+ * stories.
+ */
+export function narrowsTitle(stories, pageTitle) {
+  for (const part of String(pageTitle ?? "").split(TITLE_PARTS).filter((text) => text.trim()).slice(0, 2)) {
+    const own = [...wordsOf(part)];
+    if (own.length < 2 || own.length > 4) continue;
+    const narrower = stories.filter((story) => {
+      const words = wordsOf(story.title);
+      return words.size <= 6 && words.size > own.length && own.every((word) => words.has(word));
+    });
+    if (narrower.length >= stories.length / 2) return true;
+  }
+  return false;
+}
+
 /** Whether the stories are categories of the site (a shop's collections, not its products:
- * listsProducts): at least half link to a category's page (CATEGORY_SEGMENTS). A sock shop's
+ * listsProducts): at least half link to a category's page (CATEGORY_SEGMENTS), or they narrow
+ * down the page's own title (narrowsTitle, `pageTitle` the page's <title>). A sock shop's
  * "Ankle", "Calf", "Knee High" and an electronics shop's "Radios (4)" were called stories. */
-export function listsCategories(stories, sells = false) {
+export function listsCategories(stories, sells = false, pageTitle = "") {
   return !listsProducts(stories, sells)
-    && stories.filter((story) => linkUnder(story.href, CATEGORY_SEGMENTS)).length >= stories.length / 2;
+    && (stories.filter((story) => linkUnder(story.href, CATEGORY_SEGMENTS)).length >= stories.length / 2
+      || narrowsTitle(stories, pageTitle));
 }
 
 /** What an index lists, for its note and its header's count: "products", "categories" or
  * "stories". */
-function listed(stories, sells) {
-  return listsProducts(stories, sells) ? "products" : listsCategories(stories, sells) ? "categories" : "stories";
+function listed(stories, sells, pageTitle = "") {
+  return listsProducts(stories, sells) ? "products"
+    : listsCategories(stories, sells, pageTitle) ? "categories" : "stories";
 }
 
 /** The reader's line over an index: stories and headlines, a site's categories, or a shop's
- * products (with their prices when at least half show one); `sells` as for listsProducts. */
-export function indexNote(stories, sells = false) {
-  const kind = listed(stories, sells);
+ * products (with their prices when at least half show one); `sells` as for listsProducts,
+ * `pageTitle` as for listsCategories. */
+export function indexNote(stories, sells = false, pageTitle = "") {
+  const kind = listed(stories, sells, pageTitle);
   if (kind === "categories") {
     return `This page lists ${stories.length} categories, not an article: here they are.`;
   }
@@ -110,7 +142,7 @@ export function indexNote(stories, sells = false) {
 export function indexCountLabel(data) {
   const stories = indexStories(data);
   if (!stories) return "";
-  return `${stories.length} ${listed(stories, data.sells)}`;
+  return `${stories.length} ${listed(stories, data.sells, data.title)}`;
 }
 
 /** A fragment for an index page, or null when the data is not one (indexStories). */
@@ -125,7 +157,7 @@ export function indexViewFragment(data, doc = document) {
   // sentence's start); the headlines below keep the page's direction
   note.setAttribute("dir", "ltr");
   note.setAttribute("lang", "en");
-  note.textContent = indexNote(stories, data.sells);
+  note.textContent = indexNote(stories, data.sells, data.title);
   fragment.append(note);
   const list = doc.createElement("ol");
   list.className = "index-list";

@@ -682,6 +682,28 @@ def test_reader_titles_an_index_by_its_page_without_the_site_s_name(
         "title": "Topics", "siteName": "GitHub"}) == "GitHub Topics"
 
 
+def test_reader_of_a_site_s_categories_under_the_page_s_own_calls_them_categories(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # iFixit's "iPhone Parts" lists "iPhone 16 Parts", "iPhone 16 Pro Max Parts"..., the
+    # site's categories under the one the page is, linked as "/Parts/iPhone_16": the reader
+    # called them "72 stories" and "here are its headlines"
+    models = ["16", "16 Plus", "16 Pro", "16 Pro Max", "15", "SE 2022"]
+    parts = [{"title": f"iPhone {model} Parts", "href": f"/Parts/iPhone_{model.replace(' ', '_')}",
+              "teaser": ""} for model in models]
+    answer = stored_answer(site, "iPhone Parts | iFixit", "<p>Parts.</p>",
+                           {"title": "iPhone Parts", "siteName": "iFixit"})
+    page = reader_of_answer(browser, "indexparts", {**answer, "pageKind": "index", "index": parts})
+    note = page.evaluate(f"{CONTENT}.querySelector('.index-note').textContent")
+    assert note == "This page lists 6 categories, not an article: here they are.", note
+    assert page.evaluate("document.getElementById('details').textContent") == "6 categories"
+    page.screenshot(artifacts / "reader-index-categories.png")
+    # a news section's headlines say more than its name: stories still
+    news = [{"title": f"Parts shortage hits iPhone {model} repairs across Europe", "href": f"/n{n}",
+             "teaser": ""} for n, model in enumerate(models)]
+    page = reader_of_answer(browser, "indexpartsnews", {**answer, "pageKind": "index", "index": news})
+    assert page.evaluate("document.getElementById('details').textContent") == "6 stories"
+
+
 def test_reader_of_an_index_gives_no_story_s_byline_or_date_and_counts_its_stories(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a news section's index: the byline and date the host found were its first story's, and
