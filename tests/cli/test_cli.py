@@ -143,6 +143,12 @@ def test_extract_reads_stdin():
     (["examples", "list", "--bogus"], "blocksift examples list: error: unrecognized "
      "arguments: --bogus (see `blocksift examples list --help`)\n"),
     (["extract", str(EXAMPLE), "--param", "novalue"], "key=value"),
+    # read as floats by pydantic: nan was 'should be less than or equal to 1' for auto's
+    # threshold, and farsw's score_cutoff, which has no bound, took it
+    (["extract", str(EXAMPLE), "--param", "threshold=nan"],
+     "blocksift: error: --param threshold=nan: not a finite number\n"),
+    (["extract", str(EXAMPLE), "--algo", "farsw", "--param", "score_cutoff=1e999"],
+     "blocksift: error: --param score_cutoff=1e999: not a finite number\n"),
     # a rule between two params is named as one, in words, without pydantic's prefix
     (["extract", str(EXAMPLE), "--param", "expected_f1_floor=0.6", "--param",
       "expected_f1_cap=0.4"],

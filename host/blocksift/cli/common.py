@@ -32,6 +32,13 @@ def parse_params(pairs: list[str] | None) -> dict[str, Any]:
             params[key.strip()] = json.loads(value)
         except json.JSONDecodeError:
             params[key.strip()] = value
+        decoded = params[key.strip()]
+        if (isinstance(decoded, float) and not math.isfinite(decoded)) or (
+                isinstance(decoded, str)
+                and decoded.strip().lower().lstrip("+-") in ("nan", "inf", "infinity")):
+            # pydantic reads them as floats: 'threshold=nan' was refused as 'should be less
+            # than or equal to 1', and a parameter without bounds took it
+            raise CommandError(f"--param {pair}: not a finite number")
     return params
 
 
