@@ -132,7 +132,8 @@ def say(text: str, first: str = "", rest: str = "  ", width: int | None = None) 
     import textwrap
 
     print(textwrap.fill(text, width=max(width - 1, 40), initial_indent=first,
-                        subsequent_indent=rest, break_on_hyphens=False))
+                        subsequent_indent=rest, break_on_hyphens=False,
+                        break_long_words=False))  # a path stays whole, to be copied
 
 
 def print_table(columns: list[Column], stream: TextIO | None = None) -> None:

@@ -859,3 +859,24 @@ def test_cluster_wraps_its_long_lines_in_a_terminal(home, tmp_path):
     assert_clean(done.returncode, done.screen, 0)
     assert [line for line in done.lines if len(line) >= 80] == [], done.screen
     assert " ".join(done.screen.split()) == " ".join(" ".join(whole).split())
+
+
+def test_install_notes_wrap_under_an_indent_in_a_terminal(home):
+    """install's and doctor's sentences (a browser not installed, nothing registered) ran to
+    90 columns and more and wrapped at column 0; in a terminal they wrap under an indent,
+    piped they are a line each."""
+    browsers = ["--browser", "firefox", "--browser", "chrome", "--browser", "edge"]
+    for argv in (["install", "--dry-run", *browsers], ["doctor", *browsers]):
+        piped = run(*argv, home=home)
+        sentences = [line for line in piped.stdout.decode().splitlines()
+                     if line.startswith(("note:", "not registered:"))]
+        assert sentences and max(map(len, sentences)) > 60, piped.stdout
+        done = in_terminal(command(*argv), environment(home), columns=60)
+        assert_clean(done.returncode, done.screen, piped.returncode)
+        for sentence in sentences:
+            first = sentence[:30]
+            (start,) = [i for i, line in enumerate(done.lines) if line.startswith(first)]
+            shown = [done.lines[start]] + [
+                line for line in done.lines[start + 1:start + 3] if line.startswith("  ")]
+            assert all(len(line) < 60 for line in shown), done.screen
+            assert " ".join(" ".join(shown).split()) == sentence, done.screen

@@ -95,6 +95,14 @@ def _browsers(args: argparse.Namespace, ctx: dict[str, Any]) -> tuple[list[str],
     return list(BROWSER_NAMES), "no browser detected; registering with all of them"
 
 
+def _say(text: str) -> None:
+    """A sentence (a note, a summary) wrapped under an indent in a terminal (they ran to 130
+    columns, wrapped at column 0); piped, one line. Steps and paths are printed whole."""
+    from blocksift.terminal import say, terminal_width
+
+    say(text, width=terminal_width())
+
+
 def _print_actions(actions: list[Any], dry_run: bool) -> None:
     prefix = "would " if dry_run else ""
     said: set[tuple[str, str]] = set()
@@ -132,16 +140,16 @@ def _install(args: argparse.Namespace) -> int:
                           "actions": [a.model_dump(mode="json") for a in actions]}, indent=2))
         return 0
     if note:
-        print(note)
+        _say(note)
     from blocksift.registration.browsers import sandboxed_browsers
 
     for sandbox_note in sandboxed_browsers(ctx["platform"], ctx["home"]):
-        print(f"note: {sandbox_note}")
+        _say(f"note: {sandbox_note}")
     if switched:
-        print(switched)
+        _say(switched)
     _print_actions(actions, args.dry_run)
     if not args.dry_run:
-        print(f"registered {HOST_NAME} for {', '.join(names)}; check with `blocksift doctor`")
+        _say(f"registered {HOST_NAME} for {', '.join(names)}; check with `blocksift doctor`")
     return 0
 
 
@@ -222,20 +230,20 @@ def _uninstall(args: argparse.Namespace) -> int:
                           "removedDirs": [str(p) for p in cleared]}, indent=2))
         return 0
     if not actions and not cleared:
-        print(_nothing_to_remove(args, ctx["data_dir"]))
+        _say(_nothing_to_remove(args, ctx["data_dir"]))
     _print_actions(actions, args.dry_run)
     for path in cleared:
         print(f"{'would ' if args.dry_run else ''}{'remove-dir':<15} {path}")
     if actions:
-        print(_uninstall_summary(before, after, args.dry_run))
+        _say(_uninstall_summary(before, after, args.dry_run))
     if whole:
         from blocksift import paths
 
         kept = [p for p in (paths.data_dir(), paths.config_dir()) if p.exists()]
         if kept:
-            print(f"{'would keep' if args.dry_run else 'kept'} your data (labeled examples, "
-                  "models, token): "
-                  f"{', '.join(map(str, kept))}; delete by hand to remove everything")
+            _say(f"{'would keep' if args.dry_run else 'kept'} your data (labeled examples, "
+                 "models, token): "
+                 f"{', '.join(map(str, kept))}; delete by hand to remove everything")
     return 0
 
 
@@ -319,7 +327,8 @@ def _doctor(args: argparse.Namespace) -> int:
     if args.json:
         print(report.model_dump_json(indent=2))
     elif all(r.status == "not_registered" for r in report.browsers):
-        print(_nothing_registered(report, args))
+        for line in _nothing_registered(report, args).splitlines():
+            _say(line)
     else:
         print(format_report(report))
     return 0 if report.ok else 1
