@@ -560,3 +560,26 @@ def test_a_web_address_is_no_author_and_the_visible_byline_is_taken():
                                   "<p class='byline'>By J.R. Hartley</p>" + ARTICLE + "</article>",
                                   "<title>Old lights</title>"))
     assert found.authors == ["J.R. Hartley"]
+
+
+def test_a_title_s_end_that_the_front_page_s_link_says_is_the_site_s_name():
+    # Sohu's business pages end their <title> with the section's name, "-搜狐财经", which a
+    # link to the host's front page says; nothing else on the page names the site so
+    title = "劳伦斯：一个无法定义的“洛克菲勒”-搜狐财经"
+    story = "<p>" + "洛克菲勒家族开创者老约翰·洛克菲勒的三孙子劳伦斯·洛克菲勒于7月10日早上寿终正寝。" * 8 \
+        + "</p>"
+
+    def title_of(links: str, url: str = "http://business.sohu.com/20040716/n221031086.shtml"
+                 ) -> str:
+        parsed = Page(f"<html><head><title>{title}</title></head><body><div class='nav'>"
+                      f"{links}</div><div class='text'>{story}</div></body></html>", url=url)
+        main = render_main(parsed, parsed.tree.xpath("//div[@class='text']"), title=title)
+        return metadata.extract(parsed, main).title
+
+    assert title_of("<a href='http://www.sohu.com/'>搜狐首页</a>"
+                    "<a href='http://business.sohu.com'>搜狐财经</a>") == "劳伦斯：一个无法定义的“洛克菲勒”"
+    assert title_of("<a href='/'>搜狐财经</a>") == "劳伦斯：一个无法定义的“洛克菲勒”"
+    # a link to another host's front page, or to a page of the site, names no site here
+    assert title_of("<a href='http://www.sohu.com/'>搜狐财经</a>") == title
+    assert title_of("<a href='/finance/'>搜狐财经</a>") == title
+    assert title_of("<a href='http://business.sohu.com/?from=nav'>搜狐财经</a>") == title

@@ -306,8 +306,54 @@ def _title_candidates(page: Page, metas: dict[str, str], ld_nodes: list[dict],
     site_names += [node["name"] for node in ld_nodes
                    if _ld_types(node) & {"website", "newsmediaorganization", "organization"}
                    and isinstance(node.get("name"), str)]
+    site_names += _home_link_names(tree, page.url, page_title)
     return titles.candidates(tree, metas, ld_nodes, page_title, chosen, site_names, page.url,
                              in_furniture=_in_furniture, text_of=_text)
+
+
+#: Words a link to the site's front page says that name no site ("Home", "首页").
+_HOME_WORDS = frozenset({"home", "homepage", "home page", "main page", "front page", "start",
+                         "index", "top", "back", "back to home", "go home", "logo", "首页",
+                         "主页", "返回首页", "网站首页", "回到首页", "ホーム", "トップ", "홈"})
+
+
+def _home_link_names(tree: etree._Element, url: str | None, page_title: str) -> list[str]:
+    """The words of the links to the front page of the page's own host (``href`` "/" or the
+    host's address alone), at most five words and 30 characters, not "Home", that are a part
+    of ``page_title`` (the ``<title>``) cut at a separator, at its start or its end
+    (:func:`titles._parts`): the site's name as its pages link to it ("搜狐财经" linking to
+    business.sohu.com) and as the ``<title>``'s end says it ("劳伦斯：一个无法定义的“洛克菲勒”-搜狐
+    财经"). A front page's link saying something else
+    ("BLOGS", a breadcrumb's "/Fantasy" over "Fantasy football: …") names no site the title
+    cuts off."""
+    cleaned = titles.clean(page_title)
+    ends = {titles.words(part) for _, part, _, _ in titles._parts(cleaned)} - {""}
+    if not url or not ends:
+        return []
+    try:
+        host = urlsplit(url).netloc.lower()
+    except ValueError:
+        return []
+    names: list[str] = []
+    for link in tree.iter("a"):
+        href = (link.get("href") or "").strip()
+        if not href or href[0] not in "/h" or href.startswith("//"):
+            continue
+        try:
+            target = urlsplit(href)
+        except ValueError:
+            continue
+        if target.path not in ("", "/") or target.query or target.fragment \
+                or (target.netloc and target.netloc.lower() != host) \
+                or (not target.netloc and href != "/"):
+            continue
+        text = " ".join(element_text(link).split())
+        if not text or len(text) > 30 or len(text.split()) > 5 \
+                or text.casefold().strip(" «»<>←→.") in _HOME_WORDS or text in names:
+            continue
+        if titles.words(text) in ends:
+            names.append(text)
+    return names[:5]
 
 
 def _tokens(text: str) -> str:
