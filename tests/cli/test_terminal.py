@@ -880,3 +880,22 @@ def test_install_notes_wrap_under_an_indent_in_a_terminal(home):
                 line for line in done.lines[start + 1:start + 3] if line.startswith("  ")]
             assert all(len(line) < 60 for line in shown), done.screen
             assert " ".join(" ".join(shown).split()) == sentence, done.screen
+
+
+def test_train_farsw_rules_wrap_under_their_indent(home, tmp_path):
+    """The frequent regions of a trained FAR-SW model are one line of 90 to 100 columns; it
+    wrapped at column 0 of the terminal. It wraps under its indent; piped, a line."""
+    argv = ["train", "farsw", "--dataset", str(DATASET)]
+    piped = run(*argv, "--out", str(tmp_path / "piped.json"), home=home)
+    assert_clean(piped.returncode, piped.stderr.decode(), 0)
+    (regions,) = [line for line in piped.stdout.decode().splitlines()
+                  if line.startswith("  frequent regions: ")]
+    assert len(regions) > 60
+    done = in_terminal(command(*argv, "--out", str(tmp_path / "shown.json"), "--no-progress"),
+                       environment(home), columns=60)
+    assert_clean(done.returncode, done.screen, 0)
+    assert [line for line in done.lines if len(line) >= 60 and "model: " not in line] == []
+    start = next(i for i, line in enumerate(done.lines)
+                 if line.startswith("  frequent regions: "))
+    assert done.lines[start + 1].startswith("      ")
+    assert " ".join(done.lines[start:start + 2]).split() == regions.split()

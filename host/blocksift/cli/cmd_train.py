@@ -191,7 +191,12 @@ def run(args: argparse.Namespace) -> int:
 
         out = model_path(args.algorithm)
     written = module.save_model(model, out)
-    print(module.format_rules(model))
+    from ..terminal import say, terminal_width
+
+    width = terminal_width()  # in a terminal a long line (the frequent regions, 100 columns
+    for line in module.format_rules(model).splitlines():  # on a dev set) wraps under its
+        indent = line[:len(line) - len(line.lstrip())]  # indent; piped, a line each
+        say(line.lstrip(), first=indent, rest=indent + "    ", width=width)
     print(f"model: {written} ({model.training.pages} pages, sha256 "
           f"{model.training.sha256[:12]})")
     return 0
