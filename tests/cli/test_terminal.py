@@ -899,3 +899,26 @@ def test_train_farsw_rules_wrap_under_their_indent(home, tmp_path):
                  if line.startswith("  frequent regions: "))
     assert done.lines[start + 1].startswith("      ")
     assert " ".join(done.lines[start:start + 2]).split() == regions.split()
+
+
+def test_farsw_cross_validation_sentences_fit_the_terminal(home, tmp_path):
+    """`eval --algo farsw --cv inter` began with '(leave-site-fold)' and ended with a line of
+    138 columns, wrapped at column 0; it says leave-one-site-out and wraps under an indent."""
+    html = EXAMPLE.read_text(encoding="utf-8")
+    rows = [{"id": f"{site}-{n}", "site": f"{site}.example", "html": html + f"<!-- {n} -->",
+             "gold": "For nearly two centuries the lamp at Gull Point turned every night"}
+            for site in ("harbour", "coast") for n in range(10)]
+    dataset = tmp_path / "sites.jsonl"
+    dataset.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    argv = ["eval", "--dataset", str(dataset), "--algo", "farsw", "--cv", "inter", "--out",
+            str(tmp_path / "out")]
+    piped = run(*argv, home=home)
+    assert_clean(piped.returncode, piped.stderr.decode(), 0)
+    lines = piped.stdout.decode().splitlines()
+    assert lines[0].startswith("FAR-SW inter-site cross-validation (leave-one-site-out), "
+                               "20 pages loaded"), lines
+    assert len(lines[-1]) > 80
+    done = in_terminal(command(*argv, "--no-progress"), environment(home), columns=80)
+    assert_clean(done.returncode, done.screen, 0)
+    assert [line for line in done.lines if len(line) >= 80] == [], done.screen
+    assert " ".join(done.lines[-2:]).split() == lines[-1].split()

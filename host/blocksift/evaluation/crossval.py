@@ -318,17 +318,21 @@ def run(args: Any) -> int:
     if getattr(args, "json", False):
         print(json.dumps(document, indent=1))
         return 0
+    from ..terminal import say, terminal_width  # sentences wrap in a terminal
+
+    width = terminal_width()
     header = f"{'site':<28} {'pages':>5} {'P':>6} {'R':>6} {'F1':>6} {'empty':>5} {'ms':>7}"
-    print(f"FAR-SW {mode}-site cross-validation ({folds if mode == 'intra' else 'leave-site'}"
-          f"-fold), {len(items)} pages loaded, sites with >= {MIN_SITE_PAGES} pages")
+    say(f"FAR-SW {mode}-site cross-validation ("
+        f"{f'{folds}-fold' if mode == 'intra' else 'leave-one-site-out'}), {len(items)} pages "
+        f"loaded, sites with >= {MIN_SITE_PAGES} pages", width=width)
     print(header)
     for row in rows + [overall]:
         print(f"{row['site'][:28]:<28} {row['pages']:>5} {row['precision']:>6.3f} "
               f"{row['recall']:>6.3f} {row['f1']:>6.3f} {row['empty_outputs']:>5} "
               f"{row['median_ms']:>7.1f}")
-    print(f"mean of per-site F1: {overall['mean_site_f1']:.3f} (the paper averages sites: "
-          f"{'92.7%' if mode == 'intra' else '90.3%'} on its 16 news sites, by a byte-overlap "
-          "metric on other pages: not comparable)")
+    say(f"mean of per-site F1: {overall['mean_site_f1']:.3f} (the paper averages sites: "
+        f"{'92.7%' if mode == 'intra' else '90.3%'} on its 16 news sites, by a byte-overlap "
+        "metric on other pages: not comparable)", width=width)
     if phis:
         print("\nPhi sweep (Fig. 8)")
         print(f"{'phi':>3} {'blocks/page':>11} {'P':>6} {'R':>6} {'F1':>6} {'empty':>5}")
