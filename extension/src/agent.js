@@ -48,7 +48,9 @@ export function agentCall(method, args) {
     /** The page's bars over what scrolls under them: {element, hole(sx, sy), breaks} each
      * (findCovers); the clip's animation on the window's scroll timeline (Chromium). */
     let covers = [];
-    let coverAnimation = null;
+    /** What is clipped under the page's bars: the overlay's uiDoc and the labeler's layer of
+     * outlines (underBars), each with its clip's animation. */
+    const coverLayers = new Map();
     /** The page's scroll area in document coordinates, without our layer, and the layer's
      * origin: {left, top, right, bottom, originX, originY} (measureScrollArea). */
     let scrollArea = null;
@@ -452,6 +454,7 @@ export function agentCall(method, args) {
       uiDoc = document.createElement("div");
       uiDoc.className = "doc";
       uiLayer.append(uiDoc);
+      coverLayers.set(uiDoc, null);
       const style = document.createElement("style");
       style.textContent = `
         .layer { position: absolute; top: 0; left: 0; width: 0; height: 0; }
@@ -549,6 +552,10 @@ export function agentCall(method, args) {
           scrollArea = null;
           placeUi();
           for (const { moved: callback } of docLayers) callback?.();
+          // (the page's bars found again once it has settled: finding a sticky one's place
+          // restyles the page, and a page may change its size every frame)
+          clearTimeout(coversTimer);
+          if (coversWanted()) coversTimer = setTimeout(() => coversWanted() && findCovers(), 300);
         });
         for (const element of [document.documentElement, document.body]) if (element) pageResized.observe(element);
       }
@@ -875,10 +882,6 @@ export function agentCall(method, args) {
         }
         placeBox(entry);
       }
-      // (the page's bars found again once it has settled: finding a sticky one's place
-      // restyles the page, and a page may change its size every frame)
-      clearTimeout(coversTimer);
-      if (overlayBoxes.length) coversTimer = setTimeout(() => overlayBoxes.length && findCovers(), 300);
     }
 
     /** The windows of the frames the boxes drawn lie in, each with the listener that places
@@ -942,7 +945,10 @@ export function agentCall(method, args) {
      */
     function findCovers() {
       covers = [];
-      if (!uiDoc) return;
+      if (!coversWanted()) {
+        coverClip();
+        return;
+      }
       const scroller = document.scrollingElement ?? document.documentElement;
       const vw = innerWidth, vh = innerHeight, windowHeight = scroller.clientHeight;
       const px = (value) => parseFloat(value) || 0;
@@ -1010,31 +1016,50 @@ export function agentCall(method, args) {
      * each scroll event (a frame late).
      */
     function coverClip(rebuild = false) {
-      if (!uiDoc) return;
-      if (!covers.length) {
-        coverAnimation?.cancel();
-        coverAnimation = null;
-        uiDoc.style.clipPath = "";
-        return;
-      }
-      uiDoc.style.clipPath = coverPolygon(scrollX, scrollY);
-      if (!SCROLL_TIMELINES || (!rebuild && coverAnimation && coverScrollX === scrollX)) return;
-      coverAnimation?.cancel();
-      coverAnimation = null;
-      const scroller = document.scrollingElement ?? document.documentElement;
-      // (a way in pixels past the page's end; the clip is built again when the page grows)
-      const way = Math.max(1e5, 2 * scroller.scrollHeight);
-      const offsets = [...new Set([0, way, ...covers.flatMap(({ breaks }) => breaks)])]
-        .filter((sy) => sy >= 0 && sy <= way).sort((a, b) => a - b);
+      const polygon = covers.length ? coverPolygon(scrollX, scrollY) : "";
+      const build = SCROLL_TIMELINES && covers.length && (rebuild || coverScrollX !== scrollX);
       coverScrollX = scrollX;
-      try {
-        coverAnimation = uiDoc.animate(offsets.map((sy) => ({ offset: sy / way, clipPath: coverPolygon(scrollX, sy) })), {
-          duration: "auto", fill: "both", easing: "linear", rangeStart: "0px", rangeEnd: `${way}px`,
-          timeline: new ScrollTimeline({ source: scroller, axis: "y" }),
-        });
-      } catch {
-        coverAnimation = null;
+      let keyframes = null, timing = null;
+      if (build) {
+        const scroller = document.scrollingElement ?? document.documentElement;
+        // (a way in pixels past the page's end; the clip is built again when the page grows)
+        const way = Math.max(1e5, 2 * scroller.scrollHeight);
+        const offsets = [...new Set([0, way, ...covers.flatMap(({ breaks }) => breaks)])]
+          .filter((sy) => sy >= 0 && sy <= way).sort((a, b) => a - b);
+        keyframes = offsets.map((sy) => ({ offset: sy / way, clipPath: coverPolygon(scrollX, sy) }));
+        timing = { duration: "auto", fill: "both", easing: "linear", rangeStart: "0px", rangeEnd: `${way}px`,
+          timeline: new ScrollTimeline({ source: scroller, axis: "y" }) };
       }
+      for (const [layer, animation] of coverLayers) {
+        layer.style.clipPath = polygon;
+        if (covers.length && !build && (animation || !SCROLL_TIMELINES)) continue;
+        animation?.cancel();
+        let next = null;
+        try {
+          if (build) next = layer.animate(keyframes, timing);
+        } catch {
+          next = null;
+        }
+        coverLayers.set(layer, next);
+      }
+    }
+
+    /** Whether anything is drawn that goes under the page's bars. */
+    function coversWanted() {
+      return overlayBlocks !== null || [...coverLayers.keys()].some((layer) => layer !== uiDoc);
+    }
+
+    /** Clip a layer of outlines in document coordinates (the labeler's) under the page's
+     * bars, as the overlay's boxes are; returns the function that lets it go. */
+    function underBars(layer) {
+      coverLayers.set(layer, null);
+      findCovers();
+      return () => {
+        coverLayers.get(layer)?.cancel();
+        coverLayers.delete(layer);
+        layer.style.clipPath = "";
+        if (!coversWanted()) covers = [];
+      };
     }
 
     // One colour per kind (the legend names them); text on them stays readable (WCAG AA).
@@ -1602,9 +1627,9 @@ export function agentCall(method, args) {
         pageResized?.disconnect();
         pageResized = null;
       }
-      coverAnimation?.cancel();
-      coverAnimation = null;
-      covers = [];
+      coverLayers.get(uiDoc)?.cancel();
+      coverLayers.delete(uiDoc);
+      if (!coversWanted()) covers = [];
       uiHost = uiRoot = uiLayer = uiFixed = uiDoc = null;
     }
 
@@ -1763,7 +1788,7 @@ export function agentCall(method, args) {
     // So do the page's bars the boxes go under (a header that shows once the page scrolls).
     const scrolled = () => {
       replaceLegend();
-      if (overlayBoxes.length) findCovers();
+      if (coversWanted()) findCovers();
     };
     if ("onscrollend" in globalThis) {
       addEventListener("scrollend", (event) => windowScrolled(event) && scrolled(), { passive: true, capture: true });
@@ -1787,7 +1812,7 @@ export function agentCall(method, args) {
       // what "Hide link blocks" hides (the labeler shows it while open, and hides it again)
       hiddenParts: () => hiddenElements.slice(),
       // ... and lays its outlines over the document as the overlay's boxes are.
-      followDocument, placeOver,
+      followDocument, placeOver, underBars,
     });
   }
 }

@@ -297,6 +297,9 @@
       // Outlines in document coordinates, on a layer whose origin is the document's; outlines
       // of what is fixed to the window are on `pinned`, fixed to it, in window coordinates.
       this.layer = el("div", { class: "layer" });
+      // what scrolls with the document, clipped where the page's own bars (a sticky header, an
+      // app's bar fixed to the window) lie over it (agent.js underBars)
+      this.doc = el("div", { class: "doc" });
       this.pinned = el("div", { class: "pinned" });
       this.hoverBox = el("div", { class: "hover", hidden: true }, el("span", { class: "tag" }));
       const button = (name, text, title) => {
@@ -336,7 +339,8 @@
         this.message,
         el("div", { class: "buttons" }, this.undoButton, button("cancel", "Cancel", "Leave without saving (Esc)"), this.saveButton));
       root.append(this.layer, this.pinned, this.toolbar);
-      this.layer.append(this.hoverBox);
+      this.layer.append(this.doc);
+      this.doc.append(this.hoverBox);
       document.documentElement.append(this.host);
       // The page changed size: what it marks may have moved (a slot above it filled in), the
       // outlines go with it, drawn again before the page is painted.
@@ -345,6 +349,7 @@
         this.draw();
         this.drawHover();
       });
+      this.letBarsGo = agent().underBars?.(this.doc);
       if (this.frames.total) {
         const { total, sameOrigin, crossOrigin } = this.frames;
         this.frameNote.textContent = `${total} frame${total === 1 ? "" : "s"} not reachable`
@@ -409,7 +414,10 @@
       // a sticky element whose stickiness is not copied (in another, in a table): drawn again as the page scrolls
       if (!outer && inSticky(element)) this.restick = true;
       if (inner) inner.append(node);
-      return { on: this.layer, node: outer ?? node };
+      // under the page's bars: what scrolls with the document or in a pane, not what sticks
+      // (a copy of its stickiness, or drawn again as the page scrolls)
+      const sticks = outer ? outer !== inner : inSticky(element);
+      return { on: sticks ? this.layer : this.doc, node: outer ?? node };
     }
 
     schedule() {
@@ -423,17 +431,18 @@
 
     draw() {
       this.restick = false;
-      const onLayer = [], onPinned = [];
+      const onLayer = [this.doc], onDoc = [], onPinned = [];
       const add = (element, cls, label) => {
         const node = el("div", { class: `box ${cls}` });
         if (label) node.append(el("span", { class: "tag", text: label }));
         const spot = this.mount(node, element);
-        if (spot) (spot.on === this.pinned ? onPinned : onLayer).push(spot.node);
+        if (spot) (spot.on === this.pinned ? onPinned : spot.on === this.doc ? onDoc : onLayer).push(spot.node);
       };
       for (const element of this.outermostMain()) add(element, "main");
       for (const block of this.blocks) add(block.element, block.kind, BLOCK_NAMES[block.kind]);
       for (const frame of this.frames.frames) add(frame, "frame", "frame: not reachable");
       this.layer.replaceChildren(...onLayer);
+      this.doc.replaceChildren(...onDoc);
       this.pinned.replaceChildren(...onPinned);
       this.hoverSpot = null; // (gone with them: drawHover draws it again, on top)
     }
@@ -448,8 +457,8 @@
       if (shown) {
         this.hoverSpot = shown;
         shown.on.append(shown.node);
-      } else if (!this.hoverBox.isConnected || this.hoverBox.parentNode !== this.layer) {
-        this.layer.append(this.hoverBox);
+      } else if (!this.hoverBox.isConnected || this.hoverBox.parentNode !== this.doc) {
+        this.doc.append(this.hoverBox);
       }
       if (!target || !target.isConnected) return;
       this.placeToolbar(target.getBoundingClientRect());
@@ -843,6 +852,7 @@
       if (this.frame) cancelAnimationFrame(this.frame);
       this.host.remove();
       this.letGo?.();
+      this.letBarsGo?.();
       this.unhidden.restore();
       document.documentElement.removeAttribute("data-blocksift-label-hover");
       agent().setStatus(status, { action: "label", stage: null, ...details });

@@ -770,9 +770,9 @@ def _colour_at(shot: tuple[int, int, list[bytes]], scale: float, x: float, y: fl
     return tuple(rows[int(y * scale)][i:i + 3])
 
 
-def _near(colour: tuple[int, ...], hex_colour: str) -> bool:
+def _near(colour: tuple[int, ...], hex_colour: str, within: int = 24) -> bool:
     want = bytes.fromhex(hex_colour.lstrip("#"))
-    return all(abs(a - b) <= 24 for a, b in zip(colour, want, strict=True))
+    return all(abs(a - b) <= within for a, b in zip(colour, want, strict=True))
 
 
 def test_boxes_go_under_the_pages_own_bars(browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
@@ -884,3 +884,42 @@ def test_a_label_is_not_placed_under_the_pages_own_bar(browser: harness.Browser,
                           ".querySelector('.label').getBoundingClientRect(); return [l.top, l.bottom]; })()")
     assert label[1] <= bar or label[0] >= page.evaluate("innerHeight"), (label, bar)
     assert browser.act(page, "overlay")["status"] == "overlay-cleared"
+
+
+def test_the_labelers_outlines_go_under_the_pages_own_bars(browser: harness.Browser, site: harness.Site,
+                                                           artifacts: Path) -> None:
+    """The labeler's outlines go under the page's bars as the overlay's boxes do: the main
+    text's outline stops at an app's bar fixed to the window's bottom, and the outline of the
+    list marked a link block at the sticky header, as the list does. Both were drawn over the
+    bars (the main text's green edge and tint across the app's bar)."""
+    page = browser.new_tab(site.url("overlay/under-header.html"))
+    page.wait_for("document.readyState === 'complete'")
+    keys = Input(page)
+    assert start_labeling(browser, page)["status"] == "done"
+    wait_status(page, "labeling")
+    _mark(page, keys, "#related", "aside#related", "l")
+    keys.move(".toolbar", ui=True)
+    header = page.evaluate("document.getElementById('masthead').getBoundingClientRect().bottom")
+    bar = page.evaluate("document.getElementById('app-bar').getBoundingClientRect().top")
+    page.evaluate(f"(scrollTo(0, document.getElementById('related').getBoundingClientRect().top"
+                  f" + scrollY - {header} + 30), {NEXT_FRAME})")
+    outline = (f"(e => {{ const r = e.getBoundingClientRect(); return [...{LABELER}.querySelectorAll('.box')]"
+               ".map(b => b.getBoundingClientRect()).filter(b => Math.abs(b.left - r.left) < 1 && Math.abs(b.width - r.width) < 1"
+               " && b.top < r.top + 1 && b.bottom > r.bottom - 1).map(b => [b.left, b.top, b.right, b.bottom])[0] ?? null; })")
+    related = page.evaluate(f"{outline}(document.getElementById('related'))")
+    main = page.evaluate(f"{outline}(document.querySelector('main > section'))")
+    assert related and related[1] < header < related[3], (related, header)
+    assert main and main[1] < bar and main[3] > page.evaluate("innerHeight"), (main, bar)
+    shot = _pixels(page.screenshot(artifacts / "labeler-under-bars.png"))
+    scale = shot[0] / page.evaluate("innerWidth")
+    # (outlines lie 2 px outside their elements)
+    assert _near(_colour_at(shot, scale, main[0] - 1, bar - 20), "#2e7d32"), _colour_at(shot, scale, main[0] - 1, bar - 20)
+    for y in range(int(bar) + 2, int(bar) + 50, 4):
+        assert _near(_colour_at(shot, scale, main[0] - 1, y), "#333333"), (y, _colour_at(shot, scale, main[0] - 1, y))
+    # the header's own colour where the list's outline and its tint would lie (a tint of 12 %
+    # moves it by up to 24)
+    for x, y in [(related[2] + 0.5, header - 28), (related[2] + 0.5, header - 10), (related[2] - 20, header - 10),
+                 (related[0] - 1, header - 10), (related[0] - 1, header - 2), (related[2] - 20, header - 2)]:
+        assert _near(_colour_at(shot, scale, x, y), "#0d3b66", 8), (x, y, _colour_at(shot, scale, x, y))
+    keys.press("Escape")
+    wait_status(page, "label-cancelled")
