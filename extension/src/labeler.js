@@ -584,9 +584,13 @@
       return this.blocks.find((b) => b.element === element || b.element.contains(element)) ?? null;
     }
 
+    /** Keep the marks as they are, for Ctrl+Z; returns the step, whose `what` says what the
+     * change that follows did (Undo names it). */
     remember() {
-      this.history.push({ selected: new Set(this.selected), blocks: [...this.blocks] });
+      const step = { selected: new Set(this.selected), blocks: [...this.blocks], what: "" };
+      this.history.push(step);
       if (this.history.length > 500) this.history.shift();
+      return step;
     }
 
     subtree(element) {
@@ -594,14 +598,16 @@
     }
 
     toggleMain(element) {
-      this.remember();
+      const step = this.remember();
       if (this.isFullySelected(element)) {
         for (const node of this.subtree(element)) this.selected.delete(node);
+        step.what = `removed ${describe(element)} from the main text`;
         this.say(`Removed ${describe(element)} from the main text.`);
       } else {
         for (const node of this.subtree(element)) this.selected.add(node);
         // Main text and marked blocks exclude each other.
         const dropped = this.dropOverlapping(element);
+        step.what = `added ${describe(element)} to the main text${dropped.length ? `, unmarked ${dropped.length} it overlapped` : ""}`;
         this.say(`Added ${describe(element)} to the main text.${this.unmarkedNote(dropped)}`);
       }
     }
@@ -622,15 +628,18 @@
     }
 
     toggleBlock(element, kind) {
-      this.remember();
+      const step = this.remember();
       const same = this.blocks.find((b) => b.element === element);
       const dropped = this.dropOverlapping(element).filter((b) => b !== same);
+      const also = dropped.length ? `, unmarked ${dropped.length} it overlapped` : "";
       if (same && same.kind === kind) {
+        step.what = `unmarked ${describe(element)}${also}`;
         this.say(`Unmarked ${describe(element)}.${this.unmarkedNote(dropped)}`);
         return;
       }
       this.blocks.push({ kind, element });
       for (const node of this.subtree(element)) this.selected.delete(node);
+      step.what = `marked ${describe(element)} as ${kind === "links" ? "a link block" : "an ad block"}${also}`;
       this.say(`Marked ${describe(element)} as ${kind === "links" ? "a link block" : "an ad block"}.${this.unmarkedNote(dropped)}`);
     }
 
@@ -640,7 +649,10 @@
       this.selected = last.selected;
       // a block the page took away since stays gone (checkLost said so)
       this.blocks = last.blocks.filter((b) => b.element.isConnected);
-      this.say("Undone.");
+      // (which of several steps came back is named: "Undone." alone left it to be guessed)
+      const left = this.history.length;
+      this.say(`Undone: ${last.what || "the last change"}.`
+        + (left ? ` ${left} more step${left === 1 ? "" : "s"} can be undone.` : " Nothing more to undo."));
     }
 
     // -- events ------------------------------------------------------------------------------

@@ -401,6 +401,9 @@ def test_labeling_with_the_keyboard_only(browser: harness.Browser, site: harness
     page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '1'")
     keys.press("Control+z")
     page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '0'")
+    # it says what it undid (it said "Undone." whatever it was), and what is left to undo
+    said = page.evaluate(f"{UI}.querySelector('.message').textContent")
+    assert said.startswith("Undone: marked ul#links as a link block. ") and "more step" in said, said
     keys.press("Enter")
     page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '1'")
     # The highlight names the block as its outline and the toolbar do.
