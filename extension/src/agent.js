@@ -1775,10 +1775,16 @@ export function agentCall(method, args) {
       return { hidden: hiddenElements.length > 0, overlay: overlayBlocks !== null, seq };
     }
 
+    let settled = 0;
     addEventListener("resize", () => {
       scrollArea = null;
       placeUi();
       if (overlayBlocks) drawOverlay(overlayBlocks, overlayMode);
+      // and again once the page has settled: its own scripts lay it out anew a moment after
+      // the window changed (a menu closed into a drawer), which changes nothing the overlay
+      // watches; the menu's box stayed over the article
+      clearTimeout(settled);
+      settled = setTimeout(() => overlayBlocks && drawOverlay(overlayBlocks, overlayMode), 400);
     });
     addEventListener("scroll", followScroll, { passive: true, capture: true });
     // The legend goes where it covers least of what the window shows once the page stops

@@ -923,3 +923,23 @@ def test_the_labelers_outlines_go_under_the_pages_own_bars(browser: harness.Brow
         assert _near(_colour_at(shot, scale, x, y), "#0d3b66", 8), (x, y, _colour_at(shot, scale, x, y))
     keys.press("Escape")
     wait_status(page, "label-cancelled")
+
+
+def test_a_box_goes_with_a_menu_the_page_closes_after_a_resize(browser: harness.Browser, site: harness.Site,
+                                                               artifacts: Path) -> None:
+    """The window made narrow, a docs page's own script closes its menu into a drawer (its
+    wrapper transparent) a moment later, without changing the page's size: the overlay, drawn
+    again on the resize before that, follows once the page has settled. The menu's box stayed
+    over the article, outlining a menu nobody could see (wcxb-dev 0681, in both browsers)."""
+    page = browser.new_tab(site.url("overlay/drawer.html"))
+    page.wait_for("document.readyState === 'complete'")
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    menu_box = (f"[...{UI}.querySelectorAll('.box')].filter(b => {{ const r = b.getBoundingClientRect();"
+                " return r.left < 1 && Math.abs(r.width - 240) < 2 && r.height > 100; }).length")
+    assert page.evaluate(menu_box) == 1
+    page.set_viewport(700, 600)
+    page.wait_for("document.getElementById('drawer').classList.contains('closed')")
+    page.wait_for(f"{menu_box} === 0", timeout=10)
+    page.screenshot(artifacts / "overlay-drawer-closed.png")
+    assert page.evaluate(f"{UI}.querySelectorAll('.box').length") >= 1  # the article's is still drawn
+    assert browser.act(page, "overlay")["status"] == "overlay-cleared"
