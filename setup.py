@@ -1,7 +1,8 @@
-"""The optional compiled part of the package: the segmenter walk's loop (``_walk.pyx``) and
-the trees' walk (``_trees.pyx``). Everything else is in pyproject.toml.
+"""The optional compiled part of the package: the segmenter walk's loop (``_walk.pyx``), the
+trees' walk (``_trees.pyx``) and two checks of the raw page before its parse
+(``_rawchecks.pyx``). Everything else is in pyproject.toml.
 
-Both extensions are optional (``optional=True``): where no C compiler is found the install
+The extensions are optional (``optional=True``): where no C compiler is found the install
 goes on, and the same code runs in Python and numpy, giving the same features and scores,
 only slower (docs/scale.md). The walk reads lxml's nodes through lxml's public C API and headers
 (``lxml.get_include()``) and calls no libxml2 function itself.
@@ -16,8 +17,9 @@ WALK = Extension("blocksift.algorithms.segmenter._walk",
                  include_dirs=lxml.get_include())
 TREES = Extension("blocksift.algorithms.segmenter._trees",
                   ["host/blocksift/algorithms/segmenter/_trees.pyx"])
+RAW_CHECKS = Extension("blocksift._rawchecks", ["host/blocksift/_rawchecks.pyx"])
 
-EXTENSIONS = cythonize([WALK, TREES], language_level=3, quiet=True)
+EXTENSIONS = cythonize([WALK, TREES, RAW_CHECKS], language_level=3, quiet=True)
 for extension in EXTENSIONS:  # after cythonize, whose copies drop the flag
     extension.optional = True
 

@@ -27,6 +27,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from .rawscan import STAMP_ATTR, TagScan, scan, stamp, stamped_ordinal
+from .speedups import compiled
 from .wire.constants import ID_ATTR as DEFAULT_ID_ATTR  # the snapshot's id attribute
 
 _META_CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
@@ -38,11 +39,27 @@ MAX_ATTRIBUTES_PER_TAG = 1000
 # characters with its separator), so only longer tags are counted.
 _LONG_TAG_CHARS = 2 * MAX_ATTRIBUTES_PER_TAG
 _ATTRIBUTE_RE = re.compile(r"""[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?""")
-#: A start tag of more than MAX_ATTRIBUTES_PER_TAG attributes, found without the tag scan:
-#: atomic groups and possessive repeats, so one pass over each tag and no backtracking.
-_MANY_ATTRIBUTES = re.compile(
-    r"""<[A-Za-z][^\s"'>/=]*+(?>[\s/]*+[^\s"'>/=]++(?>\s*+=\s*+(?>"[^"]*+"|'[^']*+'|"""
-    r"""[^\s>]*+))?+){""" + str(MAX_ATTRIBUTES_PER_TAG + 1) + "}")
+
+
+def many_attributes_pattern(limit: int) -> re.Pattern[str]:
+    """A start tag of more than ``limit`` attributes, found without the tag scan: atomic
+    groups and possessive repeats, so one pass over each tag and no backtracking."""
+    return re.compile(
+        r"""<[A-Za-z][^\s"'>/=]*+(?>[\s/]*+[^\s"'>/=]++(?>\s*+=\s*+(?>"[^"]*+"|'[^']*+'|"""
+        r"""[^\s>]*+))?+){""" + str(limit + 1) + "}")
+
+
+_MANY_ATTRIBUTES = many_attributes_pattern(MAX_ATTRIBUTES_PER_TAG)
+
+# The same search compiled (``_rawchecks.pyx``), where the install built it.
+_compiled_checks = compiled("blocksift._rawchecks")
+
+
+def has_tag_over_attribute_limit(raw: str) -> bool:
+    """Whether a start tag of ``raw`` holds more than MAX_ATTRIBUTES_PER_TAG attributes."""
+    if _compiled_checks is not None:
+        return bool(_compiled_checks.has_tag_over(raw, MAX_ATTRIBUTES_PER_TAG))
+    return _MANY_ATTRIBUTES.search(raw) is not None
 
 
 #: Elements before one in document order (its document-order number), and all elements,
@@ -301,7 +318,7 @@ class Page:
         The scan-free repair still runs."""
         from . import repair
 
-        if _MANY_ATTRIBUTES.search(self.raw) or repair.raw_may_need_scan(self.raw):
+        if has_tag_over_attribute_limit(self.raw) or repair.raw_may_need_scan(self.raw):
             return None
         root = _parse_stamped(self.raw)
         if root is None or repair.tree_may_need_scan(root):

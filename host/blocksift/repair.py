@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from .rawscan import STAMP_ATTR, TagScan, scan, stamped_ordinal
+from .speedups import compiled
 
 #: Raw-text elements whose unclosed start tag is closed before the first tag inside it.
 #: ``script`` and ``style`` are left alone: their text holds ``<`` as code.
@@ -269,10 +270,10 @@ _HOLDS_A_PAGE = etree.XPath(
 def raw_may_need_scan(raw: str) -> bool:
     """Whether ``raw`` may leave a raw-text element open to its end (:func:`_close_swallowing`)
     or hold an attribute value that never closes (:func:`_close_open_quote`)."""
-    if _last_swallowing_open(_SWALLOWING_TAG.finditer(raw)):
+    if _swallowing_left_open(raw):
         # most such pages write those tags in script strings: look again outside scripts
         outside = _SCRIPT.sub(lambda script: " " * len(script.group()), raw)
-        if _last_swallowing_open(_SWALLOWING_TAG.finditer(outside)):
+        if _swallowing_left_open(outside):
             return True
     for quote in "\"'":
         # a value that never closes holds the last quote of its kind, right after "name="
@@ -280,6 +281,19 @@ def raw_may_need_scan(raw: str) -> bool:
         if at > 0 and _OPENS_VALUE.search(raw, max(0, at - 200), at):
             return True
     return False
+
+
+# The search below compiled (``_rawchecks.pyx``), where the install built it.
+_compiled_checks = compiled("blocksift._rawchecks")
+
+
+def _swallowing_left_open(raw: str) -> bool:
+    """Whether some raw-text element's last tag in ``raw`` is a start tag."""
+    if _compiled_checks is not None:
+        found = _compiled_checks.swallowing_left_open(raw)
+        if found is not None:  # None: a name with a letter the regex folds (rare)
+            return bool(found)
+    return _last_swallowing_open(_SWALLOWING_TAG.finditer(raw))
 
 
 def _last_swallowing_open(found: Iterator[re.Match[str]]) -> bool:

@@ -162,10 +162,12 @@ def _in_a_fresh_process(env: dict[str, str], *args: str) -> str:
 def test_without_the_speedups_the_extraction_is_the_same():
     env = {**os.environ, "PYTHONPATH": str(ROOT / "host")}
     pure_env = {**env, "BLOCKSIFT_NO_SPEEDUPS": "1"}
-    which = ("-c", "from blocksift.algorithms.segmenter import features, trees; "
-                   "print(features._compiled_walk is None, trees._compiled_trees is None)")
-    assert _in_a_fresh_process(env, *which).split() == ["False", "False"]
-    assert _in_a_fresh_process(pure_env, *which).split() == ["True", "True"]
+    which = ("-c", "from blocksift import page, repair; "
+                   "from blocksift.algorithms.segmenter import features, trees; "
+                   "print(features._compiled_walk is None, trees._compiled_trees is None, "
+                   "page._compiled_checks is None, repair._compiled_checks is None)")
+    assert _in_a_fresh_process(env, *which).split() == ["False"] * 4
+    assert _in_a_fresh_process(pure_env, *which).split() == ["True"] * 4
     extract = ("-m", "blocksift", "extract", str(ROOT / "examples" / "article.html"),
                "--format", "json")
     compiled = json.loads(_in_a_fresh_process(env, *extract))
@@ -176,6 +178,10 @@ def test_without_the_speedups_the_extraction_is_the_same():
 
 @pytest.mark.skipif(not os.environ.get("CI") or not sys.platform.startswith("linux"),
                     reason="only CI on Linux promises a C compiler at install")
-def test_ci_builds_the_compiled_walk_and_trees():
-    # else the comparisons above would all skip, and CI would check nothing of them
+def test_ci_builds_the_compiled_walk_trees_and_raw_checks():
+    # else the comparisons above (and tests/test_rawchecks.py) would all skip, and CI would
+    # check nothing of them
+    from blocksift import page
+
     assert features._compiled_walk is not None and trees._compiled_trees is not None
+    assert page._compiled_checks is not None

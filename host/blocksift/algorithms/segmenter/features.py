@@ -18,7 +18,6 @@ and the rule-based extractor's choice (``auto-rules``).
 from __future__ import annotations
 
 import math
-import os
 import re
 from array import array
 from collections.abc import Callable, Collection
@@ -30,17 +29,12 @@ from lxml import etree
 from ...content import BLOCK_TAGS, HIDDEN_STYLE, NON_TEXT_TAGS
 from ...page import Page
 from ...rawscan import STAMP_ATTR
+from ...speedups import compiled
 from .. import linkdensity
 
 # The walk's loop compiled (``_walk.pyx``), where the install found a C compiler; the
 # Python loop gives the same records. BLOCKSIFT_NO_SPEEDUPS=1 keeps to the Python loop.
-if os.environ.get("BLOCKSIFT_NO_SPEEDUPS"):
-    _compiled_walk = None
-else:
-    try:
-        from . import _walk as _compiled_walk
-    except ImportError:
-        _compiled_walk = None
+_compiled_walk = compiled("blocksift.algorithms.segmenter._walk")
 
 #: Tags whose subtree is never text (``noscript`` is kept: see the module docstring).
 SKIP_TAGS = (NON_TEXT_TAGS - {"noscript"}) | {"head"}

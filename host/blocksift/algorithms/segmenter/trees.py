@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,15 +22,11 @@ from typing import Any
 
 import numpy as np
 
+from ...speedups import compiled
+
 # The walk compiled (``_trees.pyx``), where the install found a C compiler; the numpy walk
 # gives the same leaves. BLOCKSIFT_NO_SPEEDUPS=1 keeps to numpy.
-if os.environ.get("BLOCKSIFT_NO_SPEEDUPS"):
-    _compiled_trees = None
-else:
-    try:
-        from . import _trees as _compiled_trees
-    except ImportError:
-        _compiled_trees = None
+_compiled_trees = compiled("blocksift.algorithms.segmenter._trees")
 
 FORMAT_VERSION = 1
 #: A node as the compiled walk reads it (``_trees.pyx``'s ``Node``, C's alignment).

@@ -1,0 +1,90 @@
+"""The compiled raw-page checks (``_rawchecks.pyx``) against the regular expressions they
+stand in for: the same answer on every bundled page, on random markup made of the
+characters the two grammars turn on, and on attribute bombs at the limit."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from blocksift import page, repair
+from blocksift.page import MAX_ATTRIBUTES_PER_TAG, many_attributes_pattern
+
+checks = page._compiled_checks
+needs_checks = pytest.mark.skipif(checks is None, reason="the compiled raw checks were not "
+                                                         "built (no C compiler at install)")
+ROOT = Path(__file__).resolve().parents[1]
+BUNDLED_PAGES = sorted([*(ROOT / "tests").glob("golden/*/source.html"),
+                        *(ROOT / "tests" / "fixtures").rglob("*.html"),
+                        *(ROOT / "examples").glob("*.html")])
+
+#: The pieces random markup is made of: tag starts of every kind, the raw-text names in
+#: both cases and with the letters the case-blind regex folds to theirs, quotes, "=", "/",
+#: white space of several kinds (a no-break space and an em space are white space to both),
+#: word characters after a name, and text.
+PIECES = ["<", "</", ">", "<a", "<p ", "<div", '"', "'", "=", "/", " ", "\t", "\n", "\u00a0",
+          "\u2003", "\x1c", "title", "TITLE", "Textarea", "xmp", "iframe", "noembed",
+          "NOFRAMES", "tıtle", "İframe", "_", "1", "é", "x", "ab", "<title>", "</title>",
+          "<xmp ", "</xmp>", "<iframe", "<b", "c=d", 'e="f g"', "h='i'", "j=", "k"]
+
+
+def _regex_swallowing(raw: str) -> bool:
+    return repair._last_swallowing_open(repair._SWALLOWING_TAG.finditer(raw))
+
+
+def _random_markup(rng: random.Random, pieces: int) -> str:
+    return "".join(rng.choice(PIECES) for _ in range(pieces))
+
+
+@needs_checks
+@pytest.mark.parametrize("seed", range(4))
+def test_random_markup_gets_the_regexes_answers(seed: int):
+    rng = random.Random(seed)
+    patterns = {limit: many_attributes_pattern(limit) for limit in range(4)}
+    folded = found = 0
+    for _ in range(3000):
+        raw = _random_markup(rng, rng.randrange(1, 40))
+        for limit, pattern in patterns.items():
+            assert checks.has_tag_over(raw, limit) == (pattern.search(raw) is not None), \
+                (raw, limit)
+            found += pattern.search(raw) is not None
+        answer = checks.swallowing_left_open(raw)
+        if answer is None:  # a folded letter: the regex answers instead
+            folded += 1
+            continue
+        assert answer == _regex_swallowing(raw), raw
+        found += answer
+    assert folded and found  # both kinds of answer were reached, not only "no"
+
+
+@needs_checks
+@pytest.mark.parametrize("attributes", [MAX_ATTRIBUTES_PER_TAG, MAX_ATTRIBUTES_PER_TAG + 1])
+@pytest.mark.parametrize("attribute", ["a{}", 'a{}="x > y"', "a{}='1'", "a{}=b", "/a{}"])
+def test_an_attribute_bomb_is_found_from_one_past_the_limit(attributes: int, attribute: str):
+    raw = ("<html><body><p>text</p><div " + " ".join(attribute.format(i)
+                                                     for i in range(attributes))
+           + "><p>inside</p></div></body></html>")
+    over = attributes > MAX_ATTRIBUTES_PER_TAG
+    assert (page._MANY_ATTRIBUTES.search(raw) is not None) is over
+    assert checks.has_tag_over(raw, MAX_ATTRIBUTES_PER_TAG) is over
+
+
+@needs_checks
+@pytest.mark.parametrize("path", BUNDLED_PAGES, ids=lambda p: p.parent.name + "/" + p.name)
+def test_bundled_pages_get_the_regexes_answers(path: Path):
+    raw = page.decode_html(path.read_bytes())
+    assert checks.has_tag_over(raw, MAX_ATTRIBUTES_PER_TAG) == (
+        page._MANY_ATTRIBUTES.search(raw) is not None)
+    assert checks.swallowing_left_open(raw) == _regex_swallowing(raw)
+
+
+def test_without_the_compiled_checks_the_regexes_answer(monkeypatch):
+    monkeypatch.setattr(page, "_compiled_checks", None)
+    monkeypatch.setattr(repair, "_compiled_checks", None)
+    bomb = "<p " + " ".join(f"a{i}" for i in range(MAX_ATTRIBUTES_PER_TAG + 1)) + ">"
+    assert page.has_tag_over_attribute_limit(bomb)
+    assert not page.has_tag_over_attribute_limit("<p a b c>")
+    assert repair.raw_may_need_scan("<html><head><title>never closed<body><p>x</p>")
+    assert not repair.raw_may_need_scan("<title>t</title><p>x</p>")
