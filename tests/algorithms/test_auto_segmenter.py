@@ -164,6 +164,21 @@ def test_the_walk_leaves_linkdensity_to_node_stats_when_it_cannot_tell():
     assert features.walk(page).link_density is None
 
 
+@pytest.mark.parametrize("path", [ROOT / "examples" / "article.html",
+                                  ROOT / "tests" / "golden" / "forum-div-br" / "source.html"])
+def test_rows_below_an_element_are_the_blocks_in_its_subtree(path: Path):
+    blocks = features.compute(Page(path.read_text("utf-8")))
+    row_of = {el: r for r, el in enumerate(blocks.elements)}
+    walked = blocks.row_ranges[0]
+    assert len(walked) > len(blocks)  # blocks without text are asked about too
+    for el in walked:
+        expected = [row_of[d] for d in el.iter() if d in row_of]
+        assert list(blocks.rows_below(el)) == expected
+    inline = next(el for el in blocks.elements[0].getroottree().iter("a", "span"))
+    assert blocks.rows_below(inline) is None  # not taken for a block: the caller looks
+    assert features.Blocks(blocks.elements, blocks.texts).rows_below(walked[0]) is None
+
+
 def test_container_columns_equal_their_tree_definitions():
     from lxml import etree
 

@@ -1017,8 +1017,10 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
     # one representative block per region (its longest) explains the region
     reps = []
     for el, kind, _excluded in regions:
-        members = [index[b] for b in ([el] + list(el.iterdescendants()))
-                   if b in index and kinds[index[b]] == kind]
+        below = blocks.rows_below(el)
+        members = ([r for r in below if kinds[r] == kind] if below is not None else
+                   [index[b] for b in ([el] + list(el.iterdescendants()))
+                    if b in index and kinds[index[b]] == kind])
         reps.append(max(members, key=chars.__getitem__) if members else None)
     del index  # a dict of every block: freed before the reader HTML (below)
     # reasons for the regions with the most text (a page of thousands of regions would

@@ -187,6 +187,23 @@ class Blocks:
         self.page_features = np.zeros(len(_PAGE)) if page_features is None else page_features
         self._matrix = features
         self._columns = columns
+        #: Every block element of the walk (text or not), and per element the rows of the
+        #: text blocks at and below it, from ``lows[k]`` to ``highs[k]`` (set by
+        #: :func:`compute`; :meth:`rows_below` reads it)
+        self.row_ranges: tuple[list[etree._Element], np.ndarray, np.ndarray] | None = None
+        self._row_range_of: dict[etree._Element, tuple[int, int]] | None = None
+
+    def rows_below(self, element: etree._Element) -> range | None:
+        """The rows of the blocks at and below ``element`` (a range: blocks are in document
+        order), or None where the walk did not take ``element`` for a block (an inline
+        element, one above the start, or blocks not made by :func:`compute`)."""
+        if self._row_range_of is None:
+            if self.row_ranges is None:
+                return None
+            elements, lows, highs = self.row_ranges
+            self._row_range_of = dict(zip(elements, zip(lows.tolist(), highs.tolist())))
+        found = self._row_range_of.get(element)
+        return None if found is None else range(*found)
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -408,6 +425,8 @@ class Walk:
     container_rows: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.int64))
     containers: list[etree._Element] = field(default_factory=list)
     container_stats: np.ndarray = field(default_factory=lambda: np.zeros((0, 9), np.int64))
+    #: Per block, the first block after its subtree (blocks in a subtree are a range).
+    block_ends: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     #: Characters and link characters of the start element's subtree (the page's text).
     chars: int = 0
     link_chars_total: int = 0
@@ -703,6 +722,7 @@ def _tally(out: Walk, rec: _Records, link_density_known: bool) -> None:
 
     # per block
     sizes = ends[at] - at
+    out.block_ends = np.searchsorted(at, ends[at])
     in_child_blocks = np.bincount(np.asarray(rec.block_parent[1:], dtype=np.intp),
                                   weights=sizes[1:], minlength=n_blocks).astype(np.int64)
     out.inline_children = sizes - 1 - in_child_blocks
@@ -1291,8 +1311,12 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     for group in without:
         for name in PAPER_GROUPS[group]:
             makers.pop(name, None)
-    return Blocks(blocks, texts, page_features=page_feats, columns=FeatureColumns(n, makers),
-                  tags=tags, parents=w.parent[rows])
+    out = Blocks(blocks, texts, page_features=page_feats, columns=FeatureColumns(n, makers),
+                 tags=tags, parents=w.parent[rows])
+    # the rows of the text blocks in each block's subtree, from the walk's block ranges
+    out.row_ranges = (w.blocks, np.searchsorted(rows, np.arange(len(w.blocks))),
+                      np.searchsorted(rows, w.block_ends))
+    return out
 
 
 def _run_lengths(keys: np.ndarray) -> np.ndarray:
