@@ -898,9 +898,21 @@ def _block_texts(w: Walk) -> list[str]:
     return texts
 
 
-# The _LD_TYPES patterns lower-cased: on a lower-cased ASCII text their case-sensitive
-# forms find what the case-insensitive ones find on the text, several times faster.
+# The _LD_TYPES patterns lower-cased: on a lower-cased text their case-sensitive forms find
+# what the case-insensitive ones find on the text, several times faster. Outside ASCII only
+# these letters match an ASCII letter of the patterns case-blind, and only two of them
+# lower-case to ASCII, so they are replaced first (_fold_to_ascii_letters).
 _LD_TYPES_LOWER = tuple(re.compile(rx.pattern.lower()) for rx in _LD_TYPES.values())
+_FOLDED_LETTERS = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"), ("\u212a", "k"))
+
+
+def _fold_to_ascii_letters(text: str) -> str:
+    """``text`` with the letters outside ASCII that a case-blind regex takes for an ASCII
+    letter (İ, ı, ſ and the Kelvin sign) replaced by it."""
+    for letter, ascii_letter in _FOLDED_LETTERS:
+        if letter in text:
+            text = text.replace(letter, ascii_letter)
+    return text
 _COUNTED_TAGS = ("article", "form", "table")
 
 
@@ -926,16 +938,13 @@ def _page_level(page: Page, w: Walk, texts: list[str], chars: np.ndarray) -> np.
             counted[tag] += 1
     ld = " ".join(ld_parts)[:200000]
     og = " ".join(og_parts).lower()
-    if ld.isascii():
-        ld_lower = ld.lower()
-        ld_types = [float(bool(rx.search(ld_lower))) for rx in _LD_TYPES_LOWER]
-    else:
-        ld_types = [float(bool(rx.search(ld))) for rx in _LD_TYPES.values()]
+    ld_lower = (ld if ld.isascii() else _fold_to_ascii_letters(ld)).lower()
+    ld_types = [float(bool(rx.search(ld_lower))) for rx in _LD_TYPES_LOWER]
     url = page.url or ""
     path = re.sub(r"^[a-z]+://[^/]+", "", url).split("?")[0]
     values = [
         math.log1p(total), link_total / total if total else 0.0, math.log1p(len(w.blocks)),
-        tags.count("p"), tags.count("li"), sum(t in _HEADINGS for t in tags),
+        tags.count("p"), tags.count("li"), sum(map(tags.count, _HEADINGS)),
         counted["article"], counted["form"], counted["table"],
         float(chars.max()) if len(chars) else 0.0,
         float("article" in og), float("product" in og),
@@ -1332,10 +1341,18 @@ def _run_lengths(keys: np.ndarray) -> np.ndarray:
 def _container_table(w: Walk) -> np.ndarray:
     """One row of the :data:`_CONTAINER` values per distinct container (its characters last,
     for the block's share of them)."""
-    table = []
-    for el, (chars, link_chars, blocks, headings, below, children, p_children, li_children,
-             same_sig) in zip(w.containers, w.container_stats.tolist()):
-        table.append((TAG_CODES.get(el.tag, 0), math.log1p(chars),
-                      link_chars / chars if chars else 0, math.log1p(blocks), children, below,
-                      same_sig, p_children, li_children, headings, chars))
-    return np.asarray(table, dtype=np.float64).reshape(-1, len(_CONTAINER))
+    stats = w.container_stats.astype(np.float64)
+    chars, link_chars, blocks, headings, below, children, p_children, li_children, same_sig = \
+        stats.T
+    link_share = np.zeros(len(chars))
+    np.divide(link_chars, chars, out=link_share, where=chars != 0)
+    tag_codes = np.fromiter((TAG_CODES.get(el.tag, 0) for el in w.containers),
+                            dtype=np.float64, count=len(w.containers))
+    return np.stack([tag_codes, _math_log1p(chars), link_share, _math_log1p(blocks), children,
+                     below, same_sig, p_children, li_children, headings, chars], axis=1)
+
+
+def _math_log1p(values: np.ndarray) -> np.ndarray:
+    """``math.log1p`` of each value: numpy's log1p can differ from it in the last bit, and
+    the shipped models were trained on these columns as math.log1p gave them."""
+    return np.fromiter(map(math.log1p, values.tolist()), dtype=np.float64, count=len(values))
