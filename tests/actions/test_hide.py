@@ -1197,3 +1197,103 @@ def test_a_column_the_segmenter_believes_or_with_words_of_its_own_keeps_the_veto
     after, _ = visible_words(page, decision.elements)
     assert after["week"] >= 1, [(t.xpath, t.reason) for t in decision.plan.targets]
     assert after["paragraph"] == 5
+
+
+def _comment_thread(comments: int, main_kind_in_comments: bool = False):
+    """A story, a comment section the segmenter labels ``comments`` (main-content probability
+    0.01), the page's header and footer; replies it calls main content with
+    ``main_kind_in_comments`` (a forum thread)."""
+    paragraphs = "".join("<p>" + " ".join(s.format(n=i + 3) for s in _STORY)
+                         + f" Paragraph {i} ends here.</p>" for i in range(6))
+    replies = "".join(
+        f"<li class='comment'><div class='comment-author'>Reader{i} Smith says</div>"
+        f"<div class='comment-content'><p>I tried this approach{i} at home last winter with the "
+        "neighbours, and it did not go the way the article describes: the dough kept sticking "
+        "to everything and we had to start over twice before it came out.</p></div>"
+        f"<div class='reply'><a href='#comment-{i}'>Reply</a></div></li>" for i in range(comments))
+    html = ("<html><head><title>Beginners sourdough bread</title></head><body>"
+            "<header class='site-header'><a href=/>Home</a> <a href=/recipes>Recipes</a> "
+            "<a href=/about>About</a> <a href=/shop>Shop</a></header>"
+            f"<div id='main'><div class='post'><h1>Beginners sourdough bread</h1>{paragraphs}"
+            f"</div><div id='comments'><h3>{comments} Comments</h3><ol class='comment-list'>"
+            f"{replies}</ol></div></div><footer class='site-footer'><a href=/privacy>Privacy</a> "
+            "<a href=/terms>Terms</a> <a href=/contact>Contact</a></footer></body></html>")
+    page = Page(html)
+    auto, linkblocks = load("auto"), load("linkblocks")
+    result = auto.extract(page, auto.Params())
+    section = page.tree.xpath("//*[@id='comments']")[0]
+    segments = [s for s in result.extra["segments"] if s[0] not in set(section.iter())]
+    segments.append((section, "comments", [], 0.01))
+    if main_kind_in_comments:
+        segments += [(reply, "main", [], 0.9) for reply in section.iter("li")]
+    result.extra["segments"] = segments
+    return page, result, linkblocks.extract(page, linkblocks.Params(main_text=False))
+
+
+def test_a_comment_section_the_segmenter_calls_comments_goes_whole_however_wordy() -> None:
+    # dragnet's gold leaves the comments out; under a story they are prose (over the 200
+    # characters a hidden container may hold outside links), so they stayed
+    page, result, links = _comment_thread(4)
+    decision = decide(page, result, links, STRUCTURE)
+    after, _ = visible_words(page, decision.elements)
+    assert after["neighbours"] == 0, [(t.xpath, t.reason) for t in decision.plan.targets]
+    assert any(t.kind == "comments" and t.reason.startswith("comment section")
+               for t in decision.plan.targets)
+    assert after["paragraph"] == 6 and after["sourdough"] >= 1
+    # off, they stay
+    off = decide(page, result, links, STRUCTURE.model_copy(update={"comment_sections": False}))
+    assert visible_words(page, off.elements)[0]["neighbours"] == 4
+
+
+def test_replies_the_segmenter_calls_main_content_stay_in_their_comment_section() -> None:
+    # a forum thread: the replies are the content
+    page, result, links = _comment_thread(4, main_kind_in_comments=True)
+    decision = decide(page, result, links, STRUCTURE)
+    after, _ = visible_words(page, decision.elements)
+    assert after["neighbours"] == 4, [(t.xpath, t.reason) for t in decision.plan.targets]
+
+
+def test_a_long_comment_section_does_not_make_hide_hold_back() -> None:
+    # the safety net (a plan hiding over 70 % of the page means the main content was missed)
+    # counts without the comment section: sixty comments under a short story are no sign of
+    # that, and the page's header and footer still go
+    page, result, links = _comment_thread(60)
+    decision = decide(page, result, links, STRUCTURE)
+    after, _ = visible_words(page, decision.elements)
+    assert not decision.plan.restraint
+    assert after["neighbours"] == 0 and after["shop"] == 0 and after["privacy"] == 0
+    assert after["paragraph"] == 6
+
+
+def test_on_a_forum_thread_the_replies_stay_even_in_a_section_named_comments() -> None:
+    # a thread's replies are its content, whatever a page's gold says (seen in the browser:
+    # a woodworking forum's thread lost all its replies to hide)
+    page, result, links = _comment_thread(4)
+    result.extra["page_type"] = "forum"
+    decision = decide(page, result, links, STRUCTURE)
+    after, _ = visible_words(page, decision.elements)
+    assert after["neighbours"] == 4, [(t.xpath, t.reason) for t in decision.plan.targets]
+
+
+def test_where_hide_holds_back_a_list_of_links_may_still_go() -> None:
+    # restraint_link_lists (off by default): on a page the segmenter is unsure of, a chosen
+    # container that is all short links (a column of a site's sections) goes; the story stays
+    paragraphs = "".join("<p>" + " ".join(s.format(n=i + 3) for s in _STORY)
+                         + f" Paragraph {i} ends here.</p>" for i in range(6))
+    sections = "".join(f"<li><a href=/s/{i}>Section{i}</a></li>" for i in range(12))
+    html = ("<html><head><title>Salt and blood pressure</title></head><body>"
+            f"<div class='col'><ul>{sections}</ul></div>"
+            f"<div class='story'><h1>Salt and blood pressure</h1>{paragraphs}</div></body></html>")
+    page = Page(html)
+    auto, linkblocks = load("auto"), load("linkblocks")
+    result = auto.extract(page, auto.Params())
+    result.stats["uncertain_share"] = 0.3  # as auto reports on a page it half finds
+    links = linkblocks.extract(page, linkblocks.Params(main_text=False))
+    unsure = STRUCTURE.model_copy(update={"careful_uncertain_share": 0.1})
+    held = decide(page, result, links, unsure)
+    assert held.plan.restraint
+    assert visible_words(page, held.elements)[0]["section3"] == 1
+    lists = decide(page, result, links, unsure.model_copy(update={"restraint_link_lists": True}))
+    after, _ = visible_words(page, lists.elements)
+    assert after["section3"] == 0, [(t.xpath, t.reason) for t in lists.plan.targets]
+    assert after["paragraph"] == 6 and after["salt"] >= 1

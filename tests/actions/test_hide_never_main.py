@@ -46,6 +46,9 @@ SETTINGS = {
     "clutter": CLUTTER,
     "structure": STRUCTURE,
     "careful": HideParams(veto_p=0.01, ad_in_main_chars=0),
+    # held back on every page (the segmenter unsure of any of it), lists of links still go
+    "lists": HideParams(careful_uncertain_share=0.0, restraint_link_lists=True,
+                        list_on_typed=True),
     "segments": HideParams(segments=True, careful_page_types=(), careful_uncertain_share=1.0),
     # (segment_links_p 0.2 hides docs.html's "See also" sentence of links, gold text the
     # segmenter gives P(main) 0.15: bolder than that loses main text)

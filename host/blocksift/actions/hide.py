@@ -217,6 +217,22 @@ class HideParams(BaseModel):
                        "hidden (one target and one overlay box instead of many)")
     hide_comments: bool = Field(False, description="Also hide comment sections outside the "
                                 "main content (off: a thread's replies are often the content)")
+    comment_sections: bool = Field(True, description="Hide a comment section whole however "
+                                   "wordy: an element named for comments (class or id) or "
+                                   "a region the segmenter labels comments, holding no main "
+                                   "region and at least one region labeled comments")
+    restraint_link_lists: bool = Field(False, description="Where hide holds back, it still "
+                                       "hides what it chose that is a list of links: at least "
+                                       "list_min_links links, list_density of its text in "
+                                       "links, at most list_anchor_chars characters a link")
+    list_on_typed: bool = Field(False, description="restraint_link_lists on pages held back "
+                                "for their type too (careful_page_types), not only where "
+                                "the segmenter is unsure")
+    list_min_links: int = Field(5, ge=1, description="Least links of a list of links")
+    list_density: float = Field(0.9, ge=0, le=1, description="Least link density of a list "
+                                "of links")
+    list_anchor_chars: int = Field(40, ge=1, description="Most characters a link of a list "
+                                   "of links holds on average")
     segments: bool = Field(False, description="Also hide the learned segmenter's regions "
                            "labeled links, ad, comments or other (auto's blocks) that it is "
                            "sure are not main content (off: out of fold it costs gold text)")
@@ -842,6 +858,14 @@ def predicted_type(result: ExtractionResult | None) -> str:
     return max(probs, key=probs.get) if probs and max(probs.values()) > 0 else ""
 
 
+def _careful_type(result: ExtractionResult | None, params: HideParams) -> bool:
+    """Whether the segmenter predicts one of ``careful_page_types`` (with at least
+    ``careful_min_p``)."""
+    kind = predicted_type(result)
+    return bool(result is not None and kind and kind in params.careful_page_types
+                and float(result.stats.get(f"page_type.{kind}", 1.0)) >= params.careful_min_p)
+
+
 def _careful(result: ExtractionResult | None, params: HideParams) -> str:
     """Why hide holds back on this page ("" when it does not): a page type hide is careful on
     (``careful_page_types``, predicted with at least ``careful_min_p`` probability), or a page
@@ -850,10 +874,9 @@ def _careful(result: ExtractionResult | None, params: HideParams) -> str:
     the one-pass segmenter)."""
     if result is None:
         return ""
-    kind = predicted_type(result)
-    if kind and kind in params.careful_page_types and \
-            float(result.stats.get(f"page_type.{kind}", 1.0)) >= params.careful_min_p:
-        return f"this looks like a {kind} page, whose content is spread over the page"
+    if _careful_type(result, params):
+        return (f"this looks like a {predicted_type(result)} page, whose content is spread "
+                "over the page")
     unsure = float(result.stats.get("uncertain_share", 0.0))
     if unsure > params.careful_uncertain_share:
         return f"{result.algorithm} is unsure about {unsure:.0%} of this page's text"
@@ -865,6 +888,14 @@ def _all_links(stats: _Stats, params: HideParams) -> bool:
     ``veto_links_min``): what ``veto_links_p`` applies to."""
     return (stats.links >= params.veto_links_min
             and stats.link_chars >= params.veto_links_density * stats.chars)
+
+
+def _link_list(stats: _Stats, params: HideParams) -> bool:
+    """Whether a container is a list of links with short anchors (``list_min_links``,
+    ``list_density``, ``list_anchor_chars``)."""
+    return (stats.links >= params.list_min_links
+            and stats.link_chars >= params.list_density * stats.chars
+            and stats.link_chars <= params.list_anchor_chars * stats.links)
 
 
 def _likeliest_main(segments: Sequence[Segment]) -> dict[etree._Element, float]:
@@ -1149,6 +1180,40 @@ def decide(page: Page, result: ExtractionResult | None,
         _density, words = _describe(s)
         chosen.setdefault(element, (kind, f"{what}: {words}, outside the main text"))
 
+    # 2c. comment sections whole, however wordy, where the segmenter calls them comments
+    #     (not on a forum thread, whose replies are its content)
+    comment_sections: set[etree._Element] = set()
+    if params.comment_sections and segments and predicted_type(result) != "forum":
+        comment_regions = {seg.element for seg in segments if seg.kind == "comments"}
+        holding: set[etree._Element] = set()
+        for element in comment_regions:
+            holding.add(element)
+            holding.update(element.iterancestors())
+        # a comment's author and date are no byline of the story: a section holding them
+        # may go, one holding the main content or the headline never
+        core = {r for r in roots if r.tag == "h1"} | set(main) | {
+            seg.element for seg in main_segments}
+        core_holders = ancestors_of(core)
+
+        def open_to_comments(element: etree._Element) -> bool:
+            return (element is not body and element in stats and element not in core_holders
+                    and not any(a in core for a in (element, *element.iterancestors())))
+
+        for element in body.iter():
+            if (not isinstance(element.tag, str) or element not in holding
+                    or element.tag not in _CONTAINER_TAGS or not open_to_comments(element)
+                    or element in stories or element.get("role") == "main"):
+                continue
+            if element not in comment_regions and not (_tokens(element) & _COMMENT_TOKENS):
+                continue
+            if any(a in chosen and chosen[a][0] == "comments" for a in element.iterancestors()):
+                continue
+            if not stats[element].chars:
+                continue
+            _density, words = _describe(stats[element])
+            chosen[element] = ("comments", f"comment section: {words}, outside the main text")
+            comment_sections.add(element)
+
     # 3. what lies beside the main content, holding no prose (article pages)
     if main and kind_of_page == "article" and params.sweep:
         queue = [child for holder in holders for child in holder
@@ -1247,12 +1312,13 @@ def decide(page: Page, result: ExtractionResult | None,
     #    (measured on the page without its consent banners: a platform's preference centre
     #    can hold more words than the page it sits on)
     outermost = [e for e in chosen if not any(a in chosen for a in e.iterancestors())]
-    consent_total = sum(stats[e].chars for e in outermost if e in consent)
+    apart = consent | comment_sections
+    consent_total = sum(stats[e].chars for e in outermost if e in apart)
     total = stats[body].chars - consent_total if body in stats else 0
     main_chars = sum(stats[m].chars for m in main if m in stats)
-    hidden_total = sum(stats[e].chars for e in outermost if e not in consent)
+    hidden_total = sum(stats[e].chars for e in outermost if e not in apart)
     restraint = restrained_to = ""
-    careful = False
+    careful = typed = False
     if total:
         if hidden_total > params.max_hidden_share * total:
             restraint = ("hiding every link block would take most of the page (its main "
@@ -1262,6 +1328,7 @@ def decide(page: Page, result: ExtractionResult | None,
         else:
             restraint = _careful(result, params)
             careful = bool(restraint)
+            typed = careful and _careful_type(result, params)
     if restraint:
         # where the main content was found but hide is careful, what the segmenter is sure
         # of still goes; where it was missed, its probabilities say nothing safe
@@ -1272,11 +1339,15 @@ def decide(page: Page, result: ExtractionResult | None,
             frame = tuple(part for part in frame if part not in ("sidebar", "menu"))
         chosen = {e: v for e, v in chosen.items()
                   if v[0] in ("ad", "other") or likely.get(e, 0.0) < sure_p
-                  or (frame and _frame_parts(e) & set(frame))}
+                  or (frame and _frame_parts(e) & set(frame))
+                  or (careful and params.restraint_link_lists
+                      and (params.list_on_typed or not typed) and _link_list(stats[e], params))}
         restrained_to = ("ads, banners and the page's own " + _words_list(frame) if frame
                          else "ads and banners")
         if sure_p:
             restrained_to += " and what auto is sure is not main content"
+        if careful and params.restraint_link_lists and (params.list_on_typed or not typed):
+            restrained_to += " and lists of links"
 
     ordered = [el for el in body.iter() if el in chosen]
     keep: list[etree._Element] = []
