@@ -188,7 +188,8 @@ def run_hider(prepared: Prepared, hider: str, params: HideParams | None = None) 
 
 # -- threshold choice by domain-grouped cross-validation -------------------------------------
 
-GRID = [HideParams(segments=False, grow=False)] + [
+GRID = [HideParams(segments=False, grow=False), HideParams(comment_sections=False),
+        HideParams(restraint_link_lists=True)] + [
     HideParams(segment_links_p=links, segment_other_p=other, hide_comments=comments)
     for links, other, comments in ((0.05, 0.0, False), (0.1, 0.03, False), (0.2, 0.1, False),
                                    (0.1, 0.03, True), (0.2, 0.1, True), (0.3, 0.15, True))]
@@ -204,6 +205,35 @@ def _good(summary: dict[str, Any]) -> tuple[bool, float, float]:
         summary["nongold_link_removed"]
 
 
+def _rank(pages: Sequence[tuple[str, PageHide]]) -> tuple[bool, float, float]:
+    """How a setting ranks on the choosing part: safe only if gold text is safe on **every**
+    set there (a setting safe on the pooled pages may lose on a small set), then the most
+    non-gold words removed over all its pages; among unsafe ones, the least gold kept on a set
+    counts."""
+    by_set: dict[str, list[PageHide]] = {}
+    for name, page in pages:
+        by_set.setdefault(name, []).append(page)
+    sets = [_good(HideReport(name, "hide", found).summary()) for name, found in by_set.items()]
+    pooled = _good(HideReport("cv", "hide", [p for _, p in pages]).summary())
+    if sets and all(safe for safe, _, _ in sets):
+        return pooled  # (safe on every set is safe on their union)
+    return False, min(v for safe, v, _ in sets if not safe), pooled[2]
+
+
+def choose(results: dict[int, list[tuple[str, PageHide]]], folds: int = 5
+           ) -> tuple[list[int], list[tuple[str, PageHide]]]:
+    """Per fold, the index of the setting chosen on the other folds' sites (:func:`_rank`),
+    and the held-out pages' results under the fold's choice."""
+    chosen: list[int] = []
+    held_out: list[tuple[str, PageHide]] = []
+    for fold in range(folds):
+        best = max(results, key=lambda i, fold=fold: _rank(
+            [(d, r) for d, r in results[i] if _fold(r.site, folds) != fold]))
+        chosen.append(best)
+        held_out.extend((d, r) for d, r in results[best] if _fold(r.site, folds) == fold)
+    return chosen, held_out
+
+
 def cross_validate(prepared: Sequence[Prepared], folds: int = 5,
                    grid: Sequence[HideParams] = GRID,
                    progress: Callable[[int], None] | None = None) -> dict[str, Any]:
@@ -212,25 +242,17 @@ def cross_validate(prepared: Sequence[Prepared], folds: int = 5,
     Pages are grouped by site (``site``, else the URL's registered domain), so no site is in
     both the choosing and the scoring part. The choice: the most non-gold words removed among
     the settings keeping gold text safe (mean ≥ 0.995, ≤ 2 % of pages losing more than 2 %)
-    on the choosing part, else the one keeping the most gold text.
+    on every set of the choosing part, else the one keeping the most gold text.
     """
     results: dict[int, list[tuple[str, PageHide]]] = {}
     for index, params in enumerate(grid):
         results[index] = [(p.dataset, run_hider(p, "hide", params)) for p in prepared]
         if progress:
             progress(1)
-    chosen: list[dict[str, Any]] = []
-    held_out: list[tuple[str, PageHide]] = []
-    for fold in range(folds):
-        def summary_of(index: int, fold: int = fold) -> dict[str, Any]:
-            report = HideReport("cv", "hide")
-            report.pages = [r for _, r in results[index] if _fold(r.site, folds) != fold]
-            return report.summary()
-
-        best = max(range(len(grid)), key=lambda i: _good(summary_of(i)))
-        scored = [(d, r) for d, r in results[best] if _fold(r.site, folds) == fold]
-        held_out.extend(scored)
-        chosen.append({"fold": fold, "params": grid[best].model_dump(), "held_out": len(scored)})
+    picks, held_out = choose(results, folds)
+    chosen = [{"fold": fold, "params": grid[best].model_dump(),
+               "held_out": sum(1 for _, r in results[best] if _fold(r.site, folds) == fold)}
+              for fold, best in enumerate(picks)]
     per_set: dict[str, Any] = {}
     for name in dict.fromkeys(d for d, _ in held_out):
         per_set[name] = HideReport(name, "hide (cross-validated)",
@@ -308,6 +330,6 @@ def run(args: argparse.Namespace) -> int:
         for fold in cv["folds"]:
             params = {k: v for k, v in fold["params"].items()
                       if k in ("segments", "segment_links_p", "segment_other_p",
-                               "hide_comments")}
+                               "hide_comments", "comment_sections", "restraint_link_lists")}
             print(f"  fold {fold['fold']}: {params} ({fold['held_out']} held-out pages)")
     return 0
