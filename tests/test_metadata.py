@@ -583,3 +583,17 @@ def test_a_title_s_end_that_the_front_page_s_link_says_is_the_site_s_name():
     assert title_of("<a href='http://www.sohu.com/'>搜狐财经</a>") == title
     assert title_of("<a href='/finance/'>搜狐财经</a>") == title
     assert title_of("<a href='http://business.sohu.com/?from=nav'>搜狐财经</a>") == title
+
+
+def test_a_date_line_in_bold_under_the_headline_is_the_date():
+    # the Guardian's pages of the 2000s set the day in a <b> with the paper's name: the
+    # reader's text opened with "Saturday December 21, 2002 The Guardian" under a header
+    # with no date
+    for tag in ("b", "strong"):
+        found = metadata.extract(page(
+            "<td><h1>On a wing and a prayer</h1><br><br>Using amateur actors, City of God "
+            f"exposes life in the slums.<br><br><{tag}>Saturday  December  21, 2002<br>"
+            f"<a href='http://www.guardian.co.uk'>The Guardian</a></{tag}><br><br>"
+            f"<div>{ARTICLE}</div></td>", "<title>On a wing and a prayer</title>",
+            url="http://film.guardian.co.uk/features/featurepages/0,4120,863596,00.html"))
+        assert found.published == "2002-12-21", tag

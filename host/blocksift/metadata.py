@@ -702,7 +702,10 @@ def _visible_date(tree: etree._Element, layout: _Layout, window: int = 300) -> d
     return None
 
 
-_LINE_TAGS = frozenset({"span", "p", "div", "li", "small", "strong", "em"})
+#: (``<b>`` too: the Guardian's pages of the 2000s set "Saturday December 21, 2002" and the
+#: paper's name in one under the standfirst; not ``<font>``, in which old portals list the
+#: dates of their other stories beside the headline)
+_LINE_TAGS = frozenset({"span", "p", "div", "li", "small", "strong", "em", "b"})
 
 
 def _in_labeled_row(node: etree._Element) -> bool:
