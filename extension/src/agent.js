@@ -36,6 +36,8 @@ export function agentCall(method, args) {
 
     /** id -> live element, from the last snapshot. */
     let liveById = [];
+    /** What the last snapshot could not read: frames of other sites, closed shadow roots. */
+    let unreadable = { frames: 0 };
     let hiddenElements = [];
     let overlayBlocks = null;
     let uiHost = null;
@@ -241,6 +243,7 @@ export function agentCall(method, args) {
       const doctype = document.doctype ? `<!DOCTYPE ${document.doctype.name}>` : "";
       const html = doctype + clone.outerHTML;
       liveById = map;
+      unreadable = unreachable;
       return {
         html,
         url: location.href,
@@ -480,7 +483,8 @@ export function agentCall(method, args) {
                   border-radius: 6px; box-shadow: 0 2px 12px rgba(0,0,0,.3); max-width: 200px; }
         .legend strong { display: flex; align-items: center; gap: 6px; margin-bottom: 2px; }
         .legend .fold { border: 0; background: none; padding: 0 2px; font-size: 12px; cursor: pointer; }
-        .legend.folded .key, .legend.folded .buttons { display: none; }
+        .legend.folded .key, .legend.folded .buttons, .legend.folded .note { display: none; }
+        .legend .note { margin-top: 4px; font-size: 11px; line-height: 1.35; color: #5f5f68; }
         .legend.folded strong { margin-bottom: 0; }
         .key::before { content: ""; display: inline-block; width: 10px; height: 10px; margin-right: 6px;
                        vertical-align: -1px; background: var(--c); border-radius: 2px; }
@@ -1506,6 +1510,14 @@ export function agentCall(method, args) {
         row.style.setProperty("--c", KIND_COLORS[kind]);
         row.textContent = `${KIND_NAMES[kind]} (${counts[kind] ?? 0})`;
         legend.append(row);
+      }
+      // frames of other sites cannot be read: their blocks are neither found nor drawn
+      if (unreadable.frames) {
+        const note = document.createElement("div");
+        note.className = "note";
+        const n = unreadable.frames;
+        note.textContent = `${n} frame${n === 1 ? "" : "s"} of other sites not covered`;
+        legend.append(note);
       }
       const buttons = document.createElement("div");
       buttons.className = "buttons";

@@ -831,11 +831,15 @@ def test_the_blocks_of_a_frame_are_drawn_where_the_frame_shows_them(browser: har
     """A block the host finds in a frame of the page's own site (letters to the editor, with
     their list of links) has its box on it where the frame shows it, only within the frame, as
     the page and the frame scroll. Its box lay where the block lies in the frame's own
-    coordinates, over the page's article at the window's top left."""
+    coordinates, over the page's article at the window's top left. A frame of another site,
+    which cannot be read, is named in the legend as not covered (nothing said so)."""
     page = browser.new_tab(site.url("overlay/frame-links.html"))
     page.wait_for("document.readyState === 'complete'"
                   " && document.getElementById('letters').contentDocument?.readyState === 'complete'")
     assert browser.act(page, "overlay")["status"] == "overlay"
+    # the frame of another site (the same letters) cannot be read: the legend says it is not covered
+    assert page.evaluate(f"{UI}.querySelector('.legend .note')?.textContent") == "1 frame of other sites not covered"
+    assert page.evaluate(f"[...{UI}.querySelectorAll('.box')].filter(b => b.dataset.kind === 'links').length") == 1
     for frame_top, window_top in [(0, 0), (0, 900), (200, 900), (120, 1000)]:
         page.evaluate(f"(document.getElementById('letters').contentWindow.scrollTo(0, {frame_top}),"
                       f" scrollTo(0, {window_top}), {NEXT_FRAME})")
