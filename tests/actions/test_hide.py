@@ -1297,3 +1297,31 @@ def test_where_hide_holds_back_a_list_of_links_may_still_go() -> None:
     after, _ = visible_words(page, lists.elements)
     assert after["section3"] == 0, [(t.xpath, t.reason) for t in lists.plan.targets]
     assert after["paragraph"] == 6 and after["salt"] >= 1
+
+
+def test_replies_stay_where_the_segmenter_half_takes_the_page_for_a_forum_thread() -> None:
+    # seen in the browser: the woodworking thread's live copy was taken for an article (forum
+    # 0.38, article 0.5; its saved copy the other way round), and its replies went
+    page, result, links = _comment_thread(4)
+    result.extra["page_type"] = "article"
+    result.stats["page_type.article"], result.stats["page_type.forum"] = 0.5, 0.38
+    decision = decide(page, result, links, STRUCTURE)
+    assert visible_words(page, decision.elements)[0]["neighbours"] == 4
+    result.stats["page_type.forum"] = 0.1
+    decision = decide(page, result, links, STRUCTURE)
+    assert visible_words(page, decision.elements)[0]["neighbours"] == 0
+
+
+@pytest.mark.parametrize("where", ["body", "section"])
+def test_replies_in_a_forum_named_so_stay_whatever_the_page_type(where: str) -> None:
+    # seen in the browser: a woodworking forum's live copy was taken for an article (forum
+    # 0.14), and its replies (div class="comments question__replies", under a body of class
+    # "single-forum") went
+    page, result, links = _comment_thread(4)
+    result.extra["page_type"] = "article"
+    result.stats["page_type.article"], result.stats["page_type.forum"] = 0.71, 0.14
+    node = page.body if where == "body" else page.tree.xpath("//*[@id='comments']")[0]
+    node.set("class", "single-forum" if where == "body" else "comments question__replies")
+    decision = decide(page, result, links, STRUCTURE)
+    assert visible_words(page, decision.elements)[0]["neighbours"] == 4, [
+        (t.xpath, t.reason) for t in decision.plan.targets]

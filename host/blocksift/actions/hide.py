@@ -84,6 +84,10 @@ _NAV_TOKENS = frozenset({"nav", "navbar", "navigation", "menu", "menubar", "brea
 _RELATED_TOKENS = frozenset({"sidebar", "related", "recommended", "recommendations",
                              "popular", "trending", "promo", "widget", "widgets", "more"})
 _COMMENT_TOKENS = frozenset({"comment", "comments", "disqus", "replies"})
+# a forum thread's or a Q&A page's replies, named so by the element or what holds it (the
+# body's class too: bbPress's ``single-forum``), are its content even in a box named comments
+_FORUM_TOKENS = frozenset({"forum", "forums", "topic", "question", "questions", "answers",
+                           "bbpress", "xenforo", "phpbb", "vbulletin", "discourse"})
 _BYLINE_TOKENS = frozenset({"byline", "author", "dateline", "published", "pubdate",
                             "timestamp", "posted"})
 _MONTH = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?")
@@ -221,6 +225,10 @@ class HideParams(BaseModel):
                                    "wordy: an element named for comments (class or id) or "
                                    "a region the segmenter labels comments, holding no main "
                                    "region and at least one region labeled comments")
+    comments_forum_p: float = Field(0.2, ge=0, le=1, description="comment_sections stays "
+                                    "off on a page the segmenter takes for a forum thread, "
+                                    "or gives at least this probability of being one (a "
+                                    "thread's replies are its content)")
     restraint_link_lists: bool = Field(False, description="Where hide holds back, it still "
                                        "hides what it chose that is a list of links: at least "
                                        "list_min_links links, list_density of its text in "
@@ -858,6 +866,13 @@ def predicted_type(result: ExtractionResult | None) -> str:
     return max(probs, key=probs.get) if probs and max(probs.values()) > 0 else ""
 
 
+def _maybe_forum(result: ExtractionResult | None, params: HideParams) -> bool:
+    """Whether the segmenter takes the page for a forum thread, or gives it at least
+    ``comments_forum_p`` of being one (a thread's live copy can tip it either way)."""
+    return result is not None and (predicted_type(result) == "forum" or float(
+        result.stats.get("page_type.forum", 0.0)) >= params.comments_forum_p)
+
+
 def _careful_type(result: ExtractionResult | None, params: HideParams) -> bool:
     """Whether the segmenter predicts one of ``careful_page_types`` (with at least
     ``careful_min_p``)."""
@@ -1181,9 +1196,9 @@ def decide(page: Page, result: ExtractionResult | None,
         chosen.setdefault(element, (kind, f"{what}: {words}, outside the main text"))
 
     # 2c. comment sections whole, however wordy, where the segmenter calls them comments
-    #     (not on a forum thread, whose replies are its content)
+    #     (not on what may be a forum thread, whose replies are its content)
     comment_sections: set[etree._Element] = set()
-    if params.comment_sections and segments and predicted_type(result) != "forum":
+    if params.comment_sections and segments and not _maybe_forum(result, params):
         comment_regions = {seg.element for seg in segments if seg.kind == "comments"}
         holding: set[etree._Element] = set()
         for element in comment_regions:
@@ -1204,6 +1219,9 @@ def decide(page: Page, result: ExtractionResult | None,
                     or element.tag not in _CONTAINER_TAGS or not open_to_comments(element)
                     or element in stories or element.get("role") == "main"):
                 continue
+            if any(_tokens(node) & _FORUM_TOKENS for node in (element, *element.iterancestors())
+                   if isinstance(node.tag, str)):
+                continue  # a forum's or a Q&A site's replies, named so
             if element not in comment_regions and not (_tokens(element) & _COMMENT_TOKENS):
                 continue
             if any(a in chosen and chosen[a][0] == "comments" for a in element.iterancestors()):
