@@ -1028,8 +1028,10 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
     explained = sorted((r for r in reps if r is not None), key=chars.__getitem__,
                        reverse=True)[:MAX_EXPLAINED]
     rep_rows = sorted(set(explained))
-    # the model's columns of the explained rows only (a page may hold 100,000 blocks)
-    rep_x = model.final_matrix(blocks, type_probs, context, rows=rep_rows)
+    # the model's columns of the explained rows only (a page may hold 100,000 blocks), and
+    # none without reasons to give (a crawl's text-only run)
+    rep_x = (model.final_matrix(blocks, type_probs, context, rows=rep_rows) if params.reasons
+             else np.zeros((len(rep_rows), len(names))))
     contrib = ((model.stacked or model.blocks).contributions(rep_x)
                if params.reasons and rep_rows
                else np.zeros((len(rep_rows), len(names))))

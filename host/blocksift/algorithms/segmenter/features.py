@@ -22,6 +22,7 @@ import re
 from array import array
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from itertools import repeat
 
 import numpy as np
 from lxml import etree
@@ -423,8 +424,12 @@ class Walk:
     #: ``containers`` and ``container_stats``: per distinct container, the element, and its
     #: subtree's measures (columns :data:`CONTAINER_STATS`).
     container_rows: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.int64))
-    containers: list[etree._Element] = field(default_factory=list)
     container_stats: np.ndarray = field(default_factory=lambda: np.zeros((0, 9), np.int64))
+    #: Per distinct container, its tag, and how to reach its element: from the block
+    #: ``climbs[k] // 3``, ``climbs[k] % 3 + 1`` parents up (see :attr:`containers`).
+    container_tags: list[str] = field(default_factory=list)
+    container_climbs: list[int] = field(default_factory=list)
+    _containers: list[etree._Element] | None = None
     #: Per block, the first block after its subtree (blocks in a subtree are a range).
     block_ends: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     #: Characters and link characters of the start element's subtree (the page's text).
@@ -435,6 +440,20 @@ class Walk:
     #: parent); None when the walk cannot tell (no ``body``, or a ``head`` inside it).
     link_density_rows: np.ndarray | None = field(
         default_factory=lambda: np.zeros((0, 8), np.int64))
+
+    @property
+    def containers(self) -> list[etree._Element]:
+        """Per distinct container, its element: found when first asked for (climbing from a
+        block below it), since most runs read only the containers' measures and tags."""
+        if self._containers is None:
+            found = []
+            for where in self.container_climbs:
+                el = self.blocks[where // 3]
+                for _ in range(where % 3 + 1):
+                    el = el.getparent()
+                found.append(el)
+            self._containers = found
+        return self._containers
 
     @property
     def link_density(self) -> dict[etree._Element, tuple[int, int, int, int]] | None:
@@ -753,12 +772,8 @@ def _tally(out: Walk, rec: _Records, link_density_known: bool) -> None:
     container_rows = np.full(len(flat), -1, dtype=np.int64)
     container_rows[used] = rows
     out.container_rows = container_rows.reshape(n_blocks, 3)
-    out.containers = containers = []
-    for where in np.flatnonzero(used)[first].tolist():  # a block it is above, climbed
-        el = out.blocks[where // 3]
-        for _ in range(where % 3 + 1):
-            el = el.getparent()
-        containers.append(el)
+    out.container_climbs = np.flatnonzero(used)[first].tolist()  # a block it is above
+    out.container_tags = list(map(rec.tag.__getitem__, container_at.tolist()))
     measured = np.append(container_at, 0)
     chars = subtree_sum(own_chars, measured)
     link_chars = subtree_sum(np.where(in_link, own_chars, 0), measured)
@@ -775,13 +790,13 @@ def _tally(out: Walk, rec: _Records, link_density_known: bool) -> None:
         chars[:-1], link_chars[:-1], subtree_sum(is_block, container_at),
         subtree_sum(is_heading_block, container_at), below, children[container_at],
         p_children[container_at], li_children[container_at],
-        _same_signature_siblings(rec, parent, container_at, containers)], axis=1)
+        _same_signature_siblings(rec, parent, container_at, out)], axis=1)
     out.link_density_rows = _link_density_rows(rec, n, state, ends, piece_at, piece_chars, at,
                                                up[:, 0]) if link_density_known else None
 
 
 def _same_signature_siblings(rec: _Records, parent: np.ndarray, container_at: np.ndarray,
-                              containers: list[etree._Element]) -> np.ndarray:
+                              out: Walk) -> np.ndarray:
     """Per container, its parent's element children with its tag and class (:func:`_sig`),
     itself included: counted over the children of the containers' parents only, and the
     walked ones only (a skipped child's tag is no container's)."""
@@ -795,7 +810,7 @@ def _same_signature_siblings(rec: _Records, parent: np.ndarray, container_at: np
     found = []
     for row, (at, up) in enumerate(zip(container_at.tolist(), container_parent.tolist())):
         if up < 0:  # the start: its parent is not walked
-            found.append(_sibling_counts(containers[row], {}))
+            found.append(_sibling_counts(out.containers[row], {}))
         else:
             found.append(counts.get((up, tags[at], class_of.get(at, "")), 0))
     return np.asarray(found, dtype=np.int64)
@@ -1346,8 +1361,8 @@ def _container_table(w: Walk) -> np.ndarray:
         stats.T
     link_share = np.zeros(len(chars))
     np.divide(link_chars, chars, out=link_share, where=chars != 0)
-    tag_codes = np.fromiter((TAG_CODES.get(el.tag, 0) for el in w.containers),
-                            dtype=np.float64, count=len(w.containers))
+    tag_codes = np.fromiter(map(TAG_CODES.get, w.container_tags, repeat(0)),
+                            dtype=np.float64, count=len(w.container_tags))
     return np.stack([tag_codes, _math_log1p(chars), link_share, _math_log1p(blocks), children,
                      below, same_sig, p_children, li_children, headings, chars], axis=1)
 
