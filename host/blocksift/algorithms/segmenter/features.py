@@ -446,14 +446,18 @@ class Walk:
         """Per distinct container, its element: found when first asked for (climbing from a
         block below it), since most runs read only the containers' measures and tags."""
         if self._containers is None:
-            found = []
-            for where in self.container_climbs:
-                el = self.blocks[where // 3]
-                for _ in range(where % 3 + 1):
-                    el = el.getparent()
-                found.append(el)
-            self._containers = found
+            self._containers = list(map(self.container, range(len(self.container_climbs))))
         return self._containers
+
+    def container(self, row: int) -> etree._Element:
+        """The element of the distinct container ``row`` (climbed to from a block below)."""
+        if self._containers is not None:
+            return self._containers[row]
+        where = self.container_climbs[row]
+        el = self.blocks[where // 3]
+        for _ in range(where % 3 + 1):
+            el = el.getparent()
+        return el
 
     @property
     def link_density(self) -> dict[etree._Element, tuple[int, int, int, int]] | None:
@@ -810,7 +814,7 @@ def _same_signature_siblings(rec: _Records, parent: np.ndarray, container_at: np
     found = []
     for row, (at, up) in enumerate(zip(container_at.tolist(), container_parent.tolist())):
         if up < 0:  # the start: its parent is not walked
-            found.append(_sibling_counts(out.containers[row], {}))
+            found.append(_sibling_counts(out.container(row), {}))
         else:
             found.append(counts.get((up, tags[at], class_of.get(at, "")), 0))
     return np.asarray(found, dtype=np.int64)
