@@ -584,6 +584,20 @@ def test_batch_warc_refuses_a_file_that_is_not_one(tmp_path, kind):
                            f"with a WARC/ record){hint}\n")
 
 
+def test_batch_warc_given_a_directory_names_the_glob(tmp_path):
+    """`batch --warc crawl/` said "no WARC file matches 'crawl/'": the directory was there,
+    what it wanted was a glob; the error gives the one that reads the files in it."""
+    crawl = tmp_path / "crawl"
+    crawl.mkdir()
+    done = blocksift("batch", "--warc", str(crawl), "--no-progress", home=tmp_path / "home")
+    assert done.returncode == 2
+    assert done.stderr == (f"blocksift: error: {crawl} is a directory; --warc takes WARC "
+                           f"files or a glob, e.g. blocksift batch --warc '{crawl}/*.warc.gz'\n")
+    (crawl / "a.warc").write_bytes(b"")  # uncompressed files: the glob names them
+    done = blocksift("batch", "--warc", f"{crawl}/", "--no-progress", home=tmp_path / "home")
+    assert done.stderr.endswith(f"--warc '{crawl}/*.warc'\n"), done.stderr
+
+
 @pytest.mark.parametrize("action", ["extract", "hide"])
 def test_eval_names_a_missing_dataset_before_scoring_any(tmp_path, action):
     """`eval -d wcxb-dev -d cleanevl`: every set before the misspelled one was scored (minutes

@@ -136,6 +136,22 @@ def _refuse_other_files(path: str) -> None:
                        f"{hint}")
 
 
+def _directory_message(path: str) -> str:
+    """A directory given to ``--warc``: name the glob that reads its WARC files (quoted, so
+    that blocksift expands it, also past the shell's argument limit)."""
+    import glob
+    import shlex
+
+    base = path.rstrip(os.sep) or os.sep
+    found = [name for name in sorted(os.listdir(path)) if ".warc" in name] \
+        if os.access(path, os.R_OK | os.X_OK) else []
+    suffix = next((ext for ext in (".warc.gz", ".warc.zst", ".warc.lz4", ".warc")
+                   if any(name.endswith(ext) for name in found)), ".warc.gz")
+    pattern = os.path.join(glob.escape(base), f"*{suffix}")
+    return (f"{path} is a directory; --warc takes WARC files or a glob, e.g. "
+            f"blocksift batch --warc {shlex.quote(pattern)}")
+
+
 def run(args: argparse.Namespace, params: dict[str, Any], limits: BatchLimits) -> int:
     from ..warc import (
         DEFAULT_MAX_BYTES,
@@ -147,6 +163,9 @@ def run(args: argparse.Namespace, params: dict[str, Any], limits: BatchLimits) -
     from .batch_output import WARC_COLUMNS, JsonlSink, open_sink
     from .main import EXIT_INTERRUPTED
 
+    for pattern in args.warc:
+        if os.path.isdir(pattern):
+            raise CommandError(_directory_message(pattern))
     try:
         require_fastwarc()
         paths = expand_paths(args.warc)
