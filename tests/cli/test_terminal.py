@@ -264,6 +264,20 @@ def test_nul_filled_html_is_binary(home, tmp_path):
     assert "binary data" in assert_one_line_error(done.returncode, done.stderr.decode())
 
 
+@pytest.mark.parametrize("where", ["file", "stdin"])
+def test_a_page_with_a_stray_nul_is_read(home, tmp_path, where):
+    """One NUL byte in a page refused it as "binary data"; browsers read it as U+FFFD, and
+    the text after it is the page's too."""
+    html = EXAMPLE.read_bytes()
+    cut = html.index(b"Gull Point")
+    page = tmp_path / "page.html"
+    page.write_bytes(html[:cut] + b"\x00" + html[cut:])
+    done = (run("extract", str(page), home=home) if where == "file"
+            else run("extract", "-", home=home, stdin=page.read_bytes()))
+    assert done.returncode == 0, done.stderr
+    assert "Gull Point" in done.stdout.decode()
+
+
 def test_a_gzip_compressed_page_is_read_decompressed(home, tmp_path):
     import gzip
 

@@ -137,15 +137,18 @@ _CONTROL_BYTES = bytes(set(range(32)) - {9, 10, 12, 13} | {127})
 
 
 def binary_kind(data: bytes) -> str | None:
-    """What ``data`` is when it is clearly not a text page (magic bytes, NULs, control
-    bytes), else None. UTF-16 pages (BOM) count as text."""
+    """What ``data`` is when it is clearly not a text page (magic bytes, many NULs, control
+    bytes), else None. UTF-16 pages (BOM) and pages with a few stray NULs count as text."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return None
     for magic, kind in _MAGIC:
         if data.startswith(magic):
             return kind
     sample = data[:8192]
-    if b"\x00" in sample:
+    nuls = sample.count(b"\x00")
+    # a stray NUL in a page (browsers read it as U+FFFD) is text; a sample with many NULs
+    # (a NUL-filled file, UTF-16 without its BOM, random bytes), or NULs and no markup, is not
+    if nuls and (nuls > max(8, len(sample) // 1024) or b"<" not in sample):
         return "binary data"
     if sample and len(sample) - len(sample.translate(None, _CONTROL_BYTES)) > len(sample) // 10:
         return "binary data"
