@@ -172,7 +172,11 @@ def test_serve_in_a_terminal_stops_on_ctrl_c(home):
     done = in_terminal(command("serve", "--port", "0"), environment(home),
                        interrupt_after="listening on", timeout=60)
     assert_clean(done.returncode, done.screen, 0)
-    assert "blocksift serve: stopped" in done.screen
+    # it ends with one line: the shutdown's INFO log lines ("signal received; shutting
+    # down", "server stopped") said twice more what that line says
+    after = done.screen.split("print-token`)", 1)[1]
+    assert [line for line in after.splitlines() if line.strip(" ^C")] == [
+        "blocksift serve: stopped"], done.screen
 
 
 # -- stdin closed ----------------------------------------------------------------------------

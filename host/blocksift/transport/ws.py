@@ -344,7 +344,7 @@ async def run(service_config: ServiceConfig, config: ServerConfig, token: str,
         announce(server)
     try:
         await stop.wait()
-        log.info("signal received; shutting down")
+        log.debug("signal received; shutting down")
     finally:
         await server.shutdown()
-    log.info("server stopped")
+    log.debug("server stopped")
