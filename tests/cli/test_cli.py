@@ -598,6 +598,15 @@ def test_batch_warc_given_a_directory_names_the_glob(tmp_path):
     assert done.stderr.endswith(f"--warc '{crawl}/*.warc'\n"), done.stderr
 
 
+def test_eval_scores_a_set_given_twice_once(tmp_path):
+    """`eval -d X -d ./X` scored the set twice and printed two equal rows."""
+    done = blocksift("eval", "-d", str(DATASET), "-d", f"{DATASET}/", "--algo", "linkblocks",
+                     "--json", home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads(done.stdout)) == 1, done.stdout
+    assert "given twice is scored once" in " ".join(blocksift("eval", "--help").stdout.split())
+
+
 @pytest.mark.parametrize("action", ["extract", "hide"])
 def test_eval_names_a_missing_dataset_before_scoring_any(tmp_path, action):
     """`eval -d wcxb-dev -d cleanevl`: every set before the misspelled one was scored (minutes

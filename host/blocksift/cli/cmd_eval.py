@@ -32,7 +32,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--dataset", "-d", dest="datasets", action="append", required=True,
                         metavar="PATH_OR_NAME",
                         help="dataset folder/file, or a name under $BLOCKSIFT_DATASETS; "
-                             "repeatable")
+                             "repeatable (a set given twice is scored once)")
     add_algorithm_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--per-page", action="store_true", help="with --json: per-page scores")
@@ -171,7 +171,7 @@ def _hide_cross_validated(args: argparse.Namespace) -> int:
     print()
     say(f"thresholds chosen per fold (sites of all sets pooled, {len(folds)} folds):",
         width=terminal_width())
-    names = ("segments", "segment_links_p", "segment_other_p", "hide_comments")
+    names = hide.varied()  # every setting the folds choose among
     print_table([Column("fold", [str(f["fold"]) for f in folds], key=True)]
                 + [Column(name, [str(f["params"].get(name, "-")) for f in folds])
                    for name in names]
@@ -200,14 +200,21 @@ def _check_hide_split(args: argparse.Namespace) -> None:
 
 def _check_datasets(names: list[str]) -> None:
     """Every ``--dataset`` found before any is scored (a misspelled last one ended the run
-    after all the others had been scored, with none of it printed)."""
+    after all the others had been scored, with none of it printed); a set named twice (by
+    name or path) is kept once, in ``names``: it was scored twice, two equal rows."""
     from ..evaluation.datasets import resolve
 
+    seen: set[Path] = set()
+    kept = []
     for name in names:
         try:
-            resolve(name)
+            path = Path(resolve(name)).resolve()
         except FileNotFoundError as exc:
             raise CommandError(str(exc)) from None
+        if path not in seen:
+            seen.add(path)
+            kept.append(name)
+    names[:] = kept
 
 
 def _check_out(out: Path) -> None:
