@@ -45,3 +45,23 @@ def test_a_header_without_search_or_around_most_of_the_page_keeps_its_stories():
                 f"{_CARDS}</header></section></main></body></html>",
                 url="https://shop.example/c/buy/cameras")
     assert len(index_items(page)) == 6
+
+
+def test_a_field_s_label_and_its_value_under_a_product_s_name_is_no_teaser():
+    # B&H's cards: "Shipping Restriction:" in a heading of its own, the country in a button,
+    # read as one run "Shipping Restriction:No shipping to BULGARIA"
+    notice = ("<div class='note'><h4>Shipping Restriction:</h4>"
+              "<button><span>No shipping to BULGARIA</span></button></div>")
+    cards = "".join(
+        f"<div class='card'><h3><a href='/c/product/{n}-REG/camera_{n}.html'>Camera body {n}</a>"
+        f"</h3><div class='sku'>BH # CAM{n}</div>{notice if n % 2 else ''}"
+        f"<p>Mirrorless camera with a 24 MP sensor and a {n} mm lens kit</p></div>"
+        for n in range(1, 7))
+    items = index_items(_shop("<form role='search'><input name='q'></form>", cards))
+    assert [item.teaser for item in items] == [
+        f"Mirrorless camera with a 24 MP sensor and a {n} mm lens kit" for n in range(1, 7)]
+    # a teaser opening with a label of its own says more and stays
+    update = ("<div class='card'><h3><a href='/news/7'>Port reopens</a></h3><p><b>Update:</b> "
+              "The port reopened on Monday after the storm, the authority said.</p></div>")
+    items = index_items(_shop("", _CARDS + update))
+    assert items[-1].teaser.startswith("Update: The port reopened")

@@ -302,10 +302,23 @@ def _teaser_after(headline: etree._Element) -> str:
             break
         if isinstance(sibling.tag, str) and sibling.tag in ("p", "div", "span"):
             words = " ".join(sibling.text_content().split())
-            if _says(words):
+            if _says(words) and not _field(sibling, words):
                 return words[:300]
         sibling = sibling.getnext()
     return ""
+
+
+def _field(block: etree._Element, words: str) -> bool:
+    """Whether ``block`` is a field's label in an element of its own and its short value (B&H's
+    "<h4>Shipping Restriction:</h4><button>No shipping to BULGARIA</button>", read as one run;
+    at most ten words, not a sentence): a fact about the product, not a teaser. A label
+    opening a sentence ("<b>Update:</b> The port reopened on Monday…") stays."""
+    label = block[0] if len(block) and not (block.text or "").strip() else None
+    if label is None or not isinstance(label.tag, str):
+        return False
+    named = " ".join(label.text_content().split())
+    return named.endswith((":", "：")) and len(named.split()) <= 4 \
+        and len(words.split()) <= 10 and not _SENTENCE_END.search(words)
 
 
 #: A sentence's end, after its closing quote or bracket.
