@@ -849,7 +849,8 @@ def test_clustering_and_hide_folds_fit_the_terminal(home, tmp_path, columns, arg
     whole = piped.stdout.decode()
     header = ("site pages train test cls P R F1 acc cl P cl R cl F1 cl acc"
               if "clustering" in args else
-              "fold segments segment_links_p segment_other_p hide_comments held-out pages")
+              "fold grow hide_comments comment_sections restraint_link_lists segment_links_p "
+              "segment_other_p held-out pages")
     assert header in [" ".join(line.split()) for line in whole.splitlines()], whole
     assert "{" not in whole
 

@@ -246,9 +246,11 @@ def cross_validate(prepared: Sequence[Prepared], folds: int = 5,
     """
     results: dict[int, list[tuple[str, PageHide]]] = {}
     for index, params in enumerate(grid):
-        results[index] = [(p.dataset, run_hider(p, "hide", params)) for p in prepared]
-        if progress:
-            progress(1)
+        results[index] = []
+        for item in prepared:
+            results[index].append((item.dataset, run_hider(item, "hide", params)))
+            if progress:
+                progress(1)  # one page under one setting: len(grid) * len(prepared) in all
     picks, held_out = choose(results, folds)
     chosen = [{"fold": fold, "params": grid[best].model_dump(),
                "held_out": sum(1 for _, r in results[best] if _fold(r.site, folds) == fold)}
@@ -258,6 +260,14 @@ def cross_validate(prepared: Sequence[Prepared], folds: int = 5,
         per_set[name] = HideReport(name, "hide (cross-validated)",
                                    [r for d, r in held_out if d == name]).summary()
     return {"folds": chosen, "held_out": per_set}
+
+
+def varied(grid: Sequence[HideParams] = GRID) -> list[str]:
+    """The settings the grid varies, in HideParams' order: what a fold's choice is told by
+    (a fold choosing lists of links looked the same as one choosing the default when only
+    the segmenter's settings were shown)."""
+    return [name for name in HideParams.model_fields
+            if len({repr(getattr(params, name)) for params in grid}) > 1]
 
 
 # -- the command -----------------------------------------------------------------------------
@@ -313,7 +323,18 @@ def run(args: argparse.Namespace) -> int:
     cv: dict[str, Any] = {}
     if args.cv != "none":
         # one choice for every set: sites of all sets pooled, grouped into folds
-        cv = cross_validate(prepared, folds=min(args.folds, 10))
+        bar = None
+        if args.progress:  # silent for a while otherwise (15 s on cleaneval-dev's 58 pages)
+            from tqdm import tqdm
+
+            bar = tqdm(desc=f"{len(GRID)} settings", unit="page", file=sys.stderr,
+                       total=len(GRID) * len(prepared))
+        try:
+            cv = cross_validate(prepared, folds=min(args.folds, 10),
+                                progress=bar.update if bar is not None else None)
+        finally:
+            if bar is not None:
+                bar.close()
         rows += list(cv["held_out"].values())
     if args.json:
         json.dump({"hide": rows, "cv": cv}, sys.stdout, indent=2)
@@ -328,8 +349,6 @@ def run(args: argparse.Namespace) -> int:
     if cv:
         print(f"\nthresholds chosen per fold (sites of all sets pooled, {len(cv['folds'])} folds):")
         for fold in cv["folds"]:
-            params = {k: v for k, v in fold["params"].items()
-                      if k in ("segments", "segment_links_p", "segment_other_p",
-                               "hide_comments", "comment_sections", "restraint_link_lists")}
+            params = {k: v for k, v in fold["params"].items() if k in varied()}
             print(f"  fold {fold['fold']}: {params} ({fold['held_out']} held-out pages)")
     return 0
