@@ -453,12 +453,12 @@ def test_doctor_for_an_unregistered_browser_names_the_registered_ones(home: Path
     report = doctor(home, data_dir, browsers=["chrome"], do_round_trip=False)  # meant Chromium
     assert not report.ok
     assert report.notes[-1] == ("blocksift is not registered for Google Chrome; it is "
-                                "registered for chromium, firefox: `blocksift doctor` checks "
-                                "every browser")
+                                "registered for Chromium, Firefox: `blocksift doctor` checks "
+                                "every browser")  # the browsers by name, as elsewhere
     assert doctor(home, data_dir, do_round_trip=False).ok
     profile = doctor(home, data_dir, user_data_dir=home / "p", do_round_trip=False)
     assert profile.notes[-1] == (f"blocksift is not registered for the profile {home / 'p'}; "
-                                 "it is registered for chromium, firefox: "
+                                 "it is registered for Chromium, Firefox: "
                                  "`blocksift doctor` checks every browser")
 
 

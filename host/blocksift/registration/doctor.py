@@ -556,7 +556,10 @@ def run_doctor(*, platform: Platform, home: Path, data_dir: Path,
     if not registered:
         checked = {r.location for r in reports}
         elsewhere = list(dict.fromkeys(
-            e.registration.label for e in (_receipt.entries if _receipt else [])
+            browser(e.registration.browser).label + (
+                f" in the profile {e.registration.user_data_dir}"
+                if e.registration.user_data_dir else "")
+            for e in (_receipt.entries if _receipt else [])
             if e.registration.manifest_path not in checked))
         if elsewhere:  # --browser or --user-data-dir left them out (Chrome is not Chromium)
             asked = ", ".join(dict.fromkeys(
