@@ -340,6 +340,20 @@ def test_the_date_in_a_byline_is_not_part_of_the_author_s_name():
     assert metadata._split_names("Reuters Staff") == ["Reuters Staff"]
 
 
+def test_a_chinese_byline_s_label_and_the_site_before_it_are_not_the_name():
+    """51offer's "<span class=author>51offer编辑：Alice</span>": the name is what follows the
+    label ("编辑：", editor), not the site's name and the label before it."""
+    found = metadata.extract(page(
+        "<h1>写给想在英国找工作的留学党</h1><div class='label-desc'>"
+        "<span class='input-time'>发布于：2015-11-05 11:34</span>"
+        "<span class='author'>51offer编辑：Alice</span></div>"
+        "<p>" + "留学生在英国找工作需要早做规划。" * 40 + "</p>"))
+    assert found.authors == ["Alice"]
+    assert metadata._split_names("作者：张三") == ["张三"]
+    assert metadata._split_names("责任编辑: 李四") == ["李四"]
+    assert metadata._split_names("新华网记者 王五") == ["新华网记者 王五"]  # no label: unchanged
+
+
 def test_a_line_starting_by_after_the_headline_is_a_byline_without_a_byline_class():
     """An old blog's dateline, "By Ed Silverman // November 6th, 2012 // 9:41 am", in an
     element no class marks as a byline: the author; a sentence starting "By" is not."""

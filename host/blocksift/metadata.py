@@ -908,7 +908,7 @@ def _split_names(text: str | None) -> list[str]:
     text = _clean(unescape(unescape(text or "")))
     if not text:
         return []
-    text = _BY_PREFIX.sub("", text)
+    text = _BY_PREFIX.sub("", _after_cjk_label(text))
     text = _BYLINE_END.sub("", _before_date(text))
     names = []
     for part in _NAME_SPLIT.split(text):
@@ -922,6 +922,25 @@ def _split_names(text: str | None) -> list[str]:
             continue  # a job title or an organisation after a name ("Our Editors" alone stays)
         names.append(part)
     return _dedupe(names)
+
+
+#: A Chinese byline's label ("作者：", author; "编辑：", editor; "记者：", reporter): the name
+#: follows it, and what stands before it is the site's name ("51offer编辑：Alice").
+_CJK_BYLINE_LABEL = re.compile(r"(?:责任编辑|编辑|作者|记者|撰文|撰稿|通讯员)\s*[：:]\s*")
+
+
+def _after_cjk_label(text: str) -> str:
+    """The name after a Chinese byline's first label, up to the next label ("作者：张三
+    编辑：李四" -> "张三"); ``text`` itself when it holds no label."""
+    label = _CJK_BYLINE_LABEL.search(text)
+    if label is None:
+        return text
+    rest = text[label.end():]
+    after = _CJK_BYLINE_LABEL.search(rest)
+    if after is not None:
+        space = rest.rfind(" ", 0, after.start())
+        rest = rest[:space if space > 0 else after.start()]
+    return rest
 
 
 def _before_date(text: str) -> str:
