@@ -957,7 +957,7 @@ export function agentCall(method, args) {
       const vw = innerWidth, vh = innerHeight, windowHeight = scroller.clientHeight;
       const px = (value) => parseFloat(value) || 0;
       for (const element of document.body?.querySelectorAll("*") ?? []) {
-        if (covers.length >= 12) break;
+        if (covers.length >= 24) break;
         if (element.localName === UI_TAG) continue;
         const style = getComputedStyle(element);
         if (style.position !== "fixed" && style.position !== "sticky") continue;
@@ -965,9 +965,15 @@ export function agentCall(method, args) {
         const r = element.getBoundingClientRect();
         if (r.width < 1 || r.height < 1 || r.width * r.height > vw * vh / 2) continue;
         if (px(style.zIndex) < 0 || (element.checkVisibility && !element.checkVisibility(SHOWN))) continue;
+        // what of it shows: itself, or the parts a transparent wrapper holds (a logo, a menu);
+        // nothing shows under its transparent rest, so the boxes there are not cut away
+        const parts = paintedParts(element, r);
+        if (!parts.length) continue;
         if (style.position === "fixed") {
-          covers.push({ element, breaks: [], hole: (sx, sy) => [sx + r.left, sy + r.top, sx + r.right, sy + r.bottom],
-            over: () => true });
+          for (const p of parts) {
+            covers.push({ element, breaks: [], hole: (sx, sy) => [sx + p.left, sy + p.top, sx + p.right, sy + p.bottom],
+              over: () => true });
+          }
           continue;
         }
         // sticky: to the window only (one in a scroll pane moves with the pane)
@@ -992,9 +998,54 @@ export function agentCall(method, args) {
           breaks = [n - gap, low - gap];
         }
         // (over the page only where stuck: in its own place it is the page)
-        if (y) covers.push({ element, breaks, hole: (sx, sy) => [x1, y(sy), x2, y(sy) + h], over: (sy) => Math.abs(y(sy) - n) > 0.5 });
+        if (!y) continue;
+        for (const p of parts) {
+          const dx1 = p.left - r.left, dx2 = p.right - r.left, dy1 = p.top - r.top, dy2 = p.bottom - r.top;
+          covers.push({ element, breaks, hole: (sx, sy) => [x1 + dx1, y(sy) + dy1, x1 + dx2, y(sy) + dy2],
+            over: (sy) => Math.abs(y(sy) - n) > 0.5 });
+        }
       }
       coverClip(true);
+    }
+
+    /** Whether an element paints anything of its own over what lies under it: a background,
+     * a border, a shadow, a backdrop filter, or it is an image, a frame or a control. */
+    function paints(element, style) {
+      if (/^(img|svg|video|canvas|iframe|embed|object|picture|input|select|textarea|button)$/.test(element.localName)) return true;
+      const opaque = (colour) => colour && colour !== "transparent" && !/rgba\([^)]*,\s*0\)$/.test(colour)
+        && !/\/\s*0\)$/.test(colour);
+      if (opaque(style.backgroundColor) || style.backgroundImage !== "none") return true;
+      if (style.boxShadow !== "none" || (style.backdropFilter && style.backdropFilter !== "none")) return true;
+      return ["Top", "Right", "Bottom", "Left"].some((side) => parseFloat(style[`border${side}Width`]) > 0
+        && style[`border${side}Style`] !== "none" && opaque(style[`border${side}Color`]));
+    }
+
+    /**
+     * The rectangles (window coordinates) of what a page's bar shows: the bar's own when it
+     * paints, else those of the outermost parts inside it that paint or hold text (at most 8;
+     * more, and the bar's own). A full-width header wrapper with nothing painted but its logo
+     * hid the boxes under all its width, though the page shows through it there.
+     */
+    function paintedParts(bar, rect) {
+      if (paints(bar, getComputedStyle(bar))) return [rect];
+      const parts = [];
+      const hasText = (element) => [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && node.data.trim());
+      const visit = (element) => {
+        for (const child of element.children) {
+          if (parts.length > 8) return;
+          const style = getComputedStyle(child);
+          if (style.display === "none") continue;
+          const r = child.getBoundingClientRect();
+          if (style.visibility !== "hidden" && (paints(child, style) || hasText(child))) {
+            if (r.width >= 1 && r.height >= 1) parts.push(r);
+          } else {
+            visit(child);
+          }
+        }
+      };
+      if (hasText(bar)) return [rect];
+      visit(bar);
+      return parts.length > 8 ? [rect] : parts;
     }
 
     /** The clip of the boxes that scroll with the document for the window scrolled to (sx,

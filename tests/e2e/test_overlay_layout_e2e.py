@@ -815,6 +815,34 @@ def test_boxes_go_under_the_pages_own_bars(browser: harness.Browser, site: harne
     assert browser.act(page, "overlay")["status"] == "overlay-cleared"
 
 
+def test_boxes_show_through_a_transparent_bar(browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    """A header fixed to the window in a full-width transparent wrapper (only its logo shows):
+    the box of the list of related stories scrolled under the wrapper is drawn where the page
+    shows through it, and hidden under the logo, as the list is. The whole wrapper counted as
+    a bar, and the boxes vanished under all of its 120 px."""
+    page = browser.new_tab(site.url("overlay/transparent-header.html"))
+    page.wait_for("document.readyState === 'complete'")
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    box_of = (f"(id => {{ const e = document.getElementById(id).getBoundingClientRect();"
+              f" const b = [...{UI}.querySelectorAll('.box')].map(b => b.getBoundingClientRect())"
+              " .find(b => Math.abs(b.width - e.width) < 1 && Math.abs(b.height - e.height) < 1);"
+              " return b ? [b.left, b.top, b.right, b.bottom] : null; })")
+    logo = page.evaluate("(r => [r.left, r.top, r.right, r.bottom])(document.getElementById('logo').getBoundingClientRect())")
+    # the list's top 20 px from the window's top: under the logo, and its left edge below it
+    page.evaluate("(scrollTo(0, document.getElementById('related').getBoundingClientRect().top + scrollY - 20),"
+                  f" {NEXT_FRAME})")
+    related = page.evaluate(f"{box_of}('related')")
+    assert related and related[1] < logo[3] and logo[0] <= related[0] + 1 < logo[2], (related, logo)
+    shot_path = page.screenshot(artifacts / "transparent-header.png")
+    shot = _pixels(shot_path)
+    scale = shot[0] / page.evaluate("innerWidth")
+    # under the logo: the logo; beside it and below it, in the wrapper: the box's edge
+    assert _near(_colour_at(shot, scale, related[0] + 1, logo[3] - 5), "#0d3b66")
+    for x, y in [(related[0] + 1, logo[3] + 20), (related[0] + 1, 110), (related[2] - 2, 40)]:
+        assert _near(_colour_at(shot, scale, x, y), "#c2185b"), (x, y, _colour_at(shot, scale, x, y))
+    assert browser.act(page, "overlay")["status"] == "overlay-cleared"
+
+
 # The list of links in the frame of letters (window coordinates), the box drawn over it, and
 # the part of the window the box shows in (its pane's).
 LETTERS = (f"(() => {{ const f = document.getElementById('letters'), at = f.getBoundingClientRect();"
