@@ -799,6 +799,38 @@ def test_an_announcement_the_reader_may_dismiss_is_left_out_of_the_reader() -> N
     assert render_main(page, page.body.xpath("//li")).html == ""
 
 
+def test_a_template_its_script_has_not_run_is_left_out_of_the_reader() -> None:
+    # Allbirds' product page: a pop-up's Vue template, never run in the page's copy, holds
+    # each of its v-if states ("Notify me when back in stock", "It's Official", "Oops!
+    # Something went wrong."); the page shows none of them, the reader showed them all
+    modal = ("<div v-cloak v-if='isNotifyModalOpen' class='modal'>"
+             "<div v-if='!isNotifyModalSuccess'><h3>Notify me when back in stock</h3>"
+             "<p>Sign up and we will let you know when they are here.</p></div>"
+             "<div v-if='isNotifyModalSuccess'><h3>It's Official</h3></div>"
+             "<div v-if='isNotifyModalError'><h3>Oops! Something went wrong.</h3></div></div>")
+    details = ("<section class='details'><h3>THE DETAILS</h3><p>A true original, our Wool Runner "
+               "combines soft Merino wool with cloud-like comfort, for every day of the year. "
+               "Our responsibly-sourced Merino wool provides a cozy fit that is soft and itch-free "
+               "on the inside and durable on the outside.</p></section>")
+    faq = ("<div v-cloak v-show='openFaqs[0]'><p>Replace everyday shoes every 9-12 months."
+           "</p></div>")
+    page = Page(f"<html><body><main>{modal}{details}{faq}</main></body></html>",
+                url="https://shop.example/products/wool-runner")
+    for chosen in (page.body.xpath("//main"),  # the template inside the chosen element
+                   page.body.xpath("//h3 | //p")):  # chosen inside the template
+        main = render_main(page, chosen)
+        for gone in ("Notify me", "Sign up", "Official", "Oops"):
+            assert gone not in main.html and gone not in main.text
+        assert "THE DETAILS" in main.html and "cloud-like comfort" in main.text
+        # a part Vue only hides (v-show) is the page's text, like a collapsed section's
+        assert "every 9-12 months" in main.html
+    # an app that waits for its script whole has no other text: it stays
+    whole = Page("<html><body><div id='app' v-if='ready'><h1>Wool Runner</h1><p>A true original, "
+                 "our Wool Runner combines soft Merino wool with cloud-like comfort.</p></div>"
+                 "</body></html>")
+    assert "cloud-like comfort" in render_main(whole, whole.body.xpath("//div")).text
+
+
 def test_each_post_opens_with_its_authors_name_under_a_rule_between_posts() -> None:
     # the names sit beside each post's text: copied as they are, "Reefing102" ran on from
     # the first post's last line into the second's first

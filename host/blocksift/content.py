@@ -2394,6 +2394,37 @@ def dismissible_announcements(elements: Sequence[etree._Element]) -> list[etree.
     return outermost(list(dict.fromkeys(found)))
 
 
+#: A branch of a Vue template's condition (``v-if``, ``v-else-if``, ``v-else``): Vue renders
+#: one branch of each and leaves no such attribute in the page, so where one is left, the
+#: template was never run and holds every branch.
+_BRANCH = "*[@v-if or @v-else-if or @v-else]"
+
+
+def template_branches(elements: Sequence[etree._Element]) -> list[etree._Element]:
+    """The branches of a Vue template's conditions (:data:`_BRANCH`) in ``elements``, or
+    around them (the chosen element itself then goes): in a page whose script has not run
+    (a saved copy, a snapshot before Vue mounted), every state of a part is there at once,
+    Allbirds' "Notify me when back in stock", "It's Official" and "Oops! Something went
+    wrong." of a pop-up never opened, or a button's "Add to Cart" beside its "Sold Out".
+    A ``v-show`` part stays: Vue only hides it (a collapsed answer of a FAQ, the page's
+    text). None when the branches hold half the text or more: a page whose whole text waits
+    on a condition has no other to show."""
+    found: list[etree._Element] = []
+    for root in elements:
+        if not isinstance(root.tag, str):
+            continue
+        if root.xpath(f"boolean(ancestor-or-self::{_BRANCH})"):
+            found.append(root)
+        else:
+            found.extend(root.xpath(f"descendant::{_BRANCH}"))
+    if not found:
+        return []
+    left_out = outermost(list(dict.fromkeys(found)))
+    hidden = sum(len(_squeezed(node)) for node in left_out)
+    total = sum(len(_squeezed(element)) for element in elements if isinstance(element.tag, str))
+    return left_out if 2 * hidden < total else []
+
+
 def plain_html(text: str) -> str:
     """``text`` as escaped paragraphs, one per line: the reader's copy when its HTML could not
     be made."""
@@ -2427,6 +2458,8 @@ def render_main(page: Page, elements: Sequence[etree._Element], *,
         notices(chosen) if found_notices is None else found_notices)
     if "ismiss" in page.raw:
         exclude |= set(dismissible_announcements(chosen))
+    if "v-if" in page.raw or "v-else" in page.raw:
+        exclude |= set(template_branches(chosen))
     # an algorithm may choose a notice (or a pruned subtree) itself as a main element
     chosen = [element for element in chosen if element not in exclude]
     has_ids = page.has_ids
