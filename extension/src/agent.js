@@ -61,6 +61,9 @@ export function agentCall(method, args) {
     let overlayBoxes = [];
     /** The legend, and the labels it keeps off (document coordinates). */
     let legendPlace = null;
+    /** Whether the next Tab, with nothing focused, goes to the legend (the overlay was just
+     * drawn). */
+    let tabToLegend = false;
     /** Notices a change of the page's size, which changes its scroll area. */
     let pageResized = null;
     /** Layers laid over the document around the window (placeUi): the overlay's, and the
@@ -478,7 +481,7 @@ export function agentCall(method, args) {
         .label:hover .why, .label:focus .why { display: block; }
         .label.up .why { top: auto; bottom: 100%; margin: 0 0 2px; }
         .label:focus { outline: 2px solid #000; z-index: 2; }
-        .legend { position: fixed; left: 12px; bottom: 12px; pointer-events: auto; padding: 8px 10px;
+        .legend { position: fixed; left: 12px; bottom: 12px; z-index: 3; pointer-events: auto; padding: 8px 10px;
                   font: 12px/1.5 system-ui, sans-serif; color: #1b1b1f; background: #fff;
                   border-radius: 6px; box-shadow: 0 2px 12px rgba(0,0,0,.3); max-width: 200px; }
         .legend strong { display: flex; align-items: center; gap: 6px; margin-bottom: 2px; }
@@ -1425,6 +1428,7 @@ export function agentCall(method, args) {
      */
     function drawOverlay(items, mode = "explained") {
       clearOverlay();
+      tabToLegend = true;
       overlayBlocks = items;
       overlayMode = mode;
       const root = ensureUi();
@@ -1585,7 +1589,9 @@ export function agentCall(method, args) {
       close.addEventListener("click", () => closeOverlay());
       buttons.append(other, close);
       legend.append(buttons);
-      root.append(legend);
+      // first in the UI, so that Tab goes from the legend on to the labels (painted over
+      // them: z-index)
+      root.insertBefore(legend, uiLayer);
       return legend;
     }
 
@@ -1868,9 +1874,21 @@ export function agentCall(method, args) {
         legendTimer = setTimeout(scrolled, 150);
       }, { passive: true, capture: true });
     }
-    // Keyboard: Esc closes the overlay (the "show blocks" command toggles it).
+    // Keyboard: Esc closes the overlay (the "show blocks" command toggles it). The first Tab
+    // after it opens, with nothing on the page focused, goes to the legend, and on from it to
+    // the labels: the UI comes after the page in its order, and a keyboard reached the labels
+    // only after every link of the page. Opening it takes no focus; a Tab from something
+    // focused goes on in the page.
     addEventListener("keydown", (event) => {
       if (event.key === "Escape" && overlayBlocks) closeOverlay();
+      if (event.key !== "Tab" || !tabToLegend) return;
+      tabToLegend = false;
+      const active = document.activeElement;
+      const first = legendPlace?.legend.querySelector("button");
+      if (event.shiftKey || event.altKey || event.ctrlKey || event.metaKey || !first) return;
+      if (active && active !== document.body && active !== document.documentElement) return;
+      event.preventDefault();
+      first.focus();
     }, true);
 
     globalThis.__blocksiftAgent = Object.freeze({

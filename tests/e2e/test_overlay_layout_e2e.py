@@ -843,6 +843,29 @@ def test_boxes_show_through_a_transparent_bar(browser: harness.Browser, site: ha
     assert browser.act(page, "overlay")["status"] == "overlay-cleared"
 
 
+def test_tab_goes_from_the_legend_to_the_labels(browser: harness.Browser, site: harness.Site) -> None:
+    """Opening the overlay takes no focus; the first Tab then goes to the legend, and on from
+    it to the labels. The labels came after every link of the page in its Tab order (the UI
+    is last in the document), and the legend after them."""
+    page = browser.new_tab(site.url("hide/news.html"))
+    page.wait_for("document.readyState === 'complete'")
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    assert page.evaluate("document.activeElement === document.body"), "the overlay took the focus"
+    keys = Input(page)
+    focused = (f"(e => e ? [e.closest('.legend') ? 'legend' : e.classList.contains('label') ? 'label' : e.localName,"
+               " e.textContent] : [document.activeElement.localName, ''])"
+               f"({UI}.activeElement)")
+    seen = []
+    for _ in range(4):
+        keys.press("Tab")
+        seen.append(page.evaluate(focused))
+    # the legend's fold button, its buttons when it is unfolded, then the labels
+    where = [where for where, _ in seen]
+    assert where[0] == "legend" and "label" in where, seen
+    assert set(where[:where.index("label")]) == {"legend"} and set(where[where.index("label"):]) == {"label"}, seen
+    assert browser.act(page, "overlay")["status"] == "overlay-cleared"
+
+
 # The list of links in the frame of letters (window coordinates), the box drawn over it, and
 # the part of the window the box shows in (its pane's).
 LETTERS = (f"(() => {{ const f = document.getElementById('letters'), at = f.getBoundingClientRect();"
