@@ -1380,8 +1380,9 @@ export function agentCall(method, args) {
     /**
      * Where a label of size w×h goes for a box: the first place, on or next to the box, that
      * covers no text and no other label. Tried in order: the box's top corners inside, its
-     * margins to the left and right, just above and below it, its bottom corners, then the
-     * gaps between its lines; when every place covers something, the one covering least.
+     * margins to the left and right, just above and below it, its bottom corners (not for a
+     * box taller than the window), then the gaps between its first lines; when every place
+     * covers something, the one covering least.
      */
     function placeLabel(box, w, h, text, placed, bounds = null, hidden = []) {
       // The page's width in document coordinates: a right-to-left page overflows leftwards.
@@ -1397,10 +1398,17 @@ export function agentCall(method, args) {
         { x: box.left + box.width + 4, y: box.top, side: "right" },
         { x: box.left, y: box.top - h - 2, side: "above" },
         { x: right, y: box.top - h - 2, side: "above" },
+      ];
+      const bottom = [
         { x: box.left, y: box.top + box.height + 2, side: "below" },
         { x: box.left + inset, y: box.top + box.height - h - inset, side: "inside" },
         { x: right, y: box.top + box.height - h - inset, side: "inside" },
       ];
+      // A box taller than the window (a long article's main text) keeps its label near its
+      // top, where it is seen with the box: its bottom was the first free place, thousands
+      // of pixels down; the gaps between its first lines come first, then the least covered.
+      const tall = box.height > innerHeight;
+      if (!tall) candidates.push(...bottom);
       for (let y = box.top + h; y + h < box.top + box.height && candidates.length < 60; y += Math.max(4, h / 2)) {
         candidates.push({ x: box.left + inset, y, side: "inside" }, { x: right, y, side: "inside" });
       }

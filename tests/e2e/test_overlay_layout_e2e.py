@@ -866,6 +866,25 @@ def test_tab_goes_from_the_legend_to_the_labels(browser: harness.Browser, site: 
     assert browser.act(page, "overlay")["status"] == "overlay-cleared"
 
 
+def test_the_label_of_a_long_main_text_is_at_its_top(browser: harness.Browser, site: harness.Site,
+                                                      artifacts: Path) -> None:
+    """A main text many windows long, with no free place at its top (its headline across the
+    whole width, a line of links right above it): its label goes near its top, where a reader
+    opening the overlay sees it, covering as little as it can. It went below the article, at
+    the first free place, thousands of pixels down."""
+    page = browser.new_tab(site.url("overlay/long-article.html"))
+    page.wait_for("document.readyState === 'complete'")
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    page.screenshot(artifacts / "long-article.png")
+    box, label, window = page.evaluate(
+        f"(() => {{ const b = [...{UI}.querySelectorAll('.box.main')].sort((x, y) => y.offsetHeight - x.offsetHeight)[0];"
+        " const r = (e) => { const a = e.getBoundingClientRect(); return [a.top + scrollY, a.bottom + scrollY]; };"
+        " return [r(b), r(b.querySelector('.label')), innerHeight]; })()")
+    assert box[1] - box[0] > 3 * window, (box, window)
+    assert box[0] - 30 <= label[0] and label[1] <= box[0] + window / 2, (box, label)
+    assert browser.act(page, "overlay")["status"] == "overlay-cleared"
+
+
 # The list of links in the frame of letters (window coordinates), the box drawn over it, and
 # the part of the window the box shows in (its pane's).
 LETTERS = (f"(() => {{ const f = document.getElementById('letters'), at = f.getBoundingClientRect();"
