@@ -1297,6 +1297,13 @@ def test_where_hide_holds_back_a_list_of_links_may_still_go() -> None:
     after, _ = visible_words(page, lists.elements)
     assert after["section3"] == 0, [(t.xpath, t.reason) for t in lists.plan.targets]
     assert after["paragraph"] == 6 and after["salt"] >= 1
+    # where the segmenter is unsure of most of the page, its main content is a guess and a
+    # list beside it may be the content (a front page's "Trending" column): it stays, as the
+    # sidebar does
+    result.stats["uncertain_share"] = 0.6
+    guess = decide(page, result, links, unsure.model_copy(update={"restraint_link_lists": True}))
+    assert guess.plan.restraint and "lists of links" not in guess.plan.restrained_to
+    assert visible_words(page, guess.elements)[0]["section3"] == 1
 
 
 def test_replies_stay_where_the_segmenter_half_takes_the_page_for_a_forum_thread() -> None:

@@ -200,7 +200,8 @@ class HideParams(BaseModel):
               "main)")
     careful_sidebar_uncertain_share: float = Field(
         0.5, ge=0, le=1, description="Share of the page's text the segmenter is unsure of "
-        "above which the sidebar and the menu of careful_page_chrome are left too: the main "
+        "above which the sidebar and the menu of careful_page_chrome, and the lists of "
+        "restraint_link_lists, are left too: the main "
         "content is a guess there (on wcxb-dev the one page the sidebar cost gold text on, "
         "and the one the menu cost most on, were such pages); 1: never")
     veto_links_p: float = Field(0.2, ge=0, le=1, description="Least main-content "
@@ -232,7 +233,8 @@ class HideParams(BaseModel):
     restraint_link_lists: bool = Field(False, description="Where hide holds back, it still "
                                        "hides what it chose that is a list of links: at least "
                                        "list_min_links links, list_density of its text in "
-                                       "links, at most list_anchor_chars characters a link")
+                                       "links, at most list_anchor_chars characters a link "
+                                       "(not above careful_sidebar_uncertain_share)")
     list_on_typed: bool = Field(False, description="restraint_link_lists on pages held back "
                                 "for their type too (careful_page_types), not only where "
                                 "the segmenter is unsure")
@@ -1352,19 +1354,24 @@ def decide(page: Page, result: ExtractionResult | None,
         # of still goes; where it was missed, its probabilities say nothing safe
         sure_p = params.restraint_sure_p if careful and segments else 0.0
         frame = params.careful_page_chrome if careful else ()
-        if {"sidebar", "menu"} & set(frame) and result is not None and float(
-                result.stats.get("uncertain_share", 0.0)) > params.careful_sidebar_uncertain_share:
+        # where the segmenter is unsure of most of the page, its main content is a guess: a
+        # sidebar, a menu or a list of links beside it may be the content (a front page's
+        # "Trending" column)
+        guess = result is not None and float(
+            result.stats.get("uncertain_share", 0.0)) > params.careful_sidebar_uncertain_share
+        if {"sidebar", "menu"} & set(frame) and guess:
             frame = tuple(part for part in frame if part not in ("sidebar", "menu"))
+        lists = (careful and params.restraint_link_lists and (params.list_on_typed or not typed)
+                 and not guess)
         chosen = {e: v for e, v in chosen.items()
                   if v[0] in ("ad", "other") or likely.get(e, 0.0) < sure_p
                   or (frame and _frame_parts(e) & set(frame))
-                  or (careful and params.restraint_link_lists
-                      and (params.list_on_typed or not typed) and _link_list(stats[e], params))}
+                  or (lists and _link_list(stats[e], params))}
         restrained_to = ("ads, banners and the page's own " + _words_list(frame) if frame
                          else "ads and banners")
         if sure_p:
             restrained_to += " and what auto is sure is not main content"
-        if careful and params.restraint_link_lists and (params.list_on_typed or not typed):
+        if lists:
             restrained_to += " and lists of links"
 
     ordered = [el for el in body.iter() if el in chosen]
