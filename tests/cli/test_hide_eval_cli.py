@@ -63,3 +63,21 @@ def test_cv_shows_progress_in_a_terminal_and_names_each_folds_settings(tmp_path,
     # each row's settings are those of one setting of the grid
     settings = [[str(getattr(params, name)) for name in varied()] for params in GRID]
     assert all(row.split()[1:-1] in settings for row in rows), piped.stdout
+
+
+def test_cv_json_gives_every_setting_on_every_set_beside_the_folds_choice(tmp_path, sites):
+    """What each setting does on all pages (in-sample for the thresholds) is what the folds'
+    choice is read against: lists of links on held-back pages were judged by ad hoc scripts."""
+    argv = ["eval", "--dataset", str(sites), "--action", "hide", "--cv", "inter",
+            "--folds", "3", "--json"]
+    done = subprocess.run(command(*argv), capture_output=True, text=True, timeout=300,
+                          env=environment(tmp_path / "home"), cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    cv = json.loads(done.stdout)["cv"]
+    assert [s["params"] for s in cv["settings"]] == [
+        {name: getattr(params, name) for name in varied()} for params in GRID]
+    for setting in cv["settings"]:
+        (row,) = setting["per_set"].values()
+        assert row["pages"] == 6 and 0 <= row["gold_kept_mean"] <= 1
+    # both ways for lists of links, whatever the default
+    assert {s["params"]["restraint_link_lists"] for s in cv["settings"]} == {False, True}

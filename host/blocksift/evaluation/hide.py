@@ -189,7 +189,7 @@ def run_hider(prepared: Prepared, hider: str, params: HideParams | None = None) 
 # -- threshold choice by domain-grouped cross-validation -------------------------------------
 
 GRID = [HideParams(segments=False, grow=False), HideParams(comment_sections=False),
-        HideParams(restraint_link_lists=True)] + [
+        HideParams(restraint_link_lists=False), HideParams(restraint_link_lists=True)] + [
     HideParams(segment_links_p=links, segment_other_p=other, hide_comments=comments)
     for links, other, comments in ((0.05, 0.0, False), (0.1, 0.03, False), (0.2, 0.1, False),
                                    (0.1, 0.03, True), (0.2, 0.1, True), (0.3, 0.15, True))]
@@ -259,7 +259,14 @@ def cross_validate(prepared: Sequence[Prepared], folds: int = 5,
     for name in dict.fromkeys(d for d, _ in held_out):
         per_set[name] = HideReport(name, "hide (cross-validated)",
                                    [r for d, r in held_out if d == name]).summary()
-    return {"folds": chosen, "held_out": per_set}
+    # every setting on every page (in-sample for the thresholds), beside what the folds chose
+    names = varied(grid)
+    settings = [{"params": {name: getattr(params, name) for name in names},
+                 "per_set": {name: HideReport(name, "hide", [r for d, r in results[index]
+                                                             if d == name]).summary()
+                             for name in dict.fromkeys(d for d, _ in results[index])}}
+                for index, params in enumerate(grid)]
+    return {"folds": chosen, "held_out": per_set, "settings": settings}
 
 
 def varied(grid: Sequence[HideParams] = GRID) -> list[str]:
