@@ -831,6 +831,34 @@ def test_a_template_its_script_has_not_run_is_left_out_of_the_reader() -> None:
     assert "cloud-like comfort" in render_main(whole, whole.body.xpath("//div")).text
 
 
+def test_the_heading_right_before_chosen_text_is_shown_with_it() -> None:
+    # Stripe's API reference: each field's name in an <h4> above its description; a
+    # segmenter chose the descriptions alone, and the reader listed them without their names
+    fields = "".join(
+        f"<li><h4><span>{name}</span> <span>{kind}</span></h4><div><p>{text}</p></div></li>"
+        for name, kind, text in (("id", "string", "Unique identifier for the object."),
+                                 ("amount", "integer", "Amount intended to be collected.")))
+    page = Page("<html><body><h1>Charges</h1><p>The Charge object represents a payment.</p>"
+                f"<h3>Attributes</h3><ul>{fields}</ul><h2>Related</h2><ul><li>Refunds</li></ul>"
+                "</body></html>", url="https://docs.example/api/charges")
+    chosen = page.body.xpath("//p/parent::div | /html/body/p | //h3")
+    main = render_main(page, chosen)
+    assert [" ".join(h.split()) for h in _headings(main.html)] == [
+        "Attributes", "id string", "amount integer"]
+    assert main.html.index(">id<") < main.html.index("Unique identifier") < main.html.index(">amount<")
+    assert "Related" not in main.html  # heads nothing chosen
+    assert "id string" not in main.text  # the text stays the algorithm's choice
+    # nor is the page's <h1> brought in: the header shows the title
+    assert "Charges" not in main.html
+
+
+def _headings(html: str) -> list[str]:
+    from lxml import html as lxml_html
+
+    return [heading.text_content() for heading in
+            lxml_html.fragment_fromstring(html, create_parent="div").iter("h2", "h3", "h4")]
+
+
 def test_each_post_opens_with_its_authors_name_under_a_rule_between_posts() -> None:
     # the names sit beside each post's text: copied as they are, "Reefing102" ran on from
     # the first post's last line into the second's first

@@ -2297,6 +2297,38 @@ def loose_text_kept(chosen: Sequence[etree._Element],
     return outermost(list(dict.fromkeys(widened)), exclude)
 
 
+#: The headings :func:`headings_kept` brings in (the page's ``<h1>`` is its title, which the
+#: header shows) and their longest text.
+_SUBHEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
+_SUBHEADING_CHARS = 150
+
+
+def headings_kept(chosen: Sequence[etree._Element],
+                  exclude: Collection[etree._Element] = frozenset()) -> list[etree._Element]:
+    """``chosen`` with the heading right before a chosen element (its previous sibling, an
+    ``<h2>``-``<h6>`` of at most :data:`_SUBHEADING_CHARS` characters) that the algorithm
+    left out: the heading of text the reader shows. Stripe's API reference names each field
+    in an ``<h4>`` ("id string", "amount integer") above its description in a ``<div>``; a
+    segmenter took the descriptions alone, and the reader listed them without their names.
+    (One step per chosen element: its previous sibling.)"""
+    chosen_set = set(chosen)
+    out: list[etree._Element] = []
+    for element in chosen:
+        heading = element.getprevious()
+        while heading is not None and not isinstance(heading.tag, str):
+            heading = heading.getprevious()  # a comment between them
+        if (heading is not None and heading.tag in _SUBHEADINGS and element.tag not in _HEADINGS
+                and heading not in chosen_set and heading not in exclude
+                and (not out or out[-1] is not heading)
+                and not any(node in chosen_set or node in exclude for node in heading.iter())
+                and 0 < len(element_text(heading).strip()) <= _SUBHEADING_CHARS
+                and not any(node in chosen_set or node in exclude
+                            for node in heading.iterancestors())):
+            out.append(heading)
+        out.append(element)
+    return out
+
+
 #: Class names of text meant for screen readers only, hidden by the page's CSS
 #: ("sr-only", "sr-text", "screen-reader-text", "visually-hidden", "a11y-hidden", eBay's
 #: "clipped").
@@ -2475,6 +2507,7 @@ def render_main(page: Page, elements: Sequence[etree._Element], *,
                      and _shown_in(head.getparent(), chosen_set, exclude) is not None]
             html_exclude = exclude | set(inner) if inner else exclude
             shown = loose_text_kept(whole_links(chosen, html_exclude), html_exclude, post_heads)
+            shown = headings_kept(shown, html_exclude)
             if inner:
                 position = {node: n for n, node in enumerate(page.body.iter())}
                 shown = sorted(shown + inner, key=lambda node: position.get(node, 0))
