@@ -734,6 +734,21 @@ function dropDanglingLabel(fragment) {
   box.remove();
 }
 
+/** Lists whose every item is a label ending in a colon, at most 60 characters, with nothing
+ * after it ("Scientific consulting by:", the names it introduced, links, left out by the
+ * host as furniture): they list nothing; removed. A list with one such item among others
+ * keeps it. */
+function dropLabelLists(fragment) {
+  for (const list of [...fragment.querySelectorAll("ul, ol")]) {
+    const items = [...list.children];
+    if (items.length && items.every((item) => {
+      const text = item.textContent.replace(/\s+/g, " ").trim();
+      return item.localName === "li" && text.length <= 60 && /:$/.test(text)
+        && ![...CONTENT_ELEMENTS].some((tag) => item.querySelector(tag));
+    })) list.remove();
+  }
+}
+
 // What a post's meta line is made of besides its author's name: dates written out or in
 // numbers, the reading time, and the words around them.
 const MONTH = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?";
@@ -743,7 +758,8 @@ const META_DATES = [
   /\b\d{4}-\d{2}-\d{2}\b/g,
   /\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b/g,
 ];
-const META_WORDS = /\b(?:\d+\s*(?:min|mins|minutes?)(?:\s+read(?:ing)?)?|by|on|updated|published|posted|written|read|reading|time)\b/g;
+// (a weekday before the date, "Released Wednesday, March 2, 2022": NASA's date line)
+const META_WORDS = /\b(?:\d+\s*(?:min|mins|minutes?)(?:\s+read(?:ing)?)?|by|on|updated|published|posted|written|released|read|reading|time|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b/g;
 // ... and the time of day after a date ("February 20, 2026, 4:55pm", a thread's post head)
 const META_TIME = /\b\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?(?![\w:])/g;
 // A separator a date leaves at the end of its line when it goes ("sorairolake · ").
@@ -902,6 +918,7 @@ async function main() {
   if (!index) {
     dropEmptyHeadings(fragment);
     dropDanglingLabel(fragment);
+    dropLabelLists(fragment);
   }
   // ... and its byline repeats the one in the header (a heading on some sites)
   const names = meta.authors ?? [];

@@ -394,6 +394,27 @@ def test_reader_drops_a_byline_line_indented_by_its_template(
     page.screenshot(artifacts / "reader-tabbed-byline.png")
 
 
+def test_reader_drops_a_released_line_and_a_list_of_labels_without_their_names(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # NASA's visualization pages: "Released Wednesday, March 2, 2022" under a header of that
+    # day, and the credits' labels whose names (links) the host left out, each a list of its
+    # own: "Visualizations by:", "Scientific consulting by:" stood over the text
+    html = ("<div><ul><li><b>Released</b> Wednesday, March 2, 2022</li></ul>"
+            "<ul><li>Visualizations by:</li></ul><ul><li>Scientific consulting by:</li></ul>"
+            "<p>Climate change will affect agricultural production worldwide.</p>"
+            "<ul><li>Maize yields may fall by a quarter.</li><li>Note:</li></ul>"
+            "<p>Wheat may see an uptick in yields.</p></div>")
+    payload = stored_answer(site, "Impact of Climate Change on Global Agricultural Yields", html,
+                            {"authors": ["Mark SubbaRao"], "published": "2022-03-02"})
+    page = reader_of_answer(browser, "released", payload)
+    text = " ".join(text_of(page).split())
+    assert text.startswith("Climate change will affect"), text
+    assert "Released" not in text and "by:" not in text
+    assert page.evaluate(f"{CONTENT}.querySelectorAll('ul').length") == 1
+    assert "Note:" in text  # a list that lists something keeps its items
+    page.screenshot(artifacts / "reader-released-labels.png")
+
+
 def test_reader_keeps_a_lead_in_that_says_the_title(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # an encyclopedia's first sentence names its subject in bold: the title, inside a
