@@ -1030,7 +1030,12 @@ export function agentCall(method, args) {
      * hid the boxes under all its width, though the page shows through it there.
      */
     function paintedParts(bar, rect) {
-      if (paints(bar, getComputedStyle(bar))) return [rect];
+      // (a header's background is often its ::before, laid over all of it)
+      const pseudo = (which) => {
+        const style = getComputedStyle(bar, which);
+        return style.content !== "none" && style.content !== "normal" && paints(bar, style);
+      };
+      if (paints(bar, getComputedStyle(bar)) || pseudo("::before") || pseudo("::after")) return [rect];
       const parts = [];
       const hasText = (element) => [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && node.data.trim());
       const visit = (element) => {

@@ -841,6 +841,16 @@ def test_boxes_show_through_a_transparent_bar(browser: harness.Browser, site: ha
     for x, y in [(related[0] + 1, logo[3] + 20), (related[0] + 1, 110), (related[2] - 2, 40)]:
         assert _near(_colour_at(shot, scale, x, y), "#c2185b"), (x, y, _colour_at(shot, scale, x, y))
     assert browser.act(page, "overlay")["status"] == "overlay-cleared"
+    # the same wrapper with its background painted by its ::before (as many headers have it)
+    # shows all of its width: the boxes go under all of it
+    page.evaluate("(document.head.insertAdjacentHTML('beforeend', '<style>.top-wrap::before { content: \"\";"
+                  " position: absolute; inset: 0; background: #0d3b66; }</style>'), true)")
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    page.evaluate(NEXT_FRAME)
+    shot = _pixels(page.screenshot(artifacts / "transparent-header-painted-before.png"))
+    for x, y in [(related[0] + 1, logo[3] + 20), (related[0] + 1, 110), (related[2] - 2, 40)]:
+        assert _near(_colour_at(shot, scale, x, y), "#0d3b66"), (x, y, _colour_at(shot, scale, x, y))
+    assert browser.act(page, "overlay")["status"] == "overlay-cleared"
 
 
 def test_tab_goes_from_the_legend_to_the_labels(browser: harness.Browser, site: harness.Site) -> None:
