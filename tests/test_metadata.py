@@ -599,6 +599,30 @@ def test_a_title_s_end_that_the_front_page_s_link_says_is_the_site_s_name():
     assert title_of("<a href='http://business.sohu.com/?from=nav'>搜狐财经</a>") == title
 
 
+def test_a_title_s_end_beside_the_description_s_words_is_the_site_s_name():
+    # Sohu's "民间资本成投资活动的主体 民间资本路在何方-搜狐财经": no link names "搜狐财经", but the
+    # page's description says the headline alone, all of the <title> before the "-"
+    story = "<p>" + "民间资本已经成为投资活动的主体，民间资本的路在何方值得探讨。" * 8 + "</p>"
+
+    def title_of(title: str, description: str) -> str:
+        parsed = Page(f"<html><head><meta name='description' content='{description}'>"
+                      f"<title>{title}</title></head><body><div class='nav'>"
+                      "<a href='http://www.sohu.com/'>搜狐首页</a></div>"
+                      f"<div class='text'>{story}</div></body></html>",
+                      url="http://business.sohu.com/20041021/n222611364.shtml")
+        main = render_main(parsed, parsed.tree.xpath("//div[@class='text']"), title=title)
+        return metadata.extract(parsed, main).title
+
+    assert title_of("民间资本成投资活动的主体 民间资本路在何方-搜狐财经", "民间资本成投资活动的主体 民间资本路在何方"
+                    ) == "民间资本成投资活动的主体 民间资本路在何方"
+    # a blog describing itself by its name leaves the post's headline as the rest: no site
+    assert metadata._beside_description("Seth's Blog", "Seth's Blog: Entering sync markets") == []
+    # nor is a word of the described part the site's name ("... | Bulova")
+    assert metadata._beside_description("Bulova Official International Site",
+                                        "Bulova Official International Site | Bulova") == []
+    assert metadata._beside_description("", "A story | Site") == []
+
+
 def test_a_date_line_in_bold_under_the_headline_is_the_date():
     # the Guardian's pages of the 2000s set the day in a <b> with the paper's name: the
     # reader's text opened with "Saturday December 21, 2002 The Guardian" under a header

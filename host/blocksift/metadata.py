@@ -307,6 +307,7 @@ def _title_candidates(page: Page, metas: dict[str, str], ld_nodes: list[dict],
                    if _ld_types(node) & {"website", "newsmediaorganization", "organization"}
                    and isinstance(node.get("name"), str)]
     site_names += _home_link_names(tree, page.url, page_title)
+    site_names += _beside_description(metas.get("description", ""), page_title)
     return titles.candidates(tree, metas, ld_nodes, page_title, chosen, site_names, page.url,
                              in_furniture=_in_furniture, text_of=_text)
 
@@ -354,6 +355,32 @@ def _home_link_names(tree: etree._Element, url: str | None, page_title: str) -> 
         if titles.words(text) in ends:
             names.append(text)
     return names[:5]
+
+
+def _beside_description(description: str, page_title: str) -> list[str]:
+    """The rest of ``page_title`` (the ``<title>``) when the page's description is all of it
+    up to a separator, or all of it after one, and the rest is shorter, at most five words,
+    none of them all the description's: the site's name the headline stands beside
+    (Sohu's "民间资本成投资活动的主体 民间资本路在何方-搜狐财经", described as "民间资本成投资活动的
+    主体 民间资本路在何方", names "搜狐财经" nowhere else on the page)."""
+    wanted = titles.words(description)
+    if not wanted:
+        return []
+    cleaned = titles.clean(page_title)
+    for kind, part, _, separator in titles._parts(cleaned):
+        if titles.words(part) == wanted:
+            if kind == "prefix":
+                rest = cleaned[len(part) + len(separator):]
+            else:
+                rest = cleaned[:len(cleaned) - len(part) - len(separator)]
+            named = titles.words(rest)
+            # the shorter part, and no words of the headline's ("Bulova Official
+            # International Site | Bulova"): a blog describing itself by its name ("Seth's
+            # Blog: Entering sync markets") leaves its post's headline as the rest
+            if named and len(rest.split()) <= 5 and len(rest) < len(part) \
+                    and not set(named.split()) <= set(wanted.split()):
+                return [rest.strip()]
+    return []
 
 
 def _tokens(text: str) -> str:
