@@ -859,6 +859,18 @@ def _headings(html: str) -> list[str]:
             lxml_html.fragment_fromstring(html, create_parent="div").iter("h2", "h3", "h4")]
 
 
+def test_a_run_of_line_breaks_shows_one_empty_line_at_most() -> None:
+    # a forum post (Australian Frequent Flyer's) sets its paragraphs apart by three line
+    # breaks: two empty lines between every two paragraphs in the reader
+    main = _render("<div><b>Why not to book flights there</b><br>\n<br>\nBooking.com has been "
+                   "our number one.<br>\n<br>\n<br>\nIn April 2023 we purchased a cruise.<br>\n"
+                   "So, I thought I could trust them.<br><br> <br><br>The cruise was in June.</div>")
+    assert main.html.count("<br>") == 7, main.html
+    for line in ("Booking.com has been our number one.", "In April 2023 we purchased a cruise.",
+                 "So, I thought I could trust them.", "The cruise was in June."):
+        assert line in main.html
+
+
 def test_each_post_opens_with_its_authors_name_under_a_rule_between_posts() -> None:
     # the names sit beside each post's text: copied as they are, "Reefing102" ran on from
     # the first post's last line into the second's first

@@ -2015,6 +2015,12 @@ _EMPTY_BOXES = ("div", "section", "article", "ul", "ol", "li", "dl", "dt", "dd",
                 "figure", "figcaption", "center")
 
 
+def _break_before(node: etree._Element) -> bool:
+    """Whether ``node`` follows a ``<br>`` with nothing shown between them."""
+    before = node.getprevious()
+    return before is not None and before.tag == "br" and not (before.tail or "").strip(_SPACE)
+
+
 def _drop_spacers(clone: etree._Element) -> None:
     """Paragraphs holding nothing but spaces and line breaks, and the line breaks a block
     ends with: page authors' spacing, which shows as empty screens in the reader."""
@@ -2031,6 +2037,10 @@ def _drop_spacers(clone: etree._Element) -> None:
         # a <br> with nothing after it in its block (its own tail blank, the last child)
         if (parent is not None and parent.tag in _BLOCKS_ENDING_IN_BREAKS and br is parent[-1]
                 and not (br.tail or "").strip(_SPACE)):
+            _drop(br)
+        # the third <br> of a run (nothing but spaces between them): one empty line sets two
+        # paragraphs apart, a forum post's "<br><br><br>" showed two
+        elif _break_before(br) and _break_before(br.getprevious()):
             _drop(br)
     # boxes left empty: a slider's "<div>&nbsp;</div>" dots, a list of buttons (gone as
     # controls) as empty bullets; a box of empty boxes goes too
