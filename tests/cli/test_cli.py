@@ -598,6 +598,23 @@ def test_batch_warc_given_a_directory_names_the_glob(tmp_path):
     assert done.stderr.endswith(f"--warc '{crawl}/*.warc'\n"), done.stderr
 
 
+@pytest.mark.parametrize("args, hint", [
+    (["eval", "-d", "{page}"], "for one page: blocksift extract {page}"),
+    (["train", "farsw", "-d", "{page}"], "for one page: blocksift extract {page}"),
+    (["cluster", "-d", "{page}"], "HTML files go without --dataset: blocksift cluster {page} ..."),
+    (["examples", "import", "{page}"], "for one page: blocksift extract {page}"),
+])
+def test_a_page_given_as_a_dataset_is_named_so(tmp_path, args, hint):
+    """`eval -d page.html` (and train, cluster, examples import) said "page.html, line 1:
+    not JSON (Expecting value)", which did not say what was wrong nor what to run."""
+    page = str(EXAMPLE)
+    done = blocksift(*[a.format(page=page) for a in args], home=tmp_path)
+    assert done.returncode == 2
+    said = done.stderr.removeprefix("blocksift: error: ").removeprefix("cannot import: ")
+    assert said == (f"{page} is an HTML page, not a dataset (JSON lines of labeled pages, "
+                    f"docs/evaluation.md); {hint.format(page=page)}\n"), done.stderr
+
+
 def test_eval_scores_a_set_given_twice_once(tmp_path):
     """`eval -d X -d ./X` scored the set twice and printed two equal rows."""
     done = blocksift("eval", "-d", str(DATASET), "-d", f"{DATASET}/", "--algo", "linkblocks",

@@ -23,6 +23,7 @@ from .common import (
     CommandError,
     add_progress_arguments,
     at_least,
+    dataset_path,
     params_message,
     parse_params,
     read_source,
@@ -52,12 +53,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 
 def _groups(args: argparse.Namespace) -> dict[str, list[tuple[str, Page]]]:
-    from ..evaluation.datasets import load_pages, resolve
+    from ..evaluation.datasets import load_pages
     from ..evaluation.sitesplit import site_of
 
     groups: dict[str, list[tuple[str, Page]]] = defaultdict(list)
     for name in args.datasets:
-        for labeled in load_pages(resolve(name), args.limit):
+        pages = "HTML files go without --dataset: blocksift cluster {name} ..."
+        for labeled in load_pages(dataset_path(name, pages), args.limit):
             site = "all pages" if args.pooled else site_of(labeled)
             groups[site].append((labeled.id, Page(labeled.html, url=labeled.url)))
     for path in args.files:

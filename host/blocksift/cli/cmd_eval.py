@@ -14,6 +14,7 @@ from .common import (
     add_algorithm_arguments,
     add_progress_arguments,
     at_least,
+    dataset_path,
     load_algorithm,
     parse_params,
     run_guarded,
@@ -202,15 +203,10 @@ def _check_datasets(names: list[str]) -> None:
     """Every ``--dataset`` found before any is scored (a misspelled last one ended the run
     after all the others had been scored, with none of it printed); a set named twice (by
     name or path) is kept once, in ``names``: it was scored twice, two equal rows."""
-    from ..evaluation.datasets import resolve
-
     seen: set[Path] = set()
     kept = []
     for name in names:
-        try:
-            path = Path(resolve(name)).resolve()
-        except FileNotFoundError as exc:
-            raise CommandError(str(exc)) from None
+        path = dataset_path(name).resolve()
         if path not in seen:
             seen.add(path)
             kept.append(name)

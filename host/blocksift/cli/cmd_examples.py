@@ -263,14 +263,15 @@ def _run(args: argparse.Namespace) -> int:
 def _dataset(path: Path) -> Path:
     """A file or folder to import, or a dataset's name under $BLOCKSIFT_DATASETS (as train and
     eval take it); left as given when neither, for the store to say so."""
-    if path.exists():
-        return path
-    from ..evaluation.datasets import resolve
+    from .common import PageNotDataset, dataset_path
 
     try:
-        return resolve(str(path))
-    except FileNotFoundError:
+        found = dataset_path(str(path))
+    except PageNotDataset as exc:
+        raise CommandError(f"cannot import: {exc}") from None
+    except CommandError:
         return path
+    return path if path.exists() else found
 
 
 def _list_start(example: Any) -> str:

@@ -17,6 +17,7 @@ from .common import (
     CommandError,
     add_progress_arguments,
     at_least,
+    dataset_path,
     params_message,
     parse_params,
 )
@@ -130,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
 
-    from ..evaluation.datasets import iter_pages, resolve
+    from ..evaluation.datasets import iter_pages
 
     module = importlib.import_module(TRAINABLE[args.algorithm])
     from pydantic import ValidationError
@@ -145,8 +146,8 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        paths = [resolve(name) for name in args.datasets]
-    except FileNotFoundError as exc:
+        paths = [dataset_path(name) for name in args.datasets]
+    except CommandError as exc:
         print(f"blocksift: error: {exc}", file=sys.stderr)
         return 2
     bar = _progress_bar(args, "training", paths)
@@ -204,7 +205,6 @@ def run(args: argparse.Namespace) -> int:
 
 def run_auto(args: argparse.Namespace) -> int:
     """``train auto``: the segmenter's trees from labeled pages (needs the ``train`` extra)."""
-    from ..evaluation.datasets import resolve
     from ..evaluation.runner import dataset_label
 
     try:
@@ -229,8 +229,8 @@ def run_auto(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        paths = [resolve(name) for name in args.datasets]
-    except FileNotFoundError as exc:
+        paths = [dataset_path(name) for name in args.datasets]
+    except CommandError as exc:
         print(f"blocksift: error: {exc}", file=sys.stderr)
         return 2
     if args.per_site:

@@ -17,6 +17,10 @@ class CommandError(Exception):
     """A user-facing error: printed as ``blocksift: error: ...`` with exit code 2."""
 
 
+class PageNotDataset(CommandError):
+    """An HTML page given where a dataset goes (:func:`dataset_path`)."""
+
+
 def parse_params(pairs: list[str] | None) -> dict[str, Any]:
     """``["d_t=40", "distance=code"]`` -> ``{"d_t": 40, "distance": "code"}``.
 
@@ -153,6 +157,29 @@ def binary_kind(data: bytes) -> str | None:
     if sample and len(sample) - len(sample.translate(None, _CONTROL_BYTES)) > len(sample) // 10:
         return "binary data"
     return None
+
+
+def dataset_path(name: str, pages: str = "for one page: blocksift extract {name}") -> Path:
+    """A dataset's file (:func:`blocksift.labeled.resolve`), or a :class:`CommandError` when
+    it is an HTML page: given to eval, train, cluster -d or examples import, a page was
+    "line 1: not JSON (Expecting value)", which did not say what was wrong."""
+    import gzip
+
+    from ..labeled import resolve
+
+    try:
+        path = resolve(name)
+    except FileNotFoundError as exc:
+        raise CommandError(str(exc)) from None
+    try:
+        with (gzip.open if path.suffix == ".gz" else open)(path, "rb") as handle:
+            head = handle.read(1024)
+    except (OSError, EOFError):
+        return path  # the reader says what is wrong with it
+    if head.lstrip(b" \t\r\n\f\xef\xbb\xbf")[:1] == b"<":
+        raise PageNotDataset(f"{name} is an HTML page, not a dataset (JSON lines of labeled "
+                             f"pages, docs/evaluation.md); {pages.format(name=name)}")
+    return path
 
 
 def stdin_stream() -> Any:
