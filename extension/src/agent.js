@@ -493,7 +493,7 @@ export function agentCall(method, args) {
                        vertical-align: -1px; background: var(--c); border-radius: 2px; }
         .legend .buttons { display: flex; flex-direction: column; align-items: flex-start; gap: 4px; margin-top: 6px; }
         .legend button { font: 12px system-ui, sans-serif; padding: 2px 6px; cursor: pointer; }
-        .toast { position: fixed; right: 16px; bottom: 16px; max-width: 420px; padding: 12px 14px; pointer-events: auto;
+        .toast { position: fixed; right: 16px; bottom: 16px; z-index: 4; max-width: 420px; padding: 12px 14px; pointer-events: auto;
                  font: 14px/1.45 system-ui, sans-serif; color: #1b1b1f; background: #fff;
                  border-left: 4px solid #c62828; border-radius: 6px; box-shadow: 0 4px 18px rgba(0,0,0,.25); }
         .toast.info { border-left-color: #1565c0; }
@@ -504,7 +504,7 @@ export function agentCall(method, args) {
                         font-size: 16px; cursor: pointer; color: #555; }
         .cover { --fg: #1b1b1f; --bg: #ffffff; --muted: #5f5f68; --line: #dedee4; --link: #0b57d0;
                  --font: Georgia, "Noto Serif", "DejaVu Serif", "Noto Serif CJK SC", serif;
-                 position: fixed; inset: 0; overflow: hidden; pointer-events: auto; cursor: progress;
+                 position: fixed; inset: 0; z-index: 5; overflow: hidden; pointer-events: auto; cursor: progress;
                  background: var(--bg); color: var(--fg); font: var(--size, 20px)/1.6 var(--font); }
         .cover.sepia { --fg: #43351f; --bg: #f4ecd8; --muted: #7a6a50; --line: #dccfb2; --link: #8a4b08; }
         .cover.dark { --fg: #e4e4ea; --bg: #1c1c20; --muted: #a1a1ab; --line: #34343c; --link: #8ab4f8; }
@@ -1603,7 +1603,7 @@ export function agentCall(method, args) {
       buttons.append(other, close);
       legend.append(buttons);
       // first in the UI, so that Tab goes from the legend on to the labels (painted over
-      // them: z-index)
+      // them, and under a toast or the cover, as before: z-index)
       root.insertBefore(legend, uiLayer);
       return legend;
     }

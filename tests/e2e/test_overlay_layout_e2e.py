@@ -895,6 +895,25 @@ def test_the_label_of_a_long_main_text_is_at_its_top(browser: harness.Browser, s
     assert browser.act(page, "overlay")["status"] == "overlay-cleared"
 
 
+def test_a_toast_and_the_cover_show_over_the_legend(browser: harness.Browser, site: harness.Site) -> None:
+    """The legend, first in the UI for Tab's sake, is painted over the boxes by its z-index; a
+    toast ("Nothing to hide", an error) and the reader's loading cover, which came after it in
+    the UI and so over it, must stay over it where they meet."""
+    page = browser.new_tab(site.url("hide/news.html"))
+    page.wait_for("document.readyState === 'complete'")
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    for kind in ["toast", "cover"]:
+        # one of the UI's own with that class, over the legend's corner (the UI's style sheet)
+        on_top = page.evaluate(
+            f"(() => {{ const root = {UI}, l = root.querySelector('.legend').getBoundingClientRect();"
+            f" const e = document.createElement('div'); e.className = '{kind}'; e.textContent = 'x';"
+            " e.style.cssText = `left: ${l.left}px; top: ${l.top}px; right: auto; bottom: auto; width: 50px; height: 30px;`;"
+            " root.append(e); const hit = root.elementFromPoint(l.left + 5, l.top + 5); e.remove();"
+            f" return hit === e ? '{kind}' : String(hit?.className); }})()")
+        assert on_top == kind, (kind, on_top)
+    assert browser.act(page, "overlay")["status"] == "overlay-cleared"
+
+
 # The list of links in the frame of letters (window coordinates), the box drawn over it, and
 # the part of the window the box shows in (its pane's).
 LETTERS = (f"(() => {{ const f = document.getElementById('letters'), at = f.getBoundingClientRect();"
