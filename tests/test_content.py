@@ -871,6 +871,26 @@ def test_a_run_of_line_breaks_shows_one_empty_line_at_most() -> None:
         assert line in main.html
 
 
+def test_a_banner_asking_consent_to_cookies_is_left_out_of_the_reader() -> None:
+    # eBay's product page opened with its consent banner, chosen with the item (a <p> of
+    # it chosen alone, or the banner inside the chosen box); a recipe for cookies stays
+    banner = ("<section id='gdpr-banner' class='page-notice gdpr-banner--slideup'>"
+              "<p>We use cookies and other technologies that are essential to provide you our "
+              "services. If you agree and click \"Accept all\", we will also allow 24 "
+              "third-party companies to store cookies on your device.</p>"
+              "<button>Accept all</button></section>")
+    item = ("<div class='item'><h1>LuK 628318200 Kupplungssatz</h1><p>International shipment of "
+            "items may be subject to customs processing and additional charges.</p></div>")
+    recipe = ("<div class='cookie-recipe-card'><p>Bake the cookies for twelve minutes, until "
+              "their edges turn golden.</p></div>")
+    page = Page(f"<html><body><main>{banner}{item}{recipe}</main></body></html>",
+                url="https://www.ebay.com/itm/404928375058")
+    for chosen in (page.body.xpath("//main"), page.body.xpath("//p")):
+        main = render_main(page, chosen)
+        assert "We use cookies" not in main.html and "We use cookies" not in main.text
+        assert "International shipment" in main.html and "Bake the cookies" in main.html
+
+
 def test_each_post_opens_with_its_authors_name_under_a_rule_between_posts() -> None:
     # the names sit beside each post's text: copied as they are, "Reefing102" ran on from
     # the first post's last line into the second's first

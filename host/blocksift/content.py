@@ -2436,6 +2436,43 @@ def dismissible_announcements(elements: Sequence[etree._Element]) -> list[etree.
     return outermost(list(dict.fromkeys(found)))
 
 
+#: The id or class of a site's banner asking consent to its cookies (eBay's "gdpr-banner",
+#: "cookie-notice", "cookie-consent-bar", OneTrust's, Cookiebot's, cookieconsent's
+#: "cc-window").
+_CONSENT_BOX = re.compile(
+    r"(?:cookie|gdpr|consent)[-_]?(?:banner|notice|consent|bar|popup|pop-up|modal|dialog|"
+    r"message|law|alert|wall|layer|overlay|box|container)|(?<![a-z])gdpr(?![a-z])|onetrust|"
+    r"cookiebot|(?<![\w-])cc-(?:window|banner)(?![\w-])", re.I)
+_NAMES_LOWER = ("translate(concat(@id, ' ', @class), 'ABCDEGIKNOPRSTU', "
+                "'abcdegiknoprstu')")
+_CONSENT_XPATH = (f"*[contains({_NAMES_LOWER}, 'cookie') or contains({_NAMES_LOWER}, 'gdpr')"
+                  f" or contains({_NAMES_LOWER}, 'consent') or contains({_NAMES_LOWER}, 'onetrust')"
+                  " or contains(concat(' ', @class, ' '), ' cc-')]")
+#: Longest text of a consent banner (eBay's, with its list of purposes: 1,100 characters).
+_CONSENT_CHARS = 2500
+
+
+def consent_banners(elements: Sequence[etree._Element]) -> list[etree._Element]:
+    """The banners in or around ``elements`` that ask consent to the site's cookies (by
+    their id or class, :data:`_CONSENT_BOX`, saying "cookie" in at most
+    :data:`_CONSENT_CHARS` characters): eBay's product page opened with its "We use cookies
+    and other technologies…" over the item. Around a chosen element, the element goes."""
+    found: list[etree._Element] = []
+    for root in elements:
+        if not isinstance(root.tag, str):
+            continue
+        for node in root.xpath(f"ancestor-or-self::{_CONSENT_XPATH}"
+                               f" | descendant::{_CONSENT_XPATH}"):
+            if not _CONSENT_BOX.search(f"{node.get('id') or ''} {node.get('class') or ''}"):
+                continue
+            text = _squeezed(node)
+            if "cookie" in text.lower() and len(text) <= _CONSENT_CHARS:
+                found.append(root if node is not root and node in root.iterancestors() else node)
+                if found[-1] is root:
+                    break
+    return outermost(list(dict.fromkeys(found)))
+
+
 #: A branch of a Vue template's condition (``v-if``, ``v-else-if``, ``v-else``): Vue renders
 #: one branch of each and leaves no such attribute in the page, so where one is left, the
 #: template was never run and holds every branch.
@@ -2502,6 +2539,8 @@ def render_main(page: Page, elements: Sequence[etree._Element], *,
         exclude |= set(dismissible_announcements(chosen))
     if "v-if" in page.raw or "v-else" in page.raw:
         exclude |= set(template_branches(chosen))
+    if "ookie" in page.raw:
+        exclude |= set(consent_banners(chosen))
     # an algorithm may choose a notice (or a pruned subtree) itself as a main element
     chosen = [element for element in chosen if element not in exclude]
     has_ids = page.has_ids
