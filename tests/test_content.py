@@ -891,6 +891,22 @@ def test_a_banner_asking_consent_to_cookies_is_left_out_of_the_reader() -> None:
         assert "International shipment" in main.html and "Bake the cookies" in main.html
 
 
+def test_a_label_scrambled_among_identifiers_is_left_out_of_the_reader() -> None:
+    # eBay's "Sponsored" over its similar items: its letters among decoy UUIDs and letters
+    # the stylesheet hides, read "S 19aea247-2e76-… G 661bd3c3-… p …"
+    ids = ["19aea247-2e76-4905-9b83-15a5a5664cfa", "661bd3c3-576f-4713-baee-9dc0dd7c3568",
+           "2e2c3720-cfa9-41e9-9571-b179b489e15f", "b116df00-3333-431c-b9c0-c9dfc191290c"]
+    label = "".join(f"<span class='KZsx'>{letter}</span><span class='zXCP'>{uuid}</span>"
+                    for letter, uuid in zip("SGpY", ids))
+    page = Page("<html><body><main><h2>Similar Items</h2>"
+                f"<div class='_-3cE'>{label}</div><p>Explore related items.</p>"
+                f"<p>Order number {ids[0]} is shown in a sentence and stays.</p></main></body></html>",
+                url="https://www.ebay.com/itm/404928375058")
+    html = render_main(page, page.body.xpath("//main")).html
+    assert "661bd3c3" not in html and "<span>S</span>" not in html, html
+    assert "Explore related items." in html and f"Order number {ids[0]}" in html
+
+
 def test_each_post_opens_with_its_authors_name_under_a_rule_between_posts() -> None:
     # the names sit beside each post's text: copied as they are, "Reefing102" ran on from
     # the first post's last line into the second's first

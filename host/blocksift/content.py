@@ -323,6 +323,8 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
     # formulas marked by class only where the page names those classes: looking at every
     # element's class is a step per element of a long article
     math_classes = any(name in page.raw for name in _MATH_CLASSES)
+    # a label scrambled among identifiers, looked for where the page's source has one
+    scrambled = SCRAMBLED.search(page.raw) is not None
     # likewise control characters, looked for in the copies' text only where the page's
     # source has one (one search of the raw page, not a serialization of each copy)
     control = _may_hold_not_xml_text(page.raw)
@@ -368,7 +370,7 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
                            hider is not None and chosen_under[hider] > 1)
         if not len(holder):
             continue  # a hidden heading alone
-        restructure(holder, math_classes=math_classes)
+        restructure(holder, math_classes=math_classes, scrambled=scrambled)
         if not len(holder) and not (holder.text or "").strip():
             # all of it left the reader's copy (a player with its fallback text, a control,
             # a spacer): the holder itself stood in for it, an empty box between two
@@ -1724,6 +1726,37 @@ _TEMPLATE_SLOT = re.compile(r"\{\{\s*[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\[\d+
 _CODE_TAGS = ("pre", "code", "kbd", "samp", "textarea")
 
 
+#: An element whose text is a UUID alone, as the page's source writes it: eBay hides the
+#: letters of its "Sponsored" label among such decoys, which its stylesheet hides.
+SCRAMBLED = re.compile(r">\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*</")
+_UUID = re.compile(r"\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*")
+#: Most characters left of a scrambled label once its decoys are out ("Sponsored").
+_SCRAMBLED_LABEL_CHARS = 40
+
+
+def _drop_scrambled_labels(clone: etree._Element) -> None:
+    """A label scrambled among decoy identifiers out of the reader's copy: eBay's "Similar
+    Items" read "S 19aea247-2e76-4905-9b83-15a5a5664cfa G 661bd3c3-… p …", the letters of
+    "Sponsored" among UUIDs and other letters its stylesheet hides, which no reader can
+    tell apart. A box of three such identifiers or more goes when at most
+    :data:`_SCRAMBLED_LABEL_CHARS` characters are left beside them; else the identifiers
+    alone go."""
+    decoys: dict[etree._Element, list[etree._Element]] = {}
+    for node in clone.iter():
+        if isinstance(node.tag, str) and not len(node) and node.text \
+                and _UUID.fullmatch(node.text) and node.getparent() is not None:
+            decoys.setdefault(node.getparent(), []).append(node)
+    for box, found in decoys.items():
+        if len(found) < 3:
+            continue
+        rest = _UUID.sub("", "".join(box.itertext()))
+        if len("".join(rest.split())) <= _SCRAMBLED_LABEL_CHARS and box.getparent() is not None:
+            _drop(box)
+        else:
+            for node in found:
+                _drop(node)
+
+
 def _drop_template_slots(clone: etree._Element) -> None:
     """Unfilled template slots out of the reader's text, outside code: a page saved before
     its script ran shows "{{price.total}}" where the price goes, which says nothing."""
@@ -1757,10 +1790,14 @@ def _write_drawn_check_marks(clone: etree._Element) -> None:
             cell.text = "✓"
 
 
-def restructure(clone: etree._Element, math_classes: bool = True) -> None:
+def restructure(clone: etree._Element, math_classes: bool = True,
+                scrambled: bool = False) -> None:
     """Structure a reader renders well, in place: lazy images resolved, math kept in one
     form, layout tables flattened (data tables stay), one box per code listing.
-    ``math_classes`` False: no element has a class of :data:`_MATH_CLASSES`."""
+    ``math_classes`` False: no element has a class of :data:`_MATH_CLASSES`; ``scrambled``
+    True: some element's text is an identifier alone (:data:`SCRAMBLED`)."""
+    if scrambled:
+        _drop_scrambled_labels(clone)
     _resolve_images(clone)
     _open_noscripts(clone)
     _math_sources(clone, math_classes)
