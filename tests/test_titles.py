@@ -177,3 +177,22 @@ def test_metadata_of_an_untitled_page_takes_its_first_line_not_nothing():
     found = metadata.extract(Page(f"<html><head><title>Walks</title></head><body>{html}</body>"
                                   "</html>", url="http://127.0.0.1/a"), MainText(text="x", html=html))
     assert found.title == "Walks"
+
+
+def test_a_testimonial_set_as_a_heading_is_no_title():
+    # SuiteCRM's front page opens with a quotation from Forbes in its first <h1>, which the
+    # algorithm took for its title too: the reader was titled by the testimonial
+    quote = ('"Users wanting something that is close to Salesforce in power, but is fully open '
+             'sourced, need look no further."<br>- Forbes')
+    body = (f"<main><h1>{quote}</h1><p>" + "Open source CRM for every business. " * 30
+            + "</p></main>")
+    head = "<title>SuiteCRM - Open Source CRM Software Application for Businesses</title>"
+    found = page(body, head, url="https://suitecrm.com/")
+    chosen = titles.clean('"Users wanting something that is close to Salesforce in power, but is '
+                          'fully open sourced, need look no further." - Forbes')
+    title = metadata.extract(found, MainText(title=chosen)).title
+    assert "Forbes" not in title and "Open Source CRM" in title, title
+    # a quotation the page's <title> says is the page's own title ("“Be yourself” – Oscar Wilde")
+    quotes = page("<h1>“Be yourself; everyone else is already taken” – Oscar Wilde</h1>",
+                  "<title>“Be yourself; everyone else is already taken” – Oscar Wilde</title>")
+    assert metadata.extract(quotes).title.startswith("“Be yourself")

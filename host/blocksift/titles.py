@@ -140,6 +140,16 @@ def names_site(dropped: str, site: set[str]) -> bool:
     return bool(squashed) and any(name in squashed or squashed in name for name in site)
 
 
+#: A quotation and whom it is from ("\"Users wanting something close to Salesforce … need
+#: look no further.\" - Forbes"): a testimonial, which SuiteCRM's front page sets in its
+#: first <h1>.
+_QUOTATION = re.compile(r"^[\"“„«].{10,}[\"”“»]\s*(?:[-–—―~]+|by\s)\s*\w.{0,60}$")
+
+
+def _quotation(text: str) -> bool:
+    return _QUOTATION.match(clean(text)) is not None
+
+
 def candidates(tree: etree._Element, metas: dict[str, str], ld_nodes: list[dict],
                page_title: str, chosen: str, site_names: list[str], url: str | None,
                in_furniture=lambda element: False, text_of=None) -> list[Candidate]:
@@ -178,6 +188,12 @@ def candidates(tree: etree._Element, metas: dict[str, str], ld_nodes: list[dict]
                 dropped_site=float(names_site(removed, site)), **{f"cut_{mark}": 1.0})
 
     shown = {node: _shown_text(node, text_of) for node in tree.iter("h1")}
+    # a testimonial set as a heading is no title, unless the page's <title> or og:title says it
+    named = f" {words(clean(page_title))} {words(clean(metas.get('og:title')))} "
+    shown = {node: text for node, text in shown.items()
+             if not _quotation(text) or f" {words(clean(text))} " in named}
+    if chosen and _quotation(chosen) and f" {words(clean(chosen))} " not in named:
+        chosen = ""
     headings = [node for node, text in shown.items() if text.strip()][:4]
     for index, heading in enumerate(headings):
         text = shown[heading]
