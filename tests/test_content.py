@@ -907,6 +907,22 @@ def test_a_label_scrambled_among_identifiers_is_left_out_of_the_reader() -> None
     assert "Explore related items." in html and f"Order number {ids[0]}" in html
 
 
+def test_the_links_to_the_previous_and_next_lessons_are_left_out_of_the_reader() -> None:
+    # MDN's lessons open and end with "Previous · Overview: CSS layout · Next", shown as a
+    # list of three bullets over the text; a sentence linking "next" stays
+    pager = ("<ul class='prev-next'><li><a href='/position'> Previous </a></li><li>"
+             "<a href='/css-layout'> Overview: CSS layout</a></li><li><a href='/flexbox-test'>"
+             " Next </a></li></ul>")
+    main = _render(f"{pager}<p>Flexbox is a one-dimensional layout method.</p>"
+                   "<p>Read the <a href='/grid'>next</a> lesson on grids, then <a href='/x'>"
+                   "the exercises</a>.</p><p><a href='/older'>« Older posts</a> | "
+                   f"<a href='/newer'>Newer posts »</a></p>{pager}")
+    assert "Previous" not in main.html and "Overview" not in main.html
+    assert "Older posts" not in main.html and "<ul" not in main.html
+    assert "Flexbox is a one-dimensional layout method." in main.html
+    assert "Read the" in main.html and ">next</a> lesson" in main.html
+
+
 def test_each_post_opens_with_its_authors_name_under_a_rule_between_posts() -> None:
     # the names sit beside each post's text: copied as they are, "Reefing102" ran on from
     # the first post's last line into the second's first

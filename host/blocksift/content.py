@@ -1806,6 +1806,7 @@ def restructure(clone: etree._Element, math_classes: bool = True,
     _drop_cart_links(clone)
     _drop_script_links(clone)
     _drop_share_links(clone)
+    _drop_pager_links(clone)
     _drop_heading_anchors(clone)
     _drop_bare_navigation(clone)
     _drop_template_slots(clone)
@@ -1921,6 +1922,37 @@ def _set_notes_apart(clone: etree._Element) -> None:
         parent = first.getparent()
         assert parent is not None
         parent.replace(first, label)
+
+
+#: A link to the previous or next page of a series ("Previous", "Next »", "‹ Older posts").
+_PAGER_LINK = re.compile(
+    r"^[«‹←<\s]*(?:previous|prev|next|older|newer)(?:\s+(?:post|posts|page|article|"
+    r"chapter|lesson|entries|entry))?[\s»›→>]*$", re.I)
+#: Most characters of a box of such links (MDN's "Previous Overview: CSS layout Next").
+_PAGER_CHARS = 120
+
+
+def _drop_pager_links(clone: etree._Element) -> None:
+    """A box of links to the previous and next pages out of the reader's copy: the nearest
+    list, paragraph or box around a "Previous" or "Next" link that says nothing but its
+    links, at most :data:`_PAGER_CHARS` characters, two links or more (MDN's lessons open
+    and end with "Previous · Overview: CSS layout · Next", which the reader showed as a
+    list of three bullets over the text)."""
+    for link in list(clone.iter("a")):
+        if link.getparent() is None or clone not in link.iterancestors() \
+                or not _PAGER_LINK.match(" ".join(element_text(link).split())):
+            continue
+        box = next((node for node in link.iterancestors()
+                    if node.tag in ("ul", "ol", "p", "div", "nav")), None)
+        if box is None or box is clone or box.getparent() is None:
+            continue
+        links = list(box.iter("a"))
+        text = rest = "".join(element_text(box).split())
+        for other in links:
+            rest = rest.replace("".join(element_text(other).split()), "", 1)
+        if len(links) >= 2 and len(text) <= _PAGER_CHARS and not rest.strip("|·•/-–—") \
+                and next(box.iter(*_PICTURES, "table", "pre"), None) is None:
+            _drop(box)
 
 
 def _drop_bare_navigation(clone: etree._Element) -> None:
