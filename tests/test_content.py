@@ -1372,6 +1372,23 @@ def test_inline_siblings_the_page_set_apart_by_style_read_apart():
     assert "THE story of Javascript and Brand: EVGA, finely said." in text, text
 
 
+def test_a_heading_s_name_and_type_styled_apart_read_apart():
+    # Stripe's API reference heads each field with its name and its type in two spans of
+    # their own classes: "idstring"; a word cut in two spans of one class, or without
+    # classes, and the same outside a heading stay as written
+    page = Page("<body><article><h4><span class='as-71'><span>id</span></span>"
+                "<span class='as-65'>string</span></h4><p>Unique identifier for the object.</p>"
+                "<h4><span class='hl'>foot</span><span class='hl'>ball</span> "
+                "<span>Java</span><span>script</span></h4>"
+                "<p><span class='a'>book</span><span class='b'>keeping</span> is kept.</p>"
+                "</article></body>")
+    html = render_main(page, page.tree.xpath("//article")).html
+    blocks = [" ".join(block.xpath("string()").split())
+              for block in etree.HTML(html).iter("h4", "p")]
+    assert blocks == ["id string", "Unique identifier for the object.", "football Javascript",
+                      "bookkeeping is kept."], blocks
+
+
 def test_code_split_into_spans_by_a_highlighter_stays_as_written():
     # inline code and keyboard keys highlighted token by token: "sumX" is one name, not two
     page = Page("<body><article><p>Call <code><span>sum</span><span>X</span><span>(</span>"

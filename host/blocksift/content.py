@@ -1998,16 +1998,28 @@ def _part_glued_siblings(clone: etree._Element) -> None:
     "$499.99$599.99". A word the page cut in two ("Java" "script", a drop cap "T" "he")
     stays whole. Code is left as written: a highlighter's spans split ``sumX`` too."""
     verbatim = {node for box in clone.iter(*_VERBATIM_TAGS) for node in box.iter()}
+    in_heading = {node for box in clone.iter(*_HEADINGS) for node in box.iter()}
     for first in list(clone.iter(*_GLUE_TAGS)):
         second = first.getnext()
         if second is None or first.tail or not isinstance(second.tag, str) \
                 or second.tag not in _GLUE_TAGS or first in verbatim:
             continue
         before = _edge_piece(first, last=True)
-        if (before[-1:].isalnum() or before[-1:] in _CLOSING) \
-                and _starts_apart(_edge_piece(second, last=False)) and (
-                len(before) > 1 or len(element_text(first)) > 1):
+        after = _edge_piece(second, last=False)
+        if (before[-1:].isalnum() or before[-1:] in _CLOSING) and (
+                len(before) > 1 or len(element_text(first)) > 1) and (
+                _starts_apart(after) or (first in in_heading and after[:1].isalpha()
+                                         and _styled_apart(first, second))):
             first.tail = " "
+
+
+def _styled_apart(first: etree._Element, second: etree._Element) -> bool:
+    """Whether two ``<span>``s are each styled by a class of their own: in a heading, a name
+    and its type (Stripe's API reference heads each field "id" "string" in two such spans,
+    which read "idstring"); a word the page cut in two is seldom classed twice."""
+    classes = (first.get("class") or "").split(), (second.get("class") or "").split()
+    return first.tag == second.tag == "span" and all(classes) and set(classes[0]) != set(
+        classes[1])
 
 
 def _edge_piece(element: etree._Element, last: bool) -> str:
