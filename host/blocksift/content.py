@@ -1829,6 +1829,7 @@ def restructure(clone: etree._Element, math_classes: bool = True,
         if pre.getparent() is not None and any(a.tag == "pre" for a in pre.iterancestors()):
             continue
         _single_code_box(pre)
+    _drop_repeated_siblings(clone)
     _drop_spacers(clone)
     _part_glued_siblings(clone)
     _inline_lists(clone)
@@ -2100,6 +2101,32 @@ def _break_before(node: etree._Element) -> bool:
     """Whether ``node`` follows a ``<br>`` with nothing shown between them."""
     before = node.getprevious()
     return before is not None and before.tag == "br" and not (before.tail or "").strip(_SPACE)
+
+
+#: Fewest characters of a sibling that :func:`_drop_repeated_siblings` takes for a copy.
+_REPEAT_CHARS = 100
+
+
+def _drop_repeated_siblings(clone: etree._Element) -> None:
+    """A sibling saying again what another of the same tag says (at least
+    :data:`_REPEAT_CHARS` characters, its words the same or within the other's) out of the
+    reader's copy: a page's copies of a text for each screen size, of which its stylesheet
+    shows one (Brooklinen's "view--lrg", "view--med", "view--sml" and its hidden whole
+    copy: the paragraph stood four times). The longest stays, the first of equal ones."""
+    for parent in list(clone.iter()):
+        children = [child for child in parent if isinstance(child.tag, str)]
+        if len(children) < 2 or len(children) > 12 or parent.getparent() is None \
+                and parent is not clone:
+            continue
+        texts = [" ".join(element_text(child).split()) for child in children]
+        for n, (child, text) in enumerate(zip(children, texts)):
+            if len(text) < _REPEAT_CHARS:
+                continue
+            if any(other is not child and other.tag == child.tag and text in texts[m]
+                   and (len(texts[m]) > len(text) or m < n)
+                   for m, other in enumerate(children)) \
+                    and next(child.iter(*_PICTURES, "table", "pre"), None) is None:
+                _drop(child)
 
 
 def _drop_spacers(clone: etree._Element) -> None:
