@@ -923,21 +923,6 @@ def test_the_links_to_the_previous_and_next_lessons_are_left_out_of_the_reader()
     assert "Read the" in main.html and ">next</a> lesson" in main.html
 
 
-def test_a_text_copied_for_each_screen_size_is_shown_once() -> None:
-    # Brooklinen's collection: one copy of its text per screen size ("view--lrg",
-    # "view--med", "view--sml"), the stylesheet showing one; the paragraph stood three times
-    text = ("The makings of your ideal sleep space starts with intention. Create a bed that is "
-            "beautiful and sets a new standard for softness.")
-    main = _render("<h4>Sheets for Your Sleep Sanctuary</h4><div><span>"
-                   f"<span class='view--lrg'><p>{text}</p></span>"
-                   f"<span class='view--med'>{text}</span><span class='view--sml'>{text}</span>"
-                   f"<span class='copy hidden'>{text} Shift your approach to bedtime.</span>"
-                   "</span></div><p>Short line.</p><p>Short line.</p>")
-    assert main.html.count("The makings of your ideal") == 1, main.html
-    assert "Shift your approach to bedtime." in main.html  # the longest copy stays
-    assert main.html.count("Short line.") == 2  # short repeats are the page's own
-
-
 def test_each_post_opens_with_its_authors_name_under_a_rule_between_posts() -> None:
     # the names sit beside each post's text: copied as they are, "Reefing102" ran on from
     # the first post's last line into the second's first

@@ -1829,7 +1829,6 @@ def restructure(clone: etree._Element, math_classes: bool = True,
         if pre.getparent() is not None and any(a.tag == "pre" for a in pre.iterancestors()):
             continue
         _single_code_box(pre)
-    _drop_repeated_siblings(clone)
     _drop_spacers(clone)
     _part_glued_siblings(clone)
     _inline_lists(clone)
@@ -2101,32 +2100,6 @@ def _break_before(node: etree._Element) -> bool:
     """Whether ``node`` follows a ``<br>`` with nothing shown between them."""
     before = node.getprevious()
     return before is not None and before.tag == "br" and not (before.tail or "").strip(_SPACE)
-
-
-#: Fewest characters of a sibling that :func:`_drop_repeated_siblings` takes for a copy.
-_REPEAT_CHARS = 100
-
-
-def _drop_repeated_siblings(clone: etree._Element) -> None:
-    """A sibling saying again what another of the same tag says (at least
-    :data:`_REPEAT_CHARS` characters, its words the same or within the other's) out of the
-    reader's copy: a page's copies of a text for each screen size, of which its stylesheet
-    shows one (Brooklinen's "view--lrg", "view--med", "view--sml" and its hidden whole
-    copy: the paragraph stood four times). The longest stays, the first of equal ones."""
-    for parent in list(clone.iter()):
-        children = [child for child in parent if isinstance(child.tag, str)]
-        if len(children) < 2 or len(children) > 12 or parent.getparent() is None \
-                and parent is not clone:
-            continue
-        texts = [" ".join(element_text(child).split()) for child in children]
-        for n, (child, text) in enumerate(zip(children, texts)):
-            if len(text) < _REPEAT_CHARS:
-                continue
-            if any(other is not child and other.tag == child.tag and text in texts[m]
-                   and (len(texts[m]) > len(text) or m < n)
-                   for m, other in enumerate(children)) \
-                    and next(child.iter(*_PICTURES, "table", "pre"), None) is None:
-                _drop(child)
 
 
 def _drop_spacers(clone: etree._Element) -> None:
@@ -2551,11 +2524,15 @@ _CONSENT_BOX = re.compile(
     r"(?:cookie|gdpr|consent)[-_]?(?:banner|notice|consent|bar|popup|pop-up|modal|dialog|"
     r"message|law|alert|wall|layer|overlay|box|container)|(?<![a-z])gdpr(?![a-z])|onetrust|"
     r"cookiebot|(?<![\w-])cc-(?:window|banner)(?![\w-])", re.I)
-_NAMES_LOWER = ("translate(concat(@id, ' ', @class), 'ABCDEGIKNOPRSTU', "
-                "'abcdegiknoprstu')")
-_CONSENT_XPATH = (f"*[contains({_NAMES_LOWER}, 'cookie') or contains({_NAMES_LOWER}, 'gdpr')"
-                  f" or contains({_NAMES_LOWER}, 'consent') or contains({_NAMES_LOWER}, 'onetrust')"
-                  " or contains(concat(' ', @class, ' '), ' cc-')]")
+_CONSENT_XPATH = "*[" + " or ".join(
+    f"contains(@{name}, '{word}')" for name in ("id", "class")
+    for word in ("cookie", "Cookie", "COOKIE", "gdpr", "GDPR", "consent", "Consent", "onetrust",
+                 "OneTrust", "CybotCookiebot", "cc-")) + "]"
+#: The id or class attribute of such a banner as the page's source writes it (the XPath
+#: above runs only on a page whose source holds one).
+CONSENT_ATTRIBUTE = re.compile(
+    r"""\s(?:id|class)\s*=\s*["']?[^"'>]*(?:cookie|gdpr|consent|onetrust|cc-window|cc-banner)""",
+    re.I)
 #: Longest text of a consent banner (eBay's, with its list of purposes: 1,100 characters).
 _CONSENT_CHARS = 2500
 
@@ -2647,7 +2624,7 @@ def render_main(page: Page, elements: Sequence[etree._Element], *,
         exclude |= set(dismissible_announcements(chosen))
     if "v-if" in page.raw or "v-else" in page.raw:
         exclude |= set(template_branches(chosen))
-    if "ookie" in page.raw:
+    if "ookie" in page.raw and CONSENT_ATTRIBUTE.search(page.raw):
         exclude |= set(consent_banners(chosen))
     # an algorithm may choose a notice (or a pruned subtree) itself as a main element
     chosen = [element for element in chosen if element not in exclude]
