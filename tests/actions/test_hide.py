@@ -340,7 +340,8 @@ def test_where_hide_holds_back_a_threads_sidebar_of_similar_threads_still_goes()
     page, result, free = _plan(_SIDEBAR_THREAD)
     links = load("linkblocks").extract(page, load("linkblocks").Params(main_text=False))
     result.stats["uncertain_share"] = 0.35
-    unsure = decide(page, result, links, HideParams(careful_page_types=()))
+    frame_only = HideParams(careful_page_types=(), restraint_link_lists=False)
+    unsure = decide(page, result, links, frame_only)
     assert unsure.plan.restraint == "auto is unsure about 35% of this page's text"
     assert unsure.plan.restrained_to.endswith("breadcrumbs and sidebar")
     hidden = {page.xpath(e) for e in unsure.elements}
@@ -352,13 +353,13 @@ def test_where_hide_holds_back_a_threads_sidebar_of_similar_threads_still_goes()
         assert after[word] == visible_words(page)[0][word], word
     assert not any(_inside_article(e) for e in unsure.elements)
     # without "sidebar" in the frame, it stays
-    framed = decide(page, result, links, HideParams(
-        careful_page_types=(), careful_page_chrome=("header", "footer", "breadcrumbs")))
+    framed = decide(page, result, links, frame_only.model_copy(update={
+        "careful_page_chrome": ("header", "footer", "breadcrumbs")}))
     assert visible_words(page, framed.elements)[0]["similar"] == 1
     # and where the segmenter is unsure of most of the page, its main content is a guess:
     # the sidebar stays too
     result.stats["uncertain_share"] = 0.6
-    guess = decide(page, result, links, HideParams(careful_page_types=()))
+    guess = decide(page, result, links, frame_only)
     assert visible_words(page, guess.elements)[0]["similar"] == 1
     assert guess.plan.restrained_to.endswith("footer and breadcrumbs")
 
@@ -384,7 +385,7 @@ def test_where_the_segmenter_is_unsure_only_ads_and_banners_go() -> None:
     page, result, free = _plan(html)
     links = load("linkblocks").extract(page, load("linkblocks").Params(main_text=False))
     params = HideParams(careful_page_types=(), careful_uncertain_share=0.2,
-                        careful_page_chrome=())
+                        careful_page_chrome=(), restraint_link_lists=False)
     result.stats["uncertain_share"] = 0.35
     unsure = decide(page, result, links, params)
     assert {t.kind for t in free.plan.targets} > {"ad", "other"}
@@ -1035,19 +1036,20 @@ def test_where_hide_holds_back_the_pages_own_menu_goes_when_asked() -> None:
     page, result, _free = _plan(_framed_thread())
     links = load("linkblocks").extract(page, load("linkblocks").Params(main_text=False))
     result.stats["uncertain_share"] = 0.35
-    default = decide(page, result, links, HideParams(careful_page_types=()))
+    frame_only = HideParams(careful_page_types=(), restraint_link_lists=False)
+    default = decide(page, result, links, frame_only)
     assert visible_words(page, default.elements)[0]["collectives"] == 1
     assert "menu" not in default.plan.restrained_to
-    menu = HideParams(careful_page_types=(), careful_page_chrome=(
-        "header", "footer", "menu", "breadcrumbs", "sidebar"))
+    menu = frame_only.model_copy(update={"careful_page_chrome": (
+        "header", "footer", "menu", "breadcrumbs", "sidebar")})
     unsure = decide(page, result, links, menu)
     assert unsure.plan.restraint == "auto is unsure about 35% of this page's text"
     assert unsure.plan.restrained_to == ("ads, banners and the page's own header, footer, "
                                          "menu, breadcrumbs and sidebar")
     after, _ = visible_words(page, unsure.elements)
     assert after["collectives"] == 0 and after["teams"] == 0 and after["paragraph"] == 6
-    framed = decide(page, result, links, HideParams(
-        careful_page_types=(), careful_page_chrome=("header", "footer", "breadcrumbs")))
+    framed = decide(page, result, links, frame_only.model_copy(update={
+        "careful_page_chrome": ("header", "footer", "breadcrumbs")}))
     assert visible_words(page, framed.elements)[0]["collectives"] == 1
     # where the segmenter is unsure of most of the page, its main content is a guess: the
     # menu stays, as the sidebar does (a finance site's mega-menu, 63 % unsure, shared words
@@ -1276,7 +1278,7 @@ def test_on_a_forum_thread_the_replies_stay_even_in_a_section_named_comments() -
 
 
 def test_where_hide_holds_back_a_list_of_links_may_still_go() -> None:
-    # restraint_link_lists (off by default): on a page the segmenter is unsure of, a chosen
+    # restraint_link_lists (on by default): on a page the segmenter is unsure of, a chosen
     # container that is all short links (a column of a site's sections) goes; the story stays
     paragraphs = "".join("<p>" + " ".join(s.format(n=i + 3) for s in _STORY)
                          + f" Paragraph {i} ends here.</p>" for i in range(6))
@@ -1289,14 +1291,25 @@ def test_where_hide_holds_back_a_list_of_links_may_still_go() -> None:
     result = auto.extract(page, auto.Params())
     result.stats["uncertain_share"] = 0.3  # as auto reports on a page it half finds
     links = linkblocks.extract(page, linkblocks.Params(main_text=False))
-    unsure = STRUCTURE.model_copy(update={"careful_uncertain_share": 0.1})
+    unsure = STRUCTURE.model_copy(update={"careful_uncertain_share": 0.1,
+                                          "restraint_link_lists": False})
     held = decide(page, result, links, unsure)
     assert held.plan.restraint
     assert visible_words(page, held.elements)[0]["section3"] == 1
-    lists = decide(page, result, links, unsure.model_copy(update={"restraint_link_lists": True}))
+    lists = decide(page, result, links, STRUCTURE.model_copy(
+        update={"careful_uncertain_share": 0.1}))  # the default
+    assert lists.plan.restrained_to.startswith("ads, banners, lists of links and the page")
     after, _ = visible_words(page, lists.elements)
     assert after["section3"] == 0, [(t.xpath, t.reason) for t in lists.plan.targets]
     assert after["paragraph"] == 6 and after["salt"] >= 1
+    # a list holding the story's own heading stays (seen in Chromium: a forum's topic title,
+    # an <h2> in a bar of 13 short links above the posts, went with the bar)
+    titled = Page(html.replace("<ul>", "<h2><a href=/t/1>Salt and blood pressure</a></h2><ul>"))
+    result_titled = auto.extract(titled, auto.Params())
+    result_titled.stats["uncertain_share"] = 0.3
+    kept = decide(titled, result_titled, linkblocks.extract(titled, linkblocks.Params(
+        main_text=False)), STRUCTURE.model_copy(update={"careful_uncertain_share": 0.1}))
+    assert kept.plan.restraint and visible_words(titled, kept.elements)[0]["section3"] == 1
     # where the segmenter is unsure of most of the page, its main content is a guess and a
     # list beside it may be the content (a front page's "Trending" column): it stays, as the
     # sidebar does

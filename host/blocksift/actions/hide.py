@@ -230,11 +230,13 @@ class HideParams(BaseModel):
                                     "off on a page the segmenter takes for a forum thread, "
                                     "or gives at least this probability of being one (a "
                                     "thread's replies are its content)")
-    restraint_link_lists: bool = Field(False, description="Where hide holds back, it still "
-                                       "hides what it chose that is a list of links: at least "
-                                       "list_min_links links, list_density of its text in "
-                                       "links, at most list_anchor_chars characters a link "
-                                       "(not above careful_sidebar_uncertain_share)")
+    restraint_link_lists: bool = Field(True, description="Where hide holds back for the "
+                                       "segmenter's doubts, it still hides what it chose that "
+                                       "is a list of links: at least list_min_links links, "
+                                       "list_density of its text in links, at most "
+                                       "list_anchor_chars characters a link (not above "
+                                       "careful_sidebar_uncertain_share; every fold of sites "
+                                       "chose it, docs/hide.md)")
     list_on_typed: bool = Field(False, description="restraint_link_lists on pages held back "
                                 "for their type too (careful_page_types), not only where "
                                 "the segmenter is unsure")
@@ -734,6 +736,14 @@ def _consent_frame(element: etree._Element) -> bool:
         return False
     return any(_CONSENT_TITLE.search(frame.get("title") or "") or _tokens(frame) & _CONSENT_WORDS
                for frame in element.iter("iframe"))
+
+
+def _names_story(element: etree._Element, title: str) -> bool:
+    """Whether ``element`` holds a heading naming the page's story (the longest part of its
+    ``Story | Site`` title): a forum's topic title sits in a bar of links above the posts."""
+    wanted = max(re.split(r"\s+[|\-–—·:]\s+", " ".join(title.split()).lower()), key=len)
+    return bool(wanted) and any(_similar(" ".join(h.text_content().split()).lower(), wanted)
+                                for h in element.iter("h1", "h2", "h3"))
 
 
 def _similar(heading: str, title: str) -> bool:
@@ -1366,13 +1376,13 @@ def decide(page: Page, result: ExtractionResult | None,
         chosen = {e: v for e, v in chosen.items()
                   if v[0] in ("ad", "other") or likely.get(e, 0.0) < sure_p
                   or (frame and _frame_parts(e) & set(frame))
-                  or (lists and _link_list(stats[e], params))}
-        restrained_to = ("ads, banners and the page's own " + _words_list(frame) if frame
-                         else "ads and banners")
+                  or (lists and _link_list(stats[e], params)
+                      and not _names_story(e, title or page.title))}
+        parts = ["ads", "banners"] + (["lists of links"] if lists else [])
+        restrained_to = (", ".join(parts) + " and the page's own " + _words_list(frame)
+                         if frame else _words_list(parts))
         if sure_p:
             restrained_to += " and what auto is sure is not main content"
-        if lists:
-            restrained_to += " and lists of links"
 
     ordered = [el for el in body.iter() if el in chosen]
     keep: list[etree._Element] = []
