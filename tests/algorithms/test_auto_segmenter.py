@@ -1022,7 +1022,11 @@ def test_hint_bits_by_word_equal_the_patterns_on_the_whole_value():
     rng = random.Random(11)
     parts = ["ad", "ads", "Ad", "ADVERT", "-ad-", "_", "-", "x", "Header", "comment",
              "sidebar", "MAIN", "content", "com-", "nav", "sponsored", "gpt", "h-entry",
-             "\u212aontent", "\u017fidebar", "é", "İ"]  # Kelvin sign, long s: re.I cases
+             "\u212aontent", "\u017fidebar", "é", "İ",  # Kelvin sign, long s: re.I cases
+             # literals that begin others, or end inside them (the trie's branch ends)
+             "page", "Pager", "paginat", "ion", "comm", "unity", "ent", "com", "bx", "pa"]
+    parts += [literal for name in ("positive", "negative", "unlikely", "comment")
+              for literal in features.HINTS[name].pattern.split("|")]
     spaces = [" ", "  ", "\t", "\n", "\u00a0", "\u3000", ""]
     for _ in range(3000):
         value = "".join(rng.choice(parts) + rng.choice(spaces)
@@ -1030,6 +1034,12 @@ def test_hint_bits_by_word_equal_the_patterns_on_the_whole_value():
         expected = sum(1 << i for i, name in enumerate(features._HINT_NAMES)
                        if features.HINTS[name].search(value))
         assert features._hint_value_bits(value) == expected, value
+    for name, pattern in zip(features._HINT_NAMES, features._HINTS_LOWER):
+        for _ in range(2000):  # the trie of each pattern alone, on lower-case ASCII words
+            word = "".join(rng.choice(parts) for _ in range(rng.randrange(1, 4))).lower()
+            if word.isascii() and not any(char.isspace() for char in word):
+                found = pattern.search(word) is not None
+                assert found == (features.HINTS[name].search(word) is not None), (name, word)
 
 
 def test_collapsed_length_equals_collapsing_with_the_regex():

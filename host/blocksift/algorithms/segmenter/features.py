@@ -70,11 +70,47 @@ HINTS = {
 _HINT_NAMES = tuple(HINTS)
 #: Matches where any hint pattern does: most class words match none, and one search tells.
 _ANY_HINT = re.compile("|".join(f"(?:{p.pattern})" for p in HINTS.values()), re.I)
+_LITERALS = re.compile(r"[a-z-]+(?:\|[a-z-]+)*\Z")
+
+
+def _as_trie(pattern: str) -> str:
+    """``pattern`` with a plain list of lower-case literals ("a|ab|b") written as a trie
+    ("(?:ab?|b)" in effect): Python's regex engine tries every alternative at every
+    position, and a trie only the branch of each next character. A search finds a match
+    exactly where the list does (a literal's end ends its branch: what follows it in a
+    longer literal cannot matter). Any other pattern is returned as it is."""
+    if not _LITERALS.match(pattern):
+        return pattern
+    root: dict = {}
+    for literal in pattern.split("|"):
+        node = root
+        for char in literal:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def branches(node: dict) -> str:
+        if "" in node:
+            return ""
+        parts = [re.escape(char) + branches(child) for char, child in sorted(node.items())]
+        return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+
+    return branches(root)
+
+
+#: The ``ad`` pattern as lookarounds round a trie: it matches where the pattern does (a
+#: start or [\s_-] before the word, an end or [\s_-] after it), four times faster than
+#: trying its groups at every position.
+_AD_FAST = (r"(?<![^\s_-])(?:ad(?:s|vert(?:isement)?|sense)?|dfp|gpt|sponsored)"
+            r"(?![^\s_-])")
 # The patterns are lower case: on a lower-cased ASCII word their case-sensitive forms find
 # what the case-insensitive ones find on the word, several times faster (the regex engine
-# skips ahead by first characters only when case matters).
-_ANY_HINT_LOWER = re.compile(_ANY_HINT.pattern)
-_HINTS_LOWER = tuple(re.compile(HINTS[name].pattern) for name in _HINT_NAMES)
+# skips ahead by first characters only when case matters), and as tries faster again.
+_FAST_LOWER = {name: _AD_FAST if name == "ad" else _as_trie(HINTS[name].pattern)
+               for name in _HINT_NAMES}
+_ANY_HINT_LOWER = re.compile("|".join(
+    [_as_trie("|".join(p.pattern for p in HINTS.values() if _LITERALS.match(p.pattern)))]
+    + [_FAST_LOWER[name] for name in _HINT_NAMES if not _LITERALS.match(HINTS[name].pattern)]))
+_HINTS_LOWER = tuple(re.compile(_FAST_LOWER[name]) for name in _HINT_NAMES)
 _LANDMARK_TAGS = ("nav", "aside", "footer", "header", "main", "article", "form", "li", "table",
                   "a", "noscript", "blockquote", "pre", "figure", "dl")
 _ROLES = ("navigation", "main", "complementary", "banner", "contentinfo", "article", "menu",
@@ -293,16 +329,20 @@ def _hint_value_bits(value: str) -> int:
 
 
 def _hint_bits(cls: str | None, ident: str | None) -> int:
-    """Hint bits of an element's class and id (whole values memoized: they repeat a lot)."""
-    if not cls and not ident:
-        return 0
-    value = f"{cls or ''} {ident or ''}"
-    bits = _HINT_CACHE.get(value)
-    if bits is None:
-        bits = _hint_value_bits(value)
-        if len(_HINT_CACHE) > 50000:  # class strings repeat; bound the memo anyway
-            _HINT_CACHE.clear()
-        _HINT_CACHE[value] = bits
+    """Hint bits of an element's class and id: the class's and the id's together, as no
+    pattern spans white space. Class strings repeat a lot and are memoized whole; ids
+    mostly do not (memoized whole they would crowd the classes out), so only their words
+    are."""
+    bits = 0
+    if cls:
+        bits = _HINT_CACHE.get(cls)
+        if bits is None:
+            bits = _hint_value_bits(cls)
+            if len(_HINT_CACHE) > 50000:  # class strings repeat; bound the memo anyway
+                _HINT_CACHE.clear()
+            _HINT_CACHE[cls] = bits
+    if ident:
+        bits |= _hint_value_bits(ident)
     return bits
 
 
