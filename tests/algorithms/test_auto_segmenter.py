@@ -13,7 +13,7 @@ import pytest
 from blocksift import content
 from blocksift.algorithms import auto, auto_rules
 from blocksift.algorithms.segmenter import adapt, context, features, labels, trees
-from blocksift.page import Page
+from blocksift.page import Page, decode_html
 
 ROOT = Path(__file__).resolve().parents[2]
 HAS_LIGHTGBM = importlib.util.find_spec("lightgbm") is not None
@@ -1304,3 +1304,50 @@ def test_extract_pauses_the_cyclic_collector_and_leaves_it_as_it_found_it(enable
         assert gc.isenabled() is enabled
     finally:
         gc.enable()
+
+
+#: Tables, figures and formulas where the walk goes, where it skips (inside a button, an
+#: <svg>, a <template>, the head) and outside the body.
+PRESENCE_PAGES = {
+    "walked": "<html><body><div><table><tr><td>a</td></tr></table><figure><img></figure>"
+              "<p>x <math><mi>y</mi></math></p></div></body></html>",
+    "skipped": "<html><body><button><math>1</math></button><svg><g><figure></figure></g></svg>"
+               "<template><table><tr><td>t</td></tr></table></template><p>text</p></body></html>",
+    "head only": "<html><head><template><math>1</math></template></head><body><p>text</p>"
+                 "</body></html>",
+    "none": "<html><body><div><p>text</p><svg><path d='M0'/></svg><button>b</button></div>"
+            "</body></html>",
+    "no body": "<html><head><title>t</title><template><figure></figure></template></head>"
+               "</html>",
+}
+
+
+@pytest.mark.parametrize("name", PRESENCE_PAGES)
+@pytest.mark.parametrize("compiled", [False, True], ids=["python", "compiled"])
+def test_walk_holds_a_tag_as_a_search_of_its_start_finds_it(name: str, compiled: bool):
+    if compiled and features._compiled_walk is None:
+        pytest.skip("the compiled walk was not built (no C compiler at install)")
+    page = Page(PRESENCE_PAGES[name], spans=False)
+    walked = features.walk(page, compiled=compiled)
+    body = page.tree.find("body")
+    start = body if body is not None else page.tree
+    for tag in features.PRESENCE_BITS:
+        assert walked.holds(tag) == (next(start.iter(tag), None) is not None), (name, tag)
+
+
+def test_walk_holds_a_tag_on_every_bundled_page_as_a_search_finds_it():
+    root = Path(__file__).resolve().parents[1]
+    paths = [*root.glob("golden/*/source.html"), *(root / "fixtures").rglob("*.html")]
+    assert len(paths) >= 20
+    found = set()
+    for path in paths:
+        page = Page(decode_html(path.read_bytes()), spans=False)
+        walked = features.walk(page)
+        body = page.tree.find("body")
+        start = body if body is not None else page.tree
+        for tag in features.PRESENCE_BITS:
+            held = next(start.iter(tag), None) is not None
+            assert walked.holds(tag) == held, (path.name, tag)
+            if held:
+                found.add(tag)
+    assert {"table", "figure"} <= found  # the pages ask both answers of the walk

@@ -45,6 +45,7 @@ RARE_PATHS = """<html><head><title>t</title></head><body class="page main">
 </nav><head><meta name="x"></head>text after an inner head
 <table><tr><td>cell\u3000one</td><td>  two  \n\n three </td></tr></table>
 <p>\x1cfile separator\x1f and  double  spaces</p><aside class="sidebar ad">side</aside>
+<button><span>icon</span></button><select></select><template><math>x</math></template>
 </div><footer class="site-footer"><p>foot</p></footer></body></html>"""
 
 
@@ -56,6 +57,8 @@ def _walks_agree(page: Page) -> None:
     assert [id(el) for el in compiled.blocks] == [id(el) for el in python.blocks]
     assert [id(el) for el in compiled.containers] == [id(el) for el in python.containers]
     assert (compiled.chars, compiled.link_chars_total) == (python.chars, python.link_chars_total)
+    assert [id(el) for el in compiled.skipped_holders] == [id(el) for el in python.skipped_holders]
+    assert compiled.presence == python.presence
     for name in ("link_chars", "links", "inline_children", "state", "hints", "near_hints",
                  "depth", "parent", "container_rows", "container_stats"):
         assert np.array_equal(getattr(compiled, name), getattr(python, name)), name

@@ -531,25 +531,22 @@ def _is_data_table(table: etree._Element) -> bool:
     return next(table.iter("th", "col", "colgroup", "thead"), None) is not None
 
 
-#: The tags the rules below ask a page for (:func:`_page_has`), found in one pass.
-_RULE_TAGS = ("table", "figure", "math")
+#: The tags the rules below ask a page for (:func:`_page_has`).
+_RULE_TAGS = tuple(feats.PRESENCE_BITS)
 
 
 def _page_has(blocks: feats.Blocks, tag: str) -> bool:
-    """Whether the tree of the blocks (one page's) holds a ``tag`` element (one of
-    :data:`_RULE_TAGS`): one search in C spares the rules below a Python step per block on
-    the many pages without one, and one pass answers all the rules' tags."""
+    """Whether the page of the blocks holds a ``tag`` element (one of :data:`_RULE_TAGS`),
+    so that the rules below spare a Python step per block on the many pages without one.
+
+    The walk that made the blocks tells for its start's subtree (:meth:`feats.Walk.holds`),
+    which holds every block, so every table or figure around a block and every formula in
+    one; other blocks are answered by one search of the whole tree."""
     if not blocks.elements:
         return False
-    present: set[str] | None = getattr(blocks, "_rule_tags_present", None)
-    if present is None:
-        present = set()
-        for el in blocks.elements[0].getroottree().iter(*_RULE_TAGS):
-            present.add(el.tag)
-            if len(present) == len(_RULE_TAGS):
-                break
-        blocks._rule_tags_present = present  # type: ignore[attr-defined]
-    return tag in present
+    if blocks.holds is not None:
+        return blocks.holds(tag)
+    return next(blocks.elements[0].getroottree().iter(tag), None) is not None
 
 
 def _whole_data_tables(blocks: feats.Blocks, is_main: np.ndarray) -> None:

@@ -280,6 +280,7 @@ def walk_below(start, rec, out, dict tag_bits, long long start_state):
     cdef array.array hinted_at = rec.hinted_at, hinted_own = rec.hinted_own
     cdef array.array anchor_block = rec.anchor_block, href_at = rec.href_at
     cdef array.array skipped_parent = rec.skipped_parent
+    cdef list skipped_holders = rec.skipped_holders
     cdef array.array block_at = rec.block_at, block_parent = rec.block_parent
     cdef list element_tags = rec.tag, blocks = out.blocks, tags = out.tags
     cdef dict class_of = rec.class_of
@@ -290,6 +291,7 @@ def walk_below(start, rec, out, dict tag_bits, long long start_state):
     cdef Py_ssize_t depth = 0, capacity = 0
     cdef xmlNode* node
     cdef xmlNode* child
+    cdef xmlNode* inner
     cdef long long index = 0, state = start_state, block = 0
     cdef long long own, child_index, child_state, child_block
     cdef bint head_inside = False
@@ -336,6 +338,11 @@ def walk_below(start, rec, out, dict tag_bits, long long start_state):
                     _push(skipped_parent, index)
                     if tag == "head":  # linkdensity's view keeps it: its measures are unknown
                         head_inside = True
+                    inner = node.children  # len(node): what iterating it yields
+                    while inner is not NULL and not _is_element(inner):
+                        inner = inner.next
+                    if inner is not NULL:
+                        skipped_holders.append(cetree.elementFactory(doc, node))
                 pieces.add(node.next, index, block)
                 continue
             child_index = Py_SIZE(states)
