@@ -40,18 +40,19 @@ cdef bytes _STAMP = b""
 cdef str _LINE_BREAK = ""
 cdef dict _ROLE_BITS = {}, _CLASS_BITS = {}
 cdef object _hint_bits = None, _hidden_style = None, _class_bits = None
+cdef list _PRESENCE = []  # (tag name as bytes, bit) of features.PRESENCE_BITS
 
 
 def configure(*, long long block, long long line_break_bit, long long skip,
               long long not_element, long long in_link, long long ld_link,
               long long hint_mask, int hint_shift, long long hidden, long long itemprop,
               dict role_bits, hint_bits, hidden_style, dict class_bits_memo, class_bits,
-              str stamp_attr, str line_break):
+              str stamp_attr, str line_break, dict presence_bits):
     """Take features.py's bit layout, constants and memoized helpers (called once, when it
     is imported)."""
     global _BLOCK, _BREAK, _SKIP, _NOT_ELEMENT, _IN_LINK, _LD_LINK, _HINT_MASK, _STAMP
     global _LINE_BREAK, _HINT_SHIFT, _HIDDEN, _ITEMPROP, _ROLE_BITS, _hint_bits, _hidden_style
-    global _CLASS_BITS, _class_bits
+    global _CLASS_BITS, _class_bits, _PRESENCE
     _BLOCK, _BREAK, _SKIP, _NOT_ELEMENT = block, line_break_bit, skip, not_element
     _IN_LINK, _LD_LINK, _HINT_MASK, _HINT_SHIFT = in_link, ld_link, hint_mask, hint_shift
     _HIDDEN, _ITEMPROP, _ROLE_BITS = hidden, itemprop, role_bits
@@ -59,6 +60,7 @@ def configure(*, long long block, long long line_break_bit, long long skip,
     _CLASS_BITS, _class_bits = class_bits_memo, class_bits
     _STAMP = stamp_attr.encode("utf-8")
     _LINE_BREAK = line_break
+    _PRESENCE = [(name.encode("utf-8"), bit) for name, bit in presence_bits.items()]
 
 
 cdef inline int _push(array.array values, long long value) except -1:
@@ -127,6 +129,30 @@ cdef Py_ssize_t _collapsed_length(str text):
                 gap = False
             count += 1
     return count
+
+
+cdef long long _presence_below(xmlNode* top) except? -1:
+    """The presence bits of the elements below ``top`` (a skipped element), as
+    ``top.iter(*features.PRESENCE_BITS)`` finds them: names outside any namespace."""
+    cdef xmlNode* node = top.children
+    cdef long long found = 0
+    cdef bytes name
+    cdef long long bit
+    while node is not NULL:
+        if node.type == tree.XML_ELEMENT_NODE:
+            if node.ns is NULL or node.ns.href is NULL:
+                for name, bit in _PRESENCE:
+                    if strcmp(<const char*>node.name, name) == 0:
+                        found |= bit
+            if node.children is not NULL:  # only an element's children are its subtree's
+                node = node.children
+                continue
+        while node.next is NULL:  # climb back to the next sibling of an ancestor
+            node = node.parent
+            if node is top or node is NULL:
+                return found
+        node = node.next
+    return found
 
 
 cdef str _tag(xmlNode* node, cetree._Document doc):
@@ -280,7 +306,7 @@ def walk_below(start, rec, out, dict tag_bits, long long start_state):
     cdef array.array hinted_at = rec.hinted_at, hinted_own = rec.hinted_own
     cdef array.array anchor_block = rec.anchor_block, href_at = rec.href_at
     cdef array.array skipped_parent = rec.skipped_parent
-    cdef list skipped_holders = rec.skipped_holders
+    cdef long long skipped_presence = 0
     cdef array.array block_at = rec.block_at, block_parent = rec.block_parent
     cdef list element_tags = rec.tag, blocks = out.blocks, tags = out.tags
     cdef dict class_of = rec.class_of
@@ -291,7 +317,6 @@ def walk_below(start, rec, out, dict tag_bits, long long start_state):
     cdef Py_ssize_t depth = 0, capacity = 0
     cdef xmlNode* node
     cdef xmlNode* child
-    cdef xmlNode* inner
     cdef long long index = 0, state = start_state, block = 0
     cdef long long own, child_index, child_state, child_block
     cdef bint head_inside = False
@@ -338,11 +363,7 @@ def walk_below(start, rec, out, dict tag_bits, long long start_state):
                     _push(skipped_parent, index)
                     if tag == "head":  # linkdensity's view keeps it: its measures are unknown
                         head_inside = True
-                    inner = node.children  # len(node): what iterating it yields
-                    while inner is not NULL and not _is_element(inner):
-                        inner = inner.next
-                    if inner is not NULL:
-                        skipped_holders.append(cetree.elementFactory(doc, node))
+                    skipped_presence |= _presence_below(node)
                 pieces.add(node.next, index, block)
                 continue
             child_index = Py_SIZE(states)
@@ -391,4 +412,5 @@ def walk_below(start, rec, out, dict tag_bits, long long start_state):
             pieces.add(node.next, index, block)  # a leaf closes at once; its tail is its parent's
     finally:
         free(frames)
+    rec.skipped_presence = skipped_presence
     return head_inside

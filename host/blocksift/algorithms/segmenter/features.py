@@ -489,22 +489,16 @@ class Walk:
     #: parent); None when the walk cannot tell (no ``body``, or a ``head`` inside it).
     link_density_rows: np.ndarray | None = field(
         default_factory=lambda: np.zeros((0, 8), np.int64))
-    #: :data:`PRESENCE_BITS` of the walked elements' tags, and the skipped elements that
-    #: have children (subtrees the walk does not enter): what :meth:`holds` reads.
+    #: :data:`PRESENCE_BITS` of the tags in the start's subtree: what :meth:`holds` reads.
     presence: int = 0
-    skipped_holders: list[etree._Element] = field(default_factory=list)
-    _held: dict[str, bool] = field(default_factory=dict)
 
     def holds(self, tag: str) -> bool:
         """Whether the start's subtree holds a ``tag`` element (a tag of
-        :data:`PRESENCE_BITS`): the walked elements tell by their states, and a search of
-        each subtree the walk skipped (an icon's ``<svg>``, a ``<template>``) tells the rest.
-        The walk's own bits spare a search of the whole tree, a tenth of the walk's time."""
-        found = self._held.get(tag)
-        if found is None:
-            found = self._held[tag] = bool(self.presence & PRESENCE_BITS[tag]) or any(
-                next(holder.iter(tag), None) is not None for holder in self.skipped_holders)
-        return found
+        :data:`PRESENCE_BITS`). The walk tells as it goes (the walked elements by the bits
+        their tags leave in their states, the subtrees it skips, an icon's ``<svg>`` or a
+        ``<template>``, by a look at their elements' names), which spares a search of the
+        whole tree, a tenth of the walk's time."""
+        return bool(self.presence & PRESENCE_BITS[tag])
 
     @property
     def containers(self) -> list[etree._Element]:
@@ -575,7 +569,7 @@ class _Records:
     anchor_block: array = field(default_factory=_ints)  # per <a>: the block owning it
     href_at: array = field(default_factory=_ints)  # the <a href> (linkdensity's links)
     skipped_parent: array = field(default_factory=_ints)  # per skipped element
-    skipped_holders: list = field(default_factory=list)  # skipped elements with children
+    skipped_presence: int = 0  # PRESENCE_BITS of the tags below the skipped elements
     block_at: array = field(default_factory=_ints)  # per block: its element's index
     block_parent: array = field(default_factory=_ints)  # and its parent block
 
@@ -677,7 +671,8 @@ def _walk_below(start: etree._Element, rec: _Records, out: Walk, state: int) -> 
                     if tag == "head":  # linkdensity's view keeps it: its measures are unknown
                         head_inside = True
                     if len(node):
-                        rec.skipped_holders.append(node)
+                        for held in node.iter(*PRESENCE_BITS):
+                            rec.skipped_presence |= PRESENCE_BITS[held.tag]
                 text = node.tail
                 if text:
                     chars = (len(text.strip(" ")) if text.isprintable() and "  " not in text
@@ -786,8 +781,7 @@ def _tally(out: Walk, rec: _Records, link_density_known: bool) -> None:
     n_blocks = len(rec.block_at)
     state = np.asarray(rec.state, dtype=np.int64)
     # a tag's bit is in its element's state (and its descendants'): the OR of all tells
-    out.presence = int(np.bitwise_or.reduce(state)) & _PRESENCE_MASK
-    out.skipped_holders = rec.skipped_holders
+    out.presence = int(np.bitwise_or.reduce(state)) & _PRESENCE_MASK | rec.skipped_presence
     parent = np.asarray(rec.parent, dtype=np.int64)
     ends = np.arange(1, n + 1, dtype=np.int64)
     ends[np.asarray(rec.closed_at, dtype=np.intp)] = rec.closed_end
@@ -935,7 +929,7 @@ if _compiled_walk is not None:
                              itemprop=_ITEMPROP, role_bits=_ROLE_BITS, hint_bits=_hint_bits,
                              hidden_style=_hidden_style, class_bits_memo=_CLASS_BITS,
                              class_bits=_class_bits, stamp_attr=STAMP_ATTR,
-                             line_break=LINE_BREAK)
+                             line_break=LINE_BREAK, presence_bits=PRESENCE_BITS)
 
 
 def _text(pieces: list[str], keep_newlines: bool = False) -> str:
