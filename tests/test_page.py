@@ -267,3 +267,20 @@ def test_document_order_numbers_are_the_same_counted_or_tabled():
     assert [counted.ordinal(el) for el in elements] == list(range(len(elements)))
     assert [tabled.ordinal(el) for el in tabled.iter_elements()] == list(range(len(elements)))
     assert counted.element_count == len(elements)
+
+
+@pytest.mark.parametrize("inside, swallowed", [
+    ("<p>one</p><p>two</p><p>three</p>", True),  # three page blocks: the least it takes
+    ("<p>one</p><p>two</p><span>three</span>", False),
+    ("<section><p>one</p><p>two</p></section>", True),  # nested ones count too
+    ("<svg><path d='M0'/></svg>", False),  # an icon: fewer descendants than blocks needed
+    ("<p>one</p>", False),
+])
+def test_a_parse_without_spans_takes_the_scan_when_a_button_holds_a_page(inside, swallowed):
+    from blocksift import repair
+
+    html = f"<html><body><div><button>{inside}</button><p>Text after.</p></div></body></html>"
+    root = Page(html, spans=False)._parse_plain()
+    assert (root is None) == swallowed
+    tree = Page(html).tree
+    assert repair.tree_may_need_scan(tree) == swallowed
