@@ -20,6 +20,12 @@ import pytest
 from test_labeling import HOVER_TAG, Input, start_labeling, wait_status
 
 UI = "document.querySelector('blocksift-ui')?.shadowRoot"
+#: A JS function of an element's id: the overlay's box of the same size, as [left, top,
+#: right, bottom] in the window, or null.
+BOX_OF = (f"(id => {{ const e = document.getElementById(id).getBoundingClientRect();"
+          f" const b = [...{UI}.querySelectorAll('.box')].map(b => b.getBoundingClientRect())"
+          " .find(b => Math.abs(b.width - e.width) < 1 && Math.abs(b.height - e.height) < 1);"
+          " return b ? [b.left, b.top, b.right, b.bottom] : null; })")
 # the page's markup without the status attributes the extension keeps on <html>
 PAGE_DOM = ("(() => { const copy = document.documentElement.cloneNode(true);"
             " for (const a of [...copy.attributes]) if (a.name.startsWith('data-blocksift-'))"
@@ -784,17 +790,13 @@ def test_boxes_go_under_the_pages_own_bars(browser: harness.Browser, site: harne
     page = browser.new_tab(site.url("overlay/under-header.html"))
     page.wait_for("document.readyState === 'complete'")
     assert browser.act(page, "overlay")["status"] == "overlay"
-    box_of = (f"(id => {{ const e = document.getElementById(id).getBoundingClientRect();"
-              f" const b = [...{UI}.querySelectorAll('.box')].map(b => b.getBoundingClientRect())"
-              " .find(b => Math.abs(b.width - e.width) < 1 && Math.abs(b.height - e.height) < 1);"
-              " return b ? [b.left, b.top, b.right, b.bottom] : null; })")
     header = page.evaluate("document.getElementById('masthead').getBoundingClientRect().bottom")
     bar = page.evaluate("document.getElementById('app-bar').getBoundingClientRect().top")
     for under in [60, 30, 5]:
         # the list's top `under` px under the header
         page.evaluate(f"(scrollTo(0, document.getElementById('related').getBoundingClientRect().top"
                       f" + scrollY - {header} + {under}), {NEXT_FRAME})")
-        related = page.evaluate(f"{box_of}('related')")
+        related = page.evaluate(f"{BOX_OF}('related')")
         assert related and related[1] < header < related[3], (related, header)
         main = page.evaluate(f"[...{UI}.querySelectorAll('.box.main')].map(b => b.getBoundingClientRect())"
                              f".filter(b => b.top < {bar} && b.bottom > innerHeight).map(b => b.left)")
@@ -823,15 +825,11 @@ def test_boxes_show_through_a_transparent_bar(browser: harness.Browser, site: ha
     page = browser.new_tab(site.url("overlay/transparent-header.html"))
     page.wait_for("document.readyState === 'complete'")
     assert browser.act(page, "overlay")["status"] == "overlay"
-    box_of = (f"(id => {{ const e = document.getElementById(id).getBoundingClientRect();"
-              f" const b = [...{UI}.querySelectorAll('.box')].map(b => b.getBoundingClientRect())"
-              " .find(b => Math.abs(b.width - e.width) < 1 && Math.abs(b.height - e.height) < 1);"
-              " return b ? [b.left, b.top, b.right, b.bottom] : null; })")
     logo = page.evaluate("(r => [r.left, r.top, r.right, r.bottom])(document.getElementById('logo').getBoundingClientRect())")
     # the list's top 20 px from the window's top: under the logo, and its left edge below it
     page.evaluate("(scrollTo(0, document.getElementById('related').getBoundingClientRect().top + scrollY - 20),"
                   f" {NEXT_FRAME})")
-    related = page.evaluate(f"{box_of}('related')")
+    related = page.evaluate(f"{BOX_OF}('related')")
     assert related and related[1] < logo[3] and logo[0] <= related[0] + 1 < logo[2], (related, logo)
     shot_path = page.screenshot(artifacts / "transparent-header.png")
     shot = _pixels(shot_path)
