@@ -318,7 +318,8 @@ def test_boxes_follow_what_scrolls_inside_a_pane(browser: harness.Browser, site:
     # Tab to the label of the ad hidden in the pane: the pane scrolls to show the ad, and
     # with it its box and label (the label stayed cut off, out of sight)
     page.evaluate(f"([...{UI}.querySelectorAll('.box')].find(b => b.dataset.kind === 'ad'"
-                  " && b.getBoundingClientRect().top > document.getElementById('sidebar-ad').getBoundingClientRect().bottom)"
+                  " && Math.abs(b.getBoundingClientRect().width"
+                  " - document.getElementById('pane-ad').getBoundingClientRect().width) < 1)"
                   ".querySelector('.label').focus(), true)")
     page.evaluate(NEXT_FRAME)
     page.screenshot(artifacts / "overlay-scroll-panes-label-focused.png")
