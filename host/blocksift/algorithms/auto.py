@@ -531,12 +531,8 @@ def _is_data_table(table: etree._Element) -> bool:
     return next(table.iter("th", "col", "colgroup", "thead"), None) is not None
 
 
-#: The tags the rules below ask a page for (:func:`_page_has`).
-_RULE_TAGS = tuple(feats.PRESENCE_BITS)
-
-
 def _page_has(blocks: feats.Blocks, tag: str) -> bool:
-    """Whether the page of the blocks holds a ``tag`` element (one of :data:`_RULE_TAGS`),
+    """Whether the page of the blocks holds a ``tag`` element (one of ``feats.PRESENCE_BITS``),
     so that the rules below spare a Python step per block on the many pages without one.
 
     The walk that made the blocks tells for its start's subtree (:meth:`feats.Walk.holds`),
