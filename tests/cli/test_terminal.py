@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import shutil
 import subprocess
 from pathlib import Path
@@ -239,6 +240,45 @@ def test_binary_input_on_stdin(home, args):
     done = run(*args, home=home, stdin=BINARY.read_bytes())
     line = assert_one_line_error(done.returncode, done.stderr.decode())
     assert "not" in line and not done.stdout.strip()
+
+
+@pytest.mark.parametrize("name, content, said", [
+    ("settings.json", '{"a": 1,\n "b": [1, 2]}\n', "settings.json is JSON, not an HTML page"),
+    ("list.json", "[1, 2, 3]", "list.json is JSON, not an HTML page"),
+    ("page.json", json.dumps({"id": "a", "html": "<p>x</p>"}),
+     "page.json is JSON, not an HTML page; for the page it holds: "
+     "jq -r .html page.json | blocksift extract -"),
+    ("pages.jsonl", '{"id": "a", "html": "<p>x</p>"}\n{"id": "b", "html": "<p>y</p>"}\n',
+     "pages.jsonl is JSON lines, not an HTML page; for their pages: "
+     "blocksift batch < pages.jsonl"),
+    ("notes.txt", "Shopping list\n\nmilk, bread\n", "notes.txt is text without any HTML "
+     "markup, not an HTML page"),
+])
+@pytest.mark.parametrize("where", ["file", "stdin"])
+def test_extract_refuses_text_that_is_not_a_page(home, tmp_path, name, content, said, where):
+    """`blocksift extract settings.json` (or a dataset's JSONL, or a text file) printed the
+    file back as its "main text", exit 0, as if it had been a page."""
+    path = tmp_path / name
+    path.write_text(content)
+    done = (run("extract", str(path), home=home) if where == "file"
+            else run("extract", "-", home=home, stdin=path.read_bytes()))
+    line = assert_one_line_error(done.returncode, done.stderr.decode())
+    assert not done.stdout.strip()
+    if where == "file":  # the hint names the file as a shell would read it
+        head, _, hint = said.partition(";")
+        hint = hint.replace(name, shlex.quote(str(path)))
+        assert line == f"blocksift: error: {tmp_path}/{head}" + (f";{hint}" if hint else ""), line
+    else:
+        assert line.startswith("blocksift: error: standard input is "
+                               + said.split(" is ", 1)[1].split(";")[0]), line
+
+
+def test_a_page_that_starts_with_a_bracket_is_still_a_page(home, tmp_path):
+    page = tmp_path / "page.html"
+    page.write_bytes(b"[if it starts so]\n" + EXAMPLE.read_bytes())
+    done = run("extract", str(page), home=home)
+    assert done.returncode == 0, done.stderr
+    assert "Lighthouses" in done.stdout.decode()
 
 
 @pytest.mark.parametrize("kind", ["html", "json array", "json array on one line"])

@@ -234,15 +234,58 @@ def _checked(data: bytes, source: str) -> bytes:
     return data
 
 
+#: An element tag, comment or doctype: what any HTML page holds and other text does not.
+_MARKUP = re.compile(r"<[A-Za-z!/?]")
+
+
+def text_kind(html: str) -> str | None:
+    """What the decoded ``html`` is when it is text but clearly not a page (JSON, JSON lines,
+    text without a single tag), with a hint of what to do with it; else None. Read as a page,
+    such a file came out as its own "main text", exit code 0, as if it had been one."""
+    text = html.lstrip(" \t\r\n\f\ufeff")
+    if not text or _MARKUP.search(text) and text[:1] not in "{[":
+        return None
+    if text[:1] in "{[":
+        first = text.split("\n", 1)[0]
+        for whole, candidate in ((True, text), (False, first)):
+            try:
+                value = json.loads(candidate)
+            except ValueError:
+                continue
+            if not whole and "\n" in text.strip():
+                return "JSON lines, not an HTML page; for their pages: blocksift batch < FILE"
+            if isinstance(value, dict) and isinstance(value.get("html"), str):
+                return ("JSON, not an HTML page; for the page it holds: "
+                        "jq -r .html FILE | blocksift extract -")
+            return "JSON, not an HTML page"
+    if _MARKUP.search(text):
+        return None
+    return "text without any HTML markup, not an HTML page"
+
+
+def _page(data: bytes, source: str, charset: str | None = None, path: bool = False) -> str:
+    """``data`` (:func:`_checked`) decoded, or a CommandError when it is text that is not a
+    page (:func:`text_kind`); the hint names the file when ``source`` is a ``path``."""
+    import shlex
+
+    from ..page import decode_html
+
+    html = decode_html(_checked(data, source), charset)
+    kind = text_kind(html)
+    if kind is not None:
+        named = kind.replace("FILE", shlex.quote(source)) if path else kind
+        raise CommandError(f"{source} is {named}")
+    return html
+
+
 def read_source(source: str, timeout: float = 20.0) -> tuple[str, str | None]:
     """Read a page from a file path, a URL or ``-`` (stdin); returns (html, url).
 
     Binary input (an executable, an image, a NUL-filled file) is a :class:`CommandError`:
-    decoded as text it would come out as pages of garbage "main text". A gzip-compressed
-    page is read decompressed.
+    decoded as text it would come out as pages of garbage "main text"; so is text that is
+    not a page (JSON, text without markup: :func:`text_kind`). A gzip-compressed page is
+    read decompressed.
     """
-    from ..page import decode_html
-
     if source == "-":
         stream = stdin_stream()
         if stream.isatty():
@@ -252,7 +295,7 @@ def read_source(source: str, timeout: float = 20.0) -> tuple[str, str | None]:
             data = _read_at_most(stream.buffer, "standard input")
         except OSError as exc:
             raise CommandError(f"cannot read standard input: {exc.strerror or exc}") from None
-        return decode_html(_checked(data, "standard input")), None
+        return _page(data, "standard input"), None
     if source.startswith(("http://", "https://")):
         import http.client
         import urllib.request
@@ -268,7 +311,7 @@ def read_source(source: str, timeout: float = 20.0) -> tuple[str, str | None]:
         except (ValueError, OverflowError) as exc:  # an address urllib or the socket refuses
             # ("http://[::1", a port past 65535)
             raise CommandError(f"cannot fetch {source}: not a valid URL ({exc})") from None
-        return decode_html(_checked(data, source), charset), source
+        return _page(data, source, charset), source
     path = Path(source)
     try:
         with path.open("rb") as handle:
@@ -280,7 +323,7 @@ def read_source(source: str, timeout: float = 20.0) -> tuple[str, str | None]:
         hint = ("; for a web page give its URL with https://"
                 if isinstance(exc, FileNotFoundError) and _looks_like_a_url(source) else "")
         raise CommandError(f"cannot read {source}: {exc.strerror or exc}{hint}") from None
-    return decode_html(_checked(data, source)), None
+    return _page(data, source, path=True), None
 
 
 def _not_fetched(exc: BaseException, timeout: float) -> str:
