@@ -81,6 +81,43 @@ def test_parquet_needs_a_file(tmp_path):
                                             "--output FILE.parquet")
 
 
+@pytest.mark.parametrize("name", ["out.jsonl", "out.parquet"])
+def test_output_into_a_new_folder_makes_it(tmp_path, name):
+    """`--output runs/today/out.jsonl` where runs/ did not exist was "cannot write ...: No
+    such file or directory" (for Parquet, pyarrow's "[Errno 2] Failed to open local file");
+    train --out and eval --out make their folders, so batch does too."""
+    if name.endswith(".parquet"):
+        pytest.importorskip("pyarrow.parquet", reason="Parquet output needs pyarrow")
+    out = tmp_path / "runs" / "today" / name
+    done = blocksift("batch", "--no-progress", "-j", "1", "-o", str(out),
+                     stdin=jsonl(LINES[:1]), home=tmp_path / "home")
+    assert done.returncode == 0, done.stderr
+    assert out.is_file() and out.stat().st_size > 0
+
+
+@pytest.mark.parametrize("name", ["out.jsonl", "out.parquet"])
+def test_output_under_a_file_says_which_is_the_file(tmp_path, name):
+    (tmp_path / "runs").write_text("not a folder")
+    out = tmp_path / "runs" / "today" / name
+    done = blocksift("batch", "--no-progress", "-j", "1", "-o", str(out),
+                     stdin=jsonl(LINES[:1]), home=tmp_path / "home")
+    assert done.returncode == 2
+    assert done.stderr.decode() == (f"blocksift: error: cannot write {out}: "
+                                    f"{tmp_path / 'runs'} is a file, not a folder\n")
+
+
+def test_parquet_onto_a_folder_is_said_without_errno(tmp_path):
+    pytest.importorskip("pyarrow.parquet", reason="Parquet output needs pyarrow")
+    out = tmp_path / "out.parquet"
+    out.mkdir()
+    done = blocksift("batch", "--no-progress", "-j", "1", "-o", str(out),
+                     stdin=jsonl(LINES[:1]), home=tmp_path / "home")
+    assert done.returncode == 2
+    line = done.stderr.decode()
+    assert line.startswith(f"blocksift: error: cannot write {out}: ") and "[Errno" not in line
+    assert line.count("\n") == 1
+
+
 @pytest.fixture(scope="module")
 def all_main_model(tmp_path_factory) -> Path:
     """The packaged auto model with its threshold at 0: every block is main content."""

@@ -10,6 +10,7 @@ on its first pages: strings and numbers as they are, nested fields (``metadata``
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -76,8 +77,9 @@ class ParquetSink:
         self.path = path
         try:
             self.writer = self.pa.parquet.ParquetWriter(str(path), self.schema)
-        except OSError as exc:
-            raise CommandError(f"cannot write {path}: {exc}") from None
+        except OSError as exc:  # pyarrow's own words follow "[Errno N]"
+            reason = exc.strerror or re.sub(r"^\[Errno \d+\] ", "", str(exc))
+            raise CommandError(f"cannot write {path}: {reason}") from None
         self.rows: list[dict[str, Any]] = []
 
     def _cell(self, kind: str, value: Any) -> Any:
@@ -113,17 +115,33 @@ def add_arguments(parser: Any) -> None:
                              "jsonl); Parquet needs pyarrow (the parquet extra) and --output")
 
 
+def _make_folder(output: Path) -> None:
+    """The folder ``--output`` names, made as ``train --out`` and ``eval --out`` make theirs
+    (it was "cannot write out/run1.jsonl: No such file or directory", and for Parquet
+    pyarrow's "[Errno 2] Failed to open local file ..."), or a CommandError saying why not."""
+    folder = output.parent
+    existing = next(p for p in (folder, *folder.parents) if p.exists() or p == p.parent)
+    if not existing.is_dir():
+        raise CommandError(f"cannot write {output}: {existing} is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CommandError(f"cannot write {output}: cannot make the folder {folder} "
+                           f"({exc.strerror or exc})") from None
+
+
 def open_sink(args: Any, stdout: BinaryIO, columns: dict[str, str]) -> JsonlSink | ParquetSink:
     """The sink ``--output``/``--format`` ask for; checked before any page is read."""
     output: Path | None = args.output
     fmt = args.format or ("parquet" if output is not None and output.suffix == ".parquet"
                           else "jsonl")
-    if fmt == "parquet":
-        if output is None:
-            raise CommandError("Parquet output needs a file: --output FILE.parquet")
-        return ParquetSink(output, columns)
+    if fmt == "parquet" and output is None:
+        raise CommandError("Parquet output needs a file: --output FILE.parquet")
     if output is None:
         return JsonlSink(stdout)
+    _make_folder(output)
+    if fmt == "parquet":
+        return ParquetSink(output, columns)
     try:
         return JsonlSink(output.open("wb"), owned=True)
     except OSError as exc:
