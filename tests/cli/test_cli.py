@@ -505,6 +505,24 @@ def test_examples_export_to_stdout_and_says_which_file_it_wrote(tmp_path):
     assert len(gzip.decompress((folder / "pages.jsonl.gz").read_bytes()).splitlines()) == 6
 
 
+@pytest.mark.parametrize("given", ["afile/pages.jsonl.gz", "afile/sub/new"])
+def test_examples_export_under_a_file_names_the_file(tmp_path, given):
+    """A file where a folder of the path goes was "afile: File exists"; new folders are made
+    (``new/sub/x.jsonl.gz`` is written)."""
+    home = tmp_path / "home"
+    assert blocksift("examples", "import", str(DATASET), home=home).returncode == 0
+    (tmp_path / "afile").write_text("a file")
+    done = blocksift("examples", "export", str(tmp_path / given), home=home)
+    target = tmp_path / given if given.endswith(".gz") else tmp_path / given / "pages.jsonl.gz"
+    assert done.returncode == 2
+    assert done.stderr == (f"blocksift: error: cannot write {target}: {tmp_path / 'afile'} "
+                           "is a file, not a folder\n")
+    done = blocksift("examples", "export", str(tmp_path / "new" / "sub" / "x.jsonl.gz"),
+                     home=home)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "new" / "sub" / "x.jsonl.gz").is_file()
+
+
 @pytest.mark.parametrize("given, message", [
     ("missing.html", "cannot read {path}: No such file or directory"),  # was '[Errno 2] ...'
     ("folder", "cannot read {path}: Is a directory"),

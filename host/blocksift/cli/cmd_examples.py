@@ -366,6 +366,10 @@ def _export(store: Any, path: Path, with_blocks: bool) -> tuple[int, str]:
         return count, "standard output"
     # as the store names it: a folder, or a name without a suffix, gets pages.jsonl.gz
     target = path / "pages.jsonl.gz" if path.is_dir() or not path.suffix else path
+    # the folders are made on the way; a file where one of them goes was "afile: File exists"
+    existing = next(p for p in target.parents if p.exists() or p == p.parent)
+    if not existing.is_dir():
+        raise CommandError(f"cannot write {target}: {existing} is a file, not a folder")
     return store.export(path, with_blocks=with_blocks), str(target)
 
 
