@@ -3,6 +3,8 @@
 Input is :attr:`MainText.html`, already reduced by ``content.sanitized_html`` to a small
 allowlist of tags, so this renderer handles exactly that set:
 
+* headings that head nothing are left out, as the reader leaves them out
+  (:func:`drop_empty_headings`);
 * one headline: the title becomes ``# title`` unless the body already has an ``<h1>`` that
   says the same; other ``<h1>`` are demoted, so a note gets a single top heading;
 * data tables become Markdown (GFM) tables, their caption a ``Table: ...`` line before them
@@ -83,11 +85,92 @@ def _headline_plan(title: str, root: etree._Element) -> tuple[bool, etree._Eleme
     return bool(title.strip()), None
 
 
+#: What a heading may head besides text: pictures, tables, code, formulas, embeds (the
+#: reader's ``CONTENT_ELEMENTS``, extension/src/reader.js).
+_HEADED_CONTENT = frozenset({"img", "picture", "video", "audio", "table", "pre", "math", "svg",
+                             "figure", "iframe", "canvas", "hr"})
+
+
+def _walk(node: etree._Element):
+    """``node``'s elements and text in document order: ("element", element) and ("text",
+    the element the text is in, text); comments are left out, their tails are not."""
+    if node.text and isinstance(node.tag, str):
+        yield "text", node, node.text
+    for child in node:
+        if isinstance(child.tag, str):
+            yield "element", child, ""
+            yield from _walk(child)
+        if child.tail:
+            yield "text", node, child.tail
+
+
+def _within(node: etree._Element, box: etree._Element) -> bool:
+    return node is box or any(above is box for above in node.iterancestors())
+
+
+def _signs_text(heading: etree._Element, following: etree._Element) -> bool:
+    """Whether ``heading``, followed by the heading ``following``, signs the text before it
+    (a testimonial's quote, then its author's name and role as two headings): in the nearest
+    box holding other text there is text before it, after it only headings."""
+    for box in heading.iterancestors():
+        before = after = passed = False
+        for kind, node, text in _walk(box):
+            if kind == "element":
+                passed = passed or node is heading
+                continue
+            if not text.strip() or _within(node, heading):
+                continue
+            if not passed:
+                before = True
+            elif not any(n.tag in HEADINGS for n in (node, *node.iterancestors())):
+                after = True
+        holds = _within(following, box)
+        if before or after or holds:
+            return before and not after and holds
+    return False
+
+
+def drop_empty_headings(root: etree._Element) -> bool:
+    """Remove the headings that head nothing, as the reader does (``dropEmptyHeadings``,
+    extension/src/reader.js): followed by a heading of their rank or above, or by the end of
+    the text (a carousel's "Similar Items", whose items the algorithm left out); not one that
+    signs the text before it. True when one was removed."""
+    empty: list[etree._Element] = []
+    heading: etree._Element | None = None  # the last heading seen with nothing under it yet
+    for kind, node, text in list(_walk(root)):
+        if heading is not None and _within(node, heading):
+            continue
+        if kind == "text":
+            if text.strip():
+                heading = None
+            continue
+        if node.tag in HEADINGS:
+            if heading is not None and node.tag[1] <= heading.tag[1] \
+                    and not _signs_text(heading, node):
+                empty.append(heading)
+            heading = node
+        elif node.tag in _HEADED_CONTENT:
+            heading = None
+    if heading is not None:
+        empty.append(heading)
+    for node in empty:
+        node.drop_tree()  # its tail stays
+    return bool(empty)
+
+
+def _inner_html(root: etree._Element) -> str:
+    return escape(root.text or "", quote=False) + "".join(
+        lxml_html.tostring(child, encoding="unicode") for child in root)
+
+
 def html_document(title: str, html: str) -> str:
-    """``--format html``: the main HTML under exactly one headline."""
+    """``--format html``: the main HTML under exactly one headline, without the headings
+    that head nothing (:func:`drop_empty_headings`)."""
+    root = parse_fragment(html)
+    if drop_empty_headings(root):
+        html = _inner_html(root)
     if not title.strip():
         return html
-    root = parse_fragment(html)
     if any(same_headline(title, h.text_content()) for h in root.iter(*HEADINGS)):
         return html  # the article already says its headline
     return f"<h1>{escape(title)}</h1>\n{html}"
@@ -96,6 +179,7 @@ def html_document(title: str, html: str) -> str:
 def to_markdown(title: str, html: str) -> str:
     """Markdown of a main text (see the module docstring)."""
     root = parse_fragment(html)
+    drop_empty_headings(root)
     prefix, kept = _headline_plan(title or "", root)
     for heading in list(root.iter(*HEADINGS)):
         if heading is kept:

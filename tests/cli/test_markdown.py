@@ -76,6 +76,53 @@ def test_html_document_has_one_headline():
     assert html_document("A & B", "<p>x</p>") == "<h1>A &amp; B</h1>\n<p>x</p>"
 
 
+@pytest.mark.parametrize("html, kept, dropped", [
+    # a carousel's heading whose items were left out, then the next section's
+    ("<h1>T</h1><p>x</p><h2>Similar Items</h2><h2>Explore</h2><p>Seller.</p>",
+     ["Explore", "Seller."], ["Similar Items"]),
+    ("<p>x</p><div><h2>You may also like</h2></div>", ["x"], ["You may also like"]),
+    # a heading over a lower one, over a picture, or signing a quote stays
+    ("<h2>A</h2><h3>B</h3><p>x</p>", ["A", "B", "x"], []),
+    ("<p>x</p><h2>Map</h2><img src='https://example.org/m.png' alt='map'>", ["Map"], []),
+    ("<blockquote><p>Great lanterns.</p><h4>Jane Doe</h4><h5>CEO</h5></blockquote><p>y</p>",
+     ["Jane Doe", "CEO"], []),
+])
+def test_headings_that_head_nothing_are_left_out_as_the_reader_does(html, kept, dropped):
+    """The reader drops them (extension/src/reader.js dropEmptyHeadings); `--format
+    markdown` and `html` printed "## Similar Items" over the next section's text."""
+    for rendered in (to_markdown("Title", html), html_document("Title", html)):
+        for text in kept:
+            assert text in rendered, rendered
+        for text in dropped:
+            assert text not in rendered, rendered
+
+
+PRODUCT = """<html><head><title>Brass Ship Lantern, Hand Made | Harbour Goods</title>
+<meta property="og:title" content="Brass Ship Lantern, Hand Made"></head><body>
+<nav><a href="/">Home</a> <a href="/shop">Shop</a> <a href="/about">About</a></nav><main>
+<div><h2>People who viewed this item also viewed</h2></div><div>
+<h1>Brass Ship Lantern, Hand Made</h1>
+<p>This lantern is hand made from solid brass by a small workshop on the coast, and every
+one is tested in wind and rain before it leaves. It burns oil for eight hours on a filling.</p>
+<p>The glass is thick and the handle folds flat, so the lantern travels well in a boat's
+locker or a car's boot. Each comes with a wick, a funnel and a cloth bag.</p>
+</div></main><footer><a href="/p">Privacy</a> <a href="/t">Terms</a></footer></body></html>"""
+
+
+def test_markdown_and_html_carry_the_title_the_reader_shows(tmp_path):
+    """The reader shows the metadata's title; the CLI printed the algorithm's, here the
+    first heading of the chosen text ("# People who viewed this item also viewed")."""
+    page = tmp_path / "product.html"
+    page.write_text(PRODUCT, encoding="utf-8")
+    markdown = _extract(str(page), "--format", "markdown")
+    assert markdown.returncode == 0, markdown.stderr
+    assert markdown.stdout.splitlines()[0] == "# Brass Ship Lantern, Hand Made"
+    assert "People who viewed" not in markdown.stdout
+    html = _extract(str(page), "--format", "html")
+    assert html.stdout.count("<h1") == 1 and "<h1>Brass Ship Lantern, Hand Made</h1>" in \
+        html.stdout, html.stdout[:400]
+
+
 def _extract(*args: str) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=str(REPO / "host"))
     return subprocess.run([sys.executable, "-m", "blocksift", "extract", *args],

@@ -113,13 +113,21 @@ def _extract(args: argparse.Namespace, module: Any, params: Any, html: str,
         if main is not None:
             from ..render_markdown import html_document
 
-            print(html_document(main.title, main.html))
+            print(html_document(_reader_title(main), main.html))
     elif args.format == "markdown":
         if main is not None:
             from ..render_markdown import to_markdown
 
-            print(to_markdown(main.title, main.html))
+            print(to_markdown(_reader_title(main), main.html))
     else:
         if main is not None and main.text:
             print(main.text)
     return 0 if result.status == "ok" else 1
+
+
+def _reader_title(main: Any) -> str:
+    """The title the reader view shows (extension/src/background.js): the metadata's, which
+    weighs every title the page gives (:mod:`blocksift.titles`), else the algorithm's. The
+    algorithm's alone named a product page "People who viewed this item also viewed", the
+    first heading of the text it chose."""
+    return (main.metadata.title if main.metadata is not None else "") or main.title or ""
