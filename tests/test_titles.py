@@ -179,6 +179,46 @@ def test_metadata_of_an_untitled_page_takes_its_first_line_not_nothing():
     assert found.title == "Walks"
 
 
+def test_a_slogan_set_as_a_heading_is_no_title():
+    # SuiteCRM's front page: after the testimonial, its slogan in the next <h1>, and more
+    # <h1>s for its sections (a page builder's); the reader was titled by the slogan
+    heads = ['"Users wanting something that is close to Salesforce in power, but is fully '
+             'open sourced, need look no further." - Forbes',
+             "Sell, market, and service more effectively with SuiteCRM, the world's number 1 "
+             "Open Source CRM.",
+             "Whatever your goal, SuiteCRM offers comprehensive insights that will help your "
+             "business thrive.", "Oneworld Accuracy", "Titomic"]
+    body = "<main>" + "".join(f"<h1>{text}</h1><p>" + "Open source CRM for every business. "
+                              * 10 + "</p>" for text in heads) + "</main>"
+    said = "SuiteCRM - Open Source CRM Software Application for Businesses"
+    head = (f'<title>{said}</title><meta property="og:title" content="{said}">'
+            '<meta property="og:site_name" content="SuiteCRM">')
+    title = metadata.extract(page(body, head, url="https://suitecrm.com/"),
+                             MainText(title=titles.clean(heads[0]))).title
+    assert title == "Open Source CRM Software Application for Businesses", title
+    # a headline that ends in an abbreviation, one that the <title> says, and a short one
+    # ending in a full stop are titles still
+    for headline, head in (("The Hottest Real Estate Markets in the U.S.", ""),
+                           ("We changed how the harbour counts its boats this year.",
+                            "<title>We changed how the harbour counts its boats this year. | "
+                            "Harbour Herald</title>"),
+                           ("Harbour lights return.", "")):
+        found = page(f"<article><h1>{headline}</h1><p>" + "The lights are back. " * 30
+                     + "</p></article>", head)
+        assert metadata.extract(found).title == headline
+
+
+def test_the_first_of_many_h1_is_not_the_first_h1():
+    def features(count: int) -> dict[str, float]:
+        body = "".join(f"<h1>Section number {n}</h1><p>Text of the section.</p>"
+                       for n in range(count))
+        found = metadata.title_candidates(page(body, "<title>Harbour guide</title>"))
+        return {c.key: c.features for c in found}["section number 0"]
+
+    assert "h1_first" in features(2)
+    assert "h1_first" not in features(3) and "h1_other" in features(3)
+
+
 def test_a_testimonial_set_as_a_heading_is_no_title():
     # SuiteCRM's front page opens with a quotation from Forbes in its first <h1>, which the
     # algorithm took for its title too: the reader was titled by the testimonial

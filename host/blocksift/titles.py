@@ -150,6 +150,20 @@ def _quotation(text: str) -> bool:
     return _QUOTATION.match(clean(text)) is not None
 
 
+#: A sentence, not a title: eight words or more ending in a full stop or an exclamation mark,
+#: the last word no abbreviation ("... in the U.S." is a title).
+_SLOGAN = re.compile(r"^(?:\S+\s+){7,}[^\s.]+[.!]$")
+#: How many shown <h1> make a page's first one no more its title than the others.
+_MANY_H1 = 3
+
+
+def _slogan(text: str) -> bool:
+    """A landing page's slogan or a section's lead sentence ("The world's #1 AI CRM powers the
+    Agentic Enterprise."): on wcxb-dev such an ``<h1>``, which <title> and og:title do not
+    say, was never the page's title and often won over it."""
+    return _SLOGAN.match(clean(text)) is not None
+
+
 def candidates(tree: etree._Element, metas: dict[str, str], ld_nodes: list[dict],
                page_title: str, chosen: str, site_names: list[str], url: str | None,
                in_furniture=lambda element: False, text_of=None) -> list[Candidate]:
@@ -188,17 +202,26 @@ def candidates(tree: etree._Element, metas: dict[str, str], ld_nodes: list[dict]
                 dropped_site=float(names_site(removed, site)), **{f"cut_{mark}": 1.0})
 
     shown = {node: _shown_text(node, text_of) for node in tree.iter("h1")}
+    # a page that sets three or more headings as <h1> (a page builder's sections, its
+    # testimonials and slogans among them) has no first one that stands for its title more
+    # than the others
+    first_is_title = sum(1 for text in shown.values() if text.strip()) < _MANY_H1
     # a testimonial set as a heading is no title, unless the page's <title> or og:title says it
     named = f" {words(clean(page_title))} {words(clean(metas.get('og:title')))} "
     shown = {node: text for node, text in shown.items()
              if not _quotation(text) or f" {words(clean(text))} " in named}
     if chosen and _quotation(chosen) and f" {words(clean(chosen))} " not in named:
         chosen = ""
-    headings = [node for node, text in shown.items() if text.strip()][:4]
+    # a slogan set as a heading likewise ("Sell, market, and service more effectively with
+    # SuiteCRM, the world's number 1 Open Source CRM.")
+    every = [node for node, text in shown.items() if text.strip()
+             and (not _slogan(text) or f" {words(clean(text))} " in named)]
+    headings = every[:4]
     for index, heading in enumerate(headings):
         text = shown[heading]
         furniture = in_furniture(heading)
-        source = "h1_furniture" if furniture else ("h1_first" if index == 0 else "h1_other")
+        source = "h1_furniture" if furniture else \
+            ("h1_first" if index == 0 and first_is_title else "h1_other")
         found_h1 = add(f"h1:{source}", text)
         if found_h1 is not None and _in_main(heading):
             found_h1.add("h1_in_main")
