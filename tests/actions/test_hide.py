@@ -92,6 +92,26 @@ def test_links_in_running_text_and_paragraphs_between_links_stay() -> None:
     assert any(e.tag == "a" and e.getparent().tag == "p" for e in baseline)
 
 
+def test_a_line_of_links_in_a_paragraph_goes_and_a_sentence_with_links_stays() -> None:
+    # a post's "« older | Main | newer »" line is a <p> of links, no running text
+    # (link_line_density); a sentence with three links in the story stays
+    prose = " ".join(f"word{i}" for i in range(80))
+    html = ("<html><head><title>The harbour story</title></head><body>"
+            f"<article><h1>The harbour story</h1><p>{prose}</p><p>{prose}</p>"
+            "<p>See <a href=/q>the quay</a>, <a href=/b>the boats</a> and "
+            f"<a href=/l>the lighthouse</a> for more.</p><p>{prose}</p></article>"
+            "<p><a href=/p>« The older story of the quay</a> | <a href=/>Main</a> | "
+            "<a href=/n>The newer story of the pier »</a></p></body></html>")
+    page, _result, decision = _plan(html)
+    assert [t.xpath for t in decision.plan.targets] == ["/html/body/p"]
+    assert decision.plan.targets[0].reason == "3 links, link density 0.97, outside the main text"
+    after, _ = visible_words(page, decision.elements)
+    assert (after["quay"], after["boats"], after["lighthouse"], after["older"]) == (1, 1, 1, 0)
+    # off, every <p> is running text: the line stays
+    _page, _result, kept = _plan(html, STRUCTURE.model_copy(update={"link_line_density": 1.01}))
+    assert not kept.plan.targets
+
+
 def test_headline_and_byline_outside_the_main_container_are_never_hidden() -> None:
     prose = " ".join(f"word{i}" for i in range(80))
     html = ("<html><head><title>Big news today</title></head><body>"

@@ -189,7 +189,8 @@ def run_hider(prepared: Prepared, hider: str, params: HideParams | None = None) 
 # -- threshold choice by domain-grouped cross-validation -------------------------------------
 
 GRID = [HideParams(segments=False, grow=False), HideParams(comment_sections=False),
-        HideParams(restraint_link_lists=False), HideParams(restraint_link_lists=True)] + [
+        HideParams(restraint_link_lists=False), HideParams(restraint_link_lists=True),
+        HideParams(link_line_density=1.01)] + [
     HideParams(segment_links_p=links, segment_other_p=other, hide_comments=comments)
     for links, other, comments in ((0.05, 0.0, False), (0.1, 0.03, False), (0.2, 0.1, False),
                                    (0.1, 0.03, True), (0.2, 0.1, True), (0.3, 0.15, True))]
