@@ -624,6 +624,9 @@ function dropRepeatedTitle(fragment, title, published) {
   if (!wanted) return false;
   const heading = [...fragment.querySelectorAll("h1")].find((h) => squeeze(readText(h)) === wanted);
   if (heading) {
+    // a heading right above it heads nothing (a product page's "People who viewed this item
+    // also viewed" over its name); once the headline is gone, it headed the text below
+    dropEmptyHeadings(fragment, heading);
     heading.remove();
     return true;
   }
@@ -683,8 +686,8 @@ function signsText(heading, next) {
 
 /** Headings that head nothing: followed by a heading of their rank or above, or by the end
  * of the text (a box's "Related stories" whose list the algorithm left out); not one that
- * signs the text before it (`signsText`). */
-function dropEmptyHeadings(fragment) {
+ * signs the text before it (`signsText`). With `before`, only those that `before` follows. */
+function dropEmptyHeadings(fragment, before = null) {
   const walker = document.createTreeWalker(fragment, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
   const empty = [];
   let open = null; // the last heading seen with nothing under it yet
@@ -696,13 +699,14 @@ function dropEmptyHeadings(fragment) {
     }
     const level = HEADING_LEVEL[node.localName];
     if (level) {
-      if (open && level <= HEADING_LEVEL[open.localName] && !signsText(open, node)) empty.push(open);
+      if (open && level <= HEADING_LEVEL[open.localName] && (!before || node === before)
+          && !signsText(open, node)) empty.push(open);
       open = node;
     } else if (CONTENT_ELEMENTS.has(node.localName)) {
       open = null;
     }
   }
-  if (open) empty.push(open);
+  if (open && !before) empty.push(open);
   for (const heading of empty) heading.remove();
 }
 

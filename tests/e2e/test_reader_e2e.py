@@ -632,6 +632,24 @@ def test_reader_drops_headings_that_head_nothing(
     page.screenshot(artifacts / "reader-empty-headings.png")
 
 
+def test_reader_drops_a_heading_that_heads_only_the_headline(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a product page's main text opens with a carousel's heading, its items left out, then
+    # the product's name: with the name shown as the title, the carousel's heading stood
+    # over the product's text
+    html = ("<div><h2>People who viewed this item also viewed</h2></div><div>"
+            "<h1>Brass Ship Lantern</h1><p>Hand made from solid brass by a small workshop on "
+            "the coast; it burns oil for eight hours on a filling.</p><h2>Delivery</h2>"
+            "<p>Sent in a wooden crate within three days.</p></div>")
+    page = reader_of_answer(browser, "headlineonly", stored_answer(
+        site, "Brass Ship Lantern", html, {"title": "Brass Ship Lantern"}))
+    assert page.evaluate("document.getElementById('title').textContent") == "Brass Ship Lantern"
+    headings = page.evaluate(f"[...{CONTENT}.querySelectorAll('h1, h2')].map(h => h.textContent)")
+    assert headings == ["Delivery"], headings
+    assert " ".join(text_of(page).split()).startswith("Hand made from solid brass")
+    page.screenshot(artifacts / "reader-heading-over-headline.png")
+
+
 def test_reader_keeps_headings_that_sign_the_text_before_them(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a testimonials page: each quote, then its author's name and role as two headings, each
