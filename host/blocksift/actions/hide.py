@@ -163,7 +163,7 @@ class HideParams(BaseModel):
                                      "max_prose_chars and min_links like any other; above 1: "
                                      "never (every <p> is running text). 0.9: no page of the "
                                      "five dev sets loses gold text by it; 0.8 and below cost "
-                                     "a dragnet page (docs/hide.md)")
+                                     "a dragnet page (docs/evaluation.md)")
     chrome_link_density: float = Field(0.3, ge=0, le=1, description="Least link density of a "
                                        "navigation or related box found by class or role "
                                        "(below it, the box is content named oddly)")
