@@ -91,9 +91,12 @@ def _span(columns: list[Column]) -> int:
 
 def render(columns: list[Column], width: int | None) -> list[str]:
     """The table's lines: whole when ``width`` is None or the table fits in it, else in
-    blocks of at most ``width`` columns (a single column wider than that gets a block of its
-    own), separated by an empty line."""
+    blocks of fewer than ``width`` columns (a single column wider than that gets a block of
+    its own), separated by an empty line. A line as wide as the terminal leaves the cursor
+    past its end, and some terminals then wrap it onto an empty line, as :func:`say` keeps to
+    ``width - 1``: hide's fold table, given a ninth setting, drew 80-column lines in 80."""
     rows = len(columns[0].cells) if columns else 0
+    width = None if width is None else width - 1
     if width is None or _span(columns) <= width:
         return _block(columns, rows)
     keys = [c for c in columns if c.key]
