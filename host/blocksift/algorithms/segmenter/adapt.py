@@ -37,6 +37,7 @@ import numpy as np
 from lxml import etree
 
 from ... import sites
+from ...paths import HOME_ENV
 from . import features as feats
 from . import labels
 
@@ -234,6 +235,19 @@ def save(prior: SitePrior, directory: Path | None = None) -> Path:
 
 
 _CACHE: dict[str, tuple[float, SitePrior | None]] = {}
+#: What :func:`sites_dir` depends on: blocksift's own override and what platformdirs reads.
+_DIR_ENV = (HOME_ENV, "XDG_DATA_HOME", "HOME", "APPDATA", "LOCALAPPDATA")
+_DIRS: dict[tuple[str | None, ...], str] = {}
+
+
+def _sites_dir_now() -> str:
+    """:func:`sites_dir` as a string, worked out once per environment: it is asked for every
+    page, and platformdirs and pathlib cost more than the look for the file itself."""
+    key = tuple(map(os.environ.get, _DIR_ENV))
+    found = _DIRS.get(key)
+    if found is None:
+        found = _DIRS[key] = str(sites_dir())
+    return found
 
 
 def site_prior_for(url: str, directory: Path | None = None) -> SitePrior | None:
@@ -241,19 +255,21 @@ def site_prior_for(url: str, directory: Path | None = None) -> SitePrior | None:
     site = site_key(url)
     if not site:
         return None
-    path = (directory or sites_dir()) / f"{site}.json"
+    path = os.path.join(directory if directory is not None else _sites_dir_now(),
+                        site + ".json")
     try:
-        mtime = path.stat().st_mtime_ns
-    except OSError:
+        mtime = os.stat(path).st_mtime_ns
+    except (OSError, ValueError):  # ValueError: a NUL in the name
         return None
-    cached = _CACHE.get(str(path))
+    cached = _CACHE.get(path)
     if cached is not None and cached[0] == mtime:
         return cached[1]
     try:
-        prior: SitePrior | None = SitePrior.from_json(path.read_text(encoding="utf-8"))
+        with open(path, encoding="utf-8") as handle:
+            prior: SitePrior | None = SitePrior.from_json(handle.read())
     except (OSError, ValueError, KeyError):
         prior = None  # a damaged site file must not break extraction
-    _CACHE[str(path)] = (mtime, prior)
+    _CACHE[path] = (mtime, prior)
     return prior
 
 
