@@ -69,6 +69,22 @@ def test_groups_left_out_are_minus_one_and_the_rest_unchanged():
         features.compute(Page(html), without=("papers",))
 
 
+def test_a_model_without_the_papers_signals_gets_them_left_out_and_the_rest_unchanged():
+    # the crawl models read no linkblocks, linkdensity or farsw column: the walk does not
+    # count linkdensity's measures for them, and nothing else moves
+    html = (ROOT / "examples" / "article.html").read_text(encoding="utf-8")
+    papers = ("farsw", "linkblocks", "linkdensity")
+    full = features.compute(Page(html))
+    lean = features.compute(Page(html), without=papers)
+    left_out = [features.FEATURE_INDEX[n] for g in papers for n in features.PAPER_GROUPS[g]]
+    kept = [i for i in range(len(features.FEATURE_NAMES)) if i not in left_out]
+    assert (lean.features[:, left_out] == -1).all()
+    assert (full.features[:, left_out] != -1).any()
+    assert np.array_equal(lean.features[:, kept], full.features[:, kept])
+    assert features.walk(Page(html)).link_density_rows is not None
+    assert features.walk(Page(html), link_density=False).link_density_rows is None
+
+
 @pytest.mark.skipif(not HAS_LIGHTGBM, reason="lightgbm not installed (the 'train' extra)")
 def test_a_model_trained_without_groups_runs_without_them(tmp_path: Path, monkeypatch):
     from blocksift import auto_training
@@ -725,6 +741,21 @@ def test_five_labeled_pages_adapt_the_model_to_their_site(tmp_path: Path):
     assert labels.words(main_text) == labels.words(gold)
     # another site is untouched
     assert adapt.site_prior_for("https://other.example/a", tmp_path) is None
+
+
+def test_the_site_file_is_looked_for_where_the_environment_says_now(tmp_path: Path,
+                                                                    monkeypatch):
+    # the folder is worked out once per environment, so a changed BLOCKSIFT_HOME counts
+    url = "https://mill.example/{}"
+    for home, pages in (("one", 1), ("two", 2)):
+        monkeypatch.setenv("BLOCKSIFT_HOME", str(tmp_path / home))
+        assert adapt.site_prior_for(url.format(9)) is None
+        for n in range(pages):
+            adapt.add_example(*_site_page(n), url.format(n))
+        assert adapt.site_prior_for(url.format(9)).pages == pages
+    monkeypatch.setenv("BLOCKSIFT_HOME", str(tmp_path / "one"))
+    assert adapt.site_prior_for(url.format(9)).pages == 1
+    assert adapt.site_prior_for("https://mill.example\x00/9") is None
 
 
 def test_one_blog_of_a_platform_does_not_adapt_another(tmp_path: Path):

@@ -574,14 +574,15 @@ class _Records:
     block_parent: array = field(default_factory=_ints)  # and its parent block
 
 
-def walk(page: Page, *, compiled: bool | None = None) -> Walk:
+def walk(page: Page, *, compiled: bool | None = None, link_density: bool = True) -> Walk:
     """One iterative walk of the body: blocks and their text pieces, and what every element
     has itself (its state, its text's collapsed length, where its subtree ends).
 
     What a subtree has is summed afterwards with numpy (:func:`_tally`), only for the
     elements features read: the loop does as little per element as it can. The loop below
     the start is compiled when ``_walk.pyx`` was built (``compiled=None``: whenever it was);
-    the Python loop (:func:`_walk_below`) gives the same records.
+    the Python loop (:func:`_walk_below`) gives the same records. ``link_density`` False:
+    no :attr:`Walk.link_density_rows` (None), for a caller that reads no linkdensity signal.
     """
     root = page.tree
     body = root.find("body")
@@ -641,7 +642,7 @@ def walk(page: Page, *, compiled: bool | None = None) -> Walk:
     else:
         head_inside = _walk_below(start, rec, out, state)
     # linkdensity walks the head too when there is no body or one is inside it
-    _tally(out, rec, link_density_known=not head_inside and body is not None)
+    _tally(out, rec, link_density_known=link_density and not head_inside and body is not None)
     return out
 
 
@@ -1294,7 +1295,9 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     unknown = set(without) - set(PAPER_GROUPS)
     if unknown:
         raise ValueError(f"unknown signal groups: {', '.join(sorted(unknown))}")
-    w = walk(page)
+    # a model without all three papers' signals reads none of their columns (below)
+    papers = papers and not {"linkblocks", "linkdensity", "farsw"} <= set(without)
+    w = walk(page, link_density=papers)
     texts_all = _block_texts(w)
     lengths = np.fromiter(map(len, texts_all), dtype=np.int64, count=len(texts_all))
     rows = np.flatnonzero(lengths)
@@ -1387,7 +1390,7 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
         makers[name] = lambda r, value=page_feats[j]: value
     # a model without all three papers' signals reads none of their columns: the spans,
     # the link-block scan and the link-density ratios are not worth computing for it
-    if papers and not {"linkblocks", "linkdensity", "farsw"} <= set(without):
+    if papers:
         paper = paper_signals(page, blocks, None if w.link_density_rows is None
                               else w.link_density_rows[rows],
                               link_blocks="linkblocks" not in without,
