@@ -924,13 +924,17 @@ def _link_density_rows(rec: _Records, n: int, state: np.ndarray, ends: np.ndarra
 #: Stands for a line break (``<br>``, a newline in ``<pre>``) until the text is joined.
 LINE_BREAK = "\x1e"
 if _compiled_walk is not None:
-    _compiled_walk.configure(block=_BLOCK, line_break_bit=_BREAK, skip=_SKIP,
-                             not_element=_NOT_ELEMENT, in_link=_IN_LINK, ld_link=_LD_LINK,
-                             hint_mask=_HINT_MASK, hint_shift=_HINT_SHIFT, hidden=_HIDDEN,
-                             itemprop=_ITEMPROP, role_bits=_ROLE_BITS, hint_bits=_hint_bits,
-                             hidden_style=_hidden_style, class_bits_memo=_CLASS_BITS,
-                             class_bits=_class_bits, stamp_attr=STAMP_ATTR,
-                             line_break=LINE_BREAK, presence_bits=PRESENCE_BITS)
+    try:
+        _compiled_walk.configure(block=_BLOCK, line_break_bit=_BREAK, skip=_SKIP,
+                                 not_element=_NOT_ELEMENT, in_link=_IN_LINK, ld_link=_LD_LINK,
+                                 hint_mask=_HINT_MASK, hint_shift=_HINT_SHIFT,
+                                 hidden=_HIDDEN, itemprop=_ITEMPROP, role_bits=_ROLE_BITS,
+                                 hint_bits=_hint_bits, hidden_style=_hidden_style,
+                                 class_bits_memo=_CLASS_BITS, class_bits=_class_bits,
+                                 stamp_attr=STAMP_ATTR, line_break=LINE_BREAK,
+                                 presence_bits=PRESENCE_BITS)
+    except TypeError:  # a build older than this source (not rebuilt): the Python walk
+        _compiled_walk = None
 
 
 def _text(pieces: list[str], keep_newlines: bool = False) -> str:
