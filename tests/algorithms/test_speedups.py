@@ -140,6 +140,18 @@ def test_the_compiled_trees_reach_the_numpy_walks_leaves(seed: int):
     x[:5] = ensemble.threshold[ensemble.feature >= 0][:1]  # ties go left
     assert np.array_equal(ensemble._walk(x), ensemble._walk_numpy(x))
     assert len(np.unique(ensemble._walk(x))) > 40  # many leaves reached, not one path
+    # the leaves' values straight from the compiled walk, as numpy takes them by index
+    by_index = ensemble._node_value.take(ensemble._walk_numpy(x)).reshape(len(x), -1)
+    assert np.array_equal(ensemble._leaf_values(x), by_index)
+
+
+@needs_trees
+def test_a_compiled_module_older_than_its_source_is_not_used():
+    from blocksift.speedups import compiled
+
+    name = "blocksift.algorithms.segmenter._trees"
+    assert compiled(name, needs=("leaf_states", "leaf_values")) is not None
+    assert compiled(name, needs=("leaf_states", "a_function_of_a_newer_source")) is None
 
 
 @needs_trees

@@ -26,7 +26,8 @@ from ...speedups import compiled
 
 # The walk compiled (``_trees.pyx``), where the install found a C compiler; the numpy walk
 # gives the same leaves. BLOCKSIFT_NO_SPEEDUPS=1 keeps to numpy.
-_compiled_trees = compiled("blocksift.algorithms.segmenter._trees")
+_compiled_trees = compiled("blocksift.algorithms.segmenter._trees",
+                           needs=("leaf_states", "leaf_values"))
 
 FORMAT_VERSION = 1
 #: A node as the compiled walk reads it (``_trees.pyx``'s ``Node``, C's alignment).
@@ -122,6 +123,7 @@ class TreeEnsemble:
             nodes["left"], nodes["right"] = self.left, self.right
             nodes["nan_left"] = self.default_left
             self._nodes, self._root_nodes = nodes, np.asarray(self.roots, np.int32)
+            self._leaf_value = np.ascontiguousarray(self.value, np.float64)
 
     def _walk(self, x: np.ndarray) -> np.ndarray:
         """Doubled leaf index (``2 * node``) of every (row, tree), flat in row-major order:
@@ -130,6 +132,16 @@ class TreeEnsemble:
             return self._walk_numpy(x)
         out = np.empty(len(x) * len(self._roots), dtype=np.intp)
         _compiled_trees.leaf_states(x, self._root_nodes, self._nodes, out)
+        return out
+
+    def _leaf_values(self, x: np.ndarray) -> np.ndarray:
+        """The value of the leaf of every (row, tree), shape (rows, trees): compiled straight
+        from the walk where it was built (no index array between), else taken by index."""
+        if _compiled_trees is None:
+            return self._node_value.take(self._walk(x)).reshape(len(x), len(self._roots))
+        out = np.empty((len(x), len(self._roots)))
+        _compiled_trees.leaf_values(x, self._root_nodes, self._nodes, self._leaf_value,
+                                    out.reshape(-1))
         return out
 
     def _walk_numpy(self, x: np.ndarray) -> np.ndarray:
@@ -217,8 +229,7 @@ class TreeEnsemble:
         out = np.zeros(shape)
         for start in range(0, len(x), CHUNK_ROWS):
             part = np.ascontiguousarray(x[start:start + CHUNK_ROWS])
-            leaf_values = self._node_value.take(self._walk(part)).reshape(len(part),
-                                                                       len(self._roots))
+            leaf_values = self._leaf_values(part)
             if self.n_classes == 1:
                 out[start:start + len(part)] = leaf_values.sum(axis=1)
             else:
