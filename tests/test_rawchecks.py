@@ -27,10 +27,15 @@ BUNDLED_PAGES = sorted([*(ROOT / "tests").glob("golden/*/source.html"),
 PIECES = ["<", "</", ">", "<a", "<p ", "<div", '"', "'", "=", "/", " ", "\t", "\n", "\u00a0",
           "\u2003", "\x1c", "title", "TITLE", "Textarea", "xmp", "iframe", "noembed",
           "NOFRAMES", "tıtle", "İframe", "_", "1", "é", "x", "ab", "<title>", "</title>",
-          "<xmp ", "</xmp>", "<iframe", "<b", "c=d", 'e="f g"', "h='i'", "j=", "k"]
+          "<xmp ", "</xmp>", "<iframe", "<b", "c=d", 'e="f g"', "h='i'", "j=", "k",
+          # scripts, which the second look blanks: every way one opens and closes, or not
+          "<script", "<SCRIPT>", "<scripts", "<ſcript", "</script>", "</Script\t>",
+          "</script", "</scrİpt>", "script"]
 
 
-def _regex_swallowing(raw: str) -> bool:
+def _regex_swallowing(raw: str, outside_scripts: bool = False) -> bool:
+    if outside_scripts:
+        raw = repair._SCRIPT.sub(lambda script: " " * len(script.group()), raw)
     return repair._last_swallowing_open(repair._SWALLOWING_TAG.finditer(raw))
 
 
@@ -43,20 +48,22 @@ def _random_markup(rng: random.Random, pieces: int) -> str:
 def test_random_markup_gets_the_regexes_answers(seed: int):
     rng = random.Random(seed)
     patterns = {limit: many_attributes_pattern(limit) for limit in range(4)}
-    folded = found = 0
+    folded = found = differs = 0
     for _ in range(3000):
         raw = _random_markup(rng, rng.randrange(1, 40))
         for limit, pattern in patterns.items():
             assert checks.has_tag_over(raw, limit) == (pattern.search(raw) is not None), \
                 (raw, limit)
             found += pattern.search(raw) is not None
-        answer = checks.swallowing_left_open(raw)
-        if answer is None:  # a folded letter: the regex answers instead
-            folded += 1
-            continue
-        assert answer == _regex_swallowing(raw), raw
-        found += answer
-    assert folded and found  # both kinds of answer were reached, not only "no"
+        for outside_scripts in (False, True):
+            answer = checks.swallowing_left_open(raw, outside_scripts)
+            if answer is None:  # a folded letter: the regex answers instead
+                folded += 1
+                continue
+            assert answer == _regex_swallowing(raw, outside_scripts), (raw, outside_scripts)
+            found += answer
+            differs += outside_scripts and answer != _regex_swallowing(raw)
+    assert folded and found and differs  # every kind of answer was reached
 
 
 @needs_checks
@@ -78,6 +85,7 @@ def test_bundled_pages_get_the_regexes_answers(path: Path):
     assert checks.has_tag_over(raw, MAX_ATTRIBUTES_PER_TAG) == (
         page._MANY_ATTRIBUTES.search(raw) is not None)
     assert checks.swallowing_left_open(raw) == _regex_swallowing(raw)
+    assert checks.swallowing_left_open(raw, True) == _regex_swallowing(raw, True)
 
 
 def test_without_the_compiled_checks_the_regexes_answer(monkeypatch):
@@ -88,3 +96,5 @@ def test_without_the_compiled_checks_the_regexes_answer(monkeypatch):
     assert not page.has_tag_over_attribute_limit("<p a b c>")
     assert repair.raw_may_need_scan("<html><head><title>never closed<body><p>x</p>")
     assert not repair.raw_may_need_scan("<title>t</title><p>x</p>")
+    # a raw-text tag left open inside a script only is no reason to scan
+    assert not repair.raw_may_need_scan("<script>document.write('<title>')</script><p>x</p>")

@@ -93,16 +93,81 @@ def has_tag_over(str raw, Py_ssize_t limit):
 cdef tuple _NAMES = ("iframe", "noembed", "noframes", "textarea", "title", "xmp")
 
 
-def swallowing_left_open(str raw):
+cdef inline bint _is_fold(Py_UCS4 c):
+    """A letter outside ASCII that the case-blind regex folds to one of the names' ("ı",
+    "İ", "ſ")."""
+    return c == 0x130 or c == 0x131 or c == 0x17f
+
+
+cdef int _name_at(int kind, void* data, Py_ssize_t j, Py_ssize_t n, str name):
+    """1 when ``name`` (lower case ASCII) starts at ``j`` whatever the case and is not
+    followed by a word character (``\\b``), 0 when not, -1 at a folded letter."""
+    cdef Py_ssize_t m, length = len(name)
+    cdef Py_UCS4 c
+    if j + length > n:
+        return 0
+    for m in range(length):
+        c = PyUnicode_READ(kind, data, j + m)
+        if _is_fold(c):
+            return -1
+        if u'A' <= c <= u'Z':
+            c = <Py_UCS4>(<unsigned int>c | 0x20)
+        if c != <Py_UCS4>name[m]:
+            return 0
+    if j + length < n:
+        c = PyUnicode_READ(kind, data, j + length)
+        if c == u'_' or Py_UNICODE_ISALNUM(c):
+            return 0
+    return 1
+
+
+cdef Py_ssize_t _script_end(str raw, int kind, void* data, Py_ssize_t j, Py_ssize_t n):
+    """Where the script whose ``<script`` name ends at ``j`` ends, as ``repair._SCRIPT``'s
+    lazy ``.*?(?:</script\\s*>|\\Z)`` finds it: after the first ``</script`` that white space
+    and a ``>`` follow, else the end; -1 at a folded letter."""
+    cdef Py_ssize_t at = j, k
+    cdef Py_UCS4 c
+    cdef int found
+    while True:
+        at = PyUnicode_FindChar(raw, u'<', at, n, 1)
+        if at < 0:
+            return n
+        if at + 1 < n and PyUnicode_READ(kind, data, at + 1) == u'/':
+            k = at + 2
+            found = 0
+            if k + 6 <= n:
+                for name_at in range(6):
+                    c = PyUnicode_READ(kind, data, k + name_at)
+                    if _is_fold(c):
+                        return -1
+                    if u'A' <= c <= u'Z':
+                        c = <Py_UCS4>(<unsigned int>c | 0x20)
+                    if c != <Py_UCS4>u"script"[name_at]:
+                        break
+                else:
+                    found = 1
+            if found:
+                k += 6
+                while k < n and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, k)):
+                    k += 1
+                if k < n and PyUnicode_READ(kind, data, k) == u'>':
+                    return k + 1
+        at += 1
+
+
+def swallowing_left_open(str raw, bint outside_scripts=False):
     """Whether some raw-text element's last tag in ``raw`` is a start tag, as
     ``_last_swallowing_open(_SWALLOWING_TAG.finditer(raw))`` says (``<(/?)(name)\\b``,
-    case-insensitive); None where a tag's name holds a letter outside ASCII that the regex
-    folds to one of the names ("ı", "İ", "ſ"): that rare page is left to the regex."""
-    cdef Py_ssize_t n = len(raw), at = 0, j, m, length
+    case-insensitive); ``outside_scripts``: in ``raw`` with ``repair._SCRIPT``'s matches
+    blanked first (no copy of the page made). None where a tag's name holds a letter
+    outside ASCII that the regex folds to one of the names ("ı", "İ", "ſ"): that rare page
+    is left to the regex."""
+    cdef Py_ssize_t n = len(raw), at = 0, j
     cdef int kind = PyUnicode_KIND(raw)
     cdef void* data = PyUnicode_DATA(raw)
     cdef Py_UCS4 c
     cdef bint closing
+    cdef int matched
     cdef str name
     cdef dict last_open = {}
     while True:
@@ -111,13 +176,22 @@ def swallowing_left_open(str raw):
             break
         j = at + 1
         at += 1
+        if outside_scripts:
+            matched = _name_at(kind, data, j, n, u"script")
+            if matched < 0:
+                return None
+            if matched:
+                at = _script_end(raw, kind, data, j + 6, n)
+                if at < 0:
+                    return None
+                continue
         closing = j < n and PyUnicode_READ(kind, data, j) == u'/'
         if closing:
             j += 1
         if j >= n:
             continue
         c = PyUnicode_READ(kind, data, j)
-        if c == 0x130 or c == 0x131 or c == 0x17f:
+        if _is_fold(c):
             return None
         if c > 127:
             continue
@@ -126,23 +200,10 @@ def swallowing_left_open(str raw):
         if not (c == u'i' or c == u'n' or c == u't' or c == u'x'):
             continue
         for name in _NAMES:
-            length = len(name)
-            if j + length > n:
-                continue
-            for m in range(length):
-                c = PyUnicode_READ(kind, data, j + m)
-                if c == 0x130 or c == 0x131 or c == 0x17f:
-                    return None
-                if u'A' <= c <= u'Z':
-                    c = <Py_UCS4>(<unsigned int>c | 0x20)
-                if c != <Py_UCS4>name[m]:
-                    break
-            else:
-                # \b: the name is not followed by a word character
-                if j + length < n:
-                    c = PyUnicode_READ(kind, data, j + length)
-                    if c == u'_' or Py_UNICODE_ISALNUM(c):
-                        continue
+            matched = _name_at(kind, data, j, n, name)
+            if matched < 0:
+                return None
+            if matched:
                 last_open[name] = not closing
                 break
     return any(last_open.values())

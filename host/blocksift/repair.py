@@ -271,11 +271,10 @@ _HOLDS_A_PAGE = etree.XPath(
 def raw_may_need_scan(raw: str) -> bool:
     """Whether ``raw`` may leave a raw-text element open to its end (:func:`_close_swallowing`)
     or hold an attribute value that never closes (:func:`_close_open_quote`)."""
-    if _swallowing_left_open(raw):
-        # most such pages write those tags in script strings: look again outside scripts
-        outside = _SCRIPT.sub(lambda script: " " * len(script.group()), raw)
-        if _swallowing_left_open(outside):
-            return True
+    # most pages that leave one open write those tags in script strings: look again
+    # outside scripts
+    if _swallowing_left_open(raw) and _swallowing_left_open(raw, outside_scripts=True):
+        return True
     for quote in "\"'":
         # a value that never closes holds the last quote of its kind, right after "name="
         at = raw.rfind(quote)
@@ -288,12 +287,15 @@ def raw_may_need_scan(raw: str) -> bool:
 _compiled_checks = compiled("blocksift._rawchecks")
 
 
-def _swallowing_left_open(raw: str) -> bool:
-    """Whether some raw-text element's last tag in ``raw`` is a start tag."""
+def _swallowing_left_open(raw: str, outside_scripts: bool = False) -> bool:
+    """Whether some raw-text element's last tag in ``raw`` is a start tag; ``outside_scripts``:
+    in ``raw`` with its :data:`_SCRIPT` elements blanked."""
     if _compiled_checks is not None:
-        found = _compiled_checks.swallowing_left_open(raw)
+        found = _compiled_checks.swallowing_left_open(raw, outside_scripts)
         if found is not None:  # None: a name with a letter the regex folds (rare)
             return bool(found)
+    if outside_scripts:
+        raw = _SCRIPT.sub(lambda script: " " * len(script.group()), raw)
     return _last_swallowing_open(_SWALLOWING_TAG.finditer(raw))
 
 
