@@ -318,3 +318,39 @@ def test_the_ladder_measures_the_tree_once_per_pruner(link_blocks, monkeypatch):
     assert result.main.text == expected.main.text and result.stats == expected.stats
     # strict, the rest of the ladder, and (with link blocks pruning) the body's own pruner
     assert len(calls) == (2 if link_blocks == "off" else 3)
+
+
+_STORY = "<p>" + "The river rose three metres overnight and the town's bridge closed. " * 4 + "</p>"
+
+
+@pytest.mark.parametrize("html", [
+    # <title> in the head, og:title there too, a slogan h1 and the story's h2
+    "<html><head><title>Flood closes bridge | Town News</title><meta property='og:title' "
+    "content='Flood closes the bridge'></head><body><h1>Town News</h1><h2>Flood closes "
+    "bridge</h2>" + _STORY + "</body></html>",
+    # og:title only outside the head (found because the source names it), twitter:title
+    "<html><head><title>Town News</title></head><body><meta name='twitter:title' "
+    "content='Bridge closed by flood'><h3>Bridge closed by flood</h3>" + _STORY
+    + "</body></html>",
+    # og:title spelt with an entity: the source does not name it, so it is not looked for
+    "<html><head><title>News</title></head><body><meta property='og&#58;title' "
+    "content='Hidden title here'><h1>One</h1><h1>Two</h1>" + _STORY + "</body></html>",
+    # content after </body> (the root is the content root) and no <title> in a head
+    "<html><body><h1>Bridge closes after the flood</h1>" + _STORY + "</body></html>"
+    "<h2>Flood water stays high</h2><p>More text after the body closed.</p>",
+    # no <head>, no <body>: the parser makes them
+    "<title>Flood news</title><h4>River</h4>" + _STORY,
+])
+def test_the_title_is_the_same_from_the_segmenters_pass_as_from_its_own_search(html):
+    from blocksift.algorithms.segmenter import features
+
+    page = Page(html)
+    blocks = features.compute(page)
+    assert blocks.title_sources is not None and blocks.title_sources.root is page.tree
+    content = blocks.elements[-1:]
+    for main in (None, content):
+        expected = auto.extract_title(Page(html), main and features.compute(
+            Page(html)).elements[-1:])
+        assert auto.extract_title(page, main, frozenset(), blocks.title_sources) == expected
+    assert auto._title_and_og_title(page, blocks.title_sources) == \
+        auto._title_and_og_title(Page(html))

@@ -1066,7 +1066,7 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
             features={"p_main": round(p_main, 4)}))
     left_out = set(notices(main_elements)) if main_elements else set()
     text = _main_text(blocks, kinds, left_out)
-    title = extract_title(page, main_elements or None, main_exclude)
+    title = extract_title(page, main_elements or None, main_exclude, blocks.title_sources)
     stats = {"blocks": float(len(blocks)), "main_blocks": float(kinds.count("main")),
              "text_length": float(len(text)),
              "uncertain_share": round(uncertain_share(blocks.texts, prob), 4),

@@ -782,28 +782,94 @@ def _title_overlap(text: str, title: str) -> float:
 _OG_TITLE = ".//meta[@property='og:title' or @name='og:title' or @name='twitter:title']/@content"
 
 
-def _title_and_og_title(page: Page) -> tuple[str, str]:
+@dataclass
+class TitleSources:
+    """What :func:`extract_title` looks for in the whole tree, gathered by a pass over it that
+    a caller makes anyway (the segmenter's page-level features): the same answers as its own
+    searches, for that tree as it was then.
+
+    Fed, in document order, every element of :data:`TAGS` below each child of ``root`` in
+    turn (``in_head``: below the first ``<head>``; ``in_body``: below ``body``).
+    """
+
+    TAGS = ("title", "meta", "h1", "h2", "h3", "h4")
+
+    root: etree._Element
+    body: etree._Element | None
+    headings: list[etree._Element] = field(default_factory=list)  # h1-h4
+    body_headings: list[etree._Element] = field(default_factory=list)
+    head_title: etree._Element | None = None  # the first <title> below the first <head>
+    title: etree._Element | None = None  # the first anywhere
+    head_og: str | None = None  # the first og:title / twitter:title content below <head>
+    og: str | None = None  # the first anywhere
+
+    def add(self, element: etree._Element, tag: str, in_head: bool, in_body: bool) -> None:
+        if tag == "meta":
+            if (element.get("property") == "og:title"
+                    or element.get("name") in ("og:title", "twitter:title")):
+                content = element.get("content")
+                if content is not None:
+                    if self.og is None:
+                        self.og = content
+                    if in_head and self.head_og is None:
+                        self.head_og = content
+        elif tag == "title":
+            if self.title is None:
+                self.title = element
+            if in_head and self.head_title is None:
+                self.head_title = element
+        else:
+            self.headings.append(element)
+            if in_body:
+                self.body_headings.append(element)
+
+    def headings_below(self, root: etree._Element, tags: tuple[str, ...]
+                       ) -> list[etree._Element] | None:
+        """``root.iter(*tags)`` of a root the pass saw whole, else None."""
+        found = (self.headings if root is self.root else
+                 self.body_headings if root is self.body and root is not None else None)
+        return None if found is None else [h for h in found if h.tag in tags]
+
+
+def _headings(page: Page, tags: tuple[str, ...], sources: TitleSources | None
+              ) -> list[etree._Element]:
+    """The ``tags`` headings of :func:`_content_root`, in document order."""
+    root = _content_root(page)
+    found = sources.headings_below(root, tags) if sources is not None else None
+    return list(root.iter(*tags)) if found is None else found
+
+
+def _title_and_og_title(page: Page, sources: TitleSources | None = None) -> tuple[str, str]:
     """The first ``<title>``'s text and the first ``og:title`` (or ``twitter:title``), white
     space collapsed.
 
     Looked for in ``<head>`` first, which comes first in document order: a search of the
     whole tree is a step per element of a long page. Outside it only when the head has none,
-    and for the meta tags only when the page's source names them at all.
+    and for the meta tags only when the page's source names them at all. ``sources``: what a
+    pass over ``page.tree`` found of them already.
     """
     tree = page.tree
-    head = tree.find("head")
-    found = head.find(".//title") if head is not None else None
-    if found is None:
-        found = tree.find(".//title")
+    if sources is not None and sources.root is tree:
+        found = sources.head_title if sources.head_title is not None else sources.title
+        og = [sources.head_og] if sources.head_og is not None else []
+        if not og and sources.og is not None and (
+                "og:title" in page.raw or "twitter:title" in page.raw):
+            og = [sources.og]
+    else:
+        head = tree.find("head")
+        found = head.find(".//title") if head is not None else None
+        if found is None:
+            found = tree.find(".//title")
+        og = head.xpath(_OG_TITLE) if head is not None else []
+        if not og and ("og:title" in page.raw or "twitter:title" in page.raw):
+            og = tree.xpath(_OG_TITLE)
     raw_title = " ".join((found.text_content() or "").split()) if found is not None else ""
-    og = head.xpath(_OG_TITLE) if head is not None else []
-    if not og and ("og:title" in page.raw or "twitter:title" in page.raw):
-        og = tree.xpath(_OG_TITLE)
     return raw_title, " ".join(og[0].split()) if og else ""
 
 
 def extract_title(page: Page, content: list[etree._Element] | None = None,
-                  exclude: set[etree._Element] | frozenset = frozenset()) -> str:
+                  exclude: set[etree._Element] | frozenset = frozenset(),
+                  sources: TitleSources | None = None) -> str:
     """The article title (readability.js ``_getArticleTitle``, with ``og:title`` and the
     content's own headline).
 
@@ -819,14 +885,17 @@ def extract_title(page: Page, content: list[etree._Element] | None = None,
        is only a site name (under three words), the last headline before the content;
     4. ``<title>`` cut at a site-name separator (``|``, `` - ``, ``»``...) when the kept
        part still reads as a headline; else ``<title>``, ``og:title``, the first ``<h1>``.
+
+    ``sources``: the title elements and headings a pass over the page's tree found already
+    (:class:`TitleSources`), so that none is looked for again.
     """
-    raw_title, og_title = _title_and_og_title(page)
+    raw_title, og_title = _title_and_og_title(page, sources)
     norm_title = _norm(raw_title)
     headline = _content_headline(page, content, exclude, raw_title)
     if headline and len(headline) >= 4 and (
             (norm_title and _norm(headline) in norm_title) or _is_headline_like(headline)):
         return headline
-    h1s = [_heading_text(h) for h in _content_root(page).iter("h1")][:3]
+    h1s = [_heading_text(h) for h in _headings(page, ("h1",), sources)][:3]
     h1s = [h for h in h1s if h]
     for candidate in [*h1s, og_title]:
         norm_candidate = _norm(candidate)
@@ -836,7 +905,7 @@ def extract_title(page: Page, content: list[etree._Element] | None = None,
     if len(h1s) == 1 and _is_headline_like(h1s[0]) and _norm(h1s[0]) not in norm_title:
         return h1s[0]
     headings = {_norm(_heading_text(h)): h for h in
-                _content_root(page).iter("h1", "h2", "h3", "h4")}
+                _headings(page, ("h1", "h2", "h3", "h4"), sources)}
     for part in sorted(_TITLE_PARTS.split(raw_title), key=len, reverse=True):
         if _is_headline_like(part) and _norm(part) in headings:
             return part.strip()

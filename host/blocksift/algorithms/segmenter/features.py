@@ -23,6 +23,7 @@ from array import array
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from itertools import repeat
+from typing import TYPE_CHECKING
 
 import numpy as np
 from lxml import etree
@@ -32,6 +33,9 @@ from ...page import Page
 from ...rawscan import STAMP_ATTR
 from ...speedups import compiled
 from .. import linkdensity
+
+if TYPE_CHECKING:
+    from ..auto_rules import TitleSources
 
 # The walk's loop compiled (``_walk.pyx``), where the install found a C compiler; the
 # Python loop gives the same records. BLOCKSIFT_NO_SPEEDUPS=1 keeps to the Python loop.
@@ -225,6 +229,8 @@ class Blocks:
         #: Whether the walk's start holds an element of a tag (:meth:`Walk.holds`; None when
         #: the blocks were made otherwise)
         self.holds = holds
+        #: What the pass for the page-level features found for the title (by :func:`compute`).
+        self.title_sources: TitleSources | None = None
         self.page_features = np.zeros(len(_PAGE)) if page_features is None else page_features
         self._matrix = features
         self._columns = columns
@@ -1003,28 +1009,41 @@ def _fold_to_ascii_letters(text: str) -> str:
             text = text.replace(letter, ascii_letter)
     return text
 _COUNTED_TAGS = ("article", "form", "table")
+_COUNTED = frozenset(_COUNTED_TAGS)
 
 
-def _page_level(page: Page, w: Walk, texts: list[str], chars: np.ndarray) -> np.ndarray:
+def _page_level(page: Page, w: Walk, texts: list[str], chars: np.ndarray
+                ) -> tuple[np.ndarray, TitleSources]:
+    """The page-level features, and what the same pass found for the title."""
+    from ..auto_rules import TitleSources
+
     tree = page.tree
     total = w.chars
     link_total = w.link_chars_total
     tags = w.tags
     # what //script[@type="application/ld+json"]/text(), //meta[@property="og:type"]/@content
-    # and //article, //form, //table find, in one pass over the whole tree instead of five
+    # and //article, //form, //table find, in one pass over the whole tree instead of five,
+    # and the title's elements and headings with them (below each child of the root in turn,
+    # to tell the head's and the body's)
     ld_parts: list[str] = []
     og_parts: list[str] = []
     counted = dict.fromkeys(_COUNTED_TAGS, 0)
-    for el in tree.iter(*_COUNTED_TAGS, "script", "meta"):
-        tag = el.tag
-        if tag == "script":
-            if el.get("type") == "application/ld+json":
-                ld_parts += el.xpath("text()")
-        elif tag == "meta":
-            if el.get("property") == "og:type" and el.get("content") is not None:
-                og_parts.append(el.get("content"))
-        else:
-            counted[tag] += 1
+    head = tree.find("head")
+    sources = TitleSources(tree, tree.find("body"))
+    for top in tree:
+        in_head, in_body = top is head, top is sources.body
+        for el in top.iter(*_COUNTED_TAGS, "script", *TitleSources.TAGS):
+            tag = el.tag
+            if tag == "script":
+                if el.get("type") == "application/ld+json":
+                    ld_parts += el.xpath("text()")
+            elif tag in _COUNTED:
+                counted[tag] += 1
+            else:
+                if tag == "meta" and el.get("property") == "og:type" and \
+                        el.get("content") is not None:
+                    og_parts.append(el.get("content"))
+                sources.add(el, tag, in_head, in_body)
     ld = " ".join(ld_parts)[:200000]
     og = " ".join(og_parts).lower()
     ld_lower = (ld if ld.isascii() else _fold_to_ascii_letters(ld)).lower()
@@ -1039,7 +1058,7 @@ def _page_level(page: Page, w: Walk, texts: list[str], chars: np.ndarray) -> np.
         float("article" in og), float("product" in og),
         float(path.count("/")), float(bool(re.search(r"\d", path))),
     ] + ld_types
-    return np.asarray(values, dtype=np.float64)
+    return np.asarray(values, dtype=np.float64), sources
 
 
 def _sibling_counts(el: etree._Element, cache: dict) -> int:
@@ -1389,7 +1408,7 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     whole("win_chars", window_mean(log_chars, 3))
     whole("win_sentences", window_mean(sentences, 3))
     whole("run_same_parent", _run_lengths(w.parent[rows]))
-    page_feats = _page_level(page, w, texts, chars)
+    page_feats, title_sources = _page_level(page, w, texts, chars)
     for j, name in enumerate(_PAGE):
         makers[name] = lambda r, value=page_feats[j]: value
     # a model without all three papers' signals reads none of their columns: the spans,
@@ -1413,6 +1432,7 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
             makers.pop(name, None)
     out = Blocks(blocks, texts, page_features=page_feats, columns=FeatureColumns(n, makers),
                  tags=tags, parents=w.parent[rows], holds=w.holds)
+    out.title_sources = title_sources
     # the rows of the text blocks in each block's subtree, from the walk's block ranges
     out.row_ranges = (w.blocks, np.searchsorted(rows, np.arange(len(w.blocks))),
                       np.searchsorted(rows, w.block_ends))
