@@ -743,6 +743,23 @@ def test_five_labeled_pages_adapt_the_model_to_their_site(tmp_path: Path):
     assert adapt.site_prior_for("https://other.example/a", tmp_path) is None
 
 
+@pytest.mark.parametrize("without", [(), ("farsw", "linkblocks", "linkdensity", "rules")])
+def test_the_matrix_built_by_groups_of_columns_is_the_one_built_column_by_column(without):
+    html = (ROOT / "examples" / "article.html").read_text(encoding="utf-8")
+    columns = features.compute(Page(html), without=without)._columns
+    assert columns.groups  # some columns are built together
+    rows = [0, 3, 1]
+    whole, some, every_other = (columns.matrix(), columns.matrix(rows),
+                                columns.matrix(slice(1, None, 2)))
+    for name in features.FEATURE_NAMES:  # each column as column() builds it alone
+        assert np.array_equal(whole[:, features.FEATURE_INDEX[name]],
+                              columns.column(name)), name
+    columns.groups = []
+    assert np.array_equal(whole, columns.matrix())
+    assert np.array_equal(some, columns.matrix(rows))
+    assert np.array_equal(every_other, columns.matrix(slice(1, None, 2)))
+
+
 def test_the_site_file_is_looked_for_where_the_environment_says_now(tmp_path: Path,
                                                                     monkeypatch):
     # the folder is worked out once per environment, so a changed BLOCKSIFT_HOME counts

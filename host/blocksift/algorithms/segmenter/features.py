@@ -178,9 +178,17 @@ class FeatureColumns:
     block) is only ever built for the rows asked for.
     """
 
-    def __init__(self, n: int, makers: dict[str, Callable[[np.ndarray | slice], object]]):
+    def __init__(self, n: int, makers: dict[str, Callable[[np.ndarray | slice], object]],
+                 groups: Collection[tuple[tuple[str, ...], Callable[[np.ndarray | slice],
+                                                                    object]]] = ()):
         self.n = n
         self.makers = makers
+        #: Columns built together for :meth:`matrix` (names, and a function from rows to
+        #: their values as a rows x names block, or one row for every row): the same values
+        #: as their makers, a Python call and a column write for several columns. A group
+        #: with a column left out of ``makers`` is built column by column instead.
+        self.groups = [(names, [FEATURE_INDEX[name] for name in names], maker)
+                       for names, maker in groups]
 
     def column(self, name: str, rows: RowIndex = slice(None)) -> np.ndarray:
         """The column ``name`` at ``rows``, as float64 values."""
@@ -196,8 +204,14 @@ class FeatureColumns:
         index = _as_index(rows)
         size = len(range(self.n)[index]) if isinstance(index, slice) else len(index)
         out = np.full((size, len(FEATURE_NAMES)), -1.0)
+        grouped: set[str] = set()
+        for names, columns, maker in self.groups:
+            if all(name in self.makers for name in names):
+                out[:, columns] = maker(index)
+                grouped.update(names)
         for name, maker in self.makers.items():
-            out[:, FEATURE_INDEX[name]] = maker(index)
+            if name not in grouped:
+                out[:, FEATURE_INDEX[name]] = maker(index)
         return out
 
 
@@ -1359,6 +1373,7 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     # of -1 last stands for "no container"
     table = _container_table(w)
     table = np.vstack([table, np.full((1, table.shape[1]), -1.0)])
+    container_groups: list[tuple[tuple[str, ...], Callable[[np.ndarray | slice], object]]] = []
     for k in (1, 2, 3):
         at = w.container_rows[rows, k - 1]
         has = at >= 0
@@ -1370,6 +1385,8 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
         own_share[has] = share
         for m, measure in enumerate(_CONTAINER[:10]):
             makers[f"up{k}_{measure}"] = lambda r, at=at, m=m: table[at[r], m]
+        container_groups.append((tuple(f"up{k}_{measure}" for measure in _CONTAINER[:10]),
+                                 lambda r, at=at: table[at[r], :10]))
         whole(f"up{k}_{_CONTAINER[10]}", own_share)
     state = w.state[rows]
     near = w.near_hints[rows]
@@ -1382,6 +1399,20 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
         makers[f"hint_{name}_self"] = lambda r, j=j: (hb[r] >> j) & 1
         makers[f"hint_{name}_near"] = lambda r, j=j: (near[r] >> j) & 1
         makers[f"hint_{name}_any"] = lambda r, j=j: (state[r] >> _HINT_SHIFT >> j) & 1
+    # the same bits as the makers above, a block of columns at once for the matrix
+    state_bits = ([f"in_{name}" for name in _LANDMARK_TAGS] + [f"role_{name}" for name in _ROLES]
+                  + [f"hint_{name}_any" for name in _HINT_NAMES])
+    state_shifts = np.array([*range(len(_LANDMARK_TAGS)),
+                             *(_ROLE_SHIFT + j for j in range(len(_ROLES))),
+                             *(_HINT_SHIFT + j for j in range(len(_HINT_NAMES)))])
+    hint_shifts = np.arange(len(_HINT_NAMES))
+    groups = [
+        *container_groups,
+        (tuple(state_bits), lambda r: (state[r][:, None] >> state_shifts) & 1),
+        (tuple(f"hint_{name}_self" for name in _HINT_NAMES),
+         lambda r: (hb[r][:, None] >> hint_shifts) & 1),
+        (tuple(f"hint_{name}_near" for name in _HINT_NAMES),
+         lambda r: (near[r][:, None] >> hint_shifts) & 1)]
     makers["hidden"] = lambda r: (state[r] & _HIDDEN) != 0
     makers["itemprop_body"] = lambda r: (state[r] & _ITEMPROP) != 0
     whole("heading_level", np.array([int(t[1]) if t in _HEADINGS else 0 for t in tags],
@@ -1411,6 +1442,7 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     page_feats, title_sources = _page_level(page, w, texts, chars)
     for j, name in enumerate(_PAGE):
         makers[name] = lambda r, value=page_feats[j]: value
+    groups.append((tuple(_PAGE), lambda r: page_feats))
     # a model without all three papers' signals reads none of their columns: the spans,
     # the link-block scan and the link-density ratios are not worth computing for it
     if papers:
@@ -1430,7 +1462,7 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     for group in without:
         for name in PAPER_GROUPS[group]:
             makers.pop(name, None)
-    out = Blocks(blocks, texts, page_features=page_feats, columns=FeatureColumns(n, makers),
+    out = Blocks(blocks, texts, page_features=page_feats, columns=FeatureColumns(n, makers, groups),
                  tags=tags, parents=w.parent[rows], holds=w.holds)
     out.title_sources = title_sources
     # the rows of the text blocks in each block's subtree, from the walk's block ranges
