@@ -253,3 +253,45 @@ def hide_module_ad_slot(html: str) -> bool:
     from blocksift.actions.hide import _ad_slot_tag
 
     return _ad_slot_tag(next(Page(html).body.iter("ins")))
+
+
+def _reference_page() -> tuple[Page, list[etree._Element], etree._Element]:
+    """A docs-like list of fields: each item a field's name and its description, the model
+    having chosen every description and the whole of some items (names and all)."""
+    items = "".join(
+        f"<li><div class=name><code>balance_transaction_{i}</code> <span>nullable string</span>"
+        "</div>"
+        f"<div class=desc>The {i}th field of the object, set when the object is created and "
+        "kept as it is afterwards.</div></li>" for i in range(12))
+    page = Page("<html><body><nav>" + "".join(f"<a href=/{i}>Section {i}</a> " for i in range(30))
+                + f"</nav><main><h2>Attributes</h2><ul>{items}</ul></main></body></html>")
+    lis = page.tree.xpath("//li")
+    main = [li if i % 3 == 0 else li.find("div[@class='desc']") for i, li in enumerate(lis)]
+    return page, main, page.tree.xpath("//main")[0]
+
+
+def test_a_list_of_fields_whose_descriptions_are_chosen_is_one_region() -> None:
+    page, main, box = _reference_page()
+    stats = measure(page.body)
+    heading = box.find("h2")
+    regions = main_regions([heading, *main], stats, page.body,
+                           hidden={page.tree.xpath("//nav")[0]: "navigation"})
+    # a field's name beside its chosen description joins it: one box, not one per field
+    assert regions == [[box]]
+    # without that (the parent's other text must be at most a quarter of the region's) the
+    # descriptions stay boxes of their own, one per unchosen name
+    assert len(main_regions([heading, *main], stats, page.body, label_chars=0)) > 6
+
+
+def test_a_short_label_is_no_way_into_chrome() -> None:
+    page, main, box = _reference_page()
+    stats = measure(page.body)
+    nav = page.tree.xpath("//nav")[0]
+    # the list's items join, but the box does not take in the navigation beside the list
+    regions = main_regions(main, stats, page.body, hidden={nav: "navigation"})
+    assert len(regions) == 1
+    assert not any(nav is e or nav in e.iterdescendants() for e in regions[0])
+    # and a field's name is no label when the model chose none of its item
+    lone = main_regions([main[1]], stats, page.body)
+    assert lone == [[main[1].getparent()]]
+    assert main_regions([main[1]], stats, page.body, label_chars=0) == [[main[1]]]

@@ -492,13 +492,17 @@ def segments_of(page: Page, result: ExtractionResult | None,
 def main_regions(main: Sequence[etree._Element], stats: dict[etree._Element, _Stats],
                  body: etree._Element, gap_chars: int = 300,
                  hidden: dict[etree._Element, str] | None = None,
-                 small_chars: int = 60) -> list[list[etree._Element]]:
+                 small_chars: int = 60, label_chars: int = 80) -> list[list[etree._Element]]:
     """The main content as regions: runs of sibling main elements, lifted to their parent when
     they (nearly) fill it, so that an article is one region, not one per paragraph.
 
     Two runs under one parent join when the text between them is at most ``gap_chars`` or a
     quarter of theirs (an ad or a caption between paragraphs); a run becomes its parent when
-    the parent's other text is at most a quarter of the run's (and ``gap_chars``). The box of
+    the parent's other text is at most a quarter of the run's or at most ``label_chars`` (a
+    field's name beside its chosen description, a method's signature line above its chosen
+    text), and at most ``gap_chars``, so that the items of a reference page's list join
+    although the model chose some names and not others. A region inside another is none of
+    its own. The box of
     the main content does not enclose chrome: runs do not join across a ``hidden`` element
     (element → kind) of more than ``small_chars`` characters, and a run does not become a
     parent holding hidden elements besides it, ads (inside an article) excepted.
@@ -542,19 +546,16 @@ def main_regions(main: Sequence[etree._Element], stats: dict[etree._Element, _St
             parent = region[0].getparent()
             ours = sum(chars(e) for e in region)
             if (parent is not None and parent is not body and parent.tag != "html"
-                    and chars(parent) - ours <= min(gap_chars, ours // 4)
+                    and chars(parent) - ours <= min(gap_chars, max(ours // 4, label_chars))
                     and clear((c for c in parent if c not in region), blocking)):
                 regions.append([parent])
                 changed = True
             else:
                 regions.append(region)
-        # a lifted region may now hold the one after it
-        kept: list[list[etree._Element]] = []
-        for region in regions:
-            if kept and any(a is kept[-1][0] or a in kept[-1] for a in region[0].iterancestors()):
-                continue
-            kept.append(region)
-        regions = kept
+        # a lifted region may now hold another, before or after it
+        tops = {e for region in regions for e in region}
+        regions = [region for region in regions
+                   if not any(a in tops for a in region[0].iterancestors())]
     return [[e for e in region if chars(e) or e in main] for region in regions]
 
 
