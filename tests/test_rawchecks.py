@@ -98,3 +98,32 @@ def test_without_the_compiled_checks_the_regexes_answer(monkeypatch):
     assert not repair.raw_may_need_scan("<title>t</title><p>x</p>")
     # a raw-text tag left open inside a script only is no reason to scan
     assert not repair.raw_may_need_scan("<script>document.write('<title>')</script><p>x</p>")
+
+
+def _regex_hint_bits(word: str) -> int:
+    from blocksift.algorithms.segmenter import features
+
+    lower = word.lower()
+    return sum(1 << i for i, pattern in enumerate(features._HINTS_LOWER)
+               if pattern.search(lower))
+
+
+@needs_checks
+@pytest.mark.parametrize("seed", range(3))
+def test_class_words_get_the_hint_regexes_bits(seed: int):
+    from blocksift.algorithms.segmenter import features
+
+    # words of the letters the hint patterns are made of, with "-" and "_" between parts
+    rng = random.Random(seed)
+    parts = ["ad", "ads", "advert", "advertisement", "adsense", "dfp", "gpt", "sponsored",
+             "sponsor", "header", "comment", "nav", "com", "main", "post", "x", "a", "d", "-",
+             "_", "1", "Ad", "NAV", "banner", "related", "disqus", "text"]
+    words = ["".join(rng.choice(parts) for _ in range(rng.randrange(1, 6)))
+             for _ in range(5000)] + ["", "-ad-", "ad-", "_ads", "xad", "adx", "com-", "pager"]
+    found = 0
+    for word in words:
+        bits = features._HINT_WORDS(word.lower())
+        assert bits == _regex_hint_bits(word), word
+        found |= bits
+    assert found == (1 << len(features._HINT_NAMES)) - 1  # every hint was reached
+    assert features._HINT_WORDS("café") == -1  # outside ASCII: left to the regexes

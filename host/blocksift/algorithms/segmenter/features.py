@@ -115,6 +115,65 @@ _ANY_HINT_LOWER = re.compile("|".join(
     [_as_trie("|".join(p.pattern for p in HINTS.values() if _LITERALS.match(p.pattern)))]
     + [_FAST_LOWER[name] for name in _HINT_NAMES if not _LITERALS.match(HINTS[name].pattern)]))
 _HINTS_LOWER = tuple(re.compile(_FAST_LOWER[name]) for name in _HINT_NAMES)
+#: The words the ``ad`` pattern takes as a whole part of a word (between ``_``, ``-`` and the
+#: word's ends), as the pattern spells them.
+_AD_TOKENS = frozenset(re.fullmatch(r"\(\^\|\[\\s_-\]\)\((.*)\)\(\[\\s_-\]\|\$\)",
+                                    HINTS["ad"].pattern).group(1).split("|"))
+_MAYBE_AD = 1 << 62  # the automaton saw one of _AD_TOKENS: the ad pattern is looked for
+# The hint words read in C (``_rawchecks.hint_word_bits``), where the install built it.
+_compiled_hints = compiled("blocksift._rawchecks", needs=("HintWords",))
+
+
+def _hint_automaton() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The literal hint patterns (and the ad words, as :data:`_MAYBE_AD`) as one
+    Aho-Corasick automaton over lower-case ASCII: (character class of each of the 128
+    characters, the next state per state and class, flat, the bits of each state)."""
+    literals: dict[str, int] = {}
+    for i, name in enumerate(_HINT_NAMES):
+        pattern = HINTS[name].pattern
+        for literal in pattern.split("|") if _LITERALS.match(pattern) else ():
+            literals[literal] = literals.get(literal, 0) | 1 << i
+    for token in _AD_TOKENS:
+        literals[token] = literals.get(token, 0) | _MAYBE_AD
+    chars = sorted({c for literal in literals for c in literal})
+    char_class = np.zeros(128, dtype=np.intc)  # 0: a character of no literal
+    for k, c in enumerate(chars, 1):
+        char_class[ord(c)] = k
+    children: list[dict[int, int]] = [{}]
+    bits = [0]
+    for literal, literal_bits in literals.items():
+        state = 0
+        for c in literal:
+            k = int(char_class[ord(c)])
+            if k not in children[state]:
+                children.append({})
+                bits.append(0)
+                children[state][k] = len(children) - 1
+            state = children[state][k]
+        bits[state] |= literal_bits
+    n_classes = len(chars) + 1
+    goto = np.zeros((len(children), n_classes), dtype=np.intc)
+    fail = [0] * len(children)
+    queue = []
+    for k, child in children[0].items():
+        goto[0, k] = child
+        queue.append(child)
+    for state in queue:  # breadth first: a state's fail state is done before it
+        bits[state] |= bits[fail[state]]
+        for k in range(n_classes):
+            child = children[state].get(k)
+            if child is None:
+                goto[state, k] = goto[fail[state], k]
+            else:
+                goto[state, k] = child
+                fail[child] = int(goto[fail[state], k]) if state else 0
+                queue.append(child)
+    return char_class, goto.ravel(), np.asarray(bits, dtype=np.longlong)
+
+
+_HINT_WORDS = (_compiled_hints.HintWords(*_hint_automaton(), _AD_TOKENS,
+                                         1 << _HINT_NAMES.index("ad"), _MAYBE_AD).bits
+               if _compiled_hints is not None else None)
 _LANDMARK_TAGS = ("nav", "aside", "footer", "header", "main", "article", "form", "li", "table",
                   "a", "noscript", "blockquote", "pre", "figure", "dl")
 _ROLES = ("navigation", "main", "complementary", "banner", "contentinfo", "article", "menu",
@@ -335,7 +394,9 @@ def _hint_value_bits(value: str) -> int:
         found = _HINT_WORD_CACHE.get(word)
         if found is None:
             found = 0
-            if word.isascii():
+            if word.isascii() and _compiled_hints is not None:
+                found = _HINT_WORDS(word.lower())
+            elif word.isascii():
                 lower = word.lower()
                 if _ANY_HINT_LOWER.search(lower):
                     for i, pattern in enumerate(_HINTS_LOWER):
