@@ -120,7 +120,7 @@ _HINTS_LOWER = tuple(re.compile(_FAST_LOWER[name]) for name in _HINT_NAMES)
 _AD_TOKENS = frozenset(re.fullmatch(r"\(\^\|\[\\s_-\]\)\((.*)\)\(\[\\s_-\]\|\$\)",
                                     HINTS["ad"].pattern).group(1).split("|"))
 _MAYBE_AD = 1 << 62  # the automaton saw one of _AD_TOKENS: the ad pattern is looked for
-# The hint words read in C (``_rawchecks.hint_word_bits``), where the install built it.
+# The hint words read in C (``_rawchecks.HintWords``), where the install built it.
 _compiled_hints = compiled("blocksift._rawchecks", needs=("HintWords",))
 
 
@@ -394,7 +394,7 @@ def _hint_value_bits(value: str) -> int:
         found = _HINT_WORD_CACHE.get(word)
         if found is None:
             found = 0
-            if word.isascii() and _compiled_hints is not None:
+            if word.isascii() and _HINT_WORDS is not None:
                 found = _HINT_WORDS(word.lower())
             elif word.isascii():
                 lower = word.lower()
