@@ -984,3 +984,32 @@ def test_farsw_cross_validation_sentences_fit_the_terminal(home, tmp_path):
     assert_clean(done.returncode, done.screen, 0)
     assert [line for line in done.lines if len(line) >= 80] == [], done.screen
     assert " ".join(done.lines[-2:]).split() == lines[-1].split()
+
+
+def test_examples_list_in_a_narrow_terminal_keeps_the_replaced_mark(home, tmp_path):
+    """In an 80-column terminal a long URL was cut from its end, and the '(replaced N)' after
+    it went with it (or with the whole URL, where no room was left): the one mark that says
+    an example's page was labeled before, and its earlier label can be restored."""
+    html = EXAMPLE.read_text(encoding="utf-8")
+    long_url = "https://store.example.com/app/1174180/Red_Dead_Redemption_2_Ultimate_Edition/"
+    pages = tmp_path / "pages.jsonl"
+    pages.write_text("".join(json.dumps({"id": str(n), "url": url, "title": title, "html": html,
+                                         "gold": "Gull Point"}) + "\n"
+                             for n, (url, title) in enumerate([
+                                 (long_url, "Red Dead Redemption 2 on Store"),
+                                 ("https://s.example/a", "A title of fifty columns, more or less"
+                                  " than that one")])), encoding="utf-8")
+    for how in ("skip", "replace"):
+        imported = run("examples", "import", str(pages), "--on-duplicate", how, "--no-progress",
+                       home=home)
+        assert_clean(imported.returncode, imported.stderr.decode(), 0)
+    piped = run("examples", "list", home=home).stdout.decode().splitlines()
+    assert sum("(replaced " in row for row in piped) == 2, piped
+    for columns in (80, 70):
+        done = in_terminal(command("examples", "list"), environment(home), columns=columns)
+        assert_clean(done.returncode, done.screen, 0)
+        rows = [row for row in done.lines if "chars" in row]
+        assert len(rows) == 2, done.screen
+        assert all(len(row) <= columns - 1 for row in rows), rows
+        assert sorted(re.findall(r"\(replaced \d+\)", " ".join(rows))) == ["(replaced 1)",
+                                                                           "(replaced 2)"], rows

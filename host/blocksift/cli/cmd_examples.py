@@ -185,10 +185,20 @@ def _run(args: argparse.Namespace) -> int:
                 line = (f"{_list_start(example)}{pad(titles[example.id], width)}  "
                         f"{example.url or ''}{again}").rstrip()
                 if columns is not None and display_width(line) > columns - 1:
-                    start = f"{_list_start(example)}{pad(titles[example.id], width)}"
-                    left = columns - 1 - display_width(start) - 2
-                    line = (start + "  " + _cut(example.url + again, left) if left >= 24
-                            and example.url else start).rstrip()
+                    # the URL is cut, never the '(replaced N)' mark after it: where there
+                    # is no room for the URL, the mark follows the title, cut to leave room
+                    head = _list_start(example)
+                    start = f"{head}{pad(titles[example.id], width)}"
+                    left = columns - 1 - display_width(start) - 2 - display_width(again)
+                    if left >= 24 and example.url:
+                        line = start + "  " + _cut(example.url, left) + again
+                    elif again:
+                        room_left = max(columns - 1 - display_width(head + again), 8)
+                        line = head + pad(_cut(titles[example.id], room_left),
+                                          min(width, room_left)) + again
+                    else:
+                        line = start
+                    line = line.rstrip()
                 print(line)
         elif args.action == "show":
             example = store.get(args.example_id)
