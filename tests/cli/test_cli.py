@@ -364,6 +364,56 @@ def test_imported_examples_adapt_their_site_and_deleted_ones_stop(tmp_path):
     assert len(json.loads(blocksift("examples", "list", "--json", home=tmp_path).stdout)) == 2
 
 
+def test_train_per_site_keeps_the_saved_examples_of_its_sites(tmp_path):
+    """`train auto --per-site --dataset FILE` wrote each site's file from FILE's pages alone:
+    the examples saved for the site stopped adapting it, and deleting one afterwards took
+    counts it had never put in out of FILE's pages' (the last delete took the file). Now the
+    file counts both, a page in both once, and a delete takes out what its example put in."""
+    from blocksift.algorithms.segmenter import adapt
+    from blocksift.page import Page
+
+    article = EXAMPLE.read_text(encoding="utf-8")
+    records = [json.loads(line) for line in (DATASET / "pages.jsonl").read_text().splitlines()]
+    other = next(r for r in records if r["url"].startswith("https://gazette.example/"))
+    saved = [{"id": str(n), "url": f"https://news.example/saved/{n}", "html": article,
+              "gold": "The article's text." if n else "Gull Point"} for n in range(2)]
+    examples = tmp_path / "saved.jsonl"
+    examples.write_text("".join(json.dumps(r) + "\n" for r in saved), encoding="utf-8")
+    assert blocksift("examples", "import", str(examples), "--no-progress",
+                     home=tmp_path).returncode == 0
+    # FILE: two other pages of the site, and one the examples hold too (an export's)
+    pages = [{"id": f"d{n}", "url": f"https://news.example/more/{n}", "html": other["html"],
+              "gold": other["gold"]} for n in range(2)]
+    pages.append({**saved[1], "gold": "not the saved label"})
+    dataset = tmp_path / "pages.jsonl"
+    dataset.write_text("".join(json.dumps(r) + "\n" for r in pages), encoding="utf-8")
+    done = blocksift("train", "auto", "--per-site", "--dataset", str(dataset), "--no-progress",
+                     home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "news.example: 4 pages (2 of them your saved examples)" in done.stdout
+
+    def counts(items: list[dict]) -> dict:
+        prior = adapt.learn("news.example", [(Page(r["html"], url=r["url"]), r["gold"])
+                                             for r in items])
+        return {"pages": prior.pages, "paths": prior.paths, "texts": prior.texts}
+
+    site_file = tmp_path / "data" / "models" / "auto-sites" / "news.example.json"
+    stored = json.loads(site_file.read_text())
+    assert {k: stored[k] for k in ("pages", "paths", "texts")} == counts(pages[:2] + saved)
+    listed = json.loads(blocksift("examples", "list", "--json", home=tmp_path).stdout)
+    for example in listed:
+        assert blocksift("examples", "delete", str(example["exampleId"]),
+                         home=tmp_path).returncode == 0
+    stored = json.loads(site_file.read_text())
+    assert {k: stored[k] for k in ("pages", "paths", "texts")} == counts(pages[:2])
+
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    done = blocksift("train", "auto", "--per-site", "--dataset", str(empty), home=tmp_path)
+    assert done.returncode == 2 and "empty.jsonl: no pages to learn from" in done.stderr, \
+        done.stderr
+
+
 def test_extract_and_batch_action_hide_give_the_plan_the_extension_receives():
     done = blocksift("extract", str(EXAMPLE), "--action", "hide", "--format", "json")
     assert done.returncode == 0, done.stderr

@@ -315,35 +315,111 @@ def run_auto(args: argparse.Namespace) -> int:
 
 
 def _auto_sites(args: argparse.Namespace, paths: list[Path]) -> int:
-    """``train auto --per-site``: each site's labeled pages adapt auto on that site."""
+    """``train auto --per-site``: each site's labeled pages adapt auto on that site.
+
+    A site's file is counted again from the dataset's pages of that site and the examples
+    saved for it (a page in both counted once, as saved): the file replaces the one there
+    was, and a saved example's counts were in that one. Written over by the dataset's pages
+    alone, the saved examples stopped adapting their site, and deleting one afterwards took
+    counts it had never put in out of the dataset's (its last delete took the file)."""
     from ..algorithms.segmenter import adapt
     from ..labeled import iter_records
     from ..page import Page
+    from ..storage.examples import page_key
 
     by_site: dict[str, list[tuple[Any, str]]] = {}
+    keys: dict[str, set[str]] = {}
+    seen = 0
+    bar = _progress_bar(args, "reading", paths)
     try:
         for path in paths:
             for record in iter_records(path, limit=args.limit):
+                seen += 1
+                if bar is not None:
+                    bar.update()
                 site = adapt.site_key(record.get("url"))
                 if site and record.get("html") and record.get("gold"):
                     by_site.setdefault(site, []).append(
                         (Page(record["html"], url=record["url"]), record["gold"]))
+                    keys.setdefault(site, set()).add(page_key(record["url"]) or "")
     except (ValueError, KeyError, OSError) as exc:
         print(f"blocksift: error: cannot read the training pages: {exc}", file=sys.stderr)
         return 2
+    finally:
+        if bar is not None:
+            bar.close()
+    if not seen:  # an empty file said 'no site has 2 labeled pages', exit 1
+        print(f"blocksift: error: {_nothing_to_learn(args.datasets, 0)}", file=sys.stderr)
+        return 2
     directory = args.out or adapt.sites_dir()
+    saved, replayed = (_saved_examples(set(by_site))
+                       if directory.resolve() == adapt.sites_dir().resolve() else ({}, {}))
     written = 0
     for site, pages in sorted(by_site.items()):
+        own = saved.get(site, [])
+        if own:  # the saved label of a page the dataset holds too is the one counted
+            ours = {key for _, _, key in own}
+            pages = [(page, gold) for (page, gold), key in zip(pages, _keys_of(pages))
+                     if key not in ours]
+            pages += [(Page(html, url=url), gold) for (html, url), gold, _ in own]
         if len(pages) < args.min_site_pages:
             continue
-        path = adapt.save(adapt.learn(site, pages), directory)
-        print(f"{site}: {len(pages)} pages -> {path}")
+        prior = adapt.learn(site, pages)
+        if own or replayed.get(site):
+            # changes already counted in (the old file's) or not yet (still journaled) are
+            # in these counts: never counted again
+            old = adapt.site_prior_for(f"http://{site}/", directory)
+            prior.changes = [*(old.changes if old else []), *replayed.get(site, [])]
+        path = adapt.save(prior, directory)
+        note = f" ({len(own)} of them your saved examples)" if own else ""
+        print(f"{site}: {len(pages)} pages{note} -> {path}")
         written += 1
     if not written:
         print(f"blocksift: error: no site has {args.min_site_pages} labeled pages with a URL",
               file=sys.stderr)
         return 1
     return 0
+
+
+def _keys_of(pages: list[tuple[Any, str]]) -> list[str]:
+    from ..storage.examples import page_key
+
+    return [page_key(page.url) or "" for page, _ in pages]
+
+
+def _saved_examples(sites: set[str]) -> tuple[dict[str, list[Any]], dict[str, list[str]]]:
+    """The examples saved for ``sites`` (((html, url), main text, page key) each) and, per
+    site, the ids of its adaptation changes still journaled (their examples are counted
+    here already). Nothing when there is no examples database; a warning when it cannot be
+    read (the sites are then counted from the dataset alone, as before)."""
+    import sqlite3
+
+    from ..storage.examples import ExampleStore, default_path, page_key, site_of
+
+    path = default_path()
+    if not path.exists():
+        return {}, {}
+    saved: dict[str, list[Any]] = {}
+    replayed: dict[str, list[str]] = {}
+    try:
+        with ExampleStore(path) as store:
+            try:
+                store.settle()  # a change a killed host left half done goes in first
+            except OSError:
+                pass  # the changes stay journaled: named in the file below, never replayed
+            for change, url in store.pending_changes():
+                if site_of(url) in sites:
+                    replayed.setdefault(site_of(url) or "", []).append(change)
+            for example in store.all():
+                if example.site in sites and example.html and example.main_text:
+                    saved.setdefault(example.site, []).append(
+                        ((example.html, example.url), example.main_text,
+                         page_key(example.url) or ""))
+    except (sqlite3.Error, RuntimeError) as exc:
+        print(f"blocksift: warning: the examples database {path} could not be read ({exc}); "
+              "the sites are counted from the dataset's pages only", file=sys.stderr)
+        return {}, {}
+    return saved, replayed
 
 
 def _nothing_to_learn(datasets: list[str], pages: int) -> str:

@@ -382,6 +382,12 @@ class ExampleStore:
                                           (example_id,)).fetchone()
                        for table in ("examples", "replaced"))
 
+    def pending_changes(self) -> list[tuple[str, str | None]]:
+        """(change id, url) of the journaled changes not yet applied, oldest first."""
+        with self._lock:
+            return [(row[0], row[1]) for row in self._conn.execute(
+                "SELECT change, url FROM adapt_journal ORDER BY id").fetchall()]
+
     def _same_page(self, key: str) -> list[tuple[int, str, str]]:
         """(id, html, main text) of the stored examples of the page ``key``, oldest first."""
         rows = self._conn.execute(
