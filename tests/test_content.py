@@ -1699,3 +1699,33 @@ def test_a_definition_s_and_a_caption_s_link_to_itself_shown_as_a_sign_leave_the
     # (a term's link to itself keeps its words, as a heading's does)
     assert [a.get("href") for a in shown.iter("a")] == [
         "https://docs.python.org/json.html#decoders"]
+
+
+@pytest.mark.parametrize("odd", ["", "\u0130", "\u017f"])
+def test_the_consent_attribute_check_answers_as_its_regex_does(odd):
+    # random sources over the pieces the regex cares about; "odd" forces the path for
+    # pages with characters IGNORECASE matches that lower() does not map
+    import random
+
+    pieces = ['"', "'", ">", " ", "\t", "\u00a0", "=", "id", "ID", "Id", "class", "CLASS",
+              "cookie", "COOKIE", "\u212aookie", "gdpr", "conSent", "onetrust", "cc-banner",
+              "CC-WINDOW", "x", "-", "\u0131d", "cla\u017fs", "\u00e9", "\u4e2d"]
+    rng = random.Random(20261130)
+    agree = matched = 0
+    for _ in range(20000):
+        raw = odd + "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
+        expected = bool(content.CONSENT_ATTRIBUTE.search(raw))
+        assert content.names_consent_box(raw) is expected, raw
+        agree += 1
+        matched += expected
+    assert 20 <= matched <= agree - 20  # both answers were exercised
+
+
+def test_the_consent_attribute_check_on_page_sources():
+    assert content.names_consent_box('<div class="site-cookie-notice">x</div>')
+    assert content.names_consent_box("<div id = 'GDPR-layer'>")
+    assert content.names_consent_box("<div\nclass=cc-banner>")
+    assert content.names_consent_box('<i id= class="x cookie">')  # starts that overlap
+    assert not content.names_consent_box('<div class="a">Cookie policy</div>')
+    assert not content.names_consent_box('<p data-id="cookie">')
+    assert not content.names_consent_box('<div class="x" title="consent">')
