@@ -723,6 +723,16 @@ def _dialog(element: etree._Element) -> bool:
             or (element.get("aria-modal") or "").lower() == "true")
 
 
+def _in_content(element: etree._Element) -> bool:
+    """Whether ``element`` lies inside the page's ``<main>``, ``role=main`` or an
+    ``<article>``: a dialog there (by its role, no class naming a banner) is a sheet or drawer
+    of the page's own content, as a shop's product description, size chart or delivery terms
+    that slide open from the page, and is held to ``max_prose_chars`` like a modal or pop-up
+    named by its class."""
+    return any(a.tag in ("main", "article") or (a.get("role") or "").lower() == "main"
+               for a in element.iterancestors())
+
+
 def _consent_platform_root(tokens: set[str]) -> bool:
     """Whether an element's class or id names a consent platform's own root (see
     :data:`_CONSENT_PLATFORM_IN_TOKEN`)."""
@@ -1221,7 +1231,8 @@ def decide(page: Page, result: ExtractionResult | None,
         if kind in ("nav", "links") and element.tag not in ("nav", "header", "footer") and (
                 not s.chars or s.link_chars < params.chrome_link_density * s.chars):
             continue
-        wordy = kind in ("other", "ad") and what.split()[0] not in _GENERIC_BANNER_TOKENS
+        wordy = kind in ("other", "ad") and what.split()[0] not in _GENERIC_BANNER_TOKENS \
+            and not (what.split()[0] in _DIALOG_ROLES and _in_content(element))
         limit = params.banner_prose_chars if wordy else params.max_prose_chars
         if kind == "nav" and (element.tag == "nav" or (element.get("role") or "").lower()
                               == "navigation") and _page_menu(element):
