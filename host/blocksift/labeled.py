@@ -98,10 +98,12 @@ class DatasetError(ValueError):
     not UTF-8, a damaged or cut gzip stream. The message names the file and the line."""
 
 
-def iter_records(path: str | os.PathLike[str], limit: int | None = None
-                 ) -> Iterator[dict[str, Any]]:
+def iter_records(path: str | os.PathLike[str], limit: int | None = None,
+                 labeled: bool = False) -> Iterator[dict[str, Any]]:
     """The records (dicts with an ``html`` text) of a dataset file, among its first ``limit``
-    lines; :class:`DatasetError` for the first line that is not one, or a damaged file."""
+    lines; :class:`DatasetError` for the first line that is not one, or a damaged file.
+    ``labeled``: a record must have a ``gold`` text too (empty for a page with no main
+    text), else it is no labeled page."""
     file = dataset_file(path)
     number = 0
     try:
@@ -114,6 +116,9 @@ def iter_records(path: str | os.PathLike[str], limit: int | None = None
                 raise DatasetError(f"{file}, line {number}: not JSON ({exc.msg})") from None
             if not isinstance(record, dict) or not isinstance(record.get("html"), str):
                 raise DatasetError(f"{file}, line {number}: no \"html\" text, not a page")
+            if labeled and not isinstance(record.get("gold"), str):
+                raise DatasetError(f"{file}, line {number}: no \"gold\" text (the page's "
+                                   "main text), not a labeled page")
             yield record
     except gzip.BadGzipFile:
         raise DatasetError(f"{file}: not a gzip file, though its name ends in .gz") from None

@@ -116,6 +116,10 @@ def test_a_file_with_one_bad_line_imports_nothing_and_names_the_line(tmp_path):
         "not-json.jsonl": ((_record(1) + _record(2) + "{bad json\n").encode(), "line 3: not JSON"),
         "no-html.jsonl": ((_record(1) + '{"id": "2", "gold": "x"}\n').encode(),
                           'line 2: no "html" text'),
+        # a page without its label: it was stored with no main text, and taught its site
+        # that every block of its template is boilerplate
+        "no-gold.jsonl": ((_record(1) + '{"id": "2", "url": "https://ex.org/n", "html": '
+                           '"<p>Some text.</p>"}\n').encode(), 'line 2: no "gold" text'),
         "latin-1.jsonl": (_record(1).encode() + b'{"html": "caf\xe9"}\n', "line 2: not UTF-8"),
         "not-gzip.jsonl.gz": (b"plain text, not gzip\n", "not a gzip file"),
         "cut.jsonl.gz": (gzip.compress("".join(_record(n) for n in range(2000)).encode())[:3000],

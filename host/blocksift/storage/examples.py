@@ -483,10 +483,12 @@ class ExampleStore:
         """Add the records of a datasets-format file (the inverse of :meth:`export`), each
         counted into its site's adaptation as a saved example is (:meth:`settle`).
 
-        The whole file is read and checked first: a bad line (not JSON, no ``html``) or a
-        damaged gzip stream is a :class:`~blocksift.labeled.DatasetError` naming it, and
-        nothing is added, so that fixing the file and importing again does not add its
-        first records twice. All records go in one transaction.
+        The whole file is read and checked first: a bad line (not JSON, no ``html``, no
+        ``gold``: a page without its label was stored with no main text, and taught its site
+        that its whole template is boilerplate) or a damaged gzip stream is a
+        :class:`~blocksift.labeled.DatasetError` naming it, and nothing is added, so that
+        fixing the file and importing again does not add its first records twice. All
+        records go in one transaction.
 
         A record of a page (:func:`page_key`) the store already holds an example of is, by
         ``on_duplicate``: ``skip`` (the default: the stored label may be the user's later
@@ -500,13 +502,13 @@ class ExampleStore:
         if on_duplicate not in ON_DUPLICATE:
             raise ValueError(f"on_duplicate must be one of {', '.join(ON_DUPLICATE)}")
         last: dict[str, int] = {}
-        for index, record in enumerate(iter_records(path)):
+        for index, record in enumerate(iter_records(path, labeled=True)):
             key = page_key(record.get("url"))
             if key is not None:
                 last[key] = index
         report = ImportReport()
         with self._lock, self._transaction():
-            for index, record in enumerate(iter_records(path)):
+            for index, record in enumerate(iter_records(path, labeled=True)):
                 url = record.get("url")
                 key = page_key(url)
                 if key is not None and on_duplicate != "keep":
