@@ -1013,3 +1013,14 @@ def test_examples_list_in_a_narrow_terminal_keeps_the_replaced_mark(home, tmp_pa
         assert all(len(row) <= columns - 1 for row in rows), rows
         assert sorted(re.findall(r"\(replaced \d+\)", " ".join(rows))) == ["(replaced 1)",
                                                                            "(replaced 2)"], rows
+
+
+def test_train_per_site_in_a_terminal_shows_how_far_it_is(home):
+    """`train auto --per-site` read and counted every page with nothing on the screen but
+    the sites' lines at the end; now a bar counts the pages read, then the pages counted."""
+    done = in_terminal(command("train", "auto", "--per-site", "--min-site-pages", "1",
+                               "--dataset", str(DATASET)), environment(home))
+    assert_clean(done.returncode, done.screen, 0)
+    assert re.search(r"reading: 100%\|.*\| 6/6 ", done.screen), done.screen
+    assert re.search(r"counting: 100%\|.*\| 5/5 ", done.screen), done.screen
+    assert "\rgazette.example: 1 page -> " in done.screen, done.screen

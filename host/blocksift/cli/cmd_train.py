@@ -354,7 +354,7 @@ def _auto_sites(args: argparse.Namespace, paths: list[Path]) -> int:
     directory = args.out or adapt.sites_dir()
     saved, replayed = (_saved_examples(set(by_site))
                        if directory.resolve() == adapt.sites_dir().resolve() else ({}, {}))
-    written = 0
+    chosen = {}
     for site, pages in sorted(by_site.items()):
         own = saved.get(site, [])
         if own:  # the saved label of a page the dataset holds too is the one counted
@@ -362,9 +362,15 @@ def _auto_sites(args: argparse.Namespace, paths: list[Path]) -> int:
             pages = [(page, gold) for (page, gold), key in zip(pages, _keys_of(pages))
                      if key not in ours]
             pages += [(Page(html, url=url), gold) for (html, url), gold, _ in own]
-        if len(pages) < args.min_site_pages:
-            continue
-        prior = adapt.learn(site, pages)
+        if len(pages) >= args.min_site_pages:
+            chosen[site] = (pages, own)
+    written = 0
+    # the blocks of every page are found and counted here: most of the time, on a large set
+    bar = _progress_bar(args, "counting", [])
+    if bar is not None:
+        bar.total = sum(len(pages) for pages, _ in chosen.values())
+    for site, (pages, own) in chosen.items():
+        prior = adapt.learn(site, pages, progress=bar.update if bar is not None else None)
         if own or replayed.get(site):
             # changes already counted in (the old file's) or not yet (still journaled) are
             # in these counts: never counted again
@@ -372,8 +378,15 @@ def _auto_sites(args: argparse.Namespace, paths: list[Path]) -> int:
             prior.changes = [*(old.changes if old else []), *replayed.get(site, [])]
         path = adapt.save(prior, directory)
         note = f" ({len(own)} of them your saved examples)" if own else ""
-        print(f"{site}: {len(pages)} pages{note} -> {path}")
+        count = f"{len(pages)} page" + ("s" if len(pages) != 1 else "")
+        line = f"{site}: {count}{note} -> {path}"
+        if bar is not None:
+            bar.write(line, file=sys.stdout)
+        else:
+            print(line)
         written += 1
+    if bar is not None:
+        bar.close()
     if not written:
         print(f"blocksift: error: no site has {args.min_site_pages} labeled pages with a URL",
               file=sys.stderr)

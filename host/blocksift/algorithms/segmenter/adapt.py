@@ -28,7 +28,7 @@ import logging
 import math
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -178,13 +178,17 @@ class SitePrior:
         return cls(data["site"], int(data["pages"]), paths, data["texts"], list(changes))
 
 
-def learn(site: str, pages: Iterable[tuple[Any, str]], main_share: float = 0.5) -> SitePrior:
-    """A site's prior from labeled pages: (parsed Page, gold main text) pairs."""
+def learn(site: str, pages: Iterable[tuple[Any, str]], main_share: float = 0.5,
+          progress: Callable[[], object] | None = None) -> SitePrior:
+    """A site's prior from labeled pages: (parsed Page, gold main text) pairs; ``progress``
+    is called after each page."""
     prior = SitePrior(site)
     for page, gold in pages:
         blocks = feats.compute(page, papers=False, rules=False)
         if len(blocks):
             prior.add_page(blocks, labels.aligned_share(blocks.texts, gold) >= main_share)
+        if progress is not None:
+            progress()
     return prior
 
 
