@@ -119,6 +119,46 @@ def test_a_date_in_an_infobox_row_is_the_subject_s_not_the_page_s():
     assert found.published == "2024-03-05"
 
 
+def _cards(heading: str) -> str:
+    """Four stories of a list, each headed by ``heading`` (a format of ``{i}``) and dated."""
+    return "<ul class='list-papers'>" + "".join(
+        f"<li class='col'><div>{heading.format(i=i)}</div><div class='views-field'>"
+        f"<div class='field-content'><time datetime='2025-12-{9 - i:02d}T12:00:00Z'>"
+        f"12/{9 - i:02d}/2025</time> | <em><a href='https://paper{i}.example/'>Paper {i}</a>"
+        f"</em></div></div><p>The {i}th story's summary, a sentence or two long.</p></li>"
+        for i in range(4)) + "</ul>"
+
+
+def test_a_listing_s_first_story_date_is_not_the_day_of_the_page():
+    # Seen in Chromium and Firefox on a research centre's "News" listing (wcxb-dev, a listing
+    # at 0.69, under the 0.7 that takes every date away): the first story's "12/09/2025" under
+    # the page's "News" heading was shown as the page's day, and the reader then dropped it
+    # from that story as a date line repeating the header's, leaving "| Chalkbeat Philadelphia"
+    listing = "<h1>News</h1>" + _cards("<h4><a href='/news/story-{i}'>Story {i}</a></h4>")
+    found = metadata.extract(page(listing, url="https://centre.example/news"))
+    assert found.published == ""
+    # a heading inside the link counts the same
+    found = metadata.extract(page("<h1>News</h1>" + _cards(
+        "<a href='/news/story-{i}'><h3>Story {i}</h3></a>"), url="https://centre.example/news"))
+    assert found.published == ""
+    # a thread's posts, headed by a link to their own anchor (phpBB's), are no cards: the
+    # opening post's date is the thread's
+    thread = "<h1>Sourdough starter</h1>" + _cards(
+        "<h3 class='first'><a href='./viewtopic.php?p={i}&amp;sid=a1#p{i}'>Re: starter</a></h3>")
+    found = metadata.extract(page(thread, url="https://forum.example/viewtopic.php?t=1"))
+    assert found.published == "2025-12-09"
+    # nor is a blog's post whose headline links to the post itself, above its related posts
+    post = _cards("<h4><a href='/blog/story-{i}'>Story {i}</a></h4>").replace(
+        "/blog/story-0", "https://blog.example/blog/story-0/", 1)
+    found = metadata.extract(page(post, url="https://blog.example/blog/story-0"))
+    assert found.published == "2025-12-09"
+    # a story's own date under its headline stays, with a list of other stories after it
+    story = ("<article><h1>Tutoring works</h1><time datetime='2025-11-02'>Nov 2, 2025</time>"
+             + ARTICLE + "</article>" + _cards("<h4><a href='/news/story-{i}'>Story {i}</a></h4>"))
+    found = metadata.extract(page(story, url="https://centre.example/news/tutoring"))
+    assert found.published == "2025-11-02"
+
+
 def test_a_thread_s_last_post_date_is_not_the_day_it_was_posted():
     # a forum thread's header: its title, then "last post by <name> <time>" (the latest
     # reply's day), then the opening post with its own date; the last post's day was shown

@@ -18,7 +18,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from datetime import date, datetime
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
@@ -189,9 +189,9 @@ def extract(page: Page, main: MainText | None = None, page_type: str = "") -> Pa
         _json_ld_authors(article) or _microdata_authors(tree) or _meta_authors(metas)
         or _visible_authors(tree, layout))
     published = None if not publication else (
-        _visible_date(tree, layout) or _url_date(page.url) or
+        _visible_date(tree, layout, url=page.url) or _url_date(page.url) or
         _meta_date(metas, _PUBLISHED_META) or _microdata_date(tree) or
-        _json_ld_date(article) or _visible_date(tree, layout, window=100_000) or
+        _json_ld_date(article) or _visible_date(tree, layout, window=100_000, url=page.url) or
         _script_date(page.raw) or _meta_date(metas, _MODIFIED_META))
     words, cjk = count_words(main.text if main else "")
     around = _main_ancestor(page, main)
@@ -695,19 +695,21 @@ def _byline_text(node: etree._Element) -> str:
     return element_text(node, skip=_marks_not_a_name)
 
 
-def _visible_date(tree: etree._Element, layout: _Layout, window: int = 300) -> date | None:
+def _visible_date(tree: etree._Element, layout: _Layout, window: int = 300,
+                  url: str | None = None) -> date | None:
     """The date shown closest to the headline: a ``<time>``, or a short dated line in a
     date/byline element ("Updated March 5, 2025"). The date a reader sees is the one the
     page stands by, so an "updated" date counts as much as a "published" one.
     """
     scope = layout.around_headline(window) if window <= 300 and layout.anchor is not None \
         else layout.elements
+    cards = _Cards(url)
     candidates = [node for node in scope
                   if (node.tag == "time" or _DATE_CLASS.search(node.get("class", ""))
                       or _DATE_ID.search(node.get("id", "")))
                   and node.tag not in ("html", "body", "head", "meta", "script", "style")
                   and not _in_furniture(node, loose=True) and not _in_labeled_row(node)
-                  and not _thread_activity(node)]
+                  and not _thread_activity(node) and not _in_card(node, cards)]
     for node in layout.near_headline(candidates, window=window):
         if node.tag == "time":
             parsed = parse_date(node.get("datetime")) or parse_date(_text(node))
@@ -721,12 +723,74 @@ def _visible_date(tree: etree._Element, layout: _Layout, window: int = 300) -> d
     # no dated element: a short line right by the headline that is a date ("Mar 27, 2024")
     lines = [node for node in layout.around_headline(60) if node.tag in _LINE_TAGS
              and 0 < len(_own_text(node)) <= 80 and not _in_furniture(node, loose=True)
-             and not _in_labeled_row(node) and not _thread_activity(node)]
+             and not _in_labeled_row(node) and not _thread_activity(node)
+             and not _in_card(node, cards)]
     for node in layout.near_headline(lines, window=60):
         parsed = parse_date(_own_text(node))
         if parsed:
             return parsed
     return None
+
+
+#: How far up from a date its card may lie (the card's date sits a few levels inside it).
+_CARD_LEVELS = 6
+
+
+class _Cards:
+    """What :func:`_in_card` has found of each list (its parent and its items' tag), and the
+    page's address (a link to it is no other story's)."""
+
+    def __init__(self, url: str | None):
+        self.url = url or ""
+        self.lists: dict[tuple[etree._Element, str], bool] = {}
+
+
+def _bare_url(url: str) -> str:
+    parts = urlsplit(url.strip())
+    return f"{parts.netloc.lower()}{parts.path.rstrip('/')}" if parts.netloc else ""
+
+
+def _in_card(node: etree._Element, cards: _Cards) -> bool:
+    """Whether the dated ``node`` lies in one card of a list of cards: an element headed by a
+    link to another page (``<h3><a href=...>``, or a heading in such a link) with at least
+    two siblings of its tag that are headed so and dated too. That is a listing's story,
+    dated on its own (the first card's date lies right under a news listing's "News"
+    heading), not the day of the page. A thread's posts, headed by no link or by a link to
+    their own anchor (phpBB's ``viewtopic.php?p=550447#p550447``), and a story whose
+    headline is no link or one to the page itself (a blog's post above its related posts)
+    are no cards."""
+    item = node
+    for _ in range(_CARD_LEVELS):
+        parent = item.getparent()
+        if parent is None or parent.tag in ("html", "body"):
+            return False
+        key = (parent, item.tag)
+        if key not in cards.lists:
+            headed = [s for s in parent if s.tag == item.tag and _linked_heading(s, cards.url)]
+            cards.lists[key] = len(headed) >= 3 and sum(1 for s in headed if _dated(s)) >= 3
+        if cards.lists[key] and _linked_heading(item, cards.url):
+            return True
+        item = parent
+    return False
+
+
+def _linked_heading(element: etree._Element, url: str = "") -> bool:
+    """Whether ``element`` holds a heading (``<h1>``-``<h4>``) that is, or lies in, a link to
+    another page: not to an anchor (``#p123``, a post's permalink) nor to the page itself
+    (``url``)."""
+    here = _bare_url(url)
+    for heading in element.iter("h1", "h2", "h3", "h4"):
+        for link in (*heading.iter("a"), *heading.iterancestors("a")):
+            href = (link.get("href") or "").strip()
+            if href and "#" not in href and not (here and _bare_url(urljoin(url, href)) == here):
+                return True
+    return False
+
+
+def _dated(element: etree._Element) -> bool:
+    """Whether ``element`` holds a ``<time>`` or an element of a date class."""
+    return any(node.tag == "time" or _DATE_CLASS.search(node.get("class", ""))
+               for node in element.iter() if isinstance(node.tag, str))
 
 
 #: (``<b>`` too: the Guardian's pages of the 2000s set "Saturday December 21, 2002" and the
