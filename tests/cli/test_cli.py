@@ -387,17 +387,20 @@ def test_train_per_site_keeps_the_saved_examples_of_its_sites(tmp_path):
     pages.append({**saved[1], "gold": "not the saved label"})
     dataset = tmp_path / "pages.jsonl"
     dataset.write_text("".join(json.dumps(r) + "\n" for r in pages), encoding="utf-8")
+    site_file = tmp_path / "data" / "models" / "auto-sites" / "news.example.json"
+    counted = json.loads(site_file.read_text())["changes"]
     done = blocksift("train", "auto", "--per-site", "--dataset", str(dataset), "--no-progress",
                      home=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "news.example: 4 pages (2 of them your saved examples)" in done.stdout
+    # the changes counted in stay named: one replayed after a crash is not counted again
+    assert json.loads(site_file.read_text())["changes"] == counted and len(counted) == 2
 
     def counts(items: list[dict]) -> dict:
         prior = adapt.learn("news.example", [(Page(r["html"], url=r["url"]), r["gold"])
                                              for r in items])
         return {"pages": prior.pages, "paths": prior.paths, "texts": prior.texts}
 
-    site_file = tmp_path / "data" / "models" / "auto-sites" / "news.example.json"
     stored = json.loads(site_file.read_text())
     assert {k: stored[k] for k in ("pages", "paths", "texts")} == counts(pages[:2] + saved)
     listed = json.loads(blocksift("examples", "list", "--json", home=tmp_path).stdout)

@@ -374,7 +374,7 @@ def _auto_sites(args: argparse.Namespace, paths: list[Path]) -> int:
         if own or replayed.get(site):
             # changes already counted in (the old file's) or not yet (still journaled) are
             # in these counts: never counted again
-            old = adapt.site_prior_for(f"http://{site}/", directory)
+            old = adapt.read_site_file(directory / f"{site}.json")
             prior.changes = [*(old.changes if old else []), *replayed.get(site, [])]
         path = adapt.save(prior, directory)
         note = f" ({len(own)} of them your saved examples)" if own else ""

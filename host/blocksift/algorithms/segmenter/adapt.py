@@ -360,6 +360,12 @@ def _apply_change_locked(url: str, path: Path, removed: Iterable[tuple[str, str]
     return save(prior, directory)
 
 
+def read_site_file(path: Path) -> SitePrior | None:
+    """The site file at ``path`` as it is now (never a cached copy); None when there is none
+    or it cannot be read."""
+    return _read_fresh(path)
+
+
 def _read_fresh(path: Path) -> SitePrior | None:
     try:
         return SitePrior.from_json(path.read_text(encoding="utf-8"))
