@@ -424,7 +424,7 @@ def _saved_examples(sites: set[str]) -> tuple[dict[str, list[Any]], dict[str, li
                 if site_of(url) in sites:
                     replayed.setdefault(site_of(url) or "", []).append(change)
             for example in store.all():
-                if example.site in sites and example.html and example.main_text:
+                if example.site in sites and example.html:  # as a save counts it, any text
                     saved.setdefault(example.site, []).append(
                         ((example.html, example.url), example.main_text,
                          page_key(example.url) or ""))
