@@ -991,6 +991,10 @@ def _caption_of(element: etree._Element, longest: int) -> etree._Element | None:
 def _describe(stats: _Stats) -> tuple[float, str]:
     density = stats.link_chars / stats.chars if stats.chars else 0.0
     links = f"{stats.links} link" + ("" if stats.links == 1 else "s")
+    if not stats.links and stats.link_chars:
+        # link text without a link of its own: it lies inside one (a tile's caption over its
+        # picture, inside the tile's link); "0 links, link density 1.00" said two things
+        links = "inside a link"
     return density, f"{links}, link density {density:.2f}"
 
 
