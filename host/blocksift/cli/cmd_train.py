@@ -24,6 +24,10 @@ from .common import (
 
 #: Algorithms that can be trained, name -> module.
 TRAINABLE = {"farsw": "blocksift.algorithms.farsw", "auto": "blocksift.algorithms.auto"}
+#: ``--min-site-pages`` by default. auto: 1, as in the browser, where the first example saved
+#: of a site adapts it (with 2, a site with one page was left out without a word of why).
+#: farsw: 2, its rules being learned from what a site's pages share.
+MIN_SITE_PAGES = {"auto": 1, "farsw": 2}
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -39,8 +43,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--per-site", action="store_true",
                         help="farsw: also learn one rule set per site; auto: only adapt auto "
                              "to each site of the pages (files in the user's data dir)")
-    parser.add_argument("--min-site-pages", type=at_least(1), default=2, metavar="N",
-                        help="pages a site needs for its own rules with --per-site (default 2)")
+    parser.add_argument("--min-site-pages", type=at_least(1), default=None, metavar="N",
+                        help="pages a site needs with --per-site: auto, for its adaptation "
+                             f"file (default {MIN_SITE_PAGES['auto']}: one saved example "
+                             "adapts its site in the browser too); farsw, for its own rules "
+                             f"(default {MIN_SITE_PAGES['farsw']})")
     parser.add_argument("--out", type=Path, default=None, metavar="PATH",
                         help="model file to write (default: the user's model path)")
     parser.add_argument("--param", action="append", default=[], metavar="K=V",
@@ -118,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
 
     if _out_is_unusable(args):
         return 2
+    if args.min_site_pages is None:
+        args.min_site_pages = MIN_SITE_PAGES[args.algorithm]
     if args.algorithm == "auto":
         if args.seed is None:
             args.seed = 0
@@ -388,8 +397,9 @@ def _auto_sites(args: argparse.Namespace, paths: list[Path]) -> int:
     if bar is not None:
         bar.close()
     if not written:
-        print(f"blocksift: error: no site has {args.min_site_pages} labeled pages with a URL",
-              file=sys.stderr)
+        need = (f"{args.min_site_pages} labeled pages" if args.min_site_pages > 1
+                else "a labeled page")
+        print(f"blocksift: error: no site has {need} with a URL", file=sys.stderr)
         return 1
     return 0
 
