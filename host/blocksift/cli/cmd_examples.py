@@ -207,11 +207,18 @@ def _run(args: argparse.Namespace) -> int:
             if args.json:
                 summary = example.summary()
                 summary.update(mainText=example.main_text, blocks=example.blocks,
-                               mainIdList=example.main_ids)
+                               mainIdList=example.main_ids, replacedBy=example.replaced_by)
                 json.dump(summary, sys.stdout, indent=2, ensure_ascii=False)
                 print()
             else:
                 print(f"# {_title(example)}\n{example.url or ''}\n")
+                if example.replaced_by is not None:
+                    from ..terminal import say, terminal_width
+
+                    say(f"(an earlier label of this page, replaced by {example.replaced_by} "
+                        f"and kept restorable; `blocksift examples delete {example.id}` "
+                        "drops it)", rest=" ", width=terminal_width())
+                    print()
                 print(example.main_text)
                 for block in example.blocks:
                     print(f"\n[{block.get('kind')}] {len(block.get('ids', []))} elements: "
@@ -219,7 +226,19 @@ def _run(args: argparse.Namespace) -> int:
         elif args.action == "delete":
             missing = []
             wanted = list(dict.fromkeys(args.example_ids))  # an id given twice goes once
-            for example_id in wanted:
+            # an earlier label replaced by a newer one of its page (kept restorable, as
+            # `show` finds it) goes first, so that `delete 15 12` finds 12 before 15's
+            # delete takes it along; it said "no example 12" while `show 12` showed it
+            earlier = {i for i in wanted if (found := store.get(i)) is not None
+                       and found.replaced_by is not None}
+            for example_id in [i for i in wanted if i in earlier]:
+                newer = store.delete_replaced(example_id)
+                if newer is None:
+                    missing.append(example_id)
+                else:
+                    print(f"{example_id} was an earlier label of its page, replaced by "
+                          f"{newer} (which stays)")
+            for example_id in [i for i in wanted if i not in earlier]:
                 if not store.delete(example_id):
                     missing.append(example_id)
             # their labels stop adapting auto on their sites (docs/auto.md)

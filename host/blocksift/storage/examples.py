@@ -284,6 +284,18 @@ class ExampleStore:
             self._journal(row[0], [(row[1], row[2])], [])
             return True
 
+    def delete_replaced(self, example_id: int) -> int | None:
+        """Drop for good an earlier label kept restorable (:meth:`save` replaced it); returns
+        the example that replaced it (which stays), or None when ``example_id`` is no such
+        label. Its counts left its site's adaptation when it was replaced: nothing to settle."""
+        with self._lock, self._transaction():
+            row = self._conn.execute("SELECT replaced_by FROM replaced WHERE id = ?",
+                                     (example_id,)).fetchone()
+            if row is None:
+                return None
+            self._conn.execute("DELETE FROM replaced WHERE id = ?", (example_id,))
+            return int(row[0])
+
     def settle(self, directory: Path | None = None,
                progress: Callable[[], object] | None = None) -> int:
         """Apply the journaled site adaptation changes, oldest first; returns how many.
