@@ -85,3 +85,109 @@ def test_delete_drops_an_earlier_label_that_show_shows(tmp_path):
     assert done.returncode == 0 and "deleted 2 example(s)" in done.stdout, done.stderr
     assert json.loads(blocksift("examples", "list", "--json", home=tmp_path).stdout) == []
     assert not site_file.exists()
+
+
+def saved_copy(tmp_path: Path, head: str) -> tuple[Path, dict]:
+    """The fixture's gazette page as saved to a file (no address given with it), ``head``
+    added to its <head>, and its site adapted by one labeled example of another of its
+    pages (as a label saved in the browser would)."""
+    page = next(r for r in records() if r["url"].startswith("https://gazette.example/"))
+    example = tmp_path / "example.jsonl"
+    example.write_text(json.dumps({**page, "url": "https://gazette.example/coast/other"})
+                       + "\n", encoding="utf-8")
+    done = blocksift("examples", "import", str(example), "--no-progress", home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    saved = tmp_path / "saved.html"
+    saved.write_text(page["html"].replace("<head>", "<head>\n" + head, 1), encoding="utf-8")
+    return saved, page
+
+
+def test_extract_of_a_saved_page_reads_it_under_the_address_it_names(tmp_path):
+    """`extract FILE` without --url applied no site adaptation and said nothing, even when
+    the page names its address. Now it is read under it: adapted to its site as the reader is
+    there, its links absolute, and the JSON says which address and where it came from."""
+    canonical = "https://www.gazette.example/coast/lighthouses"
+    saved, _ = saved_copy(tmp_path, f'<link rel="canonical" href="{canonical}">')
+    data = json.loads(blocksift("extract", str(saved), "--format", "json", home=tmp_path).stdout)
+    assert (data["url"], data["urlFrom"]) == (canonical, "canonical")
+    assert data["stage"] == "site" and data["stats"]["site_pages"] == 1
+    html = blocksift("extract", str(saved), "--format", "html", home=tmp_path).stdout
+    assert 'href="https://www.gazette.example/glossary/' in html, html
+    # --url names another address; --url '' none at all (nothing looked for)
+    data = json.loads(blocksift("extract", str(saved), "--format", "json", "--url",
+                                "https://elsewhere.example/a", home=tmp_path).stdout)
+    assert (data["url"], data["urlFrom"], data["stage"]) == ("https://elsewhere.example/a",
+                                                            "--url", "model")
+    data = json.loads(blocksift("extract", str(saved), "--format", "json", "--url", "",
+                                home=tmp_path).stdout)
+    assert (data["url"], data["stage"]) == (None, "model")
+    assert 'href="/glossary/' in blocksift("extract", str(saved), "--format", "html", "--url",
+                                           "", home=tmp_path).stdout
+    # piped, stderr stays quiet
+    assert blocksift("extract", str(saved), home=tmp_path).stderr == ""
+
+
+def test_extract_in_a_terminal_says_which_address_and_that_its_site_adapted(tmp_path):
+    from cli_terminal import command, environment, in_terminal
+
+    saved, _ = saved_copy(tmp_path, '<meta property="og:url" '
+                                    'content="https://gazette.example/coast/lighthouses">')
+    done = in_terminal(command("extract", str(saved)), environment(tmp_path), columns=80)
+    assert done.returncode == 0, done.screen
+    said = " ".join(" ".join(done.lines).split())
+    assert ("blocksift: read as https://gazette.example/coast/lighthouses, from its og:url; "
+            "adapted to gazette.example by 1 labeled page (--url sets another)") in said, said
+    start = next(i for i, line in enumerate(done.lines) if line.startswith("blocksift: "))
+    note = done.lines[start:start + 2]  # wrapped to the terminal, the second line indented
+    assert note[1].startswith("  ") and all(len(line) <= 79 for line in note), note
+    # a page that names no address, where sites are adapted: said, not silently unadapted
+    bare = tmp_path / "bare.html"
+    bare.write_text((REPO / "examples" / "article.html").read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    done = in_terminal(command("extract", str(bare)), environment(tmp_path), columns=80)
+    said = " ".join(" ".join(done.lines).split())
+    assert "the page names no address of its own: no site adaptation" in said, said
+
+
+def test_the_address_a_saved_page_names_for_itself():
+    from blocksift.page import Page
+    from blocksift.page_address import declared_address
+
+    def found(html: str) -> tuple[str, str] | None:
+        return declared_address(Page(html))
+
+    body = "<body><p>text</p></body></html>"
+    # Chromium's 'Save page as' comment: the tab's address, before the page's own claims
+    assert found("<!DOCTYPE html>\n<!-- saved from url=(0031)https://a.example/story?id=4 -->"
+                 '<html><head><link rel="canonical" href="https://b.example/s">'
+                 f"</head>{body}") == ("https://a.example/story?id=4", "saved from")
+    assert found("<html><!--\n Page saved with SingleFile \n url: https://c.example/x \n saved "
+                 f"date: Mon Jan 01 2024\n--><head></head>{body}") == ("https://c.example/x",
+                                                                    "saved from")
+    assert found('<html><head><link rel="alternate canonical" href=" https://b.example/s ">'
+                 f"</head>{body}") == ("https://b.example/s", "canonical")
+    # a relative canonical cannot be resolved: og:url is taken instead
+    assert found('<html><head><link rel="canonical" href="/s"><meta property="og:url" '
+                 f'content="https://d.example/s"></head>{body}') == ("https://d.example/s",
+                                                                      "og:url")
+    assert found('<html><head><meta property="og:url" content="about:blank"><link '
+                 f'rel="canonical" href="file:///tmp/x.html"></head>{body}') is None
+    assert found(f"<html><head></head>{body}") is None
+
+
+def test_batch_reads_a_line_without_url_under_the_address_its_page_names(tmp_path):
+    """The same gap in `batch`: a line without "url" was read as no site's page."""
+    canonical = "https://www.gazette.example/coast/lighthouses"
+    saved, page = saved_copy(tmp_path, f'<link rel="canonical" href="{canonical}">')
+    html = saved.read_text(encoding="utf-8")
+    lines = [{"id": "saved", "html": html},
+             {"id": "given", "html": html, "url": "https://elsewhere.example/a"},
+             {"id": "bare", "html": page["html"]}]
+    done = blocksift("batch", "--jobs", "1", "--no-progress",
+                     stdin="".join(json.dumps(line) + "\n" for line in lines), home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    out = {r["id"]: r for r in map(json.loads, done.stdout.splitlines())}
+    assert (out["saved"]["url"], out["saved"]["url_from"], out["saved"]["site_pages"]) == (
+        canonical, "canonical", 1)
+    for other in ("given", "bare"):
+        assert not {"url", "url_from", "site_pages"} & set(out[other]), out[other]

@@ -23,7 +23,8 @@ ROW_GROUP = 1000
 #: Parquet columns in order: name -> kind ("string", "json", "float", "int").
 JSONL_COLUMNS = {"id": "string", "text": "string", "title": "string", "metadata": "json",
                  "blocks": "json", "status": "string", "ms": "float", "hide": "json",
-                 "error": "string", "code": "int"}
+                 "error": "string", "code": "int", "url": "string", "url_from": "string",
+                 "site_pages": "int"}
 WARC_COLUMNS = {"id": "string", "url": "string", "title": "string", "text": "string",
                 "metadata": "json", "status": "string", "ms": "float", "error": "string",
                 "code": "int"}

@@ -106,6 +106,11 @@ def result_line(record_id: Any, outcome: JobOutcome, started: float) -> dict[str
     result = json.loads(outcome.result_json)
     main = result.get("main") or {}
     extra = {"hide": json.loads(outcome.hide_json)} if outcome.hide_json else {}
+    if "url" in outcome.extra:  # a line without "url": the address the page names itself
+        extra.update(url=outcome.extra["url"], url_from=outcome.extra["url_from"])
+    site_pages = (result.get("stats") or {}).get("site_pages")
+    if site_pages:  # labeled pages of its site adapted auto on this page (docs/auto.md)
+        extra["site_pages"] = int(site_pages)
     return {
         "id": record_id,
         **extra,
@@ -139,8 +144,10 @@ async def _run_one(pool: WorkerPool, algorithm: str, params: dict[str, Any],
     del raw  # a page's line can be megabytes: gone while the page waits for its worker
     if fields is None or "error" in fields:
         return fields or {"id": record_id, "error": "bad input line"}
+    # a line without "url": the page's own address, as `extract FILE` takes it
     job = Job(algorithm=algorithm, params=params, html=fields["html"], url=fields["url"],
-              want=["main", "blocks"], id_attr=DEFAULT_ID_ATTR, action=action)
+              want=["main", "blocks"], id_attr=DEFAULT_ID_ATTR, action=action,
+              page_address=True)
     del fields
     outcome, failure = await run_job(pool, job, limits)
     if failure is not None:

@@ -34,7 +34,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     add_algorithm_arguments(parser)
     parser.add_argument("--format", "-f", choices=("text", "json", "html", "markdown"),
                         default="text", help="output format (default %(default)s)")
-    parser.add_argument("--url", help="the page's URL (resolves relative links; site rules)")
+    parser.add_argument("--url", help="the page's URL (resolves relative links; site rules and "
+                                      "adaptation). A file or stdin without it is read under "
+                                      "the address the page names for itself (the browser's "
+                                      "'saved from' comment, <link rel=canonical>, og:url), "
+                                      "if any; --url '' reads it without one")
     parser.add_argument("--action", choices=("extract", "hide"), default="extract",
                         help="hide: print the hide plan the extension receives (the elements "
                              "to hide with kind and reason; --algo names the main-content "
@@ -63,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
     from ..terminal import terminal_width
 
     args.width = terminal_width()  # the child writes into a buffer, not to the terminal
+    # the address note is for a person; asked here: the child's stderr is a buffer
+    args.note_width = terminal_width(sys.stderr) if sys.stderr.isatty() else None
     return run_limited(lambda: _extract(args, module, params, html, fetched_url, model_path),
                        args.timeout, args.memory_limit or None)
 
@@ -75,12 +81,23 @@ def _extract(args: argparse.Namespace, module: Any, params: Any, html: str,
 
     started = time.perf_counter()
     page = Page(html, url=args.url or fetched_url)
+    # --url '' asks for no address: none is looked for, and none is said to be missing
+    url_from = "--url" if args.url is not None else "fetched" if fetched_url else None
+    if args.url is None and fetched_url is None:
+        # a saved page: read it as on its site, as the reader does there (nothing is fetched)
+        from ..page_address import declared_address
+
+        found = declared_address(page)
+        if found is not None:
+            page.url, url_from = found
     if model_path:
         model = module.load_model(model_path)
     else:
         model = module.load_model() if getattr(module, "MODEL", None) == "trained" else None
     result = module.extract(page, params, model=model)
     attach(page, result)
+    if getattr(args, "note_width", None):
+        _address_note(args.note_width, module, page.url, url_from, result)
     if args.action == "hide":
         from ..actions.hide import hide_for
 
@@ -107,6 +124,10 @@ def _extract(args: argparse.Namespace, module: Any, params: Any, html: str,
     if args.format == "json":
         data = result.model_dump(mode="json", by_alias=True)
         data["ms"] = round(elapsed, 2)
+        # the address the page was read under, and where it came from ("--url", "fetched",
+        # or the page's own: "saved from", "canonical", "og:url"); stage "site" and
+        # stats.site_pages say a site's labeled pages adapted auto
+        data["url"], data["urlFrom"] = page.url, url_from
         json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
         print()
     elif args.format == "html":
@@ -123,6 +144,52 @@ def _extract(args: argparse.Namespace, module: Any, params: Any, html: str,
         if main is not None and main.text:
             print(main.text)
     return 0 if result.status == "ok" else 1
+
+
+def _address_note(width: int, module: Any, url: str | None,
+                  url_from: str | None, result: Any) -> None:
+    """In a terminal, one line on stderr: the address a saved page was read under, taken from
+    the page itself, and whether labeled pages of its site adapted auto; or, for a page that
+    names none while sites are adapted, that it was read without one. The address also
+    made the reader HTML's links absolute, as ``--url`` does."""
+    import textwrap
+
+    from ..page_address import SOURCES
+
+    def say(text: str) -> None:
+        print(textwrap.fill(text, width=max(width - 1, 40), subsequent_indent="  ",
+                            break_on_hyphens=False, break_long_words=False), file=sys.stderr)
+
+    auto = getattr(module, "NAME", "") == "auto"
+    if url_from not in SOURCES:
+        if url_from is None and auto and _adapted_sites():
+            say("blocksift: the page names no address of its own: no site adaptation "
+                "(--url URL reads it as that site's page)")
+        return
+    line = f"blocksift: read as {url}, from {SOURCES[url_from]}"
+    if auto:
+        from ..algorithms.segmenter import adapt
+
+        site = adapt.site_key(url)
+        prior = adapt.site_prior_for(url or "")
+        pages = int(result.stats.get("site_pages", 0))
+        if pages:
+            line += f"; adapted to {site} by {pages} labeled page{'s' if pages != 1 else ''}"
+        elif prior is not None and prior.pages:
+            line += f"; {site}'s labeled pages match none of its blocks"
+        else:
+            line += f"; no labeled page of {site} adapts it"
+    say(line + " (--url sets another)")
+
+
+def _adapted_sites() -> bool:
+    """Whether any site has an adaptation file (labels saved or trained per site)."""
+    from ..algorithms.segmenter import adapt
+
+    try:
+        return any(adapt.sites_dir().glob("*.json"))
+    except OSError:
+        return False
 
 
 def _reader_title(main: Any) -> str:

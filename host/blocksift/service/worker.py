@@ -59,6 +59,10 @@ class Job:
     model_path: str | None = None  #: a model file to use (``--model``), loaded once per worker
     #: fill the main text's metadata (author, date, ...); crawl lines have no place for it
     metadata: bool = True
+    #: without ``url``, read the page under the address it names for itself, if any
+    #: (:mod:`blocksift.page_address`; ``batch`` lines without "url"): ``extra`` then holds
+    #: it as "url", and where it came from as "url_from"
+    page_address: bool = False
 
 
 @dataclass
@@ -229,6 +233,13 @@ def run_job(job: Job) -> JobOutcome:
             model = trained_model(module)
         page = Page(job.html, url=job.url, id_attr=job.id_attr,
                     spans=not _text_without_spans(job, module, params, model))
+        own_address = None
+        if job.url is None and job.page_address:
+            from ..page_address import declared_address
+
+            own_address = declared_address(page)
+            if own_address is not None:
+                page.url = own_address[0]
         result = module.extract(page, params, model=model)
         hide_json = page_json = ""
         if job.action == "hide":
@@ -291,6 +302,8 @@ def run_job(job: Job) -> JobOutcome:
         attach(page, result)
     # Only what the host acts on crosses the pipe (an algorithm's diagnostics stay here).
     extra = {k: result.extra[k] for k in ("site_observation",) if k in result.extra}
+    if own_address is not None:
+        extra.update(url=own_address[0], url_from=own_address[1])
     parse_ms = sum(page.timings.values())
     return JobOutcome(True, result_json=result.model_dump_json(by_alias=True),
                       parse_ms=parse_ms, algorithm_ms=elapsed - parse_ms, extra=extra,
