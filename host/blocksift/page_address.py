@@ -34,6 +34,9 @@ SOURCES = {
 #: Chromium's mark of the web and SingleFile's header; both are near the top of the file.
 _SAVED_FROM = re.compile(r"<!--\s*saved from url=\(\d+\)\s*(\S+?)\s*-->", re.IGNORECASE)
 _SINGLEFILE = re.compile(r"<!--\s*Page saved with SingleFile\s+url:\s*(\S+)", re.IGNORECASE)
+#: A page without either word names no address in its markup.
+_CLAIM = re.compile(r"canonical|og:url", re.IGNORECASE)
+_BODY = re.compile(r"<body[\s>]", re.IGNORECASE)
 #: How much of the page's start is searched for those comments.
 _HEAD_CHARS = 8192
 
@@ -54,6 +57,11 @@ def declared_address(page: Any) -> tuple[str, str] | None:
         url = usable(found.group(1)) if found else None
         if url:
             return url, "saved from"
+    body = _BODY.search(page.raw)
+    if not _CLAIM.search(page.raw, 0, body.start() if body else len(page.raw)):
+        # no tree parsed for nothing (an algorithm that needs none, in batch): both are
+        # head tags, and the head is where a page's markup ends before its body
+        return None
     tree = page.tree
     for link in tree.iter("link"):
         url = usable(link.get("href"))
