@@ -191,3 +191,20 @@ def test_batch_reads_a_line_without_url_under_the_address_its_page_names(tmp_pat
         canonical, "canonical", 1)
     for other in ("given", "bare"):
         assert not {"url", "url_from", "site_pages"} & set(out[other]), out[other]
+
+
+def test_batch_in_a_terminal_counts_the_lines_read_under_their_pages_address(tmp_path):
+    from cli_terminal import command, environment, in_terminal
+
+    canonical = "https://www.gazette.example/coast/lighthouses"
+    saved, page = saved_copy(tmp_path, f'<link rel="canonical" href="{canonical}">')
+    pages = tmp_path / "pages.jsonl"
+    pages.write_text("".join(json.dumps(line) + "\n" for line in (
+        {"id": "a", "html": saved.read_text(encoding="utf-8")},
+        {"id": "b", "html": page["html"]})), encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    done = in_terminal(command("batch", "--jobs", "1", "-o", str(out)), environment(tmp_path),
+                       stdin=pages)
+    assert done.returncode == 0, done.screen
+    assert done.lines[-1] == (f"blocksift: batch: 2 lines written to {out}: ok 2; 1 read under "
+                              "its page's own address"), done.screen

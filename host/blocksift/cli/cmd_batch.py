@@ -107,20 +107,25 @@ class _Counted:
     def __init__(self, sink: Any):
         self.sink = sink
         self.counts: dict[str, int] = {}
+        self.own_address = 0  #: lines read under the address their page names (no "url")
 
     def write(self, record: dict[str, Any]) -> None:
         self.sink.write(record)
         status = "error" if "error" in record else str(record.get("status") or "ok")
         self.counts[status] = self.counts.get(status, 0) + 1
+        self.own_address += "url_from" in record
 
     def summary(self, output: Any) -> str:
         """``31 lines written to out.jsonl: ok 28, not_suitable 2, error 1``"""
         total = sum(self.counts.values())
         shares = ", ".join(f"{status} {count}" for status, count in sorted(
             self.counts.items(), key=lambda item: (item[0] == "error", -item[1], item[0])))
+        own = self.own_address
+        named = "its page's" if own == 1 else "their pages'"
         return (f"{total} line{'' if total == 1 else 's'} written to "
                 f"{output if output is not None else 'standard output'}"
-                + (f": {shares}" if shares else ""))
+                + (f": {shares}" if shares else "")
+                + (f"; {own} read under {named} own address" if own else ""))
 
 
 class _Gunzipped:
