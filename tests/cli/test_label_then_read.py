@@ -149,6 +149,19 @@ def test_extract_in_a_terminal_says_which_address_and_that_its_site_adapted(tmp_
     assert "the page names no address of its own: no site adaptation" in said, said
 
 
+def test_extract_in_a_terminal_is_quiet_about_the_address_where_no_site_is_adapted(tmp_path):
+    from cli_terminal import command, environment, in_terminal
+
+    saved = tmp_path / "saved.html"
+    saved.write_text('<html><head><link rel="canonical" href="https://news.example/a/story">'
+                     '</head><body><article><h1>Story</h1><p>' + "Words of the story. " * 40
+                     + "</p></article></body></html>", encoding="utf-8")
+    done = in_terminal(command("extract", str(saved)), environment(tmp_path), columns=80)
+    assert done.returncode == 0, done.screen
+    assert "Words of the story." in done.screen
+    assert not any(line.startswith("blocksift: ") for line in done.lines), done.screen
+
+
 def test_the_address_a_saved_page_names_for_itself():
     from blocksift.page import Page
     from blocksift.page_address import declared_address

@@ -148,10 +148,13 @@ def _extract(args: argparse.Namespace, module: Any, params: Any, html: str,
 
 def _address_note(width: int, module: Any, url: str | None,
                   url_from: str | None, result: Any) -> None:
-    """In a terminal, one line on stderr: the address a saved page was read under, taken from
-    the page itself, and whether labeled pages of its site adapted auto; or, for a page that
-    names none while sites are adapted, that it was read without one. The address also
-    made the reader HTML's links absolute, as ``--url`` does."""
+    """In a terminal where some site is adapted (labels saved or trained per site), one line
+    on stderr: the address a saved page was read under, taken from the page itself, and
+    whether labeled pages of its site adapted auto; or, for a page that names none, that it
+    was read without one. With no site adapted it says nothing: every extract of a saved
+    page would otherwise open with a note that changes nothing for the user. The address
+    also made the reader HTML's links absolute, as ``--url`` does; ``--format json`` says
+    it either way."""
     import textwrap
 
     from ..page_address import SOURCES
@@ -166,19 +169,20 @@ def _address_note(width: int, module: Any, url: str | None,
             say("blocksift: the page names no address of its own: no site adaptation "
                 "(--url URL reads it as that site's page)")
         return
-    line = f"blocksift: read as {url}, from {SOURCES[url_from]}"
-    if auto:
-        from ..algorithms.segmenter import adapt
+    if not (auto and _adapted_sites()):
+        return  # no site is adapted: the address changes nothing a person would ask about
+    from ..algorithms.segmenter import adapt
 
-        site = adapt.site_key(url)
-        prior = adapt.site_prior_for(url or "")
-        pages = int(result.stats.get("site_pages", 0))
-        if pages:
-            line += f"; adapted to {site} by {pages} labeled page{'s' if pages != 1 else ''}"
-        elif prior is not None and prior.pages:
-            line += f"; {site}'s labeled pages match none of its blocks"
-        else:
-            line += f"; no labeled page of {site} adapts it"
+    line = f"blocksift: read as {url}, from {SOURCES[url_from]}"
+    site = adapt.site_key(url)
+    prior = adapt.site_prior_for(url or "")
+    pages = int(result.stats.get("site_pages", 0))
+    if pages:
+        line += f"; adapted to {site} by {pages} labeled page{'s' if pages != 1 else ''}"
+    elif prior is not None and prior.pages:
+        line += f"; {site}'s labeled pages match none of its blocks"
+    else:
+        line += f"; no labeled page of {site} adapts it"
     say(line + " (--url sets another)")
 
 
