@@ -20,6 +20,8 @@ removes the most clutter while keeping the gold text safe on every set of the ot
     python3 benchmarks/bench_hide_cv.py table --scores hide-scores.pkl
     # where the clutter the default plan leaves lies (held-back pages, main regions)
     python3 benchmarks/bench_hide_cv.py where --cache hide-cache.pkl
+    # the ceiling: whole elements hidden by an oracle that knows the gold text
+    python3 benchmarks/bench_hide_cv.py oracle [--every 2]
 
 ``CVDIR`` is bench_auto_cv.py's ``--cache`` folder (block counts per page, to align the
 saved probabilities with the pages); without ``--oof`` the shipped model is used
@@ -380,6 +382,77 @@ def cmd_where(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- the ceiling: whole elements hidden by an oracle that knows the gold text -------------
+
+def _element_words(body: Any) -> dict[Any, Counter]:
+    """Visible words of every element's subtree, counted as ``visible_words`` counts them."""
+    from blocksift.actions.hide import _invisible
+    from blocksift.content import NON_TEXT_TAGS
+
+    found: dict[Any, Counter] = {}
+    for node in reversed(list(body.iter())):  # children before their parents
+        if not isinstance(node.tag, str) or node.tag in NON_TEXT_TAGS or _invisible(node):
+            continue
+        bag = Counter(t.lower() for t in tokens(node.text or ""))
+        for child in node:
+            if child in found:
+                bag.update(found[child])
+            if child.tail:
+                bag.update(t.lower() for t in tokens(child.tail))
+        found[node] = bag
+    return found
+
+
+def oracle_hidden(page: Page, gold: Counter, before: Counter) -> list:
+    """Top down, every whole element whose words the page can spare without one gold word
+    fewer (bags, as the metric), never the ``<h1>`` or an element holding it (the headline
+    rule): what a hide that knew the gold, and hid only whole elements, would remove."""
+    words = _element_words(page.body)
+    after = Counter(before)
+    headline = {a for h in page.body.iter("h1") for a in (h, *h.iterancestors())}
+    hidden, stack = [], [page.body]
+    while stack:
+        node = stack.pop()
+        bag = words.get(node)
+        if not bag:
+            continue
+        if node is not page.body and node not in headline and all(
+                after[w] - n >= gold[w] for w, n in bag.items() if w in gold):
+            after.subtract(bag)
+            hidden.append(node)
+            continue
+        stack.extend(reversed([child for child in node if isinstance(child.tag, str)]))
+    return hidden
+
+
+def _oracle_page(job: tuple[str, int, dict]) -> tuple[str, tuple] | None:
+    dataset, _n, record = job
+    page = Page(record["html"], url=record.get("url"))
+    if page.body is None:
+        return None
+    gold = Counter(t.lower() for t in tokens(record.get("gold") or ""))
+    before = visible_words(page)
+    return dataset, score(page, gold, oracle_hidden(page, gold, before[0]), before)
+
+
+def cmd_oracle(args: argparse.Namespace) -> int:
+    jobs = ((d, n, r) for d, n, r in _jobs(args.sets.split(","), args.limit)
+            if d not in LARGE or n % args.every == 0)
+    rows: dict[str, list[tuple]] = defaultdict(list)
+    with Pool(args.jobs) as pool:
+        for found in pool.imap(_oracle_page, jobs, chunksize=4):
+            if found is not None:
+                rows[found[0]].append(found[1])
+    print("whole elements hidden by an oracle that knows the gold text (no gold word lost, "
+          "the <h1> kept): the most any container rule could remove")
+    print(f"  {'set':16} {'pages':>5} {'kept':>6} {'removed':>8} {'link words':>10}")
+    for dataset, scored in rows.items():
+        kept, removed, links = ([v[i] for v in scored if v[i] is not None] for i in range(3))
+        print(f"  {dataset:16} {len(scored):>5} {sum(kept) / len(kept):>6.3f} "
+              f"{sum(removed) / len(removed):>8.3f} {sum(links) / len(links):>10.3f}")
+    return 0
+
+
 # -- stage 3: the cross-validated table ---------------------------------------------------
 
 def summary(rows: list[tuple]) -> dict[str, float]:
@@ -494,9 +567,14 @@ def main() -> int:
     w.add_argument("--cache", type=Path, required=True)
     w.add_argument("--jobs", type=int, default=2)
     w.add_argument("--every", type=int, default=2)
+    o = sub.add_parser("oracle", help="the most whole-element hiding could remove")
+    o.add_argument("--sets", default=",".join(SETS))
+    o.add_argument("--limit", type=int)
+    o.add_argument("--jobs", type=int, default=2)
+    o.add_argument("--every", type=int, default=2, help="every Nth page of the large sets")
     args = parser.parse_args()
     return {"cache": cmd_cache, "eval": cmd_eval, "table": cmd_table,
-            "where": cmd_where}[args.command](args)
+            "where": cmd_where, "oracle": cmd_oracle}[args.command](args)
 
 
 if __name__ == "__main__":
