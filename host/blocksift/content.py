@@ -2468,6 +2468,123 @@ def screen_reader_copies(elements: Sequence[etree._Element]) -> list[etree._Elem
     return found
 
 
+#: A class of text for screen readers alone, which the page's CSS clips out of sight:
+#: "sr-only", "screen-reader-text", "visually-hidden" (and "visually-hidden--inline"),
+#: "a11y-hidden", "assistive-text". Stricter than :data:`_SCREEN_READER_CLASS` (whose
+#: "a11y"/"offscreen" words also name shown boxes): what the reader leaves out.
+_UNSEEN_CLASS = re.compile(
+    r"(?<![\w-])(?:[\w]+-)?(?:sr-only|screen-reader-(?:text|only)|visually-?hidden|"
+    r"visuallyhidden|a11y-hidden|assistive-text)(?:--[\w-]+)?(?![\w-])", re.I)
+#: Pieces of :data:`_UNSEEN_CLASS`, looked for in the classes first (XPath's search, C-speed).
+_UNSEEN_PIECES = ("sr-only", "screen-reader-", "isually", "a11y-hidden", "assistive-text")
+_UNSEEN_XPATH = etree.XPath("descendant-or-self::*[{}]".format(
+    " or ".join(f"contains(@class, '{piece}')" for piece in _UNSEEN_PIECES)))
+#: A price box's two alternatives (Shopify's themes: ``price__regular`` for a product at its
+#: price, ``price__sale`` for one on sale, under ``price`` or ``price price--on-sale``): the
+#: page's stylesheet shows the one its modifier names (Dawn's: ``.price__sale{display:none}
+#: .price--on-sale .price__sale{display:initial} .price--on-sale .price__regular{display:none}``).
+_PRICE_ALTERNATIVE = re.compile(r"^([\w-]+)__(regular|sale)$")
+_ALTERNATIVES_XPATH = etree.XPath(
+    "descendant-or-self::*[contains(@class, '__regular') or contains(@class, '__sale')]")
+#: A widget's counter at zero, its own element ("Compare Products <span class=
+#: "compare-product-total">(0)</span>", "Wishlist <span class="wishlist-count">(0)</span>").
+_ZERO_COUNT = re.compile(r"^\(\s*0\s*\)$")
+_COUNTER_CLASS = re.compile(r"count|total|counter|qty|quantity", re.I)
+_COUNTER_XPATH = etree.XPath("descendant-or-self::*[@class and text()[contains(., '0)')]]")
+#: Longest text of a widget's line holding a counter ("Compare Products (0)").
+_WIDGET_LINE_CHARS = 40
+
+
+def _price_alternatives(elements: Sequence[etree._Element]) -> list[etree._Element]:
+    """The price blocks in ``elements`` (or among them) the page's stylesheet does not show:
+    of a box ``price`` holding both a ``price__regular`` and a ``price__sale`` block, the
+    sale one where the box is not ``price--on-sale`` and else the regular one (whose price
+    the sale block shows crossed out beside the price paid)."""
+    boxes: dict[etree._Element, dict[str, list[etree._Element]]] = {}
+    for root in elements:
+        if not isinstance(root.tag, str):
+            continue
+        for node in _ALTERNATIVES_XPATH(root):
+            for word in (node.get("class") or "").split():
+                match = _PRICE_ALTERNATIVE.match(word)
+                if match is None:
+                    continue
+                block, kind = match.groups()
+                box = next((a for a in node.iterancestors()
+                            if block in (a.get("class") or "").split()), None)
+                if box is not None:
+                    boxes.setdefault(box, {}).setdefault(f"{block}:{kind}", []).append(node)
+    found: list[etree._Element] = []
+    for box, kinds in boxes.items():
+        for key in kinds:
+            block, kind = key.split(":")
+            if f"{block}:{'sale' if kind == 'regular' else 'regular'}" not in kinds:
+                continue  # the box's one price
+            on_sale = f"{block}--on-sale" in (box.get("class") or "").split()
+            if (kind == "regular") == on_sale:
+                found.extend(kinds[key])
+    return found
+
+
+def _empty_widget_lines(root: etree._Element) -> list[etree._Element]:
+    """Lines in or around ``root`` that are a widget's label with its counter at zero
+    ("Compare Products (0)", "Wishlist (0)"): the outermost element around the counter whose
+    text is at most :data:`_WIDGET_LINE_CHARS` characters, or ``root`` where that line holds
+    it. A control's state, not the page's text."""
+    found: list[etree._Element] = []
+    for counter in _COUNTER_XPATH(root):
+        if not _ZERO_COUNT.match(" ".join(element_text(counter).split())) \
+                or not _COUNTER_CLASS.search(counter.get("class") or ""):
+            continue
+        line = None
+        for node in counter.iterancestors():
+            # (XPath's count, C-speed: an ancestor past the line may hold the whole page)
+            if node.tag in ("body", "html") or node.xpath(
+                    "string-length(normalize-space())") > _WIDGET_LINE_CHARS:
+                break
+            line = node
+        if line is not None and _WORD.search(
+                element_text(line).replace(element_text(counter), "", 1)):
+            # a line above the chosen element holds all of it
+            found.append(root if any(a is line for a in root.iterancestors()) else line)
+    return found
+
+
+def _names_its_link(node: etree._Element) -> bool:
+    """Whether ``node`` holds all the text of the link around it (an icon's link named for
+    screen readers, "<a href=...><svg/><span class=sr-only>Download</span></a>"): without it
+    the reader, which draws no icon, would lose the link."""
+    link = next((a for a in node.iterancestors("a") if a.get("href")), None)
+    return link is not None and _squeezed(link) == _squeezed(node)
+
+
+def unseen_parts(elements: Sequence[etree._Element],
+                 spoken_kept: Collection[etree._Element] = frozenset()
+                 ) -> list[etree._Element]:
+    """What a sighted reader of the page never sees inside ``elements``, left out of the
+    reader's copy: text for screen readers alone by its class (:data:`_UNSEEN_CLASS`: the
+    "Regular price" and "Sale price" labels a shop gives each price), the price block of a
+    sale or of a regular price the page's stylesheet does not show
+    (:func:`_price_alternatives`), and a widget's line with its counter at zero ("Compare
+    Products (0)", :func:`_empty_widget_lines`). ``spoken_kept``: the shown copies
+    :func:`screen_reader_copies` leaves out; a screen reader's text beside one stays, as the
+    one copy of its words, and so does one naming its link (:func:`_names_its_link`)."""
+    found: list[etree._Element] = []
+    for root in elements:
+        if not isinstance(root.tag, str):
+            continue
+        for node in _UNSEEN_XPATH(root):
+            parent = node.getparent()
+            if _UNSEEN_CLASS.search(node.get("class") or "") and not (
+                    spoken_kept and parent is not None
+                    and any(sibling in spoken_kept for sibling in parent)) \
+                    and not _names_its_link(node):
+                found.append(node)
+        found.extend(_empty_widget_lines(root))
+    found.extend(_price_alternatives(elements))
+    return found
+
+
 def _says_mostly_the_same(shown: etree._Element, spoken: etree._Element) -> bool:
     """Whether a screen reader's text says what the element shown says in other words:
     most words of each are the other's ("Est. delivery Wed, Apr 22" and "Estimated delivery
@@ -2715,8 +2832,11 @@ def render_main(page: Page, elements: Sequence[etree._Element], *,
             if inner:
                 position = {node: n for n, node in enumerate(page.body.iter())}
                 shown = sorted(shown + inner, key=lambda node: position.get(node, 0))
-            html = sanitized_html(page, shown,
-                                  html_exclude | set(screen_reader_copies(shown)),
+            copies = set(screen_reader_copies(shown))
+            unseen = set(unseen_parts(shown, copies))
+            if unseen:  # a chosen element itself may be one (a price block chosen alone)
+                shown = [node for node in shown if node not in unseen] or shown
+            html = sanitized_html(page, shown, html_exclude | copies | unseen,
                                   post_heads=post_heads)
         except Exception as exc:  # a page no rule foresaw: its text, not a failed reader view
             log.warning("reader HTML of %s failed (%s: %s); plain paragraphs instead",
