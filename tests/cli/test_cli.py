@@ -227,6 +227,34 @@ def test_batch_keeps_order_and_survives_bad_lines():
         assert out[2]["id"] == "c"
 
 
+def test_batch_reads_a_file_named_as_it_reads_standard_input(tmp_path):
+    import gzip
+
+    lines = "".join(json.dumps({"id": n, "html": html}) + "\n" for n, html in enumerate(
+        (EXAMPLE.read_text(encoding="utf-8"), "<p>short page</p>")))
+    piped = blocksift("batch", "--jobs", "1", "--no-progress", stdin=lines)
+    assert piped.returncode == 0, piped.stderr
+    plain, packed = tmp_path / "pages.jsonl", tmp_path / "pages.jsonl.gz"
+    plain.write_text(lines, encoding="utf-8")
+    packed.write_bytes(gzip.compress(lines.encode()))
+    strip = (lambda out: [{k: v for k, v in json.loads(line).items() if k != "ms"}  # noqa: E731
+                          for line in out.splitlines()])
+    for given in (plain, packed):
+        done = blocksift("batch", str(given), "--jobs", "1", "--no-progress")
+        assert done.returncode == 0, done.stderr
+        assert strip(done.stdout) == strip(piped.stdout) and len(strip(done.stdout)) == 2
+    # what it is instead, named, exit 2; never a traceback
+    page = tmp_path / "page.html"
+    page.write_text(EXAMPLE.read_text(encoding="utf-8"), encoding="utf-8")
+    for args, said in (((str(tmp_path / "none.jsonl"),), "none.jsonl: no such file"),
+                       ((str(tmp_path),), "is a folder, not JSONL pages"),
+                       ((str(page),), "page.html is an HTML page, not JSONL pages"),
+                       ((str(plain), "--warc", str(plain)), "not both")):
+        done = blocksift("batch", *args, "--no-progress")
+        assert done.returncode == 2 and said in done.stderr, (args, done.stderr)
+        assert "Traceback" not in done.stderr
+
+
 def test_batch_skips_a_line_over_max_bytes_with_its_id_and_goes_on():
     long_page = "<p>" + "A sentence that goes on. " * 400 + "</p>"
     lines = [json.dumps({"id": "big", "html": long_page}),

@@ -480,11 +480,11 @@ def test_batch_help_says_what_goes_in_and_comes_out(tmp_path):
     """`blocksift batch --help` had options only: not a word on the JSONL it reads."""
     done = run("batch", "--help", home=tmp_path)
     text = " ".join(done.stdout.decode().split())
-    assert 'JSONL on standard input (gzip-compressed too), one {"id", "html", "url"} object a ' \
-           'line' in text, text[:600]
+    assert 'JSONL in FILE or on standard input (gzip-compressed too), one {"id", "html", "url"} ' \
+           'object a line' in text, text[:600]
     assert 'one line per page, in input order: {"id", "text", "title", "metadata", "blocks", ' \
            '"status", "ms"}, or {"id", "error", "code"}' in text
-    assert "blocksift batch < pages.jsonl > out.jsonl" in text
+    assert "blocksift batch pages.jsonl > out.jsonl" in text
 
 
 def test_ctrl_c_stops_batch_with_workers_quietly(home, pages):

@@ -39,13 +39,15 @@ from .main import EXIT_INTERRUPTED
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "batch", help="extract many pages: JSONL or WARC in, JSONL or Parquet out",
-        description='Extract many pages. In: JSONL on standard input (gzip-compressed too), '
-                    'one {"id", "html", "url"} object a line ("url" optional), or WARC files '
-                    '(--warc). Out: one '
+        description='Extract many pages. In: JSONL in FILE or on standard input (gzip-'
+                    'compressed too), one {"id", "html", "url"} object a line ("url" '
+                    'optional), or WARC files (--warc). Out: one '
                     'line per page, in input order: {"id", "text", "title", "metadata", '
                     '"blocks", "status", "ms"}, or {"id", "error", "code"} for a page that '
                     "failed (the run goes on); to standard output or --output, as JSONL or "
-                    "Parquet. Example: blocksift batch < pages.jsonl > out.jsonl")
+                    "Parquet. Example: blocksift batch pages.jsonl > out.jsonl")
+    parser.add_argument("input", nargs="?", metavar="FILE",
+                        help="JSONL pages, gzip-compressed too (default: standard input)")
     add_algorithm_arguments(parser)
     add_model_argument(parser)
     parser.add_argument("--jobs", "-j", type=worker_count, default=os.cpu_count() or 1,
@@ -133,10 +135,11 @@ class _Gunzipped:
     stored); data cut short or damaged is a :class:`CommandError` once the lines before it
     are read."""
 
-    def __init__(self, buffer: Any):
+    def __init__(self, buffer: Any, source: str = "standard input"):
         import gzip
 
         self.file = gzip.GzipFile(fileobj=buffer, mode="rb")
+        self.source = source
 
     def _guarded(self, read: Any, *args: Any) -> bytes:
         import zlib
@@ -144,9 +147,9 @@ class _Gunzipped:
         try:
             return read(*args)
         except EOFError:
-            raise CommandError("standard input is truncated gzip data") from None
+            raise CommandError(f"{self.source} is truncated gzip data") from None
         except (OSError, zlib.error) as exc:
-            raise CommandError(f"standard input is damaged gzip data: {exc}") from None
+            raise CommandError(f"{self.source} is damaged gzip data: {exc}") from None
 
     def peek(self, size: int) -> bytes:
         return self._guarded(self.file.peek, size)
@@ -155,30 +158,43 @@ class _Gunzipped:
         return self._guarded(self.file.readline, size)
 
 
-def _input(stream: Any) -> Any:
-    """The binary stream of JSONL lines on stdin, gzip data read decompressed; refused when
-    it is not JSONL (:func:`_refuse_binary`)."""
+def _input(stream: Any, source: str = "standard input") -> Any:
+    """The binary stream of JSONL lines on stdin (or in the file ``source`` names), gzip
+    data read decompressed; refused when it is not JSONL (:func:`_refuse_binary`)."""
     buffer = stream.buffer
     if hasattr(buffer, "peek") and buffer.peek(2)[:2] == b"\x1f\x8b":
-        buffer = _Gunzipped(buffer)
-    _refuse_binary(buffer)
+        buffer = _Gunzipped(buffer, source)
+    _refuse_binary(buffer, source)
     return buffer
 
 
-def _refuse_binary(buffer: Any) -> None:
+def _open_input(path: str) -> Any:
+    """``batch FILE``: the file opened as stdin would be (its ``buffer`` read), or a
+    :class:`CommandError` naming what it is instead."""
+    if os.path.isdir(path):
+        raise CommandError(f"{path} is a folder, not JSONL pages")
+    try:
+        return open(path, encoding="utf-8")  # noqa: SIM115 (closed when the run ends)
+    except FileNotFoundError:
+        raise CommandError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _refuse_binary(buffer: Any, source: str = "standard input") -> None:
     """A binary stdin (an archive, an image) is a usage error, not a page per line; so is an
     HTML page or a JSON array, which no JSONL line starts as (each of their lines was an error
     line, and the run ended as done)."""
     head = buffer.peek(8192)[:8192] if hasattr(buffer, "peek") else b""
     kind = binary_kind(head)
     if kind is not None:
-        raise CommandError(f"standard input is {kind}, not JSONL pages")
+        raise CommandError(f"{source} is {kind}, not JSONL pages")
     first = head.lstrip(b" \t\r\n\f\xef\xbb\xbf")[:1]
     if first == b"<":
-        raise CommandError("standard input is an HTML page, not JSONL pages; for one page: "
+        raise CommandError(f"{source} is an HTML page, not JSONL pages; for one page: "
                            "blocksift extract PAGE.html")
     if first == b"[":
-        raise CommandError("standard input is a JSON array, not JSONL pages (one JSON object "
+        raise CommandError(f"{source} is a JSON array, not JSONL pages (one JSON object "
                            "a line): jq -c '.[]' pages.json | blocksift batch")
 
 
@@ -193,15 +209,30 @@ def run(args: argparse.Namespace) -> int:
     model_path = resolve_model(module, args.model)
     limits = BatchLimits(timeout_s=args.timeout, memory_limit_mb=args.memory_limit or None,
                          model_path=model_path)
+    given = getattr(args, "input", None)
     if getattr(args, "warc", None):
+        if given:
+            raise CommandError("give JSONL pages (FILE) or --warc files, not both")
         from . import batch_warc
 
         return batch_warc.run(args, params, limits)
-    stream = stdin_stream()
-    if stream.isatty():
-        raise CommandError("batch reads JSONL pages on standard input: "
-                           "blocksift batch < pages.jsonl > out.jsonl")
-    lines = _input(stream)
+    if given:
+        stream = _open_input(given)
+    else:
+        stream = stdin_stream()
+        if stream.isatty():
+            raise CommandError("batch reads JSONL pages from a file or standard input: "
+                               "blocksift batch pages.jsonl > out.jsonl")
+    try:
+        return _run_lines(args, stream, given or "standard input", params, limits)
+    finally:
+        if given:
+            stream.close()
+
+
+def _run_lines(args: argparse.Namespace, stream: Any, source: str, params: dict[str, Any],
+               limits: BatchLimits) -> int:
+    lines = _input(stream, source)
     from .batch_output import JSONL_COLUMNS, JsonlSink, open_sink
 
     sink = open_sink(args, sys.stdout.buffer, JSONL_COLUMNS)
