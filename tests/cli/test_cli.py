@@ -676,7 +676,7 @@ def test_batch_warc_refuses_a_file_that_is_not_one(tmp_path, kind):
         assert done.returncode == 0 and "0 records" in done.stderr, done.stderr
         return
     assert done.returncode == 2, done.stderr
-    hint = {"jsonl": f"; JSONL pages go on standard input: blocksift batch < {path}",
+    hint = {"jsonl": f"; for JSONL pages: blocksift batch {path}",
             "html": f"; for one page: blocksift extract {path}",
             "html.gz": f"; for one page: blocksift extract {path}"}[kind]
     assert done.stderr == (f"blocksift: error: {path} is not a WARC file (it does not begin "

@@ -130,7 +130,7 @@ def _refuse_other_files(path: str) -> None:
     if text.startswith(_WARC):
         return
     begins = text.lstrip()[:1]
-    hint = (f"; JSONL pages go on standard input: blocksift batch < {path}" if begins == b"{"
+    hint = (f"; for JSONL pages: blocksift batch {path}" if begins == b"{"
             else f"; for one page: blocksift extract {path}" if begins == b"<" else "")
     raise CommandError(f"{path} is not a WARC file (it does not begin with a WARC/ record)"
                        f"{hint}")
