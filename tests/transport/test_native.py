@@ -95,6 +95,8 @@ def test_extract_round_trip_maps_blocks_to_stamped_ids(host):
     (b"{\"type\": \"teleport\", \"id\": \"x\"}", 1008),  # unknown message type
     (json.dumps({"type": "extract", "id": "s", "html": "\ud800"}).encode(), 1006),
     (b"{\"type\": \"extract\", \"id\": \"m\"}", 1007),   # missing html
+    (b"{\"type\": \"ping\", \"id\": \"u\", \"bogus\": 1}", 1007),  # unknown field
+    (b"{\"type\": \"hello\", \"id\": \"u\", \"bogus\": 1}", 1007),  # unknown field
     # a number of more than 4300 digits: Python's int limit, not a JSON error to json.loads
     (b"{\"type\": \"ping\", \"id\": \"n\", \"n\": " + b"1" * 5000 + b"}", 1005),
 ])
