@@ -204,3 +204,30 @@ def test_a_dry_run_uninstall_says_it_would_keep_the_users_data(home: Path,
     done = blocksift(home, "uninstall")
     assert done.stdout.splitlines()[-1].startswith("kept your data"), done.stdout
     assert (data_dir / "examples.sqlite").is_file()
+
+
+@pytest.mark.parametrize("in_the_way, named", [
+    (".config", ".config"),                                   # a file where a parent must be
+    (".config/chromium/NativeMessagingHosts", ".config/chromium/NativeMessagingHosts"),
+])
+def test_a_file_in_the_way_is_named_in_one_line_with_what_to_do(home: Path, in_the_way: str,
+                                                                named: str) -> None:
+    # It read "blocksift: error: [Errno 20] Not a directory: '~/.config/chromium/Native...'"
+    (home / in_the_way).parent.mkdir(parents=True, exist_ok=True)
+    (home / in_the_way).write_text("", encoding="utf-8")
+    done = blocksift(home, "install", "--browser", "chromium")
+    assert done.returncode == 2
+    assert done.stderr == (f"blocksift: error: cannot write {home / named}: a file stands "
+                           "where a folder must be; install stopped there (move that away or "
+                           "make it writable, then run `blocksift install` again)\n")
+
+
+def test_a_folder_where_the_manifest_goes_is_named_not_the_temporary_file(home: Path) -> None:
+    # It named the temporary file install writes first: '.../.org.blocksift.host.json.qepxjxea'
+    manifest = home / ".mozilla/native-messaging-hosts" / f"{HOST_NAME}.json"
+    manifest.mkdir(parents=True)
+    done = blocksift(home, "install", "--browser", "firefox")
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"blocksift: error: cannot write {manifest}: a folder stands "
+                                  "where a file must be; install stopped there"), done.stderr
+    assert "Errno" not in done.stderr and len(done.stderr.splitlines()) == 1

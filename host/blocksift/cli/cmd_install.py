@@ -7,6 +7,7 @@ One module serves the three subcommands (they share options and the registration
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -132,7 +133,7 @@ def _install(args: argparse.Namespace) -> int:
         switched = _interpreter_switch(plan, names, ctx["data_dir"], args.dry_run)
         actions = apply_install(plan, ctx["data_dir"], dry_run=args.dry_run)
     except (ValueError, RuntimeError, OSError) as exc:
-        print(f"blocksift: error: {exc}", file=sys.stderr)
+        print(f"blocksift: error: {_problem(exc, 'install')}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps({"dryRun": args.dry_run, "note": note,
@@ -219,7 +220,7 @@ def _uninstall(args: argparse.Namespace) -> int:
                                   env=ctx["env"], browsers=args.browser,
                                   user_data_dir=args.user_data_dir, dry_run=args.dry_run)
     except (ValueError, OSError) as exc:
-        print(f"blocksift: error: {exc}", file=sys.stderr)
+        print(f"blocksift: error: {_problem(exc, 'uninstall')}", file=sys.stderr)
         return 2
     # the host's logs and cache go with the last registration; the user's own data stays
     whole = not args.browser and args.user_data_dir is None
@@ -322,7 +323,7 @@ def _doctor(args: argparse.Namespace) -> int:
                             user_data_dir=args.user_data_dir,
                             do_round_trip=not args.no_round_trip, timeout=args.timeout)
     except (ValueError, OSError) as exc:
-        print(f"blocksift: error: {exc}", file=sys.stderr)
+        print(f"blocksift: error: {_problem(exc, 'doctor')}", file=sys.stderr)
         return 2
     if args.json:
         print(report.model_dump_json(indent=2))
@@ -357,6 +358,29 @@ def _nothing_registered(report: Any, args: argparse.Namespace) -> str:
              if not note.startswith("blocksift is not registered with any browser")]
     return "\n".join([f"not registered: blocksift is not registered {where}, so there is "
                       "nothing to check", *notes, f"fix: {fix}"])
+
+
+def _problem(exc: Exception, command: str) -> str:
+    """The error line's text. An OSError names its path and what is wrong there in words
+    ("[Errno 17] File exists: '.../NativeMessagingHosts'" told a user neither that a file
+    stood where install makes a folder nor what to do), then how to go on."""
+    if not isinstance(exc, OSError) or not exc.filename:
+        return str(exc)
+    path = exc.filename
+    if exc.errno in (errno.EEXIST, errno.ENOTDIR):
+        # the file in the way may be a parent: ~/.config a file fails ~/.config/chromium/...
+        path = next((str(p) for p in reversed([Path(path), *Path(path).parents])
+                     if p.exists() and not p.is_dir()), path)
+        why = "a file stands where a folder must be"
+    elif exc.errno == errno.EISDIR:
+        why = "a folder stands where a file must be"
+    else:
+        why = (exc.strerror or str(exc)).lower()
+    if command == "doctor":
+        return f"cannot check {path}: {why}"
+    return (f"cannot {'write' if command == 'install' else 'remove'} {path}: {why}; "
+            f"{command} stopped there (move that away or make it writable, then run "
+            f"`blocksift {command}` again)")
 
 
 def run(args: argparse.Namespace) -> int:
