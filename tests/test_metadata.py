@@ -71,6 +71,29 @@ def test_a_box_whose_class_says_it_has_a_sidebar_is_not_one():
                                  "Sidebar Sam</div></div>" + ARTICLE)).authors == []
 
 
+def test_a_wrapper_of_the_content_and_its_sidebar_is_not_one():
+    # Genesis themes (tv.msnbc.com) wrap the post and the sidebar beside it in
+    # <div id="content-sidebar-wrap">: the headline counted as a sidebar's, so no headline
+    # was found and the byline under it ("Zachary Roth, @zackroth") was never read
+    post = ("<div id='content-sidebar-wrap'><div id='content' class='hfeed'>"
+            "<h1 class='entry-title'>People don’t understand the fiscal cliff</h1>"
+            "<div class='post-info'><span class='author vcard'><span class='fn'>"
+            "<a href='/author/zr/' class='fn n' rel='author'>Zachary Roth</a>, "
+            "<a href='https://twitter.example/zackroth' rel='author-twitter external'>@zackroth</a>"
+            "</span></span><div class='date published time'>4:42 PM on 12/07/2012</div></div>"
+            + ARTICLE + "</div><div id='sidebar' class='sidebar widget-area'>"
+            "<h4><a href='/b'>Top Links</a></h4><div class='byline post-info'>"
+            "<span class='author vcard'><a href='/author/jf/' rel='author'>John Flowers</a>"
+            "</span></div></div></div>")
+    found = metadata.extract(page(post, head="<title>People don’t understand the fiscal cliff"
+                                              " — MSNBC</title>"))
+    assert found.authors == ["Zachary Roth"]
+    # the sidebar inside the wrapper stays furniture
+    assert metadata.extract(page(
+        "<div id='content-sidebar-wrap'><div class='sidebar'><div itemprop='author'>"
+        "Sidebar Sam</div></div></div>" + ARTICLE)).authors == []
+
+
 def test_a_weekday_before_a_date_in_a_byline_box_is_no_name():
     found = metadata.extract(page("<article><div class='byline'>Sun, 21 Dec, 2025 - 06:36"
                                   "</div><h1>In the garden</h1>" + ARTICLE + "</article>"))

@@ -52,8 +52,12 @@ _FURNITURE = re.compile(r"comment|related|sidebar|footer|widget|recommend|popula
                         r"newsletter|promo|teaser|trending|reply|testimonial|"
                         + _POST_NAVIGATION, re.I)
 #: A class naming a layout that has a sidebar or none beside the content ("p-body-main
-#: --withSidebar", "has-sidebar", "no-sidebar"): the box holds the page's text, not a sidebar.
-_SIDEBAR_LAYOUT = re.compile(r"[\w-]*(?:with|has|no)[-_]?sidebar[\w-]*", re.I)
+#: --withSidebar", "has-sidebar", "no-sidebar"), or a box wrapping the content and the
+#: sidebar beside it (Genesis themes' "content-sidebar-wrap"): the box holds the page's text,
+#: not a sidebar.
+_SIDEBAR_LAYOUT = re.compile(r"[\w-]*(?:with|has|no)[-_]?sidebar[\w-]*"
+                             r"|(?<![\w-])content[-_]sidebar[-_]wrap(?![\w-])",
+                             re.I)
 _DATE_CLASS = re.compile(r"[dD]ate|time|posted|publish|byline|meta|updated")
 _DATE_ID = re.compile(r"date|publish")
 _DATE_FURNITURE = re.compile(r"comment|related|recommend|footer|reply|trending|popular|"
