@@ -218,8 +218,8 @@ def test_a_file_in_the_way_is_named_in_one_line_with_what_to_do(home: Path, in_t
     done = blocksift(home, "install", "--browser", "chromium")
     assert done.returncode == 2
     assert done.stderr == (f"blocksift: error: cannot write {home / named}: a file stands "
-                           "where a folder must be; install stopped there (move that away or "
-                           "make it writable, then run `blocksift install` again)\n")
+                           "where a folder must be; install stopped there (move that away, "
+                           "then run `blocksift install` again)\n")
 
 
 def test_a_folder_where_the_manifest_goes_is_named_not_the_temporary_file(home: Path) -> None:
@@ -231,3 +231,20 @@ def test_a_folder_where_the_manifest_goes_is_named_not_the_temporary_file(home: 
     assert done.stderr.startswith(f"blocksift: error: cannot write {manifest}: a folder stands "
                                   "where a file must be; install stopped there"), done.stderr
     assert "Errno" not in done.stderr and len(done.stderr.splitlines()) == 1
+
+
+def test_a_read_only_folder_is_said_in_words_with_what_to_do(tmp_path: Path) -> None:
+    # a read-only HOME (uninstall there read "[Errno 30] Read-only file system: '...'");
+    # the test runs as root too, where a mode cannot make a folder read-only: the error
+    # itself is made here
+    import errno
+
+    from blocksift.cli.cmd_install import _problem
+
+    manifest = tmp_path / f"{HOST_NAME}.json"
+    exc = OSError(errno.EROFS, "Read-only file system", str(manifest))
+    assert _problem(exc, "uninstall") == (
+        f"cannot remove {manifest}: read-only file system; uninstall stopped there (make its "
+        "folder writable, then run `blocksift uninstall` again)")
+    assert _problem(exc, "doctor") == f"cannot check {manifest}: read-only file system"
+    assert _problem(ValueError("as it was"), "install") == "as it was"

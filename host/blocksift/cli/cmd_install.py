@@ -378,9 +378,10 @@ def _problem(exc: Exception, command: str) -> str:
         why = (exc.strerror or str(exc)).lower()
     if command == "doctor":
         return f"cannot check {path}: {why}"
+    in_the_way = exc.errno in (errno.EEXIST, errno.ENOTDIR, errno.EISDIR)
+    todo = "move that away" if in_the_way else "make its folder writable"
     return (f"cannot {'write' if command == 'install' else 'remove'} {path}: {why}; "
-            f"{command} stopped there (move that away or make it writable, then run "
-            f"`blocksift {command}` again)")
+            f"{command} stopped there ({todo}, then run `blocksift {command}` again)")
 
 
 def run(args: argparse.Namespace) -> int:
