@@ -65,6 +65,18 @@ def test_newer_protocol_is_refused_clearly(host):
     assert reply["type"] == "error" and reply["code"] == 1009 and reply["id"] == "h2"
 
 
+@pytest.mark.parametrize("protocol", [0, -1])
+def test_a_protocol_below_1_is_refused_not_answered_as_1(host, protocol):
+    # protocol versions start at 1: a hello claiming 0 was answered with a hello (protocol 1)
+    host.send({"type": "hello", "id": "h0", "protocol": protocol})
+    reply = host.recv()
+    assert reply["type"] == "error" and reply["code"] == 1007 and reply["id"] == "h0", reply
+    assert reply["message"] == (f"invalid hello: protocol: {protocol} is no protocol version "
+                                "(they start at 1; this host speaks 1)")
+    host.send({"type": "ping", "id": "after"})
+    assert host.recv() == {"type": "pong", "id": "after"}
+
+
 def test_extract_round_trip_maps_blocks_to_stamped_ids(host):
     links = "".join(f'<li data-bsid="{i}"><a data-bsid="{i + 100}" href="/n{i}">Nav {i}</a></li>'
                     for i in range(1, 6))

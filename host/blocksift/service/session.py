@@ -384,6 +384,13 @@ class Session:
             self._start(request.id, self._extract(request))
 
     async def _hello(self, request_id: str, protocol: int) -> None:
+        if protocol < 1:
+            # No client speaks it: answering hello would claim this host speaks it too
+            await self.send_error(ErrorCode.INVALID_MESSAGE,
+                                  f"invalid hello: protocol: {protocol} is no protocol version "
+                                  f"(they start at 1; this host speaks {PROTOCOL_VERSION})",
+                                  request_id)
+            return
         if protocol > PROTOCOL_VERSION:
             await self.send_error(ErrorCode.UNSUPPORTED_PROTOCOL,
                                   f"client speaks protocol {protocol}; this host "
