@@ -1463,7 +1463,9 @@ def test_what_a_shop_shows_a_screen_reader_or_the_other_price_block_leaves_the_r
     # a Shopify collection read "Regular price $129.99 Sale price $129.99 Regular price
     # $209.99" for one product, then "Compare Products (0)": the screen readers' labels, the
     # price block the theme's stylesheet hides (the regular one of a product on sale, the sale
-    # one of a product at its price) and a widget's empty counter; the price paid stays
+    # one of a product at its price) and a widget's empty counter; the price paid stays, and
+    # so does a screen reader's name of an icon (all the text of its box: the reader draws
+    # no icon)
     page = Page("<body><main><div class='compare-bar'><p>Compare Products <span "
                 "class='compare-product-total'>(0)</span></p></div>"
                 "<h3><a href='/p/crusher'>Crusher 540</a></h3>"
@@ -1473,11 +1475,13 @@ def test_what_a_shop_shows_a_screen_reader_or_the_other_price_block_leaves_the_r
                 + _SHOPIFY_PRICE.format(modifier="", regular="$26.99", sale="$19.99")
                 + "<p>Headphones for every ear, <span class='sr-only'>(opens the guide)</span>"
                 "with <a href='/bass'><svg></svg><span class='sr-only'>bass</span></a>.</p>"
+                "<p>Deep <abbr class='icon icon-deprecated' title='Deprecated.'><span "
+                "class='visually-hidden'>Deprecated</span></abbr> bass.</p>"
                 "</main></body>", url="https://shop.example/collections/headphones")
     chosen = page.tree.xpath("//main/*")
     main = render_main(page, chosen)
     assert _shown_words(main) == ("Crusher 540 $129.99 $209.99 Grom $26.99 Headphones for "
-                                  "every ear, with bass ."), main.html
+                                  "every ear, with bass . Deep Deprecated bass."), main.html
     assert "<s>$209.99</s>" in main.html
     # the blocks chosen one by one, as an algorithm may choose them: the same
     blocks = page.tree.xpath("//h3 | //div[@class='price__regular' or @class='price__sale']"

@@ -2550,12 +2550,13 @@ def _empty_widget_lines(root: etree._Element) -> list[etree._Element]:
     return found
 
 
-def _names_its_link(node: etree._Element) -> bool:
-    """Whether ``node`` holds all the text of the link around it (an icon's link named for
-    screen readers, "<a href=...><svg/><span class=sr-only>Download</span></a>"): without it
-    the reader, which draws no icon, would lose the link."""
-    link = next((a for a in node.iterancestors("a") if a.get("href")), None)
-    return link is not None and _squeezed(link) == _squeezed(node)
+def _names_its_box(node: etree._Element) -> bool:
+    """Whether ``node`` holds all the text of the element around it: the name of what that
+    element shows instead of words, an icon or a mark (MDN's "Deprecated" icon, a comparison
+    table's check marks "Yes"/"No", "<a href=...><svg/><span class=sr-only>Download</span></a>"),
+    which the reader, drawing no icons, would lose."""
+    parent = node.getparent()
+    return parent is not None and _squeezed(parent) == _squeezed(node)
 
 
 def unseen_parts(elements: Sequence[etree._Element],
@@ -2568,7 +2569,7 @@ def unseen_parts(elements: Sequence[etree._Element],
     (:func:`_price_alternatives`), and a widget's line with its counter at zero ("Compare
     Products (0)", :func:`_empty_widget_lines`). ``spoken_kept``: the shown copies
     :func:`screen_reader_copies` leaves out; a screen reader's text beside one stays, as the
-    one copy of its words, and so does one naming its link (:func:`_names_its_link`)."""
+    one copy of its words, and so does one naming an icon (:func:`_names_its_box`)."""
     found: list[etree._Element] = []
     for root in elements:
         if not isinstance(root.tag, str):
@@ -2578,7 +2579,7 @@ def unseen_parts(elements: Sequence[etree._Element],
             if _UNSEEN_CLASS.search(node.get("class") or "") and not (
                     spoken_kept and parent is not None
                     and any(sibling in spoken_kept for sibling in parent)) \
-                    and not _names_its_link(node):
+                    and not _names_its_box(node):
                 found.append(node)
         found.extend(_empty_widget_lines(root))
     found.extend(_price_alternatives(elements))
