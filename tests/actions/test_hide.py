@@ -1443,3 +1443,41 @@ def test_a_block_inside_a_link_says_so_in_its_reason() -> None:
         assert target.reason.startswith("overlay banner: inside a link, link density 1.00"), \
             target.reason
     assert not any("0 links, link density 1" in t.reason for t in decision.plan.targets)
+
+
+_PORTAL_MASTHEAD = """<!doctype html><html lang="en"><head><title>Health - Daily Courier</title></head>
+<body><div id="masthead"><div id="logo"><a href="/">Daily Courier</a></div>
+<div id="site-nav"><h2>dailycourier.example navigation</h2><ul id="nav-main" class="nav">
+<li><a href="/news">News</a></li><li><a href="/sport">Sport</a></li>
+<li><a href="/weather">Weather</a></li><li><a href="/travel">Travel</a></li>
+<li><a href="/future">Future</a></li><li><a href="/autos">Autos</a></li>
+<li><a href="/tv">TV</a></li><li><a href="/radio">Radio</a></li><li><a href="/more">More</a></li>
+</ul></div></div>
+<div id="main"><h1>Health</h1>
+""" + "".join(
+    f"<div class='story'><h2><a href='/health/{i}'>Headline number {i} about the clinic</a></h2>"
+    f"<p>A teaser of story {i}: the doctors of the town clinic said on Tuesday that the new "
+    "ward would open in the spring, after two years of building work.</p></div>\n"
+    for i in range(12)) + """</div>
+<div id="footer"><a href="/about">About</a> <a href="/terms">Terms</a></div></body></html>"""
+
+
+def test_where_hide_holds_back_a_heading_goes_with_the_menu_it_names() -> None:
+    # a portal's section front the segmenter is unsure of: hide held back to link lists and
+    # the page's frame, hid the site's menu, and left its heading ("bbc.co.uk navigation")
+    # standing alone over nothing
+    page, result, _free = _plan(_PORTAL_MASTHEAD)
+    links = load("linkblocks").extract(page, load("linkblocks").Params(main_text=False))
+    result.stats["uncertain_share"] = 0.31
+    unsure = decide(page, result, links, HideParams(careful_page_types=()))
+    assert unsure.plan.restraint == "auto is unsure about 31% of this page's text"
+    after, _links = visible_words(page, unsure.elements)
+    before = visible_words(page)[0]
+    assert after["weather"] == 0, "the menu stays hidden"
+    assert after["dailycourier"] == 0 and after["navigation"] == 0, "its heading goes with it"
+    reasons = {t.reason for t in unsure.plan.targets}
+    assert any(r.startswith("the heading of a hidden block") for r in reasons) or any(
+        page.xpath(e) == "/html/body/div[1]/div[2]" for e in unsure.elements)
+    # the stories stay, every word
+    for word in ("headline", "teaser", "clinic", "spring", "health"):
+        assert after[word] == before[word], word

@@ -1364,6 +1364,7 @@ def decide(page: Page, result: ExtractionResult | None,
                   or (v[1].split()[0] in _CONSENT_WORDS and _asks_cookie_consent(e))}
 
     # 3a'. a heading that only names the hidden block right after it goes with it
+    captions: dict[etree._Element, etree._Element] = {}  # heading -> the block it names
     if params.caption_chars and chosen:
         for element, (kind, _reason) in list(chosen.items()):
             heading = _caption_of(element, params.caption_chars)
@@ -1371,6 +1372,7 @@ def decide(page: Page, result: ExtractionResult | None,
                     and heading not in stories and likely.get(heading, 0.0) < params.veto_p):
                 chosen[heading] = (kind, f"the heading of a hidden block "
                                          f"({stats[element].links} links), outside the main text")
+                captions[heading] = element
 
     # 3b. a container all of whose text is hidden goes whole (one target, one box), unless
     #     what is left in it shows a picture, a video or a table
@@ -1419,6 +1421,12 @@ def decide(page: Page, result: ExtractionResult | None,
                   or (frame and _frame_parts(e) & set(frame))
                   or (lists and _link_list(stats[e], params)
                       and not _names_story(e, title or page.title))}
+        # a heading that names a block still hidden goes with it, as without restraint (a
+        # portal's "bbc.co.uk navigation" stood alone over the menu it named)
+        for heading, block in captions.items():
+            if block in chosen and heading not in chosen:
+                chosen[heading] = (chosen[block][0], f"the heading of a hidden block "
+                                   f"({stats[block].links} links), outside the main text")
         parts = ["ads", "banners"] + (["lists of links"] if lists else [])
         restrained_to = (", ".join(parts) + " and the page's own " + _words_list(frame)
                          if frame else _words_list(parts))
