@@ -11,21 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_process import DATASET, EXAMPLE, REPO, blocksift
 
 from blocksift.cli.main import COMMANDS
-
-REPO = Path(__file__).resolve().parents[2]
-EXAMPLE = REPO / "examples" / "article.html"
-DATASET = REPO / "tests" / "fixtures" / "dataset"
-
-
-def blocksift(*args: str, stdin: str | None = None, home: Path | None = None
-              ) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=str(REPO / "host"))
-    if home is not None:
-        env["BLOCKSIFT_HOME"] = str(home)
-    return subprocess.run([sys.executable, "-m", "blocksift", *args], input=stdin,
-                          capture_output=True, text=True, timeout=300, env=env, cwd=REPO)
 
 
 def test_algorithms_lists_params_with_defaults():
