@@ -2,8 +2,8 @@
 
 Layers, bottom up:
 
-1. shared types and parsing: page, tokenizer, sites, shingles, labeled pages, metadata and
-   its title scorer,
+1. shared types and parsing: page, tokenizer, sites, the address a saved page names for
+   itself, shingles, labeled pages, metadata and its title scorer,
    Markdown rendering, WARC reading, tables for a terminal, the optional compiled modules'
    import (``speedups``), and the wire format's foundations (``wire.constants``: version, limits, error codes; ``wire.results``:
    the one result model every algorithm returns);
@@ -29,7 +29,8 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "host" / "blocksift"
 
 SHARED = ("blocksift.page", "blocksift.rawscan", "blocksift.htmltokenizer",
-          "blocksift.content", "blocksift.sites", "blocksift.shingles", "blocksift.labeled",
+          "blocksift.content", "blocksift.sites", "blocksift.page_address",
+          "blocksift.shingles", "blocksift.labeled",
           "blocksift.paths", "blocksift.repair", "blocksift.metadata", "blocksift.titles",
           "blocksift.render_markdown", "blocksift.warc", "blocksift.index_prices",
           "blocksift.terminal", "blocksift.speedups", "blocksift.wire.constants",
