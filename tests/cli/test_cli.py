@@ -448,6 +448,9 @@ def test_extract_and_batch_action_hide_give_the_plan_the_extension_receives():
     line = json.dumps({"id": "a", "html": EXAMPLE.read_text(encoding="utf-8")})
     batch = blocksift("batch", "--action", "hide", "-j", "1", stdin=line + "\n")
     assert batch.returncode == 0, batch.stderr
+    # extract's plan adds the address it was made under (the page names none), as a batch
+    # line says it beside "hide" (here: none)
+    assert (plan.pop("url"), plan.pop("urlFrom")) == (None, None)
     assert json.loads(batch.stdout)["hide"] == plan
 
 

@@ -208,3 +208,28 @@ def test_batch_in_a_terminal_counts_the_lines_read_under_their_pages_address(tmp
     assert done.returncode == 0, done.screen
     assert done.lines[-1] == (f"blocksift: batch: 2 lines written to {out}: ok 2; 1 read under "
                               "its page's own address"), done.screen
+
+
+def test_extract_action_hide_json_says_the_address_as_the_reader_json_does(tmp_path):
+    """`extract FILE --format json` says the address the page was read under (`url`) and
+    where it came from (`urlFrom`); with `--action hide` the same page's JSON had neither,
+    though the address decides the site adaptation its hide plan was made with."""
+    canonical = "https://www.gazette.example/coast/lighthouses"
+    saved, _ = saved_copy(tmp_path, f'<link rel="canonical" href="{canonical}">')
+    for given, expected in (([], (canonical, "canonical")),
+                            (["--url", "https://elsewhere.example/a"],
+                             ("https://elsewhere.example/a", "--url")),
+                            (["--url", ""], (None, "--url"))):  # --url gave none
+        reader = json.loads(blocksift("extract", str(saved), "--format", "json", *given,
+                                      home=tmp_path).stdout)
+        done = blocksift("extract", str(saved), "--action", "hide", "--format", "json",
+                         *given, home=tmp_path)
+        assert done.returncode == 0, done.stderr
+        plan = json.loads(done.stdout)
+        assert (plan["url"], plan["urlFrom"]) == (reader["url"], reader["urlFrom"]) \
+            == expected, given
+        assert plan["targets"] and plan["version"] == 1
+    # stdin is read the same way as a file
+    plan = json.loads(blocksift("extract", "-", "--action", "hide", "--format", "json",
+                                stdin=saved.read_text(encoding="utf-8"), home=tmp_path).stdout)
+    assert (plan["url"], plan["urlFrom"]) == (canonical, "canonical")

@@ -103,8 +103,11 @@ def _extract(args: argparse.Namespace, module: Any, params: Any, html: str,
 
         plan = hide_for(page, result)
         if args.format == "json":
-            json.dump(plan.model_dump(mode="json", by_alias=True), sys.stdout,
-                      ensure_ascii=False, indent=2)
+            data = plan.model_dump(mode="json", by_alias=True)
+            # the address the plan was made under (its site's adaptation), as the reader's
+            # JSON says it; the extension's plan has no such field: it knows its tab's
+            data["url"], data["urlFrom"] = page.url, url_from
+            json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
             print()
         else:
             from ..terminal import say
