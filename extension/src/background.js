@@ -15,7 +15,7 @@ import {
 import {
   SETTINGS_KEY, choiceFor, isPrivateRequest, loadSettings, normalizeSettings, ruleFor,
 } from "./settings.js";
-import { examplesCall, onTrainPort, saveExample, startLabeling } from "./labeling.js";
+import { adaptationSources, examplesCall, onTrainPort, saveExample, startLabeling } from "./labeling.js";
 import { mayHandle, senderKind } from "./trust.js";
 import { textFramesOnly } from "./readerframes.js";
 
@@ -293,9 +293,11 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
         // an index page that says it sells (host: index_prices.sale_cues): its products
         sells: plan?.sells === true,
         metadata: main.metadata ?? null,
-        // auto adapted to the site from the user's labeled pages of it (stage "site"): the
-        // reader says so, and from how many
-        adaptedFrom: result.stage === "site" ? Math.max(0, Number(result.stats?.site_pages) || 0) || true : null,
+        // auto adapted to the site from labeled pages of it (stage "site"): the reader says
+        // so, how many the user labeled and how many came from a dataset
+        adaptedFrom: result.stage === "site"
+          ? await adaptationSources(Math.max(0, Math.round(Number(result.stats?.site_pages) || 0)), snap.url, host)
+          : null,
         // the frames it could not read that might have held text (no ads, buttons or strips)
         unreachable: textFramesOnly(snap.unreachable, snap.html, snap.url),
         phases: { ...phases, answered: Date.now() - startedAt },

@@ -206,6 +206,42 @@ export async function examplesCall({ op, ...args }, { api, hostClient }) {
 }
 
 /**
+ * Where the `pages` of a site's adaptation (auto's stats.site_pages) came from: the user's
+ * saved examples of `url`'s site (`exampleUrls`: the URLs of all saved examples) and the
+ * rest, labeled pages of a dataset (`blocksift train auto --per-site --dataset`), which the
+ * site's file counts alike. {pages, labeled, dataset}.
+ */
+export function adaptationSplit(pages, exampleUrls, url) {
+  const total = Number.isInteger(pages) && pages > 0 ? pages : 0;
+  const site = siteOf(url);
+  const own = site ? exampleUrls.filter((saved) => siteOf(saved) === site).length : 0;
+  const labeled = Math.min(own, total); // an example still waiting to be counted is not yet
+  return { pages: total, labeled, dataset: total - labeled };
+}
+
+/** How many examples one examples.list asks for (a reply must stay under 1 MiB). */
+const LIST_PAGE = 1000;
+
+/**
+ * {pages, labeled, dataset} of `url`'s site adaptation (adaptationSplit), the saved examples
+ * read from `host`; the bare count of pages when they cannot be read.
+ */
+export async function adaptationSources(pages, url, host) {
+  const urls = [];
+  try {
+    for (let offset = 0; ; offset += LIST_PAGE) {
+      const reply = await host.request(examplesRequest("list", { limit: LIST_PAGE, offset }));
+      const items = Array.isArray(reply?.items) ? reply.items : [];
+      urls.push(...items.map((item) => String(item?.url ?? "")));
+      if (items.length < LIST_PAGE || offset + LIST_PAGE >= Number(reply?.total)) break;
+    }
+  } catch {
+    return pages || true;
+  }
+  return adaptationSplit(pages, urls, url);
+}
+
+/**
  * The options page's training port: {train: {...}} starts training; the port receives
  * {type: "progress"|"trained"|"error", ...}. The last state is kept in storage.local under
  * TRAINING_KEY, so a reopened options page shows how the last training went.

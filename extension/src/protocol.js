@@ -377,6 +377,48 @@ export function lengthLabel({ words, cjk }, locale = undefined) {
 }
 
 /**
+ * The reader's note on a site's adaptation (auto's stage "site"): `adapted` is
+ * {pages, labeled, dataset} (pages the site's file counts; of them, the user's saved examples
+ * of the site and the rest, from `train auto --per-site --dataset`), a bare count or true
+ * (an older answer, or the examples could not be read: the split is not known). Only pages
+ * the user saved in the browser are called theirs. {text, title}, or null for no note.
+ */
+export function adaptedWords(adapted) {
+  if (!adapted) return null;
+  const count = (n, what) => `${n.toLocaleString("en")} ${what}${n === 1 ? "" : "s"}`;
+  const whole = (n) => (Number.isInteger(n) && n > 0 ? n : 0);
+  if (typeof adapted !== "object") {
+    const pages = whole(adapted);
+    return {
+      text: pages ? `Adapted to this site from ${count(pages, "labeled page")}`
+        : "Adapted to this site from labeled pages",
+      title: "Labeled pages of this site taught blocksift where its text is.",
+    };
+  }
+  const labeled = whole(adapted.labeled);
+  const dataset = whole(adapted.dataset);
+  if (labeled && dataset) {
+    return {
+      text: `Adapted to this site from ${count(labeled, "page")} you labeled and ${dataset.toLocaleString("en")} from a dataset`,
+      title: "Your saved examples of this site's pages, and labeled pages of it from a training dataset (blocksift train auto --per-site), taught blocksift where its text is.",
+    };
+  }
+  if (labeled) {
+    return {
+      text: `Adapted to this site from ${count(labeled, "page")} you labeled`,
+      title: "Your saved examples of this site's pages taught blocksift where its text is.",
+    };
+  }
+  if (dataset) {
+    return {
+      text: `Adapted to this site from ${count(dataset, "page")} of a dataset`,
+      title: "Labeled pages of this site from a training dataset (blocksift train auto --per-site) taught blocksift where its text is; none are your saved examples.",
+    };
+  }
+  return adaptedWords(whole(adapted.pages) || true);
+}
+
+/**
  * The writing direction of a BCP 47 language tag, as the host's language_direction says
  * it: "rtl" for a language or script written right to left ("ar", "he-IL", "az-Arab"),
  * "ltr" for another tag, "" without one. The reader's fallback where the host sent no

@@ -5,7 +5,7 @@
 
 import DOMPurify from "./vendor/dompurify/purify.es.mjs";
 import { api } from "./api.js";
-import { MSG, languageDirection, lengthLabel, priceLabel, readingTime } from "./protocol.js";
+import { MSG, adaptedWords, languageDirection, lengthLabel, priceLabel, readingTime } from "./protocol.js";
 import { indexCountLabel, indexExportHtml, indexViewFragment } from "./indexview.js";
 
 import { READER_KEYS, readerAction } from "./readerkeys.js";
@@ -285,20 +285,19 @@ function directionOf(data, meta) {
   return meta.direction || languageDirection(meta.language || data.lang || "");
 }
 
-/** The quiet note that the user's labels of this site were used (auto's stage "site"):
- * `adaptedFrom` is how many labeled pages adapted it, true when the host did not say. */
+/** The quiet note that labeled pages of this site were used (auto's stage "site"):
+ * `adaptedFrom` says how many the user labeled and how many came from a dataset
+ * (adaptedWords). */
 function adaptedNote(adaptedFrom) {
-  if (!adaptedFrom) return null;
+  const words = adaptedWords(adaptedFrom);
+  if (!words) return null;
   const note = document.createElement("span");
   note.id = "adapted";
   note.className = "adapted";
   note.dir = "ltr";
   note.lang = "en";
-  const pages = typeof adaptedFrom === "number" ? adaptedFrom : 0;
-  note.textContent = pages
-    ? `Adapted to this site from your ${pages} labeled page${pages === 1 ? "" : "s"}`
-    : "Adapted to this site from your labeled pages";
-  note.title = "Your saved examples of this site's pages taught blocksift where its text is.";
+  note.textContent = words.text;
+  note.title = words.title;
   return note;
 }
 

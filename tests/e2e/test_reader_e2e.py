@@ -814,40 +814,63 @@ def test_reader_shows_no_headline_rather_than_the_site_line_again(
     assert page.evaluate("document.getElementById('title').hidden") is True
 
 
-def _labeled(host: harness.HostInstall, site: harness.Site, names: list[str]) -> None:
-    """The user saved labeled examples of these pages of the test site (as the labeler does,
-    the host counts them into the site's file)."""
+def _gold(name: str) -> tuple[str, str]:
+    """A test page's markup and its gold main text (its ``data-gold`` elements)."""
     from lxml import html as lxml_html
 
+    markup = (harness_pages() / name).read_text(encoding="utf-8")
+    gold = " ".join(" ".join(e.text_content().split())
+                    for e in lxml_html.fromstring(markup).xpath("//*[@data-gold]"))
+    return markup, gold
+
+
+def _dataset_pages(host: harness.HostInstall, site: harness.Site, names: list[str]) -> None:
+    """Labeled pages of the test site from a dataset adapt it (as ``blocksift train auto
+    --per-site --dataset`` counts them into the site's file); none is a saved example."""
     from blocksift.algorithms.segmenter import adapt
     from blocksift.page import Page
 
-    pages = []
-    for name in names:
-        markup = (harness_pages() / name).read_text(encoding="utf-8")
-        gold = " ".join(" ".join(e.text_content().split())
-                        for e in lxml_html.fromstring(markup).xpath("//*[@data-gold]"))
-        pages.append((Page(markup, url=site.url(name)), gold))
+    pages = [(Page(_gold(name)[0], url=site.url(name)), _gold(name)[1]) for name in names]
     prior = adapt.learn(adapt.site_key(site.url(names[0])), pages)
     adapt.save(prior, host.home / "data" / "models" / "auto-sites")
+
+
+def _saved_example(host: harness.HostInstall, site: harness.Site, name: str) -> None:
+    """The user saved a labeled example of this page (as the labeler's Save does: stored, and
+    counted into its site's file)."""
+    from blocksift.storage.examples import Example, ExampleStore
+
+    markup, gold = _gold(name)
+    with ExampleStore(host.home / "data" / "examples.sqlite3") as store:
+        store.save(Example(html=markup, main_text=gold, url=site.url(name), title=name))
+        store.settle(host.home / "data" / "models" / "auto-sites")
 
 
 def harness_pages() -> Path:
     return Path(__file__).resolve().parent / "pages"
 
 
-def test_reader_says_when_the_users_labels_of_the_site_were_used(
+def test_reader_says_when_labeled_pages_of_the_site_were_used_and_whose(
         browser: harness.Browser, site: harness.Site, host: harness.HostInstall,
         artifacts: Path) -> None:
-    """Labeling pays off visibly: on a site the user labeled pages of, the reader's header
-    says that auto adapted to the site, and from how many pages; elsewhere it says nothing."""
+    """Labeling pays off visibly: on a site with labeled pages, the reader's header says
+    that auto adapted to the site, from how many pages the user labeled and how many came
+    from a dataset (never calling a dataset's pages the user's); elsewhere it says nothing."""
     page = open_reader(browser, site, "hide/news.html")
     assert "Adapted to this site" not in page.evaluate("document.getElementById('details').textContent")
     page.close()
-    _labeled(host, site, ["hide/news.html", "hide/news-tagged.html"])
+    _dataset_pages(host, site, ["hide/news.html", "hide/news-tagged.html"])
     page = open_reader(browser, site, "hide/news.html")
     details = page.evaluate("document.getElementById('details').textContent")
-    assert "Adapted to this site from your 2 labeled pages" in details, details
+    assert "Adapted to this site from 2 pages of a dataset" in details, details
+    assert "you labeled" not in details and "your" not in details, details
+    page.screenshot(artifacts / "reader-adapted-dataset.png")
+    page.close()
+    _saved_example(host, site, "hide/news-tagged.html")
+    page = open_reader(browser, site, "hide/news.html")
+    details = page.evaluate("document.getElementById('details').textContent")
+    assert "Adapted to this site from 1 page you labeled and 2 from a dataset" in details, \
+        details
     page.screenshot(artifacts / "reader-adapted.png")
 
 

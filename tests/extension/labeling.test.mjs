@@ -189,3 +189,32 @@ test("the popup's button is called what the options page and the toolbar call it
   assert.ok(options.includes(`"${name}" in the toolbar popup`), name);
   assert.ok(labeler.includes(`text: "${name}"`), name);
 });
+
+test("a site's adaptation is split into the user's saved examples of the site and dataset pages", async () => {
+  const { adaptationSplit } = await import("../../extension/src/labeling.js");
+  const saved = ["https://www.news.example/a", "https://news.example/b?x=1", "https://other.example/c",
+    "https://blog.news.example/d", "not a url"];
+  // 12 pages counted: two are the user's (www. or not), the rest came from a dataset
+  assert.deepEqual(adaptationSplit(12, saved, "https://news.example/today"), { pages: 12, labeled: 2, dataset: 10 });
+  // none saved for this site: all from a dataset
+  assert.deepEqual(adaptationSplit(40, saved, "https://third.example/"), { pages: 40, labeled: 0, dataset: 40 });
+  // an example not yet counted into the file never makes a negative dataset
+  assert.deepEqual(adaptationSplit(1, saved, "https://news.example/"), { pages: 1, labeled: 1, dataset: 0 });
+  assert.deepEqual(adaptationSplit(0, saved, "https://news.example/"), { pages: 0, labeled: 0, dataset: 0 });
+});
+
+test("the split reads every saved example from the host, page by page, and falls back to the count", async () => {
+  const { adaptationSources } = await import("../../extension/src/labeling.js");
+  const all = Array.from({ length: 2500 }, (_, i) => ({ url: `https://${i < 3 ? "news" : "x" + i}.example/${i}` }));
+  all.push({ url: "https://news.example/last" });
+  const asked = [];
+  const host = { request: async (req) => {
+    asked.push([req.type, req.limit, req.offset]);
+    return { items: all.slice(req.offset, req.offset + req.limit), total: all.length };
+  } };
+  assert.deepEqual(await adaptationSources(9, "https://news.example/p", host), { pages: 9, labeled: 4, dataset: 5 });
+  assert.deepEqual(asked, [["examples.list", 1000, 0], ["examples.list", 1000, 1000], ["examples.list", 1000, 2000]]);
+  const broken = { request: async () => { throw new Error("no examples database"); } };
+  assert.equal(await adaptationSources(9, "https://news.example/p", broken), 9);
+  assert.equal(await adaptationSources(0, "https://news.example/p", broken), true);
+});

@@ -56,3 +56,25 @@ test("hide and the overlay need a main text: linkblocks means auto there, except
   assert.equal(algorithmForAction("hide", "farsw"), "farsw");
   assert.equal(algorithmForAction("overlay", "auto", true), "linkblocks");
 });
+
+test("the adaptation note calls only the user's saved examples theirs", async () => {
+  const { adaptedWords } = await import("../../extension/src/protocol.js");
+  assert.equal(adaptedWords(null), null);
+  assert.equal(adaptedWords(undefined), null);
+  assert.equal(adaptedWords({ pages: 2, labeled: 2, dataset: 0 }).text,
+    "Adapted to this site from 2 pages you labeled");
+  assert.equal(adaptedWords({ pages: 1, labeled: 1, dataset: 0 }).text,
+    "Adapted to this site from 1 page you labeled");
+  assert.equal(adaptedWords({ pages: 1043, labeled: 3, dataset: 1040 }).text,
+    "Adapted to this site from 3 pages you labeled and 1,040 from a dataset");
+  const dataset = adaptedWords({ pages: 40, labeled: 0, dataset: 40 });
+  assert.equal(dataset.text, "Adapted to this site from 40 pages of a dataset");
+  assert.match(dataset.title, /none are your saved examples/);
+  // the split not known (the examples could not be read, an older answer): no "your"
+  for (const adapted of [5, { pages: 5 }]) {
+    const words = adaptedWords(adapted);
+    assert.equal(words.text, "Adapted to this site from 5 labeled pages");
+    assert.doesNotMatch(words.text + words.title, /\byour\b/i);
+  }
+  assert.equal(adaptedWords(true).text, "Adapted to this site from labeled pages");
+});
