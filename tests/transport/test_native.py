@@ -77,6 +77,76 @@ def test_a_protocol_below_1_is_refused_not_answered_as_1(host, protocol):
     assert host.recv() == {"type": "pong", "id": "after"}
 
 
+@pytest.mark.parametrize("protocol, shown", [("1", 'the string "1"'), (True, "true"),
+                                             (1.0, "the number 1.0"), (None, "null")])
+def test_a_protocol_that_is_no_json_integer_is_refused_not_read_as_1(host, protocol, shown):
+    # "1", true and 1.0 were all read as protocol 1 (pydantic's lax mode): a version is an
+    # integer, and anything else is the protocol's error for a bad field
+    host.send({"type": "hello", "id": "h", "protocol": protocol})
+    reply = host.recv()
+    assert reply["type"] == "error" and reply["code"] == 1007 and reply["id"] == "h", reply
+    assert reply["message"] == ("invalid hello: protocol: Input should be a valid integer, "
+                                f"not {shown}")
+    host.send({"type": "hello", "id": "ok", "protocol": 1})
+    assert host.recv()["type"] == "hello"
+
+
+def test_integer_and_boolean_fields_take_json_integers_and_booleans_only(host):
+    # each was coerced: "5" and 5.0 as 5, true as 1, 1 and "yes" as true
+    bad = [({"type": "examples.list", "id": "l1", "limit": "5"}, "limit", "integer"),
+           ({"type": "examples.list", "id": "l2", "limit": 5.0}, "limit", "integer"),
+           ({"type": "examples.list", "id": "l3", "offset": True}, "offset", "integer"),
+           ({"type": "examples.get", "id": "g", "exampleId": "1"}, "exampleId", "integer"),
+           ({"type": "examples.delete", "id": "d", "exampleId": 1.0}, "exampleId", "integer"),
+           ({"type": "examples.export", "id": "x", "withBlocks": "yes"}, "withBlocks",
+            "boolean"),
+           ({"type": "train", "id": "t", "useExamples": 1}, "useExamples", "boolean"),
+           ({"type": "extract", "id": "e1", "html": "<p>x</p>", "private": 0}, "private",
+            "boolean"),
+           ({"type": "extract", "id": "e2", "html": "<p>x</p>", "learnSite": "true"},
+            "learnSite", "boolean"),
+           ({"type": "examples.save", "id": "s", "html": "<p data-bsid='1'>x</p>",
+             "mainIds": ["1"], "restore": {"exampleId": "3", "created": 1}},
+            "restore.exampleId", "integer"),
+           ({"type": "examples.save", "id": "s2", "html": "<p data-bsid='1'>x</p>",
+             "mainIds": ["1"], "restore": {"exampleId": 3, "created": True}},
+            "restore.created", "number")]
+    for message, field, kind in bad:
+        host.send(message)
+        reply = host.recv()
+        assert reply["type"] == "error" and reply["code"] == 1007, (message, reply)
+        assert reply["id"] == message["id"], reply
+        assert f": {field}: Input should be a valid {kind}, not " in reply["message"], reply
+    # the same fields with values of their own type are served; a number field takes 3
+    host.send({"type": "examples.list", "id": "ok", "limit": 5, "offset": 0})
+    assert host.recv()["type"] == "examples.list"
+    host.send({"type": "extract", "id": "ok2", "html": "<p>Some text.</p>",
+               "algorithm": "linkdensity", "private": True, "learnSite": False})
+    assert host.recv_reply()["type"] == "result"
+
+
+@pytest.mark.parametrize("params, problem", [
+    ({"reasons": True}, "reasons: Input should be a valid integer, not true"),
+    ({"reasons": "3"}, 'reasons: Input should be a valid integer, not the string "3"'),
+    ({"reasons": 3.0}, "reasons: Input should be a valid integer, not the number 3.0"),
+    ({"with_html": 0}, "with_html: Input should be a valid boolean, not the number 0"),
+    ({"threshold": "0.5"}, 'threshold: Input should be a valid number, not the string "0.5"'),
+    ({"threshold": False}, "threshold: Input should be a valid number, not false"),
+])
+def test_an_algorithms_params_are_read_as_strictly(host, params, problem):
+    # an algorithm's params are its schema's types too: "0.5" is no number, true no integer
+    host.send({"type": "extract", "id": "p", "html": "<p>Some text.</p>", "algorithm": "auto",
+               "params": params})
+    reply = host.recv_reply()
+    assert reply["type"] == "error" and reply["code"] == 2002 and reply["id"] == "p", reply
+    assert reply["message"] == f"invalid params for auto: {problem}"
+    # a number param takes an integer; null where the schema allows it
+    host.send({"type": "extract", "id": "ok", "html": "<p>Some text.</p>", "algorithm": "auto",
+               "params": {"threshold": 1, "expected_f1_cap": None, "reasons": 2}})
+    reply = host.recv_reply()
+    assert reply["type"] == "result", reply
+
+
 def test_extract_round_trip_maps_blocks_to_stamped_ids(host):
     links = "".join(f'<li data-bsid="{i}"><a data-bsid="{i + 100}" href="/n{i}">Nav {i}</a></li>'
                     for i in range(1, 6))

@@ -604,6 +604,38 @@ def test_bad_messages_get_error_replies_and_the_connection_stays(server: ServePr
         assert json.loads(ws.recv(timeout=20)) == {"type": "pong", "id": "after"}
 
 
+def test_fields_of_the_wrong_json_type_are_refused_and_the_connection_stays(
+        server: ServeProcess):
+    # "1", true and 1.0 were read as protocol 1, "5" as a limit of 5, 1 as private: true
+    with connect(server.url, additional_headers=bearer(server.token)) as ws:
+        for message, code, problem in [
+                ({"type": "hello", "id": "h1", "protocol": "1"}, 1007,
+                 'invalid hello: protocol: Input should be a valid integer, not the string "1"'),
+                ({"type": "hello", "id": "h2", "protocol": True}, 1007,
+                 "invalid hello: protocol: Input should be a valid integer, not true"),
+                ({"type": "hello", "id": "h3", "protocol": 1.0}, 1007,
+                 "invalid hello: protocol: Input should be a valid integer, not the number 1.0"),
+                ({"type": "examples.list", "id": "l", "limit": "5"}, 1007,
+                 'invalid examples.list: limit: Input should be a valid integer, not the string '
+                 '"5"'),
+                ({"type": "extract", "id": "e", "html": "<p>x</p>", "private": 1}, 1007,
+                 "invalid extract: private: Input should be a valid boolean, not the number 1"),
+                ({"type": "extract", "id": "p", "html": "<p>x</p>", "algorithm": "sleepy",
+                  "params": {"seconds": "0"}}, 2002,
+                 'invalid params for sleepy: seconds: Input should be a valid number, not the '
+                 'string "0"')]:
+            ws.send(json.dumps(message))
+            reply = json.loads(ws.recv(timeout=20))
+            assert reply == {"type": "error", "id": message["id"], "code": code,
+                             "name": "invalid_message" if code == 1007 else "invalid_params",
+                             "message": problem}, reply
+        ws.send(json.dumps({"type": "hello", "id": "after", "protocol": 1}))
+        assert json.loads(ws.recv(timeout=20))["type"] == "hello"
+        ws.send(json.dumps({"type": "extract", "id": "int", "html": "<p>x</p>",
+                            "algorithm": "sleepy", "params": {"seconds": 0}}))
+        assert json.loads(ws.recv(timeout=20))["type"] == "result"
+
+
 def test_a_lone_surrogate_in_the_id_gets_an_error_and_the_connection_stays(
         server: ServeProcess):
     with connect(server.url, additional_headers=bearer(server.token)) as ws:

@@ -344,8 +344,7 @@ class Session:
         try:
             request: Any = REQUEST_MODELS[kind].model_validate(message)
         except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'message'}: {e['msg']}"
-                                 for e in exc.errors()[:5])
+            problems = "; ".join(_field_problem(e) for e in exc.errors()[:5])
             await self.send_error(ErrorCode.INVALID_MESSAGE, f"invalid {kind}: {problems}",
                                   request_id)
             return
@@ -617,6 +616,11 @@ class Session:
                                   f"unknown algorithm {request.algorithm!r}; known: "
                                   f"{', '.join(algorithms.names())}", request.id)
             return
+        problems = params_type_problems(module.Params, request.params)
+        if problems:
+            await self.send_error(ErrorCode.INVALID_PARAMS, f"invalid params for "
+                                  f"{request.algorithm}: {'; '.join(problems)}", request.id)
+            return
         model = None
         store = None
         learning = (request.learn_site and not request.private and bool(request.url)
@@ -689,6 +693,71 @@ def _plain_hello(message: dict[str, Any]) -> bool:
             and not isinstance(message.get("protocol", 1), bool)
             and isinstance(message.get("client", ""), str)
             and len(message.get("client", "")) <= 200)
+
+
+#: pydantic's errors for a value of the wrong JSON type: the message then says what came
+_TYPE_ERRORS = frozenset({"int_type", "bool_type", "float_type", "string_type", "list_type",
+                          "dict_type"})
+#: An algorithm param's scalar type: its name in the JSON Schema, and what JSON value it takes
+_PARAM_TYPES: dict[type, tuple[str, Callable[[Any], bool]]] = {
+    bool: ("boolean", lambda value: isinstance(value, bool)),
+    int: ("integer", lambda value: isinstance(value, int) and not isinstance(value, bool)),
+    float: ("number", lambda value: isinstance(value, int | float)
+            and not isinstance(value, bool)),
+}
+
+
+def _field_problem(error: Any) -> str:
+    """One pydantic error of a request as ``field: what is wrong``; a value of the wrong type
+    is shown (``protocol: Input should be a valid integer, not the string "1"``)."""
+    problem = f"{'.'.join(map(str, error['loc'])) or 'message'}: {error['msg']}"
+    if error["type"] in _TYPE_ERRORS:
+        problem += f", not {json_value_shown(error['input'])}"
+    return problem
+
+
+def json_value_shown(value: Any) -> str:
+    """A JSON value as an error message names it: ``true``, ``null``, ``the number 1.0``,
+    ``the string "1"`` (cut short), ``an array``, ``an object``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, list | dict):
+        return "an array" if isinstance(value, list) else "an object"
+    if isinstance(value, str):
+        shown = json.dumps(value[:40], ensure_ascii=False)
+        return f"the string {shown[:-1]}...\"" if len(value) > 40 else f"the string {shown}"
+    return f"the number {_quote(value, 40)}"
+
+
+def params_type_problems(params_model: Any, params: dict[str, Any]) -> list[str]:
+    """``field: Input should be a valid integer, not true`` for each of an algorithm's
+    boolean, integer and number params given a JSON value of another type.
+
+    The algorithms' Params models read params in pydantic's lax mode (the command line's
+    ``--param`` gives strings), which took "0.5" as 0.5 and true as 1; over the protocol a
+    param is of its schema's type, as every field of a request is. Other params (choices,
+    lists) and unknown names are left to the model."""
+    import types
+    from typing import Union, get_args, get_origin
+
+    problems = []
+    for name, value in params.items():
+        field = params_model.model_fields.get(name) if isinstance(name, str) else None
+        if field is None:
+            continue
+        annotation = field.annotation
+        kinds = get_args(annotation) if get_origin(annotation) in (Union, types.UnionType) \
+            else (annotation,)
+        plain = [kind for kind in kinds if kind is not type(None)]
+        if len(plain) != 1 or plain[0] not in _PARAM_TYPES or value is None:
+            continue
+        kind_name, takes = _PARAM_TYPES[plain[0]]
+        if not takes(value):
+            problems.append(f"{name}: Input should be a valid {kind_name}, "
+                            f"not {json_value_shown(value)}")
+    return problems
 
 
 def _quote(value: Any, limit: int = 80) -> str:

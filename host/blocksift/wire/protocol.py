@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, TypeVar, Union, get_args
 
-from pydantic import Field, TypeAdapter
+from pydantic import ConfigDict, Field, TypeAdapter
 
 from .. import __version__
 from ..actions.hide import HidePlan, IndexItem, PageSummary
@@ -60,8 +60,17 @@ def reply(model: _Model) -> _Model:
 # -- requests (client -> host) ------------------------------------------------------------
 
 
+class RequestModel(WireModel):
+    """Base of a request and of every object inside one: its fields take the JSON type their
+    schema names and nothing else (pydantic's strict mode). An integer field refuses "1",
+    true and 1.0, a boolean refuses 1 and "true", a number refuses "0.5" and true (it takes
+    an integer); lax mode read all of them, so a client's mistake passed unseen."""
+
+    model_config = ConfigDict(strict=True)
+
+
 @request
-class HelloRequest(WireModel):
+class HelloRequest(RequestModel):
     """Opens a session: the host answers with its versions and algorithms."""
 
     type: Literal["hello"]
@@ -74,7 +83,7 @@ Want = Literal["blocks", "main"]
 
 
 @request
-class ExtractRequest(WireModel):
+class ExtractRequest(RequestModel):
     """Run one algorithm on one page snapshot."""
 
     type: Literal["extract"]
@@ -99,7 +108,7 @@ class ExtractRequest(WireModel):
 
 
 @request
-class CancelRequest(WireModel):
+class CancelRequest(RequestModel):
     """Stop a request the user no longer wants; its reply becomes a CANCELLED error."""
 
     type: Literal["cancel"]
@@ -108,14 +117,14 @@ class CancelRequest(WireModel):
 
 
 @request
-class PingRequest(WireModel):
+class PingRequest(RequestModel):
     """Liveness check; answered at once, even when the pool is busy."""
 
     type: Literal["ping"]
     id: RequestId
 
 
-class MarkedBlock(WireModel):
+class MarkedBlock(RequestModel):
     """A block the user marked while labeling: its kind and the ids of its elements."""
 
     kind: Literal["links", "ad"]
@@ -123,7 +132,7 @@ class MarkedBlock(WireModel):
     text: str = Field("", max_length=100_000)
 
 
-class ExampleRestore(WireModel):
+class ExampleRestore(RequestModel):
     """Undo of a delete: the deleted example's number and the date it was saved."""
 
     example_id: int = Field(ge=1, le=MAX_STORED_INT)
@@ -131,7 +140,7 @@ class ExampleRestore(WireModel):
 
 
 @request
-class ExamplesSaveRequest(WireModel):
+class ExamplesSaveRequest(RequestModel):
     """Store a labeled example: the snapshot, the selected main content, marked blocks."""
 
     type: Literal["examples.save"]
@@ -153,7 +162,7 @@ class ExamplesSaveRequest(WireModel):
 
 
 @request
-class ExamplesListRequest(WireModel):
+class ExamplesListRequest(RequestModel):
     type: Literal["examples.list"]
     id: RequestId
     limit: int = Field(100, ge=1, le=10_000)
@@ -161,21 +170,21 @@ class ExamplesListRequest(WireModel):
 
 
 @request
-class ExamplesGetRequest(WireModel):
+class ExamplesGetRequest(RequestModel):
     type: Literal["examples.get"]
     id: RequestId
     example_id: int = Field(le=MAX_STORED_INT)
 
 
 @request
-class ExamplesDeleteRequest(WireModel):
+class ExamplesDeleteRequest(RequestModel):
     type: Literal["examples.delete"]
     id: RequestId
     example_id: int = Field(le=MAX_STORED_INT)
 
 
 @request
-class ExamplesExportRequest(WireModel):
+class ExamplesExportRequest(RequestModel):
     """Export every example to a datasets-format file on this machine (never elsewhere)."""
 
     type: Literal["examples.export"]
@@ -186,7 +195,7 @@ class ExamplesExportRequest(WireModel):
 
 
 @request
-class ExamplesRepairRequest(WireModel):
+class ExamplesRepairRequest(RequestModel):
     """Keep a damaged examples database aside and rebuild it from what SQLite can read."""
 
     type: Literal["examples.repair"]
@@ -194,7 +203,7 @@ class ExamplesRepairRequest(WireModel):
 
 
 @request
-class TrainRequest(WireModel):
+class TrainRequest(RequestModel):
     """Retrain a learned algorithm from the captured examples (and optional datasets)."""
 
     type: Literal["train"]
@@ -205,7 +214,7 @@ class TrainRequest(WireModel):
 
 
 @request
-class ExportFolderRequest(WireModel):
+class ExportFolderRequest(RequestModel):
     """Ask for the export folder, or set it (``folder``): the one place exports are written."""
 
     type: Literal["export.folder"]
@@ -215,7 +224,7 @@ class ExportFolderRequest(WireModel):
 
 
 @request
-class ExportSaveRequest(WireModel):
+class ExportSaveRequest(RequestModel):
     """Save the reader's article as a new file in the export folder."""
 
     type: Literal["export.save"]
