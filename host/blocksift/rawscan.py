@@ -29,6 +29,10 @@ from .htmltokenizer import (
     VOID_ELEMENTS,
     attribute_present,
 )
+from .speedups import compiled
+
+#: The scan's loop compiled (``_rawscan.pyx``), None where it was not built: same result.
+_compiled_scan = compiled("blocksift._rawscan", ("scan_into",))
 
 __all__ = ["RAW_TEXT_ELEMENTS", "STAMP_ATTR", "TOKEN_RE", "VOID_ELEMENTS", "TagScan",
            "id_attr_pattern", "scan", "stamp", "stamped_ordinal"]
@@ -101,7 +105,23 @@ def scan(html: str, id_attr: str | None = "data-bsid") -> TagScan:
 
     End tags are matched with a stack and the common implied-end rules (``p``, ``li``, table
     parts, ...); an element left open runs to the end of its parent or of the document.
+    Compiled where the install built ``_rawscan`` (:func:`scan_python` is the same loop).
     """
+    if _compiled_scan is None:
+        return scan_python(html, id_attr)
+    result = TagScan(length=len(html))
+    _compiled_scan.scan_into(html, result, id_attr.lower() if id_attr else "", TOKEN_RE.match,
+                             _RAW_NAMES, _CLOSES_P, _IMPLIED_CLOSE, VOID_ELEMENTS,
+                             _RAW_NAME_SPELLINGS, attribute_present)
+    return result
+
+
+#: The raw-text elements' names, as the compiled scan compares a tag's name with them.
+_RAW_NAME_SPELLINGS = tuple(RAW_GROUPS.values())
+
+
+def scan_python(html: str, id_attr: str | None = "data-bsid") -> TagScan:
+    """:func:`scan` in Python: one ``TOKEN_RE`` match per token."""
     result = TagScan(length=len(html))
     names, starts, name_ends = result.names, result.starts, result.name_ends
     tag_ends, close_ends, ids = result.tag_ends, result.close_ends, result.ids
