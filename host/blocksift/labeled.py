@@ -129,6 +129,27 @@ def iter_records(path: str | os.PathLike[str], limit: int | None = None,
                            f"({exc})") from None
 
 
+def record_address(record: dict[str, Any], page: Any = None) -> tuple[str | None, str | None]:
+    """The address a dataset record is a page of, and where it came from: its ``url`` when
+    that has a host (``"url"``); else the address its page names for itself, as ``extract``
+    reads a saved page (:func:`blocksift.page_address.declared_address`: ``"saved from"``,
+    ``"canonical"``, ``"og:url"``); else ``(None, None)``. ``page``: the record's page if
+    parsed already (a :class:`~blocksift.page.Page` of its ``html``); nothing is fetched."""
+    from .sites import site_key
+
+    url = record.get("url")
+    if isinstance(url, str) and site_key(url):
+        return url, "url"
+    from .page_address import declared_address
+
+    if page is None:
+        from .page import Page
+
+        page = Page(record["html"])
+    found = declared_address(page)
+    return found if found is not None else (None, None)
+
+
 def iter_pages(path: str | os.PathLike[str], limit: int | None = None) -> Iterator[LabeledPage]:
     """Labeled pages of a dataset, in file order (:class:`DatasetError` for a damaged one)."""
     for number, row in enumerate(iter_records(path, limit), 1):

@@ -233,3 +233,77 @@ def test_extract_action_hide_json_says_the_address_as_the_reader_json_does(tmp_p
     plan = json.loads(blocksift("extract", "-", "--action", "hide", "--format", "json",
                                 stdin=saved.read_text(encoding="utf-8"), home=tmp_path).stdout)
     assert (plan["url"], plan["urlFrom"]) == (canonical, "canonical")
+
+
+def without_url(tmp_path: Path) -> tuple[Path, str]:
+    """A datasets-format file of the fixture's gazette page saved with no "url" (its page
+    names its address by <link rel=canonical>), a page that names none, and a page with an
+    empty gold; and the canonical address."""
+    page = next(r for r in records() if r["url"].startswith("https://gazette.example/"))
+    bare = next(r for r in records() if r["url"].startswith("https://crumb.example/"))
+    canonical = "https://www.gazette.example/coast/lighthouses"
+    named = {k: v for k, v in page.items() if k != "url"}
+    named["html"] = page["html"].replace(
+        "<head>", f'<head>\n<link rel="canonical" href="{canonical}">', 1)
+    dataset = tmp_path / "saved.jsonl"
+    dataset.write_text("".join(json.dumps(r) + "\n" for r in (
+        named, {k: v for k, v in bare.items() if k != "url"},
+        {**page, "url": "https://gazette.example/coast/other", "gold": ""})), encoding="utf-8")
+    return dataset, canonical
+
+
+def test_train_per_site_reads_a_record_without_url_under_the_address_its_page_names(tmp_path):
+    """`train auto --per-site` left out a record without "url" without a word, though its
+    page names its address (`extract` reads the same page under it). It counts into that
+    address's site now, and stderr says how many were read so and how many left out, why."""
+    dataset, canonical = without_url(tmp_path)
+    done = blocksift("train", "auto", "--per-site", "--dataset", str(dataset), "--no-progress",
+                     home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("gazette.example: 1 page -> "), done.stdout
+    assert len(done.stdout.splitlines()) == 1, done.stdout
+    assert done.stderr.splitlines() == [
+        'blocksift: 1 page without a "url" read under the address its page names for itself '
+        "(1 by <link rel=canonical>)",
+        'blocksift: skipped 1 page: no "url", and the page names no address of its own (no '
+        'saved-from comment, <link rel=canonical> or og:url); 1 page: an empty or missing '
+        '"gold" (or HTML)'], done.stderr
+    site_file = tmp_path / "data" / "models" / "auto-sites" / "gazette.example.json"
+    assert json.loads(site_file.read_text())["pages"] == 1
+    # the same counts as the page given with that address as its "url"
+    with_url = tmp_path / "with-url.jsonl"
+    named = json.loads(dataset.read_text().splitlines()[0])
+    with_url.write_text(json.dumps({**named, "url": canonical}) + "\n", encoding="utf-8")
+    other = tmp_path / "other"
+    done = blocksift("train", "auto", "--per-site", "--dataset", str(with_url),
+                     "--no-progress", home=other)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert (other / "data" / "models" / "auto-sites" / "gazette.example.json").read_text() \
+        == site_file.read_text()
+
+
+def test_examples_import_stores_a_record_without_url_under_the_address_its_page_names(
+        tmp_path):
+    """`examples import` stored a record without "url" of no site: its label adapted none.
+    It is stored under the address its page names now, of that address's site, adapting it,
+    and stderr says how many were read so and how many stay of no site, and why."""
+    dataset, canonical = without_url(tmp_path)
+    done = blocksift("examples", "import", str(dataset), "--no-progress", home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        '1 record without a "url" read under the address its page names for itself (1 by '
+        "<link rel=canonical>)",
+        '1 record stored of no site (adapting none): no "url", and the page names no address '
+        "of its own (no saved-from comment, <link rel=canonical> or og:url)",
+        "imported 3 example(s)"], done.stderr
+    listed = json.loads(blocksift("examples", "list", "--json", home=tmp_path).stdout)
+    assert [(e["url"], e["site"]) for e in reversed(listed)] == [
+        (canonical, "gazette.example"), (None, None),
+        ("https://gazette.example/coast/other", "gazette.example")]
+    site_file = tmp_path / "data" / "models" / "auto-sites" / "gazette.example.json"
+    assert json.loads(site_file.read_text())["pages"] == 2
+    # read under it, the saved page itself is adapted by both labeled pages of its site
+    saved = tmp_path / "saved.html"
+    saved.write_text(json.loads(dataset.read_text().splitlines()[0])["html"], encoding="utf-8")
+    data = json.loads(blocksift("extract", str(saved), "--format", "json", home=tmp_path).stdout)
+    assert (data["url"], data["stage"], data["stats"]["site_pages"]) == (canonical, "site", 2)

@@ -317,3 +317,38 @@ def test_repair_keeps_the_replaced_examples_and_the_pending_changes(tmp_path):
         assert store.get(old).replaced_by == new and store.pending() == 2
         assert store.settle(tmp_path / "sites") == 2
     assert _counts(tmp_path / "sites") == _expected(tmp_path, (PAGE, RIGHT))
+
+
+def test_import_reads_a_record_without_url_under_the_address_its_page_names(tmp_path):
+    """A record without "url" was stored of no site (its labels adapted none), even when its
+    page names its own address, which `extract` reads the page under. It is stored under that
+    address now: of that address's site (the host without www.), counted into that site's
+    adaptation, and a page the store holds already under it is a duplicate as any other."""
+    sites = tmp_path / "sites"
+    canonical = "https://www.pools.example/rock"
+    named = PAGE.replace("<head>", f'<head><link rel="canonical" href="{canonical}">')
+    saved = ("<!DOCTYPE html>\n<!-- saved from url=(0029)https://sand.example/dunes -->\n"
+             + PAGE.replace("<head>", '<head><meta property="og:url" content="https://x.example/">'))
+    path = tmp_path / "pages.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in (
+        {"id": "a", "html": named, "gold": RIGHT},
+        {"id": "b", "html": saved, "gold": RIGHT, "url": ""},
+        {"id": "c", "html": PAGE, "gold": RIGHT},  # names no address: of no site
+        {"id": "d", "html": named, "gold": RIGHT, "url": "https://sand.example/given"},
+    )), encoding="utf-8")
+    with ExampleStore(tmp_path / "ex.sqlite3") as store:
+        report = store.import_records(path)
+        assert report.own_address == [(canonical, "canonical"),
+                                      ("https://sand.example/dunes", "saved from")]
+        assert report.no_address == 1 and len(report.added) == 4
+        stored = {e.main_text and e.url: e.site for e in store.all()}
+        assert stored == {canonical: "pools.example", "https://sand.example/dunes":
+                          "sand.example", None: None, "https://sand.example/given":
+                          "sand.example"}
+        store.settle(sites)
+        # imported again, the page named by its canonical address is the one already stored
+        again = store.import_records(path)
+        assert (canonical, "this page has an example already") in again.skipped
+        assert again.added and all(store.get(i).url is None for i in again.added)
+    assert _counts(sites) == _expected(tmp_path, (named, RIGHT, canonical))
+    assert _counts(sites, "sand.example")["pages"] == 2

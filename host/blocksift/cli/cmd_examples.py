@@ -281,6 +281,13 @@ def _run(args: argparse.Namespace) -> int:
                 bar.close()
             for url, why in report.skipped:
                 print(f"skipped {url}: {why}", file=sys.stderr)
+            from .common import NO_ADDRESS, _count, note, own_address_said
+
+            if report.own_address:  # stored under it: of that site, and adapting it
+                note(own_address_said([source for _, source in report.own_address], "record"))
+            if report.no_address:
+                note(f"{_count(report.no_address, 'record')} stored of no site (adapting "
+                     f"none): {NO_ADDRESS}")
             replaced = (f", replacing {len(report.replaced)} (kept restorable)"
                         if report.replaced else "")
             skipped = f"; skipped {len(report.skipped)}" if report.skipped else ""

@@ -332,13 +332,17 @@ def _auto_sites(args: argparse.Namespace, paths: list[Path]) -> int:
     alone, the saved examples stopped adapting their site, and deleting one afterwards took
     counts it had never put in out of the dataset's (its last delete took the file)."""
     from ..algorithms.segmenter import adapt
-    from ..labeled import iter_records
+    from ..labeled import iter_records, record_address
     from ..page import Page
     from ..storage.examples import page_key
 
     by_site: dict[str, list[tuple[Any, str]]] = {}
     keys: dict[str, set[str]] = {}
     seen = 0
+    #: where-from of each page read under the address it names for itself (no "url"), and
+    #: how many pages were left out for want of an address or of a gold text
+    own_address: list[str] = []
+    skipped = {"address": 0, "gold": 0}
     bar = _progress_bar(args, "reading", paths)
     try:
         for path in paths:
@@ -346,17 +350,30 @@ def _auto_sites(args: argparse.Namespace, paths: list[Path]) -> int:
                 seen += 1
                 if bar is not None:
                     bar.update()
-                site = adapt.site_key(record.get("url"))
-                if site and record.get("html") and record.get("gold"):
-                    by_site.setdefault(site, []).append(
-                        (Page(record["html"], url=record["url"]), record["gold"]))
-                    keys.setdefault(site, set()).add(page_key(record["url"]) or "")
+                if not (record.get("html") and record.get("gold")):
+                    skipped["gold"] += 1
+                    continue
+                url = record.get("url")
+                # a page without a "url" is read under the address it names for itself, as
+                # `extract` reads a saved page
+                page = Page(record["html"], url=url if adapt.site_key(url) else None)
+                url, source = record_address(record, page)
+                site = adapt.site_key(url)
+                if not site:
+                    skipped["address"] += 1
+                    continue
+                if source != "url":
+                    page.url = url
+                    own_address.append(source or "")
+                by_site.setdefault(site, []).append((page, record["gold"]))
+                keys.setdefault(site, set()).add(page_key(url) or "")
     except (ValueError, KeyError, OSError) as exc:
         print(f"blocksift: error: cannot read the training pages: {exc}", file=sys.stderr)
         return 2
     finally:
         if bar is not None:
             bar.close()
+    _say_addresses(own_address, skipped)
     if not seen:  # an empty file said 'no site has 2 labeled pages', exit 1
         print(f"blocksift: error: {_nothing_to_learn(args.datasets, 0)}", file=sys.stderr)
         return 2
@@ -402,6 +419,21 @@ def _auto_sites(args: argparse.Namespace, paths: list[Path]) -> int:
         print(f"blocksift: error: no site has {need} with a URL", file=sys.stderr)
         return 1
     return 0
+
+
+def _say_addresses(own_address: list[str], skipped: dict[str, int]) -> None:
+    """On stderr: how many pages were read under the address they name for themselves, and
+    how many were left out and why (a page without a "url" was left out without a word)."""
+    from .common import NO_ADDRESS, _count, note, own_address_said
+
+    if own_address:
+        note(f"blocksift: {own_address_said(own_address, 'page')}")
+    why = [f"{_count(skipped['address'], 'page')}: {NO_ADDRESS}" if skipped["address"]
+           else "",
+           f"{_count(skipped['gold'], 'page')}: an empty or missing \"gold\" (or HTML)"
+           if skipped["gold"] else ""]
+    if any(why):
+        note(f"blocksift: skipped {'; '.join(filter(None, why))}")
 
 
 def _keys_of(pages: list[tuple[Any, str]]) -> list[str]:

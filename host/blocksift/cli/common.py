@@ -448,3 +448,46 @@ def add_progress_arguments(parser: argparse.ArgumentParser) -> None:
 def want_progress(flag: bool | None = None) -> bool:
     """Progress bars only on an interactive stderr, unless forced."""
     return sys.stderr.isatty() if flag is None else flag
+
+
+#: How the lines of ``train auto --per-site`` and ``examples import`` name where a record's
+#: address came from (:func:`blocksift.labeled.record_address`).
+ADDRESS_SOURCES = {"saved from": "the browser's saved-from comment",
+                   "canonical": "<link rel=canonical>", "og:url": "og:url"}
+
+
+def own_address_said(sources: list[str], noun: str) -> str:
+    """'3 records without a "url" read under the address their page names for itself (2 by
+    <link rel=canonical>, 1 by og:url)': what a dataset command says of the records it read
+    as ``extract`` reads a saved page; ``sources`` holds one where-from per such record."""
+    from collections import Counter
+
+    counted = Counter(sources)
+    by = ", ".join(f"{counted[key]} by {name}" for key, name in ADDRESS_SOURCES.items()
+                   if counted[key])
+    return (f"{_count(len(sources), noun)} without a \"url\" read under the address "
+            f"{'their page names' if len(sources) != 1 else 'its page names'} for itself ({by})")
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'s' if number != 1 else ''}"
+
+
+#: Why a record has no address at all, as the lines of those commands say it.
+NO_ADDRESS = ("no \"url\", and the page names no address of its own (no saved-from comment, "
+              "<link rel=canonical> or og:url)")
+
+
+def note(text: str) -> None:
+    """``text`` on stderr: one line when piped (for grep), wrapped at the terminal's width
+    under a two-space indent in a terminal (not cut mid-word by it)."""
+    from ..terminal import display_width, terminal_width
+
+    width = terminal_width(sys.stderr)
+    if width is None or display_width(text) <= width - 1:
+        print(text, file=sys.stderr)
+        return
+    import textwrap
+
+    print(textwrap.fill(text, width=max(width - 1, 40), subsequent_indent="  ",
+                        break_on_hyphens=False, break_long_words=False), file=sys.stderr)

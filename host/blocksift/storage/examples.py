@@ -162,6 +162,12 @@ class ImportReport:
     added: list[int] = field(default_factory=list)
     replaced: list[int] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    #: (address, where from) of each record without a usable ``url`` read under the address
+    #: its page names for itself (:func:`blocksift.labeled.record_address`)
+    own_address: list[tuple[str, str]] = field(default_factory=list)
+    #: records added with no address at all (no usable ``url``, and their page names none):
+    #: stored, but of no site, so they adapt none
+    no_address: int = 0
 
 
 #: What an import does with a record of a page the store already holds an example of.
@@ -507,21 +513,33 @@ class ExampleStore:
         correction, and the skipped record is still in the file), ``replace``: stored instead
         (the stored one kept restorable, as a save in the browser does), or ``keep``: stored
         beside it. Within the file, only the last record of a page is imported (an export
-        lists a page's labels oldest first) unless ``keep``. Records without a URL are always
-        added: nothing says which page they are."""
-        from ..labeled import iter_records
+        lists a page's labels oldest first) unless ``keep``.
+
+        A record without a ``url`` (or one naming no host) is a page of the address its HTML
+        names for itself, as ``blocksift extract`` reads a saved page (the browser's *saved
+        from* comment, ``<link rel=canonical>``, ``og:url``): stored under it, so it is of
+        that site and adapts it (``own_address``). Records with no address at all are always
+        added, of no site: nothing says which page they are (``no_address``)."""
+        from ..labeled import iter_records, record_address
 
         if on_duplicate not in ON_DUPLICATE:
             raise ValueError(f"on_duplicate must be one of {', '.join(ON_DUPLICATE)}")
         last: dict[str, int] = {}
+        #: each record's (address, where from), found once: a page is parsed for it
+        addresses: list[tuple[str | None, str | None]] = []
         for index, record in enumerate(iter_records(path, labeled=True)):
-            key = page_key(record.get("url"))
+            addresses.append(record_address(record))
+            key = page_key(addresses[-1][0])
             if key is not None:
                 last[key] = index
         report = ImportReport()
         with self._lock, self._transaction():
             for index, record in enumerate(iter_records(path, labeled=True)):
-                url = record.get("url")
+                url, source = addresses[index]
+                if source not in (None, "url"):
+                    report.own_address.append((url or "", source or ""))
+                if url is None:
+                    url = record.get("url")  # as given (None, or an address with no host)
                 key = page_key(url)
                 if key is not None and on_duplicate != "keep":
                     if last[key] != index:
@@ -538,6 +556,7 @@ class ExampleStore:
                                   main_ids=record.get("main_ids") or [])
                 new_id, replaced = self._save(example, on_duplicate == "replace")
                 report.added.append(new_id)
+                report.no_address += example.site is None
                 report.replaced.extend(replaced)
         return report
 
