@@ -376,6 +376,34 @@ export function lengthLabel({ words, cjk }, locale = undefined) {
     : `${(words + cjk).toLocaleString(locale)} words`;
 }
 
+/** What an alt text's own words add nothing to: "Image of", "Photo:", "Picture showing". */
+const ALT_OPENING = /^\s*(?:(?:an?|the)\s+)?(?:image|photo|photograph|picture|illustration|screenshot|graphic|pic|img)\b(?:\s+(?:of|showing|shows|depicting))?\s*[:\-–—]?\s*/iu;
+const altWords = (text) => String(text ?? "").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+/** Words near a picture past which word-for-word overlap is chance, not a repeat (a
+ * caption is about its picture at any length). */
+const NEAR_WORDS = 40;
+
+/**
+ * Does a picture's alt text say nothing that the text beside it (`beside`: [{text, caption}],
+ * its figure's caption, its paragraph, the lines just before and after) does not already say?
+ * True for an empty alt, for one found word for word beside it, and for one whose words are
+ * (four in five at least) the words of its caption or of a short line beside it. The reader
+ * shows such a picture's alt nowhere when the picture does not load (a page saved offline).
+ */
+export function altRepeats(alt, beside) {
+  const words = altWords(String(alt ?? "").replace(ALT_OPENING, ""));
+  if (!words.length) return true;
+  const phrase = ` ${words.join(" ")} `;
+  return beside.some(({ text, caption = false }) => {
+    const near = altWords(text);
+    if (!near.length) return false;
+    if (` ${near.join(" ")} `.includes(phrase)) return true;
+    if (!caption && near.length > NEAR_WORDS) return false;
+    const seen = new Set(near);
+    return words.filter((word) => seen.has(word)).length >= 0.8 * words.length;
+  });
+}
+
 /**
  * The reader's note on a site's adaptation (auto's stage "site"): `adapted` is
  * {pages, labeled, dataset} (pages the site's file counts; of them, the user's saved examples

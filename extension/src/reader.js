@@ -5,7 +5,7 @@
 
 import DOMPurify from "./vendor/dompurify/purify.es.mjs";
 import { api } from "./api.js";
-import { MSG, adaptedWords, languageDirection, lengthLabel, priceLabel, readingTime } from "./protocol.js";
+import { MSG, adaptedWords, altRepeats, languageDirection, lengthLabel, priceLabel, readingTime } from "./protocol.js";
 import { indexCountLabel, indexExportHtml, indexViewFragment } from "./indexview.js";
 
 import { READER_KEYS, readerAction } from "./readerkeys.js";
@@ -376,6 +376,60 @@ function showUnreachable(unreachable) {
 function decorate(content) {
   for (const code of content.querySelectorAll("pre > code[class^='language-']")) {
     code.parentElement.dataset.language = code.className.slice("language-".length);
+  }
+}
+
+/** Inline wrappers a picture sits in (its link, its <picture>): its place in the text is
+ * theirs. */
+const PICTURE_WRAPPERS = new Set(["a", "picture", "span", "source"]);
+/** Texts longer than this are not "beside" a picture: the whole article around it. */
+const BESIDE_CHARS = 2000;
+
+/** The text beside a picture (altRepeats): its figure's captions, the paragraph it sits in,
+ * and the elements just before and after it (or its figure); the reader's title for the
+ * article's opening picture. */
+function besideText(img, title) {
+  const content = $("content");
+  const beside = [];
+  const figure = img.closest("figure");
+  for (const caption of figure?.querySelectorAll("figcaption") ?? []) {
+    beside.push({ text: caption.textContent, caption: true });
+  }
+  let unit = img;
+  while (unit.parentElement && unit.parentElement !== content
+         && PICTURE_WRAPPERS.has(unit.parentElement.localName)) unit = unit.parentElement;
+  const holder = figure && content.contains(figure) ? figure : unit;
+  const parent = holder.parentElement;
+  if (parent && parent !== content && parent.textContent.length <= BESIDE_CHARS) {
+    beside.push({ text: parent.textContent });
+  }
+  for (const near of [holder.previousElementSibling, holder.nextElementSibling]) {
+    if (near && near.textContent.length <= BESIDE_CHARS) beside.push({ text: near.textContent });
+  }
+  const first = content.querySelector("img");
+  if (first === img && title) beside.push({ text: title });
+  return beside;
+}
+
+/** A picture that does not load (a page saved offline, a host that is gone) shows its alt
+ * text in its place. Where the text beside it already says what the alt says (a caption
+ * that repeats it, its paragraph, the line under it), or the alt says nothing, the picture
+ * is left out instead of showing the same words twice; an alt that says more stays, as a
+ * quiet line of text rather than an empty box of the picture's size. */
+function quietBrokenPictures(content, title) {
+  for (const img of content.querySelectorAll("img")) {
+    const broken = () => {
+      img.dataset.broken = "";
+      if (altRepeats(img.getAttribute("alt"), besideText(img, title))) {
+        img.hidden = true;
+        return;
+      }
+      // its alt as a line of text, not in an empty box of the picture's size
+      img.removeAttribute("width");
+      img.removeAttribute("height");
+    };
+    // (the text was put in place in this task: no picture has failed yet)
+    img.addEventListener("error", broken, { once: true });
   }
 }
 
@@ -958,6 +1012,7 @@ async function main() {
   dropBareRules(fragment);
   $("content").replaceChildren(fragment);
   decorate($("content"));
+  quietBrokenPictures($("content"), title);
   showMeta(data, meta, stories);
   showUnreachable(data.unreachable);
   // the exports hold what is shown: an index's stories, not the main text it does not show

@@ -100,6 +100,43 @@ def test_reader_resolves_lazy_images(browser: harness.Browser, site: harness.Sit
     page.screenshot(artifacts / "reader-lazy.png")
 
 
+def test_reader_leaves_out_a_broken_pictures_alt_that_the_text_beside_it_says(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    """A page saved offline: its pictures do not load, and each showed its alt in its place,
+    often the very words of its caption or of the line under it. Those pictures are left
+    out; an alt that says more than the text beside it stays, and a picture that loads stays
+    whatever its alt."""
+    page = open_reader(browser, site, "reader-broken-images.html")
+    # the five missing pictures have failed, the one that exists has loaded
+    page.set_viewport(1100, 2400)  # all of it in view (Firefox left the picture far below unloaded)
+    page.wait_for(f"[...{CONTENT}.querySelectorAll('img')].every(i => i.complete)")
+    images = page.evaluate(
+        f"[...{CONTENT}.querySelectorAll('img')].map(i => ({{alt: i.alt, loaded: i.naturalWidth > 0,"
+        f" shown: i.getClientRects().length > 0}}))")
+    state = {image["alt"]: (image["loaded"], image["shown"]) for image in images}
+    assert state == {
+        "The harbour wall at high tide": (False, False),  # its caption says it
+        "Ines Calder, harbour master": (False, False),  # the line under it says it
+        "Photo of the lifeboat station": (False, False),  # "Photo of" adds nothing
+        # what the text does not say: the chart's figures, the map the caption leaves unsaid
+        "Chart: storms a year at Port Ellery, from two in 1990 to seven in 2025": (False, True),
+        "Map of the old town and its quay": (False, True),
+        "The harbour": (True, True),  # loads: shown, its alt unseen
+    }, state
+    # an alt kept reads as a line of text, not from an empty box the picture's size
+    heights = page.evaluate(
+        f"[...{CONTENT}.querySelectorAll('img[data-broken]:not([hidden])')]"
+        ".map(i => i.getBoundingClientRect().height)")
+    assert len(heights) == 2 and all(height < 120 for height in heights), heights
+    text = text_of(page)
+    # the captions and lines stay, each once
+    for line in ("The harbour wall at high tide, photographed in March 2026.",
+                 "Ines Calder, harbour master, on the old wall.",
+                 "The lifeboat station, rebuilt in 1987.", "The old quay in 1890."):
+        assert text.count(line) == 1, line
+    page.screenshot(artifacts / "reader-broken-images.png")
+
+
 def test_reader_keeps_a_data_table_code_from_a_layout_table_and_math_then_exports_markdown(
         browser: harness.Browser, site: harness.Site, host: harness.HostInstall, tmp_path: Path,
         artifacts: Path) -> None:

@@ -78,3 +78,29 @@ test("the adaptation note calls only the user's saved examples theirs", async ()
   }
   assert.equal(adaptedWords(true).text, "Adapted to this site from labeled pages");
 });
+
+test("a broken picture's alt that the text beside it already says is a repeat; one that says more is not", async () => {
+  const { altRepeats } = await import("../../extension/src/protocol.js");
+  const caption = (text) => [{ text, caption: true }];
+  // the caption's words, word for word or nearly, with or without "Photo of"
+  assert.equal(altRepeats("The harbour wall at high tide", caption("The harbour wall at high tide, photographed in March 2026.")), true);
+  assert.equal(altRepeats("Photo of the lifeboat station", caption("The lifeboat station, rebuilt in 1987.")), true);
+  assert.equal(altRepeats("Image: Lifeboat station", caption("The lifeboat station")), true);
+  assert.equal(altRepeats("Quay, old, 1890", caption("The old quay in 1890.")), true);
+  // the line under it (not a caption) says it
+  assert.equal(altRepeats("Ines Calder, harbour master", [{ text: "Ines Calder, harbour master, on the old wall." }]), true);
+  // nothing to say
+  for (const alt of ["", "  ", null, "Photo", "image"]) assert.equal(altRepeats(alt, []), true, String(alt));
+  // it says more: a map the caption does not name, a chart's figures, a credit
+  assert.equal(altRepeats("Map of the old town and its quay", caption("The old quay in 1890.")), false);
+  assert.equal(altRepeats("Chart: storms a year at Port Ellery, from two in 1990 to seven in 2025",
+    [{ text: "The town's records show how the weather changed." }]), false);
+  assert.equal(altRepeats("The harbour wall at high tide. Photo: Ines Calder, March 2026",
+    caption("The harbour wall at high tide")), false);
+  assert.equal(altRepeats("Imagery of Mars", [{ text: "Mars" }]), false); // "Imagery" is no "Image"
+  // a long paragraph that happens to hold the alt's words scattered is no repeat; word for word it is
+  const long = "The wall was built by masons. ".repeat(10) + "Storms came every winter to the harbour.";
+  assert.equal(altRepeats("Harbour storms", [{ text: long }]), false);
+  assert.equal(altRepeats("Harbour storms", caption(long)), true);
+  assert.equal(altRepeats("Every winter to the harbour", [{ text: long }]), true);
+});
