@@ -58,7 +58,9 @@ def test_export_writes_the_datasets_format_and_imports_back(tmp_path):
         assert store.export(out) == 1
     with gzip.open(out, "rt", encoding="utf-8") as handle:
         (record,) = [json.loads(line) for line in handle]
-    assert set(record) == {"id", "url", "lang", "site", "host", "site_source", "html", "gold"}
+    # what names the example in a list goes too (title, when saved, the algorithm corrected)
+    assert set(record) == {"id", "url", "lang", "site", "host", "site_source", "html", "gold",
+                           "title", "created", "algorithm"}
     assert record["html"] == PAGE and record["gold"].startswith("First paragraph.")
     (page,) = load_pages(out)  # what eval and train read
     assert page.gold == record["gold"] and page.site == "ex.org"

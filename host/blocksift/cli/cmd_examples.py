@@ -42,7 +42,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="file (.jsonl or .jsonl.gz), folder (gets pages.jsonl.gz) or - "
                              "(standard output)")
     export.add_argument("--with-blocks", action="store_true",
-                        help="also write the marked link/ad blocks and selected ids")
+                        help="also write the marked link/ad blocks, the selected ids and the "
+                             "corrected algorithm's output (title, date saved and algorithm "
+                             "are always written)")
     importing = actions.add_parser("import", help="add the pages of a datasets-format file")
     importing.add_argument("path", type=Path, help="a .jsonl(.gz) file, a folder holding "
                            "pages.jsonl(.gz), or a dataset's name under $BLOCKSIFT_DATASETS")

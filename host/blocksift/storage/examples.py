@@ -474,8 +474,10 @@ class ExampleStore:
         """Write every example as the shared datasets' JSONL (gzip when the name ends .gz).
 
         Fields: ``id`` (``example-<n>``), ``url``, ``lang``, ``site``, ``host``,
-        ``site_source``, ``html``, ``gold`` (the main text, paragraphs on separate lines);
-        ``with_blocks`` adds ``marked_blocks`` (the link/ad blocks the user marked).
+        ``site_source``, ``html``, ``gold`` (the main text, paragraphs on separate lines),
+        ``title``, ``created`` (when it was saved, seconds since the epoch), ``algorithm``;
+        ``with_blocks`` adds ``marked_blocks`` (the link/ad blocks the user marked),
+        ``main_ids`` and ``algorithm_output`` (:func:`export_record`).
         """
         path = Path(path)
         if path.is_dir() or not path.suffix:
@@ -549,11 +551,17 @@ class ExampleStore:
                     if on_duplicate == "skip" and self._same_page(key):
                         report.skipped.append((url, "this page has an example already"))
                         continue
+                output = record.get("algorithm_output")
                 example = Example(html=record["html"], main_text=record.get("gold") or "",
                                   url=url, lang=record.get("lang"),
                                   title=record.get("title") or "",
                                   blocks=record.get("marked_blocks") or [],
-                                  main_ids=record.get("main_ids") or [])
+                                  main_ids=record.get("main_ids") or [],
+                                  # as an export wrote them: when it was saved, and which
+                                  # algorithm's output it corrected
+                                  created=_created(record.get("created")),
+                                  algorithm=str(record.get("algorithm") or ""),
+                                  algorithm_output=output if isinstance(output, dict) else {})
                 new_id, replaced = self._save(example, on_duplicate == "replace")
                 report.added.append(new_id)
                 report.no_address += example.site is None
@@ -698,17 +706,35 @@ def _readable_rows(damaged: Path) -> list[tuple[Any, ...]]:
 
 
 def export_record(example: Example, with_blocks: bool = False) -> dict[str, Any]:
+    """An example as a line of the shared datasets' format (:meth:`ExampleStore.export`).
+
+    Always the page, its label and what names it in a list (``title``, ``created``: when it
+    was saved, ``algorithm``: the one corrected), so that an import gives back the example a
+    user knew; ``with_blocks`` adds the label's details (``marked_blocks``, ``main_ids``,
+    ``algorithm_output``), and an import of that gives back all of it."""
     record: dict[str, Any] = {
         "id": f"example-{example.id}", "url": example.url, "lang": example.lang,
         "site": example.site, "host": example.site,
         "site_source": "url" if example.url else None,
         "html": example.html, "gold": example.main_text,
+        "title": example.title, "created": example.created, "algorithm": example.algorithm,
     }
     if with_blocks:
         record["marked_blocks"] = example.blocks
         record["main_ids"] = example.main_ids
-        record["title"] = example.title
+        record["algorithm_output"] = example.algorithm_output
     return record
+
+
+def _created(value: Any) -> float:
+    """A record's ``created`` as a date to store: a time in seconds since the epoch, else 0
+    (the store dates it now)."""
+    import math
+
+    if isinstance(value, (int, float)) and not isinstance(value, bool) \
+            and math.isfinite(value) and value > 0:
+        return float(value)
+    return 0.0
 
 
 def _example(row: dict[str, Any]) -> Example:
