@@ -466,3 +466,78 @@ def test_doctor_with_nothing_registered_says_run_install(home: Path, data_dir: P
     report = doctor(home, data_dir, browsers=["chrome"], do_round_trip=False)
     assert report.notes[-1] == ("blocksift is not registered with any browser: run "
                                 "`blocksift install`")
+
+
+# -- the fix, once -------------------------------------------------------------------------
+
+
+def fix_lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip().startswith("fix:")]
+
+
+def browsers_found(monkeypatch: pytest.MonkeyPatch, names: list[str]) -> None:
+    """The browsers doctor finds installed (this machine's PATH may hold some)."""
+    from blocksift.registration import doctor as doctor_module
+
+    monkeypatch.setattr(doctor_module, "detect", lambda *args, **kwargs: list(names))
+
+
+def test_one_command_that_fixes_every_browser_is_said_once(home: Path, data_dir: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    # it said 'fix: blocksift install --browser chrome', then '... --browser firefox'
+    browsers_found(monkeypatch, [])
+    install(home, data_dir, ["chrome", "firefox"])
+    chrome_manifest(home).write_text('{"name": "org.blocksift.host",')
+    (data_dir / "native-host" / "blocksift-native-host").unlink()  # both name it
+    report = doctor(home, data_dir, do_round_trip=False)
+    assert [r.status for r in report.browsers if r.status != "not_registered"] == \
+        ["broken", "broken"]
+    # no browser looks installed here: a plain install would register all five
+    assert report.fix == "blocksift install --browser chrome --browser firefox"
+    assert report.fix_for == ["Google Chrome", "Firefox"]
+    text = format_report(report)
+    assert fix_lines(text) == ["fix: blocksift install --browser chrome --browser firefox  "
+                               "(one command for Google Chrome and Firefox)"], text
+    done = subprocess.run([sys.executable, "-m", "blocksift", *shlex.split(report.fix)[1:]],
+                          env=subprocess_env(home), capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert doctor(home, data_dir, do_round_trip=False).ok
+
+
+def test_the_browsers_found_here_are_fixed_by_a_plain_install(
+        home: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    browsers_found(monkeypatch, ["chromium", "firefox"])
+    install(home, data_dir, ["chromium", "firefox"])
+    (data_dir / "native-host" / "blocksift-native-host").unlink()
+    report = doctor(home, data_dir, do_round_trip=False)
+    assert report.fix == "blocksift install" and report.fix_for == ["Chromium", "Firefox"]
+    # a browser doctor was not asked about would be registered too: named instead
+    asked = doctor(home, data_dir, browsers=["firefox"], do_round_trip=False)
+    assert asked.fix == "blocksift install --browser firefox"
+
+
+def test_one_browsers_problems_with_the_same_fix_say_it_once(home: Path,
+                                                            data_dir: Path) -> None:
+    install(home, data_dir, ["chrome"])
+    edit(chrome_manifest(home), name="org.other.host", type="socket")
+    report = doctor(home, data_dir, browsers=["chrome"])
+    (r,) = report.browsers
+    assert [p.check for p in r.problems] == ["name", "type"]
+    assert fix_lines(format_report(report)) == ["fix: blocksift install --browser chrome"]
+
+
+def test_fixes_that_differ_are_said_per_browser(home: Path, data_dir: Path, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    browsers_found(monkeypatch, [])
+    profile = tmp_path / "profile"
+    install(home, data_dir, ["chrome"])
+    install(home, data_dir, ["chromium"], user_data_dir=profile)
+    chrome_manifest(home).write_text("[]")
+    edit(profile / "NativeMessagingHosts" / f"{HOST_NAME}.json", type="socket")
+    report = doctor(home, data_dir, browsers=["chrome", "chromium"], do_round_trip=False)
+    assert report.fix is None
+    assert fix_lines(format_report(report)) == [
+        "fix: blocksift install --browser chrome",
+        f"fix: blocksift install --browser chromium --user-data-dir '{profile}'"]

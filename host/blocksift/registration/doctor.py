@@ -60,11 +60,25 @@ EXIT_GRACE_S = 2.0
 EXIT_EXTRA_WAIT_S = 3.0
 
 
+class Reinstall(BaseModel):
+    """A fix that is ``blocksift install`` for one registration: what its command is made of,
+    so the fixes of several browsers can be said as one command."""
+
+    browser: str
+    user_data_dir: str | None = None
+    #: run through this interpreter (``<python> -m blocksift``), not the ``blocksift`` on PATH
+    python: str | None = None
+    #: what to do before installing again ("run `...` by hand to see its error"), if anything
+    first: str | None = None
+
+
 class Problem(BaseModel):
     severity: Severity
     check: str
     message: str
     fix: str | None = None
+    #: ``fix`` as its parts, where it installs again (None: another kind of fix, or none)
+    reinstall: Reinstall | None = None
 
 
 class RoundTrip(BaseModel):
@@ -102,6 +116,12 @@ class DoctorReport(BaseModel):
     ok: bool
     browsers: list[BrowserReport]
     notes: list[str] = Field(default_factory=list)
+    #: The one command that fixes every problem found (one ``blocksift install`` for all the
+    #: browsers), None when there is nothing to fix or the fixes differ (each problem's own
+    #: ``fix`` then says it)
+    fix: str | None = None
+    #: the browsers (labels) ``fix`` fixes
+    fix_for: list[str] = Field(default_factory=list)
 
 
 # -- framing ------------------------------------------------------------------------------
@@ -278,36 +298,83 @@ def _install_command(b: Browser, user_data_dir: str | None, python: str | None =
     return cmd + (f" --user-data-dir '{user_data_dir}'" if user_data_dir else "")
 
 
+def _reinstall(b: Browser, user_data_dir: str | None, python: str | None = None,
+               first: str | None = None) -> dict[str, Any]:
+    """A :class:`Problem`'s ``fix`` and ``reinstall`` for installing ``b`` again."""
+    command = _install_command(b, user_data_dir, python)
+    return {"fix": f"{first}, then {command}" if first else command,
+            "reinstall": Reinstall(browser=b.name, user_data_dir=user_data_dir, python=python,
+                                   first=first)}
+
+
+def one_fix(reports: list[BrowserReport], detected: Iterable[str]
+            ) -> tuple[str | None, list[str]]:
+    """The one command that fixes every problem of ``reports``, and the browsers (labels) it
+    fixes; (None, []) when nothing needs fixing or the fixes differ.
+
+    One launcher serves every browser, and one ``blocksift install`` registers several: the
+    fixes ``install --browser chromium`` and ``install --browser firefox`` are one command.
+    It is a plain ``blocksift install`` where that registers exactly the browsers to fix and
+    ones that work (the browsers found here, else every browser, all of them checked), else
+    it names the browsers. A profile's registration (``--user-data-dir``) has a command of
+    its own."""
+    fixed = [(r, p) for r in reports for p in r.problems if p.severity != "info" and p.fix]
+    if not fixed:
+        return None, []
+    labels = list(dict.fromkeys(r.label for r, _ in fixed))
+    fixes = {p.fix for _, p in fixed}
+    if len(fixes) == 1:
+        return fixes.pop(), labels
+    steps = {(p.reinstall.user_data_dir, p.reinstall.python, p.reinstall.first)
+             if p.reinstall is not None else None for _, p in fixed}
+    if len(steps) != 1 or None in steps:
+        return None, []
+    user_data_dir, python, first = steps.pop()
+    if user_data_dir is not None:
+        return None, []  # one profile holds one registration: one browser, said above
+    names = [b.name for b in BROWSERS
+             if any(p.reinstall is not None and p.reinstall.browser == b.name for _, p in fixed)]
+    plain = list(detected) or [b.name for b in BROWSERS]
+    status = {r.browser: r.status for r in reports if r.user_data_dir is None}
+    program = f"{shlex.quote(python)} -m blocksift" if python else "blocksift"
+    if all(name in names or status.get(name) == "ok" for name in plain) \
+            and set(names) <= set(plain):
+        command = f"{program} install"
+    else:
+        command = f"{program} install " + " ".join(f"--browser {name}" for name in names)
+    return (f"{first}, then {command}" if first else command), labels
+
+
 def check_manifest(b: Browser, manifest_path: Path, platform: Platform,
                    user_data_dir: str | None = None) -> tuple[list[str], list[Problem],
                                                               dict[str, Any] | None]:
     """Static checks of one manifest file: what passed, what failed, and the document."""
-    fix = _install_command(b, user_data_dir)
+    fix = _reinstall(b, user_data_dir)
     passed: list[str] = []
     problems: list[Problem] = []
     try:
         raw = manifest_path.read_bytes()
     except OSError as exc:
         problems.append(Problem(severity="error", check="manifest readable",
-                                message=f"cannot read {manifest_path}: {exc}", fix=fix))
+                                message=f"cannot read {manifest_path}: {exc}", **fix))
         return passed, problems, None
     try:
         doc = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
         problems.append(Problem(severity="error", check="valid JSON",
-                                message=f"{manifest_path} is not UTF-8: {exc}", fix=fix))
+                                message=f"{manifest_path} is not UTF-8: {exc}", **fix))
         return passed, problems, None
     except json.JSONDecodeError as exc:
         problems.append(Problem(
             severity="error", check="valid JSON",
             message=f"{manifest_path} is not valid JSON (line {exc.lineno}, column "
                     f"{exc.colno}: {exc.msg}); the browser reports the host as not found",
-            fix=fix))
+            **fix))
         return passed, problems, None
     if not isinstance(doc, dict):
         problems.append(Problem(severity="error", check="valid JSON",
                                 message=f"{manifest_path} holds a JSON {type(doc).__name__}, "
-                                        "not an object", fix=fix))
+                                        "not an object", **fix))
         return passed, problems, None
     passed.append("valid JSON")
 
@@ -315,7 +382,7 @@ def check_manifest(b: Browser, manifest_path: Path, platform: Platform,
         if ok:
             passed.append(check)
         else:
-            problems.append(Problem(severity="error", check=check, message=message, fix=fix))
+            problems.append(Problem(severity="error", check=check, message=message, **fix))
 
     def said(key: str) -> str:
         """How a field reads to the user: its value, or that the file has none."""
@@ -340,12 +407,12 @@ def check_manifest(b: Browser, manifest_path: Path, platform: Platform,
         problems.append(Problem(severity="error", check=key,
                                 message=f"{key} also lets other extensions start the host: "
                                         f"{[x for x in got if x != want[0]]}; it must name only "
-                                        f"{want[0]}", fix=fix))
+                                        f"{want[0]}", **fix))
     else:
         problems.append(Problem(severity="error", check=key,
                                 message=f"{said(key)}; it must be {want!r}, otherwise "
                                         "the browser forbids our extension to start the host",
-                                fix=fix))
+                                **fix))
     path_value = doc.get("path")
     cls = path_class(platform)
     if not isinstance(path_value, str) or not path_value:
@@ -384,7 +451,7 @@ def check_manifest(b: Browser, manifest_path: Path, platform: Platform,
                 severity="error", check="interpreter",
                 message=f"the launcher runs {interpreter}, which no longer exists (a removed "
                         "virtualenv?); install again with a Python that has blocksift",
-                fix=_install_command(b, user_data_dir, python=sys.executable)))
+                **_reinstall(b, user_data_dir, python=sys.executable)))
     return passed, problems, doc
 
 
@@ -466,7 +533,7 @@ def run_doctor(*, platform: Platform, home: Path, data_dir: Path,
         report = BrowserReport(browser=b.name, label=b.label, detected=b.name in detected,
                                location=where, registry_key=key, user_data_dir=udd,
                                status="ok")
-        fix = _install_command(b, udd)
+        fix = _reinstall(b, udd)
         manifest_path = Path(where)
         if key is not None:
             value = registry.read_default(key) if registry is not None else None
@@ -475,7 +542,7 @@ def run_doctor(*, platform: Platform, home: Path, data_dir: Path,
                 report.problems.append(Problem(
                     severity="warning" if b.name in detected else "info",
                     check="registry key",
-                    message=f"HKEY_CURRENT_USER\\{key} is missing", fix=fix))
+                    message=f"HKEY_CURRENT_USER\\{key} is missing", **fix))
                 reports.append(report)
                 continue
             report.checks.append("registry key")
@@ -486,7 +553,7 @@ def run_doctor(*, platform: Platform, home: Path, data_dir: Path,
                 report.status = "broken"
                 report.problems.append(Problem(
                     severity="error", check="manifest present",
-                    message=f"the registry key names {value}, which does not exist", fix=fix))
+                    message=f"the registry key names {value}, which does not exist", **fix))
             else:
                 report.status = "not_registered"
                 report.problems.append(Problem(
@@ -495,7 +562,7 @@ def run_doctor(*, platform: Platform, home: Path, data_dir: Path,
                     message=f"no manifest at {manifest_path}"
                             + ("" if b.name in detected or udd else
                                f" ({b.label} does not look installed)"),
-                    fix=fix))
+                    **fix))
             reports.append(report)
             continue
         report.checks.append("manifest present")
@@ -538,12 +605,13 @@ def run_doctor(*, platform: Platform, home: Path, data_dir: Path,
                         severity="error", check="round trip",
                         message=f"{trip.error}{hint}; the launcher's Python, {python}, cannot "
                                 f"import {module} (uninstalled from it?)",
-                        fix=_install_command(b, udd, python=sys.executable)))
+                        **_reinstall(b, udd, python=sys.executable)))
                 else:
                     report.problems.append(Problem(
                         severity="error", check="round trip",
                         message=f"{trip.error}{hint}",
-                        fix=f"run `{path_value}` by hand to see its error, then {fix}"))
+                        **_reinstall(b, udd, first=f"run `{path_value}` by hand to see its "
+                                                   "error")))
         reports.append(report)
     registered = [r for r in reports if r.status != "not_registered"]
     broken = [r for r in reports if r.status == "broken"]
@@ -569,8 +637,9 @@ def run_doctor(*, platform: Platform, home: Path, data_dir: Path,
                          f"{', '.join(elsewhere)}: `blocksift doctor` checks every browser")
         else:
             notes.append("blocksift is not registered with any browser: run `blocksift install`")
+    one, one_for = one_fix(reports, [b.name for b in BROWSERS if b.name in detected])
     return DoctorReport(platform=platform, ok=bool(registered) and not broken,
-                        browsers=reports, notes=notes)
+                        browsers=reports, notes=notes, fix=one, fix_for=one_for)
 
 
 def store_problem_notes() -> list[str]:
@@ -609,13 +678,20 @@ def format_report(report: DoctorReport) -> str:
             lines.append(f"        round trip: hello {rt.hello_ms} ms (start-up included), "
                          f"ping {rt.ping_ms} ms{exit_text}, host {rt.host_version}, "
                          f"protocol {rt.protocol}")
+        fixes: list[str] = []  # after the browser's problems, each once: they often share it
         for p in r.problems:
             if p.severity == "info":
                 lines.append(f"        note: {p.message}")
                 continue
             lines.append(f"        {p.severity}: {p.message}")
-            if p.fix:
-                lines.append(f"        fix: {p.fix}")
+            if p.fix and report.fix is None and p.fix not in fixes:
+                fixes.append(p.fix)
+        lines.extend(f"        fix: {fix}" for fix in fixes)
+    if report.fix is not None:
+        # one command fixes them all: said once, not once per browser
+        lines.append(f"fix: {report.fix}" + (
+            f"  (one command for {', '.join(report.fix_for[:-1])} and {report.fix_for[-1]})"
+            if len(report.fix_for) > 1 else ""))
     for note in report.notes:
         lines.append(f"note: {note}")
     broken = sum(r.status == "broken" for r in report.browsers)
