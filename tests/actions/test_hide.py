@@ -25,6 +25,7 @@ from blocksift.page import Page
 from blocksift.wire.results import ExtractionResult, MainText
 
 PAGES = Path(__file__).resolve().parents[1] / "e2e" / "pages" / "hide"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "hide"
 
 
 # The structural rules on their own: these small pages carry no metadata, and the page-type
@@ -1481,3 +1482,67 @@ def test_where_hide_holds_back_a_heading_goes_with_the_menu_it_names() -> None:
     # the stories stay, every word
     for word in ("headline", "teaser", "clinic", "spring", "health"):
         assert after[word] == before[word], word
+
+
+def _held_back_plan(html: str):
+    """The plan of a page hide holds back on for the segmenter's doubts (16 % of its text, as
+    on a Q&A network's question pages), whatever the shipped model makes of it."""
+    page = Page(html)
+    auto, linkblocks = load("auto"), load("linkblocks")
+    result = auto.extract(page, auto.Params())
+    result.stats["uncertain_share"] = 0.16
+    links = linkblocks.extract(page, linkblocks.Params(main_text=False))
+    params = HideParams(careful_page_types=(), careful_uncertain_share=0.1)
+    return page, decide(page, result, links, params)
+
+
+def test_a_top_bars_drop_down_menus_are_named_menus_not_modal_banners(monkeypatch) -> None:
+    # Seen in the overlay on a Q&A network's question pages (wcxb-dev: cooking.stackexchange
+    # .com): the top bar opens its help and site-switcher menus from <div class="topbar-dialog"
+    # role="menu"> holding <div class="modal-content">, and each box read "modal banner"
+    html = (FIXTURES / "qa-topbar.html").read_text(encoding="utf-8")
+    page, decision = _held_back_plan(html)
+    assert decision.plan.restraint, "the page is held back, as the network's pages are"
+    by_xpath = {t.xpath: t for t in decision.plan.targets}
+    menus = [t for xpath, t in by_xpath.items()
+             if any((a.get("role") or "") == "menu" for a in page.tree.xpath(xpath)[0]
+                    .iterancestors())]
+    assert len(menus) == 3, [(t.xpath, t.reason) for t in decision.plan.targets]
+    for target in menus:
+        assert target.reason.startswith("drop-down menu: "), target.reason
+        assert target.reason.endswith(", outside the main text"), target.reason
+    # a pop-up over the page outside any menu, which asks for a newsletter, is a banner still
+    newsletter = by_xpath["/html/body/div[2]"]
+    assert newsletter.reason.startswith("modal banner: "), newsletter.reason
+    assert not any("modal banner" in t.reason for t in menus)
+    # only the words change: what is hidden, and each kind, is what it was
+    monkeypatch.setattr(hide_module, "_named", lambda element, reason: reason)
+    _page, plain = _held_back_plan(html)
+    assert [(t.xpath, t.kind) for t in plain.plan.targets] == \
+        [(t.xpath, t.kind) for t in decision.plan.targets]
+    assert sum("modal banner" in t.reason for t in plain.plan.targets) == 4  # the bug
+    # and no gold word is hidden
+    after, _ = visible_words(page, decision.elements)
+    gold = _gold_words(page)
+    for word in set(gold):
+        assert after[word] >= gold.count(word), word
+
+
+def test_a_modal_named_drop_down_only_inside_a_menu_and_never_a_cookie_prompt() -> None:
+    html = ("<html><body><nav class='site-nav'><ul><li><a href='/a'>A</a>"
+            "<div class='modal' id='m1'><a href='/x'>X</a> <a href='/y'>Y</a></div></li>"
+            "<li><div class='popup cookie-notice' id='m2'>We use cookies. Accept?"
+            "<a href='/ok'>Accept</a></div></li>"
+            "<li><div class='modal' id='m3'>We use cookies to improve the site: accept them "
+            "in the settings. <a href='/ok'>OK</a></div></li></ul></nav>"
+            "<div class='modal' id='m4'><a href='/z'>Z</a></div>"
+            "<main><div class='overlay' id='m5'><a href='/w'>W</a></div></main></body></html>")
+    page = Page(html)
+    named = {el.get("id"): hide_module._named(el, "modal banner: 2 links")
+             for el in page.tree.iter() if el.get("id")}
+    assert named == {"m1": "drop-down menu: 2 links", "m2": "modal banner: 2 links",
+                     "m3": "modal banner: 2 links", "m4": "modal banner: 2 links",
+                     "m5": "modal banner: 2 links"}, named
+    element = page.tree.xpath("//*[@id='m1']")[0]
+    assert hide_module._named(element, "newsletter banner: 1 link") == "newsletter banner: 1 link"
+    assert hide_module._named(element, "cookie banner: 1 link") == "cookie banner: 1 link"

@@ -37,7 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..content import BLOCK_TAGS, HIDDEN_STYLE, NON_TEXT_TAGS, ancestors_of
 from ..page import Page
 from ..wire.results import ExtractionResult, WireModel
-from .index_items import IndexItem, _headline_links, _in_menu, index_items
+from .index_items import _MENU_TOKENS, IndexItem, _headline_links, _in_menu, index_items
 from .markup import _page_frame, _tokens
 
 #: Version of the hide plan's shape (PROTOCOL.md); raised when a field changes meaning.
@@ -835,6 +835,41 @@ def _structural_kind(element: etree._Element, tokens: set[str]) -> tuple[str, st
     return None
 
 
+#: What holds a site's drop-down menus: a menu role, a ``<nav>``, a class or id naming a menu
+#: or drop-down (:data:`index_items._MENU_TOKENS`).
+_DROP_DOWN_ROLES = frozenset({"menu", "menubar", "listbox"})
+
+
+def _drop_down(element: etree._Element) -> bool:
+    """Whether ``element``, a box named only a modal, pop-up, overlay or interstitial by its
+    class or a dialog by its role, is a drop-down of the site's menu: it is a menu by its
+    role, or lies in a menu (a menu role, a ``<nav>``, a class naming a menu or drop-down;
+    the nearest ``<main>`` or ``<article>`` ends the search), and asks no consent to cookies.
+    A Q&A network's top bar opens its help and site-switcher menus from ``<div
+    class="topbar-dialog" role="menu">`` holding ``<div class="modal-content">``: its
+    overlay read "modal banner"."""
+    if _tokens(element) & _BANNER_TOKENS - _GENERIC_BANNER_TOKENS:
+        return False  # a newsletter or cookie banner, whatever else it is called
+    for node in (element, *element.iterancestors()):
+        if node.tag in ("main", "article", "body"):
+            return False
+        if node.tag == "nav" or (node.get("role") or "").lower() in _DROP_DOWN_ROLES \
+                or _tokens(node) & _MENU_TOKENS:
+            return not _asks_cookie_consent(element)
+    return False
+
+
+def _named(element: etree._Element, reason: str) -> str:
+    """``reason`` as the overlay shows it, naming the box for what it is: a drop-down of the
+    site's menu (:func:`_drop_down`) that its class calls a modal or pop-up, or its role a
+    dialog, is a "drop-down menu", not a "modal banner". Only the words change: the decision
+    was taken on the box's class and role."""
+    head, banner, rest = reason.partition(" banner")
+    if banner and head in _GENERIC_BANNER_TOKENS | _DIALOG_ROLES and _drop_down(element):
+        return "drop-down menu" + rest
+    return reason
+
+
 _BREADCRUMB = re.compile("breadcrumb", re.I)
 
 
@@ -1446,7 +1481,8 @@ def decide(page: Page, result: ExtractionResult | None,
         density = s.link_chars / s.chars if s.chars else 0.0
         targets.append(HideTarget(
             kind=kind, element_id=page.element_id(element) if has_ids else None,
-            xpath=None if has_ids else page.xpath(element), reason=reason, links=s.links,
+            xpath=None if has_ids else page.xpath(element), reason=_named(element, reason),
+            links=s.links,
             link_density=round(density, 3), chars=s.chars))
     # (a main element inside a hidden banner is no region the overlay draws)
     shown = [m for m in main if not _inside(m, picked)]
