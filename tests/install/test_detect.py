@@ -37,3 +37,18 @@ def test_a_used_profile_folder_still_counts(tmp_path: Path, platform: str) -> No
     (root / "Default").mkdir(parents=True)
     (root / "NativeMessagingHosts").mkdir()
     assert detect(platform, home, {}, which=no_commands) == ["edge"]
+
+
+def test_a_command_is_looked_for_on_the_path_of_the_environment_given(tmp_path: Path) -> None:
+    # the PATH of the process running detect was searched, whatever `env` said: the doctor
+    # tests' PATH=/nonexistent still found this machine's /usr/bin/chromium
+    home = tmp_path / "home"
+    home.mkdir()
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    command = bin_dir / "firefox"
+    command.write_text("#!/bin/sh\n")
+    command.chmod(0o755)
+    assert detect("linux", home, {"PATH": str(bin_dir)}) == ["firefox"]
+    assert detect("linux", home, {"PATH": str(tmp_path / "nowhere")}) == []
+    assert detect("linux", home, {}) == []  # no PATH: no command is found

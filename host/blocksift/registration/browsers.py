@@ -184,11 +184,16 @@ def _used(root: Path, manifests: PurePath | None) -> bool:
 
 
 def detect(platform: Platform, home: Path, env: Mapping[str, str] | None = None,
-           which: Callable[[str], str | None] = shutil.which,
+           which: Callable[[str], str | None] | None = None,
            candidates: Iterable[Browser] = BROWSERS) -> list[str]:
     """Browsers that look installed: a profile directory exists or (Linux) a command is on
-    PATH or (macOS) the app bundle is in /Applications or ~/Applications."""
+    the PATH of ``env`` (none without one) or (macOS) the app bundle is in /Applications or
+    ~/Applications."""
     env = env if env is not None else dict(os.environ)
+    search = env.get("PATH", "")
+    if which is None:
+        which = (lambda command: shutil.which(command, path=search)) if search \
+            else (lambda command: None)
     found = []
     for b in candidates:
         seen = _used(Path(profile_root(b, platform, home, env)),
