@@ -13,17 +13,21 @@ matched by ``TOKEN_RE`` itself at its ``<``, so the grammar of those stays in on
 
 from cpython.unicode cimport Py_UNICODE_ISSPACE
 from libc.stdint cimport int64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy
 
-from array import array
+from blocksift._tagsyntax cimport (
+    PyUnicode_DATA,
+    PyUnicode_FindChar,
+    PyUnicode_KIND,
+    PyUnicode_READ,
+    PyUnicode_Substring,
+    _attributes_end,
+    _ends_name,
+    _is_letter,
+)
 
-cdef extern from "Python.h":
-    Py_ssize_t PyUnicode_FindChar(object, Py_UCS4, Py_ssize_t, Py_ssize_t, int) except -2
-    int PyUnicode_KIND(object)
-    void* PyUnicode_DATA(object)
-    Py_UCS4 PyUnicode_READ(int, void*, Py_ssize_t)
-    object PyUnicode_Substring(object, Py_ssize_t, Py_ssize_t)
+from array import array
 
 
 cdef struct Offsets:
@@ -52,62 +56,6 @@ cdef object _to_array(Offsets* offsets):
     if offsets.size:
         memcpy(&view[0], offsets.data, offsets.size * sizeof(int64_t))
     return out
-
-
-cdef inline bint _is_letter(Py_UCS4 c):
-    return (u'a' <= c <= u'z') or (u'A' <= c <= u'Z')
-
-
-cdef inline bint _ends_name(Py_UCS4 c):
-    """``[\\s/>]``: where a tag name (``TAG_NAME``) ends."""
-    return c == u'/' or c == u'>' or Py_UNICODE_ISSPACE(c)
-
-
-cdef inline bint _ends_attribute_name(Py_UCS4 c):
-    """``[\\s/>=]``: where an attribute's name ends."""
-    return c == u'/' or c == u'>' or c == u'=' or Py_UNICODE_ISSPACE(c)
-
-
-cdef Py_ssize_t _attributes_end(str text, int kind, void* data, Py_ssize_t at,
-                                Py_ssize_t n):
-    """Where ``htmltokenizer.ATTRS`` read from ``at`` ends: at the first ``>`` outside a
-    value, or at ``n``. Each step is one of the regex's loop: separators ``[\\s/]++``, or a
-    name (``=[^\\s/>=]*+`` or ``[^\\s/>=]++``) and an optional ``\\s*+=\\s*+`` value, a quoted
-    one running to its quote (or the end of the text), an unquoted one to white space or
-    ``>``."""
-    cdef Py_ssize_t probe
-    cdef Py_UCS4 c, quote
-    while at < n:
-        c = PyUnicode_READ(kind, data, at)
-        if c == u'>':
-            return at
-        if c == u'/' or Py_UNICODE_ISSPACE(c):
-            at += 1
-            continue
-        at += 1  # the name's first character: "=" or any other it may hold
-        while at < n and not _ends_attribute_name(PyUnicode_READ(kind, data, at)):
-            at += 1
-        probe = at
-        while probe < n and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, probe)):
-            probe += 1
-        if probe >= n or PyUnicode_READ(kind, data, probe) != u'=':
-            continue  # no value: the white space is the next step's separator
-        probe += 1
-        while probe < n and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, probe)):
-            probe += 1
-        if probe < n:
-            quote = PyUnicode_READ(kind, data, probe)
-            if quote == u'"' or quote == u"'":
-                probe = PyUnicode_FindChar(text, quote, probe + 1, n, 1)
-                probe = probe + 1 if probe >= 0 else n
-            else:
-                while probe < n:
-                    c = PyUnicode_READ(kind, data, probe)
-                    if c == u'>' or Py_UNICODE_ISSPACE(c):
-                        break
-                    probe += 1
-        at = probe
-    return n
 
 
 cdef inline unsigned int _ascii_lower(Py_UCS4 c):

@@ -285,11 +285,18 @@ _LINE_PARAMS = (farsw.Params(), farsw.Params(long_line_chars=40),
                 farsw.Params(attach_tag_lines=True), farsw.Params(index_normalization=False))
 
 
-@pytest.mark.parametrize("stream_tokens", [4096, 7, 1])
-def test_line_features_equal_the_measured_lines_on_random_pages(stream_tokens, monkeypatch):
+@pytest.mark.parametrize(("loop", "stream_tokens"), [("compiled", 4096), ("python", 4096),
+                                                      ("python", 7), ("python", 1)])
+def test_line_features_equal_the_measured_lines_on_random_pages(loop, stream_tokens,
+                                                                monkeypatch):
     # one-token lines, lines with dropped comments or elements between their tokens (read
     # piece by piece), tags holding newlines, every kind of white space and wide characters
-    # measured whole, or a few tokens at a time once a line is known long (a minified page)
+    # measured whole, or a few tokens at a time once a line is known long (a minified page);
+    # by the compiled loop (``_lines.pyx``) and by the Python one
+    if loop == "compiled" and farsw.lines._compiled_lines is None:
+        pytest.skip("the compiled lines were not built (no C compiler at install)")
+    if loop == "python":
+        monkeypatch.setattr(farsw.lines, "_compiled_lines", None)
     monkeypatch.setattr(farsw.lines, "_STREAM_TOKENS", stream_tokens)
     rng = random.Random(11)
     pieces = ["<p>", "</p>", "<div\nclass='a  b'>", "</div>", "<a href='/x'>", "<a name=y>",
@@ -298,7 +305,10 @@ def test_line_features_equal_the_measured_lines_on_random_pages(stream_tokens, m
               "\r\n", "\t", "\x0b", "\x1c", "\u0085", "\u00a0", "\u3000", "\u2028",
               "caf\u00e9", "\u4e2d\u6587", "\U0001f600", "&amp;", "<li>", "</li>",
               "<style>p{}</style>", "</body>", "<h2>", "</h2>", "<textarea>a\nb</textarea>",
-              "<?pi?>", "</ x>", "<span>", "</span>", "x" * 60]
+              "<?pi?>", "</ x>", "<span>", "</span>", "x" * 60, '</p class="x>y">',
+              "</div\n>", "<!--->", "<!-->", "<!x>", "</>", "</1", "<", "</", '<a title="1 > 0"'
+              " href=x>", "<img\nsrc=j>", "\u212a", "\ud800", "<plaintext>", "</TD>",
+              "<table><tr><td>", "<HR>", "</Body >"]
     pages = [ARTICLE, re.sub(r"\n\s*", "", ARTICLE), "", "<html><body></body></html>",
              "no tags at all\n\nat all"] + [
         "<html><head><title>t</title></head><body>"
@@ -707,3 +717,36 @@ def test_extract_reads_no_model_file(tmp_path, monkeypatch):
     assert without.model_dump() == packaged.model_dump()
     # and the user's rules would have given another result: the check can fail
     assert farsw.extract(page, farsw.Params(), user).model_dump() != packaged.model_dump()
+
+
+_BUNDLED_PAGES = sorted([*(Path(__file__).resolve().parents[1]).glob("golden/*/source.html"),
+                         *(Path(__file__).resolve().parents[1] / "fixtures").rglob("*.html")])
+
+
+def _compiled_and_python_lines(page: Page, params: farsw.Params, monkeypatch
+                               ) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    compiled = farsw.line_features(page, params)
+    with monkeypatch.context() as patched:
+        patched.setattr(farsw.lines, "_compiled_lines", None)
+        return compiled, farsw.line_features(page, params)
+
+
+@pytest.mark.skipif(farsw.lines._compiled_lines is None,
+                    reason="the compiled lines were not built (no C compiler at install)")
+def test_compiled_lines_equal_the_python_loop_on_bundled_and_dev_pages(monkeypatch):
+    from blocksift.evaluation.datasets import iter_pages, resolve
+    from blocksift.page import decode_html
+
+    pages = [Page(decode_html(path.read_bytes())) for path in _BUNDLED_PAGES]
+    try:  # every tenth wcxb-dev page too, where the shared datasets are beside the clone
+        pages += [Page(p.html, url=p.url) for number, p in
+                  enumerate(iter_pages(resolve("wcxb-dev"))) if number % 10 == 0]
+    except FileNotFoundError:
+        pass
+    assert len(pages) >= 20
+    for page in pages:
+        for params in _LINE_PARAMS[:4]:
+            (starts, features), (python_starts, python_features) = \
+                _compiled_and_python_lines(page, params, monkeypatch)
+            assert starts.tolist() == python_starts.tolist()
+            assert np.array_equal(features, python_features)

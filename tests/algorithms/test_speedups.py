@@ -192,10 +192,12 @@ def test_without_the_speedups_the_extraction_is_the_same():
 
 @pytest.mark.skipif(not os.environ.get("CI") or not sys.platform.startswith("linux"),
                     reason="only CI on Linux promises a C compiler at install")
-def test_ci_builds_the_compiled_walk_trees_and_raw_checks():
-    # else the comparisons above (and tests/test_rawchecks.py) would all skip, and CI would
-    # check nothing of them
-    from blocksift import page
+def test_ci_builds_the_compiled_walk_trees_raw_checks_and_scans():
+    # else the comparisons above (and tests/test_rawchecks.py, test_rawscan_compiled.py)
+    # would all skip, and CI would check nothing of them
+    from blocksift import page, rawscan
+    from blocksift.algorithms.farsw import lines
 
     assert features._compiled_walk is not None and trees._compiled_trees is not None
     assert page._compiled_checks is not None
+    assert rawscan._compiled_scan is not None and lines._compiled_lines is not None

@@ -14,7 +14,11 @@ from ... import htmltokenizer as tokenizer
 from ...content import BLOCK_TAGS
 from ...htmltokenizer import RAW_TEXT_ELEMENTS
 from ...page import Page
+from ...speedups import compiled
 from .params import Params
+
+#: The lines' loop compiled (``_lines.pyx``), None where it was not built: the same rows.
+_compiled_lines = compiled("blocksift.algorithms.farsw._lines", ("line_rows",))
 
 # --------------------------------------------------------------------------------------------
 # §3.1 preprocessing and §3.2 lines and features
@@ -306,10 +310,20 @@ def _feature_matrix(lines: Sequence[Line], params: Params) -> np.ndarray:
 def line_features(page: Page, params: Params) -> tuple[np.ndarray, np.ndarray]:
     """The start offsets and the feature matrix of ``page_lines(page, params,
     with_text=False)``, without its per-line objects: lines are measured as they are cut,
-    and a line of one token (the most common) is measured without joining pieces."""
+    and a line of one token (the most common) is measured without joining pieces.
+    Compiled where the install built ``_lines`` (the Python loop below is the same)."""
     if params.attach_tag_lines:  # joins lines across the page: the plain path
         lines = page_lines(page, params, with_text=False)
         return np.asarray([ln.start for ln in lines.lines], dtype=np.int64), lines.features
+    if _compiled_lines is not None:
+        tags = page.tags
+        begin, stop, ordinal = _body_range(page)
+        columns = _compiled_lines.line_rows(
+            page.raw, tags.starts, tags.names, tags.tag_ends, tags.close_ends, begin, stop,
+            ordinal, frozenset(t.lower() for t in params.useless_tags), _RAW_TEXT_NAMES,
+            _STRUCTURAL_END, BLOCK_TAGS, params.line_mode, params.long_line_chars,
+            _GAP_RE.match, _has_href)
+        return columns[:, 0].copy(), _line_matrix(columns, params)
     raw = page.raw
     mode = params.line_mode
     long_line = params.long_line_chars
@@ -448,11 +462,18 @@ def line_features(page: Page, params: Params) -> tuple[np.ndarray, np.ndarray]:
     if current:
         finish(current, long_known)
     n = len(rows)
-    matrix = np.zeros((n, 6), dtype=float)
-    if not n:
-        return np.zeros(0, dtype=np.int64), matrix
     # from a flat iterator: numpy reads a list of tuples element by element, twice as slow
     columns = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=5 * n).reshape(n, 5)
+    return columns[:, 0].copy(), _line_matrix(columns, params)
+
+
+def _line_matrix(columns: np.ndarray, params: Params) -> np.ndarray:
+    """The feature matrix (§3.2) of lines measured as rows of (start, text length, output
+    length, links, images)."""
+    n = len(columns)
+    matrix = np.zeros((n, 6), dtype=float)
+    if not n:
+        return matrix
     index = np.arange(1, n + 1, dtype=float)
     matrix[:, 0] = index / n if params.index_normalization else index
     matrix[:, 1] = columns[:, 1]
@@ -460,4 +481,4 @@ def line_features(page: Page, params: Params) -> tuple[np.ndarray, np.ndarray]:
     matrix[:, 3] = matrix[:, 2] / np.maximum(matrix[:, 1], 1.0)
     matrix[:, 4] = columns[:, 3]
     matrix[:, 5] = columns[:, 4]
-    return columns[:, 0].copy(), matrix
+    return matrix
