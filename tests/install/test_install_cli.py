@@ -248,3 +248,37 @@ def test_a_read_only_folder_is_said_in_words_with_what_to_do(tmp_path: Path) -> 
         "folder writable, then run `blocksift uninstall` again)")
     assert _problem(exc, "doctor") == f"cannot check {manifest}: read-only file system"
     assert _problem(ValueError("as it was"), "install") == "as it was"
+
+
+def test_doctor_in_a_terminal_wraps_its_sentences_under_their_label(home: Path) -> None:
+    # in an 80-column terminal its lines ran to 200 columns, wrapped by the terminal at
+    # column 0 in the middle of a word
+    import shutil
+
+    script = shutil.which("script")
+    if script is None:
+        pytest.skip("script (util-linux) runs a command in a terminal")
+    assert blocksift(home, "install", "--browser", "chromium",
+                     "--browser", "firefox").returncode == 0
+    manifest = home / ".config/chromium/NativeMessagingHosts" / f"{HOST_NAME}.json"
+    manifest.write_text('{"name": "org.blocksift.host", ')
+    command = " ".join([sys.executable, "-m", "blocksift", "doctor", "--no-round-trip",
+                        "--browser", "chromium", "--browser", "firefox"])
+    shown = subprocess.run([script, "-qec", f"stty cols 80 rows 40; {command}", "/dev/null"],
+                           capture_output=True, text=True, env=subprocess_env(home),
+                           timeout=120, check=False).stdout.replace("\r\n", "\n")
+    lines = shown.splitlines()
+    assert any(line.startswith("BROKEN  Chromium") for line in lines), shown
+    long = [line for line in lines if len(line) > 80 and len(line.split()) > 2
+            and not line.startswith(("OK ", "BROKEN ", "absent "))]  # a path stays whole
+    assert not long, shown
+    error = next(i for i, line in enumerate(lines) if line.startswith("        error: "))
+    assert lines[error + 1].startswith(" " * 15) and lines[error + 1][15] != " ", shown
+    passed = next(i for i, line in enumerate(lines)
+                  if line.startswith("        passed: ") and "valid JSON" in line)
+    assert lines[passed + 1].startswith(" " * 16) and lines[passed + 1][16] != " ", shown
+    # piped, each stays one line (for grep)
+    piped = blocksift(home, "doctor", "--no-round-trip", "--browser", "chromium",
+                      "--browser", "firefox").stdout
+    assert any(line.startswith("        error: ") and "not found" in line
+               for line in piped.splitlines()), piped

@@ -10,6 +10,7 @@ import argparse
 import errno
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -331,8 +332,30 @@ def _doctor(args: argparse.Namespace) -> int:
         for line in _nothing_registered(report, args).splitlines():
             _say(line)
     else:
-        print(format_report(report))
+        _print_report(format_report(report))
     return 0 if report.ok else 1
+
+
+#: A doctor line that is a sentence after its label ("        error: ..."), as wrapped
+_LABELED = re.compile(r"( *)((?:passed|round trip|note|error|warning|fix|verdict): )(.*)")
+
+
+def _print_report(text: str) -> None:
+    """doctor's report. In a terminal each sentence wraps under its label's text (its lines
+    ran to 200 columns, wrapped mid-word at column 0), a path kept whole; piped, a line
+    each, as format_report gives them (for grep). A browser's heading line is printed whole:
+    the manifest's path."""
+    from blocksift.terminal import say, terminal_width
+
+    width = terminal_width()
+    for line in text.splitlines():
+        labeled = _LABELED.fullmatch(line)
+        if width is None or labeled is None:
+            print(line)
+            continue
+        indent, label, sentence = labeled.groups()
+        first = indent + label
+        say(sentence, first=first, rest=" " * len(first) if indent else "  ", width=width)
 
 
 def _nothing_registered(report: Any, args: argparse.Namespace) -> str:
