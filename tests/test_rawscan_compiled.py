@@ -1,5 +1,5 @@
-"""The compiled tag scan (``_rawscan.pyx``) against the Python loop it stands in for: the
-same tags, spans, ids, implied ends and closed-over elements on random markup made of the
+"""The compiled tag scan and stamp (``_rawscan.pyx``) against the Python loops they stand in
+for: the same tags, spans, ids, implied ends, closed-over elements and stamped text on random markup made of the
 characters the grammar turns on, on every bundled page and, where the dev sets are beside
 the clone, on every page of them."""
 
@@ -64,6 +64,7 @@ def test_random_markup_scans_as_the_python_loop(seed: int):
         for id_attr in ("data-bsid", "k", None):
             python = rawscan.scan_python(raw, id_attr)
             _same(rawscan.scan(raw, id_attr), python)
+            assert rawscan.stamp(raw, python) == rawscan.stamp_python(raw, python)
             tags += len(python)
             ids += sum(found is not None for found in python.ids)
             closed_over += len(python.closed_over)
@@ -74,7 +75,9 @@ def test_random_markup_scans_as_the_python_loop(seed: int):
 @pytest.mark.parametrize("path", BUNDLED_PAGES, ids=lambda p: p.parent.name + "/" + p.name)
 def test_bundled_pages_scan_as_the_python_loop(path: Path):
     raw = decode_html(path.read_bytes())
-    _same(rawscan.scan(raw), rawscan.scan_python(raw))
+    python = rawscan.scan_python(raw)
+    _same(rawscan.scan(raw), python)
+    assert rawscan.stamp(raw, python) == rawscan.stamp_python(raw, python)
 
 
 @needs_compiled
@@ -89,7 +92,9 @@ def test_dev_set_pages_scan_as_the_python_loop(name: str):
             if number % 4:  # every fourth page: the whole sets agree too, at four times the time
                 continue
             raw = json.loads(line)["html"]
-            _same(rawscan.scan(raw), rawscan.scan_python(raw))
+            python = rawscan.scan_python(raw)
+            _same(rawscan.scan(raw), python)
+            assert rawscan.stamp(raw, python) == rawscan.stamp_python(raw, python)
 
 
 def test_without_the_compiled_scan_the_python_loop_scans(monkeypatch):
@@ -98,3 +103,5 @@ def test_without_the_compiled_scan_the_python_loop_scans(monkeypatch):
     assert tags.names == ["div", "p", "p", "script"]
     assert tags.ids == ["d1", None, None, None]
     assert list(tags.close_ends)[1] == len('<div data-bsid="d1"><p>one')
+    assert rawscan.stamp("<p>x<br>", rawscan.scan("<p>x<br>")) == (
+        '<p data-bso="0">x<br data-bso="1">')

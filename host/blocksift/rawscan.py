@@ -32,7 +32,7 @@ from .htmltokenizer import (
 from .speedups import compiled
 
 #: The scan's loop compiled (``_rawscan.pyx``), None where it was not built: same result.
-_compiled_scan = compiled("blocksift._rawscan", ("scan_into",))
+_compiled_scan = compiled("blocksift._rawscan", ("scan_into", "stamp"))
 
 __all__ = ["RAW_TEXT_ELEMENTS", "STAMP_ATTR", "TOKEN_RE", "VOID_ELEMENTS", "TagScan",
            "id_attr_pattern", "scan", "stamp", "stamped_ordinal"]
@@ -226,7 +226,15 @@ def stamp(html: str, tags: TagScan) -> str:
     """Return ``html`` with ``data-bso="<ordinal>"`` inserted after every start tag's name.
 
     lxml then carries each element's source ordinal, so spans survive the parser's repairs.
+    Compiled with the scan where it was built (one string written, the same text).
     """
+    if _compiled_scan is not None and isinstance(tags.name_ends, array):
+        return _compiled_scan.stamp(html, tags.name_ends, STAMP_ATTR)
+    return stamp_python(html, tags)
+
+
+def stamp_python(html: str, tags: TagScan) -> str:
+    """:func:`stamp` in Python: two pieces joined a tag."""
     pieces: list[str] = []
     last = 0
     for ordinal, name_end in enumerate(tags.name_ends):
