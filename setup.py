@@ -1,7 +1,7 @@
 """The optional compiled part of the package: the segmenter walk's loop (``_walk.pyx``), the
 trees' walk (``_trees.pyx``), the tag scan's loop (``_rawscan.pyx``), FAR-SW's lines
-(``farsw/_lines.pyx``) and two checks of the raw page before its parse (``_rawchecks.pyx``).
-Everything else is in pyproject.toml.
+(``farsw/_lines.pyx``), linkblocks' link scan (``_linkblocks.pyx``) and two checks of the raw
+page before its parse (``_rawchecks.pyx``). Everything else is in pyproject.toml.
 
 The extensions are optional (``optional=True``): where no C compiler is found the install
 goes on, and the same code runs in Python and numpy, giving the same features and scores,
@@ -22,9 +22,12 @@ RAW_CHECKS = Extension("blocksift._rawchecks", ["host/blocksift/_rawchecks.pyx"]
 RAW_SCAN = Extension("blocksift._rawscan", ["host/blocksift/_rawscan.pyx"])
 FARSW_LINES = Extension("blocksift.algorithms.farsw._lines",
                         ["host/blocksift/algorithms/farsw/_lines.pyx"])
+LINK_SCAN = Extension("blocksift.algorithms._linkblocks",
+                      ["host/blocksift/algorithms/_linkblocks.pyx"])
 
-EXTENSIONS = cythonize([WALK, TREES, RAW_CHECKS, RAW_SCAN, FARSW_LINES], language_level=3,
-                       quiet=True, include_path=["host"])  # the .pxd the scans share
+EXTENSIONS = cythonize([WALK, TREES, RAW_CHECKS, RAW_SCAN, FARSW_LINES, LINK_SCAN],
+                       language_level=3, quiet=True,
+                       include_path=["host"])  # the .pxd the scans share
 for extension in EXTENSIONS:  # after cythonize, whose copies drop the flag
     extension.optional = True
 

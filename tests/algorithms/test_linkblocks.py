@@ -525,3 +525,33 @@ def test_main_text_counts_the_text_it_shows_not_a_textarea():
     assert result.stats["main_units"] == 50
     gap = raw[raw.index("<form>"):raw.index("</form>") + 7]
     assert lb.text_distance(gap) == 120
+
+
+# -- the compiled link scan (_linkblocks.pyx) finds what the Python scan finds --------------
+
+_SCAN_PIECES = _PIECES + ["<noscript>", "</noscript>", "<template>", "</TEMPLATE>", "<xmp>",
+                          "<plaintext>", "<plain>", "<Script >", "<!-->", "<!--->", "</ x>",
+                          "</A >", "<a\thref=z>", '<a title="1 > 0" href=q>', "<ab>", "</ab>",
+                          "<iframe>", "</iframe>", "<textarea>", "<!x>", "</>", "\u00a0", "é"]
+
+
+@pytest.mark.skipif(lb._compiled_links is None,
+                    reason="the compiled link scan was not built (no C compiler at install)")
+def test_compiled_link_scan_finds_the_python_scans_links():
+    import random
+
+    from blocksift.page import decode_html
+
+    rng = random.Random(7)
+    pages = ["".join(rng.choice(_SCAN_PIECES) for _ in range(rng.randrange(1, 80)))
+             for _ in range(4000)]
+    tests_dir = Path(__file__).resolve().parents[1]
+    pages += [decode_html(path.read_bytes()) for path in sorted(
+        [*tests_dir.glob("golden/*/source.html"), *(tests_dir / "fixtures").rglob("*.html")])]
+    links = unclosed = 0
+    for raw in pages:
+        found = lb.scan_links(raw)
+        assert found == lb.scan_links_python(raw), raw
+        links += len(found)
+        unclosed += sum(not link.closed for link in found)
+    assert links and unclosed  # closed and unclosed links were both reached

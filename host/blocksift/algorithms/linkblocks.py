@@ -88,6 +88,7 @@ from ..htmltokenizer import VOID_ELEMENTS
 from ..page import Page
 from ..rawscan import scan as tag_scan
 from ..sites import host_of, registered_domain
+from ..speedups import compiled
 from ..wire.results import Block, ExtractionResult
 
 NAME = "linkblocks"
@@ -249,13 +250,35 @@ class Link(NamedTuple):
     closed: bool
 
 
+#: The link scan's loop compiled (``_linkblocks.pyx``), None where it was not built.
+_compiled_links = compiled("blocksift.algorithms._linkblocks", ("scan_links",))
+#: What the compiled scan passes over whole, by the regexes the Python scan is built from.
+_SKIPPED_AT = re.compile("<(?:" + _skipped_elements() + ")")
+_COMMENT_AT = re.compile("<(?:" + _COMMENT + "|" + _BOGUS + ")")
+
+
+def _link_has_href(raw: str, start: int, end: int) -> bool:
+    """Whether the ``<a>`` attribute text ``raw[start:end]`` has an ``href``."""
+    return _HREF_FIRST_RE.match(raw, start, end) is not None or (
+        tokenizer.attribute(raw[start:end], "href") is not None)
+
+
 def scan_links(raw: str) -> list[Link]:
     """All links of ``raw`` in source order, from one front-to-back pass (seed 000 §3).
 
     Comments and skipped elements are passed over whole. An unclosed ``<a href>`` ends at
     the next ``<a`` for the parser and at its own start tag for measuring (see the module
     docstring); a stray ``</a>`` is ignored; ``<a>`` without ``href`` is not a link.
+    Compiled where the install built ``_linkblocks`` (:func:`scan_links_python`: the same).
     """
+    if _compiled_links is not None:
+        return _compiled_links.scan_links(raw, SKIPPED_ELEMENTS, _SKIPPED_AT.match,
+                                          _COMMENT_AT.match, _link_has_href, Link)
+    return scan_links_python(raw)
+
+
+def scan_links_python(raw: str) -> list[Link]:
+    """:func:`scan_links` in Python: one ``_SCAN_RE`` match per link."""
     links: list[Link] = []
     append = links.append
     open_start = -1        # start of the open <a>, -1 when none is open
