@@ -23,8 +23,9 @@ from blocksift._tagsyntax cimport (
     PyUnicode_READ,
     PyUnicode_Substring,
     _attributes_end,
-    _ends_name,
     _is_letter,
+    _name_end,
+    _tag_end,
 )
 
 from array import array
@@ -147,12 +148,9 @@ def scan_into(str html, object result, str id_needle, object token_match,
                 else:
                     pos = j  # not a tag: "<" then anything else is text
                 continue
-            name_end = j + 1
-            while name_end < n and not _ends_name(PyUnicode_READ(kind, data, name_end)):
-                name_end += 1
+            name_end = _name_end(kind, data, j, n)
             if end_tag:
-                attrs_end = _attributes_end(html, kind, data, name_end, n)
-                pos = attrs_end + 1 if attrs_end < n else n
+                pos = _tag_end(html, kind, data, name_end, n)
                 name = PyUnicode_Substring(html, j, name_end)
                 # pop to the nearest open element of that name; a stray end tag is ignored
                 if open_names and open_names[-1] == name:  # the current one, as written

@@ -66,3 +66,20 @@ cdef inline Py_ssize_t _attributes_end(str text, int kind, void* data, Py_ssize_
                     probe += 1
         at = probe
     return n
+
+
+cdef inline Py_ssize_t _name_end(int kind, void* data, Py_ssize_t first,
+                                 Py_ssize_t n) noexcept:
+    """Where the tag name whose first letter is at ``first`` ends (``TAG_NAME``)."""
+    first += 1
+    while first < n and not _ends_name(PyUnicode_READ(kind, data, first)):
+        first += 1
+    return first
+
+
+cdef inline Py_ssize_t _tag_end(str text, int kind, void* data, Py_ssize_t name_end,
+                                Py_ssize_t n) except? -2:
+    """Just after the tag whose name ends at ``name_end``: past its attributes and ``>``
+    (``ATTRS>?``), or ``n`` when the text ends first."""
+    cdef Py_ssize_t attributes_end = _attributes_end(text, kind, data, name_end, n)
+    return attributes_end + 1 if attributes_end < n else n

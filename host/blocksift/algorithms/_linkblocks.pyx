@@ -14,8 +14,9 @@ from blocksift._tagsyntax cimport (
     PyUnicode_KIND,
     PyUnicode_READ,
     _attributes_end,
-    _ends_name,
     _is_letter,
+    _name_end,
+    _tag_end,
 )
 
 
@@ -57,11 +58,8 @@ def scan_links(str raw, tuple skipped_names, object skipped_match, object commen
         j = lt + 1
         c = PyUnicode_READ(kind, data, j)
         if c == u'/' and j + 1 < n and _is_letter(PyUnicode_READ(kind, data, j + 1)):
-            name_end = j + 2
-            while name_end < n and not _ends_name(PyUnicode_READ(kind, data, name_end)):
-                name_end += 1
-            attrs_end = _attributes_end(raw, kind, data, name_end, n)
-            tag_end = attrs_end + 1 if attrs_end < n else n
+            name_end = _name_end(kind, data, j + 1, n)
+            tag_end = _tag_end(raw, kind, data, name_end, n)
             c = PyUnicode_READ(kind, data, j + 1)
             if name_end == j + 2 and (c == u'a' or c == u'A') and open_start >= 0:
                 # </a>: the open link ends (a stray one is passed over as any end tag)
@@ -76,22 +74,21 @@ def scan_links(str raw, tuple skipped_names, object skipped_match, object commen
         if not _is_letter(c):
             pos = j  # "<" and anything else is text
             continue
-        name_end = j + 1
-        while name_end < n and not _ends_name(PyUnicode_READ(kind, data, name_end)):
-            name_end += 1
+        name_end = _name_end(kind, data, j, n)
         is_a = name_end == j + 1 and (c == u'a' or c == u'A')
         if not is_a and _spells(kind, data, j, name_end, skipped_names):
             pos = skipped_match(raw, lt).end()  # a skipped element and its content, whole
             continue
+        if not is_a:
+            pos = _tag_end(raw, kind, data, name_end, n)
+            continue
         attrs_end = _attributes_end(raw, kind, data, name_end, n)
         tag_end = attrs_end + 1 if attrs_end < n else n
-        if is_a:
-            # an unclosed link ends at the next <a> (measured to its own start tag)
-            if open_start >= 0 and open_is_link:
-                links.append(make_link(open_start, open_tag_end, open_tag_end, open_tag_end,
-                                       False))
-            open_is_link = bool(has_href(raw, name_end, attrs_end))
-            open_start, open_tag_end = lt, tag_end
+        # an unclosed link ends at the next <a> (measured to its own start tag)
+        if open_start >= 0 and open_is_link:
+            links.append(make_link(open_start, open_tag_end, open_tag_end, open_tag_end, False))
+        open_is_link = bool(has_href(raw, name_end, attrs_end))
+        open_start, open_tag_end = lt, tag_end
         pos = tag_end
     if open_start >= 0 and open_is_link:
         links.append(make_link(open_start, open_tag_end, open_tag_end, open_tag_end, False))

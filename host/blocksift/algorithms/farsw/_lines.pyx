@@ -21,9 +21,9 @@ from blocksift._tagsyntax cimport (
     PyUnicode_KIND,
     PyUnicode_READ,
     PyUnicode_Substring,
-    _attributes_end,
-    _ends_name,
     _is_letter,
+    _name_end,
+    _tag_end,
 )
 
 import numpy as np
@@ -103,11 +103,8 @@ cdef int _add_gap(Tokens* tokens, str raw, int kind, void* data, Py_ssize_t at,
         j = lt + 1
         c = PyUnicode_READ(kind, data, j)
         if c == u'/' and j + 1 < upto and _is_letter(PyUnicode_READ(kind, data, j + 1)):
-            name_end = j + 2
-            while name_end < upto and not _ends_name(PyUnicode_READ(kind, data, name_end)):
-                name_end += 1
-            match_end = _attributes_end(raw, kind, data, name_end, upto)
-            match_end = match_end + 1 if match_end < upto else upto
+            name_end = _name_end(kind, data, j + 1, upto)
+            match_end = _tag_end(raw, kind, data, name_end, upto)
             if lt > text_from:
                 _add_text(tokens, raw, text_from, lt)
             name = PyUnicode_Substring(raw, j + 1, name_end).lower()
