@@ -11,7 +11,6 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import shared_datasets
 
 from blocksift import rawscan
 from blocksift.page import decode_html
@@ -81,12 +80,16 @@ def test_bundled_pages_scan_as_the_python_loop(path: Path):
 
 
 @needs_compiled
-@pytest.mark.skipif(shared_datasets() is None,
-                    reason="the shared dev datasets are not beside the clone")
 @pytest.mark.parametrize("name", ["wcxb-dev", "dragnet", "cleaneval-dev", "cleanportaleval",
                                   "zh-cwce"])
 def test_dev_set_pages_scan_as_the_python_loop(name: str):
-    path = shared_datasets() / name / "pages.jsonl.gz"
+    from blocksift.evaluation.datasets import resolve
+
+    try:
+        path = resolve(name)
+    except FileNotFoundError:
+        pytest.skip("needs the shared dev datasets: set BLOCKSIFT_DATASETS or put "
+                    "../shared/datasets beside the clone")
     with gzip.open(path, "rt", encoding="utf-8") as lines:
         for number, line in enumerate(lines):
             if number % 4:  # every fourth page: the whole sets agree too, at four times the time
