@@ -1,7 +1,8 @@
 """The optional compiled part of the package: the segmenter walk's loop (``_walk.pyx``), the
 trees' walk (``_trees.pyx``), the tag scan's loop (``_rawscan.pyx``), FAR-SW's lines
-(``farsw/_lines.pyx``), linkblocks' link scan (``_linkblocks.pyx``) and two checks of the raw
-page before its parse (``_rawchecks.pyx``). Everything else is in pyproject.toml.
+(``farsw/_lines.pyx``), linkblocks' link scan (``_linkblocks.pyx``), auto-rules' text measure
+(``_auto_rules.pyx``) and two checks of the raw page before its parse (``_rawchecks.pyx``).
+Everything else is in pyproject.toml.
 
 The extensions are optional (``optional=True``): where no C compiler is found the install
 goes on, and the same code runs in Python and numpy, giving the same features and scores,
@@ -24,9 +25,11 @@ FARSW_LINES = Extension("blocksift.algorithms.farsw._lines",
                         ["host/blocksift/algorithms/farsw/_lines.pyx"])
 LINK_SCAN = Extension("blocksift.algorithms._linkblocks",
                       ["host/blocksift/algorithms/_linkblocks.pyx"])
+RULES_TEXT = Extension("blocksift.algorithms._auto_rules",
+                       ["host/blocksift/algorithms/_auto_rules.pyx"])
 
-EXTENSIONS = cythonize([WALK, TREES, RAW_CHECKS, RAW_SCAN, FARSW_LINES, LINK_SCAN],
-                       language_level=3, quiet=True,
+EXTENSIONS = cythonize([WALK, TREES, RAW_CHECKS, RAW_SCAN, FARSW_LINES, LINK_SCAN,
+                        RULES_TEXT], language_level=3, quiet=True,
                        include_path=["host"])  # the .pxd the scans share
 for extension in EXTENSIONS:  # after cythonize, whose copies drop the flag
     extension.optional = True

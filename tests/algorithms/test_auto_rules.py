@@ -354,3 +354,24 @@ def test_the_title_is_the_same_from_the_segmenters_pass_as_from_its_own_search(h
         assert auto.extract_title(page, main, frozenset(), blocks.title_sources) == expected
     assert auto._title_and_og_title(page, blocks.title_sources) == \
         auto._title_and_og_title(Page(html))
+
+
+@pytest.mark.skipif(auto._compiled_text is None,
+                    reason="the compiled text measure was not built (no C compiler at install)")
+def test_compiled_text_measure_gives_the_python_measures_numbers():
+    import random
+
+    rng = random.Random(3)
+    # every comma character (three of which count the others in), white space of several
+    # kinds, wide and astral characters, a lone surrogate
+    pieces = [",", "\uff0c", "\u060c", "\ufe50", "\ufe10", "\ufe11", "\u2e41", "\u2e34",
+              "\u2e32", " ", "\n", "\u00a0", "\u3000", "\x1c", "a", "bc", "\u00e9", "\u4e2d",
+              "\U0001f600", "\ud800", ""]
+    texts = [None, "", " \n "] + ["".join(rng.choice(pieces) for _ in range(rng.randrange(12)))
+                                  for _ in range(50000)]
+    with_commas = 0
+    for text in texts:
+        assert auto._tlen(text) == auto._tlen_python(text), repr(text)
+        with_commas += auto._tlen_python(text)[1] > 0
+    assert with_commas
+    assert auto._tlen("a\ufe50 b") == (4, 0)  # only a common comma counts them

@@ -196,10 +196,10 @@ def test_ci_builds_the_compiled_walk_trees_raw_checks_and_scans():
     # else the comparisons above (and tests/test_rawchecks.py, test_rawscan_compiled.py)
     # would all skip, and CI would check nothing of them
     from blocksift import page, rawscan
-    from blocksift.algorithms import linkblocks
+    from blocksift.algorithms import auto_rules, linkblocks
     from blocksift.algorithms.farsw import lines
 
     assert features._compiled_walk is not None and trees._compiled_trees is not None
     assert page._compiled_checks is not None
     assert rawscan._compiled_scan is not None and lines._compiled_lines is not None
-    assert linkblocks._compiled_links is not None
+    assert linkblocks._compiled_links is not None and auto_rules._compiled_text is not None

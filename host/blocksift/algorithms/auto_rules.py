@@ -64,6 +64,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..content import BLOCK_TAGS, NON_TEXT_TAGS, render_main
 from ..page import Page
 from ..rawscan import STAMP_ATTR
+from ..speedups import compiled
 from ..wire.results import Block, ExtractionResult, MainText
 
 NAME = "auto-rules"
@@ -259,7 +260,9 @@ def _closed(st: _Stat, tag: str) -> _Stat:
     return st
 
 
-def _tlen(text: str | None) -> tuple[int, int]:
+def _tlen_python(text: str | None) -> tuple[int, int]:
+    """The whitespace-collapsed length of ``text`` and its commas (counted only when it
+    holds a comma of the three common kinds)."""
     if not text:
         return 0, 0
     words = text.split()
@@ -269,6 +272,12 @@ def _tlen(text: str | None) -> tuple[int, int]:
     commas = sum(map(text.count, _COMMA_CHARS)) if ("," in text or "\uff0c" in text
                                                     or "\u060c" in text) else 0
     return n, commas
+
+
+#: ``_tlen_python`` compiled (``_auto_rules.pyx``), the same numbers; where it was not built,
+#: the Python function.
+_compiled_text = compiled("blocksift.algorithms._auto_rules", ("text_length_and_commas",))
+_tlen = _compiled_text.text_length_and_commas if _compiled_text is not None else _tlen_python
 
 
 def _class_id(el: etree._Element) -> str:
