@@ -1486,13 +1486,16 @@ def test_where_hide_holds_back_a_heading_goes_with_the_menu_it_names() -> None:
 
 def _held_back_plan(html: str):
     """The plan of a page hide holds back on for the segmenter's doubts (16 % of its text, as
-    on a Q&A network's question pages), whatever the shipped model makes of it."""
+    on a Q&A network's question pages), whatever the shipped model makes of it; its header's
+    menu stays (careful_header_menu off: with it on, the whole menu goes, drop-downs and
+    all), as the top bar's did when its drop-downs were seen named banners."""
     page = Page(html)
     auto, linkblocks = load("auto"), load("linkblocks")
     result = auto.extract(page, auto.Params())
     result.stats["uncertain_share"] = 0.16
     links = linkblocks.extract(page, linkblocks.Params(main_text=False))
-    params = HideParams(careful_page_types=(), careful_uncertain_share=0.1)
+    params = HideParams(careful_page_types=(), careful_uncertain_share=0.1,
+                        careful_header_menu=False)
     return page, decide(page, result, links, params)
 
 
@@ -1546,3 +1549,74 @@ def test_a_modal_named_drop_down_only_inside_a_menu_and_never_a_cookie_prompt() 
     element = page.tree.xpath("//*[@id='m1']")[0]
     assert hide_module._named(element, "newsletter banner: 1 link") == "newsletter banner: 1 link"
     assert hide_module._named(element, "cookie banner: 1 link") == "cookie banner: 1 link"
+
+
+def _plan_unsure(html: str, unsure: float, page_type: str = "", **params):
+    """The plan of a page whose text the segmenter is unsure of ``unsure`` of (hide holds
+    back above 0.1, and takes the main content for a guess above 0.5); with ``page_type``,
+    one the segmenter is sure is of that type (hide holds back for it)."""
+    page = Page(html)
+    auto, linkblocks = load("auto"), load("linkblocks")
+    result = auto.extract(page, auto.Params())
+    result.stats["uncertain_share"] = unsure
+    types = {"careful_page_types": ()}
+    if page_type:
+        result.extra["page_type"] = page_type
+        result.stats[f"page_type.{page_type}"] = 0.95
+        types = {"careful_page_types": (page_type,)}
+    links = linkblocks.extract(page, linkblocks.Params(main_text=False))
+    return page, decide(page, result, links, HideParams(**types, **params))
+
+
+HEADER_MENU = "/html/body/div/header/div/nav"
+
+
+def test_where_hide_holds_back_the_site_menu_in_the_header_goes_with_the_header() -> None:
+    # Seen on a site-audit tool's page (wcxb-dev: seobility.net, auto unsure of 12 %): the
+    # header's mega-menu, its items described in sentences outside their links (link density
+    # 0.37), stayed while the header's other parts and the footer went; a page menu is no
+    # part of careful_page_chrome (mega-menus of shop and service pages share their words
+    # with the gold text), but one inside the page's own header is the header's
+    html = (FIXTURES / "tool-header-menu.html").read_text(encoding="utf-8")
+    page, held = _plan_unsure(html, 0.16)
+    assert held.plan.restraint, "held back"
+    hidden = {t.xpath: t.reason for t in held.plan.targets}
+    assert HEADER_MENU in hidden, hidden
+    assert hidden[HEADER_MENU].startswith("navigation: "), hidden
+    # what hide says it still hides is unchanged: the header, whose menu this is
+    assert held.plan.restrained_to == ("ads, banners, lists of links and the page's own "
+                                       "header, footer, breadcrumbs and sidebar")
+    # the tool's own tabs, a menu inside <main>, stay
+    assert "/html/body/div/main/section[1]/div[1]" not in hidden, hidden
+    after, _ = visible_words(page, held.elements)
+    gold = _gold_words(page)
+    for word in set(gold):
+        assert after[word] >= gold.count(word), word
+    # as before, with careful_header_menu off; and where the main content is a guess
+    # (unsure of more than half), a menu may be what the page lists: it stays
+    _page, off = _plan_unsure(html, 0.16, careful_header_menu=False)
+    assert HEADER_MENU not in {t.xpath for t in off.plan.targets}
+    _page, guess = _plan_unsure(html, 0.6)
+    assert guess.plan.restraint
+    assert HEADER_MENU not in {t.xpath for t in guess.plan.targets}
+    # nor on a page held back for its type, whatever the doubts: a shop's or a service's
+    # mega-menu names what its page lists (wcxb-dev: netlify.com's home page, a best-seller
+    # list and a shop's category pages lost gold text to theirs)
+    _page, typed = _plan_unsure(html, 0.16, page_type="service")
+    assert typed.plan.restraint.startswith("this looks like a service page"), typed.plan.restraint
+    assert HEADER_MENU not in {t.xpath for t in typed.plan.targets}
+    # a header outside careful_page_chrome keeps its menu too
+    _page, bare = _plan_unsure(html, 0.16, careful_page_chrome=("footer",))
+    assert HEADER_MENU not in {t.xpath for t in bare.plan.targets}
+
+
+def test_a_menu_is_in_the_page_header_only_under_the_pages_own_header() -> None:
+    page = Page("<html><body><header><div><nav id='a'><a href='/'>A</a></nav></div></header>"
+                "<div role='banner'><nav id='b'><a href='/'>B</a></nav></div>"
+                "<article><header><nav id='c'><a href='/'>C</a></nav></header></article>"
+                "<nav id='d'><a href='/'>D</a></nav>"
+                "<main><header><nav id='e'><a href='/'>E</a></nav></header></main></body></html>")
+    parts = {el.get("id"): hide_module._frame_parts(el, True) for el in page.tree.iter("nav")}
+    assert parts == {"a": {"menu", "header"}, "b": {"menu", "header"}, "c": set(),
+                     "d": {"menu"}, "e": set()}, parts
+    assert hide_module._frame_parts(page.tree.xpath("//*[@id='a']")[0], False) == {"menu"}

@@ -207,6 +207,14 @@ class HideParams(BaseModel):
               "breadcrumbs, or schema.org's BreadcrumbList), wherever it lies, and what it "
               "chose in its sidebar (an <aside> or role=complementary outside any article or "
               "main)")
+    careful_header_menu: bool = Field(
+        True, description="The site's menu in the page's own header (a <nav> or "
+        "role=navigation outside any article or main, inside the <header> or role=banner "
+        "of careful_page_chrome) is part of that header where hide holds back for the "
+        "segmenter's doubts and the header is in careful_page_chrome: hidden as the header "
+        "itself is; not on pages held back for their type (a shop's or a service's "
+        "mega-menu names what the page lists) nor where the main content is a guess "
+        "(careful_sidebar_uncertain_share)")
     careful_sidebar_uncertain_share: float = Field(
         0.5, ge=0, le=1, description="Share of the page's text the segmenter is unsure of "
         "above which the sidebar and the menu of careful_page_chrome, and the lists of "
@@ -881,17 +889,26 @@ def _breadcrumbs(element: etree._Element) -> bool:
         "BreadcrumbList" in (element.get("itemtype") or "")
 
 
-def _frame_parts(element: etree._Element) -> set[str]:
+def _frame_parts(element: etree._Element, header_menu: bool = False) -> set[str]:
     """The parts of the page's own frame (careful_page_chrome) ``element`` is or lies in:
-    its header or footer (the element itself), breadcrumbs, menu, sidebar."""
+    its header or footer (the element itself), breadcrumbs, menu, sidebar; with
+    ``header_menu`` (``careful_header_menu``), a page menu inside the page's header is
+    part of that header too."""
     parts = {_page_frame(element)} - {""}
     if _breadcrumbs(element):
         parts.add("breadcrumbs")
     if _page_menu(element):
         parts.add("menu")
+        if header_menu and _in_page_header(element):
+            parts.add("header")
     if _page_sidebar(element):
         parts.add("sidebar")
     return parts
+
+
+def _in_page_header(element: etree._Element) -> bool:
+    """Whether ``element`` lies inside the page's own header (:func:`_page_frame`)."""
+    return any(_page_frame(a) == "header" for a in element.iterancestors())
 
 
 def _page_menu(element: etree._Element) -> bool:
@@ -1451,9 +1468,13 @@ def decide(page: Page, result: ExtractionResult | None,
             frame = tuple(part for part in frame if part not in ("sidebar", "menu"))
         lists = (careful and params.restraint_link_lists and (params.list_on_typed or not typed)
                  and not guess)
+        # the site's menu in the header goes with the header on a page held back for the
+        # segmenter's doubts, unless the content is a guess; not on one held back for its
+        # type (a shop's or a service's mega-menu names what its page lists)
+        header_menu = params.careful_header_menu and not guess and not typed
         chosen = {e: v for e, v in chosen.items()
                   if v[0] in ("ad", "other") or likely.get(e, 0.0) < sure_p
-                  or (frame and _frame_parts(e) & set(frame))
+                  or (frame and _frame_parts(e, header_menu) & set(frame))
                   or (lists and _link_list(stats[e], params)
                       and not _names_story(e, title or page.title))}
         # a heading that names a block still hidden goes with it, as without restraint (a
