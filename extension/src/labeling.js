@@ -222,15 +222,19 @@ export function adaptationSplit(pages, exampleUrls, url) {
 /** How many examples one examples.list asks for (a reply must stay under 1 MiB). */
 const LIST_PAGE = 1000;
 
+/** How long the reader view waits for the saved examples before it says less. */
+const SOURCES_TIMEOUT_MS = 3000;
+
 /**
  * {pages, labeled, dataset} of `url`'s site adaptation (adaptationSplit), the saved examples
- * read from `host`; the bare count of pages when they cannot be read.
+ * read from `host`; the bare count of pages when they cannot be read in `timeoutMs` (the
+ * reader view waits for them: a busy examples database must not hold it up).
  */
-export async function adaptationSources(pages, url, host) {
+export async function adaptationSources(pages, url, host, { timeoutMs = SOURCES_TIMEOUT_MS } = {}) {
   const urls = [];
   try {
     for (let offset = 0; ; offset += LIST_PAGE) {
-      const reply = await host.request(examplesRequest("list", { limit: LIST_PAGE, offset }));
+      const reply = await host.request(examplesRequest("list", { limit: LIST_PAGE, offset }), { timeoutMs });
       const items = Array.isArray(reply?.items) ? reply.items : [];
       urls.push(...items.map((item) => String(item?.url ?? "")));
       if (items.length < LIST_PAGE || offset + LIST_PAGE >= Number(reply?.total)) break;

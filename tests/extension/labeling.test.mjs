@@ -208,8 +208,9 @@ test("the split reads every saved example from the host, page by page, and falls
   const all = Array.from({ length: 2500 }, (_, i) => ({ url: `https://${i < 3 ? "news" : "x" + i}.example/${i}` }));
   all.push({ url: "https://news.example/last" });
   const asked = [];
-  const host = { request: async (req) => {
+  const host = { request: async (req, options) => {
     asked.push([req.type, req.limit, req.offset]);
+    assert.ok(options.timeoutMs > 0 && options.timeoutMs <= 5000, "the reader waits seconds, not minutes");
     return { items: all.slice(req.offset, req.offset + req.limit), total: all.length };
   } };
   assert.deepEqual(await adaptationSources(9, "https://news.example/p", host), { pages: 9, labeled: 4, dataset: 5 });
