@@ -82,7 +82,8 @@ def cross_validate(samples: list[at.PageSample], folds: int, rounds: int,
                    drop: tuple[str, ...] = (), seed: int = 0,
                    only: int | None = None, weight: np.ndarray | None = None,
                    params: dict | None = None, stack: int = 0,
-                   extra: list[at.PageSample] = (), split: str = "group") -> np.ndarray:
+                   extra: list[at.PageSample] = (), split: str = "group",
+                   passes: int = 2) -> np.ndarray:
     """Out-of-fold main probability of every block row (rows as ``at.stack``).
 
     ``only``: compute fold ``only`` alone (rows of other folds stay NaN), so that folds can
@@ -90,7 +91,9 @@ def cross_validate(samples: list[at.PageSample], folds: int, rounds: int,
     ever trained on (lengthened copies), each in the training part of a fold when its
     domain is. ``split``: "group" (``GroupKFold``, balanced by size) or "hash" (a domain's
     fold from a hash of its name: a second split of the same sites, to tell a gain from one
-    split's noise).
+    split's noise). ``passes`` (with ``stack``): 3 adds a third model on the second's
+    probabilities in their page context, the second's own out of fold on the training part
+    (a screen: the shipped model has two).
     """
     n_pages = len(samples)
     n_rows = sum(len(s.features) for s in samples)  # the samples' rows come first
@@ -133,6 +136,15 @@ def cross_validate(samples: list[at.PageSample], folds: int, rounds: int,
             second = at.fit(train_x, y[train_rows], seed=seed, rounds=rounds, params=params,
                             weight=train_weight)
             prob[test_rows] = second.predict(test_x)
+            if passes >= 3:  # a third model on the second's probabilities in context
+                second_oof = at.out_of_fold(train_x, y[train_rows], idx[train_rows],
+                                            groups[idx[train_rows]], folds=stack, seed=seed,
+                                            rounds=rounds, params=params, weight=train_weight)
+                third = at.fit(np.hstack([xf[train_rows], at.context_matrix(
+                    x[train_rows], idx[train_rows], second_oof)]), y[train_rows], seed=seed,
+                    rounds=rounds, params=params, weight=train_weight)
+                prob[test_rows] = third.predict(np.hstack([xf[test_rows], at.context_matrix(
+                    x[test_rows], idx[test_rows], prob[test_rows])]))
         print(f"  fold {k + 1}/{folds}: {time.time() - started:.0f} s", file=sys.stderr)
     return prob[:n_rows]
 
@@ -346,6 +358,8 @@ def main() -> int:
                         "e.g. num_leaves=127,min_data_in_leaf=100")
     parser.add_argument("--split", choices=("group", "hash"), default="group",
                         help="how domains are dealt to folds (cross_validate)")
+    parser.add_argument("--passes", type=int, default=2, choices=(2, 3),
+                        help="with --stack: 3 screens a third pass (default 2, as shipped)")
     parser.add_argument("--stack", type=int, default=0, metavar="FOLDS",
                         help="a second model on the first's probabilities in page context, "
                         "the first's training probabilities out-of-fold in FOLDS inner folds")
@@ -413,8 +427,8 @@ def main() -> int:
         drop = tuple(name for group in args.drop.split("+") if group
                      for name in feats.PAPER_GROUPS[group])
         prob = cross_validate(samples, args.folds, args.rounds, drop, only=args.fold,
-                              weight=weight, params=params, stack=args.stack, extra=extra,
-                              split=args.split)
+                              weight=weight, params=params, stack=args.stack,
+                              passes=args.passes, extra=extra, split=args.split)
         args.save_oof.write_bytes(pickle.dumps({"prob": prob}))
         return 0
     print(f"{len(samples)} pages, {sum(len(s.texts) for s in samples)} blocks, "
@@ -425,7 +439,8 @@ def main() -> int:
             variants[f"without {name}"] = tuple(group)
     for label, drop in variants.items():
         prob = cross_validate(samples, args.folds, args.rounds, drop, weight=weight,
-                              params=params, stack=args.stack, extra=extra, split=args.split)
+                              params=params, stack=args.stack, passes=args.passes,
+                              extra=extra, split=args.split)
         if args.save_oof and not drop:
             args.save_oof.write_bytes(pickle.dumps(
                 {"prob": prob, "ids": [(s.dataset, s.page_id) for s in samples]}))
