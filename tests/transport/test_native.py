@@ -181,6 +181,10 @@ def test_extract_round_trip_maps_blocks_to_stamped_ids(host):
     (b"{\"type\": \"hello\", \"id\": \"u\", \"bogus\": 1}", 1007),  # unknown field
     # a number of more than 4300 digits: Python's int limit, not a JSON error to json.loads
     (b"{\"type\": \"ping\", \"id\": \"n\", \"n\": " + b"1" * 5000 + b"}", 1005),
+    # NaN and the infinities, which Python's json reads and JSON does not have
+    (b"{\"type\": \"extract\", \"id\": \"f\", \"html\": \"<p>x</p>\", \"params\": "
+     b"{\"threshold\": NaN}}", 1005),
+    (b"{\"type\": \"ping\", \"id\": \"i\", \"n\": -Infinity}", 1005),
 ])
 def test_every_bad_frame_gets_an_error_and_the_host_keeps_serving(host, frame, code):
     host.send_frame(frame)

@@ -595,6 +595,8 @@ def test_bad_messages_get_error_replies_and_the_connection_stays(server: ServePr
                               ('{"type": "teleport", "id": "t"}', 1008),
                               ('{"type": "extract", "id": "m"}', 1007),
                               ('{"type": "ping", "id": "n", "n": ' + "1" * 5000 + "}", 1005),
+                              ('{"type": "ping", "id": "f", "n": NaN}', 1005),
+                              ('{"type": "ping", "id": "i", "n": Infinity}', 1005),
                               ('{"type": "extract", "id": "d", "html": "", "params": {"a": '
                                + "[" * 600 + "]" * 600 + "}}", 1007)]:
             ws.send(payload)

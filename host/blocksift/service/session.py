@@ -48,6 +48,15 @@ _ANSWERED_BEFORE_MODELS_LOAD = ("ping", "hello")
 Send = Callable[[str], Awaitable[None]]
 
 
+class _NotAJsonValue(ValueError):
+    """``NaN``, ``Infinity`` or ``-Infinity`` in a message: Python's json reads them, JSON
+    has no such values, and a number parameter without bounds would take NaN."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _NotAJsonValue(name)
+
+
 @dataclass
 class ServiceConfig:
     """Limits and options of a running host."""
@@ -277,10 +286,13 @@ class Session:
                 return None, (ErrorCode.INVALID_UTF8,
                               f"message is not valid UTF-8 (byte {exc.start}: {exc.reason})")
         try:
-            return json.loads(data), None
+            return json.loads(data, parse_constant=_refuse_constant), None
         except json.JSONDecodeError as exc:
             return None, (ErrorCode.INVALID_JSON,
                           f"message is not JSON: {exc.msg} at character {exc.pos}")
+        except _NotAJsonValue as exc:
+            return None, (ErrorCode.INVALID_JSON,
+                          f"message is not JSON: {exc} is not a JSON value (RFC 8259)")
         except RecursionError:
             return None, (ErrorCode.INVALID_JSON, "message is not JSON: too deeply nested")
         except ValueError:  # a number of over 4300 digits: Python's int limit, not JSON's
