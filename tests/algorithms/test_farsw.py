@@ -733,6 +733,25 @@ def _compiled_and_python_lines(page: Page, params: farsw.Params, monkeypatch
 
 @pytest.mark.skipif(farsw.lines._compiled_lines is None,
                     reason="the compiled lines were not built (no C compiler at install)")
+@pytest.mark.parametrize("html", [
+    '<html><body><div class="a><p>one two three</p><p>four <a href=x>five</a></p></div>',
+    "<html><head><title>t<body><p>one</p>" + "<p>word " * 50,
+    '<html lang="en<body><p>hello world</p><p>and <img src=i.png> more</p></body></html>',
+])
+def test_compiled_lines_equal_the_python_loop_on_repaired_pages(html, monkeypatch):
+    # a page the parser reads from a repaired copy carries that copy's scan, mapped back
+    # into the page (lists of offsets, not the scan's machine integers)
+    page = Page(html)
+    page.tree  # noqa: B018 - the parse, where the repair replaces the page's tag scan
+    assert page.repairs
+    (starts, features), (python_starts, python_features) = \
+        _compiled_and_python_lines(page, farsw.Params(), monkeypatch)
+    assert len(starts) and starts.tolist() == python_starts.tolist()
+    assert np.array_equal(features, python_features)
+
+
+@pytest.mark.skipif(farsw.lines._compiled_lines is None,
+                    reason="the compiled lines were not built (no C compiler at install)")
 def test_compiled_lines_equal_the_python_loop_on_bundled_and_dev_pages(monkeypatch):
     from blocksift.evaluation.datasets import iter_pages, resolve
     from blocksift.page import decode_html

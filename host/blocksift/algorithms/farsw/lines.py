@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, islice
@@ -318,8 +319,12 @@ def line_features(page: Page, params: Params) -> tuple[np.ndarray, np.ndarray]:
     if _compiled_lines is not None:
         tags = page.tags
         begin, stop, ordinal = _body_range(page)
+        # machine integers, as the scan leaves them (a repaired page's scan holds lists)
+        starts, tag_ends, close_ends = (
+            offsets if isinstance(offsets, array) else array("q", offsets)
+            for offsets in (tags.starts, tags.tag_ends, tags.close_ends))
         columns = _compiled_lines.line_rows(
-            page.raw, tags.starts, tags.names, tags.tag_ends, tags.close_ends, begin, stop,
+            page.raw, starts, tags.names, tag_ends, close_ends, begin, stop,
             ordinal, frozenset(t.lower() for t in params.useless_tags), _RAW_TEXT_NAMES,
             _STRUCTURAL_END, BLOCK_TAGS, params.line_mode, params.long_line_chars,
             _GAP_RE.match, _has_href)
