@@ -22,9 +22,11 @@ from blocksift._tagsyntax cimport (
     PyUnicode_KIND,
     PyUnicode_READ,
     PyUnicode_Substring,
+    _ascii_lower,
     _attributes_end,
     _is_letter,
     _name_end,
+    _spells,
     _tag_end,
 )
 
@@ -59,11 +61,6 @@ cdef object _to_array(Offsets* offsets):
     return out
 
 
-cdef inline unsigned int _ascii_lower(Py_UCS4 c):
-    """``c`` with ASCII capitals lowered, as a code point."""
-    return <unsigned int>c + 32 if u'A' <= c <= u'Z' else <unsigned int>c
-
-
 cdef bint _may_hold(int kind, void* data, Py_ssize_t start, Py_ssize_t end, str needle):
     """Whether ``needle`` (lower-case ASCII) may be in ``text[start:end].lower()``: True when
     it is there ASCII case-blind, or when the span holds one of the two characters whose
@@ -93,23 +90,6 @@ cdef bint _self_closed(int kind, void* data, Py_ssize_t start, Py_ssize_t end):
     while end > start and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, end - 1)):
         end -= 1
     return end > start and PyUnicode_READ(kind, data, end - 1) == u'/'
-
-
-cdef bint _raw_text_name(int kind, void* data, Py_ssize_t start, Py_ssize_t end,
-                         tuple raw_names):
-    """Whether ``text[start:end]`` spells a raw-text element's name, ASCII case-blind (as
-    ``htmltokenizer.ci`` spells them)."""
-    cdef Py_ssize_t length = end - start, k
-    cdef str name
-    for name in raw_names:
-        if len(name) != length:
-            continue
-        for k in range(length):
-            if _ascii_lower(PyUnicode_READ(kind, data, start + k)) != <unsigned int><Py_UCS4>name[k]:
-                break
-        else:
-            return True
-    return False
 
 
 def scan_into(str html, object result, str id_needle, object token_match,
@@ -170,7 +150,7 @@ def scan_into(str html, object result, str id_needle, object token_match,
                     close_ends.data[stack.pop()] = pos
                     open_names.pop()
                 continue
-            if _raw_text_name(kind, data, j, name_end, raw_names):
+            if _spells(kind, data, j, name_end, raw_names):
                 # a raw-text element and its body: TOKEN_RE reads it as the Python loop does
                 match = token_match(html, lt)
                 group = match.lastindex

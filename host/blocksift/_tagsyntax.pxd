@@ -83,3 +83,25 @@ cdef inline Py_ssize_t _tag_end(str text, int kind, void* data, Py_ssize_t name_
     (``ATTRS>?``), or ``n`` when the text ends first."""
     cdef Py_ssize_t attributes_end = _attributes_end(text, kind, data, name_end, n)
     return attributes_end + 1 if attributes_end < n else n
+
+
+cdef inline unsigned int _ascii_lower(Py_UCS4 c):
+    """``c`` with ASCII capitals lowered, as a code point."""
+    return <unsigned int>c + 32 if u'A' <= c <= u'Z' else <unsigned int>c
+
+
+cdef inline int _spells(int kind, void* data, Py_ssize_t start, Py_ssize_t end,
+                         tuple names) except -1:
+    """Whether ``text[start:end]`` is one of ``names`` (lower-case ASCII), ASCII case-blind
+    (as ``htmltokenizer.ci`` spells the raw-text and skipped elements' names)."""
+    cdef Py_ssize_t length = end - start, k
+    cdef str name
+    for name in names:
+        if len(name) != length:
+            continue
+        for k in range(length):
+            if _ascii_lower(PyUnicode_READ(kind, data, start + k)) != <unsigned int><Py_UCS4>name[k]:
+                break
+        else:
+            return True
+    return False

@@ -16,27 +16,9 @@ from blocksift._tagsyntax cimport (
     _attributes_end,
     _is_letter,
     _name_end,
+    _spells,
     _tag_end,
 )
-
-
-cdef bint _spells(int kind, void* data, Py_ssize_t start, Py_ssize_t end, tuple names):
-    """Whether ``text[start:end]`` is one of ``names`` (lower case), ASCII case-blind."""
-    cdef Py_ssize_t length = end - start, k
-    cdef Py_UCS4 c
-    cdef str name
-    for name in names:
-        if len(name) != length:
-            continue
-        for k in range(length):
-            c = PyUnicode_READ(kind, data, start + k)
-            if u'A' <= c <= u'Z':
-                c = <Py_UCS4>(<unsigned int>c + 32)
-            if c != <Py_UCS4>name[k]:
-                break
-        else:
-            return True
-    return False
 
 
 def scan_links(str raw, tuple skipped_names, object skipped_match, object comment_match,
