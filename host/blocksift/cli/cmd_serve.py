@@ -101,8 +101,9 @@ def _run(args: argparse.Namespace) -> int:
                           idle_timeout_s=args.idle_timeout, grace_s=args.grace)
 
     def announce(server: WebSocketServer) -> None:
-        print(f"blocksift serve: listening on {' and '.join(server.urls)}", flush=True)
-        print(f"blocksift serve: token in {token_path()} (print it with "
+        # one write, so a Ctrl-C can never fall between the address and where the token is
+        print(f"blocksift serve: listening on {' and '.join(server.urls)}\n"
+              f"blocksift serve: token in {token_path()} (print it with "
               "`blocksift serve --print-token`)", flush=True)
 
     try:
