@@ -148,6 +148,20 @@ def test_lazy_images_resolved_from_data_src_picture_and_noscript():
     assert "data:image" not in main.html
 
 
+def test_a_gallery_thumbnail_with_a_placeholder_shows_the_picture_its_link_opens():
+    # a lightbox gallery: the thumbnail is a one-pixel placeholder a script swaps, its only
+    # trace of the picture the link to the full-size file; a link to a page names none
+    main = _render("<div class='gallery'><a href='/upload/harbour.JPG?v=2'>"
+                   "<img src='data:image/gif;base64,R0lGOD' class='swiper-lazy' alt=''></a></div>"
+                   "<p>The harbour at dawn, where the fleet waits for the tide.</p>"
+                   "<a href='/story'><img src='data:image/gif;base64,R0' alt='Next story'></a>"
+                   "<a href='/two.png'><img src='data:image/gif;base64,R0'>"
+                   "<img src='data:image/gif;base64,R0'></a>")
+    assert main.html.count('src="https://ex.com/upload/harbour.JPG?v=2"') == 1
+    assert "/story" in main.html and "two.png\"><img src" not in main.html
+    assert main.html.count("<img src=") == 1
+
+
 def test_a_credit_caption_goes_but_its_picture_stays():
     main = _render("<figure><img src='/g.jpg' alt='Gauge'><figcaption><span>Image copyright</span>"
                    " <span>Reuters</span></figcaption></figure><p>Text.</p>")

@@ -1383,6 +1383,25 @@ def _resolve_images(clone: etree._Element) -> None:
                 first = srcset.split(",")[0].split()
                 if first and not first[0].startswith("data:") and _set_source(image, first[0]):
                     break
+            else:
+                _source_from_link(image)
+
+
+#: A link's target that is a picture file: a gallery's full-size copy of its thumbnail.
+_PICTURE_FILE = re.compile(r"\.(?:jpe?g|png|gif|webp|avif)$", re.IGNORECASE)
+
+
+def _source_from_link(image: etree._Element) -> None:
+    """A picture a script was to load with no trace of its source left but its link: a
+    gallery's thumbnail holds a placeholder (a one-pixel ``data:`` GIF) in a link to the
+    full-size picture file, which a script swaps in. The picture is the link's target; a
+    link to a page, or one that holds more than this picture, says nothing of it."""
+    link = next(image.iterancestors("a"), None)
+    if link is None or sum(1 for _ in link.iter("img")) != 1:
+        return
+    href = (link.get("href") or "").strip()
+    if _PICTURE_FILE.search(urlsplit(href).path):
+        _set_source(image, href)
 
 
 def _shows_same_picture(image: etree._Element, fallback: etree._Element) -> bool:
