@@ -386,8 +386,8 @@ const PICTURE_WRAPPERS = new Set(["a", "picture", "span", "source"]);
 const BESIDE_CHARS = 2000;
 
 /** The text beside a picture (altRepeats): its figure's captions, the paragraph it sits in,
- * and the elements just before and after it (or its figure); the reader's title for the
- * article's opening picture. */
+ * and the elements just before and after it (or its figure, or the box of pictures alone it
+ * sits in); the reader's title for the article's opening picture. */
 function besideText(img, title) {
   const content = $("content");
   const beside = [];
@@ -395,10 +395,12 @@ function besideText(img, title) {
   for (const caption of figure?.querySelectorAll("figcaption") ?? []) {
     beside.push({ text: caption.textContent, caption: true });
   }
-  let unit = img;
-  while (unit.parentElement && unit.parentElement !== content
-         && PICTURE_WRAPPERS.has(unit.parentElement.localName)) unit = unit.parentElement;
-  const holder = figure && content.contains(figure) ? figure : unit;
+  // its place in the text: its wrappers, and the boxes that hold no text but pictures (a
+  // card's picture box, a gallery's list), whose neighbours are the lines beside it
+  let holder = figure && content.contains(figure) ? figure : img;
+  while (holder.parentElement && holder.parentElement !== content
+         && (PICTURE_WRAPPERS.has(holder.parentElement.localName)
+             || !holder.parentElement.textContent.trim())) holder = holder.parentElement;
   const parent = holder.parentElement;
   if (parent && parent !== content && parent.textContent.length <= BESIDE_CHARS) {
     beside.push({ text: parent.textContent });

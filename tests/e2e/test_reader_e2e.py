@@ -137,6 +137,32 @@ def test_reader_leaves_out_a_broken_pictures_alt_that_the_text_beside_it_says(
     page.screenshot(artifacts / "reader-broken-images.png")
 
 
+def test_reader_leaves_out_a_broken_picture_whose_card_or_gallery_names_it_in_the_next_box(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    """A listing's cards and a shop's product galleries, saved offline: each picture sits
+    alone in a box of its own (its link's, a gallery's list), and the card's name is in the
+    box after it, in capitals, or once under the whole gallery. Their alts say the name
+    again; a picture box whose alt says more than the line after it stays."""
+    missing = site.url("saved_files/missing.jpg")
+    gallery = "".join(f"<li><div><img src='{missing}' alt='Siesta Hooded 20 Sleeping Bag {n}'></div></li>"
+                      for n in range(4))
+    html = (f"<div><a href='/show/onit'><img src='{missing}' alt='Onit Podcast'></a></div>"
+            "<div><h5>ONIT PODCAST</h5></div>"
+            "<p>The Onit podcast explores the meeting of corporate legal work and technology.</p>"
+            f"<ul><li><a href='/bag'><div><div><ul>{gallery}</ul></div></div></a>"
+            "<a href='/bag'><span>Siesta Hooded 20 Sleeping Bag</span></a></li></ul>"
+            f"<div><a href='/map'><img src='{missing}' alt='Map of the valley trails and huts'></a></div>"
+            "<p>Trails of the valley.</p>")
+    page = reader_of_answer(browser, "broken-cards", stored_answer(site, "Podcasts and bags", html))
+    page.wait_for(f"[...{CONTENT}.querySelectorAll('img')].every(i => i.complete && 'broken' in i.dataset)")
+    shown = page.evaluate(f"[...{CONTENT}.querySelectorAll('img')].filter(i => i.getClientRects().length)"
+                          ".map(i => i.alt)")
+    assert shown == ["Map of the valley trails and huts"], shown
+    text = text_of(page)
+    assert text.count("ONIT PODCAST") == 1 and text.count("Siesta Hooded 20 Sleeping Bag") == 1
+    page.screenshot(artifacts / "reader-broken-cards.png")
+
+
 def test_reader_keeps_a_data_table_code_from_a_layout_table_and_math_then_exports_markdown(
         browser: harness.Browser, site: harness.Site, host: harness.HostInstall, tmp_path: Path,
         artifacts: Path) -> None:
