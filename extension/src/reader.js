@@ -372,10 +372,25 @@ function showUnreachable(unreachable) {
   box.textContent = lines.join(" ");
 }
 
-/** Code blocks show their language; math gets a readable block layout. */
+/** Code blocks show their language; math gets a readable block layout; a list of pictures
+ * alone is a gallery. */
 function decorate(content) {
   for (const code of content.querySelectorAll("pre > code[class^='language-']")) {
     code.parentElement.dataset.language = code.className.slice("language-".length);
+  }
+  markGalleries(content);
+}
+
+/** A list each of whose items is pictures and no text (a product's photos, a slideshow the
+ * page showed one at a time) is marked a gallery, which reader.css lays out as a row of small
+ * pictures without bullets, not a column of full-width pictures each with its bullet. */
+function markGalleries(content) {
+  for (const list of content.querySelectorAll("ul, ol")) {
+    const items = [...list.children];
+    if (items.length >= 2 && items.every((item) => item.localName === "li"
+        && !item.textContent.trim() && item.querySelector("img, picture, video"))) {
+      list.dataset.gallery = "";
+    }
   }
 }
 

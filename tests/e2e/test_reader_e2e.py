@@ -163,6 +163,38 @@ def test_reader_leaves_out_a_broken_picture_whose_card_or_gallery_names_it_in_th
     page.screenshot(artifacts / "reader-broken-cards.png")
 
 
+def test_reader_shows_a_list_of_pictures_alone_as_a_row_of_small_pictures(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    """A shop's product photos, a slideshow the page showed one at a time: in the main text a
+    list whose items are pictures alone. They are a row of small pictures without bullets,
+    not a column of full-width photos each with its bullet; a list with words keeps both, and
+    a gallery whose pictures were all left out (broken, their alts said beside them) takes no
+    room."""
+    photos = "".join(f"<li><div><img src='{site.url('photo.svg')}' alt='Sleeping bag, view {n}'></div></li>"
+                     for n in range(6))
+    missing = "".join(f"<li><img src='{site.url('saved_files/missing.jpg')}' alt='Stuff sack of the Siesta Hooded 20 {n}'></li>"
+                      for n in range(3))
+    html = ("<p>The Siesta is our warmest bag for the price, rated to twenty degrees.</p>"
+            f"<ul>{photos}</ul>"
+            "<ul><li>Rated to 20 F</li><li>Weighs 2.8 lbs</li></ul>"
+            f"<ul>{missing}</ul><p>Stuff sack of the Siesta Hooded 20</p>"
+            "<p>It packs into its own stuff sack, which fits under a bike's saddle.</p>")
+    page = reader_of_answer(browser, "gallery", stored_answer(site, "Siesta Hooded 20", html))
+    page.wait_for(f"[...{CONTENT}.querySelectorAll('img')].every(i => i.complete)")
+    lists = f"{CONTENT}.querySelectorAll('ul')"  # the photos, the words, the broken ones
+    boxes = page.evaluate(f"[...{lists}[0].querySelectorAll('img')].map(i => {{"
+                          " const r = i.getBoundingClientRect(); return [r.top, r.height, r.width]; })")
+    # (each 1200 by 800: the article's width, one under the other, without the gallery)
+    assert len(boxes) == 6 and len({round(top) for top, _, _ in boxes}) <= 2, boxes  # in rows
+    assert all(0 < height <= 200 and width == height * 1.5 for _, height, width in boxes), boxes
+    bullet = "getComputedStyle({}.firstElementChild).listStyleType"
+    assert page.evaluate(bullet.format(f"{lists}[0]")) == "none"
+    assert page.evaluate(bullet.format(f"{lists}[1]")) == "disc"
+    page.wait_for(f"[...{lists}[2].querySelectorAll('img')].every(i => i.hidden)")
+    assert page.evaluate(f"{lists}[2].getBoundingClientRect().height") == 0
+    page.screenshot(artifacts / "reader-gallery.png")
+
+
 def test_reader_keeps_a_data_table_code_from_a_layout_table_and_math_then_exports_markdown(
         browser: harness.Browser, site: harness.Site, host: harness.HostInstall, tmp_path: Path,
         artifacts: Path) -> None:
