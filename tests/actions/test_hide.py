@@ -1519,7 +1519,7 @@ def test_a_top_bars_drop_down_menus_are_named_menus_not_modal_banners(monkeypatc
     assert newsletter.reason.startswith("modal banner: "), newsletter.reason
     assert not any("modal banner" in t.reason for t in menus)
     # only the words change: what is hidden, and each kind, is what it was
-    monkeypatch.setattr(hide_module, "_named", lambda element, reason: reason)
+    monkeypatch.setattr(hide_module, "_named", lambda element, reason, *rest: reason)
     _page, plain = _held_back_plan(html)
     assert [(t.xpath, t.kind) for t in plain.plan.targets] == \
         [(t.xpath, t.kind) for t in decision.plan.targets]
@@ -1620,3 +1620,86 @@ def test_a_menu_is_in_the_page_header_only_under_the_pages_own_header() -> None:
     assert parts == {"a": {"menu", "header"}, "b": {"menu", "header"}, "c": set(),
                      "d": {"menu"}, "e": set()}, parts
     assert hide_module._frame_parts(page.tree.xpath("//*[@id='a']")[0], False) == {"menu"}
+
+
+def test_a_pop_up_a_control_opens_or_that_lists_links_is_no_banner(monkeypatch) -> None:
+    # Seen in the hide plan of a Q&A network's question pages (wcxb-dev, 9 pages): the logo
+    # opens a role=dialog describing the network (aria-haspopup, aria-controls), outside any
+    # menu, and the overlay called it a "dialog banner"; a dialog that is a list of sites, or
+    # a side drawer of the site's links, read "dialog banner" and "popup banner" too
+    html = (FIXTURES / "site-popups.html").read_text(encoding="utf-8")
+    page, _result, decision = _plan(html)
+    named = {}
+    for target in decision.plan.targets:
+        element = page.tree.xpath(target.xpath)[0]
+        key = element.get("id") or element.get("aria-label") or element.tag
+        named[key] = target.reason.split(":")[0]
+    assert named["network-pop"] == "pop-up opened on click", named
+    assert named["Switch site"] == "drop-down menu", named
+    assert named["drawer"] == "drop-down menu", named
+    # a search box with a few suggested links is a form, not a menu; a control opens it
+    assert named["search-pop"] == "pop-up opened on click", named
+    # a newsletter sign-up is a banner whoever opens it; a notice no control opens is too
+    assert named["news-pop"] == "newsletter banner", named
+    assert named["Notice"] == "dialog banner", named
+    # only the words change: what is hidden, and each kind, is what it was
+    monkeypatch.setattr(hide_module, "_named", lambda element, reason, *rest: reason)
+    _page, _result, plain = _plan(html)
+    assert [(t.xpath, t.kind) for t in plain.plan.targets] == \
+        [(t.xpath, t.kind) for t in decision.plan.targets]
+    before = {t.xpath: t.reason.split(":")[0] for t in plain.plan.targets}
+    assert sum(r in ("dialog banner", "popup banner") for r in before.values()) == 5, before
+    # and no gold word is hidden
+    after, _ = visible_words(page, decision.elements)
+    gold = _gold_words(page)
+    assert gold
+    for word in set(gold):
+        assert after[word] >= gold.count(word), word
+
+
+@pytest.mark.parametrize(("html", "name", "opened_name"), [
+    # three links to pages, half the text in links: a menu, whoever opens it
+    ("<div role='dialog' id='x'><a href='/a'>Alpha</a> <a href='/b'>Beta</a> "
+     "<a href='/c'>Gamma</a></div>", "drop-down menu", "drop-down menu"),
+    # links that lead nowhere (a gallery's "previous" and "next") are no list of pages
+    ("<div role='dialog' id='x'><a href='#prev'>Previous</a> <a href='javascript:void(0)'>"
+     "Next</a> <a href='/all'>All images</a></div>", "dialog banner", "pop-up opened on click"),
+    # more words than links: a message with links in it
+    ("<div role='dialog' id='x'>Our shop is closed for the holidays and every order placed "
+     "now ships in January; thank you for your patience. <a href='/a'>A</a> <a href='/b'>B"
+     "</a> <a href='/c'>C</a></div>", "dialog banner", "pop-up opened on click"),
+    # a sign-in box is a form, whatever links it holds
+    ("<div role='dialog' id='x'><input name='user'><a href='/a'>Forgot your password</a> "
+     "<a href='/b'>Create an account</a> <a href='/c'>Help</a></div>", "dialog banner",
+     "pop-up opened on click"),
+    # a header bar named an overlay by its class is no drop-down
+    ("<header class='overlay-header' id='x'><a href='/a'>Alpha</a> <a href='/b'>Beta</a> "
+     "<a href='/c'>Gamma</a></header>", "dialog banner", "pop-up opened on click"),
+    # a cookie prompt stays a banner, whoever opens it
+    ("<div role='dialog' id='x'>We use cookies: accept? <a href='/a'>Accept all cookies</a> "
+     "<a href='/b'>Cookie settings</a> <a href='/c'>Privacy policy</a></div>", "dialog banner",
+     "dialog banner"),
+])
+def test_a_dialog_is_a_menu_only_when_it_is_mostly_links_to_pages(
+        html: str, name: str, opened_name: str) -> None:
+    page = Page(f"<html><body>{html}<p>Text.</p></body></html>")
+    element = page.tree.xpath("//*[@id='x']")[0]
+    stats = hide_module.measure(page.body)[element]
+    assert hide_module._named(element, "dialog banner: 3 links", stats) == f"{name}: 3 links"
+    # a control naming it in aria-controls, with aria-haspopup: the reader opens it
+    opened = hide_module.opened_by_controls(Page(
+        f"<html><body><a href='#' aria-haspopup='true' aria-controls='x'>open</a>{html}"
+        "</body></html>").body)
+    assert opened == frozenset({"x"})
+    assert hide_module._named(element, "dialog banner: 3 links", stats, opened) == \
+        f"{opened_name}: 3 links"
+
+
+def test_what_a_control_opens_is_read_from_aria_controls_with_a_pop_up_or_expanded_state(
+        ) -> None:
+    page = Page("<html><body><button aria-haspopup='dialog' aria-controls='a b'>1</button>"
+                "<a href='#' aria-expanded='false' aria-controls='c'>2</a>"
+                "<a href='#' aria-haspopup='false' aria-controls='d'>3</a>"
+                "<div aria-controls='e'>4</div><span aria-haspopup='menu' aria-owns='f'>5"
+                "</span></body></html>")
+    assert hide_module.opened_by_controls(page.body) == frozenset({"a", "b", "c", "f"})

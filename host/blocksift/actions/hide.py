@@ -867,14 +867,81 @@ def _drop_down(element: etree._Element) -> bool:
     return False
 
 
-def _named(element: etree._Element, reason: str) -> str:
-    """``reason`` as the overlay shows it, naming the box for what it is: a drop-down of the
-    site's menu (:func:`_drop_down`) that its class calls a modal or pop-up, or its role a
-    dialog, is a "drop-down menu", not a "modal banner". Only the words change: the decision
-    was taken on the box's class and role."""
-    head, banner, rest = reason.partition(" banner")
-    if banner and head in _GENERIC_BANNER_TOKENS | _DIALOG_ROLES and _drop_down(element):
+#: A pop-up that is mostly a list of links is a menu: at least this many links to a page
+#: (not ``#...`` or ``javascript:``), at least half its text in links, no form field.
+_POP_UP_MENU_LINKS = 3
+_FORM_FIELDS = ("input", "select", "textarea")
+
+
+def _mostly_links(element: etree._Element, stats: _Stats | None) -> bool:
+    """Whether ``element`` is mostly a list of links to pages: at least
+    :data:`_POP_UP_MENU_LINKS` links leading to a page, at least half its visible text in
+    links, and no form field (a search or sign-in box with a few suggestions is a form, not
+    a menu)."""
+    if stats is None or not stats.chars or stats.link_chars < 0.5 * stats.chars:
+        return False
+    if any((field.get("type") or "").lower() != "hidden" for field in element.iter(*_FORM_FIELDS)):
+        return False
+    pages = 0
+    for link in element.iter("a"):
+        href = (link.get("href") or "").strip().lower()
+        if href and not href.startswith(("#", "javascript:")):
+            pages += 1
+            if pages >= _POP_UP_MENU_LINKS:
+                return True
+    return False
+
+
+def opened_by_controls(body: etree._Element) -> frozenset[str]:
+    """The ids of what a control on the page says it opens: the ``aria-controls`` (or
+    ``aria-owns``) of an element that has ``aria-haspopup`` (not ``false``) or
+    ``aria-expanded``, as a logo or a button opening a pop-up has."""
+    ids: set[str] = set()
+    for node in body.iter():
+        if not isinstance(node.tag, str):
+            continue
+        popup = (node.get("aria-haspopup") or "false").strip().lower() != "false"
+        if popup or node.get("aria-expanded") is not None:
+            for name in ("aria-controls", "aria-owns"):
+                ids.update((node.get(name) or "").split())
+    return frozenset(ids)
+
+
+def _generic_banner(reason: str) -> bool:
+    """Whether ``reason`` names a banner only by a word that also names pop-ups of content
+    (modal, pop-up, overlay, interstitial) or by a dialog role."""
+    head, banner, _rest = reason.partition(" banner")
+    return bool(banner) and head in _GENERIC_BANNER_TOKENS | _DIALOG_ROLES
+
+
+def _named(element: etree._Element, reason: str, stats: _Stats | None = None,
+           opened: frozenset[str] = frozenset()) -> str:
+    """``reason`` as the overlay shows it, naming the box for what it is, when its class
+    calls it only a modal, pop-up, overlay or interstitial, or its role a dialog, and it is
+    no newsletter, sign-up or cookie banner (by its class or its words):
+
+    * a **drop-down menu** when it is a drop-down of the site's menu (:func:`_drop_down`),
+      or is itself mostly a list of links to pages (:func:`_mostly_links`; not a ``<header>``,
+      ``<footer>`` or ``<nav>`` bar): a site switcher, a region chooser, a side drawer's
+      menu;
+    * a **pop-up opened on click** when a control on the page says it opens it
+      (:func:`opened_by_controls`, the ids in ``opened``): a Q&A network's logo opens a
+      ``role=dialog`` describing the network (``aria-haspopup``, ``aria-controls``), which a
+      reader opens and the site does not push, as it does a banner.
+
+    Only the words change: the decision was taken on the box's class and role."""
+    if not _generic_banner(reason):
+        return reason
+    rest = reason.partition(" banner")[2]
+    if _drop_down(element):
         return "drop-down menu" + rest
+    if _tokens(element) & _BANNER_TOKENS - _GENERIC_BANNER_TOKENS or \
+            _asks_cookie_consent(element):
+        return reason  # a newsletter or cookie banner, whatever else it is called
+    if element.tag not in ("header", "footer", "nav") and _mostly_links(element, stats):
+        return "drop-down menu" + rest
+    if element.get("id") and element.get("id") in opened:
+        return "pop-up opened on click" + rest
     return reason
 
 
@@ -1496,14 +1563,17 @@ def decide(page: Page, result: ExtractionResult | None,
         if not any(a in picked for a in element.iterancestors()):
             keep.append(element)
     targets = []
+    opened: frozenset[str] = frozenset()
+    if any(_generic_banner(chosen[element][1]) for element in keep):
+        opened = opened_by_controls(body)  # read once, when a pop-up is to be named
     for element in keep:
         kind, reason = chosen[element]
         s = stats[element]
         density = s.link_chars / s.chars if s.chars else 0.0
         targets.append(HideTarget(
             kind=kind, element_id=page.element_id(element) if has_ids else None,
-            xpath=None if has_ids else page.xpath(element), reason=_named(element, reason),
-            links=s.links,
+            xpath=None if has_ids else page.xpath(element),
+            reason=_named(element, reason, s, opened), links=s.links,
             link_density=round(density, 3), chars=s.chars))
     # (a main element inside a hidden banner is no region the overlay draws)
     shown = [m for m in main if not _inside(m, picked)]
