@@ -15,7 +15,7 @@ import {
 import {
   SETTINGS_KEY, choiceFor, isPrivateRequest, loadSettings, normalizeSettings, ruleFor,
 } from "./settings.js";
-import { adaptationSources, examplesCall, onTrainPort, saveExample, startLabeling } from "./labeling.js";
+import { adaptationOf, examplesCall, onTrainPort, saveExample, startLabeling } from "./labeling.js";
 import { mayHandle, senderKind } from "./trust.js";
 import { textFramesOnly } from "./readerframes.js";
 
@@ -294,10 +294,9 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
         sells: plan?.sells === true,
         metadata: main.metadata ?? null,
         // auto adapted to the site from labeled pages of it (stage "site"): the reader says
-        // so, how many the user labeled and how many came from a dataset
-        adaptedFrom: result.stage === "site"
-          ? await adaptationSources(Math.max(0, Math.round(Number(result.stats?.site_pages) || 0)), snap.url, host)
-          : null,
+        // so, how many the user labeled and how many came from a dataset (the host's
+        // stats.site_examples; an older host's result: the saved examples are listed)
+        adaptedFrom: result.stage === "site" ? await adaptationOf(result.stats, snap.url, host) : null,
         // the frames it could not read that might have held text (no ads, buttons or strips)
         unreachable: textFramesOnly(snap.unreachable, snap.html, snap.url),
         phases: { ...phases, answered: Date.now() - startedAt },

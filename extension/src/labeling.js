@@ -205,11 +205,43 @@ export async function examplesCall({ op, ...args }, { api, hostClient }) {
   return host.request(examplesRequest(op, args));
 }
 
+/** A count from the host's stats (floats on the wire): a whole number of 0 or more, else 0. */
+function statCount(value) {
+  return Math.max(0, Math.round(Number(value) || 0));
+}
+
 /**
- * Where the `pages` of a site's adaptation (auto's stats.site_pages) came from: the user's
- * saved examples of `url`'s site (`exampleUrls`: the URLs of all saved examples) and the
- * rest, labeled pages of a dataset (`blocksift train auto --per-site --dataset`), which the
- * site's file counts alike. {pages, labeled, dataset}.
+ * {pages, labeled, dataset} of a site's adaptation from auto's stats: `site_pages`, the
+ * labeled pages the site's file counts, and `site_examples`, how many of them are the user's
+ * saved examples (the file keeps that count; the rest are a dataset's pages, from
+ * `blocksift train auto --per-site --dataset`). null when the stats do not say how many are
+ * the user's: a host from before `site_examples`, or a site file from before the count
+ * (adaptationOf then works it out from the saved examples).
+ */
+export function adaptationCounts(stats) {
+  const examples = stats?.site_examples;
+  if (typeof examples !== "number" || !Number.isFinite(examples) || examples < 0) return null;
+  const pages = statCount(stats.site_pages);
+  const labeled = Math.min(statCount(examples), pages);
+  return { pages, labeled, dataset: pages - labeled };
+}
+
+/**
+ * What the reader says of a site's adaptation (auto's stage "site"): the host's counts
+ * (adaptationCounts), read from the result itself; where the result does not have them, the
+ * split worked out by listing the saved examples (adaptationSources), as before the host
+ * counted them.
+ */
+export async function adaptationOf(stats, url, host, options = {}) {
+  return adaptationCounts(stats) ?? adaptationSources(statCount(stats?.site_pages), url, host, options);
+}
+
+/**
+ * Where the `pages` of a site's adaptation (auto's stats.site_pages) came from, for a host
+ * that does not say (adaptationOf): the user's saved examples of `url`'s site
+ * (`exampleUrls`: the URLs of all saved examples) and the rest, labeled pages of a dataset
+ * (`blocksift train auto --per-site --dataset`), which the site's file counts alike.
+ * {pages, labeled, dataset}.
  */
 export function adaptationSplit(pages, exampleUrls, url) {
   const total = Number.isInteger(pages) && pages > 0 ? pages : 0;
@@ -228,7 +260,8 @@ const SOURCES_TIMEOUT_MS = 3000;
 /**
  * {pages, labeled, dataset} of `url`'s site adaptation (adaptationSplit), the saved examples
  * read from `host`; the bare count of pages when they cannot be read in `timeoutMs` (the
- * reader view waits for them: a busy examples database must not hold it up).
+ * reader view waits for them: a busy examples database must not hold it up). Only for a
+ * result without stats.site_examples (adaptationOf): an older host, or an older site file.
  */
 export async function adaptationSources(pages, url, host, { timeoutMs = SOURCES_TIMEOUT_MS } = {}) {
   const urls = [];

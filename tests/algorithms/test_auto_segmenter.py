@@ -807,6 +807,64 @@ def test_a_deleted_example_stops_counting_and_the_rest_stays(tmp_path: Path):
     assert adapt.remove_example(*pages[0], tmp_path) is None and not any(tmp_path.glob("*.json"))
 
 
+def test_the_site_file_counts_which_of_its_pages_are_the_users_examples(tmp_path: Path):
+    # a dataset's pages (train auto --per-site) are not the user's; saved examples are, and
+    # the count follows them in and out (a replaced label: one out, one in, as many)
+    url = "https://mill.example/report/{}"
+    pages = [(Page(_site_page(n)[0], url=url.format(n)), _site_page(n)[1]) for n in range(3)]
+    prior = adapt.learn("mill.example", pages[:2], examples=pages[2:])
+    assert (prior.pages, prior.examples) == (3, 1)
+    alike = adapt.learn("mill.example", pages)  # counted alike, only the split differs
+    assert (alike.paths, alike.texts, alike.examples) == (prior.paths, prior.texts, 0)
+    adapt.save(alike, tmp_path)
+    assert json.loads((tmp_path / "mill.example.json").read_text())["examples"] == 0
+    adapt.add_example(*_site_page(4), url.format(4), tmp_path)
+    adapt.add_example(*_site_page(5), url.format(5), tmp_path)
+    read = adapt.site_prior_for(url.format(9), tmp_path)
+    assert (read.pages, read.examples) == (5, 2)
+    html, gold = _site_page(5)
+    adapt.apply_change(url.format(5), removed=[(html, gold)], added=[(html, "")],
+                       directory=tmp_path)
+    assert adapt.read_site_file(tmp_path / "mill.example.json").examples == 2
+    adapt.remove_example(*_site_page(4), url.format(4), tmp_path)
+    read = adapt.read_site_file(tmp_path / "mill.example.json")
+    assert (read.pages, read.examples) == (4, 1)
+
+
+def test_a_site_file_from_before_the_examples_count_says_it_does_not_know(blocksift_home: Path):
+    # a version-3 file written before the count (or by a host that dropped it): its pages
+    # still adapt the site; whose they are is unknown, and a change cannot make it known
+    url = "https://mill.example/report/{}"
+    prior = adapt.learn("mill.example", [(Page(_site_page(n)[0], url=url.format(n)),
+                                          _site_page(n)[1]) for n in range(2)])
+    data = json.loads(prior.to_json())
+    del data["examples"]
+    directory = adapt.sites_dir()  # where auto looks (under the test's BLOCKSIFT_HOME)
+    directory.mkdir(parents=True)
+    site_file = directory / "mill.example.json"
+    site_file.write_text(json.dumps(data))
+    old = adapt.site_prior_for(url.format(9), directory)
+    assert (old.pages, old.examples, old.paths) == (2, None, prior.paths)
+    assert "examples" not in json.loads(old.to_json())  # never written as a guess
+    page = Page(_site_page(9)[0], url=url.format(9))
+    result = auto.extract(page, auto.Params())
+    assert result.stage == "site" and result.stats["site_pages"] == 2
+    assert "site_examples" not in result.stats
+    adapt.add_example(*_site_page(3), url.format(3), directory)
+    read = adapt.read_site_file(site_file)
+    assert (read.pages, read.examples) == (3, None)
+    assert "examples" not in json.loads(site_file.read_text())
+    adapt.remove_example(*_site_page(3), url.format(3), directory)
+    assert adapt.read_site_file(site_file).examples is None
+    # a count that cannot be right is unknown too; the file's counts still adapt the site
+    for wrong in (3, -1, 1.0, True, "1", None):
+        site_file.write_text(json.dumps({**data, "examples": wrong}))
+        read = adapt.read_site_file(site_file)
+        assert read is not None and read.pages == 2 and read.examples is None, wrong
+    site_file.write_text(json.dumps({**data, "examples": 2}))
+    assert adapt.read_site_file(site_file).examples == 2
+
+
 def test_an_unreadable_site_file_is_kept_aside_not_written_over(tmp_path: Path, monkeypatch):
     damaged = tmp_path / "mill.example.json"
     damaged.write_text('{"format": "blocksift-auto-site", "version": 3, "pag')

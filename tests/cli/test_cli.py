@@ -419,12 +419,14 @@ def test_train_per_site_keeps_the_saved_examples_of_its_sites(tmp_path):
 
     stored = json.loads(site_file.read_text())
     assert {k: stored[k] for k in ("pages", "paths", "texts")} == counts(pages[:2] + saved)
+    assert stored["examples"] == 2  # of the 4, the saved ones: the reader calls 2 the user's
     listed = json.loads(blocksift("examples", "list", "--json", home=tmp_path).stdout)
     for example in listed:
         assert blocksift("examples", "delete", str(example["exampleId"]),
                          home=tmp_path).returncode == 0
     stored = json.loads(site_file.read_text())
     assert {k: stored[k] for k in ("pages", "paths", "texts")} == counts(pages[:2])
+    assert stored["examples"] == 0
 
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")

@@ -969,6 +969,48 @@ def test_reader_says_when_labeled_pages_of_the_site_were_used_and_whose(
     page.screenshot(artifacts / "reader-adapted.png")
 
 
+def test_reader_takes_whose_pages_from_the_hosts_count_and_lists_examples_only_without_it(
+        browser: harness.Browser, site: harness.Site, host: harness.HostInstall,
+        artifacts: Path) -> None:
+    """The site's file counts how many of its pages are the user's saved examples, and the
+    result says it (stats.site_examples): the reader takes that count, not a listing of the
+    saved examples. A file from before the count says nothing of it: the reader lists the
+    saved examples then, as it did for every site before."""
+    _dataset_pages(host, site, ["hide/news.html", "hide/news-tagged.html"])
+    _saved_example(host, site, "hide/news-tagged.html")
+    site_file = (host.home / "data" / "models" / "auto-sites"
+                 / f"{adapt_site(site.url('hide/news.html'))}.json")
+    data = json.loads(site_file.read_text())
+    assert (data["pages"], data["examples"]) == (3, 1)
+    # a count only the file holds (the examples database has one example of the site, so a
+    # listing would say 1 and 2): the reader says what the host counted
+    site_file.write_text(json.dumps({**data, "examples": 3}))
+    page = open_reader(browser, site, "hide/news.html")
+    details = " ".join(page.evaluate("document.getElementById('details').textContent").split())
+    assert details.endswith("Adapted to this site from 3 pages you labeled"), details
+    page.close()
+    # a file from before the count: the saved examples are listed, the split found so
+    site_file.write_text(json.dumps({k: v for k, v in data.items() if k != "examples"}))
+    page = open_reader(browser, site, "hide/news.html")
+    details = " ".join(page.evaluate("document.getElementById('details').textContent").split())
+    assert details.endswith("Adapted to this site from 1 page you labeled and 2 from a dataset"), \
+        details
+    page.close()
+    site_file.write_text(json.dumps(data))  # the count back: the same words, from the count
+    page = open_reader(browser, site, "hide/news.html")
+    note = page.evaluate("[document.getElementById('adapted').textContent, "
+                         "document.getElementById('adapted').title]")
+    assert note[0] == "Adapted to this site from 1 page you labeled and 2 from a dataset", note
+    assert "training dataset" in note[1], note
+    page.screenshot(artifacts / "reader-adapted-count.png")
+
+
+def adapt_site(url: str) -> str:
+    from blocksift.algorithms.segmenter import adapt
+
+    return adapt.site_key(url)
+
+
 def test_reader_shows_a_product_pages_price_from_its_structured_data(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a shop's product page: the price sits in a box of its own by the product's name, which

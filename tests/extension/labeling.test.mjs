@@ -203,6 +203,31 @@ test("a site's adaptation is split into the user's saved examples of the site an
   assert.deepEqual(adaptationSplit(0, saved, "https://news.example/"), { pages: 0, labeled: 0, dataset: 0 });
 });
 
+test("the host's count of the user's examples gives the split without listing them", async () => {
+  const { adaptationCounts, adaptationOf } = await import("../../extension/src/labeling.js");
+  // stats are floats on the wire
+  assert.deepEqual(adaptationCounts({ site_pages: 43.0, site_examples: 3.0 }), { pages: 43, labeled: 3, dataset: 40 });
+  assert.deepEqual(adaptationCounts({ site_pages: 2, site_examples: 0 }), { pages: 2, labeled: 0, dataset: 2 });
+  assert.deepEqual(adaptationCounts({ site_pages: 1, site_examples: 4 }), { pages: 1, labeled: 1, dataset: 0 });
+  // not said (an older host, an older site file) or not a count: not known here
+  for (const stats of [{ site_pages: 5 }, { site_pages: 5, site_examples: null }, { site_pages: 5, site_examples: "2" },
+    { site_pages: 5, site_examples: -1 }, { site_pages: 5, site_examples: NaN }, null, undefined]) {
+    assert.equal(adaptationCounts(stats), null, JSON.stringify(stats));
+  }
+  const listed = [];
+  const host = { request: async (req) => {
+    listed.push(req.type);
+    return { items: [{ url: "https://news.example/a" }, { url: "https://news.example/b" }], total: 2 };
+  } };
+  // a host that says: no examples.list at all (the reader no longer waits for the database)
+  assert.deepEqual(await adaptationOf({ site_pages: 7, site_examples: 1 }, "https://news.example/p", host),
+    { pages: 7, labeled: 1, dataset: 6 });
+  assert.deepEqual(listed, []);
+  // a host that does not: the saved examples are listed, as before
+  assert.deepEqual(await adaptationOf({ site_pages: 7 }, "https://news.example/p", host), { pages: 7, labeled: 2, dataset: 5 });
+  assert.deepEqual(listed, ["examples.list"]);
+});
+
 test("the split reads every saved example from the host, page by page, and falls back to the count", async () => {
   const { adaptationSources } = await import("../../extension/src/labeling.js");
   const all = Array.from({ length: 2500 }, (_, i) => ({ url: `https://${i < 3 ? "news" : "x" + i}.example/${i}` }));

@@ -39,6 +39,28 @@ def test_the_result_says_how_many_labeled_pages_adapted_it(blocksift_home: Path)
     result = _reader_job(url.format(9))
     assert result["stage"] == "site"
     assert result["stats"]["site_pages"] == 5
+    assert result["stats"]["site_examples"] == 0  # a dataset's pages, none the user's
     # a site the user never labeled: no such figure
     other = _reader_job("https://other.example/report/9")
     assert other["stage"] != "site" and "site_pages" not in other["stats"]
+    assert "site_examples" not in other["stats"]
+
+
+def test_the_result_says_how_many_of_them_the_user_labeled(blocksift_home: Path) -> None:
+    # saved examples (as the browser's Save counts them) beside a dataset's pages
+    url = "https://mill.example/report/{}"
+    adapt.save(adapt.learn("mill.example", [(Page(_site_page(n)[0], url=url.format(n)),
+                                             _site_page(n)[1]) for n in range(3)]))
+    for n in (3, 4):
+        adapt.add_example(*_site_page(n), url.format(n))
+    stats = _reader_job(url.format(9))["stats"]
+    assert (stats["site_pages"], stats["site_examples"]) == (5, 2)
+    # a site file from before the count: how many are the user's is not said (the extension
+    # then reads the saved examples), the adaptation goes on as before
+    site_file = adapt.sites_dir() / "mill.example.json"
+    data = json.loads(site_file.read_text())
+    del data["examples"]
+    site_file.write_text(json.dumps(data))
+    result = _reader_job(url.format(9))
+    assert result["stage"] == "site" and result["stats"]["site_pages"] == 5
+    assert "site_examples" not in result["stats"]

@@ -1072,7 +1072,11 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
              "uncertain_share": round(uncertain_share(blocks.texts, prob), 4),
              "threshold": round(limit, 4),
              "long_page_fast_model": float(long_page),
-             **({"site_pages": float(site_prior.pages)} if stage == "site" else {})}
+             # the site's labeled pages that adapted it, and of them the user's saved
+             # examples (left out where the site's file does not know: an older file)
+             **({"site_pages": float(site_prior.pages)} if stage == "site" else {}),
+             **({"site_examples": float(site_prior.examples)}
+                if stage == "site" and site_prior.examples is not None else {})}
     render = params.main_text and params.with_html and bool(main_elements)
     beside = _media_beside(main_elements, _holds_blocks(blocks)) if render else []
     authors: list[etree._Element] = []

@@ -387,16 +387,18 @@ def _auto_sites(args: argparse.Namespace, paths: list[Path]) -> int:
             ours = {key for _, _, key in own}
             pages = [(page, gold) for (page, gold), key in zip(pages, _keys_of(pages))
                      if key not in ours]
-            pages += [(Page(html, url=url), gold) for (html, url), gold, _ in own]
-        if len(pages) >= args.min_site_pages:
-            chosen[site] = (pages, own)
+        mine = [(Page(html, url=url), gold) for (html, url), gold, _ in own]
+        if len(pages) + len(mine) >= args.min_site_pages:
+            chosen[site] = (pages, mine, own)
     written = 0
     # the blocks of every page are found and counted here: most of the time, on a large set
     bar = _progress_bar(args, "counting", [])
     if bar is not None:
-        bar.total = sum(len(pages) for pages, _ in chosen.values())
-    for site, (pages, own) in chosen.items():
-        prior = adapt.learn(site, pages, progress=bar.update if bar is not None else None)
+        bar.total = sum(len(pages) + len(mine) for pages, mine, _ in chosen.values())
+    for site, (pages, mine, own) in chosen.items():
+        # the saved examples counted as such, so the file says how many pages are the user's
+        prior = adapt.learn(site, pages, examples=mine,
+                            progress=bar.update if bar is not None else None)
         if own or replayed.get(site):
             # changes already counted in (the old file's) or not yet (still journaled) are
             # in these counts: never counted again
@@ -404,7 +406,8 @@ def _auto_sites(args: argparse.Namespace, paths: list[Path]) -> int:
             prior.changes = [*(old.changes if old else []), *replayed.get(site, [])]
         path = adapt.save(prior, directory)
         note = f" ({len(own)} of them your saved examples)" if own else ""
-        count = f"{len(pages)} page" + ("s" if len(pages) != 1 else "")
+        total = len(pages) + len(mine)
+        count = f"{total} page" + ("s" if total != 1 else "")
         line = f"{site}: {count}{note} -> {path}"
         if bar is not None:
             bar.write(line, file=sys.stdout)

@@ -91,8 +91,11 @@ class ExtractionResult(WireModel):
     message: str = Field("", description="Why the status is what it is, for people")
     blocks: list[Block] = Field(default_factory=list)
     main: MainText | None = None
-    stats: dict[str, float] = Field(default_factory=dict,
-                                    description="Page-level measurements (LCR, CCR, ...)")
+    stats: dict[str, float] = Field(
+        default_factory=dict,
+        description="Page-level measurements (LCR, CCR, ...); auto adapted to the page's site "
+                    "(stage 'site'): site_pages, the site's labeled pages, and site_examples, "
+                    "how many of them are the user's saved examples (absent: not known)")
     stage: str = Field("", description="Which stage of a fallback ladder produced the result")
     extra: dict[str, Any] = Field(default_factory=dict, exclude=True,
                                   description="Host-side data for observers, never sent")

@@ -18,6 +18,14 @@ A site is a host (:func:`blocksift.sites.site_key`), as everywhere else in the p
 blogs of one platform (``a.blogspot.com``, ``b.blogspot.com``) have their own templates,
 and one's labels must not move the other's blocks. Files of versions 1 and 2 were named by
 registered domain; one is still read for the host of that name.
+
+A file counts two kinds of pages alike: the user's saved examples (captured in the browser,
+or ``blocksift examples import``, :func:`apply_change`) and a dataset's labeled pages
+(``blocksift train auto --per-site --dataset``, :func:`learn`). ``examples`` says how many of
+its ``pages`` are the user's, so a reader can say whose labels adapted the site without
+listing the examples. Files written before it was kept have no such count: unknown (None),
+and it stays unknown through later changes until the site is counted again from scratch
+(``train auto --per-site``); the adaptation itself never reads it.
 """
 
 from __future__ import annotations
@@ -99,20 +107,28 @@ class SitePrior:
     #: ids of the latest example changes counted in (:func:`apply_change`), newest last: a
     #: change found here is never counted twice (a save replayed after a crash).
     changes: list[str] = field(default_factory=list)
+    #: how many of ``pages`` are the user's saved examples (the rest: a dataset's pages);
+    #: None when unknown (a file written before the count was kept), and it stays so
+    examples: int | None = 0
 
-    def add_page(self, blocks: feats.Blocks, main: np.ndarray) -> None:
-        """Count one labeled page (``main``: per block, is it main content)."""
-        self._count(blocks, main, 1)
+    def add_page(self, blocks: feats.Blocks, main: np.ndarray, example: bool = False) -> None:
+        """Count one labeled page (``main``: per block, is it main content; ``example``: it
+        is one of the user's saved examples, not a dataset's page)."""
+        self._count(blocks, main, 1, example)
 
-    def remove_page(self, blocks: feats.Blocks, main: np.ndarray) -> None:
+    def remove_page(self, blocks: feats.Blocks, main: np.ndarray,
+                    example: bool = False) -> None:
         """Take back what :meth:`add_page` counted for the same page (a deleted example);
         a count never goes below zero, and an entry left with none is dropped."""
-        self._count(blocks, main, -1)
+        self._count(blocks, main, -1, example)
         self.paths = {k: v for k, v in self.paths.items() if v[1] > 0}
         self.texts = {k: v for k, v in self.texts.items() if v[1] > 0}
 
-    def _count(self, blocks: feats.Blocks, main: np.ndarray, step: int) -> None:
+    def _count(self, blocks: feats.Blocks, main: np.ndarray, step: int,
+               example: bool = False) -> None:
         self.pages = max(self.pages + step, 0)
+        if self.examples is not None:  # unknown stays unknown: +1 of an unknown count
+            self.examples = min(max(self.examples + step * example, 0), self.pages)
         seen_texts: set[str] = set()
         for el, text, is_main in zip(blocks.elements, blocks.texts, main):
             entries = [self.paths.setdefault(path_signature(el), [0, 0])]
@@ -151,6 +167,8 @@ class SitePrior:
                                 "pages": self.pages, "paths": self.paths, "texts": self.texts}
         if self.changes:  # optional: readers of version 3 without it ignore it
             data["changes"] = self.changes[-MAX_CHANGES:]
+        if self.examples is not None:  # optional too: without it, whose pages is unknown
+            data["examples"] = self.examples
         return json.dumps(data, sort_keys=True)
 
     @classmethod
@@ -175,20 +193,32 @@ class SitePrior:
         changes = data.get("changes") or []
         if not isinstance(changes, list) or not all(isinstance(c, str) for c in changes):
             raise ValueError("the changes of this auto site file are damaged")
-        return cls(data["site"], int(data["pages"]), paths, data["texts"], list(changes))
+        pages = int(data["pages"])
+        # absent (a file from before the count, or written by a host that did not keep it):
+        # unknown. A count that cannot be right is unknown too, not a damaged file: it only
+        # says whose the pages are, and the counts the adaptation reads are sound
+        examples = data.get("examples")
+        if type(examples) is not int or not 0 <= examples <= pages:
+            examples = None
+        return cls(data["site"], pages, paths, data["texts"], list(changes), examples)
 
 
 def learn(site: str, pages: Iterable[tuple[Any, str]], main_share: float = 0.5,
-          progress: Callable[[], object] | None = None) -> SitePrior:
-    """A site's prior from labeled pages: (parsed Page, gold main text) pairs; ``progress``
-    is called after each page."""
+          progress: Callable[[], object] | None = None,
+          examples: Iterable[tuple[Any, str]] = ()) -> SitePrior:
+    """A site's prior from labeled pages: (parsed Page, gold main text) pairs, a dataset's,
+    and ``examples``, the user's saved examples of the site (pairs alike, counted alike and
+    in :attr:`SitePrior.examples` too); ``progress`` is called after each page. An empty gold
+    is a label: the page has no main text, every block of it is not main."""
     prior = SitePrior(site)
-    for page, gold in pages:
-        blocks = feats.compute(page, papers=False, rules=False)
-        if len(blocks):
-            prior.add_page(blocks, labels.aligned_share(blocks.texts, gold) >= main_share)
-        if progress is not None:
-            progress()
+    for group, example in ((pages, False), (examples, True)):
+        for page, gold in group:
+            blocks = feats.compute(page, papers=False, rules=False)
+            if len(blocks):
+                prior.add_page(blocks, labels.aligned_share(blocks.texts, gold) >= main_share,
+                               example)
+            if progress is not None:
+                progress()
     return prior
 
 
@@ -305,7 +335,8 @@ def apply_change(url: str | None, removed: Iterable[tuple[str, str]] = (),
     ``change`` names the change: it is remembered in the file, and a change the file already
     holds is not counted again, so a change replayed after a crash (the examples store keeps
     it until the file has it, :mod:`blocksift.storage.examples`) counts exactly once. Pages
-    pairs are (html, gold main text), all of ``url``'s site. Returns the file, or None when
+    pairs are (html, gold main text), all of ``url``'s site, and are the user's saved
+    examples (the file's ``examples`` count follows them). Returns the file, or None when
     the site has none (no URL; or its last page was taken out: the file goes).
     """
     site = site_key(url)
@@ -347,7 +378,7 @@ def _apply_change_locked(url: str, path: Path, removed: Iterable[tuple[str, str]
             if not len(blocks):
                 continue
             main = labels.aligned_share(blocks.texts, gold) >= 0.5
-            (prior.add_page if add else prior.remove_page)(blocks, main)
+            (prior.add_page if add else prior.remove_page)(blocks, main, True)  # an example
             counted = True
     if not counted and current is None:
         return None
