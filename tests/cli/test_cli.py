@@ -435,6 +435,60 @@ def test_train_per_site_keeps_the_saved_examples_of_its_sites(tmp_path):
         done.stderr
 
 
+def test_train_per_site_and_import_count_a_page_with_an_empty_gold_alike(tmp_path):
+    """An empty gold is a label: "this page has no main text" (labeled.py; a saved example
+    with nothing marked main is one). `examples import` counted such a record into its
+    site's file and `train auto --per-site` skipped it ('an empty or missing "gold"'): the
+    same file adapted the site two ways. Both count it now, every block of it not main; a
+    record with no "gold" at all is no labeled page (import refuses the file, train skips
+    it and says so)."""
+    records = [json.loads(line) for line in (DATASET / "pages.jsonl").read_text().splitlines()]
+    page = next(r for r in records if r["url"].startswith("https://gazette.example/"))
+    pages = [{"id": "a", "url": "https://gazette.example/a", "html": page["html"],
+              "gold": page["gold"]},
+             {"id": "b", "url": "https://gazette.example/b", "html": page["html"], "gold": ""}]
+    dataset = tmp_path / "pages.jsonl"
+    dataset.write_text("".join(json.dumps(r) + "\n" for r in pages), encoding="utf-8")
+
+    def site_file(home: Path) -> dict:
+        path = home / "data" / "models" / "auto-sites" / "gazette.example.json"
+        return json.loads(path.read_text())
+
+    imported, trained = tmp_path / "imported", tmp_path / "trained"
+    done = blocksift("examples", "import", str(dataset), "--no-progress", home=imported)
+    assert done.returncode == 0 and "imported 2 example(s)" in done.stderr, done.stderr
+    done = blocksift("train", "auto", "--per-site", "--dataset", str(dataset), "--no-progress",
+                     home=trained)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert done.stdout.startswith("gazette.example: 2 pages -> "), done.stdout
+    by_import, by_train = site_file(imported), site_file(trained)
+    assert by_import["pages"] == by_train["pages"] == 2
+    assert (by_import["paths"], by_import["texts"]) == (by_train["paths"], by_train["texts"])
+    # whose they are differs: imported ones are the user's examples, a dataset's are not
+    assert (by_import["examples"], by_train["examples"]) == (2, 0)
+    # the empty label moved counts: every block of page b was counted as not main
+    one = tmp_path / "one"
+    dataset.write_text(json.dumps(pages[0]) + "\n", encoding="utf-8")
+    assert blocksift("train", "auto", "--per-site", "--dataset", str(dataset), "--no-progress",
+                     home=one).returncode == 0
+    alone = site_file(one)
+    assert alone["pages"] == 1 and any(
+        by_train["paths"][path][1] > counts[1] and by_train["paths"][path][0] == counts[0]
+        for path, counts in alone["paths"].items())
+    # no "gold" at all: no label, skipped by train (said), refused by import
+    dataset.write_text(json.dumps(pages[0]) + "\n"
+                       + json.dumps({k: v for k, v in pages[1].items() if k != "gold"}) + "\n",
+                       encoding="utf-8")
+    done = blocksift("train", "auto", "--per-site", "--dataset", str(dataset), "--no-progress",
+                     home=tmp_path / "missing")
+    assert done.returncode == 0 and done.stdout.startswith("gazette.example: 1 page -> ")
+    assert done.stderr.strip() == 'blocksift: skipped 1 page: no "gold" text (or no HTML)', \
+        done.stderr
+    done = blocksift("examples", "import", str(dataset), "--no-progress",
+                     home=tmp_path / "missing-import")
+    assert done.returncode != 0 and 'no "gold" text' in done.stderr, done.stderr
+
+
 def test_extract_and_batch_action_hide_give_the_plan_the_extension_receives():
     done = blocksift("extract", str(EXAMPLE), "--action", "hide", "--format", "json")
     assert done.returncode == 0, done.stderr

@@ -255,25 +255,27 @@ def without_url(tmp_path: Path) -> tuple[Path, str]:
 def test_train_per_site_reads_a_record_without_url_under_the_address_its_page_names(tmp_path):
     """`train auto --per-site` left out a record without "url" without a word, though its
     page names its address (`extract` reads the same page under it). It counts into that
-    address's site now, and stderr says how many were read so and how many left out, why."""
+    address's site now, and stderr says how many were read so and how many left out, why.
+    The page with an empty gold ("no main text") counts too, as `examples import` counts it."""
     dataset, canonical = without_url(tmp_path)
     done = blocksift("train", "auto", "--per-site", "--dataset", str(dataset), "--no-progress",
                      home=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("gazette.example: 1 page -> "), done.stdout
+    assert done.stdout.startswith("gazette.example: 2 pages -> "), done.stdout
     assert len(done.stdout.splitlines()) == 1, done.stdout
     assert done.stderr.splitlines() == [
         'blocksift: 1 page without a "url" read under the address its page names for itself '
         "(1 by <link rel=canonical>)",
         'blocksift: skipped 1 page: no "url", and the page names no address of its own (no '
-        'saved-from comment, <link rel=canonical> or og:url); 1 page: an empty or missing '
-        '"gold" (or HTML)'], done.stderr
+        'saved-from comment, <link rel=canonical> or og:url)'], done.stderr
     site_file = tmp_path / "data" / "models" / "auto-sites" / "gazette.example.json"
-    assert json.loads(site_file.read_text())["pages"] == 1
+    assert json.loads(site_file.read_text())["pages"] == 2
     # the same counts as the page given with that address as its "url"
     with_url = tmp_path / "with-url.jsonl"
-    named = json.loads(dataset.read_text().splitlines()[0])
-    with_url.write_text(json.dumps({**named, "url": canonical}) + "\n", encoding="utf-8")
+    lines = dataset.read_text().splitlines()
+    named = json.loads(lines[0])
+    with_url.write_text(json.dumps({**named, "url": canonical}) + "\n" + lines[2] + "\n",
+                        encoding="utf-8")
     other = tmp_path / "other"
     done = blocksift("train", "auto", "--per-site", "--dataset", str(with_url),
                      "--no-progress", home=other)

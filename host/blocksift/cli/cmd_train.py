@@ -350,7 +350,10 @@ def _auto_sites(args: argparse.Namespace, paths: list[Path]) -> int:
                 seen += 1
                 if bar is not None:
                     bar.update()
-                if not (record.get("html") and record.get("gold")):
+                # an empty gold is a label, "this page has no main text" (labeled.py), as
+                # `examples import` and a saved example take it: counted, every block not
+                # main. Only a page without one (or without HTML) is no labeled page
+                if not (record.get("html") and isinstance(record.get("gold"), str)):
                     skipped["gold"] += 1
                     continue
                 url = record.get("url")
@@ -433,7 +436,7 @@ def _say_addresses(own_address: list[str], skipped: dict[str, int]) -> None:
         note(f"blocksift: {own_address_said(own_address, 'page')}")
     why = [f"{_count(skipped['address'], 'page')}: {NO_ADDRESS}" if skipped["address"]
            else "",
-           f"{_count(skipped['gold'], 'page')}: an empty or missing \"gold\" (or HTML)"
+           f"{_count(skipped['gold'], 'page')}: no \"gold\" text (or no HTML)"
            if skipped["gold"] else ""]
     if any(why):
         note(f"blocksift: skipped {'; '.join(filter(None, why))}")
