@@ -185,6 +185,9 @@ export function restoreRequest(example, { keep = true } = {}) {
  * resolves with the host's reply.
  */
 export async function examplesCall({ op, ...args }, { api, hostClient }) {
+  // a request the extension would not build (a bad id, limit or offset) fails here, before
+  // the host is started for it
+  const built = op === "restore" ? null : examplesRequest(op, args);
   const settings = await loadSettings(api.storage.local);
   const host = await hostClient(settings);
   if (op === "restore") {
@@ -202,7 +205,7 @@ export async function examplesCall({ op, ...args }, { api, hostClient }) {
       return host.request(plain);
     }
   }
-  return host.request(examplesRequest(op, args));
+  return host.request(built);
 }
 
 /** A count from the host's stats (floats on the wire): a whole number of 0 or more, else 0. */

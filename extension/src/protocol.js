@@ -9,8 +9,8 @@
 // The host's definitions (protocol version, id attribute and limit, what can be asked, the
 // hide plan's version), generated from it at build time: see wireconstants.js.
 import {
-  EXPORT_FORMATS, HIDE_PLAN_VERSION, HOST_VERSION, ID_ATTR, MAX_ID_LENGTH, PROTOCOL_VERSION,
-  REQUEST_ACTIONS, RTL_LANGUAGES, RTL_SCRIPTS, WANTS,
+  EXAMPLES_LIST_MAX, EXPORT_FORMATS, HIDE_PLAN_VERSION, HOST_VERSION, ID_ATTR, MAX_ID_LENGTH,
+  PROTOCOL_VERSION, REQUEST_ACTIONS, RTL_LANGUAGES, RTL_SCRIPTS, WANTS,
 } from "./wireconstants.js";
 
 export { HIDE_PLAN_VERSION, ID_ATTR, MAX_ID_LENGTH, PROTOCOL_VERSION, REQUEST_ACTIONS, WANTS };
@@ -159,6 +159,8 @@ export const LOCAL_ERRORS = Object.freeze({
   TIMEOUT: "timeout",
   BAD_REPLY: "bad_reply",
   PAGE: "page_unavailable",
+  /** A request the extension would not build (an example id that is no whole number, ...). */
+  BAD_REQUEST: "bad_request",
 });
 
 /**
@@ -504,15 +506,49 @@ export function examplesSaveRequest({ id = newRequestId("save"), url = null, htm
   };
 }
 
-/** examples.list / get / delete / export requests, by operation name. */
+/** How a bad value is named in a message: short, and never by calling its own code. */
+function shown(value) {
+  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (value === null || ["number", "boolean", "undefined", "bigint"].includes(typeof value)) return String(value);
+  return Array.isArray(value) ? "a list" : typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/**
+ * `value` as a whole number from `min` to `max` (a number, or a string of digits such as a
+ * data attribute holds), else a local BlocksiftError (LOCAL_ERRORS.BAD_REQUEST) saying what
+ * `what` must be: a request holding NaN, a fraction or a number past the host's bounds is
+ * never built (the host would refuse it, error 1007, after a round trip; NaN even goes out
+ * as null). Numbers past 2^53 are refused too: JavaScript cannot hold them exactly.
+ */
+function wholeNumber(value, what, min, max = Number.MAX_SAFE_INTEGER) {
+  const number = typeof value === "number" ? value
+    : typeof value === "string" && /^\d{1,16}$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (Number.isSafeInteger(number) && number >= min && number <= max) return number;
+  const range = max < Number.MAX_SAFE_INTEGER
+    ? `from ${min.toLocaleString("en")} to ${max.toLocaleString("en")}` : `of ${min} or more`;
+  const why = Number.isInteger(number) && number > max && max === Number.MAX_SAFE_INTEGER
+    ? " (too large to send exactly)" : "";
+  throw new BlocksiftError(`${what} must be a whole number ${range}, not ${shown(value)}${why}.`,
+    { code: LOCAL_ERRORS.BAD_REQUEST });
+}
+
+/**
+ * examples.list / get / delete / export requests, by operation name. Ids, limits and offsets
+ * are checked here: a bad one throws a BlocksiftError (LOCAL_ERRORS.BAD_REQUEST) and no request
+ * is built. `limit` and `offset` left out (undefined or null) are 100 and 0.
+ */
 export function examplesRequest(op, args = {}, id = newRequestId("ex")) {
   switch (op) {
     case "list":
-      return { type: "examples.list", id: checkId(id), limit: args.limit ?? 100, offset: args.offset ?? 0 };
+      return {
+        type: "examples.list", id: checkId(id),
+        limit: wholeNumber(args.limit ?? 100, "The number of examples to list", 1, EXAMPLES_LIST_MAX),
+        offset: wholeNumber(args.offset ?? 0, "The offset in the list of examples", 0),
+      };
     case "get":
-      return { type: "examples.get", id: checkId(id), exampleId: Number(args.exampleId) };
+      return { type: "examples.get", id: checkId(id), exampleId: wholeNumber(args.exampleId, "An example id", 1) };
     case "delete":
-      return { type: "examples.delete", id: checkId(id), exampleId: Number(args.exampleId) };
+      return { type: "examples.delete", id: checkId(id), exampleId: wholeNumber(args.exampleId, "An example id", 1) };
     case "export":
       return { type: "examples.export", id: checkId(id), withBlocks: Boolean(args.withBlocks),
         ...(args.path ? { path: String(args.path) } : {}) };

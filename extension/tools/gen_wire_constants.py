@@ -45,6 +45,14 @@ def _choices(model: Any, field: str) -> list[str]:
     return list(args)
 
 
+def _bound(model: Any, field: str, kind: str) -> Any:
+    """A numeric field's bound (``kind``: ``ge`` or ``le``) as the host's model declares it."""
+    for rule in model.model_fields[field].metadata:
+        if getattr(rule, kind, None) is not None:
+            return getattr(rule, kind)
+    raise LookupError(f"{model.__name__}.{field} has no {kind} bound")
+
+
 def constants() -> dict[str, Any]:
     """Every shared constant, by its name in the extension."""
     _host()
@@ -67,6 +75,8 @@ def constants() -> dict[str, Any]:
         "WANTS": _choices(protocol.ExtractRequest, "want"),
         "REQUEST_ACTIONS": _choices(protocol.ExtractRequest, "action"),
         "EXPORT_FORMATS": _choices(protocol.ExportSaveRequest, "format"),
+        # how many examples one examples.list may ask for (the extension checks it first)
+        "EXAMPLES_LIST_MAX": _bound(protocol.ExamplesListRequest, "limit", "le"),
         "HIDE_PLAN_VERSION": HIDE_PLAN_VERSION,
         "READER_ALLOWED_TAGS": sorted(SAFE_TAGS - READER_DROPS_TAGS),
         "READER_ALLOWED_ATTRIBUTES": sorted(attributes - READER_DROPS_ATTRIBUTES),

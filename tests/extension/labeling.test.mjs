@@ -228,6 +228,44 @@ test("the host's count of the user's examples gives the split without listing th
   assert.deepEqual(listed, ["examples.list"]);
 });
 
+test("examples requests with a bad id, limit or offset are never built: a local error says why", async () => {
+  const { BlocksiftError, LOCAL_ERRORS } = await import("../../extension/src/protocol.js");
+  const refused = (op, args, words) => assert.throws(() => examplesRequest(op, args, "r"), (err) => {
+    assert.ok(err instanceof BlocksiftError, `${op} ${String(args?.exampleId)}: ${err}`);
+    assert.equal(err.code, LOCAL_ERRORS.BAD_REQUEST);
+    assert.match(err.message, words);
+    return true;
+  });
+  for (const op of ["get", "delete"]) {
+    for (const bad of [undefined, null, NaN, Infinity, 0, -3, 2.5, "", "abc", "12abc", "1e3", true, [4], {}, 2 ** 53]) {
+      refused(op, { exampleId: bad }, /^An example id must be a whole number of 1 or more, not /);
+    }
+  }
+  refused("get", { exampleId: "abc" }, /not "abc"\.$/);
+  refused("get", { exampleId: 2 ** 60 }, /too large to send exactly/);
+  for (const bad of [0, -1, 1.5, NaN, "many", 10001]) {
+    refused("list", { limit: bad }, /^The number of examples to list must be a whole number from 1 to 10,000, not /);
+  }
+  for (const bad of [-1, 0.5, NaN, "next", 2 ** 53]) {
+    refused("list", { offset: bad }, /^The offset in the list of examples must be a whole number of 0 or more, not /);
+  }
+  // good values go out as numbers (a data attribute's digits too); left out: the defaults
+  assert.deepEqual(examplesRequest("get", { exampleId: "12" }, "r"), { type: "examples.get", id: "r", exampleId: 12 });
+  assert.deepEqual(examplesRequest("delete", { exampleId: 7 }, "r"), { type: "examples.delete", id: "r", exampleId: 7 });
+  assert.deepEqual(examplesRequest("list", {}, "r"), { type: "examples.list", id: "r", limit: 100, offset: 0 });
+  assert.deepEqual(examplesRequest("list", { limit: 10000, offset: null }, "r"),
+    { type: "examples.list", id: "r", limit: 10000, offset: 0 });
+  // through the background's handler: refused before the host is even started
+  const { examplesCall } = await import("../../extension/src/labeling.js");
+  let started = 0;
+  const deps = { api: { storage: { local: memoryArea() } }, hostClient: async () => { started += 1; return { request: async () => ({}) }; } };
+  await assert.rejects(examplesCall({ op: "delete", exampleId: "oops" }, deps),
+    (err) => err instanceof BlocksiftError && err.code === LOCAL_ERRORS.BAD_REQUEST);
+  assert.equal(started, 0);
+  assert.deepEqual(await examplesCall({ op: "delete", exampleId: 3 }, deps), {});
+  assert.equal(started, 1);
+});
+
 test("the split reads every saved example from the host, page by page, and falls back to the count", async () => {
   const { adaptationSources } = await import("../../extension/src/labeling.js");
   const all = Array.from({ length: 2500 }, (_, i) => ({ url: `https://${i < 3 ? "news" : "x" + i}.example/${i}` }));
