@@ -1703,3 +1703,44 @@ def test_what_a_control_opens_is_read_from_aria_controls_with_a_pop_up_or_expand
                 "<div aria-controls='e'>4</div><span aria-haspopup='menu' aria-owns='f'>5"
                 "</span></body></html>")
     assert hide_module.opened_by_controls(page.body) == frozenset({"a", "b", "c", "f"})
+
+
+def test_a_pop_up_menu_larger_than_the_story_does_not_make_it_look_missed() -> None:
+    # Seen in Chromium on a society's blog post (wcxb-dev 0192, the segmenter sure of the
+    # page): its whole site menu in a pop-up (324 links, 8,500 characters, hidden in any
+    # case as a banner) made the plan hide 80 % of the page's text, so hide held back to ads
+    # and banners, "its main content was probably missed", and left the header's menus, the
+    # sidebar and the footer over a story it had found
+    html = (FIXTURES / "popup-menu-article.html").read_text(encoding="utf-8")
+    page, result, decision = _plan(html)
+    links = load("linkblocks").extract(page, load("linkblocks").Params(main_text=False))
+    before = decide(page, result, links, STRUCTURE.model_copy(
+        update={"net_without_banners": False}))
+    assert "main content was probably missed" in before.plan.restraint, before.plan.restraint
+    assert [t.reason.split(":")[0] for t in before.plan.targets] == ["drop-down menu"]
+    assert not decision.plan.restraint, decision.plan.restraint
+    kinds = {page.tree.xpath(t.xpath)[0].tag: t.kind for t in decision.plan.targets}
+    assert kinds == {"header": "nav", "div": "other", "aside": "links", "footer": "nav"}, kinds
+    after, _ = visible_words(page, decision.elements)
+    gold = _gold_words(page)
+    assert gold
+    for word in set(gold):
+        assert after[word] >= gold.count(word), word
+    assert after["privacy"] == 0 and after["naps"] == 0 and after["publications"] == 0
+
+
+def test_link_blocks_outweighing_the_story_still_hold_hide_back() -> None:
+    # the net still holds: where the link blocks (not banners) hold most of the text, the
+    # main content was probably missed, and only ads and banners go
+    menu = "".join(f"<li><a href='/topic/{n}'>Topic number {n}</a></li>" for n in range(200))
+    html = ("<html><head><title>A short note - Site</title></head><body>"
+            f"<div class='menu'><ul>{menu}</ul></div>"
+            "<div class='popup' role='dialog'><a href='/a'>A</a> <a href='/b'>B</a> "
+            "<a href='/c'>C</a></div>"
+            "<article><h1 data-gold>A short note</h1><p data-gold>We are closed on Monday for "
+            "the holiday and open again on Tuesday morning at nine, as usual, for all the "
+            "orders placed over the weekend; thank you for your patience with us.</p>"
+            "</article></body></html>")
+    _page, _result, decision = _plan(html)
+    assert "main content was probably missed" in decision.plan.restraint, decision.plan
+    assert all(t.kind in ("ad", "other") for t in decision.plan.targets), decision.plan.targets

@@ -170,6 +170,11 @@ class HideParams(BaseModel):
     max_hidden_share: float = Field(0.7, ge=0, le=1, description="A plan hiding more than "
                                     "this share of the visible text keeps only banners and "
                                     "ads (the main content was missed)")
+    net_without_banners: bool = Field(True, description="max_hidden_share counts without the "
+                                      "ads and banners (kinds ad and other) the plan hides, "
+                                      "which go even where it holds back: a pop-up menu "
+                                      "larger than the story no longer makes the main "
+                                      "content look missed; off: counted with them")
     min_main_chars: int = Field(200, ge=0, description="Below this many characters of main "
                                 "content, likewise")
     ad_in_main_chars: int = Field(60, ge=0, description="Most text outside links of an ad "
@@ -1505,6 +1510,11 @@ def decide(page: Page, result: ExtractionResult | None,
     #    can hold more words than the page it sits on)
     outermost = [e for e in chosen if not any(a in chosen for a in e.iterancestors())]
     apart = consent | comment_sections
+    if params.net_without_banners:
+        # what goes even where hide holds back (ads, banners, pop-ups) tells nothing of
+        # whether the main content was found: a shop's or a society's pop-up menu of 300
+        # links outweighed the story it sits beside
+        apart = apart | {e for e in outermost if chosen[e][0] in ("ad", "other")}
     consent_total = sum(stats[e].chars for e in outermost if e in apart)
     total = stats[body].chars - consent_total if body in stats else 0
     main_chars = sum(stats[m].chars for m in main if m in stats)
