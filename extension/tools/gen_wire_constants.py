@@ -58,8 +58,13 @@ def constants() -> dict[str, Any]:
     _host()
     from blocksift import __version__
     from blocksift.actions.hide import HIDE_PLAN_VERSION
-    from blocksift.content import (RTL_LANGUAGES, RTL_SCRIPTS, SAFE_ATTRIBUTES, SAFE_TAGS,
-                                   SAFE_URL_SCHEMES)
+    from blocksift.content import (
+        RTL_LANGUAGES,
+        RTL_SCRIPTS,
+        SAFE_ATTRIBUTES,
+        SAFE_TAGS,
+        SAFE_URL_SCHEMES,
+    )
     from blocksift.wire import protocol
     from blocksift.wire.constants import ID_ATTR, MAX_ID_LENGTH, PROTOCOL_VERSION, ErrorCode
 
