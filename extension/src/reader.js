@@ -432,7 +432,8 @@ function besideText(img, title) {
  * text in its place. Where the text beside it already says what the alt says (a caption
  * that repeats it, its paragraph, the line under it), or the alt says nothing, the picture
  * is left out instead of showing the same words twice; an alt that says more stays, as a
- * quiet line of text rather than an empty box of the picture's size. */
+ * quiet line of text rather than an empty box of the picture's size. A picture with no
+ * source left is one of them. */
 function quietBrokenPictures(content, title) {
   for (const img of content.querySelectorAll("img")) {
     const broken = () => {
@@ -445,6 +446,11 @@ function quietBrokenPictures(content, title) {
       img.removeAttribute("width");
       img.removeAttribute("height");
     };
+    if (!img.getAttribute("src")?.trim() && !img.getAttribute("srcset") && !img.closest("picture")) {
+      // no source at all (a script was to set it): it never loads, nor fires an error
+      broken();
+      continue;
+    }
     // (the text was put in place in this task: no picture has failed yet)
     img.addEventListener("error", broken, { once: true });
   }

@@ -163,6 +163,27 @@ def test_reader_leaves_out_a_broken_picture_whose_card_or_gallery_names_it_in_th
     page.screenshot(artifacts / "reader-broken-cards.png")
 
 
+def test_reader_treats_a_picture_without_a_source_as_one_that_failed(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    """A picture whose source a script was to set has none in the snapshot: it never loads
+    and fires no error, and its alt stood in the text as words of it (an avatar's name beside
+    the name, "Article content"). It is left out like a broken picture when the text beside
+    it says its alt, and its alt is a quiet line when it says more."""
+    html = ("<p><img alt='Ines Calder'> Ines Calder, harbour master, on the old wall.</p>"
+            "<p>The records show how the weather changed over the years.</p>"
+            "<div><img alt='Article content'></div>"
+            "<p>Engineers say the wall must rise by a metre and a half.</p>"
+            "<div><img alt='Chart: storms a year at Port Ellery, from two in 1990 to seven in 2025'></div>"
+            "<p>The council will vote on the plan in the spring.</p>")
+    page = reader_of_answer(browser, "no-source", stored_answer(site, "The sea wall", html))
+    images = page.evaluate(f"[...{CONTENT}.querySelectorAll('img')].map(i => [i.alt,"
+                           " i.getClientRects().length > 0, 'broken' in i.dataset])")
+    assert images == [["Ines Calder", False, True], ["Article content", True, True],
+                      ["Chart: storms a year at Port Ellery, from two in 1990 to seven in 2025", True, True]
+                      ], images
+    page.screenshot(artifacts / "reader-no-source.png")
+
+
 def test_reader_shows_a_list_of_pictures_alone_as_a_row_of_small_pictures(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     """A shop's product photos, a slideshow the page showed one at a time: in the main text a
