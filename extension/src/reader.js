@@ -446,7 +446,8 @@ function quietBrokenPictures(content, title) {
       img.removeAttribute("width");
       img.removeAttribute("height");
     };
-    if (!img.getAttribute("src")?.trim() && !img.getAttribute("srcset") && !img.closest("picture")) {
+    if (!img.getAttribute("src")?.trim() && !img.getAttribute("srcset")?.trim()
+        && !img.closest("picture")?.querySelector("source[srcset]:not([srcset=''])")) {
       // no source at all (a script was to set it): it never loads, nor fires an error
       broken();
       continue;

@@ -172,6 +172,9 @@ def test_reader_treats_a_picture_without_a_source_as_one_that_failed(
     html = ("<p><img alt='Ines Calder'> Ines Calder, harbour master, on the old wall.</p>"
             "<p>The records show how the weather changed over the years.</p>"
             "<div><img alt='Article content'></div>"
+            "<figure><picture><source type='image/webp'><img width='1200' height='640'"
+            " alt='Storm damage along the sea wall'></picture></figure>"
+            "<p>Storm damage along the sea wall, after the January gale.</p>"
             "<p>Engineers say the wall must rise by a metre and a half.</p>"
             "<div><img alt='Chart: storms a year at Port Ellery, from two in 1990 to seven in 2025'></div>"
             "<p>The council will vote on the plan in the spring.</p>")
@@ -179,6 +182,7 @@ def test_reader_treats_a_picture_without_a_source_as_one_that_failed(
     images = page.evaluate(f"[...{CONTENT}.querySelectorAll('img')].map(i => [i.alt,"
                            " i.getClientRects().length > 0, 'broken' in i.dataset])")
     assert images == [["Ines Calder", False, True], ["Article content", True, True],
+                      ["Storm damage along the sea wall", False, True],  # in a <picture> too
                       ["Chart: storms a year at Port Ellery, from two in 1990 to seven in 2025", True, True]
                       ], images
     page.screenshot(artifacts / "reader-no-source.png")
