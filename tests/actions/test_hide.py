@@ -1672,9 +1672,9 @@ def test_a_pop_up_a_control_opens_or_that_lists_links_is_no_banner(monkeypatch) 
     ("<div role='dialog' id='x'><input name='user'><a href='/a'>Forgot your password</a> "
      "<a href='/b'>Create an account</a> <a href='/c'>Help</a></div>", "dialog banner",
      "pop-up opened on click"),
-    # a header bar named an overlay by its class is no drop-down
+    # the page's header bar named an overlay by its class is no drop-down, nor a pop-up
     ("<header class='overlay-header' id='x'><a href='/a'>Alpha</a> <a href='/b'>Beta</a> "
-     "<a href='/c'>Gamma</a></header>", "dialog banner", "pop-up opened on click"),
+     "<a href='/c'>Gamma</a></header>", "page header", "page header"),
     # a cookie prompt stays a banner, whoever opens it
     ("<div role='dialog' id='x'>We use cookies: accept? <a href='/a'>Accept all cookies</a> "
      "<a href='/b'>Cookie settings</a> <a href='/c'>Privacy policy</a></div>", "dialog banner",
@@ -1744,3 +1744,24 @@ def test_link_blocks_outweighing_the_story_still_hold_hide_back() -> None:
     _page, _result, decision = _plan(html)
     assert "main content was probably missed" in decision.plan.restraint, decision.plan
     assert all(t.kind in ("ad", "other") for t in decision.plan.targets), decision.plan.targets
+
+
+@pytest.mark.parametrize(("html", "name"), [
+    # a theme's sticky header, its class naming an overlay: the page's header
+    ("<header class='oxy-header-wrapper oxy-overlay-header' id='x'><a href='/a'>Alpha</a> "
+     "<a href='/b'>Beta</a> <a href='/c'>Gamma</a></header>", "page header"),
+    # a header whose class says it opens a search modal: no drop-down menu
+    ("<header class='main-head head-nav-below has-search-modal' id='x'><nav><a href='/a'>A"
+     "</a> <a href='/b'>B</a> <a href='/c'>C</a></nav></header>", "page header"),
+    ("<footer class='sePageFooter overlay-medium' id='x'>The Heights, 1504 Yale Street "
+     "<a href='/map'>Directions</a></footer>", "page footer"),
+    # a dialog's own header is the dialog's, not the page's
+    ("<aside class='modal' role='dialog'><header class='modal__header' id='x'>Get notified"
+     "</header></aside>", "modal banner"),
+])
+def test_the_pages_header_or_footer_named_an_overlay_is_named_as_its_tag_says(
+        html: str, name: str) -> None:
+    page = Page(f"<html><body>{html}<main><p>Text.</p></main></body></html>")
+    element = page.tree.xpath("//*[@id='x']")[0]
+    stats = hide_module.measure(page.body)[element]
+    assert hide_module._named(element, "modal banner: 3 links", stats) == f"{name}: 3 links"

@@ -934,10 +934,18 @@ def _named(element: etree._Element, reason: str, stats: _Stats | None = None,
       ``role=dialog`` describing the network (``aria-haspopup``, ``aria-controls``), which a
       reader opens and the site does not push, as it does a banner.
 
+    The page's own ``<header>`` or ``<footer>`` (:func:`_page_frame`) whose class names an
+    overlay or a modal is a **page header** or **page footer**, as its tag says.
+
     Only the words change: the decision was taken on the box's class and role."""
     if not _generic_banner(reason):
         return reason
     rest = reason.partition(" banner")[2]
+    frame = _page_frame(element)
+    if frame:
+        # the page's own <header> or <footer> whose class names an overlay or a modal (a
+        # theme's "oxy-overlay-header", a header "has-search-modal"): named as its tag says
+        return f"page {frame}" + rest
     if _drop_down(element):
         return "drop-down menu" + rest
     if _tokens(element) & _BANNER_TOKENS - _GENERIC_BANNER_TOKENS or \
