@@ -1758,6 +1758,9 @@ def test_link_blocks_outweighing_the_story_still_hold_hide_back() -> None:
     # a dialog's own header is the dialog's, not the page's
     ("<aside class='modal' role='dialog'><header class='modal__header' id='x'>Get notified"
      "</header></aside>", "modal banner"),
+    # a newsletter pop-up is a banner, whatever tag it is drawn in
+    ("<footer class='newsletter-modal' id='x'>Get our letter every week "
+     "<a href='/signup'>Sign up</a></footer>", "modal banner"),
 ])
 def test_the_pages_header_or_footer_named_an_overlay_is_named_as_its_tag_says(
         html: str, name: str) -> None:

@@ -941,17 +941,16 @@ def _named(element: etree._Element, reason: str, stats: _Stats | None = None,
     if not _generic_banner(reason):
         return reason
     rest = reason.partition(" banner")[2]
+    if _tokens(element) & _BANNER_TOKENS - _GENERIC_BANNER_TOKENS or \
+            _asks_cookie_consent(element):
+        return reason  # a newsletter or cookie banner, whatever else it is called
     frame = _page_frame(element)
     if frame:
         # the page's own <header> or <footer> whose class names an overlay or a modal (a
         # theme's "oxy-overlay-header", a header "has-search-modal"): named as its tag says
         return f"page {frame}" + rest
-    if _drop_down(element):
-        return "drop-down menu" + rest
-    if _tokens(element) & _BANNER_TOKENS - _GENERIC_BANNER_TOKENS or \
-            _asks_cookie_consent(element):
-        return reason  # a newsletter or cookie banner, whatever else it is called
-    if element.tag not in ("header", "footer", "nav") and _mostly_links(element, stats):
+    if _drop_down(element) or (element.tag not in ("header", "footer", "nav")
+                               and _mostly_links(element, stats)):
         return "drop-down menu" + rest
     if element.get("id") and element.get("id") in opened:
         return "pop-up opened on click" + rest
