@@ -1522,8 +1522,8 @@ def decide(page: Page, result: ExtractionResult | None,
         # whether the main content was found: a shop's or a society's pop-up menu of 300
         # links outweighed the story it sits beside
         apart = apart | {e for e in outermost if chosen[e][0] in ("ad", "other")}
-    consent_total = sum(stats[e].chars for e in outermost if e in apart)
-    total = stats[body].chars - consent_total if body in stats else 0
+    apart_total = sum(stats[e].chars for e in outermost if e in apart)
+    total = stats[body].chars - apart_total if body in stats else 0
     main_chars = sum(stats[m].chars for m in main if m in stats)
     hidden_total = sum(stats[e].chars for e in outermost if e not in apart)
     restraint = restrained_to = ""
