@@ -1789,3 +1789,22 @@ def test_the_consent_attribute_check_on_page_sources():
     assert not content.names_consent_box('<div class="a">Cookie policy</div>')
     assert not content.names_consent_box('<p data-id="cookie">')
     assert not content.names_consent_box('<div class="x" title="consent">')
+
+
+@pytest.mark.parametrize("alt", [
+    "D501F6EB-868E-4BD5-92AF-B2B77B15C751.thumb.png.e37c5909c51d663700aba1770d6b872f.png",
+    "IMG_1234.JPG", "hero-banner_v2.webp", "Screen Shot 2019-03-01 at 10.22.33 AM.png",
+    "99ED4783-C86E-45F9-A5EF-D2D9E3A8CAF4", "IMG_2671", "DSC 7667 1",
+    "https://www.example.com/in/someone/", "e37c5909c51d663700aba1770d6b872f"])
+def test_an_alt_that_is_a_file_name_or_an_id_is_no_alt(alt):
+    main = _render(f"<p>Text above.</p><img src='https://ex.com/p.png' alt='{alt}'>")
+    assert 'alt=""' in main.html and "<img" in main.html
+    assert alt not in main.html.replace('alt=""', "")
+
+
+@pytest.mark.parametrize("alt", [
+    "A harbour at dusk", "Visa", "Node.js logo", "R2-D2", "2024", "Convert it to .png",
+    "The 3D printer", "Yahoo!", "Mark 12"])
+def test_an_alt_in_words_stays(alt):
+    main = _render(f"<p>Text above.</p><img src='https://ex.com/p.png' alt='{alt}'>")
+    assert f'alt="{alt}"' in main.html

@@ -1599,6 +1599,32 @@ def _drop_spacer_images(clone: etree._Element) -> None:
                 break
 
 
+#: An alt that is a picture's file name ("IMG_1234.JPG", "hero-banner_v2.webp", a CMS's
+#: "D501F6EB-….thumb.png.e37c….png") or an address: what an uploader or a CMS wrote, not a
+#: description.
+_FILE_NAME_ALT = re.compile(
+    r"(?:\S\.(?:jpe?g|jpe|jfif|png|apng|gif|webp|avif|svg|bmp|tiff?|heic|heif|ico)"
+    r"|^(?:https?:)?//\S+)$", re.I)
+#: An alt that is an identifier: a UUID, a long hexadecimal hash, a camera's or a phone's
+#: file stem ("IMG_2671", "DSC 7667 1", "PXL_20240101_123456").
+_ID_ALT = re.compile(
+    r"^(?:[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}"
+    r"|(?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{16,}"
+    r"|(?:IMG|DSC[NF]?|PXL|DCIM|MVIMG|PANO|VID)[_ -]?\d[\d_ -]*)$", re.I)
+
+
+def _clear_file_name_alts(clone: etree._Element) -> None:
+    """An image whose alt is a file name or an identifier (:data:`_FILE_NAME_ALT`,
+    :data:`_ID_ALT`) gets an empty alt: such words say nothing to a reader, yet the reader
+    showed them in the picture's place when it did not load, the Markdown export as its
+    description, and a screen reader read them out. Empty rather than left out: without
+    an alt a screen reader reads the source's file name instead."""
+    for image in clone.iter("img"):
+        alt = " ".join((image.get("alt") or "").split())
+        if alt and (_FILE_NAME_ALT.search(alt) or _ID_ALT.match(alt)):
+            image.set("alt", "")
+
+
 #: The addresses of a network's "share this" endpoints: a link to one is a button that posts
 #: the page there ("Tweet", a Facebook or Pinterest icon), not a link of the text.
 _SHARE_URL = re.compile(
@@ -1830,6 +1856,7 @@ def restructure(clone: etree._Element, math_classes: bool = True,
     _drop_bare_navigation(clone)
     _drop_template_slots(clone)
     _drop_spacer_images(clone)  # before the tables: a column of spacers shows nothing
+    _clear_file_name_alts(clone)
     _set_notes_apart(clone)  # before the layout tables: Asciidoctor lays a note out in one
     for table in reversed(list(clone.iter("table"))):  # inner tables first
         if _is_layout_table(table):
