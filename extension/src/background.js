@@ -227,8 +227,10 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
       const restrainedTo = restraint
         ? (typeof plan?.restrainedTo === "string" && plan.restrainedTo) || "ads and banners" : "";
       if (!ids.length) {
+        // (said of the plan, which hides nothing: not that the page has no header or banner,
+        // which hide may only have failed to recognise)
         const message = restraint
-          ? `Nothing hidden: only ${restrainedTo} are hidden on this page (${restraint}), and it has none.`
+          ? `Nothing hidden: hide holds back on this page (${restraint}) and found nothing it may hide.`
           : "Nothing outside the main text looks like a link block, ad or banner here.";
         const outcome = { ...base, status: "not-suitable", message, restraint, restrainedTo };
         await callAgent(tabId, "toast", "Nothing to hide", { detail: outcome.message, kind: "info" });

@@ -1012,6 +1012,86 @@ def _page_sidebar(element: etree._Element) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class _Held:
+    """What hide may still take where it holds back (see :func:`decide`)."""
+
+    frame: frozenset[str]
+    header_menu: bool
+    lists: bool
+    sure_p: float
+
+
+#: Words for what a held-back plan hides, in the order a message lists them; the page's own
+#: frame after them ("the page's own header and footer").
+_HELD_WORDS = ("ads", "banners", "drop-down menus", "pop-ups", "share buttons",
+               "sign-in options", "fixed bars", "lists of links")
+_FRAME_ORDER = ("header", "footer", "menu", "breadcrumbs", "sidebar")
+_SURE_WORDS = "what auto is sure is not main content"
+#: The first words of a reason naming something other than a banner (:func:`_named`,
+#: :func:`_structural_kind`) -> the words a held-back plan's message uses for it
+_REASON_WORDS = (("drop-down menu", "drop-down menus"), ("pop-up opened on click", "pop-ups"),
+                 ("share buttons", "share buttons"), ("sign-in options", "sign-in options"),
+                 ("fixed bar", "fixed bars"), ("page header", "header"),
+                 ("page footer", "footer"))
+
+
+def _held_part(element: etree._Element, reason: str, kind: str, s: _Stats, held: _Held,
+               params: HideParams, likely: dict[etree._Element, float]) -> str:
+    """What one element of a held-back plan is, in the words its message uses: by what it
+    was named (an ad, a banner, a drop-down menu, ...), else which part of the page's own
+    frame it is or lies in, else a list of links, else what the segmenter is sure of."""
+    if kind == "ad":
+        return "ads"
+    if kind == "other":
+        for start, words in _REASON_WORDS:
+            if reason.startswith(start):
+                return words
+        return "banners"
+    parts = _frame_parts(element, held.header_menu)
+    own = _page_frame(element)
+    if own and own in held.frame:
+        return own
+    for part in ("breadcrumbs", "sidebar", "menu"):
+        if part in parts and part in held.frame:
+            return part
+    if "menu" in parts and "header" in parts:
+        # a menu inside the page's header, taken with it, is the page's menu: not the
+        # header, which may stay
+        return "menu"
+    if held.lists and _link_list(s, params):
+        return "lists of links"
+    if likely.get(element, 0.0) < held.sure_p:
+        return _SURE_WORDS
+    return "lists of links" if kind == "links" else "navigation" if kind == "nav" \
+        else "comment sections"
+
+
+def _what_is_hidden(keep: Sequence[etree._Element], named: dict[etree._Element, str],
+                    chosen: dict[etree._Element, tuple[str, str]],
+                    stats: dict[etree._Element, _Stats],
+                    captions: dict[etree._Element, etree._Element], held: _Held,
+                    params: HideParams, likely: dict[etree._Element, float]) -> str:
+    """A held-back plan's ``restrained_to``: what its elements are, in words ("ads, banners
+    and the page's own header and footer"), each named once; "" for a plan hiding nothing.
+    A heading hidden with the block it names is that block's part."""
+    found: set[str] = set()
+    for element in keep:
+        block = captions.get(element, element)
+        if block in chosen:
+            kind, reason = chosen[block]
+            reason = named.get(block) or _named(block, reason, stats[block])
+            found.add(_held_part(block, reason, kind, stats[block], held, params, likely))
+    words = [w for w in _HELD_WORDS if w in found] + sorted(
+        found - set(_HELD_WORDS) - set(_FRAME_ORDER) - {_SURE_WORDS})
+    frame = [part for part in _FRAME_ORDER if part in found]
+    if frame:
+        words.append("the page's own " + _words_list(frame))
+    if _SURE_WORDS in found:
+        words.append(_SURE_WORDS)
+    return _words_list(words)
+
+
 def _words_list(words: Sequence[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
@@ -1527,6 +1607,7 @@ def decide(page: Page, result: ExtractionResult | None,
     main_chars = sum(stats[m].chars for m in main if m in stats)
     hidden_total = sum(stats[e].chars for e in outermost if e not in apart)
     restraint = restrained_to = ""
+    held = _Held(frame=frozenset(), header_menu=False, lists=False, sure_p=0.0)
     careful = typed = False
     if total:
         if hidden_total > params.max_hidden_share * total:
@@ -1567,11 +1648,8 @@ def decide(page: Page, result: ExtractionResult | None,
             if block in chosen and heading not in chosen:
                 chosen[heading] = (chosen[block][0], f"the heading of a hidden block "
                                    f"({stats[block].links} links), outside the main text")
-        parts = ["ads", "banners"] + (["lists of links"] if lists else [])
-        restrained_to = (", ".join(parts) + " and the page's own " + _words_list(frame)
-                         if frame else _words_list(parts))
-        if sure_p:
-            restrained_to += " and what auto is sure is not main content"
+        held = _Held(frame=frozenset(frame), header_menu=header_menu, lists=lists,
+                     sure_p=sure_p)
 
     ordered = [el for el in body.iter() if el in chosen]
     keep: list[etree._Element] = []
@@ -1592,6 +1670,12 @@ def decide(page: Page, result: ExtractionResult | None,
             xpath=None if has_ids else page.xpath(element),
             reason=_named(element, reason, s, opened), links=s.links,
             link_density=round(density, 3), chars=s.chars))
+    if restraint:
+        # what the plan hides, in words, read from its own elements: not from what hide
+        # was allowed to take (a shop's header built of <div>s is no header it hid)
+        named = {element: target.reason for element, target in zip(keep, targets)}
+        restrained_to = _what_is_hidden(keep, named, chosen, stats, captions, held, params,
+                                        likely)
     # (a main element inside a hidden banner is no region the overlay draws)
     shown = [m for m in main if not _inside(m, picked)]
     regions = main_regions(shown, stats, body, hidden={e: chosen[e][0] for e in keep})

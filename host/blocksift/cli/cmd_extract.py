@@ -114,8 +114,10 @@ def _extract(args: argparse.Namespace, module: Any, params: Any, html: str,
 
             width = getattr(args, "width", None)  # a terminal's: reasons wrap under their indent
             say(f"{plan.page_kind} page: {len(plan.targets)} elements to hide"
-                + (f" (only {plan.restrained_to}: {plan.restraint})" if plan.restraint
-                   else ""), width=width)
+                + (f" (only {plan.restrained_to}: {plan.restraint})"
+                   if plan.restraint and plan.restrained_to
+                   else f" (held back: {plan.restraint})" if plan.restraint else ""),
+                width=width)
             for target in plan.targets:
                 where = target.element_id or target.xpath
                 say(f"{target.kind:<8} {where}  {target.reason}", rest=" " * 9, width=width)
