@@ -407,6 +407,24 @@ export function altRepeats(alt, beside) {
 }
 
 /**
+ * The levels the reader shows headings at (`levels`: their page's, 1 to 6, in document order)
+ * so that they form an outline under the title (`top`: its level, 1; 0 without one): each
+ * heading one level below the nearest heading before it that the page ranks above it (the
+ * title where none is), so that the page's h1 title straight to h5 cards reads h1 then h2.
+ * The page's relative order stays: a heading it ranks above another is never shown below it;
+ * an <h1> in the text ranks under the title, as Readability has it.
+ */
+export function outlineLevels(levels, top = 1) {
+  const open = []; // [page's level, shown level] of the headings the next may sit under
+  return levels.map((level) => {
+    while (open.length && open[open.length - 1][0] >= level) open.pop();
+    const shown = Math.min(6, (open.length ? open[open.length - 1][1] : top) + 1);
+    open.push([level, shown]);
+    return shown;
+  });
+}
+
+/**
  * The reader's note on a site's adaptation (auto's stage "site"): `adapted` is
  * {pages, labeled, dataset} (pages the site's file counts; of them, the user's saved examples
  * of the site and the rest, from `train auto --per-site --dataset`), a bare count or true

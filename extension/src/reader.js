@@ -5,7 +5,7 @@
 
 import DOMPurify from "./vendor/dompurify/purify.es.mjs";
 import { api } from "./api.js";
-import { MSG, adaptedWords, altRepeats, languageDirection, lengthLabel, priceLabel, readingTime } from "./protocol.js";
+import { MSG, adaptedWords, altRepeats, languageDirection, lengthLabel, outlineLevels, priceLabel, readingTime } from "./protocol.js";
 import { indexCountLabel, indexExportHtml, indexViewFragment } from "./indexview.js";
 
 import { READER_KEYS, readerAction } from "./readerkeys.js";
@@ -787,6 +787,22 @@ function dropEmptyHeadings(fragment, before = null) {
   for (const heading of empty) heading.remove();
 }
 
+/** The text's headings as an outline under the title (`outlineLevels`): a page's levels
+ * may jump (a listing's h1 title straight to h5 cards), and screen readers and the reader's
+ * own styles read a heading's level as its place. `top`: the title's level, 0 without one.
+ * Done last, once the headings that repeat the title or head nothing are gone. */
+function outlineHeadings(fragment, top) {
+  const headings = [...fragment.querySelectorAll("h1, h2, h3, h4, h5, h6")];
+  const levels = outlineLevels(headings.map((h) => HEADING_LEVEL[h.localName]), top);
+  headings.forEach((heading, i) => {
+    if (HEADING_LEVEL[heading.localName] === levels[i]) return;
+    const shown = document.createElement(`h${levels[i]}`);
+    for (const { name, value } of heading.attributes) shown.setAttribute(name, value);
+    shown.append(...heading.childNodes);
+    heading.replaceWith(shown);
+  });
+}
+
 /** A label in bold the text ends with, introducing what is not there ("Related posts:", its
  * list of links left out as the page's furniture; "You may also like:"): the last line
  * shown, at most 60 characters, ending in a colon, all of it bold (or a heading's), and
@@ -1034,6 +1050,7 @@ async function main() {
     }
   }
   dropBareRules(fragment);
+  if (!index) outlineHeadings(fragment, title ? 1 : 0);
   $("content").replaceChildren(fragment);
   decorate($("content"));
   quietBrokenPictures($("content"), title);

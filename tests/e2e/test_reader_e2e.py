@@ -604,8 +604,9 @@ def test_reader_shows_an_opening_headline_worded_otherwise_under_the_title_once(
     assert page.evaluate("document.getElementById('subtitle').textContent") == "Reading the Tides"
     text = " ".join(text_of(page).split())
     assert text.startswith("Your walk starts here!"), text
-    assert page.evaluate(f"[...{CONTENT}.querySelectorAll('h1')].map(h => h.textContent)") == \
-        ["Chapter two"]
+    # (as a section of the text under the title: one level below it)
+    assert page.evaluate(f"[...{CONTENT}.querySelectorAll('h1, h2')].map(h => h.localName + ' '"
+                         " + h.textContent)") == ["h2 Chapter two"]
     page.screenshot(artifacts / "reader-subtitle.png")
     # the headline saying the title is dropped as before, with no subtitle
     page = reader_of_answer(browser, "subtitle-same", stored_answer(
@@ -627,7 +628,7 @@ def test_reader_reads_a_line_break_in_a_headline_as_a_space(
     assert page.evaluate("document.getElementById('subtitle').hidden") is True
     text = " ".join(text_of(page).split())
     assert text.startswith("Makers Market is a return"), text
-    assert page.evaluate(f"{CONTENT}.querySelectorAll('h1').length") == 1
+    assert page.evaluate(f"{CONTENT}.querySelectorAll('h1, h2').length") == 1
     page.screenshot(artifacts / "reader-headline-break.png")
     # worded otherwise, it is the subtitle, its words apart
     page = reader_of_answer(browser, "headlinebreak2", stored_answer(
@@ -788,6 +789,23 @@ def test_reader_keeps_headings_that_sign_the_text_before_them(
     headings = page.evaluate(f"[...{CONTENT}.querySelectorAll('h2')].map(h => h.textContent)")
     assert headings == ["Sarah Ward", "Parent", "Bryn Harrison", "Parent", "Lessons"], headings
     page.screenshot(artifacts / "reader-signed-quotes.png")
+
+
+def test_reader_shows_headings_as_an_outline_under_the_title(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a directory's cards are <h5>s under the page's <h1>, and a section skips a level: the
+    # reader's outline steps down one level at a time from its title, the page's order kept
+    html = ("<h5>Gearmedia podcast</h5><p>A weekly show on sound gear, recorded in a shed.</p>"
+            "<h5>Onit podcast</h5><p>Interviews with the makers of small tools and machines.</p>"
+            "<h3>About the directory</h3><p>Shows are listed by their latest episode.</p>"
+            "<h6>How shows are chosen</h6><p>By their listeners' votes, every month.</p>")
+    page = reader_of_answer(browser, "outline", stored_answer(site, "Technology podcasts", html))
+    headings = page.evaluate(f"[...{CONTENT}.querySelectorAll('h1, h2, h3, h4, h5, h6')]"
+                             ".map(h => h.localName + ' ' + h.textContent)")
+    assert headings == ["h2 Gearmedia podcast", "h2 Onit podcast", "h2 About the directory",
+                        "h3 How shows are chosen"], headings
+    assert page.evaluate("document.getElementById('title').localName") == "h1"
+    page.screenshot(artifacts / "reader-outline.png")
 
 
 def test_reader_reads_an_index_of_one_story_as_its_text(

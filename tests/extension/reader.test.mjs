@@ -104,3 +104,21 @@ test("a broken picture's alt that the text beside it already says is a repeat; o
   assert.equal(altRepeats("Harbour storms", caption(long)), true);
   assert.equal(altRepeats("Every winter to the harbour", [{ text: long }]), true);
 });
+
+test("headings are shifted into an outline that steps down one level at a time from the title", async () => {
+  const { outlineLevels } = await import("../../extension/src/protocol.js");
+  // a listing's cards as <h5> under the title: one step below it
+  assert.deepEqual(outlineLevels([5, 5, 5]), [2, 2, 2]);
+  // gaps close, the relative order stays: a deeper heading is never shown above a shallower one
+  assert.deepEqual(outlineLevels([2, 4, 4, 6, 3, 5, 2]), [2, 3, 3, 4, 3, 4, 2]);
+  assert.deepEqual(outlineLevels([3, 5, 4, 2]), [2, 3, 3, 2]);
+  // an <h1> in the text ranks under the title, as its first sections
+  assert.deepEqual(outlineLevels([1, 2, 3, 1]), [2, 3, 4, 2]);
+  // without a title shown, the text's first level is the page's first
+  assert.deepEqual(outlineLevels([4, 6], 0), [1, 2]);
+  // a contiguous outline stays as it is
+  assert.deepEqual(outlineLevels([2, 3, 4, 3, 2]), [2, 3, 4, 3, 2]);
+  assert.deepEqual(outlineLevels([]), []);
+  // never past <h6>
+  assert.deepEqual(outlineLevels([1, 2, 3, 4, 5, 6]), [2, 3, 4, 5, 6, 6]);
+});
