@@ -698,3 +698,23 @@ def test_a_date_line_in_bold_under_the_headline_is_the_date():
             f"<div>{ARTICLE}</div></td>", "<title>On a wing and a prayer</title>",
             url="http://film.guardian.co.uk/features/featurepages/0,4120,863596,00.html"))
         assert found.published == "2002-12-21", tag
+
+
+@pytest.mark.parametrize(("declared", "shown"), [
+    ("aliexpress.", "aliexpress"), ("Quayside Outfitters |", "Quayside Outfitters"),
+    ("Quayside -", "Quayside"), ("Quayside Outfitters ·", "Quayside Outfitters"),
+    ("Quayside:", "Quayside"), ("Quayside...", "Quayside"), ("Quayside, ", "Quayside"),
+    # punctuation that is part of the name stays
+    ("Yahoo!", "Yahoo!"), ("Panic!", "Panic!"), ("Jeopardy!", "Jeopardy!"),
+    ("Quayside Outfitters Inc.", "Quayside Outfitters Inc."), ("Smith & Co.", "Smith & Co."),
+    ("Quayside Ltd.", "Quayside Ltd."), ("Made in the U.S.", "Made in the U.S."),
+    ("Verein e.V.", "Verein e.V."), ("Who?", "Who?"), ("Amazon.com", "Amazon.com"),
+    ("Eardopes Int.", "Eardopes Int."),
+    # a tagline's full stop is no part of the name either
+    ("Fermyon • The next wave of cloud computing.", "Fermyon • The next wave of cloud computing"),
+])
+def test_a_declared_site_name_loses_a_stray_trailing_dot_or_separator(declared: str, shown: str):
+    found = metadata.extract(page(
+        "<h1>Harbour Rain Jacket</h1>" + ARTICLE,
+        f"<meta property='og:site_name' content='{declared}'>"))
+    assert found.site_name == shown

@@ -897,18 +897,56 @@ _PLACEHOLDER_SITE_NAMES = frozenset({"website", "web site", "site", "homepage", 
 _SITE_ADDRESS = re.compile(r"^[a-z][a-z0-9+.-]*://(?:www\.)?([^/?#\s]+)/?$", re.I)
 
 
+#: What a site's name may end with that is no part of it: a separator its template wrote
+#: after it ("Quayside |", "Quayside -"), a comma, a colon. Not "!" nor "?": "Yahoo!".
+_SITE_NAME_TRAILER = re.compile(r"[\s|\-–—·•»/\\,;:]+$")
+#: The final dot and the word it ends, in a site's name ("aliexpress.", "Smith & Co.").
+_SITE_NAME_DOT = re.compile(r"(\w*)(\.+)$")
+#: Words a company's name ends with whose dot is theirs ("Quayside Outfitters Inc."),
+#: besides any short capitalized word (:func:`_abbreviation`).
+_NAME_ABBREVIATIONS = frozenset({"inc", "co", "corp", "ltd", "llc", "plc", "bros", "jr",
+                                 "sr", "st", "mfg", "intl", "assn", "dept", "univ", "ltda",
+                                 "cia", "cie", "ag", "sa", "vs", "etc"})
+#: Most letters of a capitalized word taken for an abbreviation before a dot ("Int.").
+_ABBREVIATION_LETTERS = 4
+
+
+def _abbreviation(word: str) -> bool:
+    """Whether a dot after ``word`` is an abbreviation's: an initial ("U.S.", "e.V."), a
+    short capitalized word ("Inc.", "Int.", "Bros."), or one of :data:`_NAME_ABBREVIATIONS`;
+    not a sentence's end ("… financial services law.") nor a lone word's ("aliexpress.")."""
+    return (len(word) == 1 and word.isalpha()) or word.lower() in _NAME_ABBREVIATIONS or (
+        word.isalpha() and word[:1].isupper() and word[1:].islower()
+        and len(word) <= _ABBREVIATION_LETTERS)
+
+
+def _tidy_site_name(name: str) -> str:
+    """``name`` without the stray punctuation a template or an editor left at its end: a
+    trailing separator, comma or colon, and a final dot or ellipsis ("aliexpress." is
+    aliexpress), except an abbreviation's (:func:`_abbreviation`). "!" and "?" stay:
+    "Yahoo!", "Panic!"."""
+    while True:
+        before = name
+        name = _SITE_NAME_TRAILER.sub("", name)
+        dot = _SITE_NAME_DOT.search(name)
+        if dot and (len(dot.group(2)) > 1 or not _abbreviation(dot.group(1))):
+            name = name[:dot.start(2)]
+        if name == before:
+            return name
+
+
 def _site_name(metas: dict[str, str], ld_nodes: list[dict]) -> str:
     """The name the page declares for its site (meta tags, then schema.org); "" if none."""
     for key in ("og:site_name", "application-name", "twitter:site", "al:ios:app_name"):
-        value = metas.get(key, "").lstrip("@")
+        value = _tidy_site_name(metas.get(key, "").lstrip("@").strip())
         if value and value.lower() not in _PLACEHOLDER_SITE_NAMES:
             address = _SITE_ADDRESS.match(value)
             return address.group(1) if address else value
     for node in ld_nodes:
         if _ld_types(node) & {"website", "newsmediaorganization", "organization"}:
             name = node.get("name")
-            if isinstance(name, str) and name.strip():
-                return _clean(name)
+            if isinstance(name, str) and _tidy_site_name(_clean(name)):
+                return _tidy_site_name(_clean(name))
     return ""
 
 
