@@ -1798,3 +1798,51 @@ def test_a_held_back_plan_says_only_what_it_hides() -> None:
     _page, empty = _plan_unsure(bare, 0.0, page_type="collection")
     assert empty.plan.restraint and not empty.plan.targets
     assert empty.plan.restrained_to == ""
+
+
+def test_a_pop_up_list_of_links_that_is_no_menu_is_named_for_what_it_is(monkeypatch) -> None:
+    # Seen in the plans of wcxb-dev's pages: "drop-down menu" (a pop-up mostly of links)
+    # named a gallery's lightbox with its share links (0063), an encyclopedia's share dialog
+    # (4043), a "Sign in with SSO" box (4035) and a jeweller's upsell of two products (0598)
+    html = (FIXTURES / "link-list-popups.html").read_text(encoding="utf-8")
+    page, _result, decision = _plan(html)
+    named = {page.tree.xpath(t.xpath)[0].get("aria-label"): t.reason.split(":")[0]
+             for t in decision.plan.targets}
+    assert named == {"Site menu": "drop-down menu", "Share": "share buttons",
+                     "Account": "sign-in options", "Upsell": "recommended box",
+                     "Gallery": "pop-up opened on click"}
+    # only the words change: what is hidden, and each kind, is what it was
+    monkeypatch.setattr(hide_module, "_list_name", lambda element: "drop-down menu")
+    _page, _result, plain = _plan(html)
+    assert [(t.xpath, t.kind) for t in plain.plan.targets] == \
+        [(t.xpath, t.kind) for t in decision.plan.targets]
+    assert {t.reason.split(":")[0] for t in plain.plan.targets} == {"drop-down menu"}
+    after, _ = visible_words(page, decision.elements)
+    for word in set(_gold_words(page)):
+        assert after[word] >= 1, word
+
+
+@pytest.mark.parametrize(("links", "name"), [
+    # links to social sites' profiles, in a box that says share: share buttons
+    ("Share <a href='https://www.facebook.com/Brand/'>Facebook</a> <a href='https://x.com/"
+     "brand'>X</a> <a href='https://brand.example/story'>https://brand.example/story</a>",
+     "share buttons"),
+    # the same profiles with no word of sharing: the site's links ("follow us"), a menu
+    ("<a href='https://www.facebook.com/Brand/'>Facebook</a> <a href='https://x.com/brand'>X"
+     "</a> <a href='https://www.instagram.com/brand'>Instagram</a>", "drop-down menu"),
+    # a site menu with one sign-in link and one social profile is a menu
+    ("<a href='/'>Home</a> <a href='/shop'>Shop</a> <a href='/blog'>Blog</a> "
+     "<a href='/login'>Sign in</a> <a href='https://x.com/brand'>X</a>", "drop-down menu"),
+    # most links to sign in or create an account: sign-in options
+    ("Members get free delivery. <a href='/account'>Create account</a> "
+     "<a href='/account'>Log in</a> <a href='/pages/rewards'>Learn more</a>",
+     "sign-in options"),
+    # one price among a shop's categories is no upsell
+    ("<a href='/c/mugs'>Mugs</a> <a href='/c/gifts'>Gifts under $50</a> <a href='/c/sale'>Sale"
+     "</a>", "drop-down menu"),
+])
+def test_what_a_pop_up_list_of_links_is(links: str, name: str) -> None:
+    page = Page(f"<html><body><div role='dialog' id='x'>{links}</div><p>Text.</p></body></html>")
+    element = page.tree.xpath("//*[@id='x']")[0]
+    stats = hide_module.measure(page.body)[element]
+    assert hide_module._named(element, "dialog banner: 3 links", stats) == f"{name}: 3 links"

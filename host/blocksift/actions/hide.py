@@ -30,6 +30,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
+from urllib.parse import urlsplit
 
 from lxml import etree
 from pydantic import BaseModel, ConfigDict, Field
@@ -897,6 +898,93 @@ def _mostly_links(element: etree._Element, stats: _Stats | None) -> bool:
     return False
 
 
+#: Social sites a page is shared to; a link there is a share button when its address asks
+#: to share (a share or submit path, a tweet or post intent, the page's address in its query)
+_SOCIAL_HOSTS = re.compile(
+    r"(?:^|\.)(?:facebook\.com|fb\.com|twitter\.com|x\.com|linkedin\.com|pinterest\.[a-z.]+"
+    r"|reddit\.com|tumblr\.com|vk\.com|ok\.ru|weibo\.com|xing\.com|getpocket\.com"
+    r"|flipboard\.com|whatsapp\.com|wa\.me|t\.me|telegram\.me|line\.me|threads\.net"
+    r"|bsky\.app|digg\.com|mix\.com|buffer\.com|addtoany\.com|sharethis\.com)$", re.I)
+_SHARE_INTENT = re.compile(r"shar(?:e|er|ing)|intent/(?:tweet|post)|pin/create|submit|/send"
+                           r"|[?&](?:url|u|status|text|body)=", re.I)
+#: A list of sign-in providers says so ("Log in with Google", "Continue with Apple"), or its
+#: links lead to an identity provider or a site's sign-in or OAuth address
+_SIGN_IN_WORDS = re.compile(
+    r"\b(?:log|sign)[\s-]?(?:in|on|up)\s+(?:with|using|via|through)\b"
+    r"|\bcontinue\s+with\s+(?:google|apple|facebook|microsoft|github|linkedin|twitter|x|"
+    r"amazon|email)\b", re.I)
+_SIGN_IN_PATH = re.compile(r"(?:^|[/._-])(?:oauth2?|openid|sso|auth|authorize|login|log-in|"
+                           r"signin|sign-in|signup|sign-up|register|account)(?:$|[/._?-])",
+                           re.I)
+_IDENTITY_HOSTS = frozenset({"accounts.google.com", "appleid.apple.com", "login.live.com",
+                             "login.microsoftonline.com"})
+#: A lightbox's controls name pictures: "Previous image", "Next photo", "All images"
+_GALLERY_WORDS = re.compile(r"\b(?:previous|prev|next)\s+(?:image|photo|picture|slide)s?\b"
+                            r"|\ball\s+(?:images|photos|pictures)\b"
+                            r"|\b(?:enlarge|zoom)\s+(?:image|photo|picture)\b", re.I)
+#: A price as a shop writes it ("$ 425.00", "EUR 16.34", "12,95 €")
+_PRICE = re.compile(r"(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CAD|AUD)\b)\s?\d[\d,.]*"
+                    r"|\d[\d,.]*\s?(?:[€£]|\b(?:USD|EUR|GBP|kr)\b)")
+_PRODUCT_WORDS = re.compile(r"\b(?:view product|add to (?:cart|bag|basket)|buy now|shop now|"
+                            r"you may also like|frequently bought|customers also|complete the "
+                            r"look)\b", re.I)
+
+
+def _share_link(href: str) -> str:
+    """"intent" when a link shares the page (a social site's share or post address, an
+    e-mail or message to no one yet: ``mailto:?subject=...``, ``whatsapp://send``),
+    "social" when it leads to a social site otherwise (a profile), else ""."""
+    low = href.strip().lower()
+    if low.startswith(("mailto:?", "sms:?", "whatsapp:", "fb-messenger:", "tg:")):
+        return "intent"
+    try:
+        parts = urlsplit(low)
+    except ValueError:
+        return ""
+    if not (parts.hostname and _SOCIAL_HOSTS.search(parts.hostname)):
+        return ""
+    return "intent" if _SHARE_INTENT.search(f"{parts.path}?{parts.query}") else "social"
+
+
+def _sign_in_link(href: str) -> bool:
+    """Whether a link leads to a sign-in: an identity provider, or an OAuth or sign-in
+    address."""
+    try:
+        parts = urlsplit(href.strip().lower())
+    except ValueError:
+        return False
+    return (parts.hostname or "") in _IDENTITY_HOSTS or bool(_SIGN_IN_PATH.search(parts.path))
+
+
+def _list_name(element: etree._Element) -> str:
+    """What a pop-up that is a list of links (a drop-down menu by :func:`_named`'s rules)
+    is when it is no menu of the site: a **pop-up opened on click** when its controls name
+    pictures (a gallery's lightbox: "Previous image", "All images"), **sign-in options**
+    when its words offer them ("Log in with Google") or most of its links, at least
+    :data:`_POP_UP_MENU_LINKS`, lead to a sign-in (two, "Sign up or log in to customize
+    your list", are a line of a menu),
+    **share buttons** when at least half its links lead to social sites and either one asks
+    to share the page (:func:`_share_link`) or its words or class say share, a
+    **recommended box** when it shows prices with a product's words (a shop's upsell: "View
+    product", "Add to cart"); else "drop-down menu"."""
+    text = " ".join(" ".join(element.itertext()).split())
+    if _GALLERY_WORDS.search(text):
+        return "pop-up opened on click"
+    hrefs = [(a.get("href") or "").strip() for a in element.iter("a")]
+    pages = [h for h in hrefs if h and not h.lower().startswith(("#", "javascript:"))]
+    if _SIGN_IN_WORDS.search(text) or (len(pages) >= _POP_UP_MENU_LINKS and 2 * sum(
+            map(_sign_in_link, pages)) > len(pages)):
+        return "sign-in options"
+    social = [kind for kind in map(_share_link, pages) if kind]
+    if len(social) >= 2 and 2 * len(social) >= len(pages) and (
+            "intent" in social or re.search(r"\bshar(?:e|ing)\b", text, re.I)
+            or _tokens(element) & _SHARE_TOKENS):
+        return "share buttons"
+    if len(_PRICE.findall(text)) >= 2 and _PRODUCT_WORDS.search(text):
+        return "recommended box"
+    return "drop-down menu"
+
+
 def opened_by_controls(body: etree._Element) -> frozenset[str]:
     """The ids of what a control on the page says it opens: the ``aria-controls`` (or
     ``aria-owns``) of an element that has ``aria-haspopup`` (not ``false``) or
@@ -951,7 +1039,8 @@ def _named(element: etree._Element, reason: str, stats: _Stats | None = None,
         return f"page {frame}" + rest
     if _drop_down(element) or (element.tag not in ("header", "footer", "nav")
                                and _mostly_links(element, stats)):
-        return "drop-down menu" + rest
+        # (a list of links that is no menu of the site is named for what it is)
+        return _list_name(element) + rest
     if element.get("id") and element.get("id") in opened:
         return "pop-up opened on click" + rest
     return reason
@@ -1025,13 +1114,14 @@ class _Held:
 #: Words for what a held-back plan hides, in the order a message lists them; the page's own
 #: frame after them ("the page's own header and footer").
 _HELD_WORDS = ("ads", "banners", "drop-down menus", "pop-ups", "share buttons",
-               "sign-in options", "fixed bars", "lists of links")
+               "sign-in options", "recommended boxes", "fixed bars", "lists of links")
 _FRAME_ORDER = ("header", "footer", "menu", "breadcrumbs", "sidebar")
 _SURE_WORDS = "what auto is sure is not main content"
 #: The first words of a reason naming something other than a banner (:func:`_named`,
 #: :func:`_structural_kind`) -> the words a held-back plan's message uses for it
 _REASON_WORDS = (("drop-down menu", "drop-down menus"), ("pop-up opened on click", "pop-ups"),
                  ("share buttons", "share buttons"), ("sign-in options", "sign-in options"),
+                 ("recommended box", "recommended boxes"),
                  ("fixed bar", "fixed bars"), ("page header", "header"),
                  ("page footer", "footer"))
 
