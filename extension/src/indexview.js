@@ -122,10 +122,34 @@ function listed(stories, sells, pageTitle = "") {
     : listsCategories(stories, sells, pageTitle) ? "categories" : "stories";
 }
 
+/**
+ * A shop's page of categories and products, when every card says which it is by itself (a
+ * product: a price or a product page's link; a category: a category page's link) and each
+ * kind has MIN_INDEX_STORIES cards at least: "9 categories and 6 products", the larger first,
+ * not "15 categories" (a sock shop's styles over six packs with their prices). Else "".
+ */
+function mixedCount(stories) {
+  const products = stories.filter((story) => story.price || productLink(story.href)).length;
+  const categories = stories.filter((story) => !story.price && !productLink(story.href)
+    && linkUnder(story.href, CATEGORY_SEGMENTS)).length;
+  if (products + categories !== stories.length || Math.min(products, categories) < MIN_INDEX_STORIES) {
+    return "";
+  }
+  const counts = [[categories, "categories"], [products, "products"]];
+  if (products > categories) counts.reverse();
+  return counts.map(([count, kind]) => `${count} ${kind}`).join(" and ");
+}
+
 /** The reader's line over an index: stories and headlines, a site's categories, or a shop's
  * products (with their prices when at least half show one); `sells` as for listsProducts,
  * `pageTitle` as for listsCategories. */
 export function indexNote(stories, sells = false, pageTitle = "") {
+  const mixed = mixedCount(stories);
+  if (mixed) {
+    const priced = stories.filter((story) => story.price).length
+      >= stories.filter((story) => story.price || productLink(story.href)).length / 2;
+    return `This page lists ${mixed}, not an article: here they are${priced ? " with the products' prices" : ""}.`;
+  }
   const kind = listed(stories, sells, pageTitle);
   if (kind === "categories") {
     return `This page lists ${stories.length} categories, not an article: here they are.`;
@@ -138,11 +162,11 @@ export function indexNote(stories, sells = false, pageTitle = "") {
 }
 
 /** The reader's count of an index's stories, for its header ("10 stories", "48 products",
- * "9 categories"), or "" when the data is not one. */
+ * "9 categories", "9 categories and 6 products"), or "" when the data is not one. */
 export function indexCountLabel(data) {
   const stories = indexStories(data);
   if (!stories) return "";
-  return `${stories.length} ${listed(stories, data.sells, data.title)}`;
+  return mixedCount(stories) || `${stories.length} ${listed(stories, data.sells, data.title)}`;
 }
 
 /** A fragment for an index page, or null when the data is not one (indexStories). */

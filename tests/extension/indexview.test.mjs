@@ -155,3 +155,25 @@ test("an index of a site's categories speaks of categories, not stories", () => 
   assert.equal(indexCountLabel({ ...socks, sells: true }), "4 products");
 });
 
+
+test("an index of a shop's categories and products, each card saying which, counts each", () => {
+  const note = (data) => indexViewFragment(data, fakeDocument()).children[0].textContent;
+  // a sock shop's page: its styles' collections, then products with their prices
+  const styles = ["Ankle", "Calf", "Half Calf", "Quarter"].map((title) => ({
+    title, href: `/collections/mens-${title.toLowerCase().replace(" ", "-")}-socks` }));
+  const packs = ["Merino 4-Pack", "Solids 4-Pack", "Ankle 6-Pack"].map((title, i) => ({
+    title, href: `/products/pack-${i}`, price: `$${60 + i}.00` }));
+  const mixed = index([...styles, ...packs]);
+  assert.equal(indexCountLabel(mixed), "4 categories and 3 products");
+  assert.equal(note(mixed), "This page lists 4 categories and 3 products, not an article: here they are with the products' prices.");
+  assert.equal(note(index([...styles, ...packs.map(({ price, ...pack }) => pack)])),
+    "This page lists 4 categories and 3 products, not an article: here they are.");
+  // the larger kind first
+  const more = index([...styles.slice(0, 3), ...packs, ...packs.map((p) => ({ ...p, href: `${p.href}b` }))]);
+  assert.equal(indexCountLabel(more), "6 products and 3 categories");
+  // a card that says neither (no price, a page of its own) leaves the count to the list
+  const unsure = index([...styles, ...packs, { title: "Our story", href: "/pages/about" }]);
+  assert.equal(indexCountLabel(unsure), "8 categories");
+  // fewer than three of a kind is no second kind
+  assert.equal(indexCountLabel(index([...styles, ...packs.slice(0, 2)])), "6 categories");
+});
