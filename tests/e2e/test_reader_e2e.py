@@ -107,7 +107,7 @@ def test_reader_leaves_out_a_broken_pictures_alt_that_the_text_beside_it_says(
     out; an alt that says more than the text beside it stays, and a picture that loads stays
     whatever its alt."""
     page = open_reader(browser, site, "reader-broken-images.html")
-    # the five missing pictures have failed, the one that exists has loaded
+    # the six missing pictures have failed, the one that exists has loaded
     page.set_viewport(1100, 2400)  # all of it in view (Firefox left the picture far below unloaded)
     page.wait_for(f"[...{CONTENT}.querySelectorAll('img')].every(i => i.complete)")
     images = page.evaluate(
@@ -122,7 +122,9 @@ def test_reader_leaves_out_a_broken_pictures_alt_that_the_text_beside_it_says(
         "Chart: storms a year at Port Ellery, from two in 1990 to seven in 2025": (False, True),
         "Map of the old town and its quay": (False, True),
         "The harbour": (True, True),  # loads: shown, its alt unseen
+        "": (False, False),  # its alt was its file name ("IMG_2671.JPG"): it says nothing
     }, state
+    assert page.evaluate(f"{CONTENT}.querySelector('img[src$=\"IMG_2671.JPG\"]').alt") == ""
     # an alt kept reads as a line of text, not from an empty box the picture's size
     heights = page.evaluate(
         f"[...{CONTENT}.querySelectorAll('img[data-broken]:not([hidden])')]"
