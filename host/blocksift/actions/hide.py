@@ -316,7 +316,9 @@ class HidePlan(WireModel):
                            "restrained_to says is hidden), in words (empty: all the clutter "
                            "found is hidden)")
     restrained_to: str = Field("", description="What is still hidden where hide holds back, "
-                               "in words (\"ads and banners\"; empty without restraint)")
+                               "in words read from the targets themselves (\"ads and "
+                               "banners\", \"the page's own breadcrumbs\"; empty without "
+                               "restraint or without targets)")
 
 
 @dataclass
