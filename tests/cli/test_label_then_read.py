@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from cli_process import DATASET, REPO, blocksift
 
 
@@ -123,7 +124,7 @@ def test_extract_in_a_terminal_says_which_address_and_that_its_site_adapted(tmp_
     assert done.returncode == 0, done.screen
     said = " ".join(" ".join(done.lines).split())
     assert ("blocksift: read as https://gazette.example/coast/lighthouses, from its og:url; "
-            "adapted to gazette.example by 1 labeled page (--url sets another)") in said, said
+            "adapted to gazette.example by 1 page you labeled (--url sets another)") in said, said
     start = next(i for i, line in enumerate(done.lines) if line.startswith("blocksift: "))
     note = done.lines[start:start + 2]  # wrapped to the terminal, the second line indented
     assert note[1].startswith("  ") and all(len(line) <= 79 for line in note), note
@@ -187,10 +188,25 @@ def test_batch_reads_a_line_without_url_under_the_address_its_page_names(tmp_pat
                      stdin="".join(json.dumps(line) + "\n" for line in lines), home=tmp_path)
     assert done.returncode == 0, done.stderr
     out = {r["id"]: r for r in map(json.loads, done.stdout.splitlines())}
-    assert (out["saved"]["url"], out["saved"]["url_from"], out["saved"]["site_pages"]) == (
-        canonical, "canonical", 1)
+    assert (out["saved"]["url"], out["saved"]["url_from"], out["saved"]["site_pages"],
+            out["saved"]["site_examples"]) == (canonical, "canonical", 1, 1)  # an example's
     for other in ("given", "bare"):
-        assert not {"url", "url_from", "site_pages"} & set(out[other]), out[other]
+        assert not {"url", "url_from", "site_pages", "site_examples"} & set(out[other]), \
+            out[other]
+
+
+@pytest.mark.parametrize("pages, examples, words", [
+    (3, 3.0, "3 pages you labeled"),
+    (1, 1.0, "1 page you labeled"),
+    (2, 0.0, "2 pages of a dataset"),
+    (3, 1.0, "1 page you labeled and 2 from a dataset"),
+    (3, None, "3 labeled pages"),  # an older site file: whose pages is unknown
+    (2, 5.0, "2 labeled pages"),  # a count that cannot be right says nothing of whose
+])
+def test_the_terminal_note_says_whose_labeled_pages_adapted_the_site(pages, examples, words):
+    from blocksift.cli.cmd_extract import _whose_pages
+
+    assert _whose_pages(pages, examples) == words
 
 
 def test_batch_in_a_terminal_counts_the_lines_read_under_their_pages_address(tmp_path):

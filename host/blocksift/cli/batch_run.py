@@ -111,6 +111,10 @@ def result_line(record_id: Any, outcome: JobOutcome, started: float) -> dict[str
     site_pages = (result.get("stats") or {}).get("site_pages")
     if site_pages:  # labeled pages of its site adapted auto on this page (docs/auto.md)
         extra["site_pages"] = int(site_pages)
+        # of them, the user's saved examples (absent: an older site file does not know)
+        site_examples = result["stats"].get("site_examples")
+        if site_examples is not None:
+            extra["site_examples"] = int(site_examples)
     return {
         "id": record_id,
         **extra,

@@ -183,12 +183,28 @@ def _address_note(width: int, module: Any, url: str | None,
     prior = adapt.site_prior_for(url or "")
     pages = int(result.stats.get("site_pages", 0))
     if pages:
-        line += f"; adapted to {site} by {pages} labeled page{'s' if pages != 1 else ''}"
+        line += f"; adapted to {site} by {_whose_pages(pages, result.stats.get('site_examples'))}"
     elif prior is not None and prior.pages:
         line += f"; {site}'s labeled pages match none of its blocks"
     else:
         line += f"; no labeled page of {site} adapts it"
     say(line + " (--url sets another)")
+
+
+def _whose_pages(pages: int, examples: float | None) -> str:
+    """The site's labeled pages, split as the reader's note splits them: the user's saved
+    examples and a dataset's (``site_examples`` absent: an older site file, unknown)."""
+    def count(n: int, what: str) -> str:
+        return f"{n} {what}{'s' if n != 1 else ''}"
+
+    if examples is None or not 0 <= int(examples) <= pages:
+        return count(pages, "labeled page")
+    mine = int(examples)
+    if mine == pages:
+        return f"{count(pages, 'page')} you labeled"
+    if not mine:
+        return f"{count(pages, 'page')} of a dataset"
+    return f"{count(mine, 'page')} you labeled and {pages - mine} from a dataset"
 
 
 def _adapted_sites() -> bool:
