@@ -890,14 +890,14 @@ def _mostly_links(element: etree._Element, stats: _Stats | None) -> bool:
         return False
     if any((field.get("type") or "").lower() != "hidden" for field in element.iter(*_FORM_FIELDS)):
         return False
-    pages = 0
-    for link in element.iter("a"):
-        href = (link.get("href") or "").strip().lower()
-        if href and not href.startswith(("#", "javascript:")):
-            pages += 1
-            if pages >= _POP_UP_MENU_LINKS:
-                return True
-    return False
+    return len(_page_links(element)) >= _POP_UP_MENU_LINKS
+
+
+def _page_links(element: etree._Element) -> list[str]:
+    """The addresses of ``element``'s links that lead to a page (not ``#...`` or
+    ``javascript:``), stripped."""
+    hrefs = ((a.get("href") or "").strip() for a in element.iter("a"))
+    return [h for h in hrefs if h and not h.lower().startswith(("#", "javascript:"))]
 
 
 #: Social sites a page is shared to; a link there is a share button when its address asks
@@ -972,8 +972,7 @@ def _list_name(element: etree._Element) -> str:
     text = " ".join(" ".join(element.itertext()).split())
     if _GALLERY_WORDS.search(text):
         return "pop-up opened on click"
-    hrefs = [(a.get("href") or "").strip() for a in element.iter("a")]
-    pages = [h for h in hrefs if h and not h.lower().startswith(("#", "javascript:"))]
+    pages = _page_links(element)
     if _SIGN_IN_WORDS.search(text) or (len(pages) >= _POP_UP_MENU_LINKS and 2 * sum(
             map(_sign_in_link, pages)) > len(pages)):
         return "sign-in options"
