@@ -623,7 +623,12 @@ function wireDisplayPanel() {
   });
 }
 
-const squeeze = (text) => text.replace(/\s+/g, " ").trim().toLowerCase();
+// Text compared as a reader reads it: white space, case, and dashes and quotes as typed or
+// typeset ("Switch - OLED Model" in the <title>, "Switch – OLED Model" in the <h1>, is one
+// headline, which stood twice, under the title as its subtitle).
+const squeeze = (text) => text.replace(/\s+/g, " ").trim().toLowerCase()
+  .replace(/[\u2010-\u2015\u2212]/g, "-").replace(/[\u2018\u2019\u201b\u2032]/g, "'")
+  .replace(/[\u201c\u201d\u201f\u2033]/g, '"');
 
 // Wrappers a headline may open the main text inside (never a paragraph: a lead-in in bold
 // that says the title, "<p><b>JSON</b> is a format", is part of the sentence).

@@ -639,6 +639,25 @@ def test_reader_reads_a_line_break_in_a_headline_as_a_space(
         "Rebuilding the Legacy of American Made"
 
 
+def test_reader_reads_a_typeset_dash_or_quote_in_a_headline_as_typed(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a shop's <title> types a hyphen where its <h1> sets an en dash ("Switch - OLED
+    # Model", "Switch – OLED Model"): one headline, which stood under the title again as
+    # its subtitle; a headline worded otherwise is still the subtitle
+    html = ("<div><h1>Nintendo Switch \u2013 OLED Model\u2019s \u201cdock\u201d</h1>"
+            "<p>This model features a vibrant 7-inch OLED screen.</p></div>")
+    page = reader_of_answer(browser, "typesetdash", stored_answer(
+        site, "Nintendo Switch - OLED Model's \"dock\"", html))
+    assert page.evaluate("document.getElementById('subtitle').hidden") is True
+    text = " ".join(text_of(page).split())
+    assert text.startswith("This model features"), text
+    page.screenshot(artifacts / "reader-typeset-dash.png")
+    page = reader_of_answer(browser, "typesetdash2", stored_answer(
+        site, "Nintendo Switch - Lite", html))
+    assert page.evaluate("document.getElementById('subtitle').textContent") == \
+        "Nintendo Switch \u2013 OLED Model\u2019s \u201cdock\u201d"
+
+
 def test_reader_drops_a_meta_line_its_header_says_already_and_keeps_the_text(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a company blog's author, date and reading time above the text, each on its line
