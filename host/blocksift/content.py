@@ -1613,15 +1613,22 @@ _ID_ALT = re.compile(
     r"|(?:IMG|DSC[NF]?|PXL|DCIM|MVIMG|PANO|VID)[_ -]?\d[\d_ -]*)$", re.I)
 
 
+def file_name_alt(alt: str) -> bool:
+    """Whether a picture's ``alt`` (its words, spaces collapsed) is a file name or an
+    identifier (:data:`_FILE_NAME_ALT`, :data:`_ID_ALT`), not a description: the reader
+    treats such an alt as empty (here, and for an index card's name:
+    ``actions.index_items._card_name``)."""
+    return bool(alt and (_FILE_NAME_ALT.search(alt) or _ID_ALT.match(alt)))
+
+
 def _clear_file_name_alts(clone: etree._Element) -> None:
-    """An image whose alt is a file name or an identifier (:data:`_FILE_NAME_ALT`,
-    :data:`_ID_ALT`) gets an empty alt: such words say nothing to a reader, yet the reader
-    showed them in the picture's place when it did not load, the Markdown export as its
-    description, and a screen reader read them out. Empty rather than left out: without
-    an alt a screen reader reads the source's file name instead."""
+    """An image whose alt is a file name or an identifier (:func:`file_name_alt`) gets an
+    empty alt: such words say nothing to a reader, yet the reader showed them in the
+    picture's place when it did not load, the Markdown export as its description, and a
+    screen reader read them out. Empty rather than left out: without an alt a screen reader
+    reads the source's file name instead."""
     for image in clone.iter("img"):
-        alt = " ".join((image.get("alt") or "").split())
-        if alt and (_FILE_NAME_ALT.search(alt) or _ID_ALT.match(alt)):
+        if file_name_alt(" ".join((image.get("alt") or "").split())):
             image.set("alt", "")
 
 

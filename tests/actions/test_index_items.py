@@ -65,3 +65,21 @@ def test_a_field_s_label_and_its_value_under_a_product_s_name_is_no_teaser():
               "The port reopened on Monday after the storm, the authority said.</p></div>")
     items = index_items(_shop("", _CARDS + update))
     assert items[-1].teaser.startswith("Update: The port reopened")
+
+
+def test_a_picture_s_file_name_is_no_product_s_name():
+    # cards headed by a code ("Item Number: ..."), their first link a picture whose alt is
+    # its file name, their second the product's picture with its name: the reader listed
+    # "IMG 2201.JPG", "DSC 7667 1" as products
+    def card(n: int, alt: str) -> str:
+        return (f"<a href='/p{n}.html'><img src='p{n}.jpg' alt='{alt}'></a>"
+                f"<a href='/p{n}.html'><img src='p{n}-b.jpg' alt='Trail mug {n}, speckled'>"
+                f"<h3><span>Item Number:</span> MUG-{n}</h3></a>")
+
+    alts = ["IMG 2201.JPG", "DSC 7667 1", "front view of mug.webp", "Stoneware trail mug"]
+    page = Page("<html><body><main><h1>Mugs</h1><ul>"
+                + "".join(f"<li>{card(n, alt)}</li>" for n, alt in enumerate(alts))
+                + "</ul></main></body></html>", url="https://shop.example/mugs")
+    assert [item.title for item in index_items(page)] == [
+        "Trail mug 0, speckled", "Trail mug 1, speckled", "Trail mug 2, speckled",
+        "Stoneware trail mug"]  # a description stays the name

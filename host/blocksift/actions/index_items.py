@@ -10,6 +10,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 from lxml import etree
 
+from ..content import file_name_alt
 from ..index_prices import PRICE
 from ..page import Page
 from ..wire.results import WireModel
@@ -231,7 +232,8 @@ def _card_name(anchors: Sequence[etree._Element], heading: etree._Element) -> st
     """The product's name a card gives beside a heading that holds its code: the words of an
     element in a link to the product named for a name or title (``class=
     "cat-grid-product-name"``), as shown; else such a link's title, else its picture's
-    words (``alt``)."""
+    words (``alt``), unless they are its file name ("IMG 1234.JPG", "DSC 7667 1": the
+    reader's :func:`~blocksift.content.file_name_alt`), which names no product."""
     inside = set(heading.iter())
     for anchor in anchors:
         for element in anchor.iterdescendants():
@@ -248,7 +250,7 @@ def _card_name(anchors: Sequence[etree._Element], heading: etree._Element) -> st
     for anchor in anchors:
         for image in anchor.iter("img"):
             name = " ".join((image.get("alt") or "").split())
-            if len(name.split()) >= 2:
+            if len(name.split()) >= 2 and not file_name_alt(name):
                 return name
     return ""
 
