@@ -710,11 +710,63 @@ def test_a_date_line_in_bold_under_the_headline_is_the_date():
     ("Quayside Ltd.", "Quayside Ltd."), ("Made in the U.S.", "Made in the U.S."),
     ("Verein e.V.", "Verein e.V."), ("Who?", "Who?"), ("Amazon.com", "Amazon.com"),
     ("Eardopes Int.", "Eardopes Int."),
-    # a tagline's full stop is no part of the name either
-    ("Fermyon • The next wave of cloud computing.", "Fermyon • The next wave of cloud computing"),
+    # a tagline's full stop is no part of the name either, nor the tagline itself
+    ("Fermyon • The next wave of cloud computing.", "Fermyon"),
 ])
 def test_a_declared_site_name_loses_a_stray_trailing_dot_or_separator(declared: str, shown: str):
     found = metadata.extract(page(
         "<h1>Harbour Rain Jacket</h1>" + ARTICLE,
         f"<meta property='og:site_name' content='{declared}'>"))
     assert found.site_name == shown
+
+
+@pytest.mark.parametrize(("declared", "shown"), [
+    # a name and its tagline: the name alone
+    ("Acme — the best widgets since 1990", "Acme"),
+    ("Zillow Blog - Real Estate Market Stats, Celebrity Real Estate, and Zillow News",
+     "Zillow Blog"),
+    ("JOCO Cups | Glass Reusable Coffee Cups", "JOCO Cups"),
+    ("MonsGeek - - Make Cool Gears Accessible", "MonsGeek"),
+    ("Wirecutter: Reviews for the Real World", "Wirecutter"),
+    ("Fermyon • Experience the next wave of cloud computing", "Fermyon"),
+    # real names stay whole: no separator between spaces, a colon before fewer than three
+    # words, or a first part too long to be a name
+    ("The New York Times", "The New York Times"), ("Smith & Wesson", "Smith & Wesson"),
+    ("The Star-Ledger", "The Star-Ledger"), ("Harley-Davidson", "Harley-Davidson"),
+    ("Re: Design", "Re: Design"), ("Yahoo! News", "Yahoo! News"),
+    ("Eat Your Greens with Dr. Black - From nutrition to everyday habits",
+     "Eat Your Greens with Dr. Black - From nutrition to everyday habits"),
+])
+def test_a_declared_site_name_loses_its_tagline(declared: str, shown: str):
+    found = metadata.extract(page(
+        "<h1>Harbour Rain Jacket</h1>" + ARTICLE,
+        f"<meta property='og:site_name' content='{declared}'>", url="https://acme.example/a"))
+    assert found.site_name == shown
+
+
+@pytest.mark.parametrize(("declared", "url", "shown"), [
+    # the tagline first: the last part names the page's host, and is the shorter
+    ("Headphone Reviews and Discussion - Head-Fi.org", "https://www.head-fi.org/threads/1",
+     "Head-Fi.org"),
+    ("Thoughts about Product Adoption and Good UX | Userpilot Blog",
+     "https://userpilot.com/blog/onboarding", "Userpilot Blog"),
+    # a name first stays the name where the tagline's words name the host
+    ("Wendi Weiner - The Writing Guru", "https://www.thewritingguru.net/blog",
+     "Wendi Weiner"),
+    ("Headphone Reviews and Discussion - Head-Fi.org", "https://forum.example/threads/1",
+     "Headphone Reviews and Discussion"),
+])
+def test_a_tagline_before_the_name_that_the_host_names(declared: str, url: str, shown: str):
+    found = metadata.extract(page("<h1>Harbour Rain Jacket</h1>" + ARTICLE,
+                                  f"<meta property='og:site_name' content='{declared}'>",
+                                  url=url))
+    assert found.site_name == shown
+
+
+def test_a_schema_org_site_name_loses_its_tagline_and_stray_punctuation():
+    ld = {"@context": "https://schema.org", "@graph": [
+        {"@type": "WebSite", "name": "Quayside Outfitters | Rain gear for the coast |"}]}
+    found = metadata.extract(page(
+        "<h1>Harbour Rain Jacket</h1>" + ARTICLE,
+        f"<script type='application/ld+json'>{json.dumps(ld)}</script>"))
+    assert found.site_name == "Quayside Outfitters"

@@ -206,8 +206,8 @@ def extract(page: Page, main: MainText | None = None, page_type: str = "") -> Pa
         title=title,
         authors=authors,
         published=published.isoformat() if published else "",
-        site_name=_site_name(metas, ld_nodes) or _site_in_title(page_title_text, title, page.url) or
-        _host_name(page.url),
+        site_name=_site_name(metas, ld_nodes, page.url)
+        or _site_in_title(page_title_text, title, page.url) or _host_name(page.url),
         language=language,
         direction=_direction(tree if around is None else around, language,
                              main.text if main else ""),
@@ -935,18 +935,58 @@ def _tidy_site_name(name: str) -> str:
             return name
 
 
-def _site_name(metas: dict[str, str], ld_nodes: list[dict]) -> str:
-    """The name the page declares for its site (meta tags, then schema.org); "" if none."""
+#: Where a declared site name joins the name and its tagline: a bar, a dash, a bullet or a
+#: guillemet between spaces ("Acme — the best widgets since 1990"); never a hyphen inside a
+#: word ("The Star-Ledger"), nor "&" ("Smith & Wesson").
+_NAME_SEPARATOR = re.compile(r"\s+[|\-–—·•»]+(?:\s+[|\-–—·•»]+)*\s+")
+#: A short name before a colon and a tagline of three words or more after it
+#: ("Wirecutter: Reviews for the Real World", "BBC: World News & Stories").
+_NAME_COLON = re.compile(r"^([^:]{2,40}?):\s+(\S+(?:\s+\S+){2,})$")
+#: Most words and characters of the name kept from a name and its tagline.
+_SHORT_NAME_WORDS = 5
+_SHORT_NAME_CHARS = 40
+
+
+def _short_site_name(name: str, url: str | None = None) -> str:
+    """The name alone when a declared site name is clearly a name and its tagline: parts
+    joined by a separator between spaces ("Zillow Blog - Real Estate Market Stats, …",
+    "JOCO Cups | Glass Reusable Coffee Cups"), or a short name, a colon and a tagline of three
+    words or more ("Wirecutter: Reviews for the Real World"). The name is the first part,
+    as such values most often run, else the last where it alone names the page's host and
+    is the shorter ("Headphone Reviews and Discussion - Head-Fi.org" on head-fi.org; not
+    "Wendi Weiner - The Writing Guru" on thewritingguru.net); one of at most five
+    words and 40 characters, else ``name`` stays whole. A name holding no such separator
+    stays whole: "The New York Times", "Smith & Wesson", "The Star-Ledger"."""
+    parts = [part for part in _NAME_SEPARATOR.split(name) if part.strip()]
+    if len(parts) < 2:
+        colon = _NAME_COLON.match(name)
+        parts = [colon.group(1), colon.group(2)] if colon else []
+    if len(parts) < 2:
+        return name
+    host = titles.site_words([], url)
+    first, last = parts[0].strip(), parts[-1].strip()
+    short = last if host and len(first.split()) > len(last.split()) \
+        and titles.names_site(last, host) and not titles.names_site(first, host) else first
+    if len(short.split()) > _SHORT_NAME_WORDS or len(short) > _SHORT_NAME_CHARS \
+            or short.lower() in _PLACEHOLDER_SITE_NAMES:
+        return name
+    return _tidy_site_name(short) or name
+
+
+def _site_name(metas: dict[str, str], ld_nodes: list[dict], url: str | None = None) -> str:
+    """The name the page declares for its site (meta tags, then schema.org), without a
+    tagline beside it (:func:`_short_site_name`); "" if none."""
     for key in ("og:site_name", "application-name", "twitter:site", "al:ios:app_name"):
         value = _tidy_site_name(metas.get(key, "").lstrip("@").strip())
         if value and value.lower() not in _PLACEHOLDER_SITE_NAMES:
             address = _SITE_ADDRESS.match(value)
-            return address.group(1) if address else value
+            return address.group(1) if address else _short_site_name(value, url)
     for node in ld_nodes:
         if _ld_types(node) & {"website", "newsmediaorganization", "organization"}:
             name = node.get("name")
-            if isinstance(name, str) and _tidy_site_name(_clean(name)):
-                return _tidy_site_name(_clean(name))
+            name = _tidy_site_name(_clean(name)) if isinstance(name, str) else ""
+            if name:
+                return _short_site_name(name, url)
     return ""
 
 
