@@ -37,6 +37,8 @@ export function indexStories(data) {
       teaser: String(item?.teaser ?? "").trim(),
       // a shop's product: the price its card shows, as written ("$34.00"; the host's)
       price: String(item?.price ?? "").trim().slice(0, 40),
+      // what the page says the story is ("recipe"; the host's IndexItem.kind), else ""
+      kind: Object.hasOwn(KIND_NOUNS, item?.kind) ? item.kind : "",
     }))
     .filter((story) => story.title);
   return stories.length < MIN_INDEX_STORIES ? null : stories;
@@ -115,11 +117,24 @@ export function listsCategories(stories, sells = false, pageTitle = "") {
       || narrowsTitle(stories, pageTitle));
 }
 
-/** What an index lists, for its note and its header's count: "products", "categories" or
- * "stories". */
+/** The nouns of the kinds of story the host finds a page names (IndexItem.kind in
+ * host/blocksift/actions/index_items.py: schema.org, or the page's title and addresses): a
+ * recipe blog's category page lists recipes, a job board jobs, not "stories". */
+const KIND_NOUNS = { recipe: "recipes", job: "jobs", course: "courses", event: "events" };
+
+/** The noun of the kind at least half the stories are (KIND_NOUNS), else "". */
+function namedKind(stories) {
+  const counts = {};
+  for (const { kind } of stories) if (kind) counts[kind] = (counts[kind] ?? 0) + 1;
+  const [kind] = Object.entries(counts).find(([, count]) => count >= stories.length / 2) ?? [];
+  return kind ? KIND_NOUNS[kind] : "";
+}
+
+/** What an index lists, for its note and its header's count: "products", "categories", the
+ * kind the page names ("recipes", "jobs", "courses", "events") or "stories". */
 function listed(stories, sells, pageTitle = "") {
   return listsProducts(stories, sells) ? "products"
-    : listsCategories(stories, sells, pageTitle) ? "categories" : "stories";
+    : listsCategories(stories, sells, pageTitle) ? "categories" : namedKind(stories) || "stories";
 }
 
 /**
@@ -140,8 +155,8 @@ function mixedCount(stories) {
   return counts.map(([count, kind]) => `${count} ${kind}`).join(" and ");
 }
 
-/** The reader's line over an index: stories and headlines, a site's categories, or a shop's
- * products (with their prices when at least half show one); `sells` as for listsProducts,
+/** The reader's line over an index: stories and headlines, a site's categories, the kind
+ * the page names (recipes, jobs, courses, events), or a shop's products (with their prices when at least half show one); `sells` as for listsProducts,
  * `pageTitle` as for listsCategories. */
 export function indexNote(stories, sells = false, pageTitle = "") {
   const mixed = mixedCount(stories);
@@ -151,8 +166,8 @@ export function indexNote(stories, sells = false, pageTitle = "") {
     return `This page lists ${mixed}, not an article: here they are${priced ? " with the products' prices" : ""}.`;
   }
   const kind = listed(stories, sells, pageTitle);
-  if (kind === "categories") {
-    return `This page lists ${stories.length} categories, not an article: here they are.`;
+  if (kind !== "products" && kind !== "stories") {
+    return `This page lists ${stories.length} ${kind}, not an article: here they are.`;
   }
   if (kind === "stories") {
     return `This page is an index of ${stories.length} stories, not an article: here are its headlines.`;
@@ -162,7 +177,7 @@ export function indexNote(stories, sells = false, pageTitle = "") {
 }
 
 /** The reader's count of an index's stories, for its header ("10 stories", "48 products",
- * "9 categories", "9 categories and 6 products"), or "" when the data is not one. */
+ * "9 categories", "20 recipes", "9 categories and 6 products"), or "" when the data is not one. */
 export function indexCountLabel(data) {
   const stories = indexStories(data);
   if (!stories) return "";

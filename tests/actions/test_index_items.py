@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from blocksift.actions.index_items import index_items
 from blocksift.page import Page
 
@@ -83,3 +86,78 @@ def test_a_picture_s_file_name_is_no_product_s_name():
     assert [item.title for item in index_items(page)] == [
         "Trail mug 0, speckled", "Trail mug 1, speckled", "Trail mug 2, speckled",
         "Stoneware trail mug"]  # a description stays the name
+
+
+_FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "index"
+#: Six dishes, each a card whose heading links to the dish's own page at the site's root.
+_DISHES = ["Sticky chicken thighs", "Salmon bites", "Honeynut squash", "Crispy chickpeas",
+           "Cottage cheese bagels", "Stuffed peppers"]
+
+
+def _slug(title: str) -> str:
+    return "/" + title.lower().replace(" ", "-") + "/"
+
+
+def _index(title: str, cards: str, url: str, head: str = "") -> Page:
+    return Page(f"<html><head><title>{title}</title>{head}</head><body><main><h1>{title}</h1>"
+                f"{cards}</main></body></html>", url=url)
+
+
+def _cards(titles: list[str], around: str = "{}", href=_slug) -> str:
+    return "".join(around.format(f"<h2><a href='{href(t)}'>{t}</a></h2><p>Ready in twenty "
+                                 "minutes, with rice on the side and a green salad.</p>")
+                   for t in titles)
+
+
+def test_a_page_that_names_its_stories_recipes_and_whose_address_says_so_lists_recipes():
+    # a recipe blog's category page: its <title> and <h1> say recipes, its address is under
+    # /recipes/, its dishes' pages are at the site's root ("/sticky-chicken-thighs/")
+    page = Page((_FIXTURES / "recipe-category.html").read_text(encoding="utf-8"),
+                url="https://copperpot.example/recipes/air-fryer/")
+    items = index_items(page)
+    assert len(items) == 6 and {item.kind for item in items} == {"recipe"}
+    # the <title>'s first part alone, or the <h1> alone, names them; "Archives", a
+    # parenthesis or a place may follow the plural
+    for title in ("Air Fryer Recipes (Our Favourites) | Copper Pot",
+                  "Air Fryer Recipes Archives - Copper Pot", "Recipes from Lisbon"):
+        page = _index(title, _cards(_DISHES), "https://copperpot.example/recipes/air-fryer/")
+        assert {item.kind for item in index_items(page)} == {"recipe"}, title
+    # the stories' own addresses may say it instead of the page's
+    page = _index("Remote Software Engineer Jobs (March 2026)", _cards(
+        _DISHES, href=lambda t: "/remote-jobs" + _slug(t)), "https://board.example/engineering")
+    assert {item.kind for item in index_items(page)} == {"job"}
+
+
+def test_a_title_s_word_alone_or_an_address_alone_names_no_kind():
+    # a news topic named for a person ("Steve Jobs") under a /topics/ address, a news section
+    # about cooking whose address says recipes but whose title names no list of them
+    for title, url in (("Air Fryer Recipes", "https://news.example/topics/air-fryers/"),
+                       ("Air fryers in the news", "https://news.example/recipes/air-fryer/"),
+                       ("A recipe for disaster", "https://news.example/recipes/"),
+                       # a headline ending in the plural, its slug for an address
+                       ("Computer Science Degrees No Longer Guarantee Jobs",
+                        "https://news.example/story/computer-science-degrees-no-longer-guarantee-jobs")):
+        page = _index(title, _cards(_DISHES), url)
+        assert {item.kind for item in index_items(page)} == {""}, title
+
+
+def test_schema_org_recipes_that_are_the_stories_make_them_recipes():
+    url = "https://copperpot.example/collections/quick/"
+    ld = {"@context": "https://schema.org", "@type": "ItemList", "itemListElement": [
+        {"@type": "ListItem", "position": n, "item": {
+            "@type": "Recipe", "name": t, "url": "https://copperpot.example" + _slug(t)}}
+        for n, t in enumerate(_DISHES[:2])]}
+    head = f"<script type='application/ld+json'>{json.dumps(ld)}</script>"
+    # two of six: a third of the stories
+    items = index_items(_index("Quick dinners", _cards(_DISHES), url, head))
+    assert {item.kind for item in items} == {"recipe"}
+    ld["itemListElement"] = ld["itemListElement"][:1]  # one of six: too few
+    head = f"<script type='application/ld+json'>{json.dumps(ld)}</script>"
+    assert {item.kind for item in index_items(_index("Quick dinners", _cards(_DISHES), url,
+                                                     head))} == {""}
+    # microdata: a Recipe item holding the story's link; an Event the same way
+    for itemtype, kind in (("https://schema.org/Recipe", "recipe"),
+                           ("http://schema.org/MusicEvent", "event")):
+        cards = _cards(_DISHES, f"<div itemscope itemtype='{itemtype}'>{{}}</div>")
+        assert {item.kind for item in index_items(_index("Quick dinners", cards, url))} \
+            == {kind}, itemtype

@@ -34,9 +34,9 @@ test("not an index, or fewer than three stories: no stories, nothing to show or 
 
 test("the stories: titled ones in order, trimmed, links resolved and only http(s)", () => {
   assert.deepEqual(indexStories(index(STORIES)), [
-    { title: "Harbour wins the cup", href: "https://news.example/sport/cup", teaser: "A late goal settled it.", price: "" },
-    { title: "Rowers <train> at dawn & dusk", href: "", teaser: "", price: "" },
-    { title: 'Quay "fun run" moves', href: "https://other.example/run?a=1&b=2", teaser: "It starts at 9.", price: "" },
+    { title: "Harbour wins the cup", href: "https://news.example/sport/cup", teaser: "A late goal settled it.", price: "", kind: "" },
+    { title: "Rowers <train> at dawn & dusk", href: "", teaser: "", price: "", kind: "" },
+    { title: 'Quay "fun run" moves', href: "https://other.example/run?a=1&b=2", teaser: "It starts at 9.", price: "", kind: "" },
   ]);
 });
 
@@ -61,7 +61,7 @@ test("the view shows the same stories the export holds", () => {
     return { title: link ? link.textContent : heading.textContent, href: link ? link.href : "",
       teaser: teaser ? teaser.textContent : "", price: heading.children[2]?.textContent ?? "" };
   });
-  assert.deepEqual(shown, indexStories(data));
+  assert.deepEqual(shown, indexStories(data).map(({ kind, ...story }) => story)); // the note says the kind
 });
 
 test("the note is the reader's own words, left to right in English on any page", () => {
@@ -176,4 +176,22 @@ test("an index of a shop's categories and products, each card saying which, coun
   assert.equal(indexCountLabel(unsure), "8 categories");
   // fewer than three of a kind is no second kind
   assert.equal(indexCountLabel(index([...styles, ...packs.slice(0, 2)])), "6 categories");
+});
+
+test("an index whose page names its stories' kind (the host's) says recipes, jobs, courses, events", () => {
+  const note = (data) => indexViewFragment(data, fakeDocument()).children[0].textContent;
+  const dishes = ["Air Fryer Salmon", "Chicken Tacos", "Honeynut Squash", "Cottage Cheese Bagels"];
+  const recipes = index(dishes.map((title) => ({ title, href: `/${title.toLowerCase().replaceAll(" ", "-")}`, kind: "recipe" })));
+  assert.equal(note(recipes), "This page lists 4 recipes, not an article: here they are.");
+  assert.equal(indexCountLabel(recipes), "4 recipes");
+  for (const [kind, noun] of [["job", "jobs"], ["course", "courses"], ["event", "events"]]) {
+    assert.equal(indexCountLabel(index(STORIES.map((story) => ({ ...story, kind })))), `3 ${noun}`);
+  }
+  // half the stories at least; a kind the reader does not know is none
+  const some = index(STORIES.map((story, i) => ({ ...story, kind: i === 0 ? "recipe" : "" })));
+  assert.equal(indexCountLabel(some), "3 stories");
+  assert.equal(indexCountLabel(index(STORIES.map((story) => ({ ...story, kind: "constructor" })))), "3 stories");
+  // products and categories say more than the page's word
+  const shop = index(["a", "b", "c"].map((name) => ({ title: name, href: `/products/${name}`, kind: "recipe" })));
+  assert.equal(indexCountLabel(shop), "3 products");
 });

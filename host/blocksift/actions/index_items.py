@@ -4,17 +4,24 @@ not a heading of the site's menus and frame)."""
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Literal
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from lxml import etree
+from pydantic import Field
 
 from ..content import file_name_alt
 from ..index_prices import PRICE
 from ..page import Page
 from ..wire.results import WireModel
 from .markup import _page_frame, _tokens
+
+#: What an index's stories are when the page says so (:func:`story_kind`); "" for stories,
+#: or a kind the page does not name.
+StoryKind = Literal["", "recipe", "job", "course", "event"]
 
 
 class IndexItem(WireModel):
@@ -23,6 +30,10 @@ class IndexItem(WireModel):
     title: str
     href: str = ""
     teaser: str = ""
+    kind: StoryKind = Field("", description=(
+        "What the page says its stories are: 'recipe', 'job', 'course', 'event' (schema.org, "
+        "or its title's word and its addresses; blocksift.actions.index_items.story_kind); "
+        "'' for stories"))
 
 
 #: Roles of a site's menus, and class / id words naming one: a headline under one is a
@@ -134,7 +145,168 @@ def index_items(page: Page, limit: int = 200) -> list[IndexItem]:
         items.append(IndexItem(title=title[:300], href=href, teaser=teaser))
         if len(items) >= limit:
             break
-    return _without_sections(items, page.url)
+    items = _without_sections(items, page.url)
+    kind = story_kind(page, [item.href for item in items])
+    if kind:
+        for item in items:
+            item.kind = kind
+    return items
+
+
+#: The kinds of story a page may name (:data:`StoryKind`): the schema.org types that say it
+#: (a subtype's name ending in the type's too: ``MusicEvent``), the plurals its title calls
+#: them by, and the words of its addresses ("/recipes/", "/remote-jobs/", "/course/").
+_KINDS: dict[str, tuple[re.Pattern[str], frozenset[str], frozenset[str]]] = {
+    "recipe": (re.compile(r"Recipe"), frozenset({"recipes"}), frozenset({"recipe", "recipes"})),
+    "job": (re.compile(r"JobPosting"), frozenset({"jobs", "vacancies", "job openings"}),
+            frozenset({"job", "jobs", "vacancies", "vacancy"})),
+    "course": (re.compile(r"Course|CourseInstance"), frozenset({"courses"}),
+               frozenset({"course", "courses"})),
+    "event": (re.compile(r"\w*Event|Festival|Hackathon|EventSeries"),
+              frozenset({"events", "conferences", "webinars", "meetups"}),
+              frozenset({"event", "events", "conference", "conferences", "webinar",
+                         "webinars", "meetup", "meetups"})),
+}
+#: The share of the stories schema.org must call of a kind (as for products:
+#: ``index_prices.sale_cues``).
+_KIND_SHARE = 1 / 3
+#: Where a ``<title>`` joins the page's name and the site's ("Air Fryer Recipes - Pinch of
+#: Yum"): the page's own name is the first part.
+_TITLE_SEPARATOR = re.compile(r"\s+[|\-–—~/»·•:]{1,2}\s+|\s*[|·•»｜]\s*|(?<=\w):\s+")
+#: A name ending in a plural (group ``noun``), and what may follow it: "Archives", a
+#: parenthesis, a place or time ("Remote Software Engineer Jobs (March 2026)", "Healthy Air
+#: fryer Recipes Archives", "Tech conferences in Americas 2026").
+_NAMED_PLURAL = re.compile(
+    r"(?:^|\s)(?P<noun>(?:job )?[^\W\d_]+)(?:\s+archives?)?(?:\s*\([^)]*\))?"
+    r"(?:\s+(?:in|near|for|from|around|this|today|of)\b[^()]*)?$", re.I)
+
+
+def story_kind(page: Page, hrefs: Sequence[str]) -> str:
+    """What the page says its stories (their links ``hrefs``) are (:data:`_KINDS`), else "":
+
+    * schema.org calls a third of them or more so: a JSON-LD node of the kind whose ``url``
+      or ``@id`` is the story's page (an ``ItemList``'s ``item`` too), or a microdata or
+      RDFa item of the kind holding the story's link;
+    * or the page names its list so, and its addresses say it: the first part of its
+      ``<title>``, or its first ``<h1>``, ends with the kind's plural ("Best Air Fryer Recipes
+      (…)", "Remote Full-Stack Programming Jobs", "Data Science Courses"), and a part of the
+      page's address or of half the stories' addresses holds the kind's word, in three words
+      at most ("/recipes/", "/remote-jobs/", "/course/"; not an article's slug,
+      "/…-no-longer-guarantee-jobs").
+
+    Neither a site's class names nor one site's addresses: a recipe blog's links are
+    ``/recipe-slug``, its category page's ``/recipes/air-fryer``."""
+    if len(hrefs) < 3:
+        return ""
+    by_schema = _schema_kinds(page.tree, hrefs, page.url)
+    for kind, count in by_schema.items():
+        if count >= len(hrefs) * _KIND_SHARE:
+            return kind
+    named = _named_kind(page)
+    if named and _addresses_say(named, page.url, hrefs):
+        return named
+    return ""
+
+
+def _path(href: str, base: str | None) -> str:
+    try:
+        return urlsplit(urljoin(base or "", href.strip())).path.rstrip("/").lower()
+    except ValueError:
+        return ""
+
+
+def _ld_nodes(data: object) -> Iterator[dict]:
+    if isinstance(data, list):
+        for value in data:
+            yield from _ld_nodes(value)
+    elif isinstance(data, dict):
+        yield data
+        for value in data.values():
+            if isinstance(value, (list, dict)):
+                yield from _ld_nodes(value)
+
+
+def _of_kind(types: object) -> str:
+    """The kind (:data:`_KINDS`) schema.org ``types`` (an ``@type``, ``itemtype`` or
+    ``typeof`` value) name, else ""."""
+    words = types if isinstance(types, list) else str(types or "").split()
+    for word in words:
+        if not isinstance(word, str):
+            continue
+        name = word.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
+        for kind, (pattern, _, _) in _KINDS.items():
+            if pattern.fullmatch(name):
+                return kind
+    return ""
+
+
+def _schema_kinds(root: etree._Element, hrefs: Sequence[str], url: str | None
+                  ) -> dict[str, int]:
+    """How many of the stories schema.org calls each kind (:func:`story_kind`)."""
+    wanted = {path: href for href in hrefs if (path := _path(href, url))}
+    kinds: dict[str, set[str]] = {}
+    for script in root.iter("script"):
+        if "ld+json" not in (script.get("type") or "").lower() or not script.text:
+            continue
+        try:
+            data = json.loads(script.text)
+        except ValueError:
+            continue
+        for node in _ld_nodes(data):
+            kind = _of_kind(node.get("@type"))
+            if not kind:
+                continue
+            for key in ("url", "@id"):
+                value = node.get(key)
+                if isinstance(value, str) and _path(value, url) in wanted:
+                    kinds.setdefault(kind, set()).add(_path(value, url))
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        kind = _of_kind(element.get("itemtype") or element.get("typeof"))
+        if kind:
+            kinds.setdefault(kind, set()).update(
+                path for a in element.iter("a") if (path := _path(a.get("href") or "", url))
+                in wanted)
+    return {kind: len(paths) for kind, paths in kinds.items()}
+
+
+def _named_kind(page: Page) -> str:
+    """The kind whose plural ends the name the page gives itself (:func:`story_kind`)."""
+    title = page.tree.find(".//title")
+    names = [_TITLE_SEPARATOR.split(" ".join(title.text_content().split()))[0]
+             if title is not None else ""]
+    heading = page.body.find(".//h1")
+    if heading is not None:
+        names.append(" ".join(heading.text_content().split()))
+    for name in names:
+        match = _NAMED_PLURAL.search(name)
+        if not match:
+            continue
+        noun = match.group("noun").lower()
+        for kind, (_, plurals, _) in _KINDS.items():
+            if noun in plurals:
+                return kind
+    return ""
+
+
+#: Most words of an address's part that names a kind ("remote-jobs", "air-fryer-recipes"):
+#: a longer one is a headline's slug ("…-degrees-no-longer-guarantee-jobs").
+_KIND_PART_WORDS = 3
+
+
+def _addresses_say(kind: str, url: str | None, hrefs: Sequence[str]) -> bool:
+    """Whether a part of the page's address, or of half the stories' addresses, holds the
+    kind's word in :data:`_KIND_PART_WORDS` words at most ("/recipes/air-fryer",
+    "/remote-jobs/…", "/course/…")."""
+    words = _KINDS[kind][2]
+
+    def says(path: str) -> bool:
+        return any(len(tokens) <= _KIND_PART_WORDS and words & set(tokens)
+                   for tokens in (re.split(r"[-_.]", part) for part in path.split("/")))
+
+    return says(_path(url or "", None)) or \
+        2 * sum(1 for href in hrefs if says(_path(href, url))) >= len(hrefs)
 
 
 #: Least number of other stories under a headline's address for the headline to be their
