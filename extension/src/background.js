@@ -229,11 +229,18 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
       if (!ids.length) {
         // (said of the plan, which hides nothing: not that the page has no header or banner,
         // which hide may only have failed to recognise)
+        // Held back, the page may well hold clutter hide left: "Nothing hidden", not "Nothing
+        // to hide", over why, and what it would still have hidden (the toast's title says
+        // what the popup's message starts with, which stands alone).
+        const why = restraint
+          ? `Hide holds back on this page: ${restraint}. So it hides only clear clutter, such as ads and banners, and found none.`
+          : "";
         const message = restraint
-          ? `Nothing hidden: hide holds back on this page (${restraint}) and found nothing it may hide.`
+          ? `Nothing hidden. ${why}`
           : "Nothing outside the main text looks like a link block, ad or banner here.";
         const outcome = { ...base, status: "not-suitable", message, restraint, restrainedTo };
-        await callAgent(tabId, "toast", "Nothing to hide", { detail: outcome.message, kind: "info" });
+        await callAgent(tabId, "toast", restraint ? "Nothing hidden" : "Nothing to hide",
+          { detail: restraint ? why : outcome.message, kind: "info" });
         await finish(tabId, { ...outcome, ms: Date.now() - startedAt });
         return outcome;
       }

@@ -1846,3 +1846,26 @@ def test_what_a_pop_up_list_of_links_is(links: str, name: str) -> None:
     element = page.tree.xpath("//*[@id='x']")[0]
     stats = hide_module.measure(page.body)[element]
     assert hide_module._named(element, "dialog banner: 3 links", stats) == f"{name}: 3 links"
+
+
+@pytest.mark.parametrize(("xpaths", "why"), [
+    # the segmenter took none of the note for its text: it says so, not "little main
+    # content was found", which read on a whole page of text as if it had little to say
+    ([], "test found no main text here"),
+    # one short paragraph of it: how much
+    (["/html/body/p[1]"], "test found only 41 characters of main text here"),
+])
+def test_where_little_main_text_was_found_the_plan_says_who_found_how_much(
+        xpaths: list[str], why: str) -> None:
+    page = Page("<html><body><p>Prune apple trees late in the winter now.</p>"
+                "<p>Take out dead and crossing branches first, then thin the crown so that "
+                "light and air reach its middle and the tree can breathe again.</p>"
+                "<div class='ad-slot'><a href='https://ads.example/c'>Sponsored</a></div>"
+                "</body></html>")
+    result = ExtractionResult(algorithm="test", main=MainText(xpaths=xpaths))
+    links = load("linkblocks").extract(page, load("linkblocks").Params(main_text=False))
+    plan = decide(page, result, links, STRUCTURE).plan
+    assert plan.restraint == why
+    # what goes still goes (an ad), and the popup's "Only ads were hidden: <why>." reads
+    assert [t.kind for t in plan.targets] == ["ad"]
+    assert plan.restrained_to == "ads"

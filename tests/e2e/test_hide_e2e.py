@@ -425,3 +425,51 @@ def test_hide_keeps_a_pages_own_padding(browser: harness.Browser, site: harness.
     assert status["status"] == "hidden", status
     assert not page.evaluate("document.getElementById('cookie-banner').checkVisibility()")
     assert page.evaluate("getComputedStyle(document.body).paddingBottom") == "300px"
+
+
+def test_a_held_back_hide_that_hides_nothing_says_so_and_why(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    """A short note whose text the segmenter does not take for main text: hide holds back
+    (only ads and banners may go) and finds none. The toast said "Nothing to hide" over
+    "Nothing hidden: hide holds back on this page (little main content was found) and found
+    nothing it may hide": a title the page's clutter may belie, a reason read as if the page
+    had little to say, and no word of what hide would still have hidden. Now it says nothing
+    was hidden, who found how much main text, and that only clear clutter would have gone;
+    the toast fits the window, leaves by itself, and a second press says the same (there is
+    nothing to undo)."""
+    page = browser.new_tab(site.url("plain-note.html"))
+    body_before = _bag(page.evaluate(BODY_WORDS))
+    visible_before = page.evaluate(VISIBILITY)
+    status = browser.act(page, "hide")
+    assert status["status"] == "not-suitable", status
+    restraint = status.get("restraint") or ""
+    assert restraint == "auto found no main text here", status
+    toast = page.evaluate(
+        f"(() => {{ const t = {UI}.querySelector('.toast.info'); const r = t.getBoundingClientRect();"
+        " return { title: t.querySelector('strong').textContent,"
+        " said: [...t.childNodes].filter(n => n.nodeType === Node.TEXT_NODE).map(n => n.data).join(''),"
+        " inside: r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight,"
+        " clipped: t.scrollHeight > t.clientHeight || t.scrollWidth > t.clientWidth }; })()")
+    page.screenshot(artifacts / "held-back-nothing-hidden.png")
+    assert toast["title"] == "Nothing hidden", toast
+    said = toast["said"]
+    assert said.startswith(f"Hide holds back on this page: {restraint}."), said
+    assert "ads and banners" in said and "found none" in said, said
+    assert "Nothing to hide" not in said and "Nothing hidden" not in said, said  # said once
+    assert toast["inside"] and not toast["clipped"], toast
+    # the popup says the same, standing alone, and offers no undo
+    popup = browser.popup(page.url)
+    popup.wait_for("document.documentElement.dataset.blocksiftHost")
+    result = popup.evaluate("document.getElementById('result').textContent")
+    popup.close()
+    page.activate()
+    assert result == f"Nothing hidden. {said}", result
+    assert "undo" not in result.lower(), result
+    # the page is as it was, and the toast leaves by itself with the UI element
+    assert page.evaluate(VISIBILITY) == visible_before
+    assert _bag(page.evaluate(BODY_WORDS)) == body_before
+    page.wait_for("!document.querySelector('blocksift-ui')", timeout=15)
+    # pressed again: the same answer, not "Page restored"
+    again = browser.act(page, "hide")
+    assert again["status"] == "not-suitable" and again.get("restraint") == restraint, again
+    assert page.evaluate(f"{UI}.querySelector('.toast.info strong').textContent") == "Nothing hidden"

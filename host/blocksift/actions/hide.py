@@ -1232,6 +1232,17 @@ def _careful(result: ExtractionResult | None, params: HideParams) -> str:
     return ""
 
 
+def _little_main(result: ExtractionResult | None, chars: int) -> str:
+    """Why hide holds back where the main content found is short (``min_main_chars``), in
+    words a reader can check: who found how much. "little main content was found" read, on
+    a short note whose every word is its text, as if the page had little to say; the
+    segmenter had found none of it."""
+    who = result.algorithm if result is not None and result.algorithm else "blocksift"
+    if not chars:
+        return f"{who} found no main text here"
+    return f"{who} found only {chars} characters of main text here"
+
+
 def _all_links(stats: _Stats, params: HideParams) -> bool:
     """Whether a container is nearly all links, and many (``veto_links_density``,
     ``veto_links_min``): what ``veto_links_p`` applies to."""
@@ -1705,7 +1716,7 @@ def decide(page: Page, result: ExtractionResult | None,
             restraint = ("hiding every link block would take most of the page (its main "
                          "content was probably missed)")
         elif main_chars < params.min_main_chars:
-            restraint = "little main content was found"
+            restraint = _little_main(result, main_chars)
         else:
             restraint = _careful(result, params)
             careful = bool(restraint)
