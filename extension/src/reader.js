@@ -1012,6 +1012,9 @@ async function main() {
   $("title").textContent = title;
   $("title").hidden = !title;
   const fragment = index ?? (data.html ? sanitize(data.html, data.url) : textFragment(data.text));
+  // a masthead the text opens with, the site's name before the headline, says the site
+  // line again (a blog's linked <h1> "Geeks are Sexy Technology News" above its story's)
+  if (title && !index) dropOpeningTitle(fragment, squeeze(meta.siteName || site), "");
   // the page's headline in other words than the title: shown once, under it
   const dropped = dropRepeatedTitle(fragment, title, meta.published);
   const subtitle = title && !index && !dropped ? takeOpeningHeadline(fragment) : "";

@@ -639,6 +639,32 @@ def test_reader_reads_a_line_break_in_a_headline_as_a_space(
         "Rebuilding the Legacy of American Made"
 
 
+def test_reader_drops_a_masthead_saying_the_site_line_above_the_headline(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # a blog's text opens with its masthead, the site's name as a linked <h1> and its
+    # tagline, then the story's own <h1>: the header's site line says the name already
+    html = ('<h1><span><a href="/">Geeks and Gadgets Daily</a></span></h1>'
+            "<h2>tech, science and news for geeks</h2>"
+            "<h1>The Greatest Pizza Commercial</h1><div><p>Wow, just wow.</p>"
+            "<p>Geeks and Gadgets Daily found it on a Tuesday.</p></div>")
+    page = reader_of_answer(browser, "masthead", stored_answer(
+        site, "The Greatest Pizza Commercial", html,
+        {"siteName": "Geeks and Gadgets Daily"}))
+    assert page.evaluate("document.getElementById('site').textContent") == \
+        "Geeks and Gadgets Daily"
+    text = " ".join(text_of(page).split())
+    assert text.startswith("Wow, just wow."), text
+    # the name said within the text stays
+    assert "Geeks and Gadgets Daily found it" in text
+    assert page.evaluate("document.getElementById('subtitle').hidden") is True
+    page.screenshot(artifacts / "reader-masthead.png")
+    # a text that opens with its own words keeps them, whatever the site is called
+    page = reader_of_answer(browser, "masthead2", stored_answer(
+        site, "The Greatest Pizza Commercial", "<p>Geeks and Gadgets Daily</p><p>Wow.</p>",
+        {"siteName": "Pizza Weekly"}))
+    assert text_of(page).strip().startswith("Geeks and Gadgets Daily")
+
+
 def test_reader_reads_a_typeset_dash_or_quote_in_a_headline_as_typed(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a shop's <title> types a hyphen where its <h1> sets an en dash ("Switch - OLED
