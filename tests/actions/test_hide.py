@@ -1869,3 +1869,54 @@ def test_where_little_main_text_was_found_the_plan_says_who_found_how_much(
     # what goes still goes (an ad), and the popup's "Only ads were hidden: <why>." reads
     assert [t.kind for t in plan.targets] == ["ad"]
     assert plan.restrained_to == "ads"
+
+
+def _plan_misnamed(monkeypatch=None, unsure: float = 0.0):
+    """The plan of misnamed-popups.html with its article as the main content, by structure
+    alone (no link-block signal: each box is a target of its own)."""
+    page = Page((FIXTURES / "misnamed-popups.html").read_text(encoding="utf-8"))
+    result = ExtractionResult(algorithm="test", main=MainText(xpaths=["/html/body/main/article"]),
+                              stats={"uncertain_share": unsure})
+    decision = decide(page, result, None, HideParams(careful_page_types=()))
+    named = {page.tree.xpath(t.xpath)[0].get("id"): t.reason.split(":")[0]
+             for t in decision.plan.targets}
+    return page, decision, named
+
+
+@pytest.mark.parametrize(("box", "name"), [
+    # a product page's video player shows who made the video and its title over the
+    # picture (three links to the maker's shop): it read "drop-down menu"
+    ("video-caption", "video overlay"),
+    # a pop-up asking where to start, its choices a heading and a sentence each, is no menu
+    # of the site: it read "drop-down menu"
+    ("start-chooser", "pop-up"),
+    # a player opened over the page: it read "modal banner"
+    ("video-pop", "video pop-up"),
+    # a news page's promotions of other stories, their headlines over their photos, in a
+    # list its class calls an overlay: they read "overlay banner"
+    ("tiles-1", "recommended box"),
+    ("tiles-2", "recommended box"),
+])
+def test_a_box_named_only_an_overlay_or_a_pop_up_is_named_for_what_a_reader_sees(
+        box: str, name: str) -> None:
+    _page, _decision, named = _plan_misnamed()
+    assert named[box] == name, named
+
+
+def test_misnamed_boxes_renamed_hide_the_same_and_their_message_says_what_they_are(
+        monkeypatch) -> None:
+    page, decision, _named = _plan_misnamed()
+    # only the words change: what is hidden, and each kind, is what it was
+    monkeypatch.setattr(hide_module, "_named", lambda element, reason, *rest: reason)
+    _page, plain, before = _plan_misnamed()
+    assert [(t.xpath, t.kind) for t in plain.plan.targets] == \
+        [(t.xpath, t.kind) for t in decision.plan.targets]
+    assert set(before.values()) == {"overlay banner", "popup banner", "modal banner"}, before
+    after, _ = visible_words(page, decision.elements)
+    for word in set(_gold_words(page)):
+        assert after[word] >= 1, word
+    monkeypatch.undo()
+    # held back for the segmenter's doubts, the message names them as the overlay does
+    _page, held, _named = _plan_misnamed(unsure=0.3)
+    assert held.plan.restraint == "test is unsure about 30% of this page's text"
+    assert held.plan.restrained_to == "pop-ups, video overlays and recommended boxes"

@@ -1001,6 +1001,119 @@ def opened_by_controls(body: etree._Element) -> frozenset[str]:
     return frozenset(ids)
 
 
+#: A frame that plays a video: a video site's player, or one allowed what only players ask for
+_VIDEO_HOSTS = re.compile(
+    r"(?:^|\.)(?:youtube\.com|youtube-nocookie\.com|youtu\.be|vimeo\.com|dailymotion\.com"
+    r"|wistia\.(?:com|net)|vidyard\.com|brightcove\.net|jwplayer\.com|twitch\.tv"
+    r"|loom\.com|tiktok\.com)$", re.I)
+_VIDEO_FRAME_WORDS = re.compile(r"\bvideo\b|encrypted-media|picture-in-picture", re.I)
+
+
+def _video_frame(frame: etree._Element) -> bool:
+    """Whether an ``<iframe>`` plays a video: its address is a video site's, or its title or
+    ``allow`` says video (``title="YouTube video player"``, ``allow="encrypted-media"``)."""
+    src = (frame.get("src") or frame.get("data-src") or "").strip()
+    try:
+        host = urlsplit(src).hostname or ""
+    except ValueError:
+        host = ""
+    return bool(_VIDEO_HOSTS.search(host)) or any(
+        _VIDEO_FRAME_WORDS.search(frame.get(name) or "") for name in ("title", "allow"))
+
+
+def _videos(element: etree._Element) -> list[etree._Element]:
+    """The video players in ``element``: ``<video>`` elements and frames playing a video."""
+    return [node for node in element.iter("video", "iframe")
+            if node.tag == "video" or _video_frame(node)]
+
+
+def _words_of(element: etree._Element) -> str:
+    """The words ``element`` shows (scripts and styles left out), spaces collapsed."""
+    parts = [node.text for node in element.iter()
+             if isinstance(node.tag, str) and node.tag not in NON_TEXT_TAGS]
+    parts += [node.tail for node in element.iterdescendants()]
+    return " ".join(" ".join(part for part in parts if part).split())
+
+
+#: Most characters a video pop-up shows beside its player (a title, the player's controls:
+#: "Audio Subtitles Off elapsed 00:00"); more is a message or a form with a video in it
+_VIDEO_POP_UP_CHARS = 200
+
+
+def _on_video(element: etree._Element) -> bool:
+    """Whether ``element``, holding no video of its own, is laid on a video player: its
+    parent, or an ancestor showing no word more than it does, holds one beside it (a
+    product page's player shows the reviewer's name and the video's title over the
+    picture)."""
+    if _videos(element):
+        return False
+    words = len(_words_of(element))
+    for node in element.iterancestors():
+        if node.tag in ("body", "main", "article") or len(_words_of(node)) > words:
+            return False
+        if _videos(node):
+            return True
+    return False
+
+
+def _form_field(element: etree._Element) -> bool:
+    """Whether ``element`` holds a form field a reader fills (not ``type=hidden``)."""
+    return any((f.get("type") or "").lower() != "hidden" for f in element.iter(*_FORM_FIELDS))
+
+
+#: Least characters of a tile's headline (a picture's link with a few words beside it)
+_TILE_WORDS = 15
+
+
+def _story_tiles(element: etree._Element) -> bool:
+    """Whether ``element`` is a box of story tiles: each of its links to a page shows a
+    photo and is or holds a headline (a photo, :func:`_photo`, in the link, and a
+    heading around or inside it of at least :data:`_TILE_WORDS` characters), and it holds
+    no form field: a news front page's promotions of other stories, whose class names the
+    text laid over their pictures. (A button with a logo, "Continue with Google", is no
+    headline.)"""
+    links = [a for a in element.iter("a")
+             if (a.get("href") or "").strip()
+             and not (a.get("href") or "").strip().lower().startswith(("#", "javascript:"))]
+    if not links or _form_field(element):
+        return False
+
+    def tile(link: etree._Element) -> bool:
+        if not any(_photo(node) for node in link.iter("img", "picture")):
+            return False
+        headings = [*link.iter(*_HEADLINE_TAGS)] + [
+            a for a in link.iterancestors(*_HEADLINE_TAGS)]
+        return any(len(_words_of(h)) >= _TILE_WORDS for h in headings)
+
+    return all(map(tile, links))
+
+
+_HEADLINE_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+
+
+def _photo(node: etree._Element) -> bool:
+    """Whether an ``<img>`` or ``<picture>`` shows a photo, not an icon: a ``<picture>``, or
+    an image whose address is no SVG drawing (a card's "Chat on Discord" over its icon is a
+    call to action, no story)."""
+    if node.tag == "picture":
+        return True
+    src = (node.get("src") or node.get("data-src") or "").strip().lower()
+    return not (src.startswith("data:image/svg") or urlsplit(src).path.endswith(".svg"))
+
+
+def _cards(element: etree._Element) -> bool:
+    """Whether the links of a pop-up are cards, not a menu's items: at least half of its
+    links to a page hold a heading or a paragraph of their own ("Book your clean" over a
+    sentence saying for whom): a pop-up asking where to start, whose choices describe
+    themselves, as no menu of the site does."""
+    links = [a for a in element.iter("a")
+             if (a.get("href") or "").strip()
+             and not (a.get("href") or "").strip().lower().startswith(("#", "javascript:"))]
+    cards = [a for a in links
+             if next(a.iter("p", "h2", "h3", "h4", "h5", "h6"), None) is not None]
+    return bool(cards) and 2 * len(cards) >= len(links)
+
+
 def _generic_banner(reason: str) -> bool:
     """Whether ``reason`` names a banner only by a word that also names pop-ups of content
     (modal, pop-up, overlay, interstitial) or by a dialog role."""
@@ -1014,10 +1127,21 @@ def _named(element: etree._Element, reason: str, stats: _Stats | None = None,
     calls it only a modal, pop-up, overlay or interstitial, or its role a dialog, and it is
     no newsletter, sign-up or cookie banner (by its class or its words):
 
+    * a **video pop-up** when it holds a video player (:func:`_videos`) and shows few words
+      beside it (:data:`_VIDEO_POP_UP_CHARS`): a testimonial's or a keynote's player opened
+      over the page;
+    * a **video overlay** when it is laid on a video player (:func:`_on_video`): a product
+      page's player shows the reviewer's name and the video's title over the picture, and
+      read "drop-down menu" (its three links to the reviewer's shop);
+    * a **recommended box** when it is a box of story tiles (:func:`_story_tiles`): a news
+      page's promotions of other stories, their headlines over their photos, read "overlay
+      banner";
     * a **drop-down menu** when it is a drop-down of the site's menu (:func:`_drop_down`),
       or is itself mostly a list of links to pages (:func:`_mostly_links`; not a ``<header>``,
       ``<footer>`` or ``<nav>`` bar): a site switcher, a region chooser, a side drawer's
-      menu;
+      menu; or what such a list is when it is no menu (:func:`_list_name`), and outside a
+      menu a **pop-up** when its links are cards (:func:`_cards`): "Where would you like to
+      start?" over two choices, each a heading and a sentence;
     * a **pop-up opened on click** when a control on the page says it opens it
       (:func:`opened_by_controls`, the ids in ``opened``): a Q&A network's logo opens a
       ``role=dialog`` describing the network (``aria-haspopup``, ``aria-controls``), which a
@@ -1038,10 +1162,20 @@ def _named(element: etree._Element, reason: str, stats: _Stats | None = None,
         # the page's own <header> or <footer> whose class names an overlay or a modal (a
         # theme's "oxy-overlay-header", a header "has-search-modal"): named as its tag says
         return f"page {frame}" + rest
-    if _drop_down(element) or (element.tag not in ("header", "footer", "nav")
-                               and _mostly_links(element, stats)):
+    if _videos(element) and len(_words_of(element)) <= _VIDEO_POP_UP_CHARS:
+        return "video pop-up" + rest  # a player opened over the page, and its controls
+    if _on_video(element):
+        return "video overlay" + rest  # words laid on a player: its title, its channel
+    if _story_tiles(element):
+        return "recommended box" + rest  # tiles of stories, their headlines over pictures
+    in_menu = _drop_down(element)
+    if in_menu or (element.tag not in ("header", "footer", "nav")
+                   and _mostly_links(element, stats)):
         # (a list of links that is no menu of the site is named for what it is)
-        return _list_name(element) + rest
+        name = _list_name(element)
+        if name == "drop-down menu" and not in_menu and _cards(element):
+            name = "pop-up"  # choices describing themselves: a prompt, no menu
+        return name + rest
     if element.get("id") and element.get("id") in opened:
         return "pop-up opened on click" + rest
     return reason
@@ -1114,13 +1248,14 @@ class _Held:
 
 #: Words for what a held-back plan hides, in the order a message lists them; the page's own
 #: frame after them ("the page's own header and footer").
-_HELD_WORDS = ("ads", "banners", "drop-down menus", "pop-ups", "share buttons",
+_HELD_WORDS = ("ads", "banners", "drop-down menus", "pop-ups", "video overlays", "share buttons",
                "sign-in options", "recommended boxes", "fixed bars", "lists of links")
 _FRAME_ORDER = ("header", "footer", "menu", "breadcrumbs", "sidebar")
 _SURE_WORDS = "what auto is sure is not main content"
 #: The first words of a reason naming something other than a banner (:func:`_named`,
 #: :func:`_structural_kind`) -> the words a held-back plan's message uses for it
-_REASON_WORDS = (("drop-down menu", "drop-down menus"), ("pop-up opened on click", "pop-ups"),
+_REASON_WORDS = (("drop-down menu", "drop-down menus"), ("pop-up", "pop-ups"),
+                 ("video pop-up", "pop-ups"), ("video overlay", "video overlays"),
                  ("share buttons", "share buttons"), ("sign-in options", "sign-in options"),
                  ("recommended box", "recommended boxes"),
                  ("fixed bar", "fixed bars"), ("page header", "header"),
