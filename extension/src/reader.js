@@ -630,6 +630,13 @@ const squeeze = (text) => text.replace(/\s+/g, " ").trim().toLowerCase()
   .replace(/[\u2010-\u2015\u2212]/g, "-").replace(/[\u2018\u2019\u201b\u2032]/g, "'")
   .replace(/[\u201c\u201d\u201f\u2033]/g, '"');
 
+// A headline's words, in order: what two headlines set apart only by spacing or marks share
+// ("Kombat ’s Toasty Guy" in the <title>, "Kombat’s Toasty Guy" in the <h1>).
+const headlineWords = (text) => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(" ");
+/** Whether a squeezed heading `text` says the squeezed title `wanted`. */
+const saysTitle = (text, wanted) => text === wanted
+  || (Boolean(headlineWords(wanted)) && headlineWords(text) === headlineWords(wanted));
+
 // Wrappers a headline may open the main text inside (never a paragraph: a lead-in in bold
 // that says the title, "<p><b>JSON</b> is a format", is part of the sentence).
 const OPENING_WRAPPERS = new Set(["div", "section", "header", "hgroup", "article", "main"]);
@@ -687,7 +694,7 @@ function dropOpeningTitle(container, wanted, published) {
     const text = squeeze(readText(node));
     if (!text || isDateLine(node)) continue;
     const tag = node.localName;
-    if ((text === wanted && HEADLINE_TAGS.has(tag))
+    if ((saysTitle(text, wanted) && HEADLINE_TAGS.has(tag))
         || (HEADINGS.has(tag) && titleWithDate(text, wanted, published))) {
       node.remove();
       return true;
@@ -704,7 +711,7 @@ function dropOpeningTitle(container, wanted, published) {
 function dropRepeatedTitle(fragment, title, published) {
   const wanted = squeeze(title);
   if (!wanted) return false;
-  const heading = [...fragment.querySelectorAll("h1")].find((h) => squeeze(readText(h)) === wanted);
+  const heading = [...fragment.querySelectorAll("h1")].find((h) => saysTitle(squeeze(readText(h)), wanted));
   if (heading) {
     // a heading right above it heads nothing (a product page's "People who viewed this item
     // also viewed" over its name); once the headline is gone, it headed the text below
