@@ -20,6 +20,9 @@ def test_clean_undoes_entities_mojibake_and_invisible_characters():
     assert titles.clean("itertools \u00e2\u20ac\u201d Functions") == "itertools \u2014 Functions"
     assert titles.clean("Home Repair Assis\u00adtance  Program \u00b6") == \
         "Home Repair Assistance Program"
+    # an icon font's glyph (a private use character) after a documentation heading
+    assert titles.clean("Ansible playbooks \uf0c1") == "Ansible playbooks"
+    assert titles.clean("\ue80d Menu \U000f0001settings") == "Menu settings"
 
 
 def test_title_parts_name_the_dropped_site():

@@ -41,7 +41,10 @@ _WORD = re.compile(r"[^\W_]+")
 _MOJIBAKE = re.compile(r"[\u00c2-\u00f4][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d"
                        r"\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026"
                        r"\u2030\u2039\u203a\u20ac\u2122]{1,3}")
-_INVISIBLE = re.compile(r"[\u00ad\u200b-\u200f\u2060\ufeff]|[¶#]\s*$")
+#: Also an icon font's glyph, which fonts draw from the private use areas (a documentation
+#: heading's link icon, U+F0C1, after "Ansible playbooks"): no letter of the title.
+_INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2060\ufeff\ue000-\uf8ff\U000f0000-\U0010fffd]"
+                        r"|[¶#]\s*$")
 #: A section number before a documentation heading ("3.1 Git Branching").
 _SECTION_NUMBER = re.compile(r"^\d+(?:\.\d+)+\.?\s+(?=\w)")
 _MAX_CHARS = 300
