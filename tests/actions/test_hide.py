@@ -1896,6 +1896,9 @@ def _plan_misnamed(monkeypatch=None, unsure: float = 0.0):
     # list its class calls an overlay: they read "overlay banner"
     ("tiles-1", "recommended box"),
     ("tiles-2", "recommended box"),
+    # a shop's tile names its product and price over the product's photo, inside the
+    # tile's link: it read "overlay banner" (60 such captions on one wcxb-dev shop page)
+    ("tile-caption", "picture caption"),
 ])
 def test_a_box_named_only_an_overlay_or_a_pop_up_is_named_for_what_a_reader_sees(
         box: str, name: str) -> None:
@@ -1919,4 +1922,5 @@ def test_misnamed_boxes_renamed_hide_the_same_and_their_message_says_what_they_a
     # held back for the segmenter's doubts, the message names them as the overlay does
     _page, held, _named = _plan_misnamed(unsure=0.3)
     assert held.plan.restraint == "test is unsure about 30% of this page's text"
-    assert held.plan.restrained_to == "pop-ups, video overlays and recommended boxes"
+    assert held.plan.restrained_to == \
+        "pop-ups, video overlays, picture captions and recommended boxes"

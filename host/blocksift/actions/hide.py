@@ -1061,6 +1061,20 @@ def _form_field(element: etree._Element) -> bool:
     return any((f.get("type") or "").lower() != "hidden" for f in element.iter(*_FORM_FIELDS))
 
 
+def _picture_caption(element: etree._Element) -> bool:
+    """Whether ``element`` is the caption of a link's picture: it lies inside a link to a
+    page that shows a picture beside it (an ``<img>`` or ``<picture>`` of the link's, outside
+    the box), and shows none itself: a shop's tile names its product and price over the
+    product's photo, a video's tile its title ("Watch the full episode")."""
+    if next(element.iter("img", "picture"), None) is not None:
+        return False
+    link = next(element.iterancestors("a"), None)
+    if link is None or not (link.get("href") or "").strip() or \
+            (link.get("href") or "").strip().lower().startswith(("#", "javascript:")):
+        return False
+    return any(not _inside(node, {element}) for node in link.iter("img", "picture"))
+
+
 #: Least characters of a tile's headline (a picture's link with a few words beside it)
 _TILE_WORDS = 15
 
@@ -1133,6 +1147,9 @@ def _named(element: etree._Element, reason: str, stats: _Stats | None = None,
     * a **video overlay** when it is laid on a video player (:func:`_on_video`): a product
       page's player shows the reviewer's name and the video's title over the picture, and
       read "drop-down menu" (its three links to the reviewer's shop);
+    * a **picture caption** when it is the caption of a link's picture
+      (:func:`_picture_caption`): a shop's tile names its product and price over its photo,
+      and read "overlay banner";
     * a **recommended box** when it is a box of story tiles (:func:`_story_tiles`): a news
       page's promotions of other stories, their headlines over their photos, read "overlay
       banner";
@@ -1166,6 +1183,8 @@ def _named(element: etree._Element, reason: str, stats: _Stats | None = None,
         return "video pop-up" + rest  # a player opened over the page, and its controls
     if _on_video(element):
         return "video overlay" + rest  # words laid on a player: its title, its channel
+    if _picture_caption(element):
+        return "picture caption" + rest  # a tile's words over its picture, in its link
     if _story_tiles(element):
         return "recommended box" + rest  # tiles of stories, their headlines over pictures
     in_menu = _drop_down(element)
@@ -1248,14 +1267,16 @@ class _Held:
 
 #: Words for what a held-back plan hides, in the order a message lists them; the page's own
 #: frame after them ("the page's own header and footer").
-_HELD_WORDS = ("ads", "banners", "drop-down menus", "pop-ups", "video overlays", "share buttons",
-               "sign-in options", "recommended boxes", "fixed bars", "lists of links")
+_HELD_WORDS = ("ads", "banners", "drop-down menus", "pop-ups", "video overlays",
+               "picture captions", "share buttons", "sign-in options", "recommended boxes",
+               "fixed bars", "lists of links")
 _FRAME_ORDER = ("header", "footer", "menu", "breadcrumbs", "sidebar")
 _SURE_WORDS = "what auto is sure is not main content"
 #: The first words of a reason naming something other than a banner (:func:`_named`,
 #: :func:`_structural_kind`) -> the words a held-back plan's message uses for it
 _REASON_WORDS = (("drop-down menu", "drop-down menus"), ("pop-up", "pop-ups"),
                  ("video pop-up", "pop-ups"), ("video overlay", "video overlays"),
+                 ("picture caption", "picture captions"),
                  ("share buttons", "share buttons"), ("sign-in options", "sign-in options"),
                  ("recommended box", "recommended boxes"),
                  ("fixed bar", "fixed bars"), ("page header", "header"),
