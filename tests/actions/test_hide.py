@@ -1427,7 +1427,8 @@ def test_a_dialog_inside_main_holding_prose_is_a_sheet_of_the_page_not_a_banner(
 def test_a_block_inside_a_link_says_so_in_its_reason() -> None:
     # Seen in the overlay on a shop's collection page (wcxb-dev, skullcandy): each category
     # tile's caption, a div of class "overlay" inside the tile's link, read "overlay banner:
-    # 0 links, link density 1.00": no link, and all its text in links
+    # 0 links, link density 1.00": no link, and all its text in links (and it is no banner:
+    # the words laid over the tile's picture, a "picture caption")
     tiles = "".join(f"<li><a href='/collections/{i}'><img src='/{i}.jpg' alt=''>"
                     f"<div class='card__overlay'>SHOP Model {i} &gt;</div></a><p>Over-ear "
                     "headphones with forty hours of battery, a fold-flat frame for travel and "
@@ -1439,11 +1440,11 @@ def test_a_block_inside_a_link_says_so_in_its_reason() -> None:
     main = MainText(title="Headphones", xpaths=["/html/body/main/p"])
     links = load("linkblocks").extract(page, load("linkblocks").Params(main_text=False))
     decision = decide(page, ExtractionResult(algorithm="test", main=main), links, STRUCTURE)
-    captions = [t for t in decision.plan.targets if "overlay banner" in t.reason]
+    captions = [t for t in decision.plan.targets if "picture caption" in t.reason]
     assert captions, [(t.xpath, t.reason) for t in decision.plan.targets]
     for target in captions:
         assert target.links == 0
-        assert target.reason.startswith("overlay banner: inside a link, link density 1.00"), \
+        assert target.reason.startswith("picture caption: inside a link, link density 1.00"), \
             target.reason
     assert not any("0 links, link density 1" in t.reason for t in decision.plan.targets)
 
