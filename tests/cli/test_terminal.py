@@ -1028,3 +1028,24 @@ def test_train_per_site_in_a_terminal_shows_how_far_it_is(home):
     assert re.search(r"counting: 100%\|.*\| 6/6 ", done.screen), done.screen
     assert "\rgazette.example: 1 page -> " in done.screen, done.screen
     assert "\rdir.example: 1 page -> " in done.screen, done.screen
+
+
+def _every_help() -> list[list[str]]:
+    """`blocksift --help`, each command's and each `examples` action's."""
+    from blocksift.cli.main import COMMANDS
+
+    names = [[]] + [[name] for name, _module, _help in COMMANDS]
+    names += [["examples", action] for action in ("list", "show", "delete", "export",
+                                                   "import", "repair", "export-folders")]
+    return names
+
+
+@pytest.mark.parametrize("words", _every_help(), ids=lambda words: " ".join(words) or "-")
+def test_help_fits_a_terminal_of_60_columns(home, words):
+    """In a terminal of 60 columns, `extract --help` had a line of 66
+    ('--format {text,json,html,markdown}, -f {text,json,html,markdown}') and `serve --help`
+    one of 63: a choice list as the metavar is not wrapped by argparse."""
+    done = in_terminal(command(*words, "--help"), environment(home), columns=60)
+    assert_clean(done.returncode, done.screen, 0)
+    long = [line for line in done.screen.split("\n") if len(line) > 60]
+    assert not long, "\n".join(long)

@@ -49,9 +49,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     importing.add_argument("path", type=Path, help="a .jsonl(.gz) file, a folder holding "
                            "pages.jsonl(.gz), or a dataset's name under $BLOCKSIFT_DATASETS")
     importing.add_argument("--on-duplicate", choices=("skip", "replace", "keep"),
-                           default="skip",
-                           help="a record of a page (URL without fragment) that already has "
-                                "an example: skip it (default: nothing stored is lost, the "
+                           default="skip", metavar="MODE",
+                           help="skip, replace or keep: a record of a page (URL without "
+                                "fragment) that already has an example: skip it (default: nothing stored is lost, the "
                                 "record stays in the file), replace the stored one (kept "
                                 "restorable), or keep both")
     add_progress_arguments(importing)

@@ -33,7 +33,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("source", help="HTML file, http(s) URL, or - for stdin")
     add_algorithm_arguments(parser)
     parser.add_argument("--format", "-f", choices=("text", "json", "html", "markdown"),
-                        default="text", help="output format (default %(default)s)")
+                        default="text", metavar="FORMAT",
+                        help="output format: text, json, html or markdown (default "
+                             "%(default)s)")
     parser.add_argument("--url", help="the page's URL (resolves relative links; site rules and "
                                       "adaptation). A file or stdin without it is read under "
                                       "the address the page names for itself (the browser's "

@@ -17,8 +17,9 @@ def _options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--memory-limit", type=int, default=2048, metavar="MIB",
                         help="memory each extraction worker may add, in MiB; a page over it is "
                              "an error and the worker is replaced (default %(default)s; 0: none)")
-    parser.add_argument("--log-level", default="INFO",
-                        choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+    parser.add_argument("--log-level", default="INFO", metavar="LEVEL",
+                        choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+                        help="DEBUG, INFO, WARNING or ERROR (default %(default)s)")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

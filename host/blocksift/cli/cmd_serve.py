@@ -43,8 +43,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                              "serves nothing, so it takes no --port")
     parser.add_argument("--new-token", action="store_true",
                         help="replace the token with a fresh one (clients must be updated)")
-    parser.add_argument("--log-level", default="INFO",
-                        choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+    parser.add_argument("--log-level", default="INFO", metavar="LEVEL",
+                        choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+                        help="DEBUG, INFO, WARNING or ERROR (default %(default)s)")
     parser.set_defaults(run=_run)
 
 
