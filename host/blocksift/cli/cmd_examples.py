@@ -51,9 +51,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     importing.add_argument("--on-duplicate", choices=("skip", "replace", "keep"),
                            default="skip", metavar="MODE",
                            help="skip, replace or keep: a record of a page (URL without "
-                                "fragment) that already has an example: skip it (default: nothing stored is lost, the "
-                                "record stays in the file), replace the stored one (kept "
-                                "restorable), or keep both")
+                                "fragment) that already has an example: skip it (default: "
+                                "nothing stored is lost, the record stays in the file), "
+                                "replace the stored one (kept restorable), or keep both")
     add_progress_arguments(importing)
     actions.add_parser("repair", help="keep a damaged database aside and rebuild it from "
                                       "every example SQLite can still read")
