@@ -581,18 +581,38 @@ def test_train_farsw_json_prints_the_model_and_leaves_the_users_model_alone(tmp_
     assert done.returncode == 0 and json.loads(out.read_text()) == json.loads(done.stdout)
 
 
-@pytest.mark.parametrize("algorithm", ["farsw", "auto"])
-def test_train_to_a_folder_is_refused_before_training(tmp_path, algorithm):
+@pytest.mark.parametrize("algorithm, per_site", [("farsw", []), ("auto", []),
+                                                 ("farsw", ["--per-site"])])
+def test_train_to_a_folder_is_refused_before_training(tmp_path, algorithm, per_site):
     """`--out models/` (a folder): said '/…/models.tmp: Is a directory' once training was
-    over; now before it, naming the folder."""
+    over; now before it, naming the folder. `farsw --per-site` writes one file too (its
+    per-site rules are in it): only `auto --per-site` writes into a folder."""
     folder = tmp_path / "models"
     folder.mkdir()
-    done = blocksift("train", algorithm, "--dataset", str(DATASET), "--out", str(folder),
-                     home=tmp_path / "home")
+    done = blocksift("train", algorithm, *per_site, "--dataset", str(DATASET), "--out",
+                     str(folder), home=tmp_path / "home")
     assert done.returncode == 2, done.stderr
     example = folder / ("farsw.json" if algorithm == "farsw" else "auto-segmenter.npz")
     assert done.stderr == (f"blocksift: error: --out {folder} is a folder; give the model "
                            f"file's name, e.g. {example}\n")
+
+
+@pytest.mark.parametrize("name", ["auto-segmenter.npz", "sites.json"])
+def test_train_auto_per_site_takes_a_folder_not_a_model_file(tmp_path, name):
+    """`train auto --per-site --out m.npz` made a folder named m.npz and wrote the sites'
+    files into it: the name of a file is refused, before any page is read."""
+    out = tmp_path / name
+    done = blocksift("train", "auto", "--per-site", "--dataset", str(DATASET), "--out",
+                     str(out), home=tmp_path / "home")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (f"blocksift: error: --out {out}: train auto --per-site writes one "
+                           "file per site into a folder; give the folder's name\n")
+    assert not out.exists()
+
+
+def test_train_out_help_says_what_per_site_writes():
+    text = " ".join(blocksift("train", "--help").stdout.split())
+    assert "auto --per-site: the folder of the sites' files" in text, text
 
 
 @pytest.mark.parametrize("command", [["train", "farsw"], ["train", "auto"], ["cluster"],

@@ -49,7 +49,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                              "adapts its site in the browser too); farsw, for its own rules "
                              f"(default {MIN_SITE_PAGES['farsw']})")
     parser.add_argument("--out", type=Path, default=None, metavar="PATH",
-                        help="model file to write (default: the user's model path)")
+                        help="model file to write (default: the user's model path); "
+                             "auto --per-site: the folder of the sites' files (default: "
+                             "the user's auto-sites folder)")
     parser.add_argument("--param", action="append", default=[], metavar="K=V",
                         help="training param (alpha, support, significance, line_mode, ...)")
     parser.add_argument("--limit", type=at_least(1), default=None, metavar="N",
@@ -105,11 +107,18 @@ def _out_is_unusable(args: argparse.Namespace) -> bool:
 
     if args.out is None:
         return False
-    if args.out.is_dir() and not args.per_site:  # --per-site writes its files into a folder
+    # auto --per-site writes a file per site into a folder; farsw --per-site, one model file
+    into_folder = args.per_site and args.algorithm == "auto"
+    if args.out.is_dir() and not into_folder:
         print(f"blocksift: error: --out {args.out} is a folder; give the model file's name, "
               f"e.g. {args.out / MODEL_FILE[args.algorithm]}", file=sys.stderr)
         return True
-    folder = args.out if args.per_site else args.out.parent
+    if into_folder and not args.out.is_dir() and args.out.suffix in (".npz", ".json"):
+        # a model file's name: it became a folder of that name holding the sites' files
+        print(f"blocksift: error: --out {args.out}: train auto --per-site writes one file per "
+              "site into a folder; give the folder's name", file=sys.stderr)
+        return True
+    folder = args.out if into_folder else args.out.parent
     existing = next(p for p in (folder, *folder.parents) if p.exists() or p == p.parent)
     why = (f"{existing} is a file, not a folder" if not existing.is_dir() else
            f"{existing} is not writable" if not os.access(existing, os.W_OK | os.X_OK) else "")
