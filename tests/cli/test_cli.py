@@ -1009,3 +1009,42 @@ def test_examples_import_of_a_file_without_pages_is_unusable_input(tmp_path):
     assert done.returncode == 2
     assert done.stderr == (f"blocksift: error: cannot import: {empty} holds no pages (a "
                            "datasets-format .jsonl(.gz) file or folder)\n"), done.stderr
+
+
+def test_eval_compares_the_algorithms_given(tmp_path):
+    """`eval --algo auto --algo linkblocks` scored linkblocks alone (the last --algo won,
+    silently): each is scored, a row each, in the order given."""
+    done = blocksift("eval", "-d", str(DATASET), "--algo", "linkdensity", "--algo",
+                     "linkblocks", "--json", home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    reports = json.loads(done.stdout)
+    assert [r["algorithm"] for r in reports] == ["linkdensity", "linkblocks"]
+    alone = json.loads(blocksift("eval", "-d", str(DATASET), "--algo", "linkblocks",
+                                 "--json", home=tmp_path).stdout)
+    scores = ("pages", "precision", "recall", "f1", "mean_page_f1")
+    assert [reports[1][k] for k in scores] == [alone[0][k] for k in scores]
+    table = blocksift("eval", "-d", str(DATASET), "--algo", "linkdensity", "--algo",
+                      "linkblocks", home=tmp_path).stdout  # piped: the table whole
+    rows = [line.split() for line in table.splitlines()]
+    assert [row[1] for row in rows if row[:1] == ["dataset"] and row[1] != "algorithm"
+            and row[2].isdigit()] == ["linkdensity", "linkblocks"], table
+
+
+@pytest.mark.parametrize("args, message", [
+    (["extract", str(EXAMPLE), "--algo", "auto", "--algo", "linkblocks"],
+     "blocksift extract: error: --algo given twice (auto, then linkblocks): extract runs one "
+     "algorithm (see `blocksift extract --help`)"),
+    (["batch", "--algo", "linkblocks", "--algorithm", "auto"],
+     "blocksift batch: error: --algo given twice (linkblocks, then auto): batch runs one "
+     "algorithm (see `blocksift batch --help`)"),
+    (["eval", "-d", str(DATASET), "--algo", "linkblocks", "--algo", "farsw", "--cv", "intra"],
+     "blocksift: error: several --algo are compared in a plain eval only; --cv runs one "
+     "algorithm at a time"),
+    (["eval", "-d", str(DATASET), "--algo", "auto", "--algo", "clustering"],
+     "blocksift: error: several --algo are compared in a plain eval only; clustering learns "
+     "per site: eval it alone"),
+])
+def test_a_second_algo_is_never_dropped_silently(tmp_path, args, message):
+    done = blocksift(*args, home=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == message + "\n"

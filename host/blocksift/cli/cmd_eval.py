@@ -34,7 +34,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         metavar="PATH_OR_NAME",
                         help="dataset folder/file, or a name under $BLOCKSIFT_DATASETS; "
                              "repeatable (a set given twice is scored once)")
-    add_algorithm_arguments(parser)
+    add_algorithm_arguments(parser, several=True)
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--per-page", action="store_true", help="with --json: per-page scores")
     parser.add_argument("--limit", type=at_least(1), default=None, metavar="N",
@@ -71,6 +71,9 @@ def run(args: argparse.Namespace) -> int:
     if args.per_page and not args.json:
         raise CommandError("--per-page goes with --json (the per-page scores are in the JSON)")
     _check_datasets(args.datasets)
+    algorithms = args.algos or [args.algo]
+    if len(algorithms) > 1:
+        return run_plain(args, _check_several(args, algorithms))
     if args.action == "hide":
         from ..evaluation import hide
 
@@ -107,7 +110,28 @@ def run(args: argparse.Namespace) -> int:
         from ..evaluation import crossval
 
         return crossval.run(args)
-    return run_plain(args, module)
+    return run_plain(args, [(args.algo, module)])
+
+
+def _check_several(args: argparse.Namespace, names: list[str]) -> list[tuple[str, Any]]:
+    """Several ``--algo`` are scored side by side in one table; an experiment (a sweep,
+    a cross-validation, hide's evaluation, a per-site split) runs one algorithm."""
+    plain = "several --algo are compared in a plain eval only"
+    for flag, given in (("--action hide", args.action == "hide"), ("--sweep", args.sweep),
+                        ("--phi-sweep", args.phi_sweep), ("--cv", args.cv != "none")):
+        if given:
+            raise CommandError(f"{plain}; {flag} runs one algorithm at a time")
+    modules = []
+    for name in names:
+        module, _ = load_algorithm(name, args.params)
+        if getattr(module, "MODEL", None) == "site":
+            raise CommandError(f"{plain}; {name} learns per site: eval it alone")
+        modules.append((name, module))
+    for flag, given in (("--folds", args.folds is not None),
+                        ("--train-fraction", args.train_fraction is not None)):
+        if given:
+            raise CommandError(f"{plain}; {flag} goes with one algorithm's experiment")
+    return modules
 
 
 def _check_mode(args: argparse.Namespace, kind: str | None) -> None:
@@ -222,12 +246,16 @@ def _check_out(out: Path) -> None:
         raise CommandError(f"--out {out}: cannot write there ({exc.strerror or exc})") from None
 
 
-def run_plain(args: argparse.Namespace, module: object) -> int:
+def run_plain(args: argparse.Namespace, modules: list[tuple[str, Any]]) -> int:
+    """Each algorithm of ``modules`` (name, module) scored on each dataset, a row each."""
     from ..evaluation.datasets import count_pages, iter_pages, resolve
     from ..evaluation.runner import algorithm_extractor, dataset_label, evaluate
 
-    model = module.load_model() if getattr(module, "MODEL", None) == "trained" else None
-    extractor = algorithm_extractor(args.algo, args.params, model)  # params checked in run
+    extractors = []
+    for algo, module in modules:
+        model = module.load_model() if getattr(module, "MODEL", None) == "trained" else None
+        # params checked in run
+        extractors.append((algo, algorithm_extractor(algo, args.params, model)))
     reports = []
     stop = StopOnCtrlC()
     cut_short = ""
@@ -238,26 +266,31 @@ def run_plain(args: argparse.Namespace, module: object) -> int:
             except FileNotFoundError as exc:
                 raise CommandError(str(exc)) from None
             label = dataset_label(path)
-            bar = None
-            if args.progress:
-                from tqdm import tqdm
+            for algo, extractor in extractors:
+                bar = None
+                if args.progress:
+                    from tqdm import tqdm
 
-                bar = tqdm(desc=label, unit="page", file=sys.stderr,
-                           total=count_pages(path, args.limit))
-            report = evaluate(stop.until_pressed(iter_pages(path, args.limit)), extractor,
-                              dataset=label, algorithm=args.algo,
-                              progress=None if bar is None else bar.update)
-            if bar is not None:  # a tqdm without a total has no truth value
-                bar.close()
+                    bar = tqdm(desc=label if len(extractors) == 1 else f"{label} {algo}",
+                               unit="page", file=sys.stderr,
+                               total=count_pages(path, args.limit))
+                report = evaluate(stop.until_pressed(iter_pages(path, args.limit)), extractor,
+                                  dataset=label, algorithm=algo,
+                                  progress=None if bar is None else bar.update)
+                if bar is not None:  # a tqdm without a total has no truth value
+                    bar.close()
+                if stop.pressed:
+                    if report.pages:
+                        reports.append(report)
+                    total = bar.total if bar is not None else count_pages(path, args.limit)
+                    of = label if len(extractors) == 1 else f"{label} by {algo}"
+                    cut_short = (f"the scores above are of the first {len(report.pages)} of "
+                                 f"{total} pages of {of}" if report.pages else
+                                 f"no page of {of} was scored")
+                    break
+                reports.append(report)
             if stop.pressed:
-                if report.pages:
-                    reports.append(report)
-                total = bar.total if bar is not None else count_pages(path, args.limit)
-                cut_short = (f"the scores above are of the first {len(report.pages)} of "
-                             f"{total} pages of {label}" if report.pages else
-                             f"no page of {label} was scored")
                 break
-            reports.append(report)
     for report in reports:
         warn_about_gold(report)
     scored = [r for r in reports if r.scorable]

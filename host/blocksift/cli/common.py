@@ -46,11 +46,38 @@ def parse_params(pairs: list[str] | None) -> dict[str, Any]:
     return params
 
 
-def add_algorithm_arguments(parser: argparse.ArgumentParser, default: str | None = None) -> None:
+class _AlgorithmOption(argparse.Action):
+    """``--algo NAME``: a second one was dropped silently (``eval --algo auto --algo
+    linkblocks`` scored linkblocks alone). With ``several`` each is kept in ``algos`` (the
+    first is ``algo`` too); else a second is a usage error."""
+
+    def __init__(self, *args: Any, several: bool = False, **kwargs: Any) -> None:
+        self.several = several
+        super().__init__(*args, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        given = getattr(namespace, "algos", None) or []
+        if given and not self.several:
+            command = parser.prog.split()[-1]
+            parser.error(f"--algo given twice ({given[0]}, then {values}): {command} runs one "
+                         "algorithm")
+        if values not in given:  # named twice: scored once
+            given = [*given, values]
+        namespace.algos = given
+        setattr(namespace, self.dest, given[0])
+
+
+def add_algorithm_arguments(parser: argparse.ArgumentParser, default: str | None = None,
+                            several: bool = False) -> None:
+    """``--algo`` and ``--param``; ``several``: ``--algo`` repeatable (``args.algos``)."""
     from ..algorithms import DEFAULT_ALGORITHM
 
     parser.add_argument("--algo", "--algorithm", dest="algo", default=default or DEFAULT_ALGORITHM,
-                        help="algorithm name (see `blocksift algorithms`; default %(default)s)")
+                        action=_AlgorithmOption, several=several,
+                        help="algorithm name (see `blocksift algorithms`; default %(default)s)"
+                        + ("; repeat to compare several" if several else ""))
+    parser.set_defaults(algos=None)
     parser.add_argument("--param", "-p", action="append", default=[], metavar="KEY=VALUE",
                         help="algorithm parameter, repeatable (values are JSON when they parse)")
 
