@@ -1529,3 +1529,49 @@ def test_reader_drops_a_bold_label_the_text_ends_with_and_nothing_follows(
     for n, (tail, words) in enumerate(kept.items()):
         page = reader_of_answer(browser, f"label-{n}", stored_answer(site, "Software features", body + tail))
         assert words in " ".join(text_of(page).split()), tail
+
+
+def test_reader_on_a_phone_keeps_the_look_panel_on_screen_and_the_toolbar_scrolls_away(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    paragraphs = "".join(f"<p>Paragraph {i} of the harbour wall's story, long enough to wrap a few"
+                         " times on a phone and make the page scroll past its toolbar.</p>"
+                         for i in range(30))
+    page = reader_of_answer(browser, "phone", stored_answer(site, "The harbour wall", paragraphs))
+    page.set_viewport(400, 800)
+    page.wait_for("window.innerWidth === 400")
+    # each control's label stays on one line ("Copy as / Markdown", "Save / .md" broke in two)
+    lines = ("(b) => { const r = document.createRange(); r.selectNodeContents(b);"
+             " return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; }")
+    assert page.evaluate(f"[...document.querySelectorAll('.toolbar > button, .toolbar > .group > button')]"
+                         f".filter(b => ({lines})(b) > 1).map(b => b.textContent)") == []
+    # the "Aa" panel opens inside the screen (it hung off its left edge, out of reach)
+    page.evaluate("document.getElementById('display').click(), true")
+    panel = "document.getElementById('display-panel').getBoundingClientRect()"
+    assert page.evaluate(f"{panel}.left >= 0 && {panel}.right <= document.documentElement.clientWidth"), \
+        page.evaluate(f"[{panel}.left, {panel}.right]")
+    page.screenshot(artifacts / "reader-phone-look-panel.png")
+    page.evaluate("document.querySelector('[data-theme-choice=dark]').click(), true")
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    page.evaluate("document.getElementById('display').click(), true")
+    # the toolbar, rows of it on a phone, scrolls away with the page instead of covering the text
+    page.evaluate("window.scrollTo(0, 900), true")
+    page.wait_for("window.scrollY >= 900")
+    assert page.evaluate("document.querySelector('.toolbar').getBoundingClientRect().bottom <= 0")
+    page.screenshot(artifacts / "reader-phone-scrolled.png")
+
+
+def test_reader_wraps_a_long_address_in_the_text_on_a_phone(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    address = "https://www.example-technology-conference-registration.com/tickets/early-bird"
+    html = (f"<p>Register at <a href=\"{address}\">{address}</a> before March.</p>"
+            "<ul><li>Tickets:\u00a0Relaunch\u00a0Onlineshop\u00a0Checkliste\u00a0/\u00a0Relaunch\u00a0Webseite</li></ul>")
+    page = reader_of_answer(browser, "long-address", stored_answer(site, "Conferences 2026", html))
+    page.set_viewport(400, 800)
+    page.wait_for("window.innerWidth === 400")
+    for size in range(3):  # the default size, then larger text
+        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"), \
+            (size, page.evaluate("document.documentElement.scrollWidth"))
+        assert page.evaluate(f"{CONTENT}.querySelector('a').getBoundingClientRect().right"
+                             " <= document.documentElement.clientWidth")
+        page.evaluate("document.getElementById('larger').click(), true")
+    page.screenshot(artifacts / "reader-long-address.png")
