@@ -799,8 +799,9 @@ def test_eval_names_a_missing_dataset_before_scoring_any(tmp_path, action):
                      "--algo", "linkblocks", "--progress", home=tmp_path)
     assert done.returncode == 2
     # the forced bar would have drawn for the first set
-    assert done.stderr == ("blocksift: error: no-such-set: no such dataset "
-                           "(set $BLOCKSIFT_DATASETS)\n"), done.stderr
+    assert done.stderr.startswith("blocksift: error: no-such-set: no such dataset"), \
+        done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr
 
 
 @pytest.mark.parametrize("args", [["--algo", "linkblocks", "--sweep"],
@@ -1048,3 +1049,29 @@ def test_a_second_algo_is_never_dropped_silently(tmp_path, args, message):
     done = blocksift(*args, home=tmp_path)
     assert done.returncode == 2, done.stderr
     assert done.stderr == message + "\n"
+
+
+@pytest.mark.parametrize("command", [["eval"], ["train", "farsw"], ["cluster"],
+                                     ["examples", "import"]])
+def test_a_misspelled_dataset_name_is_met_with_the_names_there_are(tmp_path, command):
+    """`eval -d cleaneval` with $BLOCKSIFT_DATASETS set said 'cleaneval: no such dataset
+    (set $BLOCKSIFT_DATASETS)', beside a folder named cleaneval-dev."""
+    root = tmp_path / "datasets"
+    (root / "mini-dev").mkdir(parents=True)
+    shutil.copy(DATASET / "pages.jsonl", root / "mini-dev" / "pages.jsonl")
+    (root / "notes").mkdir()  # a folder without pages is no dataset
+    env = dict(os.environ, PYTHONPATH=str(REPO / "host"), BLOCKSIFT_DATASETS=str(root),
+               BLOCKSIFT_HOME=str(tmp_path / "home"))
+    flag = [] if command[0] == "examples" else ["-d"]
+    done = subprocess.run([sys.executable, "-m", "blocksift", *command, *flag, "mini"],
+                          capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr
+    line = done.stderr.removeprefix("blocksift: error: ").removeprefix("cannot import: ")
+    assert line.startswith("mini: no such dataset; did you mean mini-dev? (known: "), line
+    assert "mini-dev" in line.split("(known: ")[1] and "notes" not in line
+    missing = subprocess.run([sys.executable, "-m", "blocksift", *command, *flag,
+                              "gone/pages.jsonl"], capture_output=True, text=True,
+                             timeout=300, env=env, cwd=tmp_path)
+    assert missing.stderr.endswith("gone/pages.jsonl: no such dataset file or folder\n"), \
+        missing.stderr

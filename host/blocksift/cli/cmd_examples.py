@@ -307,7 +307,9 @@ def _dataset(path: Path) -> Path:
         found = dataset_path(str(path))
     except PageNotDataset as exc:
         raise CommandError(f"cannot import: {exc}") from None
-    except CommandError:
+    except CommandError as exc:
+        if not path.exists():  # named as the other commands name it, the sets there listed
+            raise CommandError(f"cannot import: {exc}") from None
         return path
     return path if path.exists() else found
 
