@@ -1575,3 +1575,24 @@ def test_reader_wraps_a_long_address_in_the_text_on_a_phone(
                              " <= document.documentElement.clientWidth")
         page.evaluate("document.getElementById('larger').click(), true")
     page.screenshot(artifacts / "reader-long-address.png")
+
+
+def test_reader_on_a_phone_leaves_room_under_a_long_title_for_the_text(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    title = ("Microsoft - Surface Laptop - Copilot+ PC - 13.8\" Touchscreen - Snapdragon X Plus 2024"
+             " - 16GB Memory - 512GB Storage (7th Ed) - Dune")
+    html = "<p>Model: ZGM-00026</p><p>A thin and light laptop for work and play, all day long.</p>"
+    page = reader_of_answer(browser, "phone-title", stored_answer(site, title, html))
+    page.set_viewport(400, 800)
+    page.wait_for("window.innerWidth === 400")
+    # the title, in the article's type, took nine lines and half the screen before the text
+    height = page.evaluate("document.getElementById('title').getBoundingClientRect().height")
+    assert height <= 800 * 0.35, height
+    assert page.evaluate("document.getElementById('content').getBoundingClientRect().top") < 800 * 0.6
+    size = "parseFloat(getComputedStyle(document.getElementById('{}')).fontSize)"
+    assert page.evaluate(size.format("title")) > page.evaluate(size.format("content")) * 1.2
+    page.screenshot(artifacts / "reader-phone-title.png")
+    # a wide window keeps the large title
+    page.set_viewport(1200, 900)
+    page.wait_for("window.innerWidth === 1200")
+    assert page.evaluate(size.format("title")) >= page.evaluate(size.format("content")) * 1.6
