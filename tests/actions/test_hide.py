@@ -1849,6 +1849,22 @@ def test_what_a_pop_up_list_of_links_is(links: str, name: str) -> None:
     assert hide_module._named(element, "dialog banner: 3 links", stats) == f"{name}: 3 links"
 
 
+def test_a_note_the_segmenter_takes_whole_for_main_text_is_said_so() -> None:
+    # every block of a short note is main: auto's region is the whole page, which hide
+    # cannot clean around; the plan said "auto found no main text here"
+    page = Page("<html><body><main><article><h1>Notes on winter pruning</h1>"
+                "<p>Prune apple trees in late winter, when the wood is dormant and the frame "
+                "of the tree is easy to see without its leaves.</p>"
+                "<p>Take out dead, diseased and crossing branches first, then thin the crown "
+                "so that light and air reach its middle.</p></article></main></body></html>")
+    result = load("auto").extract(page, load("auto").Params(main_text=False))
+    assert [b.kind for b in result.blocks] == ["main"]
+    links = load("linkblocks").extract(page, load("linkblocks").Params(main_text=False))
+    plan = decide(page, result, links, STRUCTURE).plan
+    assert plan.restraint == "auto took the whole page for its main text"
+    assert plan.targets == []
+
+
 @pytest.mark.parametrize(("xpaths", "why"), [
     # the segmenter took none of the note for its text: it says so, not "little main
     # content was found", which read on a whole page of text as if it had little to say

@@ -429,8 +429,10 @@ def test_hide_keeps_a_pages_own_padding(browser: harness.Browser, site: harness.
 
 def test_a_held_back_hide_that_hides_nothing_says_so_and_why(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
-    """A short note whose text the segmenter does not take for main text: hide holds back
-    (only ads and banners may go) and finds none. The toast said "Nothing to hide" over
+    """A short note every block of which the segmenter takes for main text, a region of the
+    whole page, which leaves no main content to clean around: hide holds back (only ads and
+    banners may go) and finds none; it said "auto found no main text here", where auto had
+    taken all of it. The toast said "Nothing to hide" over
     "Nothing hidden: hide holds back on this page (little main content was found) and found
     nothing it may hide": a title the page's clutter may belie, a reason read as if the page
     had little to say, and no word of what hide would still have hidden. Now it says nothing
@@ -443,7 +445,7 @@ def test_a_held_back_hide_that_hides_nothing_says_so_and_why(
     status = browser.act(page, "hide")
     assert status["status"] == "not-suitable", status
     restraint = status.get("restraint") or ""
-    assert restraint == "auto found no main text here", status
+    assert restraint == "auto took the whole page for its main text", status
     toast = page.evaluate(
         f"(() => {{ const t = {UI}.querySelector('.toast.info'); const r = t.getBoundingClientRect();"
         " return { title: t.querySelector('strong').textContent,"

@@ -1388,12 +1388,16 @@ def _careful(result: ExtractionResult | None, params: HideParams) -> str:
     return ""
 
 
-def _little_main(result: ExtractionResult | None, chars: int) -> str:
+def _little_main(result: ExtractionResult | None, chars: int, whole: bool = False) -> str:
     """Why hide holds back where the main content found is short (``min_main_chars``), in
     words a reader can check: who found how much. "little main content was found" read, on
     a short note whose every word is its text, as if the page had little to say; the
-    segmenter had found none of it."""
+    segmenter had found none of it. ``whole``: the segmenter labelled every block of the
+    page main, a region of the whole page, which leaves no main content to clean around
+    (:func:`main_elements`); it did find main text, all of it."""
     who = result.algorithm if result is not None and result.algorithm else "blocksift"
+    if whole:
+        return f"{who} took the whole page for its main text"
     if not chars:
         return f"{who} found no main text here"
     return f"{who} found only {chars} characters of main text here"
@@ -1872,7 +1876,8 @@ def decide(page: Page, result: ExtractionResult | None,
             restraint = ("hiding every link block would take most of the page (its main "
                          "content was probably missed)")
         elif main_chars < params.min_main_chars:
-            restraint = _little_main(result, main_chars)
+            whole = any(s.element is body or s.element is page.tree for s in main_segments)
+            restraint = _little_main(result, main_chars, whole)
         else:
             restraint = _careful(result, params)
             careful = bool(restraint)
