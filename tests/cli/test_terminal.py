@@ -1049,3 +1049,57 @@ def test_help_fits_a_terminal_of_60_columns(home, words):
     assert_clean(done.returncode, done.screen, 0)
     long = [line for line in done.screen.split("\n") if len(line) > 60]
     assert not long, "\n".join(long)
+
+
+def test_a_batch_stopped_by_ctrl_c_goes_on_with_resume(home, tmp_path):
+    """Ctrl-C part way through `batch -o out.jsonl`, then the same command with --resume:
+    the pages written are skipped, the rest appended, a last line cut short (a run killed)
+    dropped first; the file ends as one whole run's (re-running wrote it all anew)."""
+    html = EXAMPLE.read_text(encoding="utf-8")
+    pages = tmp_path / "many.jsonl"
+    pages.write_text("".join(json.dumps({"id": f"p{n}", "html": html}) + "\n"
+                             for n in range(300)), encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    stopped = in_terminal(command("batch", "--jobs", "1", "-o", str(out)), environment(home),
+                          stdin=pages, interrupt_after=r" [1-9][0-9]*/300 ", timeout=240)
+    assert_clean(stopped.returncode, stopped.screen, 130)
+    assert stopped.lines[-1].endswith("; --resume goes on from there"), stopped.screen
+    before = out.read_text(encoding="utf-8").count("\n")
+    assert 0 < before < 300
+    with out.open("a", encoding="utf-8") as handle:
+        handle.write('{"id": "p999", "te')  # killed while writing a line
+    done = in_terminal(command("batch", "--jobs", "2", "-o", str(out), "--resume"),
+                       environment(home), stdin=pages, timeout=240)
+    assert_clean(done.returncode, done.screen, 0)
+    assert "300/300" in done.screen, done.screen
+    assert done.lines[-1] == (f"blocksift: batch: {300 - before} lines written to {out} "
+                              f"after its {before}: ok {300 - before}"), done.screen
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["id"] for r in records] == [f"p{n}" for n in range(300)]
+    assert all("Gull Point" in r["text"] for r in records)
+
+
+@pytest.mark.parametrize("args, written, message", [
+    ([], None, "--resume needs --output FILE: the JSONL file of the run to go on with"),
+    (["-o", "out.parquet"], None,
+     "--resume appends to a JSONL --output; a Parquet file cannot be added to"),
+    (["-o", "out.jsonl"], [f"p{n}" for n in range(40)],
+     "cannot resume out.jsonl: it holds 40 lines, more than the 31 pages of the input"),
+    (["-o", "out.jsonl"], ["p0", "other"],
+     "cannot resume out.jsonl: its line 2 is of page 'other', the input's page 2 is 'p1'; "
+     "not the same input (without --resume it is written anew)"),
+])
+def test_resume_refuses_what_it_cannot_go_on_with(home, pages, tmp_path, args, written,
+                                                  message):
+    """Said before any page runs, and the output left as it was."""
+    out = tmp_path / "out.jsonl"
+    if written is not None:
+        out.write_text("".join(json.dumps({"id": i, "text": ""}) + "\n" for i in written),
+                       encoding="utf-8")
+    kept = out.read_bytes() if out.exists() else None
+    argv = command("batch", str(pages), "--resume", *args)
+    done = subprocess.run(argv, capture_output=True, timeout=300, env=environment(home),
+                          cwd=tmp_path, stdin=subprocess.DEVNULL)
+    line = assert_one_line_error(done.returncode, done.stderr.decode())
+    assert line == f"blocksift: error: {message}"
+    assert (out.read_bytes() if out.exists() else None) == kept

@@ -131,8 +131,10 @@ def _make_folder(output: Path) -> None:
                            f"({exc.strerror or exc})") from None
 
 
-def open_sink(args: Any, stdout: BinaryIO, columns: dict[str, str]) -> JsonlSink | ParquetSink:
-    """The sink ``--output``/``--format`` ask for; checked before any page is read."""
+def open_sink(args: Any, stdout: BinaryIO, columns: dict[str, str], append: bool = False
+              ) -> JsonlSink | ParquetSink:
+    """The sink ``--output``/``--format`` ask for; checked before any page is read.
+    ``append``: a JSONL ``--output`` is added to (``batch --resume``)."""
     output: Path | None = args.output
     fmt = args.format or ("parquet" if output is not None and output.suffix == ".parquet"
                           else "jsonl")
@@ -144,6 +146,6 @@ def open_sink(args: Any, stdout: BinaryIO, columns: dict[str, str]) -> JsonlSink
     if fmt == "parquet":
         return ParquetSink(output, columns)
     try:
-        return JsonlSink(output.open("wb"), owned=True)
+        return JsonlSink(output.open("ab" if append else "wb"), owned=True)
     except OSError as exc:
         raise CommandError(f"cannot write {output}: {exc.strerror or exc}") from None

@@ -65,6 +65,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     from . import batch_output, batch_warc
 
     batch_output.add_arguments(parser)
+    parser.add_argument("--resume", action="store_true",
+                        help="go on with a run that was stopped: the pages whose lines the "
+                             "JSONL --output holds are skipped, the rest appended (a last "
+                             "line cut short is dropped first)")
     batch_warc.add_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -94,12 +98,77 @@ def _line_count(stream: Any) -> int | None:
 
 def interrupted_summary(written: int, total: int | None, output: Any, parquet: bool) -> str:
     """What a run stopped by Ctrl-C left behind: how many pages were written (the first
-    ones, in input order, each whole) and where."""
+    ones, in input order, each whole) and where; for a JSONL file, how to go on."""
     pages = f"{written} of {total} pages" if total else \
         f"{written} page{'' if written == 1 else 's'}"
     where = output if output is not None else "standard output"
     form = "a complete Parquet file" if parquet else "whole lines"
-    return f"{pages} written to {where} ({form}, in input order)"
+    again = "; --resume goes on from there" if output is not None and not parquet else ""
+    return f"{pages} written to {where} ({form}, in input order){again}"
+
+
+def _check_resume(args: argparse.Namespace) -> None:
+    """``--resume`` appends to a JSONL file: said before any page is read."""
+    if not args.resume:
+        return
+    if getattr(args, "warc", None):
+        raise CommandError("--resume goes on with JSONL pages in, not --warc")
+    if args.output is None:
+        raise CommandError("--resume needs --output FILE: the JSONL file of the run to go on "
+                           "with")
+    if args.format == "parquet" or (args.format is None and args.output.suffix == ".parquet"):
+        raise CommandError("--resume appends to a JSONL --output; a Parquet file cannot be "
+                           "added to")
+
+
+def _written_before(output: Any) -> tuple[int, Any]:
+    """The whole lines a stopped run left in ``output`` and the id of the last one; a last
+    line cut short (a run killed, not stopped by Ctrl-C) is cut off the file."""
+    import json
+
+    try:
+        handle = open(output, "r+b")  # noqa: SIM115
+    except FileNotFoundError:
+        return 0, None
+    except OSError as exc:
+        raise CommandError(f"cannot resume {output}: {exc.strerror or exc}") from None
+    with handle:
+        count, end, last = 0, 0, b""
+        while line := handle.readline():
+            if not line.endswith(b"\n"):
+                break
+            count, end, last = count + 1, end + len(line), line
+        handle.truncate(end)
+    try:
+        last_id = json.loads(last)["id"] if last else None
+    except (ValueError, KeyError, TypeError):
+        raise CommandError(f"cannot resume {output}: its line {count} is not a line batch "
+                           "wrote") from None
+    return count, last_id
+
+
+def _skip_written(lines: Any, count: int, last_id: Any, output: Any) -> Any:
+    """The input with its first ``count`` pages (as batch counts them: blank lines are
+    none) read past, the last of them checked against the output's last line."""
+    from .batch_run import OversizedLine, decode_line, oversized_line
+
+    if not count:
+        return lines
+    seen = 0
+    while seen < count:
+        raw = next(lines, None)
+        if raw is None:
+            raise CommandError(f"cannot resume {output}: it holds {count} lines, more than "
+                               f"the {seen} pages of the input")
+        if isinstance(raw, OversizedLine) or raw.strip():
+            seen += 1
+    record_id = (oversized_line(raw, 0)["id"] if isinstance(raw, OversizedLine)
+                 else decode_line(raw)[0])
+    if record_id != last_id:
+        raise CommandError(f"cannot resume {output}: its line {count} is of page "
+                           f"{last_id!r}, the input's page {count} is {record_id!r}; not "
+                           "the same input (without --resume it is written anew)")
+    return lines
 
 
 class _Counted:
@@ -117,8 +186,9 @@ class _Counted:
         self.counts[status] = self.counts.get(status, 0) + 1
         self.own_address += "url_from" in record
 
-    def summary(self, output: Any) -> str:
-        """``31 lines written to out.jsonl: ok 28, not_suitable 2, error 1``"""
+    def summary(self, output: Any, before: int = 0) -> str:
+        """``31 lines written to out.jsonl: ok 28, not_suitable 2, error 1``; ``before``:
+        the lines a resumed run found there (``... to out.jsonl after its 43: ...``)."""
         total = sum(self.counts.values())
         shares = ", ".join(f"{status} {count}" for status, count in sorted(
             self.counts.items(), key=lambda item: (item[0] == "error", -item[1], item[0])))
@@ -126,6 +196,7 @@ class _Counted:
         named = "its page's" if own == 1 else "their pages'"
         return (f"{total} line{'' if total == 1 else 's'} written to "
                 f"{output if output is not None else 'standard output'}"
+                + (f" after its {before}" if before else "")
                 + (f": {shares}" if shares else "")
                 + (f"; {own} read under {named} own address" if own else ""))
 
@@ -210,6 +281,7 @@ def run(args: argparse.Namespace) -> int:
     limits = BatchLimits(timeout_s=args.timeout, memory_limit_mb=args.memory_limit or None,
                          model_path=model_path)
     given = getattr(args, "input", None)
+    _check_resume(args)
     if getattr(args, "warc", None):
         if given:
             raise CommandError("give JSONL pages (FILE) or --warc files, not both")
@@ -235,16 +307,23 @@ def _run_lines(args: argparse.Namespace, stream: Any, source: str, params: dict[
     lines = _input(stream, source)
     from .batch_output import JSONL_COLUMNS, JsonlSink, open_sink
 
-    sink = open_sink(args, sys.stdout.buffer, JSONL_COLUMNS)
+    max_bytes = args.max_bytes or MAX_INPUT_BYTES
+    pages = bounded_lines(lines, max_bytes)
+    before = 0  # --resume: the pages the output holds already
+    if args.resume:
+        before, last_id = _written_before(args.output)
+        pages = _skip_written(pages, before, last_id, args.output)
+    sink = open_sink(args, sys.stdout.buffer, JSONL_COLUMNS, append=args.resume)
     counted = _Counted(sink)
     # tqdm without a total has no truth value (bool() raises): compare with None
     progress = None
     if want_progress(args.progress):
         from tqdm import tqdm
 
-        progress = tqdm(unit="page", file=sys.stderr, total=None if isinstance(
-            lines, _Gunzipped) else _line_count(stream))
-    written = 0
+        left = None if isinstance(lines, _Gunzipped) else _line_count(stream)
+        progress = tqdm(unit="page", file=sys.stderr, initial=before,
+                        total=None if left is None else left + before)
+    written = before
 
     def on_line() -> None:
         nonlocal written
@@ -254,9 +333,8 @@ def _run_lines(args: argparse.Namespace, stream: Any, source: str, params: dict[
 
     interrupted = False
     try:
-        max_bytes = args.max_bytes or MAX_INPUT_BYTES
-        asyncio.run(run_pages(bounded_lines(lines, max_bytes), counted, args.algo,
-                              params, args.jobs, limits, args.action, on_line, max_bytes))
+        asyncio.run(run_pages(pages, counted, args.algo, params, args.jobs, limits,
+                              args.action, on_line, max_bytes))
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -273,5 +351,5 @@ def _run_lines(args: argparse.Namespace, stream: Any, source: str, params: dict[
         print(f"blocksift: interrupted: {summary}", file=sys.stderr)
         return EXIT_INTERRUPTED
     if progress is not None:  # under the bar, how the pages went (piped, stderr stays quiet)
-        print(f"blocksift: batch: {counted.summary(args.output)}", file=sys.stderr)
+        print(f"blocksift: batch: {counted.summary(args.output, before)}", file=sys.stderr)
     return 0
