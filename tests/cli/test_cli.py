@@ -1075,3 +1075,15 @@ def test_a_misspelled_dataset_name_is_met_with_the_names_there_are(tmp_path, com
                              timeout=300, env=env, cwd=tmp_path)
     assert missing.stderr.endswith("gone/pages.jsonl: no such dataset file or folder\n"), \
         missing.stderr
+
+
+@pytest.mark.parametrize("name", ["extract", "batch", "eval", "train", "cluster"])
+def test_the_options_every_command_shares_are_spelled_alike(name):
+    """`train` and `cluster` took `--param K=V` without `-p` and `train` `--dataset PATH`,
+    where extract, batch and eval say `--param KEY=VALUE, -p KEY=VALUE` and eval and cluster
+    `--dataset PATH_OR_NAME, -d PATH_OR_NAME` (a name under $BLOCKSIFT_DATASETS works for
+    each)."""
+    helped = blocksift(*(["train", "farsw"] if name == "train" else [name]), "--help").stdout
+    assert "--param KEY=VALUE, -p KEY=VALUE" in helped, helped
+    if name in ("eval", "train", "cluster"):
+        assert "--dataset PATH_OR_NAME, -d PATH_OR_NAME" in helped, helped

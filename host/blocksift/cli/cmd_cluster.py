@@ -39,8 +39,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("files", nargs="*", type=Path, help="HTML files (one group)")
     parser.add_argument("--dataset", "-d", dest="datasets", action="append", default=[],
                         metavar="PATH_OR_NAME", help="labeled dataset; repeatable")
-    parser.add_argument("--param", dest="params", action="append", default=[],
-                        metavar="K=V", help="clustering parameter, e.g. sim_threshold=0.9")
+    parser.add_argument("--param", "-p", dest="params", action="append", default=[],
+                        metavar="KEY=VALUE", help="clustering parameter, repeatable, e.g. "
+                        "sim_threshold=0.9")
     parser.add_argument("--limit", type=at_least(1), default=None, metavar="N",
                         help="first N pages of each dataset")
     parser.add_argument("--pooled", action="store_true",

@@ -38,8 +38,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                     "file; needs the 'train' extra) or FAR-SW's rules (a JSON file).")
     parser.add_argument("algorithm", choices=sorted(TRAINABLE), help="algorithm to train")
     parser.add_argument("--dataset", "-d", action="append", dest="datasets", required=True,
-                        metavar="PATH", help="labeled pages: a dataset name, folder or .jsonl"
-                        "(.gz) file; repeat to combine")
+                        metavar="PATH_OR_NAME", help="labeled pages: a dataset name, folder "
+                        "or .jsonl(.gz) file; repeat to combine")
     parser.add_argument("--per-site", action="store_true",
                         help="farsw: also learn one rule set per site; auto: only adapt auto "
                              "to each site of the pages (files in the user's data dir)")
@@ -52,8 +52,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help="model file to write (default: the user's model path); "
                              "auto --per-site: the folder of the sites' files (default: "
                              "the user's auto-sites folder)")
-    parser.add_argument("--param", action="append", default=[], metavar="K=V",
-                        help="training param (alpha, support, significance, line_mode, ...)")
+    parser.add_argument("--param", "-p", action="append", default=[], metavar="KEY=VALUE",
+                        help="farsw: training param, repeatable (alpha, support, significance, "
+                             "line_mode, ...)")
     parser.add_argument("--limit", type=at_least(1), default=None, metavar="N",
                         help="first N pages of each dataset")
     parser.add_argument("--seed", type=int, default=None, metavar="N",
