@@ -1087,3 +1087,25 @@ def test_the_options_every_command_shares_are_spelled_alike(name):
     assert "--param KEY=VALUE, -p KEY=VALUE" in helped, helped
     if name in ("eval", "train", "cluster"):
         assert "--dataset PATH_OR_NAME, -d PATH_OR_NAME" in helped, helped
+
+
+@pytest.mark.parametrize("args, named", [
+    (["--algo", "linkblocks", "extract", str(EXAMPLE)], "blocksift extract --algo"),
+    (["--format=json", "extract", str(EXAMPLE)], "blocksift extract --format"),
+    (["-p", "c_t=3"], "blocksift COMMAND -p"),
+])
+def test_a_command_option_before_the_command_is_named_as_such(args, named):
+    """`blocksift --algo linkblocks extract page.html` said "unknown command 'linkblocks'":
+    the option's value was taken for the command."""
+    done = blocksift(*args)
+    assert done.returncode == 2, done.stderr
+    option = args[0].split("=")[0]
+    assert done.stderr == (f"blocksift: error: {option} is an option of a command, not of "
+                           f"blocksift: give it after the command ({named} ...) (see "
+                           "`blocksift --help`)\n"), done.stderr
+
+
+@pytest.mark.parametrize("args", [["--vers"], ["--help"], ["-h"]])
+def test_blocksift_own_options_still_answer(args):
+    done = blocksift(*args)
+    assert done.returncode == 0 and done.stdout and not done.stderr, done.stderr

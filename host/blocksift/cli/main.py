@@ -90,6 +90,14 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
             # A module's run() serves its commands unless a parser set its own ``run``.
             if subparsers.choices[command].get_default("run") is None:
                 subparsers.choices[command].set_defaults(run=module.run)
+    first = (argv or [""])[0].split("=", 1)[0]
+    if first.startswith("-") and first != "--" and not any(
+            own.startswith(first) for own in ("-h", "--help", "--version")):
+        # 'blocksift --algo linkblocks extract page.html' said "unknown command
+        # 'linkblocks'": the option's value taken for the command
+        named = next((word for word in argv or [] if word in subparsers.choices), "COMMAND")
+        parser.error(f"{first} is an option of a command, not of blocksift: give it after "
+                     f"the command (blocksift {named} {first} ...)")
     if argv is not None and chosen is not None and chosen not in subparsers.choices:
         # argparse would list every command in one long line; say it shorter, with the
         # nearest command when there is one ("extarct", "evaluate")
