@@ -1103,3 +1103,25 @@ def test_resume_refuses_what_it_cannot_go_on_with(home, pages, tmp_path, args, w
     line = assert_one_line_error(done.returncode, done.stderr.decode())
     assert line == f"blocksift: error: {message}"
     assert (out.read_bytes() if out.exists() else None) == kept
+
+
+def test_ctrl_c_during_train_per_site_says_which_sites_are_done(home, tmp_path):
+    """Ctrl-C while `train auto --per-site` counts the sites' pages said only 'interrupted':
+    now how many sites' files were written and that the same command goes on."""
+    html = EXAMPLE.read_text(encoding="utf-8")
+    dataset = tmp_path / "pages.jsonl"
+    dataset.write_text("".join(json.dumps({"id": str(n), "url": f"https://s{n}.example/a",
+                                           "html": html, "gold": "Why Lighthouses Went Dark"})
+                               + "\n" for n in range(400)), encoding="utf-8")
+    done = in_terminal(command("train", "auto", "--per-site", "-d", str(dataset)),
+                       environment(home), interrupt_after=r"s\d+\.example: 1 page -> ",
+                       timeout=240)
+    assert_clean(done.returncode, done.screen, 130)
+    last = done.lines[-1]
+    found = re.fullmatch(r"blocksift: interrupted: (\d+) of 400 sites adapted \(in (.+)\); "
+                         r"the others are as they were, and the same command adapts them all",
+                         last.strip())
+    assert found, done.screen[-1500:]
+    written = sorted(Path(found.group(2)).glob("*.json"))
+    assert 0 < int(found.group(1)) == len(written) < 400
+    assert all(json.loads(path.read_text()) for path in written)  # each file whole

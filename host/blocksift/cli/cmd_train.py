@@ -408,25 +408,37 @@ def _auto_sites(args: argparse.Namespace, paths: list[Path]) -> int:
     bar = _progress_bar(args, "counting", [])
     if bar is not None:
         bar.total = sum(len(pages) + len(mine) for pages, mine, _ in chosen.values())
-    for site, (pages, mine, own) in chosen.items():
-        # the saved examples counted as such, so the file says how many pages are the user's
-        prior = adapt.learn(site, pages, examples=mine,
-                            progress=bar.update if bar is not None else None)
-        if own or replayed.get(site):
-            # changes already counted in (the old file's) or not yet (still journaled) are
-            # in these counts: never counted again
-            old = adapt.read_site_file(directory / f"{site}.json")
-            prior.changes = [*(old.changes if old else []), *replayed.get(site, [])]
-        path = adapt.save(prior, directory)
-        note = f" ({len(own)} of them your saved examples)" if own else ""
-        total = len(pages) + len(mine)
-        count = f"{total} page" + ("s" if total != 1 else "")
-        line = f"{site}: {count}{note} -> {path}"
+    try:
+        for site, (pages, mine, own) in chosen.items():
+            # the saved examples counted as such, so the file says how many pages are the
+            # user's
+            prior = adapt.learn(site, pages, examples=mine,
+                                progress=bar.update if bar is not None else None)
+            if own or replayed.get(site):
+                # changes already counted in (the old file's) or not yet (still journaled)
+                # are in these counts: never counted again
+                old = adapt.read_site_file(directory / f"{site}.json")
+                prior.changes = [*(old.changes if old else []), *replayed.get(site, [])]
+            path = adapt.save(prior, directory)  # the old file or the new one, never half
+            note = f" ({len(own)} of them your saved examples)" if own else ""
+            total = len(pages) + len(mine)
+            count = f"{total} page" + ("s" if total != 1 else "")
+            line = f"{site}: {count}{note} -> {path}"
+            if bar is not None:
+                bar.write(line, file=sys.stdout)
+            else:
+                print(line)
+            written += 1
+    except KeyboardInterrupt:  # it said only 'interrupted': which sites are done?
         if bar is not None:
-            bar.write(line, file=sys.stdout)
-        else:
-            print(line)
-        written += 1
+            bar.close()
+        from .main import EXIT_INTERRUPTED
+
+        sites = len(chosen)
+        print(f"blocksift: interrupted: {written} of {sites} site{'s' if sites != 1 else ''} "
+              f"adapted (in {directory}); the others are as they were, and the same "
+              "command adapts them all", file=sys.stderr)
+        return EXIT_INTERRUPTED
     if bar is not None:
         bar.close()
     if not written:
