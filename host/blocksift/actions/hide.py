@@ -824,7 +824,12 @@ def _structural_kind(element: etree._Element, tokens: set[str]) -> tuple[str, st
         # a kitchen shop's menu item 'Cookie Cutters' (navmenu-id-cookie-cutters) is no
         # cookie banner: in a menu, only one asking for consent is
         tokens = {t for t in tokens if t not in _CONSENT_WORDS and "cookie" not in t}
-    if tokens & _BANNER_TOKENS or role in ("dialog", "alertdialog"):
+    if (tokens & _BANNER_TOKENS or role in ("dialog", "alertdialog")) and not (
+            tokens & _BANNER_TOKENS <= _GENERIC_BANNER_TOKENS
+            and role not in ("dialog", "alertdialog") and _picture_caption(element)):
+        # (a card's words laid over its picture in its link, named only an overlay by its
+        # class, are the card's: a shop's product names and prices, 75 of them on one
+        # collection page, went as "overlay banners")
         name = sorted(tokens & _BANNER_TOKENS)
         what = name[0] if name else role
         return "other", f"{what} banner"
