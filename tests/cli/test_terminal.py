@@ -1125,3 +1125,11 @@ def test_ctrl_c_during_train_per_site_says_which_sites_are_done(home, tmp_path):
     written = sorted(Path(found.group(2)).glob("*.json"))
     assert 0 < int(found.group(1)) == len(written) < 400
     assert all(json.loads(path.read_text()) for path in written)  # each file whole
+
+
+def test_batch_help_names_its_options_as_the_others_do(tmp_path):
+    """'--jobs JOBS, -j JOBS' (every other number is N) and --warc 'instead of JSONL on
+    stdin' (JSONL comes from FILE too)."""
+    text = " ".join(run("batch", "--help", home=tmp_path).stdout.decode().split())
+    assert "--jobs N, -j N worker processes" in text, text
+    assert "instead of JSONL pages (FILE or standard input)" in text, text

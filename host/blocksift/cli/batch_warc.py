@@ -35,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("--warc", nargs="+", metavar="FILE|GLOB",
                         help="read HTML responses from WARC files (.warc, .warc.gz; globs "
-                             "allowed) instead of JSONL on stdin")
+                             "allowed) instead of JSONL pages (FILE or standard input)")
     parser.add_argument("--max-bytes", type=at_least(1), default=None, metavar="BYTES",
                         help="skip a larger page with a reason: a WARC payload (default "
                              f"{DEFAULT_MAX_BYTES}) or a JSONL line, written as an error line "

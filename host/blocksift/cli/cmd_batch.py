@@ -51,7 +51,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     add_algorithm_arguments(parser)
     add_model_argument(parser)
     parser.add_argument("--jobs", "-j", type=worker_count, default=os.cpu_count() or 1,
-                        help="worker processes (default: CPU count)")
+                        metavar="N", help="worker processes (default: CPU count)")
     parser.add_argument("--timeout", type=seconds, default=30.0, metavar="SECONDS",
                         help="per-page time limit; a page over it is an error line "
                              "(default %(default)s)")
