@@ -1109,3 +1109,12 @@ def test_a_command_option_before_the_command_is_named_as_such(args, named):
 def test_blocksift_own_options_still_answer(args):
     done = blocksift(*args)
     assert done.returncode == 0 and done.stdout and not done.stderr, done.stderr
+
+
+def test_examples_repair_before_any_example_says_there_is_no_database(tmp_path):
+    """It said '<path> is readable; nothing to repair' of a file that does not exist."""
+    done = blocksift("examples", "repair", home=tmp_path)
+    path = tmp_path / "data" / "examples.sqlite3"
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"{path} does not exist yet; nothing to repair\n"
+    assert not path.exists()

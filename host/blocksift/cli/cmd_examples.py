@@ -82,6 +82,9 @@ def _repair(args: argparse.Namespace) -> int:
 
     from ..storage.examples import repair
 
+    if not _store_path(args).exists():  # it said '... is readable' of a file not there
+        print(f"{_store_path(args)} does not exist yet; nothing to repair")
+        return 0
     try:
         report = repair(_store_path(args))
     except (OSError, sqlite3.Error) as exc:
