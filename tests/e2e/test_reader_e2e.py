@@ -1596,3 +1596,32 @@ def test_reader_on_a_phone_leaves_room_under_a_long_title_for_the_text(
     page.set_viewport(1200, 900)
     page.wait_for("window.innerWidth === 1200")
     assert page.evaluate(size.format("title")) >= page.evaluate(size.format("content")) * 1.6
+
+
+CONTRAST = """((a, b) => {
+  const lum = (css) => { const c = document.createElement('span'); c.style.color = css; document.body.append(c);
+    const rgb = getComputedStyle(c).color.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number); c.remove();
+    const [r, g, b] = rgb.map(v => v / 255).map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const [x, y] = [lum(a), lum(b)];
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+})"""
+
+
+def test_reader_s_quiet_grey_reads_in_every_theme(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    html = ("<blockquote><p>A quote, in the quiet grey.</p></blockquote>"
+            "<pre data-language=\"python\"><code>print('tide')</code></pre>")
+    page = reader_of_answer(browser, "contrast", stored_answer(site, "The harbour wall", html))
+    page.evaluate("document.getElementById('display').click(), true")
+    var = "getComputedStyle(document.documentElement).getPropertyValue('--{}').trim()"
+    for theme in ("light", "sepia", "dark"):
+        page.evaluate(f"document.querySelector('[data-theme-choice={theme}]').click(), true")
+        page.wait_for(f"document.documentElement.dataset.theme === '{theme}'")
+        # the grey of quotes, captions, the date line and a listing's language name: WCAG AA
+        # (4.5:1) on the page and on a code block's background
+        for ground in ("bg", "code-bg"):
+            ratio = page.evaluate(f"{CONTRAST}({var.format('muted')}, {var.format(ground)})")
+            assert ratio >= 4.5, (theme, ground, ratio)
+        assert page.evaluate(f"{CONTRAST}({var.format('link')}, {var.format('bg')})") >= 4.5, theme
+        page.screenshot(artifacts / f"reader-contrast-{theme}.png")
