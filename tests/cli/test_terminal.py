@@ -1133,3 +1133,34 @@ def test_batch_help_names_its_options_as_the_others_do(tmp_path):
     text = " ".join(run("batch", "--help", home=tmp_path).stdout.decode().split())
     assert "--jobs N, -j N worker processes" in text, text
     assert "instead of JSONL pages (FILE or standard input)" in text, text
+
+
+@pytest.mark.parametrize("how", ["file", "stdin", "warc", "resume"])
+def test_batch_refuses_to_write_over_its_input(home, pages, tmp_path, how):
+    """`batch pages.jsonl -o pages.jsonl` emptied the input before a line was read, wrote
+    one error line and exited 0: the pages were gone."""
+    source = pages
+    if how == "warc":
+        pytest.importorskip("fastwarc", reason="WARC input needs FastWARC: pip install "
+                                               "'.[warc]'")
+        from blocksift import warc
+
+        source = tmp_path / "crawl.warc.gz"
+        warc.write_warc_gz(source, [warc.response_record("http://example.org/",
+                                                         EXAMPLE.read_bytes())])
+    kept = source.read_bytes()
+    link = tmp_path / "same.jsonl"  # another name for the same file
+    link.symlink_to(source)
+    args = {"file": [str(source), "-o", str(source)], "stdin": ["-o", str(link)],
+            "warc": ["--warc", str(source), "-o", str(link)],
+            "resume": [str(source), "-o", str(link), "--resume"]}[how]
+    argv = command("batch", *args)
+    if how == "stdin":
+        argv = ["sh", "-c", f'exec "$@" < {shlex.quote(str(source))}', "sh", *argv]
+    done = subprocess.run(argv, capture_output=True, timeout=300, env=environment(home),
+                          cwd=tmp_path, stdin=subprocess.DEVNULL)
+    line = assert_one_line_error(done.returncode, done.stderr.decode())
+    output = args[args.index("-o") + 1]
+    assert line == (f"blocksift: error: --output {output} is the input: writing it would "
+                    "erase the pages before they are read; give another file")
+    assert source.read_bytes() == kept

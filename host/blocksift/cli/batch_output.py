@@ -131,6 +131,28 @@ def _make_folder(output: Path) -> None:
                            f"({exc.strerror or exc})") from None
 
 
+def refuse_output_over_input(output: Path | None, inputs: list[int | str]) -> None:
+    """``batch pages.jsonl -o pages.jsonl`` (or ``< pages.jsonl``, or ``--warc`` naming the
+    output) emptied the input before a line of it was read, wrote one line and exited 0:
+    the pages were lost. ``inputs``: open file descriptors or paths."""
+    import os
+
+    if output is None:
+        return
+    try:
+        written = os.stat(output)
+    except OSError:  # not there yet: nothing to erase
+        return
+    for given in inputs:
+        try:
+            read = os.fstat(given) if isinstance(given, int) else os.stat(given)
+        except OSError:
+            continue
+        if (written.st_dev, written.st_ino) == (read.st_dev, read.st_ino):
+            raise CommandError(f"--output {output} is the input: writing it would erase the "
+                               "pages before they are read; give another file")
+
+
 def open_sink(args: Any, stdout: BinaryIO, columns: dict[str, str], append: bool = False
               ) -> JsonlSink | ParquetSink:
     """The sink ``--output``/``--format`` ask for; checked before any page is read.

@@ -160,7 +160,7 @@ def run(args: argparse.Namespace, params: dict[str, Any], limits: BatchLimits) -
         expand_paths,
         require_fastwarc,
     )
-    from .batch_output import WARC_COLUMNS, JsonlSink, open_sink
+    from .batch_output import WARC_COLUMNS, JsonlSink, open_sink, refuse_output_over_input
     from .main import EXIT_INTERRUPTED
 
     for pattern in args.warc:
@@ -173,6 +173,7 @@ def run(args: argparse.Namespace, params: dict[str, Any], limits: BatchLimits) -
         raise CommandError(str(exc)) from None
     for path in paths:
         _refuse_other_files(path)
+    refuse_output_over_input(args.output, [str(path) for path in paths])
     sink = open_sink(args, sys.stdout.buffer, WARC_COLUMNS)
     progress = None
     if want_progress(args.progress):

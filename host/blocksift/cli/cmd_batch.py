@@ -304,8 +304,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_lines(args: argparse.Namespace, stream: Any, source: str, params: dict[str, Any],
                limits: BatchLimits) -> int:
+    from .batch_output import JSONL_COLUMNS, JsonlSink, open_sink, refuse_output_over_input
+
+    try:
+        refuse_output_over_input(args.output, [stream.fileno()])
+    except (OSError, ValueError):  # an input without a file descriptor
+        pass
     lines = _input(stream, source)
-    from .batch_output import JSONL_COLUMNS, JsonlSink, open_sink
 
     max_bytes = args.max_bytes or MAX_INPUT_BYTES
     pages = bounded_lines(lines, max_bytes)
