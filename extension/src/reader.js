@@ -598,15 +598,24 @@ function wireKeysHelp() {
 }
 
 /** The "Aa" panel: opens and closes from its button, closes on Esc, on a click elsewhere
- * and when focus leaves it; its choices keep their own keys (T, +, −). */
+ * and when focus leaves it; its choices keep their own keys (T, +, −). It hangs from its
+ * button's end, or from its start where that would leave the window (the toolbar in two
+ * rows, "Aa" first on the second). */
 function wireDisplayPanel() {
   const button = $("display");
   const panel = $("display-panel");
+  const place = () => {
+    panel.classList.remove("from-start");
+    const box = panel.getBoundingClientRect();
+    if (box.left < 0 || box.right > document.documentElement.clientWidth) panel.classList.add("from-start");
+  };
   const show = (open) => {
     panel.hidden = !open;
     button.setAttribute("aria-expanded", String(open));
+    if (open) place();
   };
   button.addEventListener("click", () => show(panel.hidden));
+  window.addEventListener("resize", () => { if (!panel.hidden) place(); });
   document.addEventListener("click", (event) => {
     if (!panel.hidden && !event.target.closest?.(".display-menu")) show(false);
   });

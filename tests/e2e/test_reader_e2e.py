@@ -1625,3 +1625,21 @@ def test_reader_s_quiet_grey_reads_in_every_theme(
             assert ratio >= 4.5, (theme, ground, ratio)
         assert page.evaluate(f"{CONTRAST}({var.format('link')}, {var.format('bg')})") >= 4.5, theme
         page.screenshot(artifacts / f"reader-contrast-{theme}.png")
+
+
+def test_reader_s_look_panel_opens_on_screen_at_every_window_width(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    page = reader_of_answer(browser, "widths", stored_answer(site, "The harbour wall", "<p>text</p>"))
+    panel = "document.getElementById('display-panel').getBoundingClientRect()"
+    off = []
+    for width in range(360, 1300, 10):
+        page.set_viewport(width, 800)
+        page.wait_for(f"window.innerWidth === {width}")
+        page.evaluate("document.getElementById('display').click(), true")
+        if not page.evaluate(f"{panel}.left >= 0 && {panel}.right <= document.documentElement.clientWidth"):
+            off.append((width, page.evaluate(f"[{panel}.left, {panel}.right]")))
+            page.screenshot(artifacts / f"reader-look-panel-{width}.png")
+        page.evaluate("document.getElementById('display').click(), true")
+    # with the toolbar in two rows and "Aa" first on the second (720-750 px in Firefox), the
+    # panel, anchored to its button's end, hung off the window's left edge
+    assert off == []
