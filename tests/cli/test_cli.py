@@ -1118,3 +1118,19 @@ def test_examples_repair_before_any_example_says_there_is_no_database(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout == f"{path} does not exist yet; nothing to repair\n"
     assert not path.exists()
+
+
+@pytest.mark.parametrize("algorithm", ["farsw", "auto"])
+def test_train_refuses_to_write_the_model_over_its_dataset(tmp_path, algorithm):
+    """`train farsw -d pages.jsonl --out pages.jsonl` trained, then replaced the labeled
+    pages by the model and exited 0."""
+    dataset = tmp_path / "pages.jsonl"
+    shutil.copy(DATASET / "pages.jsonl", dataset)
+    kept = dataset.read_bytes()
+    done = blocksift("train", algorithm, "-d", str(dataset), "--out", str(dataset),
+                     home=tmp_path / "home")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (f"blocksift: error: --out {dataset} is the labeled pages "
+                           "(--dataset); writing the model there would replace them; give "
+                           "another file\n"), done.stderr
+    assert dataset.read_bytes() == kept

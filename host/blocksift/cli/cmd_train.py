@@ -119,6 +119,21 @@ def _out_is_unusable(args: argparse.Namespace) -> bool:
         print(f"blocksift: error: --out {args.out}: train auto --per-site writes one file per "
               "site into a folder; give the folder's name", file=sys.stderr)
         return True
+    if args.out.is_file():
+        # 'train farsw -d pages.jsonl --out pages.jsonl' replaced the labeled pages by the
+        # model, exit 0
+        from ..labeled import resolve
+
+        for name in args.datasets:
+            try:
+                same = os.path.samefile(resolve(name), args.out)
+            except OSError:  # not found (said when the pages are read), or unreadable
+                continue
+            if same:
+                print(f"blocksift: error: --out {args.out} is the labeled pages (--dataset); "
+                      "writing the model there would replace them; give another file",
+                      file=sys.stderr)
+                return True
     folder = args.out if into_folder else args.out.parent
     existing = next(p for p in (folder, *folder.parents) if p.exists() or p == p.parent)
     why = (f"{existing} is a file, not a folder" if not existing.is_dir() else
