@@ -506,7 +506,7 @@ export function agentCall(method, args) {
                  --font: Georgia, "Noto Serif", "DejaVu Serif", "Noto Serif CJK SC", serif;
                  position: fixed; inset: 0; z-index: 5; overflow: hidden; pointer-events: auto; cursor: progress;
                  background: var(--bg); color: var(--fg); font: var(--size, 20px)/1.6 var(--font); }
-        .cover.sepia { --fg: #43351f; --bg: #f4ecd8; --muted: #7a6a50; --line: #dccfb2; --link: #8a4b08; }
+        .cover.sepia { --fg: #43351f; --bg: #f4ecd8; --muted: #6b5c43; --line: #dccfb2; --link: #8a4b08; }
         .cover.dark { --fg: #e4e4ea; --bg: #1c1c20; --muted: #a1a1ab; --line: #34343c; --link: #8ab4f8; }
         .cover.sans { --font: system-ui, "Noto Sans", "DejaVu Sans", "Noto Sans CJK SC", sans-serif; }
         .cover .bar { height: 40px; box-sizing: border-box; border-bottom: 1px solid var(--line); }

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -122,3 +123,26 @@ def test_hide_plan_from_the_real_host_is_applied_as_is(roundtrip: dict) -> None:
     kinds = [item["kind"] for item in hide["items"]]
     assert kinds[0] == "main" and "nav" in kinds
     assert all(item["reason"] for item in hide["items"])
+
+
+def _theme_colours(text: str) -> dict[str, str]:
+    return {name: value.lower() for name, value in
+            re.findall(r"(--(?:fg|bg|muted|line|link)):\s*(#[0-9a-fA-F]{3,8})", text)}
+
+
+def test_the_loading_cover_wears_the_reader_s_colours_in_every_theme() -> None:
+    # the cover drawn over the page while the host works stands where the reader view will:
+    # its sepia grey stayed #7a6a50 when the reader's became #6b5c43 for contrast, so the
+    # text's grey shifted as the reader came in
+    css = (REPO / "extension" / "src" / "reader.css").read_text(encoding="utf-8")
+    agent = (REPO / "extension" / "src" / "agent.js").read_text(encoding="utf-8")
+    reader = {"light": _theme_colours(re.search(r":root\s*{[^}]*}", css).group(0)),
+              "sepia": _theme_colours(re.search(r'\[data-theme="sepia"\]\s*{[^}]*}', css).group(0)),
+              "dark": _theme_colours(re.search(r'\[data-theme="dark"\]\s*{[^}]*}', css).group(0))}
+    cover = {"light": _theme_colours(re.search(r"\.cover\s*{[^}]*}", agent).group(0)),
+             "sepia": _theme_colours(re.search(r"\.cover\.sepia\s*{[^}]*}", agent).group(0)),
+             "dark": _theme_colours(re.search(r"\.cover\.dark\s*{[^}]*}", agent).group(0))}
+    for theme in ("light", "sepia", "dark"):
+        assert cover[theme], theme
+        for name, value in cover[theme].items():
+            assert reader[theme].get(name) == value, (theme, name, value, reader[theme])
