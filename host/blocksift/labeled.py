@@ -49,11 +49,15 @@ class LabeledPage:
     has_gold: bool = True
 
 
+#: The file a dataset's folder holds its pages in, the first found.
+PAGES_FILES = ("pages.jsonl.gz", "pages.jsonl")
+
+
 def dataset_file(path: str | os.PathLike[str]) -> Path:
     """The JSONL file of a dataset given as a folder or a file."""
     path = Path(path)
     if path.is_dir():
-        for name in ("pages.jsonl.gz", "pages.jsonl"):
+        for name in PAGES_FILES:
             if (path / name).exists():
                 return path / name
         raise FileNotFoundError(f"{path}: no pages.jsonl.gz or pages.jsonl in this folder")
@@ -67,11 +71,24 @@ def resolve(name_or_path: str) -> Path:
     candidate = Path(name_or_path)
     if candidate.exists():
         return dataset_file(candidate)
-    roots = [os.environ.get(DATASETS_ENV)] + [str(p) for p in default_roots()]
-    for root in roots:
-        if root and (Path(root) / name_or_path).exists():
-            return dataset_file(Path(root) / name_or_path)
+    for root in dataset_roots():
+        if (root / name_or_path).exists():
+            return dataset_file(root / name_or_path)
     raise FileNotFoundError(f"{name_or_path}: no such dataset (set ${DATASETS_ENV})")
+
+
+def dataset_roots() -> list[Path]:
+    """Where a dataset's name is looked up, in order: ``$BLOCKSIFT_DATASETS``, then
+    :func:`default_roots`."""
+    given = os.environ.get(DATASETS_ENV)
+    return ([Path(given)] if given else []) + default_roots()
+
+
+def known_datasets() -> list[str]:
+    """The names of the datasets found under :func:`dataset_roots`, sorted."""
+    return sorted({folder.name for root in dataset_roots() if root.is_dir()
+                   for folder in root.iterdir()
+                   if any((folder / name).is_file() for name in PAGES_FILES)})
 
 
 def default_roots() -> list[Path]:

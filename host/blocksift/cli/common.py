@@ -214,14 +214,11 @@ def _no_such_dataset(name: str, message: str) -> str:
     $BLOCKSIFT_DATASETS)' was said with it set, beside a folder named cleaneval-dev."""
     from difflib import get_close_matches
 
-    from ..labeled import DATASETS_ENV, default_roots
+    from ..labeled import known_datasets
 
     if os.sep in name or (os.altsep and os.altsep in name) or name.endswith((".jsonl", ".gz")):
         return f"{name}: no such dataset file or folder"  # a path: not a name to look up
-    roots = [Path(r) for r in (os.environ.get(DATASETS_ENV), *default_roots()) if r]
-    known = sorted({folder.name for root in roots if root.is_dir()
-                    for folder in root.iterdir()
-                    if any((folder / f).is_file() for f in ("pages.jsonl.gz", "pages.jsonl"))})
+    known = known_datasets()
     if not known:
         return message
     near = get_close_matches(name, known, n=1, cutoff=0.6)
