@@ -435,6 +435,9 @@ def _auto_sites(args: argparse.Namespace, paths: list[Path]) -> int:
                 old = adapt.read_site_file(directory / f"{site}.json")
                 prior.changes = [*(old.changes if old else []), *replayed.get(site, [])]
             path = adapt.save(prior, directory)  # the old file or the new one, never half
+            # counted as soon as it is saved: a Ctrl-C while its line is printed (a pty's
+            # write can wait) said "0 of 400 sites adapted" beside the site's file
+            written += 1
             note = f" ({len(own)} of them your saved examples)" if own else ""
             total = len(pages) + len(mine)
             count = f"{total} page" + ("s" if total != 1 else "")
@@ -443,7 +446,6 @@ def _auto_sites(args: argparse.Namespace, paths: list[Path]) -> int:
                 bar.write(line, file=sys.stdout)
             else:
                 print(line)
-            written += 1
     except KeyboardInterrupt:  # it said only 'interrupted': which sites are done?
         if bar is not None:
             bar.close()
