@@ -73,3 +73,52 @@ def test_a_damaged_set_is_one_clear_error_naming_its_file_and_line(tmp_path, nam
     with pytest.raises(DatasetError, match=message):
         list(iter_pages(tmp_path / name))
     assert count_pages(tmp_path / name) is None or name != "cut.jsonl.gz"
+
+
+def _datasets(root: Path) -> Path:
+    """A datasets folder holding one set, ``mini-dev``, and a folder without pages."""
+    (root / "mini-dev").mkdir(parents=True)
+    _write(root / "mini-dev" / "pages.jsonl", [_page(0)])
+    (root / "notes").mkdir()
+    return root
+
+
+def test_resolve_names_the_datasets_there_are_to_library_users_too(tmp_path, monkeypatch):
+    """Only the CLI said 'did you mean mini-dev?'; resolve itself said 'mini: no such
+    dataset (set $BLOCKSIFT_DATASETS)' with it set, beside the folder."""
+    from blocksift.labeled import known_datasets, resolve
+
+    root = _datasets(tmp_path / "datasets")
+    monkeypatch.setenv("BLOCKSIFT_DATASETS", str(root))
+    assert resolve("mini-dev") == root / "mini-dev" / "pages.jsonl"
+    with pytest.raises(FileNotFoundError) as found:
+        resolve("mini")
+    message = str(found.value)
+    assert message.startswith("mini: no such dataset; did you mean mini-dev? (known: "), message
+    known = message.split("(known: ", 1)[1].rstrip(")").split(", ")
+    assert known == known_datasets() and "mini-dev" in known and "notes" not in known
+    with pytest.raises(FileNotFoundError) as found:
+        resolve("zzzzqqqq")  # nothing near: the list alone
+    assert str(found.value).startswith("zzzzqqqq: no such dataset (known: "), found.value
+    with pytest.raises(FileNotFoundError) as found:
+        resolve(str(tmp_path / "gone" / "pages.jsonl"))  # a path: no names offered
+    gone = tmp_path / "gone" / "pages.jsonl"
+    assert str(found.value) == f"{gone}: no such dataset file or folder"
+
+
+def test_resolve_says_where_it_looked_when_no_dataset_is_there(tmp_path, monkeypatch):
+    """With no set anywhere (no shared folder beside the checkout), the name is said
+    with the variable to set, or with the folder it names when it is set."""
+    import blocksift.labeled as labeled
+
+    monkeypatch.setattr(labeled, "default_roots", lambda: [])
+    monkeypatch.delenv("BLOCKSIFT_DATASETS", raising=False)
+    with pytest.raises(FileNotFoundError) as found:
+        labeled.resolve("mini")
+    assert str(found.value) == ("mini: no such dataset file, folder or name (set "
+                                "$BLOCKSIFT_DATASETS to the folder holding the datasets)")
+    monkeypatch.setenv("BLOCKSIFT_DATASETS", str(tmp_path))
+    with pytest.raises(FileNotFoundError) as found:
+        labeled.resolve("mini")
+    assert str(found.value) == (f"mini: no such dataset file, folder or name (none under "
+                                f"$BLOCKSIFT_DATASETS ({tmp_path}))")

@@ -67,14 +67,35 @@ def dataset_file(path: str | os.PathLike[str]) -> Path:
 
 
 def resolve(name_or_path: str) -> Path:
-    """A dataset path, or a name looked up under ``$BLOCKSIFT_DATASETS`` / ``../shared``."""
+    """A dataset path, or a name looked up under ``$BLOCKSIFT_DATASETS`` / ``../shared``;
+    FileNotFoundError saying :func:`no_such_dataset` when neither."""
     candidate = Path(name_or_path)
     if candidate.exists():
         return dataset_file(candidate)
     for root in dataset_roots():
         if (root / name_or_path).exists():
             return dataset_file(root / name_or_path)
-    raise FileNotFoundError(f"{name_or_path}: no such dataset (set ${DATASETS_ENV})")
+    raise FileNotFoundError(no_such_dataset(name_or_path))
+
+
+def no_such_dataset(name: str) -> str:
+    """What :func:`resolve` says of a ``name`` it does not find: a path (a separator in it,
+    or a .jsonl/.gz name) is no file or folder; a name is looked up among
+    :func:`known_datasets`, the nearest offered ('cleaneval: no such dataset (set
+    $BLOCKSIFT_DATASETS)' was said with it set, beside a folder named cleaneval-dev)."""
+    from difflib import get_close_matches
+
+    if os.sep in name or (os.altsep and os.altsep in name) or name.endswith((".jsonl", ".gz")):
+        return f"{name}: no such dataset file or folder"  # a path: not a name to look up
+    known = known_datasets()
+    if not known:
+        given = os.environ.get(DATASETS_ENV)
+        where = (f"none under ${DATASETS_ENV} ({given})" if given
+                 else f"set ${DATASETS_ENV} to the folder holding the datasets")
+        return f"{name}: no such dataset file, folder or name ({where})"
+    near = get_close_matches(name, known, n=1, cutoff=0.6)
+    return (f"{name}: no such dataset" + (f"; did you mean {near[0]}?" if near else "")
+            + f" (known: {', '.join(known)})")
 
 
 def dataset_roots() -> list[Path]:

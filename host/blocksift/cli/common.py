@@ -196,8 +196,8 @@ def dataset_path(name: str, pages: str = "for one page: blocksift extract {name}
 
     try:
         path = resolve(name)
-    except FileNotFoundError as exc:
-        raise CommandError(_no_such_dataset(name, str(exc))) from None
+    except FileNotFoundError as exc:  # it names the sets there are, the nearest first
+        raise CommandError(str(exc)) from None
     try:
         with (gzip.open if path.suffix == ".gz" else open)(path, "rb") as handle:
             head = handle.read(1024)
@@ -207,23 +207,6 @@ def dataset_path(name: str, pages: str = "for one page: blocksift extract {name}
         raise PageNotDataset(f"{name} is an HTML page, not a dataset (JSON lines of labeled "
                              f"pages, docs/evaluation.md); {pages.format(name=name)}")
     return path
-
-
-def _no_such_dataset(name: str, message: str) -> str:
-    """A dataset name not found, with the names there are: 'cleaneval: no such dataset (set
-    $BLOCKSIFT_DATASETS)' was said with it set, beside a folder named cleaneval-dev."""
-    from difflib import get_close_matches
-
-    from ..labeled import known_datasets
-
-    if os.sep in name or (os.altsep and os.altsep in name) or name.endswith((".jsonl", ".gz")):
-        return f"{name}: no such dataset file or folder"  # a path: not a name to look up
-    known = known_datasets()
-    if not known:
-        return message
-    near = get_close_matches(name, known, n=1, cutoff=0.6)
-    return (f"{name}: no such dataset" + (f"; did you mean {near[0]}?" if near else "")
-            + f" (known: {', '.join(known)})")
 
 
 def stdin_stream() -> Any:
