@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from blocksift import auto_training as at
-from blocksift.algorithms import auto
+from blocksift.algorithms import auto, auto_rules
+from blocksift.algorithms.segmenter import features
 from blocksift.evaluation.metric import word_prf
 from blocksift.page import Page
 
@@ -121,3 +122,22 @@ def test_the_rule_based_fallback_is_skipped_on_pages_of_many_elements_and_says_s
     unlimited = auto.extract(Page(html), auto.Params(rules_fallback_max_elements=0,
                                                      **one_threshold))
     assert unlimited.stage == "rules"
+
+
+def test_the_fallback_keeps_the_block_around_an_inline_choice_of_the_rules():
+    # An old page's unclosed <font> tags nest every later line in the first one: the walk
+    # folds them all into the body's block, and auto-rules chooses one of the fonts, which
+    # no block lies inside. The trees chose nothing here; without the block around the
+    # rules' choice the page came out empty.
+    lines = "".join(f"<font>line number {i} of the text<br>" for i in range(1000))
+    html = f"<html><body><p>start</p>{lines}</body></html>"
+    page = Page(html)
+    blocks = features.compute(page)
+    chosen, _exclude, _stage = auto_rules.select(page, auto_rules.Params(with_html=False))
+    assert chosen and not any(el in blocks.elements for el in chosen)
+    model = auto.load_model("fast")
+    kept = auto._rules_choice(page, blocks, model)
+    assert kept.tolist() == [el.tag == "body" for el in blocks.elements]
+    result = auto.extract(Page(html), auto.Params())
+    assert result.status == "ok"
+    assert "line number 0 of" in result.main.text and "line number 999 of" in result.main.text

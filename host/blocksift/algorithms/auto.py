@@ -321,6 +321,34 @@ def load_model(path: Path | str | None = None) -> SegmenterModel:
 
 # -- regions ------------------------------------------------------------------------------
 
+def _rules_choice(page: Page, blocks: feats.Blocks, model: Any) -> np.ndarray:
+    """Which blocks ``auto-rules`` keeps, for the fallback when the trees chose nothing.
+
+    A block is kept when it lies inside the rules' choice (``rules_main``). When none does,
+    the choice may be an inline element the walk folds into the block around it (an old
+    page's unclosed ``<font>`` tags nest the whole text in one block): that block is kept,
+    rather than no text at all.
+    """
+    rules_main = (feats.rules_signals(page, blocks.elements)[:, 0] if "rules" in
+                  model.without else blocks.column("rules_main")) > 0
+    if rules_main.any():
+        return rules_main
+    from . import auto_rules
+
+    try:
+        chosen, _exclude, _stage = auto_rules.select(page, auto_rules.Params(with_html=False))
+    except Exception:  # the rule-based extractor failing must not lose the page
+        return rules_main
+    row_of = {el: row for row, el in enumerate(blocks.elements)}
+    for el in chosen:
+        node = el
+        while node is not None and node not in row_of:
+            node = node.getparent()
+        if node is not None:
+            rules_main[row_of[node]] = True
+    return rules_main
+
+
 def _regions(blocks: list[etree._Element], kinds: list[str]
              ) -> list[tuple[etree._Element, str, list[etree._Element]]]:
     """Maximal subtrees whose text blocks share one kind, in document order.
@@ -996,9 +1024,7 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
         return 0 < params.rules_fallback_max_elements <= page.element_count
 
     if "main" not in kinds and params.rules_fallback and not too_long_for_rules():
-        rules_main = (feats.rules_signals(page, blocks.elements)[:, 0] if "rules" in
-                      model.without else blocks.column("rules_main")
-                      ) > 0
+        rules_main = _rules_choice(page, blocks, model)
         if rules_main.any():
             kinds = ["main" if r else k for r, k in zip(rules_main, kinds)]
             stage = "rules"
