@@ -435,6 +435,52 @@ def test_train_per_site_keeps_the_saved_examples_of_its_sites(tmp_path):
         done.stderr
 
 
+#: Holds the lock of one site file (``argv[1]``) until a line comes on standard input.
+LOCK_HOLDER = """
+import pathlib, sys
+sys.path.insert(0, {host!r})
+from blocksift.algorithms.segmenter.adapt import site_lock
+with site_lock(pathlib.Path(sys.argv[1])):
+    print("held", flush=True)
+    sys.stdin.readline()
+"""
+
+
+def test_train_per_site_leaves_no_lock_files_but_another_process_s(tmp_path):
+    """`train auto --per-site` left a `<site>.json.lock` beside every site's file (thousands
+    on a large set), and one a failed run took: now none when it ends, done or failed, but
+    a lock another process holds then (the host saving an example) stays, as its file."""
+    sites = tmp_path / "sites"
+    sites.mkdir()
+    holder_script = tmp_path / "hold.py"
+    holder_script.write_text(LOCK_HOLDER.format(host=str(REPO / "host")))
+    holder = subprocess.Popen([sys.executable, str(holder_script), str(sites / "held.example.json")],
+                              text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        done = blocksift("train", "auto", "--per-site", "--min-site-pages", "1", "--dataset",
+                         str(DATASET), "--no-progress", "--out", str(sites), home=tmp_path)
+        assert done.returncode == 0, done.stderr
+        written = sorted(p.name for p in sites.glob("*.json"))
+        assert len(written) == 6 and "gazette.example.json" in written, written
+        assert sorted(p.name for p in sites.iterdir()) == sorted(
+            [*written, "held.example.json.lock"])
+    finally:
+        holder.communicate("\n", timeout=60)
+    assert holder.returncode == 0
+    # failed part way: the fifth site's file cannot be written (a folder where its temporary
+    # goes); the four before it are written, no lock is left, the folder is not taken
+    failing = tmp_path / "failing"
+    (failing / "dir.example.json.tmp").mkdir(parents=True)
+    done = blocksift("train", "auto", "--per-site", "--min-site-pages", "1", "--dataset",
+                     str(DATASET), "--no-progress", "--out", str(failing), home=tmp_path)
+    assert done.returncode == 2 and "dir.example.json.tmp: Is a directory" in done.stderr, \
+        done.stderr
+    assert len(list(failing.glob("*.json"))) == 4
+    assert sorted(p.name for p in failing.glob("*.lock")) == []
+    assert (failing / "dir.example.json.tmp").is_dir()
+
+
 def test_train_per_site_and_import_count_a_page_with_an_empty_gold_alike(tmp_path):
     """An empty gold is a label: "this page has no main text" (labeled.py; a saved example
     with nothing marked main is one). `examples import` counted such a record into its

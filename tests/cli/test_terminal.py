@@ -1107,7 +1107,8 @@ def test_resume_refuses_what_it_cannot_go_on_with(home, pages, tmp_path, args, w
 
 def test_ctrl_c_during_train_per_site_says_which_sites_are_done(home, tmp_path):
     """Ctrl-C while `train auto --per-site` counts the sites' pages said only 'interrupted':
-    now how many sites' files were written and that the same command goes on."""
+    now how many sites' files were written and that the same command goes on; and the
+    folder holds those files alone (no lock file, no temporary)."""
     html = EXAMPLE.read_text(encoding="utf-8")
     dataset = tmp_path / "pages.jsonl"
     dataset.write_text("".join(json.dumps({"id": str(n), "url": f"https://s{n}.example/a",
@@ -1125,6 +1126,9 @@ def test_ctrl_c_during_train_per_site_says_which_sites_are_done(home, tmp_path):
     written = sorted(Path(found.group(2)).glob("*.json"))
     assert 0 < int(found.group(1)) == len(written) < 400
     assert all(json.loads(path.read_text()) for path in written)  # each file whole
+    # nothing else: a lock file was left beside each site's file (and a temporary, cut
+    # short, beside the one being written)
+    assert sorted(Path(found.group(2)).iterdir()) == written
 
 
 def test_batch_help_names_its_options_as_the_others_do(tmp_path):

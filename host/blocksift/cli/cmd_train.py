@@ -349,6 +349,19 @@ def run_auto(args: argparse.Namespace) -> int:
 
 
 def _auto_sites(args: argparse.Namespace, paths: list[Path]) -> int:
+    """:func:`_adapt_sites`, and the lock files of the sites' files taken away when it ends
+    (done, failed or interrupted): one was left beside every site's file. A lock another
+    process holds stays (:mod:`blocksift.storage.locks`)."""
+    from ..algorithms.segmenter import adapt
+    from ..storage.locks import remove_idle_locks
+
+    try:
+        return _adapt_sites(args, paths)
+    finally:
+        remove_idle_locks(args.out or adapt.sites_dir())
+
+
+def _adapt_sites(args: argparse.Namespace, paths: list[Path]) -> int:
     """``train auto --per-site``: each site's labeled pages adapt auto on that site.
 
     A site's file is counted again from the dataset's pages of that site and the examples
