@@ -107,6 +107,45 @@ def test_broken_markup_does_not_lose_the_article(name):
     assert "careful hand across eleven volumes" in result.main.text
 
 
+def _nested_past_the_limit(levels: int) -> str:
+    # an archive whose generator never closes its <div>s, then the article
+    article = (BROKEN / "content-after-html.html").read_text(encoding="utf-8")
+    article = article[article.index("<div class=\"post\">"):]
+    days = "".join(f'<div class="day"><a href="/archive/{day}">{day}</a>\n'
+                   for day in range(levels))
+    return (f"<!DOCTYPE html><html><head><title>The Last Keeper of Gull Point</title></head>"
+            f"<body><nav><a href='/'>Home</a></nav>{days}{article}</body></html>")
+
+
+@pytest.mark.parametrize("levels", [2_100, 5_000])
+def test_elements_nested_past_the_parsers_limit_are_not_lost(levels):
+    # libxml2 drops the rest of the page at 2,048 open elements
+    html = _nested_past_the_limit(levels)
+    page = Page(html)
+    body_text = " ".join(page.body.text_content().split())
+    for line in ARTICLE_LINES:
+        assert line in body_text, page.repairs
+    days = [int(a.text) for a in page.tree.iter("a") if a.get("href", "").startswith("/arch")]
+    assert days == list(range(levels))  # every one, in document order
+    assert len(page.tree.xpath("//div[@class='day']")) == levels
+    assert any("parts" in note for note in page.repairs)
+    assert_spans_point_into_raw(page)
+    paragraph = page.tree.xpath("//article/p")[0]
+    start, end = page.span(paragraph)
+    assert html[start:end].startswith("<p>For forty years") and html[start:end].endswith("</p>")
+    result = auto.extract(page, auto.Params())
+    assert "careful hand across eleven volumes" in result.main.text
+    # a parse without spans asked takes the stamped one, which can go on past the limit
+    unstamped = Page(html, spans=False)
+    assert ARTICLE_LINES[-1] in " ".join(unstamped.body.text_content().split())
+
+
+def test_a_page_nested_within_the_limit_is_parsed_in_one_part():
+    page = Page(_nested_past_the_limit(1_500))
+    assert len(page.tree.xpath("//div[@class='day']")) == 1_500
+    assert page.repairs == []
+
+
 def test_what_follows_an_ignored_end_tag_leaves_the_element_in_source_order():
     page = Page((BROKEN / "button-end-tag-ignored.html").read_text(encoding="utf-8"))
     paragraph = page.tree.xpath("//article/p")[0]

@@ -178,15 +178,83 @@ _ELEMENT_CLASSES = etree.ElementDefaultClassLookup(
     pi=lxml_html.HtmlProcessingInstruction, entity=lxml_html.HtmlEntity)
 
 
-def _parse_stamped(stamped: str) -> lxml_html.HtmlElement | None:
-    """lxml's tree of a stamped page, or None when it finds no document at all."""
+def _parse_markup(markup: str) -> tuple[lxml_html.HtmlElement | None, bool]:
+    """lxml's tree of ``markup`` (None when it finds no document at all), and whether the
+    parser stopped at its nesting limit, dropping the rest of the page."""
     parser = lxml_html.HTMLParser(**_PARSER_OPTIONS)
     parser.set_element_class_lookup(_ELEMENT_CLASSES)
     try:
-        return lxml_html.document_fromstring(stamped.encode("utf-8", errors="replace"),
+        root = lxml_html.document_fromstring(markup.encode("utf-8", errors="replace"),
                                              parser=parser)
     except (etree.ParserError, ValueError):
-        return None
+        return None, False
+    # the limit is a fatal error: the parse ends there, so it is the last one logged
+    last = parser.error_log.last_error
+    return root, last is not None and last.type == etree.ErrorTypes.ERR_RESOURCE_LIMIT
+
+
+def _parse_stamped(stamped: str, deep_parts: list[int] | None = None
+                   ) -> lxml_html.HtmlElement | None:
+    """lxml's tree of a stamped page, or None when it finds no document at all.
+
+    Past libxml2's nesting limit (2,048 open elements: a long page of unclosed ``<font>`` or
+    ``<div>`` tags) the parser drops the rest of the page; the rest is parsed on its own and
+    placed after what came before (:func:`_parse_past_depth_limit`), the number of parts so
+    parsed appended to ``deep_parts``."""
+    root, too_deep = _parse_markup(stamped)
+    if root is not None and too_deep:
+        parts = _parse_past_depth_limit(root, stamped)
+        if deep_parts is not None and parts:
+            deep_parts.append(parts)
+    return root
+
+
+#: Most parts a page is parsed in past the nesting limit (each up to 2,048 levels deep).
+_MAX_DEPTH_PARTS = 200
+
+
+def _last_ordinal(root: etree._Element) -> int | None:
+    return max((ordinal for element in root.iter() if (ordinal := stamped_ordinal(element))
+                is not None), default=None)
+
+
+def _parse_past_depth_limit(root: lxml_html.HtmlElement, stamped: str) -> int:
+    """Parse what the parser dropped at its nesting limit and append it to ``root``'s body.
+
+    The parse stopped at the start tag after the last stamped one it kept: the page from that
+    tag on is parsed again as a page of its own, and its elements (their stamps, so their
+    spans, intact) move to the end of the body, in document order. Browsers do alike past
+    their own limit (512 in Chromium): deeper elements become siblings instead of children.
+    Returns the number of parts parsed."""
+    body = root.find("body")
+    last = _last_ordinal(root)
+    if body is None or last is None:
+        return 0
+    searched_from = parts = 0
+    while parts < _MAX_DEPTH_PARTS:
+        marker = stamped.find(f' {STAMP_ATTR}="{last + 1}"', searched_from)
+        start = stamped.rfind("<", 0, marker) if marker >= 0 else -1
+        if start < 0:
+            break
+        rest, too_deep = _parse_markup(stamped[start:])
+        rest_last = _last_ordinal(rest) if rest is not None else None
+        if rest_last is None:
+            break
+        parts += 1
+        for holder in (rest.find("head"), rest.find("body")):
+            if holder is None:
+                continue
+            if holder.text and holder.text.strip():
+                last_child = body[-1] if len(body) else None
+                if last_child is None:
+                    body.text = (body.text or "") + holder.text
+                else:
+                    last_child.tail = (last_child.tail or "") + holder.text
+            body.extend(list(holder))
+        if not too_deep:
+            break
+        last, searched_from = rest_last, marker
+    return parts
 
 
 #: A tag name an XPath step can hold as it is. HTML parsers keep names XPath reads otherwise
@@ -322,8 +390,9 @@ class Page:
 
         if has_tag_over_attribute_limit(self.raw) or repair.raw_may_need_scan(self.raw):
             return None
-        root = _parse_stamped(self.raw)
-        if root is None or repair.tree_may_need_scan(root):
+        root, too_deep = _parse_markup(self.raw)
+        # past the nesting limit the rest of the page is parsed from the stamped copy
+        if root is None or too_deep or repair.tree_may_need_scan(root):
             return None
         self._note_moved((repair.move_stray_content(root), 0))
         return root
@@ -344,13 +413,16 @@ class Page:
         """
         from . import repair
 
-        root = _parse_stamped(_stamp_guarded(self.raw, tags, self.id_attr))
+        deep_parts: list[int] = []
+        root = _parse_stamped(_stamp_guarded(self.raw, tags, self.id_attr), deep_parts)
         planned = repair.plan(self.raw, tags, self.id_attr)
         moved = (repair.move_stray_content(root), repair.release_swallowed(root, tags)) \
             if root is not None else (0, 0)
         if planned is not None:
             fixed, fixed_tags = planned
-            candidate = _parse_stamped(_stamp_guarded(fixed.text, fixed_tags, self.id_attr))
+            candidate_deep_parts: list[int] = []
+            candidate = _parse_stamped(_stamp_guarded(fixed.text, fixed_tags, self.id_attr),
+                                       candidate_deep_parts)
             if candidate is not None:
                 candidate_moved = (repair.move_stray_content(candidate),
                                    repair.release_swallowed(candidate, fixed_tags))
@@ -358,7 +430,12 @@ class Page:
                     self.__dict__["tags"] = fixed.scan_to_raw(fixed_tags)
                     self.repairs = list(fixed.notes)
                     root, moved = candidate, candidate_moved
+                    deep_parts = candidate_deep_parts
         self._note_moved(moved)
+        if deep_parts:
+            self.repairs.append(f"parsed the page in {deep_parts[0] + 1} parts: past a nesting "
+                                "of 2,048 elements the parser drops the rest, so the deeper "
+                                "elements follow as siblings, as browsers place them")
         if root is None:
             root = _parse_stamped(b"<html><body></body></html>".decode())
         return root
