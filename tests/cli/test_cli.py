@@ -718,6 +718,85 @@ def test_examples_export_under_a_file_names_the_file(tmp_path, given):
     assert (tmp_path / "new" / "sub" / "x.jsonl.gz").is_file()
 
 
+@pytest.mark.parametrize("given", ["out.jsonl", "out.jsonl.gz", "folder"])
+def test_examples_export_refuses_to_replace_a_file_without_force(tmp_path, given):
+    """`examples export PATH` wrote over a file there without a word (an earlier export was
+    lost); now it is refused, naming the file and --force, the file left as it was, and
+    --force replaces it whole (no temporary left beside it)."""
+    home = tmp_path / "home"
+    assert blocksift("examples", "import", str(DATASET), home=home).returncode == 0
+    (tmp_path / "folder").mkdir()
+    target = tmp_path / given if given != "folder" else tmp_path / given / "pages.jsonl.gz"
+    target.write_bytes(b"an earlier export\n")
+    done = blocksift("examples", "export", str(tmp_path / given), home=home)
+    assert done.returncode == 2
+    assert done.stderr == (f"blocksift: error: {target} exists; --force replaces it, or give "
+                           "another file or folder to export to\n")
+    assert target.read_bytes() == b"an earlier export\n"
+    done = blocksift("examples", "export", str(tmp_path / given), "--force", home=home)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == f"exported 6 example(s) to {target}\n"
+    data = target.read_bytes()
+    rows = (gzip.decompress(data) if target.suffix == ".gz" else data).splitlines()
+    assert len(rows) == 6 and all(json.loads(row)["html"] for row in rows)
+    assert sorted(p.name for p in target.parent.iterdir() if p.name != "home") == \
+        sorted(["folder", target.name] if given != "folder" else [target.name])
+
+
+def test_examples_export_never_writes_over_the_examples_database(tmp_path):
+    """`examples export <the database> --force` would have replaced the examples by their
+    JSONL: refused, --force or not."""
+    home = tmp_path / "home"
+    assert blocksift("examples", "import", str(DATASET), home=home).returncode == 0
+    database = home / "data" / "examples.sqlite3"
+    done = blocksift("examples", "export", str(database), "--force", home=home)
+    assert done.returncode == 2
+    assert done.stderr == (f"blocksift: error: {database} is the examples database: "
+                           "exporting there would replace the examples; give another file\n")
+    assert database.read_bytes().startswith(b"SQLite format 3\x00")
+    assert len(json.loads(blocksift("examples", "list", "--json", home=home).stdout)) == 6
+
+
+def test_a_ctrl_c_during_examples_export_leaves_the_file_as_it_was(tmp_path):
+    """The export is written into a temporary beside the file and renamed over it: a Ctrl-C
+    part way leaves the earlier file whole and no temporary (a '<file>.part' was left)."""
+    import signal
+    import time
+
+    from blocksift.storage.examples import ExampleStore
+
+    html = EXAMPLE.read_text(encoding="utf-8")
+    many = tmp_path / "many.jsonl"
+    many.write_text("".join(json.dumps({"id": str(n), "url": f"https://s{n}.example/a",
+                                        "html": html, "gold": "Why"}) + "\n"
+                            for n in range(3000)), encoding="utf-8")
+    database = tmp_path / "examples.sqlite3"
+    with ExampleStore(database) as store:
+        assert len(store.import_records(many).added) == 3000
+    out = tmp_path / "out" / "pages.jsonl.gz"
+    out.parent.mkdir()
+    for existed in (True, False):
+        if existed:
+            out.write_bytes(b"an earlier export\n")
+        env = dict(os.environ, PYTHONPATH=str(REPO / "host"),
+                   BLOCKSIFT_HOME=str(tmp_path / "home"))
+        run = subprocess.Popen([sys.executable, "-m", "blocksift", "examples", "--store",
+                                str(database), "export", str(out), "--force"],
+                               stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+        deadline = time.monotonic() + 120
+        while not list(out.parent.glob("*.part")) and time.monotonic() < deadline:
+            time.sleep(0.001)  # its temporary is there: it is writing
+        run.send_signal(signal.SIGINT)
+        _, stderr = run.communicate(timeout=120)
+        said = "is as it was" if existed else "is not written"
+        assert (run.returncode, stderr) == (130, f"blocksift: interrupted: {out} {said}\n")
+        assert [p.name for p in out.parent.iterdir()] == (["pages.jsonl.gz"] if existed
+                                                           else [])
+        if existed:
+            assert out.read_bytes() == b"an earlier export\n"
+            out.unlink()
+
+
 @pytest.mark.parametrize("given, message", [
     ("missing.html", "cannot read {path}: No such file or directory"),  # was '[Errno 2] ...'
     ("folder", "cannot read {path}: Is a directory"),

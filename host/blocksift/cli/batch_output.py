@@ -131,10 +131,12 @@ def _make_folder(output: Path) -> None:
                            f"({exc.strerror or exc})") from None
 
 
-def refuse_output_over_input(output: Path | None, inputs: list[int | str]) -> None:
+def refuse_output_over_input(output: Path | None, inputs: list[int | str | Path],
+                             message: str | None = None) -> None:
     """``batch pages.jsonl -o pages.jsonl`` (or ``< pages.jsonl``, or ``--warc`` naming the
     output) emptied the input before a line of it was read, wrote one line and exited 0:
-    the pages were lost. ``inputs``: open file descriptors or paths."""
+    the pages were lost. ``inputs``: open file descriptors or paths; ``message``: what the
+    CommandError says (batch's by default)."""
     import os
 
     if output is None:
@@ -149,8 +151,8 @@ def refuse_output_over_input(output: Path | None, inputs: list[int | str]) -> No
         except OSError:
             continue
         if (written.st_dev, written.st_ino) == (read.st_dev, read.st_ino):
-            raise CommandError(f"--output {output} is the input: writing it would erase the "
-                               "pages before they are read; give another file")
+            raise CommandError(message or f"--output {output} is the input: writing it "
+                               "would erase the pages before they are read; give another file")
 
 
 def open_sink(args: Any, stdout: BinaryIO, columns: dict[str, str], append: bool = False

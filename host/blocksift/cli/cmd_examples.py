@@ -45,6 +45,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="also write the marked link/ad blocks, the selected ids and the "
                              "corrected algorithm's output (title, date saved and algorithm "
                              "are always written)")
+    export.add_argument("--force", action="store_true",
+                        help="replace the file if it exists (it is refused otherwise)")
     importing = actions.add_parser("import", help="add the pages of a datasets-format file")
     importing.add_argument("path", type=Path, help="a .jsonl(.gz) file, a folder holding "
                            "pages.jsonl(.gz), or a dataset's name under $BLOCKSIFT_DATASETS")
@@ -254,7 +256,11 @@ def _run(args: argparse.Namespace) -> int:
                                    + (f" (deleted the other {others})" if others else ""))
             print(f"deleted {len(wanted)} example(s)")
         elif args.action == "export":
-            count, written = _export(store, args.path, args.with_blocks)
+            try:
+                count, written = _export(store, args.path, args.with_blocks, args.force)
+            except ExportInterrupted as stopped:  # the file as it was: say so
+                print(stopped, file=sys.stderr)
+                return EXIT_INTERRUPTED
             print(f"exported {count} example(s) to {written}", file=sys.stderr)
         elif args.action == "import":
             try:
@@ -395,9 +401,17 @@ def _host_and_path(url: str, columns: int = TITLE_COLUMNS) -> str:
     return f"{host}/\u2026{tail}"
 
 
-def _export(store: Any, path: Path, with_blocks: bool) -> tuple[int, str]:
+class ExportInterrupted(Exception):
+    """A Ctrl-C during ``examples export``; its message says what became of the file."""
+
+
+def _export(store: Any, path: Path, with_blocks: bool, force: bool = False
+            ) -> tuple[int, str]:
     """Every example in the datasets' JSONL: to standard output for ``-`` (it made a folder
-    named '-'), else to the file, or to ``pages.jsonl.gz`` in a folder; (count, where)."""
+    named '-'), else to the file, or to ``pages.jsonl.gz`` in a folder; (count, where).
+    A file there is replaced only with ``force`` (an earlier export was lost without a
+    word), and never when it is the examples database itself; the file is written whole or
+    not at all (:meth:`ExampleStore.export`)."""
     if str(path) == "-":
         from ..storage.examples import export_record
 
@@ -413,7 +427,22 @@ def _export(store: Any, path: Path, with_blocks: bool) -> tuple[int, str]:
     existing = next(p for p in target.parents if p.exists() or p == p.parent)
     if not existing.is_dir():
         raise CommandError(f"cannot write {target}: {existing} is a file, not a folder")
-    return store.export(path, with_blocks=with_blocks), str(target)
+    from .batch_output import refuse_output_over_input
+
+    refuse_output_over_input(target, [store.path], f"{target} is the examples database: "
+                             "exporting there would replace the examples; give another file")
+    if target.is_dir():  # 'x.jsonl/' a folder: replace would say "Is a directory" at the end
+        raise CommandError(f"cannot write {target}: it is a folder; give a file's name")
+    if (target.exists() or target.is_symlink()) and not force:
+        raise CommandError(f"{target} exists; --force replaces it, or give another file or "
+                           "folder to export to")
+    try:
+        return store.export(path, with_blocks=with_blocks), str(target)
+    except KeyboardInterrupt:
+        said = "is as it was" if target.exists() else "is not written"
+        raise ExportInterrupted(f"blocksift: interrupted: {target} {said}") from None
+    except OSError as exc:  # a full disk, a folder not writable: the file is as it was
+        raise CommandError(f"cannot write {target}: {exc.strerror or exc}") from None
 
 
 def _no_store(args: argparse.Namespace, path: Path) -> int:
