@@ -107,20 +107,24 @@ def test_broken_markup_does_not_lose_the_article(name):
     assert "careful hand across eleven volumes" in result.main.text
 
 
-def _nested_past_the_limit(levels: int) -> str:
+def _nested_past_the_limit(levels: int, article_after_html: bool = False) -> str:
     # an archive whose generator never closes its <div>s, then the article
     article = (BROKEN / "content-after-html.html").read_text(encoding="utf-8")
     article = article[article.index("<div class=\"post\">"):]
     days = "".join(f'<div class="day"><a href="/archive/{day}">{day}</a>\n'
                    for day in range(levels))
-    return (f"<!DOCTYPE html><html><head><title>The Last Keeper of Gull Point</title></head>"
-            f"<body><nav><a href='/'>Home</a></nav>{days}{article}</body></html>")
+    page = (f"<!DOCTYPE html><html><head><title>The Last Keeper of Gull Point</title></head>"
+            f"<body><nav><a href='/'>Home</a></nav>{days}")
+    # a second slip in the part past the limit: the article after </html>
+    return (page + f"</body></html>{article}" if article_after_html else
+            page + f"{article}</body></html>")
 
 
-@pytest.mark.parametrize("levels", [2_100, 5_000])
-def test_elements_nested_past_the_parsers_limit_are_not_lost(levels):
+@pytest.mark.parametrize("levels, article_after_html", [(2_100, False), (5_000, False),
+                                                        (2_100, True)])
+def test_elements_nested_past_the_parsers_limit_are_not_lost(levels, article_after_html):
     # libxml2 drops the rest of the page at 2,048 open elements
-    html = _nested_past_the_limit(levels)
+    html = _nested_past_the_limit(levels, article_after_html)
     page = Page(html)
     body_text = " ".join(page.body.text_content().split())
     for line in ARTICLE_LINES:

@@ -226,6 +226,8 @@ def _parse_past_depth_limit(root: lxml_html.HtmlElement, stamped: str) -> int:
     spans, intact) move to the end of the body, in document order. Browsers do alike past
     their own limit (512 in Chromium): deeper elements become siblings instead of children.
     Returns the number of parts parsed."""
+    from . import repair
+
     body = root.find("body")
     last = _last_ordinal(root)
     if body is None or last is None:
@@ -241,16 +243,11 @@ def _parse_past_depth_limit(root: lxml_html.HtmlElement, stamped: str) -> int:
         if rest_last is None:
             break
         parts += 1
-        for holder in (rest.find("head"), rest.find("body")):
-            if holder is None:
-                continue
-            if holder.text and holder.text.strip():
-                last_child = body[-1] if len(body) else None
-                if last_child is None:
-                    body.text = (body.text or "") + holder.text
-                else:
-                    last_child.tail = (last_child.tail or "") + holder.text
-            body.extend(list(holder))
+        repair.move_stray_content(rest)  # what the part's parse left in <head> or after </html>
+        rest_body = rest.find("body")
+        if rest_body is not None:
+            repair.append_text(body, rest_body.text)
+            body.extend(list(rest_body))
         if not too_deep:
             break
         last, searched_from = rest_last, marker
