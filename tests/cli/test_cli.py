@@ -427,6 +427,8 @@ def test_train_per_site_keeps_the_saved_examples_of_its_sites(tmp_path):
     stored = json.loads(site_file.read_text())
     assert {k: stored[k] for k in ("pages", "paths", "texts")} == counts(pages[:2])
     assert stored["examples"] == 0
+    # import, train and delete each took the site file's lock: none is left beside it
+    assert [p.name for p in site_file.parent.iterdir()] == [site_file.name]
 
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")

@@ -611,6 +611,12 @@ def test_ctrl_c_while_imported_examples_adapt_auto_says_they_are_stored(home, tm
         "is finished by the next `blocksift examples` change or by the host"), done.screen[-600:]
     listed = run("examples", "list", "--json", "--limit", "1000", home=home)
     assert len(json.loads(listed.stdout)) == 300
+    # the sites' files adapted so far, each whole, and no lock file beside them (one was
+    # left beside each)
+    sites = home / "data" / "models" / "auto-sites"
+    written = sorted(sites.glob("*.json"))
+    assert written and all(json.loads(path.read_text()) for path in written)
+    assert sorted(sites.iterdir()) == written
 
 
 def test_batch_reads_gzip_jsonl_on_stdin(home, tmp_path):

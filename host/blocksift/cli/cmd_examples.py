@@ -159,6 +159,20 @@ def _warn_adaptation(exc: OSError, done: str) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    """:func:`_run_store`; after a change (delete, import), the lock files of the sites' files
+    it adapted are taken away, held ones left (as ``train auto --per-site`` does)."""
+    if args.action not in ("delete", "import"):
+        return _run_store(args)
+    try:
+        return _run_store(args)
+    finally:
+        from ..algorithms.segmenter.adapt import sites_dir
+        from ..storage.locks import remove_idle_locks
+
+        remove_idle_locks(sites_dir())
+
+
+def _run_store(args: argparse.Namespace) -> int:
     from ..storage.examples import ExampleStore
 
     with ExampleStore(_store_path(args)) as store:
