@@ -451,9 +451,11 @@ with site_lock(pathlib.Path(sys.argv[1])):
 def test_train_per_site_leaves_no_lock_files_but_another_process_s(tmp_path):
     """`train auto --per-site` left a `<site>.json.lock` beside every site's file (thousands
     on a large set), and one a failed run took: now none when it ends, done or failed, but
-    a lock another process holds then (the host saving an example) stays, as its file."""
+    a lock another process holds then (the host saving an example) stays, as its file. In a
+    folder --out names, another program's lock file (of no site written) stays too."""
     sites = tmp_path / "sites"
     sites.mkdir()
+    (sites / "notes.json.lock").write_bytes(b"")
     holder_script = tmp_path / "hold.py"
     holder_script.write_text(LOCK_HOLDER.format(host=str(REPO / "host")))
     holder = subprocess.Popen([sys.executable, str(holder_script), str(sites / "held.example.json")],
@@ -466,7 +468,7 @@ def test_train_per_site_leaves_no_lock_files_but_another_process_s(tmp_path):
         written = sorted(p.name for p in sites.glob("*.json"))
         assert len(written) == 6 and "gazette.example.json" in written, written
         assert sorted(p.name for p in sites.iterdir()) == sorted(
-            [*written, "held.example.json.lock"])
+            [*written, "held.example.json.lock", "notes.json.lock"])
     finally:
         holder.communicate("\n", timeout=60)
     assert holder.returncode == 0

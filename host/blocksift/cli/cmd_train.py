@@ -355,14 +355,20 @@ def _auto_sites(args: argparse.Namespace, paths: list[Path]) -> int:
     from ..algorithms.segmenter import adapt
     from ..storage.locks import remove_idle_locks
 
+    sites: set[str] = set()
     try:
-        return _adapt_sites(args, paths)
+        return _adapt_sites(args, paths, sites)
     finally:
-        remove_idle_locks(args.out or adapt.sites_dir())
+        directory = args.out or adapt.sites_dir()
+        # in the user's own folder of sites' files every lock goes (an examples change
+        # adapts sites too); in one --out names, those of the sites written alone
+        own = directory.resolve() == adapt.sites_dir().resolve()
+        remove_idle_locks(directory, None if own else sites)
 
 
-def _adapt_sites(args: argparse.Namespace, paths: list[Path]) -> int:
-    """``train auto --per-site``: each site's labeled pages adapt auto on that site.
+def _adapt_sites(args: argparse.Namespace, paths: list[Path], touched: set[str]) -> int:
+    """``train auto --per-site``: each site's labeled pages adapt auto on that site
+    (``touched``: the sites whose files it writes, each added before its file is).
 
     A site's file is counted again from the dataset's pages of that site and the examples
     saved for it (a page in both counted once, as saved): the file replaces the one there
@@ -447,6 +453,7 @@ def _adapt_sites(args: argparse.Namespace, paths: list[Path]) -> int:
                 # are in these counts: never counted again
                 old = adapt.read_site_file(directory / f"{site}.json")
                 prior.changes = [*(old.changes if old else []), *replayed.get(site, [])]
+            touched.add(site)
             path = adapt.save(prior, directory)  # the old file or the new one, never half
             # counted as soon as it is saved: a Ctrl-C while its line is printed (a pty's
             # write can wait) said "0 of 400 sites adapted" beside the site's file

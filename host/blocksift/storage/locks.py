@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import errno
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 #: The suffix of a lock file, and of the temporaries written under it, beside a site file.
@@ -65,12 +66,17 @@ def remove_idle_lock(lock: Path) -> bool:
         os.close(fd)  # releases the lock
 
 
-def remove_idle_locks(folder: Path) -> list[Path]:
-    """:func:`remove_idle_lock` for every ``*.json.lock`` in ``folder``; those left (held)."""
-    try:
-        locks = sorted(folder.glob(f"*.json{LOCK_SUFFIX}"))
-    except OSError:
-        return []
+def remove_idle_locks(folder: Path, sites: Iterable[str] | None = None) -> list[Path]:
+    """:func:`remove_idle_lock` for every ``*.json.lock`` in ``folder`` (blocksift's own), or
+    for those of ``sites`` alone (``<site>.json.lock``: a folder the user named may hold
+    other programs' lock files); those left (held)."""
+    if sites is not None:
+        locks = sorted(folder / f"{site}.json{LOCK_SUFFIX}" for site in set(sites))
+    else:
+        try:
+            locks = sorted(folder.glob(f"*.json{LOCK_SUFFIX}"))
+        except OSError:
+            return []
     left = []
     for lock in locks:
         try:
