@@ -199,6 +199,29 @@ def test_a_section_front_in_a_sites_frame_lists_its_stories_alone() -> None:
     assert len(index_items(broken)) == 9
 
 
+def test_a_short_story_beside_its_related_headlines_is_an_article() -> None:
+    # tv.msnbc.com: a 1,387-character story (a video's write-up) above 18 linked "Related
+    # stories" headlines was an index (8 headlines or more, a main under 1500 characters):
+    # the reader said "This page is an index of 12 stories" and showed those instead of it
+    prose = "".join(f"<p>The teachers' strike in Chicago ended last week, paragraph {n}, "
+                    "but it left many people asking who is to blame for the schools.</p>"
+                    for n in range(10))
+    related = "".join(f"<div class='story'><h3><a href='/s/{n}'>Related story number {n} "
+                      f"about the news</a></h3><p>Teaser {n} of a related story.</p></div>"
+                      for n in range(12))
+    page = Page(f"<html><body><div id='story'><h1>Should unions get a failing grade?</h1>"
+                f"{prose}</div><div class='related'><h2>Related stories</h2>{related}</div>"
+                "</body></html>")
+    story = page.body.xpath(".//div[@id='story']")
+    assert page_kind(page, None, main=story) == "article"
+    # the same headlines with the main content among them (a section front) still index
+    assert page_kind(page, None, main=page.body.xpath(".//div[@class='related']")) == "index"
+    # and so do they beside a main too short to be a story
+    intro = Page(f"<html><body><div id='intro'><p>{'Stories of the week. ' * 10}</p></div>"
+                 f"<div class='related'>{related}</div></body></html>")
+    assert page_kind(intro, None, main=intro.body.xpath(".//div[@id='intro']")) == "index"
+
+
 @pytest.mark.parametrize("name", ["news", "blog", "forum", "portal"])
 def test_the_reader_summary_is_the_plans_page_kind_and_index(name: str) -> None:
     # The reader action skips the plan's work but must name the page as the plan does.

@@ -598,11 +598,17 @@ def _linkblock_links(page: Page, linkblocks: ExtractionResult | None) -> list[et
 #: one of these overrides the structural index rule (service is left out: hubs of links, and
 #: small pages without metadata, are called service; see careful_min_p).
 _NEVER_INDEX = frozenset({"article", "documentation", "forum", "product"})
+#: A main content of at least this many characters, under :data:`PROSE_MAIN_LINKS` of them
+#: link text, holding at most one of the page's story headlines, is an article's text, never
+#: an index's (:func:`page_kind`).
+PROSE_MAIN_CHARS = 500
+PROSE_MAIN_LINKS = 0.25
 
 
 def page_kind(page: Page, result: ExtractionResult | None,
               stats: dict[etree._Element, _Stats] | None = None,
-              main: Sequence[etree._Element] | None = None) -> PageKind:
+              main: Sequence[etree._Element] | None = None, *, prose_veto: bool = True
+              ) -> PageKind:
     """``index`` for portal front pages and section indexes, else ``article``.
 
     By structure: half the page's visible text is link text and the main content holds
@@ -612,6 +618,10 @@ def page_kind(page: Page, result: ExtractionResult | None,
     so a page a segmenter takes for an article, a documentation page, a forum thread or a
     product (:func:`predicted_type`) is never one: out of fold, the structure alone made an
     index of 29 of 409 wcxb-dev articles and 130 of 691 dragnet pages, with the veto 1 and 45.
+    Nor is one whose main content is running text holding at most one of the headlines
+    (``prose_veto``, :data:`PROSE_MAIN_CHARS`): a story beside its related stories. The hide
+    plan acts on the kind without that veto (:func:`decide`: such a page's story lists stay
+    as they did) and names the page with it, as the reader does.
     """
     if predicted_type(result) in _NEVER_INDEX:
         return "article"
@@ -620,15 +630,22 @@ def page_kind(page: Page, result: ExtractionResult | None,
     tops = list(main) if main is not None else main_elements(page, result)
     main_chars = sum(stats[t].chars for t in tops if t in stats)
     main_links = sum(stats[t].link_chars for t in tops if t in stats)
+    headlines = _headline_links(page.body)
+    top_set = set(tops)
+    inside = sum(1 for h in headlines
+                 if h in top_set or any(a in top_set for a in h.iterancestors()))
+    if (prose_veto and main_chars >= PROSE_MAIN_CHARS
+            and main_links < PROSE_MAIN_LINKS * main_chars and inside <= 1):
+        # the main content is running text holding none of the story headlines: an article
+        # with its "related stories" beside it (tv.msnbc.com's 1,387-character story under 18
+        # linked headlines read "This page is an index of 12 stories" and showed those)
+        return "article"
     body = stats.get(page.body)
     if body is not None and body.chars and body.link_chars >= 0.5 * body.chars \
             and main_chars < 0.3 * body.chars:
         return "index"  # mostly links, and the main content is a small part of the page
-    headlines = _headline_links(page.body)
     if len(headlines) < 8:
         return "article"
-    inside = sum(1 for h in headlines if any(t in set(h.iterancestors()) or t is h
-                                              for t in tops))
     if main_chars < 1500 or main_links >= 0.4 * max(1, main_chars) or inside >= 5:
         return "index"
     return "article"
@@ -1566,7 +1583,11 @@ def decide(page: Page, result: ExtractionResult | None,
     main, excluded_of = _main_of(page, result, by_id, main_segments)
     title = result.main.title if result is not None and result.main is not None else ""
     roots, holders = _protected(page, main, title or page.title)
-    kind_of_page = page_kind(page, result, stats, main)
+    # hide acts on the page's structure; the plan names the page as the reader shows it
+    # (a story beside its related headlines is an article there: page_kind's prose_veto)
+    kind_of_page = page_kind(page, result, stats, main, prose_veto=False)
+    named_kind = (kind_of_page if kind_of_page == "article"
+                  else page_kind(page, result, stats, main))
     stories: set[etree._Element] = set()
     if kind_of_page == "index":
         for heading in _headline_links(body):
@@ -1948,14 +1969,14 @@ def decide(page: Page, result: ExtractionResult | None,
     shown = [m for m in main if not _inside(m, picked)]
     regions = main_regions(shown, stats, body, hidden={e: chosen[e][0] for e in keep})
     plan = HidePlan(
-        page_kind=kind_of_page, targets=targets,
+        page_kind=named_kind, targets=targets,
         main_regions=[MainRegion(
             element_ids=[i for i in (page.element_id(e) for e in region) if i] if has_ids
             else [], xpaths=[] if has_ids else [page.xpath(e) for e in region],
             chars=sum(stats[e].chars for e in region if e in stats)) for region in regions],
         main_ids=[i for i in (page.element_id(m) for m in main) if i] if has_ids else [],
         main_xpaths=[] if has_ids else [page.xpath(m) for m in main],
-        index=index_items(page) if kind_of_page == "index" else [], restraint=restraint,
+        index=index_items(page) if named_kind == "index" else [], restraint=restraint,
         restrained_to=restrained_to)
     return Decision(plan=plan, elements=keep)
 
