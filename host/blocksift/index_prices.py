@@ -16,12 +16,13 @@ a price per month beside the price), gets none: a wrong price is worse than no p
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 from lxml import etree
+
+from . import json_ld
 
 #: A currency sign or ISO code, then an amount; or an amount, then a sign or code written
 #: after it ("34,00 €"; not one that opens the next price: "Size 1 €20").
@@ -271,19 +272,11 @@ def _path(url: str) -> str:
         return ""
 
 
-def _ld_products(data: object, found: list[dict]) -> None:
-    """Every JSON-LD object in ``data`` typed as a product (:data:`_PRODUCT_TYPES`)."""
-    if isinstance(data, list):
-        for item in data:
-            _ld_products(item, found)
-    elif isinstance(data, dict):
-        kind = data.get("@type")
-        kinds = kind if isinstance(kind, list) else [kind]
-        if any(isinstance(k, str) and _PRODUCT_TYPES.fullmatch(k) for k in kinds):
-            found.append(data)
-        for value in data.values():
-            if isinstance(value, (list, dict)):
-                _ld_products(value, found)
+def _is_product(node: dict) -> bool:
+    """Whether a JSON-LD object is typed as a product (:data:`_PRODUCT_TYPES`)."""
+    kind = node.get("@type")
+    return any(isinstance(k, str) and _PRODUCT_TYPES.fullmatch(k)
+               for k in (kind if isinstance(kind, list) else [kind]))
 
 
 def _schema_products(root: etree._Element, hrefs: Sequence[str]) -> int:
@@ -291,18 +284,8 @@ def _schema_products(root: etree._Element, hrefs: Sequence[str]) -> int:
     products: a JSON-LD product whose ``url`` (or ``@id``, or its offer's ``url``) is the
     story's page, or a microdata or RDFa product holding the story's link."""
     paths: set[str] = set()
-    for script in root.iter("script"):
-        if "ld+json" not in (script.get("type") or "").lower() or not script.text:
-            continue
-        if not _PRODUCT_TYPES.search(script.text):
-            continue
-        try:
-            data = json.loads(script.text)
-        except ValueError:
-            continue
-        products: list[dict] = []
-        _ld_products(data, products)
-        for product in products:
+    for data in json_ld.documents(root, holding=_PRODUCT_TYPES):
+        for product in filter(_is_product, json_ld.objects(data)):
             offers = product.get("offers")
             for url in (product.get("url"), product.get("@id"),
                         offers.get("url") if isinstance(offers, dict) else None):

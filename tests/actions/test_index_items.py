@@ -155,6 +155,18 @@ def test_schema_org_recipes_that_are_the_stories_make_them_recipes():
     head = f"<script type='application/ld+json'>{json.dumps(ld)}</script>"
     assert {item.kind for item in index_items(_index("Quick dinners", _cards(_DISHES), url,
                                                      head))} == {""}
+    # a script nested deeper than Python's JSON parser goes, or broken, costs only itself
+    # (the first raised RecursionError out of the index view)
+    bomb = "[" * 50_000 + "]" * 50_000
+    ld["itemListElement"] = [
+        {"@type": "ListItem", "position": n, "item": {
+            "@type": "Recipe", "name": t, "url": "https://copperpot.example" + _slug(t)}}
+        for n, t in enumerate(_DISHES[:2])]
+    head = (f"<script type='application/ld+json'>{bomb}</script>"
+            f"<script type='application/ld+json'>{{\"@type\": </script>"
+            f"<script type='application/ld+json'>{json.dumps(ld)}</script>")
+    assert {item.kind for item in index_items(_index("Quick dinners", _cards(_DISHES), url,
+                                                     head))} == {"recipe"}
     # microdata: a Recipe item holding the story's link; an Event the same way
     for itemtype, kind in (("https://schema.org/Recipe", "recipe"),
                            ("http://schema.org/MusicEvent", "event")):

@@ -4,15 +4,15 @@ not a heading of the site's menus and frame)."""
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Literal
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from lxml import etree
 from pydantic import Field
 
+from .. import json_ld
 from ..content import file_name_alt
 from ..index_prices import PRICE
 from ..page import Page
@@ -215,17 +215,6 @@ def _path(href: str, base: str | None) -> str:
         return ""
 
 
-def _ld_nodes(data: object) -> Iterator[dict]:
-    if isinstance(data, list):
-        for value in data:
-            yield from _ld_nodes(value)
-    elif isinstance(data, dict):
-        yield data
-        for value in data.values():
-            if isinstance(value, (list, dict)):
-                yield from _ld_nodes(value)
-
-
 def _of_kind(types: object) -> str:
     """The kind (:data:`_KINDS`) schema.org ``types`` (an ``@type``, ``itemtype`` or
     ``typeof`` value) name, else ""."""
@@ -245,14 +234,8 @@ def _schema_kinds(root: etree._Element, hrefs: Sequence[str], url: str | None
     """How many of the stories schema.org calls each kind (:func:`story_kind`)."""
     wanted = {path: href for href in hrefs if (path := _path(href, url))}
     kinds: dict[str, set[str]] = {}
-    for script in root.iter("script"):
-        if "ld+json" not in (script.get("type") or "").lower() or not script.text:
-            continue
-        try:
-            data = json.loads(script.text)
-        except ValueError:
-            continue
-        for node in _ld_nodes(data):
+    for data in json_ld.documents(root):
+        for node in json_ld.objects(data):
             kind = _of_kind(node.get("@type"))
             if not kind:
                 continue
