@@ -355,6 +355,30 @@ def test_numpy_trees_equal_lightgbm_predictions(tmp_path: Path):
     assert np.allclose(loaded["blocks"].predict(x), expected, atol=1e-9)
 
 
+def test_a_model_file_is_replaced_whole_or_not_at_all(tmp_path, monkeypatch):
+    import errno
+    import os
+    from importlib import resources
+
+    with resources.as_file(resources.files("blocksift") / "data" /
+                           auto.BUNDLED_MODELS["fast"]) as packaged:
+        ensembles, _meta = trees.load(packaged)
+    path = trees.save(tmp_path / "model.npz", ensembles, {"round": 1})
+    assert (path.stat().st_mode & 0o777) == 0o644
+    path.chmod(0o640)
+    trees.save(path, ensembles, {"round": 2})
+    assert trees.load(path)[1] == {"round": 2} and (path.stat().st_mode & 0o777) == 0o640
+
+    def disk_full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", disk_full)  # the write fails as a full disk fails it
+    with pytest.raises(OSError):
+        trees.save(path, ensembles, {"round": 3})
+    assert trees.load(path)[1] == {"round": 2}  # the earlier model, whole
+    assert [p.name for p in tmp_path.iterdir()] == ["model.npz"]  # no temporary left
+
+
 @pytest.mark.skipif(not HAS_LIGHTGBM, reason="lightgbm not installed (the 'train' extra)")
 def test_multiclass_trees_equal_lightgbm():
     import lightgbm as lgb

@@ -13,8 +13,11 @@ names, thresholds, training summary).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+import os
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -390,7 +393,22 @@ def save(path: Path | str, ensembles: dict[str, TreeEnsemble], meta: dict[str, A
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **arrays)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(buffer.getvalue())
+    # a temporary beside it, renamed over it when whole: a crash or Ctrl-C mid-write leaves
+    # the earlier model as it was, never half a file
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
+                                         suffix=".part")
+    try:
+        # mkstemp's file is private; a model keeps the mode of the one it replaces
+        os.chmod(temporary, path.stat().st_mode & 0o777 if path.exists() else 0o644)
+        with os.fdopen(handle, "wb") as out:
+            out.write(buffer.getvalue())
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
     return path
 
 
