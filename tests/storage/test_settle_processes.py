@@ -47,3 +47,6 @@ def test_processes_settling_at_once_count_every_change_once(tmp_path: Path):
         assert store.pending() == 0
     assert _counts(sites) == _expected(tmp_path, *pages)
     assert not list(sites.glob("*.tmp"))
+    # each took the lock files of the sites it wrote away once done, a held one left to its
+    # holder (which took it away in turn): none is left, and no count was lost meanwhile
+    assert not list(sites.glob("*.lock"))

@@ -315,43 +315,57 @@ class ExampleStore:
 
         Other processes may settle the same store at once (each browser starts its own
         host): the site file's lock (:func:`adapt.site_lock`) and the change names make each
-        change count once, and it is counted by the process that takes it off the journal."""
+        change count once, and it is counted by the process that takes it off the journal.
+
+        Once done, the lock files of the sites it wrote are taken away, each only while no
+        process holds it (:func:`blocksift.storage.locks.remove_idle_locks`): a held one (a
+        peer writing that site meanwhile) stays, and so does its update."""
         from ..algorithms.segmenter import adapt
+        from .locks import remove_idle_locks
 
         done = 0
         blocked: set[str] = set()
+        touched: set[str] = set()
         failure: Exception | None = None
         with self._settle_lock:
             with self._lock:
                 queued = self._conn.execute("SELECT id, url FROM adapt_journal ORDER BY id"
                                             ).fetchall()
-            for journal_id, url in queued:
-                site = site_of(url) or ""
-                if site in blocked:
-                    continue
-                with self._lock:
-                    row = self._conn.execute("SELECT change, removed, added FROM adapt_journal"
-                                             " WHERE id = ?", (journal_id,)).fetchone()
-                if row is None:
-                    continue  # another process (a second browser's host, the CLI) applied it
-                try:
-                    adapt.apply_change(url, removed=[tuple(p) for p in json.loads(row[1])],
-                                       added=[tuple(p) for p in json.loads(row[2])],
-                                       change=row[0], directory=directory)
-                except Exception as exc:  # noqa: BLE001 -- kept journaled, raised below
-                    blocked.add(site)
-                    if failure is None:
-                        failure = (AdaptationNotWritten(site, exc) if isinstance(exc, OSError)
-                                   else exc)
-                    continue
-                with self._lock:
-                    gone = self._conn.execute("DELETE FROM adapt_journal WHERE id = ?",
-                                              (journal_id,)).rowcount
-                if not gone:
-                    continue  # applied by another process meanwhile (the file counted it once)
-                done += 1
-                if progress is not None:
-                    progress()
+            try:
+                for journal_id, url in queued:
+                    site = site_of(url) or ""
+                    if site in blocked:
+                        continue
+                    with self._lock:
+                        row = self._conn.execute("SELECT change, removed, added FROM"
+                                                 " adapt_journal WHERE id = ?",
+                                                 (journal_id,)).fetchone()
+                    if row is None:
+                        continue  # another process (a second browser's host, the CLI) did it
+                    touched.add(adapt.site_key(url))
+                    try:
+                        adapt.apply_change(url,
+                                           removed=[tuple(p) for p in json.loads(row[1])],
+                                           added=[tuple(p) for p in json.loads(row[2])],
+                                           change=row[0], directory=directory)
+                    except Exception as exc:  # noqa: BLE001 -- kept journaled, raised below
+                        blocked.add(site)
+                        if failure is None:
+                            failure = (AdaptationNotWritten(site, exc)
+                                       if isinstance(exc, OSError) else exc)
+                        continue
+                    with self._lock:
+                        gone = self._conn.execute("DELETE FROM adapt_journal WHERE id = ?",
+                                                  (journal_id,)).rowcount
+                    if not gone:
+                        continue  # applied by another process meanwhile (counted once)
+                    done += 1
+                    if progress is not None:
+                        progress()
+            finally:
+                touched.discard("")
+                if touched:  # a few system calls a site: the reply waits no longer
+                    remove_idle_locks(directory or adapt.sites_dir(), touched)
         if failure is not None:
             raise failure
         return done
