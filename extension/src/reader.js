@@ -933,8 +933,32 @@ function dropOpeningMetaLine(fragment, meta) {
       node.remove();
       return dated;
     }
+    if (dated && named && isPostLine(node, text, names)) {
+      node.remove();
+      return true;
+    }
   }
   return false;
+}
+
+// The labels of a post's line besides its author and date: "Posted by Mike on August 8,
+// 2012 in <a>Lions</a>", "Date: … | Category: <a>Tips & Advice</a> | Author: …".
+const POST_LINE_WORDS = /\b(?:in|filed|under|categor(?:y|ies)|tags?|tagged|author|date|and|comments?|one|no|\d+)\b/g;
+
+/** Whether `text` (the squeezed text of `node`, a short line naming the header's author and
+ * date) says nothing else but its links of a few words each (the post's categories, its
+ * comment count) and the labels around them: the meta line of an older blog's template,
+ * which said the header's byline again above the text. */
+function isPostLine(node, text, names) {
+  const links = [...node.querySelectorAll("a")].map((a) => squeeze(spacedText(a))).filter(Boolean);
+  if (!links.length || links.some((link) => link.length > 40)) return false;
+  let rest = text;
+  for (const name of names) rest = rest.split(name).join(" ");
+  for (const pattern of META_DATES) rest = rest.replace(pattern, " ");
+  rest = rest.replace(META_TIME, " ");
+  for (const link of links) rest = rest.split(link).join(" ");
+  return !rest.replace(META_WORDS, " ").replace(POST_LINE_WORDS, " ")
+    .replace(/[\s|·•,:;&\-–—/()]+/g, "");
 }
 
 /** Whether `element` says nothing but `stamp` and the words around a date ("Posted",

@@ -716,6 +716,40 @@ def test_reader_drops_a_meta_line_its_header_says_already_and_keeps_the_text(
     assert "10 Min Read" in " ".join(text_of(page).split())
 
 
+def test_reader_drops_a_post_line_of_byline_date_and_categories_its_header_says(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # an older blog's templates (dragnet T52, R332): the author and date again, with the
+    # post's categories as links, right above the text the header already bylined
+    lines = {
+        "wordpress": ('<div><span>Posted <span> by </span><span><a href="/a/mike">Mike</a>'
+                      '</span> on </span><span><a href="/p">August 8, 2012</a></span> in '
+                      '<span><a href="/c/award">James Mungro Memorial Award</a>, '
+                      '<a href="/c/lions">Lions</a></span></div>'),
+        "labels": ('<p>Date:August 8, 2012 | Category:<a href="/c/tips">Tips &amp; Advice</a>'
+                   ' | Author:<a href="/a/mike">Mike</a></p>'),
+    }
+    text_html = ("<p>Detroit Lions football starts in three days. In four short weeks, a player "
+                 "you have never heard of will take the award.</p>"
+                 "<p>The award went to <a href='/p/2'>Mike</a> on August 8, 2012 in "
+                 "<a href='/d'>Detroit</a>.</p>")
+    for key, line in lines.items():
+        payload = stored_answer(site, "The top names in contention", line + text_html,
+                                {"authors": ["Mike"], "published": "2012-08-08"})
+        page = reader_of_answer(browser, f"postline-{key}", payload)
+        text = " ".join(text_of(page).split())
+        assert text.startswith("Detroit Lions football starts"), (key, text)
+        # a sentence of the text naming the author, the date and a link stays
+        assert "The award went to Mike on August 8, 2012 in Detroit." in text, (key, text)
+        page.screenshot(artifacts / f"reader-post-line-{key}.png")
+    # a line that says more than its labels stays
+    payload = stored_answer(site, "The top names in contention",
+                            '<p>Posted by <a href="/a/mike">Mike</a> on August 8, 2012 in '
+                            '<a href="/c">Lions</a>, with thanks to the whole team</p>' + text_html,
+                            {"authors": ["Mike"], "published": "2012-08-08"})
+    page = reader_of_answer(browser, "postline-more", payload)
+    assert "with thanks to the whole team" in " ".join(text_of(page).split())
+
+
 def test_reader_drops_a_date_line_with_its_lead_word_not_the_date_alone(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a forum post's head: its author's name, then a "Posted <date>" line, a link to the
