@@ -38,6 +38,25 @@ def ensure_private_dir(path: Path) -> Path:
     return path
 
 
+def is_own_folder(path: Path) -> bool:
+    """Whether ``path`` is blocksift's data dir or inside it: only such folders are made
+    private (:func:`ensure_private_dir`) or get blocksift's notes when they already exist;
+    a folder the user named (``--store FILE``) keeps its mode and holds only what was asked."""
+    try:
+        own = data_dir().resolve()
+        return Path(path).resolve() == own or own in Path(path).resolve().parents
+    except (OSError, RuntimeError):  # a symlink loop: not ours to decide on
+        return False
+
+
+def prepare_folder(path: Path) -> Path:
+    """The folder of a file blocksift is about to write: blocksift's own (:func:`is_own_folder`)
+    or a new one is made private (0700); another existing folder is left as it is."""
+    if is_own_folder(path) or not path.exists():
+        return ensure_private_dir(path)
+    return path
+
+
 def config_dir() -> Path:
     """Settings and the WebSocket token."""
     return _base("config")

@@ -120,10 +120,13 @@ def _export_folders(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     import sqlite3
 
-    from ..storage.examples import DamagedStore
+    from ..storage.examples import DamagedStore, NotAStore
 
     if args.action == "repair":
-        return _repair(args)
+        try:
+            return _repair(args)
+        except NotAStore as exc:
+            raise CommandError(str(exc)) from None
     if args.action == "export-folders":
         return _export_folders(args)
     path = _store_path(args)
@@ -132,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
         return _no_store(args, path)
     try:
         return _run(args)
-    except DamagedStore as exc:
+    except (DamagedStore, NotAStore) as exc:
         raise CommandError(str(exc)) from None
     except sqlite3.DatabaseError as exc:
         from ..storage.examples import is_unwritable, unwritable_message

@@ -97,6 +97,42 @@ class DamagedStore(RuntimeError):
         self.problem = problem
 
 
+class NotAStore(RuntimeError):
+    """A store was named where a file that is not an SQLite database is: refused before its
+    folder or the file is touched (no repair offered: it would move the file aside)."""
+
+    def __init__(self, path: Path, what: str):
+        super().__init__(f"{path} is not an examples database ({what}); name one, or a "
+                         "new file name to start one")
+        self.path = path
+
+
+#: How every SQLite database file starts.
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def check_store_file(path: Path) -> None:
+    """Refuse (:class:`NotAStore`) a ``path`` outside blocksift's data dir that is there and
+    is not an SQLite database (a folder, or a file of other bytes): a file named by mistake
+    is left as it is, and so is its folder. An empty file is taken, as SQLite takes it. In
+    blocksift's own folder such a file is damage (:class:`DamagedStore`, repairable)."""
+    from ..paths import is_own_folder
+
+    if is_own_folder(path.parent):
+        return
+    try:
+        if path.is_dir():
+            raise NotAStore(path, "it is a folder")
+        with open(path, "rb") as handle:
+            start = handle.read(len(SQLITE_HEADER))
+    except (FileNotFoundError, NotADirectoryError):
+        return  # a new database; a parent that is a file fails when it is made
+    except PermissionError:
+        return  # SQLite says so, as before
+    if start and start != SQLITE_HEADER:
+        raise NotAStore(path, "it is no SQLite file")
+
+
 def _restore_hint(path: Path) -> str:
     return (f"Run `blocksift examples repair` (or use Repair on the options page): the "
             f"damaged {path.name} is kept aside and every example SQLite can still read is "
@@ -184,10 +220,11 @@ class ExampleStore:
     """The examples database. Safe to share between threads of one process."""
 
     def __init__(self, path: Path | None = None):
-        from ..paths import ensure_private_dir
+        from ..paths import prepare_folder
 
         self.path = Path(path) if path else default_path()
-        ensure_private_dir(self.path.parent)
+        check_store_file(self.path)  # before its folder is touched
+        prepare_folder(self.path.parent)
         fresh = not self.path.exists()
         self._lock = threading.Lock()
         self._settle_lock = threading.Lock()
@@ -608,6 +645,7 @@ def repair(path: Path | None = None) -> dict[str, Any]:
     path = Path(path) if path else default_path()
     if not path.exists():
         return {"path": str(path), "recovered": 0, "keptAside": [], "damaged": False}
+    check_store_file(path)  # a file named by mistake is not moved aside
     problem = ""
     try:
         with closing(sqlite3.connect(path, timeout=30)) as probe:
