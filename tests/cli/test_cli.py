@@ -485,6 +485,29 @@ def test_train_per_site_leaves_no_lock_files_but_another_process_s(tmp_path):
     assert (failing / "dir.example.json.tmp").is_dir()
 
 
+def test_train_per_site_failing_part_way_says_how_many_sites_were_written(tmp_path):
+    """A run that failed part way said only the error, not which sites were written before
+    it (a Ctrl-C says "4 of 6 sites adapted"): now that line comes first, then the error,
+    and no progress bar is drawn again under them."""
+    from blocksift.sites import site_key
+
+    sites = sorted({site_key(json.loads(line)["url"])
+                    for line in (DATASET / "pages.jsonl").read_text().splitlines()})
+    failing = tmp_path / "failing"
+    # a folder where a site's temporary goes: its file cannot be written (as root too)
+    (failing / f"{sites[-2]}.json.tmp").mkdir(parents=True)
+    for progress in (["--no-progress"], []):
+        done = blocksift("train", "auto", "--per-site", "--min-site-pages", "1", "--dataset",
+                         str(DATASET), "--out", str(failing), *progress, home=tmp_path)
+        written = len(list(failing.glob("*.json")))
+        assert done.returncode == 2 and written == len(sites) - 2
+        said = done.stderr.splitlines()
+        assert said[-2:] == [
+            f"blocksift: {written} of {len(sites)} sites adapted (in {failing}) before "
+            f"{sites[-2]} failed; the others are as they were",
+            f"blocksift: error: {failing / (sites[-2] + '.json.tmp')}: Is a directory"], said
+
+
 def test_train_per_site_and_import_count_a_page_with_an_empty_gold_alike(tmp_path):
     """An empty gold is a label: "this page has no main text" (labeled.py; a saved example
     with nothing marked main is one). `examples import` counted such a record into its

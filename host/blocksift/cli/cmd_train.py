@@ -476,6 +476,15 @@ def _adapt_sites(args: argparse.Namespace, paths: list[Path], touched: set[str])
               f"adapted (in {directory}); the others are as they were, and the same "
               "command adapts them all", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except Exception:  # a file that cannot be written, a page that breaks the count
+        # said only the error: which sites were written before it? (the error line follows)
+        if bar is not None:
+            bar.close()  # drawn again under the error line, else
+        sites = len(chosen)
+        print(f"blocksift: {written} of {sites} site{'s' if sites != 1 else ''} adapted (in "
+              f"{directory}) before {site} failed; the others are as they were",
+              file=sys.stderr)
+        raise
     if bar is not None:
         bar.close()
     if not written:
