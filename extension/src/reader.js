@@ -852,6 +852,32 @@ function dropDanglingLabel(fragment) {
   box.remove();
 }
 
+// A line of a forum poster's statistics beside each post: "Posts: 116", "Joined: Feb 2019",
+// "Reputation: 7" (MyBB's author_statistics, phpBB's and vBulletin's profile boxes).
+const POSTER_STAT = /^(?:posts|threads|messages|joined|join date|registered|reputation|karma|likes|reaction score|points|trophies|solutions)\s*:\s*\S.{0,29}$/;
+// ... and the labels one of the lines must have, at least two of them
+const POSTER_COUNTS = /^(?:posts|threads|messages|joined|join date|registered|reputation)\b/;
+
+/** A poster's statistics, a box of "Label: value" lines beside a forum post (wcxb-dev 0558:
+ * "Posts: 116 Threads: 23 Joined: Feb 2019 Reputation: 7" between each author's name and
+ * their post): the reader shows the author and the post, not their counts; removed. A box
+ * holding anything else (a sentence, a picture, a box of its own) is no such box. */
+function dropPosterStats(fragment) {
+  for (const node of [...fragment.querySelectorAll("div, p, dl, ul")]) {
+    if (!fragment.contains(node)) continue; // (inside a box removed before it)
+    if (node.querySelector("div, p, dl, ul, ol, img, picture, table, pre, blockquote, h1, h2, h3, h4, h5, h6")) continue;
+    const copy = node.cloneNode(true);
+    // (its lines are those a reader sees: broken at <br> and items, not at the source's
+    // newlines, one of which stood between "Reputation:" and its linked count)
+    for (const br of copy.querySelectorAll("br")) br.replaceWith("\u0001");
+    for (const item of copy.querySelectorAll("li, dd")) item.append("\u0001");
+    const lines = copy.textContent.split("\u0001").map(squeeze).filter(Boolean);
+    if (lines.length < 2 || !lines.every((line) => POSTER_STAT.test(line))) continue;
+    if (new Set(lines.map((line) => line.match(POSTER_COUNTS)?.[0]).filter(Boolean)).size < 2) continue;
+    node.remove();
+  }
+}
+
 /** Lists whose every item is a label ending in a colon, at most 60 characters, with nothing
  * after it ("Scientific consulting by:", the names it introduced, links, left out by the
  * host as furniture): they list nothing; removed. A list with one such item among others
@@ -1064,6 +1090,7 @@ async function main() {
     dropEmptyHeadings(fragment);
     dropDanglingLabel(fragment);
     dropLabelLists(fragment);
+    dropPosterStats(fragment);
   }
   // ... and its byline repeats the one in the header (a heading on some sites)
   const names = meta.authors ?? [];

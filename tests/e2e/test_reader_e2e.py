@@ -750,6 +750,31 @@ def test_reader_drops_a_post_line_of_byline_date_and_categories_its_header_says(
     assert "with thanks to the whole team" in " ".join(text_of(page).split())
 
 
+def test_reader_drops_a_forum_posters_statistics_and_keeps_the_post(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # MyBB (wcxb-dev 0558): each author's "Posts: 116 Threads: 23 Joined: Feb 2019
+    # Reputation: 7" stood between their name and their post
+    def post(name: str, posts: int, text: str) -> str:
+        return (f"<hr><p><strong><bdi>{name}</bdi></strong></p><div>Posts: {posts}<br>"
+                f"Threads: 23<br>\n\tJoined: Feb 2019\n<br>Reputation: \n<a href='/r'><strong>7"
+                f"</strong></a></div><div>{text}</div>")
+    html = (post("StarredSkies", 116, "I run a SMF website and have been thinking of "
+                 "converting to MyBB. What are its pros and cons?")
+            + post("Find", 96, "Why not try it out, if able that is. Posts: 3 of mine are "
+                   "about it.")
+            + "<div>Posts: 12 of them answered<br>Joined: the forum in 2019 after a long"
+            " while of reading it every day</div>")
+    payload = stored_answer(site, "SMF vs MyBB?", html)
+    page = reader_of_answer(browser, "posterstats", payload)
+    text = " ".join(text_of(page).split())
+    assert "Threads: 23" not in text and "Joined: Feb 2019" not in text, text
+    assert "StarredSkies" in text and "I run a SMF website" in text, text
+    assert "Why not try it out, if able that is. Posts: 3 of mine are about it." in text, text
+    # lines too long to be counts stay
+    assert "Posts: 12 of them answered" in text, text
+    page.screenshot(artifacts / "reader-poster-stats.png")
+
+
 def test_reader_drops_a_date_line_with_its_lead_word_not_the_date_alone(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a forum post's head: its author's name, then a "Posted <date>" line, a link to the
