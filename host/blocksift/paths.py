@@ -57,6 +57,24 @@ def prepare_folder(path: Path) -> Path:
     return path
 
 
+#: How every SQLite database file starts.
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def not_sqlite(path: Path) -> str | None:
+    """Why ``path``, which is there, cannot be an SQLite database (a folder, a file of other
+    bytes), or None: a database, an empty file (SQLite takes it as a new one), a path not
+    there or one that cannot be read (SQLite says why when it opens it)."""
+    try:
+        if path.is_dir():
+            return "it is a folder"
+        with open(path, "rb") as handle:
+            start = handle.read(len(SQLITE_HEADER))
+    except OSError:
+        return None
+    return "it is no SQLite file" if start and start != SQLITE_HEADER else None
+
+
 def config_dir() -> Path:
     """Settings and the WebSocket token."""
     return _base("config")

@@ -18,9 +18,10 @@ RECORD = {"html": "<p>The tide comes in twice a day on this coast.</p>",
           "url": "https://tides.example/today"}
 
 
-def _run(folder: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _run(folder: Path, home: Path, *args: str, command: str = "examples"
+         ) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=str(REPO / "host"), BLOCKSIFT_HOME=str(home))
-    return subprocess.run([sys.executable, "-m", "blocksift", "examples", *args],
+    return subprocess.run([sys.executable, "-m", "blocksift", command, *args],
                           capture_output=True, text=True, timeout=300, env=env, cwd=folder)
 
 
@@ -66,3 +67,18 @@ def test_a_new_store_in_the_users_folder_leaves_the_folder_mode(tmp_path: Path):
     assert not (folder / "store-problems.json").exists()
     listed = _run(folder, home, "--store", "mine.sqlite3", "list")
     assert listed.returncode == 0 and "tides.example/today" in listed.stdout
+
+
+def test_a_file_named_as_the_site_store_is_not_moved_aside(tmp_path: Path):
+    """`cluster --store notes.txt` took the text file for a damaged site store: renamed it
+    notes.txt.corrupt-..., put a fresh store in its place, made the folder 0700, wrote
+    store-problems.json there, and said "no sites learned yet" (exit 0)."""
+    folder, home = _folder(tmp_path), tmp_path / "home"
+    before = _state(folder)
+    for store in ("notes.txt", "drafts"):
+        refused = _run(folder, home, "--store", store, command="cluster")
+        assert refused.returncode == 2, refused.stdout + refused.stderr
+        # a folder: "no site store at drafts", as before
+        assert store in refused.stderr and "site store" in refused.stderr, refused.stderr
+        assert _state(folder) == before
+    assert not list(home.rglob("store-problems.json"))

@@ -114,6 +114,12 @@ def _from_store(args: argparse.Namespace) -> tuple[Path, list[dict[str, Any]]]:
         if args.store:
             raise CommandError(f"no site store at {path}")
         return path, []
+    if args.store:
+        from ..paths import not_sqlite
+
+        problem = not_sqlite(path)
+        if problem:  # opened, it was moved aside as damaged and a fresh store put there
+            raise CommandError(f"{path} is not a site store ({problem}); it is left as it is")
     store = SiteStore(path)
     try:
         entries = []

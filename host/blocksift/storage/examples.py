@@ -107,30 +107,18 @@ class NotAStore(RuntimeError):
         self.path = path
 
 
-#: How every SQLite database file starts.
-SQLITE_HEADER = b"SQLite format 3\x00"
-
-
 def check_store_file(path: Path) -> None:
     """Refuse (:class:`NotAStore`) a ``path`` outside blocksift's data dir that is there and
     is not an SQLite database (a folder, or a file of other bytes): a file named by mistake
     is left as it is, and so is its folder. An empty file is taken, as SQLite takes it. In
     blocksift's own folder such a file is damage (:class:`DamagedStore`, repairable)."""
-    from ..paths import is_own_folder
+    from ..paths import is_own_folder, not_sqlite
 
     if is_own_folder(path.parent):
         return
-    try:
-        if path.is_dir():
-            raise NotAStore(path, "it is a folder")
-        with open(path, "rb") as handle:
-            start = handle.read(len(SQLITE_HEADER))
-    except (FileNotFoundError, NotADirectoryError):
-        return  # a new database; a parent that is a file fails when it is made
-    except PermissionError:
-        return  # SQLite says so, as before
-    if start and start != SQLITE_HEADER:
-        raise NotAStore(path, "it is no SQLite file")
+    problem = not_sqlite(path)
+    if problem:
+        raise NotAStore(path, problem)
 
 
 def _restore_hint(path: Path) -> str:

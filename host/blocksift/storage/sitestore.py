@@ -43,7 +43,7 @@ from typing import Any, Self
 from urllib.parse import urlsplit, urlunsplit
 
 from ..algorithms import clustering
-from ..paths import data_dir, ensure_private_dir, move_aside
+from ..paths import data_dir, move_aside, prepare_folder
 from ..sites import site_key
 
 log = logging.getLogger(__name__)
@@ -113,7 +113,7 @@ class SiteStore:
         self.max_pages_per_site = max_pages_per_site
         self.learning = learning
         self.write_errors = 0
-        ensure_private_dir(self.path.parent)
+        prepare_folder(self.path.parent)  # a folder the user named keeps its mode
         self._open_checked()
         self._models: dict[str, clustering.SiteModel | None] = {}
         self._models_lock = threading.Lock()
