@@ -775,6 +775,27 @@ def test_reader_drops_a_forum_posters_statistics_and_keeps_the_post(
     page.screenshot(artifacts / "reader-poster-stats.png")
 
 
+def test_reader_shows_a_disclosure_summary_on_its_markers_line_and_sets_the_box_apart(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    # MDN (wcxb-dev 2992): the "Baseline" badge's summary holds a <div>, which put the
+    # disclosure marker alone on a line, and the next paragraph stood right under the box
+    html = ("<details><summary><span></span><div>Baseline <span>Widely available</span> *"
+            "</div><span></span></summary><div><p>This feature is well established.</p></div>"
+            "</details><p>The Promise object represents the eventual completion of an "
+            "asynchronous operation.</p>")
+    page = reader_of_answer(browser, "summary", stored_answer(site, "Promise", html))
+    one_line, gap = page.evaluate(
+        "(() => { const s = document.querySelector('#content summary');"
+        " const d = document.querySelector('#content details');"
+        " const p = d.nextElementSibling;"
+        " const line = parseFloat(getComputedStyle(s).lineHeight) || 30;"
+        " return [s.getBoundingClientRect().height < 1.5 * line,"
+        " p.getBoundingClientRect().top - d.getBoundingClientRect().bottom]; })()")
+    assert one_line
+    assert gap >= 8, gap
+    page.screenshot(artifacts / "reader-summary.png")
+
+
 def test_reader_drops_a_date_line_with_its_lead_word_not_the_date_alone(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a forum post's head: its author's name, then a "Posted <date>" line, a link to the
