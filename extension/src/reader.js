@@ -642,9 +642,20 @@ const squeeze = (text) => text.replace(/\s+/g, " ").trim().toLowerCase()
 // A headline's words, in order: what two headlines set apart only by spacing or marks share
 // ("Kombat ’s Toasty Guy" in the <title>, "Kombat’s Toasty Guy" in the <h1>).
 const headlineWords = (text) => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(" ");
+// ... and the same words in another order, three or more of them: the title again too (the
+// <title>'s "Graphic Design Course Online" over the <h1>'s "Online Graphic Design Course",
+// shown under it as its subtitle: wcxb-dev 0117)
+const MIN_REORDERED_WORDS = 3;
+const sortedWords = (words) => words.split(" ").sort().join(" ");
 /** Whether a squeezed heading `text` says the squeezed title `wanted`. */
-const saysTitle = (text, wanted) => text === wanted
-  || (Boolean(headlineWords(wanted)) && headlineWords(text) === headlineWords(wanted));
+const saysTitle = (text, wanted) => {
+  if (text === wanted) return true;
+  const words = headlineWords(wanted);
+  if (!words) return false;
+  const said = headlineWords(text);
+  return said === words || (words.split(" ").length >= MIN_REORDERED_WORDS
+    && sortedWords(said) === sortedWords(words));
+};
 
 // Wrappers a headline may open the main text inside (never a paragraph: a lead-in in bold
 // that says the title, "<p><b>JSON</b> is a format", is part of the sentence).

@@ -615,6 +615,16 @@ def test_reader_shows_an_opening_headline_worded_otherwise_under_the_title_once(
         site, "Reading the Tides", html))
     assert page.evaluate("document.getElementById('subtitle').hidden") is True
     assert " ".join(text_of(page).split()).startswith("Your walk starts here!")
+    # ... and so is one saying the title's words in another order (wcxb-dev 0117: "Graphic
+    # Design Course Online" over "Online Graphic Design Course", the same words twice)
+    page = reader_of_answer(browser, "subtitle-reordered", stored_answer(
+        site, "the Tides Reading", html))
+    assert page.evaluate("document.getElementById('subtitle').hidden") is True
+    assert " ".join(text_of(page).split()).startswith("Your walk starts here!")
+    # two words in another order are another headline ("Tides Reading" is no "Reading Tides")
+    page = reader_of_answer(browser, "subtitle-two-words", stored_answer(
+        site, "Tides Reading", html.replace("Reading the Tides", "Reading Tides")))
+    assert page.evaluate("document.getElementById('subtitle').textContent") == "Reading Tides"
 
 
 def test_reader_reads_a_line_break_in_a_headline_as_a_space(
