@@ -237,6 +237,18 @@ def test_json_ld_article_author_beats_an_organization_and_a_bio_box():
     assert found.site_name == "Example News"
 
 
+def test_a_json_ld_script_too_deep_to_parse_costs_only_itself():
+    # Python's JSON parser raises RecursionError past about a thousand levels; it cost the
+    # page's whole metadata (byline and date from the other scripts too)
+    ld = {"@type": "NewsArticle", "author": {"@type": "Person", "name": "Nikhil Marathe"},
+          "datePublished": "2023-11-02"}
+    found = metadata.extract(page(
+        "<h1>Dams and rivers</h1>" + ARTICLE,
+        f"<script type='application/ld+json'>{'[' * 50_000 + ']' * 50_000}</script>"
+        f"<script type='application/ld+json'>{json.dumps(ld)}</script>"))
+    assert found.authors == ["Nikhil Marathe"] and found.published == "2023-11-02"
+
+
 def test_a_forum_user_name_with_digits_is_the_question_s_author_not_an_answerer_s():
     def post(who: str, text: str) -> str:
         return (f"<div class='post'><p>{text}</p><div class='user-details' itemprop='author' "

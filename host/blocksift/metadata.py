@@ -14,7 +14,6 @@ used when structured data is silent.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Iterator
 from datetime import date, datetime
@@ -22,7 +21,7 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
-from . import titles
+from . import json_ld, titles
 from .content import common_ancestor, declared, element_text, language_direction, text_direction
 from .htmltokenizer import unescape
 from .page import Page
@@ -443,13 +442,8 @@ def _in_furniture(element: etree._Element, loose: bool = False) -> bool:
 # -- JSON-LD and microdata -------------------------------------------------------------------
 
 def _json_ld_nodes(tree: etree._Element) -> Iterator[dict]:
-    for script in tree.iter("script"):
-        if (script.get("type") or "").strip().lower() != "application/ld+json":
-            continue
-        try:
-            data = json.loads(script.text or "", strict=False)
-        except ValueError:
-            continue
+    # a script that does not parse, or nests deeper than the parser goes, costs only itself
+    for data in json_ld.documents(tree):
         yield from _walk_ld(data, 0)
 
 
