@@ -113,6 +113,92 @@ export function agentCall(method, args) {
     // Script types whose bodies are data, not code: kept in the snapshot (see snapshot()).
     const KEPT_SCRIPT_TYPE = /^\s*(?:math\/|application\/ld\+json\s*(?:;|$))/i;
 
+    // Tags the host reads as inline (it never sees CSS: anything but its block tags runs on
+    // into the text beside it) that pages often lay out as boxes of their own. Custom
+    // elements (a "-" in the name) are inline by default too.
+    const INLINE_TAGS = new Set(["a", "abbr", "acronym", "b", "bdi", "bdo", "big", "cite", "code",
+      "data", "del", "dfn", "em", "font", "i", "ins", "kbd", "label", "mark", "nobr", "output", "q",
+      "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var"]);
+    const NO_TEXT_TAGS = new Set(["script", "style", "template", "noscript", "svg", "math"]);
+
+    /**
+     * Whether an element of an inline tag stands apart on the live page, so that the snapshot
+     * gives it white space on its sides: yes when it is a box of its own (display block,
+     * flex, grid, list-item, table parts; a flex or grid item, floated or positioned out of
+     * the line: its computed display is then blockified), whose text is never one word with
+     * the text beside it. No when it runs in the line (inline; or inline-block, inline-flex
+     * ... without a gap of margin, border or padding on a side: such a box sits in a word as
+     * a letter would, "inter<span>nation</span>al", while a badge's padding sets it apart),
+     * is not shown (none), is only its children (contents), is an empty icon out of the line
+     * (the text on both sides of it reads as one word), or keeps its white space as written
+     * (pre, a code view, where a space would show).
+     */
+    function layoutApart(original, tag) {
+      if (!INLINE_TAGS.has(tag) && !tag.includes("-")) return false;
+      const view = original.ownerDocument.defaultView;
+      if (!view) return false;
+      const style = view.getComputedStyle(original);
+      const display = style.display;
+      if (!display || display === "none" || display === "contents") return false;
+      if (/^(?:inline|ruby|math)|-inline-/.test(display)) {
+        if (!display.startsWith("inline-")) return false;
+        const px = (name) => parseFloat(style[name]) || 0;
+        const gap = Math.max(
+          px("marginLeft") + px("borderLeftWidth") + px("paddingLeft"),
+          px("marginRight") + px("borderRightWidth") + px("paddingRight"));
+        if (gap < 0.2 * (parseFloat(style.fontSize) || 16)) return false;
+      } else if (style.float !== "none" || style.position === "absolute" || style.position === "fixed") {
+        if (!original.textContent.trim()) return false;
+      }
+      const collapse = style.whiteSpaceCollapse || style.whiteSpace || "";
+      return !/^(?:pre|preserve|break-spaces)/.test(collapse) && !original.closest("pre, textarea");
+    }
+
+    /** The character next to a node in the text (the side: "before" or "after"), through
+     * its siblings and up through the inline elements that hold it: "" when there is none
+     * before a block edge, " " when too much would have to be read to find it. */
+    function neighbourChar(node, side) {
+      const sibling = side === "before" ? "previousSibling" : "nextSibling";
+      const inward = side === "before" ? "lastChild" : "firstChild";
+      let budget = 64;
+      const edge = (start) => {
+        // the first character met going into `start` from that side (depth first)
+        const stack = [start];
+        while (stack.length) {
+          const current = stack.pop();
+          if ((budget -= 1) < 0) return " ";
+          if (current.nodeType === 3) {
+            if (current.data) return side === "before" ? current.data.slice(-1) : current.data[0];
+          } else if (current.nodeType === 1 && !NO_TEXT_TAGS.has(current.localName)) {
+            if (current.localName === "br") return "\n";
+            const children = [];
+            for (let child = current[inward]; child; child = child[sibling]) children.push(child);
+            stack.push(...children.reverse());
+          }
+        }
+        return "";
+      };
+      for (let at = node; at;) {
+        for (let next = at[sibling]; next; next = next[sibling]) {
+          const found = edge(next);
+          if (found) return found;
+        }
+        at = at.parentNode;
+        if (!at || at.nodeType !== 1 || !(INLINE_TAGS.has(at.localName) || at.localName.includes("-"))) return "";
+      }
+      return "";
+    }
+
+    /** White space around the snapshot's copies of the elements laid out apart (see
+     * layoutApart) where the text beside them has none: the host, which sees no CSS, then
+     * reads "Software" and "to replace" in a flex row as two words, not "Softwareto". */
+    function spaceApart(elements) {
+      for (const element of elements) {
+        if (/\S/.test(neighbourChar(element, "before"))) element.before(" ");
+        if (/\S/.test(neighbourChar(element, "after"))) element.after(" ");
+      }
+    }
+
     /**
      * Serialize the live DOM (after the page's scripts ran) with an id on every element.
      * The ids go on a deep clone, matched to live elements by document order, so the page
@@ -134,6 +220,8 @@ export function agentCall(method, args) {
       const ui = [];
       const unreachable = { frames: 0, frameUrls: [], shadowRoots: 0 };
       const reached = { shadowRoots: 0, closedShadowRoots: 0, frames: 0 };
+      /** Copies of inline-tag elements the live page lays out as boxes of their own. */
+      const apart = [];
 
       function stamp(liveElements, copyElements) {
         const count = Math.min(liveElements.length, copyElements.length);
@@ -145,6 +233,7 @@ export function agentCall(method, args) {
           element.setAttribute(ID_ATTR, String(id));
           map.push(original);
           const tag = element.localName;
+          if (tag !== UI_TAG && layoutApart(original, tag)) apart.push(element);
           if (tag === UI_TAG) {
             ui.push(element);
             continue;
@@ -235,6 +324,8 @@ export function agentCall(method, args) {
       }
 
       stamp(root.getElementsByTagName("*"), clone.getElementsByTagName("*"));
+      // Once every shadow root and frame is in place, so their text counts as a neighbour.
+      spaceApart(apart);
       readableMath(clone, (element) => map[Number(element.getAttribute(ID_ATTR))]);
       // Our own UI (overlay, messages) is never part of the page sent to the host.
       for (const element of ui) element.remove();
