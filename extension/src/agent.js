@@ -122,36 +122,53 @@ export function agentCall(method, args) {
     const NO_TEXT_TAGS = new Set(["script", "style", "template", "noscript", "svg", "math"]);
 
     /**
-     * Whether an element of an inline tag stands apart on the live page, so that the snapshot
-     * gives it white space on its sides: yes when it is a box of its own (display block,
-     * flex, grid, list-item, table parts; a flex or grid item, floated or positioned out of
-     * the line: its computed display is then blockified), whose text is never one word with
-     * the text beside it. No when it runs in the line (inline; or inline-block, inline-flex
-     * ... without a gap of margin, border or padding on a side: such a box sits in a word as
-     * a letter would, "inter<span>nation</span>al", while a badge's padding sets it apart),
-     * is not shown (none), is only its children (contents), is an empty icon out of the line
-     * (the text on both sides of it reads as one word), or keeps its white space as written
-     * (pre, a code view, where a space would show).
+     * The live style of an element of an inline tag that may stand apart on the page (see
+     * standsApart), else null: one computed display, asked of these tags only (a page has
+     * thousands of elements; a span laid out inline, not shown or only its children is done).
      */
-    function layoutApart(original, tag) {
-      if (!INLINE_TAGS.has(tag) && !tag.includes("-")) return false;
-      const view = original.ownerDocument.defaultView;
-      if (!view) return false;
-      const style = view.getComputedStyle(original);
-      const display = style.display;
-      if (!display || display === "none" || display === "contents") return false;
-      if (/^(?:inline|ruby|math)|-inline-/.test(display)) {
-        if (!display.startsWith("inline-")) return false;
-        const px = (name) => parseFloat(style[name]) || 0;
+    function boxStyle(original, tag) {
+      if (!INLINE_TAGS.has(tag) && !tag.includes("-")) return null;
+      const style = original.ownerDocument.defaultView?.getComputedStyle(original);
+      const display = style?.display;
+      if (!display || display === "none" || display === "contents") return null;
+      if (/^(?:inline|ruby|math)|-inline-/.test(display) && !display.startsWith("inline-")) return null;
+      return style;
+    }
+
+    /**
+     * Whether an element of an inline tag (its computed style from boxStyle) stands apart on
+     * the live page, so that the snapshot gives it white space on its sides: yes when it is a
+     * box of its own (display block, flex, grid, list-item, table parts; a flex or grid item,
+     * floated or positioned out of the line: its computed display is then blockified), whose
+     * text is never one word with the text beside it. No when it sits in the line as a word's
+     * letters do (inline-block, inline-flex ... without a gap of margin, border or padding on
+     * a side, "water<span>front</span>", while a badge's padding sets it apart), when it is an
+     * empty icon out of the line (the text on both sides of it reads as one word), or when it
+     * keeps its white space as written (pre, a code view, where a space would show). Asked
+     * only where a space is missing beside it: these reads cost more than the display.
+     */
+    function standsApart(original, style) {
+      const px = (name) => parseFloat(style[name]) || 0;
+      if (style.display.startsWith("inline-")) {
         const gap = Math.max(
           px("marginLeft") + px("borderLeftWidth") + px("paddingLeft"),
           px("marginRight") + px("borderRightWidth") + px("paddingRight"));
-        if (gap < 0.2 * (parseFloat(style.fontSize) || 16)) return false;
-      } else if (style.float !== "none" || style.position === "absolute" || style.position === "fixed") {
-        if (!original.textContent.trim()) return false;
+        if (gap < 0.2 * (px("fontSize") || 16)) return false;
+      } else if (!hasText(original)
+        && (style.float !== "none" || style.position === "absolute" || style.position === "fixed")) {
+        return false;
       }
       const collapse = style.whiteSpaceCollapse || style.whiteSpace || "";
       return !/^(?:pre|preserve|break-spaces)/.test(collapse) && !original.closest("pre, textarea");
+    }
+
+    /** Whether an element holds text (a look at its first few nodes: a large one is taken to). */
+    function hasText(element) {
+      const walker = element.ownerDocument.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let budget = 32; walker.nextNode(); budget -= 1) {
+        if (budget <= 0 || walker.currentNode.data.trim()) return true;
+      }
+      return false;
     }
 
     /** The character next to a node in the text (the side: "before" or "after"), through
@@ -189,13 +206,17 @@ export function agentCall(method, args) {
       return "";
     }
 
-    /** White space around the snapshot's copies of the elements laid out apart (see
-     * layoutApart) where the text beside them has none: the host, which sees no CSS, then
-     * reads "Software" and "to replace" in a flex row as two words, not "Softwareto". */
-    function spaceApart(elements) {
-      for (const element of elements) {
-        if (/\S/.test(neighbourChar(element, "before"))) element.before(" ");
-        if (/\S/.test(neighbourChar(element, "after"))) element.after(" ");
+    /** White space around the snapshot's copies of the elements that stand apart on the page
+     * (see standsApart) where the text beside them has none: the host, which sees no CSS,
+     * then reads "Software" and "to replace" in a flex row as two words, not "Softwareto".
+     * [copy, live element, its computed style] each. */
+    function spaceApart(candidates) {
+      for (const [element, original, style] of candidates) {
+        const before = /\S/.test(neighbourChar(element, "before"));
+        const after = /\S/.test(neighbourChar(element, "after"));
+        if (!(before || after) || !standsApart(original, style)) continue;
+        if (before) element.before(" ");
+        if (after) element.after(" ");
       }
     }
 
@@ -220,7 +241,7 @@ export function agentCall(method, args) {
       const ui = [];
       const unreachable = { frames: 0, frameUrls: [], shadowRoots: 0 };
       const reached = { shadowRoots: 0, closedShadowRoots: 0, frames: 0 };
-      /** Copies of inline-tag elements the live page lays out as boxes of their own. */
+      /** Inline-tag elements the live page may lay out as boxes of their own (spaceApart). */
       const apart = [];
 
       function stamp(liveElements, copyElements) {
@@ -233,7 +254,8 @@ export function agentCall(method, args) {
           element.setAttribute(ID_ATTR, String(id));
           map.push(original);
           const tag = element.localName;
-          if (tag !== UI_TAG && layoutApart(original, tag)) apart.push(element);
+          const style = tag === UI_TAG ? null : boxStyle(original, tag);
+          if (style) apart.push([element, original, style]);
           if (tag === UI_TAG) {
             ui.push(element);
             continue;
