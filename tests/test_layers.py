@@ -4,7 +4,7 @@ Layers, bottom up:
 
 1. shared types and parsing: page, tokenizer, sites, the address a saved page names for
    itself, shingles, labeled pages, metadata and its title scorer,
-   Markdown rendering, WARC reading, tables for a terminal, the optional compiled modules'
+   Markdown rendering, WARC and JSON-LD reading, tables for a terminal, the optional compiled modules'
    import (``speedups``), and the wire format's foundations (``wire.constants``: version, limits, error codes; ``wire.results``:
    the one result model every algorithm returns);
 2. algorithms;
@@ -32,7 +32,7 @@ SHARED = ("blocksift.page", "blocksift.rawscan", "blocksift.htmltokenizer",
           "blocksift.content", "blocksift.sites", "blocksift.page_address",
           "blocksift.shingles", "blocksift.labeled",
           "blocksift.paths", "blocksift.repair", "blocksift.metadata", "blocksift.titles",
-          "blocksift.render_markdown", "blocksift.warc", "blocksift.index_prices",
+          "blocksift.render_markdown", "blocksift.warc", "blocksift.index_prices", "blocksift.json_ld",
           "blocksift.terminal", "blocksift.speedups", "blocksift.wire.constants",
           "blocksift.wire.results")
 ALGORITHMS = ("blocksift.algorithms",)
