@@ -579,7 +579,7 @@ def test_extract_and_batch_action_hide_give_the_plan_the_extension_receives():
     assert batch.returncode == 0, batch.stderr
     # extract's plan adds the address it was made under (the page names none), as a batch
     # line says it beside "hide" (here: none)
-    assert (plan.pop("url"), plan.pop("urlFrom")) == (None, None)
+    assert (plan.pop("url"), plan.pop("urlFrom"), plan.pop("repairs")) == (None, None, [])
     assert json.loads(batch.stdout)["hide"] == plan
 
 
@@ -1286,3 +1286,43 @@ def test_train_refuses_to_write_the_model_over_its_dataset(tmp_path, algorithm):
                            "(--dataset); writing the model there would replace them; give "
                            "another file\n"), done.stderr
     assert dataset.read_bytes() == kept
+
+
+def _deep_page(path: Path) -> Path:
+    """An archive page whose generator never closes a <div>: 2,100 of them before the
+    article, past the parser's nesting limit of 2,048."""
+    days = "".join(f"<div>day {n} of the archive<br>\n" for n in range(2100))
+    article = "".join(f"<p>Paragraph {n} of the article, long enough to read as prose, "
+                      "with commas, clauses and a full stop.</p>" for n in range(3))
+    path.write_text(f"<html><head><title>Archive</title></head><body>{days}{article}",
+                    encoding="utf-8")
+    return path
+
+
+def test_extract_says_what_it_repaired(tmp_path):
+    """--format json carries what the parser's recovery did (empty for a sound page); in a
+    terminal one stderr line says it, piped stderr stays quiet."""
+    from cli_terminal import command, environment, in_terminal
+
+    deep = _deep_page(tmp_path / "deep.html")
+    data = json.loads(blocksift("extract", str(deep), "--format", "json").stdout)
+    assert len(data["repairs"]) == 1 and "parsed the page in 2 parts" in data["repairs"][0]
+    plan = json.loads(blocksift("extract", str(deep), "--action", "hide", "--format",
+                                "json").stdout)
+    assert plan["repairs"] == data["repairs"]
+    assert json.loads(blocksift("extract", str(EXAMPLE), "--format",
+                                "json").stdout)["repairs"] == []
+    piped = blocksift("extract", str(deep))
+    assert piped.returncode == 0 and "repaired" not in piped.stderr
+    out = tmp_path / "out.txt"
+    done = in_terminal(command("extract", str(deep)), environment(tmp_path), stdout=out,
+                       columns=80)
+    assert done.returncode == 0
+    assert "blocksift: repaired the page's broken markup: parsed the page in 2 parts" in \
+        " ".join(line.strip() for line in done.lines)
+    assert all(len(line) <= 80 for line in done.lines)
+    assert "Paragraph 2 of the article" in out.read_text(encoding="utf-8")
+    # a sound page: nothing said
+    sound = in_terminal(command("extract", str(EXAMPLE)), environment(tmp_path),
+                        stdout=tmp_path / "sound.txt", columns=80)
+    assert sound.returncode == 0 and "repaired" not in sound.screen

@@ -100,6 +100,7 @@ def _extract(args: argparse.Namespace, module: Any, params: Any, html: str,
     attach(page, result)
     if getattr(args, "note_width", None):
         _address_note(args.note_width, module, page.url, url_from, result)
+        _repairs_note(args.note_width, page.repairs)
     if args.action == "hide":
         from ..actions.hide import hide_for
 
@@ -109,6 +110,7 @@ def _extract(args: argparse.Namespace, module: Any, params: Any, html: str,
             # the address the plan was made under (its site's adaptation), as the reader's
             # JSON says it; the extension's plan has no such field: it knows its tab's
             data["url"], data["urlFrom"] = page.url, url_from
+            data["repairs"] = page.repairs
             json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
             print()
         else:
@@ -135,6 +137,8 @@ def _extract(args: argparse.Namespace, module: Any, params: Any, html: str,
         # or the page's own: "saved from", "canonical", "og:url"); stage "site" and
         # stats.site_pages say a site's labeled pages adapted auto
         data["url"], data["urlFrom"] = page.url, url_from
+        # what the parser's recovery changed in broken markup (empty for a sound page)
+        data["repairs"] = page.repairs
         json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
         print()
     elif args.format == "html":
@@ -191,6 +195,19 @@ def _address_note(width: int, module: Any, url: str | None,
     else:
         line += f"; no labeled page of {site} adapts it"
     say(line + " (--url sets another)")
+
+
+def _repairs_note(width: int, repairs: list[str]) -> None:
+    """In a terminal, one line on stderr when the page's markup was broken and repaired
+    before extraction: the output may then differ from what a strict reading shows, and a
+    person comparing it with the page's source should know why."""
+    if not repairs:
+        return
+    import textwrap
+
+    print(textwrap.fill("blocksift: repaired the page's broken markup: " + "; ".join(repairs),
+                        width=max(width - 1, 40), subsequent_indent="  ",
+                        break_on_hyphens=False, break_long_words=False), file=sys.stderr)
 
 
 def _whose_pages(pages: int, examples: float | None) -> str:
