@@ -135,9 +135,28 @@ def test_the_fallback_keeps_the_block_around_an_inline_choice_of_the_rules():
     blocks = features.compute(page)
     chosen, _exclude, _stage = auto_rules.select(page, auto_rules.Params(with_html=False))
     assert chosen and not any(el in blocks.elements for el in chosen)
-    model = auto.load_model("fast")
-    kept = auto._rules_choice(page, blocks, model)
+    kept = auto._rules_choice(page, blocks)
     assert kept.tolist() == [el.tag == "body" for el in blocks.elements]
     result = auto.extract(Page(html), auto.Params())
     assert result.status == "ok"
     assert "line number 0 of" in result.main.text and "line number 999 of" in result.main.text
+
+
+@pytest.mark.parametrize("lines", [300, 1000])
+def test_the_rules_fallback_asks_auto_rules_once(monkeypatch, lines):
+    # 300 lines: the default model, which reads auto-rules' choice as features; 1,000: a
+    # page the fast model labels, which reads none. Either way the fallback reuses one
+    # answer: auto-rules' measures are among the costliest steps of a page.
+    calls = []
+    select = auto_rules.select
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return select(*args, **kwargs)
+
+    monkeypatch.setattr(auto_rules, "select", counted)
+    body = "".join(f"<font>line number {i} of the text<br>" for i in range(lines))
+    result = auto.extract(Page(f"<html><body><p>start</p>{body}</body></html>"),
+                          auto.Params())
+    assert result.stage == "rules" and f"line number {lines - 1} of" in result.main.text
+    assert len(calls) == 1

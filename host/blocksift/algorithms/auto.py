@@ -321,7 +321,7 @@ def load_model(path: Path | str | None = None) -> SegmenterModel:
 
 # -- regions ------------------------------------------------------------------------------
 
-def _rules_choice(page: Page, blocks: feats.Blocks, model: Any) -> np.ndarray:
+def _rules_choice(page: Page, blocks: feats.Blocks) -> np.ndarray:
     """Which blocks ``auto-rules`` keeps, for the fallback when the trees chose nothing.
 
     A block is kept when it lies inside the rules' choice (``rules_main``). When none does,
@@ -329,16 +329,14 @@ def _rules_choice(page: Page, blocks: feats.Blocks, model: Any) -> np.ndarray:
     page's unclosed ``<font>`` tags nest the whole text in one block): that block is kept,
     rather than no text at all.
     """
-    rules_main = (feats.rules_signals(page, blocks.elements)[:, 0] if "rules" in
-                  model.without else blocks.column("rules_main")) > 0
+    # the features asked auto-rules already unless the model reads none of its signals
+    choice = blocks.rules_choice or feats.rules_choice(page)
+    if choice is None:
+        return np.zeros(len(blocks), dtype=bool)
+    rules_main = feats.rules_columns(blocks.elements, *choice)[:, 0] > 0
     if rules_main.any():
         return rules_main
-    from . import auto_rules
-
-    try:
-        chosen, _exclude, _stage = auto_rules.select(page, auto_rules.Params(with_html=False))
-    except Exception:  # the rule-based extractor failing must not lose the page
-        return rules_main
+    chosen = choice[0]
     row_of = {el: row for row, el in enumerate(blocks.elements)}
     for el in chosen:
         node = el
@@ -1024,7 +1022,7 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
         return 0 < params.rules_fallback_max_elements <= page.element_count
 
     if "main" not in kinds and params.rules_fallback and not too_long_for_rules():
-        rules_main = _rules_choice(page, blocks, model)
+        rules_main = _rules_choice(page, blocks)
         if rules_main.any():
             kinds = ["main" if r else k for r, k in zip(rules_main, kinds)]
             stage = "rules"

@@ -304,6 +304,9 @@ class Blocks:
         self.holds = holds
         #: What the pass for the page-level features found for the title (by :func:`compute`).
         self.title_sources: TitleSources | None = None
+        #: auto-rules' choice and exclusions when :func:`compute` asked for them (None: not
+        #: asked, or the rule-based extractor failed), so the fallback need not ask again
+        self.rules_choice: RulesChoice | None = None
         self.page_features = np.zeros(len(_PAGE)) if page_features is None else page_features
         self._matrix = features
         self._columns = columns
@@ -1230,15 +1233,30 @@ def paper_signals(page: Page, blocks: list[etree._Element],
     return out
 
 
-def rules_signals(page: Page, blocks: list[etree._Element]) -> np.ndarray:
-    """Whether ``auto-rules`` keeps each block, and whether it sits beside its choice."""
+#: auto-rules' choice for a page: the elements it keeps and those it excludes below them
+RulesChoice = tuple[list[etree._Element], set[etree._Element]]
+
+
+def rules_choice(page: Page) -> RulesChoice | None:
+    """What ``auto-rules`` keeps and excludes on the page, or None when it fails."""
     from .. import auto_rules
 
     try:
         chosen, exclude, _stage = auto_rules.select(page, auto_rules.Params(with_html=False))
     except Exception:  # the rule-based extractor failing must not lose the page
+        return None
+    return chosen, exclude
+
+
+def rules_signals(page: Page, blocks: list[etree._Element],
+                  choice: RulesChoice | None = None) -> np.ndarray:
+    """Whether ``auto-rules`` keeps each block, and whether it sits beside its choice
+    (``choice``: :func:`rules_choice`'s, when already asked)."""
+    if choice is None:
+        choice = rules_choice(page)
+    if choice is None:
         return np.zeros((len(blocks), 2))
-    return rules_columns(blocks, chosen, exclude)
+    return rules_columns(blocks, *choice)
 
 
 def rules_columns(blocks: list[etree._Element], chosen: list[etree._Element],
@@ -1516,8 +1534,10 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     if recurrence is not None and "clustering" not in without:
         whole("cl_recurrence", np.array([recurrence.get(page.xpath(el), 0.0)
                                          for el in blocks], dtype=np.float64))
+    choice = None
     if rules and "rules" not in without:
-        found = rules_signals(page, blocks)
+        choice = rules_choice(page)
+        found = rules_signals(page, blocks, choice)
         makers["rules_main"] = lambda r: found[r, 0]
         makers["rules_container"] = lambda r: found[r, 1]
     for group in without:
@@ -1526,6 +1546,7 @@ def compute(page: Page, *, papers: bool = True, rules: bool = True,
     out = Blocks(blocks, texts, page_features=page_feats, columns=FeatureColumns(n, makers, groups),
                  tags=tags, parents=w.parent[rows], holds=w.holds)
     out.title_sources = title_sources
+    out.rules_choice = choice
     # the rows of the text blocks in each block's subtree, from the walk's block ranges
     out.row_ranges = (w.blocks, np.searchsorted(rows, np.arange(len(w.blocks))),
                       np.searchsorted(rows, w.block_ends))
