@@ -5,9 +5,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 APP_NAME = "blocksift"
 HOME_ENV = "BLOCKSIFT_HOME"
@@ -132,3 +135,91 @@ def move_aside(path: Path) -> list[Path]:
             source.rename(target)
             moved.append(target)
     return moved
+
+
+@contextlib.contextmanager
+def atomic_file(path: Path | str, *, mode: int | None = None, keep_mode: bool = True,
+                exclusive: bool = False) -> Iterator[BinaryIO]:
+    """A binary file to write ``path`` through, for a writer that streams (one that has the
+    whole data calls :func:`write_atomic`): a temporary beside ``path``, flushed to the disk
+    and renamed over it once the ``with`` block ends, so that a reader, a crash, a full disk
+    or a Ctrl-C finds the earlier file whole or the new one whole, never half of either. Any
+    exception (KeyboardInterrupt too) takes the temporary away and leaves ``path`` as it was.
+
+    The file's mode: that of the file it replaces, with ``keep_mode`` and where there is one;
+    else ``mode`` exactly (``0o600``: private), whatever the umask; else the one ``open()``
+    gives a new file (``0o666`` less the umask). A temporary with a mode to come is private
+    (0600) while it is written.
+
+    ``exclusive``: made only when ``path`` is not there yet (two processes creating the same
+    file, the first one's stays): :class:`FileExistsError` when it is. A hard link makes it;
+    on a file system without hard links it is renamed over, so there the last writer wins.
+
+    An OSError of these steps names ``path`` (not the temporary, whose name means nothing to
+    the user); one the ``with`` block raises is left as it is.
+    """
+    path = Path(path)
+    if keep_mode and not exclusive:
+        with contextlib.suppress(OSError):
+            mode = os.stat(path).st_mode & 0o777
+    temporary = path.with_name(f".{path.name}.{os.urandom(6).hex()}.part")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(temporary, flags, 0o666 if mode is None else 0o600)
+    except OSError as exc:
+        raise _naming(exc, path) from None
+    try:
+        with os.fdopen(fd, "wb") as out:
+            yield out
+            try:
+                out.flush()
+                os.fsync(out.fileno())  # on the disk before the name moves to it
+            except OSError as exc:
+                raise _naming(exc, path) from None
+        try:
+            if mode is not None:
+                os.chmod(temporary, mode)
+            _publish(temporary, path, exclusive)
+        except OSError as exc:
+            raise _naming(exc, path) from None
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def write_atomic(path: Path | str, data: bytes | str, *, mode: int | None = None,
+                 keep_mode: bool = True, exclusive: bool = False,
+                 encoding: str = "utf-8") -> Path:
+    """Write ``data`` (text: in ``encoding``, its line ends as they are) to ``path`` whole or
+    not at all; the mode, ``exclusive`` and errors as :func:`atomic_file` has them. The
+    folder must exist. Returns ``path``."""
+    payload = data.encode(encoding) if isinstance(data, str) else data
+    with atomic_file(path, mode=mode, keep_mode=keep_mode, exclusive=exclusive) as out:
+        try:
+            out.write(payload)
+        except OSError as exc:
+            raise _naming(exc, Path(path)) from None
+    return Path(path)
+
+
+def _publish(temporary: Path, path: Path, exclusive: bool) -> None:
+    if not exclusive:
+        os.replace(temporary, path)
+        return
+    try:
+        os.link(temporary, path)  # fails when path is there
+    except FileExistsError:
+        raise
+    except OSError:  # no hard links on this file system: a rename is atomic too
+        os.replace(temporary, path)
+        return
+    with contextlib.suppress(OSError):
+        os.unlink(temporary)
+
+
+def _naming(exc: OSError, path: Path) -> OSError:
+    """``exc`` naming ``path`` (of the same class: FileExistsError stays one)."""
+    if exc.errno is None:
+        return exc
+    return OSError(exc.errno, exc.strerror, str(path))
