@@ -10,6 +10,7 @@ from pathlib import Path, PureWindowsPath
 import pytest
 from install_support import PUBLIC_KEY_B64, REPO, posix_only, write_script
 
+from blocksift.paths import write_atomic
 from blocksift.registration import (
     BROWSER_NAMES,
     CHROMIUM_EXTENSION_ID,
@@ -18,7 +19,6 @@ from blocksift.registration import (
     extension_id_from_key,
     plan_install,
 )
-from blocksift.registration.apply import _write_atomic
 from blocksift.registration.plan import (
     LAUNCHER_GONE_EXIT,
     gone_message,
@@ -128,7 +128,7 @@ def written_bat(tmp_path: Path, python: str, pythonpath: str | None = None) -> b
     plan = plan_install(["chrome"], platform="win32", home=r"C:\Users\x", data_dir=r"C:\d",
                         python=python, pythonpath=pythonpath)
     target = tmp_path / "blocksift-native-host.bat"
-    _write_atomic(target, plan.launcher.content, plan.launcher.mode)
+    write_atomic(target, plan.launcher.content, mode=plan.launcher.mode, keep_mode=False)
     return target.read_bytes()
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import sys
 import tempfile
 from collections.abc import Iterable, Mapping
@@ -21,6 +20,7 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..paths import write_atomic
 from .browsers import BROWSERS, HOST_NAME, Platform, browser
 from .plan import (
     NATIVE_DIR,
@@ -121,26 +121,6 @@ def load_receipt(data_dir: Path) -> tuple[Receipt | None, str | None]:
                       f"({count} problem{'s' if count != 1 else ''}); it was ignored")
 
 
-def _write_atomic(path: Path, content: str, mode: int) -> None:
-    """Write through a temporary file beside ``path``; an OSError names ``path`` (not the
-    temporary file, whose name means nothing to the user)."""
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    except OSError as exc:
-        raise OSError(exc.errno, exc.strerror, str(path)) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(content)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise OSError(exc.errno, exc.strerror, str(path)) from None
-        raise
-
-
 def _missing_dirs(directory: Path) -> list[Path]:
     """Directories from the first missing ancestor of ``directory`` down to it."""
     missing: list[Path] = []
@@ -156,7 +136,7 @@ def _missing_dirs(directory: Path) -> list[Path]:
 def _save_receipt(data_dir: Path, receipt: Receipt) -> None:
     path = Path(receipt_path(data_dir))
     path.parent.mkdir(parents=True, exist_ok=True)
-    _write_atomic(path, receipt.model_dump_json(indent=2) + "\n", 0o644)
+    write_atomic(path, receipt.model_dump_json(indent=2) + "\n", mode=0o644, keep_mode=False)
 
 
 # -- install ------------------------------------------------------------------------------
@@ -181,7 +161,7 @@ def apply_install(plan: InstallPlan, data_dir: Path, *, dry_run: bool = False,
         actions.append(Action(verb="write", target=file.path, detail=f"mode {file.mode:o}"))
         if not dry_run:
             target.parent.mkdir(parents=True, exist_ok=True)
-            _write_atomic(target, file.content, file.mode)
+            write_atomic(target, file.content, mode=file.mode, keep_mode=False)
         return [str(d) for d in created]
 
     launcher_dirs = write(plan.launcher)
