@@ -526,26 +526,20 @@ class ExampleStore:
         # written whole into a temporary of its own beside it, then renamed over it: a
         # Ctrl-C, a crash or a full disk mid-export leaves the file as it was and no
         # temporary (one named '<file>.part' was left, and two exports at once shared it)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}-{os.urandom(4).hex()}.part")
+        from ..paths import atomic_file
+
         count = 0
-        try:
-            with open(temporary, "xb") as raw:  # made here, with the umask's mode
-                # the gzip header names the file, not its temporary
-                packed = (gzip.GzipFile(filename=path.name, mode="wb", fileobj=raw)
-                          if path.suffix == ".gz" else None)
-                out = packed or raw
-                for example in self.all():
-                    out.write((json.dumps(export_record(example, with_blocks),
-                                          ensure_ascii=False) + "\n").encode("utf-8"))
-                    count += 1
-                if packed is not None:
-                    packed.close()
-                raw.flush()
-                os.fsync(raw.fileno())  # on the disk before the name moves to it
-            os.replace(temporary, path)
-        except BaseException:
-            temporary.unlink(missing_ok=True)
-            raise
+        with atomic_file(path) as raw:
+            # the gzip header names the file, not its temporary
+            packed = (gzip.GzipFile(filename=path.name, mode="wb", fileobj=raw)
+                      if path.suffix == ".gz" else None)
+            out = packed or raw
+            for example in self.all():
+                out.write((json.dumps(export_record(example, with_blocks),
+                                      ensure_ascii=False) + "\n").encode("utf-8"))
+                count += 1
+            if packed is not None:
+                packed.close()
         return count
 
     def import_file(self, path: Path, on_duplicate: str = "skip") -> int:

@@ -13,7 +13,6 @@ typing a path and is not limited.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 DEFAULT_FILE_NAME = "pages.jsonl.gz"
@@ -47,14 +46,12 @@ def chosen_folders() -> list[Path]:
 
 
 def set_chosen_folders(folders: list[Path]) -> None:
-    from ..paths import ensure_private_dir
+    from ..paths import ensure_private_dir, write_atomic
 
     path = _folders_file()
     ensure_private_dir(path.parent)
     unique = list(dict.fromkeys(str(Path(f).expanduser().resolve()) for f in folders))
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(json.dumps(unique, indent=1), encoding="utf-8")
-    os.replace(temporary, path)
+    write_atomic(path, json.dumps(unique, indent=1))
 
 
 def allowed_folders() -> list[Path]:

@@ -11,7 +11,6 @@ line. A note stays while the store is refused or the file kept aside still exist
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
 from pathlib import Path
@@ -41,10 +40,9 @@ def _read(folder: Path | None = None) -> list[dict[str, Any]]:
 
 
 def _write(notes: list[dict[str, Any]], folder: Path | None = None) -> None:
-    path = notes_path(folder)
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(json.dumps(notes, indent=1), encoding="utf-8")
-    os.replace(temporary, path)
+    from ..paths import write_atomic
+
+    write_atomic(notes_path(folder), json.dumps(notes, indent=1))
 
 
 def report(store: str, path: Path, problem: str, kept_aside: list[Path], restore: str,
