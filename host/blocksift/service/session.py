@@ -202,7 +202,7 @@ def describe_algorithms() -> list[dict[str, Any]]:
     import importlib.util
 
     from .. import algorithms
-    from ..paths import cache_dir
+    from ..paths import cache_dir, write_atomic
 
     key: list[Any] = [__version__]
     for name in algorithms.names():
@@ -232,10 +232,7 @@ def describe_algorithms() -> list[dict[str, Any]]:
                           "paramsSchema": schema})
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
-        temporary = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
-        temporary.write_text(json.dumps({"key": key, "algorithms": described}),
-                             encoding="utf-8")
-        os.replace(temporary, cache)
+        write_atomic(cache, json.dumps({"key": key, "algorithms": described}))
     except OSError:
         log.warning("cannot write %s; hello will rebuild descriptions next time", cache)
     return described
