@@ -23,7 +23,7 @@ import secrets
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..paths import config_dir, ensure_private_dir
+from ..paths import config_dir, ensure_private_dir, write_atomic
 
 log = logging.getLogger("blocksift.auth")
 
@@ -48,18 +48,6 @@ def token_path() -> Path:
 def new_token() -> str:
     """A fresh token: 32 random bytes, URL-safe base64, no padding."""
     return secrets.token_urlsafe(TOKEN_BYTES)
-
-
-def _write_private(path: Path, text: str) -> Path:
-    """Write ``text`` to a fresh 0600 file beside ``path`` and return the temporary path."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        os.write(fd, (text + "\n").encode("ascii"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    return temporary
 
 
 def _valid(text: str) -> bool:
@@ -87,26 +75,14 @@ def load_or_create_token(path: Path | None = None) -> str:
             return rotate_token(path)
         token = new_token()
         try:
-            temporary = _write_private(path, token)
-        except OSError as exc:
-            raise TokenError(f"cannot write {path}: {exc.strerror or exc}") from None
-        try:
-            # link() fails if the file appeared meanwhile: then the other process's token wins.
-            os.link(temporary, path)
+            # exclusive: if the file appeared meanwhile, the other process's token wins
+            # (without hard links, the last writer's does)
+            write_atomic(path, token + "\n", mode=0o600, keep_mode=False, exclusive=True)
             return token
         except FileExistsError:
             continue
-        except OSError:
-            # Filesystems without hard links: replace is atomic too (last writer wins).
-            os.replace(temporary, path)
-            temporary = None  # type: ignore[assignment]
-            return token
-        finally:
-            if temporary is not None:
-                try:
-                    os.unlink(temporary)
-                except OSError:
-                    pass
+        except OSError as exc:
+            raise TokenError(f"cannot write {path}: {exc.strerror or exc}") from None
     raise TokenError(f"cannot create the token file {path}")
 
 
@@ -116,8 +92,7 @@ def rotate_token(path: Path | None = None) -> str:
     ensure_private_dir(path.parent)
     token = new_token()
     try:
-        temporary = _write_private(path, token)
-        os.replace(temporary, path)
+        write_atomic(path, token + "\n", mode=0o600, keep_mode=False)
     except OSError as exc:
         raise TokenError(f"cannot write {path}: {exc.strerror or exc}") from None
     return token
