@@ -13,11 +13,8 @@ names, thresholds, training summary).
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
-import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ...paths import write_atomic
 from ...speedups import compiled
 
 # The walk compiled (``_trees.pyx``), where the install found a C compiler; the numpy walk
@@ -393,23 +391,9 @@ def save(path: Path | str, ensembles: dict[str, TreeEnsemble], meta: dict[str, A
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **arrays)
     path.parent.mkdir(parents=True, exist_ok=True)
-    # a temporary beside it, renamed over it when whole: a crash or Ctrl-C mid-write leaves
-    # the earlier model as it was, never half a file
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
-                                         suffix=".part")
-    try:
-        # mkstemp's file is private; a model keeps the mode of the one it replaces
-        os.chmod(temporary, path.stat().st_mode & 0o777 if path.exists() else 0o644)
-        with os.fdopen(handle, "wb") as out:
-            out.write(buffer.getvalue())
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-    return path
+    # whole or not at all: a crash or Ctrl-C mid-write leaves the earlier model as it was; a
+    # model keeps the mode of the one it replaces, a new one is 0644
+    return write_atomic(path, buffer.getvalue(), mode=0o644)
 
 
 def load(path: Path | str) -> tuple[dict[str, TreeEnsemble], dict[str, Any]]:
