@@ -119,47 +119,60 @@ export function agentCall(method, args) {
     const INLINE_TAGS = new Set(["a", "abbr", "acronym", "b", "bdi", "bdo", "big", "cite", "code",
       "data", "del", "dfn", "em", "font", "i", "ins", "kbd", "label", "mark", "nobr", "output", "q",
       "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var"]);
+    // Tags laid out in the line (display: inline) that the snapshot still sets apart where the
+    // page keeps them apart by a gap of their own (apartSides): an older menu's links, each
+    // with a margin and no white space between them, read "Home" "News", not "HomeNews".
+    // Other inline tags keep a padding for a background in the line (inline code, a <mark>,
+    // a <kbd>), often inside a word ("<code>Promise</code>s"), and are left as written.
+    const INLINE_GAP_TAGS = new Set(["a"]);
+    const WORD_CHAR = /[\p{L}\p{N}]/u;
     const NO_TEXT_TAGS = new Set(["script", "style", "template", "noscript", "svg", "math"]);
 
     /**
-     * The live style of an element of an inline tag that may stand apart on the page (see
-     * standsApart), else null: one computed display, asked of these tags only (a page has
-     * thousands of elements; a span laid out inline, not shown or only its children is done).
+     * The computed display of an element of an inline tag that may stand apart on the page
+     * (see apartSides), else null: asked of these tags only (a page has thousands of
+     * elements; one not shown or only its children is done, and so is a span or other tag
+     * laid out inline: it reads as the page's markup reads, see INLINE_GAP_TAGS). Only the
+     * display is kept: the rest is read where a space is missing beside the element.
      */
-    function boxStyle(original, tag) {
+    function boxDisplay(original, tag) {
       if (!INLINE_TAGS.has(tag) && !tag.includes("-")) return null;
       const style = original.ownerDocument.defaultView?.getComputedStyle(original);
       const display = style?.display;
       if (!display || display === "none" || display === "contents") return null;
+      if (display === "inline") return INLINE_GAP_TAGS.has(tag) ? display : null;
       if (/^(?:inline|ruby|math)|-inline-/.test(display) && !display.startsWith("inline-")) return null;
-      return style;
+      return display;
     }
 
     /**
-     * Whether an element of an inline tag (its computed style from boxStyle) stands apart on
-     * the live page, so that the snapshot gives it white space on its sides: yes when it is a
-     * box of its own (display block, flex, grid, list-item, table parts; a flex or grid item,
-     * floated or positioned out of the line: its computed display is then blockified), whose
-     * text is never one word with the text beside it. No when it sits in the line as a word's
-     * letters do (inline-block, inline-flex ... without a gap of margin, border or padding on
-     * a side, "water<span>front</span>", while a badge's padding sets it apart), when it is an
-     * empty icon out of the line (the text on both sides of it reads as one word), or when it
-     * keeps its white space as written (pre, a code view, where a space would show). Asked
-     * only where a space is missing beside it: these reads cost more than the display.
+     * The sides ([before, after], in the text's order) on which an element of an inline tag
+     * (its computed display from boxDisplay) stands apart from the text beside it on the live
+     * page, so that the snapshot gives it white space there. Both when it is a box of its own
+     * (display block, flex, grid, list-item, table parts; a flex or grid item, floated or
+     * positioned out of the line: its computed display is then blockified), whose text is
+     * never one word with the text beside it. In the line (inline, inline-block,
+     * inline-flex ...) only a side with a gap of margin, border and padding of at least
+     * 0.2 em (its inline start or end: the right side of a right-to-left link comes first):
+     * a link of an older menu kept from the next by its margin ("Home" "News"), a badge's
+     * padding, while "water<span>front</span>" stays one word. Neither when it is an empty
+     * icon out of the line (the text on both sides of it reads as one word), or when it keeps
+     * its white space as written (pre, a code view, where a space would show). Asked only
+     * where a space is missing beside it: these reads cost more than the display.
      */
-    function standsApart(original, style) {
-      const px = (name) => parseFloat(style[name]) || 0;
-      if (style.display.startsWith("inline-")) {
-        const gap = Math.max(
-          px("marginLeft") + px("borderLeftWidth") + px("paddingLeft"),
-          px("marginRight") + px("borderRightWidth") + px("paddingRight"));
-        if (gap < 0.2 * (px("fontSize") || 16)) return false;
-      } else if (!hasText(original)
-        && (style.float !== "none" || style.position === "absolute" || style.position === "fixed")) {
-        return false;
-      }
+    function apartSides(original, display) {
+      const style = original.ownerDocument.defaultView.getComputedStyle(original);
       const collapse = style.whiteSpaceCollapse || style.whiteSpace || "";
-      return !/^(?:pre|preserve|break-spaces)/.test(collapse) && !original.closest("pre, textarea");
+      if (/^(?:pre|preserve|break-spaces)/.test(collapse) || original.closest("pre, textarea")) return [false, false];
+      if (display === "inline" || display.startsWith("inline-")) {
+        const px = (name) => parseFloat(style[name]) || 0;
+        const least = 0.2 * (px("fontSize") || 16);
+        const gap = (side) => px(`margin${side}`) + px(`border${side}Width`) + px(`padding${side}`);
+        return [gap("InlineStart") >= least, gap("InlineEnd") >= least];
+      }
+      const out = !hasText(original)
+        && (style.float !== "none" || style.position === "absolute" || style.position === "fixed");
+      return [!out, !out];
     }
 
     /** Whether an element holds text (a look at its first few nodes: a large one is taken to). */
@@ -178,27 +191,24 @@ export function agentCall(method, args) {
       const sibling = side === "before" ? "previousSibling" : "nextSibling";
       const inward = side === "before" ? "lastChild" : "firstChild";
       let budget = 64;
-      const edge = (start) => {
-        // the first character met going into `start` from that side (depth first)
-        const stack = [start];
-        while (stack.length) {
-          const current = stack.pop();
-          if ((budget -= 1) < 0) return " ";
-          if (current.nodeType === 3) {
-            if (current.data) return side === "before" ? current.data.slice(-1) : current.data[0];
-          } else if (current.nodeType === 1 && !NO_TEXT_TAGS.has(current.localName)) {
-            if (current.localName === "br") return "\n";
-            const children = [];
-            for (let child = current[inward]; child; child = child[sibling]) children.push(child);
-            stack.push(...children.reverse());
-          }
-        }
-        return "";
-      };
       for (let at = node; at;) {
         for (let next = at[sibling]; next; next = next[sibling]) {
-          const found = edge(next);
-          if (found) return found;
+          // the first character met going into `next` from that side (depth first; a walk
+          // without arrays: a page's links each ask it twice)
+          for (let current = next; current;) {
+            if ((budget -= 1) < 0) return " ";
+            if (current.nodeType === 3) {
+              if (current.data) return side === "before" ? current.data.slice(-1) : current.data[0];
+            } else if (current.nodeType === 1 && !NO_TEXT_TAGS.has(current.localName)) {
+              if (current.localName === "br") return "\n";
+              if (current[inward]) {
+                current = current[inward];
+                continue;
+              }
+            }
+            while (current !== next && !current[sibling]) current = current.parentNode;
+            current = current === next ? null : current[sibling];
+          }
         }
         at = at.parentNode;
         if (!at || at.nodeType !== 1 || !(INLINE_TAGS.has(at.localName) || at.localName.includes("-"))) return "";
@@ -207,16 +217,20 @@ export function agentCall(method, args) {
     }
 
     /** White space around the snapshot's copies of the elements that stand apart on the page
-     * (see standsApart) where the text beside them has none: the host, which sees no CSS,
+     * (see apartSides) where the text beside them has none: the host, which sees no CSS,
      * then reads "Software" and "to replace" in a flex row as two words, not "Softwareto".
-     * [copy, live element, its computed style] each. */
+     * [copy, live element, its computed display] each. */
     function spaceApart(candidates) {
-      for (const [element, original, style] of candidates) {
-        const before = /\S/.test(neighbourChar(element, "before"));
-        const after = /\S/.test(neighbourChar(element, "after"));
-        if (!(before || after) || !standsApart(original, style)) continue;
-        if (before) element.before(" ");
-        if (after) element.after(" ");
+      for (const [element, original, display] of candidates) {
+        // Beside a link in the line, only a letter or digit: a gap there may be an icon's
+        // ("a site[icon]."), and a space before a full stop or after a bracket parts no words.
+        const missing = display === "inline" ? WORD_CHAR : /\S/;
+        const before = missing.test(neighbourChar(element, "before"));
+        const after = missing.test(neighbourChar(element, "after"));
+        if (!(before || after)) continue;
+        const [start, end] = apartSides(original, display);
+        if (before && start) element.before(" ");
+        if (after && end) element.after(" ");
       }
     }
 
@@ -241,7 +255,7 @@ export function agentCall(method, args) {
       const ui = [];
       const unreachable = { frames: 0, frameUrls: [], shadowRoots: 0 };
       const reached = { shadowRoots: 0, closedShadowRoots: 0, frames: 0 };
-      /** Inline-tag elements the live page may lay out as boxes of their own (spaceApart). */
+      /** Inline-tag elements the live page may set apart from the text beside them (spaceApart). */
       const apart = [];
 
       function stamp(liveElements, copyElements) {
@@ -254,8 +268,8 @@ export function agentCall(method, args) {
           element.setAttribute(ID_ATTR, String(id));
           map.push(original);
           const tag = element.localName;
-          const style = tag === UI_TAG ? null : boxStyle(original, tag);
-          if (style) apart.push([element, original, style]);
+          const display = tag === UI_TAG ? null : boxDisplay(original, tag);
+          if (display) apart.push([element, original, display]);
           if (tag === UI_TAG) {
             ui.push(element);
             continue;

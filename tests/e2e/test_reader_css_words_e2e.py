@@ -70,6 +70,29 @@ def test_snapshot_sets_apart_words_the_style_sheet_lays_out_apart(
     assert " " not in live_tagline.replace("to replace", "").replace("the old ledgers", "")
 
 
+def test_snapshot_sets_apart_links_the_page_keeps_apart_by_their_margin(
+        browser: harness.Browser, site: harness.Site) -> None:
+    """An older menu's links, in the line with no white space between them, each with a
+    margin: a space on the side that has the gap, where a letter or digit stands beside it."""
+    url = site.url(PAGE)
+    page = browser.new_tab(url)
+    live_menu = page.evaluate("document.getElementById('old-menu').innerHTML")
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    tree = lxml_html.fromstring(snapshot_of(browser, url)["html"])
+    text = {name: words(tree.get_element_by_id(name).text_content())
+            for name in ("old-menu", "ports", "link-sides", "rtl-links")}
+    assert text["old-menu"] == "Home News Tides Archive", text
+    assert "room as Harbour Ferries Pilots and copied" in text["ports"], text
+    # the side without a gap keeps the word whole, a link without one is part of the word,
+    # and a padding that holds an icon puts no space before the full stop
+    assert text["link-sides"] == ("The ferryboats sail daily from the harbourmaster's quay;"
+                                  " the timetable is on the harbour's site."), text
+    # right to left, the right margin is the link's start: the space goes before it
+    assert text["rtl-links"] == "מים נמלים", text
+    assert page.evaluate("document.getElementById('old-menu').innerHTML") == live_menu
+    assert " " not in live_menu.replace('a href', '')
+
+
 def test_reader_shows_words_the_style_sheet_sets_apart_as_words(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     page = browser.new_tab(site.url(PAGE))
@@ -81,6 +104,8 @@ def test_reader_shows_words_the_style_sheet_sets_apart_as_words(
     assert "registers New of arriving ships" in text, text
     assert "Quiet waters make for careful clerks" in text, text  # in the shadow root
     assert "paid in silver coin until the office opened" in text, text  # in the frame
+    assert "record room as Harbour Ferries Pilots and copied" in text, text  # links in the line
+    assert "The ferryboats sail daily from the harbourmaster's quay" in text, text
     for word in ("an international register", "by the waterfront.", "past the lighthouse at"):
         assert word in text, word
     page.screenshot(artifacts / "reader-css-words.png")
