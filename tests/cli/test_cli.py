@@ -1326,3 +1326,17 @@ def test_extract_says_what_it_repaired(tmp_path):
     sound = in_terminal(command("extract", str(EXAMPLE)), environment(tmp_path),
                         stdout=tmp_path / "sound.txt", columns=80)
     assert sound.returncode == 0 and "repaired" not in sound.screen
+
+
+def test_batch_lines_say_what_was_repaired(tmp_path):
+    """A batch line carries "repairs" for a page whose broken markup the parse repaired, and
+    none for a sound page (as extract's JSON says it)."""
+    deep = _deep_page(tmp_path / "deep.html").read_text(encoding="utf-8")
+    lines = "".join(json.dumps({"id": name, "html": html}) + "\n" for name, html in
+                    (("deep", deep), ("sound", EXAMPLE.read_text(encoding="utf-8"))))
+    done = blocksift("batch", "-j", "1", stdin=lines)
+    assert done.returncode == 0, done.stderr
+    out = {line["id"]: line for line in map(json.loads, done.stdout.splitlines())}
+    assert "parsed the page in 2 parts" in out["deep"]["repairs"][0]
+    assert "Paragraph 2 of the article" in out["deep"]["text"]
+    assert "repairs" not in out["sound"]

@@ -24,7 +24,7 @@ ROW_GROUP = 1000
 JSONL_COLUMNS = {"id": "string", "text": "string", "title": "string", "metadata": "json",
                  "blocks": "json", "status": "string", "ms": "float", "hide": "json",
                  "error": "string", "code": "int", "url": "string", "url_from": "string",
-                 "site_pages": "int", "site_examples": "int"}
+                 "site_pages": "int", "site_examples": "int", "repairs": "json"}
 WARC_COLUMNS = {"id": "string", "url": "string", "title": "string", "text": "string",
                 "metadata": "json", "status": "string", "ms": "float", "error": "string",
                 "code": "int"}

@@ -108,6 +108,8 @@ def result_line(record_id: Any, outcome: JobOutcome, started: float) -> dict[str
     extra = {"hide": json.loads(outcome.hide_json)} if outcome.hide_json else {}
     if "url" in outcome.extra:  # a line without "url": the address the page names itself
         extra.update(url=outcome.extra["url"], url_from=outcome.extra["url_from"])
+    if outcome.extra.get("repairs"):  # broken markup the parse repaired (absent: none)
+        extra["repairs"] = outcome.extra["repairs"]
     site_pages = (result.get("stats") or {}).get("site_pages")
     if site_pages:  # labeled pages of its site adapted auto on this page (docs/auto.md)
         extra["site_pages"] = int(site_pages)

@@ -304,6 +304,8 @@ def run_job(job: Job) -> JobOutcome:
     extra = {k: result.extra[k] for k in ("site_observation",) if k in result.extra}
     if own_address is not None:
         extra.update(url=own_address[0], url_from=own_address[1])
+    if page.repairs:  # what the parser's recovery changed in broken markup
+        extra["repairs"] = list(page.repairs)
     parse_ms = sum(page.timings.values())
     return JobOutcome(True, result_json=result.model_dump_json(by_alias=True),
                       parse_ms=parse_ms, algorithm_ms=elapsed - parse_ms, extra=extra,
