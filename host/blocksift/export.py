@@ -16,7 +16,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .paths import config_dir, path_within
+from .paths import config_dir, path_within, write_atomic
 
 FORMATS = ("markdown", "html", "epub")
 SUFFIX = {"markdown": ".md", "html": ".html", "epub": ".epub"}
@@ -75,7 +75,8 @@ def choose_folder(folder: str) -> Path:
     resolved = path.resolve()
     target = settings_file()
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps({"folder": str(resolved)}), encoding="utf-8")
+    # whole or not at all: a half-written settings file would lose the folder chosen before
+    write_atomic(target, json.dumps({"folder": str(resolved)}))
     return resolved
 
 

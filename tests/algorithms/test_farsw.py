@@ -597,6 +597,27 @@ def test_model_roundtrip_and_errors(tmp_path, monkeypatch):
     assert farsw.load_model() == model
 
 
+def test_a_failed_model_save_leaves_the_earlier_model_whole(tmp_path, monkeypatch):
+    # a full disk (or Ctrl-C) while `train farsw` writes: the earlier model stays loadable
+    # and no temporary is left beside it
+    import os
+
+    first = farsw.train(labeled(synthetic_site(5, seed=6)), farsw.Params())
+    path = farsw.save_model(first, tmp_path / "m.json")
+    second = farsw.train(labeled(synthetic_site(5, seed=7)), farsw.Params())
+    assert second != first
+
+    def full_disk(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full_disk)
+    with pytest.raises(OSError, match="No space left"):
+        farsw.save_model(second, path)
+    monkeypatch.undo()
+    assert farsw.load_model(path) == first
+    assert [p.name for p in tmp_path.iterdir()] == ["m.json"]
+
+
 def test_packaged_model_is_valid_and_current():
     model = farsw.FarswModel.from_json(farsw.default_model_text())
     assert model.format_version == farsw.MODEL_FORMAT_VERSION

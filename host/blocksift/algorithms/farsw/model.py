@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ...paths import write_atomic
 from ...sites import site_key
 from .params import MODEL_FORMAT_VERSION, NAME
 
@@ -153,10 +154,8 @@ def load_model(path: Path | str | None = None) -> FarswModel:
 
 
 def save_model(model: FarswModel, path: Path | str) -> Path:
-    """Write ``model`` as JSON (atomically: a temp file then rename)."""
+    """Write ``model`` as JSON, whole or not at all (a crash or a full disk during
+    ``train farsw`` leaves the earlier model; two trainings never share a temporary)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(model.to_json(), encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return write_atomic(path, model.to_json())
