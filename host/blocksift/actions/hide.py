@@ -104,6 +104,8 @@ _DATELINE = re.compile(
 _DATELINE_CHARS = 60
 _ROLE_KINDS = {"navigation": "nav", "banner": "nav", "contentinfo": "nav",
                "complementary": "links", "search": "nav"}
+#: What a landmark role of the page's frame is in a reader's words
+_ROLE_NAMES = {"banner": "page header", "contentinfo": "page footer", "search": "search box"}
 
 
 class HideParams(BaseModel):
@@ -853,7 +855,10 @@ def _structural_kind(element: etree._Element, tokens: set[str]) -> tuple[str, st
     if _consent_platform_root(tokens) or any("cookie" in token for token in tokens):
         return "other", "cookie banner"
     if tag == "nav" or role in _ROLE_KINDS and _ROLE_KINDS[role] == "nav":
-        return "nav", "navigation" if tag == "nav" or role == "navigation" else f"page {role}"
+        # (named as a reader sees it: the landmark role "banner" is the page's header,
+        # "contentinfo" its footer; they read "page banner" and "page contentinfo")
+        return "nav", "navigation" if tag == "nav" or role == "navigation" else \
+            _ROLE_NAMES.get(role, f"page {role}")
     # a header or footer inside an <article> is that item's own (a comment's author and date,
     # a post's meta line), not the page's: its tag alone does not make it chrome
     if tag in ("header", "footer") and next(element.iterancestors("article"), None) is None:
@@ -1157,12 +1162,137 @@ def _generic_banner(reason: str) -> bool:
     return bool(banner) and head in _GENERIC_BANNER_TOKENS | _DIALOG_ROLES
 
 
+#: A banner's class word (:data:`_BANNER_TOKENS`, other than cookie or consent words) in a
+#: reader's words: what the box is for ("sign-up", not "signup")
+_BANNER_PURPOSES = {"newsletter": "newsletter", "subscribe": "subscription",
+                    "subscription": "subscription", "signup": "sign-up", "paywall": "paywall"}
+#: Class words that say a box pops up over the page ("overlay" alone does not: a card's
+#: gradient, a tile's caption, a bar laid over a picture are named so too)
+_POP_UP_TOKENS = frozenset({"modal", "popup", "interstitial"})
+#: Fields a reader types into (not a button, a box to tick or a hidden value)
+_NOT_TYPED = frozenset({"hidden", "submit", "button", "reset", "image", "checkbox", "radio",
+                        "file", "range", "color"})
+#: Words of a box asking to sign in ("Sign in", "Log in", "Forgot your password?"), or to
+#: make an account ("Sign up", "Register", "Create an account")
+_SIGN_IN_PHRASE = re.compile(r"\b(?:(?:sign|log)[\s-]?(?:in|on)|login|logon|password)\b", re.I)
+_SIGN_UP_PHRASE = re.compile(r"\b(?:sign[\s-]?up|register|create\s+(?:an?\s+|your\s+)?account)\b",
+                             re.I)
+_SUBSCRIBE_PHRASE = re.compile(r"\b(?:subscri|newsletter)", re.I)
+_FORGOT_PASSWORD = re.compile(r"\b(?:forgot(?:ten)?|lost|reset)\s+(?:your\s+)?password", re.I)
+_SEARCH_WORD = re.compile(r"search", re.I)
+
+
+def _pops_up(element: etree._Element, tokens: set[str]) -> bool:
+    """Whether ``element`` is a box popping up over the page: a dialog (:func:`_dialog`), or
+    its class or id names a modal, a pop-up or an interstitial."""
+    return _dialog(element) or bool(tokens & _POP_UP_TOKENS)
+
+
+def _typed_fields(element: etree._Element) -> list[etree._Element]:
+    """The fields of ``element`` a reader types into (a text, e-mail, password or search
+    box, a text area)."""
+    return [f for f in element.iter("input", "textarea")
+            if f.tag == "textarea" or (f.get("type") or "text").strip().lower() not in _NOT_TYPED]
+
+
+def _control_words(element: etree._Element) -> str:
+    """The words ``element``'s headings and controls show: its headings, legends, labels,
+    buttons and summaries, and its buttons' values and fields' labels and placeholders (a
+    sign-in box says "Sign in" there; a cart saying "Have an account? Log in to check out
+    faster" says it in a line of text)."""
+    parts = [_words_of(node) for node in element.iter(*_HEADLINE_TAGS, "legend", "label",
+                                                       "button", "summary")]
+    for box in element.iter("input", "textarea"):
+        if (box.get("type") or "").strip().lower() in ("submit", "button"):
+            parts.append(box.get("value") or "")
+        parts += [box.get("aria-label") or "", box.get("placeholder") or ""]
+    return " ".join(part for part in parts if part)
+
+
+def _account_form(element: etree._Element) -> str:
+    """"sign-in" or "sign-up" when ``element`` is a box to sign in or to make an account: it
+    has a password field (which of the two by the first words it shows asking for one:
+    "Sign Up First Name ... Password", sign-in when none does), or a field to type into and
+    either a heading or control asking to sign in or log in before any asking to sign up or
+    subscribe ("Sign in" over an e-mail field and "Continue"), or a link for a forgotten
+    password; "" for any other box (an e-mail field under "Subscribe", with "Already a
+    subscriber? Log in" below it, is a newsletter's; a cart saying "Log in to check out
+    faster" is a cart)."""
+    fields = _typed_fields(element)
+    if not fields:
+        return ""
+    text = _words_of(element)
+    if not any((f.get("type") or "").strip().lower() == "password" for f in fields):
+        said = _control_words(element)
+        sign_in = _SIGN_IN_PHRASE.search(said)
+        others = [m.start() for m in (_SIGN_UP_PHRASE.search(said), _SUBSCRIBE_PHRASE.search(said))
+                  if m]
+        asked = sign_in is not None and all(sign_in.start() < at for at in others)
+        return "sign-in" if asked or _FORGOT_PASSWORD.search(text) else ""
+    sign_in, sign_up = _SIGN_IN_PHRASE.search(text), _SIGN_UP_PHRASE.search(text)
+    if sign_up is not None and (sign_in is None or sign_up.start() < sign_in.start()):
+        return "sign-up"
+    return "sign-in"
+
+
+def _search_box(element: etree._Element) -> bool:
+    """Whether ``element`` is a search box: a field to type into that is a search field
+    (``type=search``, ``role=search``, a name, id, class, placeholder or label saying search,
+    or the query's usual names ``q`` and ``s``), or in a box whose class, id or role says
+    search."""
+    fields = _typed_fields(element)
+    if not fields:
+        return False
+    boxes = [element, *(n for n in element.iter("form", "div", "section") if n is not element)]
+    if any(_SEARCH_WORD.search(f"{n.get('class') or ''} {n.get('id') or ''} "
+                               f"{n.get('role') or ''}") for n in boxes if isinstance(n.tag, str)):
+        return True
+    return any((f.get("type") or "").lower() == "search" or (f.get("name") or "") in ("q", "s")
+               or any(_SEARCH_WORD.search(f.get(name) or "")
+                      for name in ("name", "id", "class", "placeholder", "aria-label", "title"))
+               for f in fields)
+
+
+#: Roles of a menu's items that are no links (a select menu's choices)
+_MENU_ITEM_ROLES = frozenset({"menuitem", "menuitemradio", "menuitemcheckbox", "option"})
+
+
+def _menu_items(element: etree._Element, stats: _Stats | None) -> bool:
+    """Whether ``element``, lying in a menu, is a drop-down of its items: it holds a link to a
+    page or an item by its role (``menuitem``, ``option``), and where it says it is a dialog
+    (:func:`_dialog`) or has a field to type into (a select menu's filter), at least half its
+    visible text is in links. A dialog in a footer's menu showing the terms of service (no
+    link: a heading and a Close button) or a "Remove this product?" prompt in the header's
+    menu are pop-ups, not drop-down menus; a part of a site switcher's drop-down saying "Sign
+    up or log in to customize your list" is the drop-down's."""
+    if not _page_links(element) and not any(
+            (node.get("role") or "").lower() in _MENU_ITEM_ROLES for node in element.iter()
+            if isinstance(node.tag, str)):
+        return False
+    if not _dialog(element) and not _typed_fields(element):
+        return True
+    if stats is None:
+        stats = measure(element).get(element)
+    return stats is not None and stats.chars > 0 and 2 * stats.link_chars >= stats.chars
+
+
 def _named(element: etree._Element, reason: str, stats: _Stats | None = None,
            opened: frozenset[str] = frozenset()) -> str:
-    """``reason`` as the overlay shows it, naming the box for what it is, when its class
-    calls it only a modal, pop-up, overlay or interstitial, or its role a dialog, and it is
-    no newsletter, sign-up or cookie banner (by its class or its words):
+    """``reason`` as the overlay shows it, naming a box for what a reader sees where its class
+    or role named it: a banner by a word that also names pop-ups (modal, pop-up, overlay,
+    interstitial) or a dialog role, or a banner for a newsletter, a subscription, a sign-up
+    or a paywall. A cookie or consent banner (by its class or its words) keeps its name.
 
+    * a box for a newsletter, a subscription, a sign-up or a paywall by its class is named
+      for it (the class word "modal" or "popup" beside "newsletter" made it a "modal
+      banner"), as a **pop-up** where it pops up over the page (:func:`_pops_up`: a
+      "newsletter pop-up") and a banner otherwise ("newsletter banner");
+
+    and a box its class calls only a modal, pop-up, overlay or interstitial, or its role a
+    dialog, is:
+
+    * the **page header** or **page footer** when it is the page's own ``<header>`` or
+      ``<footer>`` (:func:`_page_frame`), whose class names an overlay or a modal;
     * a **video pop-up** when it holds a video player (:func:`_videos`) and shows few words
       beside it (:data:`_VIDEO_POP_UP_CHARS`): a testimonial's or a keynote's player opened
       over the page;
@@ -1175,27 +1305,39 @@ def _named(element: etree._Element, reason: str, stats: _Stats | None = None,
     * a **recommended box** when it is a box of story tiles (:func:`_story_tiles`): a news
       page's promotions of other stories, their headlines over their photos, read "overlay
       banner";
-    * a **drop-down menu** when it is a drop-down of the site's menu (:func:`_drop_down`),
-      or is itself mostly a list of links to pages (:func:`_mostly_links`; not a ``<header>``,
-      ``<footer>`` or ``<nav>`` bar): a site switcher, a region chooser, a side drawer's
-      menu; or what such a list is when it is no menu (:func:`_list_name`), and outside a
-      menu a **pop-up** when its links are cards (:func:`_cards`): "Where would you like to
-      start?" over two choices, each a heading and a sentence;
+    * a **sign-in pop-up** or **sign-up pop-up** when it is a box to sign in or to make an
+      account (:func:`_account_form`): "Nickname: Password: Forgot your password?" read
+      "modal banner", or "drop-down menu" in the header's menu;
+    * a **search pop-up** when it is a search box (:func:`_search_box`): a header's search
+      sheet read "overlay banner", or "drop-down menu" in the header's menu;
+    * a **drop-down menu** when it is a drop-down of the site's menu (:func:`_drop_down`)
+      holding its items (:func:`_menu_items`: a dialog in a menu holding no link, as a
+      footer menu's terms-of-service dialog, is none), or is itself mostly a list of links
+      to pages (:func:`_mostly_links`; not a ``<header>``, ``<footer>`` or ``<nav>`` bar): a
+      site switcher, a region chooser, a side drawer's menu; or what such a list is when it
+      is no menu (:func:`_list_name`), and outside a menu a **pop-up** when its links are
+      cards (:func:`_cards`): "Where would you like to start?" over two choices, each a
+      heading and a sentence;
     * a **pop-up opened on click** when a control on the page says it opens it
       (:func:`opened_by_controls`, the ids in ``opened``): a Q&A network's logo opens a
       ``role=dialog`` describing the network (``aria-haspopup``, ``aria-controls``), which a
-      reader opens and the site does not push, as it does a banner.
-
-    The page's own ``<header>`` or ``<footer>`` (:func:`_page_frame`) whose class names an
-    overlay or a modal is a **page header** or **page footer**, as its tag says.
+      reader opens and the site does not push, as it does a banner;
+    * else a **pop-up** when its class names a modal, a pop-up or an interstitial, or it is
+      a dialog (a modal is no banner: a strip across the page is), and an **overlay banner**
+      when only its class names an overlay (a card's gradient, a bar over a picture).
 
     Only the words change: the decision was taken on the box's class and role."""
-    if not _generic_banner(reason):
+    head, banner, rest = reason.partition(" banner")
+    if not banner or head not in _GENERIC_BANNER_TOKENS | _DIALOG_ROLES | _BANNER_PURPOSES.keys():
         return reason
-    rest = reason.partition(" banner")[2]
-    if _tokens(element) & _BANNER_TOKENS - _GENERIC_BANNER_TOKENS or \
+    tokens = _tokens(element)
+    if tokens & _BANNER_TOKENS - _GENERIC_BANNER_TOKENS - _BANNER_PURPOSES.keys() or \
             _asks_cookie_consent(element):
-        return reason  # a newsletter or cookie banner, whatever else it is called
+        return reason  # a cookie banner, whatever else it is called
+    purposes = sorted(tokens & _BANNER_PURPOSES.keys())
+    if head in _BANNER_PURPOSES or purposes:
+        purpose = _BANNER_PURPOSES[head if head in _BANNER_PURPOSES else purposes[0]]
+        return f"{purpose} {'pop-up' if _pops_up(element, tokens) else 'banner'}" + rest
     frame = _page_frame(element)
     if frame:
         # the page's own <header> or <footer> whose class names an overlay or a modal (a
@@ -1209,7 +1351,13 @@ def _named(element: etree._Element, reason: str, stats: _Stats | None = None,
         return "picture caption" + rest  # a tile's words over its picture, in its link
     if _story_tiles(element):
         return "recommended box" + rest  # tiles of stories, their headlines over pictures
-    in_menu = _drop_down(element)
+    account = _account_form(element)
+    if account:
+        return f"{account} pop-up" + rest  # a box to sign in, wherever it lies
+    if _search_box(element):
+        return "search pop-up" + rest
+    dropped = _drop_down(element)
+    in_menu = dropped and _menu_items(element, stats)
     if in_menu or (element.tag not in ("header", "footer", "nav")
                    and _mostly_links(element, stats)):
         # (a list of links that is no menu of the site is named for what it is)
@@ -1217,8 +1365,14 @@ def _named(element: etree._Element, reason: str, stats: _Stats | None = None,
         if name == "drop-down menu" and not in_menu and _cards(element):
             name = "pop-up"  # choices describing themselves: a prompt, no menu
         return name + rest
+    if dropped and _list_name(element) != "drop-down menu":
+        # a pop-up of a menu that is no drop-down of its items, but shares the page, offers
+        # to sign in ("Create your account or log in", its links to both) or a gallery
+        return _list_name(element) + rest
     if element.get("id") and element.get("id") in opened:
         return "pop-up opened on click" + rest
+    if head != "overlay" or dropped or _pops_up(element, tokens):
+        return "pop-up" + rest  # a dialog, a modal, a menu's pop-up: no strip across the page
     return reason
 
 
@@ -1295,9 +1449,10 @@ _HELD_WORDS = ("ads", "banners", "drop-down menus", "pop-ups", "video overlays",
 _FRAME_ORDER = ("header", "footer", "menu", "breadcrumbs", "sidebar")
 _SURE_WORDS = "what auto is sure is not main content"
 #: The first words of a reason naming something other than a banner (:func:`_named`,
-#: :func:`_structural_kind`) -> the words a held-back plan's message uses for it
+#: :func:`_structural_kind`) -> the words a held-back plan's message uses for it (a name
+#: ending in "pop-up", a sign-in, search, newsletter or video pop-up, is one of the pop-ups)
 _REASON_WORDS = (("drop-down menu", "drop-down menus"), ("pop-up", "pop-ups"),
-                 ("video pop-up", "pop-ups"), ("video overlay", "video overlays"),
+                 ("video overlay", "video overlays"),
                  ("picture caption", "picture captions"),
                  ("share buttons", "share buttons"), ("sign-in options", "sign-in options"),
                  ("recommended box", "recommended boxes"),
@@ -1313,6 +1468,8 @@ def _held_part(element: etree._Element, reason: str, kind: str, s: _Stats, held:
     if kind == "ad":
         return "ads"
     if kind == "other":
+        if reason.split(":")[0].endswith("pop-up"):
+            return "pop-ups"  # a sign-in, search, newsletter or video pop-up, a dialog
         for start, words in _REASON_WORDS:
             if reason.startswith(start):
                 return words
