@@ -629,7 +629,8 @@ def test_boxes_left_empty_leave_the_reader_copy():
                 "<tr><td>L</td><td>40</td></tr></table>"
                 "<div><span>&nbsp;</span>Weight</div><p>Fit</p></article></body>")
     html = render_main(page, page.tree.xpath("//article")).html
-    assert html.count("&nbsp;") == 1 and html.count("<div>") == 2, html  # Weight's, the picture's
+    assert html.count("&nbsp;") == 1 and html.count("<div>") == 1, html  # the picture's
+    assert "<p><span>&nbsp;</span>Weight</p>" in html, html  # a line of text: a paragraph
     assert html.count("<li>") == 4, html  # Case, One, the empty ordered item, Three
     assert html.count("<ul>") == 1 and "<ol>" in html and "<img" in html
     assert html.count("<td>") == 4 and html.count("<th>") == 2  # a column wholly empty goes
@@ -953,8 +954,8 @@ def test_each_post_opens_with_its_authors_name_under_a_rule_between_posts() -> N
     html = render_main(page, elements, post_heads=set(names)).html
     shown = Page(html).body
     assert [(e.tag, " ".join(e.text_content().split())) for e in shown] == [
-        ("p", "Bagabaga"), ("div", "I just got a tank for free.More of it."),
-        ("hr", ""), ("p", "Reefing102"), ("div", "An eel grew too large.More of it.")]
+        ("p", "Bagabaga"), ("p", "I just got a tank for free.More of it."),
+        ("hr", ""), ("p", "Reefing102"), ("p", "An eel grew too large.More of it.")]
     assert [e.tag for e in shown.iter("strong")] == ["strong", "strong"]
     # without heads the names are copied as the page has them
     assert "<hr>" not in render_main(page, elements).html
@@ -987,9 +988,9 @@ def test_a_post_s_author_in_a_part_its_chosen_box_leaves_out_heads_the_post() ->
     shown = Page(render_main(page, elements, exclude=exclude, post_heads=set(names)).html).body
     # each name heads its post, above the post's number and date, not after them
     assert [(e.tag, " ".join(e.text_content().split())) for e in shown] == [
-        ("p", "Tony B"), ("div", "#2 · Aug 5, 2023"),
+        ("p", "Tony B"), ("p", "#2 · Aug 5, 2023"),
         ("div", "Get a decent table saw before anything else."),
-        ("hr", ""), ("p", "FrankC"), ("div", "#3 · Aug 5, 2023"),
+        ("hr", ""), ("p", "FrankC"), ("p", "#3 · Aug 5, 2023"),
         ("div", "Think small and work your way up.")]
 
 
@@ -1019,8 +1020,8 @@ def test_a_line_about_the_poster_in_the_author_s_box_is_no_second_name() -> None
     names = content.post_authors(page.body, chosen)
     assert [e.text_content() for e in names] == ["Biology Forums", "Arantor"]
     assert _shown_with_heads(page, chosen, names) == [
-        ("p", "Biology Forums"), ("div", "How do you use AI?"),
-        ("hr", ""), ("p", "Arantor"), ("div", "Not really, so far.")]
+        ("p", "Biology Forums"), ("p", "How do you use AI?"),
+        ("hr", ""), ("p", "Arantor"), ("p", "Not really, so far.")]
 
 
 def test_a_byline_of_name_and_age_links_names_its_post_by_the_name() -> None:
@@ -1384,6 +1385,34 @@ def test_inline_siblings_the_page_set_apart_by_style_read_apart():
     assert "Publisher Houghton Mifflin" in text and "ISBN-10 054410305X" in text, text
     assert "$499.99 $599.99*" in text and "(ePID) 27038656990" in text, text
     assert "THE story of Javascript and Brand: EVGA, finely said." in text, text
+
+
+def test_a_box_of_text_alone_is_a_paragraph_of_the_reader_copy():
+    # a page's grid of <span> cells (display: grid, which the host never sees) came out as a
+    # bare <div> of text, which the reader's style sheet does not space as it spaces
+    # paragraphs: the next paragraph read as its next line. The plain text and the Markdown
+    # have it as a paragraph; so has the reader's copy now. A box around blocks stays a box,
+    # and a line in a list item or a table cell stays as tight as the page set it.
+    page = Page("<body><article><p>The harbour office kept ledgers.</p>"
+                "<div class='facts'><label>Founded</label> <span>1911</span> "
+                "<label>Ships registered</label> <span>4,200 a year</span></div>"
+                "<p>When the office moved its records to a computer, the clerks copied them.</p>"
+                "<div class='wrap'><p>Six decades of entries.</p><div>Signed, <b>the clerk</b>"
+                "</div></div><ul><li><div>Tide tables</div><div>printed weekly</div></li></ul>"
+                "<table><tr><th>Pilot</th><th>Years</th></tr><tr><td><div>Ames</div></td>"
+                "<td>12</td></tr><tr><td><div>Brook</div></td><td>9</td></tr></table>"
+                "</article></body>")
+    html = render_main(page, page.tree.xpath("//article")).html
+    article = Page(html).body.find("article")
+    top = [(e.tag, " ".join(e.text_content().split())) for e in article.iterchildren()]
+    assert top[:3] == [("p", "The harbour office kept ledgers."),
+                       ("p", "Founded 1911 Ships registered 4,200 a year"),
+                       ("p", "When the office moved its records to a computer, the clerks"
+                             " copied them.")], top
+    assert top[3][0] == "div", top  # the box around a paragraph
+    assert "<p>Signed, <b>the clerk</b></p>" in html, html
+    assert "<li><div>Tide tables</div><div>printed weekly</div></li>" in html, html
+    assert "<td><div>Ames</div></td>" in html, html
 
 
 def test_a_heading_s_name_and_type_styled_apart_read_apart():

@@ -1885,6 +1885,7 @@ def restructure(clone: etree._Element, math_classes: bool = True,
     _drop_spacers(clone)
     _part_glued_siblings(clone)
     _inline_lists(clone)
+    _text_boxes_as_paragraphs(clone)
 
 
 #: Class words of a note a documentation page sets apart from its text (an admonition):
@@ -2136,6 +2137,27 @@ def _inline_lists(clone: etree._Element) -> None:
                 line[-1].tail = line[-1].tail.rstrip(_SPACE)
         line.tail = ul.tail
         parent.replace(ul, line)
+
+
+#: Boxes laid out tight, in which a paragraph's space after a line would show: a list item, a
+#: table cell, a definition, a caption, a summary line, a heading.
+_TIGHT_BOXES = frozenset({"li", "td", "th", "dt", "dd", "caption", "figcaption", "summary",
+                          "h1", "h2", "h3", "h4", "h5", "h6", "pre"})
+
+
+def _text_boxes_as_paragraphs(clone: etree._Element) -> None:
+    """A ``<div>`` holding text and no block is a paragraph of the reader's copy, as it is
+    one in the plain text (:func:`paragraphs`): the reader's style sheet spaces paragraphs,
+    lists and tables, not boxes, and the text after such a box (a page's grid or flex row of
+    ``<span>`` cells, "Founded 1911 Ships registered 4,200 a year", a teaser written in a
+    ``<div>``) read as its next line. One in a list item, a table cell or another box laid
+    out tight stays, as do the boxes around blocks (their paragraphs are spaced)."""
+    for div in list(clone.iter("div")):
+        if next(div.iterdescendants(*BLOCK_TAGS), None) is not None \
+                or not "".join(div.itertext()).strip(_SPACE) \
+                or any(box.tag in _TIGHT_BOXES for box in div.iterancestors()):
+            continue
+        div.tag = "p"
 
 
 #: what a page leaves in a paragraph used as vertical space ("<p>&nbsp;</p>", "<p><br></p>")

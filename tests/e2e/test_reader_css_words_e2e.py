@@ -108,4 +108,15 @@ def test_reader_shows_words_the_style_sheet_sets_apart_as_words(
     assert "The ferryboats sail daily from the harbourmaster's quay" in text, text
     for word in ("an international register", "by the waterfront.", "past the lighthouse at"):
         assert word in text, word
+    # the grid of cells reads as a paragraph: the next one stands a paragraph's space below it
+    gap = page.evaluate(
+        f"(() => {{ const box = [...{CONTENT}.querySelectorAll('p, div')]"
+        ".find((e) => e.textContent.trim().startsWith('Founded'));"
+        " const font = parseFloat(getComputedStyle(box).fontSize);"
+        " return (box.nextElementSibling.getBoundingClientRect().top"
+        " - box.getBoundingClientRect().bottom) / font; })()")
+    assert gap >= 0.8, gap
     page.screenshot(artifacts / "reader-css-words.png")
+    page.evaluate(f"[...{CONTENT}.querySelectorAll('p')].find((e) => e.textContent.includes("
+                  "'ferryboats')).scrollIntoView(), true")
+    page.screenshot(artifacts / "reader-css-words-grid.png")
