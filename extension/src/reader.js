@@ -428,23 +428,36 @@ function besideText(img, title) {
   return beside;
 }
 
-/** A picture that does not load (a page saved offline, a host that is gone) shows its alt
- * text in its place. Where the text beside it already says what the alt says (a caption
- * that repeats it, its paragraph, the line under it), or the alt says nothing, the picture
- * is left out instead of showing the same words twice; an alt that says more stays, as a
- * quiet line of text rather than an empty box of the picture's size. A picture with no
- * source left is one of them. */
+/** The blocks a picture's words stand in when it has none of its own to stand beside. */
+const TEXT_BLOCKS = "p, li, dt, dd, td, th, figcaption, caption, h1, h2, h3, h4, h5, h6, blockquote";
+
+/** Whether a picture stands on a line of its own (alone in its figure, its link's box, a
+ * paragraph of its own), not inside a line of text. */
+function standsAlone(img) {
+  const block = img.closest(TEXT_BLOCKS);
+  return !block || !$("content").contains(block) || !block.textContent.trim();
+}
+
+/** A picture that does not load (offline, blocked, a 404) is hidden: the browser would draw
+ * its broken-picture icon in its place, with its alt text in a box (Chromium). Where the text
+ * beside it already says what the alt says (a caption that repeats it, its paragraph, the
+ * line under it), or the alt says nothing, nothing takes its place; an alt that says more
+ * stays readable, as a quiet line of text where the picture stood (`.picture-alt`, after
+ * the picture or its <picture>: in its link, a link still). A picture with no source left
+ * is one of them. The listener is the reader's own (the reader page runs no page script and
+ * allows no inline handler). */
 function quietBrokenPictures(content, title) {
   for (const img of content.querySelectorAll("img")) {
     const broken = () => {
+      if ("broken" in img.dataset) return;
       img.dataset.broken = "";
-      if (altRepeats(img.getAttribute("alt"), besideText(img, title))) {
-        img.hidden = true;
-        return;
-      }
-      // its alt as a line of text, not in an empty box of the picture's size
-      img.removeAttribute("width");
-      img.removeAttribute("height");
+      img.hidden = true;
+      const alt = (img.getAttribute("alt") ?? "").replace(/\s+/g, " ").trim();
+      if (altRepeats(alt, besideText(img, title))) return;
+      const words = document.createElement("span");
+      words.className = standsAlone(img) ? "picture-alt alone" : "picture-alt";
+      words.textContent = alt;
+      (img.parentElement?.localName === "picture" ? img.parentElement : img).after(words);
     };
     if (!img.getAttribute("src")?.trim() && !img.getAttribute("srcset")?.trim()
         && !img.closest("picture")?.querySelector("source[srcset]:not([srcset=''])")) {

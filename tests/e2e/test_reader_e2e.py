@@ -104,8 +104,9 @@ def test_reader_leaves_out_a_broken_pictures_alt_that_the_text_beside_it_says(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     """A page saved offline: its pictures do not load, and each showed its alt in its place,
     often the very words of its caption or of the line under it. Those pictures are left
-    out; an alt that says more than the text beside it stays, and a picture that loads stays
-    whatever its alt."""
+    out; an alt that says more than the text beside it stays, as a line of text in the
+    picture's place (the picture hidden: no broken-picture icon), and a picture that loads
+    stays whatever its alt."""
     page = open_reader(browser, site, "reader-broken-images.html")
     # the six missing pictures have failed, the one that exists has loaded
     page.set_viewport(1100, 2400)  # all of it in view (Firefox left the picture far below unloaded)
@@ -118,18 +119,24 @@ def test_reader_leaves_out_a_broken_pictures_alt_that_the_text_beside_it_says(
         "The harbour wall at high tide": (False, False),  # its caption says it
         "Ines Calder, harbour master": (False, False),  # the line under it says it
         "Photo of the lifeboat station": (False, False),  # "Photo of" adds nothing
-        # what the text does not say: the chart's figures, the map the caption leaves unsaid
-        "Chart: storms a year at Port Ellery, from two in 1990 to seven in 2025": (False, True),
-        "Map of the old town and its quay": (False, True),
+        # what the text does not say (the chart's figures, the map the caption leaves
+        # unsaid): the picture hidden, its alt in its place below
+        "Chart: storms a year at Port Ellery, from two in 1990 to seven in 2025": (False, False),
+        "Map of the old town and its quay": (False, False),
         "The harbour": (True, True),  # loads: shown, its alt unseen
         "": (False, False),  # its alt was its file name ("IMG_2671.JPG"): it says nothing
     }, state
     assert page.evaluate(f"{CONTENT}.querySelector('img[src$=\"IMG_2671.JPG\"]').alt") == ""
-    # an alt kept reads as a line of text, not from an empty box the picture's size
-    heights = page.evaluate(
-        f"[...{CONTENT}.querySelectorAll('img[data-broken]:not([hidden])')]"
-        ".map(i => i.getBoundingClientRect().height)")
-    assert len(heights) == 2 and all(height < 120 for height in heights), heights
+    # an alt kept reads as a line of text where the picture stood, not from an empty box
+    # the picture's size
+    alts = page.evaluate(
+        f"[...{CONTENT}.querySelectorAll('.picture-alt')].map(a => [a.textContent,"
+        " a.previousElementSibling?.alt ?? null, a.getBoundingClientRect().height])")
+    assert [alt[:2] for alt in alts] == [
+        ["Chart: storms a year at Port Ellery, from two in 1990 to seven in 2025",
+         "Chart: storms a year at Port Ellery, from two in 1990 to seven in 2025"],
+        ["Map of the old town and its quay", "Map of the old town and its quay"]], alts
+    assert all(0 < height < 120 for _text, _alt, height in alts), alts
     text = text_of(page)
     # the captions and lines stay, each once
     for line in ("The harbour wall at high tide, photographed in March 2026.",
@@ -137,6 +144,46 @@ def test_reader_leaves_out_a_broken_pictures_alt_that_the_text_beside_it_says(
                  "The lifeboat station, rebuilt in 1987.", "The old quay in 1890."):
         assert text.count(line) == 1, line
     page.screenshot(artifacts / "reader-broken-images.png")
+
+
+def test_reader_hides_a_picture_that_fails_to_load_and_keeps_its_alt_and_the_text_readable(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    """A picture of the main text whose address answers 404 (offline, blocked, gone) showed
+    the browser's broken-picture icon in the reader, and in Chromium its alt in a box beside
+    it. The reader hides it (its own error listener: the reader runs no page script and no
+    inline handler); an alt that says what the text does not stays as a line of text in its
+    place, one the text says already (a caption, a word of its paragraph) goes with it; the
+    text around it is whole."""
+    original = browser.new_tab(site.url("reader-missing-image.html"))
+    assert original.evaluate("fetch('missing/garrow-head-tower.jpg').then(r => r.status)") == 404
+    original.close()
+    page = open_reader(browser, site, "reader-missing-image.html")
+    page.wait_for(f"[...{CONTENT}.querySelectorAll('img')].every(i => 'broken' in i.dataset)")
+    images = page.evaluate(
+        f"[...{CONTENT}.querySelectorAll('img')].map(i => [i.alt, i.complete && i.naturalWidth === 0,"
+        " i.hidden, i.getClientRects().length, i.checkVisibility()])")
+    # each failed, and is hidden: no box, so no icon and no alt box of the browser's
+    assert [image[0] for image in images] == [
+        "The white tower of Garrow Head above the rocks, its gallery rail rusted red", "lamp",
+        "Maren Holt"], images
+    assert all(failed and hidden and boxes == 0 and not visible
+               for _name, failed, hidden, boxes, visible in images), images
+    # the tower's alt says what no text says: a line in its place, before its caption
+    alts = page.evaluate(f"[...{CONTENT}.querySelectorAll('.picture-alt')]"
+                         ".map(a => [a.textContent, a.checkVisibility(), a.closest('figure') !== null])")
+    assert alts == [["The white tower of Garrow Head above the rocks, its gallery rail rusted red",
+                     True, True]], alts
+    text = page.evaluate(f"{CONTENT}.innerText")
+    for line in ("For forty-one years the lamp at Garrow Head was lit by hand",
+                 "Garrow Head in the winter of 1987.",
+                 "The light was automated in the spring of 1988.",
+                 "A bulb on a timer replaced the paraffin lamp she had trimmed every evening at dusk.",
+                 "Maren Holt, the last keeper, on the gallery.",
+                 "though she could see the tower from her kitchen window every day until she died."):
+        assert text.count(line) == 1, (line, text)
+    # the icon's "lamp" and the keeper's name, said by the text beside them, are not said again
+    assert "lamp A bulb" not in text and text.count("Maren Holt") == 2, text  # its text's two
+    page.screenshot(artifacts / "reader-missing-image.png")
 
 
 def test_reader_leaves_out_a_broken_picture_whose_card_or_gallery_names_it_in_the_next_box(
@@ -157,9 +204,14 @@ def test_reader_leaves_out_a_broken_picture_whose_card_or_gallery_names_it_in_th
             "<p>Trails of the valley.</p>")
     page = reader_of_answer(browser, "broken-cards", stored_answer(site, "Podcasts and bags", html))
     page.wait_for(f"[...{CONTENT}.querySelectorAll('img')].every(i => i.complete && 'broken' in i.dataset)")
+    # every picture hidden; the one whose alt says more than the line after it, its alt in
+    # its place (in its link, a link still)
     shown = page.evaluate(f"[...{CONTENT}.querySelectorAll('img')].filter(i => i.getClientRects().length)"
                           ".map(i => i.alt)")
-    assert shown == ["Map of the valley trails and huts"], shown
+    assert shown == [], shown
+    alts = page.evaluate(f"[...{CONTENT}.querySelectorAll('.picture-alt')]"
+                         ".map(a => [a.textContent, a.parentElement.localName])")
+    assert alts == [["Map of the valley trails and huts", "a"]], alts
     text = text_of(page)
     assert text.count("ONIT PODCAST") == 1 and text.count("Siesta Hooded 20 Sleeping Bag") == 1
     page.screenshot(artifacts / "reader-broken-cards.png")
@@ -170,7 +222,7 @@ def test_reader_treats_a_picture_without_a_source_as_one_that_failed(
     """A picture whose source a script was to set has none in the snapshot: it never loads
     and fires no error, and its alt stood in the text as words of it (an avatar's name beside
     the name, "Article content"). It is left out like a broken picture when the text beside
-    it says its alt, and its alt is a quiet line when it says more."""
+    it says its alt, and its alt is a quiet line in its place when it says more."""
     html = ("<p><img alt='Ines Calder'> Ines Calder, harbour master, on the old wall.</p>"
             "<p>The records show how the weather changed over the years.</p>"
             "<div><img alt='Article content'></div>"
@@ -183,10 +235,14 @@ def test_reader_treats_a_picture_without_a_source_as_one_that_failed(
     page = reader_of_answer(browser, "no-source", stored_answer(site, "The sea wall", html))
     images = page.evaluate(f"[...{CONTENT}.querySelectorAll('img')].map(i => [i.alt,"
                            " i.getClientRects().length > 0, 'broken' in i.dataset])")
-    assert images == [["Ines Calder", False, True], ["Article content", True, True],
+    assert images == [["Ines Calder", False, True], ["Article content", False, True],
                       ["Storm damage along the sea wall", False, True],  # in a <picture> too
-                      ["Chart: storms a year at Port Ellery, from two in 1990 to seven in 2025", True, True]
+                      ["Chart: storms a year at Port Ellery, from two in 1990 to seven in 2025", False, True]
                       ], images
+    alts = page.evaluate(f"[...{CONTENT}.querySelectorAll('.picture-alt')]"
+                         ".map(a => [a.textContent, a.getClientRects().length > 0])")
+    assert alts == [["Article content", True],
+                    ["Chart: storms a year at Port Ellery, from two in 1990 to seven in 2025", True]], alts
     page.screenshot(artifacts / "reader-no-source.png")
 
 
