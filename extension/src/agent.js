@@ -125,7 +125,10 @@ export function agentCall(method, args) {
     // Other inline tags keep a padding for a background in the line (inline code, a <mark>,
     // a <kbd>), often inside a word ("<code>Promise</code>s"), and are left as written.
     const INLINE_GAP_TAGS = new Set(["a"]);
-    const WORD_CHAR = /[\p{L}\p{N}]/u;
+    // Punctuation that clings to the word before it (a full stop, a closing bracket or quote)
+    // and to the word after it (an opening bracket or quote).
+    const CLINGS_BACK = /[\p{Pe}\p{Pf}\p{Po}]/u;
+    const CLINGS_ON = /[\p{Ps}\p{Pi}]/u;
     const NO_TEXT_TAGS = new Set(["script", "style", "template", "noscript", "svg", "math"]);
 
     /**
@@ -222,11 +225,13 @@ export function agentCall(method, args) {
      * [copy, live element, its computed display] each. */
     function spaceApart(candidates) {
       for (const [element, original, display] of candidates) {
-        // Beside a link in the line, only a letter or digit: a gap there may be an icon's
-        // ("a site[icon]."), and a space before a full stop or after a bracket parts no words.
-        const missing = display === "inline" ? WORD_CHAR : /\S/;
-        const before = missing.test(neighbourChar(element, "before"));
-        const after = missing.test(neighbourChar(element, "after"));
+        const first = neighbourChar(element, "before");
+        const next = neighbourChar(element, "after");
+        // Beside a link in the line, none where punctuation clings to the link: its gap may
+        // hold an icon ("a site[icon]."), and a space there parts no words.
+        const inLine = display === "inline";
+        const before = /\S/.test(first) && !(inLine && CLINGS_ON.test(first));
+        const after = /\S/.test(next) && !(inLine && CLINGS_BACK.test(next));
         if (!(before || after)) continue;
         const [start, end] = apartSides(original, display);
         if (before && start) element.before(" ");

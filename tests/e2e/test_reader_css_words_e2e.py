@@ -80,13 +80,17 @@ def test_snapshot_sets_apart_links_the_page_keeps_apart_by_their_margin(
     assert browser.act(page, "overlay")["status"] == "overlay"
     tree = lxml_html.fromstring(snapshot_of(browser, url)["html"])
     text = {name: words(tree.get_element_by_id(name).text_content())
-            for name in ("old-menu", "ports", "link-sides", "rtl-links")}
+            for name in ("old-menu", "ports", "link-sides", "rtl-links", "counts")}
     assert text["old-menu"] == "Home News Tides Archive", text
     assert "room as Harbour Ferries Pilots and copied" in text["ports"], text
     # the side without a gap keeps the word whole, a link without one is part of the word,
-    # and a padding that holds an icon puts no space before the full stop
+    # and a padding that holds an icon puts no space before the full stop, nor a padded
+    # link's inside its brackets
     assert text["link-sides"] == ("The ferryboats sail daily from the harbourmaster's quay;"
-                                  " the timetable is on the harbour's site."), text
+                                  " the timetable is on the harbour's site. Fares are posted"
+                                  " (per crossing) at the gate."), text
+    # a bracket that closes the word before a link's gap is no reason to join them
+    assert text["counts"] == "Ships by flag: Dutch (38) Norwegian (12)", text
     # right to left, the right margin is the link's start: the space goes before it
     assert text["rtl-links"] == "מים נמלים", text
     assert page.evaluate("document.getElementById('old-menu').innerHTML") == live_menu
