@@ -225,13 +225,13 @@ export function agentCall(method, args) {
      * [copy, live element, its computed display] each. */
     function spaceApart(candidates) {
       for (const [element, original, display] of candidates) {
-        const first = neighbourChar(element, "before");
-        const next = neighbourChar(element, "after");
+        const charBefore = neighbourChar(element, "before");
+        const charAfter = neighbourChar(element, "after");
         // Beside a link in the line, none where punctuation clings to the link: its gap may
         // hold an icon ("a site[icon]."), and a space there parts no words.
         const inLine = display === "inline";
-        const before = /\S/.test(first) && !(inLine && CLINGS_ON.test(first));
-        const after = /\S/.test(next) && !(inLine && CLINGS_BACK.test(next));
+        const before = /\S/.test(charBefore) && !(inLine && CLINGS_ON.test(charBefore));
+        const after = /\S/.test(charAfter) && !(inLine && CLINGS_BACK.test(charAfter));
         if (!(before || after)) continue;
         const [start, end] = apartSides(original, display);
         if (before && start) element.before(" ");
