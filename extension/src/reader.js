@@ -610,6 +610,38 @@ function wireKeysHelp() {
   return toggle;
 }
 
+/** The "Save" menu (copy as Markdown, save as Markdown, HTML or EPUB), which the toolbar
+ * shows in place of their row where the window is too narrow for it (reader.css): opens and
+ * closes from its button, closes on Esc, on a click elsewhere, when focus leaves it and once a
+ * choice is made; the choices keep their own keys (C, S). */
+function wireKeepMenu() {
+  const menu = document.querySelector(".keep-menu");
+  const button = $("keep");
+  const show = (open) => {
+    menu.classList.toggle("open", open);
+    button.setAttribute("aria-expanded", String(open));
+  };
+  const open = () => menu.classList.contains("open");
+  button.addEventListener("click", () => show(!open()));
+  $("keep-panel").addEventListener("click", (event) => {
+    if (event.target.closest?.("button")) show(false);
+  });
+  document.addEventListener("click", (event) => {
+    if (open() && !event.target.closest?.(".keep-menu")) show(false);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && open()) {
+      event.stopImmediatePropagation();
+      event.preventDefault();
+      show(false);
+      button.focus();
+    }
+  }, true);
+  menu.addEventListener("focusout", (event) => {
+    if (event.relatedTarget && !event.relatedTarget.closest(".keep-menu")) show(false);
+  });
+}
+
 /** The "Aa" panel: opens and closes from its button, closes on Esc, on a click elsewhere
  * and when focus leaves it; its choices keep their own keys (T, +, −). It hangs from its
  * button's end, or from its start where that would leave the window (the toolbar in two
@@ -1057,6 +1089,7 @@ async function main() {
   const view = wirePrefs(prefs);
   const toggleHelp = wireKeysHelp();
   wireDisplayPanel();
+  wireKeepMenu();
   const data = await dataPromise;
   const dataAt = Date.now();
   $("loading").hidden = true;

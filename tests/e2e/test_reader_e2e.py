@@ -505,6 +505,92 @@ def test_reader_toolbar_is_one_row_and_the_look_panel_opens_and_closes(
     assert page.evaluate(f"{panel}.hidden")
 
 
+#: The reader toolbar's controls a reader sees: each one's box, and how many lines its label
+#: takes (the distinct tops of its text's line boxes)
+TOOLBAR_CONTROLS = """[...document.querySelectorAll('.toolbar button, .toolbar select')]
+  .filter(c => c.checkVisibility()).map(c => {
+    const r = c.getBoundingClientRect();
+    const text = document.createRange();
+    text.selectNodeContents(c);
+    const lines = c.localName === 'select' ? 1
+      : new Set([...text.getClientRects()].filter(l => l.width > 0).map(l => Math.round(l.top))).size;
+    return {name: c.id || c.textContent.trim(), left: r.left, top: r.top, right: r.right,
+            bottom: r.bottom, lines};
+  })"""
+
+
+def _toolbar_faults(controls: list[dict], width: float, one_row: bool) -> list[str]:
+    """What is wrong with a toolbar's layout: a control outside the window (``width``, its
+    width without a scroll bar), two controls overlapping, a label over two lines, and where
+    ``one_row``, a control below the first row."""
+    faults = []
+    for c in controls:
+        if c["left"] < 0 or c["right"] > width + 0.5 or c["top"] < 0:
+            faults.append(f"{c['name']} outside the window: {c}")
+        if c["lines"] != 1:
+            faults.append(f"{c['name']} on {c['lines']} lines")
+    for i, a in enumerate(controls):
+        for b in controls[i + 1:]:
+            if min(a["right"], b["right"]) - max(a["left"], b["left"]) > 0.5 and \
+                    min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > 0.5:
+                faults.append(f"{a['name']} overlaps {b['name']}")
+    if one_row and controls:
+        first = min(c["bottom"] for c in controls)
+        faults += [f"{c['name']} on a second row" for c in controls if c["top"] >= first]
+    return faults
+
+
+def test_reader_toolbar_keeps_one_row_from_the_phone_layout_up(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    """Between the phone layout (640 px and below) and ~850 px the toolbar wrapped: at 641-700
+    px "Back" and the read-aloud buttons stood alone on the first row and the rest on a
+    second, at 760-820 px "Print" and "?" or "?" alone went to a second row. Copying and
+    saving are one "Save" menu there: one row, no control over another or off the window, no
+    label split over two lines, at each width in both browsers; below, the phone's rows."""
+    page = open_reader(browser, site, "reader-structure.html")
+    for width in (640, 641, 700, 760, 800, 820, 940, 941, 1100):
+        page.set_viewport(width, 700)
+        page.wait_for(f"window.innerWidth === {width}")
+        page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        shown = page.evaluate("document.documentElement.clientWidth")
+        controls = page.evaluate(TOOLBAR_CONTROLS)
+        names = [c["name"] for c in controls]
+        page.screenshot(artifacts / f"reader-toolbar-{width}.png")
+        assert not _toolbar_faults(controls, shown, one_row=width > 640), \
+            (width, _toolbar_faults(controls, shown, one_row=width > 640))
+        # every control is there: copying and saving in a row, or behind "Save" in between
+        folded = 640 < width <= 940
+        keep = ["copy-markdown", "save-markdown", "save-html", "save-epub"]
+        assert ("keep" in names) == folded, (width, names)
+        assert all((name in names) != folded for name in keep), (width, names)
+        assert {"back", "listen", "stop-listening", "speech-rate", "display", "print",
+                "keys"} <= set(names), (width, names)
+        if not folded:
+            continue
+        # the "Save" menu opens under its button, on the window, its four choices one under
+        # another; Esc closes it
+        page.evaluate("document.getElementById('keep').click(), true")
+        assert page.evaluate("document.getElementById('keep').getAttribute('aria-expanded')") == "true"
+        opened = page.evaluate(TOOLBAR_CONTROLS)
+        choices = [c for c in opened if c["name"] in keep]
+        assert [c["name"] for c in choices] == keep, opened
+        assert not _toolbar_faults(opened, shown, one_row=False), (width, _toolbar_faults(opened, shown, False))
+        assert all(a["bottom"] <= b["top"] for a, b in zip(choices, choices[1:])), choices
+        if width == 700:
+            page.screenshot(artifacts / "reader-toolbar-700-save-menu.png")
+        page.evaluate("document.getElementById('keep').focus(),"
+                      " document.activeElement.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape', bubbles: true})), true")
+        assert not any(c["name"] in keep for c in page.evaluate(TOOLBAR_CONTROLS))
+        assert page.url.startswith(browser.extension_origin + "/reader.html")
+    # a choice closes the menu and does what it says (C's Markdown, here by its button)
+    page.set_viewport(760, 700)
+    page.wait_for("window.innerWidth === 760")
+    page.evaluate("document.getElementById('keep').click(), true")
+    page.evaluate("document.getElementById('copy-markdown').click(), true")
+    assert page.evaluate("document.getElementById('keep').getAttribute('aria-expanded')") == "false"
+    page.wait_for("document.documentElement.dataset.blocksiftMarkdownChars")
+
+
 def test_read_aloud_without_speech_synthesis_is_disabled_and_says_why(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     if browser.name != "chromium":
