@@ -1415,6 +1415,19 @@ def test_a_box_of_text_alone_is_a_paragraph_of_the_reader_copy():
     assert "<td><div>Ames</div></td>" in html, html
 
 
+def test_a_standfirst_in_a_section_of_its_own_is_a_paragraph_of_the_reader_copy():
+    # a news story's standfirst (dek) in a <section> of text alone, then its first
+    # paragraph: the reader showed the two as one paragraph's lines
+    page = Page("<body><article><h1>Housing in 2026</h1><section class='section--dek'>"
+                "Economists weigh in on the forces most likely to shape the year.</section>"
+                "<div class='body'><p>As the market enters 2026, economists point to a range"
+                " of forces.</p><p>They agree on one thing.</p></div></article></body>")
+    html = render_main(page, page.tree.xpath("//article")).html
+    assert "<p>Economists weigh in on the forces most likely to shape the year.</p>" in html, \
+        html
+    assert "<section" not in html, html
+
+
 def test_a_heading_s_name_and_type_styled_apart_read_apart():
     # Stripe's API reference heads each field with its name and its type in two spans of
     # their own classes: "idstring"; a word cut in two spans of one class, or without

@@ -2146,13 +2146,14 @@ _TIGHT_BOXES = frozenset({"li", "td", "th", "dt", "dd", "caption", "figcaption",
 
 
 def _text_boxes_as_paragraphs(clone: etree._Element) -> None:
-    """A ``<div>`` holding text and no block is a paragraph of the reader's copy, as it is
-    one in the plain text (:func:`paragraphs`): the reader's style sheet spaces paragraphs,
-    lists and tables, not boxes, and the text after such a box (a page's grid or flex row of
-    ``<span>`` cells, "Founded 1911 Ships registered 4,200 a year", a teaser written in a
-    ``<div>``) read as its next line. One in a list item, a table cell or another box laid
-    out tight stays, as do the boxes around blocks (their paragraphs are spaced)."""
-    for div in list(clone.iter("div")):
+    """A ``<div>``, ``<section>`` or ``<article>`` holding text and no block is a paragraph
+    of the reader's copy, as it is one in the plain text (:func:`paragraphs`): the reader's
+    style sheet spaces paragraphs, lists and tables, not boxes, and the text after such a box
+    (a page's grid or flex row of ``<span>`` cells, "Founded 1911 Ships registered 4,200 a
+    year", a teaser written in a ``<div>``, a news story's standfirst in a ``<section>``)
+    read as its next line. One in a list item, a table cell or another box laid out tight
+    stays, as do the boxes around blocks (their paragraphs are spaced)."""
+    for div in list(clone.iter("div", "section", "article")):
         if next(div.iterdescendants(*BLOCK_TAGS), None) is not None \
                 or not "".join(div.itertext()).strip(_SPACE) \
                 or any(box.tag in _TIGHT_BOXES for box in div.iterancestors()):
