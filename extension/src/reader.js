@@ -599,15 +599,33 @@ function wireKeysHelp() {
   };
   $("keys").addEventListener("click", toggle);
   // Esc closes the list first rather than leaving the reader behind it
+  closeOnEscape(() => !$("keys-help").hidden, toggle, $("keys"));
+  return toggle;
+}
+
+/** Esc closes an open panel before anything else hears it (the reader's own Esc goes back
+ * to the page), and gives the focus back to the button that opened it. */
+function closeOnEscape(isOpen, close, button) {
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && !$("keys-help").hidden) {
+    if (event.key === "Escape" && isOpen()) {
       event.stopImmediatePropagation();
       event.preventDefault();
-      toggle();
-      $("keys").focus();
+      close();
+      button.focus();
     }
   }, true);
-  return toggle;
+}
+
+/** A drop-down of the toolbar (its button and panel inside ``box``) closes on Esc, on a
+ * click outside ``box`` and when the focus leaves ``panel`` for outside ``box``. */
+function closeWhenLeft(box, panel, button, isOpen, close) {
+  document.addEventListener("click", (event) => {
+    if (isOpen() && !box.contains(event.target)) close();
+  });
+  closeOnEscape(isOpen, close, button);
+  panel.addEventListener("focusout", (event) => {
+    if (event.relatedTarget && !box.contains(event.relatedTarget)) close();
+  });
 }
 
 /** The "Save" menu (copy as Markdown, save as Markdown, HTML or EPUB), which the toolbar
@@ -626,20 +644,7 @@ function wireKeepMenu() {
   $("keep-panel").addEventListener("click", (event) => {
     if (event.target.closest?.("button")) show(false);
   });
-  document.addEventListener("click", (event) => {
-    if (open() && !event.target.closest?.(".keep-menu")) show(false);
-  });
-  document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && open()) {
-      event.stopImmediatePropagation();
-      event.preventDefault();
-      show(false);
-      button.focus();
-    }
-  }, true);
-  menu.addEventListener("focusout", (event) => {
-    if (event.relatedTarget && !event.relatedTarget.closest(".keep-menu")) show(false);
-  });
+  closeWhenLeft(menu, menu, button, open, () => show(false));
 }
 
 /** The "Aa" panel: opens and closes from its button, closes on Esc, on a click elsewhere
@@ -661,20 +666,8 @@ function wireDisplayPanel() {
   };
   button.addEventListener("click", () => show(panel.hidden));
   window.addEventListener("resize", () => { if (!panel.hidden) place(); });
-  document.addEventListener("click", (event) => {
-    if (!panel.hidden && !event.target.closest?.(".display-menu")) show(false);
-  });
-  document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && !panel.hidden) {
-      event.stopImmediatePropagation();
-      event.preventDefault();
-      show(false);
-      button.focus();
-    }
-  }, true);
-  panel.addEventListener("focusout", (event) => {
-    if (event.relatedTarget && !event.relatedTarget.closest(".display-menu")) show(false);
-  });
+  closeWhenLeft(panel.closest(".display-menu"), panel, button, () => !panel.hidden,
+                () => show(false));
 }
 
 // Text compared as a reader reads it: white space, case, and dashes and quotes as typed or
