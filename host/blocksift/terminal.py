@@ -125,18 +125,20 @@ def render(columns: list[Column], width: int | None) -> list[str]:
     return lines
 
 
-def say(text: str, first: str = "", rest: str = "  ", width: int | None = None) -> None:
+def say(text: str, first: str = "", rest: str = "  ", width: int | None = None,
+        stream: TextIO | None = None) -> None:
     """``text`` after ``first`` on one line when piped (a line per item, for grep), wrapped
     at the terminal's ``width`` under the ``rest`` indent in a terminal (long lines wrapped
-    mid-word at column 0)."""
+    mid-word at column 0); to ``stream`` (default standard output)."""
+    stream = sys.stdout if stream is None else stream
     if width is None or display_width(first + text) <= width:
-        print(first + text)
+        print(first + text, file=stream)
         return
     import textwrap
 
     print(textwrap.fill(text, width=max(width - 1, 40), initial_indent=first,
                         subsequent_indent=rest, break_on_hyphens=False,
-                        break_long_words=False))  # a path stays whole, to be copied
+                        break_long_words=False), file=stream)  # a path stays whole
 
 
 def print_table(columns: list[Column], stream: TextIO | None = None) -> None:

@@ -166,13 +166,11 @@ def _address_note(width: int, module: Any, url: str | None,
     page would otherwise open with a note that changes nothing for the user. The address
     also made the reader HTML's links absolute, as ``--url`` does; ``--format json`` says
     it either way."""
-    import textwrap
-
     from ..page_address import SOURCES
+    from ..terminal import say as say_wrapped
 
     def say(text: str) -> None:
-        print(textwrap.fill(text, width=max(width - 1, 40), subsequent_indent="  ",
-                            break_on_hyphens=False, break_long_words=False), file=sys.stderr)
+        say_wrapped(text, width=width, stream=sys.stderr)
 
     auto = getattr(module, "NAME", "") == "auto"
     if url_from not in SOURCES:
@@ -201,13 +199,11 @@ def _repairs_note(width: int, repairs: list[str]) -> None:
     """In a terminal, one line on stderr when the page's markup was broken and repaired
     before extraction: the output may then differ from what a strict reading shows, and a
     person comparing it with the page's source should know why."""
-    if not repairs:
-        return
-    import textwrap
+    if repairs:
+        from ..terminal import say
 
-    print(textwrap.fill("blocksift: repaired the page's broken markup: " + "; ".join(repairs),
-                        width=max(width - 1, 40), subsequent_indent="  ",
-                        break_on_hyphens=False, break_long_words=False), file=sys.stderr)
+        say("blocksift: repaired the page's broken markup: " + "; ".join(repairs),
+            width=width, stream=sys.stderr)
 
 
 def _whose_pages(pages: int, examples: float | None) -> str:
