@@ -9,6 +9,8 @@ it is about: eval's 120-column table wrapped every row in a 100-column terminal.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
 import sys
 import unicodedata
@@ -69,6 +71,15 @@ def terminal_width(stream: TextIO | None = None) -> int | None:
             return None
     except (AttributeError, ValueError):  # closed or replaced by something without a tty
         return None
+    with contextlib.suppress(ValueError):
+        if int(os.environ.get("COLUMNS", "")) > 0:  # as shutil: the user's $COLUMNS first
+            return int(os.environ["COLUMNS"])
+    # then the terminal ``stream`` itself shows: shutil asks standard output's, which is a
+    # file when the output is redirected (``extract page.html > out.txt``), and says 80
+    with contextlib.suppress(AttributeError, ValueError, OSError):
+        columns = os.get_terminal_size(stream.fileno()).columns
+        if columns > 0:
+            return columns
     return shutil.get_terminal_size().columns
 
 

@@ -1174,3 +1174,26 @@ def test_batch_refuses_to_write_over_its_input(home, pages, tmp_path, how):
     assert line == (f"blocksift: error: --output {output} is the input: writing it would "
                     "erase the pages before they are read; give another file")
     assert source.read_bytes() == kept
+
+
+def test_terminal_width_is_the_width_of_the_terminal_the_stream_shows(monkeypatch):
+    """stderr's notes wrap at stderr's terminal even when standard output goes to a file
+    (``extract page.html > out.txt``): shutil measured standard output and said 80."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import termios
+
+    from blocksift.terminal import terminal_width
+
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 57, 0, 0))
+    with os.fdopen(follower, "w") as tty:
+        monkeypatch.delenv("COLUMNS", raising=False)
+        assert terminal_width(tty) == 57
+        monkeypatch.setenv("COLUMNS", "91")  # the user's $COLUMNS still wins, as in shutil
+        assert terminal_width(tty) == 91
+        monkeypatch.setenv("COLUMNS", "")
+        assert terminal_width(tty) == 57
+    os.close(leader)
