@@ -108,8 +108,16 @@
     return node;
   }
 
+  // Whitespace as the host's Python sees it (str.isspace, its regex's \s): JavaScript's \s
+  // also takes U+FEFF, which a CMS leaves at the start of a paragraph and the host keeps, and
+  // leaves out U+001C..U+001F and U+0085, which the host folds away; with \s the toolbar
+  // counted one character fewer than Save then stored (wcxb-dev 2969).
+  const HOST_SPACE = "\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+  const SPACE_RUNS = new RegExp(`[${HOST_SPACE}]+`, "g");
+  const SPACE_ENDS = new RegExp(`^[${HOST_SPACE}]+|[${HOST_SPACE}]+$`, "g");
+
   function normalizeText(text) {
-    return String(text || "").replace(/\s+/g, " ").trim();
+    return String(text || "").replace(SPACE_RUNS, " ").replace(SPACE_ENDS, "");
   }
 
   // The host's plain text of elements (content.py: NON_TEXT_TAGS are skipped, BLOCK_TAGS
