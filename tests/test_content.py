@@ -986,12 +986,11 @@ def test_a_post_s_author_in_a_part_its_chosen_box_leaves_out_heads_the_post() ->
     assert content.post_authors(page.body, chosen) == []
     elements = sorted(chosen + names, key=lambda e: int(e.get("data-bso")))
     shown = Page(render_main(page, elements, exclude=exclude, post_heads=set(names)).html).body
-    # each name heads its post, above the post's number and date, not after them
-    assert [(e.tag, " ".join(e.text_content().split())) for e in shown] == [
-        ("p", "Tony B"), ("p", "#2 · Aug 5, 2023"),
-        ("div", "Get a decent table saw before anything else."),
-        ("hr", ""), ("p", "FrankC"), ("p", "#3 · Aug 5, 2023"),
-        ("div", "Think small and work your way up.")]
+    # each name heads its post, above the post's number and date, not after them (the
+    # text, chosen in the part the box leaves out, in its place in the box's copy)
+    assert [(e.tag, " ".join(" ".join(e.itertext()).split())) for e in shown] == [
+        ("p", "Tony B"), ("div", "#2 · Aug 5, 2023 Get a decent table saw before anything else."),
+        ("hr", ""), ("p", "FrankC"), ("div", "#3 · Aug 5, 2023 Think small and work your way up.")]
 
 
 def _shown_with_heads(page: Page, chosen: list, names: list) -> list[tuple[str, str]]:
@@ -1850,3 +1849,31 @@ def test_an_alt_that_is_a_file_name_or_an_id_is_no_alt(alt):
 def test_an_alt_in_words_stays(alt):
     main = _render(f"<p>Text above.</p><img src='https://ex.com/p.png' alt='{alt}'>")
     assert f'alt="{alt}"' in main.html
+
+
+def test_a_chosen_element_in_a_part_its_chosen_box_leaves_out_is_shown_in_its_place() -> None:
+    # a phpBB post's box chosen without its quote, the quote's text chosen on its own, and
+    # the quote's code chosen without its "Code: Select all" box: the quote read after all
+    # of the post's own words, not as a quote, and its code after its last line
+    # (wcxb-dev 0535)
+    page = Page(
+        "<html><body><div class='content'><blockquote><div><cite>ann wrote:</cite>"
+        "I tried these lines:<div class='codebox'><p>Code: <a href='#'>Select all</a></p>"
+        "<pre><code>dtparam=eth_led0=14</code></pre></div>Why do they fail?</div></blockquote>"
+        "Look in the other file.<br>It moved.</div></body></html>")
+    post = page.body.xpath("//div[@class='content']")[0]
+    quote = post.xpath("blockquote/div")[0]
+    code = post.xpath(".//pre")[0]
+    exclude = {post.find("blockquote"), quote.xpath("div[@class='codebox']")[0]}
+    main = render_main(page, [post, quote, code], exclude=exclude)
+    shown = Page(main.html).body
+    assert " ".join(" ".join(shown.itertext()).split()) == (
+        "ann wrote: I tried these lines: dtparam=eth_led0=14 Why do they fail? "
+        "Look in the other file. It moved.")
+    quoted = shown.find(".//blockquote")
+    assert quoted is not None and quoted.find(".//pre") is not None
+    assert "Select all" not in main.html
+    # the text and the paths stay the chosen elements'
+    assert main.text == render_main(page, [post, quote, code], exclude=exclude,
+                                    with_html=False).text
+    assert len(main.xpaths) == 3

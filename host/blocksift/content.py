@@ -11,7 +11,7 @@ import logging
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from html import escape as html_escape
 from urllib.parse import quote, urljoin, urlsplit
 
@@ -329,6 +329,10 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
     # source has one (one search of the raw page, not a serialization of each copy)
     control = _may_hold_not_xml_text(page.raw)
     hider_of, chosen_under = _hidden_parts(elements)
+    inside = _nested_in_left_out(elements, exclude, post_heads) if exclude else {}
+    if inside:
+        folded = {nested for nesteds in inside.values() for nested in nesteds}
+        elements = [element for element in elements if element not in folded]
     head_at = -1  # the index in pieces of a post's head with nothing shown after it yet
     shown = False  # whether a piece shows anything (text or a picture) yet
     units = _table_runs(elements)
@@ -356,11 +360,11 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
             level = deeper
             continue
         if not isinstance(unit, list):
-            clone = _copy_for_reader(unit, exclude, control)
+            clone = _copy_for_reader(unit, exclude, control, inside.get(unit, ()))
         elif unit[0].tag in _LIST_ITEMS:
-            clone = _list_of(unit, exclude, control)
+            clone = _list_of(unit, exclude, control, inside)
         else:
-            clone = _table_of(unit, exclude, control)
+            clone = _table_of(unit, exclude, control, inside)
         etree.strip_attributes(clone, STAMP_ATTR)
         _mark_direction(clone, unit[0] if isinstance(unit, list) else unit, base)
         holder = lxml_html.Element("div")
@@ -735,10 +739,15 @@ def _may_hold_not_xml_text(raw: str) -> bool:
 
 
 def _copy_for_reader(element: etree._Element, exclude: Collection[etree._Element],
-                     control: bool = True) -> etree._Element:
+                     control: bool = True,
+                     inside: Sequence[etree._Element] = ()) -> etree._Element:
     """A copy of ``element`` without the ``exclude`` subtrees inside it and without the
     control characters lxml would refuse to set again (``control`` False: the page's source
-    has none, see :func:`_may_hold_not_xml_text`)."""
+    has none, see :func:`_may_hold_not_xml_text`).
+
+    ``inside``: chosen elements that lie in an ``exclude`` subtree of ``element``
+    (:func:`_nested_in_left_out`); each stays in its place in the copy, in the tags that
+    lead to it (a quote's ``<blockquote>``), whose own text and other children go."""
     clone = copy.deepcopy(element)
     # lxml keeps control characters it parsed but refuses them when text is set again
     # (drop_tree and restructure move text): drop them here, once, before any move
@@ -751,13 +760,83 @@ def _copy_for_reader(element: etree._Element, exclude: Collection[etree._Element
             if node.tail and _NOT_XML_TEXT.search(node.tail):
                 node.tail = _NOT_XML_TEXT.sub("", node.tail)
     if exclude:
+        path = _ways_to(inside, element, exclude) if inside else frozenset()
         # the clone iterates in the same order as the original: pair them to drop
         # the excluded subtrees (drop_tree keeps their tails)
-        dropped = [copy_node for node, copy_node in zip(element.iter(), clone.iter())
-                   if node in exclude and copy_node is not clone]
+        dropped, removed, emptied = [], [], []
+        for node, copy_node in zip(element.iter(), clone.iter()):
+            if copy_node is clone:
+                continue
+            if node in path:
+                emptied.append(copy_node)
+            elif path and node.getparent() in path:
+                # the left-out part's own: its tail is that part's text too
+                if node in inside:
+                    copy_node.tail = None
+                else:
+                    removed.append(copy_node)
+            elif node in exclude:
+                dropped.append(copy_node)
+        for copy_node in emptied:
+            copy_node.text = None
+        for copy_node in removed:
+            copy_node.getparent().remove(copy_node)
         for copy_node in dropped:
             copy_node.drop_tree()
     return clone
+
+
+def _ways_to(inside: Sequence[etree._Element], element: etree._Element,
+             exclude: Collection[etree._Element]) -> set[etree._Element]:
+    """The elements between each of ``inside`` and the chosen element above it (``element``
+    or another of ``inside``) that lie in a left-out part (``exclude``), that part
+    included: the tags that lead to a chosen element there."""
+    path: set[etree._Element] = set()
+    hosts = {element, *inside}
+    for nested in inside:
+        way: list[etree._Element] = []
+        top = 0
+        for ancestor in nested.iterancestors():
+            if ancestor in hosts:  # the chosen element whose copy holds it
+                break
+            way.append(ancestor)
+            if ancestor in exclude:
+                top = len(way)
+        path.update(way[:top])
+    return path
+
+
+def _nested_in_left_out(elements: Sequence[etree._Element],
+                        exclude: Collection[etree._Element],
+                        apart: Collection[etree._Element] = frozenset()
+                        ) -> dict[etree._Element, list[etree._Element]]:
+    """Per element of ``elements``, the others lying in a part of it its copy leaves out
+    (``exclude``), in document order, however deep: shown in their place in its copy
+    (:func:`_copy_for_reader`), not after all of its text. A forum post's box chosen
+    without its quote, and the quote chosen too, read as the post's words and then the
+    words it answers. ``apart``: elements shown as units of their own (a post's head);
+    table parts stay units too (a cell shown in its table, :func:`_table_of`)."""
+    chosen = set(elements)
+    host_of: dict[etree._Element, etree._Element] = {}
+    for element in elements:
+        if element in apart or element.tag in _TABLE_PARTS:
+            continue
+        passed = False
+        for ancestor in element.iterancestors():
+            if ancestor in chosen:
+                if passed and ancestor not in apart:
+                    host_of[element] = ancestor
+                break
+            passed = passed or ancestor in exclude
+    inside: dict[etree._Element, list[etree._Element]] = {}
+    for element in elements:
+        top = host_of.get(element)
+        if top is None:
+            continue
+        while top in host_of:
+            top = host_of[top]
+        inside.setdefault(top, []).append(element)
+    return inside
 
 
 #: Parts of a table that cannot stand outside one: an HTML parser drops their tags, and the
@@ -794,14 +873,16 @@ def _table_runs(elements: Sequence[etree._Element]
 
 
 def _table_of(parts: list[etree._Element], exclude: Collection[etree._Element],
-              control: bool = True) -> etree._Element:
+              control: bool = True,
+              inside: Mapping[etree._Element, Sequence[etree._Element]] | None = None
+              ) -> etree._Element:
     """A table holding copies of ``parts`` (of one table, in document order): cells in a
     row for each row they come from, each in its own column (a cell left out before it is
     an empty one), rows and row groups as they are."""
     table = lxml_html.Element("table")
     rows: dict[etree._Element, etree._Element] = {}
     for part in parts:
-        clone = _copy_for_reader(part, exclude, control)
+        clone = _copy_for_reader(part, exclude, control, (inside or {}).get(part, ()))
         clone.tail = None
         if part.tag in ("td", "th"):
             row = part.getparent()
@@ -817,7 +898,9 @@ def _table_of(parts: list[etree._Element], exclude: Collection[etree._Element],
 
 
 def _list_of(items: list[etree._Element], exclude: Collection[etree._Element],
-             control: bool = True) -> etree._Element:
+             control: bool = True,
+             inside: Mapping[etree._Element, Sequence[etree._Element]] | None = None
+             ) -> etree._Element:
     """A list holding copies of ``items`` (of one list, in document order): of the list's
     kind (``ol``, ``dl`` or ``ul``), an ordered list's items keeping their numbers."""
     parent = items[0].getparent()
@@ -837,7 +920,7 @@ def _list_of(items: list[etree._Element], exclude: Collection[etree._Element],
     # hold thousands of items)
     place = {li: n for n, li in enumerate(parent.iterchildren("li"))} if numbered else {}
     for item in items:
-        clone = _copy_for_reader(item, exclude, control)
+        clone = _copy_for_reader(item, exclude, control, (inside or {}).get(item, ()))
         clone.tail = None
         if item in place and clone.get("value") is None:
             clone.set("value", str(first + place[item]))
