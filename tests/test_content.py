@@ -148,6 +148,26 @@ def test_lazy_images_resolved_from_data_src_picture_and_noscript():
     assert "data:image" not in main.html
 
 
+def test_a_lazy_image_s_placeholder_file_gives_way_to_its_picture():
+    # Invision Community's attached pictures: src a site-wide spacer.png, the picture in
+    # data-src, which its script swaps in; the reader showed each as a 1000-pixel-wide gap
+    # (wcxb-dev 0550)
+    main = _render("<p>My render times:</p><a href='//cdn.ex.com/m/PR_Raw.png'>"
+                   "<img alt='PR_Raw.png' width='1000' data-src='//cdn.ex.com/m/PR_Raw.thumb.png'"
+                   " src='https://ex.com/applications/core/interface/js/spacer.png'></a>"
+                   "<img src='/img/blank.gif' data-lazy-src='/img/chart.jpg' alt='Chart'>"
+                   "<img src='/img/lazy-placeholder.svg' alt='Bay'>"
+                   "<noscript><img src='/img/bay.jpg' alt='Bay'></noscript>"
+                   "<img src='/img/spacer-guide.jpg' data-src='/img/cover.jpg' alt='Spacers'>")
+    assert 'src="https://cdn.ex.com/m/PR_Raw.thumb.png"' in main.html
+    assert 'src="https://ex.com/img/chart.jpg"' in main.html
+    assert 'src="https://ex.com/img/bay.jpg"' in main.html
+    assert "spacer.png" not in main.html and "blank.gif" not in main.html
+    assert "placeholder.svg" not in main.html
+    # a picture of its own whose name merely holds such a word stays
+    assert 'src="https://ex.com/img/spacer-guide.jpg"' in main.html
+
+
 def test_a_gallery_thumbnail_with_a_placeholder_shows_the_picture_its_link_opens():
     # a lightbox gallery: the thumbnail is a one-pixel placeholder a script swaps, its only
     # trace of the picture the link to the full-size file; a link to a page names none

@@ -1850,8 +1850,21 @@ def _drop(node: etree._Element) -> None:
 
 
 def _needs_source(image: etree._Element) -> bool:
-    src = image.get("src") or ""
-    return not src or src.startswith("data:")
+    """Whether ``image`` shows no picture of its own yet: no source, a ``data:`` one (a
+    one-pixel GIF), or a placeholder file a lazy loader swaps out (Invision Community's
+    ``spacer.png`` before each attached picture, whose ``data-src`` is the picture)."""
+    src = (image.get("src") or "").strip()
+    return not src or src.startswith("data:") or _PLACEHOLDER_FILE.search(
+        urlsplit(src).path) is not None
+
+
+#: The file name of a lazy loader's placeholder picture ("spacer.png", "blank.gif",
+#: "lazy-placeholder.svg", "1x1.gif", "grey.gif"): words of nothing to see alone, with a
+#: word of the site's before them at most and a size or number after.
+_PLACEHOLDER_FILE = re.compile(
+    r"(?:^|/)(?:[a-z0-9]+[-_])?(?:spacer|blank|placeholder|pixel|transparent|empty|1x1|"
+    r"lazy|lazyload|lazy[-_]load|loading|loader|grey|gray|clear)(?:[-_](?:\d+x\d+|\d+|img|image))?"
+    r"\.(?:gif|png|svg|webp|jpe?g)$", re.IGNORECASE)
 
 
 #: a client-side template's slot its script never filled ("{{priceAnchor.info.totalPrice}}"):
