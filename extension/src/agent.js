@@ -39,6 +39,8 @@ export function agentCall(method, args) {
     /** What the last snapshot could not read: frames of other sites, closed shadow roots. */
     let unreadable = { frames: 0 };
     let hiddenElements = [];
+    /** Empty spacers that kept the room for a fixed bar hidden with them (roomKeepers). */
+    let roomKeepers = [];
     let overlayBlocks = null;
     let uiHost = null;
     let uiRoot = null;
@@ -475,14 +477,16 @@ export function agentCall(method, args) {
         && element !== document.body);
       const unlock = scrollLock(hiddenElements);
       const unpad = reservedRoom(hiddenElements);
-      for (const element of hiddenElements) element.setAttribute(HIDE_ATTR, "");
+      roomKeepers = spacersFor(hiddenElements);
+      for (const element of [...hiddenElements, ...roomKeepers]) element.setAttribute(HIDE_ATTR, "");
       if (unlock) document.documentElement.setAttribute(UNLOCK_ATTR, unlock);
       if (unpad) document.documentElement.setAttribute(UNPAD_ATTR, unpad);
       return hiddenElements.length;
     }
 
     function unmarkHidden() {
-      for (const element of hiddenElements) element.removeAttribute(HIDE_ATTR);
+      for (const element of [...hiddenElements, ...roomKeepers]) element.removeAttribute(HIDE_ATTR);
+      roomKeepers = [];
       document.documentElement.removeAttribute(UNLOCK_ATTR);
       document.documentElement.removeAttribute(UNPAD_ATTR);
       const count = hiddenElements.length;
@@ -531,23 +535,7 @@ export function agentCall(method, args) {
      */
     function reservedRoom(elements) {
       const root = document.documentElement;
-      const bars = [];
-      const collect = (element, depth) => {
-        const style = getComputedStyle(element);
-        if (style.display === "none") return;
-        if (style.position === "fixed") {
-          const r = element.getBoundingClientRect();
-          const top = r.top <= 2, bottom = r.bottom >= root.clientHeight - 2;
-          // a layer over the whole window (a dialog's backdrop) is no bar at an edge
-          if (style.visibility !== "hidden" && r.height >= 20 && r.width >= 0.5 * root.clientWidth
-              && r.height <= 0.75 * root.clientHeight && top !== bottom) {
-            bars.push({ edge: top ? "top" : "bottom", height: r.height });
-          }
-          return;
-        }
-        if (depth < 3) for (const child of element.children) collect(child, depth + 1);
-      };
-      for (const element of elements) collect(element, 0);
+      const bars = fixedBars(elements);
       if (!bars.length) return "";
       const tokens = [];
       for (const [name, element] of [["html", root], ["body", document.body]]) {
@@ -565,6 +553,86 @@ export function agentCall(method, args) {
         }
       }
       return tokens.join(" ");
+    }
+
+    /** Bars fixed to the window's top or bottom edge among the elements (the element, or one
+     * of its first few levels): {edge, height, element}. */
+    function fixedBars(elements) {
+      const root = document.documentElement;
+      const bars = [];
+      // a bar of no height of its own whose content overflows it (Material UI's app bar, on
+      // wcxb-dev 0577) is as tall as what it shows
+      const extent = (element) => {
+        const r = element.getBoundingClientRect();
+        if (r.height >= 20) return r;
+        const shown = [...element.children].map((child) => child.getBoundingClientRect())
+          .filter((c) => c.width >= 1 && c.height >= 1);
+        if (!shown.length) return r;
+        const top = Math.min(r.top, ...shown.map((c) => c.top));
+        const bottom = Math.max(r.bottom, ...shown.map((c) => c.bottom));
+        const left = Math.min(r.left, ...shown.map((c) => c.left));
+        const right = Math.max(r.right, ...shown.map((c) => c.right));
+        return { top, bottom, left, right, width: right - left, height: bottom - top };
+      };
+      const collect = (element, depth) => {
+        const style = getComputedStyle(element);
+        if (style.display === "none") return;
+        if (style.position === "fixed") {
+          const r = extent(element);
+          const top = r.top <= 2, bottom = r.bottom >= root.clientHeight - 2;
+          // a layer over the whole window (a dialog's backdrop) is no bar at an edge
+          if (style.visibility !== "hidden" && r.height >= 20 && r.width >= 0.5 * root.clientWidth
+              && r.height <= 0.75 * root.clientHeight && top !== bottom) {
+            bars.push({ edge: top ? "top" : "bottom", height: r.height, element });
+          }
+          return;
+        }
+        if (depth < 3) for (const child of element.children) collect(child, depth + 1);
+      };
+      for (const element of elements) collect(element, 0);
+      return bars;
+    }
+
+    /**
+     * Empty elements that keep the room for a bar fixed to the window's top that is about to
+     * be hidden: a spacer beside the bar (or beside the wrapper it is in) as tall as the bar,
+     * at the top of the page's flow, with nothing in it, as a fixed app bar's offset is
+     * (Material UI's <Toolbar />). Hidden with the bar (and shown again with it); left, it
+     * was an empty band over the page's first line (wcxb-dev 0577: 100 pixels).
+     */
+    function spacersFor(elements) {
+      const root = document.documentElement;
+      const hidden = new Set(elements);
+      const found = [];
+      const inFlow = (element) => {
+        const style = getComputedStyle(element);
+        return style.display !== "none" && !["fixed", "absolute"].includes(style.position);
+      };
+      const spacer = (element, bar) => {
+        if (hidden.has(element) || found.includes(element)) return false;
+        const r = element.getBoundingClientRect();
+        return Math.abs(r.height - bar.height) <= 2 && r.width >= 0.5 * root.clientWidth
+          && r.top + scrollY < bar.height / 2 && !element.textContent.trim()
+          && !element.querySelector("img, picture, svg, video, canvas, iframe, object, embed, input, button, select, textarea");
+      };
+      for (const bar of fixedBars(elements)) {
+        if (bar.edge !== "top") continue;
+        // the first in-flow element after (or before) the bar, or the wrapper it is in
+        for (let at = bar.element; at && at !== document.body && at !== root; at = at.parentElement) {
+          let next = at.nextElementSibling;
+          while (next && !inFlow(next)) next = next.nextElementSibling;
+          let previous = at.previousElementSibling;
+          while (previous && !inFlow(previous)) previous = previous.previousElementSibling;
+          const match = [next, previous].find((element) => element && spacer(element, bar));
+          if (match) {
+            found.push(match);
+            break;
+          }
+          // a wrapper with more than the bar in its flow: the room is kept inside it, or nowhere
+          if (next || previous) break;
+        }
+      }
+      return found;
     }
 
     function ensureUi() {
@@ -2042,7 +2110,7 @@ export function agentCall(method, args) {
       // The labeler (labeler.js, same isolated world) maps snapshot ids to live elements.
       liveElements: () => liveById,
       // what "Hide link blocks" hides (the labeler shows it while open, and hides it again)
-      hiddenParts: () => hiddenElements.slice(),
+      hiddenParts: () => [...hiddenElements, ...roomKeepers],
       // ... and lays its outlines over the document as the overlay's boxes are.
       followDocument, placeOver, underBars,
     });

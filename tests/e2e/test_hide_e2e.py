@@ -416,6 +416,65 @@ def test_hide_takes_the_room_a_page_kept_for_a_fixed_bar_it_hides(
     assert page.evaluate(PAGE_DOM) == dom_before
 
 
+#: The header of banner-room.html made as Material UI's app bar is: of no height of its own,
+#: what it shows overflowing it.
+HEADER_OF_NO_HEIGHT = """(() => {
+  const header = document.querySelector('.site-header');
+  header.innerHTML = `<div style="height: 88px; box-sizing: border-box; padding: 10px 20px;
+    background: #0d3b66">${header.innerHTML}</div>`;
+  header.style.height = '0px';
+  header.style.padding = '0px';
+  return header.getBoundingClientRect().height;
+})()"""
+
+
+@pytest.mark.parametrize("bar", ["sized", "no-height"])
+def test_hide_takes_the_room_an_empty_spacer_kept_for_a_fixed_header_it_hides(
+        browser: harness.Browser, site: harness.Site, artifacts: Path, bar: str) -> None:
+    """Seen on a forum thread (wcxb-dev 0577, Material UI): the room for the header fixed to
+    the top is kept by an empty element as tall as the header, after it, not by the body's
+    padding; hide took the header away and left a band of 100 empty pixels over the page.
+    The spacer goes with the header, and comes back with it. That header has no height of
+    its own (what it shows overflows it): it is as tall as what it shows."""
+    page = browser.new_tab(site.url("hide/banner-room.html"))
+    if bar == "no-height":
+        assert page.evaluate(HEADER_OF_NO_HEIGHT) == 0
+    page.evaluate("(document.body.style.paddingTop = '0px',"
+                  " document.querySelector('.site-header').insertAdjacentHTML('afterend',"
+                  " '<div class=\"header-offset\" style=\"height: 88px\"></div>'), true)")
+    # (first: Playwright's screenshot leaves an empty style attribute on the page's inputs)
+    page.screenshot(artifacts / f"spacer-{bar}-page.png")
+    dom_before = page.evaluate(PAGE_DOM)
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert page.evaluate("document.querySelector('.header-offset').getBoundingClientRect().height") == 88
+    status = browser.act(page, "hide")
+    assert status["status"] == "hidden", status
+    assert not page.evaluate("document.querySelector('.site-header').checkVisibility()")
+    page.screenshot(artifacts / f"spacer-{bar}-hidden.png")
+    assert not page.evaluate("document.querySelector('.header-offset').checkVisibility()")
+    # the page starts at the window's top, as it would without the header
+    assert page.evaluate("document.querySelector('article').getBoundingClientRect().top") < 30
+    assert page.evaluate("document.documentElement.scrollHeight") <= height - 88
+    # what hide counts is what it chose: the spacer is no piece of clutter
+    assert int(status["count"]) == page.evaluate("document.querySelectorAll('[data-blocksift-hide]').length") - 1
+    status = browser.act(page, "hide")
+    assert status["status"] == "restored", status
+    assert page.evaluate("document.documentElement.scrollHeight") == height
+    assert page.evaluate(PAGE_DOM) == dom_before
+
+
+def test_hide_keeps_an_empty_element_that_keeps_no_room_for_what_it_hides(
+        browser: harness.Browser, site: harness.Site) -> None:
+    """An empty element as tall as the hidden header but further down the page (a slot the
+    page fills later) is no room kept for it: it stays."""
+    page = browser.new_tab(site.url("hide/banner-room.html"))
+    page.evaluate("(document.querySelector('article').insertAdjacentHTML('afterbegin',"
+                  " '<div class=\"slot\" style=\"height: 88px\"></div>'), true)")
+    status = browser.act(page, "hide")
+    assert status["status"] == "hidden", status
+    assert page.evaluate("document.querySelector('.slot').checkVisibility()")
+
+
 def test_hide_keeps_a_pages_own_padding(browser: harness.Browser, site: harness.Site) -> None:
     """Padding at the body's edges that is no room for the bar hidden (a page's own margin
     under its footer) stays."""
