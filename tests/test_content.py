@@ -1822,6 +1822,25 @@ def test_a_definition_s_and_a_caption_s_link_to_itself_shown_as_a_sign_leave_the
         "https://docs.python.org/json.html#decoders"]
 
 
+def test_a_heading_s_sign_linking_to_its_section_leaves_the_reader_as_the_browser_gives_it():
+    # the browser's snapshot gives every link whole: Sphinx's "¶" after each heading
+    # ("#a-minimal-application", the id of the heading's <section>) came as
+    # "https://flask.example/quickstart/#a-minimal-application" and stood after every
+    # heading of the reader view (wcxb-dev 0662 in Firefox ESR and Chromium)
+    url = "https://flask.example/en/quickstart/"
+    main = _render(
+        "<section id='a-minimal-application'><h2>A Minimal Application<a class='headerlink' "
+        f"href='{url}#a-minimal-application' title='Link to this heading'>¶</a></h2>"
+        "<p>A minimal Flask application looks something like this.</p></section>"
+        "<section id='routing'><h2>Routing<a class='headerlink' href='/en/quickstart/#routing'>"
+        "¶</a></h2><p>Modern web applications use meaningful URLs.</p>"
+        "<h3>Elsewhere<a href='https://flask.example/en/api/#routing'>¶</a></h3></section>",
+        url=url)
+    shown = Page(main.html).body[0]
+    assert [e.text_content() for e in shown.iter("h2", "h3")] == [
+        "A Minimal Application", "Routing", "Elsewhere¶"]
+
+
 @pytest.mark.parametrize("odd", ["", "\u0130", "\u017f"])
 def test_the_consent_attribute_check_answers_as_its_regex_does(odd):
     # random sources over the pieces the regex cares about; "odd" forces the path for

@@ -13,7 +13,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from html import escape as html_escape
-from urllib.parse import quote, urljoin, urlsplit
+from urllib.parse import quote, urldefrag, urljoin, urlsplit
 
 from lxml import etree
 from lxml import html as lxml_html
@@ -374,7 +374,7 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
                            hider is not None and chosen_under[hider] > 1)
         if not len(holder):
             continue  # a hidden heading alone
-        restructure(holder, math_classes=math_classes, scrambled=scrambled)
+        restructure(holder, math_classes=math_classes, scrambled=scrambled, url=page.url or "")
         if not len(holder) and not (holder.text or "").strip():
             # all of it left the reader's copy (a player with its fallback text, a control,
             # a spacer): the holder itself stood in for it, an empty box between two
@@ -1792,23 +1792,37 @@ def _drop_script_links(clone: etree._Element) -> None:
             _drop(link)
 
 
-def _drop_heading_anchors(clone: etree._Element) -> None:
+def _drop_heading_anchors(clone: etree._Element, url: str = "") -> None:
     """A heading's link to its own place on the page, shown as a sign ("¶", "#", "§") that
     the page's style shows on hover only: in the reader it sat after every heading. A link
     to itself that holds the heading's words leaves its words, as a heading: a book's
     chapter headings each showed as an underlined link leading nowhere. A definition's term
     and a table's caption are headings too: Sphinx ends each function's signature (a
-    ``<dt>``) and each caption with such a "¶"."""
+    ``<dt>``) and each caption with such a "¶". ``url``: the page's address; the browser's
+    snapshot gives every link whole ("https://flask.example/quickstart/#routing", not
+    "#routing"), and Sphinx's "¶" names its heading's section, not the heading."""
+    here = urldefrag(url)[0] if url else ""
     for heading in list(clone.iter(*_HEADINGS, "dt", "caption")):
         for link in list(heading.iter("a")):
             href = link.get("href") or ""
             to_itself = _names_itself(heading, href.partition("#")[2])
             if not any(ch.isalnum() for ch in "".join(link.itertext())):
-                if (href.startswith("#") or to_itself) and \
+                in_page = href.startswith("#") or bool(here) and "#" in href and _same_document(
+                    href, here)
+                if (in_page or to_itself) and \
                         next(link.iter(*_PICTURES), None) is None:
                     _drop(link)
             elif to_itself:
                 link.drop_tag()
+
+
+def _same_document(href: str, here: str) -> bool:
+    """Whether the link ``href`` (whole or relative) leads into the page at ``here`` (its
+    address without a fragment)."""
+    try:
+        return urldefrag(urljoin(here, href.strip()))[0] == here
+    except ValueError:  # an address urllib cannot parse ("http://[oops/")
+        return False
 
 
 def _names_itself(heading: etree._Element, fragment: str) -> bool:
@@ -1939,11 +1953,12 @@ def _write_drawn_check_marks(clone: etree._Element) -> None:
 
 
 def restructure(clone: etree._Element, math_classes: bool = True,
-                scrambled: bool = False) -> None:
+                scrambled: bool = False, url: str = "") -> None:
     """Structure a reader renders well, in place: lazy images resolved, math kept in one
     form, layout tables flattened (data tables stay), one box per code listing.
     ``math_classes`` False: no element has a class of :data:`_MATH_CLASSES`; ``scrambled``
-    True: some element's text is an identifier alone (:data:`SCRAMBLED`)."""
+    True: some element's text is an identifier alone (:data:`SCRAMBLED`); ``url``: the
+    page's address (a link to a place in it is one to "#place")."""
     if scrambled:
         _drop_scrambled_labels(clone)
     _resolve_images(clone)
@@ -1955,7 +1970,7 @@ def restructure(clone: etree._Element, math_classes: bool = True,
     _drop_script_links(clone)
     _drop_share_links(clone)
     _drop_pager_links(clone)
-    _drop_heading_anchors(clone)
+    _drop_heading_anchors(clone, url)
     _drop_bare_navigation(clone)
     _drop_template_slots(clone)
     _drop_spacer_images(clone)  # before the tables: a column of spacers shows nothing
