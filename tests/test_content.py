@@ -1822,6 +1822,24 @@ def test_a_definition_s_and_a_caption_s_link_to_itself_shown_as_a_sign_leave_the
         "https://docs.python.org/json.html#decoders"]
 
 
+def test_a_listing_s_lines_written_as_line_spans_without_breaks_stay_lines():
+    # Gatsby marks highlighted lines with a <span class=gatsby-highlight-code-line> each,
+    # shown as a block, no line break between them: the reader ran them into one line
+    # past the box's right edge (wcxb-dev 4403 in Firefox ESR); Shiki's spans with their
+    # breaks keep one break each
+    main = _render(
+        "<pre class='language-js'><code>const [count] = useState(0);\n\n"
+        "<span class='gatsby-highlight-code-line'>  <span class='token comment'>// after render"
+        "</span></span><span class='gatsby-highlight-code-line'>  useEffect(() =&gt; {</span>"
+        "<span class='gatsby-highlight-code-line'>  });</span>return count;</code></pre>"
+        "<pre><code><span class='line'>a = 1</span>\n<span class='line'>b = 2</span>\n</code></pre>"
+        "<pre><code><span class='underline'>x</span> = <span class='token'>1</span></code></pre>")
+    codes = [code.text for code in Page(main.html).body.iter("code")]
+    assert codes == [
+        "const [count] = useState(0);\n\n  // after render\n  useEffect(() => {\n  });\n"
+        "return count;", "a = 1\nb = 2", "x = 1"]
+
+
 def test_a_heading_s_sign_linking_to_its_section_leaves_the_reader_as_the_browser_gives_it():
     # the browser's snapshot gives every link whole: Sphinx's "¶" after each heading
     # ("#a-minimal-application", the id of the heading's <section>) came as

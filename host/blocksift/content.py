@@ -1344,6 +1344,7 @@ def _single_code_box(pre: etree._Element) -> None:
     kept = {name: pre.get(name) or (inner.get(name) if inner is not None else None)
             for name in ("dir", "lang")}
     # (a listing's copy and run buttons and their icons went with _drop_controls)
+    _end_line_spans(pre)
     text = "".join(pre.itertext())
     if pre.find(".//pre") is not None or pre.find(".//div") is not None or \
             pre.find(".//table") is not None:
@@ -1366,6 +1367,28 @@ def _single_code_box(pre: etree._Element) -> None:
     if language:
         code.set("class", f"language-{language}")
     _drop_language_label(pre, language)
+
+
+#: A class word of an inline element that holds one line of a listing, which the page's
+#: style shows as a block: Gatsby's highlighted ``gatsby-highlight-code-line``, Shiki's
+#: ``line``, ``code-line``, ``cm-line``, CSS modules' ``line-of-code__mDztA``.
+_LINE_CLASS_WORD = re.compile(r"^(?:[a-z0-9]+-)*(?:code-?line|line|token-line|line-of-code"
+                              r"(?:__\w+)?)$", re.I)
+
+
+def _end_line_spans(pre: etree._Element) -> None:
+    """Each line of ``pre`` its page writes as an element of a line class
+    (:data:`_LINE_CLASS_WORD`) with no line break after it ends one: its style showed it as
+    a line of its own, and the reader ran a highlighted run of lines into one line beyond
+    the box's right edge ("// like componentDidMount:  useEffect(() => {    document...")."""
+    for line in pre.iter("span", "code", "a", "mark", "ins", "del"):
+        if line is pre or not any(_LINE_CLASS_WORD.match(word)
+                                  for word in (line.get("class") or "").split()):
+            continue
+        if "".join(line.itertext()).endswith(("\n", "\r")) or \
+                (line.tail or "").startswith(("\n", "\r")):
+            continue
+        line.tail = "\n" + (line.tail or "")
 
 
 #: The label a forum gives a listing (phpBB's, vBulletin's, SMF's "Code:"), which the reader's
