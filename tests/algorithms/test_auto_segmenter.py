@@ -548,6 +548,46 @@ def test_the_trailing_paragraphs_of_an_article_stay_but_not_links_or_comments():
     assert chosen == set(_PARAS) | set(tail)
 
 
+def test_wordless_lines_within_a_main_listing_are_main_but_not_links_or_outside_it():
+    lines = ['"address": {', '"city": null', '},', '"email": null', '}']
+    html = ("<body><nav><a href='/'>Home</a><div>|</div><a href='/b'>Blog</a></nav>"
+            "<div class='listing'>" + "".join(f"<div>{t}</div>" for t in lines) +
+            "</div><footer><p>Footer words here.</p><div>* * *</div>"
+            "<div><a href='/top'>&#8593;</a></div><div class='button-icon'>&#8594;</div>"
+            "<p>Last words.</p></footer></body>")
+    worded = {'"address": {', '"city": null', '"email": null'}
+    blocks, is_main = _labels(html, worded)
+    auto._wordless_within_main(blocks, is_main)
+    chosen = [t for t, m in zip(blocks.texts, is_main) if m]
+    # between main lines, and closing the listing's container
+    assert chosen == lines
+    # nothing changes between blocks that are not main, nor a wordless link
+    blocks, is_main = _labels(html, worded | {"Footer words here.", "Last words."})
+    auto._wordless_within_main(blocks, is_main)
+    assert is_main[blocks.texts.index("* * *")]
+    assert not is_main[blocks.texts.index("|")]
+    assert not is_main[[t.strip() for t in blocks.texts].index("\u2191")]
+    assert not is_main[blocks.texts.index("\u2192")]  # an icon's glyph, not the text's
+
+
+def test_a_listing_of_one_line_per_element_keeps_its_punctuation_lines():
+    # a response body shown one <div> a line, as documentation sites' code viewers do
+    keys = ["identifier", "object_kind", "amount_total", "currency_code", "description_text",
+            "billing_details", "address_line", "postal_code", "customer_email"]
+    body = "".join(f"<div>  \"{k}\": \"{k.replace('_', ' ')} value\",</div>" +
+                   ("<div>  },</div><div>  {</div>" if i % 3 == 2 else "")
+                   for i, k in enumerate(keys))
+    prose = " ".join(["The charge object describes one payment attempt, and this page "
+                      "explains each of its fields in the order the response gives them."] * 3)
+    html = (f"<html><body><nav><a href='/a'>API</a> <a href='/b'>Guides</a></nav><main>"
+            f"<h1>The charge object</h1><p>{prose}</p><div class='code'>{{{body}}}</div>"
+            f"<p>{prose}</p></main></body></html>")
+    result = auto.extract(Page(html), auto.Params())
+    main_lines = [line.strip() for line in result.main.text.split("\n")]
+    assert '"identifier": "identifier value",' in main_lines
+    assert main_lines.count("},") == 3
+
+
 def _trailing_reference(blocks, is_main):
     # the rule block by block, as first written: groups of one parent element, in order
     col = features.FEATURE_INDEX

@@ -698,6 +698,64 @@ def _formulas_with_main(blocks: feats.Blocks, is_main: np.ndarray) -> None:
             is_main[i] = True
 
 
+def _wordless_within_main(blocks: feats.Blocks, is_main: np.ndarray) -> None:
+    """A block without a word (``},`` in a listing of one element per line, ``* * *``)
+    between main blocks is main, and so is one closing its container's main blocks.
+
+    Its training label says nothing (labels come from the gold's words, and it has none),
+    so the trees call it not main; left so, it splits the main region and is lost from the
+    reader's copy, and hide takes it off the page. Wordless links, and the glyphs of
+    buttons and icons (:func:`_control_glyph`), are left as they are.
+    """
+    n = len(blocks)
+    if n < 2:
+        return
+    words = blocks.column("own_words")
+    wordless = (words == 0) & (blocks.column("own_links") <= 0) & ~np.asarray(is_main, bool)
+    if not wordless.any():
+        return
+    positions = np.arange(n)
+    has_words = words > 0
+    # the nearest block with words before and after each block (-1 / n: none)
+    before = np.maximum.accumulate(np.where(has_words, positions, -1))
+    before = np.concatenate([[-1], before[:-1]])
+    after = np.minimum.accumulate(np.where(has_words, positions, n)[::-1])[::-1]
+    after = np.concatenate([after[1:], [n]])
+    main_before = (before >= 0) & np.asarray(is_main, bool)[np.maximum(before, 0)]
+    main_after = (after < n) & np.asarray(is_main, bool)[np.minimum(after, n - 1)]
+    candidates = wordless & main_before
+    elements = blocks.elements
+    for i in np.flatnonzero(candidates).tolist():
+        if _control_glyph(elements[i]):
+            candidates[i] = False
+        elif not main_after[i]:
+            # the last lines of a listing: the same container as the main block before it
+            parent = elements[i].getparent()
+            candidates[i] = parent is not None and parent is elements[before[i]].getparent()
+    is_main[candidates] = True
+
+
+_CONTROL_NAMES = re.compile(r"icon|btn|button|arrow|chevron|caret|toggle", re.I)
+
+
+def _control_glyph(element: etree._Element, levels: int = 3) -> bool:
+    """Whether a wordless block is the glyph of a control or a decoration (an arrow in an
+    accordion's button, an icon font's character): itself or one of its ``levels`` nearest
+    ancestors is a button or a summary, says so in its role, class or id, or is hidden from
+    assistive technology."""
+    node: etree._Element | None = element
+    for _ in range(levels + 1):
+        if node is None or not isinstance(node.tag, str):
+            return False
+        if node.tag in ("button", "summary") or node.get("role") == "button" \
+                or node.get("aria-hidden") == "true":
+            return True
+        if _CONTROL_NAMES.search(f"{node.get('class', '')} {node.get('id', '')}"):
+            return True
+        node = node.getparent()
+    return False
+
+
 def _trailing_paragraphs(blocks: feats.Blocks, is_main: np.ndarray) -> None:
     """Plain paragraphs that continue the main paragraphs of their container are main.
 
@@ -873,6 +931,7 @@ def _segment(page: Page, model: SegmenterModel,
     is_main = prob >= limit
     _whole_data_tables(blocks, is_main)
     _trailing_paragraphs(blocks, is_main)
+    _wordless_within_main(blocks, is_main)
     _figures_beside_main(blocks, is_main)
     _formulas_with_main(blocks, is_main)
     repeated = repeated_blocks(blocks, is_main, repeat_min_words)
