@@ -1875,3 +1875,26 @@ def test_reader_s_look_panel_opens_on_screen_at_every_window_width(
     # with the toolbar in two rows and "Aa" first on the second (720-750 px in Firefox), the
     # panel, anchored to its button's end, hung off the window's left edge
     assert off == []
+
+
+def test_reader_ends_a_table_cell_s_paragraph_at_the_cell_s_padding(
+        browser: harness.Browser, site: harness.Site) -> None:
+    """Sphinx writes each cell's text as a <p>: its paragraph's margin left a blank line
+    under every row of a documentation page's table (wcxb-dev 0662, Flask's converter
+    types); a paragraph between two others in a cell keeps its own."""
+    html = ("<p>Converter types:</p><table><tbody>"
+            "<tr><td><p><code>string</code></p></td><td><p>(default) accepts any text without a"
+            " slash</p></td></tr><tr><td><p><code>int</code></p></td><td><p>accepts positive"
+            " integers</p><p>and zero</p></td></tr></tbody></table>")
+    page = reader_of_answer(browser, "cell-paragraphs", stored_answer(site, "Quickstart", html))
+    margins = page.evaluate(
+        "[...document.querySelectorAll('#content td > p')]"
+        ".map((p) => getComputedStyle(p).marginBottom)")
+    assert margins[:3] == ["0px", "0px", "0px"] and margins[4] == "0px", margins
+    assert margins[3] != "0px", margins
+    # a row is as tall as its text and its padding, not a line more
+    row, line = page.evaluate(
+        "[document.querySelector('#content tr').getBoundingClientRect().height,"
+        " parseFloat(getComputedStyle(document.querySelector('#content td > p')).lineHeight)"
+        " || document.querySelector('#content td > p').getBoundingClientRect().height]")
+    assert row < 2 * line, (row, line)
