@@ -76,6 +76,20 @@ def test_news_hides_the_containers_by_kind_with_reasons() -> None:
     assert re.search(r"4 links, link density 0\.\d\d, outside the main text", related.reason)
 
 
+def test_a_reason_says_links_without_text_are_links() -> None:
+    """A row of icon links (share buttons) has no link text: its reason said "9 links, link
+    density 0.00", as if it held no links (wcxb-dev 4359)."""
+    assert hide_module._describe(hide_module._Stats(chars=0, link_chars=0, links=9))[1] \
+        == "9 links, none with text (icons or pictures)"
+    assert hide_module._describe(hide_module._Stats(chars=12, link_chars=0, links=1))[1] \
+        == "1 link, none with text (icons or pictures)"
+    # links with text, and text without links, are said as before
+    assert hide_module._describe(hide_module._Stats(chars=100, link_chars=97, links=3))[1] \
+        == "3 links, link density 0.97"
+    assert hide_module._describe(hide_module._Stats(chars=40, link_chars=0, links=0))[1] \
+        == "0 links, link density 0.00"
+
+
 def test_links_in_running_text_and_paragraphs_between_links_stay() -> None:
     prose = " ".join(f"word{i}" for i in range(60))
     html = ("<html><body><nav><a href=/1>One</a><a href=/2>Two</a><a href=/3>Three</a></nav>"

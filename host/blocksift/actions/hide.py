@@ -1647,6 +1647,10 @@ def _describe(stats: _Stats) -> tuple[float, str]:
         # link text without a link of its own: it lies inside one (a tile's caption over its
         # picture, inside the tile's link); "0 links, link density 1.00" said two things
         links = "inside a link"
+    if stats.links and not stats.link_chars:
+        # links with no text of their own (icons: a row of share buttons); "9 links, link
+        # density 0.00" read as if they were no links at all (wcxb-dev 4359)
+        return density, f"{links}, none with text (icons or pictures)"
     return density, f"{links}, link density {density:.2f}"
 
 
