@@ -455,8 +455,12 @@ function quietBrokenPictures(content, title) {
       const alt = (img.getAttribute("alt") ?? "").replace(/\s+/g, " ").trim();
       if (altRepeats(alt, besideText(img, title))) return;
       const words = document.createElement("span");
-      words.className = standsAlone(img) ? "picture-alt alone" : "picture-alt";
-      words.textContent = alt;
+      const alone = standsAlone(img);
+      words.className = alone ? "picture-alt alone" : "picture-alt";
+      // in a line of text its words are words of the line, apart from those beside them: a
+      // logo's "logo" before a link read "logoRedNotebook Portable 1.6.1 has been released"
+      // (the browser shows one space where two meet, none at a line's start)
+      words.textContent = alone ? alt : ` ${alt} `;
       (img.parentElement?.localName === "picture" ? img.parentElement : img).after(words);
     };
     if (!img.getAttribute("src")?.trim() && !img.getAttribute("srcset")?.trim()

@@ -1898,3 +1898,20 @@ def test_reader_ends_a_table_cell_s_paragraph_at_the_cell_s_padding(
         " parseFloat(getComputedStyle(document.querySelector('#content td > p')).lineHeight)"
         " || document.querySelector('#content td > p').getBoundingClientRect().height]")
     assert row < 2 * line, (row, line)
+
+
+def test_reader_sets_a_broken_picture_s_alt_in_a_line_apart_from_the_words_beside_it(
+        browser: harness.Browser, site: harness.Site) -> None:
+    """A picture in a line of text (a logo floated beside a release note's first words)
+    that fails to load leaves its alt in its place: it ran into the next word,
+    "logoRedNotebook Portable 1.6.1 has been released" (dragnet R811 in Firefox ESR)."""
+    missing = site.url("missing/rednotebook-logo.png")
+    html = (f"<p><img src='{missing}' alt='logo'><a href='{site.url('rn.html')}'>RedNotebook"
+            " Portable 1.6.1</a> has been released. It includes calendar navigation and"
+            f" templates, and a <img src='{missing}' alt='Wordle'>word cloud.</p>")
+    page = reader_of_answer(browser, "inline-alt", stored_answer(site, "RedNotebook", html))
+    page.wait_for(f"[...{CONTENT}.querySelectorAll('img')].every(i => 'broken' in i.dataset)")
+    text = " ".join(page.evaluate(f"{CONTENT}.innerText").split("\n"))
+    assert "logo RedNotebook Portable 1.6.1 has been released" in text, text
+    assert "and a Wordle word cloud." in text, text
+    assert "  " not in page.evaluate(f"{CONTENT}.innerText"), text
