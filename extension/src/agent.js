@@ -42,6 +42,8 @@ export function agentCall(method, args) {
     /** Empty spacers that kept the room for a fixed bar hidden with them (roomKeepers). */
     let roomKeepers = [];
     let overlayBlocks = null;
+    /** How many of the blocks last drawn are in the page but show nothing (drawOverlay). */
+    let overlayUnseen = 0;
     let uiHost = null;
     let uiRoot = null;
     let uiLayer = null;
@@ -1656,9 +1658,15 @@ export function agentCall(method, args) {
         return { x: x1, y: y1, w: x2 - x1, h: y2 - y1 };
       });
       let drawn = 0;
+      overlayUnseen = 0;
       items.forEach((item, index) => {
-        const elements = coverElements(elementsFor(item.elementIds ?? []));
-        if (!unionRect(elements)) return;
+        const found = elementsFor(item.elementIds ?? []);
+        const elements = coverElements(found);
+        if (!unionRect(elements)) {
+          // in the page, but nothing of it shows (hidden, or empty): the page did not change
+          if (found.length) overlayUnseen += 1;
+          return;
+        }
         const box = document.createElement("div");
         box.className = `box ${item.kind === "main" ? "main" : ""}`;
         box.dataset.kind = item.kind;
@@ -2107,6 +2115,8 @@ export function agentCall(method, args) {
     globalThis.__blocksiftAgent = Object.freeze({
       begin, snapshot, markHidden, unmarkHidden, drawOverlay, clearOverlay, closeOverlay, toast, clearToast, setStatus, state,
       clearCover,
+      // (why the overlay drew nothing: blocks the page no longer has, or none that show)
+      overlayUnseen: () => overlayUnseen,
       // The labeler (labeler.js, same isolated world) maps snapshot ids to live elements.
       liveElements: () => liveById,
       // what "Hide link blocks" hides (the labeler shows it while open, and hides it again)

@@ -270,10 +270,14 @@ async function run({ action, tabId, algorithm, params, mode, startedAt = Date.no
         // None of the parts the host named is in the page any more (a script re-drew it
         // since the snapshot), or it named none: no empty legend, and the next press draws
         // again instead of "removing" outlines that were never there.
+        // Blocks that are all in the page but show nothing (an empty or hidden main text on
+        // a page whose content never loaded, wcxb-dev 4168) are no change of the page: "Try
+        // again" would only say the same again.
+        const unseen = items.length ? await callAgent(tabId, "overlayUnseen") : 0;
         await callAgent(tabId, "clearOverlay");
-        const message = items.length
-          ? "Nothing outlined: the page changed while its blocks were being found. Try again."
-          : "Nothing to outline: no blocks were found on this page.";
+        const message = !items.length ? "Nothing to outline: no blocks were found on this page."
+          : unseen === items.length ? "Nothing to outline: the blocks found on this page show nothing (they are empty or hidden)."
+            : "Nothing outlined: the page changed while its blocks were being found. Try again.";
         const outcome = { ...base, status: "not-suitable", message };
         await callAgent(tabId, "toast", "Nothing outlined", { detail: message, kind: "info" });
         await finish(tabId, { ...outcome, ms: Date.now() - startedAt });

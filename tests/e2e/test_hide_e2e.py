@@ -162,6 +162,27 @@ def test_overlay_says_nothing_was_outlined_when_the_page_redrew_itself(
     assert status["status"] == "overlay" and int(status["count"]) > 0, status
 
 
+def test_overlay_says_so_when_the_blocks_found_show_nothing(
+        browser: harness.Browser, site: harness.Site) -> None:
+    """A page whose parts are all in it but show nothing (a shop's product page whose content
+    never loaded, wcxb-dev 4168: its blocks empty or hidden). The popup said "the page
+    changed while its blocks were being found. Try again.", which it had not, and which
+    trying again only said again."""
+    page = browser.new_tab(site.url("hide/news.html"))
+    page.evaluate("(document.head.insertAdjacentHTML('beforeend',"
+                  " '<style>body * { opacity: 0 !important; }</style>'), true)")
+    status = browser.act(page, "overlay")
+    assert status["status"] == "not-suitable", status
+    said = status.get("error") or ""
+    assert "empty or hidden" in said and "changed" not in said and "Try again" not in said, status
+    assert page.evaluate(f"{UI}?.querySelectorAll('.box, .legend').length ?? 0") == 0
+    popup = browser.popup(page.url)
+    popup.wait_for("document.documentElement.dataset.blocksiftHost")
+    shown = popup.evaluate("document.getElementById('result').textContent")
+    popup.close()
+    assert "empty or hidden" in shown and "changed" not in shown, shown
+
+
 @pytest.mark.parametrize("name", PAGES)
 def test_overlay_explains_each_block_without_moving_the_page(browser: harness.Browser, site: harness.Site,
                                                              artifacts: Path, name: str) -> None:
