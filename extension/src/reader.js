@@ -306,7 +306,9 @@ function adaptedNote(adaptedFrom) {
 function showMeta(data, meta, stories = 0) {
   const site = meta.siteName || siteOf(data.url);
   $("site").textContent = site;
-  const authors = meta.authors ?? [];
+  // a name that is the site's, as a site signs its pages (<meta name=author> "Loyola
+  // Marymount University", a blog's "First Read"), says the site line above again
+  const authors = (meta.authors ?? []).filter((name) => squeeze(name) !== squeeze(site));
   $("byline").hidden = !authors.length;
   $("byline").replaceChildren(...(authors.length ? [bylineOf(authors)] : []));
   const time = readingTime(data.text || $("content").textContent);

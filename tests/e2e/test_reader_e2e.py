@@ -1915,3 +1915,20 @@ def test_reader_sets_a_broken_picture_s_alt_in_a_line_apart_from_the_words_besid
     assert "logo RedNotebook Portable 1.6.1 has been released" in text, text
     assert "and a Wordle word cloud." in text, text
     assert "  " not in page.evaluate(f"{CONTENT}.innerText"), text
+
+
+def test_reader_gives_no_byline_that_only_names_the_site_again(
+        browser: harness.Browser, site: harness.Site) -> None:
+    """A site that signs its pages with its own name (<meta name=author> "Loyola Marymount
+    University" on a course page, wcxb-dev 0088; NBC's blog "First Read", dragnet 386, in
+    Firefox ESR) read "By Loyola Marymount University" right under the same site line; a
+    person beside the site's name stays."""
+    html = "<p>The digital marketing course is for those who want to learn its fundamentals.</p>"
+    meta = {"siteName": "Loyola Marymount University", "authors": ["Loyola  marymount University"]}
+    page = reader_of_answer(browser, "site-author", stored_answer(site, "Digital Marketing", html, meta))
+    assert page.evaluate("document.getElementById('site').textContent") == "Loyola Marymount University"
+    assert page.evaluate("document.getElementById('byline').hidden") is True
+    assert page.evaluate("document.getElementById('byline').textContent") == ""
+    meta = {"siteName": "First Read", "authors": ["First Read", "Chuck Todd"]}
+    page = reader_of_answer(browser, "site-and-person", stored_answer(site, "Changing the tone", html, meta))
+    assert page.evaluate("document.getElementById('byline').textContent") == "By Chuck Todd"
