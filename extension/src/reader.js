@@ -958,7 +958,8 @@ const META_DATES = [
   /\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b/g,
 ];
 // (a weekday before the date, "Released Wednesday, March 2, 2022": NASA's date line)
-const META_WORDS = /\b(?:\d+\s*(?:min|mins|minutes?)(?:\s+read(?:ing)?)?|by|on|updated|published|posted|written|released|read|reading|time|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b/g;
+// (Stack Exchange's "Asked" heads its question's date: the date went, the word stood alone)
+const META_WORDS = /\b(?:\d+\s*(?:min|mins|minutes?)(?:\s+read(?:ing)?)?|by|on|updated|published|posted|written|released|asked|read|reading|time|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b/g;
 // ... and the time of day after a date ("February 20, 2026, 4:55pm", a thread's post head)
 const META_TIME = /\b\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?(?![\w:])/g;
 // A separator a date leaves at the end of its line when it goes ("sorairolake · ").

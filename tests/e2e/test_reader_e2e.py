@@ -1932,3 +1932,22 @@ def test_reader_gives_no_byline_that_only_names_the_site_again(
     meta = {"siteName": "First Read", "authors": ["First Read", "Chuck Todd"]}
     page = reader_of_answer(browser, "site-and-person", stored_answer(site, "Changing the tone", html, meta))
     assert page.evaluate("document.getElementById('byline').textContent") == "By Chuck Todd"
+
+
+def test_reader_drops_a_question_s_asked_line_whole_not_its_date_alone(
+        browser: harness.Browser, site: harness.Site) -> None:
+    """Stack Exchange heads a question with "Asked <date>": the header shows the date, so
+    the line goes whole; its date alone gone left "Asked" on a line of its own (wcxb-dev
+    0566 in Firefox ESR). A line that says more than its date keeps it."""
+    html = ('<p><span>Asked</span> <time datetime="2009-05-02T17:08:39">May 2, 2009 at'
+            ' 17:08</time></p><p><span>Modified</span> <a href="?lastactivity">4 years, 2 months'
+            ' ago</a></p><hr><div><p>When someone mentions RAID in a conversation about backups,'
+            ' invariably someone declares that it is not a backup.</p></div>'
+            '<p>I asked my admin on <time datetime="2009-05-02">May 2, 2009</time> too.</p>')
+    payload = stored_answer(site, "Why is RAID not a backup?", html,
+                            {"authors": ["jldugger"], "published": "2009-05-02"})
+    page = reader_of_answer(browser, "asked-line", payload)
+    text = " ".join(text_of(page).split())
+    assert text.startswith("Modified 4 years, 2 months ago"), text
+    assert "Asked" not in text, text
+    assert "I asked my admin on May 2, 2009 too." in text, text
