@@ -393,6 +393,10 @@ async function finish(tabId, outcome) {
     restraint: outcome.restraint || null, "restrained-to": outcome.restrainedTo || null,
   };
   await callAgent(tabId, "setStatus", outcome.status, details);
+  // Hide and the overlay are on and off independently (the outlines drawn over a hidden page
+  // leave it hidden): the popup shows both as the page has them, not only the last action's.
+  const live = await callAgent(tabId, "state").catch(() => null);
+  if (live) Object.assign(outcome, { hidden: Boolean(live.hidden), overlay: Boolean(live.overlay) });
   await setTabState(tabId, outcome);
   await api.action.setBadgeText({ tabId, text: outcome.status === "error" ? "!" : "" }).catch(() => {});
 }

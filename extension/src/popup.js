@@ -71,8 +71,9 @@ function showResult(outcome) {
 }
 
 function showToggles(state) {
-  const hidden = state?.status === "hidden";
-  const overlay = state?.status === "overlay";
+  // both as the page has them (background.js finish); an older state: the last action's
+  const hidden = typeof state?.hidden === "boolean" ? state.hidden : state?.status === "hidden";
+  const overlay = typeof state?.overlay === "boolean" ? state.overlay : state?.status === "overlay";
   $("act-hide").setAttribute("aria-pressed", String(hidden));
   $("act-hide").querySelector(".label").textContent = hidden ? "Show the page as it was" : "Hide clutter";
   $("act-overlay").setAttribute("aria-pressed", String(overlay));

@@ -183,6 +183,39 @@ def test_overlay_says_so_when_the_blocks_found_show_nothing(
     assert "empty or hidden" in shown and "changed" not in shown, shown
 
 
+def _toggles(browser: harness.Browser, page: harness.Tab) -> dict[str, tuple[str, str]]:
+    """The popup's hide and overlay buttons for the page: (aria-pressed, label)."""
+    popup = browser.popup(page.url)
+    try:
+        return {name: tuple(popup.evaluate(f"(b => [b.getAttribute('aria-pressed'), b.querySelector('.label')"
+                                           f".textContent])(document.getElementById('act-{name}'))"))
+                for name in ("hide", "overlay")}
+    finally:
+        popup.close()
+        page.activate()
+
+
+def test_the_popup_shows_hide_and_the_overlay_as_they_are_on_the_page(
+        browser: harness.Browser, site: harness.Site) -> None:
+    """Hide and the overlay are on at the same time: the outlines drawn over a page whose
+    clutter is hidden leave it hidden. The popup showed only the last action as on: after
+    the overlay it offered "Hide clutter" on a page already hidden, and that press showed
+    the page again instead."""
+    page = browser.new_tab(site.url("hide/news.html"))
+    assert browser.act(page, "hide")["status"] == "hidden"
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    assert page.evaluate("document.querySelectorAll('[data-blocksift-hide]').length") > 0
+    assert _toggles(browser, page) == {"hide": ("true", "Show the page as it was"),
+                                       "overlay": ("true", "Remove the outlines")}
+    assert browser.act(page, "overlay")["status"] == "overlay-cleared"
+    assert _toggles(browser, page) == {"hide": ("true", "Show the page as it was"),
+                                       "overlay": ("false", "Show what was found")}
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    assert browser.act(page, "hide")["status"] == "restored"
+    assert _toggles(browser, page) == {"hide": ("false", "Hide clutter"),
+                                       "overlay": ("true", "Remove the outlines")}
+
+
 @pytest.mark.parametrize("name", PAGES)
 def test_overlay_explains_each_block_without_moving_the_page(browser: harness.Browser, site: harness.Site,
                                                              artifacts: Path, name: str) -> None:
