@@ -1822,6 +1822,23 @@ def test_a_definition_s_and_a_caption_s_link_to_itself_shown_as_a_sign_leave_the
         "https://docs.python.org/json.html#decoders"]
 
 
+def test_a_forum_post_s_body_written_as_a_blockquote_is_no_quote():
+    # XenForo 1 writes each post's words in <blockquote class="messageText ...">, vBulletin
+    # 4 in <blockquote class="postcontent restore">: every post of a thread read as a
+    # quote, indented, ruled and greyed (wcxb-dev 0520 in Firefox ESR); a quote in it stays
+    main = _render(
+        "<blockquote class='messageText SelectQuoteContainer ugc baseHtml'>Forums are not"
+        " dead.<div class='bbCodeBlock bbCodeQuote'><blockquote class='quoteContainer'>Are"
+        " forums dead?</blockquote></div></blockquote>"
+        "<blockquote class='postcontent restore'>They are quieter.</blockquote>"
+        "<blockquote class='wp-block-quote'>A quote of a book.</blockquote>")
+    shown = Page(main.html).body[0]
+    assert [" ".join(q.text_content().split()) for q in shown.iter("blockquote")] == [
+        "Are forums dead?", "A quote of a book."]
+    assert " ".join(" ".join(shown.itertext()).split()) == (
+        "Forums are not dead. Are forums dead? They are quieter. A quote of a book.")
+
+
 def test_a_listing_s_lines_written_as_line_spans_without_breaks_stay_lines():
     # Gatsby marks highlighted lines with a <span class=gatsby-highlight-code-line> each,
     # shown as a block, no line break between them: the reader ran them into one line

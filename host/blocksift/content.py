@@ -1839,6 +1839,22 @@ def _drop_heading_anchors(clone: etree._Element, url: str = "") -> None:
                 link.drop_tag()
 
 
+#: Classes of a ``<blockquote>`` that holds a forum post's own words, not a quote: XenForo
+#: 1's ``messageText``, vBulletin 4's ``postcontent`` and ``signature``, which their style
+#: sheets show as plain boxes.
+_POST_BODY_QUOTE = re.compile(r"(?:^|\s)(?:messageText|postcontent|signature)(?:\s|$)")
+
+
+def _unquote_post_bodies(clone: etree._Element) -> None:
+    """A forum post's body that its software writes as a ``<blockquote>``
+    (:data:`_POST_BODY_QUOTE`) is a box of the reader's copy, not a quote: every post of a
+    XenForo 1 thread read as a quote, indented, ruled and greyed (wcxb-dev 0520). A quote
+    inside it stays one."""
+    for box in list(clone.iter("blockquote")):
+        if _POST_BODY_QUOTE.search(box.get("class") or ""):
+            box.tag = "div"
+
+
 def _same_document(href: str, here: str) -> bool:
     """Whether the link ``href`` (whole or relative) leads into the page at ``here`` (its
     address without a fragment)."""
@@ -1994,6 +2010,7 @@ def restructure(clone: etree._Element, math_classes: bool = True,
     _drop_share_links(clone)
     _drop_pager_links(clone)
     _drop_heading_anchors(clone, url)
+    _unquote_post_bodies(clone)
     _drop_bare_navigation(clone)
     _drop_template_slots(clone)
     _drop_spacer_images(clone)  # before the tables: a column of spacers shows nothing
