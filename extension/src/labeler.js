@@ -498,7 +498,10 @@
     render() {
       const main = this.outermostMain();
       // One paragraph a line, as the stored main text (its length is what Save reports).
-      const chars = this.textOf(main).join("\n\n").replaceAll("\n\n", "\n").length;
+      // (in characters as the host counts them, code points: an emoji is one, not two
+      // UTF-16 units; a job board's 7 emoji made the toolbar say 1,788 and Save 1,781)
+      const text = this.textOf(main).join("\n\n").replaceAll("\n\n", "\n");
+      const chars = text.length - (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
       const links = this.blocks.filter((b) => b.kind === "links").length;
       const ads = this.blocks.filter((b) => b.kind === "ad").length;
       this.counts.textContent = `Main text: ${main.length} element${main.length === 1 ? "" : "s"}, ${chars} characters · `

@@ -324,7 +324,8 @@ def test_the_toolbar_counts_the_text_save_stores(browser: harness.Browser, site:
     """An article with ad code in a <script>: the toolbar's characters are the stored main
     text's, and a marked block's text holds no script. Also where the snapshot sets apart
     what the page shows apart (a span laid out as a block, between words: a space on each
-    side) and a paragraph starts with a U+FEFF, which the host keeps."""
+    side), a paragraph starts with a U+FEFF, which the host keeps, and ends with an emoji,
+    one character to the host and two UTF-16 units to JavaScript."""
     page = browser.new_tab(site.url("label-keys.html"))
     page.wait_for("document.readyState === 'complete'")
     mouse = Input(page)
