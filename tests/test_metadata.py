@@ -712,6 +712,25 @@ def test_a_date_line_in_bold_under_the_headline_is_the_date():
         assert found.published == "2002-12-21", tag
 
 
+def test_a_span_of_two_dates_under_the_headline_is_no_day_of_the_page():
+    # a course page's dates ("1/27/2026 - 3/24/2026") under its headline: the reader's
+    # header said it was published on January 27, 2026 (wcxb-dev 0088 in Firefox ESR)
+    for span in ("1/27/2026&nbsp; - 3/24/2026", "January 27, 2026 to March 24, 2026",
+                 "27 January 2026 – 24 March 2026"):
+        found = metadata.extract(page(
+            f"<h1>Digital Marketing Professional</h1><p><strong>Spring 2026</strong></p>"
+            f"<p>Tuesdays Evenings</p><p>{span}</p><div>{ARTICLE}</div>",
+            "<title>Digital Marketing Professional</title>"))
+        assert found.published == "", span
+    # one date alone, or a date line with words of its own, is the date
+    for line, day in (("1/27/2026", "2026-01-27"),
+                      ("Published March 5, 2024 - Updated March 7, 2024", "2024-03-05")):
+        found = metadata.extract(page(
+            f"<h1>Digital Marketing Professional</h1><p>{line}</p><div>{ARTICLE}</div>",
+            "<title>Digital Marketing Professional</title>"))
+        assert found.published == day, line
+
+
 @pytest.mark.parametrize(("declared", "shown"), [
     ("aliexpress.", "aliexpress"), ("Quayside Outfitters |", "Quayside Outfitters"),
     ("Quayside -", "Quayside"), ("Quayside Outfitters ·", "Quayside Outfitters"),

@@ -724,10 +724,26 @@ def _visible_date(tree: etree._Element, layout: _Layout, window: int = 300,
              and not _in_labeled_row(node) and not _thread_activity(node)
              and not _in_card(node, cards)]
     for node in layout.near_headline(lines, window=60):
-        parsed = parse_date(_own_text(node))
-        if parsed:
+        text = _own_text(node)
+        parsed = parse_date(text)
+        if parsed and not _date_range(text):
             return parsed
     return None
+
+
+#: A date alone, in the forms :func:`parse_date` reads ("1/27/2026", "2026-01-27",
+#: "January 27, 2026", "27 January 2026").
+_DATE_ALONE = re.compile(r"\s*(?:\d{1,2}[/.]\d{1,2}[/.]\d{4}|\d{4}[-/]\d{1,2}[-/]\d{1,2}|"
+                         r"[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+\d{4}|\d{1,2}\s+[A-Za-z]{3,9}\.?,?\s+\d{4})\s*")
+_RANGE_SEPARATOR = re.compile(r"\s*(?:-|–|—|\bto\b|\buntil\b|\bthrough\b)\s*")
+
+
+def _date_range(text: str) -> bool:
+    """Whether ``text`` is a span of two dates and nothing else ("1/27/2026 - 3/24/2026"): a
+    course's or an event's days, not the day of the page."""
+    parts = _RANGE_SEPARATOR.split(text.strip())
+    return len(parts) == 2 and all(_DATE_ALONE.fullmatch(part) and parse_date(part)
+                                   for part in parts)
 
 
 #: How far up from a date its card may lie (the card's date sits a few levels inside it).
