@@ -681,9 +681,18 @@
         return;
       }
       this.blocks.push({ kind, element });
+      // Main text and marked blocks exclude each other: what of it was main text is taken out
+      // of the main text, and said so (it went without a word: a part added to the main text
+      // vanished from it when the list around it was marked)
+      const whole = this.isFullySelected(element);
+      const main = whole ? null : new Set(this.fullySelected());
+      const part = !whole && this.subtree(element).some((node) => main.has(node));
       for (const node of this.subtree(element)) this.selected.delete(node);
-      step.what = `marked ${describe(element)} as ${kind === "links" ? "a link block" : "an ad block"}${also}`;
-      this.say(`Marked ${describe(element)} as ${kind === "links" ? "a link block" : "an ad block"}.${this.unmarkedNote(dropped)}`);
+      const taken = whole ? ", took it out of the main text" : part ? ", took its main text out of the main text" : "";
+      const takenNote = whole ? " It is no longer main text (Ctrl+Z puts it back)."
+        : part ? " What of it was main text is no longer (Ctrl+Z puts it back)." : "";
+      step.what = `marked ${describe(element)} as ${kind === "links" ? "a link block" : "an ad block"}${also}${taken}`;
+      this.say(`Marked ${describe(element)} as ${kind === "links" ? "a link block" : "an ad block"}.${takenNote}${this.unmarkedNote(dropped)}`);
     }
 
     undo() {

@@ -702,6 +702,46 @@ def test_a_mark_that_goes_with_another_change_is_named(browser: harness.Browser,
     page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '1'")
 
 
+def test_marking_main_text_as_a_block_says_it_takes_it_out_of_the_main_text(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    """Marking a block takes what of it was main text out of the main text (they exclude each
+    other): the toolbar says so, and Ctrl+Z puts it back. It went without a word: a part a
+    user had added to the main text vanished from it when the list around it was marked
+    (wcxb-dev 0520, a search form inside the forum's tabs)."""
+    page = browser.new_tab(site.url("label-keys.html"))
+    page.wait_for("document.readyState === 'complete'")
+    keys = Input(page)
+    assert start_labeling(browser, page)["status"] == "done"
+    wait_status(page, "labeling")
+    _select_article(page, keys)
+    chars = int(status(page)["label-chars"])
+    hover(page, keys, "#k4")
+    assert page.evaluate(HOVER_TAG).endswith("in main text")
+    keys.press("a")
+    keys.press("Enter")
+    page.wait_for("document.documentElement.dataset.blocksiftLabelAd === '1'")
+    message = page.evaluate(f"{UI}.querySelector('.message').textContent")
+    assert message == "Marked p#k4 as an ad block. It is no longer main text (Ctrl+Z puts it back).", message
+    assert int(status(page)["label-chars"]) < chars
+    page.screenshot(artifacts / "labeler-took-out.png")
+    # the article around it, partly main text now, marked: said too
+    keys.press("ArrowUp")
+    page.wait_for(f"{HOVER_TAG}.startsWith('article#story')")
+    keys.press("l")
+    keys.press("Enter")
+    page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '1'")
+    message = page.evaluate(f"{UI}.querySelector('.message').textContent")
+    assert message.startswith("Marked article#story as a link block. What of it was main text is no longer"), message
+    keys.press("Control+z")
+    message = page.evaluate(f"{UI}.querySelector('.message').textContent")
+    assert "took its main text out of the main text" in message, message
+    keys.press("Control+z")
+    page.wait_for("document.documentElement.dataset.blocksiftLabelAd === '0'")
+    message = page.evaluate(f"{UI}.querySelector('.message').textContent")
+    assert message.startswith("Undone: marked p#k4 as an ad block, took it out of the main text."), message
+    assert int(status(page)["label-chars"]) == chars
+
+
 def _leave_prompt(page: harness.Tab, url: str) -> bool:
     """Navigate the tab away; True if the page asked first (the prompt is dismissed: the page stays)."""
     if isinstance(page, harness.ChromiumTab):
