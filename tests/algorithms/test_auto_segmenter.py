@@ -570,8 +570,9 @@ def test_wordless_lines_within_a_main_listing_are_main_but_not_links_or_outside_
     assert not is_main[blocks.texts.index("\u2192")]  # an icon's glyph, not the text's
 
 
-def test_a_listing_of_one_line_per_element_keeps_its_punctuation_lines():
-    # a response body shown one <div> a line, as documentation sites' code viewers do
+def _one_line_per_element_listing() -> str:
+    """A documentation page with a response body shown one <div> a line, as code viewers
+    on documentation sites do."""
     keys = ["identifier", "object_kind", "amount_total", "currency_code", "description_text",
             "billing_details", "address_line", "postal_code", "customer_email"]
     body = "".join(f"<div>  \"{k}\": \"{k.replace('_', ' ')} value\",</div>" +
@@ -582,10 +583,45 @@ def test_a_listing_of_one_line_per_element_keeps_its_punctuation_lines():
     html = (f"<html><body><nav><a href='/a'>API</a> <a href='/b'>Guides</a></nav><main>"
             f"<h1>The charge object</h1><p>{prose}</p><div class='code'>{{{body}}}</div>"
             f"<p>{prose}</p></main></body></html>")
-    result = auto.extract(Page(html), auto.Params())
+    return html
+
+
+def test_a_listing_of_one_line_per_element_keeps_its_punctuation_lines():
+    result = auto.extract(Page(_one_line_per_element_listing()), auto.Params())
     main_lines = [line.strip() for line in result.main.text.split("\n")]
     assert '"identifier": "identifier value",' in main_lines
     assert main_lines.count("},") == 3
+
+
+def test_blocks_the_rules_after_the_trees_make_main_say_which_rule():
+    page = Page(_one_line_per_element_listing())
+    blocks, _prob, kinds, *_rest, promoted = auto._segment(
+        page, auto.load_model(), None, False, None, auto.Params().repeat_min_words)
+    closing = [i for i, text in enumerate(blocks.texts) if text.strip() == "},"]
+    assert len(closing) == 3 and all(kinds[i] == "main" for i in closing)
+    wordless = dict(auto._MAIN_RULES)[auto._wordless_within_main]
+    assert all(promoted.get(i) == wordless for i in closing)
+    # only blocks a rule changed: none the trees already called main, none left not main
+    assert all(kinds[i] == "main" for i in promoted)
+    assert not any(blocks.texts[i].startswith('  "identifier"') for i in promoted)
+
+
+def test_a_block_a_rule_made_main_gives_the_rule_as_its_first_reason():
+    story = ("of the story tells, at some length and with commas, what happened next in the "
+             "town, and why it mattered to the people who live there.")
+    related = "".join(f"<li><a href='/{i}'>Another story of the town, part {i}</a></li>"
+                      for i in range(3))
+    html = ("<html><body><nav><a href='/'>Home</a> <a href='/news'>News</a></nav><article>"
+            "<h1>The story</h1>" + "".join(f"<p>Paragraph {i} {story}</p>" for i in range(6)) +
+            f"<hr><div>* * *</div><ul class='related'>{related}</ul></article></body></html>")
+    result = auto.extract(Page(html), auto.Params())
+    wordless = dict(auto._MAIN_RULES)[auto._wordless_within_main]
+    closing = [b for b in result.blocks if b.reasons and b.reasons[0] == wordless]
+    # the separator closing the article is main, though the trees doubt it (their own
+    # reasons follow the rule's), and only it is explained by the rule
+    assert len(closing) == 1 and closing[0].kind == "main"
+    assert closing[0].score < 0.35 and len(closing[0].reasons) > 1
+    assert "* * *" in result.main.text
 
 
 def _trailing_reference(blocks, is_main):

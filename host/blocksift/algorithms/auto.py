@@ -796,6 +796,17 @@ def _trailing_paragraphs(blocks: feats.Blocks, is_main: np.ndarray) -> None:
     is_main[doubt] = True
 
 
+#: The rules that make blocks main after the trees, in the order they run, each with the
+#: reason the block's explanation gives first (the trees' own reasons say "not main").
+_MAIN_RULES: tuple[tuple[Callable[[feats.Blocks, np.ndarray], None], str], ...] = (
+    (_whole_data_tables, "part of a data table with main cells: the table is kept whole"),
+    (_trailing_paragraphs, "a plain paragraph going on from the main paragraphs of its box"),
+    (_wordless_within_main, "no words of its own, standing within main blocks"),
+    (_figures_beside_main, "the caption of a figure beside main content"),
+    (_formulas_with_main, "a formula within main content"),
+)
+
+
 #: Blocks whose texts :func:`repeated_blocks` collapses at once (bounded memory, few calls).
 _REPEAT_CHUNK = 512
 
@@ -914,12 +925,13 @@ def _segment(page: Page, model: SegmenterModel,
              threshold: float | tuple[float, float | None] | None,
              include_comments: bool, site_prior: Any, repeat_min_words: int
              ) -> tuple[feats.Blocks, np.ndarray, list[str], np.ndarray, str,
-                        np.ndarray | None, list[int], float]:
+                        np.ndarray | None, list[int], float, dict[int, str]]:
     """:func:`segment`, the context columns of the stacked model (None without one), the
-    main blocks dropped as repeats and the threshold the page was given."""
+    main blocks dropped as repeats, the threshold the page was given, and the blocks the
+    rules after the trees made main (:data:`_MAIN_RULES`), each with the rule's reason."""
     blocks = feats.compute(page, without=model.without)
     if not len(blocks):
-        return blocks, np.zeros(0), [], np.zeros(len(PAGE_TYPES)), "empty", None, [], 0.0
+        return blocks, np.zeros(0), [], np.zeros(len(PAGE_TYPES)), "empty", None, [], 0.0, {}
     type_probs = model.page_type_probabilities(blocks.page_features)
     prob, context = model.block_probabilities(blocks, type_probs)
     stage = "model"
@@ -929,11 +941,11 @@ def _segment(page: Page, model: SegmenterModel,
             prob, stage = adjusted, "site"
     limit = page_limit(prob, blocks.features, threshold, model.threshold)
     is_main = prob >= limit
-    _whole_data_tables(blocks, is_main)
-    _trailing_paragraphs(blocks, is_main)
-    _wordless_within_main(blocks, is_main)
-    _figures_beside_main(blocks, is_main)
-    _formulas_with_main(blocks, is_main)
+    promoted: dict[int, str] = {}
+    for rule, why in _MAIN_RULES:
+        before = is_main.copy()
+        rule(blocks, is_main)
+        promoted.update(dict.fromkeys(np.flatnonzero(is_main & ~before).tolist(), why))
     repeated = repeated_blocks(blocks, is_main, repeat_min_words)
     is_main[repeated] = False
     others = _other_kinds(blocks).tolist()
@@ -942,7 +954,7 @@ def _segment(page: Page, model: SegmenterModel,
         kinds = ["main" if k == "comments" else k for k in kinds]
     for i in repeated:
         kinds[i] = "other"
-    return blocks, prob, kinds, type_probs, stage, context, repeated, limit
+    return blocks, prob, kinds, type_probs, stage, context, repeated, limit, promoted
 
 
 def _text_order(blocks: feats.Blocks, kinds: list[str]) -> list[int]:
@@ -1068,7 +1080,7 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
         from .segmenter import adapt
 
         site_prior = adapt.site_prior_for(page.url)
-    blocks, prob, kinds, type_probs, stage, context, repeated, limit = _segment(
+    blocks, prob, kinds, type_probs, stage, context, repeated, limit, promoted = _segment(
         page, model, params.page_threshold(), params.include_comments, site_prior,
         params.repeat_min_words)
     repeated_set = set(repeated)
@@ -1133,6 +1145,8 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
                    if rep in contrib_of and params.reasons else [])
         if rep in repeated_set:
             reasons = ["repeats the text of a main block above, shown once"] + reasons
+        elif rep in promoted and kind == "main":
+            reasons = [promoted[rep]] + reasons  # the trees said otherwise: say why it is main
         elements = [regions[r][0] for r in run]
         excluded = {e for r in run for e in regions[r][2]}
         if kind == "main":
