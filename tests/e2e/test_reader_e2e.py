@@ -1951,3 +1951,26 @@ def test_reader_drops_a_question_s_asked_line_whole_not_its_date_alone(
     assert text.startswith("Modified 4 years, 2 months ago"), text
     assert "Asked" not in text, text
     assert "I asked my admin on May 2, 2009 too." in text, text
+
+
+def test_reader_sets_a_quote_s_attribution_on_a_line_of_its_own(
+        browser: harness.Browser, site: harness.Site) -> None:
+    """phpBB heads a quote with "<cite>ann wrote: ↑</cite>" and the quoted words after it:
+    they ran on on the attribution's line ("b.scherer wrote: ↑ Hi, I just got my new RPi
+    5", wcxb-dev 0535 in Firefox ESR and Chromium). A work's title cited in a line stays in
+    its line."""
+    html = ("<div><blockquote><div><cite><a href='/m/1'>ann</a> wrote: <a href='#p1'>↑</a>"
+            "</cite>Hi,<br>I just got my new RPi 5 and I wanted to disable all its LEDs.</div>"
+            "</blockquote>Look in the other file.</div>"
+            "<p>As <cite>The Raspberry Pi Handbook</cite> puts it, the LEDs are configurable.</p>")
+    page = reader_of_answer(browser, "quote-cite", stored_answer(site, "LEDs of the RPi 5", html))
+    cite, words, inline, line = page.evaluate(
+        "(() => { const [head, title] = document.querySelectorAll('#content cite');"
+        " const range = document.createRange();"
+        " const text = [...head.parentElement.childNodes].find((n) => n.nodeType === 3 && n.data.trim());"
+        " range.selectNodeContents(text);"
+        " const p = title.parentElement.getBoundingClientRect();"
+        " return [head.getBoundingClientRect().bottom, range.getClientRects()[0].top,"
+        " getComputedStyle(title).display, title.getBoundingClientRect().top - p.top]; })()")
+    assert words >= cite, (cite, words)
+    assert inline == "inline" and line < 5, (inline, line)
