@@ -622,6 +622,9 @@ def test_a_block_a_rule_made_main_gives_the_rule_as_its_first_reason():
     assert len(closing) == 1 and closing[0].kind == "main"
     assert closing[0].score < 0.35 and len(closing[0].reasons) > 1
     assert "* * *" in result.main.text
+    # no reasons asked (the reader's and hide's requests), none given
+    quiet = auto.extract(Page(html), auto.Params(reasons=0))
+    assert quiet.main.text == result.main.text and not any(b.reasons for b in quiet.blocks)
 
 
 def _trailing_reference(blocks, is_main):

@@ -1145,7 +1145,7 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
                    if rep in contrib_of and params.reasons else [])
         if rep in repeated_set:
             reasons = ["repeats the text of a main block above, shown once"] + reasons
-        elif rep in promoted and kind == "main":
+        elif rep in promoted and kind == "main" and params.reasons:
             reasons = [promoted[rep]] + reasons  # the trees said otherwise: say why it is main
         elements = [regions[r][0] for r in run]
         excluded = {e for r in run for e in regions[r][2]}
