@@ -440,6 +440,19 @@ function standsAlone(img) {
   return !block || !$("content").contains(block) || !block.textContent.trim();
 }
 
+/** Pictures the page draws this small (its width and height, in pixels) are icons. */
+const ICON_PIXELS = 16;
+
+/** Whether a picture is an icon drawn at the size of a letter whose alt names the icon in
+ * words ("Post", "Quote", "Permalink"), which are no words of the line it sits in: phpBB's
+ * post icon before each post's "by <user> » <date>" read "Postby ann", or "Post by ann"
+ * (wcxb-dev 0540). An alt of other signs (a smiley's ":)") is not a name in words. */
+function namesAnIcon(img, alt) {
+  const width = Number(img.getAttribute("width")), height = Number(img.getAttribute("height"));
+  return width > 0 && height > 0 && width <= ICON_PIXELS && height <= ICON_PIXELS
+    && /^\p{L}[\p{L}\s'’-]*$/u.test(alt);
+}
+
 /** A picture that does not load (offline, blocked, a 404) is hidden: the browser would draw
  * its broken-picture icon in its place, with its alt text in a box (Chromium). Where the text
  * beside it already says what the alt says (a caption that repeats it, its paragraph, the
@@ -455,7 +468,7 @@ function quietBrokenPictures(content, title) {
       img.dataset.broken = "";
       img.hidden = true;
       const alt = (img.getAttribute("alt") ?? "").replace(/\s+/g, " ").trim();
-      if (altRepeats(alt, besideText(img, title))) return;
+      if (namesAnIcon(img, alt) || altRepeats(alt, besideText(img, title))) return;
       const words = document.createElement("span");
       const alone = standsAlone(img);
       words.className = alone ? "picture-alt alone" : "picture-alt";
