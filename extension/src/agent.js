@@ -1573,6 +1573,20 @@ export function agentCall(method, args) {
       return rects;
     }
 
+    /** Document-coordinate boxes of the page's pictures (images, drawings, canvases): a
+     * label keeps off them where it has room, and goes on one only where nothing else is free. */
+    function pictureRects() {
+      const rects = [];
+      for (const picture of document.querySelectorAll("img, svg, canvas, video, picture")) {
+        if (picture.localName === "svg" && picture.ownerSVGElement) continue;
+        const r = picture.getBoundingClientRect();
+        // (a spacer or a tracking pixel is no picture)
+        if (r.width >= 8 && r.height >= 8) rects.push({ x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height });
+        if (rects.length >= 5000) break;
+      }
+      return rects;
+    }
+
     /** Area of the text (and labels already placed) a w×h label at (x, y) would cover. */
     function covered(x, y, w, h, obstacles) {
       let area = 0;
@@ -1589,9 +1603,11 @@ export function agentCall(method, args) {
      * covers no text and no other label. Tried in order: the box's top corners inside, its
      * margins to the left and right, just above and below it, its bottom corners (not for a
      * box taller than the window), then the gaps between its first lines; when every place
-     * covers something, the one covering least.
+     * covers something, the one covering least. A place on a picture counts as free only
+     * where no place off the pictures is: the first place covering neither text nor a
+     * picture wins, else the first covering no text.
      */
-    function placeLabel(box, w, h, text, placed, bounds = null, hidden = []) {
+    function placeLabel(box, w, h, text, placed, bounds = null, hidden = [], pictures = []) {
       // The page's width in document coordinates: a right-to-left page overflows leftwards.
       const root = document.documentElement;
       const pageLeft = getComputedStyle(root).direction === "rtl" ? Math.min(0, root.clientWidth - root.scrollWidth) : 0;
@@ -1623,13 +1639,17 @@ export function agentCall(method, args) {
         && (!bounds || (c.x >= bounds.left && c.x + w <= bounds.left + bounds.width));
       const obstacles = text.concat(placed);
       let best = null;
+      let onPicture = null;
       for (const candidate of candidates.filter(fits)) {
         // (a label under the page's own bar is not seen at all)
         const area = covered(candidate.x, candidate.y, w, h, obstacles) + 10 * covered(candidate.x, candidate.y, w, h, hidden);
-        if (area === 0) return candidate;
+        if (area === 0) {
+          if (!covered(candidate.x, candidate.y, w, h, pictures)) return candidate;
+          onPicture ??= candidate;
+        }
         if (!best || area < best.area) best = { ...candidate, area };
       }
-      return best ?? candidates[0];
+      return onPicture ?? best ?? candidates[0];
     }
 
     /**
@@ -1650,6 +1670,7 @@ export function agentCall(method, args) {
       const counts = {};
       const placed = [];
       const text = textRects();
+      const pictures = pictureRects();
       // the page's bars, which hide the labels of what scrolls under them (where they lie
       // over the page now)
       findCovers();
@@ -1730,14 +1751,14 @@ export function agentCall(method, args) {
         };
         let [w, h] = measure();
         const hidden = box.closest(".doc") ? bars : [];
-        let at = placeLabel(rect, w, h, text, placed, bounds, hidden);
+        let at = placeLabel(rect, w, h, text, placed, bounds, hidden, pictures);
         // a long name ("cookie consent banner") that finds no free spot gives way to the
         // short one ("other"), which may; the reason still names it
         if (at.area > 0 && item.shortLabel && item.shortLabel !== item.label) {
           const long = label.firstChild.textContent;
           label.firstChild.textContent = item.shortLabel;
           const [shortW, shortH] = measure();
-          const shortAt = placeLabel(rect, shortW, shortH, text, placed, bounds, hidden);
+          const shortAt = placeLabel(rect, shortW, shortH, text, placed, bounds, hidden, pictures);
           if (!(shortAt.area > 0) || shortAt.area < at.area) {
             [w, h, at] = [shortW, shortH, shortAt];
             label.setAttribute("aria-label", `${item.shortLabel}: ${why.textContent}`);

@@ -1045,3 +1045,29 @@ def test_a_box_goes_with_a_menu_the_page_closes_after_a_resize(browser: harness.
     page.screenshot(artifacts / "overlay-drawer-closed.png")
     assert page.evaluate(f"{UI}.querySelectorAll('.box').length") >= 1  # the article's is still drawn
     assert browser.act(page, "overlay")["status"] == "overlay-cleared"
+
+
+def test_labels_keep_off_pictures_where_there_is_room(browser: harness.Browser, site: harness.Site,
+                                                      artifacts: Path) -> None:
+    """A label goes on a picture only where no place off text and pictures is free: the
+    related stories are cards, each a picture above its title, so the list's top corners lie
+    on pictures, and its label went on the first one (a label kept off text only); there is
+    room in the margin beside the list."""
+    page = browser.new_tab(site.url("overlay/pictures.html"))
+    page.wait_for("document.readyState === 'complete' && [...document.images].every(i => i.complete)")
+    page.evaluate(f"(scrollTo(0, document.querySelector('.related').getBoundingClientRect().top + scrollY - 200), {NEXT_FRAME})")
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    page.screenshot(artifacts / "pictures.png")
+    over = page.evaluate(
+        f"(() => {{ const r = (e) => e.getBoundingClientRect();"
+        " const meet = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0"
+        " && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0;"
+        f" const labels = [...{UI}.querySelectorAll('.box')].map(b => [b.dataset.kind, r(b.querySelector('.label'))]);"
+        " const pictures = [...document.images].map(r);"
+        " return [labels.length, labels.filter(([, l]) => pictures.some(p => meet(l, p))).map(([k]) => k)]; })()")
+    assert over[0] >= 3 and over[1] == [], over
+    # the cards' list has a box (the place the test is about)
+    assert page.evaluate(f"[...{UI}.querySelectorAll('.box')].some(b => {{ const a = b.getBoundingClientRect(),"
+                         " c = document.querySelector('.cards').getBoundingClientRect();"
+                         " return a.left <= c.left + 1 && a.right >= c.right - 1 && a.top <= c.top + 1; })")
+    assert browser.act(page, "overlay")["status"] == "overlay-cleared"
