@@ -183,13 +183,52 @@
     return false;
   }
 
+  /**
+   * Whether an id or class was made by a program, not named by a person: long, not starting
+   * with a letter (React's ":r1:", a CSS module's "_3xk2L"), a run of four digits
+   * ("post-123456", "ember1234") or a part mixing letters and digits like a hash
+   * ("css-1x9k2ab", "bs-8f3a2c71-…"). It tells a user nothing and may run to dozens of
+   * characters in a message.
+   */
+  function generatedName(token) {
+    if (token.length > 24 || !/^[A-Za-z]/.test(token) || /\d{4,}/.test(token)) return true;
+    return token.split(/[-_:.]/).some((part) => part.length >= 5
+      && (part.match(/\d/g) ?? []).length >= 2 && (part.match(/[A-Za-z]/g) ?? []).length >= 2);
+  }
+
+  /** The tag, with its id and first two classes where a person named them: "ul#related". */
   function describe(element) {
     if (!element) return "";
     let name = element.localName;
-    if (element.id) name += `#${element.id}`;
-    const classes = [...element.classList].slice(0, 2);
+    if (element.id && !generatedName(element.id)) name += `#${element.id}`;
+    const classes = [...element.classList].filter((c) => !generatedName(c)).slice(0, 2);
     if (classes.length) name += `.${classes.join(".")}`;
     return name;
+  }
+
+  /** An element's first words, cut at a word before 40 characters: "Storm damage bill…". */
+  function firstWords(element, max = 40) {
+    const text = normalizeText(element.innerText ?? element.textContent ?? "").trim()
+      || (element.getAttribute?.("alt") ?? element.querySelector?.("img[alt]")?.getAttribute("alt") ?? "").trim();
+    if (text.length <= max) return text;
+    const cut = text.slice(0, max + 1); // (a word ending at the limit is kept whole)
+    const space = cut.lastIndexOf(" ");
+    return `${(space > max / 2 ? cut.slice(0, space) : cut.slice(0, max)).replace(/[\s,;:.–—-]+$/, "")}…`;
+  }
+
+  /**
+   * What the toolbar's messages call an element: the tag and its id where a person named it
+   * ("ul#related"), else the tag (and named classes) with its first words
+   * ('div "Storm damage bill tops…"'). A generated id was shown in full
+   * ("marked div#bs-8f3a2c71-4b1e-… as a link block"), and a tag alone ("Added a to the main
+   * text") said nothing of which one.
+   */
+  function named(element) {
+    if (!element) return "";
+    const name = describe(element);
+    if (element.id && !generatedName(element.id)) return name;
+    const words = firstWords(element);
+    return words ? `${name} “${words}”` : name;
   }
 
   /** Frames on the page: their content is not in the snapshot and cannot be labeled. */
@@ -644,14 +683,14 @@
       const step = this.remember();
       if (this.isFullySelected(element)) {
         for (const node of this.subtree(element)) this.selected.delete(node);
-        step.what = `removed ${describe(element)} from the main text`;
-        this.say(`Removed ${describe(element)} from the main text.`);
+        step.what = `removed ${named(element)} from the main text`;
+        this.say(`Removed ${named(element)} from the main text.`);
       } else {
         for (const node of this.subtree(element)) this.selected.add(node);
         // Main text and marked blocks exclude each other.
         const dropped = this.dropOverlapping(element);
-        step.what = `added ${describe(element)} to the main text${dropped.length ? `, unmarked ${dropped.length} it overlapped` : ""}`;
-        this.say(`Added ${describe(element)} to the main text.${this.unmarkedNote(dropped)}`);
+        step.what = `added ${named(element)} to the main text${dropped.length ? `, unmarked ${dropped.length} it overlapped` : ""}`;
+        this.say(`Added ${named(element)} to the main text.${this.unmarkedNote(dropped)}`);
       }
     }
 
@@ -665,7 +704,7 @@
     /** A mark that goes with another change is said, never dropped without a word. */
     unmarkedNote(dropped) {
       if (!dropped.length) return "";
-      const names = dropped.slice(0, 3).map((b) => `${BLOCK_NAMES[b.kind]} ${describe(b.element)}`).join(", ");
+      const names = dropped.slice(0, 3).map((b) => `${BLOCK_NAMES[b.kind]} ${named(b.element)}`).join(", ");
       const more = dropped.length > 3 ? ` and ${dropped.length - 3} more` : "";
       return ` Unmarked the ${names}${more} it overlapped (Ctrl+Z brings ${dropped.length === 1 ? "it" : "them"} back).`;
     }
@@ -676,8 +715,8 @@
       const dropped = this.dropOverlapping(element).filter((b) => b !== same);
       const also = dropped.length ? `, unmarked ${dropped.length} it overlapped` : "";
       if (same && same.kind === kind) {
-        step.what = `unmarked ${describe(element)}${also}`;
-        this.say(`Unmarked ${describe(element)}.${this.unmarkedNote(dropped)}`);
+        step.what = `unmarked ${named(element)}${also}`;
+        this.say(`Unmarked ${named(element)}.${this.unmarkedNote(dropped)}`);
         return;
       }
       this.blocks.push({ kind, element });
@@ -691,8 +730,8 @@
       const taken = whole ? ", took it out of the main text" : part ? ", took its main text out of the main text" : "";
       const takenNote = whole ? " It is no longer main text (Ctrl+Z puts it back)."
         : part ? " What of it was main text is no longer (Ctrl+Z puts it back)." : "";
-      step.what = `marked ${describe(element)} as ${kind === "links" ? "a link block" : "an ad block"}${also}${taken}`;
-      this.say(`Marked ${describe(element)} as ${kind === "links" ? "a link block" : "an ad block"}.${takenNote}${this.unmarkedNote(dropped)}`);
+      step.what = `marked ${named(element)} as ${kind === "links" ? "a link block" : "an ad block"}${also}${taken}`;
+      this.say(`Marked ${named(element)} as ${kind === "links" ? "a link block" : "an ad block"}.${takenNote}${this.unmarkedNote(dropped)}`);
     }
 
     undo() {

@@ -696,7 +696,7 @@ def test_a_mark_that_goes_with_another_change_is_named(browser: harness.Browser,
     keys.click()
     page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '0'")
     message = page.evaluate(f"{UI}.querySelector('.message').textContent")
-    assert "Added a to the main text. Unmarked the link block ul#links it overlapped" in message, message
+    assert "Added a “Which flowers bees like best” to the main text. Unmarked the link block ul#links it overlapped" in message, message
     page.screenshot(artifacts / "labeler-unmarked.png")
     keys.press("Control+z")
     page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '1'")
@@ -1045,3 +1045,38 @@ def test_the_list_says_when_it_shows_only_the_newest(browser: harness.Browser, h
     assert not options.evaluate("document.getElementById('examples-more').hidden")
     assert "Showing the newest 500 of 503 examples; Export writes all of them" in options.evaluate(
         "document.getElementById('examples-more').textContent")
+
+
+def test_messages_name_a_block_by_its_first_words_not_a_generated_id(
+        browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
+    """The toolbar names what it marked so a user knows which one: a list whose id and class
+    a program made (a UUID, a CSS hash) by its tag and first words, and so a paragraph with no
+    id. It showed the generated id in full ("Marked ul#bs-8f3a2c71-4b1e-4d2a-9c3e-1f2a3b4c5d6e.css-1x9k2ab
+    as a link block") and a bare tag ("Added p to the main text")."""
+    page = browser.new_tab(site.url("label-generated.html"))
+    page.wait_for("document.readyState === 'complete'")
+    keys = Input(page)
+    assert start_labeling(browser, page)["status"] == "done"
+    wait_status(page, "labeling")
+    hover(page, keys, ".related a[href='/l2']")
+    keys.press("ArrowUp")
+    keys.press("ArrowUp")
+    page.wait_for(f"{HOVER_TAG}.startsWith('ul.related ')")
+    keys.press("l")
+    keys.press("Enter")
+    page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '1'")
+    message = page.evaluate(f"{UI}.querySelector('.message').textContent")
+    page.screenshot(artifacts / "labeler-first-words.png")
+    assert message == "Marked ul.related “Hives for beginners Which flowers bees…” as a link block.", message
+    keys.press("Control+z")
+    page.wait_for("document.documentElement.dataset.blocksiftLabelLinks === '0'")
+    message = page.evaluate(f"{UI}.querySelector('.message').textContent")
+    assert message.startswith("Undone: marked ul.related “Hives for beginners Which flowers bees…” as a link block."), message
+    # a paragraph without an id, taken out of the main text (or put in), by its first words
+    hover(page, keys, "article p:last-of-type")
+    keys.press("m")
+    keys.press("Enter")
+    message = page.evaluate(f"{UI}.querySelector('.message').textContent")
+    assert message in ("Removed p “Share this story with a friend who has a…” from the main text.",
+                       "Added p “Share this story with a friend who has a…” to the main text."), message
+    assert "bs-8f3a2c71" not in page.evaluate(f"{UI}.querySelector('.message').textContent + {HOVER_TAG}")
