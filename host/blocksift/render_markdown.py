@@ -74,10 +74,48 @@ def same_headline(title: str, heading_text: str) -> bool:
     return title_n == heading_n or heading_n in title_n or title_n in heading_n
 
 
+def _opening_heading(root: etree._Element) -> etree._Element | None:
+    """The heading the text opens with (pictures may come first, words may not)."""
+    for kind, node, text in _walk(root):
+        if kind == "element" and node.tag in HEADINGS:
+            return node
+        if kind == "text" and text.strip():
+            return None
+    return None
+
+
+def _is_headline(title: str, heading: etree._Element, opening: etree._Element | None) -> bool:
+    """Whether ``heading`` is the page's headline saying ``title``: an ``<h1>`` or the
+    heading the text opens with, as the reader takes them (extension/src/reader.js
+    dropRepeatedTitle). A section heading further down that holds the title's words
+    ("AI Consulting Services Tailored to Your Business" under the title "AI Consulting
+    Services") heads a section of its own: taken for the headline, it stood as ``#`` in the
+    middle of the text and the title was missing from the top."""
+    return (heading.tag == "h1" or heading is opening) and \
+        same_headline(title, heading.text_content())
+
+
+#: What sets a site's name apart in a title ("Story | Site", "Story - Site")
+_TITLE_PARTS = re.compile(r"\s[|\-\u2013\u2014\u00b7:\u00bb]\s")
+
+
+def _repeats_title(title: str, heading: etree._Element, opening: etree._Element | None
+                   ) -> bool:
+    """The headline, or any heading saying the title, or its longest part (the story
+    without the site's name), and nothing more. Not a heading that is only a piece of
+    it: "Review" under "Phone X Review" is a section's heading."""
+    said = _norm(heading.text_content())
+    if not said:
+        return False
+    longest = max(_TITLE_PARTS.split(title), key=len)
+    return _is_headline(title, heading, opening) or said in (_norm(title), _norm(longest))
+
+
 def _headline_plan(title: str, root: etree._Element) -> tuple[bool, etree._Element | None]:
     """(prefix the title?, the body ``<h1>`` kept as the headline)."""
     h1s = [h for h in root.iter("h1")]
-    matching = [h for h in root.iter(*HEADINGS) if same_headline(title, h.text_content())]
+    opening = _opening_heading(root)
+    matching = [h for h in root.iter(*HEADINGS) if _is_headline(title, h, opening)]
     if matching:
         return False, matching[0]
     if not title.strip() and h1s:
@@ -171,7 +209,8 @@ def html_document(title: str, html: str) -> str:
         html = _inner_html(root)
     if not title.strip():
         return html
-    if any(same_headline(title, h.text_content()) for h in root.iter(*HEADINGS)):
+    opening = _opening_heading(root)
+    if any(_is_headline(title, h, opening) for h in root.iter(*HEADINGS)):
         return html  # the article already says its headline
     return f"<h1>{escape(title)}</h1>\n{html}"
 
@@ -181,10 +220,11 @@ def to_markdown(title: str, html: str) -> str:
     root = parse_fragment(html)
     drop_empty_headings(root)
     prefix, kept = _headline_plan(title or "", root)
+    opening = _opening_heading(root)
     for heading in list(root.iter(*HEADINGS)):
         if heading is kept:
             heading.tag = "h1"
-        elif same_headline(title or "", heading.text_content()):
+        elif _repeats_title(title or "", heading, opening):
             heading.drop_tree()  # the headline said again (a title repeated in the body)
         elif heading.tag == "h1":
             heading.tag = "h2"

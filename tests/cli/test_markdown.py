@@ -76,6 +76,41 @@ def test_html_document_has_one_headline():
     assert html_document("A & B", "<p>x</p>") == "<h1>A &amp; B</h1>\n<p>x</p>"
 
 
+def test_a_section_heading_holding_the_title_is_no_headline():
+    """A service page's text opens with a paragraph; far down, an <h2> says the title and
+    more ("AI Consulting Services Tailored to Your Business" under the title "AI Consulting
+    Services", wcxb-dev 0719). It was taken for the headline: '#' in the middle, no title
+    on top, and in HTML no <h1> at all."""
+    html = ("<p>We are a certified partner.</p><h2>What you gain</h2><p>Clarity.</p>"
+            "<h2>AI Consulting Services Tailored to Your Business</h2><p>Strategy.</p>")
+    md = to_markdown("AI Consulting Services", html)
+    assert md.splitlines()[0] == "# AI Consulting Services"
+    assert "\n## AI Consulting Services Tailored to Your Business\n" in md
+    assert len(re.findall(r"^# ", md, flags=re.M)) == 1
+    assert html_document("AI Consulting Services", html).startswith(
+        "<h1>AI Consulting Services</h1>")
+    # the text opening with it, it is the headline still ("Story" under "Story | Site")
+    opening = "<h2>AI Consulting Services Tailored to You</h2><p>We are a partner.</p>"
+    assert to_markdown("AI Consulting Services", opening).splitlines()[0] == \
+        "# AI Consulting Services Tailored to You"
+
+
+@pytest.mark.parametrize("title, heading", [
+    ("10 Best Moving Companies in New York (2025 Reviews)", "New York"),
+    ("Laptop vs. Desktop: How Many Watts Does a Computer Use?", "Laptop"),
+])
+def test_a_heading_that_is_a_piece_of_the_title_stays(title, heading):
+    """Only a heading saying the whole title (or the story's part of "Story | Site") is the
+    title said again; each company's "New York" line was dropped as one (wcxb-dev 0057)."""
+    md = to_markdown(title, f"<p>Intro.</p><h3>{heading}</h3><p>Movers.</p>")
+    assert f"### {heading}" in md, md
+    assert md.splitlines()[0] == f"# {_escape(title)}"
+
+
+def _escape(title: str) -> str:
+    return to_markdown(title, "").removeprefix("# ")
+
+
 @pytest.mark.parametrize("html, kept, dropped", [
     # a carousel's heading whose items were left out, then the next section's
     ("<h1>T</h1><p>x</p><h2>Similar Items</h2><h2>Explore</h2><p>Seller.</p>",
