@@ -52,6 +52,9 @@ _LINE_START_NUMBER = re.compile(r"^(\d+)([.)]\s)")
 _LIST_BLOCK = re.compile(r"^(?:- |\d+\. )")
 
 
+_WORD = re.compile(r"[^\W_]+")
+
+
 def _norm(text: str) -> str:
     return _WS.sub(" ", text).strip().casefold()
 
@@ -66,12 +69,19 @@ def parse_fragment(html: str) -> etree._Element:
 
 
 def same_headline(title: str, heading_text: str) -> bool:
-    """True when a heading says the title: equal, or one contains the other
-    (``"Story | Site"`` vs ``"Story"``)."""
-    title_n, heading_n = _norm(title), _norm(heading_text)
+    """True when a heading says the title: the same words, or the words of one run on
+    inside the other's (``"Story | Site"`` vs ``"Story"``); words, not letters: the title
+    "T" is not in the heading "Two"."""
+    title_n, heading_n = _words(title), _words(heading_text)
     if not title_n or not heading_n:
         return False
-    return title_n == heading_n or heading_n in title_n or title_n in heading_n
+    return heading_n in title_n or title_n in heading_n
+
+
+def _words(text: str) -> str:
+    """The text's words, lowercased, each between spaces (so ``in`` finds whole words)."""
+    words = _WORD.findall(text.casefold())
+    return f" {' '.join(words)} " if words else ""
 
 
 def _opening_heading(root: etree._Element) -> etree._Element | None:
@@ -95,8 +105,9 @@ def _is_headline(title: str, heading: etree._Element, opening: etree._Element | 
         same_headline(title, heading.text_content())
 
 
-#: What sets a site's name apart in a title ("Story | Site", "Story - Site")
-_TITLE_PARTS = re.compile(r"\s[|\-\u2013\u2014\u00b7:\u00bb]\s")
+#: What sets a site's name apart in a title ("Story | Site"; not a dash or a colon, which
+#: as often set a subtitle apart: "What is Social Commerce - A guided introduction")
+_TITLE_PARTS = re.compile(r"\s[|\u00b7\u00bb]\s")
 
 
 def _repeats_title(title: str, heading: etree._Element, opening: etree._Element | None
@@ -104,11 +115,11 @@ def _repeats_title(title: str, heading: etree._Element, opening: etree._Element 
     """The headline, or any heading saying the title, or its longest part (the story
     without the site's name), and nothing more. Not a heading that is only a piece of
     it: "Review" under "Phone X Review" is a section's heading."""
-    said = _norm(heading.text_content())
+    said = _words(heading.text_content())
     if not said:
         return False
     longest = max(_TITLE_PARTS.split(title), key=len)
-    return _is_headline(title, heading, opening) or said in (_norm(title), _norm(longest))
+    return _is_headline(title, heading, opening) or said in (_words(title), _words(longest))
 
 
 def _headline_plan(title: str, root: etree._Element) -> tuple[bool, etree._Element | None]:
@@ -202,17 +213,20 @@ def _inner_html(root: etree._Element) -> str:
 
 
 def html_document(title: str, html: str) -> str:
-    """``--format html``: the main HTML under exactly one headline, without the headings
-    that head nothing (:func:`drop_empty_headings`)."""
+    """``--format html``: the main HTML under exactly one headline (``<h1>``; the page's
+    other ``<h1>`` become ``<h2>``, as in Markdown), without the headings that head nothing
+    (:func:`drop_empty_headings`)."""
     root = parse_fragment(html)
-    if drop_empty_headings(root):
+    changed = drop_empty_headings(root)
+    prefix, kept = _headline_plan(title or "", root)
+    for heading in list(root.iter(*HEADINGS)):
+        wanted = "h1" if heading is kept else "h2" if heading.tag == "h1" else heading.tag
+        if heading.tag != wanted:
+            heading.tag = wanted
+            changed = True
+    if changed:
         html = _inner_html(root)
-    if not title.strip():
-        return html
-    opening = _opening_heading(root)
-    if any(_is_headline(title, h, opening) for h in root.iter(*HEADINGS)):
-        return html  # the article already says its headline
-    return f"<h1>{escape(title)}</h1>\n{html}"
+    return f"<h1>{escape(title)}</h1>\n{html}" if prefix else html
 
 
 def to_markdown(title: str, html: str) -> str:

@@ -74,6 +74,13 @@ def test_code_language_from_the_page(markup, language):
 def test_html_document_has_one_headline():
     assert html_document("Story | Site", "<h1>Story</h1><p>x</p>") == "<h1>Story</h1><p>x</p>"
     assert html_document("A & B", "<p>x</p>") == "<h1>A &amp; B</h1>\n<p>x</p>"
+    # the page's other <h1> step down, as in Markdown (a page of ten <h1> printed ten)
+    assert html_document("Tide tables", "<h1>Monday</h1><p>x</p><h1>Tuesday</h1><p>y</p>") == \
+        "<h1>Tide tables</h1>\n<h2>Monday</h2><p>x</p><h2>Tuesday</h2><p>y</p>"
+    # the text opening with a lower heading saying the title: that is the headline
+    assert html_document("Story | Site", "<h2>Story</h2><p>x</p>") == "<h1>Story</h1><p>x</p>"
+    # words, not letters: the heading "Two" does not say the title "T"
+    assert html_document("T", "<h1>Two</h1><p>x</p>") == "<h1>T</h1>\n<h2>Two</h2><p>x</p>"
 
 
 def test_a_section_heading_holding_the_title_is_no_headline():
