@@ -63,6 +63,29 @@ def test_bytes_are_decoded_by_bom_meta_charset_or_detection():
     assert "caf" in decode_html(latin)
 
 
+@pytest.mark.parametrize("codec, text", [
+    ("cp1252", "<p>café crème brûlée à la française, déjà vu. Über die Brücke gehen wir "
+               "zusammen. Señor niño año.</p>"),
+    ("cp1252", "<p>café crème brûlée is a dessert of rich custard topped with a layer of "
+               "hardened caramelized sugar.</p>"),
+    ("cp1252", "<p>Não há informação disponível sobre a ação. A situação é crítica, disse o "
+               "ministério à imprensa.</p>"),
+    ("cp1252", "<p>Größere Veränderungen in der Straßenführung: Fußgänger müssen künftig "
+               "über die Brücke gehen.</p>"),
+    ("cp1250", "<p>Władze miasta ogłosiły, że remont ulicy potrwa do końca września. "
+               "Mieszkańcy są zaniepokojeni.</p>"),
+    ("cp1257", "<p>Lietuvos Respublikos Seimas priėmė įstatymą dėl švietimo sistemos "
+               "pertvarkos ir mokytojų atlyginimų.</p>"),
+    ("cp1251", "<p>Съешь же ещё этих мягких французских булок, да выпей чаю. Широкая "
+               "электрификация южных губерний.</p>"),
+])
+def test_a_page_without_charset_is_read_as_a_browser_reads_it(codec, text):
+    """Without a BOM, a declared or a <meta> charset, windows-1252 wins where it reads the
+    bytes about as well as the detector's best guess: French came out as 'crčme brűlée'
+    (windows-1250) and Portuguese as windows-1257; other scripts keep their own codec."""
+    assert decode_html(text.encode(codec)) == text
+
+
 # --- no page lost to the parser: broken markup repaired -----------------------------------
 
 BROKEN = Path(__file__).resolve().parent / "fixtures" / "broken"

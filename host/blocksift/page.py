@@ -92,6 +92,12 @@ class PageError(ValueError):
     """The input cannot be turned into a page (not text, undecodable)."""
 
 
+#: How much worse than charset-normalizer's best guess windows-1252 may score and still be
+#: taken (its mess ratio, 0-1, and its language coherence, 0-1)
+_WESTERN_CHAOS_MARGIN = 0.1
+_WESTERN_COHERENCE_MARGIN = 0.02
+
+
 def decode_html(data: bytes, declared: str | None = None) -> str:
     """Decode page bytes: BOM, then the declared or ``<meta>`` charset, then detection.
 
@@ -116,10 +122,20 @@ def decode_html(data: bytes, declared: str | None = None) -> str:
             continue
     from charset_normalizer import from_bytes  # lazy: only bytes of unknown charset need it
 
-    best = from_bytes(data).best()
-    if best is not None:
-        return str(best)
-    return data.decode("cp1252", errors="replace")
+    matches = from_bytes(data)
+    best = matches.best()
+    if best is None:
+        return data.decode("cp1252", errors="replace")
+    # Where windows-1252 reads the bytes about as well as the best guess, it wins, as
+    # browsers default to it for legacy pages without a charset: on a French sentence the
+    # detector scored it level with windows-1250 and a hair below windows-1257, and took
+    # one of those ("crème brûlée" as "crčme brűlée"). A wrong Latin-1 reading of Cyrillic
+    # or Greek bytes scores far worse than this margin.
+    western = next((m for m in matches if m.encoding == "cp1252"), None)
+    if western is not None and western.chaos <= best.chaos + _WESTERN_CHAOS_MARGIN and \
+            western.coherence >= best.coherence - _WESTERN_COHERENCE_MARGIN:
+        return str(western)
+    return str(best)
 
 
 def cap_attributes(html: str, tags: TagScan, limit: int = MAX_ATTRIBUTES_PER_TAG) -> str:
