@@ -1951,3 +1951,27 @@ def test_a_chosen_element_in_a_part_its_chosen_box_leaves_out_is_shown_in_its_pl
     assert main.text == render_main(page, [post, quote, code], exclude=exclude,
                                     with_html=False).text
     assert len(main.xpaths) == 3
+
+
+def test_a_bracketed_run_of_sponsored_links_leaves_the_reader_copy() -> None:
+    # the bundled examples/article.html: an ad network's links set inside a paragraph,
+    # "(Sponsored: Coastal cottages Ferry deals Sea kayak tours Tide clocks)", read as words
+    # of the article; a bracket of words naming a sponsor, and links in sentences, stay
+    main = _render(
+        "<h1>Gull Point</h1><p>Where the beam used to sweep the water. (Sponsored: "
+        "<a href='https://ads.example.net/c?id=1'>Coastal cottages</a> "
+        "<a href='https://ads.example.net/c?id=2'>Ferry deals</a>) The county has no plans to "
+        "relight it.</p>"
+        "<p>See the <a href='/charts'>charts</a> [Advertisement: <a href='/x'>Tide clocks</a>"
+        " · <a href='/y'>Kayaks</a>]</p>"
+        "<p>The walk (sponsored by <a href='/county'>the county</a>) starts at noon.</p>"
+        "<p>A list (ads: <a href='/a'>one</a> and <a href='/b'>two</a>) of words stays.</p>")
+    words = " ".join(etree.HTML(main.html).xpath("string()").split())
+    assert "Sponsored" not in words and "Coastal cottages" not in words and "Ferry" not in words
+    assert "Where the beam used to sweep the water. The county has no plans to relight it." in words
+    assert "See the charts" in words and "Advertisement" not in words and "Kayaks" not in words
+    assert "The walk (sponsored by the county) starts at noon." in words
+    assert "A list (ads: one and two) of words stays." in words
+    assert main.html.count("<a ") == 4, main.html
+    # the text is the algorithm's choice, as it was
+    assert "(Sponsored: Coastal cottages Ferry deals)" in main.text

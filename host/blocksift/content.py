@@ -1784,6 +1784,63 @@ def _drop_share_links(clone: etree._Element) -> None:
             _drop(box)
 
 
+#: The opening of a bracketed run of links that a line of text names as paid for: "(Sponsored:",
+#: "[Advertisement:", "(Promoted links:", "(Anzeige:"; the links follow it up to the closing
+#: bracket (:func:`_drop_sponsored_runs`).
+_SPONSORED_OPENING = re.compile(
+    r"[(\[]\s*(?:sponsored(?:\s+links?)?|advertisements?|adverts?|ads?|promoted(?:\s+links?)?"
+    r"|paid\s+(?:links?|content|partners?)|partner\s+links?|anzeigen?|publicité|publicidad)"
+    r"\s*[:：]?\s*$", re.I)
+#: What may stand between two links of such a run: spaces and separators.
+_SPONSORED_GAP = re.compile(r"[\s,;|·•/]*")
+#: The run's closing bracket, first after its last link.
+_SPONSORED_CLOSE = re.compile(r"\s*[)\]]")
+
+
+def _drop_sponsored_runs(clone: etree._Element) -> None:
+    """A bracketed run of links a line of text names as paid for, "(Sponsored: <a>Coastal
+    cottages</a> <a>Ferry deals</a>)", leaves the reader's copy with its label and brackets:
+    an ad network's links set inside a paragraph read as words of the article (the bundled
+    examples/article.html). Only a run of links and nothing else between its label and its
+    closing bracket goes; a bracket of words ("(sponsored by <a>the county</a>)", "(ad:
+    see <a>page 4</a>)") stays, as do links in a sentence."""
+    for parent in list(clone.iter()):
+        children = list(parent)
+        index = 0
+        while index < len(children):
+            first = children[index]
+            before = parent.text if index == 0 else children[index - 1].tail
+            opening = _SPONSORED_OPENING.search(before or "") if first.tag == "a" else None
+            if opening is None:
+                index += 1
+                continue
+            last, close = index, None
+            while True:
+                tail = children[last].tail or ""
+                close = _SPONSORED_CLOSE.match(tail)
+                if close is not None:
+                    break
+                if _SPONSORED_GAP.fullmatch(tail) is None or last + 1 >= len(children) \
+                        or children[last + 1].tag != "a":
+                    break
+                last += 1
+            if close is None:
+                index = last + 1
+                continue
+            head = (before or "")[:opening.start()]
+            rest = (children[last].tail or "")[close.end():]
+            if (not head or head[-1] in _SPACE) and rest[:1] in tuple(_SPACE):
+                rest = rest.lstrip(_SPACE) if head else rest
+            joined = head + rest
+            if index == 0:
+                parent.text = joined
+            else:
+                children[index - 1].tail = joined
+            for link in children[index:last + 1]:
+                parent.remove(link)
+            del children[index:last + 1]
+
+
 #: Most words of a box's text besides a script's link in it for the link to be a control
 #: ("Code: Select all"), not a link in a sentence.
 _SCRIPT_LINK_BESIDE_WORDS = 2
@@ -2008,6 +2065,7 @@ def restructure(clone: etree._Element, math_classes: bool = True,
     _drop_cart_links(clone)
     _drop_script_links(clone)
     _drop_share_links(clone)
+    _drop_sponsored_runs(clone)
     _drop_pager_links(clone)
     _drop_heading_anchors(clone, url)
     _unquote_post_bodies(clone)
