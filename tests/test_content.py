@@ -1975,3 +1975,22 @@ def test_a_bracketed_run_of_sponsored_links_leaves_the_reader_copy() -> None:
     assert main.html.count("<a ") == 4, main.html
     # the text is the algorithm's choice, as it was
     assert "(Sponsored: Coastal cottages Ferry deals)" in main.text
+
+
+def test_ebay_s_clipped_copy_of_the_words_beside_it_is_left_out_of_the_reader() -> None:
+    # eBay's "clipped" class is its screen-reader text: "Seller's other items Seller's other
+    # items" and "See all details See all details on coverage" read twice (wcxb-dev 3021);
+    # a clipped line with no copy of its words beside it stays, as does another class word
+    main = _render(
+        "<h1>Ladies top</h1><p>Sold by leanne.</p>"
+        "<div><span class='ux-textspans'>Seller's other items<span class='clipped'>Seller's "
+        "other items</span></span></div>"
+        "<div><span>Read item description. </span><a href='#COVERAGE'><span>See all details"
+        "<span class='clipped'>See all details on coverage</span></span></a></div>"
+        "<p><span class='textual-display clipped'>A long description cut at its box.</span></p>"
+        "<p>Ships <span class='clipped-image'>within a day</span> from Leeds.</p>")
+    words = " ".join(etree.HTML(main.html).xpath("string()").split())
+    assert words.count("Seller's other items") == 1, words
+    assert "See all details" in words and "on coverage" not in words, words
+    assert "A long description cut at its box." in words
+    assert "Ships within a day from Leeds." in words

@@ -2835,6 +2835,32 @@ def _empty_widget_lines(root: etree._Element) -> list[etree._Element]:
     return found
 
 
+#: eBay's class of text for screen readers alone (its "Skin" stylesheet clips it to a pixel,
+#: as others' "sr-only"): an element so classed, a class word of its own.
+_CLIPPED_XPATH = etree.XPath(
+    "descendant-or-self::*[contains(@class, 'clipped')"
+    " and contains(concat(' ', normalize-space(@class), ' '), ' clipped ')]")
+
+
+def _clipped_copies(root: etree._Element) -> list[etree._Element]:
+    """eBay's screen-reader copies of the words shown beside them (:data:`_CLIPPED_XPATH`):
+    "Seller's other items<span class=clipped>Seller's other items</span>", "See all
+    details<span class=clipped>See all details on coverage</span>" read twice in the reader
+    (wcxb-dev 3021, Firefox ESR). Only one whose words hold all the rest of the text of the
+    element around it (that element says nothing the copy does not): a line clipped to its
+    box on another site's page, with no copy of its words beside it, stays."""
+    found: list[etree._Element] = []
+    for node in _CLIPPED_XPATH(root):
+        parent = node.getparent()
+        if parent is None:
+            continue
+        spoken, around = _squeezed(node), _squeezed(parent)
+        shown = around.replace(spoken, "", 1)
+        if sum(ch.isalnum() for ch in shown) >= 2 and shown in spoken:
+            found.append(node)
+    return found
+
+
 def _names_its_box(node: etree._Element) -> bool:
     """Whether ``node`` holds all the text of the element around it: the name of what that
     element shows instead of words, an icon or a mark (MDN's "Deprecated" icon, a comparison
@@ -2852,7 +2878,8 @@ def unseen_parts(elements: Sequence[etree._Element],
     "Regular price" and "Sale price" labels a shop gives each price), the price block of a
     sale or of a regular price the page's stylesheet does not show
     (:func:`_price_alternatives`), and a widget's line with its counter at zero ("Compare
-    Products (0)", :func:`_empty_widget_lines`). ``spoken_kept``: the shown copies
+    Products (0)", :func:`_empty_widget_lines`), and eBay's screen-reader copy of the words
+    beside it (:func:`_clipped_copies`). ``spoken_kept``: the shown copies
     :func:`screen_reader_copies` leaves out; a screen reader's text beside one stays, as the
     one copy of its words, and so does one naming an icon (:func:`_names_its_box`)."""
     found: list[etree._Element] = []
@@ -2867,6 +2894,7 @@ def unseen_parts(elements: Sequence[etree._Element],
                     and not _names_its_box(node):
                 found.append(node)
         found.extend(_empty_widget_lines(root))
+        found.extend(_clipped_copies(root))
     found.extend(_price_alternatives(elements))
     return found
 
