@@ -195,8 +195,12 @@ def test_a_thread_s_last_post_date_is_not_the_day_it_was_posted():
     found = metadata.extract(page(head + ARTICLE, url="https://forum.example/threads/1/"))
     assert found.published == "2023-08-05"
     # classed so, as older forum software does, or said as "Last reply:"
+    # or with the words in the stamp's own line (Netmums' "Last post: 01/12/2025 at 6:49
+    # pm" under the title was shown as the day of the thread, wcxb-dev 0531)
     for stamp in ("<div class='lastpost'><time datetime='2023-08-07'>Aug 7, 2023</time></div>",
-                  "<p>Last reply: <span class='date'>Aug 7, 2023</span></p>"):
+                  "<p>Last reply: <span class='date'>Aug 7, 2023</span></p>",
+                  "<p>Last post: 08/07/2023 at 6:49 pm</p>",
+                  "<p class='date'>Last post: Aug 7, 2023</p>"):
         found = metadata.extract(page("<h1>Beginner woodworking projects</h1>" + stamp
                                       + "<p class='date'>Posted Aug 5, 2023</p>" + ARTICLE,
                                       url="https://forum.example/threads/1/"))

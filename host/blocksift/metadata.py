@@ -825,12 +825,15 @@ def _in_labeled_row(node: etree._Element) -> bool:
 _ACTIVITY_LABEL = re.compile(r"\b(?:last|latest|newest|most recent)\s+(?:post|posts|reply|"
                              r"replies|replied|activity|active|message|comment)\b", re.I)
 _ACTIVITY_CLASS = re.compile(r"(?:last|latest)[-_]?(?:post|reply|activity|active)", re.I)
+#: How far into a dated line its activity label may start ("Last post: ...", "Thread · Last
+#: reply ...").
+_ACTIVITY_LABEL_AT = 40
 
 
 def _thread_activity(node: etree._Element) -> bool:
     """Whether ``node`` is a thread's latest activity ("last post by JWoodguy13 Aug 7,
     2023" under a forum thread's title), not the day the page's text was posted: its line
-    says so before the date, or it is classed so."""
+    says so before the date (in the element or around it), or it is classed so."""
     line = node
     for _ in range(3):
         if _ACTIVITY_CLASS.search(f"{line.get('class', '')} {line.get('id', '')}"):
@@ -840,6 +843,11 @@ def _thread_activity(node: etree._Element) -> bool:
             break
         line = parent
     own = _text(node)
+    # ... or the line itself opens with the words ("Last post: 01/12/2025 at 6:49 pm", a
+    # thread's stamp under its title on Netmums, read as the day of the page: wcxb-dev 0531)
+    label = _ACTIVITY_LABEL.search(own[:_ACTIVITY_LABEL_AT])
+    if label and not any(ch.isdigit() for ch in own[:label.start()]):
+        return True
     for holder in (node.getparent(), node.getparent().getparent()
                    if node.getparent() is not None else None):
         if holder is None:
