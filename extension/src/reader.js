@@ -784,7 +784,9 @@ function dropOpeningTitle(container, wanted, published) {
 /** The page's own headline usually repeats the title shown above: the <h1> saying it, or the
  * block the main text opens with when that is the title alone, whatever its tag (a <div>),
  * even below a date line (WordPress themes put the date above an <h2> title). Whether one
- * was dropped. */
+ * was dropped. The text then opening with the title again goes too: a forum's first post
+ * heads itself with the thread's title as its subject (phpBB's <h3> under the topic's
+ * <h2>), which stood right under the header's title (wcxb-dev 0540). */
 function dropRepeatedTitle(fragment, title, published) {
   const wanted = squeeze(title);
   if (!wanted) return false;
@@ -794,9 +796,12 @@ function dropRepeatedTitle(fragment, title, published) {
     // also viewed" over its name); once the headline is gone, it headed the text below
     dropEmptyHeadings(fragment, heading);
     heading.remove();
+    dropOpeningTitle(fragment, wanted, published);
     return true;
   }
-  return dropOpeningTitle(fragment, wanted, published);
+  const dropped = dropOpeningTitle(fragment, wanted, published);
+  if (dropped) dropOpeningTitle(fragment, wanted, published);
+  return dropped;
 }
 
 // The longest opening <h1> taken for the page's own wording of its title (a longer one is a

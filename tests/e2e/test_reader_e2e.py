@@ -1994,3 +1994,19 @@ def test_reader_leaves_out_the_name_of_a_broken_icon_in_a_line(
     assert lines[0] == "by ann » Tue Aug 27, 2019 1:47 am", lines
     assert lines[1] == "Fixtures Netherlands of the Eredivisie.", lines  # no size given: not known to be an icon
     assert lines[2] == "The league's table Table of the Eredivisie after round 3 is updated weekly.", lines
+
+
+def test_reader_drops_a_first_post_s_subject_that_says_the_title_again(
+        browser: harness.Browser, site: harness.Site) -> None:
+    """phpBB heads a thread with its title (<h2>) and its first post with the same words as
+    its subject (<h3>): the header's title stood again right under it, a link (wcxb-dev
+    0540, Firefox ESR). A later heading saying the title, past the opening, stays."""
+    html = ("<h2><a href='/viewtopic.php?t=1'>MLS is Back!</a></h2>"
+            "<h3><a href='#p1'>MLS is Back!</a></h3>"
+            "<p>by ann » Tue Aug 27, 2019 1:47 am</p><p>The season is one of the wildest.</p>"
+            "<h3>MLS is Back!</h3><p>And a later post that repeats it.</p>")
+    page = reader_of_answer(browser, "post-subject", stored_answer(site, "MLS is Back!", html))
+    text = text_of(page)
+    assert text.startswith("by ann » Tue Aug 27, 2019 1:47 am"), text
+    assert text.count("MLS is Back!") == 1, text
+    assert page.evaluate("document.getElementById('title').textContent") == "MLS is Back!"
