@@ -453,6 +453,11 @@ function namesAnIcon(img, alt) {
     && /^\p{L}[\p{L}\s'’-]*$/u.test(alt);
 }
 
+/** The alt of a user's picture beside their name ("drat's user avatar", "Avatar of ann"):
+ * a reply's signature on Stack Exchange read "drat / asked Mar 28, 2014 / drat's user avatar"
+ * once the picture failed (wcxb-dev 0360, Firefox ESR). The name beside it says who. */
+const AVATAR_ALT = /\bavatars?\b/i;
+
 /** A picture that does not load (offline, blocked, a 404) is hidden: the browser would draw
  * its broken-picture icon in its place, with its alt text in a box (Chromium). Where the text
  * beside it already says what the alt says (a caption that repeats it, its paragraph, the
@@ -468,7 +473,7 @@ function quietBrokenPictures(content, title) {
       img.dataset.broken = "";
       img.hidden = true;
       const alt = (img.getAttribute("alt") ?? "").replace(/\s+/g, " ").trim();
-      if (namesAnIcon(img, alt) || altRepeats(alt, besideText(img, title))) return;
+      if (namesAnIcon(img, alt) || AVATAR_ALT.test(alt) || altRepeats(alt, besideText(img, title))) return;
       const words = document.createElement("span");
       const alone = standsAlone(img);
       words.className = alone ? "picture-alt alone" : "picture-alt";

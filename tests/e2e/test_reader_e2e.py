@@ -1980,20 +1980,27 @@ def test_reader_leaves_out_the_name_of_a_broken_icon_in_a_line(
         browser: harness.Browser, site: harness.Site) -> None:
     """phpBB opens each post's line with its post icon (11 by 9 pixels, alt "Post") before
     "by <user> » <date>": offline the icon failed and its alt read "Postby ann" (Chromium)
-    or "Post by ann" (wcxb-dev 0540, Firefox ESR). An icon's name is no word of the line; a
-    smiley's code stays, and so does the alt of a picture larger than an icon."""
+    or "Post by ann" (wcxb-dev 0540, Firefox ESR). An icon's name is no word of the line; the
+    alt of a picture larger than an icon, or of one of no given size, stays. The alt of a
+    user's picture beside their name goes too."""
     html = ("<p><a href='/viewtopic.php?p=1#p1'><img src='/missing-icon-post.gif' width='11'"
             " height='9' alt='Post' title='Post'></a>by <strong><a href='/m/1'>ann</a></strong>"
             " » Tue Aug 27, 2019 1:47 am</p>"
             "<p>Fixtures <img src='/missing-flag.gif' alt='Netherlands'> of the Eredivisie.</p>"
             "<p>The league's table <img src='/missing-table.png' width='300' height='200'"
-            " alt='Table of the Eredivisie after round 3'> is updated weekly.</p>")
+            " alt='Table of the Eredivisie after round 3'> is updated weekly.</p>"
+            "<div><p>asked Mar 28, 2014 at 11:38</p><a href='/users/1/drat'><div><img"
+            " src='/missing-avatar.png' alt=\"drat's user avatar\" width='48' height='48'></div>"
+            "</a><div><a href='/users/1/drat'>drat</a></div></div>")
     page = reader_of_answer(browser, "icon-alt", stored_answer(site, "MLS is back", html))
     page.wait_for(f"[...{CONTENT}.querySelectorAll('img')].every(i => 'broken' in i.dataset)")
     lines = page.evaluate(f"[...{CONTENT}.querySelectorAll('p')].map(p => p.innerText.trim())")
     assert lines[0] == "by ann » Tue Aug 27, 2019 1:47 am", lines
     assert lines[1] == "Fixtures Netherlands of the Eredivisie.", lines  # no size given: not known to be an icon
     assert lines[2] == "The league's table Table of the Eredivisie after round 3 is updated weekly.", lines
+    # a user's picture beside their name: its alt says whose, which the name says (wcxb-dev
+    # 0360, Stack Exchange's "drat's user avatar" under a question)
+    assert "avatar" not in text_of(page), text_of(page)
 
 
 def test_reader_drops_a_first_post_s_subject_that_says_the_title_again(
