@@ -1012,11 +1012,13 @@ function afterTextAndRule(fragment, node) {
 /** The post's meta line the main text opens with (author, date, reading time: "ServiceTitan
  * · November 26th, 2024 · 10 Min Read"), which the header above says already: the first
  * short block, before any paragraph, made of nothing else; removed. Whether the line removed
- * held a date. */
+ * held a date. A heading is one when it says a date of the year the header shows: Blogger
+ * heads each day's posts with the day, "<h2 class=date-header>July 27, 2012</h2>", which
+ * stood as the text's first heading under the header's "July 27, 2012" (dragnet R909). */
 function dropOpeningMetaLine(fragment, meta) {
   const names = (meta.authors ?? []).map(squeeze).filter(Boolean);
   if (!names.length && !meta.published) return false;
-  for (const node of fragment.querySelectorAll("p, div, address, ul, li, section, header")) {
+  for (const node of fragment.querySelectorAll("p, div, address, ul, li, section, header, h2, h3, h4, h5, h6")) {
     const text = squeeze(spacedText(node));
     if (!text || node.parentElement?.closest("p, li, address, h1, h2, h3, h4, h5, h6")) continue;
     if (text.length > 160) {
@@ -1025,6 +1027,8 @@ function dropOpeningMetaLine(fragment, meta) {
     }
     const named = names.some((name) => text.includes(name));
     const dated = META_DATES.some((pattern) => text.search(pattern) >= 0);
+    if (HEADINGS.has(node.localName) && (!dated || !meta.published
+        || !text.includes(meta.published.slice(0, 4)))) continue;
     if (!named && !dated) {
       if (node.localName === "p" && text.length >= 80) return false;
       continue;

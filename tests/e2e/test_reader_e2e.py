@@ -2017,3 +2017,20 @@ def test_reader_drops_a_first_post_s_subject_that_says_the_title_again(
     assert text.startswith("by ann » Tue Aug 27, 2019 1:47 am"), text
     assert text.count("MLS is Back!") == 1, text
     assert page.evaluate("document.getElementById('title').textContent") == "MLS is Back!"
+
+
+def test_reader_drops_a_day_s_heading_that_says_the_header_s_date(
+        browser: harness.Browser, site: harness.Site) -> None:
+    """Blogger heads each day's posts with the day ("<h2 class=date-header>July 27,
+    2012</h2>"): it stood as the text's first heading, under the header's own "July 27,
+    2012" (dragnet R909, Firefox ESR). A heading with more than the date stays, and so does
+    a date heading of another year than the header's."""
+    html = ("<h2>July 27, 2012</h2><h3>Tips on how to be more creative by John Cleese</h3>"
+            "<p>Assembling talking points, lists, and tedious outlines is a rather drab exercise"
+            " that neither challenges your creative abilities nor your audience.</p>"
+            "<h2>March 3, 2009</h2><p>An older post of the same blog, of another day.</p>")
+    page = reader_of_answer(browser, "date-heading", stored_answer(
+        site, "Presentation Zen", html, {"published": "2012-07-27", "authors": []}))
+    headings = page.evaluate(f"[...{CONTENT}.querySelectorAll('h2, h3')].map(h => h.textContent)")
+    assert headings == ["Tips on how to be more creative by John Cleese", "March 3, 2009"], headings
+    assert page.evaluate("document.querySelector('#details time').dateTime") == "2012-07-27"
