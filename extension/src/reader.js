@@ -749,6 +749,21 @@ function titleWithDate(text, wanted, published) {
 
 const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 
+/** Whether a heading's squeezed `text` says the squeezed title `wanted` on one side of a
+ * separator in it: a blog's <title> "The Science of Sport: Women's 800m: Analysing Semenya"
+ * over its post's heading "Women's 800m: Analysing Semenya", which stood, a link, right
+ * under the header's title (dragnet R556). */
+function saysTitlePart(text, wanted) {
+  for (const match of wanted.matchAll(new RegExp(TITLE_SEPARATOR, "g"))) {
+    const before = wanted.slice(0, match.index);
+    const after = wanted.slice(match.index + match[0].length);
+    if ((before.trim() && saysTitle(text, before.trim())) || (after.trim() && saysTitle(text, after.trim()))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /** An element's text as read: a line break is a space ("Rebuilding the Legacy<br>of American
  * Made" is the title "Rebuilding the Legacy of American Made", which its textContent,
  * "Legacyof", was not: the headline stood twice, under the title as its subtitle). */
@@ -777,7 +792,7 @@ function dropOpeningTitle(container, wanted, published) {
     if (!text || isDateLine(node)) continue;
     const tag = node.localName;
     if ((saysTitle(text, wanted) && HEADLINE_TAGS.has(tag))
-        || (HEADINGS.has(tag) && titleWithDate(text, wanted, published))) {
+        || (HEADINGS.has(tag) && (titleWithDate(text, wanted, published) || saysTitlePart(text, wanted)))) {
       node.remove();
       return true;
     }
