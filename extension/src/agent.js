@@ -1557,8 +1557,9 @@ export function agentCall(method, args) {
       const rects = [];
       const walker = document.createTreeWalker(document.body ?? document.documentElement, NodeFilter.SHOW_TEXT);
       const range = document.createRange();
+      const shows = textShows();
       for (let node = walker.nextNode(); node && rects.length < 20000; node = walker.nextNode()) {
-        if (!node.data.trim()) continue;
+        if (!node.data.trim() || !shows(node.parentElement)) continue;
         range.selectNodeContents(node);
         for (const r of range.getClientRects()) {
           if (r.width >= 1 && r.height >= 1) rects.push({ x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height });
@@ -1571,6 +1572,32 @@ export function agentCall(method, args) {
         if (r.width >= 1 && r.height >= 1) rects.push({ x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height });
       }
       return rects;
+    }
+
+    /**
+     * Whether the text in an element can be seen (cached per element for one pass): not in
+     * an element hidden (visibility), all but transparent (opacity under 0.05, multiplied
+     * down its ancestors: a font's trick draws a letter 2,400 pixels high at opacity 0.0001
+     * over a shop's page, wcxb-dev 0591) or clipped to a pixel (a heading for screen
+     * readers, whose text's rectangles run on past its one-pixel box). Labels and the
+     * legend kept off such text as off any other, and found no free place.
+     */
+    function textShows() {
+      const opacity = new Map();
+      const opacityOf = (element) => {
+        if (!element) return 1;
+        let value = opacity.get(element);
+        if (value !== undefined) return value;
+        const style = getComputedStyle(element);
+        const own = parseFloat(style.opacity);
+        // (an inline element has no box to clip to: its client size is 0)
+        const clipped = style.overflowX !== "visible" && !["inline", "contents"].includes(style.display)
+          && element.clientWidth <= 1 && element.clientHeight <= 1;
+        value = clipped ? 0 : (Number.isNaN(own) ? 1 : own) * opacityOf(element.parentElement);
+        opacity.set(element, value);
+        return value;
+      };
+      return (element) => !element || (getComputedStyle(element).visibility === "visible" && opacityOf(element) >= 0.05);
     }
 
     /** Document-coordinate boxes of the page's pictures (images, drawings, canvases): a

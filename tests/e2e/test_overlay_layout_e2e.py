@@ -1071,3 +1071,28 @@ def test_labels_keep_off_pictures_where_there_is_room(browser: harness.Browser, 
                          " c = document.querySelector('.cards').getBoundingClientRect();"
                          " return a.left <= c.left + 1 && a.right >= c.right - 1 && a.top <= c.top + 1; })")
     assert browser.act(page, "overlay")["status"] == "overlay-cleared"
+
+
+def test_labels_are_not_kept_off_text_nobody_sees(browser: harness.Browser, site: harness.Site,
+                                                  artifacts: Path) -> None:
+    """A label keeps off the page's text, but not off text that shows nothing: a letter at
+    opacity 0.0001 (a font's trick) over the related stories, and their heading for screen
+    readers, clipped to a pixel. Both counted as text, so the list's label left the first
+    free place, the box's top left corner, for its margin; on a shop's product page
+    (wcxb-dev 0591) such a letter 2,400 pixels high covered every place near the main text,
+    whose label went off the window's right edge."""
+    page = browser.new_tab(site.url("overlay/invisible-text.html"))
+    page.wait_for("document.readyState === 'complete'")
+    page.evaluate(f"(scrollTo(0, document.querySelector('.related').getBoundingClientRect().top + scrollY - 200), {NEXT_FRAME})")
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    page.screenshot(artifacts / "invisible-text.png")
+    box, label = page.evaluate(
+        f"(() => {{ const c = document.querySelector('.related ul').getBoundingClientRect();"
+        f" const b = [...{UI}.querySelectorAll('.box')].find(b => {{ const a = b.getBoundingClientRect();"
+        " return a.left <= c.left + 1 && a.right >= c.right - 1 && a.bottom >= c.bottom - 1 && a.top <= c.top + 1; });"
+        " const r = (e) => { const a = e.getBoundingClientRect(); return [a.left, a.top, a.right, a.bottom]; };"
+        " return b ? [r(b), r(b.querySelector('.label'))] : [null, null]; })()")
+    assert box, "no box over the related stories"
+    # the box's top left corner, inside it
+    assert abs(label[0] - box[0]) <= 6 and abs(label[1] - box[1]) <= 6, (box, label)
+    assert browser.act(page, "overlay")["status"] == "overlay-cleared"
