@@ -2051,3 +2051,22 @@ def test_reader_drops_an_opening_heading_that_says_the_title_after_the_blog_s_na
         site, "The Science of Sport: Women's 800m: Analysing Semenya & other insights", html))
     headings = page.evaluate(f"[...{CONTENT}.querySelectorAll('h2, h3, h4')].map(h => h.textContent)")
     assert headings == ["London 2012: Women's 800m perplexity", "Analysing Semenya"], headings
+
+
+def test_reader_sets_a_list_item_s_number_on_its_first_line_when_it_opens_with_blocks_in_a_span(
+        browser: harness.Browser, site: harness.Site) -> None:
+    """Amazon's best sellers write each item as "<li><span><div>#1</div><div>…</div></span>":
+    the item's number stood alone on an empty line above its text (wcxb-dev 2920, Firefox
+    ESR and Chromium). The number stands on the item's first line, as in an item of text."""
+    html = ("<p>Our most popular products based on sales. Updated frequently.</p><ol>"
+            "<li><span><div><div><span>#1</span></div></div><div><a href='/dp/1'>Blink plus plan"
+            " with monthly auto-renewal</a></div></span></li>"
+            "<li><a href='/dp/2'><div>Apple EarPods Headphones with USB-C Plug</div></a></li>"
+            "<li>Apple AirPods 4 Wireless Earbuds</li></ol>")
+    page = reader_of_answer(browser, "list-blocks", stored_answer(site, "Amazon Best Sellers", html))
+    offsets = page.evaluate(
+        f"[...{CONTENT}.querySelectorAll('li')].map(li => {{ const r = document.createRange();"
+        " const text = document.createTreeWalker(li, NodeFilter.SHOW_TEXT).nextNode();"
+        " r.selectNodeContents(text); return r.getClientRects()[0].top - li.getBoundingClientRect().top; })")
+    # as far below the item's top as in the item of text alone (its line's half-leading)
+    assert all(abs(offset - offsets[-1]) < 3 for offset in offsets), offsets
