@@ -1662,7 +1662,13 @@ export function agentCall(method, args) {
       for (let y = box.top + h; y + h < box.top + box.height && candidates.length < 60; y += Math.max(4, h / 2)) {
         candidates.push({ x: box.left + inset, y, side: "inside" }, { x: right, y, side: "inside" });
       }
+      // A box the window shows across keeps its label where the window shows it: on a page
+      // wider than the window (by some overflowing part), the first free place beside a box
+      // as wide as the window lay past the window's edge, cut off or out of sight.
+      const viewLeft = scrollX, viewRight = scrollX + root.clientWidth;
+      const across = box.left < viewRight && box.left + box.width > viewLeft;
       const fits = (c) => c.x >= pageLeft && c.y >= 0 && c.x + w <= pageWidth
+        && (!across || (c.x >= viewLeft && c.x + w <= viewRight))
         && (!bounds || (c.x >= bounds.left && c.x + w <= bounds.left + bounds.width));
       const obstacles = text.concat(placed);
       let best = null;

@@ -1096,3 +1096,26 @@ def test_labels_are_not_kept_off_text_nobody_sees(browser: harness.Browser, site
     # the box's top left corner, inside it
     assert abs(label[0] - box[0]) <= 6 and abs(label[1] - box[1]) <= 6, (box, label)
     assert browser.act(page, "overlay")["status"] == "overlay-cleared"
+
+
+def test_a_label_stays_in_the_window_on_a_page_wider_than_it(browser: harness.Browser, site: harness.Site,
+                                                             artifacts: Path) -> None:
+    """On a page wider than the window by a part that overflows it (a table of tides at its
+    end), the label of a block as wide as the window stays in the window: the line of links
+    at the top has no free place inside its corners, and its label went to the first free
+    place beside it, right of it, past the window's edge, out of sight (wcxb-dev 0415, a
+    blog whose code overflows, and 0581, 2453: the main text's and a menu's labels)."""
+    page = browser.new_tab(site.url("overlay/overflowing.html"))
+    page.wait_for("document.readyState === 'complete'")
+    assert page.evaluate("document.documentElement.scrollWidth > innerWidth")
+    assert browser.act(page, "overlay")["status"] == "overlay"
+    page.screenshot(artifacts / "overflowing.png")
+    labels = page.evaluate(
+        f"[...{UI}.querySelectorAll('.box')].map(b => {{ const r = b.getBoundingClientRect(),"
+        " l = b.querySelector('.label').getBoundingClientRect();"
+        " return [b.dataset.kind, r.left, r.right, l.left, l.right]; })")
+    width = page.evaluate("document.documentElement.clientWidth")
+    shown = [label for label in labels if label[1] < width]
+    assert any(kind == "nav" or kind == "links" for kind, *_ in shown), labels
+    assert all(0 <= left and right <= width for _, _, _, left, right in shown), (width, labels)
+    assert browser.act(page, "overlay")["status"] == "overlay-cleared"
