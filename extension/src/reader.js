@@ -724,11 +724,22 @@ const saysTitle = (text, wanted) => {
 const OPENING_WRAPPERS = new Set(["div", "section", "header", "hgroup", "article", "main"]);
 const HEADLINE_TAGS = new Set([...OPENING_WRAPPERS, "h1", "h2", "h3", "h4", "h5", "h6", "p"]);
 
-/** A block saying only a date (a <time> alone): a blog's date line, which many themes put
- * above the headline. */
+/** Longest text of a date line written without a <time> ("Saturday, August 11, 2012"). */
+const DATE_LINE_CHARS = 60;
+
+/** A block saying only a date (a <time> alone, or the words of a date and nothing else): a
+ * blog's date line, which many themes put above the headline (Blogger's day heading over
+ * the post's headline, dragnet R556). */
 function isDateLine(element) {
   const stamp = element.localName === "time" ? element : element.querySelector("time");
-  return Boolean(stamp) && squeeze(element.textContent) === squeeze(stamp.textContent);
+  if (stamp) return squeeze(element.textContent) === squeeze(stamp.textContent);
+  const text = squeeze(element.textContent);
+  if (!text || text.length > DATE_LINE_CHARS || !META_DATES.some((pattern) => text.search(pattern) >= 0)) {
+    return false;
+  }
+  let rest = text;
+  for (const pattern of META_DATES) rest = rest.replace(pattern, " ");
+  return !rest.replace(META_WORDS, " ").replace(/[\s|·•,:\-–—/]+/g, "");
 }
 
 /** Whether a heading's squeezed `text` says the title `wanted` with only a date beside it,

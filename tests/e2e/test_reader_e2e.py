@@ -2041,14 +2041,17 @@ def test_reader_drops_an_opening_heading_that_says_the_title_after_the_blog_s_na
     """A blog titles its posts "<blog>: <post>" (Blogger) and heads the post with the post's
     part, a link: "Women's 800m: Analysing Semenya & other insights" stood right under the
     header's "The Science of Sport: Women's 800m: Analysing Semenya & other insights"
-    (dragnet R556, Firefox ESR). A heading saying another part of the text stays."""
-    html = ("<h3><a href='/2012/08/womens-800m.html'>Women's 800m: Analysing Semenya &amp; other"
+    (dragnet R556, Firefox ESR), below the day's heading, a date line. A heading saying
+    another part of the text stays."""
+    html = ("<h2>Saturday, August 11, 2012</h2>"
+            "<h3><a href='/2012/08/womens-800m.html'>Women's 800m: Analysing Semenya &amp; other"
             " insights</a></h3><h4>London 2012: Women's 800m perplexity</h4>"
             "<p>On Thursday night, David Rudisha led home the greatest 800m race we've ever seen,"
             " a world record for every single finishing position.</p>"
             "<h3>Analysing Semenya</h3><p>A heading past the opening stays.</p>")
     page = reader_of_answer(browser, "title-part", stored_answer(
-        site, "The Science of Sport: Women's 800m: Analysing Semenya & other insights", html))
+        site, "The Science of Sport: Women's 800m: Analysing Semenya & other insights", html,
+        {"published": "2012-08-11", "authors": []}))
     headings = page.evaluate(f"[...{CONTENT}.querySelectorAll('h2, h3, h4')].map(h => h.textContent)")
     assert headings == ["London 2012: Women's 800m perplexity", "Analysing Semenya"], headings
 
