@@ -384,6 +384,8 @@ const altWords = (text) => String(text ?? "").toLowerCase().match(/[\p{L}\p{N}]+
 /** Words near a picture past which word-for-word overlap is chance, not a repeat (a
  * caption is about its picture at any length). */
 const NEAR_WORDS = 40;
+/** Fewest words of an alt before the word it is cut in for a cut to be the text's. */
+const CUT_ALT_WORDS = 5;
 
 /**
  * Does a picture's alt text say nothing that the text beside it (`beside`: [{text, caption}],
@@ -399,7 +401,18 @@ export function altRepeats(alt, beside) {
   return beside.some(({ text, caption = false }) => {
     const near = altWords(text);
     if (!near.length) return false;
-    if (` ${near.join(" ")} `.includes(phrase)) return true;
+    const line = ` ${near.join(" ")} `;
+    if (line.includes(phrase)) return true;
+    // the text's words cut short, in the middle of a word: a shop's alt is its product's
+    // name to so many characters ("… Simple One-Tap Setup with iPhone o" under the whole
+    // name, Amazon's best sellers, wcxb-dev 2920)
+    if (words.length > CUT_ALT_WORDS) {
+      const cut = words[words.length - 1];
+      const whole = ` ${words.slice(0, -1).join(" ")} ${cut}`;
+      for (let at = line.indexOf(whole); at >= 0; at = line.indexOf(whole, at + 1)) {
+        if (line[at + whole.length] !== " ") return true; // the next word goes on past the cut
+      }
+    }
     if (!caption && near.length > NEAR_WORDS) return false;
     const seen = new Set(near);
     return words.filter((word) => seen.has(word)).length >= 0.8 * words.length;

@@ -89,6 +89,18 @@ test("a broken picture's alt that the text beside it already says is a repeat; o
   assert.equal(altRepeats("Quay, old, 1890", caption("The old quay in 1890.")), true);
   // the line under it (not a caption) says it
   assert.equal(altRepeats("Ines Calder, harbour master", [{ text: "Ines Calder, harbour master, on the old wall." }]), true);
+  // ... cut short in the middle of a word, as a shop cuts its product's name (Amazon's best
+  // sellers under the whole name beside it, in a card whose words are many: wcxb-dev 2920)
+  const card = "#4 Apple AirTag (2nd Generation): Tracker for Keychain, Wallet, and More; Locator with"
+    + " Sound; Simple One-Tap Setup with iPhone or iPad; Key Finder with up to 1.5X Precision Finding"
+    + " Range* 4.6 out of 5 stars 649 3 offers from $29.00 and a few more words to pass forty of them";
+  assert.equal(altRepeats("Apple AirTag (2nd Generation): Tracker for Keychain, Wallet, and More; Locator"
+    + " with Sound; Simple One-Tap Setup with iPhone o", [{ text: card }]), true);
+  // ... but not a short alt whose last word only begins one beside it, nor one whose words
+  // go on otherwise
+  assert.equal(altRepeats("Apple Air", [{ text: card }]), false);
+  assert.equal(altRepeats("Apple AirTag (2nd Generation): Tracker for Keychain, Wallet, and More; Locator"
+    + " with Sound; Simple One-Tap Setup with Android", [{ text: card }]), false);
   // nothing to say
   for (const alt of ["", "  ", null, "Photo", "image"]) assert.equal(altRepeats(alt, []), true, String(alt));
   // it says more: a map the caption does not name, a chart's figures, a credit
