@@ -458,6 +458,34 @@ function namesAnIcon(img, alt) {
  * once the picture failed (wcxb-dev 0360, Firefox ESR). The name beside it says who. */
 const AVATAR_ALT = /\bavatars?\b/i;
 
+/** What shows in a list item or a line besides pictures that failed and took no words. */
+const SHOWN_MEDIA = "img:not([hidden]), video, audio, svg, canvas, iframe, math, .picture-alt";
+
+/** The room a picture that failed, leaving nothing in its place, held open: the line break
+ * after it when it opened its line (a blog's sidebar list of buttons, "<li><a><img></a><br>
+ * A visual gathering of…", began each item with an empty line), and the list item it was
+ * all of (an empty bullet; dragnet R229, Firefox ESR). */
+function closeGap(img) {
+  let holder = img.parentElement?.localName === "picture" ? img.parentElement : img;
+  while (holder.parentElement && PICTURE_WRAPPERS.has(holder.parentElement.localName)
+         && holder.parentElement.childElementCount === 1 && !holder.parentElement.textContent.trim()) {
+    holder = holder.parentElement;
+  }
+  const item = holder.closest("li");
+  if (item && $("content").contains(item) && !item.textContent.trim() && !item.querySelector(SHOWN_MEDIA)) {
+    item.hidden = true;
+    return;
+  }
+  const before = (node) => { for (let at = node.previousSibling; at; at = at.previousSibling) {
+    if (at.nodeType === Node.TEXT_NODE ? at.data.trim() : at.nodeType === Node.ELEMENT_NODE
+        && !at.hidden && (at.textContent.trim() || at.matches(SHOWN_MEDIA) || at.querySelector(SHOWN_MEDIA))) return true;
+  } return false; };
+  if (before(holder)) return;
+  let next = holder.nextSibling;
+  while (next && next.nodeType === Node.TEXT_NODE && !next.data.trim()) next = next.nextSibling;
+  if (next?.nodeType === Node.ELEMENT_NODE && next.localName === "br") next.hidden = true;
+}
+
 /** A picture that does not load (offline, blocked, a 404) is hidden: the browser would draw
  * its broken-picture icon in its place, with its alt text in a box (Chromium). Where the text
  * beside it already says what the alt says (a caption that repeats it, its paragraph, the
@@ -473,7 +501,10 @@ function quietBrokenPictures(content, title) {
       img.dataset.broken = "";
       img.hidden = true;
       const alt = (img.getAttribute("alt") ?? "").replace(/\s+/g, " ").trim();
-      if (namesAnIcon(img, alt) || AVATAR_ALT.test(alt) || altRepeats(alt, besideText(img, title))) return;
+      if (namesAnIcon(img, alt) || AVATAR_ALT.test(alt) || altRepeats(alt, besideText(img, title))) {
+        closeGap(img);
+        return;
+      }
       const words = document.createElement("span");
       const alone = standsAlone(img);
       words.className = alone ? "picture-alt alone" : "picture-alt";

@@ -2073,3 +2073,23 @@ def test_reader_sets_a_list_item_s_number_on_its_first_line_when_it_opens_with_b
         " r.selectNodeContents(text); return r.getClientRects()[0].top - li.getBoundingClientRect().top; })")
     # as far below the item's top as in the item of text alone (its line's half-leading)
     assert all(abs(offset - offsets[-1]) < 3 for offset in offsets), offsets
+
+
+def test_reader_closes_the_room_a_broken_picture_held_open_at_a_line_s_start(
+        browser: harness.Browser, site: harness.Site) -> None:
+    """A blog's sidebar lists its buttons as "<li><a><img></a><br>words</li>": once the
+    pictures failed each item began with an empty line, and an item of a picture alone was an
+    empty bullet (dragnet R229, Firefox ESR). A line break after words stays."""
+    html = ("<p>Elsewhere on the web.</p><ul>"
+            "<li><a href='/jnx'><img src='/missing-button.jpg'></a> </li>"
+            "<li><a href='/skull'><img src='/missing-skull.jpg'></a><br>A visual gathering of"
+            " Queen Michelle's deepest thoughts.</li>"
+            "<li><a href='/twitter'><img src='/missing-twitter.jpg'></a> <br>Sign up for the"
+            " ramblings on Twitter.<br>Or not.</li></ul>")
+    page = reader_of_answer(browser, "picture-gap", stored_answer(site, "Kingdom of Style", html))
+    page.wait_for(f"[...{CONTENT}.querySelectorAll('img')].every(i => 'broken' in i.dataset)")
+    items = page.evaluate(
+        f"[...{CONTENT}.querySelectorAll('li')].map(li => [li.getClientRects().length > 0, li.innerText])")
+    assert [shown for shown, _text in items] == [False, True, True], items
+    assert items[1][1] == "A visual gathering of Queen Michelle's deepest thoughts.", items
+    assert items[2][1] == "Sign up for the ramblings on Twitter.\nOr not.", items
