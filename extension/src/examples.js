@@ -146,14 +146,10 @@ async function showExample(exampleId) {
     const blocks = example.blocks ?? [];
     const close = el("button", { type: "button", class: "close-view", text: "Close",
       title: "Close this example's view" });
-    close.addEventListener("click", () => {
-      box.hidden = true;
-      delete box.dataset.exampleId;
-      // back to the row it was opened from, for keyboard users
-      document.querySelector(`tr[data-example-id="${exampleId}"] button.link`)?.focus();
-    });
+    close.addEventListener("click", () => closeExample(box));
+    const heading = el("h4", { text: example.title || `Example ${exampleId}`, tabindex: "-1" });
     box.replaceChildren(
-      el("div", { class: "view-head" }, el("h4", { text: example.title || `Example ${exampleId}` }), close),
+      el("div", { class: "view-head" }, heading, close),
       el("p", { class: "muted small" },
         example.url ? el("span", { text: example.url }) : "(no address)",
         ` · ${new Date(example.created * 1000).toLocaleString()} · corrected ${example.algorithm || "—"}`
@@ -163,9 +159,22 @@ async function showExample(exampleId) {
       ...blocks.map((block) => el("div", { class: "block" },
         el("span", { class: `kind ${block.kind}`, text: block.kind }), " ",
         el("span", { text: `${plural(block.ids?.length ?? 0, "element")} · ${(block.text ?? "").slice(0, 200)}` }))));
+    // The view is under the whole list: bring it into sight (its top, when it is taller than
+    // the window) and the keyboard's focus with it, or a click on a title low in the window
+    // seemed to do nothing.
+    heading.focus({ preventScroll: true });
+    box.scrollIntoView({ block: "nearest" });
   } catch (err) {
     renderError(box, err);
   }
+}
+
+/** Close the example's view; the focus goes back to the title it was opened from. */
+function closeExample(box) {
+  const exampleId = box.dataset.exampleId;
+  box.hidden = true;
+  delete box.dataset.exampleId;
+  document.querySelector(`tr[data-example-id="${exampleId}"] button.link`)?.focus();
 }
 
 async function exportExamples() {
@@ -245,6 +254,12 @@ async function saveExcluded() {
 
 async function main() {
   $("examples-refresh").addEventListener("click", renderList);
+  $("example-view").addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !$("example-view").hidden) {
+      event.preventDefault();
+      closeExample($("example-view"));
+    }
+  });
   $("examples-export").addEventListener("click", exportExamples);
   $("train").addEventListener("click", train);
   $("excluded-save").addEventListener("click", saveExcluded);
