@@ -50,6 +50,11 @@ function row(item) {
   const remove = el("button", { type: "button", class: "delete", text: "Delete", title: "Delete this example" });
   remove.addEventListener("click", async () => {
     remove.disabled = true;
+    // The list is drawn again without this row: the focus goes to the next example's title
+    // (the one before when this is the last), not to the page's start with the button.
+    const here = remove.closest("tr");
+    const neighbour = (here?.nextElementSibling ?? here?.previousElementSibling)?.dataset.exampleId;
+    let focusAfter = neighbour ? titleOf(neighbour) : () => $("examples-undo");
     try {
       // Kept until the next delete, so Undo can store it again. The host deletes the earlier
       // label this one replaced with it: Undo puts that one back too, first, so that this one
@@ -62,8 +67,10 @@ function row(item) {
       showDeleted(example, earlier);
     } catch (err) {
       renderError($("examples-deleted"), err);
+      focusAfter = () => document.querySelector(`tr[data-example-id="${item.exampleId}"] button.delete`);
     }
     await renderList();
+    (focusAfter() ?? $("examples-undo") ?? $("examples-refresh")).focus();
   });
   const title = [view];
   if (item.replaces) {
@@ -80,6 +87,11 @@ function row(item) {
     el("td", { class: "actions-cell" }, remove));
 }
 
+/** A function finding an example's title button in the list as drawn then. */
+function titleOf(exampleId) {
+  return () => document.querySelector(`tr[data-example-id="${exampleId}"] button.link`);
+}
+
 function nameOf(example) {
   return example.title || example.url || `Example ${example.exampleId}`;
 }
@@ -88,6 +100,7 @@ function nameOf(example) {
 async function restoreEarlier(item, button) {
   const out = $("examples-deleted");
   button.disabled = true;
+  let focusAfter = () => document.querySelector(`tr[data-example-id="${item.exampleId}"] button.restore-earlier`);
   try {
     const { example } = await ask(MSG.EXAMPLES, { op: "get", exampleId: item.replaces });
     // Saved again as the page's label now: a new number and date, at the top of the list.
@@ -95,11 +108,13 @@ async function restoreEarlier(item, button) {
     out.replaceChildren(`Restored your earlier label of “${nameOf(example)}” as example ${reply.exampleId}; `
       + "the label it replaced can be restored the same way.");
     root.dataset.examplesRestored = String(reply.exampleId);
+    focusAfter = titleOf(reply.exampleId);
   } catch (err) {
     button.disabled = false;
     renderError(out, err);
   }
   await renderList();
+  focusAfter()?.focus();
 }
 
 /**
@@ -113,6 +128,7 @@ function showDeleted(example, earlier = null) {
   const restoredEarlier = Boolean(earlier);
   undo.addEventListener("click", async () => {
     undo.disabled = true;
+    let focusAfter = () => undo; // put back in the message when the store failed
     try {
       if (earlier) {
         await ask(MSG.EXAMPLES, { op: "restore", example: earlier });
@@ -125,12 +141,14 @@ function showDeleted(example, earlier = null) {
         : reply.replaced?.length ? " Your earlier label of this page is restorable from its row again." : "";
       out.replaceChildren(`Restored “${nameOf(example)}” as example ${reply.exampleId}.${replaced}`);
       root.dataset.examplesRestored = String(reply.exampleId);
+      focusAfter = titleOf(reply.exampleId); // back at its place in the list
     } catch (err) {
       undo.disabled = false;
       renderError(out, err);
       out.append(" ", undo);
     }
     await renderList();
+    (focusAfter() ?? $("examples-refresh")).focus();
   });
   out.replaceChildren(`Deleted “${nameOf(example)}”${earlier ? " and the earlier label of its page it had replaced" : ""}. `, undo);
   root.dataset.examplesDeleted = String(example.exampleId);

@@ -25,18 +25,22 @@ LONG_TITLE = ("An extraordinarily long headline about the municipal council's de
 ZH_TITLE = "北方港口的渡轮在冬季继续运行，居民们几乎不谈论别的事情"
 
 
-def seed(host: harness.HostInstall, tmp_path: Path, titles: list[str]) -> None:
+def seed(host: harness.HostInstall, tmp_path: Path, titles: list[str], with_ids: bool = True) -> None:
     """Labeled examples of https://ferries.example/<n>.html in the host's database, the first
-    title the oldest (so the list shows them last title first)."""
+    title the oldest (so the list shows them last title first). ``with_ids``: with the ids of
+    their main text's elements, as an export with marked blocks has them; else the label is
+    the text alone (a dataset's page, an export without marked blocks)."""
     pages = tmp_path / "seed.jsonl.gz"
     with gzip.open(pages, "wt", encoding="utf-8") as handle:
         for n, title in enumerate(titles):
             text = f"{title}. The harbour town kept its ferries running through the winter ({n})."
-            handle.write(json.dumps({
+            record = {
                 "id": f"p{n}", "url": f"https://ferries.example/{n}.html", "title": title,
                 "created": 1_700_000_000 + 60 * n, "gold": text,
-                "html": f"<html><head><title>{title}</title></head><body><p>{text}</p></body></html>"},
-                ensure_ascii=False) + "\n")
+                "html": f"<html><head><title>{title}</title></head><body><p data-bsid='3'>{text}</p></body></html>"}
+            if with_ids:
+                record.update(main_ids=["3"], marked_blocks=[])
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
     env = {**os.environ, "PYTHONPATH": str(harness.REPO / "host"), "BLOCKSIFT_HOME": str(host.home)}
     subprocess.run([sys.executable, "-m", "blocksift", "examples", "import", str(pages)], env=env,
                    check=True, capture_output=True, timeout=300)
@@ -77,3 +81,44 @@ def test_an_opened_example_comes_into_sight_and_esc_closes_it(
     keys.press("Escape")
     options.wait_for("document.getElementById('example-view').hidden")
     assert focused(options) == "9 button.link"
+
+
+def test_the_focus_stays_in_the_list_after_a_delete_and_its_undo(
+        browser: harness.Browser, host: harness.HostInstall, tmp_path: Path, artifacts: Path) -> None:
+    """Keyboard alone: Delete re-drew the list, and the focus went with the button to the
+    page's start (a Tab then went to Refresh at the top); after Undo too. Now it goes to the
+    next example's title (the one before when the last went), to Undo when none is left, and
+    back to the restored example's title after Undo."""
+    seed(host, tmp_path, ["Ferries of the north", ZH_TITLE, LONG_TITLE])
+    options = open_options(browser, 3)
+    keys = Input(options)
+    # the middle one (the Chinese title): the focus goes to the next row's title
+    options.evaluate("document.querySelector(\"tr[data-example-id='2'] button.delete\").focus(), true")
+    keys.press("Enter")
+    options.wait_for(f"{ROOT}.examplesCount === '2' && {ROOT}.examplesStatus === 'ready'")
+    assert f"Deleted “{ZH_TITLE}”" in options.evaluate("document.getElementById('examples-deleted').textContent")
+    assert focused(options) == "1 button.link"
+    options.screenshot(artifacts / "deleted.png")
+    # Undo (reached from the message) puts it back at its place, with the focus on its title
+    options.evaluate("document.getElementById('examples-undo').focus(), true")
+    keys.press("Enter")
+    options.wait_for(f"{ROOT}.examplesRestored === '2' && {ROOT}.examplesCount === '3'"
+                     f" && {ROOT}.examplesStatus === 'ready'")
+    assert options.evaluate("[...document.querySelectorAll('#examples-table tbody tr')]"
+                            ".map(r => r.dataset.exampleId)") == ["3", "2", "1"]
+    assert focused(options) == "2 button.link"
+    # the last row: the focus goes to the row before it
+    options.evaluate("document.querySelector(\"tr[data-example-id='1'] button.delete\").focus(), true")
+    keys.press("Enter")
+    options.wait_for(f"{ROOT}.examplesCount === '2' && {ROOT}.examplesStatus === 'ready'")
+    assert focused(options) == "2 button.link"
+    # none left: the focus goes to Undo
+    for example_id in ("2", "3"):
+        options.evaluate(f"document.querySelector(\"tr[data-example-id='{example_id}'] button.delete\").focus(), true")
+        keys.press("Enter")
+        options.wait_for(f"{ROOT}.examplesDeleted === '{example_id}' && {ROOT}.examplesStatus === 'ready'")
+    assert options.evaluate(f"{ROOT}.examplesCount") == "0"
+    assert focused(options) == "- button"
+    assert options.evaluate("document.activeElement.id") == "examples-undo"
+    options.evaluate("document.getElementById('examples').scrollIntoView(), true")
+    options.screenshot(artifacts / "empty.png")
