@@ -81,9 +81,11 @@ function row(item) {
     title.push(el("div", { class: "muted small replaced-note" }, "Replaced your earlier label of this page. ", restore));
   }
   return el("tr", { "data-example-id": item.exampleId, "data-replaces": item.replaces ?? "" },
-    el("td", {}, ...title), el("td", { text: item.site ?? "—" }),
-    el("td", { text: new Date(item.created * 1000).toLocaleString() }),
-    el("td", { text: String(item.mainChars) }), el("td", { text: String(item.blocks) }),
+    el("td", { class: "title" }, ...title), el("td", { class: "site", text: item.site ?? "—" }),
+    el("td", { class: "date", text: new Date(item.created * 1000).toLocaleString() }),
+    // the unit shows where a narrow window stacks the cells without their column heads
+    el("td", { class: "chars" }, String(item.mainChars), el("span", { class: "unit", text: ` ${item.mainChars === 1 ? "character" : "characters"}` })),
+    el("td", { class: "blocks" }, String(item.blocks), el("span", { class: "unit", text: ` ${item.blocks === 1 ? "block" : "blocks"}` })),
     el("td", { class: "actions-cell" }, remove));
 }
 

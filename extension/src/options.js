@@ -75,8 +75,8 @@ function renderRules() {
       renderRules();
     });
     body.append(el("tr", { "data-site": rule.site },
-      el("td", { text: rule.site }), el("td", {}, action), el("td", {}, algorithm),
-      el("td", {}, el("code", { text: params })), el("td", {}, revert)));
+      el("td", { class: "site", text: rule.site }), el("td", {}, action), el("td", {}, algorithm),
+      el("td", {}, el("code", { text: params })), el("td", { class: "actions-cell" }, revert)));
   }
 }
 

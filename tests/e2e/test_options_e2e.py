@@ -122,3 +122,33 @@ def test_the_focus_stays_in_the_list_after_a_delete_and_its_undo(
     assert options.evaluate("document.activeElement.id") == "examples-undo"
     options.evaluate("document.getElementById('examples').scrollIntoView(), true")
     options.screenshot(artifacts / "empty.png")
+
+
+def test_the_options_page_fits_a_narrow_window(
+        browser: harness.Browser, host: harness.HostInstall, tmp_path: Path, artifacts: Path) -> None:
+    """In a window 420 px wide the Examples table and the site rules' table ran past its right
+    edge (the page scrolled sideways, each Delete and Revert button cut off), and so did the
+    saved articles' folder field and an export's path. Each row of a table now stacks its cells; nothing is wider
+    than the window."""
+    seed(host, tmp_path, ["Ferries of the north", ZH_TITLE, LONG_TITLE])
+    options = open_options(browser, 3)
+    options.evaluate("(globalThis.browser ?? chrome).storage.local.set({settings: {rules: [{site: "
+                     "'news.example-longname.co.uk', action: 'reader', algorithm: 'linkblocks', "
+                     "params: {c_t: 4, d_t: 2}, createdAt: 1}]}}).then(() => true)")
+    options.wait_for("!!document.querySelector('#rules tr[data-site] .revert')")
+    options.set_viewport(420, 800)
+    options.wait_for("innerWidth === 420")
+    options.evaluate("document.getElementById('examples-export').click(), true")  # shows a long path
+    options.wait_for(f"{ROOT}.exportPath")
+    options.evaluate("document.getElementById('examples-table').scrollIntoView(), true")
+    options.screenshot(artifacts / "narrow-examples.png")
+    options.evaluate("document.getElementById('rules').scrollIntoView(), true")
+    options.screenshot(artifacts / "narrow-rules.png")
+    assert options.evaluate("document.documentElement.scrollWidth") <= 420
+    outside = options.evaluate("[...document.querySelectorAll('main *')].filter(e => e.getClientRects().length"
+                               " && e.getBoundingClientRect().right > innerWidth)"
+                               ".map(e => e.localName + (e.id ? '#' + e.id : '') + '.' + e.className)")
+    assert outside == []
+    # every row still says what each number is
+    row = options.evaluate("document.querySelector(\"tr[data-example-id='1']\").innerText.replace(/\\s+/g, ' ')")
+    assert "87 characters" in row and "0 blocks" in row, row
