@@ -170,6 +170,9 @@ export function restoreRequest(example, { keep = true } = {}) {
     mainIds: (example.mainIdList ?? []).map(String), blocks: example.blocks ?? [],
     algorithm: example.algorithm ?? "", algorithmOutput: example.algorithmOutput ?? {}, isPrivate: false,
   });
+  // An example labeled by its text alone (a dataset's page, an import from an export
+  // without marked blocks) has no element ids: its text goes back as it was.
+  if (!request.mainIds.length && typeof example.mainText === "string") request.mainText = example.mainText;
   const exampleId = Number(example.exampleId);
   const created = Number(example.created);
   if (keep && Number.isInteger(exampleId) && exampleId >= 1 && Number.isFinite(created) && created >= 0) {

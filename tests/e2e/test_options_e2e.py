@@ -152,3 +152,26 @@ def test_the_options_page_fits_a_narrow_window(
     # every row still says what each number is
     row = options.evaluate("document.querySelector(\"tr[data-example-id='1']\").innerText.replace(/\\s+/g, ' ')")
     assert "87 characters" in row and "0 blocks" in row, row
+
+
+def test_undo_brings_back_an_example_labeled_by_its_text_alone(
+        browser: harness.Browser, host: harness.HostInstall, tmp_path: Path, artifacts: Path) -> None:
+    """An example imported from a dataset or from an export without marked blocks has its
+    main text and no element ids. Undo of its delete was refused with "Select at least one
+    element of main text to save" and the example was gone; now it comes back as it was."""
+    seed(host, tmp_path, ["Ferries of the north", ZH_TITLE], with_ids=False)
+    options = open_options(browser, 2)
+    get = ("(globalThis.browser ?? chrome).runtime.sendMessage({type: 'blocksift/examples', op: 'get',"
+           " exampleId: 2}).then(r => r.value.example)")
+    before = options.evaluate(get)
+    assert before["mainIdList"] == []
+    Input(options).click("tr[data-example-id='2'] button.delete")
+    options.wait_for(f"{ROOT}.examplesCount === '1' && {ROOT}.examplesStatus === 'ready'")
+    Input(options).click("#examples-undo")
+    options.wait_for(f"{ROOT}.examplesCount === '2' && {ROOT}.examplesStatus === 'ready'", timeout=60)
+    options.screenshot(artifacts / "undone.png")
+    assert options.evaluate(f"{ROOT}.examplesRestored") == "2", options.evaluate(
+        "document.getElementById('examples-deleted').textContent")
+    after = options.evaluate(get)
+    for key in ("exampleId", "url", "title", "created", "html", "mainText", "mainIdList", "blocks", "mainChars"):
+        assert after[key] == before[key], key

@@ -497,14 +497,18 @@ class Session:
             if request.private:
                 raise _RequestError(ErrorCode.PRIVATE_WINDOW,
                                     "examples are never captured in private windows")
-            if not request.main_ids:
+            if request.main_ids:
+                text, title = gold_from_ids(request.html, request.main_ids, request.url,
+                                            request.id_attr)
+                if not text.strip():
+                    raise _RequestError(ErrorCode.INVALID_MESSAGE,
+                                        "none of the selected ids holds text in this snapshot")
+            elif request.main_text is not None:
+                # an example labeled by its text alone, stored again as it was (Undo)
+                text, title = request.main_text, ""
+            else:
                 raise _RequestError(ErrorCode.INVALID_MESSAGE,
                                     "select at least one element of main text to save")
-            text, title = gold_from_ids(request.html, request.main_ids, request.url,
-                                        request.id_attr)
-            if not text.strip():
-                raise _RequestError(ErrorCode.INVALID_MESSAGE,
-                                    "none of the selected ids holds text in this snapshot")
             example = Example(html=request.html, main_text=text, url=request.url,
                               title=request.title or title, main_ids=list(request.main_ids),
                               blocks=[b.model_dump() for b in request.blocks],

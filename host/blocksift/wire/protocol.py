@@ -159,6 +159,10 @@ class ExamplesSaveRequest(RequestModel):
     restore: ExampleRestore | None = Field(
         None, description="Undo of a delete: the example keeps its date, and its number "
                           "when that is free (else it gets a new one)")
+    main_text: str | None = Field(
+        None, description="The label as text, only with no mainIds: an example stored without "
+                    "element ids (a dataset's page, one imported from an export without marked "
+                    "blocks) that the options page's Undo or Restore earlier label stores again")
 
 
 @request
