@@ -403,8 +403,9 @@ const PICTURE_WRAPPERS = new Set(["a", "picture", "span", "source"]);
 const BESIDE_CHARS = 2000;
 
 /** The text beside a picture (altRepeats): its figure's captions, the paragraph it sits in,
- * and the elements just before and after it (or its figure, or the box of pictures alone it
- * sits in); the reader's title for the article's opening picture. */
+ * the words of the wrappers it sits in (its link), and the elements just before and after it
+ * (or its figure, or the box of pictures alone it sits in); the reader's title for the
+ * article's opening picture. */
 function besideText(img, title) {
   const content = $("content");
   const beside = [];
@@ -417,7 +418,14 @@ function besideText(img, title) {
   let holder = figure && content.contains(figure) ? figure : img;
   while (holder.parentElement && holder.parentElement !== content
          && (PICTURE_WRAPPERS.has(holder.parentElement.localName)
-             || !holder.parentElement.textContent.trim())) holder = holder.parentElement;
+             || !holder.parentElement.textContent.trim())) {
+    holder = holder.parentElement;
+    // a wrapper's own words: a card's link holds its picture and its name under it
+    // ("<a><div><img alt='Esther Anurika'></div><p>Esther Anurika Alison Graduate</p></a>",
+    // wcxb-dev 0132), which its neighbours, the other cards, do not
+    const words = holder.textContent;
+    if (words.trim() && words.length <= BESIDE_CHARS) beside.push({ text: words });
+  }
   const parent = holder.parentElement;
   if (parent && parent !== content && parent.textContent.length <= BESIDE_CHARS) {
     beside.push({ text: parent.textContent });

@@ -2093,3 +2093,26 @@ def test_reader_closes_the_room_a_broken_picture_held_open_at_a_line_s_start(
     assert [shown for shown, _text in items] == [False, True, True], items
     assert items[1][1] == "A visual gathering of Queen Michelle's deepest thoughts.", items
     assert items[2][1] == "Sign up for the ramblings on Twitter.\nOr not.", items
+
+
+def test_reader_leaves_out_a_broken_picture_s_alt_that_its_link_s_words_say(
+        browser: harness.Browser, site: harness.Site) -> None:
+    """A course site's testimonials are links each holding a video's picture and the
+    learner's name under it ("<a><div><img alt='Esther Anurika'></div><p>Esther Anurika
+    Alison Graduate</p></a>"): once the pictures failed each name stood twice (wcxb-dev
+    0132, Firefox ESR), the link's words not looked at beside the picture. An alt that says
+    more than its link stays."""
+    cards = "".join(
+        f"<a href='/watch?v={n}'><div><img src='/missing-{n}.jpg' width='336' height='189'"
+        f" alt='{alt}'></div><p><span>{name}</span> {role}</p></a>"
+        for n, (alt, name, role) in enumerate([
+            ("Ikechukwu Odiaka", "Ikechukwu Odiaka", "Assistant Nurse"),
+            ("Esther Anurika", "Esther Anurika", "Alison Graduate"),
+            ("Map of the home towns of learners", "Learners", "across Nigeria")]))
+    long_text = "Over 50 million learners have used Alison to empower themselves. " * 35
+    html = f"<div><p>{long_text}</p>{cards}</div>"
+    page = reader_of_answer(browser, "link-alt", stored_answer(site, "Alison courses", html))
+    page.set_viewport(1100, 4000)  # all of it in view: Firefox leaves a lazy picture below unloaded
+    page.wait_for(f"[...{CONTENT}.querySelectorAll('img')].every(i => 'broken' in i.dataset)")
+    alts = page.evaluate(f"[...{CONTENT}.querySelectorAll('.picture-alt')].map(a => a.textContent)")
+    assert alts == ["Map of the home towns of learners"], alts
