@@ -274,6 +274,9 @@ async function saveExcluded() {
 
 async function main() {
   $("examples-refresh").addEventListener("click", renderList);
+  // "Check again" or another transport on the options page (options.js): the list follows,
+  // so an error from the host before does not stay under a host that answers now.
+  document.addEventListener("blocksift:host-checked", () => renderList());
   $("example-view").addEventListener("keydown", (event) => {
     if (event.key === "Escape" && !$("example-view").hidden) {
       event.preventDefault();

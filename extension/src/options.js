@@ -148,7 +148,12 @@ function renderStoreProblems(problems) {
   }));
 }
 
-async function checkHost() {
+/**
+ * Ask the host for its hello and show it. `all`: the other sections that ask the host follow
+ * (the saved articles' folder here, the Examples list through "blocksift:host-checked"), as
+ * after "Check again" or a change of the transport, which may reach another host or none.
+ */
+async function checkHost({ all = false } = {}) {
   const box = $("host-status");
   box.textContent = "Checking…";
   try {
@@ -164,6 +169,10 @@ async function checkHost() {
   renderAlgorithm();
   renderRules();
   await renderStats();
+  if (all) {
+    await renderExportFolder();
+    document.dispatchEvent(new Event("blocksift:host-checked"));
+  }
 }
 
 async function renderKeys() {
@@ -232,6 +241,7 @@ async function main() {
     radio.addEventListener("change", async () => {
       await save((s) => ({ ...s, transport: { ...s.transport, kind: radio.value } }));
       $("ws-fields").hidden = settings.transport.kind !== "websocket";
+      await checkHost({ all: true }); // the Host section said "Connected" to the one before
     });
   }
   // Values are read when the user changes them, not when the queued save runs (a re-render in
@@ -240,9 +250,10 @@ async function main() {
     const value = $(id).checked;
     return save((s) => ({ ...s, privacy: { ...s.privacy, [key]: value } }));
   };
-  const transport = (key, id) => {
+  const transport = async (key, id) => {
     const value = $(id).value;
-    return save((s) => ({ ...s, transport: { ...s.transport, [key]: value } }));
+    await save((s) => ({ ...s, transport: { ...s.transport, [key]: value } }));
+    if (settings.transport.kind === "websocket") await checkHost({ all: true });
   };
   $("ws-url").addEventListener("change", () => transport("wsUrl", "ws-url"));
   $("ws-token").addEventListener("change", () => transport("wsToken", "ws-token"));
@@ -250,7 +261,7 @@ async function main() {
   $("always-private").addEventListener("change", () => privacy("alwaysPrivate", "always-private"));
   $("run-in-private").addEventListener("change", () => privacy("runInPrivate", "run-in-private"));
   $("learn-sites").addEventListener("change", () => privacy("learnSites", "learn-sites"));
-  $("check-host").addEventListener("click", checkHost);
+  $("check-host").addEventListener("click", () => checkHost({ all: true }));
   api.storage.onChanged.addListener((changes, area) => {
     if (area === "local" && changes.settings) {
       loadSettings(api.storage.local).then((next) => {

@@ -175,3 +175,27 @@ def test_undo_brings_back_an_example_labeled_by_its_text_alone(
     after = options.evaluate(get)
     for key in ("exampleId", "url", "title", "created", "html", "mainText", "mainIdList", "blocks", "mainChars"):
         assert after[key] == before[key], key
+
+
+def test_a_change_of_transport_is_checked_and_the_examples_follow(
+        browser: harness.Browser, host: harness.HostInstall, tmp_path: Path, artifacts: Path) -> None:
+    """Switching to a WebSocket no server listens on left the Host section saying
+    "Connected: host …" until Check again; and after switching back (or Check again) the
+    Examples list still showed the error of the transport before, and the saved articles'
+    folder "The host could not be asked", until the page was reloaded."""
+    seed(host, tmp_path, ["Ferries of the north"])
+    options = open_options(browser, 1)
+    options.wait_for("document.getElementById('host-status').textContent.startsWith('Connected')")
+    keys = Input(options)
+    options.evaluate(f"(e => (e.value = 'ws://127.0.0.1:{harness._free_port()}/', e.dispatchEvent(new Event('change')),"
+                     " true))(document.getElementById('ws-url'))")
+    keys.click("input[name=transport][value=websocket]")
+    options.wait_for("document.getElementById('host-status').classList.contains('bad')", timeout=60)
+    options.wait_for(f"{ROOT}.examplesStatus === 'error'", timeout=60)
+    assert "WebSocket" in options.evaluate("document.getElementById('host-status').textContent")
+    options.screenshot(artifacts / "websocket-unreachable.png")
+    keys.click("input[name=transport][value=native]")
+    options.wait_for("document.getElementById('host-status').textContent.startsWith('Connected')", timeout=60)
+    options.wait_for(f"{ROOT}.examplesStatus === 'ready' && {ROOT}.examplesCount === '1'", timeout=60)
+    assert options.evaluate("!document.getElementById('examples-table').hidden")
+    assert options.evaluate("document.getElementById('export-folder-status').textContent") == "No folder chosen yet."
