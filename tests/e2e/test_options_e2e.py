@@ -199,3 +199,24 @@ def test_a_change_of_transport_is_checked_and_the_examples_follow(
     options.wait_for(f"{ROOT}.examplesStatus === 'ready' && {ROOT}.examplesCount === '1'", timeout=60)
     assert options.evaluate("!document.getElementById('examples-table').hidden")
     assert options.evaluate("document.getElementById('export-folder-status').textContent") == "No folder chosen yet."
+
+
+def test_a_parameters_explanation_reads_as_its_own_not_the_next_ones_label(
+        browser: harness.Browser, artifacts: Path) -> None:
+    """Under Method, each parameter's one-line explanation stood in the left column in the
+    labels' own type, so it read as the label of the field after it ("Minimum links C_t in a
+    logical link block" beside nothing, right above "Main Text" and its box). It spans its
+    parameter's row under the field, smaller and grey, as in the popup."""
+    options = browser.new_tab(browser.ext_url("options.html"))
+    options.activate()
+    options.wait_for("!!document.querySelector('#params .param .explain')", timeout=60)
+    options.evaluate("document.getElementById('algorithm').scrollIntoView(), true")
+    options.screenshot(artifacts / "params.png")
+    title, field, explain, muted = options.evaluate(
+        "(p => [p.querySelector('span'), p.querySelector('input'), p.querySelector('.explain')]"
+        ".map(e => (r => ({left: r.left, right: r.right, size: parseFloat(getComputedStyle(e).fontSize),"
+        " color: getComputedStyle(e).color}))(e.getBoundingClientRect()))"
+        ".concat([getComputedStyle(document.querySelector('p.muted')).color]))"
+        "(document.querySelector('#params .param'))")
+    assert explain["left"] == title["left"] and explain["right"] >= field["right"] - 1, (title, field, explain)
+    assert explain["size"] < title["size"] and explain["color"] == muted
