@@ -14,6 +14,22 @@ import { ask, el, renderError } from "./ui.js";
 const $ = (id) => document.getElementById(id);
 const LIST_LIMIT = 500;
 const root = document.documentElement;
+let listEmpty = false; // the host said it holds no example: nothing to export or train on
+let training = false;
+
+/**
+ * Export and Train only when there is something: an export of no example replaced the last
+ * export's file with an empty one, and training said "no labeled pages to train on: … or
+ * name a dataset", a command line's words.
+ */
+function enableActions() {
+  const why = listEmpty ? "No examples yet: label a page first" : null;
+  $("examples-export").disabled = listEmpty;
+  $("train").disabled = listEmpty || training;
+  for (const id of ["examples-export", "train"]) {
+    if (why) $(id).title = why; else $(id).removeAttribute("title");
+  }
+}
 
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -33,12 +49,16 @@ async function renderList() {
     $("examples-empty").hidden = reply.total > 0;
     $("examples-table").hidden = reply.total === 0;
     root.dataset.examplesCount = String(reply.total);
+    listEmpty = reply.total === 0;
+    enableActions();
     root.dataset.examplesStatus = "ready";
   } catch (err) {
     $("examples-table").hidden = true;
     $("examples-more").hidden = true;
     $("examples-empty").hidden = false;
     renderError($("examples-empty"), err);
+    listEmpty = false; // not known: the buttons stay, and say what the host says
+    enableActions();
     root.dataset.examplesStatus = "error";
   }
 }
@@ -236,8 +256,8 @@ function showTraining(state) {
 }
 
 function train() {
-  const button = $("train");
-  button.disabled = true;
+  training = true;
+  enableActions();
   $("train-rules").replaceChildren();
   showTraining({ state: "running", stage: "starting", done: 0, total: 0 });
   let progressCount = 0;
@@ -251,10 +271,11 @@ function train() {
     }
     if (message.type === "trained") showTraining({ state: "trained", ...message });
     else showTraining({ state: "error", error: message });
-    button.disabled = false;
+    training = false;
+    enableActions();
     port.disconnect();
   });
-  port.onDisconnect.addListener(() => { button.disabled = false; });
+  port.onDisconnect.addListener(() => { training = false; enableActions(); });
   port.postMessage({ train: { algorithm: "farsw", useExamples: true } });
 }
 

@@ -220,3 +220,30 @@ def test_a_parameters_explanation_reads_as_its_own_not_the_next_ones_label(
         "(document.querySelector('#params .param'))")
     assert explain["left"] == title["left"] and explain["right"] >= field["right"] - 1, (title, field, explain)
     assert explain["size"] < title["size"] and explain["color"] == muted
+
+
+def test_with_no_examples_export_and_train_wait_for_one(
+        browser: harness.Browser, host: harness.HostInstall, tmp_path: Path, artifacts: Path) -> None:
+    """With the list empty, Export wrote "0 examples" over the last export's file (what it held
+    was gone), and Train answered "no labeled pages to train on: … or name a dataset", words
+    of the command line. Both wait for an example now; an Undo brings them back."""
+    seed(host, tmp_path, ["Ferries of the north"])
+    options = open_options(browser, 1)
+    clicks = Input(options)
+    clicks.click("#examples-export")
+    options.wait_for(f"{ROOT}.exportPath")
+    exported = Path(options.evaluate(f"{ROOT}.exportPath"))
+    clicks.click("tr[data-example-id='1'] button.delete")
+    options.wait_for(f"{ROOT}.examplesCount === '0' && {ROOT}.examplesStatus === 'ready'")
+    options.evaluate("document.getElementById('examples').scrollIntoView(), true")
+    options.screenshot(artifacts / "empty.png")
+    assert options.evaluate("document.getElementById('examples-export').disabled")
+    assert options.evaluate("document.getElementById('train').disabled")
+    assert not options.evaluate("document.getElementById('examples-empty').hidden")
+    clicks.click("#examples-export")  # nothing happens to the file
+    with gzip.open(exported, "rt", encoding="utf-8") as handle:
+        assert len([line for line in handle if line.strip()]) == 1
+    clicks.click("#examples-undo")
+    options.wait_for(f"{ROOT}.examplesCount === '1' && {ROOT}.examplesStatus === 'ready'")
+    assert not options.evaluate("document.getElementById('examples-export').disabled")
+    assert not options.evaluate("document.getElementById('train').disabled")
