@@ -10,6 +10,7 @@ import { ask, el, renderError, renderParams } from "./ui.js";
 const $ = (id) => document.getElementById(id);
 let settings;
 let algorithms = [];
+let hostAnswered = false; // whether `algorithms` is the host's list (its hello)
 
 let saving = Promise.resolve();
 
@@ -41,8 +42,19 @@ function renderAlgorithm() {
   const info = algorithms.find((a) => a.name === settings.algorithm);
   $("algorithm-summary").textContent = info?.summary ?? "";
   $("algorithm-paper").textContent = info?.paper ? `Paper: ${info.paper}` : "";
-  renderParams($("params"), info?.paramsSchema, settings.params[settings.algorithm] ?? {}, (values) =>
-    save((s) => ({ ...s, params: { ...s.params, [s.algorithm]: values } })));
+  const values = settings.params[settings.algorithm] ?? {};
+  if (!info) {
+    // The parameters come with the host's hello: without it, say so and what is kept (it
+    // said "This algorithm has no numeric parameters.", of linkblocks with c_t set).
+    const kept = Object.entries(values).map(([k, v]) => `${k}=${v}`).join(", ");
+    $("params").replaceChildren(el("p", { class: "muted", text: (hostAnswered
+      ? `The host has no method named ${settings.algorithm}, so its parameters cannot be listed.`
+      : `The host did not answer, so ${settings.algorithm}'s parameters cannot be listed here (Check again above).`)
+      + (kept ? ` Your values are kept: ${kept}.` : "") }));
+    return;
+  }
+  renderParams($("params"), info.paramsSchema, values, (next) =>
+    save((s) => ({ ...s, params: { ...s.params, [s.algorithm]: next } })));
 }
 
 function renderRules() {
@@ -159,6 +171,7 @@ async function checkHost({ all = false } = {}) {
   try {
     const { hello } = await ask(MSG.HOST_INFO);
     algorithms = hello.algorithms ?? [];
+    hostAnswered = true;
     box.classList.remove("bad");
     box.textContent = `Connected: host ${hello.hostVersion}, protocol ${hello.protocol}, algorithms: ${algorithms.map((a) => a.name).join(", ")}`;
     renderStoreProblems(hello.storeProblems ?? []);

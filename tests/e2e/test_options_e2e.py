@@ -247,3 +247,23 @@ def test_with_no_examples_export_and_train_wait_for_one(
     options.wait_for(f"{ROOT}.examplesCount === '1' && {ROOT}.examplesStatus === 'ready'")
     assert not options.evaluate("document.getElementById('examples-export').disabled")
     assert not options.evaluate("document.getElementById('train').disabled")
+
+
+def test_without_the_host_the_parameters_say_why_they_are_not_listed(
+        browser: harness.Browser, artifacts: Path) -> None:
+    """A method's parameters come with the host's answer: with the host unreachable (here a
+    WebSocket nothing listens on) Method said "This algorithm has no numeric parameters." of
+    linkblocks, whose c_t the user had set. It says the host did not answer, and what is kept."""
+    options = browser.new_tab(browser.ext_url("options.html"))
+    options.wait_for("document.documentElement.dataset.blocksiftStatus === 'ready'")
+    options.evaluate("(globalThis.browser ?? chrome).storage.local.set({settings: {algorithm: 'linkblocks',"
+                     " params: {linkblocks: {c_t: 5, main_text: false}}, transport: {kind: 'websocket',"
+                     f" wsUrl: 'ws://127.0.0.1:{harness._free_port()}/'}}}}}}).then(() => true)")
+    options.navigate(browser.ext_url("options.html"))
+    options.activate()
+    options.wait_for("document.getElementById('host-status').classList.contains('bad')", timeout=60)
+    options.evaluate("document.getElementById('algorithm').scrollIntoView(), true")
+    options.screenshot(artifacts / "params-without-host.png")
+    text = options.evaluate("document.getElementById('params').textContent")
+    assert text == ("The host did not answer, so linkblocks's parameters cannot be listed here (Check again"
+                    " above). Your values are kept: c_t=5, main_text=false."), text
