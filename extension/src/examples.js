@@ -190,10 +190,14 @@ async function showExample(exampleId) {
     const heading = el("h4", { text: example.title || `Example ${exampleId}`, tabindex: "-1" });
     box.replaceChildren(
       el("div", { class: "view-head" }, heading, close),
-      el("p", { class: "muted small" },
+      el("p", { class: "muted small view-meta" },
         example.url ? el("span", { text: example.url }) : "(no address)",
-        ` · ${new Date(example.created * 1000).toLocaleString()} · corrected ${example.algorithm || "—"}`
-        + ` · ${plural(example.mainIdList?.length ?? 0, "element")}`),
+        ` · ${new Date(example.created * 1000).toLocaleString()}`
+        + (example.algorithm ? ` · corrected ${example.algorithm}` : "")
+        // an example imported from a dataset or an export without marked blocks is labeled by
+        // its text: it said "corrected — · 0 elements"
+        + (example.mainIdList?.length ? ` · ${plural(example.mainIdList.length, "element")}`
+          : " · labeled by its text (no element ids)")),
       el("div", { class: "main-text", text: example.mainText }),
       el("p", { class: "small", text: blocks.length ? `${plural(blocks.length, "marked block")}:` : "No marked blocks." }),
       ...blocks.map((block) => el("div", { class: "block" },

@@ -267,3 +267,17 @@ def test_without_the_host_the_parameters_say_why_they_are_not_listed(
     text = options.evaluate("document.getElementById('params').textContent")
     assert text == ("The host did not answer, so linkblocks's parameters cannot be listed here (Check again"
                     " above). Your values are kept: c_t=5, main_text=false."), text
+
+
+def test_an_example_labeled_by_its_text_is_described_so(
+        browser: harness.Browser, host: harness.HostInstall, tmp_path: Path) -> None:
+    """The view of an imported example (a dataset's page, an export without marked blocks)
+    said "corrected — · 0 elements" under its title: no method was corrected, and its label is
+    its text, not elements. It says so; one with its elements counts them."""
+    seed(host, tmp_path, ["Ferries of the north"], with_ids=False)
+    options = open_options(browser, 1)
+    Input(options).click("tr[data-example-id='1'] button.link")
+    options.wait_for("!!document.querySelector('#example-view .main-text')")
+    meta = options.evaluate("document.querySelector('#example-view .muted.small').textContent")
+    assert meta.startswith("https://ferries.example/0.html · ") and "corrected" not in meta, meta
+    assert meta.endswith(" · labeled by its text (no element ids)"), meta
