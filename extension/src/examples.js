@@ -67,7 +67,10 @@ function row(item) {
   const view = el("button", { type: "button", class: "link", text: item.title || item.url || `Example ${item.exampleId}`,
     title: "View the main text and marked blocks" });
   view.addEventListener("click", () => showExample(item.exampleId));
-  const remove = el("button", { type: "button", class: "delete", text: "Delete", title: "Delete this example" });
+  // Named by its example: a screen reader going from button to button heard "Delete" on
+  // every row, with nothing to say which example each one deletes.
+  const remove = el("button", { type: "button", class: "delete", text: "Delete", title: "Delete this example",
+    "aria-label": `Delete “${item.title || item.url || `Example ${item.exampleId}`}”` });
   remove.addEventListener("click", async () => {
     remove.disabled = true;
     // The list is drawn again without this row: the focus goes to the next example's title

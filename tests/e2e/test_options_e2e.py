@@ -304,3 +304,14 @@ def test_an_export_says_which_kind_it_wrote(
     assert second.startswith("Wrote 2 examples without their marked blocks (page and main text only) to "), second
     with gzip.open(options.evaluate(f"{ROOT}.exportPath"), "rt", encoding="utf-8") as handle:
         assert ["marked_blocks" in json.loads(line) for line in handle] == [False, False]
+
+
+def test_each_delete_button_names_its_example(
+        browser: harness.Browser, host: harness.HostInstall, tmp_path: Path) -> None:
+    """Going from button to button (a screen reader's list of buttons, Tab), every row's
+    button was named "Delete", nothing saying which example it deletes."""
+    seed(host, tmp_path, ["Ferries of the north", ZH_TITLE])
+    options = open_options(browser, 2)
+    names = options.evaluate("[...document.querySelectorAll('#examples-table button.delete')]"
+                             ".map(b => b.getAttribute('aria-label') || b.textContent)")
+    assert names == [f"Delete “{ZH_TITLE}”", "Delete “Ferries of the north”"], names
