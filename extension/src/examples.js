@@ -231,12 +231,13 @@ async function exportExamples() {
   try {
     const withBlocks = $("examples-with-blocks").checked;
     const reply = await ask(MSG.EXAMPLES, { op: "export", withBlocks });
-    // Which kind of file, and that it took the last export's place: both exports said the
-    // same words, so a second one looked like nothing had happened.
+    // Which kind of file, and that it took the last export's place (the host says whether a
+    // file was there): both exports said the same words, so a second one looked like nothing
+    // had happened.
     out.replaceChildren(`Wrote ${plural(reply.count, "example")} ${withBlocks ? "with their marked blocks"
       : "without their marked blocks (page and main text only)"} to `, el("code", { text: reply.path }),
-      ` at ${new Date().toLocaleTimeString()}, in place of the export before (the datasets' format:`
-      + " blocksift eval and blocksift train read it).");
+      ` at ${new Date().toLocaleTimeString()}${reply.replaced ? ", in place of the export before" : ""}`
+      + " (the datasets' format: blocksift eval and blocksift train read it).");
     root.dataset.exportPath = reply.path;
     root.dataset.exportCount = String(reply.count);
   } catch (err) {

@@ -41,6 +41,7 @@ def test_save_list_get_export_delete(host, blocksift_home):
     host.send({"type": "examples.export", "id": "x1", "path": str(target)})
     exported = host.recv()
     assert exported["count"] == 1 and exported["path"] == str(target)
+    assert exported["replaced"] is False  # no earlier export there
     with gzip.open(target, "rt", encoding="utf-8") as handle:
         (record,) = [json.loads(line) for line in handle]
     assert record["gold"] == "Kept paragraph one.\nKept paragraph two."
@@ -112,6 +113,8 @@ def test_export_writes_only_inside_the_allowed_folders(host, blocksift_home, tmp
     assert host.recv()["path"] == str((exports / "pages.jsonl.gz").resolve())
     host.send({"type": "examples.export", "id": "ok2", "path": "mine.jsonl"})
     assert host.recv()["path"] == str((exports / "mine.jsonl").resolve())
+    host.send({"type": "examples.export", "id": "ok2b", "path": "mine.jsonl"})
+    assert host.recv()["replaced"] is True  # the same file again: the earlier export's place
     chosen = tmp_path / "chosen"
     (blocksift_home / "config").mkdir(parents=True, exist_ok=True)
     (blocksift_home / "config" / "export-folders.json").write_text(json.dumps([str(chosen)]))

@@ -550,9 +550,10 @@ class Session:
             except ExportPathRefused as refused:
                 raise _RequestError(ErrorCode.INVALID_PARAMS, str(refused)) from None
             target.parent.mkdir(parents=True, exist_ok=True)
+            replaced = target.exists()
             count = store.export(target, with_blocks=request.with_blocks)
             return {"type": "examples.exported", "id": rid, "path": str(target),
-                    "count": count}
+                    "count": count, "replaced": replaced}
         raise _RequestError(ErrorCode.UNKNOWN_TYPE, f"unknown request {request.type}")
 
     async def _export(self, request: Any) -> None:

@@ -433,6 +433,8 @@ class ExamplesExportedReply(WireModel):
     id: str
     path: str
     count: int
+    replaced: bool = Field(False, description="the file held an earlier export, which this one "
+                                              "took the place of")
 
 
 @reply
