@@ -53,6 +53,23 @@ def test_save_list_get_export_delete(host, blocksift_home):
     assert host.recv()["code"] == 2004
 
 
+def test_an_example_labeled_by_its_text_is_stored_again_as_it_was(host):
+    """The Undo of a delete of an example stored without element ids (a dataset's page, an
+    import) sends its text as the label: stored as it was; a blank text is no label."""
+    host.send({"type": "examples.save", "id": "t1", "url": "https://ex.org/t", "html": PAGE,
+               "mainText": "Kept paragraph one.\nKept paragraph two."})
+    saved = host.recv()
+    assert saved["type"] == "examples.saved", saved
+    host.send({"type": "examples.get", "id": "t2", "exampleId": saved["exampleId"]})
+    item = host.recv()["example"]
+    assert item["mainText"] == "Kept paragraph one.\nKept paragraph two."
+    assert item["mainIdList"] == []
+    host.send({"type": "examples.save", "id": "t3", "url": "https://ex.org/t", "html": PAGE,
+               "mainText": " \n "})
+    refused = host.recv()
+    assert refused["type"] == "error" and "select at least one element" in refused["message"]
+
+
 def _pages_counted(home) -> dict[str, int]:
     """Labeled pages counted per site file of auto's adaptation."""
     folder = home / "data" / "models" / "auto-sites"

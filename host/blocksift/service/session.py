@@ -503,7 +503,7 @@ class Session:
                 if not text.strip():
                     raise _RequestError(ErrorCode.INVALID_MESSAGE,
                                         "none of the selected ids holds text in this snapshot")
-            elif request.main_text is not None:
+            elif request.main_text is not None and request.main_text.strip():
                 # an example labeled by its text alone, stored again as it was (Undo)
                 text, title = request.main_text, ""
             else:
