@@ -247,6 +247,20 @@ export function portClosedError(message, { everConnected = false } = {}) {
       "The blocksift host is not installed (or not registered for this browser).",
       { code: LOCAL_ERRORS.HOST_MISSING, hint: `Install it with: ${INSTALL_COMMAND}` });
   }
+  // The WebSocket transport's own reasons (hostclient.js websocketPortFactory): the doctor
+  // checks the browsers' registrations, which say nothing of a server not running or a token
+  // not matching.
+  const unreachable = /cannot reach the blocksift WebSocket server at (\S+)/.exec(text);
+  if (!everConnected && unreachable) {
+    return new BlocksiftError(
+      `Nothing answers at ${unreachable[1]}: the blocksift WebSocket server is not running there.`,
+      { code: LOCAL_ERRORS.HOST_CLOSED, hint: "Start it with: blocksift serve" });
+  }
+  if (!everConnected && /WebSocket server refused the token/.test(text)) {
+    return new BlocksiftError(
+      "The blocksift WebSocket server refused the token: copy the one it prints into blocksift's options.",
+      { code: LOCAL_ERRORS.HOST_CLOSED, hint: "Print it with: blocksift serve --print-token" });
+  }
   if (!everConnected) {
     return new BlocksiftError(
       `The blocksift host stopped before it answered (${text}): it may not start at all.`,
@@ -264,7 +278,7 @@ export function portClosedError(message, { everConnected = false } = {}) {
 
 /** The command an error's hint names ("Install it with: blocksift install"), or "". */
 export function hintCommand(hint) {
-  return String(hint || "").replace(/^(?:Install|Check) it with:\s*/, "");
+  return String(hint || "").replace(/^(?:Install|Check|Start|Print) it with:\s*/, "");
 }
 
 /** Turn a host error reply into a BlocksiftError. */

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import signal
+import socket
 from pathlib import Path
 
 import e2e_harness as harness
@@ -559,14 +560,27 @@ def test_websocket_transport(browser: harness.Browser, site: harness.Site, host:
         options.wait_for("document.documentElement.dataset.blocksiftStatus === 'ready'")
         options.evaluate("(() => { const r = document.querySelector('input[name=transport][value=websocket]');"
                          " r.checked = true; r.dispatchEvent(new Event('change')); return true; })()")
+        # first an address nothing listens at: the server is not running there, which the
+        # doctor (it checks the browsers' registrations) would not tell
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            nobody = f"ws://127.0.0.1:{probe.getsockname()[1]}/"
+        _set_option(options, "ws-url", nobody)
+        _wait(lambda: browser.storage("local", "settings")["settings"]["transport"].get("wsUrl")
+              == nobody, "the unused address to be saved")
+        page = browser.new_tab(site.url("article.html"))
+        status = browser.act(page, "hide")
+        assert status["status"] == "error" and "is not running there" in str(status["error"]), status
+        assert "doctor" not in str(status["error"]), status
+
         _set_option(options, "ws-url", url)
         _set_option(options, "ws-token", "not-the-token")
         _wait(lambda: browser.storage("local", "settings")["settings"]["transport"]
               == {"kind": "websocket", "wsUrl": url, "wsToken": "not-the-token"}, "the transport to be saved")
 
-        page = browser.new_tab(site.url("article.html"))
         status = browser.act(page, "hide")
-        assert status["status"] == "error" and "refused the token" in status["error"], status
+        assert status["status"] == "error" and "refused the token" in str(status["error"]), status
+        assert "doctor" not in str(status["error"]), status
 
         _set_option(options, "ws-token", token)
         _wait(lambda: browser.storage("local", "settings")["settings"]["transport"]["wsToken"] == token,

@@ -88,6 +88,17 @@ test("a missing host is told apart from a host that closed", () => {
   assert.equal(hintCommand(""), "");
 });
 
+test("a WebSocket server not running, or refusing the token, is said as such", () => {
+  // (the reasons hostclient.js's WebSocket port gives) the doctor, which checks the browsers'
+  // registrations, was the advice for both
+  const down = portClosedError("cannot reach the blocksift WebSocket server at ws://127.0.0.1:8787/ (is `blocksift serve` running?)");
+  assert.equal(down.message, "Nothing answers at ws://127.0.0.1:8787/: the blocksift WebSocket server is not running there.");
+  assert.equal(hintCommand(down.hint), "blocksift serve");
+  const refused = portClosedError("the WebSocket server refused the token (unauthorized); copy it from `blocksift serve --print-token` into the options");
+  assert.match(refused.message, /refused the token/);
+  assert.equal(hintCommand(refused.hint), "blocksift serve --print-token");
+});
+
 test("hide takes the elements of link, ad and nav blocks only", () => {
   const result = { blocks: [
     { kind: "links", elementIds: ["1", "2"] }, { kind: "main", elementIds: ["3"] },
