@@ -266,6 +266,12 @@ export function portClosedError(message, { everConnected = false } = {}) {
       `The blocksift host stopped before it answered (${text}): it may not start at all.`,
       { code: LOCAL_ERRORS.HOST_CLOSED, hint: `Check it with: ${DOCTOR_COMMAND}` });
   }
+  // A WebSocket server is no process of the browser's: nothing restarts it on the next request
+  if (/WebSocket/.test(text)) {
+    return new BlocksiftError(
+      `The blocksift WebSocket server closed the connection (${text}). The next request connects again if it is still running.`,
+      { code: LOCAL_ERRORS.HOST_CLOSED, hint: "Start it with: blocksift serve" });
+  }
   if (/exceeds the limit|error when communicating/i.test(text)) {
     return new BlocksiftError(
       `The connection to the blocksift host broke (${text}). It restarts on the next request.`,

@@ -589,6 +589,15 @@ def test_websocket_transport(browser: harness.Browser, site: harness.Site, host:
         assert status["status"] == "hidden", status
         assert int(status["count"]) > 0
         assert host.pids() == []  # the native host was never started
+
+        # the server stopped between two requests: the next one finds nothing listening, and
+        # says so (nothing restarts a server on the next request, as it would a native host)
+        server.terminate()
+        server.wait(timeout=30)
+        status = browser.act(page, "hide")  # (the page is hidden: this restores it)
+        if status["status"] != "error":
+            status = browser.act(page, "hide")
+        assert status["status"] == "error" and "is not running there" in str(status["error"]), status
     finally:
         server.terminate()
         server.wait(timeout=30)

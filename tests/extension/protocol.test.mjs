@@ -97,6 +97,14 @@ test("a WebSocket server not running, or refusing the token, is said as such", (
   const refused = portClosedError("the WebSocket server refused the token (unauthorized); copy it from `blocksift serve --print-token` into the options");
   assert.match(refused.message, /refused the token/);
   assert.equal(hintCommand(refused.hint), "blocksift serve --print-token");
+  // once it had answered: a server stopped is not restarted by the next request, as a
+  // native host is
+  const stopped = portClosedError("cannot reach the blocksift WebSocket server at ws://127.0.0.1:8787/ (is `blocksift serve` running?)",
+    { everConnected: true });
+  assert.match(stopped.message, /^The blocksift WebSocket server closed the connection/);
+  assert.doesNotMatch(stopped.message, /restarts on the next request/);
+  assert.equal(hintCommand(stopped.hint), "blocksift serve");
+  assert.match(portClosedError("Native host has exited.", { everConnected: true }).message, /restarts on the next request/);
 });
 
 test("hide takes the elements of link, ad and nav blocks only", () => {
