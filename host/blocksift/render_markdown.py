@@ -55,10 +55,6 @@ _LIST_BLOCK = re.compile(r"^(?:- |\d+\. )")
 _WORD = re.compile(r"[^\W_]+")
 
 
-def _norm(text: str) -> str:
-    return _WS.sub(" ", text).strip().casefold()
-
-
 def _tag(node: etree._Element) -> str | None:
     return node.tag if isinstance(node.tag, str) else None
 
@@ -122,16 +118,17 @@ def _repeats_title(title: str, heading: etree._Element, opening: etree._Element 
     return _is_headline(title, heading, opening) or said in (_words(title), _words(longest))
 
 
-def _headline_plan(title: str, root: etree._Element) -> tuple[bool, etree._Element | None]:
-    """(prefix the title?, the body ``<h1>`` kept as the headline)."""
+def _headline_plan(title: str, root: etree._Element
+                   ) -> tuple[bool, etree._Element | None, etree._Element | None]:
+    """(prefix the title?, the body heading kept as the headline, the opening heading)."""
     h1s = [h for h in root.iter("h1")]
     opening = _opening_heading(root)
     matching = [h for h in root.iter(*HEADINGS) if _is_headline(title, h, opening)]
     if matching:
-        return False, matching[0]
+        return False, matching[0], opening
     if not title.strip() and h1s:
-        return False, h1s[0]
-    return bool(title.strip()), None
+        return False, h1s[0], opening
+    return bool(title.strip()), None, opening
 
 
 #: What a heading may head besides text: pictures, tables, code, formulas, embeds (the
@@ -218,7 +215,7 @@ def html_document(title: str, html: str) -> str:
     (:func:`drop_empty_headings`)."""
     root = parse_fragment(html)
     changed = drop_empty_headings(root)
-    prefix, kept = _headline_plan(title or "", root)
+    prefix, kept, _ = _headline_plan(title or "", root)
     for heading in list(root.iter(*HEADINGS)):
         wanted = "h1" if heading is kept else "h2" if heading.tag == "h1" else heading.tag
         if heading.tag != wanted:
@@ -233,8 +230,7 @@ def to_markdown(title: str, html: str) -> str:
     """Markdown of a main text (see the module docstring)."""
     root = parse_fragment(html)
     drop_empty_headings(root)
-    prefix, kept = _headline_plan(title or "", root)
-    opening = _opening_heading(root)
+    prefix, kept, opening = _headline_plan(title or "", root)
     for heading in list(root.iter(*HEADINGS)):
         if heading is kept:
             heading.tag = "h1"
