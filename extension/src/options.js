@@ -14,6 +14,42 @@ let hostAnswered = false; // whether `algorithms` is the host's list (its hello)
 
 let saving = Promise.resolve();
 
+/** How long "Saved." stays at the foot of the window. */
+const SAVED_FOR_MS = 4000;
+let savedTimer = 0;
+
+/**
+ * "Saved." (or `note`) at the foot of the window, for SAVED_FOR_MS: it stood at the page's top,
+ * out of sight of a change further down, and stayed for good, so after the next change nothing
+ * said whether that one was saved. A save while it still shows takes it away for a moment
+ * first: the eye sees a new confirmation, and a screen reader says the words again. Clears the
+ * error of a save before. <html data-blocksift-saved> is stamped once it shows.
+ */
+function showSaved(note) {
+  const status = $("saved");
+  clearTimeout(savedTimer);
+  $("save-error").textContent = "";
+  const show = () => {
+    status.textContent = note;
+    document.documentElement.dataset.blocksiftSaved = String(Date.now());
+    savedTimer = setTimeout(() => { status.textContent = ""; }, SAVED_FOR_MS);
+  };
+  if (status.textContent) {
+    status.textContent = "";
+    savedTimer = setTimeout(show, 150);
+  } else {
+    show();
+  }
+}
+
+/** "Not saved: …" at the foot of the window; it stays until a save works (never vanishes by itself). */
+function showNotSaved(err) {
+  clearTimeout(savedTimer);
+  $("saved").textContent = "";
+  $("save-error").textContent = `Not saved: ${err?.message ?? err}`;
+  document.documentElement.dataset.blocksiftSaveError = String(Date.now());
+}
+
 /**
  * Save a change. `change` maps the current settings to the new ones; changes run one after
  * another, each on the result of the previous, so quick edits never overwrite each other.
@@ -21,11 +57,8 @@ let saving = Promise.resolve();
 function save(change, note = "Saved.") {
   saving = saving.then(async () => {
     settings = await saveSettings(api.storage.local, change(settings));
-    $("saved").textContent = note;
-    document.documentElement.dataset.blocksiftSaved = String(Date.now());
-  }).catch((err) => {
-    $("saved").textContent = `Not saved: ${err.message ?? err}`;
-  });
+    showSaved(note);
+  }).catch(showNotSaved);
   return saving;
 }
 

@@ -317,3 +317,76 @@ def test_each_delete_button_names_its_example(
     names = options.evaluate("[...document.querySelectorAll('#examples-table button.delete')]"
                              ".map(b => b.getAttribute('aria-label') || b.textContent)")
     assert names == [f"Delete “{ZH_TITLE}”", "Delete “Ferries of the north”"], names
+
+
+IN_VIEW = "(r => r.height > 0 && r.top >= 0 && r.bottom <= innerHeight)(document.getElementById({0}).getBoundingClientRect())"
+
+
+def in_view(tab: harness.Tab, element_id: str) -> bool:
+    """Whether the element is drawn and wholly inside the window."""
+    return tab.evaluate(IN_VIEW.format(json.dumps(element_id)))
+
+
+def stored(tab: harness.Tab) -> dict:
+    """The settings as stored, read from the options page itself (a new tab would take the
+    focus and slow the page's timers)."""
+    return tab.evaluate("(globalThis.browser ?? chrome).storage.local.get('settings').then(r => r.settings)")
+
+
+def test_a_change_far_down_the_page_is_confirmed_in_sight_and_the_confirmation_clears(
+        browser: harness.Browser, artifacts: Path) -> None:
+    """Every change is saved at once and "Saved." said so at the page's top: after a change of
+    a privacy switch, far down, it was out of sight. And it stayed for good, so after the next
+    change nothing said whether that one was saved. It shows at the foot of the window now,
+    clears after a few seconds, and shows again after the next change."""
+    options = browser.new_tab(browser.ext_url("options.html"))
+    options.activate()
+    options.set_viewport(1000, 600)
+    options.wait_for(f"{ROOT}.blocksiftStatus === 'ready'")
+    clicks = Input(options)
+    clicks.click("#learn-sites")  # scrolled to the window's middle, the page's top out of sight
+    saved = options.wait_for(f"{ROOT}.blocksiftSaved")
+    assert options.evaluate("scrollY") > 0
+    assert options.evaluate("document.getElementById('saved').textContent") == "Saved."
+    assert in_view(options, "saved") and in_view(options, "learn-sites")
+    assert options.evaluate("document.getElementById('saved').getAttribute('role')") == "status"
+    assert stored(options)["privacy"]["learnSites"] is True
+    options.screenshot(artifacts / "saved-in-sight.png")
+    options.wait_for("document.getElementById('saved').textContent === ''", timeout=15)
+    assert options.evaluate("document.getElementById('saved').getBoundingClientRect().height") == 0
+    options.screenshot(artifacts / "saved-cleared.png")
+    # the next change says so again
+    clicks.click("#learn-sites")
+    options.wait_for(f"{ROOT}.blocksiftSaved !== {json.dumps(saved)}")
+    assert options.evaluate("document.getElementById('saved').textContent") == "Saved." and in_view(options, "saved")
+    assert stored(options)["privacy"]["learnSites"] is False
+
+
+def test_a_change_that_is_not_saved_says_so_in_sight_until_a_save_works(
+        browser: harness.Browser, artifacts: Path) -> None:
+    """"Not saved: …" stood at the page's top too. It shows at the foot of the window as an
+    alert and, unlike "Saved.", stays (an error that vanished by itself would leave the user
+    believing the change was kept) until a change is saved."""
+    options = browser.new_tab(browser.ext_url("options.html"))
+    options.activate()
+    options.set_viewport(1000, 600)
+    options.wait_for(f"{ROOT}.blocksiftStatus === 'ready'")
+    area = "(globalThis.browser ?? chrome).storage.local"
+    options.evaluate(f"(a => (a.realSet = a.set, a.set = () => Promise.reject(new Error('the disk is full')),"
+                     f" true))({area})")
+    clicks = Input(options)
+    clicks.click("#run-in-private")
+    options.wait_for(f"{ROOT}.blocksiftSaveError")
+    error = "document.getElementById('save-error')"
+    assert options.evaluate(f"{error}.textContent") == "Not saved: the disk is full"
+    assert options.evaluate(f"{error}.getAttribute('role')") == "alert"
+    assert in_view(options, "save-error") and options.evaluate("document.getElementById('saved').textContent") == ""
+    options.screenshot(artifacts / "not-saved.png")
+    # still there well after a confirmation would have gone
+    assert options.evaluate(f"new Promise(r => setTimeout(r, 5000)).then(() => {error}.textContent)") \
+        == "Not saved: the disk is full"
+    options.evaluate(f"(a => (a.set = a.realSet, true))({area})")
+    clicks.click("#run-in-private")  # back as stored: saved
+    options.wait_for(f"{ROOT}.blocksiftSaved")
+    assert options.evaluate(f"{error}.textContent") == ""
+    assert options.evaluate("document.getElementById('saved').textContent") == "Saved."
