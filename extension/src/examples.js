@@ -79,9 +79,9 @@ function row(item) {
     const neighbour = (here?.nextElementSibling ?? here?.previousElementSibling)?.dataset.exampleId;
     let focusAfter = neighbour ? titleOf(neighbour) : () => $("examples-undo");
     try {
-      // Kept until the next delete, so Undo can store it again. The host deletes the earlier
-      // label this one replaced with it: Undo puts that one back too, first, so that this one
-      // replaces it again and "Restore earlier label" works as before the delete.
+      // Kept in its line of #examples-deleted, so its Undo can store it again. The host deletes
+      // the earlier label this one replaced with it: Undo puts that one back too, first, so that
+      // this one replaces it again and "Restore earlier label" works as before the delete.
       const { example } = await ask(MSG.EXAMPLES, { op: "get", exampleId: item.exampleId });
       const earlier = item.replaces
         ? (await ask(MSG.EXAMPLES, { op: "get", exampleId: item.replaces }).catch(() => null))?.example ?? null : null;
@@ -89,7 +89,7 @@ function row(item) {
       if ($("example-view").dataset.exampleId === String(item.exampleId)) $("example-view").hidden = true;
       showDeleted(example, earlier);
     } catch (err) {
-      renderError($("examples-deleted"), err);
+      addLine(errorLine(`“${nameOf(item)}” was not deleted: `, err));
       focusAfter = () => document.querySelector(`tr[data-example-id="${item.exampleId}"] button.delete`);
     }
     await renderList();
@@ -123,37 +123,84 @@ function nameOf(example) {
 
 /** The row's "Restore earlier label": the replaced example saved again, replacing this one. */
 async function restoreEarlier(item, button) {
-  const out = $("examples-deleted");
   button.disabled = true;
   let focusAfter = () => document.querySelector(`tr[data-example-id="${item.exampleId}"] button.restore-earlier`);
   try {
     const { example } = await ask(MSG.EXAMPLES, { op: "get", exampleId: item.replaces });
     // Saved again as the page's label now: a new number and date, at the top of the list.
     const reply = await ask(MSG.EXAMPLES, { op: "restore", example, keep: false });
-    out.replaceChildren(`Restored your earlier label of “${nameOf(example)}” as example ${reply.exampleId}; `
-      + "the label it replaced can be restored the same way.");
+    addLine(el("p", { text: `Restored your earlier label of “${nameOf(example)}” as example ${reply.exampleId}; `
+      + "the label it replaced can be restored the same way." }));
     root.dataset.examplesRestored = String(reply.exampleId);
     focusAfter = titleOf(reply.exampleId);
   } catch (err) {
     button.disabled = false;
-    renderError(out, err);
+    addLine(errorLine("Your earlier label was not restored: ", err));
   }
   await renderList();
   focusAfter()?.focus();
 }
 
 /**
+ * #examples-deleted holds one line per deletion, each with its own Undo, until that Undo is
+ * used (or the page is closed); what an Undo or "Restore earlier label" did goes after a few
+ * seconds or with the next line, an error with the next line. A second delete used to replace the first one's
+ * message and Undo, and the first example could no longer be brought back.
+ */
+function addLine(line) {
+  const box = $("examples-deleted");
+  for (const done of [...box.children].filter((child) => !child.hasAttribute("data-pending"))) done.remove();
+  box.append(line);
+  nameNewestUndo();
+  box.scrollTop = box.scrollHeight; // the newest line, where the box scrolls (many deletions)
+  if (!line.hasAttribute("data-pending") && !line.classList.contains("bad")) clearLater(line);
+}
+
+/** How long a line saying what was restored stays (a deletion's line stays while its Undo does). */
+const DONE_FOR_MS = 8000;
+
+/**
+ * A confirmation goes after DONE_FOR_MS, as "Saved." does: the box sticks over the list, and a
+ * stale "Restored …" would be read as news of the next action. Errors stay until the next line.
+ */
+function clearLater(line) {
+  setTimeout(() => {
+    if (!line.hasAttribute("data-pending") && !line.classList.contains("bad")) line.remove();
+  }, DONE_FOR_MS);
+}
+
+/**
+ * The newest deletion's Undo is #examples-undo: where the focus goes when the list is left
+ * empty, and what tools press. The others are found in their lines (data-example-id).
+ */
+function nameNewestUndo() {
+  const buttons = [...$("examples-deleted").querySelectorAll("p[data-pending] button[data-undo]")];
+  for (const button of buttons) button.removeAttribute("id");
+  buttons.at(-1)?.setAttribute("id", "examples-undo");
+  root.dataset.examplesUndoable = String(buttons.length);
+}
+
+/** A line saying what failed (`what`, then the error with its hint), announced at once. */
+function errorLine(what, err) {
+  const why = el("span");
+  renderError(why, err);
+  return el("p", { class: "bad", role: "alert" }, what, why);
+}
+
+/**
  * "Deleted ..." with an Undo that stores the example again (with its number and date, so it
- * is back at its place in the list), after the earlier label of its page it had replaced, if any.
+ * is back at its place in the list), after the earlier label of its page it had replaced, if
+ * any. Each deletion keeps its own line and Undo: a user who deleted two examples and wants
+ * one of them back gets that one, without the other being stored again against their will.
  */
 function showDeleted(example, earlier = null) {
-  const out = $("examples-deleted");
-  const undo = el("button", { type: "button", id: "examples-undo", text: "Undo",
-    title: "Store this example again" });
+  const line = el("p", { "data-pending": "", "data-example-id": example.exampleId });
+  const undo = el("button", { type: "button", "data-undo": "", text: "Undo",
+    title: `Store “${nameOf(example)}” again`, "aria-label": `Undo the delete of “${nameOf(example)}”` });
   const restoredEarlier = Boolean(earlier);
   undo.addEventListener("click", async () => {
     undo.disabled = true;
-    let focusAfter = () => undo; // put back in the message when the store failed
+    let focusAfter = () => undo; // kept in its line when the store failed
     try {
       if (earlier) {
         await ask(MSG.EXAMPLES, { op: "restore", example: earlier });
@@ -164,18 +211,23 @@ function showDeleted(example, earlier = null) {
       const replaced = reply.replaced?.length && !restoredEarlier
         ? " It replaced the label of this page saved since (restorable from its row)."
         : reply.replaced?.length ? " Your earlier label of this page is restorable from its row again." : "";
-      out.replaceChildren(`Restored “${nameOf(example)}” as example ${reply.exampleId}.${replaced}`);
+      line.replaceChildren(`Restored “${nameOf(example)}” as example ${reply.exampleId}.${replaced}`);
+      line.removeAttribute("data-pending"); // done: it goes after a few seconds, or with the next line
+      nameNewestUndo();
+      clearLater(line);
       root.dataset.examplesRestored = String(reply.exampleId);
       focusAfter = titleOf(reply.exampleId); // back at its place in the list
     } catch (err) {
       undo.disabled = false;
-      renderError(out, err);
-      out.append(" ", undo);
+      const why = el("span");
+      renderError(why, err);
+      line.replaceChildren(`“${nameOf(example)}” was not restored: `, why, " ", undo);
     }
     await renderList();
     (focusAfter() ?? $("examples-refresh")).focus();
   });
-  out.replaceChildren(`Deleted “${nameOf(example)}”${earlier ? " and the earlier label of its page it had replaced" : ""}. `, undo);
+  line.append(`Deleted “${nameOf(example)}”${earlier ? " and the earlier label of its page it had replaced" : ""}. `, undo);
+  addLine(line);
   root.dataset.examplesDeleted = String(example.exampleId);
 }
 

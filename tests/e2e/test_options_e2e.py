@@ -390,3 +390,42 @@ def test_a_change_that_is_not_saved_says_so_in_sight_until_a_save_works(
     options.wait_for(f"{ROOT}.blocksiftSaved")
     assert options.evaluate(f"{error}.textContent") == ""
     assert options.evaluate("document.getElementById('saved').textContent") == "Saved."
+
+
+def test_every_deletion_keeps_its_undo(
+        browser: harness.Browser, host: harness.HostInstall, tmp_path: Path, artifacts: Path) -> None:
+    """Two examples deleted one after the other: the second delete's "Deleted … Undo" took the
+    first one's place, and the first example could not be brought back. Each deletion keeps its
+    line and Undo until it is used, in sight while the Examples section is (the list here is
+    longer than the window), and either can be undone first."""
+    seed(host, tmp_path, [f"Ferry timetable, part {n}" for n in range(1, 13)])
+    options = open_options(browser, 12)
+    options.set_viewport(1000, 500)
+    clicks = Input(options)
+    # the two oldest, at the list's foot: the section's top is out of sight
+    for example_id, count in (("2", 11), ("1", 10)):
+        clicks.click(f"tr[data-example-id='{example_id}'] button.delete")
+        options.wait_for(f"{ROOT}.examplesDeleted === '{example_id}' && {ROOT}.examplesCount === '{count}'"
+                         f" && {ROOT}.examplesStatus === 'ready'")
+        assert in_view(options, "examples-deleted"), options.evaluate(
+            "JSON.stringify(document.getElementById('examples-deleted').getBoundingClientRect())")
+    options.screenshot(artifacts / "two-deleted.png")
+    lines = options.evaluate("[...document.querySelectorAll('#examples-deleted p')].map(p => p.textContent)")
+    assert lines == ["Deleted “Ferry timetable, part 2”. Undo", "Deleted “Ferry timetable, part 1”. Undo"], lines
+    assert options.evaluate("document.getElementById('examples-undo').closest('p').dataset.exampleId") == "1"
+    # the first deletion's Undo first
+    clicks.click("#examples-deleted p[data-example-id='2'] button")
+    options.wait_for(f"{ROOT}.examplesRestored === '2' && {ROOT}.examplesCount === '11'"
+                     f" && {ROOT}.examplesStatus === 'ready'")
+    lines = options.evaluate("[...document.querySelectorAll('#examples-deleted p')].map(p => p.textContent)")
+    assert lines == ["Restored “Ferry timetable, part 2” as example 2.", "Deleted “Ferry timetable, part 1”. Undo"], lines
+    clicks.click("#examples-undo")
+    options.wait_for(f"{ROOT}.examplesRestored === '1' && {ROOT}.examplesCount === '12'"
+                     f" && {ROOT}.examplesStatus === 'ready'")
+    options.screenshot(artifacts / "both-undone.png")
+    assert options.evaluate("[...document.querySelectorAll('#examples-table tbody tr')]"
+                            ".map(r => r.dataset.exampleId)") == [str(n) for n in range(12, 0, -1)]
+    assert options.evaluate("document.querySelectorAll('#examples-deleted button').length") == 0
+    # what was restored goes after a few seconds (nothing is left to undo)
+    options.wait_for("document.getElementById('examples-deleted').childElementCount === 0", timeout=20)
+    assert options.evaluate("document.getElementById('examples-deleted').getBoundingClientRect().height") == 0
