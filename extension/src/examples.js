@@ -349,13 +349,30 @@ async function renderExcluded() {
   $("excluded-sites").value = labeling.excludedSites.join("\n");
 }
 
+let excludedTimer = 0;
+
+/**
+ * Saved next to its button; the confirmation goes after a few seconds (as the settings' "Saved."
+ * does), so a second save is seen to be confirmed. A failure said nothing at all (the promise's
+ * error went to the console); it says "Not saved: …" now, and stays until a save works.
+ */
 async function saveExcluded() {
-  const sites = parseSiteList($("excluded-sites").value);
-  const saved = await saveLabeling(api.storage.local, { excludedSites: sites });
-  $("excluded-sites").value = saved.excludedSites.join("\n");
-  $("excluded-status").textContent = saved.excludedSites.length
-    ? `Saved: labeling never runs on ${plural(saved.excludedSites.length, "site")}.` : "Saved: no excluded sites.";
-  root.dataset.excludedSaved = String(Date.now());
+  const status = $("excluded-status");
+  clearTimeout(excludedTimer);
+  status.textContent = "";
+  status.classList.remove("bad");
+  try {
+    const sites = parseSiteList($("excluded-sites").value);
+    const saved = await saveLabeling(api.storage.local, { excludedSites: sites });
+    $("excluded-sites").value = saved.excludedSites.join("\n");
+    status.textContent = saved.excludedSites.length
+      ? `Saved: labeling never runs on ${plural(saved.excludedSites.length, "site")}.` : "Saved: no excluded sites.";
+    excludedTimer = setTimeout(() => { status.textContent = ""; }, DONE_FOR_MS);
+    root.dataset.excludedSaved = String(Date.now());
+  } catch (err) {
+    status.classList.add("bad");
+    status.textContent = `Not saved: ${err?.message ?? err}`;
+  }
 }
 
 async function main() {

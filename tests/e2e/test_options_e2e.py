@@ -429,3 +429,26 @@ def test_every_deletion_keeps_its_undo(
     # what was restored goes after a few seconds (nothing is left to undo)
     options.wait_for("document.getElementById('examples-deleted').childElementCount === 0", timeout=20)
     assert options.evaluate("document.getElementById('examples-deleted').getBoundingClientRect().height") == 0
+
+
+def test_the_excluded_sites_say_whether_they_were_saved(browser: harness.Browser, artifacts: Path) -> None:
+    """"Save excluded sites" said "Saved: …" for good (a second save looked like nothing had
+    happened), and a save that failed said nothing at all. The confirmation goes after a few
+    seconds; a failure says "Not saved: …" and stays."""
+    options = browser.new_tab(browser.ext_url("options.html"))
+    options.activate()
+    options.wait_for(f"{ROOT}.blocksiftStatus === 'ready'")
+    status = "document.getElementById('excluded-status').textContent"
+    clicks = Input(options)
+    options.evaluate("document.getElementById('excluded-sites').value = 'bank.example\\nmail.example', true")
+    clicks.click("#excluded-save")
+    options.wait_for(f"{ROOT}.excludedSaved")
+    assert options.evaluate(status) == "Saved: labeling never runs on 2 sites."
+    options.wait_for(f"{status} === ''", timeout=20)
+    area = "(globalThis.browser ?? chrome).storage.local"
+    options.evaluate(f"(a => (a.set = () => Promise.reject(new Error('the disk is full')), true))({area})")
+    clicks.click("#excluded-save")
+    options.wait_for(f"{status}.startsWith('Not saved')")
+    options.screenshot(artifacts / "excluded-not-saved.png")
+    assert options.evaluate(status) == "Not saved: the disk is full"
+    assert options.evaluate(f"new Promise(r => setTimeout(r, 9000)).then(() => {status})") == "Not saved: the disk is full"
