@@ -239,3 +239,58 @@ def test_a_testimonial_set_as_a_heading_is_no_title():
     quotes = page("<h1>“Be yourself; everyone else is already taken” – Oscar Wilde</h1>",
                   "<title>“Be yourself; everyone else is already taken” – Oscar Wilde</title>")
     assert metadata.extract(quotes).title.startswith("“Be yourself")
+
+
+def test_a_heading_linking_to_a_folder_above_the_page_is_a_blogs_name():
+    """``/blog`` from ``/blog/57/story``: the blog's front page, as a logo's link is the
+    site's; not the page itself (a permalink headline), nor another host."""
+    def features(body: str, url: str) -> dict[str, dict[str, float]]:
+        return {c.key: c.features for c in metadata.title_candidates(page(body, url=url))}
+
+    above = features("<h1><a href='https://quill.example/blog'>Quill's Notes</a></h1>",
+                     "https://quill.example/blog/57/mooring-fees")
+    assert above["quill s notes"].get("h1_home_link") == 1.0
+    itself = features("<h1><a href='/blog/57/mooring-fees/'>Mooring fees</a></h1>",
+                      "https://quill.example/blog/57/mooring-fees")
+    assert "h1_home_link" not in itself["mooring fees"]
+    assert itself["mooring fees"].get("h1_self_link") == 1.0
+    elsewhere = features("<h1><a href='https://other.example/blog'>Other Notes</a></h1>",
+                         "https://quill.example/blog/57/mooring-fees")
+    assert not {"h1_home_link", "h1_self_link"} & set(elsewhere["other notes"])
+
+
+def test_the_rest_of_a_title_beside_a_masthead_heading_is_marked():
+    found = metadata.title_candidates(page(
+        "<div id=header><h1 id=banner-header><a href='https://quill.example/'>Quill's Notes"
+        "</a></h1></div><h2>Monday, November 01, 2004</h2><h3>Mooring fees for the winter"
+        "</h3><p>The harbour raised its fees.</p>",
+        "<title>Quill's Notes: Mooring fees for the winter</title>",
+        url="https://quill.example/2004/11/mooring-fees.html"))
+    by_key = {candidate.key: candidate.features for candidate in found}
+    assert by_key["quill s notes"].get("h1_brand") == 1.0
+    assert by_key["quill s notes"].get("h1_site") == 1.0
+    assert by_key["mooring fees for the winter"].get("beside_site_h1") == 1.0
+    assert "beside_site_h1" not in by_key["quill s notes"]
+    assert by_key["monday november 01 2004"].get("is_date") == 1.0
+    # the shipped scorer reads them: the story, not the blog's name nor its date heading
+    # (a Blogger page of the 2000s: the blog's name links home, the post's title is an h3)
+    assert titles.best(found) == "Mooring fees for the winter"
+
+
+def test_a_story_heading_is_not_taken_for_a_masthead():
+    """An entry's own header (``entry-header``, ``page-header``) names no site."""
+    found = metadata.title_candidates(page(
+        "<header class='entry-header page-header'><h1>Mooring fees for the winter</h1>"
+        "</header>", "<title>Mooring fees for the winter | Quill's Notes</title>"))
+    by_key = {candidate.key: candidate.features for candidate in found}
+    assert not {"h1_brand", "h1_site"} & set(by_key["mooring fees for the winter"])
+    assert "beside_site_h1" not in by_key["quill s notes"]
+    assert titles.best(found) == "Mooring fees for the winter"
+
+
+def test_a_date_alone_is_marked_and_a_dated_title_is_not():
+    assert titles._DATE_LINE.match("Tuesday, April 05, 2005")
+    assert titles._DATE_LINE.match("20 July 2012")
+    assert titles._DATE_LINE.match("2012-07-20")
+    assert not titles._DATE_LINE.match("Guide to filing your taxes in 2025")
+    assert not titles._DATE_LINE.match("Windows 10, 2004")

@@ -45,6 +45,13 @@ _MOJIBAKE = re.compile(r"[\u00c2-\u00f4][\u0080-\u00bf\u0152\u0153\u0160\u0161\u
 #: heading's link icon, U+F0C1, after "Ansible playbooks"): no letter of the title.
 _INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2060\ufeff\ue000-\uf8ff\U000f0000-\U0010fffd]"
                         r"|[¶#]\s*$")
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+#: A day alone, a weekday before it or not ("Monday, November 01, 2004", "20 July 2012",
+#: "2012-07-20"): a blog's date heading, never the story's title.
+_DATE_LINE = re.compile(r"^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?(?:"
+                        r"\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}"
+                        f"|{_MONTH}\\s+\\d{{1,2}}(?:st|nd|rd|th)?,?\\s+\\d{{4}}"
+                        f"|\\d{{1,2}}(?:st|nd|rd|th)?\\s+(?:of\\s+)?{_MONTH},?\\s+\\d{{4}})$", re.I)
 #: A section number before a documentation heading ("3.1 Git Branching").
 _SECTION_NUMBER = re.compile(r"^\d+(?:\.\d+)+\.?\s+(?=\w)")
 _MAX_CHARS = 300
@@ -174,6 +181,8 @@ def candidates(tree: etree._Element, metas: dict[str, str], ld_nodes: list[dict]
     text_of = text_of or (lambda element: element.text_content())
     found: dict[str, Candidate] = {}
     site = site_words(site_names + _site_alone(page_title), url)
+    # the words each cut of <title> / og:title left out, per candidate (beside_site_h1)
+    dropped_words: dict[str, set[str]] = {}
 
     def add(source: str, raw: str | None, **extra: float) -> Candidate | None:
         text = clean(raw)
@@ -201,8 +210,11 @@ def candidates(tree: etree._Element, metas: dict[str, str], ld_nodes: list[dict]
             removed = text.replace(part, " ", 1)
             mark = "colon" if ":" in cut else "pipe" if "|" in cut else \
                 "dash" if any(dash in cut for dash in "-–—") else "other"
-            add(f"{source}_{kind}", part, dropped=min(dropped, 4) / 4,
-                dropped_site=float(names_site(removed, site)), **{f"cut_{mark}": 1.0})
+            cut_part = add(f"{source}_{kind}", part, dropped=min(dropped, 4) / 4,
+                           dropped_site=float(names_site(removed, site)),
+                           **{f"cut_{mark}": 1.0})
+            if cut_part is not None:
+                dropped_words.setdefault(cut_part.key, set()).add(words(removed))
 
     shown = {node: _shown_text(node, text_of) for node in tree.iter("h1")}
     # a page that sets three or more headings as <h1> (a page builder's sections, its
@@ -228,8 +240,12 @@ def candidates(tree: etree._Element, metas: dict[str, str], ld_nodes: list[dict]
         found_h1 = add(f"h1:{source}", text)
         if found_h1 is not None and _in_main(heading):
             found_h1.add("h1_in_main")
-        if found_h1 is not None and _links_home(heading, text_of):
+        if found_h1 is not None and _links_home(heading, text_of, url):
             found_h1.add("h1_home_link")
+        if found_h1 is not None and _links_to_itself(heading, text_of, url):
+            found_h1.add("h1_self_link")
+        if found_h1 is not None and _brand_box(heading):
+            found_h1.add("h1_brand")
         numbered = _SECTION_NUMBER.sub("", clean(text))
         if numbered != clean(text):
             add("h1_numbered", numbered)
@@ -264,7 +280,20 @@ def candidates(tree: etree._Element, metas: dict[str, str], ld_nodes: list[dict]
 
     for part, kind, name in _beside_site_heading(clean(page_title), found):
         add(f"title_{kind}", part, dropped=0.25, dropped_site=1.0, cut_other=1.0)
+        dropped_words.setdefault(words(part), set()).add(words(name))
         site.add(_squash(name))
+
+    # an <h1> that is the site's name (it links to a front page, sits in the masthead or
+    # says the site's name): the rest of a <title> that cuts it off is the story's headline
+    site_h1 = {c.key for c in found.values()
+               if any(name.startswith("h1_") for name in c.features)
+               and ("h1_home_link" in c.features or "h1_brand" in c.features
+                    or names_site(c.text, site))}
+    for key in site_h1:
+        found[key].add("h1_site")
+    for key, dropped_keys in dropped_words.items():
+        if dropped_keys & site_h1 and key not in site_h1:
+            found[key].add("beside_site_h1")
 
     title_words = words(clean(page_title))
     title_count = max(_length(title_words), 1)
@@ -293,6 +322,8 @@ def candidates(tree: etree._Element, metas: dict[str, str], ld_nodes: list[dict]
             candidate.features["names_site"] = 1.0
         if _squash(candidate.text) in site_keys:
             candidate.features["is_site"] = 1.0
+        if _DATE_LINE.match(candidate.text):
+            candidate.features["is_date"] = 1.0
     return list(found.values())
 
 
@@ -362,14 +393,62 @@ _HOME_PATHS = frozenset(("/", "/index.php", "/index.html", "/index.htm", "index.
                          "index.html", "./"))
 
 
-def _links_home(heading: etree._Element, text_of) -> bool:
-    """A heading that is one link to a front page: a logo or the site's name, not the
-    page's title (a forum's ``<h1><a href="/">Site</a></h1>``)."""
+def _whole_link(heading: etree._Element, text_of):
+    """The address of the one link that is all of ``heading``'s text, else None."""
     links = heading.xpath(".//a[@href]")
     if len(links) != 1 or words(text_of(links[0])) != words(text_of(heading)):
+        return None
+    return urlsplit(links[0].get("href", "").strip())
+
+
+def _same_host(href, page) -> bool:
+    return not href.netloc or (href.hostname or "") == (page.hostname or "")
+
+
+def _links_home(heading: etree._Element, text_of, url: str | None = None) -> bool:
+    """A heading that is one link to a front page: a logo or the site's name, not the
+    page's title (a forum's ``<h1><a href="/">Site</a></h1>``); or, on a page whose address
+    is known, to a folder above it on its host (a blog's name linking to ``/blog`` from
+    ``/blog/57/story``: the blog's front page, not the site's)."""
+    href = _whole_link(heading, text_of)
+    if href is None:
         return False
-    href = urlsplit(links[0].get("href", "").strip())
-    return href.path in _HOME_PATHS or (not href.path and bool(href.netloc))
+    if href.path in _HOME_PATHS or (not href.path and bool(href.netloc)):
+        return True
+    if not url or not href.path.startswith("/"):
+        return False
+    page = urlsplit(url)
+    above = href.path.rstrip("/")
+    return _same_host(href, page) and bool(above) and \
+        page.path.startswith(above + "/") and page.path.rstrip("/") != above
+
+
+def _links_to_itself(heading: etree._Element, text_of, url: str | None) -> bool:
+    """A heading that is one link to the page it is on: a story's permalink headline."""
+    href = _whole_link(heading, text_of)
+    if href is None or not url or not href.path:
+        return False
+    page = urlsplit(url)
+    return _same_host(href, page) and href.path.rstrip("/") == page.path.rstrip("/") \
+        and bool(page.path.strip("/")) and href.query == page.query
+
+
+#: Classes and ids of a masthead: where a site sets its name as a heading.
+_BRAND = re.compile(r"(?<![a-z])(?:banner|masthead|branding|logo|site-?(?:title|name|logo|header)"
+                    r"|blog-?(?:title|name|header))(?![a-z])", re.I)
+
+
+def _brand_box(heading: etree._Element) -> bool:
+    """``heading`` or one of its two nearest ancestors is classed as the site's masthead
+    (``<h1 id="banner-header">``, ``<div class="site-branding"><h1>``)."""
+    node: etree._Element | None = heading
+    for _ in range(3):
+        if node is None or not isinstance(node.tag, str):
+            return False
+        if _BRAND.search(f"{node.get('class') or ''} {node.get('id') or ''}"):
+            return True
+        node = node.getparent()
+    return False
 
 
 def _in_main(element: etree._Element) -> bool:
@@ -394,10 +473,14 @@ def score(candidate: Candidate, weights: dict[str, float] | None = None) -> floa
 
 
 def best(found: list[Candidate], weights: dict[str, float] | None = None) -> str:
-    """The highest-scoring candidate's text (ties: the earlier source); "" without any."""
+    """The highest-scoring candidate's text (ties: the earlier source); "" without any. A day
+    alone is taken only when nothing else names the page: the few training pages that have
+    one as a candidate (a blog's date heading, which ``auto``'s own title may be) weigh it too
+    lightly to keep it from winning."""
     if not found:
         return ""
-    return max(found, key=lambda c: (score(c, weights), -c.rank)).text
+    return max(found, key=lambda c: (not c.features.get("is_date"), score(c, weights),
+                                     -c.rank)).text
 
 
 #: Blocks a line of the main text sits in (the first one is looked at as a whole).
