@@ -11,7 +11,8 @@ page furniture instead, and zh-cwce golds rarely hold the headline, so their fig
     nice -n 10 python3 benchmarks/bench_titles.py [--dataset NAME ...] [--limit N]
 
 "metadata" is the reader's title (``blocksift.metadata``: its scorer over the page's title
-candidates, trained on wcxb-dev only, so these sets are unseen by it). trafilatura's title
+candidates, fitted on wcxb-dev and the first 150 dragnet pages' headline proxy, so the other
+sets, and the rest of dragnet, are unseen by it). trafilatura's title
 is ``extract_metadata(html).title``; readability-lxml's is ``Document(html).short_title()``
 (what its reader shows).
 """
