@@ -87,7 +87,8 @@ function renderAlgorithm() {
     return;
   }
   renderParams($("params"), info.paramsSchema, values, (next) =>
-    save((s) => ({ ...s, params: { ...s.params, [s.algorithm]: next } })));
+    save((s) => ({ ...s, params: { ...s.params, [s.algorithm]: next } })),
+  { onInvalid: (message) => showNotSaved(new Error(message)) });
 }
 
 function renderRules() {

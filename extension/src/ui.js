@@ -42,16 +42,36 @@ export function paramFields(schema) {
       default: prop.default,
       minimum: typed.minimum ?? typed.exclusiveMinimum,
       maximum: typed.maximum ?? typed.exclusiveMaximum,
+      exclusiveMinimum: typed.exclusiveMinimum,
+      exclusiveMaximum: typed.exclusiveMaximum,
     });
   }
   return fields;
 }
 
 /**
+ * Why `value` is no value for `field`, or "" when it is one: out of the schema's bounds (the
+ * input's own min/max, plus the exclusive bounds, which min/max cannot say), or not whole where
+ * a whole number is asked. A value the host's params model would refuse is not saved: saved, it
+ * made every later page fail until the user found the field again.
+ */
+export function paramProblem(field, value) {
+  if (!Number.isFinite(value)) return "must be a number";
+  if (field.type === "integer" && !Number.isInteger(value)) return "must be a whole number";
+  if (field.exclusiveMinimum !== undefined && value <= field.exclusiveMinimum) return `must be more than ${field.exclusiveMinimum}`;
+  if (field.exclusiveMaximum !== undefined && value >= field.exclusiveMaximum) return `must be less than ${field.exclusiveMaximum}`;
+  if (field.minimum !== undefined && value < field.minimum) return `must be at least ${field.minimum}`;
+  if (field.maximum !== undefined && value > field.maximum) return `must be at most ${field.maximum}`;
+  return "";
+}
+
+/**
  * Render inputs for an algorithm's params into `container`. `values` holds the user's
  * overrides; an empty field means "the paper's default". `onChange(newValues)` fires on edit.
+ * A value out of bounds is not passed on: `onInvalid(message)` says why (by default the
+ * browser's own bubble on the field), and the field stays marked until it is mended.
  */
-export function renderParams(container, schema, values, onChange, { limit = Infinity } = {}) {
+export function renderParams(container, schema, values, onChange, { limit = Infinity, onInvalid } = {}) {
   container.replaceChildren();
   const fields = paramFields(schema).slice(0, limit);
   if (!fields.length) {
@@ -74,8 +94,21 @@ export function renderParams(container, schema, values, onChange, { limit = Infi
     }
     input.addEventListener("change", () => {
       if (field.type === "boolean") current[field.name] = input.checked;
-      else if (input.value === "" || !Number.isFinite(Number(input.value))) delete current[field.name];
-      else current[field.name] = field.type === "integer" ? Math.round(Number(input.value)) : Number(input.value);
+      else if (input.value === "" && !input.validity.badInput) delete current[field.name];
+      else {
+        const problem = paramProblem(field, input.value === "" ? NaN : Number(input.value));
+        input.setCustomValidity(problem);
+        input.setAttribute("aria-invalid", String(Boolean(problem)));
+        if (problem) {
+          const message = `${field.title} ${problem}; the saved value is kept.`;
+          if (onInvalid) onInvalid(message);
+          else input.reportValidity();
+          return;
+        }
+        current[field.name] = Number(input.value);
+      }
+      input.setCustomValidity("");
+      input.setAttribute("aria-invalid", "false");
       onChange({ ...current });
     });
     container.append(el("label", { class: "param", for: id, title: field.description },

@@ -23,7 +23,7 @@ HOVER_TAG = f"{UI}.querySelector('.hover .tag').textContent"
 
 #: WebDriver key codes for the keys the labeler uses (BiDi).
 BIDI_KEYS = {"Tab": "\ue004", "Shift": "\ue008", "ArrowUp": "\ue013", "ArrowDown": "\ue015", "ArrowLeft": "\ue012", "ArrowRight": "\ue014", "Control": "\ue009", "Escape": "\ue00c",
-             "Enter": "\ue007"}
+             "Enter": "\ue007", "Backspace": "\ue003"}
 
 
 class Input:

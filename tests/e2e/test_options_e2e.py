@@ -452,3 +452,38 @@ def test_the_excluded_sites_say_whether_they_were_saved(browser: harness.Browser
     options.screenshot(artifacts / "excluded-not-saved.png")
     assert options.evaluate(status) == "Not saved: the disk is full"
     assert options.evaluate(f"new Promise(r => setTimeout(r, 9000)).then(() => {status})") == "Not saved: the disk is full"
+
+
+def test_a_parameter_out_of_its_bounds_is_not_saved_and_says_why(
+        browser: harness.Browser, artifacts: Path) -> None:
+    """A threshold of 7 (a probability, 0 to 1) was saved with "Saved.": every later page then
+    failed at the host until the user found the field again. The value is refused where it is
+    typed: the field is marked, the foot of the window says why, the stored value stays; a
+    value in bounds is saved and clears both."""
+    options = browser.new_tab(browser.ext_url("options.html"))
+    options.activate()
+    options.set_viewport(1000, 600)
+    options.wait_for(f"{ROOT}.blocksiftStatus === 'ready' && !!document.getElementById('param-threshold')",
+                     timeout=60)
+    before = (stored(options) or {}).get("params", {}).get("auto", {})
+    keys = Input(options)
+    keys.click("#param-threshold")
+    for key in "7":
+        keys.press(key)
+    keys.press("Tab")  # the change fires as the field is left
+    options.wait_for(f"{ROOT}.blocksiftSaveError")
+    error = options.evaluate("document.getElementById('save-error').textContent")
+    assert error.startswith("Not saved: Threshold must be at most 1"), error
+    assert in_view(options, "save-error")
+    assert options.evaluate("document.getElementById('param-threshold').getAttribute('aria-invalid')") == "true"
+    assert (stored(options) or {}).get("params", {}).get("auto", {}) == before
+    options.screenshot(artifacts / "param-refused.png")
+    keys.click("#param-threshold")
+    keys.press("Backspace")
+    for key in "0.5":
+        keys.press(key)
+    keys.press("Tab")
+    options.wait_for(f"{ROOT}.blocksiftSaved")
+    assert stored(options)["params"]["auto"]["threshold"] == 0.5
+    assert options.evaluate("document.getElementById('save-error').textContent") == ""
+    assert options.evaluate("document.getElementById('param-threshold').getAttribute('aria-invalid')") == "false"
