@@ -14,6 +14,12 @@ def page(body: str, head: str = "", url: str = "https://www.harbourherald.exampl
     return Page(f"<html><head>{head}</head><body>{body}</body></html>", url=url)
 
 
+def features_by_key(body: str, head: str = "", url: str | None = "https://www.harbourherald.example/a"
+                    ) -> dict[str, dict[str, float]]:
+    """Each title candidate's features, by its words."""
+    return {c.key: c.features for c in metadata.title_candidates(page(body, head, url=url))}
+
+
 def test_clean_undoes_entities_mojibake_and_invisible_characters():
     assert titles.clean("Fish &amp;amp; Chips") == "Fish & Chips"
     assert titles.clean("A DIY Investor\u00e2\u0080\u0099s Guide") == "A DIY Investor\u2019s Guide"
@@ -69,12 +75,11 @@ def test_no_candidates_gives_an_empty_title():
 
 
 def test_a_heading_that_links_to_the_front_page_is_marked_as_a_logo():
-    found = metadata.title_candidates(page(
+    by_key = features_by_key(
         "<div id=bar><h1><a href='https://quayside.example/'>Quayside</a></h1></div>"
         "<h2><a href='/t/42'>Mooring fees for winter</a></h2>",
         "<title>Mooring fees for winter / Harbour talk / Quayside Forums</title>",
-        url="https://forum.quayside.example/viewtopic.php?id=42"))
-    by_key = {candidate.key: candidate.features for candidate in found}
+        url="https://forum.quayside.example/viewtopic.php?id=42")
     assert by_key["quayside"].get("h1_home_link") == 1.0
     permalink = metadata.title_candidates(page(
         "<h1><a href='/2026/11/harbour-lights'>Harbour lights return</a></h1>"))
@@ -244,18 +249,16 @@ def test_a_testimonial_set_as_a_heading_is_no_title():
 def test_a_heading_linking_to_a_folder_above_the_page_is_a_blogs_name():
     """``/blog`` from ``/blog/57/story``: the blog's front page, as a logo's link is the
     site's; not the page itself (a permalink headline), nor another host."""
-    def features(body: str, url: str) -> dict[str, dict[str, float]]:
-        return {c.key: c.features for c in metadata.title_candidates(page(body, url=url))}
-
-    above = features("<h1><a href='https://quill.example/blog'>Quill's Notes</a></h1>",
-                     "https://quill.example/blog/57/mooring-fees")
+    story = "https://quill.example/blog/57/mooring-fees"
+    above = features_by_key("<h1><a href='https://quill.example/blog'>Quill's Notes</a></h1>",
+                            url=story)
     assert above["quill s notes"].get("h1_home_link") == 1.0
-    itself = features("<h1><a href='/blog/57/mooring-fees/'>Mooring fees</a></h1>",
-                      "https://quill.example/blog/57/mooring-fees")
+    itself = features_by_key("<h1><a href='/blog/57/mooring-fees/'>Mooring fees</a></h1>",
+                             url=story)
     assert "h1_home_link" not in itself["mooring fees"]
     assert itself["mooring fees"].get("h1_self_link") == 1.0
-    elsewhere = features("<h1><a href='https://other.example/blog'>Other Notes</a></h1>",
-                         "https://quill.example/blog/57/mooring-fees")
+    elsewhere = features_by_key(
+        "<h1><a href='https://other.example/blog'>Other Notes</a></h1>", url=story)
     assert not {"h1_home_link", "h1_self_link"} & set(elsewhere["other notes"])
 
 
@@ -282,7 +285,7 @@ def test_a_story_heading_is_not_taken_for_a_masthead():
     found = metadata.title_candidates(page(
         "<header class='entry-header page-header'><h1>Mooring fees for the winter</h1>"
         "</header>", "<title>Mooring fees for the winter | Quill's Notes</title>"))
-    by_key = {candidate.key: candidate.features for candidate in found}
+    by_key = {c.key: c.features for c in found}
     assert not {"h1_brand", "h1_site"} & set(by_key["mooring fees for the winter"])
     assert "beside_site_h1" not in by_key["quill s notes"]
     assert titles.best(found) == "Mooring fees for the winter"
