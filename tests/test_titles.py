@@ -297,3 +297,11 @@ def test_a_date_alone_is_marked_and_a_dated_title_is_not():
     assert titles._DATE_LINE.match("2012-07-20")
     assert not titles._DATE_LINE.match("Guide to filing your taxes in 2025")
     assert not titles._DATE_LINE.match("Windows 10, 2004")
+
+
+def test_a_heading_link_no_parser_reads_gives_the_title_all_the_same():
+    """``http://[bad`` makes ``urlsplit`` raise: the page's title was lost with it."""
+    html = page("<h1><a href='http://[bad/x'>Harbour lights return</a></h1><p>The lights.</p>",
+                "<title>Harbour lights return | The Harbour Herald</title>",
+                url="https://www.harbourherald.example/a/b")
+    assert metadata.extract(html).title == "Harbour lights return"

@@ -394,11 +394,15 @@ _HOME_PATHS = frozenset(("/", "/index.php", "/index.html", "/index.htm", "index.
 
 
 def _whole_link(heading: etree._Element, text_of):
-    """The address of the one link that is all of ``heading``'s text, else None."""
+    """The address of the one link that is all of ``heading``'s text, else None (also for an
+    address that cannot be read: ``http://[bad``, which ``urlsplit`` refuses)."""
     links = heading.xpath(".//a[@href]")
     if len(links) != 1 or words(text_of(links[0])) != words(text_of(heading)):
         return None
-    return urlsplit(links[0].get("href", "").strip())
+    try:
+        return urlsplit(links[0].get("href", "").strip())
+    except ValueError:
+        return None
 
 
 def _same_host(href, page) -> bool:
