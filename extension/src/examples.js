@@ -180,11 +180,16 @@ function nameNewestUndo() {
   root.dataset.examplesUndoable = String(buttons.length);
 }
 
-/** A line saying what failed (`what`, then the error with its hint), announced at once. */
-function errorLine(what, err) {
+/** The error with its hint (renderError), as a span to put in a line. */
+function errorText(err) {
   const why = el("span");
   renderError(why, err);
-  return el("p", { class: "bad", role: "alert" }, what, why);
+  return why;
+}
+
+/** A line saying what failed (`what`, then the error with its hint), announced at once. */
+function errorLine(what, err) {
+  return el("p", { class: "bad", role: "alert" }, what, errorText(err));
 }
 
 /**
@@ -219,9 +224,7 @@ function showDeleted(example, earlier = null) {
       focusAfter = titleOf(reply.exampleId); // back at its place in the list
     } catch (err) {
       undo.disabled = false;
-      const why = el("span");
-      renderError(why, err);
-      line.replaceChildren(`“${nameOf(example)}” was not restored: `, why, " ", undo);
+      line.replaceChildren(`“${nameOf(example)}” was not restored: `, errorText(err), " ", undo);
     }
     await renderList();
     (focusAfter() ?? $("examples-refresh")).focus();

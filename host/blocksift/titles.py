@@ -23,7 +23,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from lxml import etree
 
@@ -240,9 +240,10 @@ def candidates(tree: etree._Element, metas: dict[str, str], ld_nodes: list[dict]
         found_h1 = add(f"h1:{source}", text)
         if found_h1 is not None and _in_main(heading):
             found_h1.add("h1_in_main")
-        if found_h1 is not None and _links_home(heading, text_of, url):
+        link = _whole_link(heading, text_of) if found_h1 is not None else None
+        if link is not None and _links_home(link, url):
             found_h1.add("h1_home_link")
-        if found_h1 is not None and _links_to_itself(heading, text_of, url):
+        if link is not None and _links_to_itself(link, url):
             found_h1.add("h1_self_link")
         if found_h1 is not None and _brand_box(heading):
             found_h1.add("h1_brand")
@@ -393,7 +394,7 @@ _HOME_PATHS = frozenset(("/", "/index.php", "/index.html", "/index.htm", "index.
                          "index.html", "./"))
 
 
-def _whole_link(heading: etree._Element, text_of):
+def _whole_link(heading: etree._Element, text_of) -> SplitResult | None:
     """The address of the one link that is all of ``heading``'s text, else None (also for an
     address that cannot be read: ``http://[bad``, which ``urlsplit`` refuses)."""
     links = heading.xpath(".//a[@href]")
@@ -405,18 +406,15 @@ def _whole_link(heading: etree._Element, text_of):
         return None
 
 
-def _same_host(href, page) -> bool:
+def _same_host(href: SplitResult, page: SplitResult) -> bool:
     return not href.netloc or (href.hostname or "") == (page.hostname or "")
 
 
-def _links_home(heading: etree._Element, text_of, url: str | None = None) -> bool:
-    """A heading that is one link to a front page: a logo or the site's name, not the
-    page's title (a forum's ``<h1><a href="/">Site</a></h1>``); or, on a page whose address
-    is known, to a folder above it on its host (a blog's name linking to ``/blog`` from
-    ``/blog/57/story``: the blog's front page, not the site's)."""
-    href = _whole_link(heading, text_of)
-    if href is None:
-        return False
+def _links_home(href: SplitResult, url: str | None) -> bool:
+    """A heading whose one link (``href``, :func:`_whole_link`) goes to a front page: a logo
+    or the site's name, not the page's title (a forum's ``<h1><a href="/">Site</a></h1>``);
+    or, on a page whose address is known, to a folder above it on its host (a blog's name
+    linking to ``/blog`` from ``/blog/57/story``: the blog's front page, not the site's)."""
     if href.path in _HOME_PATHS or (not href.path and bool(href.netloc)):
         return True
     if not url or not href.path.startswith("/"):
@@ -427,10 +425,10 @@ def _links_home(heading: etree._Element, text_of, url: str | None = None) -> boo
         page.path.startswith(above + "/") and page.path.rstrip("/") != above
 
 
-def _links_to_itself(heading: etree._Element, text_of, url: str | None) -> bool:
-    """A heading that is one link to the page it is on: a story's permalink headline."""
-    href = _whole_link(heading, text_of)
-    if href is None or not url or not href.path:
+def _links_to_itself(href: SplitResult, url: str | None) -> bool:
+    """A heading whose one link (``href``) goes to the page it is on: a story's permalink
+    headline."""
+    if not url or not href.path:
         return False
     page = urlsplit(url)
     return _same_host(href, page) and href.path.rstrip("/") == page.path.rstrip("/") \
