@@ -66,7 +66,14 @@ def constants() -> dict[str, Any]:
         SAFE_URL_SCHEMES,
     )
     from blocksift.wire import protocol
-    from blocksift.wire.constants import ID_ATTR, MAX_ID_LENGTH, PROTOCOL_VERSION, ErrorCode
+    from blocksift.wire.constants import (
+        ID_ATTR,
+        IMPORT_CHUNK_MAX_CHARS,
+        IMPORT_MAX_BYTES,
+        MAX_ID_LENGTH,
+        PROTOCOL_VERSION,
+        ErrorCode,
+    )
 
     attributes = set().union(*SAFE_ATTRIBUTES.values())
     return {
@@ -82,6 +89,9 @@ def constants() -> dict[str, Any]:
         "EXPORT_FORMATS": _choices(protocol.ExportSaveRequest, "format"),
         # how many examples one examples.list may ask for (the extension checks it first)
         "EXAMPLES_LIST_MAX": _bound(protocol.ExamplesListRequest, "limit", "le"),
+        # examples.import: base64 characters a chunk may carry, bytes an upload may have
+        "IMPORT_CHUNK_MAX_CHARS": IMPORT_CHUNK_MAX_CHARS,
+        "IMPORT_MAX_BYTES": IMPORT_MAX_BYTES,
         "HIDE_PLAN_VERSION": HIDE_PLAN_VERSION,
         "READER_ALLOWED_TAGS": sorted(SAFE_TAGS - READER_DROPS_TAGS),
         "READER_ALLOWED_ATTRIBUTES": sorted(attributes - READER_DROPS_ATTRIBUTES),

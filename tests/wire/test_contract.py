@@ -66,7 +66,8 @@ def _reply_types_written_by(path: Path) -> set[str]:
 
 def test_every_reply_the_service_writes_has_a_model():
     written = _reply_types_written_by(HOST / "service" / "session.py")
-    assert {"pong", "hello", "result", "cancelled", "examples.saved", "export.saved"} <= written
+    assert {"pong", "hello", "result", "cancelled", "examples.saved", "export.saved",
+            "examples.received", "examples.imported"} <= written
     assert written - set(protocol.REPLY_MODELS) == set()
 
 
@@ -84,3 +85,44 @@ def test_a_reply_off_its_model_is_refused():
                 {"type": "export.savd", "id": "s"}, {k: v for k, v in good.items() if k != "path"}):
         with pytest.raises(ValidationError):
             protocol.REPLY_ADAPTER.validate_python(bad)
+
+
+def test_examples_import_is_a_chunk_of_an_upload():
+    """The options page's Import sends a file as numbered base64 chunks of one upload; the
+    fields a chunk may carry, and what the host refuses before it reads one."""
+    from blocksift.wire.constants import IMPORT_CHUNK_MAX_CHARS
+
+    chunk = {"type": "examples.import", "id": "i1", "uploadId": "up-1_x", "index": 0,
+             "data": "eyJodG1sIjoiIn0K", "last": True, "onDuplicate": "replace",
+             "name": "pages.jsonl.gz", "size": 12}
+    request = protocol.REQUEST_ADAPTER.validate_python(chunk)
+    assert isinstance(request, protocol.ExamplesImportRequest)
+    assert (request.upload_id, request.on_duplicate, request.last) == ("up-1_x", "replace", True)
+    plain = protocol.REQUEST_ADAPTER.validate_python(
+        {"type": "examples.import", "id": "i2", "uploadId": "u", "index": 3, "data": ""})
+    assert (plain.last, plain.on_duplicate, plain.name, plain.size) == (False, "skip", "", None)
+    # the chunk cap is well under the host's frame cap, so a chunk is never a frame too large
+    from blocksift.service.session import DEFAULT_MAX_FRAME_BYTES
+
+    assert IMPORT_CHUNK_MAX_CHARS * 8 <= DEFAULT_MAX_FRAME_BYTES
+    for bad in ({"uploadId": "../etc"}, {"uploadId": ""}, {"uploadId": "x" * 65},
+                {"index": -1}, {"index": "0"}, {"last": 1}, {"onDuplicate": "merge"},
+                {"data": "A" * (IMPORT_CHUNK_MAX_CHARS + 1)}, {"size": -1}, {"path": "/x"}):
+        with pytest.raises(ValidationError):
+            protocol.REQUEST_ADAPTER.validate_python({**chunk, **bad})
+
+
+def test_examples_import_replies():
+    received = {"type": "examples.received", "id": "i1", "uploadId": "u", "index": 0,
+                "bytes": 524288}
+    assert isinstance(protocol.REPLY_ADAPTER.validate_python(received),
+                      protocol.ExamplesReceivedReply)
+    imported = {"type": "examples.imported", "id": "i9", "uploadId": "u", "name": "p.jsonl.gz",
+                "bytes": 900, "added": 12, "replaced": 0,
+                "skipped": [{"url": "https://a.example/", "reason": "this page has an "
+                             "example already"}], "skippedCount": 3, "ownAddress": 1,
+                "noAddress": 0}
+    assert protocol.REPLY_ADAPTER.validate_python(imported).skipped_count == 3
+    for bad in ({"added": -1}, {"skipped": [{"url": "x"}]}, {"name": None}):
+        with pytest.raises(ValidationError):
+            protocol.REPLY_ADAPTER.validate_python({**imported, **bad})

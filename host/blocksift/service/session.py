@@ -248,6 +248,7 @@ class Session:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._send_lock = asyncio.Lock()
         self._examples_order = asyncio.Lock()
+        self._uploads: Any = None  # storage.uploads.Uploads, made at the first import chunk
 
     # -- sending ----------------------------------------------------------------------------
 
@@ -492,6 +493,8 @@ class Session:
             report = self.service.repair_examples()
             return {"type": "examples.repaired", "id": rid, "damaged": report["damaged"],
                     "recovered": report["recovered"], "keptAside": report["keptAside"]}
+        if request.type == "examples.import":
+            return self._import_chunk(request)
         store = self.service.example_store()
         if request.type == "examples.save":
             if request.private:
@@ -555,6 +558,49 @@ class Session:
             return {"type": "examples.exported", "id": rid, "path": str(target),
                     "count": count, "replaced": replaced}
         raise _RequestError(ErrorCode.UNKNOWN_TYPE, f"unknown request {request.type}")
+
+    def _import_chunk(self, request: Any) -> dict[str, Any]:
+        """examples.import: append a chunk to its upload's file; the last one imports the
+        file as ``blocksift examples import`` does and deletes it, done or failed."""
+        from ..labeled import DatasetError
+        from ..storage.uploads import UploadError, Uploads
+        from ..wire.protocol import MAX_SKIPPED_LISTED
+
+        if self._uploads is None:
+            self._uploads = Uploads()
+        try:
+            upload = self._uploads.add(request.upload_id, request.index, request.data,
+                                       request.name, request.size)
+        except UploadError as refused:
+            raise _RequestError(ErrorCode.NOT_FOUND if refused.unknown
+                                else ErrorCode.INVALID_PARAMS, str(refused)) from None
+        if not request.last:
+            return {"type": "examples.received", "id": request.id,
+                    "uploadId": request.upload_id, "index": request.index,
+                    "bytes": upload.size}
+        upload = self._uploads.take(request.upload_id)
+        try:
+            store = self.service.example_store()
+            try:
+                report = store.import_records(upload.path, request.on_duplicate)
+            except DatasetError as bad:  # named by the user's file, not the upload's
+                why = str(bad).replace(str(upload.path), upload.name)
+                raise _RequestError(ErrorCode.INVALID_PARAMS,
+                                    f"cannot import: {why}; nothing was added") from None
+        finally:
+            upload.path.unlink(missing_ok=True)
+        if not (report.added or report.replaced or report.skipped):
+            raise _RequestError(ErrorCode.INVALID_PARAMS,
+                                f"cannot import: {upload.name} holds no pages (a "
+                                "datasets-format .jsonl or .jsonl.gz file, as Export writes)")
+        _settle(store)  # they adapt auto on their sites, as saved ones do
+        return {"type": "examples.imported", "id": request.id, "uploadId": request.upload_id,
+                "name": upload.name, "bytes": upload.size, "added": len(report.added),
+                "replaced": len(report.replaced),
+                "skipped": [{"url": url, "reason": why}
+                            for url, why in report.skipped[:MAX_SKIPPED_LISTED]],
+                "skippedCount": len(report.skipped), "ownAddress": len(report.own_address),
+                "noAddress": report.no_address}
 
     async def _export(self, request: Any) -> None:
         """export.folder / export.save (blocksift.export): file work on a thread."""
@@ -684,11 +730,14 @@ class Session:
         return [task for task in self._tasks.values() if not task.done()]
 
     async def close(self) -> None:
-        """Cancel this session's work (the client went away)."""
+        """Cancel this session's work (the client went away); its unfinished uploads' files
+        are deleted."""
         for task in list(self._tasks.values()):
             task.cancel()
         if self._tasks:
             await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        if self._uploads is not None:
+            self._uploads.close()
 
 
 class _RequestError(Exception):

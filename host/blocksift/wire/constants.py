@@ -20,6 +20,12 @@ ID_ATTR = "data-bsid"
 #: reply lists them, so a client knows what this host offers before asking).
 EXTRACT_ACTIONS = ("extract", "hide", "reader")
 
+#: ``examples.import``: the largest file one upload may be (the sum of its chunks' bytes)...
+IMPORT_MAX_BYTES = 512 * 1024 * 1024
+#: ... and the most base64 characters one chunk may carry: far under the host's frame cap
+#: (64 MiB); the extension sends 512 KiB of base64 a chunk.
+IMPORT_CHUNK_MAX_CHARS = 1024 * 1024
+
 
 class ErrorCode(IntEnum):
     """Numbered error codes; stable across versions (PROTOCOL.md tabulates them)."""

@@ -17,10 +17,19 @@ from pydantic import ConfigDict, Field, TypeAdapter
 
 from .. import __version__
 from ..actions.hide import HidePlan, IndexItem, PageSummary
-from .constants import ID_ATTR, MAX_ID_LENGTH, PROTOCOL_VERSION, ErrorCode
+from .constants import (
+    ID_ATTR,
+    IMPORT_CHUNK_MAX_CHARS,
+    IMPORT_MAX_BYTES,
+    MAX_ID_LENGTH,
+    PROTOCOL_VERSION,
+    ErrorCode,
+)
 from .results import ExtractionResult, WireModel
 
 RequestId = Annotated[str, Field(min_length=1, max_length=MAX_ID_LENGTH)]
+#: How many skipped records an examples.imported reply names (it counts them all).
+MAX_SKIPPED_LISTED = 100
 #: SQLite's largest integer: a bigger example number or offset cannot even be looked up.
 MAX_STORED_INT = 2**63 - 1
 
@@ -196,6 +205,33 @@ class ExamplesExportRequest(RequestModel):
     path: str | None = Field(None, max_length=4096,
                              description="Target file; default: exports/ in the data dir")
     with_blocks: bool = False
+
+
+@request
+class ExamplesImportRequest(RequestModel):
+    """One chunk of a datasets-format file to import (the options page's *Import*; the
+    inverse of ``examples.export``). A file goes as an upload: chunk 0 starts it, each next
+    chunk is appended in order, and the one marked ``last`` imports the whole file as
+    ``blocksift examples import`` does (checked whole first: a bad line adds nothing). A
+    chunk out of order, of an unknown upload, not base64 or past the size cap is refused and
+    drops the upload; the host keeps serving."""
+
+    type: Literal["examples.import"]
+    id: RequestId
+    upload_id: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
+                           description="Names the upload: the same in each of its chunks")
+    index: int = Field(ge=0, le=MAX_STORED_INT, description="0, 1, 2, ... in order")
+    data: str = Field(max_length=IMPORT_CHUNK_MAX_CHARS,
+                      description="The chunk's bytes, base64")
+    last: bool = Field(False, description="The file's last chunk: import it now")
+    on_duplicate: Literal["skip", "replace", "keep"] = Field(
+        "skip", description="A record of a page that has an example already: skip it, store "
+                            "it instead (the stored one kept restorable), or keep both")
+    name: str = Field("", max_length=255, description="The file's own name (chunk 0), for "
+                                                      "messages; '.gz': a gzip file")
+    size: int | None = Field(None, ge=0, le=MAX_STORED_INT,
+                             description="The whole file's bytes (chunk 0), refused at once "
+                                         f"past {IMPORT_MAX_BYTES // (1024 * 1024)} MiB")
 
 
 @request
@@ -435,6 +471,44 @@ class ExamplesExportedReply(WireModel):
     count: int
     replaced: bool = Field(False, description="the file held an earlier export, which this one "
                                               "took the place of")
+
+
+@reply
+class ExamplesReceivedReply(WireModel):
+    """A chunk of an upload (examples.import) taken; send the next one."""
+
+    type: Literal["examples.received"] = "examples.received"
+    id: str
+    upload_id: str
+    index: int = Field(ge=0)
+    bytes: int = Field(ge=0, description="The upload's bytes received so far")
+
+
+class ImportSkipped(WireModel):
+    url: str
+    reason: str
+
+
+@reply
+class ExamplesImportedReply(WireModel):
+    """What an upload's import did, as ``blocksift examples import`` says it."""
+
+    type: Literal["examples.imported"] = "examples.imported"
+    id: str
+    upload_id: str
+    name: str = Field(description="The file's name, as chunk 0 gave it")
+    bytes: int = Field(ge=0)
+    added: int = Field(ge=0, description="Examples stored")
+    replaced: int = Field(ge=0, description="Stored examples the file's took the place of "
+                                            "(kept restorable; onDuplicate 'replace')")
+    skipped: list[ImportSkipped] = Field(
+        default_factory=list, description=f"The first {MAX_SKIPPED_LISTED} records not "
+                                          "imported, each with why")
+    skipped_count: int = Field(0, ge=0, description="Every record not imported")
+    own_address: int = Field(0, ge=0, description="Records without a 'url' stored under the "
+                                                  "address their page names for itself")
+    no_address: int = Field(0, ge=0, description="Records stored of no site (no address at "
+                                                 "all): they adapt none")
 
 
 @reply
