@@ -1,13 +1,16 @@
 // Options page, "Examples" section: the labeled examples the host stores (list, view,
-// delete, export; one row per page: a page labeled again shows its newest label, with
+// delete, export, import; one row per page: a page labeled again shows its newest label, with
 // "Restore earlier label"), training farsw from them with the host's progress, and the sites where
 // labeling never runs. Everything goes through the background to the host on this computer.
 // Status for tests and tools: <html data-examples-status> (loading|ready|error),
 // data-examples-count, data-train-status (running|trained|error), data-train-progress (progress
-// messages received), data-export-path.
+// messages received), data-export-path, data-import-status (running|imported|error),
+// data-import-progress (percent of the file sent) and data-import-added.
 
 import { api } from "./api.js";
-import { MSG, TRAIN_PORT } from "./protocol.js";
+import {
+  IMPORT_CHUNK_BYTES, MSG, TRAIN_PORT, bytesToBase64, importChunkCount, newUploadId,
+} from "./protocol.js";
 import { loadLabeling, parseSiteList, saveLabeling } from "./labelsettings.js";
 import { ask, el, renderError } from "./ui.js";
 
@@ -16,6 +19,7 @@ const LIST_LIMIT = 500;
 const root = document.documentElement;
 let listEmpty = false; // the host said it holds no example: nothing to export or train on
 let training = false;
+let importing = false;
 
 /**
  * Export and Train only when there is something: an export of no example replaced the last
@@ -301,6 +305,99 @@ async function exportExamples() {
   }
 }
 
+/**
+ * Import: the picked file goes to the host in chunks (examples.import; a browser cannot name a
+ * file on the host's machine), with the share sent shown; the host imports it whole once the
+ * last one is in (a bad line adds nothing) and says what it did, which stays in its line with
+ * the list drawn again. An error stays until the next import.
+ */
+async function importFile(file) {
+  const out = $("examples-import-result");
+  const button = $("examples-import");
+  const choice = $("examples-import-duplicates");
+  importing = true;
+  button.disabled = true;
+  choice.disabled = true;
+  out.classList.remove("bad");
+  out.removeAttribute("role");
+  root.dataset.importStatus = "running";
+  delete root.dataset.importAdded;
+  const onDuplicate = choice.value;
+  const uploadId = newUploadId();
+  const count = importChunkCount(file.size);
+  const progress = (percent, what = "") => {
+    root.dataset.importProgress = String(percent);
+    out.textContent = `Importing “${file.name}”… ${percent} %${what}`;
+  };
+  progress(0);
+  try {
+    let reply = null;
+    for (let index = 0; index < count; index += 1) {
+      const start = index * IMPORT_CHUNK_BYTES;
+      const bytes = new Uint8Array(await file.slice(start, start + IMPORT_CHUNK_BYTES).arrayBuffer());
+      const last = index === count - 1;
+      // the last chunk's answer comes once the host has read, checked and stored the whole
+      // file: that wait says so
+      if (last) progress(100, ": sent; adding the examples…");
+      reply = await ask(MSG.EXAMPLES, { op: "import", uploadId, index, data: bytesToBase64(bytes), last,
+        onDuplicate, ...(index === 0 ? { name: file.name, size: file.size } : {}) });
+      if (!last) progress(Math.floor((100 * (start + bytes.length)) / file.size));
+    }
+    out.replaceChildren(...importedWords(reply, onDuplicate));
+    root.dataset.importAdded = String(reply.added);
+    root.dataset.importStatus = "imported";
+  } catch (err) {
+    out.classList.add("bad");
+    out.setAttribute("role", "alert");
+    // the host's "cannot import: " would say it twice
+    const why = { ...(err?.toJSON?.() ?? {}), message: String(err?.message ?? err).replace(/^cannot import: /, "") };
+    out.replaceChildren(`“${file.name}” was not imported: `, errorText(why));
+    if (err?.code === 1008) {
+      out.append(" This host is older than the options page's Import: update blocksift, or run blocksift examples import FILE.");
+    }
+    root.dataset.importStatus = "error";
+  } finally {
+    importing = false;
+    button.disabled = false;
+    choice.disabled = false;
+  }
+  await renderList();
+}
+
+/** What an import did, as the host's examples.imported says it: one line, then the skipped pages. */
+function importedWords(reply, onDuplicate) {
+  const parts = [];
+  let line = reply.added
+    ? `Imported ${plural(reply.added, "example")} from “${reply.name}”`
+    : `Imported no example from “${reply.name}”`;
+  if (reply.replaced) line += `, taking the place of ${reply.replaced} stored here (each restorable from its row)`;
+  const listed = reply.skipped ?? [];
+  const already = listed.filter((skip) => /has an example already/.test(skip.reason)).length;
+  const skipped = reply.skippedCount ?? listed.length;
+  if (skipped) {
+    const allAlready = already === listed.length && listed.length === skipped;
+    line += allAlready
+      ? `; ${skipped} already stored ${skipped === 1 ? "was" : "were"} skipped`
+        + (onDuplicate === "skip" ? " (“take the file's” imports their labels instead)" : "")
+      : `; ${skipped} skipped`;
+  }
+  line += ".";
+  if (reply.ownAddress) {
+    line += ` ${plural(reply.ownAddress, "page")} without an address in the file ${reply.ownAddress === 1 ? "was" : "were"} stored under the address the page names for itself.`;
+  }
+  if (reply.noAddress) {
+    line += ` ${plural(reply.noAddress, "page")} name${reply.noAddress === 1 ? "s" : ""} no address: stored, but ${reply.noAddress === 1 ? "it adapts" : "they adapt"} the reader view on no site.`;
+  }
+  parts.push(el("p", { text: line }));
+  if (skipped && !(already === listed.length && listed.length === skipped)) {
+    const more = skipped - listed.length;
+    parts.push(el("details", {}, el("summary", { text: `Why ${skipped === 1 ? "one was" : `${skipped} were`} skipped` }),
+      el("ul", {}, ...listed.map((skip) => el("li", { text: `${skip.url}: ${skip.reason}` })),
+        more > 0 ? el("li", { text: `… and ${more} more` }) : null)));
+  }
+  return parts;
+}
+
 function showTraining(state) {
   const status = $("train-status");
   const bar = $("train-progress");
@@ -390,6 +487,17 @@ async function main() {
     }
   });
   $("examples-export").addEventListener("click", exportExamples);
+  // The file picker is the hidden input's, opened by the button; the same file picked again
+  // is imported again (the input is emptied after each pick, or it fired no change).
+  $("examples-import").addEventListener("click", () => { if (!importing) $("examples-import-file").click(); });
+  $("examples-import-file").addEventListener("change", async (event) => {
+    const file = event.target.files?.[0];
+    try {
+      if (file && !importing) await importFile(file);
+    } finally {
+      event.target.value = "";
+    }
+  });
   $("train").addEventListener("click", train);
   $("excluded-save").addEventListener("click", saveExcluded);
   await renderExcluded();

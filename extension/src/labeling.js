@@ -7,7 +7,7 @@
 //    extraction;
 //  * saveExample: the labeler's Save; the same refusals are checked again, then examples.save
 //    (which replaces an earlier example of the same page: savedNotice says so);
-//  * examplesCall: list / get / delete / export for the options page;
+//  * examplesCall: list / get / delete / export / import for the options page;
 //  * onTrainPort: "Train farsw from my examples" with the host's progress forwarded.
 
 import {
@@ -19,6 +19,9 @@ import { choiceFor, loadSettings, siteOf } from "./settings.js";
 
 export const TRAINING_KEY = "training";
 const TRAIN_TIMEOUT_MS = 60 * 60 * 1000; // training a model on many pages takes minutes
+// An import's last chunk is answered once the whole file is read, checked and stored, and
+// its sites adapted: thousands of pages take minutes.
+const IMPORT_TIMEOUT_MS = 30 * 60 * 1000;
 
 /** Why labeling may not run on this tab, or null. Checked before anything is injected or sent. */
 export async function labelingRefusal(api, tab, url) {
@@ -182,7 +185,8 @@ export function restoreRequest(example, { keep = true } = {}) {
 }
 
 /**
- * examples.list / get / delete / export for the options page, and restore (Undo of a delete:
+ * examples.list / get / delete / export / import (one chunk of a file: examplesRequest) for
+ * the options page, and restore (Undo of a delete:
  * the example as `get` returned it, stored again unless labeling is refused for its site now,
  * with its date and number; `keep: false`, "Restore earlier label", stores it as saved now);
  * resolves with the host's reply.
@@ -208,6 +212,7 @@ export async function examplesCall({ op, ...args }, { api, hostClient }) {
       return host.request(plain);
     }
   }
+  if (op === "import" && built.last) return host.request(built, { timeoutMs: IMPORT_TIMEOUT_MS });
   return host.request(built);
 }
 

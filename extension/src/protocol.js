@@ -9,11 +9,11 @@
 // The host's definitions (protocol version, id attribute and limit, what can be asked, the
 // hide plan's version), generated from it at build time: see wireconstants.js.
 import {
-  EXAMPLES_LIST_MAX, EXPORT_FORMATS, HIDE_PLAN_VERSION, HOST_VERSION, ID_ATTR, MAX_ID_LENGTH,
-  PROTOCOL_VERSION, REQUEST_ACTIONS, RTL_LANGUAGES, RTL_SCRIPTS, WANTS,
+  EXAMPLES_LIST_MAX, EXPORT_FORMATS, HIDE_PLAN_VERSION, HOST_VERSION, ID_ATTR, IMPORT_CHUNK_MAX_CHARS,
+  IMPORT_MAX_BYTES, MAX_ID_LENGTH, PROTOCOL_VERSION, REQUEST_ACTIONS, RTL_LANGUAGES, RTL_SCRIPTS, WANTS,
 } from "./wireconstants.js";
 
-export { HIDE_PLAN_VERSION, ID_ATTR, MAX_ID_LENGTH, PROTOCOL_VERSION, REQUEST_ACTIONS, WANTS };
+export { HIDE_PLAN_VERSION, ID_ATTR, IMPORT_MAX_BYTES, MAX_ID_LENGTH, PROTOCOL_VERSION, REQUEST_ACTIONS, WANTS };
 
 export const HOST_NAME = "org.blocksift.host";
 /** The extension ships with the host of the same version (one project, one version). */
@@ -40,7 +40,7 @@ export const MSG = Object.freeze({
   // Labeling (labeling.js): start the labeler, save from it, examples for the options page.
   LABEL: "blocksift/label",              // {tabId, algorithm?, params?} -> {status, ...}
   LABEL_SAVE: "blocksift/label-save",    // from labeler.js: examples.save fields -> {exampleId, mainChars}
-  EXAMPLES: "blocksift/examples",        // {op: list|get|delete|export|repair, ...} -> the host's reply
+  EXAMPLES: "blocksift/examples",        // {op: list|get|delete|export|import|repair, ...} -> the host's reply
   EXPORT: "blocksift/export",            // {kind: folder|save|render, ...} -> the host's reply
 });
 /** Port name the options page opens to train and receive progress (labeling.js). */
@@ -603,11 +603,69 @@ export function examplesRequest(op, args = {}, id = newRequestId("ex")) {
     case "export":
       return { type: "examples.export", id: checkId(id), withBlocks: Boolean(args.withBlocks),
         ...(args.path ? { path: String(args.path) } : {}) };
+    case "import":
+      return importChunkRequest(args, id);
     case "repair":
       return { type: "examples.repair", id: checkId(id) };
     default:
       throw new TypeError(`unknown examples operation ${op}`);
   }
+}
+
+// -- importing a file the user picks (the options page's Import; examples.import) ----------
+
+/**
+ * Bytes of the file one examples.import chunk carries: 384 KiB, 512 KiB of base64, well under
+ * the host's cap of a chunk (IMPORT_CHUNK_MAX_CHARS) and its 64 MiB frames.
+ */
+export const IMPORT_CHUNK_BYTES = Math.min(384 * 1024, Math.floor(IMPORT_CHUNK_MAX_CHARS / 4) * 3);
+/** What the options page may say of pages already stored: skip the file's, or take them. */
+export const IMPORT_ON_DUPLICATE = Object.freeze(["skip", "replace"]);
+const UPLOAD_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A fresh upload id (letters, digits and "-"; the host takes 1 to 64 of them). */
+export function newUploadId() {
+  return `up-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+}
+
+/** How many chunks a file of `size` bytes goes in (an empty file: one, empty). */
+export function importChunkCount(size, chunkBytes = IMPORT_CHUNK_BYTES) {
+  return Math.max(1, Math.ceil(size / chunkBytes));
+}
+
+/** The base64 of `bytes` (a Uint8Array), in pieces small enough for fromCharCode's arguments. */
+export function bytesToBase64(bytes) {
+  let binary = "";
+  for (let start = 0; start < bytes.length; start += 0x8000) {
+    binary += String.fromCharCode.apply(null, bytes.subarray(start, start + 0x8000));
+  }
+  return btoa(binary);
+}
+
+/**
+ * One examples.import chunk: {uploadId, index, data (base64), last, onDuplicate, name and size
+ * (sent with chunk 0)}. A bad id, index or choice throws a BlocksiftError (BAD_REQUEST).
+ */
+function importChunkRequest({ uploadId, index, data, last = false, onDuplicate = "skip", name = "", size } = {}, id) {
+  if (typeof uploadId !== "string" || !UPLOAD_ID.test(uploadId)) {
+    throw new BlocksiftError(`An upload id is 1 to 64 letters, digits, "-" or "_", not ${shown(uploadId)}.`,
+      { code: LOCAL_ERRORS.BAD_REQUEST });
+  }
+  const at = wholeNumber(index, "A chunk's index", 0);
+  if (typeof data !== "string" || data.length > IMPORT_CHUNK_MAX_CHARS) {
+    throw new BlocksiftError(`A chunk is a base64 text of at most ${IMPORT_CHUNK_MAX_CHARS} characters.`,
+      { code: LOCAL_ERRORS.BAD_REQUEST });
+  }
+  if (!["skip", "replace", "keep"].includes(onDuplicate)) {
+    throw new BlocksiftError(`Pages already stored are skipped, replaced or kept, not ${shown(onDuplicate)}.`,
+      { code: LOCAL_ERRORS.BAD_REQUEST });
+  }
+  const request = { type: "examples.import", id: checkId(id), uploadId, index: at, data, last: Boolean(last), onDuplicate };
+  if (at === 0) {
+    request.name = String(name ?? "").slice(0, 255);
+    if (size !== undefined && size !== null) request.size = wholeNumber(size, "A file's size", 0);
+  }
+  return request;
 }
 
 /** train: retrain farsw from the captured examples (progress replies, then trained). */

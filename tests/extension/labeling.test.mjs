@@ -282,3 +282,39 @@ test("the split reads every saved example from the host, page by page, and falls
   assert.equal(await adaptationSources(9, "https://news.example/p", broken), 9);
   assert.equal(await adaptationSources(0, "https://news.example/p", broken), true);
 });
+
+test("an import goes as chunks of one upload: base64 under the host's cap, name and size with chunk 0", async () => {
+  const {
+    BlocksiftError, IMPORT_CHUNK_BYTES, LOCAL_ERRORS, bytesToBase64, importChunkCount, newUploadId,
+  } = await import("../../extension/src/protocol.js");
+  const { IMPORT_CHUNK_MAX_CHARS } = await import("../../extension/src/wireconstants.js");
+  assert.ok(Math.ceil(IMPORT_CHUNK_BYTES / 3) * 4 <= IMPORT_CHUNK_MAX_CHARS);
+  assert.equal(IMPORT_CHUNK_BYTES, 384 * 1024);
+  assert.deepEqual([0, 1, IMPORT_CHUNK_BYTES, IMPORT_CHUNK_BYTES + 1].map((n) => importChunkCount(n)), [1, 1, 1, 2]);
+  // every byte value, and more than one fromCharCode piece
+  const bytes = new Uint8Array(70000).map((_, i) => (i * 7) % 256);
+  assert.equal(bytesToBase64(bytes), Buffer.from(bytes).toString("base64"));
+  assert.equal(bytesToBase64(new Uint8Array(0)), "");
+  const uploadId = newUploadId();
+  assert.match(uploadId, /^[A-Za-z0-9_-]{1,64}$/);
+  assert.notEqual(uploadId, newUploadId());
+  assert.deepEqual(examplesRequest("import", { uploadId, index: 0, data: "eA==", name: "pages.jsonl.gz", size: 1 }, "r"),
+    { type: "examples.import", id: "r", uploadId, index: 0, data: "eA==", last: false, onDuplicate: "skip",
+      name: "pages.jsonl.gz", size: 1 });
+  assert.deepEqual(examplesRequest("import", { uploadId, index: 2, data: "", last: true, onDuplicate: "replace", name: "x" }, "r"),
+    { type: "examples.import", id: "r", uploadId, index: 2, data: "", last: true, onDuplicate: "replace" });
+  for (const bad of [{ uploadId: "../x" }, { uploadId: "" }, { index: -1 }, { index: 1.5 }, { onDuplicate: "merge" },
+    { data: "A".repeat(IMPORT_CHUNK_MAX_CHARS + 4) }, { data: null }]) {
+    assert.throws(() => examplesRequest("import", { uploadId, index: 0, data: "", ...bad }, "r"),
+      (err) => err instanceof BlocksiftError && err.code === LOCAL_ERRORS.BAD_REQUEST, JSON.stringify(bad).slice(0, 80));
+  }
+  // the last chunk waits for the whole import: a longer time than a request's 2 minutes
+  const { examplesCall } = await import("../../extension/src/labeling.js");
+  const waits = [];
+  const deps = { api: { storage: { local: memoryArea() } },
+    hostClient: async () => ({ request: async (message, options) => { waits.push([message.index, options?.timeoutMs ?? null]); return {}; } }) };
+  await examplesCall({ op: "import", uploadId, index: 0, data: "" }, deps);
+  await examplesCall({ op: "import", uploadId, index: 1, data: "", last: true }, deps);
+  assert.equal(waits[0][1], null);
+  assert.ok(waits[1][1] >= 10 * 60 * 1000, waits);
+});
