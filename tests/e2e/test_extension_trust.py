@@ -33,6 +33,11 @@ def privileged_messages(tab_id: int, export_to: Path) -> dict[str, dict]:
         "examples-delete": {"type": PROTOCOL["EXAMPLES"], "op": "delete", "exampleId": 1},
         "examples-export": {"type": PROTOCOL["EXAMPLES"], "op": "export",
                             "path": str(export_to)},
+        # a page planting examples of its own making through the options page's Import
+        "examples-import": {"type": PROTOCOL["EXAMPLES"], "op": "import", "uploadId": "planted",
+                            "index": 0, "last": True, "name": "pages.jsonl",
+                            "data": "eyJ1cmwiOiAiaHR0cDovL3gvIiwgImh0bWwiOiAiPHA+eDwvcD4iLCAiZ29s"
+                                    "ZCI6ICJ4In0K"},
         "export-folder": {"type": PROTOCOL["EXPORT"], "kind": "folder",
                           "folder": str(export_to.parent)},
         "export-save": {"type": PROTOCOL["EXPORT"], "kind": "save", "format": "html",
