@@ -571,14 +571,14 @@ class Session:
         try:
             upload = self._uploads.add(request.upload_id, request.index, request.data,
                                        request.name, request.size)
+            if not request.last:
+                return {"type": "examples.received", "id": request.id,
+                        "uploadId": request.upload_id, "index": request.index,
+                        "bytes": upload.size}
+            upload = self._uploads.take(request.upload_id)  # its file is now ours to delete
         except UploadError as refused:
             raise _RequestError(ErrorCode.NOT_FOUND if refused.unknown
                                 else ErrorCode.INVALID_PARAMS, str(refused)) from None
-        if not request.last:
-            return {"type": "examples.received", "id": request.id,
-                    "uploadId": request.upload_id, "index": request.index,
-                    "bytes": upload.size}
-        upload = self._uploads.take(request.upload_id)
         try:
             store = self.service.example_store()
             try:
