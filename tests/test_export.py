@@ -94,3 +94,12 @@ def test_a_products_price_stands_in_the_epub_chapters_details_line():
         chapter = book.read(next(name for name in book.namelist()
                                  if name.endswith("article.xhtml"))).decode()
     assert "<small>$34.00 · Kiln &amp; Copper</small>" in chapter, chapter
+
+
+def test_a_saved_note_does_not_link_its_headline_to_the_page_itself():
+    url = "https://blog.example/2008/05/walk.html"
+    note = export.markdown(article(title="A Walk", url=url, html=(
+        f'<h2><a href="{url}">A Walk</a></h2><p>We left at dawn.</p>')))
+    body = note.split("---\n", 2)[2]
+    assert body.lstrip().startswith("# A Walk\n"), note
+    assert note.count(url) == 1  # the front matter's url: line only

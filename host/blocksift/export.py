@@ -165,7 +165,7 @@ def markdown(article: Article) -> str:
     if _direction(article) == "rtl":
         lines.append("dir: rtl")
     lines.append("---")
-    return "\n".join(lines) + "\n\n" + to_markdown(article.title, article.html) + "\n"
+    return "\n".join(lines) + "\n\n" + to_markdown(article.title, article.html, article.url) + "\n"
 
 
 def _markdown_function():

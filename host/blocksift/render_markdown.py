@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from html import escape
+from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 from lxml import html as lxml_html
@@ -131,6 +132,32 @@ def _headline_plan(title: str, root: etree._Element
     return bool(title.strip()), None, opening
 
 
+def _page_key(url: str) -> tuple[str, str, str] | None:
+    """An address as a page: host without ``www.``, path without its trailing slash, query;
+    scheme and fragment left out (``http://x/a/`` and ``https://www.x/a#top`` are one page)."""
+    try:
+        parts = urlsplit(url)
+        host = (parts.hostname or "").removeprefix("www.")
+    except ValueError:  # an address urlsplit refuses ("http://[bad") is no page
+        return None
+    return (host, parts.path.rstrip("/"), parts.query) if host else None
+
+
+def unlink_self(heading: etree._Element, url: str | None) -> bool:
+    """Unwrap the heading's links to the page itself (a blog's permalink headline): in a
+    note, ``# [Title](the page's own address)`` is the address said twice."""
+    page = _page_key(url) if url else None
+    if page is None:
+        return False
+    changed = False
+    for link in list(heading.iter("a")):
+        href = (link.get("href") or "").strip()
+        if href and _page_key(urljoin(url, href)) == page:
+            link.drop_tag()
+            changed = True
+    return changed
+
+
 #: What a heading may head besides text: pictures, tables, code, formulas, embeds (the
 #: reader's ``CONTENT_ELEMENTS``, extension/src/reader.js).
 _HEADED_CONTENT = frozenset({"img", "picture", "video", "audio", "table", "pre", "math", "svg",
@@ -209,13 +236,15 @@ def _inner_html(root: etree._Element) -> str:
         lxml_html.tostring(child, encoding="unicode") for child in root)
 
 
-def html_document(title: str, html: str) -> str:
+def html_document(title: str, html: str, url: str | None = None) -> str:
     """``--format html``: the main HTML under exactly one headline (``<h1>``; the page's
     other ``<h1>`` become ``<h2>``, as in Markdown), without the headings that head nothing
-    (:func:`drop_empty_headings`)."""
+    (:func:`drop_empty_headings`); the headline's links to ``url`` itself unwrapped."""
     root = parse_fragment(html)
     changed = drop_empty_headings(root)
     prefix, kept, _ = _headline_plan(title or "", root)
+    if kept is not None:
+        changed = unlink_self(kept, url) or changed
     for heading in list(root.iter(*HEADINGS)):
         wanted = "h1" if heading is kept else "h2" if heading.tag == "h1" else heading.tag
         if heading.tag != wanted:
@@ -226,11 +255,14 @@ def html_document(title: str, html: str) -> str:
     return f"<h1>{escape(title)}</h1>\n{html}" if prefix else html
 
 
-def to_markdown(title: str, html: str) -> str:
-    """Markdown of a main text (see the module docstring)."""
+def to_markdown(title: str, html: str, url: str | None = None) -> str:
+    """Markdown of a main text (see the module docstring); the headline's links to ``url``
+    itself are unwrapped (:func:`unlink_self`)."""
     root = parse_fragment(html)
     drop_empty_headings(root)
     prefix, kept, opening = _headline_plan(title or "", root)
+    if kept is not None:
+        unlink_self(kept, url)
     for heading in list(root.iter(*HEADINGS)):
         if heading is kept:
             heading.tag = "h1"

@@ -189,3 +189,59 @@ def test_a_table_laid_out_page_reads_as_paragraphs():
     assert done.returncode == 0, done.stderr
     assert "|" not in done.stdout
     assert "\n\nWe grow eleven varieties of apple" in done.stdout
+
+
+PERMALINK = "https://blog.example/2008/05/a-walk-in-the-hills.html"
+
+
+@pytest.mark.parametrize("href", [
+    PERMALINK, PERMALINK + "#more", "/2008/05/a-walk-in-the-hills.html",
+    "http://www.blog.example/2008/05/a-walk-in-the-hills.html"])
+def test_the_headline_links_to_the_page_itself_no_more(href):
+    """A blog's post title is a permalink: the note said ``# [Title](its own address)``."""
+    html = (f'<h2><a href="{href}">A Walk in the Hills</a></h2><p>We left at dawn, '
+            f'<a href="{PERMALINK}">as planned</a>.</p><h2><a href="/2008/04/">April</a></h2>'
+            '<p>More.</p>')
+    markdown = to_markdown("A Walk in the Hills", html, PERMALINK)
+    assert markdown.splitlines()[0] == "# A Walk in the Hills", markdown
+    assert f"[as planned]({PERMALINK})" in markdown  # links in the text stay
+    assert "## [April](/2008/04/)" in markdown  # and so do other headings' links
+    document = html_document("A Walk in the Hills", html, PERMALINK)
+    assert document.startswith("<h1>A Walk in the Hills</h1>"), document
+    # without the page's address nothing says the link is the page's own
+    assert to_markdown("A Walk in the Hills", html).startswith("# [A Walk in the Hills](")
+
+
+def test_a_headline_linking_elsewhere_keeps_its_link():
+    """A link blog's headline points at the story it comments on: that link is the post."""
+    html = '<h1><a href="https://news.example/story">Big news</a></h1><p>Worth a read.</p>'
+    assert to_markdown("Big news", html, PERMALINK).startswith(
+        "# [Big news](https://news.example/story)")
+
+
+BLOG = """<!doctype html><html><head><title>A Walk in the Hills | Hill Notes</title></head>
+<body><div id="header"><h1><a href="https://blog.example/">Hill Notes</a></h1></div>
+<div class="post"><h2 class="post-title"><a href="{permalink}">A Walk in the Hills</a></h2>
+<div class="post-body"><p>We left the village at dawn, when the mist still lay in the valley
+and the first birds were calling from the hedges along the lane.</p>
+<p>By noon we had reached the ridge, where the wind was strong and the view opened over
+three counties, their fields laid out like a quilt below the clouds.</p>
+<p>The way down took longer than we thought, and we reached the inn as the lamps were lit,
+tired, muddy and very glad of the fire and the soup.</p></div></div>
+<div id="sidebar"><h3>Archive</h3><ul><li><a href="/2008/04/">April</a></li>
+<li><a href="/2008/03/">March</a></li></ul></div></body></html>"""
+
+
+def test_extract_unlinks_the_headline_with_the_pages_address(tmp_path):
+    page = tmp_path / "post.html"
+    page.write_text(BLOG.format(permalink=PERMALINK), encoding="utf-8")
+    json_out = _extract(str(page), "--url", PERMALINK, "--format", "json")
+    assert json_out.returncode == 0, json_out.stderr
+    assert f'href=\\"{PERMALINK}\\"' in json_out.stdout  # the headline's link is in the main HTML
+    markdown = _extract(str(page), "--url", PERMALINK, "--format", "markdown")
+    assert markdown.returncode == 0, markdown.stderr
+    assert markdown.stdout.splitlines()[0] == "# A Walk in the Hills", markdown.stdout
+    assert PERMALINK not in markdown.stdout
+    html = _extract(str(page), "--url", PERMALINK, "--format", "html")
+    assert "<h1>A Walk in the Hills</h1>" in html.stdout and PERMALINK not in html.stdout, \
+        html.stdout[:400]

@@ -145,12 +145,12 @@ def _extract(args: argparse.Namespace, module: Any, params: Any, html: str,
         if main is not None:
             from ..render_markdown import html_document
 
-            print(html_document(_reader_title(main), main.html))
+            print(html_document(_reader_title(main), main.html, page.url))
     elif args.format == "markdown":
         if main is not None:
             from ..render_markdown import to_markdown
 
-            print(to_markdown(_reader_title(main), main.html))
+            print(to_markdown(_reader_title(main), main.html, page.url))
     else:
         if main is not None and main.text:
             print(main.text)
