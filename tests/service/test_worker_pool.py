@@ -105,3 +105,63 @@ def test_a_worker_grown_past_its_allowance_is_replaced_and_the_pool_serves_on() 
 def test_the_pool_process_unmaps_large_allocations_on_glibc() -> None:
     expected = sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc"
     assert unmap_large_allocations() is expected
+
+
+def _compiled_file(module: str) -> str | None:
+    import importlib.util
+
+    spec = importlib.util.find_spec(module)
+    origin = spec.origin if spec else None
+    return origin if origin and not origin.endswith(".py") else None
+
+
+def _loaded_before_any_job_in_this_process(warm: bool) -> bool:
+    """Whether the first worker of a new pool has linkblocks' compiled scan mapped before
+    its first job; then that the pool answers a page. Run in a fresh process: the
+    forkserver, and its preload, is one per process."""
+    compiled = _compiled_file("blocksift.algorithms._linkblocks")
+
+    async def scenario() -> bool:
+        pool = WorkerPool(1, warm=warm)
+        await pool.start()
+        try:
+            deadline = time.monotonic() + 60
+            while not pool._all:
+                assert time.monotonic() < deadline, "no worker started"
+                await asyncio.sleep(0.05)
+            (worker,) = pool._all
+            loaded = compiled in Path(f"/proc/{worker.process.pid}/maps").read_text()
+            # ... and the warm-up did not cost the pool its workers: a page is answered
+            outcome, _queued = await pool.run(Job(
+                "auto", {}, "<html><body><article><h1>T</h1><p>Some text here, a sentence."
+                "</p></article></body></html>", None, ["main"], DEFAULT_ID_ATTR,
+                action="reader"), 60)
+            assert outcome.ok and "Some text here" in outcome.result_json, outcome
+            return loaded
+        finally:
+            await pool.close()
+
+    return asyncio.run(scenario())
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs Linux /proc")
+def test_a_warm_pools_workers_start_with_a_pages_imports_done() -> None:
+    """A worker's first page cost ten times its next (imports, regexes, the model): a warm
+    pool's forkserver runs a page first (blocksift.service.warmup), so its workers are
+    forked with the modules the reader and hide need already loaded, before any job."""
+    if _compiled_file("blocksift.algorithms._linkblocks") is None:
+        pytest.skip("linkblocks' compiled scan is not built here (no C compiler at install)")
+    script = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(Path(__file__).parent)!r})
+        from test_worker_pool import _loaded_before_any_job_in_this_process as loaded
+        print(loaded(sys.argv[1] == "warm"))
+    """)
+    env = dict(os.environ, PYTHONPATH=str(HOST))
+    answers = {}
+    for mode in ("warm", "cold"):
+        done = subprocess.run([sys.executable, "-c", script, mode], env=env, text=True,
+                              capture_output=True, timeout=180)
+        assert done.returncode == 0, done.stderr[-2000:]
+        answers[mode] = done.stdout.strip().splitlines()[-1]
+    assert answers == {"warm": "True", "cold": "False"}

@@ -69,6 +69,8 @@ class ServiceConfig:
     learn_sites: bool = True
     examples_path: str | None = None
     memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB  #: per worker; None: unlimited
+    #: workers start with a page's imports and model done (blocksift.service.warmup)
+    warm_workers: bool = True
 
 
 class Service:
@@ -77,7 +79,7 @@ class Service:
     def __init__(self, config: ServiceConfig | None = None):
         self.config = config or ServiceConfig()
         self.pool = WorkerPool(self.config.workers, self.config.max_queue,
-                               self.config.memory_limit_mb)
+                               self.config.memory_limit_mb, warm=self.config.warm_workers)
         self._site_store: Any = None
         self._site_store_failed = False
         self._example_store: Any = None

@@ -445,7 +445,7 @@ class WorkerPool:
 
     def __init__(self, size: int | None = None, max_queue: int = 64,
                  memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB,
-                 retire_growth_mb: int | None = RETIRE_GROWTH_MB):
+                 retire_growth_mb: int | None = RETIRE_GROWTH_MB, warm: bool = False):
         self.size = size or max(2, min(4, os.cpu_count() or 2))
         self.max_queue = max_queue
         #: a worker grown this many MiB past its first job is replaced (None: never)
@@ -457,8 +457,12 @@ class WorkerPool:
         self._context = multiprocessing.get_context("forkserver")
         from ..algorithms import ALGORITHMS, DEFAULT_ALGORITHM
 
-        # The default algorithm is what the first request almost always asks for.
-        self._context.set_forkserver_preload(PRELOAD + [ALGORITHMS[DEFAULT_ALGORITHM].module])
+        # The default algorithm is what the first request almost always asks for; ``warm``
+        # (the browser's host) also runs a page through it there, so that no worker pays
+        # for its first page (blocksift.service.warmup). A batch's workers amortize that.
+        self._context.set_forkserver_preload(
+            PRELOAD + [ALGORITHMS[DEFAULT_ALGORITHM].module]
+            + (["blocksift.service.warmup"] if warm else []))
         self._idle: list[_Worker] = []
         self._all: set[_Worker] = set()
         self._queue: list[tuple[int, int, asyncio.Future[_Worker]]] = []
