@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from lxml import etree
 
@@ -1994,3 +1996,27 @@ def test_ebay_s_clipped_copy_of_the_words_beside_it_is_left_out_of_the_reader() 
     assert "See all details" in words and "on coverage" not in words, words
     assert "A long description cut at its box." in words
     assert "Ships within a day from Leeds." in words
+
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.mark.parametrize("limit", [0, 1, 5, 40, 160, 1000, 10**9])
+def test_element_text_within_is_element_text_when_short_enough(limit):
+    """Every element of the bundled golden pages (and a comment, a script and an element
+    whose own text is white space): the text, or None past ``limit``."""
+    pages = sorted(GOLDEN.glob("*/source.html"))
+    assert pages
+    trees = [Page(path.read_text(encoding="utf-8")).tree for path in pages]
+    trees.append(etree.fromstring(
+        "<div> <!-- a note --> <b>  </b><script>var x = 1;</script>tail  text"
+        "<p>Short <i>one</i>.</p>\n\t</div>"))
+    checked = 0
+    for tree in trees:
+        for element in tree.iter():
+            text = content.element_text(element)
+            expected = text if len(text) <= limit else None
+            assert content.element_text_within(element, limit) == expected, \
+                (etree.tostring(element)[:200], limit)
+            checked += 1
+    assert checked > 500

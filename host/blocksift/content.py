@@ -137,6 +137,32 @@ def element_text(element: etree._Element,
     return " ".join(" ".join(_iter_pieces(element, skip)).split())
 
 
+def element_text_within(element: etree._Element, limit: int) -> str | None:
+    """:func:`element_text` of ``element`` when it is at most ``limit`` characters long,
+    else None: the walk stops once the text seen holds more than ``limit`` characters that
+    are not white space (the collapsed text holds at least those), so a test of a short
+    line's holder does not read a whole page."""
+    pieces: list[str] = []
+    seen = 0
+    stack: list[tuple[etree._Element, bool]] = [(element, False)]
+    while stack:
+        node, closing = stack.pop()
+        piece = None
+        if closing or not isinstance(node.tag, str) or node.tag in NON_TEXT_TAGS:
+            piece = node.tail if node is not element else None
+        else:
+            piece = node.text
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(node))
+        if piece:
+            pieces.append(piece)
+            seen += len("".join(piece.split()))
+            if seen > limit:
+                return None
+    text = " ".join(" ".join(pieces).split())
+    return text if len(text) <= limit else None
+
+
 def _iter_pieces(element: etree._Element,
                  skip: Callable[[etree._Element], bool] | None = None) -> list[str]:
     """Text pieces of ``element`` in document order, skipping non-text subtrees (and those

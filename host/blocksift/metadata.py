@@ -22,7 +22,14 @@ from urllib.parse import urljoin, urlsplit
 from lxml import etree
 
 from . import json_ld, titles
-from .content import common_ancestor, declared, element_text, language_direction, text_direction
+from .content import (
+    common_ancestor,
+    declared,
+    element_text,
+    element_text_within,
+    language_direction,
+    text_direction,
+)
 from .htmltokenizer import unescape
 from .page import Page
 from .wire.results import ExtractionResult, MainText, PageMetadata, Price
@@ -852,8 +859,8 @@ def _thread_activity(node: etree._Element) -> bool:
                    if node.getparent() is not None else None):
         if holder is None:
             break
-        text = _text(holder)
-        if len(text) > 160:
+        text = element_text_within(holder, 160)  # not a whole page's text to see it is long
+        if text is None:
             break
         at = text.find(own) if own else -1
         if at > 0 and _ACTIVITY_LABEL.search(text[:at][-60:]):
