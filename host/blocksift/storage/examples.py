@@ -18,7 +18,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -198,6 +198,50 @@ class ImportReport:
 ON_DUPLICATE = ("skip", "replace", "keep")
 
 
+@dataclass
+class UndoImportReport:
+    """What :meth:`ExampleStore.undo_import` did with an import's ids."""
+
+    #: imported examples deleted
+    removed: list[int] = field(default_factory=list)
+    #: earlier labels an imported example had replaced, stored again with their own ids
+    restored: list[int] = field(default_factory=list)
+    #: how many imported ids are no longer stored (deleted since, or replaced since by a
+    #: newer label of their page): left alone...
+    missing: int = 0
+    #: ... and the first :data:`MISSING_LISTED` of them
+    missing_ids: list[int] = field(default_factory=list)
+    #: of the missing, how many a newer label of their page replaced (the rest were deleted)
+    relabeled: int = 0
+
+
+#: How many ids an :class:`UndoImportReport` lists of those it left alone (it counts all).
+MISSING_LISTED = 100
+
+
+def id_ranges_merged(ranges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``ranges`` sorted, with overlapping or touching runs made one: each id once."""
+    merged: list[tuple[int, int]] = []
+    for first, last in sorted((int(a), int(b)) for a, b in ranges if int(a) <= int(b)):
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], last))
+        else:
+            merged.append((first, last))
+    return merged
+
+
+def id_ranges(ids: Iterable[int]) -> list[tuple[int, int]]:
+    """``ids`` as sorted inclusive ``(first, last)`` runs: an import's ids are consecutive
+    (one transaction), so its thousands of ids are one pair (:meth:`ExampleStore.undo_import`)."""
+    runs: list[tuple[int, int]] = []
+    for value in sorted(set(ids)):
+        if runs and value == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], value)
+        else:
+            runs.append((value, value))
+    return runs
+
+
 def default_path() -> Path:
     from ..paths import data_dir
 
@@ -314,6 +358,64 @@ class ExampleStore:
             self._conn.execute("DELETE FROM replaced WHERE replaced_by = ?", (example_id,))
             self._journal(row[0], [(row[1], row[2])], [])
             return True
+
+    def undo_import(self, ranges: Iterable[tuple[int, int]]) -> UndoImportReport:
+        """Take back an import (:meth:`import_records`) whose added ids lie in ``ranges``
+        (inclusive ``(first, last)`` runs, :func:`id_ranges`), in one transaction.
+
+        Each imported example still stored is deleted, as :meth:`delete` does; each earlier
+        label it replaced (``--on-duplicate replace``; kept in ``replaced``) goes back into
+        the list as it was, with its id, date and data, as before the import. Both go to the
+        site adaptation journal as one change of the page (its counts out, the earlier
+        label's in: the import's change reversed), so that after :meth:`settle` each site's
+        counts are what they were before the import. An id no longer stored (deleted since,
+        or replaced since by a newer label of its page, which stays) is left alone and
+        reported in ``missing``; undoing twice does nothing the second time."""
+        report = UndoImportReport()
+        with self._lock, self._transaction():
+            given = self._conn.execute("SELECT seq FROM sqlite_sequence WHERE name = "
+                                       "'examples'").fetchone()
+            highest = int(given[0] or 0) if given else 0
+            for first, last in id_ranges_merged(ranges):
+                # a number never given out was imported by no one: not counted as missing
+                first, last = max(1, first), min(last, highest)
+                if first > last:
+                    continue
+                # ids first, each page then on its own: thousands of pages are not held at once
+                rows = [row[0] for row in self._conn.execute(
+                    "SELECT id FROM examples WHERE id BETWEEN ? AND ? ORDER BY id",
+                    (first, last)).fetchall()]
+                report.missing += last - first + 1 - len(rows)
+                report.relabeled += int(self._conn.execute(
+                    "SELECT COUNT(*) FROM replaced WHERE id BETWEEN ? AND ?", (first, last)
+                    ).fetchone()[0])
+                if len(report.missing_ids) < report.missing:
+                    stored = set(rows)
+                    for value in range(first, last + 1):
+                        if len(report.missing_ids) >= MISSING_LISTED:
+                            break
+                        if value not in stored:
+                            report.missing_ids.append(value)
+                for example_id in rows:
+                    url, html, main_text = self._conn.execute(
+                        "SELECT url, html, main_text FROM examples WHERE id = ?",
+                        (example_id,)).fetchone()
+                    earlier = self._conn.execute(
+                        "SELECT id, html, main_text FROM replaced WHERE replaced_by = ? "
+                        "ORDER BY id", (example_id,)).fetchall()
+                    self._conn.execute("DELETE FROM examples WHERE id = ?", (example_id,))
+                    if earlier:
+                        marks = ",".join("?" * len(earlier))
+                        ids = [row[0] for row in earlier]
+                        self._conn.execute(
+                            f"INSERT INTO examples (id, {_DATA}) SELECT id, {_DATA} "
+                            f"FROM replaced WHERE id IN ({marks})", ids)
+                        self._conn.execute(f"DELETE FROM replaced WHERE id IN ({marks})", ids)
+                        report.restored.extend(ids)
+                    self._journal(url, [(html, main_text)],
+                                  [(row[1], row[2]) for row in earlier])
+                    report.removed.append(example_id)
+        return report
 
     def delete_replaced(self, example_id: int) -> int | None:
         """Drop for good an earlier label kept restorable (:meth:`save` replaced it); returns
