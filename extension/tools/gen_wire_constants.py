@@ -72,6 +72,7 @@ def constants() -> dict[str, Any]:
         IMPORT_MAX_BYTES,
         MAX_ID_LENGTH,
         PROTOCOL_VERSION,
+        UNDO_IMPORT_MAX_RANGES,
         ErrorCode,
     )
 
@@ -92,6 +93,8 @@ def constants() -> dict[str, Any]:
         # examples.import: base64 characters a chunk may carry, bytes an upload may have
         "IMPORT_CHUNK_MAX_CHARS": IMPORT_CHUNK_MAX_CHARS,
         "IMPORT_MAX_BYTES": IMPORT_MAX_BYTES,
+        # examples.undoImport: the most [first, last] runs of ids one request may carry
+        "UNDO_IMPORT_MAX_RANGES": UNDO_IMPORT_MAX_RANGES,
         "HIDE_PLAN_VERSION": HIDE_PLAN_VERSION,
         "READER_ALLOWED_TAGS": sorted(SAFE_TAGS - READER_DROPS_TAGS),
         "READER_ALLOWED_ATTRIBUTES": sorted(attributes - READER_DROPS_ATTRIBUTES),

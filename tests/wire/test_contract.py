@@ -4,6 +4,7 @@ reply the service writes has its model (the transport tests validate each one th
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 from typing import Literal
 
@@ -67,7 +68,7 @@ def _reply_types_written_by(path: Path) -> set[str]:
 def test_every_reply_the_service_writes_has_a_model():
     written = _reply_types_written_by(HOST / "service" / "session.py")
     assert {"pong", "hello", "result", "cancelled", "examples.saved", "export.saved",
-            "examples.received", "examples.imported"} <= written
+            "examples.received", "examples.imported", "examples.importUndone"} <= written
     assert written - set(protocol.REPLY_MODELS) == set()
 
 
@@ -126,3 +127,33 @@ def test_examples_import_replies():
     for bad in ({"added": -1}, {"skipped": [{"url": "x"}]}, {"name": None}):
         with pytest.raises(ValidationError):
             protocol.REPLY_ADAPTER.validate_python({**imported, **bad})
+
+
+def test_examples_undo_import_takes_the_ranges_an_import_gave():
+    """examples.imported gives its added ids as [first, last] runs; examples.undoImport takes
+    them back. At the cap of runs, with the largest ids, the reply is far under the 1 MiB the
+    browsers allow a host's message."""
+    from blocksift.wire.constants import UNDO_IMPORT_MAX_RANGES
+
+    request = protocol.REQUEST_ADAPTER.validate_python(
+        {"type": "examples.undoImport", "id": "u1", "ranges": [[12, 511], [600, 600]]})
+    assert isinstance(request, protocol.ExamplesUndoImportRequest)
+    assert request.ranges == [[12, 511], [600, 600]]
+    for bad in ([], [[5, 4]], [[0, 3]], [[1]], [[1, 2, 3]], [[1, "2"]], [[1, 2**63]],
+                [[1, 2]] * (UNDO_IMPORT_MAX_RANGES + 1), "1-3"):
+        with pytest.raises(ValidationError):
+            protocol.REQUEST_ADAPTER.validate_python(
+                {"type": "examples.undoImport", "id": "u", "ranges": bad})
+    imported = {"type": "examples.imported", "id": "i9", "uploadId": "u", "name": "p.jsonl",
+                "bytes": 900, "added": 12, "replaced": 0, "addedRanges": [[3, 14]]}
+    assert protocol.REPLY_ADAPTER.validate_python(imported).added_ranges == [[3, 14]]
+    older = {k: v for k, v in imported.items() if k != "addedRanges"}
+    assert protocol.REPLY_ADAPTER.validate_python(older).added_ranges is None
+    widest = [[protocol.MAX_STORED_INT - 1, protocol.MAX_STORED_INT]] * UNDO_IMPORT_MAX_RANGES
+    assert len(json.dumps({**imported, "addedRanges": widest})) < 1024 * 1024 // 8
+    undone = {"type": "examples.importUndone", "id": "u1", "removed": 12, "restored": 3,
+              "missing": 2, "relabeled": 1, "missingIds": [4, 9]}
+    assert protocol.REPLY_ADAPTER.validate_python(undone).missing_ids == [4, 9]
+    for bad in ({"removed": -1}, {"missingIds": [None]}, {"restored": None}):
+        with pytest.raises(ValidationError):
+            protocol.REPLY_ADAPTER.validate_python({**undone, **bad})

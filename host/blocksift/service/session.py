@@ -547,6 +547,15 @@ class Session:
             _settle(store)  # its labels stop adapting auto on its site (docs/auto.md)
             return {"type": "examples.deleted", "id": rid, "exampleId": request.example_id,
                     "found": found}
+        if request.type == "examples.undoImport":
+            # one transaction: the import's examples out, the earlier labels they replaced
+            # back with their ids; what changed since is left alone and counted
+            undone = store.undo_import([(first, last) for first, last in request.ranges])
+            _settle(store)  # the sites' counts as before the import
+            return {"type": "examples.importUndone", "id": rid,
+                    "removed": len(undone.removed), "restored": len(undone.restored),
+                    "missing": undone.missing, "relabeled": undone.relabeled,
+                    "missingIds": undone.missing_ids}
         if request.type == "examples.export":
             from ..storage.exports import ExportPathRefused, export_target
 
@@ -565,7 +574,9 @@ class Session:
         """examples.import: append a chunk to its upload's file; the last one imports the
         file as ``blocksift examples import`` does and deletes it, done or failed."""
         from ..labeled import DatasetError
+        from ..storage.examples import id_ranges
         from ..storage.uploads import UploadError, Uploads
+        from ..wire.constants import UNDO_IMPORT_MAX_RANGES
         from ..wire.protocol import MAX_SKIPPED_LISTED
 
         if self._uploads is None:
@@ -596,13 +607,18 @@ class Session:
                                 f"cannot import: {upload.name} holds no pages (a "
                                 "datasets-format .jsonl or .jsonl.gz file, as Export writes)")
         _settle(store)  # they adapt auto on their sites, as saved ones do
+        # the added ids, for an Undo (examples.undoImport): consecutive, as one transaction
+        # gave them out, so thousands are one [first, last] run and the reply stays small
+        runs = id_ranges(report.added)
+        added_ranges = ([list(run) for run in runs] if len(runs) <= UNDO_IMPORT_MAX_RANGES
+                        else None)
         return {"type": "examples.imported", "id": request.id, "uploadId": request.upload_id,
                 "name": upload.name, "bytes": upload.size, "added": len(report.added),
                 "replaced": len(report.replaced),
                 "skipped": [{"url": url, "reason": why}
                             for url, why in report.skipped[:MAX_SKIPPED_LISTED]],
                 "skippedCount": len(report.skipped), "ownAddress": len(report.own_address),
-                "noAddress": report.no_address}
+                "noAddress": report.no_address, "addedRanges": added_ranges}
 
     async def _export(self, request: Any) -> None:
         """export.folder / export.save (blocksift.export): file work on a thread."""

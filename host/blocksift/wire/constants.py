@@ -25,6 +25,11 @@ IMPORT_MAX_BYTES = 512 * 1024 * 1024
 #: ... and the most base64 characters one chunk may carry: far under the host's frame cap
 #: (64 MiB); the extension sends 512 KiB of base64 a chunk.
 IMPORT_CHUNK_MAX_CHARS = 1024 * 1024
+#: ``examples.imported`` / ``examples.undoImport``: the most [first, last] runs of example
+#: ids one import's ids are given as. One import's ids are consecutive (one transaction): one
+#: run; at this cap, with ids of 19 digits, the reply holds 42 KB of them, far under the
+#: browsers' 1 MiB cap of a host's message.
+UNDO_IMPORT_MAX_RANGES = 1000
 
 
 class ErrorCode(IntEnum):

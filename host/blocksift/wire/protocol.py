@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, TypeVar, Union, get_args
 
-from pydantic import ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, ConfigDict, Field, TypeAdapter
 
 from .. import __version__
 from ..actions.hide import HidePlan, IndexItem, PageSummary
@@ -23,6 +23,7 @@ from .constants import (
     IMPORT_MAX_BYTES,
     MAX_ID_LENGTH,
     PROTOCOL_VERSION,
+    UNDO_IMPORT_MAX_RANGES,
     ErrorCode,
 )
 from .results import ExtractionResult, WireModel
@@ -232,6 +233,33 @@ class ExamplesImportRequest(RequestModel):
     size: int | None = Field(None, ge=0, le=MAX_STORED_INT,
                              description="The whole file's bytes (chunk 0), refused at once "
                                          f"past {IMPORT_MAX_BYTES // (1024 * 1024)} MiB")
+
+
+#: An inclusive run of example ids, ``[first, last]`` (first <= last).
+IdRange = Annotated[list[Annotated[int, Field(ge=1, le=MAX_STORED_INT)]],
+                    Field(min_length=2, max_length=2)]
+
+
+def _ordered_ranges(ranges: list[list[int]]) -> list[list[int]]:
+    for first, last in ranges:
+        if first > last:
+            raise ValueError(f"a range of ids is [first, last] with first <= last, not "
+                             f"[{first}, {last}]")
+    return ranges
+
+
+@request
+class ExamplesUndoImportRequest(RequestModel):
+    """Take back one import (the options page's *Undo import*): the ids its
+    ``examples.imported`` gave as ``addedRanges``. Each of them still stored is deleted, and
+    the earlier label it replaced (``onDuplicate: replace``) is stored again as it was, in one
+    transaction; ids deleted or labeled again since are left alone and counted."""
+
+    type: Literal["examples.undoImport"]
+    id: RequestId
+    ranges: Annotated[list[IdRange], AfterValidator(_ordered_ranges)] = Field(
+        min_length=1, max_length=UNDO_IMPORT_MAX_RANGES,
+        description="The import's ids as inclusive [first, last] runs (its addedRanges)")
 
 
 @request
@@ -509,6 +537,28 @@ class ExamplesImportedReply(WireModel):
                                                   "address their page names for itself")
     no_address: int = Field(0, ge=0, description="Records stored of no site (no address at "
                                                  "all): they adapt none")
+    added_ranges: list[IdRange] | None = Field(
+        None, max_length=UNDO_IMPORT_MAX_RANGES,
+        description="The added examples' ids as inclusive [first, last] runs (one run: an "
+                    "import's ids are consecutive), for examples.undoImport; null when they "
+                    f"would take more than {UNDO_IMPORT_MAX_RANGES} runs (no undo offered)")
+
+
+@reply
+class ExamplesImportUndoneReply(WireModel):
+    """What examples.undoImport took back."""
+
+    type: Literal["examples.importUndone"] = "examples.importUndone"
+    id: str
+    removed: int = Field(ge=0, description="Imported examples deleted")
+    restored: int = Field(ge=0, description="Earlier labels they had replaced, stored again "
+                                            "with their ids and dates")
+    missing: int = Field(ge=0, description="Imported ids no longer stored (deleted, or "
+                                           "labeled again since): left alone")
+    relabeled: int = Field(0, ge=0, description="Of the missing, those a newer label of their "
+                                                "page replaced (the newer label stays)")
+    missing_ids: list[int] = Field(default_factory=list, description="The first "
+                                   f"{MAX_SKIPPED_LISTED} missing ids")
 
 
 @reply
