@@ -5,7 +5,8 @@
 // Status for tests and tools: <html data-examples-status> (loading|ready|error),
 // data-examples-count, data-train-status (running|trained|error), data-train-progress (progress
 // messages received), data-export-path, data-import-status (running|imported|error),
-// data-import-progress (percent of the file sent) and data-import-added.
+// data-import-progress (percent of the file sent), data-import-added, data-import-undo-status
+// (running|undone|error: the import's Undo) and data-import-undone (examples it took back).
 
 import { api } from "./api.js";
 import {
@@ -322,6 +323,8 @@ async function importFile(file) {
   out.removeAttribute("role");
   root.dataset.importStatus = "running";
   delete root.dataset.importAdded;
+  delete root.dataset.importUndoStatus;
+  delete root.dataset.importUndone;
   const onDuplicate = choice.value;
   const uploadId = newUploadId();
   const count = importChunkCount(file.size);
@@ -344,6 +347,9 @@ async function importFile(file) {
       if (!last) progress(Math.floor((100 * (start + bytes.length)) / file.size));
     }
     out.replaceChildren(...importedWords(reply, onDuplicate));
+    // what it added can be taken back at once (a wrong file, a colleague's examples), earlier
+    // labels it replaced included; a host from before addedRanges offers no undo
+    if (reply.added && reply.addedRanges?.length) out.querySelector("p").after(el("p", { class: "undo-row" }, undoImportButton(reply)));
     root.dataset.importAdded = String(reply.added);
     root.dataset.importStatus = "imported";
   } catch (err) {
@@ -362,6 +368,67 @@ async function importFile(file) {
     choice.disabled = false;
   }
   await renderList();
+}
+
+/**
+ * "Undo import" in the import's result line: the examples it added are deleted and the earlier
+ * labels they replaced come back (examples.undoImport, one transaction at the host). The line
+ * then says what was undone and the button goes; an error stays under it, the button with it.
+ */
+function undoImportButton(reply) {
+  const button = el("button", { type: "button", id: "examples-undo-import", class: "undo-import", text: "Undo import",
+    title: `Delete the ${plural(reply.added, "example")} this import added`
+      + (reply.replaced ? ` and put back the ${plural(reply.replaced, "earlier label")} they replaced` : ""),
+    "aria-label": `Undo the import of “${reply.name}”` });
+  button.addEventListener("click", () => undoImport(reply, button));
+  return button;
+}
+
+async function undoImport(reply, button) {
+  if (importing || button.disabled) return;
+  const out = $("examples-import-result");
+  button.disabled = true;
+  $("examples-import").disabled = true; // one change of the list at a time
+  out.querySelector(".undo-error")?.remove();
+  root.dataset.importUndoStatus = "running";
+  let focusAfter = () => button;
+  try {
+    const done = await ask(MSG.EXAMPLES, { op: "undoImport", ranges: reply.addedRanges });
+    out.classList.remove("bad");
+    out.removeAttribute("role");
+    out.replaceChildren(el("p", { text: undoneWords(done, reply) }));
+    root.dataset.importUndone = String(done.removed);
+    root.dataset.importUndoStatus = "undone";
+    focusAfter = () => $("examples-import"); // the button went: where the right file is picked
+  } catch (err) {
+    button.disabled = false;
+    out.append(el("p", { class: "bad undo-error", role: "alert" }, `The import of “${reply.name}” was not undone: `, errorText(err)));
+    root.dataset.importUndoStatus = "error";
+  } finally {
+    $("examples-import").disabled = importing;
+  }
+  await renderList();
+  focusAfter()?.focus();
+}
+
+/** What examples.importUndone says, in one line ("Took back the 12 imported examples; 3 earlier labels are back."). */
+function undoneWords(done, reply) {
+  let line;
+  if (!done.removed && !done.restored) {
+    line = `Nothing of the import of “${reply.name}” was left to take back.`;
+  } else {
+    line = done.removed === 1 ? "Took back the imported example" : `Took back the ${done.removed} imported examples`;
+    line += done.restored
+      ? `; ${plural(done.restored, "earlier label")} ${done.restored === 1 ? "is" : "are"} back.` : ".";
+  }
+  const relabeled = done.relabeled ?? 0;
+  const deleted = Math.max(0, (done.missing ?? 0) - relabeled);
+  const left = [
+    deleted ? `${deleted} deleted since` : "",
+    relabeled ? `${relabeled} labeled again since (the newer ${relabeled === 1 ? "label stays" : "labels stay"})` : "",
+  ].filter(Boolean);
+  if (left.length) line += ` Left as ${done.missing === 1 ? "it was" : "they were"}: ${left.join(", ")}.`;
+  return line;
 }
 
 /** What an import did, as the host's examples.imported says it: one line, then the skipped pages. */

@@ -7,7 +7,7 @@
 //    extraction;
 //  * saveExample: the labeler's Save; the same refusals are checked again, then examples.save
 //    (which replaces an earlier example of the same page: savedNotice says so);
-//  * examplesCall: list / get / delete / export / import for the options page;
+//  * examplesCall: list / get / delete / export / import / undoImport for the options page;
 //  * onTrainPort: "Train farsw from my examples" with the host's progress forwarded.
 
 import {
@@ -185,7 +185,7 @@ export function restoreRequest(example, { keep = true } = {}) {
 }
 
 /**
- * examples.list / get / delete / export / import (one chunk of a file: examplesRequest) for
+ * examples.list / get / delete / export / import (one chunk of a file) / undoImport (examplesRequest) for
  * the options page, and restore (Undo of a delete:
  * the example as `get` returned it, stored again unless labeling is refused for its site now,
  * with its date and number; `keep: false`, "Restore earlier label", stores it as saved now);
@@ -212,7 +212,8 @@ export async function examplesCall({ op, ...args }, { api, hostClient }) {
       return host.request(plain);
     }
   }
-  if (op === "import" && built.last) return host.request(built, { timeoutMs: IMPORT_TIMEOUT_MS });
+  // taking back thousands of examples and their sites' counts takes as long as adding them
+  if ((op === "import" && built.last) || op === "undoImport") return host.request(built, { timeoutMs: IMPORT_TIMEOUT_MS });
   return host.request(built);
 }
 

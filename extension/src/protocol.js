@@ -10,7 +10,7 @@
 // hide plan's version), generated from it at build time: see wireconstants.js.
 import {
   EXAMPLES_LIST_MAX, EXPORT_FORMATS, HIDE_PLAN_VERSION, HOST_VERSION, ID_ATTR, IMPORT_CHUNK_MAX_CHARS,
-  IMPORT_MAX_BYTES, MAX_ID_LENGTH, PROTOCOL_VERSION, REQUEST_ACTIONS, RTL_LANGUAGES, RTL_SCRIPTS, WANTS,
+  IMPORT_MAX_BYTES, MAX_ID_LENGTH, PROTOCOL_VERSION, REQUEST_ACTIONS, RTL_LANGUAGES, RTL_SCRIPTS, UNDO_IMPORT_MAX_RANGES, WANTS,
 } from "./wireconstants.js";
 
 export { HIDE_PLAN_VERSION, ID_ATTR, IMPORT_MAX_BYTES, MAX_ID_LENGTH, PROTOCOL_VERSION, REQUEST_ACTIONS, WANTS };
@@ -40,7 +40,7 @@ export const MSG = Object.freeze({
   // Labeling (labeling.js): start the labeler, save from it, examples for the options page.
   LABEL: "blocksift/label",              // {tabId, algorithm?, params?} -> {status, ...}
   LABEL_SAVE: "blocksift/label-save",    // from labeler.js: examples.save fields -> {exampleId, mainChars}
-  EXAMPLES: "blocksift/examples",        // {op: list|get|delete|export|import|repair, ...} -> the host's reply
+  EXAMPLES: "blocksift/examples",        // {op: list|get|delete|export|import|undoImport|repair, ...} -> the host's reply
   EXPORT: "blocksift/export",            // {kind: folder|save|render, ...} -> the host's reply
 });
 /** Port name the options page opens to train and receive progress (labeling.js). */
@@ -584,7 +584,7 @@ function wholeNumber(value, what, min, max = Number.MAX_SAFE_INTEGER) {
 }
 
 /**
- * examples.list / get / delete / export requests, by operation name. Ids, limits and offsets
+ * examples.list / get / delete / export / import / undoImport / repair requests, by operation name. Ids, limits and offsets
  * are checked here: a bad one throws a BlocksiftError (LOCAL_ERRORS.BAD_REQUEST) and no request
  * is built. `limit` and `offset` left out (undefined or null) are 100 and 0.
  */
@@ -605,6 +605,8 @@ export function examplesRequest(op, args = {}, id = newRequestId("ex")) {
         ...(args.path ? { path: String(args.path) } : {}) };
     case "import":
       return importChunkRequest(args, id);
+    case "undoImport":
+      return { type: "examples.undoImport", id: checkId(id), ranges: idRanges(args.ranges) };
     case "repair":
       return { type: "examples.repair", id: checkId(id) };
     default:
@@ -613,6 +615,25 @@ export function examplesRequest(op, args = {}, id = newRequestId("ex")) {
 }
 
 // -- importing a file the user picks (the options page's Import; examples.import) ----------
+
+/**
+ * An import's ids as examples.imported gave them (addedRanges: [first, last] runs), checked for
+ * examples.undoImport: 1 to UNDO_IMPORT_MAX_RANGES pairs of whole numbers, first <= last.
+ */
+function idRanges(ranges) {
+  if (!Array.isArray(ranges) || !ranges.length || ranges.length > UNDO_IMPORT_MAX_RANGES) {
+    throw new BlocksiftError(`An import's ids are 1 to ${UNDO_IMPORT_MAX_RANGES} [first, last] runs, not ${shown(ranges)}.`,
+      { code: LOCAL_ERRORS.BAD_REQUEST });
+  }
+  return ranges.map((run) => {
+    if (!Array.isArray(run) || run.length !== 2) {
+      throw new BlocksiftError(`A run of ids is [first, last], not ${shown(run)}.`, { code: LOCAL_ERRORS.BAD_REQUEST });
+    }
+    const first = wholeNumber(run[0], "An example id", 1);
+    const last = wholeNumber(run[1], "An example id", first);
+    return [first, last];
+  });
+}
 
 /**
  * Bytes of the file one examples.import chunk carries: 384 KiB, 512 KiB of base64, well under

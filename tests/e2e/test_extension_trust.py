@@ -38,6 +38,10 @@ def privileged_messages(tab_id: int, export_to: Path) -> dict[str, dict]:
                             "index": 0, "last": True, "name": "pages.jsonl",
                             "data": "eyJ1cmwiOiAiaHR0cDovL3gvIiwgImh0bWwiOiAiPHA+eDwvcD4iLCAiZ29s"
                                     "ZCI6ICJ4In0K"},
+        # a page deleting the user's examples (and bringing back replaced labels) by
+        # taking back an "import" of every id
+        "examples-undo-import": {"type": PROTOCOL["EXAMPLES"], "op": "undoImport",
+                                 "ranges": [[1, 1_000_000]]},
         "export-folder": {"type": PROTOCOL["EXPORT"], "kind": "folder",
                           "folder": str(export_to.parent)},
         "export-save": {"type": PROTOCOL["EXPORT"], "kind": "save", "format": "html",

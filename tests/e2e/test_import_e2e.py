@@ -159,3 +159,56 @@ def test_import_fits_a_narrow_window(
     outside = options.evaluate("[...document.querySelectorAll('#examples *')].filter(e => e.getClientRects().length"
                                " && e.getBoundingClientRect().right > innerWidth).map(e => e.localName + '#' + e.id)")
     assert outside == [], outside
+
+
+def rows_shown(options: harness.Tab) -> list[list[str]]:
+    """Each listed example as the page shows it: number, title, date, what it replaced."""
+    return options.evaluate("[...document.querySelectorAll('#examples-table tbody tr')].map(r => [r.dataset.exampleId,"
+                            " r.querySelector('button.link').textContent, r.querySelector('td.date').textContent,"
+                            " r.dataset.replaces])")
+
+
+def test_an_import_is_undone_and_the_list_is_back(
+        browser: harness.Browser, host: harness.HostInstall, tmp_path: Path, artifacts: Path) -> None:
+    """A colleague's file taken in place of a page of mine, and two more: Undo import (with the
+    keyboard) takes them back and brings my label back with its number and date."""
+    seed(host, tmp_path, ["Ferries of the north", "Winter timetable"])
+    options = open_options(browser, 2)
+    before = rows_shown(options)
+    assert [row[3] for row in before] == ["", ""]
+    text = "The colleague's label: the harbour town kept its ferries running through the winter."
+    colleague = [{"url": f"https://ferries.example/{n}.html", "title": f"Colleague's page {n}", "gold": text,
+                  "html": f"<html><body><p>{text}</p><p>Page {n}</p></body></html>"} for n in (0, 5, 6)]
+    options.evaluate("(s => (s.value = 'replace', s.dispatchEvent(new Event('change')), true))"
+                     "(document.getElementById('examples-import-duplicates'))")
+    pick(options, gzip.compress("".join(json.dumps(r) + "\n" for r in colleague).encode()), "colleague.jsonl.gz")
+    line = imported(options)
+    assert line.startswith("Imported 3 examples from “colleague.jsonl.gz”, taking the place of 1 stored here"), line
+    assert line.endswith("Undo import"), line
+    assert options.evaluate(f"{ROOT}.examplesCount") == "4"
+    undo = "document.getElementById('examples-undo-import')"
+    assert options.evaluate(f"{undo}.getAttribute('aria-label')") == "Undo the import of “colleague.jsonl.gz”"
+    options.evaluate("document.getElementById('examples').scrollIntoView(), true")
+    options.screenshot(artifacts / "undo-import.png")
+    options.set_viewport(420, 800)
+    options.wait_for("innerWidth === 420")
+    options.evaluate("document.getElementById('examples-import-result').scrollIntoView(), true")
+    options.screenshot(artifacts / "undo-import-narrow.png")
+    assert options.evaluate("document.documentElement.scrollWidth") <= 420
+    assert options.evaluate(f"{undo}.getBoundingClientRect().right") <= 420
+
+    # the keyboard alone: from the choice beside Import, Tab reaches Undo import; Enter presses it
+    keys = Input(options)
+    options.evaluate("document.getElementById('examples-import-duplicates').focus(), true")
+    keys.press("Tab")
+    assert options.evaluate("document.activeElement.id") == "examples-undo-import"
+    keys.press("Enter")
+    options.wait_for(f"{ROOT}.importUndoStatus === 'undone' && {ROOT}.examplesStatus === 'ready'", timeout=120)
+    result = options.evaluate("document.getElementById('examples-import-result').textContent")
+    assert result == "Took back the 3 imported examples; 1 earlier label is back.", result
+    assert options.evaluate(f"{undo}") is None  # the button went
+    assert options.evaluate(f"{ROOT}.importUndone") == "3"
+    assert options.evaluate(f"{ROOT}.examplesCount") == "2"
+    assert rows_shown(options) == before  # my labels, their numbers and dates, nothing replaced
+    assert options.evaluate("document.activeElement.id") == "examples-import"
+    options.screenshot(artifacts / "import-undone-narrow.png")

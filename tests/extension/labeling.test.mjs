@@ -318,3 +318,22 @@ test("an import goes as chunks of one upload: base64 under the host's cap, name 
   assert.equal(waits[0][1], null);
   assert.ok(waits[1][1] >= 10 * 60 * 1000, waits);
 });
+
+test("an import's undo sends the ids it gave back as [first, last] runs, checked, with the import's long wait", async () => {
+  const { BlocksiftError, LOCAL_ERRORS, examplesRequest } = await import("../../extension/src/protocol.js");
+  const { UNDO_IMPORT_MAX_RANGES } = await import("../../extension/src/wireconstants.js");
+  assert.deepEqual(examplesRequest("undoImport", { ranges: [[3, 14], [20, 20]] }, "u"),
+    { type: "examples.undoImport", id: "u", ranges: [[3, 14], [20, 20]] });
+  for (const ranges of [[], [[5, 4]], [[0, 2]], [[1]], [[1, 2, 3]], [[1, 2.5]], "1-3", undefined,
+    Array.from({ length: UNDO_IMPORT_MAX_RANGES + 1 }, () => [1, 2])]) {
+    assert.throws(() => examplesRequest("undoImport", { ranges }, "u"),
+      (err) => err instanceof BlocksiftError && err.code === LOCAL_ERRORS.BAD_REQUEST, String(JSON.stringify(ranges)).slice(0, 80));
+  }
+  const { examplesCall } = await import("../../extension/src/labeling.js");
+  const sent = [];
+  const deps = { api: { storage: { local: memoryArea() } },
+    hostClient: async () => ({ request: async (message, options) => { sent.push([message, options?.timeoutMs ?? null]); return { removed: 12 }; } }) };
+  assert.deepEqual(await examplesCall({ op: "undoImport", ranges: [[3, 14]] }, deps), { removed: 12 });
+  assert.equal(sent[0][0].type, "examples.undoImport");
+  assert.ok(sent[0][1] >= 10 * 60 * 1000, sent);
+});
