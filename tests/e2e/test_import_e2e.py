@@ -215,3 +215,25 @@ def test_an_import_is_undone_and_the_list_is_back(
     assert rows_shown(options) == before  # my labels, their numbers and dates, nothing replaced
     assert options.evaluate("document.activeElement.id") == "examples-import"
     options.screenshot(artifacts / "import-undone-narrow.png")
+
+
+def test_undo_import_leaves_what_was_deleted_since_and_says_so(
+        browser: harness.Browser, host: harness.HostInstall, tmp_path: Path, artifacts: Path) -> None:
+    seed(host, tmp_path, ["Ferries of the north"])
+    options = open_options(browser, 1)
+    before = rows_shown(options)
+    records = [{"url": f"https://quays.example/{n}", "title": f"Quay {n}", "gold": f"Quay {n} is closed in winter.",
+                "html": f"<html><body><p>Quay {n} is closed in winter.</p></body></html>"} for n in (1, 2)]
+    pick(options, "".join(json.dumps(r) + "\n" for r in records).encode(), "quays.jsonl")
+    assert imported(options) == "Imported 2 examples from “quays.jsonl”.", imported(options)
+    # one of them deleted from its row meanwhile
+    clicks = Input(options)
+    deleted = options.evaluate("[...document.querySelectorAll('#examples-table tbody tr')]"
+                               ".find(r => r.textContent.includes('Quay 1')).dataset.exampleId")
+    clicks.click(f"tr[data-example-id='{deleted}'] button.delete")
+    options.wait_for(f"{ROOT}.examplesDeleted === '{deleted}' && {ROOT}.examplesStatus === 'ready'")
+    clicks.click("#examples-undo-import")
+    options.wait_for(f"{ROOT}.importUndoStatus === 'undone' && {ROOT}.examplesStatus === 'ready'", timeout=120)
+    result = options.evaluate("document.getElementById('examples-import-result').textContent")
+    assert result == "Took back the imported example. Left as it was: 1 deleted since.", result
+    assert rows_shown(options) == before
