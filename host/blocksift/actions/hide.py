@@ -383,38 +383,52 @@ def _invisible(element: etree._Element) -> bool:
 def measure(root: etree._Element) -> dict[etree._Element, _Stats]:
     """Visible characters, link characters and links of every element under ``root``.
 
-    One iterative post-order pass; text inside ``a[href]`` counts as link text.
+    One pass of lxml's walker (start and end events, a hidden subtree skipped); text inside
+    ``a[href]`` counts as link text.
     """
     stats: dict[etree._Element, _Stats] = {}
-    stack: list[tuple[etree._Element, bool, bool]] = [(root, False, False)]
-    while stack:
-        node, closing, in_link = stack.pop()
-        if closing:
-            own = stats[node]
-            parent = node.getparent()
-            if parent is not None and parent in stats:
-                up = stats[parent]
-                up.chars += own.chars
-                up.link_chars += own.link_chars
-                up.links += own.links
+    if not isinstance(root.tag, str):
+        return stats
+    # the open elements' stats and whether they lie in a link, innermost last (None: hidden)
+    open_stats: list[tuple[_Stats, bool] | None] = []
+    walker = etree.iterwalk(root, events=("start", "end", "comment", "pi"))
+    for event, node in walker:
+        if event == "start":
+            if node.tag in NON_TEXT_TAGS or _invisible(node):
+                walker.skip_subtree()
+                open_stats.append(None)
+                continue
+            is_link = node.tag == "a" and node.get("href") is not None
+            linked = is_link or (bool(open_stats) and open_stats[-1][1])
+            own = _Stats(links=1 if is_link else 0)
+            text = node.text
+            if text:
+                own.chars = len(text.strip())
+                if linked:
+                    own.link_chars = own.chars
+            stats[node] = own
+            open_stats.append((own, linked))
             continue
-        if not isinstance(node.tag, str) or node.tag in NON_TEXT_TAGS or _invisible(node):
+        if event == "end":
+            entry = open_stats.pop()
+            if not open_stats:
+                continue
+            parent, parent_linked = open_stats[-1]
+            if entry is not None:
+                own = entry[0]
+                parent.chars += own.chars
+                parent.link_chars += own.link_chars
+                parent.links += own.links
+        elif not open_stats:
             continue
-        is_link = node.tag == "a" and node.get("href") is not None
-        linked = in_link or is_link
-        own = _Stats(links=1 if is_link else 0)
-        text = len((node.text or "").strip())
-        own.chars += text
-        if linked:
-            own.link_chars += text
-        for child in node:
-            tail = len((child.tail or "").strip())
-            own.chars += tail
-            if linked:
-                own.link_chars += tail
-        stats[node] = own
-        stack.append((node, True, in_link))
-        stack.extend((child, False, linked) for child in reversed(node))
+        else:
+            parent, parent_linked = open_stats[-1]
+        tail = node.tail  # a child's tail is its parent's text
+        if tail:
+            length = len(tail.strip())
+            parent.chars += length
+            if parent_linked:
+                parent.link_chars += length
     return stats
 
 
