@@ -163,6 +163,29 @@ def element_text_within(element: etree._Element, limit: int) -> str | None:
     return text if len(text) <= limit else None
 
 
+def element_text_start(element: etree._Element, length: int) -> str:
+    """The first ``length`` characters of :func:`element_text` of ``element``, read only as
+    far as they go: pieces are words apart, so the text of the first pieces starts the whole
+    text, and it is long enough once they hold ``length`` characters that are not white
+    space."""
+    pieces: list[str] = []
+    seen = 0
+    stack: list[tuple[etree._Element, bool]] = [(element, False)]
+    while stack and seen < length:
+        node, closing = stack.pop()
+        piece = None
+        if closing or not isinstance(node.tag, str) or node.tag in NON_TEXT_TAGS:
+            piece = node.tail if node is not element else None
+        else:
+            piece = node.text
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(node))
+        if piece:
+            pieces.append(piece)
+            seen += len("".join(piece.split()))
+    return " ".join(" ".join(pieces).split())[:length]
+
+
 def _iter_pieces(element: etree._Element,
                  skip: Callable[[etree._Element], bool] | None = None) -> list[str]:
     """Text pieces of ``element`` in document order, skipping non-text subtrees (and those
@@ -1830,7 +1853,10 @@ def _drop_sponsored_runs(clone: etree._Element) -> None:
     examples/article.html). Only a run of links and nothing else between its label and its
     closing bracket goes; a bracket of words ("(sponsored by <a>the county</a>)", "(ad:
     see <a>page 4</a>)") stays, as do links in a sentence."""
-    for parent in list(clone.iter()):
+    # only a link's parent can hold a run (a parent holds no more links later than now)
+    for parent in list(dict.fromkeys(link.getparent() for link in clone.iter("a"))):
+        if parent is None:
+            continue
         children = list(parent)
         index = 0
         while index < len(children):
@@ -2044,6 +2070,10 @@ def _drop_scrambled_labels(clone: etree._Element) -> None:
 def _drop_template_slots(clone: etree._Element) -> None:
     """Unfilled template slots out of the reader's text, outside code: a page saved before
     its script ran shows "{{price.total}}" where the price goes, which says nothing."""
+    # every text and tail in the copy (comments' tails too), looked at before the walk
+    if not any("{{" in text for text in clone.itertext()) \
+            and not (clone.tail and "{{" in clone.tail):
+        return
     in_code = {node for holder in clone.iter(*_CODE_TAGS) for node in holder.iter()}
     for node in clone.iter():
         if isinstance(node.tag, str) and node not in in_code and node.text and "{{" in node.text:
@@ -2286,12 +2316,18 @@ def _part_glued_siblings(clone: etree._Element) -> None:
     ``<span>``, a price and the price before a sale) read "PublisherHoughton Mifflin",
     "$499.99$599.99". A word the page cut in two ("Java" "script", a drop cap "T" "he")
     stays whole. Code is left as written: a highlighter's spans split ``sumX`` too."""
-    verbatim = {node for box in clone.iter(*_VERBATIM_TAGS) for node in box.iter()}
-    in_heading = {node for box in clone.iter(*_HEADINGS) for node in box.iter()}
+    # made at the first pair of siblings (most copies have none); only tails change below
+    verbatim: set[etree._Element] | None = None
+    in_heading: set[etree._Element] = set()
     for first in list(clone.iter(*_GLUE_TAGS)):
         second = first.getnext()
         if second is None or first.tail or not isinstance(second.tag, str) \
-                or second.tag not in _GLUE_TAGS or first in verbatim:
+                or second.tag not in _GLUE_TAGS:
+            continue
+        if verbatim is None:
+            verbatim = {node for box in clone.iter(*_VERBATIM_TAGS) for node in box.iter()}
+            in_heading = {node for box in clone.iter(*_HEADINGS) for node in box.iter()}
+        if first in verbatim:
             continue
         before = _edge_piece(first, last=True)
         after = _edge_piece(second, last=False)
@@ -2417,8 +2453,8 @@ def _drop_spacers(clone: etree._Element) -> None:
     """Paragraphs holding nothing but spaces and line breaks, and the line breaks a block
     ends with: page authors' spacing, which shows as empty screens in the reader."""
     for para in list(clone.iter("p")):
-        if para.getparent() is None:
-            continue
+        if para.getparent() is None or (para.text or "").strip(_SPACE):
+            continue  # (a paragraph that opens with text is no spacer)
         inside = list(para.iter())
         if all(node is para or node.tag in _SPACER_TAGS for node in inside) and not any(
                 (text or "").strip(_SPACE) for node in inside
@@ -3060,6 +3096,13 @@ def _names_consent_box_any_case(raw: str) -> bool:
     return False
 
 
+#: The elements around or in one that :data:`_CONSENT_XPATH` names, compiled once (an
+#: expression of 22 tests was parsed again for each chosen element); only an element with an
+#: id or a class is tested.
+_CONSENT_AROUND = etree.XPath(
+    f"ancestor-or-self::*[@id or @class][{_CONSENT_XPATH[2:-1]}]"
+    f" | descendant::*[@id or @class][{_CONSENT_XPATH[2:-1]}]")
+
 #: Longest text of a consent banner (eBay's, with its list of purposes: 1,100 characters).
 _CONSENT_CHARS = 2500
 
@@ -3073,8 +3116,7 @@ def consent_banners(elements: Sequence[etree._Element]) -> list[etree._Element]:
     for root in elements:
         if not isinstance(root.tag, str):
             continue
-        for node in root.xpath(f"ancestor-or-self::{_CONSENT_XPATH}"
-                               f" | descendant::{_CONSENT_XPATH}"):
+        for node in _CONSENT_AROUND(root):
             if not _CONSENT_BOX.search(f"{node.get('id') or ''} {node.get('class') or ''}"):
                 continue
             text = _squeezed(node)

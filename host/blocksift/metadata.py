@@ -26,6 +26,7 @@ from .content import (
     common_ancestor,
     declared,
     element_text,
+    element_text_start,
     element_text_within,
     language_direction,
     text_direction,
@@ -835,6 +836,8 @@ _ACTIVITY_CLASS = re.compile(r"(?:last|latest)[-_]?(?:post|reply|activity|active
 #: How far into a dated line its activity label may start ("Last post: ...", "Thread · Last
 #: reply ...").
 _ACTIVITY_LABEL_AT = 40
+#: Longest line around a dated element read for the label before the date.
+_ACTIVITY_HOLDER_CHARS = 160
 
 
 def _thread_activity(node: etree._Element) -> bool:
@@ -849,17 +852,23 @@ def _thread_activity(node: etree._Element) -> bool:
         if parent is None or parent.tag in ("body", "html"):
             break
         line = parent
-    own = _text(node)
+    # a text longer than a holder's 160 characters is found in none of them: its start will do
+    own = element_text_within(node, _ACTIVITY_HOLDER_CHARS)
+    opening = element_text_start(node, _ACTIVITY_LABEL_AT) if own is None \
+        else own[:_ACTIVITY_LABEL_AT]
     # ... or the line itself opens with the words ("Last post: 01/12/2025 at 6:49 pm", a
     # thread's stamp under its title on Netmums, read as the day of the page: wcxb-dev 0531)
-    label = _ACTIVITY_LABEL.search(own[:_ACTIVITY_LABEL_AT])
-    if label and not any(ch.isdigit() for ch in own[:label.start()]):
+    label = _ACTIVITY_LABEL.search(opening)
+    if label and not any(ch.isdigit() for ch in opening[:label.start()]):
         return True
+    if own is None:
+        return False
     for holder in (node.getparent(), node.getparent().getparent()
                    if node.getparent() is not None else None):
         if holder is None:
             break
-        text = element_text_within(holder, 160)  # not a whole page's text to see it is long
+        # not a whole page's text to see it is long
+        text = element_text_within(holder, _ACTIVITY_HOLDER_CHARS)
         if text is None:
             break
         at = text.find(own) if own else -1
