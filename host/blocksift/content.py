@@ -1664,6 +1664,10 @@ def _drop_field_labels(clone: etree._Element) -> None:
                 break
 
 
+#: Compiled once: each copy of a block is searched (a string XPath was parsed again each time).
+_BUTTON_ROLE_XPATH = etree.XPath("descendant-or-self::*[@role='button']")
+
+
 def _drop_controls(clone: etree._Element) -> None:
     """Form controls, embedded objects, icons and templates out of the reader's copy, text
     and all, with the labels of hidden boxes to type in (:func:`_drop_field_labels`) and the
@@ -1671,7 +1675,7 @@ def _drop_controls(clone: etree._Element) -> None:
     section (``aria-expanded`` or ``aria-controls``, in a heading, or a question: an FAQ's)
     keeps its text, without the button."""
     _drop_field_labels(clone)
-    for control in list(clone.xpath("descendant-or-self::*[@role='button']")):
+    for control in list(_BUTTON_ROLE_XPATH(clone)):
         # a control drawn without <button> (an animation's pause sign): its icons are the
         # control's, not the text's; its text stays (an FAQ's question)
         for image in list(control.iter("img")):
@@ -2274,11 +2278,15 @@ def _drop_pager_links(clone: etree._Element) -> None:
             _drop(box)
 
 
+#: Compiled once, as :data:`_BUTTON_ROLE_XPATH`.
+_NAVIGATION_XPATH = etree.XPath("descendant::*[self::nav or @role='navigation']")
+
+
 def _drop_bare_navigation(clone: etree._Element) -> None:
     """Navigation boxes (``<nav>``, ``role=navigation``) showing nothing but headings: the
     heading of a list of links that is not there (left out, or filled by the page's script:
     a documentation page's "In this article" outline) heads the text after it instead."""
-    for nav in list(clone.xpath("descendant::*[self::nav or @role='navigation']")):
+    for nav in list(_NAVIGATION_XPATH(clone)):
         if clone not in nav.iterancestors():
             continue  # inside a box dropped already
         text = "".join(element_text(nav).split())
@@ -2426,7 +2434,7 @@ def _text_boxes_as_paragraphs(clone: etree._Element) -> None:
     stays, as do the boxes around blocks (their paragraphs are spaced)."""
     for div in list(clone.iter("div", "section", "article")):
         if next(div.iterdescendants(*BLOCK_TAGS), None) is not None \
-                or not "".join(div.itertext()).strip(_SPACE) \
+                or not any(text.strip(_SPACE) for text in div.itertext()) \
                 or any(box.tag in _TIGHT_BOXES for box in div.iterancestors()):
             continue
         div.tag = "p"
@@ -2780,6 +2788,10 @@ def _squeezed(element: etree._Element) -> str:
     return "".join(element_text(element).split()).lower()
 
 
+#: Compiled once, as :data:`_BUTTON_ROLE_XPATH`.
+_ARIA_HIDDEN_XPATH = etree.XPath("descendant-or-self::*[@aria-hidden='true']")
+
+
 def screen_reader_copies(elements: Sequence[etree._Element]) -> list[etree._Element]:
     """Screen-reader copies of text the page shows hidden from screen readers, inside
     ``elements``: beside an ``aria-hidden="true"`` element with text (the visible "$79.00"),
@@ -2793,7 +2805,7 @@ def screen_reader_copies(elements: Sequence[etree._Element]) -> list[etree._Elem
     for root in elements:
         if not isinstance(root.tag, str):
             continue
-        for shown in root.xpath("descendant-or-self::*[@aria-hidden='true']"):
+        for shown in _ARIA_HIDDEN_XPATH(root):
             parent = shown.getparent()
             text = _squeezed(shown)
             if parent is None or sum(ch.isalnum() for ch in text) < 2:

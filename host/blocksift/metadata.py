@@ -329,6 +329,10 @@ _HOME_WORDS = frozenset({"home", "homepage", "home page", "main page", "front pa
                          "主页", "返回首页", "网站首页", "回到首页", "ホーム", "トップ", "홈"})
 
 
+#: What urlsplit takes out of an address before reading it.
+_URL_SPACES = frozenset("\t\r\n")
+
+
 def _home_link_names(tree: etree._Element, url: str | None, page_title: str) -> list[str]:
     """The words of the links to the front page of the page's own host (``href`` "/" or the
     host's address alone), at most five words and 30 characters, not "Home", that are a part
@@ -350,6 +354,10 @@ def _home_link_names(tree: etree._Element, url: str | None, page_title: str) -> 
     for link in tree.iter("a"):
         href = (link.get("href") or "").strip()
         if not href or href[0] not in "/h" or href.startswith("//"):
+            continue
+        # not parsed: a front page's address has three slashes at most ("https://host/"), and
+        # a path other than "/" is another page (urlsplit drops tabs and line breaks: "/\t/h")
+        if href.count("/") > 3 or (href[0] == "/" and href != "/" and _URL_SPACES.isdisjoint(href)):
             continue
         try:
             target = urlsplit(href)
@@ -566,7 +574,7 @@ class _Layout:
     """
 
     def __init__(self, tree: etree._Element, title: str = ""):
-        self.elements = [node for node in tree.iter() if isinstance(node.tag, str)]
+        self.elements = list(tree.iter(etree.Element))  # elements alone: no comments
         self.order = {element: index for index, element in enumerate(self.elements)}
         headings = [(node, _tokens(_text(node))) for node in tree.iter("h1")
                     if _text(node) and not _in_furniture(node)]
