@@ -2020,3 +2020,16 @@ def test_element_text_within_is_element_text_when_short_enough(limit):
                 (etree.tostring(element)[:200], limit)
             checked += 1
     assert checked > 500
+
+
+@pytest.mark.parametrize("length", [0, 1, 7, 40, 500])
+def test_element_text_start_is_the_start_of_element_text(length):
+    trees = [Page(path.read_text(encoding="utf-8")).tree
+             for path in sorted(GOLDEN.glob("*/source.html"))]
+    checked = 0
+    for tree in trees:
+        for element in tree.iter():
+            assert content.element_text_start(element, length) == \
+                content.element_text(element)[:length], (etree.tostring(element)[:200], length)
+            checked += 1
+    assert checked > 500

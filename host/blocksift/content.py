@@ -11,7 +11,7 @@ import logging
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from html import escape as html_escape
 from urllib.parse import quote, urldefrag, urljoin, urlsplit
 
@@ -137,17 +137,12 @@ def element_text(element: etree._Element,
     return " ".join(" ".join(_iter_pieces(element, skip)).split())
 
 
-def element_text_within(element: etree._Element, limit: int) -> str | None:
-    """:func:`element_text` of ``element`` when it is at most ``limit`` characters long,
-    else None: the walk stops once the text seen holds more than ``limit`` characters that
-    are not white space (the collapsed text holds at least those), so a test of a short
-    line's holder does not read a whole page."""
-    pieces: list[str] = []
-    seen = 0
+def _pieces_as_they_come(element: etree._Element) -> Iterator[str]:
+    """:func:`_iter_pieces` of ``element`` (no ``skip``), one at a time: a caller that has
+    read enough stops the walk there."""
     stack: list[tuple[etree._Element, bool]] = [(element, False)]
     while stack:
         node, closing = stack.pop()
-        piece = None
         if closing or not isinstance(node.tag, str) or node.tag in NON_TEXT_TAGS:
             piece = node.tail if node is not element else None
         else:
@@ -155,10 +150,21 @@ def element_text_within(element: etree._Element, limit: int) -> str | None:
             stack.append((node, True))
             stack.extend((child, False) for child in reversed(node))
         if piece:
-            pieces.append(piece)
-            seen += len("".join(piece.split()))
-            if seen > limit:
-                return None
+            yield piece
+
+
+def element_text_within(element: etree._Element, limit: int) -> str | None:
+    """:func:`element_text` of ``element`` when it is at most ``limit`` characters long,
+    else None: the walk stops once the text seen holds more than ``limit`` characters that
+    are not white space (the collapsed text holds at least those), so a test of a short
+    line's holder does not read a whole page."""
+    pieces: list[str] = []
+    seen = 0
+    for piece in _pieces_as_they_come(element):
+        pieces.append(piece)
+        seen += len("".join(piece.split()))
+        if seen > limit:
+            return None
     text = " ".join(" ".join(pieces).split())
     return text if len(text) <= limit else None
 
@@ -170,19 +176,11 @@ def element_text_start(element: etree._Element, length: int) -> str:
     space."""
     pieces: list[str] = []
     seen = 0
-    stack: list[tuple[etree._Element, bool]] = [(element, False)]
-    while stack and seen < length:
-        node, closing = stack.pop()
-        piece = None
-        if closing or not isinstance(node.tag, str) or node.tag in NON_TEXT_TAGS:
-            piece = node.tail if node is not element else None
-        else:
-            piece = node.text
-            stack.append((node, True))
-            stack.extend((child, False) for child in reversed(node))
-        if piece:
-            pieces.append(piece)
-            seen += len("".join(piece.split()))
+    for piece in _pieces_as_they_come(element):
+        if seen >= length:
+            break
+        pieces.append(piece)
+        seen += len("".join(piece.split()))
     return " ".join(" ".join(pieces).split())[:length]
 
 
