@@ -11,15 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-from test_examples_import import Host, dataset, page, record
-
-
-@pytest.fixture()
-def host(tmp_path):
-    running = Host(tmp_path / "home")
-    yield running
-    running.stop()
+from native_host import Host
+from test_examples_import import dataset, page, record
 
 
 def site_files(home: Path) -> dict[str, dict]:

@@ -4,18 +4,13 @@ its real examples database and site files."""
 from __future__ import annotations
 
 import json
-import os
-import struct
-import subprocess
-import sys
 from pathlib import Path
+
+from native_host import Host
 
 from blocksift.algorithms.segmenter import adapt
 from blocksift.storage.examples import Example, ExampleStore
-from blocksift.wire.protocol import REPLY_ADAPTER
 
-HOST = Path(__file__).resolve().parents[2] / "host"
-HEADER = struct.Struct("=I")
 PAGE = ('<html><head><title>Tides</title></head><body data-bsid="1"><nav data-bsid="2" '
         'class="menu"><a data-bsid="3" href="/">Home</a> <a data-bsid="4" href="/n">News</a>'
         '</nav><article data-bsid="5"><p data-bsid="6">The tide comes in twice a day on this '
@@ -23,28 +18,6 @@ PAGE = ('<html><head><title>Tides</title></head><body data-bsid="1"><nav data-bs
         'it, and the earth turns under the bulge.</p></article><footer data-bsid="8">Written '
         'by the harbour office, all rights reserved.</footer></body></html>')
 URL = "https://tides.example/today"
-
-
-class Host:
-    def __init__(self, home: Path):
-        env = dict(os.environ, BLOCKSIFT_HOME=str(home),
-                   PYTHONPATH=os.pathsep.join([str(HOST), os.environ.get("PYTHONPATH", "")]))
-        self.proc = subprocess.Popen([sys.executable, "-m", "blocksift", "native"],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, env=env)
-
-    def ask(self, message: dict) -> dict:
-        body = json.dumps(message).encode()
-        self.proc.stdin.write(HEADER.pack(len(body)) + body)
-        self.proc.stdin.flush()
-        (length,) = HEADER.unpack(self.proc.stdout.read(4))
-        reply = json.loads(self.proc.stdout.read(length))
-        REPLY_ADAPTER.validate_python(reply)  # the contract, field by field
-        return reply
-
-    def stop(self) -> None:
-        self.proc.stdin.close()
-        self.proc.wait(timeout=30)
 
 
 def _site_file(home: Path) -> dict:

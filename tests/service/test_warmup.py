@@ -11,6 +11,13 @@ from pathlib import Path
 HOST = Path(__file__).resolve().parents[2] / "host"
 
 
+def _python(script: str) -> subprocess.CompletedProcess[str]:
+    """``script`` in a fresh interpreter, as the forkserver imports the warm-up."""
+    env = dict(os.environ, PYTHONPATH=str(HOST))
+    return subprocess.run([sys.executable, "-c", script], env=env, text=True,
+                          capture_output=True, timeout=120)
+
+
 def test_the_warm_up_answers_both_actions_and_leaves_their_modules_and_model_loaded():
     script = (
         "import sys\n"
@@ -20,9 +27,7 @@ def test_the_warm_up_answers_both_actions_and_leaves_their_modules_and_model_loa
         "      all(m in sys.modules for m in ('blocksift.actions.hide', 'blocksift.metadata',\n"
         "          'blocksift.algorithms.linkblocks', 'blocksift.algorithms.farsw.lines')),\n"
         "      auto._load.cache_info().currsize)\n")
-    env = dict(os.environ, PYTHONPATH=str(HOST))
-    done = subprocess.run([sys.executable, "-c", script], env=env, text=True,
-                          capture_output=True, timeout=120)
+    done = _python(script)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["True", "True", "1"], (done.stdout, done.stderr[-2000:])
     assert "warm-up" not in done.stderr  # nothing went wrong, so nothing was logged
@@ -37,9 +42,7 @@ def test_a_failing_warm_up_is_logged_and_never_raised():
         "worker.run_job = broken\n"
         "import blocksift.service.warmup as warmup\n"
         "print(warmup.warm())\n")
-    env = dict(os.environ, PYTHONPATH=str(HOST))
-    done = subprocess.run([sys.executable, "-c", script], env=env, text=True,
-                          capture_output=True, timeout=120)
+    done = _python(script)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["False"]
     assert "warm-up failed" in done.stderr and "boom" in done.stderr
