@@ -32,7 +32,8 @@ DEFAULT_MEMORY_LIMIT_MB = 2048
 #: A worker whose resident memory has grown this many MiB past what it held after its first
 #: job (models loaded) is replaced after its reply: a long batch or session fragments the
 #: heap page after page (126 MB resident after 1,500 dev pages, from 69), and each big
-#: page's peak lands on top of that. Replacing a worker costs a fork and a model load.
+#: page's peak lands on top of that. Replacing a worker costs a fork (and, in a pool
+#: without the warm-up, a model load on its first page).
 RETIRE_GROWTH_MB = 40
 
 
