@@ -1568,6 +1568,59 @@ def test_what_a_shop_shows_a_screen_reader_or_the_other_price_block_leaves_the_r
     assert "Sale price" in main.text and "Compare Products" in main.text
 
 
+def test_the_states_a_price_box_hides_leave_the_reader():
+    # a Shopify collection's cards each hold the states their price box can show, the ones
+    # not shown hidden inline: the reader read "Unavailable" under an in-stock product's
+    # price, and a unit price's "/" with no unit
+    card = ('<p class="card__title"><a href="/p/{slug}">{name}</a></p>'
+            '<div class="price price--on-sale"><div class="price__default">'
+            '<strong class="price__current">{price}</strong></div>'
+            '<div class="unit-price relative" hidden><span class="unit-price__price"></span>'
+            '<span class="unit-price__separator"> / </span></div>'
+            '<div class="price__no-variant" hidden><strong class="price__current">Unavailable'
+            '</strong></div></div><div class="product-inventory__status">In stock (165 units)'
+            '</div>')
+    page = Page("<body><main>" + card.format(slug="w80", name="Weekender 80W", price="$69.99")
+                + card.format(slug="u300", name="Utility 300W", price="$299.99")
+                + "<div class='tabs'><div role='tabpanel' hidden><p>Ships in two days from "
+                "the warehouse.</p></div><p style='display:none'>Price drops every Friday.</p>"
+                "</div></main></body>", url="https://shop.example/collections/power")
+    main = render_main(page, page.tree.xpath("//main/*"))
+    assert _shown_words(main) == ("Weekender 80W $69.99 In stock (165 units) Utility 300W "
+                                  "$299.99 In stock (165 units) Ships in two days from the "
+                                  "warehouse. Price drops every Friday."), main.html
+    # the price box's hidden state chosen alone, as an algorithm may choose a block
+    alone = render_main(page, page.tree.xpath("//div[@class='price__no-variant'] | "
+                                              "//p[@class='card__title']"))
+    assert "Unavailable" not in alone.html and "Weekender 80W" in alone.html
+    # the text is the algorithm's choice, as the benchmarks score it
+    assert "Unavailable" in main.text
+
+
+def test_a_chooser_drawn_without_a_select_leaves_the_reader():
+    # a theme's "Sort by" control: a button showing the choice made and a hidden list of
+    # options (role=listbox); the reader showed "Featured" and a bulleted list of eight
+    # sort orders above the products. A menu's button keeps its text (a code sample's file
+    # menu names the file), and so does a button that opens a section
+    main = _render("<p>Power stations for the road.</p>"
+                   "<div class='custom-select'><button type='button' aria-expanded='false' "
+                   "aria-haspopup='listbox'><span>Featured</span></button>"
+                   "<ul role='listbox' hidden><li role='option' aria-selected='true'>Featured"
+                   "</li><li role='option'>Best selling</li><li role='option'>Price, low to "
+                   "high</li></ul></div>"
+                   "<div role='listbox'><div role='option'>All ratings</div>"
+                   "<div role='option'>Negative</div></div>"
+                   "<button aria-haspopup='true' aria-expanded='false'>App.js</button>"
+                   "<pre><code>export default function App() {}</code></pre>"
+                   "<button aria-expanded='false' aria-controls='s1'>Returns</button>"
+                   "<div id='s1'>Thirty days.</div>")
+    for gone in ("Featured", "Best selling", "Price, low to high", "All ratings", "Negative"):
+        assert gone not in main.html, gone
+    for kept in ("Power stations for the road.", "App.js", "export default function App",
+                 "Returns", "Thirty days."):
+        assert kept in main.html, kept
+
+
 # -- writing direction and language ------------------------------------------------------------
 
 _MIXED = ("<html lang='en'><body><article><p>The sign above the market quotes the harbour "

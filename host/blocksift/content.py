@@ -7,6 +7,7 @@ reader view, the CLI and the evaluation see the same text for the same choice.
 from __future__ import annotations
 
 import copy
+import itertools
 import logging
 import re
 import unicodedata
@@ -1664,15 +1665,26 @@ def _drop_field_labels(clone: etree._Element) -> None:
 
 #: Compiled once: each copy of a block is searched (a string XPath was parsed again each time).
 _BUTTON_ROLE_XPATH = etree.XPath("descendant-or-self::*[@role='button']")
+#: A chooser's list of options drawn without ``<select>`` (``role="listbox"``, a theme's
+#: "Sort by" menu): the options of a control, as a ``<select>``'s are, not a list to read.
+_LISTBOX_XPATH = etree.XPath("descendant::*[@role='listbox']")
+#: What a button that opens a list of options says (``aria-haspopup="listbox"``): the choice
+#: made ("Featured"), not the opening of a section. A menu's button ("true", "menu") stays: a
+#: code sample's file menu names the file shown ("App.js").
+_CHOOSER_POPUPS = frozenset({"listbox"})
 
 
 def _drop_controls(clone: etree._Element) -> None:
     """Form controls, embedded objects, icons and templates out of the reader's copy, text
     and all, with the labels of hidden boxes to type in (:func:`_drop_field_labels`) and the
-    icons of a control drawn without ``<button>`` (``role="button"``). A button that opens a
-    section (``aria-expanded`` or ``aria-controls``, in a heading, or a question: an FAQ's)
-    keeps its text, without the button."""
+    icons of a control drawn without ``<button>`` (``role="button"``), and a chooser's options
+    drawn without ``<select>`` (``role="listbox"``). A button that opens a section
+    (``aria-expanded`` or ``aria-controls``, in a heading, or a question: an FAQ's) keeps its
+    text, without the button; one that opens a list of options (``aria-haspopup="listbox"``)
+    does not."""
     _drop_field_labels(clone)
+    for listbox in _LISTBOX_XPATH(clone):
+        _drop(listbox)
     for control in list(_BUTTON_ROLE_XPATH(clone)):
         # a control drawn without <button> (an animation's pause sign): its icons are the
         # control's, not the text's; its text stays (an FAQ's question)
@@ -1682,7 +1694,8 @@ def _drop_controls(clone: etree._Element) -> None:
     for node in list(clone.iter(*_LEFT_OUT_OF_READER)):
         if node.getparent() is None:
             continue
-        if node.tag == "button" and (
+        if node.tag == "button" and (node.get("aria-haspopup") or "").strip().lower() \
+                not in _CHOOSER_POPUPS and (
                 node.get("aria-expanded") is not None or node.get("aria-controls") is not None
                 or next(node.iterancestors(*_HEADING_TAGS), None) is not None
                 or "".join(node.itertext()).strip().endswith("?")):
@@ -2843,6 +2856,13 @@ _UNSEEN_XPATH = etree.XPath("descendant-or-self::*[{}]".format(
 _PRICE_ALTERNATIVE = re.compile(r"^([\w-]+)__(regular|sale)$")
 _ALTERNATIVES_XPATH = etree.XPath(
     "descendant-or-self::*[contains(@class, '__regular') or contains(@class, '__sale')]")
+#: A box of a price, by a class word (``price``, ``price__no-variant``, ``unit-price``,
+#: ``product-price``): the states it may show are all in the page, the ones not shown now hidden.
+_PRICE_BOX_CLASS = re.compile(r"(?:^|[\s_-])price(?:$|[\s_-])", re.I)
+#: Elements a page can hide inline (the ``hidden`` attribute, an inline style).
+_MAY_HIDE_XPATH = etree.XPath("descendant-or-self::*[@hidden or @style]")
+#: How many levels above a hidden element its price box may be (its own class counts as one).
+_PRICE_BOX_LEVELS = 4
 #: A widget's counter at zero, its own element ("Compare Products <span class=
 #: "compare-product-total">(0)</span>", "Wishlist <span class="wishlist-count">(0)</span>").
 _ZERO_COUNT = re.compile(r"^\(\s*0\s*\)$")
@@ -2880,6 +2900,22 @@ def _price_alternatives(elements: Sequence[etree._Element]) -> list[etree._Eleme
             on_sale = f"{block}--on-sale" in (box.get("class") or "").split()
             if (kind == "regular") == on_sale:
                 found.extend(kinds[key])
+    return found
+
+
+def _hidden_price_states(root: etree._Element) -> list[etree._Element]:
+    """Parts of a price box in or around ``root`` that the page hides inline
+    (:func:`_inline_hidden`): the states it shows when they apply, a theme's "Unavailable"
+    for a product with no variant chosen, "Unit price /" with no unit, "MSRP:", "Was:". Shown
+    in the reader, an in-stock product read "Unavailable" under its price."""
+    found: list[etree._Element] = []
+    for node in _MAY_HIDE_XPATH(root):
+        if not _inline_hidden(node):
+            continue
+        boxes = itertools.islice(itertools.chain((node,), node.iterancestors()),
+                                 _PRICE_BOX_LEVELS + 1)
+        if any(_PRICE_BOX_CLASS.search(box.get("class") or "") for box in boxes):
+            found.append(node)
     return found
 
 
@@ -2950,8 +2986,9 @@ def unseen_parts(elements: Sequence[etree._Element],
     "Regular price" and "Sale price" labels a shop gives each price), the price block of a
     sale or of a regular price the page's stylesheet does not show
     (:func:`_price_alternatives`), and a widget's line with its counter at zero ("Compare
-    Products (0)", :func:`_empty_widget_lines`), and eBay's screen-reader copy of the words
-    beside it (:func:`_clipped_copies`). ``spoken_kept``: the shown copies
+    Products (0)", :func:`_empty_widget_lines`), eBay's screen-reader copy of the words
+    beside it (:func:`_clipped_copies`) and the states of a price box the page hides
+    ("Unavailable", :func:`_hidden_price_states`). ``spoken_kept``: the shown copies
     :func:`screen_reader_copies` leaves out; a screen reader's text beside one stays, as the
     one copy of its words, and so does one naming an icon (:func:`_names_its_box`)."""
     found: list[etree._Element] = []
@@ -2967,6 +3004,7 @@ def unseen_parts(elements: Sequence[etree._Element],
                 found.append(node)
         found.extend(_empty_widget_lines(root))
         found.extend(_clipped_copies(root))
+        found.extend(_hidden_price_states(root))
     found.extend(_price_alternatives(elements))
     return found
 
