@@ -1621,6 +1621,28 @@ def test_a_chooser_drawn_without_a_select_leaves_the_reader():
         assert kept in main.html, kept
 
 
+def test_a_menu_the_page_opens_on_a_click_leaves_the_reader():
+    # a forum's posts each end in a "Share" link that opens a dropdown menu (hidden by the
+    # stylesheet until then) of "Copy Post", "WhatsApp", "Telegram": the reader showed the
+    # six words as lines of their own after every post. A toggle of more words stays (text
+    # of its own), and a list that is no menu stays
+    main = _render("<div class='post'>Quantum and classical computers work together.</div>"
+                   "<div class='button-row'><div class='dropdown'><a class='pgn' "
+                   "onClick='toggleDropdown(this); return false;'>Share</a>"
+                   "<ul class='dropdown-menu hidden'><li class='dropdown-item' "
+                   "onClick=\"socialShare(this, 'copypost')\"><a>Copy Post</a></li>"
+                   "<li class='dropdown-item'><a>WhatsApp</a></li></ul></div></div>"
+                   "<div class='dropdown'><button data-bs-toggle='dropdown'>Options</button>"
+                   "<div class='dropdown-menu'><a href='/report'>Report</a></div>"
+                   "<p data-toggle='dropdown'>Read the whole thread below, post by post.</p>"
+                   "</div><ul class='dropdown-list'><li>Qubits</li><li>Error correction</li></ul>")
+    for gone in ("Share", "Copy Post", "WhatsApp", "Options", "Report"):
+        assert gone not in main.html, gone
+    for kept in ("Quantum and classical computers work together.",
+                 "Read the whole thread below, post by post.", "Qubits", "Error correction"):
+        assert kept in main.html, kept
+
+
 # -- writing direction and language ------------------------------------------------------------
 
 _MIXED = ("<html lang='en'><body><article><p>The sign above the market quotes the harbour "

@@ -1668,6 +1668,17 @@ _BUTTON_ROLE_XPATH = etree.XPath("descendant-or-self::*[@role='button']")
 #: A chooser's list of options drawn without ``<select>`` (``role="listbox"``, a theme's
 #: "Sort by" menu): the options of a control, as a ``<select>``'s are, not a list to read.
 _LISTBOX_XPATH = etree.XPath("descendant::*[@role='listbox']")
+#: A menu the page opens on a click (Bootstrap's ``dropdown-menu``, hidden by its stylesheet
+#: until then): a forum post's "Share" menu of "Copy Post", "WhatsApp", "Telegram".
+_DROPDOWN_MENU_XPATH = etree.XPath(
+    "descendant::*[contains(concat(' ', normalize-space(@class), ' '), ' dropdown-menu ')]")
+#: The control that opens such a menu, beside it: Bootstrap's ``data-toggle``, or a script's
+#: ``onclick`` that names the dropdown.
+_DROPDOWN_TOGGLE_XPATH = etree.XPath(
+    "../*[@data-toggle='dropdown' or @data-bs-toggle='dropdown' or "
+    "contains(translate(@onclick, 'D', 'd'), 'dropdown')]")
+#: Most words of a menu's toggle ("Share", "More options"): longer, it is text of its own.
+_TOGGLE_WORDS = 3
 #: What a button that opens a list of options says (``aria-haspopup="listbox"``): the choice
 #: made ("Featured"), not the opening of a section. A menu's button ("true", "menu") stays: a
 #: code sample's file menu names the file shown ("App.js").
@@ -1685,6 +1696,11 @@ def _drop_controls(clone: etree._Element) -> None:
     _drop_field_labels(clone)
     for listbox in _LISTBOX_XPATH(clone):
         _drop(listbox)
+    for menu in _DROPDOWN_MENU_XPATH(clone):
+        for toggle in _DROPDOWN_TOGGLE_XPATH(menu):
+            if toggle is not menu and len(element_text(toggle).split()) <= _TOGGLE_WORDS:
+                _drop(toggle)
+        _drop(menu)
     for control in list(_BUTTON_ROLE_XPATH(clone)):
         # a control drawn without <button> (an animation's pause sign): its icons are the
         # control's, not the text's; its text stays (an FAQ's question)
