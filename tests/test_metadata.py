@@ -226,6 +226,24 @@ def test_a_testimonial_s_author_is_no_byline():
     assert found.authors == ["Ann Lee"]
 
 
+def test_a_part_whose_class_says_no_byline_gives_no_author():
+    # a consultancy's service page marks its meta line "post-meta-detail no-byline" and puts
+    # its breadcrumb there: the reader showed "By Home, Technology Solutions Consulting and
+    # Services"; a BBC page's "affiliate-no-author" line ("From The Forum") gave "The Forum"
+    for meta in ("<div class='post-meta-detail no-byline'><span><a href='/'>Home</a></span> "
+                 "» <span><a href='/solutions/'>Technology Solutions Consulting &amp; "
+                 "Services</a></span></div>",
+                 "<div class='affiliate-no-author story-meta'><span>From</span> <span>"
+                 "<a href='/podcasts/forum'>The Forum</a></span></div>"):
+        found = metadata.extract(page(meta + "<h1>Cybersecurity Consulting Services</h1>"
+                                      + ARTICLE, url="https://firm.example/solutions/cyber/"))
+        assert found.authors == [], meta
+    # a byline beside such a line stays the author
+    found = metadata.extract(page("<div class='hide-author-avatar'></div><h1>Harbour lights "
+                                  "return</h1><p class='byline'>By Ann Lee</p>" + ARTICLE))
+    assert found.authors == ["Ann Lee"]
+
+
 def test_json_ld_article_author_beats_an_organization_and_a_bio_box():
     ld = {"@context": "https://schema.org", "@graph": [
         {"@type": "WebSite", "name": "Example News"},

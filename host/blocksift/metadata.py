@@ -74,6 +74,11 @@ _DATE_FURNITURE = re.compile(r"comment|related|recommend|footer|reply|trending|p
 _AUTHOR_WORD = r"author(?!i(?:ng|t|z|s))"
 _BYLINE_CLASS = re.compile(rf"byline|{_AUTHOR_WORD}|writer|contributor|posted-?by|"
                            r"article-?meta", re.I)
+#: A class that says the part holds no byline (``no-byline``, ``hide-author``): a theme marks
+#: the meta line of a page without an author so, and its breadcrumb ("Home » Technology
+#: Solutions") read as three authors.
+_NO_BYLINE_CLASS = re.compile(r"(?:^|[\s_-])(?:no|hide|hidden|without)[-_]?(?:byline|author)",
+                              re.I)
 _BY_PREFIX = re.compile(r"^\s*(?:(?:written\s+|posted\s+|reviewed\s+|story\s+)?(?:by|von|par|"
                         r"por|door|di|av)|authors?|written)\s*[:\-]?(?:\s+|$)", re.I)
 _NAME_SPLIT = re.compile(r"\s*(?:,|;|\band\b|&|\||\bund\b|\bet\b|\by\b)\s*", re.I)
@@ -611,6 +616,7 @@ def _visible_authors(tree: etree._Element, layout: _Layout) -> list[str]:
         if isinstance(node.tag, str) and node.tag not in _NO_BYLINE_TAGS
         and _BYLINE_CLASS.search(f"{node.get('class', '')} {node.get('id', '')} "
                                  f"{node.get('rel', '')} {node.get('itemprop', '')}")
+        and not _NO_BYLINE_CLASS.search(node.get("class") or "")
         and not _in_furniture(node)]
     for node in layout.near_headline(candidates):
         text = _byline_text(node)
