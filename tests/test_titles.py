@@ -62,6 +62,18 @@ def test_shipped_scorer_picks_the_headline_over_site_and_section_names():
     assert metadata.extract(no_h1).title == "Harbour lights return"
 
 
+def test_a_separator_the_heading_s_design_puts_first_is_not_part_of_the_title():
+    # an agency's portfolio heading reads "/ CREATIVE AGENCY PORTFOLIO" (each section's
+    # heading starts so): the reader's title kept the slash
+    for heading, title in (("/ CREATIVE AGENCY PORTFOLIO", "CREATIVE AGENCY PORTFOLIO"),
+                           ("// About the harbour", "About the harbour"),
+                           ("-40 degrees in the harbour", "-40 degrees in the harbour"),
+                           ("/r/harbour lights", "/r/harbour lights")):
+        found = metadata.extract(page(f"<main><h1>{heading}</h1><p>The lights are back.</p>"
+                                      "</main>", f"<title>{heading}</title>"))
+        assert found.title == title, heading
+
+
 def test_shipped_weights_record_their_cross_validation():
     data = json.loads(resources.files("blocksift").joinpath("data/title-scorer.json")
                       .read_text("utf-8"))

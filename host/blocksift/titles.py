@@ -481,8 +481,14 @@ def best(found: list[Candidate], weights: dict[str, float] | None = None) -> str
     lightly to keep it from winning."""
     if not found:
         return ""
-    return max(found, key=lambda c: (not c.features.get("is_date"), score(c, weights),
-                                     -c.rank)).text
+    chosen = max(found, key=lambda c: (not c.features.get("is_date"), score(c, weights),
+                                       -c.rank)).text
+    return _LEADING_DECORATION.sub("", chosen)
+
+
+#: A separator a heading's design puts before its words ("/ CREATIVE AGENCY PORTFOLIO",
+#: "// About us"): not part of the title. A hyphen or a colon may start a title ("-40 °C").
+_LEADING_DECORATION = re.compile(r"^[|/»·•–—~｜]{1,3}\s+(?=\S)")
 
 
 #: Blocks a line of the main text sits in (the first one is looked at as a whole).
