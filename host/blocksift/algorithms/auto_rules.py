@@ -307,7 +307,7 @@ class _Analysis:
     pruned: set[etree._Element] = field(default_factory=set)
 
 
-def _measure(root: etree._Element, prune) -> _Analysis:
+def _measure_python(root: etree._Element, prune) -> _Analysis:
     """One bottom-up pass over ``root``: a :class:`_Stat` per kept element.
 
     ``prune(el) -> bool`` drops an element's subtree (its tail text still counts).
@@ -354,6 +354,31 @@ def _measure(root: etree._Element, prune) -> _Analysis:
                 parent_stat.commas += c
                 parent_stat.inline_commas += c
     return analysis
+
+
+#: What the compiled loops (``_auto_rules.pyx``) need of an element's tag, as its bits there:
+#: skipped (NON_TEXT_TAGS), DIV_TO_P, and what :func:`_closed` counts (``table``: the
+#: cleaning pass's data tables).
+_TAG_BITS = ((1, NON_TEXT_TAGS), (2, _DIV_TO_P), (4, {"a"}), (8, {"p"}), (16, {"img"}),
+             (32, {"li"}), (64, {"input"}), (128, _EMBEDS), (256, _HEADINGS), (512, {"table"}))
+_TAG_CODES: dict[str, int] = {
+    tag: sum(bit for bit, tags in _TAG_BITS if tag in tags)
+    for tag in set().union(*(tags for _bit, tags in _TAG_BITS))}
+
+#: The measuring and cleaning loops compiled (``_auto_rules.pyx``): the same walk, callbacks
+#: and measures, each element's in a C struct (``Stat``) with :class:`_Stat`'s fields;
+#: where they were not built, the Python functions.
+_compiled_loops = compiled("blocksift.algorithms._auto_rules", ("measure", "clean_content"))
+
+
+def _measure_compiled(root: etree._Element, prune) -> _Analysis:
+    """:func:`_measure_python`, compiled."""
+    analysis = _Analysis()
+    _compiled_loops.measure(root, prune, analysis.stats, analysis.pruned, _TAG_CODES)
+    return analysis
+
+
+_measure = _measure_compiled if _compiled_loops is not None else _measure_python
 
 
 def _class_weight(el: etree._Element, flags: _Flags) -> int:
@@ -631,6 +656,13 @@ def _clean_content(page: Page, elements: list[etree._Element], params: Params,
     reverse order to the same effect). Also returns the characters kept. Cells of data
     tables are kept whole (readability ``_cleanConditionally``: inside a data table)."""
     always, conditional = _content_pruner(params, flags)
+    return _clean_loop(elements, pruned, always, conditional, params.protect_data_tables)
+
+
+def _clean_loop_python(elements: list[etree._Element], pruned, always, conditional,
+                       protect_data_tables: bool) -> tuple[set[etree._Element], int]:
+    """:func:`_clean_content`'s pass with its pruner's ``always(el)`` and
+    ``conditional(el, st, in_data_table)``."""
     exclude: set[etree._Element] = set()
     kept_chars = 0
     for element in elements:
@@ -657,14 +689,14 @@ def _clean_content(page: Page, elements: list[etree._Element], params: Params,
                     # size rule of _markDataTables also matches old layout tables
                     is_data = _is_marked_data_table(el)
                     tables.append(is_data)
-                    data_table_depth += is_data and params.protect_data_tables
+                    data_table_depth += is_data and protect_data_tables
                 continue
             if el in skipped:
                 parent_stat = stack[-1] if stack else None
             else:
                 st = _closed(stack.pop(), tag)
                 if tag == "table":
-                    data_table_depth -= tables.pop() and params.protect_data_tables
+                    data_table_depth -= tables.pop() and protect_data_tables
                 inside_table = data_table_depth > 0
                 drop = el is not element and conditional(el, st, inside_table)
                 parent_stat = stack[-1] if stack else None
@@ -679,6 +711,17 @@ def _clean_content(page: Page, elements: list[etree._Element], params: Params,
                 parent_stat.text += n
                 parent_stat.commas += c
     return exclude, kept_chars
+
+
+def _clean_loop_compiled(elements: list[etree._Element], pruned, always, conditional,
+                         protect_data_tables: bool) -> tuple[set[etree._Element], int]:
+    """:func:`_clean_loop_python`, compiled."""
+    return _compiled_loops.clean_content(list(elements), pruned, always, conditional,
+                                         _is_marked_data_table, protect_data_tables,
+                                         _TAG_CODES)
+
+
+_clean_loop = _clean_loop_compiled if _compiled_loops is not None else _clean_loop_python
 
 
 #: ``<title>`` parts, a colon included ("Blog name: Post title"); a part counts only when a
