@@ -474,6 +474,11 @@ def score(candidate: Candidate, weights: dict[str, float] | None = None) -> floa
     return sum(weights.get(name, 0.0) * value for name, value in candidate.features.items())
 
 
+#: A separator a heading's design puts before its words ("/ CREATIVE AGENCY PORTFOLIO",
+#: "// About us"): not part of the title. A hyphen or a colon may start a title ("-40 °C").
+_LEADING_DECORATION = re.compile(r"^[|/»·•–—~｜]{1,3}\s+(?=\S)")
+
+
 def best(found: list[Candidate], weights: dict[str, float] | None = None) -> str:
     """The highest-scoring candidate's text (ties: the earlier source); "" without any. A day
     alone is taken only when nothing else names the page: the few training pages that have
@@ -484,11 +489,6 @@ def best(found: list[Candidate], weights: dict[str, float] | None = None) -> str
     chosen = max(found, key=lambda c: (not c.features.get("is_date"), score(c, weights),
                                        -c.rank)).text
     return _LEADING_DECORATION.sub("", chosen)
-
-
-#: A separator a heading's design puts before its words ("/ CREATIVE AGENCY PORTFOLIO",
-#: "// About us"): not part of the title. A hyphen or a colon may start a title ("-40 °C").
-_LEADING_DECORATION = re.compile(r"^[|/»·•–—~｜]{1,3}\s+(?=\S)")
 
 
 #: Blocks a line of the main text sits in (the first one is looked at as a whole).

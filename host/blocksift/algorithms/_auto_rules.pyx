@@ -82,10 +82,6 @@ cdef class Stat:
     cdef public bint block_desc
     cdef public Py_ssize_t p, img, li, li_text, inputs, embeds, heading_text, children
 
-    def add_child(self, Stat child):
-        """Count a closed child's subtree into this element's."""
-        _add_child(self, child)
-
     def __repr__(self):
         return (f"Stat(text={self.text}, links={self.links}, commas={self.commas}, "
                 f"inline={self.inline}, inline_commas={self.inline_commas}, "
