@@ -2108,3 +2108,85 @@ def test_element_text_start_is_the_start_of_element_text(length):
                 content.element_text(element)[:length], (etree.tostring(element)[:200], length)
             checked += 1
     assert checked > 500
+
+
+_EXCERPT = ("The makings of your ideal sleep space starts with intention. Create a bed that is "
+            "beautiful and sets a new standard for softness with the most comfortable sheets.")
+_FULL = ("The makings of your ideal sleep space start with intention. Create a bed that is "
+         "beautiful and sets a new standard for softness with the most comfortable sheets. "
+         "Color options let you design a room that is yours.")
+
+
+def test_a_text_laid_out_for_each_screen_width_is_read_once_in_full():
+    # three width copies of an excerpt and its full text hidden for "Read more", one block
+    main = _render(
+        '<h2>Sheets</h2><div class="seo"><span>'
+        f'<span class="excerpt view--lrg"><p>{_EXCERPT}</p></span>'
+        f'<span class="excerpt view--med">{_EXCERPT}</span>'
+        f'<span class="excerpt view--sml">{_EXCERPT}</span>'
+        f'<span class="copy hidden"><p>{_FULL}</p></span></span></div>'
+        # the full text first, its excerpt after it
+        f'<div><div hidden>{_FULL}</div><div>{_EXCERPT}</div></div>')
+    text = etree.HTML(main.html).xpath("string()")
+    assert text.count("makings of your ideal") == 2
+    assert text.count("Color options let you design") == 2 and "starts with" not in text
+    # the text stays the algorithm's choice, every copy in it
+    assert main.text.count("makings of your ideal") == 6
+
+
+def test_width_copies_keep_the_first_one_shown_and_their_formatting():
+    main = _render(f'<div><div style="display:none">{_EXCERPT}</div>'
+                   f'<div><p><b>{_EXCERPT}</b></p></div><div>{_EXCERPT}</div></div>')
+    shown = etree.HTML(main.html)
+    assert shown.xpath("string()").count("makings") == 1
+    assert shown.xpath("//b/text()") == [_EXCERPT]
+
+
+def test_text_said_twice_for_a_reason_stays_twice():
+    short = "Yes, it ships."  # under five words: a refrain, a column of answers
+    quote = _render(f"<div><p>{short}</p><p>{short}</p></div>"
+                    f"<table><tr><td>{_EXCERPT}</td></tr><tr><td>{_EXCERPT}</td></tr></table>"
+                    # a shown excerpt of a text nothing hides: both are the page's words
+                    f"<p>{_EXCERPT}</p><p>{_FULL}</p>")
+    text = etree.HTML(quote.html).xpath("string()")
+    assert text.count(short) == 2
+    assert text.count("makings of your ideal") == 4
+    # the same heading over each section, the same sample given again further on
+    heading = "<h3>How could a planner use this trend?</h3>"
+    sections = _render(f"{heading}<p>First answer.</p>{heading}<p>Second answer.</p>"
+                       f"<div><p>{_EXCERPT}</p></div><p>Then again:</p><div><p>{_EXCERPT}</p></div>")
+    text = etree.HTML(sections.html).xpath("string()")
+    assert text.count("planner use this") == 2 and text.count("makings") == 2
+    # a refrain's lines; two recipes of one name
+    refrain = "<strong>We love you Arsenal, we do.</strong><br>"
+    card = '<a href="/recipes/{}"><p>Easy Slow-Cooker Pork Ragu</p></a>'
+    lines = _render(f"<p>{refrain * 3}</p><div>{card.format(1)}{card.format(2)}</div>")
+    text = etree.HTML(lines.html).xpath("string()")
+    assert text.count("We love you") == 3 and text.count("Pork Ragu") == 2
+
+
+def test_copies_chosen_as_elements_of_their_own_are_read_once():
+    page = Page("<html><body><main>"
+                f'<div class="d-lg">{_EXCERPT}</div><div class="d-sm">{_EXCERPT}</div>'
+                "</main></body></html>", url="https://ex.com/a")
+    main = render_main(page, page.tree.xpath("//main/div"))
+    assert etree.HTML(main.html).xpath("string()").count("makings") == 1
+
+
+def test_a_language_menu_s_link_goes_and_one_in_a_sentence_stays():
+    page = Page('<html lang="en-US"><body><article>'
+                '<a href="https://fr.ex.com/a" data-locale="fr-FR"><div><p>Français</p></div></a>'
+                "<ul><li><a hreflang='de' href='https://de.ex.com/a'>Deutsch</a></li></ul>"
+                "<p>The guide is also <a hreflang='es' href='https://es.ex.com/a'>in Spanish"
+                "</a> for readers there.</p>"
+                # a site marking its own links with its own language
+                "<h3><a hreflang='en' href='/course/tinyml'>Fundamentals of TinyML</a></h3>"
+                "</article></body></html>", url="https://ex.com/a")
+    main = render_main(page, page.tree.xpath("//article"))
+    text = " ".join(etree.HTML(main.html).xpath("string()").split())
+    assert "Français" not in text and "Deutsch" not in text
+    assert "The guide is also in Spanish for readers there." in text
+    assert "Fundamentals of TinyML" in text
+    # chosen alone, the link goes too
+    alone = render_main(page, page.tree.xpath("//a[@data-locale]") + page.tree.xpath("//h3"))
+    assert "Français" not in alone.html and "TinyML" in alone.html

@@ -2985,6 +2985,169 @@ def _clipped_copies(root: etree._Element) -> list[etree._Element]:
     return found
 
 
+#: Fewer words than this, a text said twice beside itself may be meant twice (a refrain, a
+#: "Yes" column): the least length of auto's repeat rule (``auto.Params.repeat_min_words``).
+_LAYOUT_COPY_WORDS = 5
+#: A class word of the utility classes that hide an element until a script shows it
+#: ("hidden", Bootstrap's "d-none", Bulma's "is-hidden").
+_HIDDEN_CLASS = re.compile(r"(?<![\w-])(?:hidden|d-none|is-hidden|hide)(?![\w-])", re.I)
+#: Where text repeats for a reason: a table's cells, a listing's lines.
+_COPIES_MEANT = frozenset({"table", "thead", "tbody", "tfoot", "tr", "td", "th", "pre",
+                           "code"})
+#: Lines apart: a refrain's lines repeat one under the other ("We love you Arsenal, we do.").
+_LINE_BREAKS = frozenset({"br", "hr"})
+
+
+def _layout_copies(elements: Sequence[etree._Element]) -> list[etree._Element]:
+    """Copies of one text that the page lays side by side for different screens, inside or
+    among ``elements``: a section's excerpt given three times (``view--lrg``, ``view--med``,
+    ``view--sml``: the stylesheet shows the one that fits the width) and its full text hidden
+    for the "Read more" button (wcxb-dev 0634). A snapshot of the live page or the page's
+    source holds every copy, and the reader read the excerpt four times.
+
+    Only siblings right after one another count (:func:`_copies_among`): the same heading
+    over each of a page's sections, the same code sample in two places, are the page's.
+    auto's repeat rule leaves out repeated whole blocks; these copies share a block."""
+    found: list[etree._Element] = []
+    shown_under: dict[etree._Element, set[etree._Element]] = {}
+    for element in elements:
+        parent = element.getparent() if isinstance(element.tag, str) else None
+        if parent is not None:
+            shown_under.setdefault(parent, set()).add(element)
+    for parent, shown in shown_under.items():
+        if len(shown) > 1:
+            found.extend(_copies_among(parent, shown))
+    for root in elements:
+        if not isinstance(root.tag, str) or root.tag in _COPIES_MEANT:
+            continue
+        for parent in root.iter():
+            if len(parent) > 1 and isinstance(parent.tag, str) \
+                    and parent.tag not in _COPIES_MEANT:
+                found.extend(_copies_among(parent))
+    return found
+
+
+def _copies_among(parent: etree._Element, shown: Collection[etree._Element] | None = None
+                  ) -> list[etree._Element]:
+    """The copies among ``parent``'s children (those in ``shown``, where given) that
+    :func:`_layout_copies` leaves out.
+
+    A run of copies is siblings one right after the other, each saying what the first says
+    (white space and case aside, at least :data:`_LAYOUT_COPY_WORDS` words) or, one of the
+    two hidden by the page (inline, or by a hiding utility class), saying in full what the
+    other excerpts (:func:`_excerpt_of`), and each leading to the same addresses. Text
+    between two siblings, a sibling with fewer words or a line break ends a run. Of a run,
+    the full text stays if there is one, else the first copy the page does not hide."""
+    copies: list[etree._Element] = []
+    run: list[tuple[etree._Element, str]] = []
+
+    def close_run() -> None:
+        members = [(node, text) for node, text in run if shown is None or node in shown]
+        if len(run) > 1 and members:
+            hidden = {node: _hidden_by_page(node) for node, _ in members}
+            longest = max(len(text) for _, text in members)
+            shortest = min(len(text) for _, text in run)
+            kept = next((node for node, text in members
+                         if hidden[node] and len(text) == longest > shortest), None)
+            if kept is None:
+                kept = next((node for node, _ in members if not hidden[node]), members[0][0])
+            copies.extend(node for node, _ in members if node is not kept)
+        run.clear()
+
+    for child in parent:
+        tag = child.tag
+        if tag in _COPIES_MEANT or tag in _LINE_BREAKS:
+            close_run()
+        elif isinstance(tag, str) and tag not in NON_TEXT_TAGS:
+            # XPath's collapsed text (C-speed): this looks at every child of the chosen text
+            text = _COLLAPSED_TEXT(child).lower()
+            words = text.count(" ") + 1 if text else 0
+            if 0 < words < _LAYOUT_COPY_WORDS:
+                close_run()
+            elif words:
+                if run and not _copy_of(run[0], (child, text)):
+                    close_run()
+                run.append((child, text))
+        if (child.tail or "").strip():
+            close_run()
+    close_run()
+    return copies
+
+
+#: An element's text, white space collapsed (XPath's ``normalize-space``).
+_COLLAPSED_TEXT = etree.XPath("normalize-space()")
+
+
+def _hidden_by_page(node: etree._Element) -> bool:
+    return _inline_hidden(node) or _HIDDEN_CLASS.search(node.get("class") or "") is not None
+
+
+def _copy_of(first: tuple[etree._Element, str], other: tuple[etree._Element, str]) -> bool:
+    """Whether two siblings (with their lower-cased :data:`_COLLAPSED_TEXT`) say the same, or
+    one, hidden by the page, what the other excerpts; and lead to the same addresses."""
+    if first[1] != other[1]:
+        short, full = sorted((first, other), key=lambda pair: len(pair[1]))
+        if len(full[1]) == len(short[1]) or not _hidden_by_page(full[0]) or not _excerpt_of(
+                _WORD.findall(short[1]), set(_triples(_WORD.findall(full[1])))):
+            return False
+    # two cards of one title (two recipes named alike) lead apart
+    return _link_targets(first[0]) == _link_targets(other[0])
+
+
+def _link_targets(node: etree._Element) -> list[str]:
+    return [link.get("href") or "" for link in node.iter("a")]
+
+
+def _triples(words: list[str]) -> list[tuple[str, str, str]]:
+    return list(zip(words, words[1:], words[2:]))
+
+
+def _excerpt_of(words: list[str], full: set[tuple[str, str, str]]) -> bool:
+    """Whether four in five of the word triples of ``words`` are among ``full``'s (a text's
+    :func:`_triples`): an excerpt of it, cut short or lightly edited ("starts with" in the
+    excerpt, "start with" in full)."""
+    triples = _triples(words)
+    return bool(triples) and sum(triple in full for triple in triples) >= 0.8 * len(triples)
+
+
+#: A link to the page in another language: ``hreflang`` (HTML's own), ``data-locale`` (a
+#: site's language menu).
+_LANGUAGE_LINK_XPATH = etree.XPath("descendant-or-self::a[@hreflang or @data-locale]")
+#: Most words of a language's name in a menu ("Français", "Português (Brasil)").
+_LANGUAGE_NAME_WORDS = 3
+
+
+def _other_language_links(root: etree._Element) -> list[etree._Element]:
+    """Links in or at ``root`` to the page in a language other than the page's own (its
+    ``<html lang>``), a language menu's items ("Deutsch", "Français"), with no text right
+    before or after them: a lone "Français" read above a service page's text (wcxb-dev
+    0706). A link in a sentence ("also in Spanish") is the sentence's; one in the page's own
+    language (sites mark every link ``hreflang="en"``) is any link."""
+    page_language = _primary_language(root.getroottree().getroot().get("lang"))
+    if not page_language:
+        return []
+    found: list[etree._Element] = []
+    for link in _LANGUAGE_LINK_XPATH(root):
+        language = _primary_language(link.get("hreflang") or link.get("data-locale"))
+        if language and language not in (page_language, "x") \
+                and len(element_text(link).split()) <= _LANGUAGE_NAME_WORDS \
+                and not _text_beside(link):
+            found.append(link)
+    return found
+
+
+def _primary_language(tag: str | None) -> str:
+    """A language tag's first subtag, lower case ("fr-FR" -> "fr"; "x-default" -> "x")."""
+    return (tag or "").strip().replace("_", "-").split("-")[0].lower()
+
+
+def _text_beside(node: etree._Element) -> bool:
+    """Whether text stands right before or after ``node`` among its siblings."""
+    parent, previous = node.getparent(), node.getprevious()
+    before = (parent.text if parent is not None else "") if previous is None else previous.tail
+    return bool((before or "").strip() or (node.tail or "").strip())
+
+
 def _names_its_box(node: etree._Element) -> bool:
     """Whether ``node`` holds all the text of the element around it: the name of what that
     element shows instead of words, an icon or a mark (MDN's "Deprecated" icon, a comparison
@@ -3001,10 +3164,12 @@ def unseen_parts(elements: Sequence[etree._Element],
     reader's copy: text for screen readers alone by its class (:data:`_UNSEEN_CLASS`: the
     "Regular price" and "Sale price" labels a shop gives each price), the price block of a
     sale or of a regular price the page's stylesheet does not show
-    (:func:`_price_alternatives`), and a widget's line with its counter at zero ("Compare
+    (:func:`_price_alternatives`), a widget's line with its counter at zero ("Compare
     Products (0)", :func:`_empty_widget_lines`), eBay's screen-reader copy of the words
-    beside it (:func:`_clipped_copies`) and the states of a price box the page hides
-    ("Unavailable", :func:`_hidden_price_states`). ``spoken_kept``: the shown copies
+    beside it (:func:`_clipped_copies`), the states of a price box the page hides
+    ("Unavailable", :func:`_hidden_price_states`), all but one of the copies of a text laid
+    out for different screens (:func:`_layout_copies`) and a language menu's links
+    (:func:`_other_language_links`). ``spoken_kept``: the shown copies
     :func:`screen_reader_copies` leaves out; a screen reader's text beside one stays, as the
     one copy of its words, and so does one naming an icon (:func:`_names_its_box`)."""
     found: list[etree._Element] = []
@@ -3021,7 +3186,9 @@ def unseen_parts(elements: Sequence[etree._Element],
         found.extend(_empty_widget_lines(root))
         found.extend(_clipped_copies(root))
         found.extend(_hidden_price_states(root))
+        found.extend(_other_language_links(root))
     found.extend(_price_alternatives(elements))
+    found.extend(_layout_copies(elements))
     return found
 
 
