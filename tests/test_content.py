@@ -2190,3 +2190,29 @@ def test_a_language_menu_s_link_goes_and_one_in_a_sentence_stays():
     # chosen alone, the link goes too
     alone = render_main(page, page.tree.xpath("//a[@data-locale]") + page.tree.xpath("//h3"))
     assert "Français" not in alone.html and "TinyML" in alone.html
+
+
+def test_a_paragraph_holding_a_zero_width_joiner_alone_is_a_spacer():
+    main = _render("<p>First section.</p><p>\u200d</p><h2>Next</h2><p>\ufeff</p>"
+                   "<p>Emoji 👩\u200d💻 stays whole.</p>")
+    assert main.html.count("<p>") == 2 and "👩\u200d💻" in main.html
+
+
+def test_a_term_s_tooltip_leaves_the_sentence_and_a_wrapper_named_tooltip_stays():
+    main = _render(
+        '<p>Outperform your <span><dfn aria-labelledby="tip-1">competition</dfn>'
+        '<span class="Term_tooltip__8VNIW" id="tip-1"><strong>Competition</strong><br>'
+        'Businesses know who their competitors are.<a href="/glossary">Learn more</a>'
+        '</span></span> in 2025.</p>'
+        '<p>Read the <span role="tooltip">Opens in a new window</span>guide.</p>'
+        # W3Schools' pattern: the wrapper classed "tooltip" holds the term
+        '<p>A <span class="tooltip" id="t2">term<span class="tooltiptext">Its meaning'
+        '</span></span> here.</p>')
+    text = " ".join(etree.HTML(main.html).xpath("string()").split())
+    footnote = _render('<p>Every week.<sup><a aria-describedby="mfn-1" role="button">1</a>'
+                       '</sup><span id="mfn-1" role="tooltip" class="modern-footnotes-note">'
+                       'I started writing this earlier.</span> And more.</p>')
+    assert "I started writing this earlier." in footnote.html
+    assert "Outperform your competition in 2025." in text
+    assert "Businesses" not in text and "new window" not in text
+    assert "A termIts meaning here." in text
