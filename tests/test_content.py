@@ -2216,3 +2216,25 @@ def test_a_term_s_tooltip_leaves_the_sentence_and_a_wrapper_named_tooltip_stays(
     assert "Outperform your competition in 2025." in text
     assert "Businesses" not in text and "new window" not in text
     assert "A termIts meaning here." in text
+
+
+def _protected(address: str, key: int = 0x26) -> str:
+    return f"{key:02x}" + bytes(byte ^ key for byte in address.encode()).hex()
+
+
+def test_an_address_hidden_by_cloudflare_is_shown_as_the_browser_shows_it():
+    main = _render(
+        f'<p>Write to <a href="/cdn-cgi/l/email-protection" class="__cf_email__" '
+        f'data-cfemail="{_protected("info@example.com")}">[email&#160;protected]</a> today.</p>'
+        f'<p>Or <a href="/cdn-cgi/l/email-protection#{_protected("desk@example.org", 0x63)}">'
+        f'<span class="__cf_email__" data-cfemail="{_protected("desk@example.org", 0x63)}">'
+        "[email&#160;protected]</span></a>, or <span data-cfemail='zz'>[email protected]</span>."
+        f'</p><p>Mail <a href="/cdn-cgi/l/email-protection#{_protected("ed@example.net")}">'
+        '<span class="__cf_email__">[email&#160;protected]</span></a></p>')
+    shown = etree.HTML(main.html)
+    assert [" ".join(p.xpath("string()").split()) for p in shown.iter("p")] == [
+        "Write to info@example.com today.", "Or desk@example.org, or [email protected].",
+        "Mail ed@example.net"]
+    assert shown.xpath("//a/@href") == ["mailto:info@example.com", "mailto:desk@example.org",
+                                        "mailto:ed@example.net"]
+    assert "[email protected]" in main.text  # the text stays the page's words

@@ -1955,6 +1955,53 @@ def _drop_script_links(clone: etree._Element) -> None:
             _drop(link)
 
 
+#: Cloudflare's e-mail address obfuscation: the address XOR-ed with the first byte, in hex,
+#: in ``data-cfemail`` (the text says "[email protected]") or after a link's
+#: ``/cdn-cgi/l/email-protection#``; Cloudflare's script decodes it in the browser.
+_PROTECTED_EMAIL_LINK = re.compile(r"/cdn-cgi/l/email-protection#([0-9a-fA-F]{4,})$")
+_PROTECTED_EMAIL_TEXT = re.compile(r"\[email[\s\u00a0]*protected\]", re.I)
+_CLOUDFLARE_EMAIL_XPATH = etree.XPath(
+    "descendant-or-self::*[@data-cfemail] | "
+    "descendant-or-self::a[contains(@href, '/cdn-cgi/l/email-protection')]")
+
+
+def decode_protected_email(encoded: str) -> str | None:
+    """The address Cloudflare's obfuscation hides in ``encoded`` (hex: a key byte, then the
+    address's bytes XOR-ed with it); None if it does not decode to an address."""
+    try:
+        data = bytes.fromhex(encoded)
+        address = bytes(byte ^ data[0] for byte in data[1:]).decode("utf-8")
+    except (ValueError, IndexError):
+        return None
+    return address if "@" in address and address.isprintable() else None
+
+
+def _decode_protected_emails(clone: etree._Element) -> None:
+    """E-mail addresses the page's host hid from scrapers (:data:`_PROTECTED_EMAIL_LINK`)
+    shown as the browser shows them once Cloudflare's script ran: "Write to
+    [email protected]" read in the reader of a page fetched by the command line. A link to
+    the protection page becomes a ``mailto:`` link to the address."""
+    for node in list(_CLOUDFLARE_EMAIL_XPATH(clone)):
+        if node.get("data-cfemail"):
+            address = decode_protected_email(node.get("data-cfemail"))
+            if address is not None:
+                for child in list(node):
+                    _drop(child)
+                node.text = address
+        if node.tag == "a":
+            fragment = _PROTECTED_EMAIL_LINK.search(node.get("href") or "")
+            inner = next((n for n in node.iter() if n.get("data-cfemail")), None)
+            encoded = fragment.group(1) if fragment else (
+                inner.get("data-cfemail") if inner is not None else "")
+            address = decode_protected_email(encoded or "")
+            if address is not None:
+                node.set("href", "mailto:" + address)
+                if _PROTECTED_EMAIL_TEXT.fullmatch(" ".join(element_text(node).split())):
+                    for child in list(node):
+                        _drop(child)
+                    node.text = address  # the address in the link's fragment alone
+
+
 def _drop_heading_anchors(clone: etree._Element, url: str = "") -> None:
     """A heading's link to its own place on the page, shown as a sign ("¶", "#", "§") that
     the page's style shows on hover only: in the reader it sat after every heading. A link
@@ -2151,6 +2198,7 @@ def restructure(clone: etree._Element, math_classes: bool = True,
     _drop_controls(clone)  # after the formulas: MathJax 2 keeps TeX in scripts
     _drop_cart_links(clone)
     _drop_script_links(clone)
+    _decode_protected_emails(clone)
     _drop_share_links(clone)
     _drop_sponsored_runs(clone)
     _drop_pager_links(clone)
