@@ -2238,3 +2238,22 @@ def test_an_address_hidden_by_cloudflare_is_shown_as_the_browser_shows_it():
     assert shown.xpath("//a/@href") == ["mailto:info@example.com", "mailto:desk@example.org",
                                         "mailto:ed@example.net"]
     assert "[email protected]" in main.text  # the text stays the page's words
+
+
+def test_headings_the_text_ends_with_leave_and_a_page_of_headings_alone_stays():
+    page = Page("<html><body><main><p>The text of the page, read in full.</p>"
+                "<h2>Help improve MDN</h2><h3>Was this page helpful?</h3></main>"
+                "<h1>Only a title</h1></body></html>", url="https://ex.com/a")
+    main = render_main(page, page.tree.xpath("//main/*"))
+    assert "The text of the page" in main.html and "improve" not in main.html \
+        and "helpful" not in main.html
+    # between two paragraphs a heading stays; a reader of headings alone keeps them
+    kept = _render("<p>The first part of the text.</p><h2>Middle</h2><p>The second part.</p>")
+    assert "Middle" in kept.html
+    alone = render_main(page, page.tree.xpath("//h1"))
+    assert "Only a title" in alone.html
+    # a shop's listing of names over prices: its last name, with no price, is an entry
+    shop = _render("<p>Our sake, by kind.</p>" + "".join(
+        f"<h5>Hakutsuru No. {n}</h5><p>Junmai</p><p>${n}.00</p>" for n in range(1, 6))
+        + "<h5>Hakutsuru Selection Set</h5>")
+    assert "Selection Set" in shop.html

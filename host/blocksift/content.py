@@ -383,6 +383,10 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
         elements = [element for element in elements if element not in folded]
     head_at = -1  # the index in pieces of a post's head with nothing shown after it yet
     shown = False  # whether a piece shows anything (text or a picture) yet
+    # the index in pieces of the first of the headings that end them so far, -1 if a piece
+    # other than a heading ends them; and per piece, its heading tag (or "") and its words
+    headings_at = -1
+    outline: dict[int, tuple[str, int]] = {}
     units = _table_runs(elements)
     level_of: dict[etree._Element, int] = {}  # a nested thread's reply's depth, by its head
     if post_heads:
@@ -431,6 +435,12 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
         clone = holder[0] if len(holder) else holder
         if page.url:
             make_links_absolute(clone, page.url)
+        if clone.tag in _HEADINGS:
+            headings_at = len(pieces) if headings_at < 0 and shown else headings_at
+        elif "".join(clone.itertext()).strip() or next(clone.iter(*_PICTURES), None) is not None:
+            headings_at = -1
+        outline[len(pieces)] = (clone.tag if clone.tag in _HEADINGS else "",
+                                len(element_text(clone).split()))
         pieces.append(lxml_html.tostring(clone, encoding="unicode", with_tail=False))
         if "".join(clone.itertext()).strip() or next(clone.iter(*_PICTURES), None) is not None:
             head_at = -1
@@ -441,10 +451,42 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
     if head_at >= 0:
         del pieces[head_at:]  # a head the page's end follows
         level = level_before
+    elif headings_at >= 0 and not _entry_of_a_listing(outline, headings_at):
+        # headings with nothing under them after the text (MDN's "Help improve MDN" above
+        # its feedback buttons): an outline's entries for no section
+        del pieces[headings_at:]
     pieces.append("</blockquote>" * level)
     return nh3.clean("".join(pieces), tags=SAFE_TAGS, attributes=SAFE_ATTRIBUTES,
                      attribute_filter=safe_url_attribute, url_schemes=SAFE_URL_SCHEMES,
                      link_rel="noopener noreferrer", strip_comments=True)
+
+
+#: Fewest headings of one level, each over at most this many words (median), before the
+#: headings that end the reader's text, for the last of them to be a listing's entry.
+_LISTING_HEADINGS, _LISTING_ENTRY_WORDS = 3, 40
+
+
+def _entry_of_a_listing(outline: dict[int, tuple[str, int]], at: int) -> bool:
+    """Whether the heading at piece ``at`` (``outline``: per piece, its heading tag or "" and
+    its words) ends a listing whose entries are headings of its level over a few words each
+    (a shop's product names over their prices, a ranking's "21. Boris Mikhailov" over a
+    picture's caption): its last entry, whatever follows it was not chosen, is no empty
+    section's title."""
+    tag = outline[at][0]
+    gaps: list[int] = []
+    words = -1  # words since the last heading of the level; -1 before the first
+    for index in sorted(i for i in outline if i < at):
+        heading, count = outline[index]
+        if heading == tag:
+            if words >= 0:
+                gaps.append(words)
+            words = 0
+        elif words >= 0:
+            words += count
+    if words >= 0:
+        gaps.append(words)
+    gaps.sort()
+    return len(gaps) >= _LISTING_HEADINGS and gaps[len(gaps) // 2] <= _LISTING_ENTRY_WORDS
 
 
 def reply_levels(heads: Sequence[etree._Element]) -> list[int]:
