@@ -823,3 +823,20 @@ def test_a_schema_org_site_name_loses_its_tagline_and_stray_punctuation():
         "<h1>Harbour Rain Jacket</h1>" + ARTICLE,
         f"<script type='application/ld+json'>{json.dumps(ld)}</script>"))
     assert found.site_name == "Quayside Outfitters"
+
+
+def test_a_credential_after_the_name_stays_with_it():
+    found = metadata.extract(page("<h1>Platforms to find a practice</h1>"
+                                  "<span class='byline'>Written by <cite>Rebecca Lake, CEPF®"
+                                  "</cite></span>" + ARTICLE))
+    assert found.authors == ["Rebecca Lake, CEPF®"]
+
+
+def test_an_author_card_gives_the_name_it_classes_as_the_name_not_the_role():
+    # Webflow's author card: the name and the role ("card-author-rol") in one link
+    found = metadata.extract(page(
+        "<h1>Wine for beginners</h1><div class='card-author-content-top'>"
+        "<a class='card-author-name-wrapper' href='/team/matt'>"
+        "<h2 class='card-author-name'>Matt Check</h2>"
+        "<div class='card-author-rol'>Head Winemaker, Co-Founder</div></a></div>" + ARTICLE))
+    assert found.authors == ["Matt Check"]

@@ -99,8 +99,8 @@ _NOT_A_NAME = re.compile(r"https?://|@|\d{3,}|\b(?:subscribe|share|follow)\b|^(?
 _HANDLE = re.compile(r"^[^\W\d_]+\d{3,}$")
 #: A degree or credential after a name ("Jillian Kubala, MS, RD", "Ann Lee, Ph.D.", "Jr."):
 #: part of that name, not an author of its own.
-_POST_NOMINAL = re.compile(r"[A-Z]{2,6}|(?:[A-Z][a-z]?\.){2,4}|[JS]r\.?"
-                           r"|(?=(?:[a-z]*[A-Z]){2})[A-Z][A-Za-z]{1,5}")  # PhD, MSc, DPhil
+_POST_NOMINAL = re.compile(r"[A-Z]{2,6}[®™]?|(?:[A-Z][a-z]?\.){2,4}|[JS]r\.?"
+                           r"|(?=(?:[a-z]*[A-Z]){2})[A-Z][A-Za-z]{1,5}")  # PhD, MSc, CFP®
 #: A job title after a name ("Mark Kinver, Environment reporter, BBC News"): not an author.
 _ROLE = re.compile(r"\b(?:reporter|correspondent|editor|writer|columnist|contributor|"
                    r"journalist|producer|presenter|photographer|analyst|critic|intern|"
@@ -622,6 +622,19 @@ def _visible_authors(tree: etree._Element, layout: _Layout) -> list[str]:
         text = _byline_text(node)
         if not text or len(text) > BYLINE_CHARS:
             continue
+        # an element inside it classed as the author's name ("card-author-name" beside
+        # "card-author-rol": "Head Winemaker, Co-Founder") holds the name alone
+        named = [child for child in node.iter() if child is not node
+                 and isinstance(child.tag, str) and _text(child)
+                 and _AUTHOR_NAME_CLASS.search(child.get("class") or "")]
+        # the innermost ones ("card-author-name-wrapper" holds the name and the role)
+        named = [child for child in named
+                 if not any(other is not child and child in other.iterancestors()
+                            for other in named)]
+        if named and len(named) <= 4 and all(_plausible_name(_text(n)) for n in named):
+            names = _dedupe(name for n in named for name in _split_names(_text(n)))
+            if names:
+                return names
         # a byline container: prefer the author link inside it, the one marked as the
         # author's where it holds others ("via scvalex 1 year ago | caches | 12 comments")
         links = [a for a in node.iter("a") if _text(a)]
@@ -653,6 +666,10 @@ def _marked_author(element: etree._Element) -> bool:
 
 
 _AUTHOR_CLASS = re.compile(rf"(?<![a-z]){_AUTHOR_WORD}", re.I)
+#: A class naming an author's name itself: ``author-name``, ``byline__name``,
+#: ``card-author-name``, ``name-of-author``.
+_AUTHOR_NAME_CLASS = re.compile(r"(?:author|byline)[\w-]*name|name[\w-]*(?:author|byline)",
+                                re.I)
 
 
 #: Elements a byline line is written in (not the date lines' _LINE_TAGS).
