@@ -840,3 +840,16 @@ def test_an_author_card_gives_the_name_it_classes_as_the_name_not_the_role():
         "<h2 class='card-author-name'>Matt Check</h2>"
         "<div class='card-author-rol'>Head Winemaker, Co-Founder</div></a></div>" + ARTICLE))
     assert found.authors == ["Matt Check"]
+
+
+def test_a_position_beside_the_name_is_no_part_of_it():
+    found = metadata.extract(page(
+        "<h1>Fintech trends</h1><div class='author'><a href='/author/meghan'>"
+        "<div class='name'>Written by <span>Meghan Neville</span></div>"
+        "<div class='position'>Content Marketing Coordinator</div></a></div>" + ARTICLE))
+    assert found.authors == ["Meghan Neville"]
+    # a layout class that says "position" hides nothing
+    found = metadata.extract(page(
+        "<h1>Fintech trends</h1><div class='byline position-relative'>By Ann Lee</div>"
+        + ARTICLE))
+    assert found.authors == ["Ann Lee"]

@@ -114,7 +114,9 @@ _ORGANISATION = re.compile(r"\b(?:news|press|media|magazine|newspaper|newsroom|a
 #: or a way to write to them, not a name (``<span class="byline-title">``,
 #: ``<a class="byline-email">E-mail the writer</a>``).
 _BYLINE_ROLE = re.compile(r"jobtitle|(?<![a-z])(?:title|role|job|bio|description|"
-                          r"affiliation|organi[sz]ation)(?![a-z])", re.I)
+                          r"affiliation|organi[sz]ation)(?![a-z])|"
+                          # a job's "position", not Bootstrap's "position-relative"
+                          r"(?<![a-z])position(?![\w-])", re.I)
 _BYLINE_NOT_NAME = re.compile(f"{_BYLINE_ROLE.pattern}|(?<![a-z])(?:date|time|timestamp|"
                               r"badge|icon|industry|avatar|ranking|e-?mail|contact)(?![a-z])",
                               re.I)
