@@ -3223,8 +3223,9 @@ def _tooltips(root: etree._Element) -> list[etree._Element]:
     found: list[etree._Element] = []
     named: set[str] | None = None
     for box in _TOOLTIP_XPATH(root):
-        if _FOOTNOTE_CLASS.search(box.get("class") or "") or box.getprevious() is not None \
-                and box.getprevious().tag == "sup":
+        previous = box.getprevious()
+        if _FOOTNOTE_CLASS.search(box.get("class") or "") or (
+                previous is not None and previous.tag == "sup"):
             continue  # a footnote a plugin opens on a click is the text's own
         if box.get("role") != "tooltip":
             if not _TOOLTIP_CLASS.search(box.get("class") or ""):
@@ -3302,9 +3303,9 @@ def unseen_parts(elements: Sequence[etree._Element],
     ("Unavailable", :func:`_hidden_price_states`), all but one of the copies of a text laid
     out for different screens (:func:`_layout_copies`), a language menu's links
     (:func:`_other_language_links`) and boxes shown on hover (:func:`_tooltips`).
-    ``spoken_kept``: the shown copies
-    :func:`screen_reader_copies` leaves out; a screen reader's text beside one stays, as the
-    one copy of its words, and so does one naming an icon (:func:`_names_its_box`)."""
+    ``spoken_kept``: the shown copies :func:`screen_reader_copies` leaves out; a screen
+    reader's text beside one stays, as the one copy of its words, and so does one naming an
+    icon (:func:`_names_its_box`)."""
     found: list[etree._Element] = []
     for root in elements:
         if not isinstance(root.tag, str):
