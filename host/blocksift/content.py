@@ -435,14 +435,16 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
         clone = holder[0] if len(holder) else holder
         if page.url:
             make_links_absolute(clone, page.url)
+        shows_something = bool("".join(clone.itertext()).strip()) \
+            or next(clone.iter(*_PICTURES), None) is not None
         if clone.tag in _HEADINGS:
             headings_at = len(pieces) if headings_at < 0 and shown else headings_at
-        elif "".join(clone.itertext()).strip() or next(clone.iter(*_PICTURES), None) is not None:
+        elif shows_something:
             headings_at = -1
         outline[len(pieces)] = (clone.tag if clone.tag in _HEADINGS else "",
                                 len(element_text(clone).split()))
         pieces.append(lxml_html.tostring(clone, encoding="unicode", with_tail=False))
-        if "".join(clone.itertext()).strip() or next(clone.iter(*_PICTURES), None) is not None:
+        if shows_something:
             head_at = -1
             shown = True
         # the copy is free before the next is made and before nh3 parses the text again:
@@ -3213,16 +3215,18 @@ _TOOLTIP_CLASS = re.compile(r"tooltip|popover", re.I)
 _FOOTNOTE_CLASS = re.compile(r"foot-?note|sidenote", re.I)
 
 
-def _tooltips(root: etree._Element) -> list[etree._Element]:
-    """Boxes in or at ``root`` that the page shows only on hover or focus
+def _tooltips(elements: Sequence[etree._Element]) -> list[etree._Element]:
+    """Boxes in or at ``elements`` that the page shows only on hover or focus
     (:data:`_TOOLTIP_XPATH`): a glossary's definition read inside the sentence whose term it
     explains ("outperform your competition Competition Businesses generally know... Learn
     more in 2025", wcxb-dev 0041). A box so classed that nothing names stays: a theme's
     "tooltip" wrapper may hold the term itself. So does a footnote shown as a tooltip (Modern
     Footnotes' ``role="tooltip"`` note after its ``<sup>`` marker): the author's text."""
     found: list[etree._Element] = []
-    named: set[str] | None = None
-    for box in _TOOLTIP_XPATH(root):
+    named: set[str] | None = None  # the page's named ids, read once when first needed
+    boxes = (box for root in elements if isinstance(root.tag, str)
+             for box in _TOOLTIP_XPATH(root))
+    for box in boxes:
         previous = box.getprevious()
         if _FOOTNOTE_CLASS.search(box.get("class") or "") or (
                 previous is not None and previous.tag == "sup"):
@@ -3231,7 +3235,7 @@ def _tooltips(root: etree._Element) -> list[etree._Element]:
             if not _TOOLTIP_CLASS.search(box.get("class") or ""):
                 continue
             if named is None:
-                named = {name for value in _NAMING_XPATH(root.getroottree().getroot())
+                named = {name for value in _NAMING_XPATH(box.getroottree().getroot())
                          for name in value.split()}
             if box.get("id") not in named:
                 continue
@@ -3321,7 +3325,7 @@ def unseen_parts(elements: Sequence[etree._Element],
         found.extend(_clipped_copies(root))
         found.extend(_hidden_price_states(root))
         found.extend(_other_language_links(root))
-        found.extend(_tooltips(root))
+    found.extend(_tooltips(elements))
     found.extend(_price_alternatives(elements))
     found.extend(_layout_copies(elements))
     return found
