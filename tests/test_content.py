@@ -679,6 +679,37 @@ def test_pictures_and_a_lone_heading_the_page_hides_stay_out_of_the_reader_but_n
     assert main.text.split("\n\n") == ["Score", "The first book", "Details", "Panel text."]
 
 
+def test_a_hidden_tab_panel_s_code_in_a_figure_stays_a_hidden_picture_in_one_goes():
+    # Starlight's install tabs: each command a <figure> around a <pre>, every tab but the
+    # first hidden; the figure frames text, not a picture, and its command stays
+    page = Page('<body><main><p>Create a project with one of:</p><div role=tabpanel>'
+                '<figure><pre><code>npm create tauri-app@latest</code></pre></figure></div>'
+                '<div role=tabpanel hidden><figure class=frame><figcaption></figcaption><pre>'
+                '<code>cargo install create-tauri-app --locked</code></pre></figure></div>'
+                '<div hidden><figure><img src="https://e.x/p.jpg" alt="slide">'
+                '<figcaption>A slide</figcaption></figure></div></main></body>',
+                url="https://e.x/")
+    main = render_main(page, page.tree.xpath("//main"))
+    assert "npm create tauri-app@latest" in main.html
+    assert "cargo install create-tauri-app --locked" in main.html, main.html
+    assert "slide" not in main.html  # a hidden figure with a picture still goes
+
+
+def test_a_sidebar_of_several_paragraphs_chosen_whole_keeps_all_of_them():
+    # an article's <aside> section ("A note on other devices"): the reader unwraps a sidebar
+    # that is not a note, and every paragraph of it stays, not only its heading
+    page = Page('<body><article><p>The attestation covers the program.</p></article>'
+                '<aside class="styles_aside"><h3>A note on other devices</h3>'
+                '<p>Disks need no secrecy.</p><p>Randomness should be treated carefully.</p>'
+                '</aside></body>', url="https://e.x/")
+    main = render_main(page, page.tree.xpath("//article") + page.tree.xpath("//aside"))
+    shown = Page(main.html).body
+    assert [" ".join(e.text_content().split()) for e in shown.iter("h3", "p")] == [
+        "The attestation covers the program.", "A note on other devices",
+        "Disks need no secrecy.", "Randomness should be treated carefully."]
+    assert shown.find(".//aside") is None  # a sidebar, not a note: no box
+
+
 def test_a_page_hiding_its_whole_body_until_its_scripts_ran_keeps_its_pictures():
     page = Page('<body style="visibility:hidden"><div><p>Text.</p><img src="https://e.x/c.jpg" '
                 'alt="cover"></div></body>')

@@ -419,6 +419,7 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
             clone = _table_of(unit, exclude, control, inside)
         etree.strip_attributes(clone, STAMP_ATTR)
         _mark_direction(clone, unit[0] if isinstance(unit, list) else unit, base)
+        clone.tail = None  # a copy keeps the page's text after its element: not chosen
         holder = lxml_html.Element("div")
         holder.append(clone)
         hider = hider_of.get(unit[0] if isinstance(unit, list) else unit)
@@ -432,7 +433,10 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
             # a spacer): the holder itself stood in for it, an empty box between two
             # headings that kept the first from being seen as heading nothing
             continue
-        clone = holder[0] if len(holder) else holder
+        # restructuring may unwrap the copy itself (a sidebar's <aside> loses its tag): then
+        # the holder holds its children and text, all of which the reader shows
+        clone = holder[0] if len(holder) == 1 and not (holder.text or "").strip() \
+            and not (holder[0].tail or "").strip() else holder
         if page.url:
             make_links_absolute(clone, page.url)
         shows_something = bool("".join(clone.itertext()).strip()) \
@@ -779,7 +783,8 @@ def _drop_hidden_media(holder: etree._Element, hidden_above: bool,
     other elements of that part are shown too).
 
     The text of a hidden part stays (a tab panel's, a collapsed section's: it is the page's
-    text, and the main-text benchmarks count it); its pictures go, and so do its headings
+    text, and the main-text benchmarks count it); its pictures go (a figure when it frames
+    one), and so do its headings
     when no other text of it is shown (a hidden pop-up's "Score" heading chosen without
     the explanation below it)."""
     roots: list[etree._Element] = list(holder) if hidden_above else []
@@ -790,7 +795,10 @@ def _drop_hidden_media(holder: etree._Element, hidden_above: bool,
                 roots.append(node)
     for root in roots:
         for picture in _outermost_in(root, _PICTURES):
-            _drop(picture)
+            # a figure without a picture frames text (a tab panel's code sample): it stays
+            if picture.tag != "figure" or next(
+                    picture.iter("img", "picture", "video"), None) is not None:
+                _drop(picture)
         headings = [] if hidden_above and shown_beside else _outermost_in(root, _HEADINGS)
         if headings and "".join(element_text(root).split()) == "".join(
                 "".join(element_text(heading).split()) for heading in headings):
