@@ -1263,6 +1263,18 @@ def test_a_heading_that_is_a_link_to_itself_shows_as_a_heading():
     assert "Rules of memory." in main.html and "The Heap" in main.html
 
 
+def test_a_heading_s_link_to_itself_leaves_its_share_icon_but_not_a_picture():
+    # a blog's headings each end in a 16-pixel "share" glyph inside their link to
+    # themselves: the reader showed the glyph after every heading
+    main = _render("<h3><a id='on-devices'></a><a href='#on-devices'><span>On devices</span>"
+                   "<img alt='share' width='16' height='16' src='/share.svg'></a></h3>"
+                   "<p>Disks need no secrecy.</p>"
+                   "<h3 id='maps'><a href='#maps'>Maps <img alt='the map' width='600' "
+                   "src='/map.png'></a></h3><p>A map.</p>")
+    assert "share" not in main.html and "On devices" in main.html
+    assert 'alt="the map"' in main.html  # a picture in the heading is no icon
+
+
 def test_a_table_column_with_nothing_in_it_leaves_the_reader_copy():
     # a documentation page's contents box: a second column "<td><dl></dl></td>" under a
     # heading over both showed as an empty framed box

@@ -2057,8 +2057,8 @@ def _decode_protected_emails(clone: etree._Element) -> None:
 def _drop_heading_anchors(clone: etree._Element, url: str = "") -> None:
     """A heading's link to its own place on the page, shown as a sign ("¶", "#", "§") that
     the page's style shows on hover only: in the reader it sat after every heading. A link
-    to itself that holds the heading's words leaves its words, as a heading: a book's
-    chapter headings each showed as an underlined link leading nowhere. A definition's term
+    to itself that holds the heading's words leaves its words, as a heading, without its
+    icon: a book's chapter headings each showed as an underlined link leading nowhere. A definition's term
     and a table's caption are headings too: Sphinx ends each function's signature (a
     ``<dt>``) and each caption with such a "¶". ``url``: the page's address; the browser's
     snapshot gives every link whole ("https://flask.example/quickstart/#routing", not
@@ -2075,6 +2075,10 @@ def _drop_heading_anchors(clone: etree._Element, url: str = "") -> None:
                         next(link.iter(*_PICTURES), None) is None:
                     _drop(link)
             elif to_itself:
+                # its icon too (a "share" or "copy link" glyph drawn after the words)
+                for image in list(link.iter("img")):
+                    if _icon_sized(image):
+                        _drop(image)
                 link.drop_tag()
 
 
