@@ -1451,6 +1451,20 @@ def test_inline_siblings_the_page_set_apart_by_style_read_apart():
     assert "THE story of Javascript and Brand: EVGA, finely said." in text, text
 
 
+def test_chinese_and_japanese_in_styled_spans_stay_unspaced():
+    # a Word-made Chinese page sets each run of figures in a span of its own font: the
+    # reader read "今年 1 月至 5 月", spaces a text written without them never has
+    page = Page("<body><article><p><span>\u3000\u3000今年</span><span><font>1</font></span>"
+                "<span>月至</span><span><font>5</font></span><span>月，共发生事故</span>"
+                "<span>59</span><span>起。</span></p><p><span>東京</span><span>Tower</span>"
+                "<span>は</span><span>333</span><span>メートル</span></p>"
+                "<p><span>Publisher</span><span>Houghton Mifflin</span></p></article></body>")
+    html = render_main(page, page.tree.xpath("//article")).html
+    text = " ".join(etree.HTML(html).xpath("string()").split())
+    assert "今年1月至5月，共发生事故59起。" in text and "東京Towerは333メートル" in text, text
+    assert "Publisher Houghton Mifflin" in text, text
+
+
 def test_a_box_of_text_alone_is_a_paragraph_of_the_reader_copy():
     # a page's grid of <span> cells (display: grid, which the host never sees) came out as a
     # bare <div> of text, which the reader's style sheet does not space as it spaces

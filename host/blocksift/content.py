@@ -2447,6 +2447,11 @@ def _starts_apart(text: str) -> bool:
 _VERBATIM_TAGS = ("pre", "code", "kbd", "samp", "tt", "var")
 
 
+#: A character of a script written without spaces between words (CJK ideographs, kana,
+#: hangul syllables, their punctuation and full-width forms).
+_CJK_CHAR = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
+
+
 def _part_glued_siblings(clone: etree._Element) -> None:
     """A space between two inline siblings with nothing written between them, the first's
     text ending in a letter, a figure or a closing bracket (more than one character: not a
@@ -2470,6 +2475,8 @@ def _part_glued_siblings(clone: etree._Element) -> None:
             continue
         before = _edge_piece(first, last=True)
         after = _edge_piece(second, last=False)
+        if _CJK_CHAR.match(before[-1:]) or _CJK_CHAR.match(after[:1]):
+            continue  # Chinese and Japanese are written without spaces, also before a figure
         if (before[-1:].isalnum() or before[-1:] in _CLOSING) and (
                 len(before) > 1 or len(element_text(first)) > 1) and (
                 _starts_apart(after) or (first in in_heading and after[:1].isalpha()
