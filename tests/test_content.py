@@ -609,6 +609,21 @@ def test_a_button_that_opens_a_section_keeps_its_text():
     assert "<button" not in main.html and "Add to cart" not in main.html
 
 
+def test_a_button_that_opens_a_section_but_names_none_leaves_the_reader():
+    # a gear list's "+ More Info" under each product opens a box (aria-controls): the
+    # reader showed it as a paragraph of its own 26 times; a section's name stays
+    main = _render("<h3>Backpacks</h3><p>Our favourite packs.</p>"
+                   "<div class='showhide_btn'><button class='showhide' aria-expanded='false' "
+                   "aria-controls='c1'>+ More Info</button></div><div id='c1'></div>"
+                   "<button aria-expanded='false' aria-controls='c2'>Show more</button>"
+                   "<button aria-expanded='false' aria-controls='c3'>Details</button>"
+                   "<div id='c3'>Made of nylon.</div>"
+                   "<button aria-expanded='false' aria-controls='c4'>Show all 12 reviews</button>")
+    assert "More Info" not in main.html and "Show more" not in main.html
+    for kept in ("Our favourite packs.", "Details", "Made of nylon.", "Show all 12 reviews"):
+        assert kept in main.html
+
+
 def test_a_button_that_opens_a_section_keeps_its_text_without_its_icons():
     # an FAQ's question button holds an "Expand" and a "Collapse" icon, one shown at a
     # time by the page's style: the reader showed both before every question

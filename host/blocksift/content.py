@@ -1735,6 +1735,12 @@ _TOGGLE_WORDS = 3
 #: made ("Featured"), not the opening of a section. A menu's button ("true", "menu") stays: a
 #: code sample's file menu names the file shown ("App.js").
 _CHOOSER_POPUPS = frozenset({"listbox"})
+#: What a button that opens a section says when it names no section: "+ More Info", "Show
+#: more", "Read less", "View details" (signs around the words aside).
+_DISCLOSURE_LABEL = re.compile(
+    r"(?:(?:show|see|view|read|load|expand|collapse|hide|open|close|toggle)"
+    r"(?:\s+(?:more|less|all|details|info|information|text|content))?"
+    r"|more(?:\s+(?:info|information|details))?|less)", re.I)
 
 
 def _drop_controls(clone: etree._Element) -> None:
@@ -1744,7 +1750,8 @@ def _drop_controls(clone: etree._Element) -> None:
     drawn without ``<select>`` (``role="listbox"``). A button that opens a section
     (``aria-expanded`` or ``aria-controls``, in a heading, or a question: an FAQ's) keeps its
     text, without the button; one that opens a list of options (``aria-haspopup="listbox"``)
-    does not."""
+    does not, nor one that names no section (:data:`_DISCLOSURE_LABEL`: "+ More Info" under
+    each of a gear list's products)."""
     _drop_field_labels(clone)
     for listbox in _LISTBOX_XPATH(clone):
         _drop(listbox)
@@ -1763,7 +1770,8 @@ def _drop_controls(clone: etree._Element) -> None:
         if node.getparent() is None:
             continue
         if node.tag == "button" and (node.get("aria-haspopup") or "").strip().lower() \
-                not in _CHOOSER_POPUPS and (
+                not in _CHOOSER_POPUPS and not _DISCLOSURE_LABEL.fullmatch(
+                    " ".join(re.sub(r"[^\w\s]+", " ", "".join(node.itertext())).split())) and (
                 node.get("aria-expanded") is not None or node.get("aria-controls") is not None
                 or next(node.iterancestors(*_HEADING_TAGS), None) is not None
                 or "".join(node.itertext()).strip().endswith("?")):
