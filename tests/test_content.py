@@ -65,6 +65,29 @@ def test_notices_and_picture_credits_are_dropped_captions_kept():
     assert 'src="https://ex.com/a.jpg"' in main.html
 
 
+def test_line_numbers_written_inside_a_listing_leave_its_code():
+    # Twilio's docs: each line a box holding its number (hidden from copying by the page's
+    # style) and its code; the reader read "1# Download the helper", "2import os"
+    line = ("<div class='css-roynbj'><span class='css-1m136ci'>{n}</span>"
+            "<div class='css-luzz01'><div>{code}\n</div></div></div>")
+    code = ["# Download the helper", "import os", "", "print(os.sep)"]
+    gutter = "".join(line.format(n=n, code=c) for n, c in enumerate(code, 1))
+    # a listing whose own numbers break the count keeps them; so does one of numbers alone
+    counted = "".join(line.format(n=n, code=c) for n, c in ((1, "a = 1"), (2, "b = 2"),
+                                                              (4, "c = 3")))
+    numbers = "<span>1</span>\n<span>2</span>\n<span>3</span>"
+    # numbers of the code counting 1, 2, 3 but not starting their lines stay
+    matrix = ("m = [\n  [<span class=n>1</span> <span class=p>,</span><span class=n>2</span> "
+              "<span class=p>,</span>\n   <span class=n>3</span> <span class=p>]</span>]")
+    main = _render(f"<p>Paste this:</p><pre data-lang='python'>{gutter}</pre>"
+                   f"<pre>{counted}</pre><pre><code>{numbers}</code></pre><pre>{matrix}</pre>")
+    boxes = [box.text_content() for box in Page(main.html).tree.iter("pre")]
+    assert boxes[0] == "# Download the helper\nimport os\n\nprint(os.sep)", boxes
+    assert boxes[1].startswith("1a = 1\n2b = 2"), boxes
+    assert boxes[2] == "1\n2\n3", boxes
+    assert boxes[3] == "m = [\n  [1 ,2 ,\n   3 ]]", boxes
+
+
 def test_code_in_a_layout_table_is_one_box_with_its_language_and_no_gutter():
     main = _render("<table class='highlight'><tr><td class='gutter'><pre>1\n2</pre></td>"
                    "<td class='code'><div class='highlight-source-python'><pre>"

@@ -1444,6 +1444,7 @@ def _single_code_box(pre: etree._Element) -> None:
     kept = {name: pre.get(name) or (inner.get(name) if inner is not None else None)
             for name in ("dir", "lang")}
     # (a listing's copy and run buttons and their icons went with _drop_controls)
+    _drop_line_numbers(pre)
     _end_line_spans(pre)
     text = "".join(pre.itertext())
     if pre.find(".//pre") is not None or pre.find(".//div") is not None or \
@@ -1467,6 +1468,56 @@ def _single_code_box(pre: etree._Element) -> None:
     if language:
         code.set("class", f"language-{language}")
     _drop_language_label(pre, language)
+
+
+#: Fewest lines of a listing whose numbers are told from its code.
+_NUMBERED_LINES = 3
+
+
+def _drop_line_numbers(pre: etree._Element) -> None:
+    """A listing's line numbers written as elements of their own inside ``<pre>`` (Twilio's
+    docs put a number before each line's box, hidden from copying by the page's style):
+    the reader glued each to its line ("1# Download the helper", "2import os"). They go when
+    the elements holding a number alone at the start of a line, with no text after them in
+    their tail, count 1, 2, 3... in order, at least :data:`_NUMBERED_LINES` of them; a number
+    of the code starting a line breaks the count, and then none goes."""
+    starts = _line_starts(pre)
+    numbers = [node for node in starts if not len(node)
+               and (node.text or "").strip().isdigit() and not (node.tail or "").strip()]
+    if len(numbers) < _NUMBERED_LINES or any(
+            (node.text or "").strip() != str(count) for count, node in enumerate(numbers, 1)):
+        return
+    if _visible_chars("".join(pre.itertext())) <= sum(len(n.text.strip()) for n in numbers):
+        return  # numbers alone are the listing (a program's output), not its gutter
+    for node in numbers:
+        _drop(node)
+
+
+#: Elements a listing's page lays out as lines of their own.
+_LINE_BOX_TAGS = frozenset({"div", "p", "li", "tr"})
+
+
+def _line_starts(pre: etree._Element) -> list[etree._Element]:
+    """The elements of ``pre``, in order, whose text starts a line: nothing but white space
+    written before it since the last line break, the start of the listing or of a box the
+    page shows as a line (:data:`_LINE_BOX_TAGS`)."""
+    starts: list[etree._Element] = []
+    at_start = True
+    for event, node in etree.iterwalk(pre, events=("start", "end")):
+        if not isinstance(node.tag, str):
+            continue
+        if event == "start":
+            if node.tag in _LINE_BOX_TAGS:
+                at_start = True
+            if at_start and node is not pre:
+                starts.append(node)
+            text = node.text
+        else:
+            text = node.tail if node is not pre else None
+        if text:
+            line = text.rpartition("\n")
+            at_start = not line[2].strip() and (bool(line[1]) or at_start)
+    return starts
 
 
 #: A class word of an inline element that holds one line of a listing, which the page's
