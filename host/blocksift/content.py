@@ -2117,11 +2117,11 @@ def _drop_heading_anchors(clone: etree._Element, url: str = "") -> None:
     """A heading's link to its own place on the page, shown as a sign ("¶", "#", "§") that
     the page's style shows on hover only: in the reader it sat after every heading. A link
     to itself that holds the heading's words leaves its words, as a heading, without its
-    icon: a book's chapter headings each showed as an underlined link leading nowhere. A definition's term
-    and a table's caption are headings too: Sphinx ends each function's signature (a
-    ``<dt>``) and each caption with such a "¶". ``url``: the page's address; the browser's
-    snapshot gives every link whole ("https://flask.example/quickstart/#routing", not
-    "#routing"), and Sphinx's "¶" names its heading's section, not the heading."""
+    icon: a book's chapter headings each showed as an underlined link leading nowhere. A
+    definition's term and a table's caption are headings too: Sphinx ends each function's
+    signature (a ``<dt>``) and each caption with such a "¶". ``url``: the page's address;
+    the browser's snapshot gives every link whole ("https://flask.example/quickstart/#routing",
+    not "#routing"), and Sphinx's "¶" names its heading's section, not the heading."""
     here = urldefrag(url)[0] if url else ""
     for heading in list(clone.iter(*_HEADINGS, "dt", "caption")):
         for link in list(heading.iter("a")):
