@@ -1029,6 +1029,44 @@ def test_the_links_to_the_previous_and_next_lessons_are_left_out_of_the_reader()
     assert "Read the" in main.html and ">next</a> lesson" in main.html
 
 
+def test_a_quote_chosen_without_its_box_is_shown_as_a_quote_not_the_poster_s_words() -> None:
+    # an Invision thread: the second post quotes the first; the segmenter chose the quote's
+    # text without its <blockquote> and "Ann said:", and the reader showed the quoted words
+    # as Bob's own, under his name
+    quote = ("<blockquote class='ipsQuote'><div class='ipsQuote_citation'>Ann said:</div>"
+             "<div class='ipsQuote_contents'><p>Is it fair to say so?</p><p>I think not."
+             "</p></div></blockquote>")
+    posts = "".join(
+        f"<div class='post'><a class='username' href='/m/{n}'>{name}</a>"
+        f"<div class='text'>{body}</div></div>"
+        for n, (name, body) in enumerate([("Ann", "<p>Is it fair to say so?</p>"),
+                                          ("Bob", quote + "<p>It depends.</p>"),
+                                          ("Cy", "<p>Agreed.</p>")]))
+    page = Page(f"<html><body><div class='thread'>{posts}</div></body></html>",
+                url="https://forum.example/t/1")
+    chosen = page.body.xpath("//div[@class='text']/p | //div[@class='ipsQuote_contents']/p")
+    names = content.post_authors(page.body, chosen)
+    elements = sorted(chosen + names, key=lambda e: int(e.get("data-bso")))
+    shown = Page(render_main(page, elements, post_heads=set(names)).html).body
+    assert [(e.tag, " ".join(e.text_content().split())) for e in shown] == [
+        ("p", "Ann"), ("p", "Is it fair to say so?"), ("hr", ""), ("p", "Bob"),
+        ("blockquote", "Is it fair to say so?I think not."), ("p", "It depends."),
+        ("hr", ""), ("p", "Cy"), ("p", "Agreed.")]
+
+
+def test_a_page_indenting_all_its_text_in_a_blockquote_quotes_nobody() -> None:
+    # a 1990s page indents its text with <blockquote>, its footer outside; a forum whose
+    # posts' bodies are blockquotes (XenForo 1's messageText) quotes nobody either
+    page = Page("<html><body><blockquote><h1>Field notes</h1><p>Rain all week, and the "
+                "river rose over the lower road.</p></blockquote><p>Home</p><div class='post'>"
+                "<blockquote class='messageText'><p>Nice notes.</p></blockquote></div>"
+                "<p>Written by Ann, who keeps the notes.</p><blockquote><p>Rain!</p>"
+                "</blockquote></body></html>")
+    chosen = page.body.xpath("//h1 | //p")
+    html = render_main(page, chosen).html
+    assert html.count("<blockquote>") == 1 and "<blockquote><p>Rain!</p>" in html, html
+
+
 def test_each_post_opens_with_its_authors_name_under_a_rule_between_posts() -> None:
     # the names sit beside each post's text: copied as they are, "Reefing102" ran on from
     # the first post's last line into the second's first
