@@ -452,14 +452,14 @@ def sanitized_html(page: Page, elements: Sequence[etree._Element],
             headings_at = -1
         outline[len(pieces)] = (clone.tag if clone.tag in _HEADINGS else "",
                                 len(element_text(clone).split()))
-        quote = quote_of.get(unit[0] if isinstance(unit, list) else unit)
+        quote_box = quote_of.get(unit[0] if isinstance(unit, list) else unit)
         opens = ""
-        if quote is not quote_open:
+        if quote_box is not quote_open:
             # a quote's text chosen without its box is shown as a quote, not as the words
             # of the post around it; an opening left unclosed is closed by the sanitizer
             opens = ("</blockquote>" if quote_open is not None else "") + (
-                "<blockquote>" if quote is not None else "")
-            quote_open = quote
+                "<blockquote>" if quote_box is not None else "")
+            quote_open = quote_box
         pieces.append(opens + lxml_html.tostring(clone, encoding="unicode", with_tail=False))
         if shows_something:
             head_at = -1
@@ -984,11 +984,11 @@ def _quotes_left_out(units: Sequence[etree._Element | list[etree._Element]],
         len("".join(part.itertext()).split()) for part in (unit if isinstance(unit, list)
                                                            else [unit])) for unit in units}
     quoted: Counter[etree._Element] = Counter()
-    for first, quote in quote_of.items():
-        quoted[quote] += size[first]
+    for first, box in quote_of.items():
+        quoted[box] += size[first]
     total = sum(size.values())
-    return {first: quote for first, quote in quote_of.items()
-            if quoted[quote] < _QUOTE_SHARE * total}
+    return {first: box for first, box in quote_of.items()
+            if quoted[box] < _QUOTE_SHARE * total}
 
 
 #: Parts of a table that cannot stand outside one: an HTML parser drops their tags, and the
