@@ -2697,9 +2697,10 @@ _SPACE = " \t\r\n\f\u00a0\u200b\u200c\u200d\u2060\ufeff"
 _BLOCKS_ENDING_IN_BREAKS = frozenset({"p", "div", "li", "dd", "td", "th", "blockquote",
                                       "section", "article", "figcaption"})
 #: Boxes that show nothing when they hold no text and no picture (a table's cells keep their
-#: place in it; an ordered list's items keep their numbers)
+#: place in it; an ordered list's items keep their numbers): an empty heading or paragraph
+#: showed as a gap its margins wide (a Steam page's "<h2></h2>" above each banner)
 _EMPTY_BOXES = ("div", "section", "article", "ul", "ol", "li", "dl", "dt", "dd", "blockquote",
-                "figure", "figcaption", "center")
+                "figure", "figcaption", "center", "p", "h1", "h2", "h3", "h4", "h5", "h6")
 
 
 def _break_before(node: etree._Element) -> bool:
