@@ -748,6 +748,17 @@ def test_a_sidebar_of_several_paragraphs_chosen_whole_keeps_all_of_them():
     assert shown.find(".//aside") is None  # a sidebar, not a note: no box
 
 
+def test_an_empty_heading_or_paragraph_leaves_the_reader_copy():
+    # a Steam page's "<h2></h2>" above each banner, a card's "<h3>\n</h3>", a heading of a
+    # non-breaking space: each showed as a gap; a heading holding a picture stays
+    main = _render("<p>Explore Mexico.</p><h2></h2><p><img src='/b.jpg' alt='banner'></p>"
+                   "<div><h3>\n</h3><p>A card.</p></div><h2><span>&nbsp;</span></h2>"
+                   "<p><b><span>&nbsp;</span></b><a name='x'></a></p>"
+                   "<h2><img src='/logo.png' alt='Forza'></h2><p>The end.</p>")
+    assert "<h3>" not in main.html and main.html.count("<h2>") == 1, main.html
+    assert main.html.count("<p>") == 4 and 'alt="Forza"' in main.html, main.html
+
+
 def test_a_page_hiding_its_whole_body_until_its_scripts_ran_keeps_its_pictures():
     page = Page('<body style="visibility:hidden"><div><p>Text.</p><img src="https://e.x/c.jpg" '
                 'alt="cover"></div></body>')
