@@ -797,9 +797,8 @@ def _drop_hidden_media(holder: etree._Element, hidden_above: bool,
 
     The text of a hidden part stays (a tab panel's, a collapsed section's: it is the page's
     text, and the main-text benchmarks count it); its pictures go (a figure when it frames
-    one), and so do its headings
-    when no other text of it is shown (a hidden pop-up's "Score" heading chosen without
-    the explanation below it)."""
+    one), and so do its headings when no other text of it is shown (a hidden pop-up's
+    "Score" heading chosen without the explanation below it)."""
     roots: list[etree._Element] = list(holder) if hidden_above else []
     if not hidden_above:
         for node in holder.iter():
