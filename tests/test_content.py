@@ -1057,9 +1057,7 @@ def test_a_quote_chosen_without_its_box_is_shown_as_a_quote_not_the_poster_s_wor
                 url="https://forum.example/t/1")
     chosen = page.body.xpath("//div[@class='text']/p | //div[@class='ipsQuote_contents']/p")
     names = content.post_authors(page.body, chosen)
-    elements = sorted(chosen + names, key=lambda e: int(e.get("data-bso")))
-    shown = Page(render_main(page, elements, post_heads=set(names)).html).body
-    assert [(e.tag, " ".join(e.text_content().split())) for e in shown] == [
+    assert _shown_with_heads(page, chosen, names) == [
         ("p", "Ann"), ("p", "Is it fair to say so?"), ("hr", ""), ("p", "Bob"),
         ("blockquote", "Is it fair to say so?I think not."), ("p", "It depends."),
         ("hr", ""), ("p", "Cy"), ("p", "Agreed.")]
