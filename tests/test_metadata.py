@@ -551,6 +551,62 @@ def test_a_price_is_given_on_product_pages_only() -> None:
         "amount": "29.95", "currency": "USD"}
 
 
+@pytest.mark.parametrize(("heads", "expected"), [
+    # the Product's image: a URL, made absolute against the page's address
+    ([_ld({"@type": "Product", "name": "Trail Mug", "image": "/files/trail-mug.jpg"})],
+     ("https://kiln.example/files/trail-mug.jpg", "Trail Mug")),
+    # a list of them, in a @graph: the first; an ImageObject's url or contentUrl
+    ([_ld({"@graph": [{"@type": "WebPage"}, {"@type": "Product", "name": "Trail Mug",
+                                              "image": ["https://cdn.example/a.jpg", "b.jpg"]}]})],
+     ("https://cdn.example/a.jpg", "Trail Mug")),
+    ([_ld({"@type": "Product", "name": "Trail Mug &amp; Lid",
+           "image": {"@type": "ImageObject", "contentUrl": "https://cdn.example/c.webp"}})],
+     ("https://cdn.example/c.webp", "Trail Mug & Lid")),
+    # the Product names none (or only its shop's logo): og:image, with its alt
+    ([_ld({"@type": "Product", "name": "Trail Mug", "image": "https://cdn.example/kiln-logo.png"}),
+      '<meta property="og:image" content="https://cdn.example/mug-1200.jpg?v=3&amp;w=1200">',
+      '<meta property="og:image:alt" content="A speckled mug">'],
+     ("https://cdn.example/mug-1200.jpg?v=3&w=1200", "Trail Mug")),
+    (['<meta property="og:image" content="https://cdn.example/mug.jpg">',
+      '<meta property="og:image:alt" content="A speckled mug">'],
+     ("https://cdn.example/mug.jpg", "A speckled mug")),
+    (['<meta name="twitter:image" content="https://cdn.example/mug-card.jpg">'],
+     ("https://cdn.example/mug-card.jpg", "")),
+])
+def test_a_product_pages_picture_comes_from_its_structured_data(heads, expected) -> None:
+    found = metadata.extract(_shop_page(*heads), page_type="product").picture
+    assert found is not None
+    assert (found.url, found.alt) == expected
+
+
+@pytest.mark.parametrize("heads", [
+    [],
+    # no address a browser may load, or none that is the product's
+    [_ld({"@type": "Product", "image": "javascript:alert(1)"})],
+    ['<meta property="og:image" content="data:image/gif;base64,R0lGODlhAQABAAAAACw=">'],
+    [_ld({"@type": "Product", "image": ["https://cdn.example/placeholder.png",
+                                        "https://cdn.example/no-image-available.jpg"]})],
+    ['<meta property="og:image" content="https://cdn.example/default-social-v2.png">'],
+    # the image of a thing that is no product
+    [_ld({"@type": "Event", "image": "https://cdn.example/festival.jpg"})],
+    # image values that are no address
+    [_ld({"@type": "Product", "image": [None, 3, {"@type": "ImageObject"}]})],
+])
+def test_no_picture_where_the_page_names_no_product_photo(heads) -> None:
+    assert metadata.extract(_shop_page(*heads), page_type="product").picture is None
+
+
+def test_a_picture_is_given_on_product_pages_only() -> None:
+    page = _shop_page(_ld({"@type": "Product", "name": "Trail Mug",
+                           "image": "https://cdn.example/mug.jpg"}))
+    assert metadata.extract(page, page_type="product").picture is not None
+    # a review article showing the product, or a page of uncertain type: its own pictures
+    assert metadata.extract(page, page_type="article").picture is None
+    assert metadata.extract(page).picture is None
+    assert metadata.extract(page, page_type="product").model_dump(by_alias=True)["picture"] == {
+        "url": "https://cdn.example/mug.jpg", "alt": "Trail Mug"}
+
+
 # -- writing direction -----------------------------------------------------------------------
 
 _ARABIC = "<p>" + "يرتفع البحر وينخفض مرتين كل يوم في ميناء الإسكندرية. " * 20 + "</p>"

@@ -33,7 +33,7 @@ from .content import (
 )
 from .htmltokenizer import unescape
 from .page import Page
-from .wire.results import ExtractionResult, MainText, PageMetadata, Price
+from .wire.results import ExtractionResult, MainText, PageMetadata, Picture, Price
 
 #: Reading speed used for ``reading_minutes`` (the extension's readingTime uses the same).
 WORDS_PER_MINUTE = 230
@@ -229,6 +229,8 @@ def extract(page: Page, main: MainText | None = None, page_type: str = "") -> Pa
         reading_minutes=max(1, round(words / WORDS_PER_MINUTE + cjk / CJK_PER_MINUTE))
         if words + cjk else 0,
         price=_product_price(ld_nodes, metas) if page_type in PRICED_PAGE_TYPES else None,
+        picture=_product_picture(ld_nodes, metas, page.url)
+        if page_type in PRICED_PAGE_TYPES else None,
     )
 
 
@@ -300,6 +302,49 @@ def _product_price(ld_nodes: list[dict], metas: dict[str, str]) -> Price | None:
     if not amount or not _CURRENCY.fullmatch(code):
         return None
     return Price(amount=amount, currency=code)
+
+
+#: A picture's file name that says it is the shop's, not the product's: its logo, a
+#: placeholder for a product with no photo, the site's default share card, a favicon.
+_NOT_A_PRODUCT_PHOTO = re.compile(
+    r"logo|placeholder|no[-_]?image|default|favicon|sprite|spacer|blank", re.I)
+
+
+def _picture_urls(value: object, depth: int = 0) -> Iterator[str]:
+    """The addresses a schema.org ``image`` gives, in order: a URL, a list of them, an
+    ImageObject's ``url`` / ``contentUrl``."""
+    if depth > 3:
+        return
+    if isinstance(value, str):
+        yield value.strip()
+    elif isinstance(value, list):
+        for item in value:
+            yield from _picture_urls(item, depth + 1)
+    elif isinstance(value, dict):
+        for key in ("url", "contentUrl"):
+            yield from _picture_urls(value.get(key), depth + 1)
+
+
+def _product_picture(ld_nodes: list[dict], metas: dict[str, str], url: str | None
+                     ) -> Picture | None:
+    """A product page's picture: the first image of its first schema.org Product, else its
+    ``og:image`` / ``twitter:image``; made absolute, http(s) only, and none whose file name
+    says it is a logo or a placeholder. Its alt is the product's name."""
+    products = [node for node in ld_nodes if _ld_types(node) & _PRODUCT_TYPES]
+    names = [_clean(unescape(str(node.get("name") or ""))) for node in products[:1]]
+    candidates = [address for node in products[:1] for address in _picture_urls(node.get("image"))]
+    candidates += [metas.get(key, "") for key in ("og:image:secure_url", "og:image",
+                                                   "twitter:image", "twitter:image:src")]
+    for candidate in candidates:
+        address = urljoin(url or "", candidate.replace("&amp;", "&").strip()) if candidate else ""
+        parts = urlsplit(address)
+        if parts.scheme not in ("http", "https") or not parts.netloc or len(address) > 2000:
+            continue
+        if _NOT_A_PRODUCT_PHOTO.search(parts.path.rsplit("/", 1)[-1]):
+            continue
+        alt = next((name for name in names if name), "") or metas.get("og:image:alt", "")
+        return Picture(url=address, alt=alt[:300])
+    return None
 
 
 def count_words(text: str) -> tuple[int, int]:

@@ -54,6 +54,13 @@ class Price(WireModel):
     currency: str = Field(description="ISO 4217 code: 'USD'")
 
 
+class Picture(WireModel):
+    """A picture the page's structured data names, as the reader shows it."""
+
+    url: str = Field(description="Absolute http(s) address of the picture")
+    alt: str = Field("", description="What it shows (the product's name)")
+
+
 class PageMetadata(WireModel):
     """Who wrote the main text, when and where (blocksift.metadata fills it in)."""
 
@@ -70,6 +77,8 @@ class PageMetadata(WireModel):
     reading_minutes: int = Field(0, ge=0, description="Reading time at 230 words a minute")
     price: Price | None = Field(None, description="A product page's one price, from its "
                                 "structured data (JSON-LD offers, product:price meta)")
+    picture: Picture | None = Field(None, description="A product page's picture, from its "
+                                    "structured data (JSON-LD Product image, og:image)")
 
 
 class MainText(WireModel):
