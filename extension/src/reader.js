@@ -547,6 +547,41 @@ function say(message, { bad = false, action = null } = {}) {
   root.dataset.blocksiftAction = message;
 }
 
+/**
+ * A product page's picture, from its structured data (metadata's ``picture``), opens the
+ * text when the text shows none: a shop's photos sit in a gallery beside the description,
+ * which the main text leaves out. Only http(s), loaded as the text's pictures are (no
+ * referrer); one that fails to load goes as theirs do (quietBrokenPictures).
+ */
+function leadWithPicture(fragment, picture, title = "") {
+  if (!picture?.url || fragment.querySelector("img, picture, video")) return null;
+  let address;
+  try {
+    address = new URL(picture.url);
+  } catch {
+    return null;
+  }
+  if (address.protocol !== "https:" && address.protocol !== "http:") return null;
+  const figure = document.createElement("figure");
+  figure.id = "product-picture";
+  const img = document.createElement("img");
+  img.setAttribute("referrerpolicy", "no-referrer");
+  img.decoding = "async";
+  img.alt = String(picture.alt || title || "").trim();
+  img.src = address.href;
+  figure.append(img);
+  fragment.prepend(figure);
+  return figure;
+}
+
+/** The product picture's HTML for the exports, as the text's own pictures are written. */
+function pictureHtml(figure) {
+  if (!figure) return "";
+  const copy = figure.cloneNode(true);
+  copy.removeAttribute("id");
+  return copy.outerHTML;
+}
+
 /** What the exports hold: the header's fields and the HTML of what the reader shows (a
  * product's price as its details line shows it, in the page's language). */
 function article(data, meta, html) {
@@ -1275,13 +1310,15 @@ async function main() {
   }
   dropBareRules(fragment);
   if (!index) outlineHeadings(fragment, title ? 1 : 0);
+  const picture = index ? null : leadWithPicture(fragment, meta.picture, title);
   $("content").replaceChildren(fragment);
   decorate($("content"));
   quietBrokenPictures($("content"), title);
   showMeta(data, meta, stories);
   showUnreachable(data.unreachable);
-  // the exports hold what is shown: an index's stories, not the main text it does not show
-  const exported = (index && indexExportHtml(data)) || data.html || "";
+  // the exports hold what is shown: an index's stories, not the main text it does not show;
+  // a product's picture above its text
+  const exported = (index && indexExportHtml(data)) || (pictureHtml(picture) + (data.html || ""));
   Object.assign(handlers, wireExport(data, meta, exported), wireSpeech(meta.language || data.lang));
   const renderedAt = Date.now();
   requestAnimationFrame(() => {

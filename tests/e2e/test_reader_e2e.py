@@ -1341,7 +1341,7 @@ def adapt_site(url: str) -> str:
     return adapt.site_key(url)
 
 
-def test_reader_shows_a_product_pages_price_from_its_structured_data(
+def test_reader_shows_a_product_pages_price_and_picture_from_its_structured_data(
         browser: harness.Browser, site: harness.Site, artifacts: Path) -> None:
     # a shop's product page: the price sits in a box of its own by the product's name, which
     # the main text leaves out; the page's schema.org Product states it, and the header shows it
@@ -1354,10 +1354,24 @@ def test_reader_shows_a_product_pages_price_from_its_structured_data(
     assert details.startswith("$34.00 · "), details
     text = text_of(page)
     assert "Thrown by hand on the wheel" in text and "Camp Bowl" not in text
+    # its photo sits in a gallery the main text leaves out; the Product's image opens the text
+    picture = page.evaluate("""(() => {
+      const img = document.querySelector('#content > #product-picture:first-child > img');
+      return img && {src: img.src, alt: img.alt, referrer: img.referrerPolicy,
+                     hidden: img.hidden, complete: img.complete, width: img.naturalWidth};
+    })()""")
+    assert picture is not None, page.evaluate("document.getElementById('content').innerHTML")[:600]
+    assert picture["src"] == site.url("wave.svg"), picture
+    assert picture["alt"] == "Trail Mug, Speckled Stoneware" and picture["referrer"] == "no-referrer"
+    assert page.wait_for("(() => { const img = document.querySelector('#product-picture img');"
+                         " return img.complete && img.naturalWidth > 0; })()")
+    assert not page.evaluate("document.querySelector('#product-picture img').hidden")
     page.screenshot(artifacts / "reader-product.png")
-    # an article names no price, even where its page describes a product
+    # an article names no price, even where its page describes a product, and shows no
+    # picture but its own
     page = open_reader(browser, site, "reader-shadow.html")
     assert page.evaluate("document.getElementById('price')") is None
+    assert page.evaluate("document.getElementById('product-picture')") is None
 
 
 DIRECTION = "(selector) => getComputedStyle(document.querySelector(selector)).direction"
@@ -1504,9 +1518,10 @@ def test_reader_of_a_right_to_left_index_keeps_its_own_note_left_to_right(
     page.screenshot(artifacts / "reader-rtl-index.png")
 
 
-def test_reader_saves_a_product_pages_price_with_it(
+def test_reader_saves_a_product_pages_price_and_picture_with_it(
         browser: harness.Browser, site: harness.Site, tmp_path: Path, artifacts: Path) -> None:
-    # the details line showed "$34.00"; the saved files and the copy left it out
+    # the details line showed "$34.00"; the saved files and the copy left it out (and the
+    # product's picture above the text)
     vault = tmp_path / "Notes vault"
     vault.mkdir()
     choose_export_folder(browser, vault)
@@ -1517,11 +1532,17 @@ def test_reader_saves_a_product_pages_price_with_it(
     html = Path(page.wait_for("document.documentElement.dataset.blocksiftSaved")).read_text(
         encoding="utf-8")
     assert "<small>$34.00 · Kiln &amp; Copper</small>" in html, html[:1200]
+    body = html.split("</small>", 1)[1]
+    picture = f'src="{site.url("wave.svg")}"'
+    assert picture in body and body.index(picture) < body.index("Thrown by hand"), body[:800]
     page.evaluate("delete document.documentElement.dataset.blocksiftSaved, true")
     page.evaluate("document.getElementById('save-markdown').click(), true")
     markdown = Path(page.wait_for("document.documentElement.dataset.blocksiftSaved")).read_text(
         encoding="utf-8")
-    assert 'price: "$34.00"\n' in markdown.split("\n---\n", 1)[0], markdown[:400]
+    front, text = markdown.split("\n---\n", 1)
+    assert 'price: "$34.00"\n' in front, markdown[:400]
+    assert text.lstrip().startswith(f"![Trail Mug, Speckled Stoneware]({site.url('wave.svg')})"), \
+        text[:400]
     page.evaluate("document.getElementById('copy-markdown').click(), true")
     assert int(page.wait_for("document.documentElement.dataset.blocksiftMarkdownChars")) == \
         len(markdown)
