@@ -572,6 +572,9 @@ def test_a_price_is_given_on_product_pages_only() -> None:
      ("https://cdn.example/mug.jpg", "A speckled mug")),
     (['<meta name="twitter:image" content="https://cdn.example/mug-card.jpg">'],
      ("https://cdn.example/mug-card.jpg", "")),
+    # a refused word inside another is no refusal: a blanket is a product
+    ([_ld({"@type": "Product", "name": "Wool Blanket", "image": "/img/blanket-queen_logos.jpg"})],
+     ("https://kiln.example/img/blanket-queen_logos.jpg", "Wool Blanket")),
 ])
 def test_a_product_pages_picture_comes_from_its_structured_data(heads, expected) -> None:
     found = metadata.extract(_shop_page(*heads), page_type="product").picture

@@ -304,10 +304,12 @@ def _product_price(ld_nodes: list[dict], metas: dict[str, str]) -> Price | None:
     return Price(amount=amount, currency=code)
 
 
-#: A picture's file name that says it is the shop's, not the product's: its logo, a
-#: placeholder for a product with no photo, the site's default share card, a favicon.
+#: A word of a picture's file name that says it is the shop's, not the product's: its logo,
+#: a placeholder for a product with no photo, the site's default share card, a favicon. Whole
+#: words only: a bedding shop's "blanket-queen.jpg" is a product.
 _NOT_A_PRODUCT_PHOTO = re.compile(
-    r"logo|placeholder|no[-_]?image|default|favicon|sprite|spacer|blank", re.I)
+    r"(?:^|[\W_])(?:logo|placeholder|no[-_]?image|default|favicon|sprite|spacer|blank)(?:[\W_]|$)",
+    re.I)
 
 
 def _picture_urls(value: object, depth: int = 0) -> Iterator[str]:
