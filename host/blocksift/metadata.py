@@ -332,11 +332,11 @@ def _product_picture(ld_nodes: list[dict], metas: dict[str, str], url: str | Non
     """A product page's picture: the first image of its first schema.org Product, else its
     ``og:image`` / ``twitter:image``; made absolute, http(s) only, and none whose file name
     says it is a logo or a placeholder. Its alt is the product's name."""
-    products = [node for node in ld_nodes if _ld_types(node) & _PRODUCT_TYPES]
-    names = [_clean(unescape(str(node.get("name") or ""))) for node in products[:1]]
-    candidates = [address for node in products[:1] for address in _picture_urls(node.get("image"))]
-    candidates += [metas.get(key, "") for key in ("og:image:secure_url", "og:image",
-                                                   "twitter:image", "twitter:image:src")]
+    product = next((node for node in ld_nodes if _ld_types(node) & _PRODUCT_TYPES), {})
+    alt = _clean(unescape(str(product.get("name") or ""))) or metas.get("og:image:alt", "")
+    candidates = [*_picture_urls(product.get("image")),
+                  *(metas.get(key, "") for key in ("og:image:secure_url", "og:image",
+                                                   "twitter:image", "twitter:image:src"))]
     for candidate in candidates:
         address = urljoin(url or "", candidate.replace("&amp;", "&").strip()) if candidate else ""
         parts = urlsplit(address)
@@ -344,7 +344,6 @@ def _product_picture(ld_nodes: list[dict], metas: dict[str, str], url: str | Non
             continue
         if _NOT_A_PRODUCT_PHOTO.search(parts.path.rsplit("/", 1)[-1]):
             continue
-        alt = next((name for name in names if name), "") or metas.get("og:image:alt", "")
         return Picture(url=address, alt=alt[:300])
     return None
 
