@@ -599,6 +599,16 @@ def test_no_picture_where_the_page_names_no_product_photo(heads) -> None:
     assert metadata.extract(_shop_page(*heads), page_type="product").picture is None
 
 
+def test_an_address_that_does_not_parse_costs_only_itself() -> None:
+    # urljoin raises on it; the page keeps its other metadata and the next candidate
+    page = _shop_page(_ld({"@type": "Product", "name": "Trail Mug", "image": "http://[::1/a.jpg",
+                           "offers": {"@type": "Offer", "price": "29.95", "priceCurrency": "USD"}}),
+                      '<meta property="og:image" content="https://cdn.example/mug.jpg">')
+    found = metadata.extract(page, page_type="product")
+    assert found.picture is not None and found.picture.url == "https://cdn.example/mug.jpg"
+    assert found.price is not None and found.title
+
+
 def test_a_picture_is_given_on_product_pages_only() -> None:
     page = _shop_page(_ld({"@type": "Product", "name": "Trail Mug",
                            "image": "https://cdn.example/mug.jpg"}))

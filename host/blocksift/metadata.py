@@ -337,9 +337,12 @@ def _product_picture(ld_nodes: list[dict], metas: dict[str, str], url: str | Non
     candidates = [*_picture_urls(product.get("image")),
                   *(metas.get(key, "") for key in ("og:image:secure_url", "og:image",
                                                    "twitter:image", "twitter:image:src"))]
-    for candidate in candidates:
-        address = urljoin(url or "", candidate.replace("&amp;", "&").strip()) if candidate else ""
-        parts = urlsplit(address)
+    for candidate in filter(None, candidates):
+        try:  # "http://[::1/x.jpg" is no address, and must not cost the page its metadata
+            address = urljoin(url or "", candidate.replace("&amp;", "&").strip())
+            parts = urlsplit(address)
+        except ValueError:
+            continue
         if parts.scheme not in ("http", "https") or not parts.netloc or len(address) > 2000:
             continue
         if _NOT_A_PRODUCT_PHOTO.search(parts.path.rsplit("/", 1)[-1]):
