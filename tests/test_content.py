@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import lxml.html
 import pytest
 from lxml import etree
 
@@ -2399,3 +2400,17 @@ def test_headings_the_text_ends_with_leave_and_a_page_of_headings_alone_stays():
         f"<h5>Hakutsuru No. {n}</h5><p>Junmai</p><p>${n}.00</p>" for n in range(1, 6))
         + "<h5>Hakutsuru Selection Set</h5>")
     assert "Selection Set" in shop.html
+
+
+def test_rendered_text_glues_inline_pieces_and_spaces_boxes():
+    """Spans laid side by side are one word run, as the reader shows them; block elements,
+    breaks and inline-block word boxes (spaced by the site's CSS) are a space."""
+    heading = lxml.html.fragment_fromstring(
+        "<h1><span>Category</span><span>:</span><span>Harbour</span> "
+        "<b>W</b>alks<br>Second<div>line</div>"
+        "<span style='display:inline-block'>one</span><span style='display: block'>two</span>"
+        "<script>var x</script><span class='skip'>gone</span>tail</h1>")
+    assert content.rendered_text(heading) == "Category:Harbour Walks Second line one two gonetail"
+    assert content.rendered_text(heading, skip=lambda node: node.get("class") == "skip") == \
+        "Category:Harbour Walks Second line one two tail"
+    assert content.element_text(heading).startswith("Category : Harbour")

@@ -317,3 +317,29 @@ def test_a_heading_link_no_parser_reads_gives_the_title_all_the_same():
                 "<title>Harbour lights return | The Harbour Herald</title>",
                 url="https://www.harbourherald.example/a/b")
     assert metadata.extract(html).title == "Harbour lights return"
+
+
+def test_a_heading_of_spans_is_titled_as_the_reader_shows_it():
+    """A wiki's namespace, separator and name in three spans make one word run, not
+    "Category : Programming languages"."""
+    found = metadata.title_candidates(page(
+        "<h1><span class='ns'>Category</span><span class='sep'>:</span>"
+        "<span class='main'>Harbour walks</span></h1><p>Pages in this category.</p>"))
+    h1 = [candidate.text for candidate in found if "h1_first" in candidate.features]
+    assert h1 == ["Category:Harbour walks"]
+
+
+def test_an_animated_headline_is_titled_by_what_screen_readers_hear():
+    """Word boxes shown twice over (a phone's and a desktop's line breaks) are hidden from
+    screen readers, which hear the sentence once, from a visually hidden copy."""
+    boxes = "".join(f"<span style='display:inline-block' class='{cls}'>{words}</span>"
+                    for cls, words in [("mobile", "Walks for"), ("mobile", "the harbour"),
+                                       ("desktop", "Walks for the harbour")])
+    found = metadata.title_candidates(page(
+        f"<h1><span aria-hidden='true'>{boxes}</span>"
+        "<span class='utils_visuallyHidden__x1'>Walks for the harbour</span></h1>"
+        "<h2>Every <a aria-hidden='true' href='#every'>#</a>route</h2><p>Routes.</p>"))
+    texts = {candidate.text for candidate in found}
+    assert "Walks for the harbour" in texts
+    assert not any("harbour Walks" in text or "harbourWalks" in text for text in texts)
+    assert "Every route" in texts

@@ -138,6 +138,46 @@ def element_text(element: etree._Element,
     return " ".join(" ".join(_iter_pieces(element, skip)).split())
 
 
+def rendered_text(element: etree._Element,
+                  skip: Callable[[etree._Element], bool] | None = None) -> str:
+    """``element``'s text on one line as a page without its styles shows it: inline pieces
+    glued (``<span>Category</span><span>:</span>`` is "Category:", as in the reader's own
+    text); block elements, ``<br>`` and elements styled as boxes (the ``display:
+    inline-block`` words of an animated headline, which the site's CSS spaces apart) are a
+    space. ``skip`` as for :func:`element_text`."""
+    pieces: list[str] = []
+    stack: list[tuple[etree._Element, bool]] = [(element, False)]
+    while stack:
+        node, closing = stack.pop()
+        if closing:
+            if _boxed(node):
+                pieces.append(" ")
+            if node is not element and node.tail:
+                pieces.append(node.tail)
+            continue
+        if node is not element and (not isinstance(node.tag, str) or node.tag in NON_TEXT_TAGS
+                                    or (skip is not None and skip(node))):
+            if node.tail:
+                pieces.append(node.tail)
+            continue
+        if node.tag == "br" or _boxed(node):
+            pieces.append(" ")
+        if node.text:
+            pieces.append(node.text)
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(node))
+    return " ".join("".join(pieces).split())
+
+
+#: An inline style that lays the element out as a box of its own.
+_BOX_STYLE = re.compile(r"(?:^|;)\s*display\s*:\s*(?:block|inline-block|flex|inline-flex|grid|"
+                        r"inline-grid|table|list-item)\b", re.I)
+
+
+def _boxed(node: etree._Element) -> bool:
+    return node.tag in BLOCK_TAGS or bool(_BOX_STYLE.search(node.get("style") or ""))
+
+
 def _pieces_as_they_come(element: etree._Element) -> Iterator[str]:
     """:func:`_iter_pieces` of ``element`` (no ``skip``), one at a time: a caller that has
     read enough stops the walk there."""

@@ -29,6 +29,7 @@ from .content import (
     element_text_start,
     element_text_within,
     language_direction,
+    rendered_text,
     text_direction,
 )
 from .htmltokenizer import unescape
@@ -376,7 +377,7 @@ def _title_candidates(page: Page, metas: dict[str, str], ld_nodes: list[dict],
     site_names += _home_link_names(tree, page.url, page_title)
     site_names += _beside_description(metas.get("description", ""), page_title)
     return titles.candidates(tree, metas, ld_nodes, page_title, chosen, site_names, page.url,
-                             in_furniture=_in_furniture, text_of=_text)
+                             in_furniture=_in_furniture, text_of=rendered_text)
 
 
 #: Words a link to the site's front page says that name no site ("Home", "首页").

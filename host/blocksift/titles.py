@@ -27,7 +27,7 @@ from urllib.parse import SplitResult, urlsplit
 
 from lxml import etree
 
-from .content import HIDDEN_STYLE, element_text
+from .content import HIDDEN_STYLE, rendered_text
 from .htmltokenizer import unescape
 
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
@@ -384,9 +384,26 @@ def _shown_text(heading: etree._Element, text_of) -> str:
     """``heading``'s text without its hidden parts ("" when all of it is hidden)."""
     if _hidden(heading):
         return ""
+    spoken = _spoken_text(heading)
+    if spoken:
+        return spoken
     if not any(isinstance(node.tag, str) and _hidden(node) for node in heading.iterdescendants()):
         return text_of(heading)
-    return element_text(heading, skip=_hidden)
+    return rendered_text(heading, skip=_hidden)
+
+
+def _spoken_text(heading: etree._Element) -> str:
+    """What a screen reader says for ``heading`` when part of it is ``aria-hidden``: its
+    text without those parts (nor the ones not shown at all). An animated headline splits
+    its shown words into boxes, often twice over (a phone's line breaks and a desktop's), and
+    gives the sentence once more to screen readers; an anchor's "#" is hidden the same
+    way. "" when nothing in ``heading`` is ``aria-hidden``, or nothing else is left."""
+    if not any(isinstance(node.tag, str) and node.get("aria-hidden") == "true"
+               for node in heading.iterdescendants()):
+        return ""
+    return rendered_text(heading, skip=lambda node: node.get("aria-hidden") == "true" or
+                         node.get("hidden") is not None or
+                         bool(HIDDEN_STYLE.search(node.get("style") or "")))
 
 
 #: Paths of a site's front page, which a logo heading links to.
