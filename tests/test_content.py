@@ -1711,6 +1711,21 @@ def test_what_a_shop_shows_a_screen_reader_or_the_other_price_block_leaves_the_r
     assert "Sale price" in main.text and "Compare Products" in main.text
 
 
+def test_screen_reader_classes_of_utility_kits_and_css_modules_leave_the_reader():
+    # a shop's stars read "Product Casual Midi Dress Rating: 4.6579 of 5 stars" from
+    # "u-text-sr-only"; CSS modules hash the class ("utils_visuallyHidden__DJ_eB"); Tailwind's
+    # "not-sr-only" undoes "sr-only" (a skip link shown on focus) and is shown
+    page = Page("<body><main><h3><a href='/p/midi'>Casual Midi Dress</a></h3><p>$59 "
+                "<span class='u-text-sr-only'>Product Casual Midi Dress Rating: 4.6579 of 5"
+                "</span><span class='utils_visuallyHidden__DJ_eB'>hashed</span>"
+                "<span class='Text_srOnly__x1'>camel</span> and "
+                "<span class='focus:not-sr-only'>shown</span> cotton.</p></main></body>",
+                url="https://shop.example/dresses")
+    main = render_main(page, page.tree.xpath("//main/*"))
+    assert _shown_words(main) == "Casual Midi Dress $59 and shown cotton.", main.html
+    assert "Rating" in main.text
+
+
 def test_the_states_a_price_box_hides_leave_the_reader():
     # a Shopify collection's cards each hold the states their price box can show, the ones
     # not shown hidden inline: the reader read "Unavailable" under an in-stock product's

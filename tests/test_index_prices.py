@@ -185,3 +185,17 @@ def test_the_reader_answer_of_a_shop_index_says_it_sells():
     outcome = run_job(Job(algorithm="auto", params={}, html=news, url="https://shop.example/l",
                           want=["main"], id_attr="data-bs", action="reader"))
     assert json.loads(outcome.page_json)["sells"] is False
+
+
+def test_a_colour_swatch_linking_to_another_listed_product_bounds_no_card():
+    # a dress in green and the same dress in brown, each listed with its own card, each card's
+    # swatches linking to the other colour: the swatches are controls (role="button"), and
+    # each card still gives its price
+    swatches = ('<ul class="swatches"><li><a role="button" href="/p/{me}">this colour</a></li>'
+                '<li><a role="button" href="/p/{other}">Change to the other colour</a></li></ul>')
+    items = "".join(f'<li class="card"><a href="/p/{me}"><img src="x.jpg" alt=""></a>'
+                    + swatches.format(me=me, other=other)
+                    + f'<h3><a href="/p/{me}">Dress {me}</a></h3><span>${price}</span></li>'
+                    for me, other, price in [(0, 1, 59), (1, 0, 61), (2, 2, 40)])
+    root = lxml_html.fromstring(f"<html><body><ul>{items}</ul></body></html>")
+    assert index_prices(root, ["/p/0", "/p/1", "/p/2"]) == ["$59", "$61", "$40"]

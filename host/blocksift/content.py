@@ -135,7 +135,7 @@ def element_text(element: etree._Element,
                  skip: Callable[[etree._Element], bool] | None = None) -> str:
     """Visible text of ``element`` (no script/style), whitespace collapsed; ``skip``: the
     descendants left out with their subtrees (their tails stay)."""
-    return " ".join(" ".join(_iter_pieces(element, skip)).split())
+    return " ".join(" ".join(text_pieces(element, skip)).split())
 
 
 def rendered_text(element: etree._Element,
@@ -179,7 +179,7 @@ def _boxed(node: etree._Element) -> bool:
 
 
 def _pieces_as_they_come(element: etree._Element) -> Iterator[str]:
-    """:func:`_iter_pieces` of ``element`` (no ``skip``), one at a time: a caller that has
+    """:func:`text_pieces` of ``element`` (no ``skip``), one at a time: a caller that has
     read enough stops the walk there."""
     stack: list[tuple[etree._Element, bool]] = [(element, False)]
     while stack:
@@ -225,7 +225,7 @@ def element_text_start(element: etree._Element, length: int) -> str:
     return " ".join(" ".join(pieces).split())[:length]
 
 
-def _iter_pieces(element: etree._Element,
+def text_pieces(element: etree._Element,
                  skip: Callable[[etree._Element], bool] | None = None) -> list[str]:
     """Text pieces of ``element`` in document order, skipping non-text subtrees (and those
     ``skip`` names).
@@ -258,7 +258,7 @@ def paragraphs(elements: Sequence[etree._Element],
     """Plain-text paragraphs of ``elements``: block-level boundaries split, ``<br>`` breaks.
 
     Elements in ``exclude`` (and their subtrees) are skipped; their tails are kept.
-    Iterative for the same reason as :func:`_iter_pieces`.
+    Iterative for the same reason as :func:`text_pieces`.
     """
     out: list[str] = []
     current: list[str] = []
@@ -3123,10 +3123,12 @@ def screen_reader_copies(elements: Sequence[etree._Element]) -> list[etree._Elem
 #: "a11y-hidden", "assistive-text". Stricter than :data:`_SCREEN_READER_CLASS` (whose
 #: "a11y"/"offscreen" words also name shown boxes): what the reader leaves out.
 _UNSEEN_CLASS = re.compile(
-    r"(?<![\w-])(?:[\w]+-)?(?:sr-only|screen-reader-(?:text|only)|visually-?hidden|"
-    r"visuallyhidden|a11y-hidden|assistive-text)(?:--[\w-]+)?(?![\w-])", re.I)
+    r"(?<![\w-])(?!not-)(?:[a-z0-9]+[-_])*(?:sr-?only|screen-reader-(?:text|only)|"
+    r"visually-?hidden|visuallyhidden|a11y-hidden|assistive-text)(?:(?:--|__)[\w-]+)?(?![\w-])",
+    re.I)
 #: Pieces of :data:`_UNSEEN_CLASS`, looked for in the classes first (XPath's search, C-speed).
-_UNSEEN_PIECES = ("sr-only", "screen-reader-", "isually", "a11y-hidden", "assistive-text")
+_UNSEEN_PIECES = ("sr-only", "srOnly", "screen-reader-", "isually", "a11y-hidden",
+                  "assistive-text")
 _UNSEEN_XPATH = etree.XPath("descendant-or-self::*[{}]".format(
     " or ".join(f"contains(@class, '{piece}')" for piece in _UNSEEN_PIECES)))
 #: A price box's two alternatives (Shopify's themes: ``price__regular`` for a product at its
@@ -3499,6 +3501,13 @@ def unseen_parts(elements: Sequence[etree._Element],
     found.extend(_price_alternatives(elements))
     found.extend(_layout_copies(elements))
     return found
+
+
+def unseen(node: etree._Element) -> bool:
+    """Whether no sighted reader sees ``node``: text for screen readers alone by its class
+    (:data:`_UNSEEN_CLASS`), or hidden by the page inline (:func:`_inline_hidden`)."""
+    return isinstance(node.tag, str) and (
+        _inline_hidden(node) or bool(_UNSEEN_CLASS.search(node.get("class") or "")))
 
 
 def _says_mostly_the_same(shown: etree._Element, spoken: etree._Element) -> bool:

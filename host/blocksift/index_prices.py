@@ -63,12 +63,14 @@ _CARD_CHARS = 1500
 def card_of(anchor: etree._Element, others: set[etree._Element],
             stop: etree._Element | None = None) -> etree._Element:
     """The largest element around ``anchor`` holding none of ``others`` (the other stories'
-    links), below ``stop`` (the page's body)."""
+    links), below ``stop`` (the page's body). A link that is a control (``role="button"``:
+    a colour swatch that shows the same dress in brown, which the shop also lists as a story
+    of its own) bounds no card."""
     card = anchor
     for ancestor in anchor.iterancestors():
         if ancestor is stop or ancestor.tag in ("body", "html", "main"):
             break
-        if any(a in others for a in ancestor.iter("a")):
+        if any(a in others and a.get("role") != "button" for a in ancestor.iter("a")):
             break
         card = ancestor
     return card
@@ -222,12 +224,18 @@ def _anchors_by_href(root: etree._Element, hrefs: Sequence[str]
     return anchors
 
 
+def _story_link(anchors: list[etree._Element]) -> etree._Element:
+    """The first of a story's links that is no control (:func:`card_of`): the brown dress's
+    swatch in the green dress's card comes before the brown dress's own card."""
+    return next((a for a in anchors if a.get("role") != "button"), anchors[0])
+
+
 def _cards(root: etree._Element, hrefs: Sequence[str]) -> list[etree._Element]:
     """The card of each story found (its link's ``href`` as written; :func:`card_of` around
-    its first link)."""
+    its first link that is no control, :func:`_story_link`)."""
     anchors = _anchors_by_href(root, hrefs)
     everyone = {a for found in anchors.values() for a in found}
-    return [card_of(found[0], everyone - set(found)) for found in anchors.values()]
+    return [card_of(_story_link(found), everyone - set(found)) for found in anchors.values()]
 
 
 def index_prices(root: etree._Element, hrefs: Sequence[str]) -> list[str]:
@@ -244,7 +252,7 @@ def index_prices(root: etree._Element, hrefs: Sequence[str]) -> list[str]:
         others = {a for other, found in anchors.items() if other != href for a in found}
         # the card around the story's first link (a card links its picture and its name
         # to the product: both are inside it)
-        prices.append(card_price(card_of(mine[0], others)))
+        prices.append(card_price(card_of(_story_link(mine), others)))
     return prices
 
 

@@ -173,3 +173,21 @@ def test_schema_org_recipes_that_are_the_stories_make_them_recipes():
         cards = _cards(_DISHES, f"<div itemscope itemtype='{itemtype}'>{{}}</div>")
         assert {item.kind for item in index_items(_index("Quick dinners", cards, url))} \
             == {kind}, itemtype
+
+
+def test_what_no_sighted_reader_sees_is_no_teaser():
+    # a shop's stars read "Product Casual Dress Rating: 4.6579 of 5 stars" to screen readers
+    # alone (a class of a utility kit, "u-text-sr-only"); a forum hides its forum's
+    # description inline; the teaser is what the page shows, or none
+    cards = "".join(
+        f"<li><h2><a href='/products/dress-{n}.html'>Casual Dress {n}</a></h2>"
+        f"<div aria-hidden='true' class='stars'><span class='u-text-sr-only'>Product Casual "
+        f"Dress {n} Rating: 4.6579 of 5 stars</span><i></i><i></i></div>"
+        f"<p style='display: none !important'>A hidden description of the dress, long enough "
+        f"to read as a teaser.</p>"
+        + (f"<p>A cotton dress with pockets, cut to the knee, number {n}.</p>" if n else "")
+        + "</li>" for n in range(4))
+    page = Page(f"<html><body><main><ul>{cards}</ul></main></body></html>",
+                url="https://shop.example/collections/dresses")
+    assert [item.teaser for item in index_items(page)] == \
+        [""] + [f"A cotton dress with pockets, cut to the knee, number {n}." for n in (1, 2, 3)]

@@ -13,7 +13,7 @@ from lxml import etree
 from pydantic import Field
 
 from .. import json_ld
-from ..content import file_name_alt
+from ..content import file_name_alt, text_pieces, unseen
 from ..index_prices import PRICE
 from ..page import Page
 from ..wire.results import WireModel
@@ -457,12 +457,22 @@ def _teaser_after(headline: etree._Element) -> str:
     for _ in range(3):
         if sibling is None:
             break
-        if isinstance(sibling.tag, str) and sibling.tag in ("p", "div", "span"):
-            words = " ".join(sibling.text_content().split())
+        if isinstance(sibling.tag, str) and sibling.tag in ("p", "div", "span") \
+                and not unseen(sibling):
+            words = _seen_words(sibling)
             if _says(words) and not _field(sibling, words):
                 return words[:300]
         sibling = sibling.getnext()
     return ""
+
+
+def _seen_words(block: etree._Element) -> str:
+    """``block``'s text as its ``text_content`` runs it, without what no sighted reader sees:
+    a shop's stars read "Product Casual Midi Dress Rating: 4.6579 of 5 stars" to screen
+    readers alone."""
+    if not any(unseen(node) for node in block.iterdescendants()):
+        return " ".join(block.text_content().split())
+    return " ".join("".join(text_pieces(block, unseen)).split())
 
 
 def _field(block: etree._Element, words: str) -> bool:
