@@ -1645,6 +1645,20 @@ def test_a_screen_reader_text_in_other_words_than_the_one_shown_is_said_once():
     assert text.count("EUR") == 1 and text.endswith("EUR 34.42"), text
 
 
+def test_an_animated_headline_laid_out_twice_is_read_once_as_screen_readers_hear_it():
+    # a product site's headline: its words in inline-block boxes, once for a phone and once
+    # for a desktop, all hidden from screen readers, and the sentence once more, hidden from
+    # the eye; the reader read the two layouts glued ("The productdevelopmentsystem")
+    boxes = "".join(f"<span style='display:inline-block'>{words}</span>" for words in
+                    ["The harbour", "walks", "for everyone", "The harbour walks", "for everyone"])
+    page = Page("<body><article><h1><span aria-hidden='true'>" + boxes + "</span><span "
+                "class='utils_visuallyHidden__DJ_eB'>The harbour walks for everyone</span></h1>"
+                "<p>Twelve routes along the water.</p></article></body>")
+    text = " ".join(Page(render_main(page, page.tree.xpath("//article")).html)
+                    .tree.xpath("string(//h1)").split())
+    assert text == "The harbour walks for everyone"
+
+
 def test_links_that_put_a_product_in_the_cart_leave_the_reader_copy():
     # a shop's grid showed "Add To Cart" and "Quick view" as a line of their own under every
     # product, an auction's page "Buy It Now" and "Add to cart": controls drawn as links; a

@@ -3513,10 +3513,15 @@ def unseen(node: etree._Element) -> bool:
 def _says_mostly_the_same(shown: etree._Element, spoken: etree._Element) -> bool:
     """Whether a screen reader's text says what the element shown says in other words:
     most words of each are the other's ("Est. delivery Wed, Apr 22" and "Estimated delivery
-    Wed, Apr 22", "Whole Bean (13)" and "Whole Bean (13 products)")."""
+    Wed, Apr 22", "Whole Bean (13)" and "Whole Bean (13 products)"), or all of them, shown
+    more than once: an animated headline laid out for a phone and again for a desktop, said
+    once to screen readers."""
     words = Counter(_WORD.findall(element_text(shown).lower()))
     other = Counter(_WORD.findall(element_text(spoken).lower()))
     common = sum((words & other).values())
+    times = sum(words.values()) // max(1, sum(other.values()))
+    if times > 1 and words == Counter({word: times * n for word, n in other.items()}):
+        return True
     return bool(words) and common >= 0.6 * sum(words.values()) \
         and common >= 0.5 * sum(other.values())
 
