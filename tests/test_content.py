@@ -2314,6 +2314,37 @@ def test_width_copies_keep_the_first_one_shown_and_their_formatting():
     assert shown.xpath("//b/text()") == [_EXCERPT]
 
 
+def test_a_card_laid_out_for_a_phone_and_for_a_desktop_is_read_once():
+    # a consultancy's cards, each given twice ("card--mobile", then "card--desktop" as one
+    # link), the phone's chosen piece by piece and the desktop's whole: the reader read
+    # "Cyber Strategy Learn more" over each card; a title the desktop's chosen parts lack stays
+    def card(title: str, heading: str, chosen_title: bool) -> str:
+        eyebrow = f"<p class='eyebrow'>{title}</p>"
+        return (f"<div class='mosaic__card mosaic__card--mobile'><button>Close</button>{eyebrow}"
+                f"<h3>{heading}</h3><p class='body'>{_EXCERPT}</p><p class='cta'>Learn more</p></div>"
+                f"<a href='/{title}' class='mosaic__card mosaic__card--desktop'>"
+                f"<div class='front{' chosen' if chosen_title else ''}'>{eyebrow}</div>"
+                f"<div class='back chosen'><h3>{heading}</h3><p>{_EXCERPT}</p>"
+                f"<p>Learn more</p></div></a>")
+    html = ("<html><body><main><div class='mosaic'>"
+            + card("Strategy", "Design a secure business strategy", True)
+            + card("Quantum", "Shield your data for a quantum-safe future", False)
+            + "</div></main></body></html>")
+    page = Page(html, url="https://ex.com/services")
+    chosen = page.tree.xpath("//*[contains(@class, 'chosen')] | //*[@class='eyebrow' and "
+                             "not(ancestor::a)] | //*[@class='cta']")
+    text = " ".join(etree.HTML(render_main(page, chosen).html).xpath("string()").split())
+    assert text.count("Strategy") == 1 and text.count("Learn more") == 2, text
+    assert text.count("Quantum") == 1 and text.count("makings") == 2, text
+    # copies no screen names stay: a card given twice is the page's
+    plain = Page(html.replace("--mobile", "--first").replace("--desktop", "--second"),
+                 url="https://ex.com/services")
+    chosen = plain.tree.xpath("//*[contains(@class, 'chosen')] | //*[@class='eyebrow' and "
+                              "not(ancestor::a)] | //*[@class='cta']")
+    text = " ".join(etree.HTML(render_main(plain, chosen).html).xpath("string()").split())
+    assert text.count("Learn more") == 4, text
+
+
 def test_text_said_twice_for_a_reason_stays_twice():
     short = "Yes, it ships."  # under five words: a refrain, a column of answers
     quote = _render(f"<div><p>{short}</p><p>{short}</p></div>"

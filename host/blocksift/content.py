@@ -3283,6 +3283,7 @@ def _layout_copies(elements: Sequence[etree._Element]) -> list[etree._Element]:
     for parent, shown in shown_under.items():
         if len(shown) > 1:
             found.extend(_copies_among(parent, shown))
+    found.extend(_narrow_copy_pieces(elements))
     for root in elements:
         if not isinstance(root.tag, str) or root.tag in _COPIES_MEANT:
             continue
@@ -3315,6 +3316,10 @@ def _copies_among(parent: etree._Element, shown: Collection[etree._Element] | No
             shortest = min(len(text) for _, text in run)
             kept = next((node for node, text in members
                          if hidden[node] and len(text) == longest > shortest), None)
+            if kept is None:
+                # of a box laid out for each screen, the desktop's (the reader is read there)
+                kept = next((node for node, _ in members if not hidden[node]
+                             and _for_wide_screens(node)), None)
             if kept is None:
                 kept = next((node for node, _ in members if not hidden[node]), members[0][0])
             copies.extend(node for node, _ in members if node is not kept)
@@ -3350,14 +3355,101 @@ def _hidden_by_page(node: etree._Element) -> bool:
 
 def _copy_of(first: tuple[etree._Element, str], other: tuple[etree._Element, str]) -> bool:
     """Whether two siblings (with their lower-cased :data:`_COLLAPSED_TEXT`) say the same, or
-    one, hidden by the page, what the other excerpts; and lead to the same addresses."""
+    one, hidden by the page or its screen's variant of the other (:func:`_screen_variants`),
+    what the other excerpts; and lead to the same addresses."""
     if first[1] != other[1]:
         short, full = sorted((first, other), key=lambda pair: len(pair[1]))
-        if len(full[1]) == len(short[1]) or not _hidden_by_page(full[0]) or not _excerpt_of(
-                _WORD.findall(short[1]), set(_triples(_WORD.findall(full[1])))):
+        if len(full[1]) == len(short[1]) or not (
+                _hidden_by_page(full[0]) or _screen_variants(first[0], other[0])) \
+                or not _excerpt_of(_WORD.findall(short[1]),
+                                   set(_triples(_WORD.findall(full[1])))):
             return False
     # two cards of one title (two recipes named alike) lead apart
     return _link_targets(first[0]) == _link_targets(other[0])
+
+
+#: A class word naming the screens a box is laid out for ("card--mobile", "card--desktop",
+#: "show-mobile", "visible-lg"): one of the parts a class splits into at "-" and "_".
+_SCREEN_WORDS = frozenset({"mobile", "desktop", "tablet", "phone", "handheld", "xs", "sm",
+                           "md", "lg", "xl", "small", "medium", "large", "narrow", "wide"})
+#: Of those, the ones for a desktop's screen, whose copy the reader keeps.
+_WIDE_SCREEN_WORDS = frozenset({"desktop", "lg", "xl", "large", "wide"})
+
+
+def _screen_variants(one: etree._Element, other: etree._Element) -> bool:
+    """Whether two siblings are one box laid out for two screens: the same tag, their classes
+    the same but for classes naming screens (Accenture's ``rad-mosaic-2__card--mobile`` and
+    ``rad-mosaic-2__card--desktop``, each holding the card's title and text)."""
+    if one.tag != other.tag and not {one.tag, other.tag} <= {"a", "div"}:
+        return False  # (a card's link and its copy's box may differ)
+    mine, theirs = set((one.get("class") or "").split()), set((other.get("class") or "").split())
+    differ = mine ^ theirs
+    return bool(differ) and bool(mine & theirs) and all(
+        set(re.split(r"[-_]+", name.lower())) & _SCREEN_WORDS for name in differ)
+
+
+#: How far above a chosen element its phone's box may be.
+_NARROW_BOX_DEPTH = 8
+
+
+def _narrow_copy_pieces(elements: Sequence[etree._Element]) -> list[etree._Element]:
+    """The ``elements`` inside a box laid out for a phone that say what a chosen part of its
+    desktop copy beside it says (:func:`_desktop_copy_of`): the algorithm may choose the
+    phone's box piece by piece (its eyebrow line, its "Learn more") and the desktop's whole,
+    and :func:`_copies_among` compares siblings only. A piece the desktop's chosen parts do
+    not say stays (a card's title chosen in one copy only)."""
+    chosen = set(elements)
+    found: list[etree._Element] = []
+    copies: dict[etree._Element, tuple[set[str], set[tuple[str, str, str]]] | None] = {}
+    for element in elements:
+        if not isinstance(element.tag, str):
+            continue
+        for depth, box in enumerate(element.iterancestors()):
+            if depth >= _NARROW_BOX_DEPTH:
+                break
+            if box not in copies:
+                copies[box] = _desktop_copy_of(box, chosen)
+            said = copies[box]
+            if said is not None:
+                text = _COLLAPSED_TEXT(element).lower()
+                words = _WORD.findall(text)
+                if text in said[0] or (len(words) >= _LAYOUT_COPY_WORDS
+                                       and _excerpt_of(words, said[1])):
+                    found.append(element)
+                break
+    return found
+
+
+def _desktop_copy_of(box: etree._Element, chosen: set[etree._Element]
+                     ) -> tuple[set[str], set[tuple[str, str, str]]] | None:
+    """When ``box`` is laid out for a narrow screen beside its desktop copy
+    (:func:`_screen_variants`), which holds chosen elements and whose text ``box``'s
+    excerpts (:func:`_excerpt_of`): what the copy's chosen parts say (the lower-cased
+    collapsed text of each element in them, and their word triples); else None."""
+    classes = box.get("class") or ""
+    if not classes or _for_wide_screens(box) or not any(
+            set(re.split(r"[-_]+", name.lower())) & _SCREEN_WORDS for name in classes.split()):
+        return None
+    parent = box.getparent()
+    for sibling in parent if parent is not None else ():
+        if sibling is box or not isinstance(sibling.tag, str) or not _for_wide_screens(sibling) \
+                or not _screen_variants(box, sibling):
+            continue
+        parts = [node for node in sibling.iter() if node in chosen]
+        if not parts or not _excerpt_of(_WORD.findall(_COLLAPSED_TEXT(box).lower()), set(
+                _triples(_WORD.findall(_COLLAPSED_TEXT(sibling).lower())))):
+            continue
+        texts = {_COLLAPSED_TEXT(node).lower() for part in parts for node in part.iter()
+                 if isinstance(node.tag, str)}
+        triples = {triple for part in parts
+                   for triple in _triples(_WORD.findall(_COLLAPSED_TEXT(part).lower()))}
+        return texts, triples
+    return None
+
+
+def _for_wide_screens(node: etree._Element) -> bool:
+    return any(set(re.split(r"[-_]+", name.lower())) & _WIDE_SCREEN_WORDS
+               for name in (node.get("class") or "").split())
 
 
 def _link_targets(node: etree._Element) -> list[str]:
