@@ -1009,6 +1009,27 @@ def test_a_banner_asking_consent_to_cookies_is_left_out_of_the_reader() -> None:
         assert "International shipment" in main.html and "Bake the cookies" in main.html
 
 
+def test_a_consent_managers_modal_dialog_is_left_out_of_the_reader() -> None:
+    # WIRED's section page opened with its consent manager's "About Your Privacy" (Fides: an
+    # alertdialog classed "fides-modal", no cookie word in its classes), chosen with the
+    # stories; a modal that says nothing of cookies is the page's and stays
+    modal = ("<div id='fides-overlay'><div id='fides-modal' role='alertdialog' aria-modal='true'"
+             " class='fides-modal-container'><div role='heading' aria-level='2'>About Your "
+             "Privacy</div><p>We process your data to deliver content or advertisements and "
+             "measure their delivery. We, and our partners use cookies and similar methods to "
+             "recognize visitors.</p><button>Accept</button></div></div>")
+    stories = ("<h3><a href='/story/left-handed'>Left-Handed People Are More Competitive</a></h3>"
+               "<p>A recent study suggests that left-handed people have an advantage.</p>")
+    gallery = ("<div role='dialog' aria-modal='true' class='gallery'><p>Photograph of a "
+               "left-handed fencer at the 2024 games, by the study's authors.</p></div>")
+    page = Page(f"<html><body>{modal}<main>{stories}{gallery}</main></body></html>",
+                url="https://www.wired.com/category/science/")
+    for chosen in (page.body.xpath("/html/body/*"), page.body.xpath("//p | //h3")):
+        main = render_main(page, chosen)
+        assert "We process your data" not in main.html and "About Your Privacy" not in main.html
+        assert "Left-Handed People" in main.html and "left-handed fencer" in main.html
+
+
 def test_a_label_scrambled_among_identifiers_is_left_out_of_the_reader() -> None:
     # eBay's "Sponsored" over its similar items: its letters among decoy UUIDs and letters
     # the stylesheet hides, read "S 19aea247-2e76-… G 661bd3c3-… p …"

@@ -3747,7 +3747,9 @@ def _names_consent_box_any_case(raw: str) -> bool:
 #: id or a class is tested.
 _CONSENT_AROUND = etree.XPath(
     f"ancestor-or-self::*[@id or @class][{_CONSENT_XPATH[2:-1]}]"
-    f" | descendant::*[@id or @class][{_CONSENT_XPATH[2:-1]}]")
+    f" | descendant::*[@id or @class][{_CONSENT_XPATH[2:-1]}]"
+    " | ancestor-or-self::*[@aria-modal='true' or @role='alertdialog']"
+    " | descendant::*[@aria-modal='true' or @role='alertdialog']")
 
 #: Longest text of a consent banner (eBay's, with its list of purposes: 1,100 characters).
 _CONSENT_CHARS = 2500
@@ -3755,15 +3757,18 @@ _CONSENT_CHARS = 2500
 
 def consent_banners(elements: Sequence[etree._Element]) -> list[etree._Element]:
     """The banners in or around ``elements`` that ask consent to the site's cookies (by
-    their id or class, :data:`_CONSENT_BOX`, saying "cookie" in at most
-    :data:`_CONSENT_CHARS` characters): eBay's product page opened with its "We use cookies
-    and other technologies…" over the item. Around a chosen element, the element goes."""
+    their id or class, :data:`_CONSENT_BOX`, or as a modal dialog over the page, saying
+    "cookie" in at most :data:`_CONSENT_CHARS` characters): eBay's product page opened with
+    its "We use cookies and other technologies…" over the item, WIRED's section page with
+    its consent manager's "About Your Privacy" (an ``alertdialog`` classed "fides-modal").
+    Around a chosen element, the element goes."""
     found: list[etree._Element] = []
     for root in elements:
         if not isinstance(root.tag, str):
             continue
         for node in _CONSENT_AROUND(root):
-            if not _CONSENT_BOX.search(f"{node.get('id') or ''} {node.get('class') or ''}"):
+            if not _CONSENT_BOX.search(f"{node.get('id') or ''} {node.get('class') or ''}") \
+                    and node.get("aria-modal") != "true" and node.get("role") != "alertdialog":
                 continue
             text = _squeezed(node)
             if "cookie" in text.lower() and len(text) <= _CONSENT_CHARS:
@@ -3839,7 +3844,8 @@ def render_main(page: Page, elements: Sequence[etree._Element], *,
         exclude |= set(dismissible_announcements(chosen))
     if "v-if" in page.raw or "v-else" in page.raw:
         exclude |= set(template_branches(chosen))
-    if "ookie" in page.raw and names_consent_box(page.raw):
+    if "ookie" in page.raw and (names_consent_box(page.raw) or "aria-modal" in page.raw
+                                or "alertdialog" in page.raw):
         exclude |= set(consent_banners(chosen))
     # an algorithm may choose a notice (or a pruned subtree) itself as a main element
     chosen = [element for element in chosen if element not in exclude]
