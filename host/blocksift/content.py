@@ -226,7 +226,7 @@ def element_text_start(element: etree._Element, length: int) -> str:
 
 
 def text_pieces(element: etree._Element,
-                 skip: Callable[[etree._Element], bool] | None = None) -> list[str]:
+                skip: Callable[[etree._Element], bool] | None = None) -> list[str]:
     """Text pieces of ``element`` in document order, skipping non-text subtrees (and those
     ``skip`` names).
 
