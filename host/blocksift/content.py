@@ -3595,7 +3595,7 @@ def unseen_parts(elements: Sequence[etree._Element],
     return found
 
 
-def unseen(node: etree._Element) -> bool:
+def unseen_by_eye(node: etree._Element) -> bool:
     """Whether no sighted reader sees ``node``: text for screen readers alone by its class
     (:data:`_UNSEEN_CLASS`), or hidden by the page inline (:func:`_inline_hidden`)."""
     return isinstance(node.tag, str) and (

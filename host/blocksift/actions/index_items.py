@@ -13,7 +13,7 @@ from lxml import etree
 from pydantic import Field
 
 from .. import json_ld
-from ..content import file_name_alt, text_pieces, unseen
+from ..content import file_name_alt, text_pieces, unseen_by_eye
 from ..index_prices import PRICE
 from ..page import Page
 from ..wire.results import WireModel
@@ -458,7 +458,7 @@ def _teaser_after(headline: etree._Element) -> str:
         if sibling is None:
             break
         if isinstance(sibling.tag, str) and sibling.tag in ("p", "div", "span") \
-                and not unseen(sibling):
+                and not unseen_by_eye(sibling):
             words = _seen_words(sibling)
             if _says(words) and not _field(sibling, words):
                 return words[:300]
@@ -470,9 +470,9 @@ def _seen_words(block: etree._Element) -> str:
     """``block``'s text as its ``text_content`` runs it, without what no sighted reader sees:
     a shop's stars read "Product Casual Midi Dress Rating: 4.6579 of 5 stars" to screen
     readers alone."""
-    if not any(unseen(node) for node in block.iterdescendants()):
+    if not any(unseen_by_eye(node) for node in block.iterdescendants()):
         return " ".join(block.text_content().split())
-    return " ".join("".join(text_pieces(block, unseen)).split())
+    return " ".join("".join(text_pieces(block, unseen_by_eye)).split())
 
 
 def _field(block: etree._Element, words: str) -> bool:
