@@ -3390,6 +3390,8 @@ def _screen_variants(one: etree._Element, other: etree._Element) -> bool:
 
 #: How far above a chosen element its phone's box may be.
 _NARROW_BOX_DEPTH = 8
+#: How many siblings away, each way, a box's copy for another screen may be.
+_SCREEN_COPY_REACH = 2
 
 
 def _narrow_copy_pieces(elements: Sequence[etree._Element]) -> list[etree._Element]:
@@ -3430,9 +3432,12 @@ def _desktop_copy_of(box: etree._Element, chosen: set[etree._Element]
     if not classes or _for_wide_screens(box) or not any(
             set(re.split(r"[-_]+", name.lower())) & _SCREEN_WORDS for name in classes.split()):
         return None
-    parent = box.getparent()
-    for sibling in parent if parent is not None else ():
-        if sibling is box or not isinstance(sibling.tag, str) or not _for_wide_screens(sibling) \
+    # the copies stand side by side: a grid's thousand "col-md-4" cards are not each
+    # compared with every other
+    neighbours = [*itertools.islice(box.itersiblings(preceding=True), _SCREEN_COPY_REACH),
+                  *itertools.islice(box.itersiblings(), _SCREEN_COPY_REACH)]
+    for sibling in neighbours:
+        if not isinstance(sibling.tag, str) or not _for_wide_screens(sibling) \
                 or not _screen_variants(box, sibling):
             continue
         parts = [node for node in sibling.iter() if node in chosen]
