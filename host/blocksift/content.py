@@ -3385,7 +3385,7 @@ def _screen_variants(one: etree._Element, other: etree._Element) -> bool:
     mine, theirs = set((one.get("class") or "").split()), set((other.get("class") or "").split())
     differ = mine ^ theirs
     return bool(differ) and bool(mine & theirs) and all(
-        set(re.split(r"[-_]+", name.lower())) & _SCREEN_WORDS for name in differ)
+        _names_screens(name, _SCREEN_WORDS) for name in differ)
 
 
 #: How far above a chosen element its phone's box may be.
@@ -3430,7 +3430,7 @@ def _desktop_copy_of(box: etree._Element, chosen: set[etree._Element]
     collapsed text of each element in them, and their word triples); else None."""
     classes = box.get("class") or ""
     if not classes or _for_wide_screens(box) or not any(
-            set(re.split(r"[-_]+", name.lower())) & _SCREEN_WORDS for name in classes.split()):
+            _names_screens(name, _SCREEN_WORDS) for name in classes.split()):
         return None
     # the copies stand side by side: a grid's thousand "col-md-4" cards are not each
     # compared with every other
@@ -3453,8 +3453,13 @@ def _desktop_copy_of(box: etree._Element, chosen: set[etree._Element]
 
 
 def _for_wide_screens(node: etree._Element) -> bool:
-    return any(set(re.split(r"[-_]+", name.lower())) & _WIDE_SCREEN_WORDS
+    return any(_names_screens(name, _WIDE_SCREEN_WORDS)
                for name in (node.get("class") or "").split())
+
+
+def _names_screens(class_name: str, words: frozenset[str]) -> bool:
+    """Whether one of ``words`` is a part of ``class_name`` between "-" and "_"."""
+    return not words.isdisjoint(re.split(r"[-_]+", class_name.lower()))
 
 
 def _link_targets(node: etree._Element) -> list[str]:
