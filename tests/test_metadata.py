@@ -711,7 +711,7 @@ def test_a_byline_holding_other_links_gives_the_one_marked_as_the_authors():
     ("<meta property='og:site_name' content='Blog'>", "Quayside Outfitters"),
     # the next tag that does name it still wins over the title
     ("<meta property='og:site_name' content='homepage'>"
-     "<meta name='twitter:site' content='@quayside'>", "quayside"),
+     "<meta name='application-name' content='Quayside'>", "Quayside"),
     # an address is named by its host
     ("<meta property='og:site_name' content='http://www.quayside.example/'>", "quayside.example"),
 ])
@@ -719,6 +719,27 @@ def test_a_placeholder_or_an_address_in_a_site_name_tag(tags: str, site: str):
     found = metadata.extract(page("<main><h1>Harbour Rain Jacket</h1>" + ARTICLE + "</main>",
                                   "<title>Harbour Rain Jacket | Quayside Outfitters</title>" + tags,
                                   url="https://www.shop.example/p/1"))
+    assert found.site_name == site
+
+
+@pytest.mark.parametrize(("tags", "url", "site"), [
+    # a forum's app and a shop's platform fill the handle tags in for every site they serve
+    ("<meta name='twitter:site' content='@tapatalk'>"
+     "<meta property='al:ios:app_name' content='Tapatalk'>",
+     "https://www.quayside.example/showthread.php?t=1", "Quayside Outfitters"),
+    ("<meta name='twitter:site' content='@shopify'>", "https://quayside.example/p/1",
+     "Quayside Outfitters"),
+    # the site's own account names it
+    ("<meta name='twitter:site' content='@QuaysideShop'>", "https://www.quayside.example/p/1",
+     "QuaysideShop"),
+    # with no address to hold it against, the handle is all the page says
+    ("<meta name='twitter:site' content='@tapatalk'>", None, "tapatalk"),
+])
+def test_an_account_handle_names_the_site_only_where_it_names_the_host(
+        tags: str, url: str | None, site: str):
+    found = metadata.extract(page("<main><h1>Harbour Rain Jacket</h1>" + ARTICLE + "</main>",
+                                  "<title>Harbour Rain Jacket | Quayside Outfitters</title>" + tags,
+                                  url=url))
     assert found.site_name == site
 
 

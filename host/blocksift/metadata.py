@@ -1090,11 +1090,22 @@ def _short_site_name(name: str, url: str | None = None) -> str:
     return _tidy_site_name(short) or name
 
 
+#: Tags naming an account or an app rather than the site: a forum's Tapatalk app, a shop's
+#: Shopify, a library guide's Springshare fill them in for every site they serve.
+_HANDLE_KEYS = frozenset({"twitter:site", "al:ios:app_name"})
+
+
 def _site_name(metas: dict[str, str], ld_nodes: list[dict], url: str | None = None) -> str:
     """The name the page declares for its site (meta tags, then schema.org), without a
-    tagline beside it (:func:`_short_site_name`); "" if none."""
+    tagline beside it (:func:`_short_site_name`); "" if none. An account's handle or an
+    app's name (:data:`_HANDLE_KEYS`) names the site only where it names the page's host
+    too ("@NewStatesman" on newstatesman.com, not "@tapatalk" on webhostingtalk.com), or
+    where the host is unknown."""
+    host = titles.site_words([], url)
     for key in ("og:site_name", "application-name", "twitter:site", "al:ios:app_name"):
         value = _tidy_site_name(metas.get(key, "").lstrip("@").strip())
+        if key in _HANDLE_KEYS and host and not titles.names_site(value, host):
+            continue
         if value and value.lower() not in _PLACEHOLDER_SITE_NAMES:
             address = _SITE_ADDRESS.match(value)
             return address.group(1) if address else _short_site_name(value, url)
