@@ -2423,15 +2423,24 @@ def test_a_paragraph_holding_a_zero_width_joiner_alone_is_a_spacer():
 
 
 def test_a_term_s_tooltip_leaves_the_sentence_and_a_wrapper_named_tooltip_stays():
+    """A tooltip's hover text leaves; the term the wrapper classed "tooltip" holds stays."""
     main = _render(
         '<p>Outperform your <span><dfn aria-labelledby="tip-1">competition</dfn>'
         '<span class="Term_tooltip__8VNIW" id="tip-1"><strong>Competition</strong><br>'
         'Businesses know who their competitors are.<a href="/glossary">Learn more</a>'
         '</span></span> in 2025.</p>'
         '<p>Read the <span role="tooltip">Opens in a new window</span>guide.</p>'
-        # W3Schools' pattern: the wrapper classed "tooltip" holds the term
-        '<p>A <span class="tooltip" id="t2">term<span class="tooltiptext">Its meaning'
-        '</span></span> here.</p>')
+        # W3Schools' pattern: the wrapper classed "tooltip" holds the term, and its
+        # "tooltiptext" box the meaning shown on hover
+        '<p>A <span class="tooltip" id="t2">term<span class="tooltiptext">Its meaning, as '
+        'the glossary gives it</span></span> here.</p>'
+        # a badge's icon named by its tooltip alone keeps its name
+        '<p><span class="icon-tooltip"><svg></svg><span class="icon-tooltip-text">Made in '
+        'the UK</span></span></p>'
+        # a shop's spec heading with an icon that opens a hover box (wcxb-dev 3026)
+        '<h4 class="overview-item__title">Cup style <tool-tip class="tool-tip">'
+        '<svg aria-hidden="true"></svg><div class="tool-tip__content">Open-back designs '
+        'are often higher-performance but leak sound.</div></tool-tip></h4><p>Open-Back</p>')
     text = " ".join(etree.HTML(main.html).xpath("string()").split())
     footnote = _render('<p>Every week.<sup><a aria-describedby="mfn-1" role="button">1</a>'
                        '</sup><span id="mfn-1" role="tooltip" class="modern-footnotes-note">'
@@ -2439,7 +2448,9 @@ def test_a_term_s_tooltip_leaves_the_sentence_and_a_wrapper_named_tooltip_stays(
     assert "I started writing this earlier." in footnote.html
     assert "Outperform your competition in 2025." in text
     assert "Businesses" not in text and "new window" not in text
-    assert "A termIts meaning here." in text
+    assert "A term here." in text and "meaning" not in text
+    assert "Cup style Open-Back" in text and "leak sound" not in text
+    assert "Made in the UK" in text
 
 
 def _protected(address: str, key: int = 0x26) -> str:

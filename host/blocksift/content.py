@@ -3478,14 +3478,26 @@ def _excerpt_of(words: list[str], full: set[tuple[str, str, str]]) -> bool:
     return bool(triples) and sum(triple in full for triple in triples) >= 0.8 * len(triples)
 
 
-#: A box the page shows on hover or focus: ARIA's ``role="tooltip"``, or a box classed as a
-#: tooltip or popover that another element names as its label or description
-#: (``aria-labelledby``, ``aria-describedby``): a glossary's definition of a term in a
-#: sentence. Looked for by XPath (C-speed); :func:`_tooltips` checks the naming.
+#: A box the page shows on hover or focus: ARIA's ``role="tooltip"``, a tooltip's own text
+#: box (:data:`_TOOLTIP_TEXT_CLASS`), or a box classed as a tooltip or popover that another
+#: element names as its label or description (``aria-labelledby``, ``aria-describedby``):
+#: a glossary's definition of a term in a sentence. Looked for by XPath (C-speed);
+#: :func:`_tooltips` checks the class and the naming.
 _TOOLTIP_XPATH = etree.XPath(
-    "descendant-or-self::*[@role='tooltip' or (@id and (contains(@class, 'ooltip') or "
-    "contains(@class, 'opover')))]")
-_TOOLTIP_CLASS = re.compile(r"tooltip|popover", re.I)
+    "descendant-or-self::*[@role='tooltip' or contains(@class, 'ooltip') or "
+    "contains(@class, 'ool-tip') or (@id and contains(@class, 'opover'))]")
+_TOOLTIP_CLASS = re.compile(r"tool-?tip|popover", re.I)
+#: The part of a tooltip that holds its words, hidden until the pointer rests on the icon or
+#: term beside it: ``tooltiptext`` (the common CSS recipe), ``tool-tip__content``,
+#: ``tooltip-body``, ``tooltipBubble__x1`` (a CSS module). Not the tooltip's wrapper or its
+#: toggle, which may hold the term itself.
+#: Most words of a tooltip that names the icon it belongs to rather than explaining
+#: something: a shop's badges ("Eco friendly packaging", "Made in the UK"), whose icons say
+#: nothing else. Such a label stays.
+_ICON_LABEL_WORDS = 4
+_TOOLTIP_TEXT_CLASS = re.compile(
+    r"(?:^|\s|[-_])tool-?tip[-_]*(?:content|text|body|inner|bubble|popup|box)(?:$|\s|[-_])",
+    re.I)
 _FOOTNOTE_CLASS = re.compile(r"foot-?note|sidenote", re.I)
 
 
@@ -3493,9 +3505,12 @@ def _tooltips(elements: Sequence[etree._Element]) -> list[etree._Element]:
     """Boxes in or at ``elements`` that the page shows only on hover or focus
     (:data:`_TOOLTIP_XPATH`): a glossary's definition read inside the sentence whose term it
     explains ("outperform your competition Competition Businesses generally know... Learn
-    more in 2025", wcxb-dev 0041). A box so classed that nothing names stays: a theme's
-    "tooltip" wrapper may hold the term itself. So does a footnote shown as a tooltip (Modern
-    Footnotes' ``role="tooltip"`` note after its ``<sup>`` marker): the author's text."""
+    more in 2025", wcxb-dev 0041), or a product's "Cup style" heading that reads out the
+    hover box its icon opens (wcxb-dev 3026). A wrapper classed as a tooltip that nothing
+    names stays: it may hold the term itself. So does a tooltip's text of a few words, the
+    name of the icon it opens from (:data:`_ICON_LABEL_WORDS`), and a footnote shown as a
+    tooltip (Modern Footnotes' ``role="tooltip"`` note after its ``<sup>`` marker): the
+    author's text."""
     found: list[etree._Element] = []
     named: set[str] | None = None  # the page's named ids, read once when first needed
     boxes = (box for root in elements if isinstance(root.tag, str)
@@ -3505,8 +3520,10 @@ def _tooltips(elements: Sequence[etree._Element]) -> list[etree._Element]:
         if _FOOTNOTE_CLASS.search(box.get("class") or "") or (
                 previous is not None and previous.tag == "sup"):
             continue  # a footnote a plugin opens on a click is the text's own
-        if box.get("role") != "tooltip":
-            if not _TOOLTIP_CLASS.search(box.get("class") or ""):
+        if box.get("role") != "tooltip" and not (
+                _TOOLTIP_TEXT_CLASS.search(box.get("class") or "")
+                and len(element_text(box).split()) > _ICON_LABEL_WORDS):
+            if not (box.get("id") and _TOOLTIP_CLASS.search(box.get("class") or "")):
                 continue
             if named is None:
                 named = {name for value in _NAMING_XPATH(box.getroottree().getroot())
