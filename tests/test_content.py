@@ -970,6 +970,31 @@ def test_the_heading_right_before_chosen_text_is_shown_with_it() -> None:
     assert "Charges" not in main.html
 
 
+def test_a_card_s_title_link_right_before_its_chosen_teaser_is_shown_with_it() -> None:
+    # a running coach's list of training plans: each item a link to the plan, then its
+    # teaser; a segmenter chose the teasers alone, the links being a block of links
+    plans = "".join(f'<li><a href="/plans/{slug}"><i class="icon"></i>{name} </a>'
+                    f"<p>{text}</p></li>"
+                    for slug, name, text in (
+                        ("senior", "Senior", "A schedule for experienced runners."),
+                        ("boston", "Boston Bound", "For those who qualified for Boston.")))
+    page = Page("<html><body><h1>Marathon Training</h1><p>Motivation remains key.</p>"
+                f"<ul>{plans}</ul>"
+                # a link beside other words, or before two blocks, is no card's title
+                '<div>See <a href="/faq">the FAQ</a><p>Answers to your questions.</p></div>'
+                '<div><a href="/shop">Shop</a><p>Books and logs.</p><p>Ships free.</p></div>'
+                # nor is a lone box's button beside its note
+                '<section><div><a href="/pricing">View pricing</a><p>Starting at $20 a month.'
+                "</p></div></section></body></html>", url="https://coach.example/marathon")
+    chosen = page.body.xpath("/html/body/p | //li/p | //div/p")
+    main = render_main(page, chosen)
+    shown = " ".join(etree.HTML(main.html).xpath("string()").split())
+    assert "Senior A schedule" in shown and "Boston Bound For those" in shown
+    assert "the FAQ" not in shown and "Shop" not in shown and "View pricing" not in shown
+    assert "Starting at $20" in shown
+    assert "Senior" not in main.text  # the text stays the algorithm's choice
+
+
 def _headings(html: str) -> list[str]:
     from lxml import html as lxml_html
 

@@ -3040,6 +3040,27 @@ _SUBHEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
 _SUBHEADING_CHARS = 150
 
 
+def _link_and_paragraph(box: etree._Element | None) -> bool:
+    return box is not None and not (box.text or "").strip() and [
+        child.tag for child in box if isinstance(child.tag, str)] == ["a", "p"]
+
+
+def _title_link(link: etree._Element, element: etree._Element) -> bool:
+    """Whether ``link``, the previous sibling of ``element``, is the title of a card or a
+    list item made of the two alone, among others like it: a link that opens its box (no
+    text before it), then ``element``, a paragraph, in a box beside another of the same
+    shape (Hal Higdon's training plans: ``<li><a>Boston Bound</a><p>Usually available only
+    at the beginning of each year…</p></li>``, one item of many). Not a lone box's button
+    and the note beside it ("View pricing" / "Starting at $0.60/hour")."""
+    box = link.getparent()
+    if (link.tag != "a" or link.get("href") is None or element.tag != "p"
+            or (link.tail or "").strip() or not _link_and_paragraph(box)):
+        return False
+    beside = (box.getprevious(), box.getnext())
+    return any(other is not None and other.tag == box.tag and _link_and_paragraph(other)
+               for other in beside)
+
+
 def headings_kept(chosen: Sequence[etree._Element],
                   exclude: Collection[etree._Element] = frozenset()) -> list[etree._Element]:
     """``chosen`` with the heading right before a chosen element (its previous sibling, an
@@ -3047,14 +3068,18 @@ def headings_kept(chosen: Sequence[etree._Element],
     left out: the heading of text the reader shows. Stripe's API reference names each field
     in an ``<h4>`` ("id string", "amount integer") above its description in a ``<div>``; a
     segmenter took the descriptions alone, and the reader listed them without their names.
-    (One step per chosen element: its previous sibling.)"""
+    So is a card's title given as a link above its paragraph (:func:`_title_link`), which
+    a segmenter leaves out as a link block: the reader listed the teasers of a site's
+    training plans without the plans' names. (One step per chosen element: its previous
+    sibling.)"""
     chosen_set = set(chosen)
     out: list[etree._Element] = []
     for element in chosen:
         heading = element.getprevious()
         while heading is not None and not isinstance(heading.tag, str):
             heading = heading.getprevious()  # a comment between them
-        if (heading is not None and heading.tag in _SUBHEADINGS and element.tag not in _HEADINGS
+        if (heading is not None and (heading.tag in _SUBHEADINGS or _title_link(heading, element))
+                and element.tag not in _HEADINGS
                 and heading not in chosen_set and heading not in exclude
                 and (not out or out[-1] is not heading)
                 and not any(node in chosen_set or node in exclude for node in heading.iter())
