@@ -863,6 +863,15 @@ function readText(element) {
   return text;
 }
 
+/** Whether `element` is a link holding a heading and nothing else: a shop theme's second
+ * copy of its product's name, linked to the product (Shopify's Dawn: `<h1>` then
+ * `<a><h2 class="h1">`, the same name, under the header once more: wcxb-dev 3026). */
+function linkedHeading(element) {
+  const only = element.localName === "a" && element.children.length === 1 ? element.firstElementChild : null;
+  return only !== null && HEADINGS.has(only.localName)
+    && squeeze(only.textContent) === squeeze(element.textContent);
+}
+
 /** The first block ``container`` opens with, past empty blocks and date lines, when it says
  * the title alone, or a heading the title and the header's date (looked for inside the
  * opening wrappers); removed. */
@@ -876,7 +885,7 @@ function dropOpeningTitle(container, wanted, published) {
     const text = squeeze(readText(node));
     if (!text || isDateLine(node)) continue;
     const tag = node.localName;
-    if ((saysTitle(text, wanted) && HEADLINE_TAGS.has(tag))
+    if ((saysTitle(text, wanted) && (HEADLINE_TAGS.has(tag) || linkedHeading(node)))
         || (HEADINGS.has(tag) && (titleWithDate(text, wanted, published) || saysTitlePart(text, wanted)))) {
       node.remove();
       return true;
@@ -1268,6 +1277,8 @@ async function main() {
   // the page's headline in other words than the title: shown once, under it
   const dropped = dropRepeatedTitle(fragment, title, meta.published);
   const subtitle = title && !index && !dropped ? takeOpeningHeadline(fragment) : "";
+  // (a second copy of that headline right under it goes too)
+  if (subtitle) dropOpeningTitle(fragment, squeeze(subtitle), "");
   $("subtitle").textContent = subtitle;
   $("subtitle").hidden = !subtitle;
   if (!index) {

@@ -767,6 +767,19 @@ def test_reader_shows_an_opening_headline_worded_otherwise_under_the_title_once(
     page = reader_of_answer(browser, "subtitle-two-words", stored_answer(
         site, "Tides Reading", html.replace("Reading the Tides", "Reading Tides")))
     assert page.evaluate("document.getElementById('subtitle').textContent") == "Reading Tides"
+    # a shop theme's second copy of the headline, a linked heading right under the first
+    # (wcxb-dev 3026), goes with it, as subtitle or as the title; a linked heading saying
+    # something else stays
+    copied = html.replace("</h1>", '</h1><a href="/p/tides"><h2 class="h1">Reading the Tides'
+                                   "</h2></a>", 1)
+    for name, title in (("subtitle-copy", "Tides: A Field Guide for Walkers"),
+                        ("subtitle-copy-same", "Reading the Tides")):
+        page = reader_of_answer(browser, name, stored_answer(site, title, copied))
+        assert " ".join(text_of(page).split()).startswith("Your walk starts here!"), name
+    other = html.replace("</h1>", '</h1><a href="/p/maps"><h2>Tide maps</h2></a>', 1)
+    page = reader_of_answer(browser, "subtitle-copy-other", stored_answer(
+        site, "Tides: A Field Guide for Walkers", other))
+    assert text_of(page).strip().startswith("Tide maps"), text_of(page)
 
 
 def test_reader_reads_a_line_break_in_a_headline_as_a_space(
