@@ -1773,12 +1773,15 @@ def test_what_a_shop_shows_a_screen_reader_or_the_other_price_block_leaves_the_r
 
 def test_screen_reader_classes_of_utility_kits_and_css_modules_leave_the_reader():
     # a shop's stars read "Product Casual Midi Dress Rating: 4.6579 of 5 stars" from
-    # "u-text-sr-only"; CSS modules hash the class ("utils_visuallyHidden__DJ_eB"); Tailwind's
+    # "u-text-sr-only"; CSS modules hash the class ("utils_visuallyHidden__DJ_eB"), BEM
+    # names it for its component ("plp-price__sr-text"); Tailwind's
     # "not-sr-only" undoes "sr-only" (a skip link shown on focus) and is shown
     page = Page("<body><main><h3><a href='/p/midi'>Casual Midi Dress</a></h3><p>$59 "
                 "<span class='u-text-sr-only'>Product Casual Midi Dress Rating: 4.6579 of 5"
                 "</span><span class='utils_visuallyHidden__DJ_eB'>hashed</span>"
                 "<span class='Text_srOnly__x1'>camel</span> and "
+                # IKEA's price: "$1,699.00", then "Price $ 1699.00" for screen readers
+                "<span class='plp-price__sr-text'>Price $ 59.00</span>"
                 "<span class='focus:not-sr-only'>shown</span> cotton.</p></main></body>",
                 url="https://shop.example/dresses")
     main = render_main(page, page.tree.xpath("//main/*"))

@@ -3144,15 +3144,17 @@ def screen_reader_copies(elements: Sequence[etree._Element]) -> list[etree._Elem
 
 
 #: A class of text for screen readers alone, which the page's CSS clips out of sight:
-#: "sr-only", "screen-reader-text", "visually-hidden" (and "visually-hidden--inline"),
-#: "a11y-hidden", "assistive-text". Stricter than :data:`_SCREEN_READER_CLASS` (whose
-#: "a11y"/"offscreen" words also name shown boxes): what the reader leaves out.
+#: "sr-only", "sr-text", "screen-reader-text", "visually-hidden" (and
+#: "visually-hidden--inline"), "a11y-hidden", "assistive-text", each maybe after a
+#: component's name ("u-text-sr-only", IKEA's "plp-price__sr-text"). Stricter than
+#: :data:`_SCREEN_READER_CLASS` (whose "a11y"/"offscreen" words also name shown boxes):
+#: what the reader leaves out.
 _UNSEEN_CLASS = re.compile(
-    r"(?<![\w-])(?!not-)(?:[a-z0-9]+[-_])*(?:sr-?only|screen-reader-(?:text|only)|"
+    r"(?<![\w-])(?!not-)(?:[a-z0-9]+(?:__|[-_]))*(?:sr-?only|sr-text|screen-reader-(?:text|only)|"
     r"visually-?hidden|visuallyhidden|a11y-hidden|assistive-text)(?:(?:--|__)[\w-]+)?(?![\w-])",
     re.I)
 #: Pieces of :data:`_UNSEEN_CLASS`, looked for in the classes first (XPath's search, C-speed).
-_UNSEEN_PIECES = ("sr-only", "srOnly", "screen-reader-", "isually", "a11y-hidden",
+_UNSEEN_PIECES = ("sr-only", "srOnly", "sr-text", "screen-reader-", "isually", "a11y-hidden",
                   "assistive-text")
 _UNSEEN_XPATH = etree.XPath("descendant-or-self::*[{}]".format(
     " or ".join(f"contains(@class, '{piece}')" for piece in _UNSEEN_PIECES)))
