@@ -446,6 +446,17 @@ def _article() -> str:
     return (ROOT / "examples" / "article.html").read_text(encoding="utf-8")
 
 
+def test_the_title_reads_a_headline_s_boxes_and_line_breaks_as_spaces():
+    # the Guardian's kicker is a box of its own inside the headline: read glued, the title
+    # was "AIAI chatbots point…"; a line break in a headline, likewise
+    for headline, shown in (
+            ("<div class='kicker'>Coast</div><span>Why Lighthouses Went Dark</span>",
+             "Coast Why Lighthouses Went Dark"),
+            ("Why Lighthouses<br>Went Dark", "Why Lighthouses Went Dark")):
+        html = _article().replace("<h1>Why Lighthouses Went Dark</h1>", f"<h1>{headline}</h1>")
+        assert auto.extract(Page(html), auto.Params()).main.title == shown
+
+
 def test_data_tables_come_out_whole():
     # the README's example: its data table (caption and three rows) must survive
     result = auto.extract(Page(_article()), auto.Params())

@@ -37,10 +37,10 @@ import numpy as np
 from lxml import etree
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..content import BLOCK_TAGS, NON_TEXT_TAGS, notices, post_authors, render_main
+from ..content import BLOCK_TAGS, NON_TEXT_TAGS, notices, post_authors, render_main, rendered_text
 from ..page import Page, XPaths
 from ..wire.results import Block, ExtractionResult, MainText
-from .auto_rules import extract_title
+from .auto_rules import TitleSources, extract_title
 from .segmenter import features as feats
 from .segmenter import trees
 from .segmenter.context import context_features
@@ -1041,6 +1041,19 @@ def _media_beside(main_elements: list[etree._Element], with_text: set[etree._Ele
     return found
 
 
+
+def _as_shown(title: str, sources: TitleSources | None) -> str:
+    """``title`` as the page shows it when it is a heading's text read with its pieces glued
+    (auto-rules reads ``text_content()``): the Guardian's kicker, a box of its own inside the
+    headline, read "AIAI chatbots point…" for "AI AI chatbots point…"; a line break, "Legacyof"
+    (:func:`blocksift.content.rendered_text`)."""
+    if sources is None or not title:
+        return title
+    for heading in sources.headings:
+        if " ".join(heading.text_content().split()) == title:
+            return " ".join(rendered_text(heading).split()) or title
+    return title
+
 def extract(page: Page, params: Params, model: SegmenterModel | None = None) -> ExtractionResult:
     """Label the page's blocks and return the main ones (module docstring)."""
     if not isinstance(params, Params):
@@ -1163,7 +1176,8 @@ def _extract(page: Page, params: Params, model: SegmenterModel | None) -> Extrac
             features={"p_main": round(p_main, 4)}))
     left_out = set(notices(main_elements)) if main_elements else set()
     text = _main_text(blocks, kinds, left_out)
-    title = extract_title(page, main_elements or None, main_exclude, blocks.title_sources)
+    title = _as_shown(extract_title(page, main_elements or None, main_exclude,
+                                    blocks.title_sources), blocks.title_sources)
     stats = {"blocks": float(len(blocks)), "main_blocks": float(kinds.count("main")),
              "text_length": float(len(text)),
              "uncertain_share": round(uncertain_share(blocks.texts, prob), 4),
