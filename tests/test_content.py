@@ -995,6 +995,24 @@ def test_a_card_s_title_link_right_before_its_chosen_teaser_is_shown_with_it() -
     assert "Senior" not in main.text  # the text stays the algorithm's choice
 
 
+def test_an_introduction_of_links_left_out_leaves_with_them() -> None:
+    # a blog's "Read more:" over its related links stood alone once the segmenter left the
+    # links out, between the story's end and the lender's notice
+    related = "".join(f'<li><a href="/blog/{n}">Story number {n} of ours</a></li>' for n in range(3))
+    page = Page("<html><body><div><p>The story ends here.</p><h3>Read more:</h3>"
+                f"<ul>{related}</ul><p><em>All loans made by a bank.</em></p>"
+                # an introduction of a list of words, or of links that are shown, stays
+                "<p>Simplify the interface by:</p><ul><li>fewer fields</li><li>clear labels"
+                "</li></ul><h3>Sources:</h3><ul><li><a href='/a'>The study</a></li></ul>"
+                "</div></body></html>", url="https://blog.example/story")
+    chosen = page.body.xpath("//div/p | //h3 | //ul[li[not(a)]] | //ul[li/a[@href='/a']]")
+    main = render_main(page, chosen)
+    shown = " ".join(etree.HTML(main.html).xpath("string()").split())
+    assert "Read more" not in shown and "All loans made by a bank." in shown
+    assert "Simplify the interface by:fewer fields" in shown and "Sources:The study" in shown
+    assert "Read more:" in main.text  # the text stays the algorithm's choice
+
+
 def _headings(html: str) -> list[str]:
     from lxml import html as lxml_html
 

@@ -3091,6 +3091,45 @@ def headings_kept(chosen: Sequence[etree._Element],
     return out
 
 
+#: Longest introduction of what follows it ("Read more:", "Related posts:").
+_INTRODUCTION_CHARS = 60
+#: Least share of a box's text in its links for a box of links.
+_LINKS_SHARE = 0.8
+
+
+def _links_mostly(box: etree._Element) -> bool:
+    words = len(element_text(box).split())
+    return words > 0 and sum(len(element_text(link).split())
+                             for link in box.iter("a")) >= _LINKS_SHARE * words
+
+_INTRODUCED_TAGS = frozenset({"ul", "ol", "dl", "table", "div", "section", "nav", "aside"})
+
+
+def _without_lone_introductions(chosen: Sequence[etree._Element]) -> list[etree._Element]:
+    """``chosen`` without a heading or a paragraph that introduces the box of links after
+    it, a short text ending in a colon ("Read more:", "Also on HuffPost:"), when nothing
+    of that box is shown: a blog's "Read more:" over its related links, which the
+    segmenter left out, stood alone between the story's end and its lender's notice. An
+    introduction to a list of words or a picture stays: the author's sentence ("Simplify
+    the user interface by:"), whatever was left out after it. (One at the text's end goes
+    in the reader's own check too; this one sees the page's boxes.)"""
+    chosen_set = set(chosen)
+    lone = []
+    for element in chosen:
+        if element.tag not in _SUBHEADINGS and element.tag != "p":
+            continue
+        text = element_text(element).strip()
+        if not text.endswith(":") or len(text) > _INTRODUCTION_CHARS:
+            continue
+        after = element.getnext()
+        while after is not None and not isinstance(after.tag, str):
+            after = after.getnext()
+        if (after is not None and after.tag in _INTRODUCED_TAGS and _links_mostly(after)
+                and not any(node in chosen_set for node in after.iter())):
+            lone.append(element)
+    return [element for element in chosen if element not in lone] if lone else list(chosen)
+
+
 #: Class names of text meant for screen readers only, hidden by the page's CSS
 #: ("sr-only", "sr-text", "screen-reader-text", "visually-hidden", "a11y-hidden", eBay's
 #: "clipped").
@@ -3917,6 +3956,7 @@ def render_main(page: Page, elements: Sequence[etree._Element], *,
             html_exclude = exclude | set(inner) if inner else exclude
             shown = loose_text_kept(whole_links(chosen, html_exclude), html_exclude, post_heads)
             shown = headings_kept(shown, html_exclude)
+            shown = _without_lone_introductions(shown)
             if inner:
                 position = {node: n for n, node in enumerate(page.body.iter())}
                 shown = sorted(shown + inner, key=lambda node: position.get(node, 0))
