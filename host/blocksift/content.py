@@ -3095,14 +3095,14 @@ def headings_kept(chosen: Sequence[etree._Element],
 _INTRODUCTION_CHARS = 60
 #: Least share of a box's text in its links for a box of links.
 _LINKS_SHARE = 0.8
+#: The boxes an introduction may introduce.
+_INTRODUCED_TAGS = frozenset({"ul", "ol", "dl", "table", "div", "section", "nav", "aside"})
 
 
 def _links_mostly(box: etree._Element) -> bool:
     words = len(element_text(box).split())
     return words > 0 and sum(len(element_text(link).split())
                              for link in box.iter("a")) >= _LINKS_SHARE * words
-
-_INTRODUCED_TAGS = frozenset({"ul", "ol", "dl", "table", "div", "section", "nav", "aside"})
 
 
 def _without_lone_introductions(chosen: Sequence[etree._Element]) -> list[etree._Element]:
@@ -3553,14 +3553,14 @@ _TOOLTIP_XPATH = etree.XPath(
     "descendant-or-self::*[@role='tooltip' or contains(@class, 'ooltip') or "
     "contains(@class, 'ool-tip') or (@id and contains(@class, 'opover'))]")
 _TOOLTIP_CLASS = re.compile(r"tool-?tip|popover", re.I)
-#: The part of a tooltip that holds its words, hidden until the pointer rests on the icon or
-#: term beside it: ``tooltiptext`` (the common CSS recipe), ``tool-tip__content``,
-#: ``tooltip-body``, ``tooltipBubble__x1`` (a CSS module). Not the tooltip's wrapper or its
-#: toggle, which may hold the term itself.
 #: Most words of a tooltip that names the icon it belongs to rather than explaining
 #: something: a shop's badges ("Eco friendly packaging", "Made in the UK"), whose icons say
 #: nothing else. Such a label stays.
 _ICON_LABEL_WORDS = 4
+#: The part of a tooltip that holds its words, hidden until the pointer rests on the icon or
+#: term beside it: ``tooltiptext`` (the common CSS recipe), ``tool-tip__content``,
+#: ``tooltip-body``, ``tooltipBubble__x1`` (a CSS module). Not the tooltip's wrapper or its
+#: toggle, which may hold the term itself.
 _TOOLTIP_TEXT_CLASS = re.compile(
     r"(?:^|\s|[-_])tool-?tip[-_]*(?:content|text|body|inner|bubble|popup|box)(?:$|\s|[-_])",
     re.I)
