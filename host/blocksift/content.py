@@ -3121,9 +3121,7 @@ def _without_lone_introductions(chosen: Sequence[etree._Element]) -> list[etree.
         text = element_text(element).strip()
         if not text.endswith(":") or len(text) > _INTRODUCTION_CHARS:
             continue
-        after = element.getnext()
-        while after is not None and not isinstance(after.tag, str):
-            after = after.getnext()
+        after = next(element.itersiblings(etree.Element), None)  # past comments
         if (after is not None and after.tag in _INTRODUCED_TAGS and _links_mostly(after)
                 and not any(node in chosen_set for node in after.iter())):
             lone.append(element)
