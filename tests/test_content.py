@@ -2499,6 +2499,32 @@ def test_a_term_s_tooltip_leaves_the_sentence_and_a_wrapper_named_tooltip_stays(
     assert "Made in the UK" in text
 
 
+def test_a_popover_or_a_dialog_never_opened_leaves_the_reader_an_open_dialog_stays():
+    """The browser draws a ``popover`` or a ``<dialog>`` without ``open`` only once opened:
+    a forum app's install card (wcxb-dev 0546), a glossary's modal (4506)."""
+    from blocksift.content import render_main
+    from blocksift.page import Page
+
+    body = ('<p>Find the right mix of funds and <a href="#etf">ETFs</a> for your needs.</p>'
+            '<p>Index funds track a market benchmark at a low cost, and most of them hold '
+            'hundreds of stocks, so one fund spreads your money across a whole market.</p>'
+            '<dialog id="etf" aria-modal="true"><h2>ETF</h2><p>A type of investment sold '
+            'on an exchange like a stock.</p></dialog>'
+            '<div popover id="install"><p>To install this app on iOS, tap Share.</p></div>'
+            '<dialog open><p>Your cart holds two items.</p></dialog>')
+    text = " ".join(etree.HTML(_render(body).html).xpath("string()").split())
+    assert "for your needs." in text and "Your cart holds two items." in text
+    assert "type of investment" not in text and "install this app" not in text
+    # parts of a closed box chosen one by one go too
+    page = Page(f"<html><body><article>{body}</article></body></html>", url="https://ex.com/a")
+    main = render_main(page, page.tree.xpath("//article/p | //*[@popover]/p"))
+    assert "install this app" not in main.html and "for your needs." in main.html
+    # a page whose chosen text all waits in a dialog shows it: it has no other
+    page = Page("<html><body><dialog><p>The whole notice, in a dialog.</p></dialog>"
+                "</body></html>", url="https://ex.com/a")
+    assert "The whole notice" in render_main(page, page.tree.xpath("//dialog")).html
+
+
 def _protected(address: str, key: int = 0x26) -> str:
     return f"{key:02x}" + bytes(byte ^ key for byte in address.encode()).hex()
 

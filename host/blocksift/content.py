@@ -3681,9 +3681,36 @@ def unseen_parts(elements: Sequence[etree._Element],
         found.extend(_hidden_price_states(root))
         found.extend(_other_language_links(root))
     found.extend(_tooltips(elements))
+    found.extend(_closed_overlays(elements))
     found.extend(_price_alternatives(elements))
     found.extend(_layout_copies(elements))
     return found
+
+
+#: A box the browser draws only once a script or a button opens it: a ``popover`` (HTML's
+#: own, hidden by the browser's stylesheet until shown) or a ``<dialog>`` without ``open``.
+#: The extension's snapshot of the live page holds ``open`` on a dialog the user opened.
+_CLOSED_OVERLAY_XPATH = etree.XPath(
+    "descendant-or-self::*[@popover] | descendant-or-self::dialog[not(@open)]")
+_IN_CLOSED_OVERLAY = etree.XPath("boolean(ancestor::*[@popover] | ancestor::dialog[not(@open)])")
+
+
+def _closed_overlays(elements: Sequence[etree._Element]) -> list[etree._Element]:
+    """Boxes in or at ``elements`` the page never draws until opened
+    (:data:`_CLOSED_OVERLAY_XPATH`): a forum app's "To install this app on iOS" card read above
+    the thread's first post (wcxb-dev 0546). None when they hold half the chosen text or more:
+    a page whose whole text waits in a dialog has no other to show."""
+    boxes: list[etree._Element] = []
+    for root in elements:
+        if isinstance(root.tag, str):
+            # a part of the box chosen alone goes whole
+            boxes.extend([root] if _IN_CLOSED_OVERLAY(root) else _CLOSED_OVERLAY_XPATH(root))
+    found = outermost(list(dict.fromkeys(boxes)))
+    if not found:
+        return []
+    closed = sum(len(_squeezed(box)) for box in found)
+    total = sum(len(_squeezed(root)) for root in elements if isinstance(root.tag, str))
+    return found if 2 * closed < total else []
 
 
 def unseen_by_eye(node: etree._Element) -> bool:
