@@ -2525,6 +2525,40 @@ def test_a_popover_or_a_dialog_never_opened_leaves_the_reader_an_open_dialog_sta
     assert "The whole notice" in render_main(page, page.tree.xpath("//dialog")).html
 
 
+def _card(number: int, name_href: str = "/p/{n}", name_class: str = "product-name") -> str:
+    href = name_href.format(n=number)
+    return (f'<li class="grid-tile"><a class="thumb" href="{href}"><img src="/{number}.jpg" '
+            f'alt=""></a><div class="{name_class}"><a href="{href}">Espresso Maker {number}</a>'
+            f'</div><p class="quote">A compact machine number {number} that pulls a rich shot '
+            f'in under thirty seconds.</p></li>')
+
+
+def test_a_listing_card_s_name_comes_with_its_chosen_teaser():
+    """wcxb-dev 4818: a segmenter takes each product's teaser and leaves its name, a link,
+    out as a link block; the reader shows the name above the teaser, once. A person's name
+    over a post (a link to a profile) and a name already shown are left as they are."""
+    from blocksift.content import render_main
+    from blocksift.page import Page
+
+    def shown(items: str, xpath: str = "//p") -> str:
+        page = Page(f"<html><body><ul>{items}</ul></body></html>", url="https://ex.com/a")
+        html = render_main(page, page.tree.xpath(xpath)).html
+        return " ".join(" ".join(etree.HTML(html).itertext()).split())
+
+    text = shown(_card(1) + _card(2))
+    assert text.startswith("Espresso Maker 1 A compact machine number 1 ")
+    assert "Espresso Maker 2 A compact machine number 2 " in text
+    assert text.count("Espresso Maker") == 2
+    # the name chosen with its teaser is shown once
+    assert shown(_card(1) + _card(2), "//li").count("Espresso Maker 1") == 1
+    # a post's author: the avatar and the name link to a profile
+    posts = shown(_card(1, "/members/ann.{n}/", "message-name") +
+                  _card(2, "/members/bob.{n}/", "message-name"))
+    assert "Espresso Maker" not in posts and "A compact machine number 1" in posts
+    # one item alone is no listing
+    assert "Espresso Maker" not in shown(_card(1))
+
+
 def _protected(address: str, key: int = 0x26) -> str:
     return f"{key:02x}" + bytes(byte ^ key for byte in address.encode()).hex()
 

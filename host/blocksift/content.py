@@ -3091,6 +3091,97 @@ def headings_kept(chosen: Sequence[etree._Element],
     return out
 
 
+#: A class naming a card's name or title box ("product-name", "card__title", "tile-heading"),
+#: not a post's author's ("author-name", "user-name").
+_CARD_NAME_CLASS = re.compile(r"(?:^|[\s_-])(?:name|title|heading)(?:$|[\s_-])", re.I)
+_PERSON_NAME_CLASS = re.compile(r"author|user|byline|poster|member", re.I)
+#: Most levels above a chosen element at which its card is looked for.
+_CARD_LEVELS = 4
+#: Most characters of a card's text: an item's name, price and teaser, not a page's section.
+_CARD_CHARS = 800
+#: Tags of items repeated in a list that need no class to be taken as cards.
+_ITEM_TAGS = frozenset({"li", "article"})
+
+
+def _repeated_item(node: etree._Element) -> bool:
+    """Whether ``node`` is one of a run of items alike: an element beside it has its tag and
+    its class (an ``<li>`` or ``<article>`` may have none)."""
+    cls = node.get("class")
+    if not cls and node.tag not in _ITEM_TAGS:
+        return False
+    for other in (next(node.itersiblings(etree.Element, preceding=True), None),
+                  next(node.itersiblings(etree.Element), None)):
+        if other is not None and other.tag == node.tag and other.get("class") == cls:
+            return True
+    return False
+
+
+def _card_name(box: etree._Element) -> bool:
+    """Whether ``box`` names a card: a heading or an element classed as a name or title
+    (:data:`_CARD_NAME_CLASS`), all of whose words are a link's."""
+    if box.tag not in _SUBHEADINGS and not (
+            _CARD_NAME_CLASS.search(box.get("class") or "")
+            and not _PERSON_NAME_CLASS.search(box.get("class") or "")):
+        return False
+    text = element_text(box).strip()
+    if not 0 < len(text) <= _SUBHEADING_CHARS:
+        return False
+    links = [box] if box.tag == "a" else list(box.iter("a"))
+    return bool(links) and all(link.get("href") is not None for link in links) and len(
+        "".join(element_text(link) for link in links).split()) == len(text.split())
+
+
+#: A link to a person's page: a post's author, not an item of a listing.
+_PROFILE_HREF = re.compile(r"/(?:members?|users?|u|profiles?|people|authors?)/|member\.php|"
+                           r"profile", re.I)
+
+
+def _pictured_item(card: etree._Element, name: etree._Element) -> bool:
+    """Whether ``card`` also links its picture to where its name links, as a listing's item
+    does (a thumbnail and a name to the product), to a page that is no person's."""
+    hrefs = {link.get("href") for link in ([name] if name.tag == "a" else name.iter("a"))}
+    return not any(_PROFILE_HREF.search(href or "") for href in hrefs) and any(
+        link.get("href") in hrefs and next(link.iter("img", "picture"), None) is not None
+        for link in card.iter("a"))
+
+
+def card_names_kept(chosen: Sequence[etree._Element],
+                    exclude: Collection[etree._Element] = frozenset()) -> list[etree._Element]:
+    """``chosen`` with the name of each card whose text it shows and whose name it leaves
+    out: a listing's products read "(34) A compact, high-performance espresso machine…"
+    without the product's name, a link a segmenter leaves out as a link block (wcxb-dev
+    4818's ``<div class="product-name"><a>…</a></div>``). A card is the closest box up to
+    :data:`_CARD_LEVELS` levels above a chosen element that is one of a run of items alike
+    (:func:`_repeated_item`); its name, the first box in it that :func:`_card_name` takes,
+    before the chosen element. A card whose name is shown, or whose first name is left out
+    by a rule (``exclude``), is left as it is."""
+    chosen_set = set(chosen)
+    out: list[etree._Element] = []
+    done: set[etree._Element] = set()
+    for element in chosen:
+        card, node = None, element.getparent()
+        for _ in range(_CARD_LEVELS):
+            if node is None or node.tag in ("body", "html"):
+                break
+            if _repeated_item(node):
+                card = node
+                break
+            node = node.getparent()
+        # a picture alone is no teaser waiting for its name
+        if card is not None and card not in done and element_text(element).strip() \
+                and len(_squeezed(card)) <= _CARD_CHARS:
+            done.add(card)
+            name = next((box for box in card.iterdescendants(etree.Element)
+                         if box is element or _card_name(box)), None)
+            if (name is not None and name is not element and _pictured_item(card, name)
+                    and not any(node in chosen_set or node in exclude for node in name.iter())
+                    and not any(node in chosen_set or node in exclude
+                                for node in name.iterancestors())):
+                out.append(name)
+        out.append(element)
+    return out
+
+
 #: Longest introduction of what follows it ("Read more:", "Related posts:").
 _INTRODUCTION_CHARS = 60
 #: Least share of a box's text in its links for a box of links.
@@ -3981,6 +4072,7 @@ def render_main(page: Page, elements: Sequence[etree._Element], *,
             html_exclude = exclude | set(inner) if inner else exclude
             shown = loose_text_kept(whole_links(chosen, html_exclude), html_exclude, post_heads)
             shown = headings_kept(shown, html_exclude)
+            shown = card_names_kept(shown, html_exclude)
             shown = _without_lone_introductions(shown)
             if inner:
                 position = {node: n for n, node in enumerate(page.body.iter())}
