@@ -2559,6 +2559,24 @@ def test_a_listing_card_s_name_comes_with_its_chosen_teaser():
     assert "Espresso Maker" not in shown(_card(1))
 
 
+def test_a_member_s_signature_leaves_the_reader_a_function_s_signature_stays():
+    """Forum signatures (phpBB's, vBulletin's, Invision's) under a reply leave the reader's
+    copy (wcxb-dev 0546, 0533); Sphinx's "sig" boxes are a function's signature."""
+    main = _render(
+        '<div class="post"><p>Check whether you can join the Circle.</p>'
+        '<div data-role="memberSignature" class="ipsEntry__signature"><p>Community Leader. '
+        'Buying me a coffee is a way to say thanks.</p></div></div>'
+        '<div class="post"><p>Thanks, I will.</p><div class="signature restore">Managed web '
+        'hosting since 2004.</div><div class="signaturecontainer">Our reseller plans.</div>'
+        '</div><dl><dt class="sig sig-object py">itertools.chain(*iterables)</dt>'
+        '<dd>Make an iterator.</dd></dl>')
+    text = " ".join(etree.HTML(main.html).xpath("string()").split())
+    assert "join the Circle." in text and "Thanks, I will." in text
+    assert "coffee" not in text and "hosting" not in text and "reseller" not in text
+    assert "itertools.chain(*iterables)" in text
+    assert "coffee" in main.text  # the segmenter's choice, as the benchmarks score it
+
+
 def _protected(address: str, key: int = 0x26) -> str:
     return f"{key:02x}" + bytes(byte ^ key for byte in address.encode()).hex()
 

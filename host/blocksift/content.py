@@ -3778,6 +3778,27 @@ def unseen_parts(elements: Sequence[etree._Element],
     return found
 
 
+#: A forum member's signature under each of their posts, by its class: phpBB's and
+#: vBulletin's "signature" and "signaturecontainer", Invision's "ipsEntry__signature" and
+#: "cSignature", XenForo's "message-signature". Not Sphinx's "sig" (a function's signature).
+_SIGNATURE_CLASS = re.compile(
+    r"(?:^|[\s_-])signature(?:$|\s)|(?:^|\s)(?:signaturecontainer|cSignature)(?:$|\s)", re.I)
+_SIGNATURE_XPATH = etree.XPath(
+    "descendant-or-self::*[contains(@class, 'ignature') or @data-role='memberSignature']")
+
+
+def signatures(elements: Sequence[etree._Element]) -> list[etree._Element]:
+    """Members' signatures in or at ``elements`` (:data:`_SIGNATURE_CLASS`, or Invision's
+    ``data-role="memberSignature"``): a forum reply read on into "⭐ Community Leader ⭐
+    SQSP Expert… Buying me a coffee is a generous way to say thanks" (wcxb-dev 0546), the
+    same hosting advert under every post of one member (0533). Not the thread's text: no
+    signature's words are in the dev sets' gold."""
+    return outermost([box for root in elements if isinstance(root.tag, str)
+                      for box in _SIGNATURE_XPATH(root)
+                      if box.get("data-role") == "memberSignature"
+                      or _SIGNATURE_CLASS.search(box.get("class") or "")])
+
+
 #: A box the browser draws only once a script or a button opens it: a ``popover`` (HTML's
 #: own, hidden by the browser's stylesheet until shown) or a ``<dialog>`` without ``open``.
 #: The extension's snapshot of the live page holds ``open`` on a dialog the user opened.
@@ -4078,7 +4099,7 @@ def render_main(page: Page, elements: Sequence[etree._Element], *,
                 position = {node: n for n, node in enumerate(page.body.iter())}
                 shown = sorted(shown + inner, key=lambda node: position.get(node, 0))
             copies = set(screen_reader_copies(shown))
-            unseen = set(unseen_parts(shown, copies))
+            unseen = set(unseen_parts(shown, copies)) | set(signatures(shown))
             if unseen:  # a chosen element itself may be one (a price block chosen alone)
                 shown = [node for node in shown if node not in unseen] or shown
             html = sanitized_html(page, shown, html_exclude | copies | unseen,
