@@ -3103,7 +3103,7 @@ _CARD_CHARS = 800
 _ITEM_TAGS = frozenset({"li", "article"})
 
 
-def _repeated_item(node: etree._Element) -> bool:
+def repeated_item(node: etree._Element) -> bool:
     """Whether ``node`` is one of a run of items alike: an element beside it has its tag and
     its class (an ``<li>`` or ``<article>`` may have none)."""
     cls = node.get("class")
@@ -3152,7 +3152,7 @@ def card_names_kept(chosen: Sequence[etree._Element],
     without the product's name, a link a segmenter leaves out as a link block (wcxb-dev
     4818's ``<div class="product-name"><a>…</a></div>``). A card is the closest box up to
     :data:`_CARD_LEVELS` levels above a chosen element that is one of a run of items alike
-    (:func:`_repeated_item`); its name, the first box in it that :func:`_card_name` takes,
+    (:func:`repeated_item`); its name, the first box in it that :func:`_card_name` takes,
     before the chosen element. A card whose name is shown, or whose first name is left out
     by a rule (``exclude``), is left as it is."""
     chosen_set = set(chosen)
@@ -3163,7 +3163,7 @@ def card_names_kept(chosen: Sequence[etree._Element],
         for _ in range(_CARD_LEVELS):
             if node is None or node.tag in ("body", "html"):
                 break
-            if _repeated_item(node):
+            if repeated_item(node):
                 card = node
                 break
             node = node.getparent()

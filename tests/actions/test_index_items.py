@@ -191,3 +191,43 @@ def test_what_no_sighted_reader_sees_is_no_teaser():
                 url="https://shop.example/collections/dresses")
     assert [item.teaser for item in index_items(page)] == \
         [""] + [f"A cotton dress with pockets, cut to the knee, number {n}." for n in (1, 2, 3)]
+
+
+def _repository_card(owner: str, name: str, about: str) -> str:
+    # GitHub's topic card: the name's <h3> ends a head box of its own, then the star button,
+    # a row of tabs, and the description under the head
+    return (f"<article class='border'><div class='px-3'><div class='d-flex'><div class='flex-1'>"
+            f"<h3><a href='/{owner}'>{owner}</a> / <a href='/{owner}/{name}'>{name}</a></h3>"
+            f"</div><div class='star'><a href='/login'>Star</a> 19k</div></div></div>"
+            f"<nav><a href='/{owner}/{name}/issues'>Issues</a></nav>"
+            f"<div class='body'><div><p>{about}</p></div><ul><li>Python</li></ul></div>"
+            "</article>")
+
+
+def test_a_teaser_under_the_card_s_head_box_is_the_story_s():
+    page = Page("<html><body><main>" + "".join(
+        _repository_card(f"org{n}", f"tool{n}", f"A framework number {n} for machine learning "
+                         "in Python.") for n in range(3)) + "</main></body></html>",
+        url="https://github.com/topics/machine-learning")
+    assert [(item.title, item.teaser) for item in index_items(page)] == [
+        (f"org{n} / tool{n}", f"A framework number {n} for machine learning in Python.")
+        for n in range(3)]
+
+
+def test_a_paragraph_past_a_card_or_reached_by_two_heads_is_no_teaser():
+    # cards of a list: a headline alone in its item takes nothing from the next item
+    items = "".join(f"<li class='card'><h3><a href='/s/{n}'>Story {n}</a></h3></li>"
+                    for n in range(3))
+    page = Page(f"<html><body><main><ul>{items}</ul><div><p>A paragraph after the whole "
+                "list, which no story's card holds.</p></div></main></body></html>",
+                url="https://news.example/")
+    assert [item.teaser for item in index_items(page)] == ["", "", ""]
+    # a row of linked cards, each classed its own way, before one paragraph: it is none's
+    cards = "".join(f"<a class='service {kind}' href='/{kind}'><h3>{kind.title()}</h3>"
+                    f"<span>Get started</span></a>" for kind in ("teens", "couples", "adults"))
+    page = Page(f"<html><body><main><div class='services'>{cards}</div><div><p>Hormonal "
+                "shifts and evolving identities shape how people feel.</p></div></main>"
+                "</body></html>", url="https://care.example/")
+    items = index_items(page)
+    assert [item.title for item in items] == ["Teens", "Couples", "Adults"]
+    assert [item.teaser for item in items] == ["", "", ""]

@@ -5,6 +5,7 @@ not a heading of the site's menus and frame)."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from typing import Literal
 from urllib.parse import urldefrag, urljoin, urlsplit
@@ -13,7 +14,7 @@ from lxml import etree
 from pydantic import Field
 
 from .. import json_ld
-from ..content import file_name_alt, text_pieces, unseen_by_eye
+from ..content import file_name_alt, repeated_item, text_pieces, unseen_by_eye
 from ..index_prices import PRICE
 from ..page import Page
 from ..wire.results import WireModel
@@ -112,6 +113,7 @@ def index_items(page: Page, limit: int = 200) -> list[IndexItem]:
     seen: set[str] = set()
     by_href: dict[str, list[etree._Element]] | None = None
     site_headers: dict[etree._Element, bool] = {}
+    beyond_head: list[int] = []  # the stories whose teaser lies after their card's head
     # in the page's order: a card that is one link holding its heading among cards whose
     # heading holds the link came last
     order = {element: n for n, element in enumerate(page.body.iter())}
@@ -139,12 +141,22 @@ def index_items(page: Page, limit: int = 200) -> list[IndexItem]:
                     by_href.setdefault(link.get("href") or "", []).append(link)
             title = _card_name(by_href.get(href, [anchor]), heading if inner is None else inner
                                ) or title[field.end():]
-        # the teaser follows the headline: inside the card, else after it
-        teaser = next((t for t in (_teaser_after(h) for h in (inner, heading) if h is not None)
-                       if t), "")
+        # the teaser follows the headline: inside the card, else after it, else after the
+        # card's head
+        heads = [h for h in (inner, heading) if h is not None]
+        teaser = next((t for t in map(_teaser_after, heads) if t), "")
+        if not teaser:
+            teaser = next((t for t in map(_paragraph_after_box, heads) if t), "")
+            if teaser:
+                beyond_head.append(len(items))
         items.append(IndexItem(title=title[:300], href=href, teaser=teaser))
         if len(items) >= limit:
             break
+    # a paragraph two stories' heads both reach lies past either's card
+    reached = Counter(items[n].teaser for n in beyond_head)
+    for n in beyond_head:
+        if reached[items[n].teaser] > 1:
+            items[n].teaser = ""
     items = _without_sections(items, page.url)
     kind = story_kind(page, [item.href for item in items])
     if kind:
@@ -463,6 +475,40 @@ def _teaser_after(headline: etree._Element) -> str:
             if _says(words) and not _field(sibling, words):
                 return words[:300]
         sibling = sibling.getnext()
+    return ""
+
+
+#: Most boxes around a headline whose following blocks are searched for its teaser.
+_TEASER_LEVELS = 3
+#: Most characters of a box around a headline: the card's head (its name, a star button),
+#: not the card or a column of them.
+_HEAD_BOX_CHARS = 200
+
+
+def _paragraph_after_box(headline: etree._Element) -> str:
+    """The first paragraph that says something in the three blocks after a box closed by
+    ``headline`` or by a box around it (up to :data:`_TEASER_LEVELS` levels, each box at most
+    :data:`_HEAD_BOX_CHARS` characters): GitHub's topic cards put a repository's name in an
+    ``<h3>`` that ends its box, and the description comes after the star button and a row of
+    tabs, under the card's head. Never past a box holding another heading, and never from
+    around a box that is one of a run of items alike (the next card's teaser is not this
+    one's)."""
+    node = headline
+    for _ in range(_TEASER_LEVELS):
+        node = node.getparent()
+        if node is None or node.tag in ("body", "html") \
+                or len(" ".join(node.text_content().split())) > _HEAD_BOX_CHARS \
+                or repeated_item(node):
+            return ""
+        for sibling in list(node.itersiblings(etree.Element))[:3]:
+            if next(sibling.iter("h1", "h2", "h3", "h4", "h5", "h6"), None) is not None:
+                return ""
+            for paragraph in sibling.iter("p"):
+                if unseen_by_eye(paragraph):
+                    continue
+                words = _seen_words(paragraph)
+                if _says(words) and not _field(paragraph, words):
+                    return words[:300]
     return ""
 
 
