@@ -3099,6 +3099,10 @@ _PERSON_NAME_CLASS = re.compile(r"author|user|byline|poster|member", re.I)
 _CARD_LEVELS = 4
 #: Most characters of a card's text: an item's name, price and teaser, not a page's section.
 _CARD_CHARS = 800
+#: Whether an element holds text, and the length of its text collapsed (C-speed: the
+#: chosen elements and their cards may be a whole article).
+_HAS_WORDS = etree.XPath("boolean(normalize-space(.))")
+_COLLAPSED_LENGTH = etree.XPath("string-length(normalize-space(.))")
 #: Tags of items repeated in a list that need no class to be taken as cards.
 _ITEM_TAGS = frozenset({"li", "article"})
 
@@ -3158,18 +3162,22 @@ def card_names_kept(chosen: Sequence[etree._Element],
     chosen_set = set(chosen)
     out: list[etree._Element] = []
     done: set[etree._Element] = set()
+    is_item: dict[etree._Element, bool] = {}  # chosen elements share their ancestors
     for element in chosen:
         card, node = None, element.getparent()
         for _ in range(_CARD_LEVELS):
             if node is None or node.tag in ("body", "html"):
                 break
-            if repeated_item(node):
+            found = is_item.get(node)
+            if found is None:
+                found = is_item[node] = repeated_item(node)
+            if found:
                 card = node
                 break
             node = node.getparent()
         # a picture alone is no teaser waiting for its name
-        if card is not None and card not in done and element_text(element).strip() \
-                and len(_squeezed(card)) <= _CARD_CHARS:
+        if card is not None and card not in done and _HAS_WORDS(element) \
+                and _COLLAPSED_LENGTH(card) <= _CARD_CHARS:
             done.add(card)
             name = next((box for box in card.iterdescendants(etree.Element)
                          if box is element or _card_name(box)), None)
