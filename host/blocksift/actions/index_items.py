@@ -486,11 +486,11 @@ _HEAD_BOX_CHARS = 200
 
 
 def _paragraph_after_box(headline: etree._Element) -> str:
-    """The first paragraph that says something in the three blocks after a box closed by
-    ``headline`` or by a box around it (up to :data:`_TEASER_LEVELS` levels, each box at most
-    :data:`_HEAD_BOX_CHARS` characters): GitHub's topic cards put a repository's name in an
-    ``<h3>`` that ends its box, and the description comes after the star button and a row of
-    tabs, under the card's head. Never past a box holding another heading, and never from
+    """The first paragraph that says something in the three blocks after the box around
+    ``headline``, or after a box around that (up to :data:`_TEASER_LEVELS` levels, each box at
+    most :data:`_HEAD_BOX_CHARS` characters): GitHub's topic cards put a repository's name in
+    an ``<h3>`` that ends its box, and the description comes after the star button and a row
+    of tabs, under the card's head. Never past a box holding another heading, and never from
     around a box that is one of a run of items alike (the next card's teaser is not this
     one's)."""
     node = headline
