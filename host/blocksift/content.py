@@ -3099,10 +3099,6 @@ _PERSON_NAME_CLASS = re.compile(r"author|user|byline|poster|member", re.I)
 _CARD_LEVELS = 4
 #: Most characters of a card's text: an item's name, price and teaser, not a page's section.
 _CARD_CHARS = 800
-#: Whether an element holds text, and the length of its text collapsed (C-speed: the
-#: chosen elements and their cards may be a whole article).
-_HAS_WORDS = etree.XPath("boolean(normalize-space(.))")
-_COLLAPSED_LENGTH = etree.XPath("string-length(normalize-space(.))")
 #: Tags of items repeated in a list that need no class to be taken as cards.
 _ITEM_TAGS = frozenset({"li", "article"})
 
@@ -3175,9 +3171,10 @@ def card_names_kept(chosen: Sequence[etree._Element],
                 card = node
                 break
             node = node.getparent()
-        # a picture alone is no teaser waiting for its name
-        if card is not None and card not in done and _HAS_WORDS(element) \
-                and _COLLAPSED_LENGTH(card) <= _CARD_CHARS:
+        # a picture alone is no teaser waiting for its name (texts collapsed in C: a chosen
+        # element may be a whole article)
+        if card is not None and card not in done and _COLLAPSED_TEXT(element) \
+                and len(_COLLAPSED_TEXT(card)) <= _CARD_CHARS:
             done.add(card)
             name = next((box for box in card.iterdescendants(etree.Element)
                          if box is element or _card_name(box)), None)
@@ -3825,12 +3822,18 @@ def _closed_overlays(elements: Sequence[etree._Element]) -> list[etree._Element]
         if isinstance(root.tag, str):
             # a part of the box chosen alone goes whole
             boxes.extend([root] if _IN_CLOSED_OVERLAY(root) else _CLOSED_OVERLAY_XPATH(root))
-    found = outermost(list(dict.fromkeys(boxes)))
-    if not found:
+    return _less_than_half(outermost(list(dict.fromkeys(boxes))), elements)
+
+
+def _less_than_half(left_out: list[etree._Element], elements: Sequence[etree._Element]
+                    ) -> list[etree._Element]:
+    """``left_out`` when its text is less than half the text of ``elements``, else none: a
+    rule that would leave out most of what was chosen is not about this page."""
+    if not left_out:
         return []
-    closed = sum(len(_squeezed(box)) for box in found)
-    total = sum(len(_squeezed(root)) for root in elements if isinstance(root.tag, str))
-    return found if 2 * closed < total else []
+    hidden = sum(len(_squeezed(node)) for node in left_out)
+    total = sum(len(_squeezed(element)) for element in elements if isinstance(element.tag, str))
+    return left_out if 2 * hidden < total else []
 
 
 def unseen_by_eye(node: etree._Element) -> bool:
@@ -4039,12 +4042,7 @@ def template_branches(elements: Sequence[etree._Element]) -> list[etree._Element
             found.append(root)
         else:
             found.extend(root.xpath(f"descendant::{_BRANCH}"))
-    if not found:
-        return []
-    left_out = outermost(list(dict.fromkeys(found)))
-    hidden = sum(len(_squeezed(node)) for node in left_out)
-    total = sum(len(_squeezed(element)) for element in elements if isinstance(element.tag, str))
-    return left_out if 2 * hidden < total else []
+    return _less_than_half(outermost(list(dict.fromkeys(found))), elements)
 
 
 def plain_html(text: str) -> str:
