@@ -2525,6 +2525,56 @@ def test_a_popover_or_a_dialog_never_opened_leaves_the_reader_an_open_dialog_sta
     assert "The whole notice" in render_main(page, page.tree.xpath("//dialog")).html
 
 
+def test_a_copy_the_live_page_does_not_draw_leaves_the_reader_a_closed_tab_stays():
+    """A site builder gives each section once per screen width and a media query shows one
+    (wcxb-dev 2846); the extension's snapshot marks what the live page does not draw
+    (``data-bshidden``). A copy of what the reader shows goes, whether chosen whole or in
+    part; a hidden tab of its own words stays, and so does a hidden copy whose drawn copy
+    was not chosen. A page from a file (no marks) keeps every copy."""
+    from blocksift.content import UNDRAWN_COPY_SHARE, render_main
+    from blocksift.page import Page
+    from blocksift.wire.constants import HIDDEN_ATTR
+
+    def stats(hidden: bool, label: str = "") -> str:
+        mark = f" {HIDDEN_ATTR}" if hidden else ""
+        return (f'<div class="variant"{mark}><h3>3.6x</h3><p>faster time to market</p>'
+                f'<h3>100M+</h3><p>people collaborating on the canvas{label}</p></div>')
+
+    story = ("<p>Teams plan their product launches together on one infinite canvas, "
+             "from the first sketch to the final review.</p>")
+    tab = (f'<div class="tab"{" " + HIDDEN_ATTR}><p>Specifications: weighs 2 kg and folds '
+           'flat into a carry case.</p></div>')
+    body = f'<section>{story}{stats(True)}{stats(False)}{stats(True)}{tab}</section>'
+    page = Page(f"<html><body>{body}</body></html>", url="https://ex.com/a")
+
+    def shown(main) -> str:
+        return " ".join(etree.HTML(main.html).xpath("string()").split())
+
+    whole = shown(render_main(page, page.tree.xpath("//section")))
+    assert whole.count("faster time to market") == 1 and whole.count("3.6x") == 1
+    assert "Teams plan" in whole and "weighs 2 kg" in whole
+    # the drawn copy is the one kept, where it lies
+    assert whole.index("Teams plan") < whole.index("3.6x")
+    # chosen in parts: the hidden copies' parts go, the drawn copy's stay
+    parts = page.tree.xpath("//section/p | //div[@class='variant']/* | //div[@class='tab']")
+    in_parts = shown(render_main(page, parts))
+    assert in_parts.count("faster time to market") == 1 and "weighs 2 kg" in in_parts
+    # a hidden copy whose drawn copy was not chosen is the only one: it stays
+    alone = page.tree.xpath(f"//section/p | //div[@{HIDDEN_ATTR}]/*")
+    assert shown(render_main(page, alone)).count("faster time to market") == 2
+    # a hidden box saying too little of the drawn text is not a copy of it
+    other = (" and across every team of the company in every country " * 2).strip()
+    body = f'<section>{stats(True, other)}{story}{stats(False)}</section>'
+    page = Page(f"<html><body>{body}</body></html>", url="https://ex.com/a")
+    assert UNDRAWN_COPY_SHARE > 0.5
+    assert shown(render_main(page, page.tree.xpath("//section"))).count("3.6x") == 2
+    # a page from a file carries no marks: nothing is known of what it draws (two copies
+    # side by side are content's _layout_copies' to judge)
+    body = f'<section>{stats(False)}{story}{stats(False)}</section>'
+    page = Page(f"<html><body>{body}</body></html>", url="https://ex.com/a")
+    assert shown(render_main(page, page.tree.xpath("//section"))).count("3.6x") == 2
+
+
 def _card(number: int, name_href: str = "/p/{n}", name_class: str = "product-name") -> str:
     href = name_href.format(n=number)
     return (f'<li class="grid-tile"><a class="thumb" href="{href}"><img src="/{number}.jpg" '

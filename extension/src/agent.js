@@ -26,6 +26,8 @@ export function agentCall(method, args) {
 
   function installAgent() {
     const ID_ATTR = "data-bsid";
+    // Set on the outermost elements the live page does not draw (see undrawn()).
+    const HIDDEN_ATTR = "data-bshidden";
     const HIDE_ATTR = "data-blocksift-hide";
     const UNLOCK_ATTR = "data-blocksift-unlock";
     const UNPAD_ATTR = "data-blocksift-unpad";
@@ -134,6 +136,29 @@ export function agentCall(method, args) {
     const CLINGS_BACK = /[\p{Pe}\p{Pf}\p{Po}]/u;
     const CLINGS_ON = /[\p{Ps}\p{Pi}]/u;
     const NO_TEXT_TAGS = new Set(["script", "style", "template", "noscript", "svg", "math"]);
+
+    // Tags of what is never drawn as the page's text, or read otherwise (a <noscript>'s
+    // markup): neither they nor anything in them is marked HIDDEN_ATTR.
+    const UNMARKED_TAGS = new Set(["head", "title", "meta", "link", "base", "script", "style",
+      "template", "noscript", "noembed", "noframes", "svg", "math", "select", "datalist", "area",
+      "param", "rp"]);
+    const DRAWN = 0, HIDDEN = 1, INSIDE = 2;
+
+    /**
+     * Whether the live page draws an element, for the snapshot's HIDDEN_ATTR: HIDDEN when it
+     * computes `display: none` (a layout's copy for another screen width, hidden by a media
+     * query; a closed tab), INSIDE when it lies in one (`notDrawn` holds its parent: the host
+     * reads only the outermost mark, so nothing inside is asked about) or is of
+     * UNMARKED_TAGS, else DRAWN. `checkVisibility` is asked first (no style object made), the
+     * computed display only where it finds no box (`display: contents` has none, and draws).
+     */
+    function drawnState(original, tag, notDrawn) {
+      const parent = original.parentElement;
+      if ((parent && notDrawn.has(parent)) || UNMARKED_TAGS.has(tag)) return INSIDE;
+      if (!original.checkVisibility || original.checkVisibility()) return DRAWN;
+      const style = original.ownerDocument.defaultView?.getComputedStyle(original);
+      return style?.display === "none" ? HIDDEN : DRAWN;
+    }
 
     /**
      * The computed display of an element of an inline tag that may stand apart on the page
@@ -266,6 +291,8 @@ export function agentCall(method, args) {
       const reached = { shadowRoots: 0, closedShadowRoots: 0, frames: 0 };
       /** Inline-tag elements the live page may set apart from the text beside them (spaceApart). */
       const apart = [];
+      /** Live elements not drawn, or whose inside is not looked at (drawnState()). */
+      const notDrawn = new Set();
 
       function stamp(liveElements, copyElements) {
         const count = Math.min(liveElements.length, copyElements.length);
@@ -277,6 +304,9 @@ export function agentCall(method, args) {
           element.setAttribute(ID_ATTR, String(id));
           map.push(original);
           const tag = element.localName;
+          const drawn = drawnState(original, tag, notDrawn);
+          if (drawn !== DRAWN) notDrawn.add(original);
+          if (drawn === HIDDEN) element.setAttribute(HIDDEN_ATTR, "");
           const display = tag === UI_TAG ? null : boxDisplay(original, tag);
           if (display) apart.push([element, original, display]);
           if (tag === UI_TAG) {

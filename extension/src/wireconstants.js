@@ -4,6 +4,7 @@
 export const PROTOCOL_VERSION = 1;
 export const HOST_VERSION = "0.1.0";
 export const ID_ATTR = "data-bsid";
+export const HIDDEN_ATTR = "data-bshidden";
 export const MAX_ID_LENGTH = 128;
 export const REQUEST_TYPES = Object.freeze(["hello", "extract", "cancel", "ping", "examples.save", "examples.list", "examples.get", "examples.delete", "examples.export", "examples.import", "examples.undoImport", "examples.repair", "train", "export.folder", "export.save", "export.render"]);
 export const REPLY_TYPES = Object.freeze(["hello", "result", "error", "pong", "cancelled", "chunk", "examples.saved", "examples.list", "examples.item", "examples.deleted", "examples.exported", "examples.received", "examples.imported", "examples.importUndone", "examples.repaired", "progress", "trained", "export.folder", "export.saved", "export.rendered"]);

@@ -67,6 +67,7 @@ def constants() -> dict[str, Any]:
     )
     from blocksift.wire import protocol
     from blocksift.wire.constants import (
+        HIDDEN_ATTR,
         ID_ATTR,
         IMPORT_CHUNK_MAX_CHARS,
         IMPORT_MAX_BYTES,
@@ -81,6 +82,7 @@ def constants() -> dict[str, Any]:
         "PROTOCOL_VERSION": PROTOCOL_VERSION,
         "HOST_VERSION": __version__,
         "ID_ATTR": ID_ATTR,
+        "HIDDEN_ATTR": HIDDEN_ATTR,
         "MAX_ID_LENGTH": MAX_ID_LENGTH,
         "REQUEST_TYPES": list(protocol.REQUEST_MODELS),
         "REPLY_TYPES": list(protocol.REPLY_MODELS),

@@ -73,9 +73,10 @@ def test_the_extension_spells_no_constant_of_its_own():
         assert not re.search(rf"export const {name} = [\"\d\[O]", protocol_js), name
     assert "ALLOWED_TAGS = [\"" not in sources["reader.js"]
     # The page agent is a function the background serializes into the page, so it cannot
-    # import: its one wire constant is a literal, held to the host's here.
-    agent = re.search(r'const ID_ATTR = "([^"]+)"', sources["agent.js"])
-    assert agent and agent.group(1) == gen.constants()["ID_ATTR"]
+    # import: its wire constants are literals, held to the host's here.
+    for name in ("ID_ATTR", "HIDDEN_ATTR"):
+        agent = re.search(rf'const {name} = "([^"]+)"', sources["agent.js"])
+        assert agent and agent.group(1) == gen.constants()[name], name
 
 
 def test_build_writes_the_constants_and_the_hosts_version(tmp_path):

@@ -15,6 +15,10 @@ PROTOCOL_VERSION = 1
 MAX_ID_LENGTH = 128
 #: Attribute the extension stamps on every element of its snapshot (see PROTOCOL.md).
 ID_ATTR = "data-bsid"
+#: Attribute the extension's snapshot sets on the outermost elements the live page does not
+#: draw (computed ``display: none``: a layout's copy for another screen width, a closed tab);
+#: the reader leaves out such a copy of what it shows already (see PROTOCOL.md).
+HIDDEN_ATTR = "data-bshidden"
 
 #: The actions an ``extract`` request may name (protocol.ExtractRequest.action; the hello
 #: reply lists them, so a client knows what this host offers before asking).
