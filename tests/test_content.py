@@ -633,6 +633,17 @@ def test_a_button_that_opens_a_section_keeps_its_text():
     assert "<button" not in main.html and "Add to cart" not in main.html
 
 
+def test_a_button_given_the_role_of_a_link_keeps_its_text():
+    # Walmart's reviews summary names each point with a <button role="link"> (it jumps to
+    # the reviews that say so): the reader showed ": Effectively blends frozen fruit…"
+    main = _render("<h3>Pros</h3><ul><li><button type='button' role='link'>Handles frozen "
+                   "ingredients</button><span>: Effectively blends frozen fruit, nuts, and ice."
+                   "</span></li></ul><button type='button'>Add to cart</button>")
+    text = " ".join(etree.HTML(main.html).xpath("string()").split())
+    assert "Handles frozen ingredients: Effectively blends" in text, text
+    assert "<button" not in main.html and "Add to cart" not in text
+
+
 def test_a_button_that_opens_a_section_but_names_none_leaves_the_reader():
     # a gear list's "+ More Info" under each product opens a box (aria-controls): the
     # reader showed it as a paragraph of its own 26 times; a section's name stays

@@ -1894,7 +1894,9 @@ def _drop_controls(clone: etree._Element) -> None:
     (``aria-expanded`` or ``aria-controls``, in a heading, or a question: an FAQ's) keeps its
     text, without the button; one that opens a list of options (``aria-haspopup="listbox"``)
     does not, nor one that names no section (:data:`_DISCLOSURE_LABEL`: "+ More Info" under
-    each of a gear list's products)."""
+    each of a gear list's products). A button the page gives the role of a link keeps its
+    text too, as a link does: Walmart's reviews summary names each point with one
+    ("Handles frozen ingredients: Effectively blends…", wcxb-dev 0615)."""
     _drop_field_labels(clone)
     for listbox in _LISTBOX_XPATH(clone):
         _drop(listbox)
@@ -1917,7 +1919,8 @@ def _drop_controls(clone: etree._Element) -> None:
                     " ".join(re.sub(r"[^\w\s]+", " ", "".join(node.itertext())).split())) and (
                 node.get("aria-expanded") is not None or node.get("aria-controls") is not None
                 or next(node.iterancestors(*_HEADING_TAGS), None) is not None
-                or "".join(node.itertext()).strip().endswith("?")):
+                or "".join(node.itertext()).strip().endswith("?")
+                or (node.get("role") or "").strip().lower() == "link"):
             # its icons (an FAQ's "Expand" and "Collapse" signs, both in the page, one shown
             # at a time) are the button's, not the section's; a picture it wraps (a figure
             # that zooms when clicked) stays
