@@ -26,7 +26,7 @@ export function agentCall(method, args) {
 
   function installAgent() {
     const ID_ATTR = "data-bsid";
-    // Set on the outermost elements the live page does not draw (see undrawn()).
+    // Set on the outermost elements the live page does not draw (see drawnState()).
     const HIDDEN_ATTR = "data-bshidden";
     const HIDE_ATTR = "data-blocksift-hide";
     const UNLOCK_ATTR = "data-blocksift-unlock";
