@@ -3829,10 +3829,10 @@ def undrawn_copies(elements: Sequence[etree._Element]) -> list[etree._Element]:
     drawn: set[str] = set()
     for element, boxes in drawn_elements.items():
         if element.get(HIDDEN_ATTR) is None:  # (a marked box chosen whole is not drawn)
-            drawn.update(_text_pieces(element, set(boxes)))
+            drawn.update(_collapsed_pieces(element, set(boxes)))
     found: list[etree._Element] = []
     for nodes in parts.values():
-        pieces = {piece for node in nodes for piece in _text_pieces(node)}
+        pieces = {piece for node in nodes for piece in _collapsed_pieces(node)}
         words = sum(piece.count(" ") + 1 for piece in pieces)
         said = sum(piece.count(" ") + 1 for piece in pieces if piece in drawn)
         if words and said >= UNDRAWN_COPY_SHARE * words:
@@ -3840,23 +3840,13 @@ def undrawn_copies(elements: Sequence[etree._Element]) -> list[etree._Element]:
     return found
 
 
-def _text_pieces(element: etree._Element,
-                 leaving_out: Collection[etree._Element] = ()) -> list[str]:
-    """The text nodes of ``element`` (white space collapsed, lower case, empty ones left
+def _collapsed_pieces(element: etree._Element,
+                      leaving_out: Collection[etree._Element] = frozenset()) -> list[str]:
+    """:func:`text_pieces` of ``element`` (white space collapsed, lower case, empty ones left
     out), without those of the subtrees in ``leaving_out``: a copy for a phone and one for a
     desktop hold the same pieces of text, cut into elements and laid out differently."""
-    pieces: list[str] = []
-    stack = [element]
-    while stack:  # (in no order: what is wanted is which pieces there are)
-        node = stack.pop()
-        if node.text:
-            pieces.append(node.text)
-        for child in node:
-            if child.tail:
-                pieces.append(child.tail)
-            if isinstance(child.tag, str) and child not in leaving_out:
-                stack.append(child)
-    return [text for piece in pieces if (text := " ".join(piece.split()).lower())]
+    return [text for piece in text_pieces(element, leaving_out.__contains__)
+            if (text := " ".join(piece.split()).lower())]
 
 
 #: A forum member's signature under each of their posts, by its class: phpBB's and
